@@ -1,0 +1,157 @@
+"""A game's record: the events every stream shares, and the fold that turns a stream into state.
+
+Every stream starts with `GameStarted` (G-5: the ruleset, its version and the set-up). A scorekeeper's
+mistake is never rewritten: a `Correction` voids the latest events still in effect (G-3), and the fold
+skips them. Folding the same events always gives the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from domain.ruleset import Event, RuleError, Ruleset, Setup
+
+
+class GameStarted(Event, tag="tablelog.game_started"):
+    """The first event of every game's stream (G-5)."""
+
+    ruleset: str
+    ruleset_version: str
+    setup: Setup
+
+
+class Correction(Event, tag="tablelog.correction"):
+    """Voids the latest `voids` events still in effect (G-3). Corrections themselves are never
+    voided: to take one back, report the voided events again."""
+
+    voids: int
+    reason: str = ""
+
+
+class _Link(msgspec.Struct, frozen=True, array_like=True):
+    """A cons cell of the events in effect, newest first, so appending is O(1) and states share it."""
+
+    version: int
+    event: Any
+    previous: _Link | None
+    depth: int
+
+
+class Folded:
+    """A stream folded up to `version`: the set-up, the state, and the events still in effect."""
+
+    __slots__ = ("_effective", "ruleset", "setup", "state", "version")
+
+    def __init__(self, ruleset: Ruleset, setup: Setup, state: Any, version: int, effective: _Link | None):
+        self.ruleset = ruleset
+        self.setup = setup
+        self.state = state
+        self.version = version
+        self._effective = effective
+
+    @property
+    def effective_count(self) -> int:
+        """How many game events are in effect (not voided)."""
+        return self._effective.depth if self._effective else 0
+
+    def effective_events(self) -> list[tuple[int, Any]]:
+        """The game events in effect, oldest first, with their stream versions."""
+        out: list[tuple[int, Any]] = []
+        link = self._effective
+        while link is not None:
+            out.append((link.version, link.event))
+            link = link.previous
+        out.reverse()
+        return out
+
+    def check(self, event: Any) -> None:
+        """Raise RuleError if `event` cannot be appended now."""
+        if isinstance(event, GameStarted):
+            raise RuleError("G-5", "already_started", "This game has already started.")
+        if isinstance(event, Correction):
+            if event.voids < 1:
+                raise RuleError("G-3", "empty_correction", "A correction must void at least one event.")
+            if event.voids > self.effective_count:
+                raise RuleError(
+                    "G-3",
+                    "correction_too_long",
+                    f"A correction can void at most the {self.effective_count} events still in effect.",
+                    voids=event.voids,
+                    in_effect=self.effective_count,
+                )
+            return
+        self.ruleset.validate(self.state, event)
+
+    def apply(self, event: Any, version: int | None = None) -> Folded:
+        """Apply an event already accepted (or read from the record) and return the new fold."""
+        version = self.version + 1 if version is None else version
+        if isinstance(event, Correction):
+            keep = self.effective_count - event.voids
+            link = self._effective
+            while link is not None and link.depth > keep:
+                link = link.previous
+            state = self.ruleset.initial(self.setup)
+            for _, kept in _oldest_first(link):
+                state = self.ruleset.evolve(state, kept)
+            return Folded(self.ruleset, self.setup, state, version, link)
+        state = self.ruleset.evolve(self.state, event)
+        depth = self.effective_count + 1
+        return Folded(self.ruleset, self.setup, state, version, _Link(version, event, self._effective, depth))
+
+    def accept(self, event: Any) -> Folded:
+        """Check then apply: the append path."""
+        self.check(event)
+        return self.apply(event)
+
+
+def _oldest_first(link: _Link | None) -> Iterator[tuple[int, Any]]:
+    items: list[tuple[int, Any]] = []
+    while link is not None:
+        items.append((link.version, link.event))
+        link = link.previous
+    return reversed(items)
+
+
+def start(ruleset: Ruleset, started: GameStarted, version: int = 1) -> Folded:
+    """The fold after the stream's first event."""
+    if started.ruleset != ruleset.name:
+        raise RuleError("G-5", "wrong_ruleset", f"This record is of {started.ruleset}, not {ruleset.name}.")
+    return Folded(ruleset, started.setup, ruleset.initial(started.setup), version, None)
+
+
+def fold(ruleset: Ruleset, events: Iterable[Any]) -> Folded:
+    """Fold a whole stream (its `GameStarted` first) with `evolve` alone."""
+    iterator = iter(events)
+    first = next(iterator, None)
+    if not isinstance(first, GameStarted):
+        raise RuleError("G-5", "missing_start", "A game's record must start with its set-up.")
+    folded = start(ruleset, first)
+    for event in iterator:
+        folded = folded.apply(event)
+    return folded
+
+
+@cache
+def event_union(ruleset: Ruleset) -> Any:
+    """Every event type a stream of `ruleset` may hold."""
+    return Union[GameStarted, Correction, ruleset.event_type]  # noqa: UP007 (built at run time)
+
+
+@cache
+def decoder(ruleset: Ruleset) -> msgspec.json.Decoder[Any]:
+    """One JSON decoder per ruleset, built once."""
+    return msgspec.json.Decoder(event_union(ruleset))
+
+
+def event_tag(event: Any) -> str:
+    """The stable type name of an event struct."""
+    return str(type(event).__struct_config__.tag)
+
+
+def schema_version(event: Any) -> int:
+    """The schema version of an event's struct."""
+    return int(getattr(type(event), "schema_version", 1))

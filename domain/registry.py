@@ -1,0 +1,49 @@
+"""Ruleset names to rulesets. The only place that names the games."""
+
+from __future__ import annotations
+
+import importlib
+
+from domain.ruleset import Ruleset
+
+# Each module exports RULESET. Adding a game is one line here.
+BUILTIN_MODULES: tuple[str, ...] = ()
+
+_rulesets: dict[str, Ruleset] = {}
+_loaded = False
+
+
+class UnknownRuleset(LookupError):
+    """No ruleset of that name is registered."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Unknown ruleset {name!r}.")
+        self.name = name
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in BUILTIN_MODULES:
+            register(importlib.import_module(module).RULESET)
+
+
+def register(ruleset: Ruleset) -> None:
+    """Make a ruleset available by its name (tests register their own)."""
+    _rulesets[ruleset.name] = ruleset
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset called `name`, or UnknownRuleset."""
+    _load()
+    try:
+        return _rulesets[name]
+    except KeyError:
+        raise UnknownRuleset(name) from None
+
+
+def all_rulesets() -> list[Ruleset]:
+    """Every registered ruleset, by name."""
+    _load()
+    return [_rulesets[name] for name in sorted(_rulesets)]

@@ -1,0 +1,216 @@
+"""The contract every game implements.
+
+`service/` and `projections/` reach a game only through `Ruleset` (found by name in
+`domain.registry`), so adding a game never touches them. The shape follows the Decider pattern:
+`initial(setup)`, `validate(state, event)` (raises `RuleError`), `evolve(state, event) -> state`.
+A replay is `reduce(evolve, events, initial(setup))` (see `domain.record.fold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+import msgspec
+
+
+class RuleError(Exception):
+    """A reported event that cannot have happened under the rules (G-1).
+
+    `rule_id` is the reading's id in `shared/rules/decisions.md` (for example `MN-6`), `code` a stable
+    machine name, `message` a sentence a club member understands, `details` the facts that led to it.
+    """
+
+    def __init__(self, rule_id: str, code: str, message: str, **details: Any) -> None:
+        super().__init__(f"{rule_id}: {message}")
+        self.rule_id = rule_id
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+class ResourceError(Exception):
+    """A club resource (a card catalogue, a scenario) that does not parse; one entry per bad row."""
+
+    def __init__(self, message: str, errors: Sequence[Mapping[str, Any]] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = list(errors)
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every event struct. Subclasses set an explicit, namespaced, never-renamed tag
+    (`tag="milles_nautiques.miles_played"`) and may raise `schema_version` when they gain fields
+    (new fields always get defaults, so stored events still decode)."""
+
+    schema_version: ClassVar[int] = 1
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    """A player at the table: the club's player id, the name shown in replays, a seat (0-based,
+    clockwise / to the left) and, in team games, a team number."""
+
+    player_id: str
+    name: str
+    seat: int
+    team: int | None = None
+
+
+class ResourceRef(msgspec.Struct, frozen=True, kw_only=True):
+    """A club resource embedded in a game's set-up, so the fold never needs storage: the game
+    records which catalogue or scenario it was played with (id, version, content hash) and its
+    parsed content."""
+
+    kind: str
+    resource_id: str
+    version: int
+    content_hash: str
+    content: Any
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """How a game starts: players and seats, the rules variant, game-specific options (each ruleset
+    converts them into its own struct) and the resources it was played with."""
+
+    players: tuple[Player, ...]
+    variant: str = "standard"
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    resources: dict[str, ResourceRef] = msgspec.field(default_factory=dict)
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat of a club player at this table, if seated."""
+        for player in self.players:
+            if player.player_id == player_id:
+                return player.seat
+        return None
+
+
+class Viewer(msgspec.Struct, frozen=True, kw_only=True):
+    """Who looks at a state (G-2): everyone (`public`), one seat (`seat`), or the record (`full`)."""
+
+    kind: Literal["public", "seat", "full"] = "public"
+    seat: int | None = None
+
+    @classmethod
+    def public(cls) -> Viewer:
+        return cls(kind="public")
+
+    @classmethod
+    def full(cls) -> Viewer:
+        return cls(kind="full")
+
+    @classmethod
+    def of_seat(cls, seat: int) -> Viewer:
+        return cls(kind="seat", seat=seat)
+
+
+class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's score. `score` is an integer in the ruleset's `score_unit` (half-points for
+    Milles Nautiques: never floats); `breakdown` splits it (convoy, capture, bonus...)."""
+
+    seat: int
+    score: int
+    placement: int | None = None
+    breakdown: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome of a state: finished or not, scores, placements (1 = best, shared on ties) and
+    the winning seats. A void game (nobody scores) is finished with no winner."""
+
+    finished: bool
+    score_unit: str
+    players: tuple[PlayerResult, ...]
+    winners: tuple[int, ...] = ()
+    void: bool = False
+
+
+class Narration(msgspec.Struct, frozen=True, kw_only=True):
+    """How a replay tells one event: a plain-English line, the seat that acted (None for the table
+    or an automatic consequence) and the chapters it belongs to, outermost first, each as
+    (kind, number), e.g. (("round", 2), ("turn", 14))."""
+
+    text: str
+    seat: int | None = None
+    chapters: tuple[tuple[str, int], ...] = ()
+
+
+class SeriesGame(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished game of a series (campaign), as the series rules see it."""
+
+    setup: Setup
+    result: Result
+
+
+class SeriesStatus(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a series of games towards a target stands (AS-16, MN-17, a Mémoire 44 match).
+
+    `totals` maps club player ids (or team labels) to cumulative scores in the ruleset's unit."""
+
+    totals: dict[str, int]
+    finished: bool
+    winners: tuple[str, ...] = ()
+    next_dealer: str | None = None
+    note: str = ""
+
+
+class ResourceKind(Protocol):
+    """A kind of club resource a ruleset reads (Atlantic Storm's card catalogue, a Mémoire 44
+    scenario): parsed and validated from the file a club imports, with the ones the project ships."""
+
+    name: str
+    media_types: tuple[str, ...]
+
+    def parse(self, data: bytes) -> Any:
+        """Parse and validate an imported file; returns JSON-able content or raises ResourceError."""
+        ...
+
+    def builtin(self) -> Mapping[str, bytes]:
+        """The resources the project ships, by id."""
+        ...
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What a game provides to the rest of tablelog."""
+
+    name: str
+    version: str
+    title: str
+    event_type: Any
+    """The tagged union of the game's event structs (a `typing.Union`)."""
+    resource_kinds: Mapping[str, ResourceKind]
+
+    def initial(self, setup: Setup) -> Any:
+        """The state before any event; raises RuleError for a set-up the game cannot be played with."""
+        ...
+
+    def validate(self, state: Any, event: Any) -> None:
+        """Raise RuleError if `event` cannot happen at `state`; return None if it can."""
+        ...
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        """Apply an accepted event, with every automatic consequence; never validates."""
+        ...
+
+    def view(self, state: Any, viewer: Viewer) -> Any:
+        """What `viewer` may see of `state` (G-2), as msgspec-encodable data."""
+        ...
+
+    def result(self, state: Any) -> Result:
+        """Finished or not, scores and placements."""
+        ...
+
+    def legal_events(self, state: Any, seat: int) -> list[Any] | None:
+        """The events `seat` may report at `state`, where the game can enumerate them (None where it
+        cannot). Events the table reports about chance (draws, dice) are listed by form only where
+        their outcome is unknown to the record."""
+        ...
+
+    def narrate(self, before: Any, event: Any, after: Any) -> Narration:
+        """One replay line for `event`, given the states around it."""
+        ...
+
+    def series_status(self, games: Sequence[SeriesGame]) -> SeriesStatus:
+        """The ruleset's series rules (campaigns) over finished games in order."""
+        ...
