@@ -179,6 +179,8 @@ class Ruleset(Protocol):
     title: str
     event_type: Any
     """The tagged union of the game's event structs (a `typing.Union`)."""
+    state_type: type
+    """The frozen struct type of the game's state (snapshots decode it)."""
     resource_kinds: Mapping[str, ResourceKind]
 
     def initial(self, setup: Setup) -> Any:

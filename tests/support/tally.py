@@ -55,6 +55,7 @@ class Tally:
     version = "1.0.0"
     title = "Tally (test ruleset)"
     event_type = TallyEvent
+    state_type = State
     resource_kinds: Mapping[str, ResourceKind] = {}
 
     def initial(self, setup: Setup) -> State:
