@@ -1,0 +1,281 @@
+"""Replays: a game's record told step by step, and the state at any step in any view.
+
+Steps are numbered by stream version: step N is the N-th event of the stream (step 1 is the
+`GameStarted`), and the state at step N is exactly the plain fold of the first N events
+(`domain.record.fold`). Events a later `Correction` voided (G-3) stay in the replay as what they
+were, marked with the correction that voided them; the correction is a step of its own.
+
+Seeking uses snapshots taken every K events, so jumping to a step folds at most K events after the
+nearest snapshot instead of the whole stream. A snapshot carries what `domain.record.Folded` needs to
+go on (the set-up, the encoded state and the game events still in effect, which a later correction
+refolds from the start); it is ignored when it was made under another ruleset version.
+
+Everything here works for any game through the `Ruleset` protocol alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from domain.record import Correction, Folded, GameStarted, _Link, event_tag, start
+from domain.ruleset import Player, Ruleset, Setup, Viewer
+from projections.diff import Change, diff
+from projections.errors import ProjectionError
+
+Chapters = tuple[tuple[str, int], ...]
+
+
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One event of the record as a replay shows it.
+
+    `version` is the stream version (the step number), `type` the event's tag, `text` its one-line
+    narration, `seat` the seat that acted (None for the table), `chapters` where it belongs
+    (outermost first). `voided_by` is the version of the correction that later voided it."""
+
+    version: int
+    type: str
+    text: str
+    seat: int | None = None
+    chapters: Chapters = ()
+    voided: bool = False
+    voided_by: int | None = None
+
+
+class ChapterMark(msgspec.Struct, frozen=True, kw_only=True):
+    """The first step of a chapter path: a viewer jumps to round 2 with `(("round", 2),)` and to its
+    seventh turn with `(("round", 2), ("turn", 7))`. Every prefix of a step's chapters is a path."""
+
+    chapters: Chapters
+    version: int
+
+
+class Replay(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole game as a list of steps, with the chapter index (in order of first appearance)."""
+
+    ruleset: str
+    ruleset_version: str
+    players: tuple[Player, ...]
+    steps: tuple[Step, ...]
+    chapters: tuple[ChapterMark, ...]
+
+
+class StepView(msgspec.Struct, frozen=True, kw_only=True):
+    """The state after step `version` as one viewer sees it, and what changed from the step before
+    (for step 1 the whole view is added at the root)."""
+
+    version: int
+    viewer: Viewer
+    view: Any
+    changes: tuple[Change, ...]
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """A fold saved after step `version`, enough to go on without the events before it.
+
+    `state` is the MessagePack encoding of the ruleset's state (decoded with `ruleset.state_type`),
+    `effective` the MessagePack encoding of the game events still in effect, oldest first, as
+    `[version, event]` pairs (a later correction refolds them from the start). Store it with
+    `encode_snapshot`; it is ignored by `restore` unless its ruleset name and version match."""
+
+    version: int
+    ruleset: str
+    ruleset_version: str
+    setup: Setup
+    state: bytes
+    effective: bytes
+
+
+def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
+    """Narrate a whole stream (its `GameStarted` first) in one fold."""
+    started = _started(ruleset, events)
+    folded = start(ruleset, started)
+    steps: list[Step] = [
+        Step(version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup))
+    ]
+    for version, event in enumerate(events[1:], start=2):
+        if isinstance(event, Correction):
+            in_effect = {v for v, _ in folded.effective_events()}
+            after = folded.apply(event, version)
+            still = {v for v, _ in after.effective_events()}
+            for voided in sorted(in_effect - still):
+                steps[voided - 1] = msgspec.structs.replace(
+                    steps[voided - 1], voided=True, voided_by=version
+                )
+            # A correction happens where the table was: it keeps the previous step's chapters.
+            steps.append(Step(version=version, type=event_tag(event), text=_narrate_correction(event),
+                              chapters=steps[-1].chapters))
+        else:
+            after = folded.apply(event, version)
+            told = ruleset.narrate(folded.state, event, after.state)
+            # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
+            chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
+            steps.append(Step(version=version, type=event_tag(event), text=told.text, seat=told.seat,
+                              chapters=chapters))
+        folded = after
+    return Replay(
+        ruleset=started.ruleset,
+        ruleset_version=started.ruleset_version,
+        players=started.setup.players,
+        steps=tuple(steps),
+        chapters=chapter_index(steps),
+    )
+
+
+def chapter_index(steps: Sequence[Step]) -> tuple[ChapterMark, ...]:
+    """Each distinct chapter path (every prefix of every step's chapters) with its first step."""
+    first: dict[Chapters, int] = {}
+    for step in steps:
+        for depth in range(1, len(step.chapters) + 1):
+            first.setdefault(step.chapters[:depth], step.version)
+    return tuple(ChapterMark(chapters=path, version=version) for path, version in first.items())
+
+
+def seek(ruleset: Ruleset, events: Sequence[Any], step: int, snapshots: Sequence[Snapshot] = ()) -> Folded:
+    """The fold of the first `step` events, starting from the latest usable snapshot at or before
+    `step` (one of this ruleset's name and version) rather than from the start."""
+    _check_step(events, step)
+    folded: Folded | None = None
+    usable = [s for s in snapshots if s.version <= step and _same_rules(ruleset, s)]
+    for snap in sorted(usable, key=lambda s: s.version, reverse=True):
+        folded = restore(ruleset, snap)
+        if folded is not None:
+            break
+    if folded is None:
+        folded = start(ruleset, _started(ruleset, events))
+    for version in range(folded.version + 1, step + 1):
+        folded = folded.apply(events[version - 1], version)
+    return folded
+
+
+def view_at(
+    ruleset: Ruleset, events: Sequence[Any], step: int, viewer: Viewer, snapshots: Sequence[Snapshot] = ()
+) -> StepView:
+    """What `viewer` sees after step `step`, and the structural diff from the step before."""
+    _check_step(events, step)
+    if step == 1:
+        view = ruleset.view(seek(ruleset, events, 1, snapshots).state, viewer)
+        return StepView(version=1, viewer=viewer, view=view,
+                        changes=(Change(path=(), op="added", new=msgspec.to_builtins(view, str_keys=True)),))
+    before = seek(ruleset, events, step - 1, snapshots)
+    after = before.apply(events[step - 1], step)
+    old = ruleset.view(before.state, viewer)
+    new = ruleset.view(after.state, viewer)
+    return StepView(version=step, viewer=viewer, view=new, changes=diff(old, new))
+
+
+def snapshot(folded: Folded) -> Snapshot:
+    """Save a fold. Raises ProjectionError if the game's state does not come back equal from its
+    encoding (a ruleset whose `state_type` cannot hold its state must be fixed, not half-replayed)."""
+    ruleset = folded.ruleset
+    state = msgspec.msgpack.encode(folded.state)
+    if _decode_state(ruleset, state) != folded.state:
+        raise ProjectionError(
+            "state_does_not_round_trip",
+            f"The {ruleset.name} state does not decode back to itself, so it cannot be snapshotted.",
+            ruleset=ruleset.name,
+            version=folded.version,
+        )
+    return Snapshot(
+        version=folded.version,
+        ruleset=ruleset.name,
+        ruleset_version=ruleset.version,
+        setup=folded.setup,
+        state=state,
+        effective=msgspec.msgpack.encode(folded.effective_events()),
+    )
+
+
+def restore(ruleset: Ruleset, snap: Snapshot) -> Folded | None:
+    """The fold a snapshot saved, or None when it was made under other rules (another ruleset or
+    version) or no longer decodes: the caller then folds from the start and may snapshot again."""
+    if not _same_rules(ruleset, snap):
+        return None
+    try:
+        state = _decode_state(ruleset, snap.state)
+        effective = _decode_effective(ruleset, snap.effective)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    # Rebuild the chain of events in effect that `Folded` keeps (see domain.record).
+    link: _Link | None = None
+    for depth, (version, event) in enumerate(effective, start=1):
+        link = _Link(version, event, link, depth)
+    return Folded(ruleset, snap.setup, state, snap.version, link)
+
+
+def snapshots_for(ruleset: Ruleset, events: Sequence[Any], every: int = 100) -> tuple[Snapshot, ...]:
+    """Snapshots after steps `every`, `2 * every`, ... of a stream, in one fold."""
+    if every < 1:
+        raise ProjectionError("bad_snapshot_interval", "Snapshots are taken every one event or more.",
+                              every=every)
+    folded = start(ruleset, _started(ruleset, events))
+    out: list[Snapshot] = []
+    for version in range(1, len(events) + 1):
+        if version > 1:
+            folded = folded.apply(events[version - 1], version)
+        if version % every == 0:
+            out.append(snapshot(folded))
+    return tuple(out)
+
+
+def encode_snapshot(snap: Snapshot) -> bytes:
+    """A snapshot as bytes to store (MessagePack)."""
+    return msgspec.msgpack.encode(snap)
+
+
+def decode_snapshot(data: bytes) -> Snapshot:
+    """A stored snapshot back from its bytes."""
+    return msgspec.msgpack.decode(data, type=Snapshot)
+
+
+def _decode_state(ruleset: Ruleset, data: bytes) -> Any:
+    # The contract names the state type; the getattr keeps a ruleset without it decodable as plain
+    # data, which then fails the round-trip check in `snapshot` rather than crashing here.
+    return msgspec.msgpack.decode(data, type=getattr(ruleset, "state_type", Any))
+
+
+def _decode_effective(ruleset: Ruleset, data: bytes) -> list[tuple[int, Any]]:
+    event_type: Any = ruleset.event_type
+    return msgspec.msgpack.decode(data, type=list[tuple[int, event_type]])
+
+
+def _same_rules(ruleset: Ruleset, snap: Snapshot) -> bool:
+    return snap.ruleset == ruleset.name and snap.ruleset_version == ruleset.version
+
+
+def _started(ruleset: Ruleset, events: Sequence[Any]) -> GameStarted:
+    if not events or not isinstance(events[0], GameStarted):
+        raise ProjectionError("missing_start", "A game's record must start with its set-up.")
+    return events[0]
+
+
+def _check_step(events: Sequence[Any], step: int) -> None:
+    if not 1 <= step <= len(events):
+        raise ProjectionError("no_such_step", f"This game has steps 1 to {len(events)}.",
+                              step=step, steps=len(events))
+
+
+def _narrate_start(ruleset: Ruleset, setup: Setup) -> str:
+    players = sorted(setup.players, key=lambda p: p.seat)
+    if any(p.team is not None for p in players):
+        teams: dict[int | None, list[str]] = {}
+        for player in players:
+            teams.setdefault(player.team, []).append(player.name)
+        sides = [f"{_and(names)} (team {team})" if team is not None else _and(names)
+                 for team, names in teams.items()]
+        return f"A game of {ruleset.title} starts: {' against '.join(sides)}."
+    return f"A game of {ruleset.title} starts with {_and([p.name for p in players])}."
+
+
+def _narrate_correction(event: Correction) -> str:
+    voids = "the last event" if event.voids == 1 else f"the last {event.voids} events"
+    reason = f" ({event.reason})" if event.reason else ""
+    return f"Correction: voids {voids}{reason}."
+
+
+def _and(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"

@@ -1,0 +1,45 @@
+"""Generated tally games for the projection tests: a seeded random table that reports only legal
+events (via `legal_events`), notes now and then, and corrections (G-3) of the latest events."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.record import Correction, GameStarted, fold
+from domain.ruleset import Player, Setup
+from tests.support.tally import RULESET, Noted
+
+NAMES = ("Alain", "Bea", "Carla", "Dan")
+
+
+def tally_setup(players: int = 2, target: int = 20) -> Setup:
+    """A tally table of `players` seated club members p1, p2..."""
+    return Setup(
+        players=tuple(Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat) for seat in range(players)),
+        options={"target": target},
+    )
+
+
+def random_tally_game(seed: int, length: int = 60, players: int = 2) -> list[Any]:
+    """A stream of at most `length` events, the `GameStarted` first, with corrections."""
+    rng = random.Random(seed)
+    setup = tally_setup(players, target=rng.choice((15, 25, 40)))
+    events: list[Any] = [GameStarted(ruleset=RULESET.name, ruleset_version=RULESET.version, setup=setup)]
+    folded = fold(RULESET, events)
+    while len(events) < length:
+        roll = rng.random()
+        if roll < 0.1 and folded.effective_count:
+            event: Any = Correction(voids=rng.randint(1, min(3, folded.effective_count)),
+                                    reason=rng.choice(("", "wrong die", "misheard")))
+        elif roll < 0.2:
+            event = Noted(seat=rng.randrange(players), text=rng.choice(("coffee", "table bumped")))
+        else:
+            legal = [e for seat in range(players) for e in RULESET.legal_events(folded.state, seat) or []]
+            if not legal:
+                break
+            event = rng.choice(legal)
+        folded.check(event)
+        folded = folded.accept(event) if not isinstance(event, Correction) else folded.apply(event)
+        events.append(event)
+    return events
