@@ -16,7 +16,9 @@ NAMES = ("Alain", "Bea", "Carla", "Dan")
 def tally_setup(players: int = 2, target: int = 20) -> Setup:
     """A tally table of `players` seated club members p1, p2..."""
     return Setup(
-        players=tuple(Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat) for seat in range(players)),
+        players=tuple(
+            Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat) for seat in range(players)
+        ),
         options={"target": target},
     )
 
@@ -29,7 +31,11 @@ def random_tally_game(seed: int, length: int = 60, players: int = 2) -> list[Any
     folded = fold(RULESET, events)
     while len(events) < length:
         roll = rng.random()
-        if roll < 0.1 and folded.effective_count:
+        over = folded.state.winner is not None
+        if over and roll >= 0.5:
+            break
+        # A finished game is sometimes corrected, reopening it (G-3).
+        if (roll < 0.1 or over) and folded.effective_count:
             event: Any = Correction(voids=rng.randint(1, min(3, folded.effective_count)),
                                     reason=rng.choice(("", "wrong die", "misheard")))
         elif roll < 0.2:
@@ -39,7 +45,6 @@ def random_tally_game(seed: int, length: int = 60, players: int = 2) -> list[Any
             if not legal:
                 break
             event = rng.choice(legal)
-        folded.check(event)
-        folded = folded.accept(event) if not isinstance(event, Correction) else folded.apply(event)
+        folded = folded.accept(event)
         events.append(event)
     return events
