@@ -1,0 +1,259 @@
+"""The storage interface: an append-only event store plus the club records around it.
+
+Two backends implement `Store` (PostgreSQL for production, SQLite for a single club) and pass one
+contract test suite (`tests/service/store_contract.py`). Storage errors are translated here, at the
+adapter, into the errors below; nothing above the store sees a driver exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+import msgspec
+
+MAX_BATCH = 1000
+"""Most events in one append (PostgreSQL positions leave room for 2**20 per transaction)."""
+
+
+class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event about to be stored: its stable type name, schema version and encoded JSON body."""
+
+    type: str
+    schema_version: int
+    data: bytes
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event as the record keeps it."""
+
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: bytes
+    recorded_at: datetime
+    club_id: str
+    key_id: str | None
+
+
+class Recorder(msgspec.Struct, frozen=True, kw_only=True):
+    """Who records an append: the club and the API key (None for the operator or the CLI)."""
+
+    club_id: str
+    key_id: str | None = None
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What an append wrote: the versions and global positions of its events. `replayed` is true when
+    an idempotent retry returned the first result and wrote nothing."""
+
+    stream_id: str
+    first_version: int
+    last_version: int
+    positions: tuple[int, ...]
+    replayed: bool = False
+
+
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's listing: who plays, which ruleset, how far the record goes, finished or not."""
+
+    game_id: str
+    club_id: str
+    ruleset: str
+    ruleset_version: str
+    player_ids: tuple[str, ...]
+    created_at: datetime
+    version: int = 0
+    finished: bool = False
+    finished_at: datetime | None = None
+    title: str = ""
+
+
+class GameProgress(msgspec.Struct, frozen=True, kw_only=True):
+    """What an append changes in a game's listing, written in the same transaction as its events."""
+
+    finished: bool
+
+
+class Club(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: str
+    name: str
+    created_at: datetime
+
+
+class ClubPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: str
+    player_id: str
+    name: str
+    created_at: datetime
+
+
+class ApiKey(msgspec.Struct, frozen=True, kw_only=True):
+    """A club's API key as stored: only the SHA-256 of its secret is kept."""
+
+    key_id: str
+    club_id: str
+    name: str
+    secret_hash: str
+    created_at: datetime
+    revoked: bool = False
+
+
+class Resource(msgspec.Struct, frozen=True, kw_only=True):
+    """A club resource a ruleset reads (a card catalogue, a scenario): immutable once stored; a new
+    import of the same id makes a new version."""
+
+    club_id: str
+    ruleset: str
+    kind: str
+    resource_id: str
+    version: int
+    content_hash: str
+    content: Any
+    created_at: datetime
+
+
+class GameFilter(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str | None = None
+    player_id: str | None = None
+    finished: bool | None = None
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+    limit: int = 100
+    offset: int = 0
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class VersionConflict(StoreError):
+    """The stream is not at the version the writer expected."""
+
+    def __init__(self, stream_id: str, expected: int, current: int) -> None:
+        super().__init__(f"Stream {stream_id} is at version {current}, not {expected}.")
+        self.stream_id = stream_id
+        self.expected = expected
+        self.current = current
+
+
+class IdempotencyMismatch(StoreError):
+    """An idempotency key reused with a different request body."""
+
+    def __init__(self, stream_id: str, key: str) -> None:
+        super().__init__(f"Idempotency key {key!r} was already used on {stream_id} with another body.")
+        self.stream_id = stream_id
+        self.key = key
+
+
+class AlreadyExists(StoreError):
+    """A record with that id exists already."""
+
+    def __init__(self, what: str, ident: str) -> None:
+        super().__init__(f"{what} {ident!r} already exists.")
+        self.what = what
+        self.ident = ident
+
+
+class ImmutableRecord(StoreError):
+    """An attempt to change or delete a stored event (the database refuses it)."""
+
+
+def request_fingerprint(events: Sequence[NewEvent], expected_version: int) -> str:
+    """A stable hash of an append's body, to tell a true retry from a reused key."""
+    digest = hashlib.sha256(str(expected_version).encode())
+    for event in events:
+        digest.update(b"\x00" + event.type.encode() + b"\x00" + event.data)
+    return digest.hexdigest()
+
+
+def content_hash(content: Any) -> str:
+    """The SHA-256 of a resource's canonical JSON."""
+    return "sha256:" + hashlib.sha256(msgspec.json.encode(content, order="sorted")).hexdigest()
+
+
+class Store(Protocol):
+    """What the service needs from storage. All methods are synchronous and thread-safe."""
+
+    def migrate(self) -> list[str]:
+        """Apply pending schema migrations; return the ones applied."""
+        ...
+
+    def pending_migrations(self) -> list[str]:
+        """Migrations not yet applied (empty when ready)."""
+        ...
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached."""
+        ...
+
+    def close(self) -> None: ...
+
+    # events
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        *,
+        recorded_by: Recorder,
+        idempotency_key: str | None = None,
+        game: GameRecord | None = None,
+        progress: GameProgress | None = None,
+    ) -> AppendResult:
+        """Append atomically (all events or none) if the stream is at `expected_version`.
+
+        `game` creates the game's listing with the stream's first events; `progress` updates it. Both
+        are written in the same transaction as the events."""
+        ...
+
+    def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """A stream's events after `after_version`, in version order."""
+        ...
+
+    def stream_version(self, stream_id: str) -> int:
+        """The stream's last version (0 for a stream with no events)."""
+        ...
+
+    def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        """Events of every stream after global position `after`, in position order. A reader paging
+        with the last position it saw never skips an event that commits late nor sees one twice."""
+        ...
+
+    def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        """The first result of an append made with this key and body, if any (IdempotencyMismatch for
+        another body)."""
+        ...
+
+    # clubs, keys, players
+    def create_club(self, club_id: str, name: str) -> Club: ...
+    def get_club(self, club_id: str) -> Club | None: ...
+    def list_clubs(self) -> list[Club]: ...
+    def create_api_key(self, key_id: str, club_id: str, name: str, secret_hash: str) -> ApiKey: ...
+    def get_api_key(self, key_id: str) -> ApiKey | None: ...
+    def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer: ...
+    def list_players(self, club_id: str) -> list[ClubPlayer]: ...
+    def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]: ...
+
+    # games
+    def get_game(self, game_id: str) -> GameRecord | None: ...
+    def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]: ...
+
+    # resources
+    def add_resource(
+        self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any
+    ) -> Resource:
+        """Store a new version of a resource (versions start at 1)."""
+        ...
+
+    def get_resource(
+        self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
+    ) -> Resource | None:
+        """A resource version (the latest when `version` is None)."""
+        ...
+
+    def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]: ...

@@ -1,0 +1,460 @@
+"""The PostgreSQL store (production), through psycopg 3 and a connection pool.
+
+Global order. A `bigserial` position is taken at INSERT but becomes visible at COMMIT, so a reader
+tailing `position > last_seen` would skip an event whose transaction commits late (the pilot in
+`shared/notes/event-store.md` lost 3-8 % that way). Locking every append into one queue fixes it but
+serialises all clubs' writers (about 0.4x the throughput). Instead we use the transaction-id read gate
+(as Emmett and Watermill do) folded into one number:
+
+    position = (id of the appending transaction << 20) + index of the event in the append
+
+and a reader only returns rows whose transaction is older than the oldest one still running
+(`position < pg_snapshot_xmin(pg_current_snapshot()) << 20`). Every transaction below that horizon has
+finished, and every future commit has a larger transaction id, so nothing can ever appear below a
+position a reader has passed: no skips, no duplicates, and writers stay fully concurrent. Positions are
+sparse (not dense) and a reader lags behind the oldest open transaction on the server (an idle open
+transaction delays tailing; it never loses events).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.rows import tuple_row
+from psycopg_pool import ConnectionPool
+
+from service.store.base import (
+    MAX_BATCH,
+    AlreadyExists,
+    ApiKey,
+    AppendResult,
+    Club,
+    ClubPlayer,
+    GameFilter,
+    GameProgress,
+    GameRecord,
+    IdempotencyMismatch,
+    ImmutableRecord,
+    NewEvent,
+    Recorder,
+    Resource,
+    StoredEvent,
+    VersionConflict,
+    content_hash,
+    request_fingerprint,
+)
+from service.store.migrations import Migration, load_migrations
+
+POSITION_SHIFT = 20
+assert MAX_BATCH < 2**POSITION_SHIFT
+
+_APPEND = """
+WITH current AS (
+    SELECT coalesce(max(version), 0) AS version FROM events WHERE stream_id = %(stream)s
+), inserted AS (
+    INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
+    SELECT (pg_current_xact_id()::text::bigint << 20) + e.ord, %(stream)s, %(expected)s + e.ord,
+           e.type, e.schema_version, e.data::json, %(club)s, %(key)s
+    FROM unnest(%(types)s::text[], %(schema_versions)s::int[], %(datas)s::text[])
+         WITH ORDINALITY AS e(type, schema_version, data, ord)
+    WHERE (SELECT version FROM current) = %(expected)s
+    RETURNING version, position
+)
+SELECT (SELECT version FROM current), array_agg(position ORDER BY version) FROM inserted
+"""
+
+_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id"
+
+
+def _event(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(
+        stream_id=row[0],
+        version=row[1],
+        position=row[2],
+        type=row[3],
+        schema_version=row[4],
+        data=row[5].encode(),
+        recorded_at=row[6],
+        club_id=row[7],
+        key_id=row[8],
+    )
+
+
+class PostgresStore:
+    """The `Store` on PostgreSQL."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self.url = url
+        self._pool = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"autocommit": True, "row_factory": tuple_row},
+            open=True,
+            name="tablelog",
+        )
+        self._closed = threading.Event()
+
+    def close(self) -> None:
+        if not self._closed.is_set():
+            self._closed.set()
+            self._pool.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._pool.connection() as conn, conn.transaction():
+            yield conn
+
+    # -- schema ---------------------------------------------------------------------------------
+    def _applied(self, conn: psycopg.Connection[Any]) -> set[str]:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        return {row[0] for row in conn.execute("SELECT name FROM schema_migrations").fetchall()}
+
+    def migrate(self) -> list[str]:
+        applied: list[str] = []
+        with self._tx() as conn:
+            # Several workers may start at once: one migrates, the others wait and find it done.
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext('tablelog.migrate'))")
+            done = self._applied(conn)
+            for migration in load_migrations("postgres"):
+                if migration.name not in done:
+                    conn.execute(migration.sql)  # type: ignore[arg-type]  # trusted file from the package
+                    conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (migration.name,))
+                    applied.append(migration.name)
+        return applied
+
+    def pending_migrations(self) -> list[str]:
+        with self._pool.connection() as conn:
+            exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+            done: set[str] = set()
+            if exists and exists[0]:
+                done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations").fetchall()}
+        return [m.name for m in load_migrations("postgres") if m.name not in done]
+
+    def migrations(self) -> list[Migration]:
+        return load_migrations("postgres")
+
+    def ping(self) -> None:
+        with self._pool.connection(timeout=5) as conn:
+            conn.execute("SELECT 1")
+
+    # -- events ---------------------------------------------------------------------------------
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        *,
+        recorded_by: Recorder,
+        idempotency_key: str | None = None,
+        game: GameRecord | None = None,
+        progress: GameProgress | None = None,
+    ) -> AppendResult:
+        if not events or len(events) > MAX_BATCH:
+            raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
+        fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
+        try:
+            with self._tx() as conn:
+                if idempotency_key:
+                    replay = self._replayed(conn, stream_id, idempotency_key, fingerprint)
+                    if replay is not None:
+                        return replay
+                if game is not None:
+                    self._insert_game(conn, game)
+                row = conn.execute(
+                    _APPEND,
+                    {
+                        "stream": stream_id,
+                        "expected": expected_version,
+                        "club": recorded_by.club_id,
+                        "key": recorded_by.key_id,
+                        "types": [e.type for e in events],
+                        "schema_versions": [e.schema_version for e in events],
+                        "datas": [e.data.decode() for e in events],
+                    },
+                ).fetchone()
+                assert row is not None
+                current, positions = row
+                if positions is None:
+                    raise VersionConflict(stream_id, expected_version, current)
+                last = expected_version + len(events)
+                result = AppendResult(
+                    stream_id=stream_id,
+                    first_version=expected_version + 1,
+                    last_version=last,
+                    positions=tuple(positions),
+                )
+                if progress is not None:
+                    conn.execute(
+                        "UPDATE games SET version = %s, finished = %s, finished_at = CASE WHEN %s "
+                        "THEN coalesce(finished_at, now()) END WHERE game_id = %s",
+                        (last, progress.finished, progress.finished, stream_id),
+                    )
+                if idempotency_key:
+                    conn.execute(
+                        "INSERT INTO idempotency_keys (stream_id, key, fingerprint, result) "
+                        "VALUES (%s, %s, %s, %s::jsonb)",
+                        (stream_id, idempotency_key, fingerprint, msgspec.json.encode(result).decode()),
+                    )
+                return result
+        except pg_errors.UniqueViolation as error:
+            constraint = error.diag.constraint_name or ""
+            if constraint == "games_pkey":
+                raise AlreadyExists("game", stream_id) from None
+            # A concurrent writer won the race: a retry with the same key gets the first result.
+            if idempotency_key:
+                replay = self.replayed_append(stream_id, idempotency_key, fingerprint)
+                if replay is not None:
+                    return replay
+            raise VersionConflict(stream_id, expected_version, self.stream_version(stream_id)) from None
+
+    def _replayed(
+        self, conn: psycopg.Connection[Any], stream_id: str, key: str, fingerprint: str
+    ) -> AppendResult | None:
+        row = conn.execute(
+            "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
+            (stream_id, key),
+        ).fetchone()
+        if row is None:
+            return None
+        if row[0] != fingerprint:
+            raise IdempotencyMismatch(stream_id, key)
+        first = msgspec.json.decode(row[1].encode(), type=AppendResult)
+        return msgspec.structs.replace(first, replayed=True)
+
+    def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        with self._pool.connection() as conn:
+            return self._replayed(conn, stream_id, idempotency_key, fingerprint)
+
+    def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s "
+                "ORDER BY version LIMIT %s",
+                (stream_id, after_version, limit),
+            ).fetchall()
+        return [_event(row) for row in rows]
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > %s "
+                "AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20) "
+                "ORDER BY position LIMIT %s",
+                (after, limit),
+            ).fetchall()
+        return [_event(row) for row in rows]
+
+    def head_position(self) -> int:
+        """The last position a reader can see now (0 when the log is empty)."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT coalesce(max(position), 0) FROM events "
+                "WHERE position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20)"
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def try_raw_update(self, position: int) -> None:
+        """Try to change a stored event; the database refuses (used to test immutability)."""
+        try:
+            with self._tx() as conn:
+                conn.execute("UPDATE events SET type = type || '!' WHERE position = %s", (position,))
+        except pg_errors.InsufficientPrivilege as error:
+            raise ImmutableRecord(str(error)) from None
+
+    def try_raw_delete(self, position: int) -> None:
+        """Try to delete a stored event; the database refuses."""
+        try:
+            with self._tx() as conn:
+                conn.execute("DELETE FROM events WHERE position = %s", (position,))
+        except pg_errors.InsufficientPrivilege as error:
+            raise ImmutableRecord(str(error)) from None
+
+    # -- clubs, keys, players ---------------------------------------------------------------------
+    def create_club(self, club_id: str, name: str) -> Club:
+        try:
+            with self._tx() as conn:
+                row = conn.execute(
+                    "INSERT INTO clubs (club_id, name) VALUES (%s, %s) RETURNING created_at", (club_id, name)
+                ).fetchone()
+        except pg_errors.UniqueViolation:
+            raise AlreadyExists("club", club_id) from None
+        assert row is not None
+        return Club(club_id=club_id, name=name, created_at=row[0])
+
+    def get_club(self, club_id: str) -> Club | None:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = %s", (club_id,)).fetchone()
+        return Club(club_id=row[0], name=row[1], created_at=row[2]) if row else None
+
+    def list_clubs(self) -> list[Club]:
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
+        return [Club(club_id=r[0], name=r[1], created_at=r[2]) for r in rows]
+
+    def create_api_key(self, key_id: str, club_id: str, name: str, secret_hash: str) -> ApiKey:
+        with self._tx() as conn:
+            row = conn.execute(
+                "INSERT INTO api_keys (key_id, club_id, name, secret_hash) VALUES (%s, %s, %s, %s) "
+                "RETURNING created_at",
+                (key_id, club_id, name, secret_hash),
+            ).fetchone()
+        assert row is not None
+        return ApiKey(key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash, created_at=row[0])
+
+    def get_api_key(self, key_id: str) -> ApiKey | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = %s",
+                (key_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return ApiKey(key_id=row[0], club_id=row[1], name=row[2], secret_hash=row[3], created_at=row[4], revoked=row[5])
+
+    def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
+        try:
+            with self._tx() as conn:
+                row = conn.execute(
+                    "INSERT INTO players (club_id, player_id, name) VALUES (%s, %s, %s) RETURNING created_at",
+                    (club_id, player_id, name),
+                ).fetchone()
+        except pg_errors.UniqueViolation:
+            raise AlreadyExists("player", player_id) from None
+        assert row is not None
+        return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=row[0])
+
+    def list_players(self, club_id: str) -> list[ClubPlayer]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s ORDER BY player_id",
+                (club_id,),
+            ).fetchall()
+        return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
+
+    def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT club_id, player_id, name, created_at FROM players "
+                "WHERE club_id = %s AND player_id = ANY(%s)",
+                (club_id, list(player_ids)),
+            ).fetchall()
+        return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
+
+    # -- games --------------------------------------------------------------------------------------
+    def _insert_game(self, conn: psycopg.Connection[Any], game: GameRecord) -> None:
+        conn.execute(
+            "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (game.game_id, game.club_id, game.ruleset, game.ruleset_version, list(game.player_ids),
+             game.title, game.created_at),
+        )
+
+    _GAME_COLUMNS = (
+        "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, version, finished, finished_at, title"
+    )
+
+    @staticmethod
+    def _game(row: tuple[Any, ...]) -> GameRecord:
+        return GameRecord(
+            game_id=row[0], club_id=row[1], ruleset=row[2], ruleset_version=row[3], player_ids=tuple(row[4]),
+            created_at=row[5], version=row[6], finished=row[7], finished_at=row[8], title=row[9],
+        )
+
+    def get_game(self, game_id: str) -> GameRecord | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,)).fetchone()
+        return self._game(row) if row else None
+
+    def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
+        clauses = ["club_id = %s"]
+        params: list[Any] = [club_id]
+        if where.ruleset is not None:
+            clauses.append("ruleset = %s")
+            params.append(where.ruleset)
+        if where.player_id is not None:
+            clauses.append("player_ids @> ARRAY[%s]")
+            params.append(where.player_id)
+        if where.finished is not None:
+            clauses.append("finished = %s")
+            params.append(where.finished)
+        if where.created_from is not None:
+            clauses.append("created_at >= %s")
+            params.append(where.created_from)
+        if where.created_to is not None:
+            clauses.append("created_at < %s")
+            params.append(where.created_to)
+        params += [where.limit, where.offset]
+        sql = (
+            f"SELECT {self._GAME_COLUMNS} FROM games WHERE {' AND '.join(clauses)} "
+            "ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
+        )
+        with self._pool.connection() as conn:
+            rows = conn.execute(sql, params).fetchall()  # type: ignore[call-overload]
+        return [self._game(row) for row in rows]
+
+    # -- resources ----------------------------------------------------------------------------------
+    def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
+        digest = content_hash(content)
+        with self._tx() as conn:
+            # Serialise versions of one resource id.
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{club_id}/{ruleset}/{kind}/{resource_id}",))
+            row = conn.execute(
+                "SELECT coalesce(max(version), 0) + 1 FROM resources "
+                "WHERE club_id = %s AND ruleset = %s AND kind = %s AND resource_id = %s",
+                (club_id, ruleset, kind, resource_id),
+            ).fetchone()
+            assert row is not None
+            version = int(row[0])
+            created = conn.execute(
+                "INSERT INTO resources (club_id, ruleset, kind, resource_id, version, content_hash, content) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s::jsonb) RETURNING created_at",
+                (club_id, ruleset, kind, resource_id, version, digest, msgspec.json.encode(content).decode()),
+            ).fetchone()
+        assert created is not None
+        return Resource(club_id=club_id, ruleset=ruleset, kind=kind, resource_id=resource_id, version=version,
+                        content_hash=digest, content=content, created_at=created[0])
+
+    _RESOURCE_COLUMNS = "club_id, ruleset, kind, resource_id, version, content_hash, content::text, created_at"
+
+    @staticmethod
+    def _resource(row: tuple[Any, ...]) -> Resource:
+        return Resource(club_id=row[0], ruleset=row[1], kind=row[2], resource_id=row[3], version=row[4],
+                        content_hash=row[5], content=msgspec.json.decode(row[6].encode()), created_at=row[7])
+
+    def get_resource(
+        self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
+    ) -> Resource | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s AND ruleset = %s "
+                "AND kind = %s AND resource_id = %s AND (%s::int IS NULL OR version = %s) "
+                "ORDER BY version DESC LIMIT 1",
+                (club_id, ruleset, kind, resource_id, version, version),
+            ).fetchone()
+        return self._resource(row) if row else None
+
+    def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s "
+                "AND (%s::text IS NULL OR ruleset = %s) ORDER BY ruleset, kind, resource_id, version",
+                (club_id, ruleset, ruleset),
+            ).fetchall()
+        return [self._resource(row) for row in rows]

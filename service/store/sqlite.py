@@ -1,0 +1,408 @@
+"""The embedded SQLite store: one file, WAL mode, the zero-set-up default for a single club.
+
+Global order: SQLite has one writer at a time. Every append takes the write lock first
+(`BEGIN IMMEDIATE`), so positions are assigned and committed in the same order and a reader paging
+`position > last_seen` can never miss an event that commits late. AUTOINCREMENT keeps positions from
+ever being reused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from service.store.base import (
+    MAX_BATCH,
+    AlreadyExists,
+    ApiKey,
+    AppendResult,
+    Club,
+    ClubPlayer,
+    GameFilter,
+    GameProgress,
+    GameRecord,
+    IdempotencyMismatch,
+    ImmutableRecord,
+    NewEvent,
+    Recorder,
+    Resource,
+    StoredEvent,
+    VersionConflict,
+    content_hash,
+    request_fingerprint,
+)
+from service.store.migrations import load_migrations
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data, recorded_at, club_id, key_id"
+
+
+def _event(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(
+        stream_id=row[0],
+        version=row[1],
+        position=row[2],
+        type=row[3],
+        schema_version=row[4],
+        data=row[5].encode(),
+        recorded_at=datetime.fromisoformat(row[6]),
+        club_id=row[7],
+        key_id=row[8],
+    )
+
+
+class SqliteStore:
+    """The `Store` on one SQLite file. A connection per thread; WAL lets readers run beside the writer."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")  # durable with WAL except on power loss mid-checkpoint
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+    # -- schema ---------------------------------------------------------------------------------
+    def migrate(self) -> list[str]:
+        applied: list[str] = []
+        with self._write() as conn:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+            for migration in load_migrations("sqlite"):
+                if migration.name not in done:
+                    for statement in _statements(migration.sql):
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (migration.name, _now()))
+                    applied.append(migration.name)
+        return applied
+
+    def pending_migrations(self) -> list[str]:
+        conn = self._conn()
+        exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone()
+        done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")} if exists else set()
+        return [m.name for m in load_migrations("sqlite") if m.name not in done]
+
+    def ping(self) -> None:
+        self._conn().execute("SELECT 1").fetchone()
+
+    # -- events ---------------------------------------------------------------------------------
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        *,
+        recorded_by: Recorder,
+        idempotency_key: str | None = None,
+        game: GameRecord | None = None,
+        progress: GameProgress | None = None,
+    ) -> AppendResult:
+        if not events or len(events) > MAX_BATCH:
+            raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
+        fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
+        with self._write() as conn:
+            if idempotency_key:
+                replay = self._replayed(conn, stream_id, idempotency_key, fingerprint)
+                if replay is not None:
+                    return replay
+            if game is not None:
+                try:
+                    conn.execute(
+                        "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, "
+                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (game.game_id, game.club_id, game.ruleset, game.ruleset_version,
+                         msgspec.json.encode(game.player_ids).decode(), game.title, game.created_at.isoformat()),
+                    )
+                except sqlite3.IntegrityError:
+                    raise AlreadyExists("game", game.game_id) from None
+                conn.executemany(
+                    "INSERT INTO game_players (game_id, player_id) VALUES (?, ?)",
+                    [(game.game_id, p) for p in dict.fromkeys(game.player_ids)],
+                )
+            current = conn.execute(
+                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
+            ).fetchone()[0]
+            if current != expected_version:
+                raise VersionConflict(stream_id, expected_version, current)
+            now = _now()
+            positions = []
+            for offset, event in enumerate(events, start=1):
+                cursor = conn.execute(
+                    "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
+                    "key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (stream_id, expected_version + offset, event.type, event.schema_version, event.data.decode(),
+                     now, recorded_by.club_id, recorded_by.key_id),
+                )
+                positions.append(int(cursor.lastrowid or 0))
+            last = expected_version + len(events)
+            result = AppendResult(
+                stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+            )
+            if progress is not None:
+                conn.execute(
+                    "UPDATE games SET version = ?, finished = ?, finished_at = CASE WHEN ? "
+                    "THEN coalesce(finished_at, ?) END WHERE game_id = ?",
+                    (last, progress.finished, progress.finished, now, stream_id),
+                )
+            if idempotency_key:
+                conn.execute(
+                    "INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?)",
+                    (stream_id, idempotency_key, fingerprint, msgspec.json.encode(result).decode(), now),
+                )
+            return result
+
+    def _replayed(self, conn: sqlite3.Connection, stream_id: str, key: str, fingerprint: str) -> AppendResult | None:
+        row = conn.execute(
+            "SELECT fingerprint, result FROM idempotency_keys WHERE stream_id = ? AND key = ?", (stream_id, key)
+        ).fetchone()
+        if row is None:
+            return None
+        if row[0] != fingerprint:
+            raise IdempotencyMismatch(stream_id, key)
+        return msgspec.structs.replace(msgspec.json.decode(row[1].encode(), type=AppendResult), replayed=True)
+
+    def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        return self._replayed(self._conn(), stream_id, idempotency_key, fingerprint)
+
+    def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        rows = self._conn().execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version LIMIT ?",
+            (stream_id, after_version, -1 if limit is None else limit),
+        ).fetchall()
+        return [_event(row) for row in rows]
+
+    def stream_version(self, stream_id: str) -> int:
+        row = self._conn().execute(
+            "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        rows = self._conn().execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?", (after, limit)
+        ).fetchall()
+        return [_event(row) for row in rows]
+
+    def head_position(self) -> int:
+        """The last position a reader can see now (0 when the log is empty)."""
+        return int(self._conn().execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
+
+    def try_raw_update(self, position: int) -> None:
+        """Try to change a stored event; the database refuses (used to test immutability)."""
+        try:
+            with self._write() as conn:
+                conn.execute("UPDATE events SET type = type || '!' WHERE position = ?", (position,))
+        except sqlite3.IntegrityError as error:
+            raise ImmutableRecord(str(error)) from None
+
+    def try_raw_delete(self, position: int) -> None:
+        """Try to delete a stored event; the database refuses."""
+        try:
+            with self._write() as conn:
+                conn.execute("DELETE FROM events WHERE position = ?", (position,))
+        except sqlite3.IntegrityError as error:
+            raise ImmutableRecord(str(error)) from None
+
+    # -- clubs, keys, players ---------------------------------------------------------------------
+    def create_club(self, club_id: str, name: str) -> Club:
+        now = _now()
+        try:
+            with self._write() as conn:
+                conn.execute("INSERT INTO clubs VALUES (?, ?, ?)", (club_id, name, now))
+        except sqlite3.IntegrityError:
+            raise AlreadyExists("club", club_id) from None
+        return Club(club_id=club_id, name=name, created_at=datetime.fromisoformat(now))
+
+    def get_club(self, club_id: str) -> Club | None:
+        row = self._conn().execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = ?", (club_id,)).fetchone()
+        return Club(club_id=row[0], name=row[1], created_at=datetime.fromisoformat(row[2])) if row else None
+
+    def list_clubs(self) -> list[Club]:
+        rows = self._conn().execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
+        return [Club(club_id=r[0], name=r[1], created_at=datetime.fromisoformat(r[2])) for r in rows]
+
+    def create_api_key(self, key_id: str, club_id: str, name: str, secret_hash: str) -> ApiKey:
+        now = _now()
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO api_keys (key_id, club_id, name, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                (key_id, club_id, name, secret_hash, now),
+            )
+        return ApiKey(key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash,
+                      created_at=datetime.fromisoformat(now))
+
+    def get_api_key(self, key_id: str) -> ApiKey | None:
+        row = self._conn().execute(
+            "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = ?", (key_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return ApiKey(key_id=row[0], club_id=row[1], name=row[2], secret_hash=row[3],
+                      created_at=datetime.fromisoformat(row[4]), revoked=bool(row[5]))
+
+    def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
+        now = _now()
+        try:
+            with self._write() as conn:
+                conn.execute("INSERT INTO players VALUES (?, ?, ?, ?)", (club_id, player_id, name, now))
+        except sqlite3.IntegrityError:
+            raise AlreadyExists("player", player_id) from None
+        return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=datetime.fromisoformat(now))
+
+    def list_players(self, club_id: str) -> list[ClubPlayer]:
+        rows = self._conn().execute(
+            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = ? ORDER BY player_id", (club_id,)
+        ).fetchall()
+        return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=datetime.fromisoformat(r[3])) for r in rows]
+
+    def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
+        wanted = set(player_ids)
+        return [p for p in self.list_players(club_id) if p.player_id in wanted]
+
+    # -- games --------------------------------------------------------------------------------------
+    _GAME_COLUMNS = (
+        "g.game_id, g.club_id, g.ruleset, g.ruleset_version, g.player_ids, g.created_at, g.version, g.finished, "
+        "g.finished_at, g.title"
+    )
+
+    @staticmethod
+    def _game(row: tuple[Any, ...]) -> GameRecord:
+        return GameRecord(
+            game_id=row[0], club_id=row[1], ruleset=row[2], ruleset_version=row[3],
+            player_ids=tuple(msgspec.json.decode(row[4].encode())), created_at=datetime.fromisoformat(row[5]),
+            version=row[6], finished=bool(row[7]), finished_at=_time(row[8]), title=row[9],
+        )
+
+    def get_game(self, game_id: str) -> GameRecord | None:
+        row = self._conn().execute(f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.game_id = ?", (game_id,)).fetchone()
+        return self._game(row) if row else None
+
+    def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
+        clauses = ["g.club_id = ?"]
+        params: list[Any] = [club_id]
+        if where.ruleset is not None:
+            clauses.append("g.ruleset = ?")
+            params.append(where.ruleset)
+        if where.player_id is not None:
+            clauses.append("g.game_id IN (SELECT game_id FROM game_players WHERE player_id = ?)")
+            params.append(where.player_id)
+        if where.finished is not None:
+            clauses.append("g.finished = ?")
+            params.append(int(where.finished))
+        if where.created_from is not None:
+            clauses.append("g.created_at >= ?")
+            params.append(where.created_from.astimezone(UTC).isoformat())
+        if where.created_to is not None:
+            clauses.append("g.created_at < ?")
+            params.append(where.created_to.astimezone(UTC).isoformat())
+        params += [where.limit, where.offset]
+        rows = self._conn().execute(
+            f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {' AND '.join(clauses)} "
+            "ORDER BY g.created_at DESC, g.game_id LIMIT ? OFFSET ?",
+            params,
+        ).fetchall()
+        return [self._game(row) for row in rows]
+
+    # -- resources ----------------------------------------------------------------------------------
+    def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
+        digest = content_hash(content)
+        now = _now()
+        with self._write() as conn:
+            version = conn.execute(
+                "SELECT coalesce(max(version), 0) + 1 FROM resources "
+                "WHERE club_id = ? AND ruleset = ? AND kind = ? AND resource_id = ?",
+                (club_id, ruleset, kind, resource_id),
+            ).fetchone()[0]
+            conn.execute(
+                "INSERT INTO resources VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (club_id, ruleset, kind, resource_id, version, digest, msgspec.json.encode(content).decode(), now),
+            )
+        return Resource(club_id=club_id, ruleset=ruleset, kind=kind, resource_id=resource_id, version=version,
+                        content_hash=digest, content=content, created_at=datetime.fromisoformat(now))
+
+    _RESOURCE_COLUMNS = "club_id, ruleset, kind, resource_id, version, content_hash, content, created_at"
+
+    @staticmethod
+    def _resource(row: tuple[Any, ...]) -> Resource:
+        return Resource(club_id=row[0], ruleset=row[1], kind=row[2], resource_id=row[3], version=row[4],
+                        content_hash=row[5], content=msgspec.json.decode(row[6].encode()),
+                        created_at=datetime.fromisoformat(row[7]))
+
+    def get_resource(
+        self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
+    ) -> Resource | None:
+        row = self._conn().execute(
+            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND ruleset = ? AND kind = ? "
+            "AND resource_id = ? AND (? IS NULL OR version = ?) ORDER BY version DESC LIMIT 1",
+            (club_id, ruleset, kind, resource_id, version, version),
+        ).fetchone()
+        return self._resource(row) if row else None
+
+    def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]:
+        rows = self._conn().execute(
+            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND (? IS NULL OR ruleset = ?) "
+            "ORDER BY ruleset, kind, resource_id, version",
+            (club_id, ruleset, ruleset),
+        ).fetchall()
+        return [self._resource(row) for row in rows]
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (sqlite3 runs one per execute; executescript would commit)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--") and not current.strip():
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        statements.append(current.strip())
+    return statements

@@ -1,0 +1,94 @@
+"""Shared fixtures: stores on both backends.
+
+PostgreSQL comes from, in order: `TABLELOG_TEST_DATABASE_URL`; a testcontainers PostgreSQL where a
+Docker engine answers; the local server at 127.0.0.1:5432 (user postgres, database test). Each test
+gets its own schema, dropped afterwards. Under `CI=true` an unreachable PostgreSQL fails the run:
+the PostgreSQL tests must never be skipped silently there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+import pytest
+
+from domain import registry
+from tests.support import tally
+
+registry.register(tally.RULESET)
+
+LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _docker_answers() -> bool:
+    docker = shutil.which("docker")
+    if not docker:
+        return False
+    try:
+        return subprocess.run([docker, "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """The base URL of a reachable PostgreSQL server (see the module docstring)."""
+    url = os.environ.get("TABLELOG_TEST_DATABASE_URL")
+    container = None
+    if not url and _docker_answers():
+        from testcontainers.postgres import PostgresContainer
+
+        container = PostgresContainer("postgres:16-alpine", driver=None)
+        container.start()
+        url = container.get_connection_url()
+    url = url or LOCAL_POSTGRES
+    try:
+        with psycopg.connect(url, connect_timeout=5) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.OperationalError as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required under CI and {url} does not answer: {error}")
+        pytest.skip(f"no PostgreSQL reachable at {url}")
+    try:
+        yield url
+    finally:
+        if container is not None:
+            container.stop()
+
+
+def _with_search_path(url: str, schema: str) -> str:
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture
+def postgres_schema_url(postgres_url: str) -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own, dropped after the test."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield _with_search_path(postgres_url, schema)
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Path) -> Path:
+    return tmp_path / "tablelog.db"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database URL for each backend in turn."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tablelog.db'}"
+    return str(request.getfixturevalue("postgres_schema_url"))

@@ -1,0 +1,242 @@
+"""The store contract, run on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from service.store import open_store
+from service.store.base import (
+    AlreadyExists,
+    GameFilter,
+    GameProgress,
+    GameRecord,
+    IdempotencyMismatch,
+    ImmutableRecord,
+    NewEvent,
+    Recorder,
+    Store,
+    VersionConflict,
+)
+
+BY = Recorder(club_id="c1", key_id="k1")
+
+
+def events(*names: str) -> list[NewEvent]:
+    return [NewEvent(type=f"test.{n}", schema_version=1, data=b'{"n":"%s"}' % n.encode()) for n in names]
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    store = open_store(database_url, pool_size=20)
+    store.migrate()
+    store.create_club("c1", "Club One")
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def test_migrations_are_applied_once_and_then_none_is_pending(store: Store) -> None:
+    assert store.pending_migrations() == []
+    assert store.migrate() == []
+
+
+def test_an_append_is_read_back_with_versions_positions_and_recorder(store: Store) -> None:
+    result = store.append("g1", events("a", "b"), 0, recorded_by=BY)
+    assert (result.first_version, result.last_version) == (1, 2)
+    stored = store.read_stream("g1")
+    assert [(e.version, e.type, e.data) for e in stored] == [(1, "test.a", b'{"n":"a"}'), (2, "test.b", b'{"n":"b"}')]
+    assert [e.position for e in stored] == list(result.positions)
+    assert stored[0].position < stored[1].position
+    assert {(e.club_id, e.key_id, e.schema_version) for e in stored} == {("c1", "k1", 1)}
+    assert all(e.recorded_at.tzinfo is not None for e in stored)
+    assert store.stream_version("g1") == 2
+    assert store.stream_version("nothing") == 0
+
+
+def test_reading_a_stream_pages_by_version(store: Store) -> None:
+    store.append("g1", events("a", "b", "c", "d"), 0, recorded_by=BY)
+    assert [e.version for e in store.read_stream("g1", after_version=1, limit=2)] == [2, 3]
+
+
+def test_a_stale_expected_version_is_a_conflict_that_reports_the_current_version(store: Store) -> None:
+    store.append("g1", events("a", "b"), 0, recorded_by=BY)
+    with pytest.raises(VersionConflict) as conflict:
+        store.append("g1", events("c"), 1, recorded_by=BY)
+    assert conflict.value.current == 2
+    with pytest.raises(VersionConflict) as ahead:
+        store.append("g1", events("c"), 5, recorded_by=BY)
+    assert ahead.value.current == 2
+    assert store.stream_version("g1") == 2
+
+
+def test_a_failed_batch_writes_none_of_its_events(store: Store) -> None:
+    store.append("g1", events("a"), 0, recorded_by=BY)
+    with pytest.raises(VersionConflict):
+        store.append("g1", events("x", "y", "z"), 0, recorded_by=BY)
+    assert [e.type for e in store.read_stream("g1")] == ["test.a"]
+    assert [e.type for e in store.read_all()] == ["test.a"]
+
+
+def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store: Store) -> None:
+    first = store.append("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1")
+    again = store.append("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1")
+    assert again.replayed and not first.replayed
+    assert (again.first_version, again.last_version, again.positions) == (1, 2, first.positions)
+    assert len(store.read_stream("g1")) == 2
+
+
+def test_an_idempotency_key_reused_with_another_body_is_refused(store: Store) -> None:
+    store.append("g1", events("a"), 0, recorded_by=BY, idempotency_key="k-1")
+    with pytest.raises(IdempotencyMismatch):
+        store.append("g1", events("b"), 1, recorded_by=BY, idempotency_key="k-1")
+    assert store.stream_version("g1") == 1
+
+
+def test_stored_events_cannot_be_updated_or_deleted(store: Store) -> None:
+    result = store.append("g1", events("a"), 0, recorded_by=BY)
+    with pytest.raises(ImmutableRecord):
+        store.try_raw_update(result.positions[0])  # type: ignore[attr-defined]
+    with pytest.raises(ImmutableRecord):
+        store.try_raw_delete(result.positions[0])  # type: ignore[attr-defined]
+    assert [e.type for e in store.read_stream("g1")] == ["test.a"]
+
+
+def test_read_all_pages_every_stream_in_position_order(store: Store) -> None:
+    store.append("g1", events("a", "b"), 0, recorded_by=BY)
+    store.append("g2", events("c"), 0, recorded_by=BY)
+    store.append("g1", events("d"), 2, recorded_by=BY)
+    first = store.read_all(limit=2)
+    rest = store.read_all(after=first[-1].position)
+    assert [e.type for e in first + rest] == ["test.a", "test.b", "test.c", "test.d"]
+
+
+def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally") -> GameRecord:
+    return GameRecord(game_id=game_id, club_id="c1", ruleset=ruleset, ruleset_version="1.0.0",
+                      player_ids=players, created_at=datetime.now(UTC), title=game_id)
+
+
+def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(store: Store) -> None:
+    store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
+    store.append("g1", events("end"), 1, recorded_by=BY, progress=GameProgress(finished=True))
+    listed = store.get_game("g1")
+    assert listed is not None
+    assert (listed.version, listed.finished, listed.player_ids) == (2, True, ("p1", "p2"))
+    assert listed.finished_at is not None
+    with pytest.raises(AlreadyExists):
+        store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1",)))
+
+
+def test_games_are_listed_with_filters(store: Store) -> None:
+    store.append("g1", events("s"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
+    store.append("g2", events("s"), 0, recorded_by=BY, game=game("g2", ("p2", "p3"), ruleset="other"))
+    store.append("g2", events("e"), 1, recorded_by=BY, progress=GameProgress(finished=True))
+    ids = lambda **kw: sorted(g.game_id for g in store.list_games("c1", GameFilter(**kw)))  # noqa: E731
+    assert ids() == ["g1", "g2"]
+    assert ids(player_id="p1") == ["g1"]
+    assert ids(player_id="p2") == ["g1", "g2"]
+    assert ids(ruleset="other") == ["g2"]
+    assert ids(finished=True) == ["g2"]
+    assert ids(finished=False) == ["g1"]
+    assert ids(created_from=datetime(2999, 1, 1, tzinfo=UTC)) == []
+    assert store.list_games("other-club", GameFilter()) == []
+
+
+def test_clubs_players_and_keys_are_kept(store: Store) -> None:
+    with pytest.raises(AlreadyExists):
+        store.create_club("c1", "again")
+    store.create_player("c1", "p1", "Alain")
+    store.create_player("c1", "p2", "Bea")
+    with pytest.raises(AlreadyExists):
+        store.create_player("c1", "p1", "Alain again")
+    assert [p.name for p in store.list_players("c1")] == ["Alain", "Bea"]
+    assert [p.player_id for p in store.get_players("c1", ["p2", "zz"])] == ["p2"]
+    store.create_api_key("k1", "c1", "scorer", "abc")
+    key = store.get_api_key("k1")
+    assert key is not None and (key.club_id, key.secret_hash, key.revoked) == ("c1", "abc", False)
+    assert store.get_api_key("nope") is None
+
+
+def test_resources_are_versioned_and_immutable(store: Store) -> None:
+    first = store.add_resource("c1", "tally", "catalogue", "deck", {"cards": [1, 2]})
+    second = store.add_resource("c1", "tally", "catalogue", "deck", {"cards": [1, 2, 3]})
+    assert (first.version, second.version) == (1, 2)
+    assert first.content_hash != second.content_hash
+    latest = store.get_resource("c1", "tally", "catalogue", "deck")
+    assert latest is not None and latest.content == {"cards": [1, 2, 3]}
+    old = store.get_resource("c1", "tally", "catalogue", "deck", version=1)
+    assert old is not None and old.content == {"cards": [1, 2]} and old.content_hash == first.content_hash
+    assert [r.version for r in store.list_resources("c1")] == [1, 2]
+
+
+def test_concurrent_writers_on_one_stream_write_each_version_once(store: Store) -> None:
+    """Eight writers race to append 25 events each to one stream, retrying on conflict."""
+    written: list[int] = []
+    lock = threading.Lock()
+
+    def writer(n: int) -> None:
+        done = 0
+        while done < 25:
+            version = store.stream_version("race")
+            try:
+                result = store.append("race", events(f"w{n}-{done}"), version, recorded_by=BY)
+            except VersionConflict:
+                continue
+            with lock:
+                written.append(result.last_version)
+            done += 1
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stored = store.read_stream("race")
+    assert [e.version for e in stored] == list(range(1, 201))
+    assert sorted(written) == list(range(1, 201))
+    assert len({e.type for e in stored}) == 200
+
+
+def test_a_concurrent_reader_sees_every_committed_event_once_in_order(store: Store) -> None:
+    """Twelve writers on their own streams; a reader pages read_all all the while. What it read must
+    equal the committed set, in position order, with no gaps and no duplicates."""
+    writers_done = threading.Event()
+    committed: list[int] = []
+    lock = threading.Lock()
+    seen: list[int] = []
+
+    def writer(n: int) -> None:
+        for i in range(20):
+            result = store.append(f"s{n}", events(*(f"{n}-{i}-{j}" for j in range(1 + i % 3))), store.stream_version(f"s{n}"),
+                                  recorded_by=BY)
+            with lock:
+                committed.extend(result.positions)
+
+    def reader() -> None:
+        after = 0
+        while True:
+            finished = writers_done.is_set()
+            page = store.read_all(after=after, limit=37)
+            seen.extend(e.position for e in page)
+            if page:
+                after = page[-1].position
+            elif finished:
+                return
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(12)]
+    tail = threading.Thread(target=reader)
+    tail.start()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    writers_done.set()
+    tail.join(timeout=60)
+    assert not tail.is_alive()
+    assert len(seen) == len(set(seen)), "the reader saw an event twice"
+    assert seen == sorted(seen), "the reader saw events out of order"
+    assert seen == sorted(committed), "the reader missed committed events"
