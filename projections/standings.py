@@ -1,0 +1,402 @@
+"""League standings: a table of the league's members from the finished games assigned to it, ranked
+by a declarative chain of tie-break criteria chosen per league, and explained pair by pair.
+
+How a game counts
+-----------------
+Only finished games count, and only those finished within the league's period (dates compared with
+the date of `finished_at`; pass local timestamps for local dates). Each player's placement is the
+one in the game's `Result` (1 = best, shared on ties); a result without placements is ranked by
+score, higher first. Players of one team (`Player.team`) form one *side*; other players are each a
+side of their own. A player's *opponents* in a game are the players of the other sides.
+
+- Outcome: a *win* when the player's side placed first alone, a *draw* when it shared first place
+  with another side, a *loss* otherwise.
+- League points: a game between two sides scores `win_draw_loss` when the league sets it; any other
+  game scores `placement_points[placement]` (0 for a placement not listed), falling back to
+  `win_draw_loss` when the league sets no placement points. With `score_as_points` the player's own
+  score (VP, medals, in the ruleset's unit) is added.
+- A void game (`Result.void`, nobody scores) counts as played with no points: it adds to
+  `played` and `games_played` only, not to wins, draws, losses, scores or any pairwise tie-break.
+
+Criteria (higher ranks first unless said)
+-----------------------------------------
+Every multiplayer game is read as the set of *pairwise results* between each player and each
+opponent, by placement: better placement beats worse, equal placements draw. Pairwise results are
+counted in half-points as integers: 2 for a win, 1 for a draw, 0 for a loss.
+
+- `points`: league points.
+- `wins`: games won (first place alone).
+- `score`: the player's own scores summed over the games (VP or medal totals).
+- `score_difference`: for every game and every opponent in it, own score minus that opponent's
+  score, summed. In a two-player game this is the usual difference; in a four-player game each
+  game counts three differences, so a player who outscores the table average gains.
+- `head_to_head`: among the tied players only (the group still tied when this criterion is
+  reached), the half-points of the pairwise results between them, in every game where they met.
+- `sonneborn_berger`: for every game and every opponent in it, the pairwise result in half-points
+  times that opponent's league points (so a win over an opponent adds twice their points, a draw
+  once: the chess Sonneborn–Berger score, doubled to stay an integer).
+- `buchholz`: for every game and every opponent in it, that opponent's league points, summed.
+- `games_played`: games played, FEWER ranking first: equal points from fewer games is the better
+  record.
+
+Opponents' league points are their points in the same standings (the same as-of date); guests who
+are not members of the league are kept for these sums but get no row. Players still tied after the
+whole chain share a rank and are listed by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date, datetime
+from itertools import pairwise
+from typing import Literal
+
+import msgspec
+
+from domain.ruleset import Player, Result
+from projections.errors import ProjectionError
+
+Outcome = Literal["win", "draw", "loss", "void"]
+
+_CRITERION_TEXT = {
+    "points": "points",
+    "wins": "wins",
+    "score": "score",
+    "score_difference": "score difference",
+    "head_to_head": "head-to-head",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "buchholz": "Buchholz",
+    "games_played": "games played, fewer first",
+}
+
+CRITERIA: tuple[str, ...] = tuple(_CRITERION_TEXT)
+"""The criteria a league may chain, in no particular order (see the module docstring)."""
+
+
+class Scoring(msgspec.Struct, frozen=True, kw_only=True):
+    """How a game gives league points: `placement_points` per placement (e.g. {1: 5, 2: 3, 3: 1}),
+    `win_draw_loss` for games between two sides (e.g. (3, 1, 0)), and with `score_as_points` the
+    player's own score added (a VP or medal league). At least one must be set."""
+
+    placement_points: dict[int, int] = msgspec.field(default_factory=dict)
+    win_draw_loss: tuple[int, int, int] | None = None
+    score_as_points: bool = False
+
+
+class League(msgspec.Struct, frozen=True, kw_only=True):
+    """A league: one ruleset, its members (club player ids), its period (inclusive dates), its
+    scoring and its tie-break chain of criterion names (see `CRITERIA`), applied in order."""
+
+    league_id: str
+    ruleset: str
+    members: tuple[str, ...]
+    starts: date
+    ends: date
+    scoring: Scoring
+    tie_breaks: tuple[str, ...] = ("points",)
+
+
+class LeagueGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A game assigned to a league: its id, when it finished, who sat where, and its result."""
+
+    game_id: str
+    finished_at: datetime
+    players: tuple[Player, ...]
+    result: Result
+
+
+class GameEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """What one game gave one player."""
+
+    player_id: str
+    placement: int
+    outcome: Outcome
+    points: int
+    score: int
+
+
+class GameLine(msgspec.Struct, frozen=True, kw_only=True):
+    """How one game counted in the standings (`note` says why a game did not count)."""
+
+    game_id: str
+    finished_at: datetime
+    counted: bool
+    note: str = ""
+    entries: tuple[GameEntry, ...] = ()
+
+
+class Row(msgspec.Struct, frozen=True, kw_only=True):
+    """One member's line. `tie_breaks` holds the value of every criterion of the chain as it was
+    used (`head_to_head` is None when the member was no longer tied with anyone when it came)."""
+
+    rank: int
+    player_id: str
+    name: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    points: int
+    score: int
+    score_difference: int
+    tie_breaks: dict[str, int | None]
+
+
+class Separation(msgspec.Struct, frozen=True, kw_only=True):
+    """Why `upper` is listed above `lower` (adjacent rows): the first criterion of the chain on which
+    they differ with both values, or `tied` when none separates them (they share a rank)."""
+
+    upper: str
+    lower: str
+    criterion: str
+    upper_value: int | None = None
+    lower_value: int | None = None
+    text: str = ""
+
+
+class Standings(msgspec.Struct, frozen=True, kw_only=True):
+    """A league table as of a date (None: every game given)."""
+
+    league_id: str
+    as_of: date | None
+    criteria: tuple[str, ...]
+    rows: tuple[Row, ...]
+    separations: tuple[Separation, ...]
+    games: tuple[GameLine, ...]
+
+
+def check_league(league: League) -> None:
+    """Raise ProjectionError for a league that cannot be ranked: no, unknown or repeated criteria,
+    no scoring, a period that ends before it starts, a member listed twice."""
+    if not league.tie_breaks:
+        raise ProjectionError("no_criteria", "A league needs at least one ranking criterion.",
+                              known=list(CRITERIA))
+    unknown = [name for name in league.tie_breaks if name not in CRITERIA]
+    if unknown:
+        raise ProjectionError(
+            "unknown_criterion",
+            f"Unknown ranking criterion {', '.join(map(repr, unknown))}; "
+            f"the criteria are {', '.join(CRITERIA)}.",
+            unknown=unknown,
+            known=list(CRITERIA),
+        )
+    repeated = sorted({name for name in league.tie_breaks if league.tie_breaks.count(name) > 1})
+    if repeated:
+        raise ProjectionError("duplicate_criterion", f"Criterion {repeated[0]!r} is listed twice.",
+                              repeated=repeated)
+    scoring = league.scoring
+    if not scoring.placement_points and scoring.win_draw_loss is None and not scoring.score_as_points:
+        raise ProjectionError("no_scoring", "A league must say how games give points.")
+    if league.ends < league.starts:
+        raise ProjectionError("bad_period", "A league's period ends before it starts.",
+                              starts=league.starts.isoformat(), ends=league.ends.isoformat())
+    if len(set(league.members)) != len(league.members):
+        raise ProjectionError("duplicate_member", "A member is listed twice in the league.")
+
+
+def standings(league: League, games: Iterable[LeagueGame], as_of: date | None = None) -> Standings:
+    """The league table from the games assigned to it, counting only those finished on or before
+    the date `as_of` (the date of `finished_at`; None: every game given)."""
+    check_league(league)
+    if isinstance(as_of, datetime):
+        # A timestamp would compare differently from a date (and is a date to Python): refuse it.
+        raise ProjectionError("as_of_not_a_date", "Standings are given as of a date, not a time.")
+    lines: list[GameLine] = []
+    seen: set[str] = set()
+    names: dict[str, str] = {}
+    counted: list[tuple[LeagueGame, dict[str, GameEntry]]] = []
+    for game in sorted(games, key=lambda g: (g.finished_at, g.game_id)):
+        if game.game_id in seen:
+            raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.",
+                                  game_id=game.game_id)
+        seen.add(game.game_id)
+        if as_of is not None and game.finished_at.date() > as_of:
+            continue
+        line = _count(league, game)
+        lines.append(line)
+        if line.counted:
+            counted.append((game, {entry.player_id: entry for entry in line.entries}))
+            names.update((p.player_id, p.name) for p in game.players)
+
+    tally = _Tally(counted)
+    rows_data = {member: tally.base(member) for member in league.members}
+    order, values = _rank(list(league.members), league.tie_breaks, tally, lambda p: (names.get(p, p), p))
+    rows: list[Row] = []
+    for index, member in enumerate(order):
+        # Players tied through the whole chain share the first one's rank (1, 2, 2, 4).
+        rank = rows[-1].rank if index and _tied(values[order[index - 1]], values[member]) else index + 1
+        base = rows_data[member]
+        rows.append(Row(
+            rank=rank, player_id=member, name=names.get(member, member),
+            tie_breaks=dict(zip(league.tie_breaks, values[member], strict=True)), **base,
+        ))
+    separations = [_separate(upper, lower, league.tie_breaks) for upper, lower in pairwise(rows)]
+    return Standings(league_id=league.league_id, as_of=as_of, criteria=league.tie_breaks, rows=tuple(rows),
+                     separations=tuple(separations), games=tuple(lines))
+
+
+def placements(result: Result) -> dict[int, int]:
+    """Each seat's placement: the result's own, or (when it gives none) by score, higher first,
+    equal scores sharing a placement."""
+    if all(p.placement is not None for p in result.players):
+        return {p.seat: int(p.placement or 0) for p in result.players}
+    scores = sorted((p.score for p in result.players), reverse=True)
+    return {p.seat: scores.index(p.score) + 1 for p in result.players}
+
+
+def _count(league: League, game: LeagueGame) -> GameLine:
+    """How one game counts: its entries, or why it does not."""
+    if not game.result.finished:
+        return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=False,
+                        note="not finished")
+    day = game.finished_at.date()
+    if not league.starts <= day <= league.ends:
+        return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=False,
+                        note="outside the league's period")
+    by_seat = {p.seat: p for p in game.result.players}
+    missing = [p.seat for p in game.players if p.seat not in by_seat]
+    if missing:
+        raise ProjectionError("seat_mismatch", f"Game {game.game_id} has no result for seat {missing[0]}.",
+                              game_id=game.game_id, seats=missing)
+    placed = placements(game.result)
+    side = {p.seat: _side(p) for p in game.players}
+    best = min(placed[p.seat] for p in game.players)
+    first_sides = {side[p.seat] for p in game.players if placed[p.seat] == best}
+    two_sides = len(set(side.values())) == 2
+    scoring = league.scoring
+    entries: list[GameEntry] = []
+    for player in game.players:
+        placement = placed[player.seat]
+        score = by_seat[player.seat].score
+        if game.result.void:
+            entries.append(GameEntry(player_id=player.player_id, placement=placement, outcome="void",
+                                     points=0, score=0))
+            continue
+        outcome: Outcome = "loss" if placement != best else "win" if len(first_sides) == 1 else "draw"
+        if scoring.win_draw_loss is not None and (two_sides or not scoring.placement_points):
+            win, draw, loss = scoring.win_draw_loss
+            points = {"win": win, "draw": draw, "loss": loss}[outcome]
+        else:
+            points = scoring.placement_points.get(placement, 0)
+        if scoring.score_as_points:
+            points += score
+        entries.append(GameEntry(player_id=player.player_id, placement=placement, outcome=outcome,
+                                 points=points, score=score))
+    return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=True,
+                    note="void: played, no points" if game.result.void else "", entries=tuple(entries))
+
+
+def _side(player: Player) -> tuple[str, int]:
+    return ("team", player.team) if player.team is not None else ("seat", player.seat)
+
+
+class _Tally:
+    """The sums every criterion reads, over the counted games."""
+
+    def __init__(self, counted: Sequence[tuple[LeagueGame, dict[str, GameEntry]]]) -> None:
+        self.points: dict[str, int] = {}
+        self.played: dict[str, int] = {}
+        self.outcomes: dict[str, dict[str, int]] = {}
+        self.score: dict[str, int] = {}
+        self.score_difference: dict[str, int] = {}
+        # player -> (opponent, pairwise result in half-points), one per game where they met.
+        self.meetings: dict[str, list[tuple[str, int]]] = {}
+        for game, entries in counted:
+            for entry in entries.values():
+                player = entry.player_id
+                self.points[player] = self.points.get(player, 0) + entry.points
+                self.played[player] = self.played.get(player, 0) + 1
+                counts = self.outcomes.setdefault(player, {})
+                counts[entry.outcome] = counts.get(entry.outcome, 0) + 1
+                self.score[player] = self.score.get(player, 0) + entry.score
+            if game.result.void:
+                continue
+            for a in game.players:
+                for b in game.players:
+                    if _side(a) == _side(b):
+                        continue
+                    ea, eb = entries[a.player_id], entries[b.player_id]
+                    half = 2 if ea.placement < eb.placement else 1 if ea.placement == eb.placement else 0
+                    self.meetings.setdefault(a.player_id, []).append((b.player_id, half))
+                    self.score_difference[a.player_id] = (
+                        self.score_difference.get(a.player_id, 0) + ea.score - eb.score
+                    )
+
+    def base(self, player: str) -> dict[str, int]:
+        """The plain columns of a member's row."""
+        outcomes = self.outcomes.get(player, {})
+        return {
+            "played": self.played.get(player, 0),
+            "wins": outcomes.get("win", 0),
+            "draws": outcomes.get("draw", 0),
+            "losses": outcomes.get("loss", 0),
+            "points": self.points.get(player, 0),
+            "score": self.score.get(player, 0),
+            "score_difference": self.score_difference.get(player, 0),
+        }
+
+    def value(self, criterion: str, player: str, group: Sequence[str]) -> int:
+        """A criterion's value for `player`, the tied `group` it is in given for head-to-head."""
+        if criterion in ("points", "wins", "score", "score_difference"):
+            return self.base(player)[criterion]
+        if criterion == "games_played":
+            return self.played.get(player, 0)
+        met = self.meetings.get(player, [])
+        if criterion == "head_to_head":
+            among = set(group)
+            return sum(half for b, half in met if b in among)
+        if criterion == "sonneborn_berger":
+            return sum(half * self.points.get(b, 0) for b, half in met)
+        if criterion == "buchholz":
+            return sum(self.points.get(b, 0) for b, _ in met)
+        raise ProjectionError("unknown_criterion", f"Unknown ranking criterion {criterion!r}.")
+
+
+def _rank(
+    players: list[str], criteria: Sequence[str], tally: _Tally, display: Callable[[str], tuple[str, str]]
+) -> tuple[list[str], dict[str, list[int | None]]]:
+    """Order players by the chain: each criterion splits the groups still tied, in order. Returns
+    the order and, per player, the value of each criterion as used (None for head-to-head reached
+    alone)."""
+    values: dict[str, list[int | None]] = {p: [] for p in players}
+    groups: list[list[str]] = [sorted(players, key=display)]
+    for criterion in criteria:
+        split: list[list[str]] = []
+        for group in groups:
+            if criterion == "head_to_head" and len(group) == 1:
+                values[group[0]].append(None)
+                split.append(group)
+                continue
+            keyed = {p: tally.value(criterion, p, group) for p in group}
+            for p in group:
+                values[p].append(keyed[p])
+            # Fewer games played ranks first; every other criterion ranks the higher value first.
+            sign = 1 if criterion == "games_played" else -1
+            ordered = sorted(group, key=lambda p: (sign * keyed[p], display(p)))
+            run: list[str] = []
+            for p in ordered:
+                if run and keyed[run[-1]] != keyed[p]:
+                    split.append(run)
+                    run = []
+                run.append(p)
+            split.append(run)
+        groups = split
+    return [p for group in groups for p in group], values
+
+
+def _tied(a: Sequence[int | None], b: Sequence[int | None]) -> bool:
+    return list(a) == list(b)
+
+
+def _separate(upper: Row, lower: Row, criteria: Sequence[str]) -> Separation:
+    for criterion in criteria:
+        above, below = upper.tie_breaks[criterion], lower.tie_breaks[criterion]
+        if above != below:
+            return Separation(
+                upper=upper.player_id, lower=lower.player_id, criterion=criterion,
+                upper_value=above, lower_value=below,
+                text=f"{upper.name} is above {lower.name} on {_CRITERION_TEXT[criterion]} "
+                     f"({above} to {below}).",
+            )
+    return Separation(upper=upper.player_id, lower=lower.player_id, criterion="tied",
+                      text=f"{upper.name} and {lower.name} are tied.")
