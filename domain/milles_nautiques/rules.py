@@ -1,0 +1,810 @@
+"""Milles Nautiques: the set-up, `validate` (refusals name their reading in decisions.md) and `evolve`
+(applies an accepted event and every automatic consequence; never validates).
+
+Turn flow (MN-2, MN-19): after the deal the player on the dealer's left draws, then plays or discards
+one card; two submarines played together are followed by an extra draw. When a turn passes to a player,
+the battles he leads are decided and his mines explode (MN-6, MN-8) before his draw. The 40-point
+check (MN-15) follows every play and every automatic consequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.milles_nautiques.catalogue import (
+    ARRIVAL_MILES,
+    BY_NAME,
+    CARDS,
+    CONVOY_CARDS,
+    COUNTS,
+    DECK_SIZE,
+    HAND_SIZE,
+    INDEX,
+    MILES_CARDS,
+    PAIRED_SUBMARINES_STRENGTH,
+    STORM_MAX_MILES,
+    WARSHIPS,
+)
+from domain.milles_nautiques.events import (
+    CARD_OF_EVENT,
+    AlertEnded,
+    AlertPlayed,
+    ConvoyPlaced,
+    ConvoysRevealed,
+    Dealt,
+    Discarded,
+    Drew,
+    FairSeaPlayed,
+    MilesPlayed,
+    MineLaid,
+    MinesweeperPlayed,
+    NeutralFlagPlayed,
+    PlaneHit,
+    PlanePlayed,
+    RadarPlayed,
+    StormPlayed,
+    WarshipPlayed,
+)
+from domain.milles_nautiques.scoring import ROUND_TARGET, arrived_sides, points
+from domain.milles_nautiques.state import Consequence, Convoy, Hand, Ship, State
+from domain.ruleset import RuleError, Setup
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Set-up options: who deals this round (MN-19) and its number in the game of rounds (MN-17)."""
+
+    dealer: int | None = None
+    round: int = 1
+
+
+# ---------------------------------------------------------------------------------------------- set-up
+
+
+def initial(setup: Setup) -> State:
+    """The table before the deal; refuses a table the game cannot be played at."""
+    players = sorted(setup.players, key=lambda p: p.seat)
+    count = len(players)
+    if not 2 <= count <= 6:
+        raise RuleError("MN-18", "player_count", "Milles Nautiques is played by 2 to 6 players.",
+                        players=count)
+    if [p.seat for p in players] != list(range(count)):
+        raise RuleError("MN-2", "bad_seats", "Seats must be numbered 0, 1, 2... round the table.",
+                        seats=[p.seat for p in players])
+    try:
+        options = msgspec.convert(setup.options, Options)
+    except msgspec.ValidationError as error:
+        raise RuleError("MN-19", "bad_options", f"Unreadable set-up options: {error}.") from None
+    if options.dealer is not None and not 0 <= options.dealer < count:
+        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.",
+                        dealer=options.dealer)
+    side_of, side_seats = _sides([p.team for p in players])
+    return State(
+        names=tuple(p.name for p in players),
+        player_ids=tuple(p.player_id for p in players),
+        side_of=side_of,
+        side_seats=side_seats,
+        teams=len(side_seats) < count,
+        round_number=options.round,
+        dealer=options.dealer,
+        hands=(Hand(),) * count,
+        rows=((),) * len(side_seats),
+        discard=(0,) * len(CARDS),
+        seen=(0,) * len(CARDS),
+    )
+
+
+def _sides(teams: list[int | None]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Seat -> side, and each side's seats. MN-18: teams of two partners facing each other, 4 or 6
+    players; otherwise everyone plays alone."""
+    count = len(teams)
+    if all(team is None for team in teams):
+        return tuple(range(count)), tuple((seat,) for seat in range(count))
+    if any(team is None for team in teams) or count not in (4, 6):
+        raise RuleError("MN-18", "bad_teams", "Team play is for 4 or 6 players, every player in a team.")
+    half = count // 2
+    for seat in range(half):
+        if teams[seat] != teams[seat + half]:
+            raise RuleError("MN-18", "partners_not_facing",
+                            "Partners sit facing each other: seats 0 and 2 (or 0 and 3 with six players).",
+                            seat=seat, partner=seat + half)
+    if len(set(teams)) != half:
+        raise RuleError("MN-18", "bad_teams", "Each team is exactly two partners.")
+    side_seats = tuple((seat, seat + half) for seat in range(half))
+    return tuple(seat % half for seat in range(count)), side_seats
+
+
+# ---------------------------------------------------------------------------------------------- validate
+
+
+def validate(state: State, event: Any) -> None:
+    """Raise RuleError if `event` cannot have happened at `state` (G-1)."""
+    check = _CHECKS.get(type(event))
+    if check is None:
+        raise RuleError("G-1", "unknown_event", "This is not a Milles Nautiques event.")
+    check(state, event)
+
+
+def _known_card(card: str) -> None:
+    if card not in BY_NAME:
+        raise RuleError("MN-1", "unknown_card", f"There is no {card!r} card in the deck.", card=card)
+
+
+def _identify(state: State, card: str, copies: int = 1) -> None:
+    """G-2: naming `copies` more cards of a kind must not exceed the copies the deck holds."""
+    index = INDEX[card]
+    if state.seen[index] + copies > COUNTS[index]:
+        raise RuleError("G-2", "too_many_copies",
+                        f"The deck holds only {COUNTS[index]} of {BY_NAME[card].label}; "
+                        "the record already places them all.", card=card)
+
+
+def _in_hand(state: State, seat: int, card: str, copies: int = 1) -> None:
+    """The card (or cards) must be in the hand: known there, or among its face-down cards (G-2)."""
+    _known_card(card)
+    hand = state.hands[seat]
+    from_unknown = max(0, copies - hand.known.count(card))
+    if from_unknown > hand.unknown:
+        raise RuleError("G-2", "not_in_hand", f"{state.names[seat]} does not hold {BY_NAME[card].label}.",
+                        seat=seat, card=card)
+    if from_unknown:
+        _identify(state, card, from_unknown)
+
+
+def _turn(state: State, seat: int, drawing: bool = False) -> None:
+    """MN-2: only the player whose turn it is acts, drawing first, then playing one card."""
+    if state.phase in ("over", "reveal"):
+        raise RuleError("MN-15", "round_over", "The round is over.")
+    if state.phase == "deal":
+        raise RuleError("MN-2", "not_dealt", "The cards have not been dealt yet.")
+    if not 0 <= seat < len(state.hands):
+        raise RuleError("MN-2", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
+    if seat != state.to_play:
+        raise RuleError("MN-2", "not_your_turn", f"It is {state.names[state.to_play]}'s turn.",
+                        seat=seat, to_play=state.to_play)
+    if drawing and state.phase == "play":
+        raise RuleError("MN-2", "already_drew", "This turn's card has been drawn: now play or discard.")
+    if not drawing and state.phase != "play":
+        raise RuleError("MN-2", "draw_first", "Draw from the stock before playing.")
+
+
+def _at_sea(state: State, number: int) -> Convoy:
+    convoy = state.convoy(number)
+    if convoy is None:
+        raise RuleError("MN-3", "no_such_convoy", f"No convoy {number} has been laid.", convoy=number)
+    if convoy.status == "arrived":
+        raise RuleError("MN-4", "convoy_arrived", "That convoy has arrived: it takes no more cards.",
+                        convoy=number)
+    if convoy.status == "destroyed":
+        raise RuleError("MN-12", "convoy_destroyed", "That convoy has been destroyed.", convoy=number)
+    return convoy
+
+
+def _play_on(state: State, seat: int, number: int, card: str) -> Convoy:
+    """The checks every card laid on a convoy shares: the turn, the card in hand, the convoy at sea."""
+    _turn(state, seat)
+    _in_hand(state, seat, card)
+    return _at_sea(state, number)
+
+
+def _own(state: State, seat: int, convoy: Convoy) -> bool:
+    """The convoy is in the seat's (team's) row (MN-18: partners defend each other's convoys)."""
+    return state.side_of[seat] == convoy.side
+
+
+def _check_dealt(state: State, event: Dealt) -> None:
+    count = len(state.hands)
+    if state.phase != "deal":
+        raise RuleError("MN-2", "already_dealt", "The cards of this round have been dealt.")
+    if not 0 <= event.dealer < count:
+        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.",
+                        dealer=event.dealer)
+    if state.dealer is not None and event.dealer != state.dealer:
+        raise RuleError("MN-19", "wrong_dealer", f"{state.names[state.dealer]} deals this round.",
+                        dealer=event.dealer, expected=state.dealer)
+    if event.hands and len(event.hands) != count:
+        raise RuleError("MN-2", "bad_deal", "A deal lists the known cards of every seat, or none.")
+    copies: dict[str, int] = {}
+    for seat, cards in enumerate(event.hands):
+        if len(cards) > HAND_SIZE:
+            raise RuleError("MN-2", "bad_deal", "Each player is dealt six cards.", seat=seat)
+        for card in cards:
+            _known_card(card)
+            copies[card] = copies.get(card, 0) + 1
+    for card, number in copies.items():
+        _identify(state, card, number)
+
+
+def _check_drew(state: State, event: Drew) -> None:
+    _turn(state, event.seat, drawing=True)
+    if event.card is not None:
+        _known_card(event.card)
+        _identify(state, event.card)
+
+
+def _check_convoy_placed(state: State, event: ConvoyPlaced) -> None:
+    _turn(state, event.seat)
+    if event.card is None:
+        # G-2: a convoy the record cannot name comes from the face-down part of the hand, and there
+        # must still be a convoy card the record has not placed.
+        if state.hands[event.seat].unknown < 1:
+            raise RuleError("G-2", "hidden_card_not_in_hand",
+                            "The record knows every card of this hand: name the convoy laid.")
+        hidden = sum(1 for c in state.convoys if c.card is None)
+        named = sum(state.seen[INDEX[card]] for card in CONVOY_CARDS)
+        if hidden + named >= sum(COUNTS[INDEX[card]] for card in CONVOY_CARDS):
+            raise RuleError("G-2", "too_many_copies", "Every convoy card of the deck is already placed.")
+    else:
+        _known_card(event.card)
+        if event.card not in CONVOY_CARDS:
+            raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[event.card].label} is not a convoy.",
+                            card=event.card)
+        _in_hand(state, event.seat, event.card)
+    row = state.rows[state.side_of[event.seat]]
+    if not 0 <= event.position <= len(row):
+        raise RuleError("MN-3", "bad_position",
+                        f"A convoy goes at either end of the row or between two convoys (0 to {len(row)}).",
+                        position=event.position)
+
+
+def _check_miles(state: State, event: MilesPlayed) -> None:
+    _known_card(event.card)
+    if event.card not in MILES_CARDS:
+        raise RuleError("MN-4", "not_miles", f"{BY_NAME[event.card].label} is not a miles card.")
+    convoy = _play_on(state, event.seat, event.convoy, event.card)
+    if not _own(state, event.seat, convoy):
+        raise RuleError("MN-4", "not_your_convoy", "Miles go on your own (your team's) convoys.")
+    if convoy.battle:
+        raise RuleError("MN-4", "stopped_by_battle", "A convoy in a naval battle takes no miles.")
+    if convoy.storm and BY_NAME[event.card].miles > STORM_MAX_MILES:
+        raise RuleError("MN-10", "storm_limit", "A convoy in a storm takes only 200, 400 or 600 miles.",
+                        card=event.card)
+
+
+def _check_alert(state: State, event: AlertPlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "alert")
+    if _own(state, event.seat, convoy):
+        raise RuleError("MN-5", "own_convoy", "An alert goes on an opponent's convoy.")
+    if convoy.alert:
+        raise RuleError("MN-5", "already_alerted", "That convoy already has an alert.")
+    if convoy.neutral:
+        raise RuleError("MN-11", "neutral", "A neutral convoy cannot be alerted.")
+    if convoy.storm:
+        raise RuleError("MN-10", "in_storm", "No alert against a convoy in a storm.")
+
+
+def _check_alert_ended(state: State, event: AlertEnded) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "end_of_alert")
+    if not _own(state, event.seat, convoy):
+        raise RuleError("MN-5", "not_your_convoy", "An end of alert saves your own (your team's) convoy.")
+    if not convoy.alert:
+        raise RuleError("MN-5", "no_alert", "That convoy has no alert to end.")
+
+
+def battle_tied(battle: tuple[Ship, ...]) -> bool:
+    """MN-6: the top two ships are of opposite sides and equal strength."""
+    return (len(battle) >= 2 and battle[-1].strength == battle[-2].strength
+            and battle[-1].attacking != battle[-2].attacking)
+
+
+def _check_warship(state: State, event: WarshipPlayed) -> None:
+    _known_card(event.ship)
+    if event.ship not in WARSHIPS:
+        raise RuleError("MN-6", "not_a_warship", f"{BY_NAME[event.ship].label} is not a warship.")
+    if event.paired and event.ship != "submarine":
+        raise RuleError("MN-6", "only_submarines_pair", "Only two submarines may be played together.")
+    _turn(state, event.seat)
+    _in_hand(state, event.seat, event.ship, 2 if event.paired else 1)
+    convoy = _at_sea(state, event.convoy)
+    if convoy.neutral:
+        raise RuleError("MN-11", "neutral", "No warship may fight for or against a neutral convoy.")
+    if convoy.storm:
+        raise RuleError("MN-10", "in_storm", "No naval battle against a convoy in a storm.")
+    attacking = not _own(state, event.seat, convoy)
+    if attacking and not convoy.alert:
+        raise RuleError("MN-6", "no_alert", "A naval attack needs an alert on the convoy.")
+    if not convoy.battle:
+        if not attacking:
+            raise RuleError("MN-6", "nothing_to_defend", "There is no battle on this convoy to defend.")
+        return
+    if battle_tied(convoy.battle):
+        return  # MN-6: either side restarts a tied battle with any ship, even a weaker one.
+    top = convoy.battle[-1]
+    if attacking == top.attacking:
+        raise RuleError("MN-6", "ships_alternate", "The other side must answer the ship on top first.")
+    strength = PAIRED_SUBMARINES_STRENGTH if event.paired else BY_NAME[event.ship].strength
+    if strength < top.strength:
+        raise RuleError("MN-6", "too_weak",
+                        "A ship must be at least as strong as the ship on top of the battle.",
+                        strength=strength, top=top.strength)
+
+
+def _check_plane(state: State, event: PlanePlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "plane")
+    if _own(state, event.seat, convoy):
+        raise RuleError("MN-7", "own_convoy", "Planes attack an opponent's convoy.")
+    if convoy.neutral:
+        raise RuleError("MN-11", "neutral", "No plane may attack a neutral convoy.")
+    if convoy.storm:
+        raise RuleError("MN-10", "in_storm", "No plane may attack a convoy in a storm.")
+    if convoy.plane is not None and convoy.plane != event.seat:
+        # MN-7, MN-18: the second plane comes from the player who laid the first, even a partner.
+        raise RuleError("MN-7", "second_plane_other_player",
+                        f"Only {state.names[convoy.plane]}, who laid the first plane, may lay the second.",
+                        first=convoy.plane)
+
+
+def _check_plane_hit(state: State, event: PlaneHit) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "plane_hit")
+    if not _own(state, event.seat, convoy):
+        raise RuleError("MN-7", "not_your_convoy", "A plane-hit defends your own (your team's) convoy.")
+    if convoy.plane is None:
+        raise RuleError("MN-7", "no_plane", "There is no plane on that convoy.")
+
+
+def _check_mine(state: State, event: MineLaid) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "mine")
+    if _own(state, event.seat, convoy):
+        raise RuleError("MN-8", "own_convoy", "A mine goes on an opponent's convoy.")
+    if convoy.mine is not None:
+        # Gap reading (see the package docstring): one mine at a time on a convoy.
+        raise RuleError("MN-8", "already_mined", "That convoy already has a mine.")
+
+
+def _check_minesweeper(state: State, event: MinesweeperPlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "minesweeper")
+    if not _own(state, event.seat, convoy):
+        raise RuleError("MN-8", "not_your_convoy", "A minesweeper clears your own (your team's) convoy.")
+    if convoy.mine is None:
+        raise RuleError("MN-8", "no_mine", "There is no mine on that convoy.")
+
+
+def _check_radar(state: State, event: RadarPlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "radar")
+    if _own(state, event.seat, convoy):
+        raise RuleError("MN-9", "own_convoy", "You cannot detect your own (your team's) convoys.")
+    if convoy.detected:
+        raise RuleError("MN-9", "already_detected", "That convoy is already detected.")
+    row = state.rows[convoy.side]
+    if event.convoy not in (row[0], row[-1]):
+        raise RuleError("MN-9", "not_at_an_end", "A radar detects only the convoy at either end of a row.")
+    if event.revealed is not None:
+        _check_revealed_card(state, convoy, event.revealed)
+        if convoy.card is None:
+            _identify(state, event.revealed)
+
+
+def _check_revealed_card(state: State, convoy: Convoy, card: str) -> None:
+    _known_card(card)
+    if card not in CONVOY_CARDS:
+        raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[card].label} is not a convoy.", card=card)
+    if convoy.card is not None and convoy.card != card:
+        raise RuleError("G-2", "contradicts_record", f"The record has convoy {convoy.number} as "
+                        f"{BY_NAME[convoy.card].label}.", convoy=convoy.number)
+
+
+def _check_storm(state: State, event: StormPlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "storm")
+    if convoy.storm:
+        raise RuleError("MN-10", "already_in_storm", "That convoy is already in a storm.")
+    if convoy.battle:
+        raise RuleError("MN-10", "battle_on_convoy", "No storm on a convoy in a naval battle.")
+
+
+def _check_fair_sea(state: State, event: FairSeaPlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "fair_sea")
+    if not convoy.storm:
+        raise RuleError("MN-10", "no_storm", "A fair sea ends a storm; that convoy is in none.")
+
+
+def _check_neutral(state: State, event: NeutralFlagPlayed) -> None:
+    convoy = _play_on(state, event.seat, event.convoy, "neutral_flag")
+    if not _own(state, event.seat, convoy):
+        raise RuleError("MN-11", "not_your_convoy", "The neutral flag goes on your own (your team's) convoy.")
+    if convoy.alert or convoy.plane is not None or convoy.battle:
+        raise RuleError("MN-11", "under_attack",
+                        "The neutral flag goes only on a convoy with no alert, plane or battle.")
+
+
+def _check_discard(state: State, event: Discarded) -> None:
+    _turn(state, event.seat)
+    _in_hand(state, event.seat, event.card)
+
+
+def _check_revealed(state: State, event: ConvoysRevealed) -> None:
+    if state.phase == "deal":
+        raise RuleError("MN-2", "not_dealt", "No convoy has been laid yet.")
+    if state.phase == "over":
+        raise RuleError("MN-15", "round_over", "The round is over and scored.")
+    if not event.convoys:
+        raise RuleError("G-2", "empty_reveal", "A reveal names at least one convoy.")
+    numbers = [item.convoy for item in event.convoys]
+    if len(set(numbers)) != len(numbers):
+        raise RuleError("G-2", "revealed_twice", "Each convoy is revealed once.")
+    copies: dict[str, int] = {}
+    for item in event.convoys:
+        convoy = state.convoy(item.convoy)
+        if convoy is None:
+            raise RuleError("MN-3", "no_such_convoy", f"No convoy {item.convoy} has been laid.",
+                            convoy=item.convoy)
+        if convoy.card is not None:
+            raise RuleError("G-2", "already_known", f"The record already knows convoy {item.convoy}.",
+                            convoy=item.convoy)
+        _check_revealed_card(state, convoy, item.card)
+        copies[item.card] = copies.get(item.card, 0) + 1
+    for card, number in copies.items():
+        _identify(state, card, number)
+
+
+_CARD_CHECKS: dict[type, Callable[[State, Any], None]] = {
+    AlertPlayed: _check_alert,
+    AlertEnded: _check_alert_ended,
+    PlanePlayed: _check_plane,
+    PlaneHit: _check_plane_hit,
+    MineLaid: _check_mine,
+    MinesweeperPlayed: _check_minesweeper,
+    RadarPlayed: _check_radar,
+    StormPlayed: _check_storm,
+    FairSeaPlayed: _check_fair_sea,
+    NeutralFlagPlayed: _check_neutral,
+}
+
+_CHECKS: dict[type, Callable[[State, Any], None]] = {
+    Dealt: _check_dealt,
+    Drew: _check_drew,
+    ConvoyPlaced: _check_convoy_placed,
+    MilesPlayed: _check_miles,
+    WarshipPlayed: _check_warship,
+    Discarded: _check_discard,
+    ConvoysRevealed: _check_revealed,
+    **_CARD_CHECKS,
+}
+
+
+# ---------------------------------------------------------------------------------------------- evolve
+
+
+def evolve(state: State, event: Any) -> State:
+    """Apply an accepted event and every automatic consequence."""
+    if state.consequences:
+        state = replace(state, consequences=())
+    return _APPLY[type(event)](state, event)
+
+
+def _bump(counts: tuple[int, ...], cards: Iterable[str]) -> tuple[int, ...]:
+    updated = list(counts)
+    for card in cards:
+        updated[INDEX[card]] += 1
+    return tuple(updated)
+
+
+def _take(state: State, seat: int, card: str, copies: int = 1) -> State:
+    """Take cards from a hand: known copies first, then face-down ones, which become known (G-2)."""
+    hand = state.hands[seat]
+    known = list(hand.known)
+    unknown = hand.unknown
+    identified: list[str] = []
+    for _ in range(copies):
+        if card in known:
+            known.remove(card)
+        else:
+            unknown -= 1
+            identified.append(card)
+    hands = list(state.hands)
+    hands[seat] = Hand(known=tuple(known), unknown=unknown)
+    seen = _bump(state.seen, identified) if identified else state.seen
+    return replace(state, hands=tuple(hands), seen=seen)
+
+
+def _put(state: State, convoy: Convoy) -> State:
+    convoys = list(state.convoys)
+    convoys[convoy.number - 1] = convoy
+    return replace(state, convoys=tuple(convoys))
+
+
+def _note(state: State, kind: str, convoy: int = 0, seat: int | None = None) -> State:
+    consequence = Consequence(kind=kind, convoy=convoy, seat=seat)
+    return replace(state, consequences=(*state.consequences, consequence))
+
+
+def _attack_cards(convoy: Convoy) -> list[str]:
+    """The cards laid against (or to shelter) a convoy, which leave it when it arrives or is destroyed."""
+    cards: list[str] = []
+    if convoy.alert:
+        cards.append("alert")
+    if convoy.storm:
+        cards.append("storm")
+    if convoy.neutral:
+        cards.append("neutral_flag")
+    if convoy.plane is not None:
+        cards.append("plane")
+    if convoy.mine is not None:
+        cards.append("mine")
+    for ship in convoy.battle:
+        cards.extend(ship.cards)
+    return cards
+
+
+def _leave_row(state: State, convoy: Convoy) -> tuple[tuple[int, ...], ...]:
+    rows = list(state.rows)
+    rows[convoy.side] = tuple(n for n in rows[convoy.side] if n != convoy.number)
+    return tuple(rows)
+
+
+def _arrive(state: State, convoy: Convoy) -> State:
+    """MN-4: the convoy leaves the row with its miles (and its radar, which keeps it detected). Gap
+    reading: whatever else lies on it (alert, storm, flag, a lone plane, a mine) goes to the discard."""
+    state = replace(state, discard=_bump(state.discard, _attack_cards(convoy)),
+                    rows=_leave_row(state, convoy))
+    arrived = replace(convoy, status="arrived", alert=False, storm=False, neutral=False, plane=None,
+                      mine=None, battle=())
+    return _note(_put(state, arrived), "arrived", convoy.number, convoy.seat)
+
+
+def _destroy(state: State, convoy: Convoy, captor: int, how: str, extra: tuple[str, ...] = ()) -> State:
+    """MN-12: a destroyed convoy goes to its captor's pile; every other card on it (attacks, miles,
+    its radar) goes to the discard. It stays detected for capture points (MN-14)."""
+    cards = [*_attack_cards(convoy), *convoy.miles, *extra]
+    if convoy.detected:
+        cards.append("radar")
+    state = replace(state, discard=_bump(state.discard, cards), rows=_leave_row(state, convoy))
+    destroyed = replace(convoy, status="destroyed", captor=captor, miles=(), alert=False, storm=False,
+                        neutral=False, plane=None, mine=None, battle=())
+    return _check_forty(_note(_put(state, destroyed), how, convoy.number, captor))
+
+
+def _check_forty(state: State) -> State:
+    """MN-15: the round ends as soon as a side's convoy and capture points reach 40."""
+    if state.phase in ("reveal", "over"):
+        return state
+    reached = tuple(side for side, (convoy, capture) in enumerate(points(state))
+                    if convoy + capture >= ROUND_TARGET)
+    return _finish(state, "forty", reached) if reached else state
+
+
+def _finish(state: State, how: str, sides: tuple[int, ...]) -> State:
+    """End the round. Its convoys the record does not know must be revealed before it is scored (G-2),
+    unless the round is void (MN-15: nobody arrived when the cards ran out)."""
+    void = how == "cards" and not arrived_sides(state)
+    hidden = any(c.card is None for c in state.convoys)
+    state = replace(state, phase="reveal" if hidden and not void else "over", ended=how, forty_sides=sides)
+    return _note(state, "round_void" if void else f"round_over_{how}")
+
+
+def _after_play(state: State, paired: bool = False) -> State:
+    state = _check_forty(state)
+    if state.phase in ("reveal", "over"):
+        return state
+    if state.stock == 0 and not any(hand.known or hand.unknown for hand in state.hands):
+        return _finish(state, "cards", ())
+    if paired and state.stock > 0:
+        return replace(state, phase="extra_draw")  # MN-2: two submarines, one extra card
+    return _next_turn(state)
+
+
+def _next_turn(state: State) -> State:
+    """Pass the turn to the left; a player with no card once the stock is empty is passed over, but
+    his battles and mines still come due."""
+    seat = state.to_play
+    for _ in range(len(state.hands)):
+        seat = (seat + 1) % len(state.hands)
+        state = _start_of_turn(state, seat)
+        if state.phase in ("reveal", "over"):
+            return state
+        if state.stock > 0:
+            return replace(state, to_play=seat, phase="draw", turn=state.turn + 1)
+        hand = state.hands[seat]
+        if hand.known or hand.unknown:
+            return replace(state, to_play=seat, phase="play", turn=state.turn + 1)
+    raise AssertionError("a hand holds cards, so some seat plays")  # _after_play checked it
+
+
+def _start_of_turn(state: State, seat: int) -> State:
+    """MN-6, MN-8: battles whose top ship this player laid, unanswered and not tied, are decided, and
+    his mines explode, convoy by convoy in the order they were laid, each followed by the 40 check."""
+    for number in range(1, len(state.convoys) + 1):
+        convoy = state.convoys[number - 1]
+        if convoy.status != "at_sea":
+            continue
+        battle = convoy.battle
+        if battle and battle[-1].seat == seat and not battle_tied(battle):
+            if battle[-1].attacking:
+                state = _destroy(state, convoy, seat, "sunk")
+            else:
+                cards = ["alert", *(card for ship in battle for card in ship.cards)]
+                state = replace(state, discard=_bump(state.discard, cards))
+                state = _note(_put(state, replace(convoy, battle=(), alert=False)), "saved", number, seat)
+            if state.phase in ("reveal", "over"):
+                return state
+            convoy = state.convoys[number - 1]
+        if convoy.status == "at_sea" and convoy.mine == seat:
+            state = _destroy(state, convoy, seat, "mined")
+            if state.phase in ("reveal", "over"):
+                return state
+    return state
+
+
+def _apply_dealt(state: State, event: Dealt) -> State:
+    count = len(state.hands)
+    known = [tuple(sorted(cards)) for cards in event.hands] or [()] * count
+    hands = tuple(Hand(known=cards, unknown=HAND_SIZE - len(cards)) for cards in known)
+    first = (event.dealer + 1) % count  # MN-19: the player on the dealer's left plays first
+    return replace(state, dealer=event.dealer, hands=hands, stock=DECK_SIZE - HAND_SIZE * count,
+                   seen=_bump(state.seen, (card for cards in known for card in cards)),
+                   phase="draw", to_play=first, turn=1)
+
+
+def _apply_drew(state: State, event: Drew) -> State:
+    hand = state.hands[event.seat]
+    hands = list(state.hands)
+    if event.card is None:
+        hands[event.seat] = Hand(known=hand.known, unknown=hand.unknown + 1)
+        seen = state.seen
+    else:
+        hands[event.seat] = Hand(known=(*hand.known, event.card), unknown=hand.unknown)
+        seen = _bump(state.seen, (event.card,))
+    state = replace(state, hands=tuple(hands), seen=seen, stock=state.stock - 1)
+    if state.phase == "extra_draw":
+        return _next_turn(state)
+    return replace(state, phase="play")
+
+
+def _apply_convoy_placed(state: State, event: ConvoyPlaced) -> State:
+    if event.card is None:
+        hands = list(state.hands)
+        hand = hands[event.seat]
+        hands[event.seat] = Hand(known=hand.known, unknown=hand.unknown - 1)
+        state = replace(state, hands=tuple(hands))
+    else:
+        state = _take(state, event.seat, event.card)
+    side = state.side_of[event.seat]
+    number = len(state.convoys) + 1
+    convoy = Convoy(number=number, side=side, seat=event.seat, card=event.card)
+    rows = list(state.rows)
+    row = rows[side]
+    rows[side] = (*row[: event.position], number, *row[event.position :])
+    return _after_play(replace(state, convoys=(*state.convoys, convoy), rows=tuple(rows)))
+
+
+def _apply_miles(state: State, event: MilesPlayed) -> State:
+    state = _take(state, event.seat, event.card)
+    convoy = state.convoys[event.convoy - 1]
+    miles = BY_NAME[event.card].miles
+    convoy = replace(convoy, miles=(*convoy.miles, event.card), distance=convoy.distance + miles,
+                     fast=convoy.fast or miles > STORM_MAX_MILES)
+    state = _put(state, convoy)
+    if convoy.distance >= ARRIVAL_MILES:
+        state = _arrive(state, convoy)
+    return _after_play(state)
+
+
+def _apply_warship(state: State, event: WarshipPlayed) -> State:
+    copies = 2 if event.paired else 1
+    state = _take(state, event.seat, event.ship, copies)
+    convoy = state.convoys[event.convoy - 1]
+    ship = Ship(seat=event.seat, cards=(event.ship,) * copies,
+                strength=PAIRED_SUBMARINES_STRENGTH if event.paired else BY_NAME[event.ship].strength,
+                attacking=not _own(state, event.seat, convoy))
+    return _after_play(_put(state, replace(convoy, battle=(*convoy.battle, ship))), paired=event.paired)
+
+
+def _apply_card_on_convoy(state: State, event: Any) -> State:
+    card = CARD_OF_EVENT[type(event)]
+    state = _take(state, event.seat, card)
+    convoy = state.convoys[event.convoy - 1]
+    seat = event.seat
+    kind = type(event)
+    if kind is AlertPlayed:
+        state = _put(state, replace(convoy, alert=True))
+    elif kind is AlertEnded:
+        # MN-5: the alert and every ship of the battle go to the discard with the end of alert.
+        cards = ["end_of_alert", "alert", *(c for ship in convoy.battle for c in ship.cards)]
+        state = replace(_put(state, replace(convoy, alert=False, battle=())),
+                        discard=_bump(state.discard, cards))
+    elif kind is PlanePlayed:
+        if convoy.plane is None:
+            state = _put(state, replace(convoy, plane=seat))
+        else:  # MN-7: the second plane destroys the convoy
+            state = _destroy(state, convoy, seat, "bombed", extra=("plane",))
+    elif kind is PlaneHit:
+        state = replace(_put(state, replace(convoy, plane=None)),
+                        discard=_bump(state.discard, ("plane_hit", "plane")))
+    elif kind is MineLaid:
+        state = _put(state, replace(convoy, mine=seat))
+    elif kind is MinesweeperPlayed:
+        state = replace(_put(state, replace(convoy, mine=None)),
+                        discard=_bump(state.discard, ("minesweeper", "mine")))
+    elif kind is RadarPlayed:
+        card_known = convoy.card if convoy.card is not None else event.revealed
+        if convoy.card is None and event.revealed is not None:
+            state = replace(state, seen=_bump(state.seen, (event.revealed,)))
+        state = _put(state, replace(convoy, detected=True, card=card_known))
+    elif kind is StormPlayed:
+        state = _put(state, replace(convoy, storm=True))
+    elif kind is FairSeaPlayed:
+        state = replace(_put(state, replace(convoy, storm=False)),
+                        discard=_bump(state.discard, ("fair_sea", "storm")))
+    elif kind is NeutralFlagPlayed:
+        state = _put(state, replace(convoy, neutral=True))
+    return _after_play(state)
+
+
+def _apply_discard(state: State, event: Discarded) -> State:
+    state = _take(state, event.seat, event.card)
+    return _after_play(replace(state, discard=_bump(state.discard, (event.card,))))
+
+
+def _apply_revealed(state: State, event: ConvoysRevealed) -> State:
+    convoys = list(state.convoys)
+    for item in event.convoys:
+        convoys[item.convoy - 1] = replace(convoys[item.convoy - 1], card=item.card)
+    state = replace(state, convoys=tuple(convoys),
+                    seen=_bump(state.seen, (item.card for item in event.convoys)))
+    if state.phase == "reveal":
+        if all(c.card is not None for c in state.convoys):
+            return _note(replace(state, phase="over"), "round_scored")
+        return state
+    return _check_forty(state)  # MN-15: a player who shows his convoys may have reached 40
+
+
+_APPLY: dict[type, Callable[[State, Any], State]] = {
+    Dealt: _apply_dealt,
+    Drew: _apply_drew,
+    ConvoyPlaced: _apply_convoy_placed,
+    MilesPlayed: _apply_miles,
+    WarshipPlayed: _apply_warship,
+    Discarded: _apply_discard,
+    ConvoysRevealed: _apply_revealed,
+    **{kind: _apply_card_on_convoy for kind in CARD_OF_EVENT},
+}
+
+
+# ---------------------------------------------------------------------------------------------- legal events
+
+_EVENT_OF_CARD: dict[str, type] = {card: kind for kind, card in CARD_OF_EVENT.items()}
+
+
+def legal_events(state: State, seat: int) -> list[Any]:
+    """Every event `seat` may report now. Draws and the deal are listed by form only (card unknown);
+    cards from the face-down part of a hand are listed for every kind it could still be (G-2).
+    The end-of-round reveal is the table's, not a seat's, and is not listed."""
+    if state.phase == "deal":
+        return [Dealt(dealer=seat)] if state.dealer in (None, seat) and 0 <= seat < len(state.hands) else []
+    if state.phase in ("reveal", "over") or seat != state.to_play:
+        return []
+    if state.phase in ("draw", "extra_draw"):
+        return [Drew(seat=seat)]
+    hand = state.hands[seat]
+    possible = set(hand.known)
+    if hand.unknown:
+        possible.update(card.name for i, card in enumerate(CARDS) if state.seen[i] < card.count)
+    row = state.rows[state.side_of[seat]]
+    at_sea = [c.number for c in state.convoys if c.status == "at_sea"]
+    candidates: list[Any] = []
+    for card in (c.name for c in CARDS if c.name in possible):
+        category = BY_NAME[card].category
+        if card in CONVOY_CARDS:
+            candidates.extend(ConvoyPlaced(seat=seat, position=p, card=card) for p in range(len(row) + 1))
+        elif card in MILES_CARDS:
+            candidates.extend(MilesPlayed(seat=seat, convoy=n, card=card) for n in row)
+        elif category == "warship":
+            candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card) for n in at_sea)
+            if card == "submarine":
+                candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card, paired=True) for n in at_sea)
+        else:
+            event_type = _EVENT_OF_CARD[card]
+            candidates.extend(event_type(seat=seat, convoy=n) for n in at_sea)
+        candidates.append(Discarded(seat=seat, card=card))
+    if hand.unknown:
+        candidates.extend(ConvoyPlaced(seat=seat, position=p) for p in range(len(row) + 1))
+    legal = []
+    for event in candidates:
+        try:
+            validate(state, event)
+        except RuleError:
+            continue
+        legal.append(event)
+    return legal

@@ -1,0 +1,64 @@
+"""The game of rounds to 200 points (MN-17) and who deals next (MN-19)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.milles_nautiques.scoring import GAME_TARGET
+from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
+
+
+def side_labels(setup: Setup) -> dict[int, str]:
+    """Seat -> the label its score is carried under: the player id, or in team play (MN-18) the
+    partners' ids joined by "+" in seat order."""
+    teams: dict[int, list[str]] = {}
+    for player in sorted(setup.players, key=lambda p: p.seat):
+        if player.team is not None:
+            teams.setdefault(player.team, []).append(player.player_id)
+    return {
+        p.seat: "+".join(teams[p.team]) if p.team is not None else p.player_id for p in setup.players
+    }
+
+
+def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
+    """Cumulative half-points over finished rounds in order. The game ends at the end of the round in
+    which a side reaches 200 points; the highest total wins, and a tie at the top plays another round."""
+    if not games:
+        return SeriesStatus(totals={}, finished=False, note="No round has been played yet.")
+    labels = side_labels(games[0].setup)
+    totals = dict.fromkeys(sorted(set(labels.values())), 0)
+    winners: tuple[str, ...] = ()
+    for number, game in enumerate(games, start=1):
+        if winners:
+            raise RuleError("MN-17", "game_over", f"The game was won after round {number - 1}.",
+                            round=number)
+        if side_labels(game.setup) != labels:
+            # Seats may not change between rounds: the deal passes to the left of the same table.
+            raise RuleError("MN-17", "different_players",
+                            "Every round of a game is played by the same players in the same seats.",
+                            round=number)
+        if not game.result.finished:
+            raise RuleError("MN-17", "round_not_finished", f"Round {number} is not finished.", round=number)
+        scored: set[str] = set()
+        for player in game.result.players:
+            label = labels[player.seat]
+            if label not in scored:  # partners share one team score
+                scored.add(label)
+                totals[label] += player.score
+        best = max(totals.values())
+        leaders = tuple(label for label, total in totals.items() if total == best)
+        if best >= GAME_TARGET and len(leaders) == 1:
+            winners = leaders
+    last = games[-1].setup
+    if winners:
+        return SeriesStatus(totals=totals, finished=True, winners=winners,
+                            note=f"{winners[0]} wins the game with {totals[winners[0]]} half-points.")
+    dealer = last.options.get("dealer")
+    next_dealer = None
+    if isinstance(dealer, int):
+        seat = (dealer + 1) % len(last.players)
+        next_dealer = next(p.player_id for p in last.players if p.seat == seat)
+    best = max(totals.values())
+    note = ("The leaders are level past 200 points: another round is played."
+            if best >= GAME_TARGET else "Another round is needed: nobody has 200 points yet.")
+    return SeriesStatus(totals=totals, finished=False, next_dealer=next_dealer, note=note)
