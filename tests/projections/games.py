@@ -48,3 +48,22 @@ def random_tally_game(seed: int, length: int = 60, players: int = 2) -> list[Any
         folded = folded.accept(event)
         events.append(event)
     return events
+
+
+def tally_stream(setup: Setup, *events: Any) -> list[Any]:
+    """A tally stream from its set-up and events, each checked as the service would (G-1)."""
+    stream: list[Any] = [GameStarted(ruleset=RULESET.name, ruleset_version=RULESET.version, setup=setup)]
+    folded = fold(RULESET, stream)
+    for event in events:
+        folded = folded.accept(event)
+        stream.append(event)
+    return stream
+
+
+def duel_setup(first: tuple[str, str], second: tuple[str, str], target: int = 10) -> Setup:
+    """A two-player tally table: (player id, name) at seat 0 then seat 1."""
+    return Setup(
+        players=(Player(player_id=first[0], name=first[1], seat=0),
+                 Player(player_id=second[0], name=second[1], seat=1)),
+        options={"target": target},
+    )
