@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 
 from domain.ruleset import Ruleset
 
@@ -25,8 +26,13 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        for module in BUILTIN_MODULES:
-            register(importlib.import_module(module).RULESET)
+        load_modules(BUILTIN_MODULES)
+
+
+def load_modules(modules: Iterable[str]) -> None:
+    """Register the RULESET of each named module (games kept outside this package)."""
+    for module in modules:
+        register(importlib.import_module(module.strip()).RULESET)
 
 
 def register(ruleset: Ruleset) -> None:

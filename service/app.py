@@ -1,0 +1,523 @@
+"""The HTTP API (litestar). `create_app(settings)` is the one composition root: nothing is opened at
+import time; the store is opened (and migrated) at start-up and closed at shutdown."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+import structlog
+from litestar import Controller, Litestar, MediaType, Request, Response, get, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException, ValidationException
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.params import Body, FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from domain import registry
+from domain.ruleset import Result, Viewer
+from service.auth import Principal, authenticate, new_key
+from service.errors import exception_handlers, problem
+from service.logs import configure_logging, get_logger
+from service.records import GameRecords, NewGame
+from service.settings import Settings
+from service.store import open_store
+from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
+
+API_VERSION = "0.1.0"
+
+
+# -- wire structs -----------------------------------------------------------------------------------
+class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9-]{1,62}$")]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: str
+    name: str
+    created_at: datetime
+
+
+class KeyIn(msgspec.Struct, frozen=True, kw_only=True):
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
+    """A new API key. The token is shown once: only its hash is kept."""
+
+    key_id: str
+    club_id: str
+    name: str
+    token: str
+
+
+class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class PlayerOut(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+    created_at: datetime
+
+
+class GameOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    ruleset: str
+    ruleset_version: str
+    player_ids: tuple[str, ...]
+    title: str
+    created_at: datetime
+    version: int
+    finished: bool
+    finished_at: datetime | None
+
+
+class GamesOut(msgspec.Struct, frozen=True, kw_only=True):
+    games: list[GameOut]
+
+
+class AppendIn(msgspec.Struct, frozen=True, kw_only=True):
+    """A batch of events, appended only if the game is at `expected_version`. Each event is an object
+    whose `type` names it (see `GET /rulesets` for each ruleset's event types)."""
+
+    expected_version: Annotated[int, msgspec.Meta(ge=0)]
+    events: list[dict[str, Any]]
+
+
+class AppendOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    first_version: int
+    last_version: int
+    positions: tuple[int, ...]
+    replayed: bool
+
+
+class EventOut(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    recorded_at: datetime
+    club_id: str
+    key_id: str | None
+    data: dict[str, Any]
+
+
+class EventsOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    events: list[EventOut]
+    next_after: int | None
+    """Pass as `after` to read the next page; null at the end."""
+
+
+class StateOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    view: Literal["public", "seat", "full"]
+    seat: int | None
+    state: Any
+
+
+class ResultOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    result: Result
+
+
+class LegalOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    seat: int
+    enumerable: bool
+    events: list[dict[str, Any]]
+
+
+class ResourceKindOut(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    media_types: tuple[str, ...]
+    shipped: list[str]
+
+
+class RulesetOut(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    version: str
+    title: str
+    event_types: list[str]
+    resource_kinds: list[ResourceKindOut]
+
+
+class ResourceOut(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    kind: str
+    resource_id: str
+    version: int
+    content_hash: str
+    created_at: datetime
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    status: str
+    checks: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+def _game_out(game: GameRecord) -> GameOut:
+    return GameOut(game_id=game.game_id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
+                   player_ids=game.player_ids, title=game.title, created_at=game.created_at, version=game.version,
+                   finished=game.finished, finished_at=game.finished_at)
+
+
+def _event_out(event: StoredEvent) -> EventOut:
+    return EventOut(version=event.version, position=event.position, type=event.type,
+                    schema_version=event.schema_version, recorded_at=event.recorded_at, club_id=event.club_id,
+                    key_id=event.key_id, data=msgspec.json.decode(event.data))
+
+
+# -- dependencies ---------------------------------------------------------------------------------------
+def _bearer(request: Request[Any, Any, Any]) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
+    """The caller, from its bearer token; 401 without a valid one."""
+    principal = authenticate(state.store, _bearer(request), state.settings.operator_key)
+    if principal is None:
+        raise NotAuthorizedException()
+    if principal.club_id:
+        structlog.contextvars.bind_contextvars(key_id=principal.key_id)
+    return principal
+
+
+def provide_records(state: State) -> GameRecords:
+    return state.records  # type: ignore[no-any-return]
+
+
+def _require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
+    """A club's key reaches only its own club; the operator reaches every club."""
+    if not principal.operator and principal.club_id != club_id:
+        raise PermissionDeniedException(detail="This key belongs to another club.")
+    return Recorder(club_id=club_id, key_id=principal.key_id)
+
+
+def _require_operator(principal: NamedDependency[Principal]) -> None:
+    if not principal.operator:
+        raise PermissionDeniedException(detail="Only the operator key may do this.")
+
+
+def _viewer(view: str, seat: int | None) -> Viewer:
+    if view == "seat":
+        if seat is None:
+            raise ValidationException(detail="A seat view needs the seat number: add ?seat=N.",
+                                      extra=[{"key": "seat", "message": "required with view=seat", "source": "query"}])
+        return Viewer.of_seat(seat)
+    return Viewer(kind=view)  # type: ignore[arg-type]
+
+
+# -- controllers ----------------------------------------------------------------------------------------
+class ClubController(Controller):
+    path = "/clubs"
+    tags = ["clubs"]
+    dependencies = {
+        "principal": Provide(provide_principal, sync_to_thread=True),
+        "records": Provide(provide_records, sync_to_thread=False),
+    }
+
+    @post("/", sync_to_thread=True, summary="Create a club (operator key)")
+    def create_club(self, data: JSONBody[ClubIn], principal: NamedDependency[Principal], state: State) -> ClubOut:
+        _require_operator(principal)
+        club = state.store.create_club(data.club_id, data.name)
+        get_logger(club_id=club.club_id).info("club.created")
+        return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
+
+    @get("/{club_id:str}", sync_to_thread=True, summary="A club")
+    def get_club(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> ClubOut:
+        _require_club(principal, club_id)
+        club = state.store.get_club(club_id)
+        if club is None:
+            from service.records import NotFound
+
+            raise NotFound("club", club_id)
+        return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
+
+    @post("/{club_id:str}/keys", sync_to_thread=True, summary="Create an API key for a club (operator key)")
+    def create_key(self, club_id: FromPath[str], data: JSONBody[KeyIn], principal: NamedDependency[Principal], state: State) -> KeyCreated:
+        _require_operator(principal)
+        if state.store.get_club(club_id) is None:
+            from service.records import NotFound
+
+            raise NotFound("club", club_id)
+        key_id, token, secret_hash = new_key()
+        state.store.create_api_key(key_id, club_id, data.name, secret_hash)
+        get_logger(club_id=club_id).info("key.created", new_key_id=key_id)
+        return KeyCreated(key_id=key_id, club_id=club_id, name=data.name, token=token)
+
+    @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
+    def create_player(self, club_id: FromPath[str], data: JSONBody[PlayerIn], principal: NamedDependency[Principal], state: State) -> PlayerOut:
+        _require_club(principal, club_id)
+        player = state.store.create_player(club_id, data.player_id, data.name)
+        return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
+
+    @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players")
+    def list_players(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> list[PlayerOut]:
+        _require_club(principal, club_id)
+        return [PlayerOut(player_id=p.player_id, name=p.name, created_at=p.created_at)
+                for p in state.store.list_players(club_id)]
+
+    @post("/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}", sync_to_thread=True,
+          summary="Import a club resource (a card catalogue, a scenario) as a new immutable version")
+    def import_resource(self, club_id: FromPath[str], ruleset: FromPath[str], kind: FromPath[str], resource_id: FromPath[str], data: Annotated[bytes, Body(description="The file itself (CSV, JSON...).", media_type="application/octet-stream")],
+                        principal: NamedDependency[Principal], state: State, records: NamedDependency[GameRecords]) -> ResourceOut:
+        """The body is the file itself (CSV, JSON...), validated row by row."""
+        _require_club(principal, club_id)
+        stored = records.import_resource(club_id, ruleset, kind, resource_id, data)
+        get_logger(club_id=club_id).info("resource.imported", ruleset=ruleset, kind=kind,
+                                         resource_id=resource_id, version=stored.version)
+        return ResourceOut(ruleset=stored.ruleset, kind=stored.kind, resource_id=stored.resource_id,
+                           version=stored.version, content_hash=stored.content_hash, created_at=stored.created_at)
+
+    @get("/{club_id:str}/resources", sync_to_thread=True, summary="The club's imported resources")
+    def list_resources(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> list[ResourceOut]:
+        _require_club(principal, club_id)
+        return [ResourceOut(ruleset=r.ruleset, kind=r.kind, resource_id=r.resource_id, version=r.version,
+                            content_hash=r.content_hash, created_at=r.created_at)
+                for r in state.store.list_resources(club_id)]
+
+
+class GameController(Controller):
+    path = "/clubs/{club_id:str}/games"
+    tags = ["games"]
+    dependencies = {
+        "principal": Provide(provide_principal, sync_to_thread=True),
+        "records": Provide(provide_records, sync_to_thread=False),
+    }
+
+    @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
+    def create_game(self, club_id: FromPath[str], data: JSONBody[NewGame], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> GameOut:
+        recorder = _require_club(principal, club_id)
+        record, result = records.create_game(club_id, data, recorder)
+        structlog.contextvars.bind_contextvars(game_id=record.game_id)
+        get_logger().info("game.created", ruleset=record.ruleset)
+        return _game_out(msgspec.structs.replace(record, version=result.last_version))
+
+    @get("/", sync_to_thread=True, summary="The club's games, filtered")
+    def list_games(
+        self,
+        club_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        state: State,
+        ruleset: FromQuery[str | None] = None,
+        player: FromQuery[str | None] = None,
+        finished: FromQuery[bool | None] = None,
+        created_from: Annotated[datetime | None, QueryParameter(name="from")] = None,
+        created_to: Annotated[datetime | None, QueryParameter(name="to")] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
+        offset: Annotated[int, QueryParameter(ge=0)] = 0,
+    ) -> GamesOut:
+        _require_club(principal, club_id)
+        where = GameFilter(ruleset=ruleset, player_id=player, finished=finished, created_from=created_from,
+                           created_to=created_to, limit=limit, offset=offset)
+        return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
+
+    @get("/{game_id:str}", sync_to_thread=True, summary="A game's listing")
+    def get_game(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> GameOut:
+        _require_club(principal, club_id)
+        return _game_out(records.game(club_id, game_id))
+
+    @post("/{game_id:str}/events", sync_to_thread=True, status_code=201,
+          summary="Append a batch of events (checked by the rules; all or nothing)")
+    def append(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[AppendIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
+    ) -> AppendOut:
+        recorder = _require_club(principal, club_id)
+        result = records.append(club_id, game_id, data.events, data.expected_version, recorder, idempotency_key)
+        get_logger().info("events.appended", count=len(data.events), version=result.last_version,
+                          replayed=result.replayed)
+        return AppendOut(game_id=game_id, first_version=result.first_version, last_version=result.last_version,
+                         positions=result.positions, replayed=result.replayed)
+
+    @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
+    def read_events(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        after: Annotated[int, QueryParameter(ge=0)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+    ) -> EventsOut:
+        _require_club(principal, club_id)
+        events = records.events(club_id, game_id, after, limit)
+        return EventsOut(game_id=game_id, events=[_event_out(e) for e in events],
+                         next_after=events[-1].version if len(events) == limit else None)
+
+    @get("/{game_id:str}/state", sync_to_thread=True, summary="The state at a version, in a view")
+    def read_state(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        view: FromQuery[Literal["public", "seat", "full"]] = "public",
+        seat: Annotated[int | None, QueryParameter(ge=0)] = None,
+        version: Annotated[int | None, QueryParameter(ge=1)] = None,
+    ) -> StateOut:
+        _require_club(principal, club_id)
+        at, state = records.state(club_id, game_id, _viewer(view, seat), version)
+        return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
+
+    @get("/{game_id:str}/result", sync_to_thread=True, summary="The game's result (finished or not)")
+    def read_result(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> ResultOut:
+        _require_club(principal, club_id)
+        version, result = records.result(club_id, game_id)
+        return ResultOut(game_id=game_id, version=version, result=result)
+
+    @get("/{game_id:str}/legal", sync_to_thread=True, summary="The events a seat may report now")
+    def legal(self, club_id: FromPath[str], game_id: FromPath[str], seat: Annotated[int, QueryParameter(ge=0)], principal: NamedDependency[Principal],
+              records: NamedDependency[GameRecords]) -> LegalOut:
+        _require_club(principal, club_id)
+        version, events = records.legal_events(club_id, game_id, seat)
+        return LegalOut(game_id=game_id, version=version, seat=seat, enumerable=events is not None,
+                        events=[msgspec.to_builtins(e) for e in events or []])
+
+
+@get("/rulesets", tags=["rulesets"], summary="The games this server records", sync_to_thread=False)
+def list_rulesets() -> list[RulesetOut]:
+    from domain.record import event_union
+
+    out = []
+    for ruleset in registry.all_rulesets():
+        union = event_union(ruleset)
+        tags = sorted(t.__struct_config__.tag for t in union.__args__)
+        kinds = [ResourceKindOut(name=name, media_types=tuple(kind.media_types), shipped=sorted(kind.builtin()))
+                 for name, kind in sorted(ruleset.resource_kinds.items())]
+        out.append(RulesetOut(name=ruleset.name, version=ruleset.version, title=ruleset.title, event_types=tags,
+                              resource_kinds=kinds))
+    return out
+
+
+@get("/health", tags=["operations"], summary="Liveness", sync_to_thread=False)
+def health() -> Health:
+    return Health(status="ok")
+
+
+@get("/ready", tags=["operations"], summary="Readiness: database reachable, migrations applied",
+     sync_to_thread=True)
+def ready(state: State) -> Response[Any]:
+    try:
+        state.store.ping()
+        pending = state.store.pending_migrations()
+    except Exception as error:  # the database is unreachable: not ready, and say why without secrets
+        get_logger().warning("ready.database_unreachable", error_type=type(error).__name__)
+        return problem(503, "not-ready", "Not ready", "The database cannot be reached.")
+    if pending:
+        return problem(503, "not-ready", "Not ready", f"Migrations not applied: {', '.join(pending)}.")
+    return Response(Health(status="ready", checks={"database": "ok", "migrations": "applied"}))
+
+
+# -- request logging ------------------------------------------------------------------------------------
+def logging_middleware(app: ASGIApp) -> ASGIApp:
+    """Bind request id, club and game to every log line of a request; write one summary line."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))
+        request_id = headers.get(b"x-request-id", b"").decode("latin-1")[:100] or uuid.uuid4().hex
+        params = scope.get("path_params", {})
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(
+            request_id=request_id,
+            **{k: params[k] for k in ("club_id", "game_id") if k in params},
+        )
+        started = time.perf_counter()
+        status = 500
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            await app(scope, receive, send_wrapper)
+        finally:
+            get_logger().info("request.finished", method=scope["method"], path=scope["path"], status=status,
+                              duration_ms=round((time.perf_counter() - started) * 1000, 2))
+            structlog.contextvars.clear_contextvars()
+
+    return middleware
+
+
+# -- the app --------------------------------------------------------------------------------------------
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="tablelog",
+        version=API_VERSION,
+        description="Event-sourced game records and replays for tabletop clubs. Errors are RFC 9457 "
+        "problem details (application/problem+json).",
+        path="/docs",
+        components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
+        security=[{"bearer": []}],
+    )
+
+
+def create_app(settings: Settings | None = None, store: Store | None = None,
+               configure_logs: bool = True) -> Litestar:
+    """Build the app. A store given here (tests) is used as is; otherwise it is opened at start-up."""
+    settings = settings or Settings.from_env()
+    registry.load_modules(m for m in settings.extra_rulesets.split(",") if m.strip())
+    if configure_logs:
+        configure_logging(settings.log_format, settings.log_level)
+    app_state = State({"settings": settings})
+    own_store = store is None
+
+    def startup(app: Litestar) -> None:
+        opened = store or open_store(settings.database_url, pool_size=settings.pool_size)
+        if settings.migrate_on_start:
+            applied = opened.migrate()
+            if applied:
+                get_logger().info("migrations.applied", migrations=applied)
+        app.state.store = opened
+        app.state.records = GameRecords(opened)
+
+    def shutdown(app: Litestar) -> None:
+        if own_store:
+            app.state.store.close()
+
+    return Litestar(
+        route_handlers=[ClubController, GameController, list_rulesets, health, ready],
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+        state=app_state,
+        exception_handlers=exception_handlers(),
+        middleware=[logging_middleware],
+        openapi_config=openapi_config(),
+        type_encoders={msgspec.Struct: msgspec.to_builtins},
+        debug=False,
+    )
+
+
+def app_factory() -> Litestar:
+    """Entry point for `uvicorn --factory service.app:app_factory` (settings from the environment)."""
+    return create_app(Settings.from_env())
+
+
+__all__ = ["MediaType", "create_app"]

@@ -1,0 +1,232 @@
+"""The `tablelog` command: serve, migrate, export / import games, clubs and keys, resource imports."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+
+from domain import registry
+from service.settings import Settings
+from service.store import open_store
+from service.store.base import Recorder, Store
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = Settings.from_env()
+    overrides = {
+        name: getattr(args, name)
+        for name in ("database_url", "host", "port", "workers", "log_format")
+        if getattr(args, name, None) is not None
+    }
+    return msgspec.structs.replace(settings, **overrides)
+
+
+def _store(settings: Settings) -> Store:
+    store = open_store(settings.database_url, pool_size=settings.pool_size)
+    store.migrate()
+    return store
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = _settings(args)
+    # The workers are separate processes: they read their settings from the environment.
+    for field in msgspec.structs.fields(Settings):
+        value = getattr(settings, field.name)
+        if value is not None:
+            os.environ[f"TABLELOG_{field.name.upper()}"] = str(value)
+    from service.logs import configure_logging
+
+    configure_logging(settings.log_format, settings.log_level)
+    if settings.migrate_on_start:
+        # Migrate once here, before the workers start.
+        _store(settings).close()
+    uvicorn.run(
+        "service.app:app_factory",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_config=None,
+        access_log=False,
+    )
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    store = open_store(_settings(args).database_url)
+    applied = store.migrate()
+    store.close()
+    print("applied: " + ", ".join(applied) if applied else "the schema is up to date")
+    return 0
+
+
+def cmd_club_create(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    club = store.create_club(args.club_id, args.name)
+    store.close()
+    print(f"club {club.club_id} created")
+    return 0
+
+
+def cmd_key_create(args: argparse.Namespace) -> int:
+    from service.auth import new_key
+
+    store = _store(_settings(args))
+    if store.get_club(args.club_id) is None:
+        print(f"no club {args.club_id!r}", file=sys.stderr)
+        return 2
+    key_id, token, secret_hash = new_key()
+    store.create_api_key(key_id, args.club_id, args.name, secret_hash)
+    store.close()
+    # The token goes to standard output only, once; it is never logged.
+    print(token)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from service.records import GameRecords
+
+    store = _store(_settings(args))
+    record = store.get_game(args.game)
+    if record is None:
+        print(f"no game {args.game!r}", file=sys.stderr)
+        return 2
+    lines = GameRecords(store).export_stream(record.club_id, record.game_id)
+    out = open(args.output, "wb") if args.output else sys.stdout.buffer  # noqa: SIM115
+    try:
+        for line in lines:
+            out.write(line + b"\n")
+    finally:
+        if args.output:
+            out.close()
+    store.close()
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from service.records import BadEvent, BatchRuleError, GameRecords
+
+    store = _store(_settings(args))
+    if store.get_club(args.club) is None:
+        print(f"no club {args.club!r}", file=sys.stderr)
+        return 2
+    lines = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
+    try:
+        record, result = GameRecords(store).import_stream(args.club, lines, Recorder(club_id=args.club),
+                                                          game_id=args.game_id)
+    except BatchRuleError as error:
+        print(f"line {error.index + 1} ({error.event_type}) refused by rule {error.error.rule_id}: "
+              f"{error.error.message}", file=sys.stderr)
+        return 1
+    except BadEvent as error:
+        print(f"line {error.index + 1}: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    print(f"game {record.game_id} imported: {result.last_version} events")
+    return 0
+
+
+def cmd_resource_import(args: argparse.Namespace) -> int:
+    from domain.ruleset import ResourceError
+    from service.records import GameRecords
+
+    store = _store(_settings(args))
+    path = Path(args.file)
+    try:
+        stored = GameRecords(store).import_resource(args.club, args.ruleset, args.kind, args.id or path.stem,
+                                                    path.read_bytes())
+    except ResourceError as error:
+        print(error.message, file=sys.stderr)
+        for row in error.errors:
+            print("  " + ", ".join(f"{k}={v}" for k, v in row.items()), file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    print(f"{args.kind} {stored.resource_id} version {stored.version} imported ({stored.content_hash})")
+    return 0
+
+
+def _database_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database-url", help="sqlite:///path.db (default ./tablelog.db) or postgresql://...")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tablelog", description="Game records and replays for tabletop clubs.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the HTTP service")
+    _database_flags(serve)
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int, help="worker processes (default 1)")
+    serve.add_argument("--log-format", choices=["auto", "json", "console"])
+    serve.set_defaults(run=cmd_serve)
+
+    migrate = commands.add_parser("migrate", help="apply schema migrations")
+    _database_flags(migrate)
+    migrate.set_defaults(run=cmd_migrate)
+
+    club = commands.add_parser("club", help="clubs").add_subparsers(dest="action", required=True)
+    club_create = club.add_parser("create", help="create a club")
+    club_create.add_argument("club_id")
+    club_create.add_argument("name")
+    _database_flags(club_create)
+    club_create.set_defaults(run=cmd_club_create)
+
+    key = commands.add_parser("key", help="API keys").add_subparsers(dest="action", required=True)
+    key_create = key.add_parser("create", help="create a club API key; prints the token once")
+    key_create.add_argument("club_id")
+    key_create.add_argument("--name", default="scorekeeper")
+    _database_flags(key_create)
+    key_create.set_defaults(run=cmd_key_create)
+
+    export = commands.add_parser("export", help="write a game's events as JSON Lines")
+    export.add_argument("game")
+    export.add_argument("-o", "--output")
+    _database_flags(export)
+    export.set_defaults(run=cmd_export)
+
+    imp = commands.add_parser("import", help="import a game from JSON Lines (every event re-validated)")
+    imp.add_argument("file")
+    imp.add_argument("--club", required=True)
+    imp.add_argument("--game-id")
+    _database_flags(imp)
+    imp.set_defaults(run=cmd_import)
+
+    # One command per kind of resource the rulesets read: `tablelog catalogue import atlantic-storm FILE`.
+    kinds: dict[str, list[str]] = {}
+    for ruleset in registry.all_rulesets():
+        for kind in ruleset.resource_kinds:
+            kinds.setdefault(kind, []).append(ruleset.name)
+    kinds.setdefault("resource", [])
+    for kind, rulesets in sorted(kinds.items()):
+        group = commands.add_parser(kind, help=f"import a {kind}" + (f" ({', '.join(rulesets)})" if rulesets else ""))
+        actions = group.add_subparsers(dest="action", required=True)
+        importer = actions.add_parser("import", help=f"validate and store a club's {kind} file")
+        importer.add_argument("ruleset")
+        if kind == "resource":
+            importer.add_argument("kind")
+        importer.add_argument("file")
+        importer.add_argument("--club", required=True)
+        importer.add_argument("--id", help="resource id (default: the file name without extension)")
+        _database_flags(importer)
+        importer.set_defaults(run=cmd_resource_import, kind=None if kind == "resource" else kind)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `tablelog` console script."""
+    args = build_parser().parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

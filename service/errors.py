@@ -1,0 +1,113 @@
+"""The one map from domain and storage errors to RFC 9457 problem details.
+
+Every error body is `application/problem+json` with `type`, `title`, `status`, `detail` and the
+extension members that let a client act on it (the event's index in the batch, the field, the rule id,
+the current version). 5xx bodies never carry exception text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, NotAuthorizedException, PermissionDeniedException, ValidationException
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+
+from domain.registry import UnknownRuleset
+from domain.ruleset import ResourceError
+from service.logs import get_logger
+from service.records import BadEvent, BatchRuleError, NotFound, SetupError
+from service.store.base import AlreadyExists, IdempotencyMismatch, VersionConflict
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem details body (extension members are listed in the API description)."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    event_index: int | None = None
+    event_type: str | None = None
+    field: str | None = None
+    rule_id: str | None = None
+    code: str | None = None
+    details: dict[str, Any] | None = None
+    current_version: int | None = None
+    expected_version: int | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+def problem(status: int, name: str, title: str, detail: str, request: Request[Any, Any, Any] | None = None,
+            **extensions: Any) -> Response[Problem]:
+    """A problem response; `name` becomes the type URI `/problems/<name>`."""
+    body = Problem(type=f"/problems/{name}", title=title, status=status, detail=detail,
+                   instance=str(request.url.path) if request is not None else None, **extensions)
+    return Response(content=body, status_code=status, media_type=PROBLEM_JSON)
+
+
+def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    if isinstance(exc, BatchRuleError):
+        rule = exc.error
+        return problem(422, "rule-violation", "The rules refuse this event",
+                       f"Event {exc.index} ({exc.event_type}) is refused by rule {rule.rule_id}: {rule.message}",
+                       request, event_index=exc.index, event_type=exc.event_type, rule_id=rule.rule_id,
+                       code=rule.code, details=_jsonable(rule.details))
+    if isinstance(exc, BadEvent):
+        where = f" (field {exc.field})" if exc.field else ""
+        return problem(400, "malformed-event", "An event does not decode",
+                       f"Event {exc.index}{where}: {exc.message}", request, event_index=exc.index, field=exc.field)
+    if isinstance(exc, VersionConflict):
+        return problem(409, "version-conflict", "The game has moved on",
+                       f"The game is at version {exc.current}, not {exc.expected}: read it again and retry.",
+                       request, current_version=exc.current, expected_version=exc.expected)
+    if isinstance(exc, IdempotencyMismatch):
+        return problem(422, "idempotency-key-reused", "Idempotency key reused with another body",
+                       str(exc), request)
+    if isinstance(exc, AlreadyExists):
+        return problem(409, "already-exists", f"That {exc.what} exists already", str(exc), request)
+    if isinstance(exc, NotFound):
+        return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
+    if isinstance(exc, UnknownRuleset):
+        return problem(404, "unknown-ruleset", "No such ruleset", str(exc), request)
+    if isinstance(exc, SetupError):
+        return problem(422, "invalid-setup", "The game cannot be set up so", exc.message, request,
+                       details=_jsonable(exc.details) or None)
+    if isinstance(exc, ResourceError):
+        return problem(422, "invalid-resource", "The file does not validate", exc.message, request,
+                       errors=_jsonable(exc.errors))
+    if isinstance(exc, NotAuthorizedException):
+        return problem(401, "unauthorized", "An API key is needed",
+                       "Send 'Authorization: Bearer <key>' with a valid key.", request)
+    if isinstance(exc, PermissionDeniedException):
+        return problem(403, "forbidden", "This key may not do that", exc.detail or "Forbidden.", request)
+    if isinstance(exc, ValidationException):
+        errors = exc.extra if isinstance(exc.extra, list) else None
+        field = None
+        if errors and isinstance(errors[0], dict):
+            field = str(errors[0].get("key") or "") or None
+        return problem(400, "malformed-request", "The request does not decode", exc.detail, request,
+                       field=field, errors=_jsonable(errors) if errors else None)
+    if isinstance(exc, HTTPException) and exc.status_code == 400:
+        return problem(400, "malformed-request", "The request does not decode", exc.detail, request)
+    if isinstance(exc, HTTPException):
+        return problem(exc.status_code, "http-error", exc.detail, exc.detail, request)
+    get_logger().exception("request.failed", error_type=type(exc).__name__)
+    return problem(HTTP_500_INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+                   "Something went wrong on our side; it has been logged.", request)
+
+
+def _jsonable(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value, enc_hook=str))
+
+
+def exception_handlers() -> dict[type[Exception], Any]:
+    """Litestar exception handlers: everything goes through `_to_problem`."""
+    return {Exception: _to_problem}
+
+
+MEDIA_PROBLEM = MediaType.JSON

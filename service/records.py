@@ -1,0 +1,367 @@
+"""Game records: creating games, appending checked events, reading state. Generic over rulesets.
+
+Every event of a batch is decoded with the ruleset's union and checked against the state it would
+follow before anything is written (G-1); the batch is then appended atomically at the version the
+state was folded from, so a concurrent writer turns into a conflict, never a lost or doubled event.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from domain import registry
+from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
+from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
+from service.store.base import (
+    MAX_BATCH,
+    AppendResult,
+    GameProgress,
+    GameRecord,
+    NewEvent,
+    Recorder,
+    Resource,
+    Store,
+    StoredEvent,
+    VersionConflict,
+    content_hash,
+    request_fingerprint,
+)
+
+
+class NotFound(Exception):
+    """A resource that does not exist (or belongs to another club)."""
+
+    def __init__(self, what: str, ident: str) -> None:
+        super().__init__(f"No {what} {ident!r}.")
+        self.what = what
+        self.ident = ident
+
+
+class BadEvent(Exception):
+    """An event in a batch that does not decode: the batch index, the field and what is wrong."""
+
+    def __init__(self, index: int, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.field = field
+        self.message = message
+
+
+class BatchRuleError(Exception):
+    """An event of a batch refused by the rules; nothing of the batch was stored."""
+
+    def __init__(self, index: int, event_type: str, error: RuleError) -> None:
+        super().__init__(str(error))
+        self.index = index
+        self.event_type = event_type
+        self.error = error
+
+
+class SetupError(Exception):
+    """A game that cannot be created as asked (unknown player, resource...)."""
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+
+
+def _bad_event(index: int, error: msgspec.DecodeError) -> BadEvent:
+    text = str(error)
+    match = _PATH.search(text)
+    field = match.group("path").lstrip(".") if match else None
+    message = _PATH.sub("", text)
+    if "Invalid value" in message and "type" in message and not field:
+        field = "type"
+    return BadEvent(index, field or None, message)
+
+
+class SeatSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A club player taking a seat (seats default to the order given)."""
+
+    player_id: str
+    seat: int | None = None
+    team: int | None = None
+
+
+class ResourceChoice(msgspec.Struct, frozen=True, kw_only=True):
+    resource_id: str
+    version: int | None = None
+
+
+class NewGame(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    players: list[SeatSpec]
+    variant: str = "standard"
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    resources: dict[str, ResourceChoice] = msgspec.field(default_factory=dict)
+    game_id: str | None = None
+    title: str = ""
+
+
+class GameRecords:
+    """The use cases the API and the CLI share."""
+
+    def __init__(self, store: Store, *, cache_size: int = 512) -> None:
+        self.store = store
+        self._cache: OrderedDict[str, Folded] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # -- games ----------------------------------------------------------------------------------
+    def game(self, club_id: str, game_id: str) -> GameRecord:
+        """A game of the club, or NotFound (another club's game is not found either)."""
+        record = self.store.get_game(game_id)
+        if record is None or record.club_id != club_id:
+            raise NotFound("game", game_id)
+        return record
+
+    def resolve_resource(self, club_id: str, ruleset: Ruleset, kind: str, choice: ResourceChoice) -> ResourceRef:
+        """The club's resource of that id (a given or the latest version), else one the project ships."""
+        if kind not in ruleset.resource_kinds:
+            raise SetupError(f"{ruleset.name} reads no {kind!r} resource.", kind=kind)
+        stored = self.store.get_resource(club_id, ruleset.name, kind, choice.resource_id, choice.version)
+        if stored is not None:
+            return ResourceRef(kind=kind, resource_id=stored.resource_id, version=stored.version,
+                               content_hash=stored.content_hash, content=stored.content)
+        shipped = ruleset.resource_kinds[kind].builtin().get(choice.resource_id)
+        if shipped is None or choice.version not in (None, 0):
+            raise SetupError(f"No {kind} {choice.resource_id!r} for {ruleset.name}.", kind=kind,
+                             resource_id=choice.resource_id)
+        content = ruleset.resource_kinds[kind].parse(shipped)
+        return ResourceRef(kind=kind, resource_id=choice.resource_id, version=0,
+                           content_hash=content_hash(content), content=content)
+
+    def create_game(self, club_id: str, request: NewGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
+        """Create a game: its first event records the set-up and the ruleset version (G-5)."""
+        ruleset = registry.get(request.ruleset)
+        players_by_id = {p.player_id: p for p in self.store.get_players(club_id, [s.player_id for s in request.players])}
+        missing = [s.player_id for s in request.players if s.player_id not in players_by_id]
+        if missing:
+            raise SetupError("Every player must be one of the club's players.", unknown_players=missing)
+        if len({s.player_id for s in request.players}) != len(request.players):
+            raise SetupError("A player can take only one seat.")
+        seats = [s.seat if s.seat is not None else i for i, s in enumerate(request.players)]
+        if sorted(seats) != list(range(len(seats))):
+            raise SetupError("Seats must be 0 to n-1, each taken once.", seats=seats)
+        players = tuple(
+            sorted(
+                (Player(player_id=s.player_id, name=players_by_id[s.player_id].name, seat=seat, team=s.team)
+                 for s, seat in zip(request.players, seats, strict=True)),
+                key=lambda p: p.seat,
+            )
+        )
+        resources = {
+            kind: self.resolve_resource(club_id, ruleset, kind, choice) for kind, choice in request.resources.items()
+        }
+        setup = Setup(players=players, variant=request.variant, options=request.options, resources=resources)
+        started = GameStarted(ruleset=ruleset.name, ruleset_version=ruleset.version, setup=setup)
+        try:
+            folded = start(ruleset, started)
+        except RuleError as error:
+            raise BatchRuleError(0, event_tag(started), error) from None
+        except (msgspec.ValidationError, TypeError, KeyError) as error:
+            raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
+        game_id = request.game_id or uuid.uuid4().hex
+        record = GameRecord(
+            game_id=game_id, club_id=club_id, ruleset=ruleset.name, ruleset_version=ruleset.version,
+            player_ids=tuple(p.player_id for p in players), created_at=datetime.now(UTC), title=request.title,
+        )
+        result = self.store.append(game_id, [_new_event(started)], 0, recorded_by=recorded_by, game=record,
+                                   progress=GameProgress(finished=False))
+        self._remember(game_id, folded)
+        return record, result
+
+    # -- events ---------------------------------------------------------------------------------
+    def decode_batch(self, ruleset: Ruleset, raw_events: Sequence[Any], first_index: int = 0) -> list[Any]:
+        """Decode a batch (JSON bytes, or objects already parsed) with the ruleset's event union,
+        naming the first bad event and field."""
+        if not 1 <= len(raw_events) <= MAX_BATCH:
+            raise BadEvent(0, "events", f"A batch holds 1 to {MAX_BATCH} events.")
+        dec = decoder(ruleset)
+        union = event_union(ruleset)
+        decoded = []
+        for index, raw in enumerate(raw_events, start=first_index):
+            try:
+                decoded.append(dec.decode(raw) if isinstance(raw, bytes) else msgspec.convert(raw, union))
+            except msgspec.DecodeError as error:
+                raise _bad_event(index, error) from None
+        return decoded
+
+    def append(
+        self,
+        club_id: str,
+        game_id: str,
+        raw_events: Sequence[Any],
+        expected_version: int,
+        recorded_by: Recorder,
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        """Check every event, then append the batch atomically at `expected_version`."""
+        record = self.game(club_id, game_id)
+        ruleset = registry.get(record.ruleset)
+        events = self.decode_batch(ruleset, raw_events)
+        new_events = [_new_event(e) for e in events]
+        if idempotency_key:
+            replay = self.store.replayed_append(
+                game_id, idempotency_key, request_fingerprint(new_events, expected_version)
+            )
+            if replay is not None:
+                return replay
+        folded = self.folded(record)
+        if folded.version != expected_version:
+            raise VersionConflict(game_id, expected_version, folded.version)
+        for index, event in enumerate(events):
+            try:
+                folded.check(event)
+            except RuleError as error:
+                raise BatchRuleError(index, event_tag(event), error) from None
+            folded = folded.apply(event)
+        finished = ruleset.result(folded.state).finished
+        result = self.store.append(
+            game_id, new_events, expected_version, recorded_by=recorded_by, idempotency_key=idempotency_key,
+            progress=GameProgress(finished=finished),
+        )
+        if not result.replayed:
+            self._remember(game_id, folded)
+        return result
+
+    def import_stream(self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder,
+                      game_id: str | None = None) -> tuple[GameRecord, AppendResult]:
+        """Import an exported game (JSON Lines, set-up first), re-validating every event."""
+        if not lines:
+            raise BadEvent(0, None, "The file holds no events.")
+        try:
+            head = msgspec.json.decode(lines[0], type=GameStarted)
+        except msgspec.DecodeError as error:
+            raise _bad_event(0, error) from None
+        ruleset = registry.get(head.ruleset)
+        events = self.decode_batch(ruleset, list(lines[1:]), first_index=1) if len(lines) > 1 else []
+        known = {p.player_id for p in self.store.get_players(club_id, [p.player_id for p in head.setup.players])}
+        for player in head.setup.players:
+            if player.player_id not in known:
+                self.store.create_player(club_id, player.player_id, player.name)
+        folded = start(ruleset, head)
+        for index, event in enumerate(events, start=1):
+            try:
+                folded.check(event)
+            except RuleError as error:
+                raise BatchRuleError(index, event_tag(event), error) from None
+            folded = folded.apply(event)
+        game_id = game_id or uuid.uuid4().hex
+        record = GameRecord(
+            game_id=game_id, club_id=club_id, ruleset=ruleset.name, ruleset_version=head.ruleset_version,
+            player_ids=tuple(p.player_id for p in head.setup.players), created_at=datetime.now(UTC),
+        )
+        everything = [head, *events]
+        result: AppendResult | None = None
+        for offset in range(0, len(everything), MAX_BATCH):
+            chunk = everything[offset : offset + MAX_BATCH]
+            last = offset + len(chunk) == len(everything)
+            result = self.store.append(
+                game_id, [_new_event(e) for e in chunk], offset, recorded_by=recorded_by,
+                game=record if offset == 0 else None,
+                progress=GameProgress(finished=ruleset.result(folded.state).finished) if last else None,
+            )
+        assert result is not None
+        self._remember(game_id, folded)
+        return record, result
+
+    def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
+        """A game's events as JSON Lines (the stored bytes, set-up first)."""
+        self.game(club_id, game_id)
+        return [e.data for e in self.store.read_stream(game_id)]
+
+    # -- reading --------------------------------------------------------------------------------
+    def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
+        self.game(club_id, game_id)
+        return self.store.read_stream(game_id, after_version=after_version, limit=limit)
+
+    def folded(self, record: GameRecord, at_version: int | None = None) -> Folded:
+        """The game folded to `at_version` (the latest when None)."""
+        ruleset = registry.get(record.ruleset)
+        with self._lock:
+            cached = self._cache.get(record.game_id)
+        if at_version is None and cached is not None:
+            newer = self.store.read_stream(record.game_id, after_version=cached.version)
+            folded = self._fold_onto(ruleset, cached, newer)
+            self._remember(record.game_id, folded)
+            return folded
+        stored = self.store.read_stream(record.game_id, limit=at_version)
+        if not stored:
+            raise NotFound("game", record.game_id)
+        if at_version is not None and (at_version < 1 or at_version > stored[-1].version):
+            raise NotFound("version", str(at_version))
+        dec = decoder(ruleset)
+        folded = start(ruleset, dec.decode(stored[0].data), version=stored[0].version)
+        folded = self._fold_onto(ruleset, folded, stored[1:])
+        if at_version is None:
+            self._remember(record.game_id, folded)
+        return folded
+
+    @staticmethod
+    def _fold_onto(ruleset: Ruleset, folded: Folded, stored: Sequence[StoredEvent]) -> Folded:
+        dec = decoder(ruleset)
+        for event in stored:
+            folded = folded.apply(dec.decode(event.data), event.version)
+        return folded
+
+    def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
+        """The version and the view of the state at it."""
+        record = self.game(club_id, game_id)
+        folded = self.folded(record, at_version)
+        return folded.version, folded.ruleset.view(folded.state, viewer)
+
+    def result(self, club_id: str, game_id: str) -> tuple[int, Result]:
+        record = self.game(club_id, game_id)
+        folded = self.folded(record)
+        return folded.version, folded.ruleset.result(folded.state)
+
+    def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
+        record = self.game(club_id, game_id)
+        folded = self.folded(record)
+        return folded.version, folded.ruleset.legal_events(folded.state, seat)
+
+    # -- resources ------------------------------------------------------------------------------
+    def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:
+        """Validate a club's file (a catalogue, a scenario) and store it as a new immutable version."""
+        ruleset = registry.get(ruleset_name)
+        if kind not in ruleset.resource_kinds:
+            raise NotFound("resource kind", f"{ruleset_name}/{kind}")
+        content = ruleset.resource_kinds[kind].parse(data)  # raises ResourceError row by row
+        return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
+
+    def _remember(self, game_id: str, folded: Folded) -> None:
+        with self._lock:
+            self._cache[game_id] = folded
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+
+def _new_event(event: Any) -> NewEvent:
+    return NewEvent(type=event_tag(event), schema_version=schema_version(event), data=msgspec.json.encode(event))
+
+
+__all__ = [
+    "BadEvent",
+    "BatchRuleError",
+    "GameRecords",
+    "NewGame",
+    "NotFound",
+    "ResourceChoice",
+    "ResourceError",
+    "SeatSpec",
+    "SetupError",
+]

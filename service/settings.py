@@ -1,0 +1,40 @@
+"""Settings, read from the environment (TABLELOG_*) and overridden by command-line flags."""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+import msgspec
+
+DEFAULT_DATABASE_URL = "sqlite:///./tablelog.db"
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the service can be told. See the README's Configure section."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    operator_key: str | None = None
+    """Bearer token that may create clubs and their API keys. None: club creation only by the CLI."""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    pool_size: int = 10
+    log_format: Literal["auto", "json", "console"] = "auto"
+    log_level: str = "info"
+    migrate_on_start: bool = True
+    run_projector: bool = True
+    snapshot_every: int = 100
+    extra_rulesets: str = ""
+    """Comma-separated modules exporting RULESET, registered beside the built-in games."""
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        """Settings from TABLELOG_<FIELD> variables (for example TABLELOG_DATABASE_URL)."""
+        env = os.environ if environ is None else environ
+        raw: dict[str, object] = {}
+        for field in msgspec.structs.fields(cls):
+            value = env.get(f"TABLELOG_{field.name.upper()}")
+            if value is not None:
+                raw[field.name] = value
+        return msgspec.convert(raw, cls, strict=False)
