@@ -1,0 +1,136 @@
+"""Mémoire 44 events: one frozen struct each, explicit tags never renamed.
+
+The set-up comes from the generic `GameStarted` (its `Setup.resources["scenario"]` names the scenario,
+its content hash and content; `Setup.options["sides"]` which seat commands which side). Hexes are
+`(row, col)` in the scenario editor's doubled columns; units are numbered in scenario order.
+Eliminations, hits, objective medals and the victory are consequences `evolve` computes.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from domain.memoire44.board import Hex
+from domain.ruleset import Event
+
+
+class CardDrawn(Event, tag="memoire44.card_drawn", kw_only=True, frozen=True):
+    """A command card drawn, into the opening hand or at the end of a turn; `card` is None when the
+    record does not know it (face-down, G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class CardPlayed(Event, tag="memoire44.card_played", kw_only=True, frozen=True):
+    """A command card played face up. `section` is the tactic-card choice of a section (Infantry
+    Assault); `target` the ordered enemy unit's hex an Ambush answers."""
+
+    seat: int
+    card: str
+    section: str | None = None
+    target: Hex | None = None
+
+
+class CardDiscarded(Event, tag="memoire44.card_discarded", kw_only=True, frozen=True):
+    """After a Recon card, the one of the two cards drawn that is not kept."""
+
+    seat: int
+    card: str
+
+
+class DeckReshuffled(Event, tag="memoire44.deck_reshuffled", kw_only=True, frozen=True):
+    """The discards shuffled into a new draw pile (G-4): when the pile runs out, or Their Finest Hour."""
+
+    seat: int
+
+
+class DiceRolled(Event, tag="memoire44.dice_rolled", kw_only=True, frozen=True):
+    """Dice a tactic card rolls outside a battle (Their Finest Hour, Medics & Mechanics)."""
+
+    seat: int
+    faces: tuple[str, ...]
+
+
+class UnitsOrdered(Event, tag="memoire44.units_ordered", kw_only=True, frozen=True):
+    """The units the played card orders, by number."""
+
+    seat: int
+    units: tuple[int, ...]
+
+
+class UnitMoved(Event, tag="memoire44.unit_moved", kw_only=True, frozen=True):
+    """An ordered unit's move: the hexes it enters, in order."""
+
+    seat: int
+    unit: int
+    path: tuple[Hex, ...]
+
+
+class WireRemoved(Event, tag="memoire44.wire_removed", kw_only=True, frozen=True):
+    """An ordered infantry unit spends its battle removing the wire in its hex (M44-4)."""
+
+    seat: int
+    unit: int
+
+
+class Battle(Event, tag="memoire44.battle", kw_only=True, frozen=True):
+    """A battle: the attacking unit (None for Air Power and Barrage), the target hex, the number of dice
+    the table counted and the faces rolled."""
+
+    seat: int
+    unit: int | None
+    target: Hex
+    dice: int
+    faces: tuple[str, ...]
+
+
+class Retreated(Event, tag="memoire44.retreated", kw_only=True, frozen=True):
+    """The battled unit's retreat, reported by its side: the hexes it moves through. Each flag it could
+    not retreat is a hit (M44-3)."""
+
+    seat: int
+    unit: int
+    path: tuple[Hex, ...]
+
+
+class GroundTaken(Event, tag="memoire44.ground_taken", kw_only=True, frozen=True):
+    """After a close assault that emptied the target hex, the attacker moves into it (M44-2); armour
+    may then overrun (battle again)."""
+
+    seat: int
+    unit: int
+    to: Hex
+
+
+class MedalAwarded(Event, tag="memoire44.medal_awarded", kw_only=True, frozen=True):
+    """A medal the scenario's special rules give (written as text, so accepted as reported, M44-7)."""
+
+    seat: int
+    medals: int = 1
+    reason: str = ""
+
+
+class GameEnded(Event, tag="memoire44.game_ended", kw_only=True, frozen=True):
+    """The table ends the game other than by medals (a scenario's turn limit, a concession)."""
+
+    seat: int | None = None
+    winner: int | None = None
+    reason: str = ""
+
+
+Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
+    CardDrawn,
+    CardPlayed,
+    CardDiscarded,
+    DeckReshuffled,
+    DiceRolled,
+    UnitsOrdered,
+    UnitMoved,
+    WireRemoved,
+    Battle,
+    Retreated,
+    GroundTaken,
+    MedalAwarded,
+    GameEnded,
+]

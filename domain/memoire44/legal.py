@@ -1,0 +1,258 @@
+"""The events a seat may report now, for random players and for a club's entry form.
+
+Chance is listed by form (G-1: the service never invents a draw or a roll): a draw as `CardDrawn(card=None)`
+(the table or a harness says which card), a battle as `Battle(faces=())` with the dice it gets, a tactic
+roll as `DiceRolled` with as many "star" placeholders as dice. Orders are listed at the most units the
+card allows (ordering fewer is legal too, but an ordered unit never has to move or battle).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Any
+
+from domain.memoire44.board import distance
+from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, SECTIONS
+from domain.memoire44.events import (
+    Battle,
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
+    DeckReshuffled,
+    DiceRolled,
+    GroundTaken,
+    Retreated,
+    UnitMoved,
+    UnitsOrdered,
+    WireRemoved,
+)
+from domain.memoire44.rules import (
+    CARD_BATTLES,
+    FOUR_OF_A_KIND,
+    adjacent_enemies,
+    alive,
+    battle_dice,
+    battle_problem,
+    battles_allowed,
+    known_copies,
+    move_allowance,
+    moves_allowed,
+    pile_size,
+    reachable,
+    retreat_depth,
+    retreat_steps,
+    unit_at,
+)
+from domain.memoire44.state import State, Unit
+
+
+def legal_events(state: State, seat: int) -> list[Any]:
+    """Every event (or event form) `seat` may report at `state`."""
+    if state.over or not 0 <= seat < len(state.seat_camp):
+        return []
+    camp = state.seat_camp[seat]
+    pending = state.pending
+    if pending is not None and pending.kind == "retreat":
+        unit = state.units[pending.unit]
+        return _retreats(state, seat, unit) if unit.camp == camp else []
+    if state.phase == "deal" or state.phase == "draw":
+        if state.draws_due[camp] == 0:
+            return []
+        return [DeckReshuffled(seat=seat)] if _needs_reshuffle(state) else [CardDrawn(seat=seat)]
+    if state.phase == "recon":
+        hand = state.hands[camp]
+        return (
+            [CardDiscarded(seat=seat, card=c) for c in sorted(set(hand.known))]
+            if camp == state.active
+            else []
+        )
+    ground: list[Any] = []
+    if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
+        ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
+    if state.ambush_target is not None:
+        return _ambush_battles(state, seat) if camp == state.ambush else []
+    if camp != state.active:
+        return ground + _ambushes(state, seat, camp)
+    if state.phase == "card":
+        return _cards(state, seat, camp)
+    if state.phase == "roll":
+        return [DiceRolled(seat=seat, faces=("star",) * (state.hands[camp].size + 1))]
+    if state.phase == "order":
+        return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
+    events = ground
+    if state.phase == "move":
+        events.extend(_moves(state, seat))
+    events.extend(_battles(state, seat, camp))
+    events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+    return events
+
+
+def _needs_reshuffle(state: State) -> bool:
+    return pile_size(state) == 0 or state.reshuffle_due
+
+
+def _retreats(state: State, seat: int, unit: Unit) -> list[Any]:
+    pending = state.pending
+    assert pending is not None
+    best = retreat_depth(state, unit, pending.hex, pending.flags)
+    shortest = min(best, pending.flags - pending.ignorable)
+    paths: list[tuple[Any, ...]] = [()]
+    found: list[tuple[Any, ...]] = [()] if shortest == 0 else []
+    for _ in range(best):
+        paths = [(*p, h) for p in paths for h in retreat_steps(state, unit, p[-1] if p else pending.hex)]
+        found.extend(p for p in paths if len(p) >= shortest)
+    return [Retreated(seat=seat, unit=unit.uid, path=p) for p in found]
+
+
+def _cards(state: State, seat: int, camp: int) -> list[Any]:
+    hand = state.hands[camp]
+    cards = set(hand.known)
+    if hand.unknown:
+        cards |= {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count}
+    cards.discard("ambush")
+    if state.last_played[1 - camp] is None:
+        cards.discard("counter_attack")
+    events: list[Any] = []
+    for card in sorted(cards):
+        effective = card
+        if card == "counter_attack":
+            answered = state.last_played[1 - camp]
+            assert answered is not None
+            effective = answered[0]
+        if effective == "infantry_assault":
+            events.extend(CardPlayed(seat=seat, card=card, section=s) for s in SECTIONS)
+        elif effective != "ambush":
+            events.append(CardPlayed(seat=seat, card=card))
+    return events
+
+
+def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
+    """Ambush answers an ordered enemy unit next to one of ours that has not battled yet."""
+    hand = state.hands[camp]
+    if state.phase not in ("move", "battle") or state.ambush is not None or state.pending is not None:
+        return []
+    if "ambush" not in hand.known:
+        return []
+    events: list[Any] = []
+    for order in state.orders:
+        unit = state.units[order.uid]
+        if order.battles == 0 and unit.hex is not None and adjacent_enemies(state, unit):
+            events.append(CardPlayed(seat=seat, card="ambush", target=unit.hex))
+    return events
+
+
+def _ambush_battles(state: State, seat: int) -> list[Any]:
+    """After Ambush, the ambushing side's units next to the assaulting unit may battle it."""
+    target_hex = state.ambush_target
+    assert target_hex is not None
+    target = unit_at(state, target_hex)
+    assert target is not None
+    events: list[Any] = []
+    for unit in adjacent_enemies(state, target):
+        dice, _ = battle_dice(state, unit, target)
+        events.append(Battle(seat=seat, unit=unit.uid, target=target_hex, dice=dice, faces=()))
+    return events
+
+
+def _orders(state: State, camp: int) -> list[tuple[int, ...]]:
+    card = str(state.effective)
+    spec = CARDS[card]
+    units = list(alive(state, camp))
+    if spec.kind == "section":
+        per = spec.orders
+        choices: list[list[tuple[int, ...]]] = []
+        for section in spec.sections:
+            inside = [
+                u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)
+            ]
+            size = len(inside) if per is None else min(per, len(inside))
+            choices.append(list(combinations(inside, size)))
+        found: set[tuple[int, ...]] = set()
+        for parts in product(*choices):
+            merged = tuple(sorted({uid for part in parts for uid in part}))
+            found.add(merged)
+        return sorted(found)
+    if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
+        kind = FOUR_OF_A_KIND.get(card, INFANTRY)
+        limit = 1 if card == "behind_enemy_lines" else 4
+        of_kind = [u.uid for u in units if u.kind == kind]
+        if of_kind:
+            return list(combinations(of_kind, min(limit, len(of_kind))))
+        return [(u.uid,) for u in units]
+    if card == "artillery_bombard":
+        guns = tuple(u.uid for u in units if u.kind == ARTILLERY)
+        return [guns] if guns else [(u.uid,) for u in units]
+    if card == "infantry_assault":
+        in_section = tuple(
+            u.uid
+            for u in units
+            if u.kind == INFANTRY
+            and u.hex is not None
+            and str(state.section) in state.board.sections(u.hex, camp)
+        )
+        return [in_section] if in_section else [(u.uid,) for u in units]
+    if card == "close_assault":
+        return [tuple(u.uid for u in units if adjacent_enemies(state, u))]
+    if card in ("direct_from_hq", "firefight"):
+        return list(combinations([u.uid for u in units], min(4, len(units))))
+    if card == "medics_and_mechanics":
+        return [(u.uid,) for u in units]
+    if card == "their_finest_hour":
+        picks: list[int] = []
+        stars = state.roll.count("star")
+        for kind in (INFANTRY, ARMOUR):
+            of_kind = [u.uid for u in units if u.kind == kind]
+            picks += of_kind[: state.roll.count(kind)]
+        rest = [u.uid for u in units if u.uid not in picks]
+        return [tuple(sorted(picks + rest[:stars]))]
+    return [()]
+
+
+def _moves(state: State, seat: int) -> list[Any]:
+    events: list[Any] = []
+    for order in state.orders:
+        unit = state.units[order.uid]
+        if unit.hex is None or order.moves >= 1 or moves_allowed(state, unit) == 0:
+            continue
+        allowance = move_allowance(state, unit)
+        free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
+        for path in reachable(state, unit, allowance, free).values():
+            events.append(UnitMoved(seat=seat, unit=unit.uid, path=path))
+    return events
+
+
+def _battles(state: State, seat: int, camp: int) -> list[Any]:
+    events: list[Any] = []
+    if state.effective in CARD_BATTLES:
+        if state.effective == "barrage" and state.card_targets:
+            return events
+        if len(state.card_targets) >= 4:
+            return events
+        for target in alive(state, 1 - camp):
+            assert target.hex is not None
+            if target.hex in state.card_targets:
+                continue
+            if state.card_targets and not any(distance(h, target.hex) == 1 for h in state.card_targets):
+                continue
+            dice, _ = battle_dice(state, None, target)
+            events.append(Battle(seat=seat, unit=None, target=target.hex, dice=dice, faces=()))
+        return events
+    for order in state.orders:
+        unit = state.units[order.uid]
+        if unit.hex is None:
+            continue
+        if (
+            unit.kind == INFANTRY
+            and state.obstacles.get(unit.hex) == "wire"
+            and order.battles < battles_allowed(state, unit, order)
+        ):
+            events.append(WireRemoved(seat=seat, unit=unit.uid))
+        for target in alive(state, 1 - camp):
+            assert target.hex is not None
+            if distance(unit.hex, target.hex) > 6:
+                continue
+            if battle_problem(state, unit, order, target.hex) is None:
+                dice, _ = battle_dice(state, unit, target)
+                if dice:
+                    events.append(Battle(seat=seat, unit=unit.uid, target=target.hex, dice=dice, faces=()))
+    return events

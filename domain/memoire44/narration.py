@@ -1,0 +1,131 @@
+"""Replay lines: "Allies (Bea) play Attack Centre, ordering 3 units", chapters (("turn", n),)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.memoire44.board import hex_name
+from domain.memoire44.catalogue import CARDS
+from domain.memoire44.events import (
+    Battle,
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
+    DeckReshuffled,
+    DiceRolled,
+    GameEnded,
+    GroundTaken,
+    MedalAwarded,
+    Retreated,
+    UnitMoved,
+    UnitsOrdered,
+    WireRemoved,
+)
+from domain.memoire44.state import State, Unit
+from domain.ruleset import Narration
+
+
+def _side(state: State, seat: int) -> str:
+    return f"{state.sides[state.seat_camp[seat]].title()} ({state.players[seat]})"
+
+
+def _unit(state: State, unit: Unit) -> str:
+    where = f" at {hex_name(unit.hex)}" if unit.hex is not None else ""
+    return f"{state.sides[unit.camp].title()} {unit.kind}{where}"
+
+
+def _orders_text(card: str) -> str:
+    spec = CARDS[card]
+    if spec.kind != "section":
+        return ""
+    if spec.orders is None:
+        return f", ordering all units in the {spec.sections[0]} section"
+    count = spec.orders * len(spec.sections)
+    return f", ordering {count} unit{'s' if count > 1 else ''}"
+
+
+def narrate(before: State, event: Any, after: State) -> Narration:
+    """One plain-English line for `event`, with its consequences (hits, eliminations, medals, victory)."""
+    seat = getattr(event, "seat", None)
+    who = _side(before, seat) if seat is not None else "The table"
+    text = _text(before, event, after, who)
+    for camp in (0, 1):
+        if after.medals[camp] != before.medals[camp]:
+            text += f" {after.sides[camp].title()} now have {after.medals[camp]} medal(s)."
+    if after.over and not before.over:
+        winner = "nobody" if after.winner is None else after.sides[after.winner].title()
+        text += f" Game over: {after.end_reason}; winner {winner}."
+    return Narration(text=text, seat=seat, chapters=(("turn", max(before.turn, 1)),))
+
+
+def _text(before: State, event: Any, after: State, who: str) -> str:
+    if isinstance(event, CardDrawn):
+        card = CARDS[event.card].name if event.card else "a card (face down)"
+        return f"{who} draws {card}."
+    if isinstance(event, CardPlayed):
+        if event.card == "ambush":
+            target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
+            return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
+        name = CARDS[event.card].name
+        if event.card == "counter_attack" and after.effective:
+            name += f" as {CARDS[after.effective].name}"
+        section = f" on the {event.section}" if event.section else ""
+        return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
+    if isinstance(event, CardDiscarded):
+        return f"{who} keep one card and discard {CARDS[event.card].name}."
+    if isinstance(event, DeckReshuffled):
+        return f"{who} reshuffle the discards into a new draw pile."
+    if isinstance(event, DiceRolled):
+        return f"{who} roll {', '.join(event.faces)} for {CARDS[str(before.card)].name}."
+    if isinstance(event, UnitsOrdered):
+        units = ", ".join(_unit(before, before.units[u]) for u in event.units) or "no unit"
+        return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
+    if isinstance(event, UnitMoved):
+        path = " → ".join(hex_name(h) for h in event.path)
+        return f"{who} move the {_unit(before, before.units[event.unit])} → {path}."
+    if isinstance(event, WireRemoved):
+        return f"{who} clear the wire under the {_unit(before, before.units[event.unit])}."
+    if isinstance(event, Battle):
+        return _battle_text(before, event, after, who)
+    if isinstance(event, Retreated):
+        unit = before.units[event.unit]
+        path = " → ".join(hex_name(h) for h in event.path) or "nowhere"
+        lost = unit.figures - after.units[event.unit].figures
+        extra = f", losing {lost} figure(s) for hexes it could not retreat" if lost else ""
+        gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
+        return f"The {_unit(before, unit)} retreats {path}{extra}{gone}."
+    if isinstance(event, GroundTaken):
+        mover = _unit(before, before.units[event.unit])
+        return f"{who} take ground: the {mover} moves into {hex_name(event.to)}."
+    if isinstance(event, MedalAwarded):
+        reason = event.reason or "no reason given"
+        return f"{who} receive {event.medals} medal(s) under the scenario's rules: {reason}."
+    if isinstance(event, GameEnded):
+        return f"{who} ends the game: {event.reason or 'no reason given'}."
+    return f"{who}: {type(event).__name__}."
+
+
+def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
+    target = before.units[before.occupant[event.target]]
+    source = (
+        CARDS[str(before.effective)].name
+        if event.unit is None
+        else f"the {_unit(before, before.units[event.unit])}"
+    )
+    overrun = ""
+    if event.unit is not None:
+        order = before.order_of(event.unit)
+        if order is not None and order.overrun:
+            overrun = " (armour overrun)"
+    text = (
+        f"{who} battle with {source}{overrun} against the {_unit(before, target)}: "
+        f"{event.dice} dice, {', '.join(event.faces)}."
+    )
+    lost = target.figures - after.units[target.uid].figures
+    if after.units[target.uid].figures == 0:
+        text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
+    elif lost:
+        text += f" {lost} figure(s) lost."
+    if after.pending is not None and after.pending.kind == "retreat":
+        text += f" It must retreat {after.pending.flags} hex(es)."
+    return text

@@ -1,0 +1,1135 @@
+"""Mémoire 44 base rules (M44-1 to M44-6): `validate` refuses what cannot have happened, `evolve`
+applies an accepted event with every consequence (hits, eliminations, medals, victory).
+
+Turn (M44-6): play a card -> order units -> moves -> battles (each with its retreat and take-ground)
+-> draw. The opening hands are drawn first, the side the scenario names starting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.memoire44.board import Hex, distance, hex_name, sight_line
+from domain.memoire44.catalogue import (
+    ARMOUR,
+    ARTILLERY,
+    CARDS,
+    DECK_SIZE,
+    FACE_NAMES,
+    INFANTRY,
+    OBSTACLES,
+    RECON_CARDS,
+    SECTIONS,
+    UNIT_TYPES,
+)
+from domain.memoire44.events import (
+    Battle,
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
+    DeckReshuffled,
+    DiceRolled,
+    GameEnded,
+    GroundTaken,
+    MedalAwarded,
+    Retreated,
+    UnitMoved,
+    UnitsOrdered,
+    WireRemoved,
+)
+from domain.memoire44.state import Hand, Order, Pending, State, Unit
+from domain.ruleset import RuleError
+
+MIRROR = {"left": "right", "centre": "centre", "right": "left"}
+CARD_BATTLES = frozenset({"air_power", "barrage"})
+ROLL_CARDS = frozenset({"their_finest_hour", "medics_and_mechanics"})
+# Tactic cards that order up to four units of one kind, or one unit of any kind if the camp has none.
+FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFANTRY}
+
+
+# ---------------------------------------------------------------- small shared helpers
+
+
+def camp_of_seat(state: State, seat: int) -> int:
+    """The camp of a reporting seat; RuleError for a seat not at the table."""
+    if not 0 <= seat < len(state.seat_camp):
+        raise RuleError("M44-6", "unknown_seat", f"Seat {seat} is not at this table.", seat=seat)
+    return state.seat_camp[seat]
+
+
+def pile_size(state: State) -> int:
+    """Cards left in the draw pile: the deck less the hands and the discards."""
+    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard)
+
+
+def known_copies(state: State, card: str) -> int:
+    """Copies of `card` the record knows the place of (G-2 conservation)."""
+    return state.hands[0].known.count(card) + state.hands[1].known.count(card) + state.discard.count(card)
+
+
+def unit_at(state: State, hex_: Hex) -> Unit | None:
+    """The unit standing in `hex_`, if any."""
+    uid = state.occupant.get(hex_)
+    return None if uid is None else state.units[uid]
+
+
+def alive(state: State, camp: int) -> Iterable[Unit]:
+    """A camp's units still on the board."""
+    return (u for u in state.units if u.camp == camp and u.hex is not None)
+
+
+def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
+    """Enemy units next to `unit`."""
+    assert unit.hex is not None
+    found = []
+    for hex_ in state.board.neighbours(unit.hex):
+        other = unit_at(state, hex_)
+        if other is not None and other.camp != unit.camp:
+            found.append(other)
+    return found
+
+
+def toward_home(camp: int) -> int:
+    """The row step of a retreat: camp 0's edge is row 0 (M44-3)."""
+    return -1 if camp == 0 else 1
+
+
+def protection(state: State, hex_: Hex, kind: str) -> tuple[int, str]:
+    """Dice taken off an infantry or armour unit battling into `hex_` and why: terrain and obstacle
+    reductions do not add up, the larger counts (M44-4). Hills are handled by the caller."""
+    index = 0 if kind == INFANTRY else 1
+    terrain = state.board.terrain[hex_]
+    best, why = terrain.protection[index] if not terrain.hill else 0, terrain.name
+    obstacle = state.obstacles.get(hex_)
+    if obstacle:
+        cover = OBSTACLES[obstacle].protection[index]
+        if cover > best:
+            best, why = cover, OBSTACLES[obstacle].name
+    return best, why
+
+
+# ---------------------------------------------------------------- dice
+
+
+def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int, list[str]]:
+    """The dice a battle gets and the computation shown to the table (M44-2, M44-4, tactic cards)."""
+    assert target.hex is not None
+    card = state.effective
+    if attacker is None:
+        if card == "barrage":
+            return 4, ["Barrage: 4 dice"]
+        dice = 2 if state.sides[state.active] == "ALLIES" else 1
+        return dice, [f"Air Power: {dice} per hex for the {state.sides[state.active].title()}"]
+    assert attacker.hex is not None
+    kind = UNIT_TYPES[attacker.kind]
+    rng = distance(attacker.hex, target.hex)
+    dice = kind.dice[rng - 1]
+    steps = [f"{attacker.kind} at range {rng}: {dice}"]
+    close = rng == 1
+    if attacker.kind != ARTILLERY:  # M44-2: artillery ignores terrain reductions
+        less, why = protection(state, target.hex, attacker.kind)
+        hill = state.board.terrain[target.hex].hill and not state.board.terrain[attacker.hex].hill
+        if hill and less < 1:
+            less, why = 1, "hill (battling up)"
+        if less:
+            dice -= less
+            steps.append(f"target in {why}: -{less}")
+        if attacker.kind == INFANTRY and state.obstacles.get(attacker.hex) == "wire":
+            dice -= 1
+            steps.append("battling from wire: -1")
+    bonus = 0
+    if state.ambush is not None and attacker.camp == state.ambush:
+        bonus = 0
+    elif (
+        (card == "armor_assault" and close and attacker.kind == ARMOUR)
+        or (card == "close_assault" and close)
+        or (card == "firefight" and not close)
+        or card == "their_finest_hour"
+    ):
+        bonus = 1
+    if bonus:
+        dice += bonus
+        steps.append(f"{CARDS[str(card)].name}: +1")
+    return max(dice, 0), steps
+
+
+def hits_and_flags(faces: Iterable[str], target_kind: str, stars_hit: bool) -> tuple[int, int]:
+    """Hits and flags of a roll on a unit of `target_kind` (M44-3)."""
+    hits = flags = 0
+    for face in faces:
+        if face == "flag":
+            flags += 1
+        elif face == "grenade" or face == target_kind or (face == "star" and stars_hit):
+            hits += 1
+    return hits, flags
+
+
+# ---------------------------------------------------------------- what a card orders
+
+
+def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
+    """Why the played card cannot order these units, or None if it can (M44-5, tactic cards)."""
+    card = str(state.effective)
+    units = [state.units[uid] for uid in uids]
+    spec = CARDS[card]
+    if spec.kind == "section":
+        return _fits_sections(state, camp, units, spec.sections, spec.orders)
+    if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
+        kind = FOUR_OF_A_KIND.get(card, INFANTRY)
+        limit = 1 if card == "behind_enemy_lines" else 4
+        if any(u.kind == kind for u in alive(state, camp)):
+            if any(u.kind != kind for u in units):
+                return f"{spec.name} orders {kind} units only"
+            return None if len(units) <= limit else f"{spec.name} orders at most {limit} units"
+        return None if len(units) <= 1 else f"with no {kind} unit, {spec.name} orders one unit"
+    if card == "artillery_bombard":
+        if any(u.kind == ARTILLERY for u in alive(state, camp)):
+            return (
+                None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
+            )
+        return None if len(units) <= 1 else "with no artillery, Artillery Bombard orders one unit"
+    if card == "infantry_assault":
+        section = str(state.section)
+        eligible = [
+            u
+            for u in alive(state, camp)
+            if u.kind == INFANTRY and section in state.board.sections(u.hex or (0, 0), camp)
+        ]
+        if eligible:
+            return (
+                None
+                if all(u in eligible for u in units)
+                else f"Infantry Assault orders infantry in the {section} section only"
+            )
+        return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
+    if card == "close_assault":
+        if all(adjacent_enemies(state, u) for u in units):
+            return None
+        return "Close Assault orders units next to an enemy only"
+    if card in ("direct_from_hq", "firefight"):
+        return None if len(units) <= 4 else f"{spec.name} orders at most 4 units"
+    if card == "medics_and_mechanics":
+        return None if len(units) <= 1 else "Medics & Mechanics orders one unit"
+    if card == "their_finest_hour":
+        allowed = {INFANTRY: state.roll.count("infantry"), ARMOUR: state.roll.count("armour"), ARTILLERY: 0}
+        spare = state.roll.count("star")
+        for kind, count in allowed.items():
+            spare -= max(0, sum(u.kind == kind for u in units) - count)
+        return None if spare >= 0 else "Their Finest Hour orders one unit per unit symbol, any unit per star"
+    return f"{spec.name} orders no units"
+
+
+def _fits_sections(
+    state: State, camp: int, units: list[Any], sections: tuple[str, ...], per_section: int | None
+) -> str | None:
+    """Whether each unit can be counted in one of `sections` (a hex on a line is in both, M44-1)
+    with at most `per_section` in each."""
+    options = [[s for s in state.board.sections(u.hex, camp) if s in sections] for u in units]
+    for unit, found in zip(units, options, strict=True):
+        if not found:
+            return f"the unit at {hex_name(unit.hex)} is not in the {' or '.join(sections)} section"
+    if per_section is None:
+        return None
+    used = dict.fromkeys(sections, 0)
+
+    def place(i: int) -> bool:
+        if i == len(options):
+            return True
+        for section in options[i]:
+            if used[section] < per_section:
+                used[section] += 1
+                if place(i + 1):
+                    return True
+                used[section] -= 1
+        return False
+
+    if place(0):
+        return None
+    return f"the card orders at most {per_section} unit(s) in each of: {', '.join(sections)}"
+
+
+# ---------------------------------------------------------------- movement
+
+
+def move_allowance(state: State, unit: Unit) -> int:
+    """Hexes an ordered unit may move (M44-2 and the tactic cards)."""
+    card = state.effective
+    if card in ("dig_in", "firefight"):
+        return 0
+    if card == "behind_enemy_lines" and unit.kind == INFANTRY:
+        return 3
+    if card == "infantry_assault" and unit.kind == INFANTRY:
+        return 3
+    if card == "artillery_bombard" and unit.kind == ARTILLERY:
+        return 3
+    return UNIT_TYPES[unit.kind].move
+
+
+def battle_after_move(state: State, unit: Unit) -> int:
+    """The most hexes a unit may move and still battle."""
+    card = state.effective
+    if card == "behind_enemy_lines" and unit.kind == INFANTRY:
+        return 3
+    if card == "infantry_assault" and unit.kind == INFANTRY:
+        return 2
+    return UNIT_TYPES[unit.kind].move_and_battle
+
+
+def moves_allowed(state: State, unit: Unit) -> int:
+    """Separate moves a unit makes: Behind Enemy Lines moves, battles and moves again."""
+    return 2 if state.effective == "behind_enemy_lines" and unit.kind == INFANTRY else 1
+
+
+def path_problem(
+    state: State, unit: Unit, path: tuple[Hex, ...], allowance: int, free: bool = False
+) -> str | None:
+    """Why a unit cannot move along `path`, or None (M44-4 terrain; `free` ignores terrain stops,
+    as Behind Enemy Lines does)."""
+    if not path:
+        return "a move enters at least one hex"
+    if len(path) > allowance:
+        return f"a {unit.kind} unit may move {allowance} hex(es) here, not {len(path)}"
+    board = state.board
+    here = unit.hex
+    assert here is not None
+    for step, hex_ in enumerate(path):
+        if hex_ not in board.hexes:
+            return f"{hex_} is not on the board"
+        if distance(here, hex_) != 1:
+            return f"{hex_name(hex_)} is not next to {hex_name(here)}"
+        if not board.passable(hex_):
+            return f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
+        if hex_ in state.occupant:
+            return f"{hex_name(hex_)} is occupied"
+        obstacle = state.obstacles.get(hex_)
+        if obstacle == "hedgehog" and unit.kind != INFANTRY:
+            return f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
+        terrain = board.terrain[hex_]
+        if not free:
+            if terrain.hedgerow and step > 0:
+                return f"a hedgerow ({hex_name(hex_)}) is entered only from the hex next to it"
+            if (terrain.stops or obstacle == "wire") and step < len(path) - 1:
+                what = "wire" if obstacle == "wire" else terrain.name
+                return f"a unit entering {what} at {hex_name(hex_)} stops there"
+            if terrain.beach and len(path) > 2:
+                return "a unit moving onto a beach moves at most 2 hexes"
+        here = hex_
+    return None
+
+
+def reachable(state: State, unit: Unit, allowance: int, free: bool) -> dict[Hex, tuple[Hex, ...]]:
+    """Every hex a unit can end a move in, with one path to it."""
+    assert unit.hex is not None
+    found: dict[Hex, tuple[Hex, ...]] = {}
+    frontier: list[tuple[Hex, ...]] = [()]
+    for _ in range(allowance):
+        nxt: list[tuple[Hex, ...]] = []
+        for path in frontier:
+            last = path[-1] if path else unit.hex
+            for hex_ in state.board.neighbours(last):
+                if hex_ in found or hex_ == unit.hex:
+                    continue
+                candidate = (*path, hex_)
+                if path_problem(state, unit, candidate, allowance, free) is None:
+                    found[hex_] = candidate
+                    nxt.append(candidate)
+        frontier = nxt
+    return found
+
+
+# ---------------------------------------------------------------- battles
+
+
+def battles_allowed(state: State, unit: Unit, order: Order) -> int:
+    """How many battles an ordered unit has this turn."""
+    if state.effective == "dig_in":
+        return 0
+    allowed = 1
+    if state.effective == "artillery_bombard" and unit.kind == ARTILLERY and order.moved == 0:
+        allowed = 2
+    return allowed + (1 if order.overrun else 0)
+
+
+def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: Hex) -> tuple[str, str] | None:
+    """(rule id, reason) why `unit` cannot battle `target_hex` now, or None."""
+    assert unit.hex is not None
+    if order is None:
+        return "M44-6", "only an ordered unit battles"
+    if order.battles >= battles_allowed(state, unit, order):
+        return "M44-6", "this unit has no battle left this turn"
+    if order.moved > battle_after_move(state, unit):
+        return "M44-2", f"a {unit.kind} unit that moved {order.moved} hex(es) cannot battle"
+    if order.stopped:
+        return "M44-4", "a unit that entered this terrain cannot battle this turn"
+    if state.board.terrain[unit.hex].no_battle_from:
+        return "M44-4", "no battle from the ocean"
+    target = unit_at(state, target_hex)
+    if target is None or target.camp == unit.camp:
+        return "M44-2", f"there is no enemy unit at {hex_name(target_hex)}"
+    rng = distance(unit.hex, target_hex)
+    reach = len(UNIT_TYPES[unit.kind].dice)
+    if rng > reach:
+        return "M44-2", f"{hex_name(target_hex)} is {rng} hexes away; a {unit.kind} unit reaches {reach}"
+    if rng > 1 and adjacent_enemies(state, unit):
+        return "M44-2", "a unit next to an enemy must battle an adjacent enemy (close assault)"
+    if rng == 1 and state.effective == "firefight":
+        return "M44-5", "Firefight: ordered units open fire, not close assault"
+    if rng > 1 and unit.kind != ARTILLERY and not in_sight(state, unit.hex, target_hex):
+        # M44-7: whether artillery needs line of sight is unsure, so its battles are accepted.
+        return "M44-4", f"no line of sight from {hex_name(unit.hex)} to {hex_name(target_hex)}"
+    return None
+
+
+def in_sight(state: State, a: Hex, b: Hex) -> bool:
+    """Line of sight from `a` to `b`: blocked by units and by blocking terrain between them; a line
+    along hex edges is blocked only when both sides are (M44-4)."""
+    board = state.board
+
+    def blocked(hex_: Hex) -> bool:
+        if hex_ not in board.hexes:
+            return False
+        return hex_ in state.occupant or board.blocks_sight(hex_, a, b)
+
+    return not any(blocked(left) and (left == right or blocked(right)) for left, right in sight_line(a, b))
+
+
+def retreat_depth(state: State, unit: Unit, start: Hex, steps: int, ignore: Hex | None = None) -> int:
+    """The longest retreat (up to `steps` hexes) a unit can make from `start` (M44-3)."""
+    if steps == 0:
+        return 0
+    best = 0
+    for hex_ in retreat_steps(state, unit, start):
+        best = max(best, 1 + retreat_depth(state, unit, hex_, steps - 1))
+        if best == steps:
+            break
+    return best
+
+
+def retreat_steps(state: State, unit: Unit, start: Hex) -> list[Hex]:
+    """Hexes a retreating unit may step into from `start`: one row towards its edge, free, passable
+    (terrain does not stop a retreat, M44-3)."""
+    row, col = start
+    step = toward_home(unit.camp)
+    found = []
+    for hex_ in ((row + step, col - 1), (row + step, col + 1)):
+        if hex_ not in state.board.hexes or not state.board.passable(hex_):
+            continue
+        if hex_ in state.occupant and state.occupant[hex_] != unit.uid:
+            continue
+        if state.obstacles.get(hex_) == "hedgehog" and unit.kind != INFANTRY:
+            continue
+        found.append(hex_)
+    return found
+
+
+# ---------------------------------------------------------------- validate
+
+
+def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
+    return RuleError(rule, code, message, **details)
+
+
+def validate(state: State, event: Any) -> None:
+    """Raise RuleError if `event` cannot happen at `state`."""
+    if state.over:
+        raise _refuse("M44-6", "game_over", "The game is over.")
+    check = _VALIDATORS.get(type(event))
+    if check is None:
+        raise _refuse("M44-6", "unknown_event", f"{type(event).__name__} is not a Mémoire 44 event.")
+    seat = getattr(event, "seat", None)
+    camp = camp_of_seat(state, seat) if seat is not None else None
+    if (
+        state.pending is not None
+        and state.pending.kind == "retreat"
+        and not isinstance(event, Retreated | MedalAwarded | GameEnded)
+    ):
+        raise _refuse(
+            "M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first."
+        )
+    check(state, event, camp)
+
+
+def _check_hand(state: State, camp: int, card: str) -> None:
+    if card not in CARDS:
+        raise _refuse("M44-5", "unknown_card", f"There is no command card {card!r}.", card=card)
+    hand = state.hands[camp]
+    if card in hand.known:
+        return
+    if hand.unknown == 0:
+        raise _refuse("M44-5", "card_not_in_hand", f"{CARDS[card].name} is not in that hand.", card=card)
+    if known_copies(state, card) >= CARDS[card].count:
+        raise _refuse(
+            "G-2",
+            "too_many_copies",
+            f"The deck holds {CARDS[card].count} {CARDS[card].name}, all already placed.",
+            card=card,
+        )
+
+
+def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
+    if state.phase in ("deal", "draw"):
+        if state.draws_due[camp] == 0:
+            raise _refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
+    elif state.phase in ("move", "battle") and camp == state.active:
+        if state.pending is not None and state.pending.kind == "retreat":
+            raise _refuse("M44-3", "retreat_pending", "A retreat is still to be reported.")
+    else:
+        raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
+    if pile_size(state) == 0 or state.reshuffle_due:
+        raise _refuse("G-4", "reshuffle_first", "The discards must be reshuffled into a new draw pile first.")
+    if event.card is not None:
+        if event.card not in CARDS:
+            raise _refuse("M44-5", "unknown_card", f"There is no command card {event.card!r}.")
+        if known_copies(state, event.card) >= CARDS[event.card].count:
+            raise _refuse(
+                "G-2",
+                "too_many_copies",
+                f"The deck holds {CARDS[event.card].count} {CARDS[event.card].name}, all already placed.",
+                card=event.card,
+            )
+
+
+def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
+    if event.card == "ambush":
+        _validate_ambush(state, event, camp)
+        return
+    if camp != state.active or state.phase != "card":
+        raise _refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
+    _check_hand(state, camp, event.card)
+    effective = event.card
+    if event.card == "counter_attack":
+        answered = state.last_played[1 - camp]
+        if answered is None:
+            raise _refuse("M44-5", "nothing_to_counter", "Counter-Attack copies a card the enemy has played.")
+        effective = answered[0]
+    if effective == "infantry_assault":
+        if event.section not in SECTIONS:
+            raise _refuse(
+                "M44-5", "section_needed", "Infantry Assault names a section (left, centre, right)."
+            )
+    elif event.section is not None and effective != "counter_attack":
+        raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
+    if effective == "ambush":
+        raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+
+
+def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
+    _check_hand(state, camp, "ambush")
+    if camp == state.active or state.phase not in ("move", "battle") or state.ambush is not None:
+        raise _refuse("M44-5", "ambush_timing", "Ambush answers an enemy's close assault, once a turn.")
+    attacker = unit_at(state, event.target) if event.target is not None else None
+    if attacker is None or attacker.camp != state.active:
+        raise _refuse("M44-5", "ambush_target", "Ambush names the hex of the enemy unit assaulting.")
+    order = state.order_of(attacker.uid)
+    if (
+        order is None
+        or order.battles > 0
+        or not any(u.camp == camp for u in adjacent_enemies(state, attacker))
+    ):
+        raise _refuse(
+            "M44-5",
+            "ambush_target",
+            "Ambush answers an ordered enemy unit, next to yours, that has not battled yet.",
+        )
+
+
+def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
+    if camp != state.active or state.phase != "roll":
+        raise _refuse("M44-5", "no_roll", "No tactic card is waiting for its roll.")
+    expected = state.hands[camp].size + 1
+    if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
+        raise _refuse(
+            "M44-5",
+            "wrong_roll",
+            f"{CARDS[str(state.card)].name} rolls one die per card in hand, this one included: "
+            f"{expected} dice.",
+            expected=expected,
+            reported=len(event.faces),
+        )
+
+
+def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
+    if camp != state.active or state.phase != "order":
+        raise _refuse(
+            "M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase
+        )
+    if len(set(event.units)) != len(event.units):
+        raise _refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
+    for uid in event.units:
+        if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
+            raise _refuse(
+                "M44-6",
+                "not_your_unit",
+                f"Unit {uid} is not one of this side's units on the board.",
+                unit=uid,
+            )
+    problem = may_order(state, camp, event.units)
+    if problem is not None:
+        raise _refuse(
+            "M44-5",
+            "wrong_order",
+            f"{CARDS[str(state.effective)].name}: {problem}.",
+            card=state.effective,
+            units=list(event.units),
+        )
+
+
+def _ordered_unit(state: State, uid: int, camp: int) -> tuple[Unit, Order]:
+    if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
+        raise _refuse("M44-6", "not_your_unit", f"Unit {uid} is not one of this side's units on the board.")
+    order = state.order_of(uid)
+    if order is None:
+        raise _refuse("M44-6", "not_ordered", "Only an ordered unit moves or battles.", unit=uid)
+    return state.units[uid], order
+
+
+def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
+    if camp != state.active or state.phase not in ("move", "battle"):
+        raise _refuse("M44-6", "not_moving", "Units move after they are ordered.", phase=state.phase)
+    unit, order = _ordered_unit(state, event.unit, camp)
+    second = state.effective == "behind_enemy_lines" and order.moves == 1 and order.battles == 1
+    if state.phase == "battle" and not second:
+        raise _refuse("M44-6", "moves_before_battles", "All moves come before the first battle.")
+    if order.moves >= moves_allowed(state, unit) or (order.moves == 1 and not second):
+        raise _refuse("M44-6", "moved_already", "This unit has already moved this turn.")
+    allowance = move_allowance(state, unit)
+    free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
+    problem = path_problem(state, unit, event.path, allowance, free)
+    if problem is not None:
+        raise _refuse(
+            "M44-4" if "terrain" in problem or "hex(es)" not in problem else "M44-2",
+            "illegal_move",
+            f"Move refused: {problem}.",
+            unit=event.unit,
+            path=[list(h) for h in event.path],
+        )
+
+
+def _validate_wire(state: State, event: WireRemoved, camp: int) -> None:
+    if camp != state.active or state.phase not in ("move", "battle"):
+        raise _refuse("M44-6", "not_battling", "Wire is removed in place of a battle.")
+    unit, order = _ordered_unit(state, event.unit, camp)
+    assert unit.hex is not None
+    if unit.kind != INFANTRY or state.obstacles.get(unit.hex) != "wire":
+        raise _refuse("M44-4", "no_wire", "Infantry removes the wire in its own hex.")
+    if order.battles >= battles_allowed(state, unit, order):
+        raise _refuse("M44-4", "no_battle_left", "Removing wire takes the unit's battle.")
+
+
+def _validate_battle(state: State, event: Battle, camp: int) -> None:
+    if state.phase not in ("move", "battle"):
+        raise _refuse("M44-6", "not_battling", "Battles follow the moves.", phase=state.phase)
+    target = unit_at(state, event.target)
+    if state.ambush is not None and state.ambush_target is not None:
+        if camp != state.ambush:
+            raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        attacker = (
+            state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
+        )
+        if (
+            attacker is None
+            or attacker.camp != camp
+            or attacker.hex is None
+            or event.target != state.ambush_target
+            or distance(attacker.hex, event.target) != 1
+        ):
+            raise _refuse("M44-5", "ambush_battle", "Ambush: a unit next to the assaulting unit battles it.")
+    elif camp != state.active:
+        raise _refuse("M44-6", "not_your_turn", "Only the side whose turn it is battles.")
+    elif event.unit is None:
+        if state.effective not in CARD_BATTLES:
+            raise _refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
+        if target is None or target.camp == camp:
+            raise _refuse("M44-5", "no_target", f"There is no enemy unit at {hex_name(event.target)}.")
+        if state.effective == "barrage" and state.card_targets:
+            raise _refuse("M44-5", "one_barrage", "Barrage targets one enemy unit.")
+        if state.effective == "air_power":
+            if len(state.card_targets) >= 4 or event.target in state.card_targets:
+                raise _refuse("M44-5", "air_power_group", "Air Power targets up to 4 different units.")
+            if state.card_targets and not any(distance(h, event.target) == 1 for h in state.card_targets):
+                raise _refuse(
+                    "M44-5", "air_power_group", "Air Power targets a group of units next to each other."
+                )
+        attacker = None
+    else:
+        attacker, order = _ordered_unit(state, event.unit, camp)
+        if state.effective in CARD_BATTLES:
+            raise _refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
+        problem = battle_problem(state, attacker, order, event.target)
+        if problem is not None:
+            raise _refuse(
+                problem[0],
+                "illegal_battle",
+                f"Battle refused: {problem[1]}.",
+                unit=event.unit,
+                target=list(event.target),
+            )
+    assert target is not None
+    dice, steps = battle_dice(state, attacker, target)
+    if dice == 0:
+        raise _refuse(
+            "M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps
+        )
+    if event.dice != dice:
+        raise _refuse(
+            "M44-2",
+            "wrong_dice_count",
+            f"This battle gets {dice} dice, not {event.dice}: {'; '.join(steps)}.",
+            computed=dice,
+            reported=event.dice,
+            computation=steps,
+        )
+    if len(event.faces) != dice or not set(event.faces) <= FACE_NAMES:
+        raise _refuse(
+            "M44-3",
+            "wrong_faces",
+            f"Report the {dice} faces rolled (infantry, armour, grenade, star, flag).",
+            faces=list(event.faces),
+        )
+
+
+def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
+    pending = state.pending
+    if pending is None or pending.kind != "retreat" or pending.unit != event.unit:
+        raise _refuse("M44-3", "no_retreat", "That unit has no retreat to make.")
+    unit = state.units[event.unit]
+    if unit.camp != camp:
+        raise _refuse("M44-3", "not_your_unit", "A retreat is reported by the retreating unit's side.")
+    here = pending.hex
+    for hex_ in event.path:
+        if hex_ not in retreat_steps(state, unit, here):
+            raise _refuse(
+                "M44-3",
+                "bad_retreat",
+                f"{hex_name(hex_)} is not a free hex one row back from {hex_name(here)}.",
+            )
+        here = hex_
+    if len(event.path) > pending.flags:
+        raise _refuse(
+            "M44-3", "too_far", f"The unit retreats {pending.flags} hex(es), not {len(event.path)}."
+        )
+    if len(event.path) < pending.flags - pending.ignorable:
+        best = retreat_depth(state, unit, pending.hex, pending.flags - pending.ignorable)
+        if len(event.path) < best:
+            raise _refuse(
+                "M44-3",
+                "retreat_further",
+                f"The unit can retreat {best} hex(es); it takes a hit only for hexes it cannot.",
+                possible=best,
+            )
+
+
+def _validate_ground(state: State, event: GroundTaken, camp: int) -> None:
+    pending = state.pending
+    if (
+        pending is None
+        or pending.kind != "take_ground"
+        or pending.unit != event.unit
+        or pending.hex != event.to
+    ):
+        raise _refuse("M44-2", "no_ground", "Ground is taken only into the hex a close assault just emptied.")
+    if state.units[event.unit].camp != camp:
+        raise _refuse("M44-2", "not_your_unit", "Ground is taken by the attacking unit.")
+    unit = state.units[event.unit]
+    if event.to in state.occupant or path_problem(state, unit, (event.to,), 1, free=True) is not None:
+        raise _refuse("M44-2", "no_ground", f"The unit cannot enter {hex_name(event.to)}.")
+
+
+def _validate_discard(state: State, event: CardDiscarded, camp: int) -> None:
+    if state.phase != "recon" or camp != state.active:
+        raise _refuse("M44-5", "no_recon", "A card is discarded after the Recon draw only.")
+    _check_hand(state, camp, event.card)
+
+
+def _validate_reshuffle(state: State, event: DeckReshuffled, camp: int) -> None:
+    if not (pile_size(state) == 0 or state.reshuffle_due):
+        raise _refuse(
+            "G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour."
+        )
+
+
+def _validate_medal(state: State, event: MedalAwarded, camp: int) -> None:
+    if event.medals < 1:
+        raise _refuse("M44-6", "no_medal", "A medal award gives at least one medal.")
+
+
+def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
+    if event.winner is not None and not 0 <= event.winner < len(state.seat_camp):
+        raise _refuse("M44-6", "unknown_seat", f"Seat {event.winner} is not at this table.")
+
+
+_VALIDATORS: dict[type, Callable[..., None]] = {
+    CardDrawn: _validate_drawn,
+    CardPlayed: _validate_played,
+    DiceRolled: _validate_rolled,
+    UnitsOrdered: _validate_ordered,
+    UnitMoved: _validate_moved,
+    WireRemoved: _validate_wire,
+    Battle: _validate_battle,
+    Retreated: _validate_retreat,
+    GroundTaken: _validate_ground,
+    CardDiscarded: _validate_discard,
+    DeckReshuffled: _validate_reshuffle,
+    MedalAwarded: _validate_medal,
+    GameEnded: _validate_end,
+}
+
+
+# ---------------------------------------------------------------- evolve
+
+
+def _take_card(hand: Hand, card: str) -> Hand:
+    if card in hand.known:
+        known = list(hand.known)
+        known.remove(card)
+        return Hand(known=tuple(known), unknown=hand.unknown)
+    return Hand(known=hand.known, unknown=hand.unknown - 1)
+
+
+def _with_hand(state: State, camp: int, hand: Hand) -> tuple[Hand, Hand]:
+    return (hand, state.hands[1]) if camp == 0 else (state.hands[0], hand)
+
+
+def _set_order(orders: tuple[Order, ...], order: Order) -> tuple[Order, ...]:
+    return tuple(order if o.uid == order.uid else o for o in orders)
+
+
+def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = None) -> State:
+    occupant = dict(state.occupant)
+    if unit.hex is not None:
+        del occupant[unit.hex]
+    figures = unit.figures if figures is None else figures
+    if figures == 0:
+        to = None
+    if to is not None:
+        occupant[to] = unit.uid
+    units = list(state.units)
+    units[unit.uid] = replace(unit, hex=to, figures=figures)
+    return replace(state, units=tuple(units), occupant=occupant)
+
+
+def objective_medals(state: State) -> tuple[int, int]:
+    """Medals each camp holds from objectives now (seed: temporary, majority, permanent)."""
+    medals = [0, 0]
+    for index, objective in enumerate(state.objectives):
+        camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
+        mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
+        if objective.kind == "temporary":
+            held = mine > 0
+        elif objective.kind == "majority":
+            held = mine > theirs
+        else:
+            held = index in state.permanent
+        if held:
+            medals[objective.camp] += objective.medals
+    return medals[0], medals[1]
+
+
+def recount(state: State) -> State:
+    """Recount medals (M44-6: eliminations, objectives, special awards) and end the game on victory."""
+    permanent = state.permanent
+    for index, objective in enumerate(state.objectives):
+        if (
+            objective.kind == "permanent"
+            and index not in permanent
+            and any(
+                h in state.occupant and state.units[state.occupant[h]].camp == objective.camp
+                for h in objective.hexes
+            )
+        ):
+            permanent = (*permanent, index)
+    if permanent != state.permanent:
+        state = replace(state, permanent=permanent)
+    held = objective_medals(state)
+    kills = [0, 0]
+    for unit in state.units:
+        if unit.figures == 0:
+            kills[1 - unit.camp] += 1
+    medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
+    winner = None
+    for camp in (state.active, 1 - state.active):
+        if medals[camp] >= state.victory[camp]:
+            winner = camp
+            break
+    if winner is None:
+        return replace(state, medals=medals) if medals != state.medals else state
+    return replace(
+        state,
+        medals=medals,
+        winner=winner,
+        over=True,
+        phase="over",
+        end_reason=f"{state.sides[winner].title()} reach {state.victory[winner]} medals",
+    )
+
+
+def evolve(state: State, event: Any) -> State:
+    """Apply an accepted event with its consequences; never validates."""
+    pending = state.pending
+    if pending is not None and pending.kind == "take_ground" and not isinstance(event, GroundTaken):
+        state = replace(state, pending=None)  # the attacker chose not to take ground
+    return _EVOLVERS[type(event)](state, event)
+
+
+def _next_turn(state: State) -> State:
+    return replace(
+        state,
+        phase="card",
+        turn=state.turn + 1,
+        active=1 - state.active,
+        card=None,
+        effective=None,
+        section=None,
+        roll=(),
+        orders=(),
+        card_targets=(),
+        ambush=None,
+        ambush_target=None,
+        draws_due=(0, 0),
+    )
+
+
+def _evolve_drawn(state: State, event: CardDrawn) -> State:
+    camp = state.seat_camp[event.seat]
+    if state.phase in ("move", "battle"):
+        due = [0, 0]
+        due[state.active] = 2 if state.effective in RECON_CARDS else 1
+        if state.ambush is not None:
+            due[state.ambush] += 1
+        state = replace(state, phase="draw", draws_due=(due[0], due[1]), pending=None)
+    hand = state.hands[camp]
+    hand = (
+        Hand(known=(*hand.known, event.card), unknown=hand.unknown)
+        if event.card is not None
+        else Hand(known=hand.known, unknown=hand.unknown + 1)
+    )
+    due = list(state.draws_due)
+    due[camp] -= 1
+    state = replace(state, hands=_with_hand(state, camp, hand), draws_due=(due[0], due[1]))
+    if due != [0, 0]:
+        return state
+    if state.phase == "deal":
+        return replace(state, phase="card", turn=1)
+    if state.effective in RECON_CARDS:
+        return replace(state, phase="recon")
+    return _next_turn(state)
+
+
+def _evolve_discarded(state: State, event: CardDiscarded) -> State:
+    camp = state.seat_camp[event.seat]
+    hand = _take_card(state.hands[camp], event.card)
+    state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
+    return _next_turn(state)
+
+
+def _evolve_played(state: State, event: CardPlayed) -> State:
+    camp = state.seat_camp[event.seat]
+    hand = _take_card(state.hands[camp], event.card)
+    state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
+    if event.card == "ambush":
+        # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
+        return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
+    effective, section = event.card, event.section
+    if event.card == "counter_attack":
+        answered = state.last_played[1 - camp]
+        assert answered is not None
+        effective = answered[0]
+        # Counter-Attack: the enemy's right flank is this side's left (M44-1 sections from each side).
+        section = event.section if effective == "infantry_assault" else None
+    spec = CARDS[effective]
+    if spec.kind == "section" and len(spec.sections) == 1:
+        own = spec.sections[0] if event.card != "counter_attack" else MIRROR[spec.sections[0]]
+        effective = effective.rsplit("_", 1)[0] + "_" + own
+        section = own
+    last = list(state.last_played)
+    last[camp] = (effective, section)
+    phase = "battle" if effective in CARD_BATTLES else "roll" if effective in ROLL_CARDS else "order"
+    return replace(
+        state,
+        card=event.card,
+        effective=effective,
+        section=section,
+        phase=phase,
+        last_played=(last[0], last[1]),
+        reshuffle_due=state.reshuffle_due or effective == "their_finest_hour",
+    )
+
+
+def _evolve_rolled(state: State, event: DiceRolled) -> State:
+    return replace(state, roll=event.faces, phase="order")
+
+
+def _evolve_ordered(state: State, event: UnitsOrdered) -> State:
+    state = replace(state, orders=tuple(Order(uid=uid) for uid in event.units), phase="move")
+    if state.effective == "dig_in":
+        obstacles = dict(state.obstacles)
+        for uid in event.units:
+            hex_ = state.units[uid].hex
+            if hex_ is not None and hex_ not in obstacles:
+                obstacles[hex_] = "sand"
+        state = replace(state, obstacles=obstacles)
+    if state.effective == "medics_and_mechanics":
+        for uid in event.units:
+            unit = state.units[uid]
+            back = sum(1 for f in state.roll if f == unit.kind or f == "star")
+            state = _move_unit(state, unit, unit.hex, min(unit.size, unit.figures + back))
+    return state
+
+
+def _evolve_moved(state: State, event: UnitMoved) -> State:
+    unit = state.units[event.unit]
+    order = state.order_of(event.unit)
+    assert order is not None
+    end = event.path[-1]
+    free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
+    stopped = order.stopped or (state.board.terrain[end].no_battle and not free)
+    order = replace(order, moved=order.moved + len(event.path), moves=order.moves + 1, stopped=stopped)
+    state = _move_unit(state, unit, end)
+    if unit.kind == ARMOUR and state.obstacles.get(end) == "wire":
+        obstacles = dict(state.obstacles)
+        del obstacles[end]  # M44-4: armour entering wire removes it
+        state = replace(state, obstacles=obstacles)
+    return recount(replace(state, orders=_set_order(state.orders, order)))
+
+
+def _evolve_wire(state: State, event: WireRemoved) -> State:
+    unit = state.units[event.unit]
+    order = state.order_of(event.unit)
+    assert order is not None and unit.hex is not None
+    obstacles = dict(state.obstacles)
+    del obstacles[unit.hex]
+    return replace(
+        state,
+        obstacles=obstacles,
+        phase="battle",
+        orders=_set_order(state.orders, replace(order, battles=order.battles + 1)),
+    )
+
+
+def _evolve_battle(state: State, event: Battle) -> State:
+    target = unit_at(state, event.target)
+    assert target is not None
+    attacker = state.units[event.unit] if event.unit is not None else None
+    card_battle = attacker is None
+    hits, flags = hits_and_flags(event.faces, target.kind, stars_hit=card_battle)
+    ambushing = (
+        state.ambush is not None
+        and state.ambush_target is not None
+        and attacker is not None
+        and attacker.camp == state.ambush
+    )
+    overrun_battle = False
+    if ambushing:
+        state = replace(state, ambush_target=None)
+    elif attacker is not None:
+        order = state.order_of(attacker.uid)
+        assert order is not None
+        overrun_battle = order.overrun and order.battles >= battles_allowed(state, attacker, order) - 1
+        state = replace(state, orders=_set_order(state.orders, replace(order, battles=order.battles + 1)))
+    else:
+        state = replace(state, card_targets=(*state.card_targets, event.target))
+    state = replace(state, phase="battle")
+    figures = max(0, target.figures - hits)
+    state = _move_unit(state, target, target.hex, figures)
+    close = attacker is not None and attacker.hex is not None and distance(attacker.hex, event.target) == 1
+    if figures > 0 and flags:
+        obstacle = state.obstacles.get(event.target)
+        ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag and state.effective != "barrage" else 0
+        state = replace(
+            state,
+            pending=Pending(
+                kind="retreat",
+                unit=target.uid,
+                hex=event.target,
+                flags=flags,
+                ignorable=ignorable,
+                attacker=None if attacker is None else attacker.uid,
+                close=close,
+                overrun_battle=overrun_battle,
+            ),
+        )
+    elif figures == 0 and close:
+        state = _offer_ground(state, attacker, event.target, overrun_battle)
+    return recount(state)
+
+
+def _offer_ground(state: State, attacker: Unit | None, hex_: Hex, overrun_battle: bool) -> State:
+    """After a close assault empties the target hex, infantry and armour may take ground (M44-2)."""
+    if attacker is None or attacker.kind == ARTILLERY:
+        return replace(state, pending=None)
+    current = state.units[attacker.uid]
+    if current.hex is None:
+        return replace(state, pending=None)
+    return replace(
+        state, pending=Pending(kind="take_ground", unit=attacker.uid, hex=hex_, overrun_battle=overrun_battle)
+    )
+
+
+def _evolve_retreat(state: State, event: Retreated) -> State:
+    pending = state.pending
+    assert pending is not None
+    unit = state.units[event.unit]
+    missing = pending.flags - len(event.path)
+    hits = max(0, missing - pending.ignorable)
+    end = event.path[-1] if event.path else pending.hex
+    state = _move_unit(state, unit, end, max(0, unit.figures - hits))
+    state = replace(state, pending=None)
+    if pending.close and state.units[event.unit].hex != pending.hex:
+        attacker = state.units[pending.attacker] if pending.attacker is not None else None
+        state = _offer_ground(state, attacker, pending.hex, pending.overrun_battle)
+    return recount(state)
+
+
+def _evolve_ground(state: State, event: GroundTaken) -> State:
+    pending = state.pending
+    assert pending is not None
+    unit = state.units[event.unit]
+    state = _move_unit(replace(state, pending=None), unit, event.to)
+    order = state.order_of(event.unit)
+    # M44-2: armour that takes ground may overrun (battle again), once, unless the terrain forbids it.
+    if (
+        order is not None
+        and unit.kind == ARMOUR
+        and not pending.overrun_battle
+        and not state.board.terrain[event.to].no_battle
+    ):
+        state = replace(state, orders=_set_order(state.orders, replace(order, overrun=True)))
+    return recount(state)
+
+
+def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
+    return replace(state, discard=(), reshuffle_due=False)
+
+
+def _evolve_medal(state: State, event: MedalAwarded) -> State:
+    camp = state.seat_camp[event.seat]
+    special = list(state.special)
+    special[camp] += event.medals
+    return recount(replace(state, special=(special[0], special[1])))
+
+
+def _evolve_end(state: State, event: GameEnded) -> State:
+    winner = None if event.winner is None else state.seat_camp[event.winner]
+    return replace(
+        state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table"
+    )
+
+
+_EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+    CardDrawn: _evolve_drawn,
+    CardPlayed: _evolve_played,
+    DiceRolled: _evolve_rolled,
+    UnitsOrdered: _evolve_ordered,
+    UnitMoved: _evolve_moved,
+    WireRemoved: _evolve_wire,
+    Battle: _evolve_battle,
+    Retreated: _evolve_retreat,
+    GroundTaken: _evolve_ground,
+    CardDiscarded: _evolve_discarded,
+    DeckReshuffled: _evolve_reshuffle,
+    MedalAwarded: _evolve_medal,
+    GameEnded: _evolve_end,
+}

@@ -1,0 +1,274 @@
+"""Scenarios as data, and the import of the scenario editor's `.m44` JSON files.
+
+A `.m44` file holds `meta_data`, `game_info` (`starting`, `cards_player1/2`, `victory_player1/2`,
+`side_player1/2`), `board` (`type`, `face`, `hexagons`: `{row, col, terrain, rect_terrain, obstacle,
+unit{name, nbr_units, badge}, tags}` in doubled columns) and `text`. Player 1 sits at row 0.
+Objective medals come from the hexes' `medalN` tags (the token's colour names the side that scores it:
+`medal1` Allied, `medal2` Axis: a gap reading) as temporary objectives, or from an optional
+`game_info.objectives` list naming the kind (temporary, majority, permanent, as the seed defines them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from domain.memoire44.board import BOARD_SIZES, Hex
+from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UNIT_PREFIXES, UNIT_TYPES
+from domain.ruleset import ResourceError
+
+OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent")
+# Gap reading (decisions.md is silent): the colour of a `medalN` tag's token names the side scoring it.
+MEDAL_TAGS: dict[str, str] = {
+    "medal1": "ALLIES",
+    "medal2": "AXIS",
+    "medal4": "ALLIES",
+    "medal5": "ALLIES",
+    "medal6": "AXIS",
+    "medal7": "AXIS",
+    "medal8": "ALLIES",
+    "medal9": "ALLIES",
+}
+STARTING: dict[str, int] = {"PLAYER1": 0, "PLAYER2": 1}
+
+
+class ScenarioHex(msgspec.Struct, frozen=True, kw_only=True):
+    """A hex that is not plain countryside: its terrain, obstacle and bridge (editor names)."""
+
+    row: int
+    col: int
+    terrain: str = ""
+    obstacle: str = ""
+    bridge: bool = False
+
+
+class ScenarioUnit(msgspec.Struct, frozen=True, kw_only=True):
+    """A unit at the start: where, which kind, which camp (0 = player 1, at row 0), how many figures."""
+
+    row: int
+    col: int
+    kind: str
+    camp: int
+    figures: int
+    name: str
+    badge: str = ""
+
+
+class Objective(msgspec.Struct, frozen=True, kw_only=True):
+    """Medal objective hexes for one camp (seed: temporary, majority, permanent)."""
+
+    camp: int
+    kind: str
+    hexes: tuple[Hex, ...]
+    medals: int = 1
+
+
+class Scenario(msgspec.Struct, frozen=True, kw_only=True):
+    """A parsed scenario, JSON-able: what `initial()` sets the game up from."""
+
+    name: str
+    board_type: str
+    face: str
+    sides: tuple[str, str]
+    hand: tuple[int, int]
+    victory: tuple[int, int]
+    starting: int
+    hexes: tuple[ScenarioHex, ...]
+    units: tuple[ScenarioUnit, ...]
+    objectives: tuple[Objective, ...] = ()
+    special_rules: str = ""
+
+
+def _name(entry: Any) -> str:
+    if isinstance(entry, Mapping):
+        return str(entry.get("name") or "")
+    return str(entry or "")
+
+
+def _unit(name: str, sides: tuple[str, str]) -> tuple[str, int] | str:
+    """(kind, camp) for an editor unit name such as `infger` or `tank2us`, or an error message."""
+    for prefix, kind in UNIT_PREFIXES.items():
+        if name.startswith(prefix):
+            nation = name[len(prefix) :].lstrip("0123456789")
+            side = NATIONS.get(nation)
+            if side is None:
+                return f"unit {name!r} names no known nation"
+            if side not in sides:
+                return f"unit {name!r} is {side}, which no player commands here"
+            return kind, sides.index(side)
+    return f"unknown unit {name!r}"
+
+
+def parse_m44(data: bytes) -> Scenario:
+    """Parse and validate a `.m44` file; raises ResourceError listing every bad hexagon."""
+    try:
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError as error:
+        raise ResourceError(f"This is not a scenario file (not JSON: {error}).") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("board"), dict):
+        raise ResourceError("A scenario file needs a `board` object.")
+    info = raw.get("game_info") or {}
+    board = raw["board"]
+    errors: list[dict[str, Any]] = []
+
+    def bad(index: int | None, field: str, message: str) -> None:
+        errors.append({"hexagon": index, "field": field, "message": message})
+
+    board_type = str(board.get("type") or "STANDARD")
+    if board_type not in BOARD_SIZES:
+        raise ResourceError(f"Board type {board_type!r} is not supported yet (only {sorted(BOARD_SIZES)}).")
+    rows, cols = BOARD_SIZES[board_type]
+    sides = (str(info.get("side_player1", "AXIS")), str(info.get("side_player2", "ALLIES")))
+    if len(set(sides)) != 2 or not set(sides) <= {"AXIS", "ALLIES"}:
+        bad(None, "game_info.side_player1", f"sides must be AXIS and ALLIES, not {sides}")
+    numbers: dict[str, int] = {}
+    for field, default in (
+        ("cards_player1", 4),
+        ("cards_player2", 4),
+        ("victory_player1", 4),
+        ("victory_player2", 4),
+    ):
+        value = info.get(field, default)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            bad(None, f"game_info.{field}", f"must be a positive whole number, not {value!r}")
+            value = default
+        numbers[field] = value
+    starting = STARTING.get(str(info.get("starting", "PLAYER1")))
+    if starting is None:
+        bad(None, "game_info.starting", f"must be PLAYER1 or PLAYER2, not {info.get('starting')!r}")
+        starting = 0
+
+    hexes: list[ScenarioHex] = []
+    units: list[ScenarioUnit] = []
+    tagged: dict[int, list[Hex]] = {0: [], 1: []}
+    seen: set[Hex] = set()
+    for index, item in enumerate(board.get("hexagons") or []):
+        if not isinstance(item, dict):
+            bad(index, "hexagon", "must be an object")
+            continue
+        row, col = item.get("row"), item.get("col")
+        if not (
+            isinstance(row, int)
+            and isinstance(col, int)
+            and 0 <= row < rows
+            and 0 <= col <= 2 * (cols - 1)
+            and col % 2 == row % 2
+        ):
+            bad(index, "row", f"({row}, {col}) is not a hex of the {board_type} board (doubled columns)")
+            continue
+        if (row, col) in seen:
+            bad(index, "row", f"hex ({row}, {col}) is listed twice")
+            continue
+        seen.add((row, col))
+        terrain = _name(item.get("terrain"))
+        if terrain not in TERRAINS:
+            bad(index, "terrain", f"unknown terrain {terrain!r}")
+            terrain = ""
+        rect = _name(item.get("rect_terrain"))
+        if rect and rect not in BRIDGES:
+            bad(index, "rect_terrain", f"unknown terrain {rect!r}")
+        obstacle = _name(item.get("obstacle"))
+        if obstacle and obstacle not in OBSTACLES:
+            bad(index, "obstacle", f"unknown obstacle {obstacle!r}")
+            obstacle = ""
+        if terrain or obstacle or rect in BRIDGES:
+            hexes.append(
+                ScenarioHex(row=row, col=col, terrain=terrain, obstacle=obstacle, bridge=rect in BRIDGES)
+            )
+        unit = item.get("unit")
+        if unit:
+            found = _unit(_name(unit), sides)
+            if isinstance(found, str):
+                bad(index, "unit", found)
+            else:
+                kind, camp = found
+                figures = unit.get("nbr_units") if isinstance(unit, dict) else None
+                if figures in (None, ""):
+                    figures = UNIT_TYPES[kind].figures
+                if not isinstance(figures, int) or not 1 <= figures <= 6:
+                    bad(index, "unit", f"nbr_units must be 1 to 6, not {figures!r}")
+                else:
+                    badge = str(unit.get("badge") or "") if isinstance(unit, dict) else ""
+                    units.append(
+                        ScenarioUnit(
+                            row=row,
+                            col=col,
+                            kind=kind,
+                            camp=camp,
+                            figures=figures,
+                            name=_name(unit),
+                            badge=badge,
+                        )
+                    )
+        for tag in item.get("tags") or []:
+            side = MEDAL_TAGS.get(_name(tag))
+            if side in sides:
+                tagged[sides.index(side)].append((row, col))
+
+    objectives = [
+        Objective(camp=camp, kind="temporary", hexes=(hex_,)) for camp in (0, 1) for hex_ in tagged[camp]
+    ]
+    for index, entry in enumerate(info.get("objectives") or []):
+        try:
+            objective = msgspec.convert(entry, Objective)
+        except msgspec.ValidationError as error:
+            bad(None, f"game_info.objectives[{index}]", str(error))
+            continue
+        if objective.kind not in OBJECTIVE_KINDS or objective.camp not in (0, 1) or not objective.hexes:
+            bad(
+                None,
+                f"game_info.objectives[{index}]",
+                f"kind must be one of {OBJECTIVE_KINDS}, camp 0 or 1, with at least one hex",
+            )
+            continue
+        objectives.append(objective)
+    if errors:
+        raise ResourceError(f"The scenario has {len(errors)} error(s).", errors)
+
+    text = raw.get("text") or {}
+    english = text.get("en") if isinstance(text, dict) else None
+    english = english if isinstance(english, dict) else {}
+    name = str(english.get("name") or (raw.get("meta_data") or {}).get("name") or "Untitled scenario")
+    rules = "\n\n".join(str(english[key]) for key in ("description", "rules", "victory") if english.get(key))
+    return Scenario(
+        name=name,
+        board_type=board_type,
+        face=str(board.get("face") or "COUNTRY"),
+        sides=sides,
+        hand=(numbers["cards_player1"], numbers["cards_player2"]),
+        victory=(numbers["victory_player1"], numbers["victory_player2"]),
+        starting=starting,
+        hexes=tuple(hexes),
+        units=tuple(units),
+        objectives=tuple(objectives),
+        special_rules=rules,
+    )
+
+
+def content_hash(data: bytes) -> str:
+    """The hash a ResourceRef records for an imported file."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class ScenarioKind:
+    """The `scenario` resource kind: `.m44` files, parsed to a JSON-able `Scenario`."""
+
+    name = "scenario"
+    media_types: tuple[str, ...] = ("application/json", "application/x-m44")
+
+    def parse(self, data: bytes) -> Any:
+        """Parse and validate an imported `.m44` file; returns the scenario as JSON-able data."""
+        return msgspec.json.decode(msgspec.json.encode(parse_m44(data)))
+
+    def builtin(self) -> Mapping[str, bytes]:
+        """The scenarios this project ships (written for it), by id (the file name without `.m44`)."""
+        folder = resources.files("domain.memoire44") / "scenarios"
+        return {
+            entry.name.removesuffix(".m44"): entry.read_bytes()
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+            if entry.name.endswith(".m44")
+        }

@@ -1,0 +1,31 @@
+"""Mémoire 44 results: medals per seat (M44-6), split into eliminations, objectives and special awards."""
+
+from __future__ import annotations
+
+from domain.memoire44.rules import objective_medals
+from domain.memoire44.state import State
+from domain.ruleset import PlayerResult, Result
+
+SCORE_UNIT = "medal"
+
+
+def result(state: State) -> Result:
+    """Finished when a side reached its medal count or the table ended the game; the winner places 1."""
+    held = objective_medals(state)
+    players = []
+    for seat, camp in enumerate(state.seat_camp):
+        kills = sum(1 for u in state.units if u.camp != camp and u.figures == 0)
+        if state.winner is not None:
+            placement = 1 if camp == state.winner else 2
+        else:
+            placement = 1 if state.medals[camp] >= state.medals[1 - camp] else 2
+        players.append(
+            PlayerResult(
+                seat=seat,
+                score=state.medals[camp],
+                placement=placement,
+                breakdown={"eliminations": kills, "objectives": held[camp], "special": state.special[camp]},
+            )
+        )
+    winners = (state.seat_of(state.winner),) if state.winner is not None else ()
+    return Result(finished=state.over, score_unit=SCORE_UNIT, players=tuple(players), winners=winners)

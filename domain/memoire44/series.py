@@ -1,0 +1,46 @@
+"""A Mémoire 44 match: the same scenario twice, sides swapped, medals summed per player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.memoire44.setup import seat_sides
+from domain.ruleset import SeriesGame, SeriesStatus, Setup
+
+MATCH_GAMES = 2
+
+
+def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
+    """Totals of medals per club player over the match's games. Finished after two games; the winner is
+    the higher total. Equal totals are a drawn match: both players are listed as winners (a gap reading,
+    a club plays a third game if it wants a single winner)."""
+    totals: dict[str, int] = {}
+    notes: list[str] = []
+    for game in games[:MATCH_GAMES]:
+        for player in game.setup.players:
+            score = next((p.score for p in game.result.players if p.seat == player.seat), 0)
+            totals[player.player_id] = totals.get(player.player_id, 0) + score
+    if len(games) >= MATCH_GAMES:
+        first, second = games[0].setup, games[1].setup
+        if _sides(first) == _sides(second):
+            notes.append("the second game was not played with sides swapped")
+        if _scenario(first) != _scenario(second):
+            notes.append("the two games were not the same scenario")
+    finished = len(games) >= MATCH_GAMES
+    winners: tuple[str, ...] = ()
+    if finished and totals:
+        best = max(totals.values())
+        winners = tuple(sorted(p for p, s in totals.items() if s == best))
+        if len(winners) > 1:
+            notes.append("drawn match")
+    return SeriesStatus(totals=totals, finished=finished, winners=winners, note="; ".join(notes))
+
+
+def _sides(setup: Setup) -> dict[str, str]:
+    sides = seat_sides(setup)
+    return {p.player_id: sides[p.seat] for p in setup.players if p.seat < len(sides)}
+
+
+def _scenario(setup: Setup) -> str | None:
+    ref = setup.resources.get("scenario")
+    return None if ref is None else ref.content_hash

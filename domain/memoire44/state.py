@@ -1,0 +1,113 @@
+"""Mémoire 44 state: frozen structs. Camps are the scenario's players: camp 0 (player 1, at row 0) and
+camp 1 (player 2, at the last row); `seat_camp` says which seat commands which camp."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.memoire44.board import Board, Hex
+from domain.memoire44.scenario import Objective
+
+
+class Unit(msgspec.Struct, frozen=True, kw_only=True):
+    """A unit on the board (`hex` None once eliminated); `size` is its figures at the start."""
+
+    uid: int
+    camp: int
+    kind: str
+    size: int
+    figures: int
+    hex: Hex | None
+    badge: str = ""
+
+
+class Hand(msgspec.Struct, frozen=True, kw_only=True):
+    """A camp's command cards: those the record knows, and a count of face-down ones (G-2)."""
+
+    known: tuple[str, ...] = ()
+    unknown: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.unknown
+
+
+class Order(msgspec.Struct, frozen=True, kw_only=True):
+    """An ordered unit this turn: hexes moved, moves and battles made, whether it entered terrain that
+    forbids battling (M44-4), and an armour overrun it has earned (M44-2)."""
+
+    uid: int
+    moved: int = 0
+    moves: int = 0
+    battles: int = 0
+    stopped: bool = False
+    overrun: bool = False
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """What a battle left to report: the target's retreat (`flags` hexes, `ignorable` of them it may
+    ignore), or the attacker's take-ground into `hex`."""
+
+    kind: str
+    unit: int
+    hex: Hex
+    flags: int = 0
+    ignorable: int = 0
+    attacker: int | None = None
+    close: bool = False
+    overrun_battle: bool = False
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the rules need between two events."""
+
+    board: Board
+    scenario_id: str
+    scenario_name: str
+    sides: tuple[str, str]
+    players: tuple[str, ...]
+    seat_camp: tuple[int, ...]
+    hand_limit: tuple[int, int]
+    victory: tuple[int, int]
+    objectives: tuple[Objective, ...]
+    units: tuple[Unit, ...]
+    occupant: dict[Hex, int]
+    obstacles: dict[Hex, str]
+    hands: tuple[Hand, Hand]
+    discard: tuple[str, ...] = ()
+    phase: str = "deal"
+    turn: int = 0
+    active: int = 0
+    card: str | None = None
+    effective: str | None = None
+    section: str | None = None
+    last_played: tuple[tuple[str, str | None] | None, tuple[str, str | None] | None] = (None, None)
+    roll: tuple[str, ...] = ()
+    orders: tuple[Order, ...] = ()
+    pending: Pending | None = None
+    card_targets: tuple[Hex, ...] = ()
+    ambush: int | None = None
+    ambush_target: Hex | None = None
+    draws_due: tuple[int, int] = (0, 0)
+    reshuffle_due: bool = False
+    permanent: tuple[int, ...] = ()
+    special: tuple[int, int] = (0, 0)
+    medals: tuple[int, int] = (0, 0)
+    winner: int | None = None
+    over: bool = False
+    end_reason: str = ""
+
+    def camp_of(self, seat: int) -> int:
+        """The camp a seat commands."""
+        return self.seat_camp[seat]
+
+    def seat_of(self, camp: int) -> int:
+        """The seat commanding a camp."""
+        return self.seat_camp.index(camp)
+
+    def order_of(self, uid: int) -> Order | None:
+        """The unit's order this turn, if ordered."""
+        for order in self.orders:
+            if order.uid == uid:
+                return order
+        return None

@@ -1,0 +1,52 @@
+"""What each viewer sees (G-2): the board, units, medals and discards are public; a hand's cards are
+seen by its own seat and in the full record, everyone else sees how many cards it holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.memoire44.rules import pile_size
+from domain.memoire44.state import State
+from domain.ruleset import Viewer
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The state as `viewer` may see it, as JSON-able data."""
+    hands = []
+    for camp, hand in enumerate(state.hands):
+        seat = state.seat_of(camp)
+        entry: dict[str, Any] = {"side": state.sides[camp], "seat": seat, "count": hand.size}
+        if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat):
+            entry["known"] = list(hand.known)
+            entry["unknown"] = hand.unknown
+        hands.append(entry)
+    return {
+        "scenario": {"id": state.scenario_id, "name": state.scenario_name},
+        "board": state.board.to_builtins(),
+        "sides": [
+            {
+                "side": state.sides[camp],
+                "seat": state.seat_of(camp),
+                "player": state.players[state.seat_of(camp)],
+                "medals": state.medals[camp],
+                "victory": state.victory[camp],
+            }
+            for camp in (0, 1)
+        ],
+        "units": [msgspec.to_builtins(u) | {"side": state.sides[u.camp]} for u in state.units],
+        "obstacles": [{"row": h[0], "col": h[1], "obstacle": o} for h, o in sorted(state.obstacles.items())],
+        "objectives": msgspec.to_builtins(state.objectives),
+        "hands": hands,
+        "discard": list(state.discard),
+        "draw_pile": pile_size(state),
+        "turn": state.turn,
+        "active": state.sides[state.active],
+        "phase": state.phase,
+        "card": state.card,
+        "orders": msgspec.to_builtins(state.orders),
+        "pending": msgspec.to_builtins(state.pending),
+        "winner": None if state.winner is None else state.sides[state.winner],
+        "over": state.over,
+    }

@@ -1,0 +1,179 @@
+"""A seeded random player for Mémoire 44, for property tests: it plays only events `legal_events`
+offers, fills in chance itself (a physical deck it shuffles, dice it rolls) and checks invariants after
+every event."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from domain.memoire44 import RULESET
+from domain.memoire44.board import distance
+from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
+from domain.memoire44.events import (
+    Battle,
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
+    DeckReshuffled,
+    DiceRolled,
+    GroundTaken,
+    Retreated,
+    UnitMoved,
+    WireRemoved,
+)
+from domain.memoire44.rules import pile_size
+from domain.memoire44.scenario import content_hash
+from domain.memoire44.state import State
+from domain.record import GameStarted
+from domain.ruleset import Player, ResourceRef, Setup
+
+KIND = RULESET.resource_kinds["scenario"]
+
+
+def setup_for(scenario_id: str, sides: tuple[str, str] | None = None,
+              players: tuple[str, str] = ("Alain", "Bea")) -> Setup:
+    """A two-player set-up embedding a shipped scenario."""
+    data = KIND.builtin()[scenario_id]
+    ref = ResourceRef(kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data),
+                      content=KIND.parse(data))
+    options = {"sides": list(sides)} if sides else {}
+    return Setup(
+        players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat)
+                      for seat, name in enumerate(players)),
+        options=options, resources={"scenario": ref},
+    )
+
+
+def started(setup: Setup) -> GameStarted:
+    return GameStarted(ruleset=RULESET.name, ruleset_version=RULESET.version, setup=setup)
+
+
+def expected_medals(state: State) -> tuple[int, int]:
+    """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed)."""
+    medals = [0, 0]
+    for unit in state.units:
+        if unit.figures == 0:
+            medals[1 - unit.camp] += 1
+    for index, objective in enumerate(state.objectives):
+        owners = [u.camp for u in state.units if u.hex in objective.hexes]
+        mine = owners.count(objective.camp)
+        held = {"temporary": mine > 0, "majority": mine > len(owners) - mine,
+                "permanent": index in state.permanent}[objective.kind]
+        medals[objective.camp] += objective.medals if held else 0
+    return medals[0] + state.special[0], medals[1] + state.special[1]
+
+
+def check_invariants(state: State) -> None:
+    """What must hold after every event."""
+    seen: set[tuple[int, int]] = set()
+    for unit in state.units:
+        assert 0 <= unit.figures <= unit.size, unit
+        assert (unit.hex is None) == (unit.figures == 0), unit
+        if unit.hex is not None:
+            assert unit.hex not in seen, f"two units in {unit.hex}"
+            seen.add(unit.hex)
+            assert state.occupant[unit.hex] == unit.uid
+            assert state.board.passable(unit.hex)
+    assert len(state.occupant) == len(seen)
+    assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
+    assert pile_size(state) >= 0
+    for card, spec in CARDS.items():
+        placed = sum(h.known.count(card) for h in state.hands) + state.discard.count(card)
+        assert placed <= spec.count, card
+    if state.phase == "card":
+        assert tuple(h.size for h in state.hands) == state.hand_limit
+
+
+class RandomTable:
+    """One game at a seeded random table. `face_down` is the chance a draw is recorded face-down."""
+
+    def __init__(self, rng: random.Random, setup: Setup, face_down: float = 0.1) -> None:
+        self.rng = rng
+        self.state: State = RULESET.initial(setup)
+        self.events: list[Any] = [started(setup)]
+        self.deck = [card for card, spec in CARDS.items() for _ in range(spec.count)]
+        rng.shuffle(self.deck)
+        self.real_hands: list[list[str]] = [[], []]
+        self.face_down = face_down
+
+    def play(self, limit: int = 20000) -> State:
+        """Play to the end; every event is validated, applied and checked."""
+        check_invariants(self.state)
+        while not self.state.over:
+            assert len(self.events) < limit, "the game did not end"
+            event = self.choose()
+            RULESET.validate(self.state, event)
+            self.after(event)
+            self.state = RULESET.evolve(self.state, event)
+            self.events.append(event)
+            check_invariants(self.state)
+        return self.state
+
+    def after(self, event: Any) -> None:
+        """Keep the physical cards in step with what was recorded."""
+        state = self.state
+        if isinstance(event, CardPlayed | CardDiscarded):
+            self.real_hands[state.seat_camp[event.seat]].remove(event.card)
+        elif isinstance(event, DeckReshuffled):
+            in_hands = self.real_hands[0] + self.real_hands[1]
+            self.deck = [c for c, spec in CARDS.items() for _ in range(spec.count - in_hands.count(c))]
+            self.rng.shuffle(self.deck)
+            assert len(self.deck) == DECK_SIZE - len(in_hands)
+
+    def choose(self) -> Any:
+        state, rng = self.state, self.rng
+        options = [(seat, e) for seat in (0, 1) for e in RULESET.legal_events(state, seat) or ()]
+        assert options, f"no legal event in phase {state.phase}"
+        active = [e for seat, e in options if state.seat_camp[seat] == state.active]
+        others = [e for seat, e in options if state.seat_camp[seat] != state.active]
+        if others and (not active or rng.random() < 0.3):
+            return self.fill(rng.choice(others))
+        events = active
+        by_type: dict[type, list[Any]] = {}
+        for event in events:
+            by_type.setdefault(type(event), []).append(event)
+        if CardPlayed in by_type:
+            camp = state.active
+            playable = [e for e in by_type[CardPlayed] if e.card in self.real_hands[camp]]
+            return rng.choice(playable)
+        if CardDiscarded in by_type or state.phase == "recon":
+            seat = state.seat_of(state.active)
+            return CardDiscarded(seat=seat, card=rng.choice(self.real_hands[state.active]))
+        if GroundTaken in by_type and rng.random() < 0.7:
+            return by_type[GroundTaken][0]
+        if UnitMoved in by_type and rng.random() < 0.85:
+            return self.move(by_type[UnitMoved])
+        fights = by_type.get(Battle, []) + by_type.get(WireRemoved, [])
+        if fights and rng.random() < 0.95:
+            return self.fill(rng.choice(fights))
+        rest = [e for e in events if not isinstance(e, UnitMoved | Battle | WireRemoved | GroundTaken)]
+        return self.fill(rng.choice(rest or events))
+
+    def move(self, moves: list[UnitMoved]) -> UnitMoved:
+        """Mostly towards the nearest enemy, so armies meet."""
+        state, rng = self.state, self.rng
+        unit = rng.choice(sorted({m.unit for m in moves}))
+        mine = [m for m in moves if m.unit == unit]
+        if rng.random() < 0.3:
+            return rng.choice(mine)
+        camp = state.units[unit].camp
+        enemies = [u.hex for u in state.units if u.camp != camp and u.hex is not None]
+        return min(mine, key=lambda m: (min(distance(m.path[-1], h) for h in enemies), rng.random()))
+
+    def fill(self, event: Any) -> Any:
+        """Chance, as the table would report it."""
+        rng = self.rng
+        if isinstance(event, CardDrawn):
+            card = self.deck.pop()
+            self.real_hands[self.state.seat_camp[event.seat]].append(card)
+            return CardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
+        if isinstance(event, Battle):
+            return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
+        if isinstance(event, DiceRolled):
+            return DiceRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, Retreated):
+            return event
+        return event
