@@ -8,6 +8,7 @@ from typing import Any
 
 from domain.record import Correction, GameStarted, fold
 from domain.ruleset import Player, Setup
+from tests.projections import hands
 from tests.support.tally import RULESET, Noted
 
 NAMES = ("Alain", "Bea", "Carla", "Dan")
@@ -67,3 +68,46 @@ def duel_setup(first: tuple[str, str], second: tuple[str, str], target: int = 10
                  Player(player_id=second[0], name=second[1], seat=1)),
         options={"target": target},
     )
+
+
+def random_hands_game(seed: int, players: int = 3, teams: bool = False) -> list[Any]:
+    """A whole game of the Hands test ruleset from a physical deck the harness shuffles: draws are
+    reported known or face-down (G-2), plays name the real card, and corrections void the latest
+    events (the harness then takes back the physical moves too)."""
+    rng = random.Random(seed)
+    deck = [card for card in hands.CARDS for _ in range(hands.COPIES)]
+    rng.shuffle(deck)
+    held: list[list[str]] = [[] for _ in range(players)]
+    setup = Setup(players=tuple(
+        Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat, team=seat % 2 if teams else None)
+        for seat in range(players)
+    ))
+    events: list[Any] = [GameStarted(ruleset=hands.RULESET.name, ruleset_version=hands.RULESET.version,
+                                     setup=setup)]
+    folded = fold(hands.RULESET, events)
+    moves: list[tuple[str, int, str]] = []  # the physical move of each event in effect
+    while folded.state.phase != "over":
+        state = folded.state
+        if moves and rng.random() < 0.08:
+            voids = rng.randint(1, min(3, len(moves)))
+            for kind, seat, card in reversed(moves[-voids:]):
+                if kind == "draw":
+                    held[seat].remove(card)
+                    deck.append(card)
+                else:
+                    held[seat].append(card)
+            del moves[-voids:]
+            event: Any = Correction(voids=voids, reason="misreported")
+        elif state.phase == "draw":
+            card = deck.pop()
+            held[state.to_play].append(card)
+            moves.append(("draw", state.to_play, card))
+            event = hands.Drew(seat=state.to_play, card=card if rng.random() < 0.6 else None)
+        else:
+            card = rng.choice(held[state.to_play])
+            held[state.to_play].remove(card)
+            moves.append(("play", state.to_play, card))
+            event = hands.Played(seat=state.to_play, card=card)
+        folded = folded.accept(event)
+        events.append(event)
+    return events

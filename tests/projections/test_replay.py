@@ -20,7 +20,8 @@ from projections.replay import (
     snapshots_for,
     view_at,
 )
-from tests.projections.games import random_tally_game, tally_setup
+from tests.projections import hands
+from tests.projections.games import random_hands_game, random_tally_game, tally_setup
 from tests.support.tally import RULESET, Noted, Rolled, Tally
 
 STARTED = GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=tally_setup(2, target=10))
@@ -207,3 +208,54 @@ def test_the_diff_of_two_json_values_lists_added_removed_and_changed_paths():
 def test_the_diff_reads_structs_and_integer_keys_as_json_does():
     assert diff({1: (1, 2)}, {1: [1, 3]}) == (Change(path=("1", 1), op="changed", old=2, new=3),)
     assert diff(STARTED.setup, STARTED.setup) == ()
+
+
+HAND_VIEWERS = (Viewer.public(), Viewer.full(), *(Viewer.of_seat(seat) for seat in range(4)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_with_hidden_cards_every_view_at_every_step_is_the_plain_fold_of_the_first_n_events(seed):
+    # G-2: the seat views show their own hand, the public view only hand sizes.
+    events = random_hands_game(seed, players=4, teams=seed % 2 == 1)
+    snapshots = snapshots_for(hands.RULESET, events, every=7)
+    differs = False
+    for step in range(1, len(events) + 1):
+        expected = fold(hands.RULESET, events[:step]).state
+        public = hands.RULESET.view(expected, Viewer.public())
+        for viewer in HAND_VIEWERS:
+            seen = view_at(hands.RULESET, events, step, viewer, snapshots).view
+            assert seen == hands.RULESET.view(expected, viewer)
+            differs = differs or seen != public
+    assert differs
+
+
+def test_a_hidden_draw_shows_in_the_seats_view_and_only_as_a_size_in_public():
+    events = [GameStarted(ruleset="hands", ruleset_version="1.0.0", setup=tally_setup(2)),
+              hands.Drew(seat=0, card="a")]
+    own = view_at(hands.RULESET, events, 2, Viewer.of_seat(0))
+    assert own.changes == (Change(path=("hands", 0, "known", 0), op="added", new="a"),
+                           Change(path=("phase",), op="changed", old="draw", new="play"))
+    public = view_at(hands.RULESET, events, 2, Viewer.public())
+    assert public.changes == (Change(path=("hands", 0, "size"), op="changed", old=0, new=1),
+                              Change(path=("phase",), op="changed", old="draw", new="play"))
+
+
+def test_nested_chapters_index_every_round_and_every_turn_of_it():
+    events = random_hands_game(2, players=3)
+    replayed = replay(hands.RULESET, events)
+    index = {mark.chapters: mark.version for mark in replayed.chapters}
+    assert index[(("round", 1),)] == 2
+    second = index[(("round", 2),)]
+    assert index[(("round", 2), ("turn", 1))] == second
+    assert replayed.steps[second - 1].chapters == (("round", 2), ("turn", 1))
+    # Each chapter's first step really is the first step carrying it.
+    for mark in replayed.chapters:
+        first = next(s for s in replayed.steps if s.chapters[: len(mark.chapters)] == mark.chapters)
+        assert first.version == mark.version
+
+
+def test_a_team_game_starts_with_its_sides_named():
+    events = random_hands_game(1, players=4, teams=True)
+    assert replay(hands.RULESET, events).steps[0].text == (
+        "A game of Hands starts: Alain and Carla (team 0) against Bea and Dan (team 1)."
+    )
