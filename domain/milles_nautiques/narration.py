@@ -114,9 +114,11 @@ def _consequence_text(before: State, after: State, consequence: Consequence) -> 
     target = convoy_name(before, number) if number and number <= len(before.convoys) else f"convoy {number}"
     texts = {
         "arrived": f"{target[0].upper()}{target[1:]} arrives in port.",
-        "sunk": f"{who}'s ship holds: {target} is sunk and captured by {who}.",
-        "saved": f"{who}'s ship holds: {target} is saved and sails on.",
-        "mined": f"{who}'s mine explodes: {target} is sunk and captured by {who}.",
+        "sunk": f"At the start of {who}'s turn, {who}'s ship has held: {target} is sunk and captured "
+                f"by {who}.",
+        "saved": f"At the start of {who}'s turn, {who}'s ship has held: {target} is saved and sails on.",
+        "mined": f"At the start of {who}'s turn, {who}'s mine explodes: {target} is sunk and captured "
+                 f"by {who}.",
         "bombed": f"{target[0].upper()}{target[1:]} is destroyed and captured by {who}.",
         "round_over_forty": "A side reaches 40 points: the round is over.",
         "round_over_cards": "The cards have run out: the round is over.",
