@@ -1,0 +1,293 @@
+"""Atlantic Storm's cards, as data: the catalogue format, its parser and the shipped catalogues.
+
+No public list of the 40 convoy and 112 force cards exists, so a club imports its own catalogue (a CSV
+file documented in `catalogues/README.md`). `documented.csv` holds only what the rule texts state
+(seed 002, the Spanish rulebook, and seed 000, the French summary); an unstated value stays blank and a
+card with a blank value the game needs cannot be played (the rules core says so).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from domain.ruleset import ResourceError
+
+COLUMNS: tuple[str, ...] = (
+    "number", "name", "side", "nationality", "type", "unit", "air", "surface", "submarine",
+    "years", "ocean", "vp", "special", "fate_victim", "victim", "cargo", "source",
+)
+SIDES = ("allied", "german", "either")
+TYPES = ("air", "surface", "submarine", "any")
+UNITS = ("aircraft", "ship", "carrier", "escort_group", "submarine", "wolfpack", "weapon", "event")
+OCEANS = ("north_atlantic", "arctic", "any")
+SPECIALS = (
+    "admiral", "raid", "happy_time", "storm", "intelligence", "supply", "milk_cow", "standalone", "black_gap",
+)
+CARGOES = ("full", "half", "empty")
+YEARS = (1940, 1941, 1942, 1943)
+ZONES = ("air", "surface", "submarine")
+
+_NUMBER = re.compile(r"^([CAGS]?)(\d+|\?)$")
+_VALUE = re.compile(r"^(?:[0-6]|\?|\?\?|\+[0-6])$")
+_SPECIAL_CATEGORY = {
+    "admiral": "special", "raid": "special", "happy_time": "special", "storm": "special",
+    "intelligence": "special", "supply": "supply", "milk_cow": "supply", "standalone": "bonus",
+}
+
+
+class Card(msgspec.Struct, frozen=True, kw_only=True):
+    """One catalogue row. Blank strings (and `vp` None, `years` empty) mean "not stated".
+
+    `category` is derived from the number and the VP column: convoy, normal, bonus, special, supply,
+    or "" when the row does not say."""
+
+    number: str
+    name: str
+    category: str
+    side: str = ""
+    nationality: str = ""
+    type: str = ""
+    unit: str = ""
+    air: str = ""
+    surface: str = ""
+    submarine: str = ""
+    years: tuple[int, ...] = ()
+    ocean: str = ""
+    vp: int | None = None
+    special: str = ""
+    fate_victim: str = ""
+    victim: bool = False
+    cargo: str = ""
+    source: str = ""
+
+    @property
+    def numbered(self) -> bool:
+        """Whether the row states the card's number (only numbered cards can be recorded in a game)."""
+        return not self.number.endswith("?")
+
+    def value(self, zone: str) -> str:
+        """The printed value in one zone (air, surface, submarine)."""
+        return self.air if zone == "air" else self.surface if zone == "surface" else self.submarine
+
+
+class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
+    """The parsed catalogue: rows in file order."""
+
+    cards: tuple[Card, ...]
+
+    def convoys(self) -> tuple[Card, ...]:
+        """The convoy cards."""
+        return tuple(card for card in self.cards if card.category == "convoy")
+
+    def forces(self) -> tuple[Card, ...]:
+        """The force cards (everything that is not a convoy)."""
+        return tuple(card for card in self.cards if card.category != "convoy")
+
+
+def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) -> Card | None:
+    """Validate one row; append its errors; return the card when the row is clean."""
+    before = len(errors)
+
+    def bad(field: str, message: str) -> None:
+        errors.append({"row": line, "field": field, "message": message})
+
+    number = row["number"]
+    match = _NUMBER.match(number)
+    if match is None or (match.group(1) == "" and number != "?"):
+        bad("number", f"{number!r} is not a card number: C1-C40, A1.., G1.., S1.. (C?, A?, G?, S? or ? "
+                      "when the rule texts do not state it).")
+        return None
+    prefix = match.group(1)
+    name = row["name"]
+    if not name:
+        bad("name", "Every card needs its name.")
+    is_convoy = prefix == "C"
+    years: tuple[int, ...] = ()
+    if row["years"]:
+        try:
+            years = _parse_years(row["years"])
+        except ValueError as error:
+            bad("years", str(error))
+    ocean = row["ocean"]
+    if ocean and ocean not in OCEANS:
+        bad("ocean", f"{ocean!r} is not an ocean: north_atlantic, arctic or any.")
+    vp_text = row["vp"].upper()
+    vp: int | None = None
+    category = ""
+    if is_convoy:
+        category = "convoy"
+        if vp_text:
+            if not vp_text.isdigit() or not 1 <= int(vp_text) <= 7:
+                bad("vp", f"A convoy is worth 1 to 7 VP, not {row['vp']!r}.")
+            else:
+                vp = int(vp_text)
+        if row["cargo"] and row["cargo"] not in CARGOES:
+            bad("cargo", f"{row['cargo']!r} is not a cargo icon: full, half or empty.")
+        if len(years) > 1:
+            bad("years", "A convoy sails in one year.")
+        if ocean == "any":
+            bad("ocean", "A convoy sails in the North Atlantic or the Arctic, not 'any'.")
+        for field in ("side", "type", "unit", "air", "surface", "submarine", "special", "fate_victim"):
+            if row[field]:
+                bad(field, f"A convoy card has no {field}.")
+    else:
+        side = row["side"]
+        if side and side not in SIDES:
+            bad("side", f"{side!r} is not a side: allied, german or either.")
+        expected = {"A": "allied", "G": "german", "S": "either", "": side}[prefix]
+        if side and side != expected:
+            bad("side", f"Card {number} is numbered as {expected}, not {side}.")
+        if vp_text in ("BONUS", "SPECIAL", "SUPPLY"):
+            category = vp_text.lower()
+        elif vp_text:
+            if not vp_text.isdigit() or not 0 <= int(vp_text) <= 5:
+                bad("vp", f"A force card is worth 0 to 5 VP, or BONUS, SPECIAL or SUPPLY, not {row['vp']!r}.")
+            else:
+                vp = int(vp_text)
+                category = "normal"
+        if row["type"] and row["type"] not in TYPES:
+            bad("type", f"{row['type']!r} is not a frame: air, surface, submarine or any.")
+        if row["unit"] and row["unit"] not in UNITS:
+            bad("unit", f"{row['unit']!r} is not a unit: {', '.join(UNITS)}.")
+        for zone in ZONES:
+            value = row[zone]
+            if value and not _VALUE.match(value):
+                bad(zone, f"{value!r} is not a combat value: 0-6, ?, ?? or +N.")
+            elif value.startswith("+") and category not in ("bonus", ""):
+                bad(zone, "Only a bonus card has a +N value.")
+            elif value and not value.startswith("+") and value != "0" and category == "bonus":
+                bad(zone, "A bonus card's values are +N (or 0).")
+        special = row["special"]
+        if special and special not in SPECIALS:
+            bad("special", f"{special!r} is not a special behaviour: {', '.join(SPECIALS)}.")
+        elif special in _SPECIAL_CATEGORY and category and category != _SPECIAL_CATEGORY[special]:
+            bad("vp", f"A {special} card is marked {_SPECIAL_CATEGORY[special].upper()} in its VP place.")
+        if category == "special" and not special:
+            bad("special", "A SPECIAL card must say which special it is.")
+        if category == "supply" and special not in ("supply", "milk_cow"):
+            bad("special", "A SUPPLY card is a supply ship (supply) or the milk cow (milk_cow).")
+        if row["cargo"]:
+            bad("cargo", "Only a convoy has a cargo icon.")
+        if special == "storm" and side and side != "either":
+            bad("side", "A storm is played by either side.")
+    victim = row["victim"].lower()
+    if victim not in ("", "yes", "no"):
+        bad("victim", f"{row['victim']!r}: write yes or no (red name) or leave blank.")
+    if len(errors) > before:
+        return None
+    return Card(
+        number=number, name=name, category=category, side=row["side"], nationality=row["nationality"],
+        type=row["type"], unit=row["unit"], air=row["air"], surface=row["surface"],
+        submarine=row["submarine"], years=years, ocean=ocean, vp=vp, special=row["special"],
+        fate_victim=row["fate_victim"], victim=victim == "yes", cargo=row["cargo"], source=row["source"],
+    )
+
+
+def _parse_years(text: str) -> tuple[int, ...]:
+    """`1941`, `1941-1943` or `1940;1942`, within 1940-1943."""
+    years: set[int] = set()
+    for part in text.replace(" ", "").split(";"):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ValueError(f"{text!r} is not a year list: write 1941, 1941-1943 or 1940;1942.")
+        first, last = int(low), int(high or low)
+        if first > last or first not in YEARS or last not in YEARS:
+            raise ValueError(f"{text!r}: the game's years are 1940 to 1943.")
+        years.update(range(first, last + 1))
+    return tuple(sorted(years))
+
+
+def parse_catalogue(data: bytes) -> Catalogue:
+    """Parse and validate a catalogue file; raise ResourceError listing every bad row."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ResourceError("The catalogue is not UTF-8 text.") from None
+    lines = text.splitlines()
+    numbered = [(n, line) for n, line in enumerate(lines, start=1)
+                if line.strip() and not line.lstrip().startswith("#")]
+    if not numbered:
+        raise ResourceError("The catalogue is empty: it needs the header line.")
+    header_line, header_text = numbered[0]
+    header = [h.strip() for h in next(csv.reader([header_text]))]
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise ResourceError(
+            "The catalogue's header lacks columns.",
+            [{"row": header_line, "field": c, "message": f"Column {c!r} is missing."} for c in missing],
+        )
+    errors: list[dict[str, Any]] = []
+    rows: list[tuple[int, Card]] = []
+    for line, raw in numbered[1:]:
+        values = next(csv.reader([raw]))
+        if len(values) != len(header):
+            errors.append({"row": line, "field": "", "message":
+                           f"The row has {len(values)} fields; the header has {len(header)}."})
+            continue
+        row = {key: value.strip() for key, value in zip(header, values, strict=True)}
+        card = _row_errors(line, row, errors)
+        if card is not None:
+            rows.append((line, card))
+    seen_numbers: dict[str, int] = {}
+    seen_names: dict[str, int] = {}
+    for line, card in rows:
+        if card.numbered and card.number in seen_numbers:
+            errors.append({"row": line, "field": "number",
+                           "message": f"{card.number} is already on row {seen_numbers[card.number]}."})
+        seen_numbers.setdefault(card.number, line)
+        if card.name in seen_names:
+            errors.append({"row": line, "field": "name",
+                           "message": f"{card.name!r} is already on row {seen_names[card.name]}."})
+        seen_names.setdefault(card.name, line)
+    by_name = {card.name: card for _, card in rows}
+    for line, card in rows:
+        if not card.fate_victim:
+            continue
+        target = by_name.get(card.fate_victim)
+        if target is None:
+            errors.append({"row": line, "field": "fate_victim",
+                           "message": f"No card named {card.fate_victim!r} in this catalogue."})
+        elif not target.victim:
+            errors.append({"row": line, "field": "fate_victim", "message":
+                           f"{card.fate_victim!r} is a fate victim: mark its row victim=yes."})
+    if errors:
+        errors.sort(key=lambda e: (e["row"], e["field"]))
+        raise ResourceError(f"The catalogue has {len(errors)} error(s).", errors)
+    return Catalogue(cards=tuple(card for _, card in rows))
+
+
+class CatalogueKind:
+    """The `catalogue` resource kind: a club's card list for Atlantic Storm."""
+
+    name = "catalogue"
+    media_types: tuple[str, ...] = ("text/csv",)
+
+    def parse(self, data: bytes) -> Any:
+        """Parse and validate a catalogue file; JSON-able content or ResourceError."""
+        return msgspec.to_builtins(parse_catalogue(data))
+
+    def builtin(self) -> Mapping[str, bytes]:
+        """The shipped catalogues by id: only `documented` (the cards the rule texts describe)."""
+        return {"documented": _shipped("documented.csv")}
+
+
+def _shipped(filename: str) -> bytes:
+    return resources.files("domain.atlantic_storm").joinpath("catalogues", filename).read_bytes()
+
+
+def load(content: Any) -> Catalogue:
+    """A catalogue from the content embedded in a game's set-up (what `parse` returned)."""
+    return msgspec.convert(content, Catalogue)
+
+
+def read_csv_rows(data: bytes) -> list[dict[str, str]]:
+    """The rows of a catalogue file as dictionaries (comments skipped), for tools and tests."""
+    text = "\n".join(line for line in data.decode("utf-8-sig").splitlines() if not line.startswith("#"))
+    return list(csv.DictReader(io.StringIO(text)))

@@ -1,0 +1,234 @@
+"""The events a seat may report at a state (`legal_events`), so a random player can play whole games.
+
+Choices are listed in full; chance is listed by form (G-2, G-4): draws face down, every die face, every
+convoy that may be on top of the pile. Only the known cards of a hand can be offered for play.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Any
+
+from domain.atlantic_storm.events import (
+    Bonus,
+    CardDiscarded,
+    CardsDealt,
+    CardsDrawn,
+    CardsPlayed,
+    ConvoyTurned,
+    DeckReshuffled,
+    DiceRolled,
+    HandDiscarded,
+    IntelligencePlayed,
+    Share,
+    SpoilsDivided,
+    StormRolled,
+    StormStruck,
+    SupplyTaken,
+    ZoneDeclared,
+)
+from domain.atlantic_storm.rules import (
+    HAND,
+    draw_needed,
+    fate_effects,
+    pending_dice,
+    restrictions,
+    storm_targets,
+    supply_candidates,
+    zone_now,
+)
+from domain.atlantic_storm.state import State, Turn
+
+SPOILS_LISTED = 2000
+
+
+def legal_events(state: State, seat: int) -> list[Any] | None:
+    """Everything `seat` may report now; None at the cut, whose outcome the record cannot list."""
+    phase = state.phase
+    battle = state.battle
+    if phase == "cut":
+        return None
+    if phase == "over":
+        return []
+    if phase == "deal":
+        if seat != state.dealer:
+            return []
+        return [CardsDealt(hands=tuple((None,) * HAND for _ in range(state.players)))]
+    if phase == "turn_convoy":
+        return _convoys(state) if seat == state.leader else []
+    if phase == "refill":
+        if seat != state.draw_queue[0]:
+            return []
+        if state.deck == 0:
+            return [DeckReshuffled()]
+        most = min(draw_needed(state, seat), state.deck)
+        return [CardsDrawn(seat=seat, cards=(None,) * k) for k in range(1, most + 1)]
+    assert battle is not None
+    if phase == "declare_zone":
+        if seat != battle.leader:
+            return []
+        return [ZoneDeclared(seat=seat, zone=z) for z in ("air", "surface", "submarine", "combined")]
+    if phase == "play":
+        turn = battle.queue[0]
+        return _turn_events(state, turn) if seat == turn.seat else []
+    if phase in ("storm_roll", "storm_choice"):
+        storm = battle.storm
+        if storm is None or storm.holder != seat:
+            return []
+        if phase == "storm_roll":
+            return [StormRolled(seat=seat, face=f) for f in range(1, 7)]
+        return [StormStruck(seat=seat, target=t) for t in (None, *storm_targets(state))]
+    if phase == "dice":
+        out: list[Any] = []
+        for owner, card, dice in pending_dice(state):
+            if owner == seat:
+                out += [DiceRolled(seat=seat, card=card, faces=f) for f in product(range(1, 7), repeat=dice)]
+        return out
+    outcome = battle.outcome
+    assert outcome is not None
+    if phase == "supply":
+        owner, supply = outcome.supplies[0]
+        if owner != seat:
+            return []
+        choices = (None, *supply_candidates(state, supply))
+        return [SupplyTaken(seat=seat, supply=supply, card=c) for c in choices]
+    if phase == "spoils":
+        return _divisions(outcome.trick, outcome.eligible, seat) if seat == outcome.trick_winner else []
+    return []
+
+
+def _convoys(state: State) -> list[Any]:
+    left = sorted((n for n, c in state.cards.items()
+                   if c.category == "convoy" and n not in state.convoys_seen), key=lambda n: int(n[1:]))
+    seat = state.leader
+    if state.variant == "basic":
+        return [ConvoyTurned(seat=seat, convoy=c) for c in left]
+    return [ConvoyTurned(seat=seat, convoy=a, discarded=b) for a in left for b in left if a != b]
+
+
+def _turn_events(state: State, turn: Turn) -> list[Any]:
+    seat = turn.seat
+    out: list[Any] = []
+    if turn.intelligence is not None:
+        out.append(CardDiscarded(seat=seat, card=turn.intelligence))
+    else:
+        out += [CardDiscarded(seat=seat, card=c) for c in state.hands[seat]]
+        if state.variant == "advanced" and state.unknown[seat] == 0 and state.hands[seat]:
+            out.append(HandDiscarded(seat=seat, cards=state.hands[seat]))
+    out += _plays(state, turn)
+    return out
+
+
+def _plays(state: State, turn: Turn) -> list[Any]:
+    battle = state.battle
+    assert battle is not None
+    seat = turn.seat
+    convoy = state.cards[battle.convoy]
+    year = convoy.years[0]
+    only, black_gap = restrictions(state, battle)
+    playable = []
+    for number in state.hands[seat]:
+        card = state.cards[number]
+        if not card.years or not card.ocean or not card.side or not card.category:
+            continue
+        if (card.ocean in ("any", convoy.ocean)) and year in card.years:
+            playable.append(card)
+    sides: tuple[str, ...] = ("allied", "german") if turn.side is None else (turn.side,)
+    out: dict[tuple[Any, ...], Any] = {}
+    for side in sides:
+        mine = [c for c in playable if c.side == side] if only in (None, side) else []
+        storms = [c for c in playable if c.special == "storm" and battle.storm is None]
+        if turn.intelligence is None:
+            out.update(_intelligence(state, seat, mine))
+        normals = [c for c in mine if c.category == "normal" and c.type
+                   and not (black_gap and side == "allied" and c.type == "air")]
+        bonuses = [c for c in mine if c.category == "bonus" and c.type]
+        specials = [c for c in mine
+                    if c.category == "special" and c.special in ("admiral", "raid", "happy_time")]
+        specials += storms
+        supplies = [c.number for c in mine if c.category == "supply"]
+        has_admiral = any(c.special == "admiral" for c in specials)
+        normal_sets: list[tuple[str, ...]] = [()]
+        normal_sets += [(c.number,) for c in normals]
+        if has_admiral:
+            normal_sets += [tuple(pair) for pair in combinations([c.number for c in normals], 2)]
+        for chosen in normal_sets:
+            for extra in _subsets([c.number for c in specials]):
+                admirals = [n for n in extra if state.cards[n].special == "admiral"]
+                uses: list[str | None]
+                if admirals:
+                    uses = ["two_normals"] if len(chosen) == 2 else ["combined"]
+                else:
+                    if len(chosen) == 2:
+                        continue
+                    uses = [None]
+                for use in uses:
+                    if not _raids_ok(state, battle, chosen, extra, use):
+                        continue
+                    for attached in _attachments(state, chosen, bonuses):
+                        for fuel in _subsets(supplies):
+                            numbers = chosen + tuple(b.card for b in attached) + extra + fuel
+                            if not numbers:
+                                continue
+                            key = (chosen, attached, extra, fuel, use)
+                            if key in out:
+                                continue
+                            doubled, destroyed = fate_effects(state, battle, seat, numbers)
+                            victims = tuple(sorted(set(destroyed) | ({battle.convoy} if doubled else set())))
+                            out[key] = CardsPlayed(
+                                seat=seat, normals=chosen, bonuses=attached, specials=extra, supplies=fuel,
+                                admiral=use, victims=victims,  # type: ignore[arg-type]
+                            )
+    return list(out.values())
+
+
+def _intelligence(state: State, seat: int, mine: list[Any]) -> dict[tuple[Any, ...], Any]:
+    return {("intelligence", c.number): IntelligencePlayed(seat=seat, card=c.number)
+            for c in mine if c.special == "intelligence"}
+
+
+def _subsets(items: list[str]) -> list[tuple[str, ...]]:
+    return [tuple(c) for k in range(len(items) + 1) for c in combinations(items, k)]
+
+
+def _raids_ok(state: State, battle: Any, normals: tuple[str, ...], specials: tuple[str, ...],
+              use: str | None) -> bool:
+    zone = "combined" if use == "combined" else zone_now(battle)
+    for number in specials:
+        special = state.cards[number].special
+        if special in ("raid", "happy_time"):
+            needed = "surface" if special == "raid" else "submarine"
+            if zone not in (needed, "combined") or any(state.cards[n].type != needed for n in normals):
+                return False
+    return True
+
+
+def _attachments(state: State, normals: tuple[str, ...], bonuses: list[Any]) -> list[tuple[Bonus, ...]]:
+    options: list[list[Bonus | None]] = []
+    for bonus in bonuses:
+        choice: list[Bonus | None] = [None]
+        if bonus.special == "standalone":
+            choice.append(Bonus(card=bonus.number))
+        for parent in normals:
+            if bonus.type == "any" or bonus.type == state.cards[parent].type:
+                choice.append(Bonus(card=bonus.number, parent=parent))
+        options.append(choice)
+    return [tuple(b for b in combo if b is not None) for combo in product(*options)]
+
+
+def _divisions(trick: tuple[str, ...], eligible: tuple[int, ...], seat: int) -> list[Any]:
+    """Balanced divisions of the spoils among the eligible seats (AS-15), at most SPOILS_LISTED."""
+    out: list[Any] = []
+    k = len(eligible)
+    for assignment in product(range(k), repeat=len(trick)):
+        counts = [assignment.count(i) for i in range(k)]
+        if max(counts) - min(counts) > 1:
+            continue
+        shares = tuple(
+            Share(seat=eligible[i], cards=tuple(c for c, a in zip(trick, assignment, strict=True) if a == i))
+            for i in range(k)
+        )
+        out.append(SpoilsDivided(seat=seat, shares=shares))
+        if len(out) >= SPOILS_LISTED:
+            break
+    return out

@@ -1,0 +1,163 @@
+"""Replay lines in plain English, chaptered by battle and round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.atlantic_storm.events import (
+    CardDiscarded,
+    CardsDealt,
+    CardsDrawn,
+    CardsPlayed,
+    ConvoysCut,
+    ConvoyTurned,
+    DeckReshuffled,
+    DiceRolled,
+    HandDiscarded,
+    IntelligencePlayed,
+    SpoilsDivided,
+    StormRolled,
+    StormStruck,
+    SupplyTaken,
+    ZoneDeclared,
+)
+from domain.atlantic_storm.state import State
+from domain.ruleset import Narration
+
+SIDE = {"allied": "the Allies", "german": "the Germans"}
+ZONE = {"air": "an air", "surface": "a surface", "submarine": "a submarine", "combined": "a combined"}
+OCEAN = {"north_atlantic": "North Atlantic", "arctic": "Arctic"}
+
+
+def _names(state: State, numbers: tuple[str, ...] | list[str]) -> str:
+    names = [state.cards[n].name for n in numbers]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _chapters(state: State) -> tuple[tuple[str, int], ...]:
+    battle = state.battle
+    if battle is None:
+        return (("battle", state.battles_fought + 1),) if state.dealer is not None and state.hands else ()
+    chapters: tuple[tuple[str, int], ...] = (("battle", battle.number), ("round", battle.round))
+    if state.players == 2:
+        chapters += (("half", battle.half),)
+    return chapters
+
+
+def narrate(before: State, event: Any, after: State) -> Narration:
+    """One line for `event`; it also tells what the event decided (a battle won, a tie, the end)."""
+    seat: int | None = getattr(event, "seat", None)
+    who = before.names[seat] if seat is not None else ""
+    text = _text(before, event, after, who)
+    decision = after.decision
+    if decision is not None and decision is not before.decision:
+        convoy = before.cards[decision.convoy].name
+        if decision.kind == "no_combat":
+            text += f" No combat: nobody wins {convoy}, which is discarded."
+        elif decision.kind == "tie":
+            text += (f" The sides tie {decision.allied} to {decision.allied}: the battle for {convoy} "
+                     "goes on with a new round.")
+        else:
+            high, low = ((decision.allied, decision.german) if decision.kind == "allied"
+                         else (decision.german, decision.allied))
+            winner = before.names[decision.trick_winner] if decision.trick_winner is not None else "nobody"
+            text += f" {SIDE[decision.kind].capitalize()} win {high} to {low}; {winner} takes {convoy}."
+    if after.phase == "over" and before.phase != "over":
+        text += " That was the last convoy: the game is over."
+    return Narration(text=text, seat=seat, chapters=_chapters(before))
+
+
+def _text(before: State, event: Any, after: State, who: str) -> str:
+    cards = before.cards
+    if isinstance(event, ConvoysCut):
+        cuts = "; ".join(f"{before.names[s]} cuts {cards[c].name} ({c})" for s, c in enumerate(event.cuts))
+        dealer = after.dealer if after.dealer is not None else 0
+        return f"{cuts}. {after.names[dealer]} cut the lowest number and deals."
+    if isinstance(event, CardsDealt):
+        dealer = before.dealer if before.dealer is not None else 0
+        return f"{before.names[dealer]} deals six force cards to each player."
+    if isinstance(event, ConvoyTurned):
+        convoy = cards[event.convoy]
+        facts = f"{convoy.years[0] if convoy.years else '?'}, {OCEAN.get(convoy.ocean, convoy.ocean)}, " \
+                f"{convoy.cargo or 'unknown'} cargo, {convoy.vp} VP"
+        if event.discarded is not None:
+            return (f"{who} takes {convoy.name} and {cards[event.discarded].name}, keeps {convoy.name} "
+                    f"({facts}) and discards {cards[event.discarded].name}.")
+        return f"{who} turns {convoy.name} ({facts})."
+    if isinstance(event, ZoneDeclared):
+        return f"{who} declares {ZONE[event.zone]} battle."
+    if isinstance(event, CardsPlayed):
+        return _play_text(before, event, who)
+    if isinstance(event, IntelligencePlayed):
+        card = cards[event.card]
+        return f"{who} plays {card.name} and will play last this round, for {SIDE.get(card.side, card.side)}."
+    if isinstance(event, CardDiscarded):
+        return f"{who} discards {cards[event.card].name}."
+    if isinstance(event, HandDiscarded):
+        return f"{who} discards the whole hand ({len(event.cards)} cards)."
+    if isinstance(event, StormRolled):
+        if event.face <= 3:
+            return f"{who} rolls a {event.face} for the storm: it may cancel a play or make a player skip."
+        battle = after.battle
+        storm = battle.storm if battle is not None else None
+        if storm is None:
+            return f"{who} rolls a {event.face} for the storm, which blows itself out."
+        return f"{who} rolls a {event.face} for the storm, which passes to {after.names[storm.holder]}."
+    if isinstance(event, StormStruck):
+        if event.target is None:
+            return f"{who} lets the storm pass without using it."
+        target = before.names[event.target]
+        battle = before.battle
+        played = [p for p in battle.plays if p.seat == event.target and not p.cancelled] if battle else []
+        if played:
+            lost = [n for p in played for n in p.cards()]
+            return f"{who}'s storm cancels {target}'s play ({_names(before, lost)})."
+        return f"{who}'s storm makes {target} skip the turn."
+    if isinstance(event, DiceRolled):
+        faces = " and ".join(str(f) for f in event.faces)
+        return f"{who} rolls {faces} for {cards[event.card].name}."
+    if isinstance(event, SupplyTaken):
+        if event.card is None:
+            return f"{who}'s {cards[event.supply].name} refuels nothing."
+        return f"{who}'s {cards[event.supply].name} refuels {cards[event.card].name} into {who}'s hand."
+    if isinstance(event, SpoilsDivided):
+        parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}"
+                 for s in event.shares]
+        return f"{who} divides the spoils: " + "; ".join(parts) + "."
+    if isinstance(event, CardsDrawn):
+        count = len(event.cards)
+        return f"{who} draws {count} card{'s' if count != 1 else ''}."
+    if isinstance(event, DeckReshuffled):
+        return (f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into "
+                "a new deck.")
+    return f"{who} reports {type(event).__name__}."
+
+
+def _play_text(before: State, event: CardsPlayed, who: str) -> str:
+    cards = before.cards
+    battle = before.battle
+    parts: list[str] = []
+    for normal in event.normals:
+        attached = [b.card for b in event.bonuses if b.parent == normal]
+        parts.append(cards[normal].name + (f" with {_names(before, attached)}" if attached else ""))
+    parts += [cards[b.card].name for b in event.bonuses if b.parent is None]
+    parts += [cards[n].name for n in event.specials + event.supplies]
+    sides = {cards[n].side for n in event.normals + event.specials + event.supplies} - {"either"}
+    sides |= {cards[b.card].side for b in event.bonuses}
+    side = f" for {SIDE[next(iter(sides))]}" if len(sides) == 1 else ""
+    text = f"{who} plays {', '.join(parts)}{side}"
+    if event.admiral == "combined":
+        text += "; the admiral makes the battle combined"
+    text += "."
+    convoy = battle.convoy if battle is not None else ""
+    for victim in event.victims:
+        if victim == convoy:
+            text += f" {cards[victim].name} is this play's fate victim: the fate card's value doubles."
+        else:
+            owner = next((before.names[p.seat] for p in (battle.plays if battle else ())
+                          if victim in p.cards()), "")
+            text += f" Fate: {cards[victim].name} ({owner}'s) is destroyed" + (
+                f" and goes face down to {who}." if cards[victim].category == "normal" else ".")
+    return text

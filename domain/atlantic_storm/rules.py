@@ -1,0 +1,1073 @@
+"""Atlantic Storm's rules: `initial`, `validate` (raises RuleError naming the AS-n reading) and `evolve`
+(applies an accepted event with every automatic consequence, never validating).
+
+Readings are in shared/rules/decisions.md (AS-1..AS-17, G-1..G-5); gap readings this core adds are
+marked "gap reading" where they are applied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.atlantic_storm.catalogue import ZONES, Card, load
+from domain.atlantic_storm.events import (
+    Bonus,
+    CardDiscarded,
+    CardsDealt,
+    CardsDrawn,
+    CardsPlayed,
+    ConvoysCut,
+    ConvoyTurned,
+    DeckReshuffled,
+    DiceRolled,
+    HandDiscarded,
+    IntelligencePlayed,
+    SpoilsDivided,
+    StormRolled,
+    StormStruck,
+    SupplyTaken,
+    ZoneDeclared,
+)
+from domain.atlantic_storm.state import Battle, Decision, Outcome, Play, State, Storm, Turn
+from domain.ruleset import RuleError, Setup
+
+replace = msgspec.structs.replace
+
+HAND = 6
+MAX_HAND = 9
+REFUELLED = ("ship", "carrier", "escort_group", "submarine", "wolfpack")
+MILK_COW_REFUELS = ("submarine", "wolfpack")
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Set-up options. `pile_size` is how many convoys are fought for (AS-2: 20); a club may agree a
+    shorter game (gap reading: the rest of the rules are unchanged)."""
+
+    pile_size: int = 20
+
+
+# ---------------------------------------------------------------------------------------------------
+# Set-up
+
+
+def initial(setup: Setup) -> State:
+    """The table before the cut (AS-2); refuses a set-up the game cannot be played with."""
+    players = len(setup.players)
+    if not 2 <= players <= 6:
+        raise RuleError("AS-2", "player_count", "Atlantic Storm is for two to six players.", players=players)
+    if sorted(p.seat for p in setup.players) != list(range(players)):
+        raise RuleError("AS-2", "seats", "Seats must be numbered 0 to n-1, clockwise.")
+    if setup.variant not in ("basic", "advanced"):
+        raise RuleError("AS-2", "variant", "The variant is 'basic' or 'advanced'.", variant=setup.variant)
+    if setup.variant == "advanced" and players == 2:
+        raise RuleError("AS-14", "advanced_two_players",
+                        "The advanced rules are not used with two players (rulebook section 14).")
+    try:
+        options = msgspec.convert(setup.options, Options)
+    except msgspec.ValidationError as error:
+        raise RuleError("AS-2", "options", f"Bad set-up options: {error}.") from None
+    ref = setup.resources.get("catalogue")
+    if ref is None:
+        raise RuleError("AS-2", "no_catalogue", "An Atlantic Storm game needs a card catalogue.")
+    catalogue = load(ref.content)
+    cards = {card.number: card for card in catalogue.cards if card.numbered}
+    convoys = [c for c in cards.values() if c.category == "convoy"]
+    forces = [c for c in cards.values() if c.category != "convoy"]
+    needed = options.pile_size * (2 if setup.variant == "advanced" else 1)
+    if not 1 <= options.pile_size <= 20 or len(convoys) < needed:
+        raise RuleError("AS-2", "pile_size", f"The convoy pile needs {needed} convoys; the catalogue has "
+                        f"{len(convoys)} numbered ones (and a game is 1 to 20 battles).",
+                        pile_size=options.pile_size, convoys=len(convoys))
+    if len(forces) < HAND * players:
+        raise RuleError("AS-2", "small_deck", "The catalogue has too few force cards to deal six each.",
+                        force_cards=len(forces))
+    by_name = {card.name: card.number for card in catalogue.cards if card.numbered}
+    victims = {number: by_name[card.fate_victim] for number, card in cards.items()
+               if card.fate_victim and card.fate_victim in by_name}
+    names = tuple(p.name for p in sorted(setup.players, key=lambda p: p.seat))
+    return State(
+        variant=setup.variant, names=names, cards=cards, victims=victims, force_total=len(forces),
+        pile_size=options.pile_size, hands=((),) * players, unknown=(0,) * players,
+        hand_sizes=(HAND,) * players, convoys_won=((),) * players, captured=((),) * players,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Card facts
+
+
+def card_of(state: State, number: str) -> Card:
+    """The catalogue row of a card number, or a refusal that says the number is missing (G-1)."""
+    card = state.cards.get(number)
+    if card is None:
+        raise RuleError("G-1", "card_not_in_catalogue",
+                        f"There is no card {number} in this game's catalogue.", card=number)
+    return card
+
+
+def dice_needed(card: Card, zone: str) -> int:
+    """Dice a card's '?' values take in a zone: one per '?', '??' is two (AS-5)."""
+    zones = ZONES if zone == "combined" else (zone,)
+    return sum(len(v) for v in (card.value(z) for z in zones) if v in ("?", "??"))
+
+
+def card_value(card: Card, zone: str, faces: tuple[int, ...] = (), doubled: bool = False) -> int:
+    """A card's combat value in the zone (combined: all three), '?' taken from the faces rolled,
+    doubled for a fate card against its convoy (AS-5)."""
+    zones = ZONES if zone == "combined" else (zone,)
+    total = 0
+    used = 0
+    for z in zones:
+        printed = card.value(z)
+        if printed in ("?", "??"):
+            total += sum(faces[used:used + len(printed)])
+            used += len(printed)
+        elif printed.startswith("+"):
+            total += int(printed[1:])
+        elif printed:
+            total += int(printed)
+    return total * 2 if doubled else total
+
+
+def play_value(state: State, play: Play, zone: str) -> int:
+    """A play's value: its normal cards and their bonuses (AS-9); fate doubling only on the fate card."""
+    if play.cancelled:
+        return 0
+    faces = dict(play.dice)
+    total = 0
+    for number in play.normals + tuple(b.card for b in play.bonuses):
+        total += card_value(state.cards[number], zone, faces.get(number, ()), number in play.doubled)
+    return total
+
+
+def zone_now(battle: Battle) -> str:
+    """The zone in force: the declared one, or combined while an admiral's play stands (AS-7)."""
+    for play in battle.plays:
+        if play.admiral == "combined" and not play.cancelled:
+            return "combined"
+    return battle.zone or "combined"
+
+
+def _live(battle: Battle) -> tuple[Play, ...]:
+    return tuple(play for play in battle.plays if not play.cancelled)
+
+
+def restrictions(state: State, battle: Battle) -> tuple[str | None, bool]:
+    """The side later plays are held to (Raid on St Nazaire / 2nd Happy Time) and whether Black Gap
+    forbids Allied aircraft, from the plays standing this round (AS-7, AS-14 for two players)."""
+    only: str | None = None
+    black_gap = False
+    for play in _live(battle):
+        for number in play.cards():
+            special = state.cards[number].special
+            if special == "raid":
+                only = "allied" if only in (None, "allied") else "nobody"
+            elif special == "happy_time":
+                only = "german" if only in (None, "german") else "nobody"
+            elif special == "black_gap":
+                black_gap = True
+    return only, black_gap
+
+
+def hand_size(state: State, convoys: tuple[str, ...]) -> int:
+    """Six, +1 per full convoy won, +1 per two half-full ones, at most nine (AS-12)."""
+    full = sum(1 for c in convoys if state.cards[c].cargo == "full")
+    half = sum(1 for c in convoys if state.cards[c].cargo == "half")
+    return min(MAX_HAND, HAND + full + half // 2)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Validation
+
+
+def validate(state: State, event: Any) -> None:
+    """Raise RuleError if `event` cannot happen at `state` (G-1)."""
+    handler = _VALIDATORS.get(type(event))
+    if handler is None:
+        raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
+    handler(state, event)
+
+
+def _phase(state: State, *phases: str, rule: str = "AS-3") -> None:
+    if state.phase not in phases:
+        raise RuleError(rule, "out_of_turn", f"That cannot happen now: the table is at '{state.phase}'.",
+                        phase=state.phase)
+
+
+def _seat(state: State, seat: int) -> None:
+    if not 0 <= seat < state.players:
+        raise RuleError("G-1", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
+
+
+def _check_cut(state: State, event: ConvoysCut) -> None:
+    _phase(state, "cut", rule="AS-2")
+    if len(event.cuts) != state.players:
+        raise RuleError("AS-2", "cut_count", "Every player cuts one convoy.", cuts=len(event.cuts))
+    if len(set(event.cuts)) != len(event.cuts):
+        raise RuleError("AS-2", "cut_twice", "Two players cannot cut the same convoy.")
+    for number in event.cuts:
+        if card_of(state, number).category != "convoy":
+            raise RuleError("AS-2", "cut_not_convoy", f"{number} is not a convoy card.", card=number)
+
+
+def _check_deal(state: State, event: CardsDealt) -> None:
+    _phase(state, "deal", rule="AS-2")
+    if len(event.hands) != state.players or any(len(hand) != HAND for hand in event.hands):
+        raise RuleError("AS-2", "deal_size", "The dealer deals six force cards to each player.")
+    known = [c for hand in event.hands for c in hand if c is not None]
+    if len(set(known)) != len(known):
+        raise RuleError("G-2", "dealt_twice", "A card cannot be dealt twice.")
+    for number in known:
+        if card_of(state, number).category == "convoy":
+            raise RuleError("AS-2", "convoy_dealt", f"{number} is a convoy, not a force card.", card=number)
+
+
+def _check_convoy(state: State, event: ConvoyTurned) -> None:
+    _phase(state, "turn_convoy")
+    if event.seat != state.leader:
+        raise RuleError("AS-3", "not_leader", f"{state.names[state.leader]} leads this round.",
+                        seat=event.seat, leader=state.leader)
+    numbers = (event.convoy,) if event.discarded is None else (event.convoy, event.discarded)
+    if state.variant == "advanced" and event.discarded is None:
+        raise RuleError("AS-3", "take_two",
+                        "In the advanced game the leader takes two convoys and keeps one.")
+    if state.variant == "basic" and event.discarded is not None:
+        raise RuleError("AS-3", "basic_one_convoy", "In the basic game the leader turns one convoy.")
+    if len(set(numbers)) != len(numbers):
+        raise RuleError("AS-3", "same_convoy", "The two convoys taken are different cards.")
+    for number in numbers:
+        card = card_of(state, number)
+        if card.category != "convoy":
+            raise RuleError("AS-3", "not_convoy", f"{number} is not a convoy card.", card=number)
+        if number in state.convoys_seen:
+            raise RuleError("G-2", "convoy_already_out", f"{card.name} has already left the convoy pile.",
+                            card=number)
+    convoy = state.cards[event.convoy]
+    if not convoy.years or not convoy.ocean or convoy.vp is None:
+        raise RuleError("AS-4", "card_not_documented",
+                        f"The catalogue does not state {convoy.name}'s year, ocean and VP.",
+                        card=event.convoy)
+
+
+def _check_zone(state: State, event: ZoneDeclared) -> None:
+    _phase(state, "declare_zone")
+    assert state.battle is not None
+    if event.seat != state.battle.leader:
+        raise RuleError("AS-3", "not_leader", f"{state.names[state.battle.leader]} declares the zone.",
+                        seat=event.seat, leader=state.battle.leader)
+
+
+def _turn(state: State, seat: int) -> Turn:
+    _phase(state, "play")
+    assert state.battle is not None
+    turn = state.battle.queue[0]
+    if seat != turn.seat:
+        raise RuleError("AS-3", "not_your_turn", f"It is {state.names[turn.seat]}'s turn.",
+                        seat=seat, to_play=turn.seat)
+    return turn
+
+
+def _in_hand(state: State, seat: int, numbers: tuple[str, ...]) -> None:
+    """Every card is in the seat's hand: a known card, or one of its face-down cards that the record has
+    seen nowhere else (G-2 conservation)."""
+    if len(set(numbers)) != len(numbers):
+        raise RuleError("G-2", "card_twice", "The same card is named twice.")
+    hand = state.hands[seat]
+    hidden = 0
+    for number in numbers:
+        card = card_of(state, number)
+        if card.category == "convoy":
+            raise RuleError("G-2", "convoy_in_hand", f"{number} is a convoy, not a force card.", card=number)
+        if number in hand:
+            continue
+        if number in state.located:
+            raise RuleError("G-2", "card_elsewhere", f"{card.name} is not in {state.names[seat]}'s hand: "
+                            "the record has it elsewhere.", card=number)
+        hidden += 1
+    if hidden > state.unknown[seat]:
+        raise RuleError("G-2", "card_not_in_hand",
+                        f"{state.names[seat]} does not hold those cards.", cards=list(numbers))
+
+
+def _playable(state: State, card: Card, convoy: Card) -> None:
+    """Ocean and year (AS-4)."""
+    if not card.years or not card.ocean or not card.side or not card.category:
+        raise RuleError("AS-4", "card_not_documented",
+                        f"The catalogue does not state enough of {card.name} to play it.", card=card.number)
+    if card.ocean != "any" and card.ocean != convoy.ocean:
+        raise RuleError("AS-4", "wrong_ocean", f"{card.name} cannot sail in the {_ocean(convoy.ocean)}.",
+                        card=card.number, ocean=convoy.ocean)
+    if convoy.years[0] not in card.years:
+        raise RuleError("AS-4", "wrong_year", f"{card.name} is not available in {convoy.years[0]}.",
+                        card=card.number, year=convoy.years[0])
+
+
+def _ocean(ocean: str) -> str:
+    return {"north_atlantic": "North Atlantic", "arctic": "Arctic"}.get(ocean, ocean)
+
+
+def _side_allowed(state: State, battle: Battle, side: str | None, turn: Turn, cards: list[Card]) -> None:
+    only, black_gap = restrictions(state, battle)
+    if side is None:
+        return
+    if turn.side is not None and side != turn.side:
+        raise RuleError("AS-7", "intelligence_side",
+                        f"After {state.cards[turn.intelligence or ''].name} the play must be {turn.side}.",
+                        side=side)
+    if only is not None and side != only:
+        raise RuleError("AS-7", "side_closed", f"After the earlier special card, only {only} cards may be "
+                        "played this round (or a discard).", side=side, only=only)
+    if black_gap and side == "allied" and any(c.type == "air" and c.category == "normal" for c in cards):
+        raise RuleError("AS-7", "black_gap", "Black Gap: no Allied aircraft may be played after it this "
+                        "round.")
+
+
+def fate_effects(state: State, battle: Battle, seat: int, numbers: tuple[str, ...]) -> tuple[
+        tuple[str, ...], tuple[str, ...]]:
+    """The fate consequences of a new play (AS-6): the play's cards whose victim is the convoy (doubled)
+    and the cards played earlier this round that it destroys."""
+    doubled: list[str] = []
+    destroyed: list[str] = []
+    standing = {n for play in _live(battle) for n in play.normals + tuple(b.card for b in play.bonuses)}
+    for number in numbers:
+        victim = state.victims.get(number)
+        if victim is None:
+            continue
+        if victim == battle.convoy:
+            doubled.append(number)
+        elif victim in standing:
+            destroyed.append(victim)
+    return tuple(doubled), tuple(destroyed)
+
+
+def _check_play(state: State, event: CardsPlayed) -> None:
+    turn = _turn(state, event.seat)
+    battle = state.battle
+    assert battle is not None
+    numbers = event.normals + tuple(b.card for b in event.bonuses) + event.specials + event.supplies
+    if not numbers:
+        raise RuleError("AS-3", "empty_play", "A play needs at least one card; otherwise discard one.")
+    _in_hand(state, event.seat, numbers)
+    convoy = state.cards[battle.convoy]
+    cards = [state.cards[n] for n in numbers]
+    for card in cards:
+        _playable(state, card, convoy)
+    for number in event.normals:
+        if state.cards[number].category != "normal":
+            raise RuleError("AS-4", "not_normal", f"{state.cards[number].name} is not a normal card.",
+                            card=number)
+    for number in event.supplies:
+        if state.cards[number].category != "supply":
+            raise RuleError("AS-8", "not_supply", f"{state.cards[number].name} is not a supply card.",
+                            card=number)
+    for number in event.specials:
+        card = state.cards[number]
+        if card.category != "special":
+            raise RuleError("AS-7", "not_special", f"{card.name} is not a special card.", card=number)
+        if card.special == "intelligence":
+            raise RuleError("AS-7", "intelligence_instead",
+                            f"{card.name} is played instead of a play, not with one.", card=number)
+    sides = {c.side for c in cards if c.side != "either"}
+    if len(sides) > 1:
+        raise RuleError("AS-3", "mixed_sides", "A play uses the cards of one side only, never Allied and "
+                        "German cards together.")
+    side = next(iter(sides)) if sides else None
+    _side_allowed(state, battle, side, turn, cards)
+    _check_admiral(state, event)
+    _check_bonuses(state, event)
+    _check_raids(state, battle, event)
+    for number in event.specials:
+        if state.cards[number].special == "storm" and battle.storm is not None:
+            raise RuleError("AS-7", "storm_in_play", "A storm is already in play this round.")
+    doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
+    expected = set(destroyed) | ({battle.convoy} if doubled else set())
+    if set(event.victims) != expected:
+        raise RuleError("AS-6", "victims_misannounced",
+                        "The fate victims announced are not those of this play: "
+                        f"{', '.join(sorted(state.cards[v].name for v in expected)) or 'none'}.",
+                        announced=list(event.victims), expected=sorted(expected))
+
+
+def _check_admiral(state: State, event: CardsPlayed) -> None:
+    admirals = [n for n in event.specials if state.cards[n].special == "admiral"]
+    if not admirals:
+        if event.admiral is not None:
+            raise RuleError("AS-7", "no_admiral",
+                            "Only an admiral changes the zone or allows two normal cards.")
+        if len(event.normals) > 1:
+            raise RuleError("AS-7", "two_normals", "A play has one normal card (two only with an admiral).")
+        return
+    if event.admiral is None:
+        raise RuleError("AS-7", "admiral_use",
+                        "Say how the admiral is used: combined zone or two normal cards.")
+    if event.admiral == "two_normals" and len(event.normals) != 2:
+        raise RuleError("AS-7", "admiral_two_normals", "The admiral's second use is two normal cards.")
+    if event.admiral == "combined" and len(event.normals) > 1:
+        raise RuleError("AS-7", "two_normals", "Used to change the zone, the admiral allows one normal card.")
+
+
+def _check_bonuses(state: State, event: CardsPlayed) -> None:
+    seen: set[str] = set()
+    for bonus in event.bonuses:
+        card = state.cards[bonus.card]
+        if card.category != "bonus":
+            raise RuleError("AS-4", "not_bonus", f"{card.name} is not a bonus card.", card=bonus.card)
+        if bonus.parent is None:
+            if card.special != "standalone":
+                raise RuleError("AS-4", "bonus_alone", f"{card.name} must be attached to a normal card.",
+                                card=bonus.card)
+            continue
+        if bonus.parent not in event.normals:
+            raise RuleError("AS-4", "bonus_parent", f"{card.name} attaches to a normal card of this play, "
+                            "never to another bonus.", card=bonus.card, parent=bonus.parent)
+        parent = state.cards[bonus.parent]
+        if not card.type or not parent.type:
+            raise RuleError("AS-4", "card_not_documented",
+                            "The catalogue does not state these cards' frames.")
+        if card.type != "any" and card.type != parent.type:
+            raise RuleError("AS-4", "bonus_type", f"{card.name} ({card.type}) cannot attach to {parent.name} "
+                            f"({parent.type}).", card=bonus.card, parent=bonus.parent)
+        seen.add(bonus.card)
+
+
+def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
+    zone = "combined" if event.admiral == "combined" else zone_now(battle)
+    for number in event.specials:
+        special = state.cards[number].special
+        if special not in ("raid", "happy_time"):
+            continue
+        needed = "surface" if special == "raid" else "submarine"
+        if zone not in (needed, "combined"):
+            raise RuleError("AS-7", "raid_zone", f"{state.cards[number].name} is played in a {needed} or "
+                            "combined battle.", card=number, zone=zone)
+        if any(state.cards[n].type != needed for n in event.normals):
+            raise RuleError("AS-7", "raid_partner", f"{state.cards[number].name} is played alone or with a "
+                            f"{needed} card.", card=number)
+
+
+def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
+    turn = _turn(state, event.seat)
+    battle = state.battle
+    assert battle is not None
+    if turn.intelligence is not None:
+        raise RuleError("AS-7", "intelligence_twice", "The delayed turn is a play or the discard of the "
+                        "intelligence card.")
+    _in_hand(state, event.seat, (event.card,))
+    card = state.cards[event.card]
+    if card.special != "intelligence":
+        raise RuleError("AS-7", "not_intelligence",
+                        f"{card.name} is not an intelligence card.", card=event.card)
+    _playable(state, card, state.cards[battle.convoy])
+    _side_allowed(state, battle, card.side, turn, [card])
+
+
+def _check_discard(state: State, event: CardDiscarded) -> None:
+    turn = _turn(state, event.seat)
+    if turn.intelligence is not None:
+        if event.card != turn.intelligence:
+            raise RuleError("AS-7", "discard_intelligence", "Choosing not to play, the player discards his "
+                            "intelligence card.", card=event.card)
+        return
+    _in_hand(state, event.seat, (event.card,))
+
+
+def _check_hand_discard(state: State, event: HandDiscarded) -> None:
+    turn = _turn(state, event.seat)
+    if state.variant != "advanced":
+        raise RuleError("AS-3", "one_card_discard", "In the basic game a player discards exactly one card.")
+    if turn.intelligence is not None:
+        raise RuleError("AS-7", "discard_intelligence", "Choosing not to play, the player discards his "
+                        "intelligence card.")
+    _in_hand(state, event.seat, event.cards)
+    whole = set(state.hands[event.seat]) <= set(event.cards)
+    if len(event.cards) != state.hand_count(event.seat) or not whole:
+        raise RuleError("AS-3", "whole_hand", "Discarding the hand means every card of it.",
+                        cards=len(event.cards), hand=state.hand_count(event.seat))
+
+
+def _check_storm_roll(state: State, event: StormRolled) -> None:
+    _phase(state, "storm_roll", rule="AS-7")
+    assert state.battle is not None and state.battle.storm is not None
+    if event.seat != state.battle.storm.holder:
+        raise RuleError("AS-7", "not_storm_holder",
+                        f"{state.names[state.battle.storm.holder]} rolls the storm.")
+    _face(event.face)
+
+
+def _face(face: int) -> None:
+    if not 1 <= face <= 6:
+        raise RuleError("G-4", "bad_face", "A die shows 1 to 6.", face=face)
+
+
+def storm_targets(state: State) -> tuple[int, ...]:
+    """Seats a storm's 1-3 can hit: a player with a play standing this round, or yet to play (AS-7)."""
+    battle = state.battle
+    assert battle is not None
+    seats = {p.seat for p in _live(battle)} | {t.seat for t in battle.queue}
+    return tuple(sorted(seats))
+
+
+def _check_storm_strike(state: State, event: StormStruck) -> None:
+    _phase(state, "storm_choice", rule="AS-7")
+    assert state.battle is not None and state.battle.storm is not None
+    if event.seat != state.battle.storm.holder:
+        raise RuleError("AS-7", "not_storm_holder",
+                        f"{state.names[state.battle.storm.holder]} uses the storm.")
+    if event.target is not None and event.target not in storm_targets(state):
+        raise RuleError("AS-7", "storm_target", "The storm hits a player who has played this round or is yet "
+                        "to play.", target=event.target)
+
+
+def pending_dice(state: State) -> tuple[tuple[int, str, int], ...]:
+    """(seat, card, dice) for every '?' card standing that has not been rolled (AS-5)."""
+    battle = state.battle
+    assert battle is not None
+    zone = zone_now(battle)
+    out: list[tuple[int, str, int]] = []
+    for play in _live(battle):
+        rolled = {card for card, _ in play.dice}
+        for number in play.normals + tuple(b.card for b in play.bonuses):
+            dice = dice_needed(state.cards[number], zone)
+            if dice and number not in rolled:
+                out.append((play.seat, number, dice))
+    return tuple(out)
+
+
+def _check_dice(state: State, event: DiceRolled) -> None:
+    _phase(state, "dice", rule="AS-5")
+    for seat, card, dice in pending_dice(state):
+        if card == event.card:
+            if seat != event.seat:
+                raise RuleError("AS-5", "not_your_die",
+                                f"{state.names[seat]} rolls for {state.cards[card].name}.")
+            if len(event.faces) != dice:
+                raise RuleError("AS-5", "dice_count", f"{state.cards[card].name} takes {dice} dice here.",
+                                dice=dice, faces=len(event.faces))
+            for face in event.faces:
+                _face(face)
+            return
+    raise RuleError("AS-5", "no_die", "No die is due for that card.", card=event.card)
+
+
+def _check_supply(state: State, event: SupplyTaken) -> None:
+    _phase(state, "supply", rule="AS-8")
+    battle = state.battle
+    assert battle is not None and battle.outcome is not None
+    seat, supply = battle.outcome.supplies[0]
+    if (event.seat, event.supply) != (seat, supply):
+        raise RuleError("AS-8", "supply_order",
+                        f"{state.names[seat]}'s {state.cards[supply].name} chooses now "
+                        "(the first supply card played chooses first).")
+    if event.card is not None and event.card not in supply_candidates(state, supply):
+        raise RuleError("AS-8", "supply_target", "A supply card refuels a ship, escort group, submarine or "
+                        "wolfpack (milk cow: submarine or wolfpack) of the winning side from this battle, "
+                        "never an aircraft.", card=event.card)
+
+
+def supply_candidates(state: State, supply: str) -> tuple[str, ...]:
+    """What a winning supply card may take back into its player's hand (AS-8)."""
+    battle = state.battle
+    assert battle is not None and battle.outcome is not None
+    units = MILK_COW_REFUELS if state.cards[supply].special == "milk_cow" else REFUELLED
+    return tuple(n for n in battle.outcome.candidates if state.cards[n].unit in units)
+
+
+def _check_spoils(state: State, event: SpoilsDivided) -> None:
+    _phase(state, "spoils", rule="AS-15")
+    battle = state.battle
+    assert battle is not None and battle.outcome is not None
+    outcome = battle.outcome
+    if event.seat != outcome.trick_winner:
+        raise RuleError("AS-15", "not_trick_winner",
+                        f"{state.names[outcome.trick_winner]} divides the spoils.")
+    seats = [share.seat for share in event.shares]
+    if len(set(seats)) != len(seats) or not set(seats) <= set(outcome.eligible):
+        raise RuleError("AS-15", "not_eligible", "Spoils go only to winning-side players of the final round "
+                        "with a surviving card of value 1 or more.", eligible=list(outcome.eligible))
+    given = sorted(c for share in event.shares for c in share.cards)
+    if given != sorted(outcome.trick):
+        raise RuleError("AS-15", "spoils_cards", "Every card of the trick is given, once.",
+                        trick=list(outcome.trick))
+    counts = {seat: 0 for seat in outcome.eligible}
+    for share in event.shares:
+        counts[share.seat] = len(share.cards)
+    if max(counts.values()) - min(counts.values()) > 1:
+        raise RuleError("AS-15", "spoils_uneven",
+                        "Each player gets one card before anyone gets a second, and "
+                        "so on.", counts={str(k): v for k, v in counts.items()})
+
+
+def draw_needed(state: State, seat: int) -> int:
+    """Cards a seat still draws to reach its hand size (AS-12)."""
+    return max(0, state.hand_sizes[seat] - state.hand_count(seat))
+
+
+def _check_draw(state: State, event: CardsDrawn) -> None:
+    _phase(state, "refill", rule="AS-12")
+    seat = state.draw_queue[0]
+    if event.seat != seat:
+        raise RuleError("AS-12", "draw_order", f"{state.names[seat]} draws now (refills go in order from the "
+                        "next round's leader).", seat=event.seat, to_draw=seat)
+    need = draw_needed(state, seat)
+    if not event.cards or len(event.cards) > need:
+        raise RuleError("AS-12", "draw_count", f"{state.names[seat]} draws up to {need} card(s).",
+                        drawn=len(event.cards), need=need)
+    if len(event.cards) > state.deck:
+        raise RuleError("AS-12", "deck_short", f"The deck holds {state.deck} card(s); reshuffle the discard "
+                        "pile when it runs out.", deck=state.deck)
+    known = [c for c in event.cards if c is not None]
+    if len(set(known)) != len(known):
+        raise RuleError("G-2", "card_twice", "The same card is named twice.")
+    for number in known:
+        card = card_of(state, number)
+        if card.category == "convoy":
+            raise RuleError("AS-12", "convoy_drawn", f"{number} is a convoy, not a force card.", card=number)
+        if number in state.located:
+            raise RuleError("G-2", "card_elsewhere", f"{card.name} cannot be drawn: the record has it "
+                            "elsewhere.", card=number)
+
+
+def _check_reshuffle(state: State, event: DeckReshuffled) -> None:
+    _phase(state, "refill", rule="AS-12")
+    if state.deck > 0 or not state.discard:
+        raise RuleError("AS-12", "no_reshuffle", "The discard pile is reshuffled only when the deck has run "
+                        "out.", deck=state.deck)
+
+
+_VALIDATORS: dict[type, Any] = {
+    ConvoysCut: _check_cut, CardsDealt: _check_deal, ConvoyTurned: _check_convoy, ZoneDeclared: _check_zone,
+    CardsPlayed: _check_play, IntelligencePlayed: _check_intelligence, CardDiscarded: _check_discard,
+    HandDiscarded: _check_hand_discard, StormRolled: _check_storm_roll, StormStruck: _check_storm_strike,
+    DiceRolled: _check_dice, SupplyTaken: _check_supply, SpoilsDivided: _check_spoils,
+    CardsDrawn: _check_draw, DeckReshuffled: _check_reshuffle,
+}
+
+
+def _validate_seated(state: State, event: Any) -> None:
+    seat = getattr(event, "seat", None)
+    if seat is not None:
+        _seat(state, seat)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Evolution
+
+
+def evolve(state: State, event: Any) -> State:
+    """Apply an accepted event and every automatic consequence."""
+    result: State = _EVOLVERS[type(event)](state, event)
+    return result
+
+
+def _number_key(number: str) -> int:
+    return int(number[1:])
+
+
+def _cut(state: State, event: ConvoysCut) -> State:
+    dealer = min(range(state.players), key=lambda s: _number_key(event.cuts[s]))
+    return replace(state, dealer=dealer, leader=dealer, phase="deal")
+
+
+def _deal(state: State, event: CardsDealt) -> State:
+    hands = tuple(tuple(c for c in hand if c is not None) for hand in event.hands)
+    unknown = tuple(sum(1 for c in hand if c is None) for hand in event.hands)
+    located = frozenset(c for hand in hands for c in hand)
+    return replace(state, hands=hands, unknown=unknown, located=located,
+                   deck=state.force_total - HAND * state.players, phase="turn_convoy")
+
+
+def _turn_convoy(state: State, event: ConvoyTurned) -> State:
+    seen = state.convoys_seen | {event.convoy}
+    convoy_discard = state.convoy_discard
+    if event.discarded is not None:
+        seen = seen | {event.discarded}
+        convoy_discard = (*convoy_discard, event.discarded)
+    battle = Battle(number=state.battles_fought + 1, convoy=event.convoy, leader=event.seat)
+    return replace(state, convoys_seen=seen, convoy_discard=convoy_discard, battle=battle,
+                   phase="declare_zone")
+
+
+def _order_from(state: State, leader: int) -> tuple[int, ...]:
+    return tuple((leader + i) % state.players for i in range(state.players))
+
+
+def _declare(state: State, event: ZoneDeclared) -> State:
+    battle = state.battle
+    assert battle is not None
+    queue = tuple(Turn(seat=s) for s in _order_from(state, battle.leader))
+    return replace(state, battle=replace(battle, zone=event.zone, queue=queue), phase="play")
+
+
+def _remove_from_hand(state: State, seat: int, numbers: tuple[str, ...]) -> State:
+    hand = state.hands[seat]
+    kept = tuple(c for c in hand if c not in numbers)
+    revealed = len(numbers) - (len(hand) - len(kept))
+    hands = (*state.hands[:seat], kept, *state.hands[seat + 1:])
+    if not revealed:
+        return replace(state, hands=hands)
+    unknown = (*state.unknown[:seat], state.unknown[seat] - revealed, *state.unknown[seat + 1:])
+    return replace(state, hands=hands, unknown=unknown, located=state.located | set(numbers))
+
+
+def _play(state: State, event: CardsPlayed) -> State:
+    battle = state.battle
+    assert battle is not None
+    numbers = event.normals + tuple(b.card for b in event.bonuses) + event.specials + event.supplies
+    state = _remove_from_hand(state, event.seat, numbers)
+    sides = {state.cards[n].side for n in numbers} - {"either"}
+    doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
+    captured = state.captured
+    discard = state.discard
+    plays = list(battle.plays)
+    for victim in destroyed:
+        # AS-6: a normal victim goes face down to the fate card's player; a bonus victim and a destroyed
+        # card's bonuses go to the discard.
+        for i, play in enumerate(plays):
+            if play.cancelled:
+                continue
+            if victim in play.normals:
+                gone = tuple(b.card for b in play.bonuses if b.parent == victim)
+                discard = discard + gone
+                mine = (*captured[event.seat], victim)
+                captured = (*captured[:event.seat], mine, *captured[event.seat + 1:])
+                plays[i] = replace(play, normals=tuple(n for n in play.normals if n != victim),
+                                   bonuses=tuple(b for b in play.bonuses if b.parent != victim),
+                                   lost=(*play.lost, victim, *gone))
+            elif any(b.card == victim for b in play.bonuses):
+                discard = (*discard, victim)
+                plays[i] = replace(play, bonuses=tuple(b for b in play.bonuses if b.card != victim),
+                                   lost=(*play.lost, victim))
+    new = Play(seat=event.seat, order=battle.next_order, half=battle.half,
+               side=next(iter(sides)) if sides else None, normals=event.normals, bonuses=event.bonuses,
+               specials=event.specials, supplies=event.supplies, admiral=event.admiral, doubled=doubled,
+               took=destroyed)
+    plays.append(new)
+    storm = battle.storm
+    for number in event.specials:
+        if state.cards[number].special == "storm":
+            storm = Storm(card=number, holder=event.seat)
+    battle = replace(battle, plays=tuple(plays), next_order=battle.next_order + 1, storm=storm)
+    return _end_turn(replace(state, captured=captured, discard=discard), battle, event.seat)
+
+
+def _intelligence(state: State, event: IntelligencePlayed) -> State:
+    battle = state.battle
+    assert battle is not None
+    state = _remove_from_hand(state, event.seat, (event.card,))
+    card = state.cards[event.card]
+    play = Play(seat=event.seat, order=battle.next_order, half=battle.half, side=card.side,
+                intelligence=event.card)
+    # AS-7: the turn moves to the end of the round, for the intelligence card's side only.
+    queue = (*battle.queue, Turn(seat=event.seat, intelligence=event.card, side=card.side))
+    battle = replace(battle, plays=(*battle.plays, play), next_order=battle.next_order + 1, queue=queue)
+    return _end_turn(state, battle, event.seat)
+
+
+def _discard_card(state: State, event: CardDiscarded) -> State:
+    battle = state.battle
+    assert battle is not None
+    if battle.queue[0].intelligence is not None:
+        plays = tuple(replace(p, intelligence=None) if p.intelligence == event.card else p
+                      for p in battle.plays)
+        battle = replace(battle, plays=plays)
+    else:
+        state = _remove_from_hand(state, event.seat, (event.card,))
+    return _end_turn(replace(state, discard=(*state.discard, event.card)), battle, event.seat)
+
+
+def _discard_hand(state: State, event: HandDiscarded) -> State:
+    battle = state.battle
+    assert battle is not None
+    state = _remove_from_hand(state, event.seat, event.cards)
+    return _end_turn(replace(state, discard=state.discard + event.cards), battle, event.seat)
+
+
+def _end_turn(state: State, battle: Battle, seat: int) -> State:
+    """The turn is over: the storm's holder rolls (AS-7), else the next player's turn or the round's end."""
+    battle = replace(battle, queue=battle.queue[1:])
+    if battle.storm is not None and battle.storm.holder == seat:
+        return replace(state, battle=battle, phase="storm_roll")
+    return _next_turn(state, battle)
+
+
+def _next_turn(state: State, battle: Battle) -> State:
+    if battle.queue:
+        return replace(state, battle=battle, phase="play")
+    return _round_over(state, battle)
+
+
+def _storm_roll(state: State, event: StormRolled) -> State:
+    battle = state.battle
+    assert battle is not None and battle.storm is not None
+    if event.face <= 3:
+        return replace(state, phase="storm_choice")
+    # AS-7: 4-6, the storm passes to the next player, who uses it at the end of his turn.
+    if battle.queue:
+        storm: Storm | None = replace(battle.storm, holder=battle.queue[0].seat)
+    elif state.players == 2 and battle.half == 1:
+        storm = replace(battle.storm, holder=battle.leader)  # AS-14: an unfired storm carries over
+    else:
+        storm = None
+    return _next_turn(state, replace(battle, storm=storm))
+
+
+def _storm_strike(state: State, event: StormStruck) -> State:
+    battle = state.battle
+    assert battle is not None
+    discard = state.discard
+    plays = battle.plays
+    queue = battle.queue
+    if event.target is not None:
+        # AS-7: a standing play is cancelled (its cards to the discard, its effects end at once);
+        # a player yet to play skips his turn.
+        new_plays = []
+        for play in plays:
+            if play.seat == event.target and not play.cancelled:
+                discard = discard + play.cards()
+                play = replace(play, cancelled=True)
+            new_plays.append(play)
+        plays = tuple(new_plays)
+        queue = tuple(t for t in queue if t.seat != event.target)
+    battle = replace(battle, plays=plays, queue=queue, storm=None)
+    return _next_turn(replace(state, discard=discard), battle)
+
+
+def _round_over(state: State, battle: Battle) -> State:
+    if state.players == 2 and battle.half == 1:
+        # AS-14: both players refill, then the second round of the battle.
+        return _refill(state, battle, battle.leader, "half_two")
+    if pending_dice(replace(state, battle=battle)):
+        return replace(state, battle=battle, phase="dice")
+    return _resolve(state, battle)
+
+
+def _dice(state: State, event: DiceRolled) -> State:
+    battle = state.battle
+    assert battle is not None
+    plays = tuple(
+        replace(p, dice=(*p.dice, (event.card, event.faces)))
+        if p.seat == event.seat and not p.cancelled
+        and event.card in p.normals + tuple(b.card for b in p.bonuses)
+        else p
+        for p in battle.plays
+    )
+    battle = replace(battle, plays=plays)
+    if pending_dice(replace(state, battle=battle)):
+        return replace(state, battle=battle)
+    return _resolve(state, battle)
+
+
+def side_totals(state: State, battle: Battle) -> tuple[int, int]:
+    """(Allied, German) totals of the plays standing in the zone in force (AS-5, AS-9)."""
+    zone = zone_now(battle)
+    allied = german = 0
+    for play in _live(battle):
+        value = play_value(state, play, zone)
+        if play.side == "allied":
+            allied += value
+        elif play.side == "german":
+            german += value
+    return allied, german
+
+
+def _resolve(state: State, battle: Battle) -> State:
+    """The round is fought: no combat (AS-11), a tie (AS-10) or a winner (AS-9)."""
+    allied, german = side_totals(state, battle)
+    live = _live(battle)
+    on_table = [n for play in live for n in play.cards()]
+    under = [n for _, n in battle.under]
+    if allied == german == 0:
+        # AS-11: nobody wins; the convoy and every card under it go to the discard piles.
+        state = replace(state, discard=state.discard + tuple(on_table) + tuple(under),
+                        convoy_discard=(*state.convoy_discard, battle.convoy),
+                        decision=_decision(battle, "no_combat", allied, german))
+        return _battle_over(state, battle)
+    if allied == german:
+        # AS-10: the confronted cards go under the convoy; specials are discarded at the round's end.
+        keep: list[tuple[int, str]] = []
+        gone: list[str] = []
+        for play in live:
+            for number in play.cards():
+                if state.cards[number].category == "special":
+                    gone.append(number)
+                else:
+                    keep.append((play.seat, number))
+        tied = replace(battle, under=battle.under + tuple(keep), plays=(), queue=(), storm=None,
+                       round=battle.round + 1, half=1, zone=None,
+                       leader=(battle.leader + 1) % state.players)
+        state = replace(state, discard=state.discard + tuple(gone),
+                        decision=_decision(battle, "tie", allied, german))
+        return _refill(state, tied, tied.leader, "declare_zone")
+    side = "allied" if allied > german else "german"
+    zone = zone_now(battle)
+    winners = [p for p in live if p.side == side]
+    best = max(winners, key=lambda p: (play_value(state, p, zone), -p.order))
+    trick: list[str] = [battle.convoy]
+    to_discard: list[str] = []
+    candidates: list[str] = []
+    supplies: list[tuple[int, str]] = []
+    everything = list(battle.under) + [(p.seat, n) for p in live for n in p.cards()]
+    for seat, number in everything:
+        card = state.cards[number]
+        if card.side == side:
+            if card.category == "supply":
+                supplies.append((seat, number))
+                to_discard.append(number)
+            elif card.category == "normal":
+                candidates.append(number)
+                to_discard.append(number)
+            else:
+                to_discard.append(number)
+        elif card.category in ("normal", "supply"):
+            trick.append(number)  # AS-9, AS-8: the losing side's normal and supply cards are destroyed
+        else:
+            to_discard.append(number)
+    eligible = _eligible(state, battle, side, zone, best.seat)
+    outcome = Outcome(side=side, totals=(allied, german), trick_winner=best.seat, trick=tuple(trick),
+                      to_discard=tuple(to_discard), supplies=tuple(supplies), candidates=tuple(candidates),
+                      eligible=eligible)
+    battle = replace(battle, outcome=outcome, storm=None, queue=())
+    decision = _decision(battle, side, allied, german, best.seat)
+    return _after_supplies(replace(state, battle=battle, decision=decision))
+
+
+def _decision(battle: Battle, kind: str, allied: int, german: int,
+              trick_winner: int | None = None) -> Decision:
+    return Decision(kind=kind, battle=battle.number, round=battle.round, convoy=battle.convoy,
+                    allied=allied, german=german, trick_winner=trick_winner)
+
+
+def _eligible(state: State, battle: Battle, side: str, zone: str, trick_winner: int) -> tuple[int, ...]:
+    """Advanced game (AS-15): winning-side players of the final round with a surviving card of value 1
+    or more in the zone; the trick winner always shares."""
+    seats = {trick_winner}
+    for play in _live(battle):
+        if play.side != side:
+            continue
+        faces = dict(play.dice)
+        for number in play.normals + tuple(b.card for b in play.bonuses if b.parent is None):
+            if card_value(state.cards[number], zone, faces.get(number, ()), number in play.doubled) >= 1:
+                seats.add(play.seat)
+    return tuple(sorted(seats))
+
+
+def _after_supplies(state: State) -> State:
+    battle = state.battle
+    assert battle is not None and battle.outcome is not None
+    if battle.outcome.supplies:
+        return replace(state, phase="supply")
+    if state.variant == "advanced" and len(battle.outcome.eligible) > 1:
+        return replace(state, phase="spoils")
+    return _award(state, ((battle.outcome.trick_winner, battle.outcome.trick),))
+
+
+def _supply(state: State, event: SupplyTaken) -> State:
+    battle = state.battle
+    assert battle is not None and battle.outcome is not None
+    outcome = battle.outcome
+    hands = state.hands
+    to_discard = outcome.to_discard
+    candidates = outcome.candidates
+    if event.card is not None:
+        # AS-8: the refuelled card goes into the supply player's hand instead of the discard.
+        hands = (*hands[:event.seat], (*hands[event.seat], event.card), *hands[event.seat + 1:])
+        to_discard = tuple(n for n in to_discard if n != event.card)
+        candidates = tuple(n for n in candidates if n != event.card)
+    outcome = replace(outcome, supplies=outcome.supplies[1:], to_discard=to_discard, candidates=candidates)
+    return _after_supplies(replace(state, hands=hands, battle=replace(battle, outcome=outcome)))
+
+
+def _spoils(state: State, event: SpoilsDivided) -> State:
+    return _award(state, tuple((share.seat, share.cards) for share in event.shares))
+
+
+def _award(state: State, shares: tuple[tuple[int, tuple[str, ...]], ...]) -> State:
+    battle = state.battle
+    assert battle is not None and battle.outcome is not None
+    convoys = list(state.convoys_won)
+    captured = list(state.captured)
+    for seat, cards in shares:
+        for number in cards:
+            if state.cards[number].category == "convoy":
+                convoys[seat] = (*convoys[seat], number)
+            else:
+                captured[seat] = (*captured[seat], number)
+    state = replace(state, convoys_won=tuple(convoys), captured=tuple(captured),
+                    discard=state.discard + battle.outcome.to_discard,
+                    hand_sizes=tuple(hand_size(state, won) for won in convoys))
+    return _battle_over(state, battle)
+
+
+def _battle_over(state: State, battle: Battle) -> State:
+    fought = state.battles_fought + 1
+    state = replace(state, battles_fought=fought)
+    if fought >= state.pile_size:
+        # AS-13: the game ends after the last convoy's battle.
+        return replace(state, battle=replace(battle, plays=(), queue=(), storm=None), phase="over",
+                       draw_queue=())
+    leader = (battle.leader + 1) % state.players
+    return _refill(replace(state, battle=None, leader=leader), None, leader, "turn_convoy")
+
+
+def _refill(state: State, battle: Battle | None, first: int, then: str) -> State:
+    """Everyone refills to hand size in order from `first` (AS-12), then `then` happens."""
+    queue = _order_from(state, first)
+    state = replace(state, battle=battle, leader=first, draw_queue=queue, after_refill=then, phase="refill")
+    return _settle_refill(state)
+
+
+def _settle_refill(state: State) -> State:
+    queue = state.draw_queue
+    while queue and draw_needed(state, queue[0]) == 0:
+        queue = queue[1:]
+    if queue and (state.deck > 0 or state.discard):
+        return replace(state, draw_queue=queue)
+    # Gap reading (AS-12): with the deck and the discard pile both empty, the refill stops there.
+    state = replace(state, draw_queue=())
+    then = state.after_refill
+    if then == "turn_convoy":
+        return replace(state, phase="turn_convoy")
+    battle = state.battle
+    assert battle is not None
+    if then == "declare_zone":
+        return replace(state, phase="declare_zone")
+    # half_two (AS-14): same zone, same leader, the storm (if unfired) with its new holder.
+    queue_two = tuple(Turn(seat=s) for s in _order_from(state, battle.leader))
+    return replace(state, battle=replace(battle, half=2, queue=queue_two), phase="play")
+
+
+def _draw(state: State, event: CardsDrawn) -> State:
+    seat = event.seat
+    known = tuple(c for c in event.cards if c is not None)
+    hidden = len(event.cards) - len(known)
+    hands = (*state.hands[:seat], state.hands[seat] + known, *state.hands[seat + 1:])
+    unknown = (*state.unknown[:seat], state.unknown[seat] + hidden, *state.unknown[seat + 1:])
+    state = replace(state, hands=hands, unknown=unknown, deck=state.deck - len(event.cards),
+                    located=state.located | set(known) if known else state.located)
+    return _settle_refill(state)
+
+
+def _reshuffle(state: State, event: DeckReshuffled) -> State:
+    # G-4: the discard pile becomes the deck; its cards' places are unknown again.
+    return replace(state, deck=len(state.discard), located=state.located - set(state.discard), discard=())
+
+
+_EVOLVERS: dict[type, Any] = {
+    ConvoysCut: _cut, CardsDealt: _deal, ConvoyTurned: _turn_convoy, ZoneDeclared: _declare,
+    CardsPlayed: _play, IntelligencePlayed: _intelligence, CardDiscarded: _discard_card,
+    HandDiscarded: _discard_hand, StormRolled: _storm_roll, StormStruck: _storm_strike, DiceRolled: _dice,
+    SupplyTaken: _supply, SpoilsDivided: _spoils, CardsDrawn: _draw, DeckReshuffled: _reshuffle,
+}
+
+
+def check(state: State, event: Any) -> None:
+    """`validate` with the seat range checked first (the ruleset's entry point)."""
+    if state.phase == "over":
+        raise RuleError("AS-13", "game_over", "The game is over.")
+    _validate_seated(state, event)
+    validate(state, event)
+
+
+__all__ = ["Bonus", "Options", "check", "evolve", "initial", "validate"]

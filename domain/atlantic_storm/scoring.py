@@ -1,0 +1,43 @@
+"""Victory points (AS-13): convoy VP plus the VP of captured force cards, and the winner's tie-breaks."""
+
+from __future__ import annotations
+
+from domain.atlantic_storm.state import State
+from domain.ruleset import PlayerResult, Result
+
+SCORE_UNIT = "vp"
+
+
+def convoy_vp(state: State, seat: int) -> int:
+    """VP of the convoys a seat holds."""
+    return sum(state.cards[c].vp or 0 for c in state.convoys_won[seat])
+
+
+def card_vp(state: State, seat: int) -> int:
+    """VP of the force cards a seat holds face down (captured or taken by fate); bonus, special and
+    supply cards are worth none."""
+    return sum(state.cards[c].vp or 0 for c in state.captured[seat])
+
+
+def _rank_key(state: State, seat: int) -> tuple[int, int, int]:
+    """AS-13: most VP, then most convoy VP, then the lowest-numbered convoy held (no convoy ranks last)."""
+    lowest = min((int(c[1:]) for c in state.convoys_won[seat]), default=10_000)
+    return (convoy_vp(state, seat) + card_vp(state, seat), convoy_vp(state, seat), -lowest)
+
+
+def result(state: State) -> Result:
+    """Scores with their breakdown, placements by AS-13 and the winner once the game is over."""
+    keys = [_rank_key(state, seat) for seat in range(state.players)]
+    players = tuple(
+        PlayerResult(
+            seat=seat,
+            score=convoy_vp(state, seat) + card_vp(state, seat),
+            placement=1 + sum(1 for other in keys if other > keys[seat]),
+            breakdown={"convoy": convoy_vp(state, seat), "cards": card_vp(state, seat)},
+        )
+        for seat in range(state.players)
+    )
+    finished = state.phase == "over"
+    best = max(keys)
+    winners = tuple(seat for seat in range(state.players) if keys[seat] == best) if finished else ()
+    return Result(finished=finished, score_unit=SCORE_UNIT, players=players, winners=winners)

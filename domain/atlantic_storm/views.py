@@ -1,0 +1,58 @@
+"""What each viewer may see of a table (G-2): the public, one seat, or the full record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.atlantic_storm.scoring import card_vp, convoy_vp
+from domain.atlantic_storm.state import State
+from domain.ruleset import Viewer
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Public: hand sizes only, captured cards face down (counted) until the game ends, the discard pile
+    counted (nobody may look through it). A seat also sees its own hand and its own captured cards.
+    Full: everything the record knows, including each hand's face-down count."""
+    full = viewer.kind == "full"
+    over = state.phase == "over"
+    seats = []
+    for seat, name in enumerate(state.names):
+        mine = full or (viewer.kind == "seat" and viewer.seat == seat)
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "name": name,
+            "hand_count": state.hand_count(seat),
+            "hand_size": state.hand_sizes[seat],
+            "convoys": list(state.convoys_won[seat]),
+            "convoy_vp": convoy_vp(state, seat),
+            "captured_count": len(state.captured[seat]),
+        }
+        if mine:
+            entry["hand"] = list(state.hands[seat])
+            entry["hand_face_down"] = state.unknown[seat]
+        if mine or over:
+            entry["captured"] = list(state.captured[seat])
+            entry["card_vp"] = card_vp(state, seat)
+        seats.append(entry)
+    battle = state.battle
+    data: dict[str, Any] = {
+        "variant": state.variant,
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "leader": state.leader,
+        "battles_fought": state.battles_fought,
+        "battles": state.pile_size,
+        "deck": state.deck,
+        "discard_count": len(state.discard),
+        "convoy_discard": list(state.convoy_discard),
+        "players": seats,
+        "battle": msgspec.to_builtins(battle) if battle is not None else None,
+        "decision": msgspec.to_builtins(state.decision) if state.decision is not None else None,
+        "draw_queue": list(state.draw_queue),
+    }
+    if full:
+        data["discard"] = list(state.discard)
+        data["located"] = sorted(state.located)
+    return data
