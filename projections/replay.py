@@ -135,16 +135,19 @@ def chapter_index(steps: Sequence[Step]) -> tuple[ChapterMark, ...]:
 
 def seek(ruleset: Ruleset, events: Sequence[Any], step: int, snapshots: Sequence[Snapshot] = ()) -> Folded:
     """The fold of the first `step` events, starting from the latest usable snapshot at or before
-    `step` (one of this ruleset's name and version) rather than from the start."""
+    `step` (made under this ruleset's name and version, for this game's set-up) rather than from
+    the start."""
     _check_step(events, step)
+    started = _started(ruleset, events)
     folded: Folded | None = None
     usable = [s for s in snapshots if s.version <= step and _same_rules(ruleset, s)]
     for snap in sorted(usable, key=lambda s: s.version, reverse=True):
         folded = restore(ruleset, snap)
-        if folded is not None:
+        if folded is not None and _belongs(folded, started, events):
             break
+        folded = None
     if folded is None:
-        folded = start(ruleset, _started(ruleset, events))
+        folded = start(ruleset, started)
     for version in range(folded.version + 1, step + 1):
         folded = folded.apply(events[version - 1], version)
     return folded
@@ -239,6 +242,15 @@ def _decode_state(ruleset: Ruleset, data: bytes) -> Any:
 def _decode_effective(ruleset: Ruleset, data: bytes) -> list[tuple[int, Any]]:
     event_type: Any = ruleset.event_type
     return msgspec.msgpack.decode(data, type=list[tuple[int, event_type]])
+
+
+def _belongs(folded: Folded, started: GameStarted, events: Sequence[Any]) -> bool:
+    # The state is the fold of the set-up and the events in effect, so a snapshot whose set-up and
+    # events in effect are this stream's gives this stream's state; one of another game would
+    # silently give a wrong one.
+    if folded.setup != started.setup:
+        return False
+    return all(events[version - 1] == event for version, event in folded.effective_events())
 
 
 def _same_rules(ruleset: Ruleset, snap: Snapshot) -> bool:

@@ -105,6 +105,17 @@ def test_a_snapshot_made_under_another_ruleset_version_is_ignored():
     assert seek(newer, events, 4, [forged]).state.scores == (8, 6)
 
 
+def test_a_snapshot_of_another_game_is_ignored():
+    events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5)]
+    other_setup = tally_setup(3, target=10)
+    other = [GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=other_setup),
+             Rolled(seat=0, face=6), Rolled(seat=1, face=6)]
+    assert seek(RULESET, events, 3, [snapshot(seek(RULESET, other, 2))]).state.scores == (3, 5)
+    # Same table, other rolls: still another game.
+    same_table = [STARTED, Rolled(seat=0, face=6), Rolled(seat=1, face=6)]
+    assert seek(RULESET, events, 3, [snapshot(seek(RULESET, same_table, 2))]).state.scores == (3, 5)
+
+
 def test_a_snapshot_that_no_longer_decodes_is_ignored():
     events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5)]
     good = snapshot(seek(RULESET, events, 2))
