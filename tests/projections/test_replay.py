@@ -11,6 +11,7 @@ from projections.diff import Change, diff
 from projections.errors import ProjectionError
 from projections.replay import (
     Snapshot,
+    StepView,
     decode_snapshot,
     encode_snapshot,
     replay,
@@ -270,3 +271,13 @@ def test_a_team_game_starts_with_its_sides_named():
     assert replay(hands.RULESET, events).steps[0].text == (
         "A game of Hands starts: Alain and Carla (team 0) against Bea and Dan (team 1)."
     )
+
+
+def test_a_replay_and_a_step_view_survive_json():
+    events = random_hands_game(3, players=4, teams=True)
+    replayed = replay(hands.RULESET, events)
+    assert msgspec.json.decode(msgspec.json.encode(replayed), type=type(replayed)) == replayed
+    step = view_at(hands.RULESET, events, 9, Viewer.of_seat(2))
+    back = msgspec.json.decode(msgspec.json.encode(step), type=StepView)
+    assert (back.version, back.viewer, back.changes) == (9, Viewer.of_seat(2), step.changes)
+    assert back.changes
