@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date
 
 import msgspec
@@ -247,3 +248,53 @@ def test_standings_and_leagues_survive_json():
 
 def test_the_order_of_the_games_given_does_not_change_the_table():
     assert standings(DUEL_LEAGUE, list(reversed(DUELS))) == standings(DUEL_LEAGUE, DUELS)
+
+
+def _random_league_games(rng: random.Random, members: list[str]) -> list:
+    games = []
+    for number in range(rng.randint(0, 40)):
+        size = rng.choice((2, 2, 3, 4))
+        seated = rng.sample([*members, "guest1", "guest2"], size)
+        placed = [(pid, rng.randint(1, size), rng.randint(0, 20)) for pid in seated]
+        teams = tuple(seat % 2 for seat in range(size)) if size == 4 and rng.random() < 0.3 else None
+        games.append(game(f"r{number}", at(rng.randint(1, 31)), *placed, teams=teams,
+                          void=rng.random() < 0.05, finished=rng.random() > 0.05))
+    return games
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_leagues_give_consistent_self_explaining_tables(seed):
+    rng = random.Random(seed)
+    members = ["ana", "bob", "cy", "dee", "eve", "fay"][: rng.randint(2, 6)]
+    chain = tuple(rng.sample(CRITERIA, rng.randint(1, len(CRITERIA))))
+    scoring = rng.choice((Scoring(win_draw_loss=(3, 1, 0)), Scoring(placement_points={1: 5, 2: 3, 3: 1}),
+                          Scoring(placement_points={1: 4, 2: 2}, win_draw_loss=(2, 1, 0), score_as_points=True)))
+    games = _random_league_games(rng, members)
+    table = standings(league(tuple(members), scoring, chain), games)
+    assert sorted(row.player_id for row in table.rows) == sorted(members)
+    assert table.rows[0].rank == 1
+    assert len(table.separations) == len(table.rows) - 1
+    for upper, lower, why in zip(table.rows, table.rows[1:], table.separations, strict=False):
+        assert (why.upper, why.lower) == (upper.player_id, lower.player_id)
+        if why.criterion == "tied":
+            assert lower.rank == upper.rank
+            assert upper.tie_breaks == lower.tie_breaks
+            continue
+        assert lower.rank > upper.rank
+        # Every criterion before the separating one is level; the separating one favours the upper.
+        for criterion in chain[: chain.index(why.criterion)]:
+            assert upper.tie_breaks[criterion] == lower.tie_breaks[criterion]
+        assert (why.upper_value, why.lower_value) == (upper.tie_breaks[why.criterion],
+                                                      lower.tie_breaks[why.criterion])
+        if why.criterion == "games_played":
+            assert why.upper_value < why.lower_value
+        else:
+            assert why.upper_value > why.lower_value
+    # Points are the sum of what the counted games gave each member.
+    for row in table.rows:
+        given = [e for line in table.games if line.counted for e in line.entries if e.player_id == row.player_id]
+        assert row.points == sum(e.points for e in given)
+        assert row.played == len(given)
+        assert row.wins + row.draws + row.losses + sum(e.outcome == "void" for e in given) == row.played
+    # The table does not depend on the order the games are given in.
+    assert standings(league(tuple(members), scoring, chain), list(reversed(games))) == table
