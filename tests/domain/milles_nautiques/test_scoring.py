@@ -1,0 +1,71 @@
+"""MN-13 to MN-16: the scoring tables cell by cell, in half-points. The expected values are copied from
+the seed's table in points (seed 004, "Article 11") and doubled here, apart from the implementation."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.milles_nautiques.scoring import capture_points, convoy_points, distance_band
+
+CONVOYS = ("convoy_2500", "convoy_5000", "convoy_10000", "convoy_20000")
+# The seed's table in points: rows are distance bands, columns 2,500 / 5,000 / 10,000 / 20,000 tons.
+SEED_TABLE = {
+    (0, 0): ("0", "0", "1", "2"),
+    (200, 1000): ("0,5", "1", "2", "4"),
+    (1200, 2000): ("1", "2", "4", "8"),
+    (2200, 3000): ("1,5", "3", "6", "12"),
+    (3200, 3800): ("2", "4", "8", "16"),
+    (4000, 6000): ("2,5", "5", "10", "20"),
+}
+SEED_CAPTURE = ("2,5", "5", "10", "20")
+
+
+def half_points(points: str) -> int:
+    """ "2,5" (French decimal comma, points) -> 5 half-points."""
+    whole, _, half = points.partition(",")
+    return int(whole) * 2 + (1 if half == "5" else 0)
+
+
+CELLS = [
+    (card, distance, half_points(values[column]))
+    for (low, high), values in SEED_TABLE.items()
+    for distance in sorted({low, high})
+    for column, card in enumerate(CONVOYS)
+]
+
+
+@pytest.mark.parametrize(("card", "distance", "expected"), CELLS)
+def test_a_convoy_is_worth_its_table_cell(card, distance, expected):
+    # MN-13: the cell is the value, not an addition to the 0-mile row.
+    assert convoy_points(card, distance, detected=False) == expected
+
+
+@pytest.mark.parametrize(("card", "distance", "expected"), CELLS)
+def test_a_detected_convoy_is_worth_double_its_cell(card, distance, expected):
+    assert convoy_points(card, distance, detected=True) == 2 * expected
+
+
+@pytest.mark.parametrize("distance", [0, 200, 1000, 1200, 2000, 2200, 3000, 3200, 3800, 4000, 6000])
+def test_the_trawler_is_worth_nothing_at_any_distance(distance):
+    assert convoy_points("trawler", distance, detected=False) == 0
+    assert convoy_points("trawler", distance, detected=True) == 0
+
+
+def test_the_distance_bands_split_where_the_table_says():
+    bands = [distance_band(d) for d in (0, 200, 1000, 1200, 2000, 2200, 3000, 3200, 3800, 4000, 8000)]
+    assert bands == [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+
+
+@pytest.mark.parametrize(("card", "points"), list(zip(CONVOYS, SEED_CAPTURE, strict=True)))
+def test_a_captured_convoy_scores_its_capture_value_doubled_if_detected(card, points):
+    assert capture_points(card, detected=False) == half_points(points)
+    assert capture_points(card, detected=True) == 2 * half_points(points)
+
+
+def test_a_captured_trawler_scores_nothing():
+    assert capture_points("trawler", detected=False) == capture_points("trawler", detected=True) == 0
+
+
+def test_a_convoy_the_record_does_not_know_counts_nothing_until_revealed():
+    assert convoy_points(None, 4000, detected=False) == 0
+    assert capture_points(None, detected=True) == 0
