@@ -8,7 +8,6 @@ skips them. Folding the same events always gives the same state.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cache
 from typing import Any, Union
 
 import msgspec
@@ -16,7 +15,7 @@ import msgspec
 from domain.ruleset import Event, RuleError, Ruleset, Setup
 
 
-class GameStarted(Event, tag="tablelog.game_started"):
+class GameStarted(Event, frozen=True, tag="tablelog.game_started"):
     """The first event of every game's stream (G-5)."""
 
     ruleset: str
@@ -24,7 +23,7 @@ class GameStarted(Event, tag="tablelog.game_started"):
     setup: Setup
 
 
-class Correction(Event, tag="tablelog.correction"):
+class Correction(Event, frozen=True, tag="tablelog.correction"):
     """Voids the latest `voids` events still in effect (G-3). Corrections themselves are never
     voided: to take one back, report the voided events again."""
 
@@ -135,16 +134,28 @@ def fold(ruleset: Ruleset, events: Iterable[Any]) -> Folded:
     return folded
 
 
-@cache
+_unions: dict[tuple[str, str, int], Any] = {}
+_decoders: dict[tuple[str, str, int], msgspec.json.Decoder[Any]] = {}
+
+
+def _key(ruleset: Ruleset) -> tuple[str, str, int]:
+    return (ruleset.name, ruleset.version, id(ruleset))
+
+
 def event_union(ruleset: Ruleset) -> Any:
     """Every event type a stream of `ruleset` may hold."""
-    return Union[GameStarted, Correction, ruleset.event_type]  # noqa: UP007 (built at run time)
+    key = _key(ruleset)
+    if key not in _unions:
+        _unions[key] = Union[GameStarted, Correction, ruleset.event_type]  # noqa: UP007 (built at run time)
+    return _unions[key]
 
 
-@cache
 def decoder(ruleset: Ruleset) -> msgspec.json.Decoder[Any]:
     """One JSON decoder per ruleset, built once."""
-    return msgspec.json.Decoder(event_union(ruleset))
+    key = _key(ruleset)
+    if key not in _decoders:
+        _decoders[key] = msgspec.json.Decoder(event_union(ruleset))
+    return _decoders[key]
 
 
 def event_tag(event: Any) -> str:

@@ -174,14 +174,34 @@ class ResourceKind(Protocol):
 class Ruleset(Protocol):
     """What a game provides to the rest of tablelog."""
 
-    name: str
-    version: str
-    title: str
-    event_type: Any
-    """The tagged union of the game's event structs (a `typing.Union`)."""
-    state_type: type
-    """The frozen struct type of the game's state (snapshots decode it)."""
-    resource_kinds: Mapping[str, ResourceKind]
+    # Read-only members, so a class attribute of a narrower type satisfies them.
+    @property
+    def name(self) -> str:
+        """The ruleset's stable name (`milles-nautiques`)."""
+        ...
+
+    @property
+    def version(self) -> str:
+        """The rules core's version, recorded in every game's first event (G-5)."""
+        ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def event_type(self) -> Any:
+        """The tagged union of the game's event structs (a `typing.Union`)."""
+        ...
+
+    @property
+    def state_type(self) -> type:
+        """The frozen struct type of the game's state (snapshots decode it)."""
+        ...
+
+    @property
+    def resource_kinds(self) -> Mapping[str, ResourceKind]:
+        """The kinds of club resource the game reads, by name."""
+        ...
 
     def initial(self, setup: Setup) -> Any:
         """The state before any event; raises RuleError for a set-up the game cannot be played with."""

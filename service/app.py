@@ -169,15 +169,30 @@ class Health(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _game_out(game: GameRecord) -> GameOut:
-    return GameOut(game_id=game.game_id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
-                   player_ids=game.player_ids, title=game.title, created_at=game.created_at, version=game.version,
-                   finished=game.finished, finished_at=game.finished_at)
+    return GameOut(
+        game_id=game.game_id,
+        ruleset=game.ruleset,
+        ruleset_version=game.ruleset_version,
+        player_ids=game.player_ids,
+        title=game.title,
+        created_at=game.created_at,
+        version=game.version,
+        finished=game.finished,
+        finished_at=game.finished_at,
+    )
 
 
 def _event_out(event: StoredEvent) -> EventOut:
-    return EventOut(version=event.version, position=event.position, type=event.type,
-                    schema_version=event.schema_version, recorded_at=event.recorded_at, club_id=event.club_id,
-                    key_id=event.key_id, data=msgspec.json.decode(event.data))
+    return EventOut(
+        version=event.version,
+        position=event.position,
+        type=event.type,
+        schema_version=event.schema_version,
+        recorded_at=event.recorded_at,
+        club_id=event.club_id,
+        key_id=event.key_id,
+        data=msgspec.json.decode(event.data),
+    )
 
 
 # -- dependencies ---------------------------------------------------------------------------------------
@@ -198,7 +213,7 @@ def provide_principal(request: Request[Any, Any, Any], state: State) -> Principa
 
 
 def provide_records(state: State) -> GameRecords:
-    return state.records  # type: ignore[no-any-return]
+    return state.records
 
 
 def _require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
@@ -216,8 +231,10 @@ def _require_operator(principal: NamedDependency[Principal]) -> None:
 def _viewer(view: str, seat: int | None) -> Viewer:
     if view == "seat":
         if seat is None:
-            raise ValidationException(detail="A seat view needs the seat number: add ?seat=N.",
-                                      extra=[{"key": "seat", "message": "required with view=seat", "source": "query"}])
+            raise ValidationException(
+                detail="A seat view needs the seat number: add ?seat=N.",
+                extra=[{"key": "seat", "message": "required with view=seat", "source": "query"}],
+            )
         return Viewer.of_seat(seat)
     return Viewer(kind=view)  # type: ignore[arg-type]
 
@@ -225,11 +242,7 @@ def _viewer(view: str, seat: int | None) -> Viewer:
 # -- controllers ----------------------------------------------------------------------------------------
 class ClubController(Controller):
     path = "/clubs"
-    tags = ["clubs"]
-    dependencies = {
-        "principal": Provide(provide_principal, sync_to_thread=True),
-        "records": Provide(provide_records, sync_to_thread=False),
-    }
+    tags = ("clubs",)
 
     @post("/", sync_to_thread=True, summary="Create a club (operator key)")
     def create_club(self, data: JSONBody[ClubIn], principal: NamedDependency[Principal], state: State) -> ClubOut:
@@ -249,7 +262,9 @@ class ClubController(Controller):
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
 
     @post("/{club_id:str}/keys", sync_to_thread=True, summary="Create an API key for a club (operator key)")
-    def create_key(self, club_id: FromPath[str], data: JSONBody[KeyIn], principal: NamedDependency[Principal], state: State) -> KeyCreated:
+    def create_key(
+        self, club_id: FromPath[str], data: JSONBody[KeyIn], principal: NamedDependency[Principal], state: State
+    ) -> KeyCreated:
         _require_operator(principal)
         if state.store.get_club(club_id) is None:
             from service.records import NotFound
@@ -261,47 +276,86 @@ class ClubController(Controller):
         return KeyCreated(key_id=key_id, club_id=club_id, name=data.name, token=token)
 
     @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
-    def create_player(self, club_id: FromPath[str], data: JSONBody[PlayerIn], principal: NamedDependency[Principal], state: State) -> PlayerOut:
+    def create_player(
+        self, club_id: FromPath[str], data: JSONBody[PlayerIn], principal: NamedDependency[Principal], state: State
+    ) -> PlayerOut:
         _require_club(principal, club_id)
         player = state.store.create_player(club_id, data.player_id, data.name)
         return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
 
     @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players")
-    def list_players(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> list[PlayerOut]:
+    def list_players(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State
+    ) -> list[PlayerOut]:
         _require_club(principal, club_id)
-        return [PlayerOut(player_id=p.player_id, name=p.name, created_at=p.created_at)
-                for p in state.store.list_players(club_id)]
+        return [
+            PlayerOut(player_id=p.player_id, name=p.name, created_at=p.created_at)
+            for p in state.store.list_players(club_id)
+        ]
 
-    @post("/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}", sync_to_thread=True,
-          summary="Import a club resource (a card catalogue, a scenario) as a new immutable version")
-    def import_resource(self, club_id: FromPath[str], ruleset: FromPath[str], kind: FromPath[str], resource_id: FromPath[str], data: Annotated[bytes, Body(description="The file itself (CSV, JSON...).", media_type="application/octet-stream")],
-                        principal: NamedDependency[Principal], state: State, records: NamedDependency[GameRecords]) -> ResourceOut:
+    @post(
+        "/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}",
+        sync_to_thread=True,
+        summary="Import a club resource (a card catalogue, a scenario) as a new immutable version",
+    )
+    def import_resource(
+        self,
+        club_id: FromPath[str],
+        ruleset: FromPath[str],
+        kind: FromPath[str],
+        resource_id: FromPath[str],
+        data: Annotated[
+            bytes, Body(description="The file itself (CSV, JSON...).", media_type="application/octet-stream")
+        ],
+        principal: NamedDependency[Principal],
+        state: State,
+        records: NamedDependency[GameRecords],
+    ) -> ResourceOut:
         """The body is the file itself (CSV, JSON...), validated row by row."""
         _require_club(principal, club_id)
         stored = records.import_resource(club_id, ruleset, kind, resource_id, data)
-        get_logger(club_id=club_id).info("resource.imported", ruleset=ruleset, kind=kind,
-                                         resource_id=resource_id, version=stored.version)
-        return ResourceOut(ruleset=stored.ruleset, kind=stored.kind, resource_id=stored.resource_id,
-                           version=stored.version, content_hash=stored.content_hash, created_at=stored.created_at)
+        get_logger(club_id=club_id).info(
+            "resource.imported", ruleset=ruleset, kind=kind, resource_id=resource_id, version=stored.version
+        )
+        return ResourceOut(
+            ruleset=stored.ruleset,
+            kind=stored.kind,
+            resource_id=stored.resource_id,
+            version=stored.version,
+            content_hash=stored.content_hash,
+            created_at=stored.created_at,
+        )
 
     @get("/{club_id:str}/resources", sync_to_thread=True, summary="The club's imported resources")
-    def list_resources(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> list[ResourceOut]:
+    def list_resources(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State
+    ) -> list[ResourceOut]:
         _require_club(principal, club_id)
-        return [ResourceOut(ruleset=r.ruleset, kind=r.kind, resource_id=r.resource_id, version=r.version,
-                            content_hash=r.content_hash, created_at=r.created_at)
-                for r in state.store.list_resources(club_id)]
+        return [
+            ResourceOut(
+                ruleset=r.ruleset,
+                kind=r.kind,
+                resource_id=r.resource_id,
+                version=r.version,
+                content_hash=r.content_hash,
+                created_at=r.created_at,
+            )
+            for r in state.store.list_resources(club_id)
+        ]
 
 
 class GameController(Controller):
     path = "/clubs/{club_id:str}/games"
-    tags = ["games"]
-    dependencies = {
-        "principal": Provide(provide_principal, sync_to_thread=True),
-        "records": Provide(provide_records, sync_to_thread=False),
-    }
+    tags = ("games",)
 
     @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
-    def create_game(self, club_id: FromPath[str], data: JSONBody[NewGame], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> GameOut:
+    def create_game(
+        self,
+        club_id: FromPath[str],
+        data: JSONBody[NewGame],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> GameOut:
         recorder = _require_club(principal, club_id)
         record, result = records.create_game(club_id, data, recorder)
         structlog.contextvars.bind_contextvars(game_id=record.game_id)
@@ -323,17 +377,34 @@ class GameController(Controller):
         offset: Annotated[int, QueryParameter(ge=0)] = 0,
     ) -> GamesOut:
         _require_club(principal, club_id)
-        where = GameFilter(ruleset=ruleset, player_id=player, finished=finished, created_from=created_from,
-                           created_to=created_to, limit=limit, offset=offset)
+        where = GameFilter(
+            ruleset=ruleset,
+            player_id=player,
+            finished=finished,
+            created_from=created_from,
+            created_to=created_to,
+            limit=limit,
+            offset=offset,
+        )
         return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
 
     @get("/{game_id:str}", sync_to_thread=True, summary="A game's listing")
-    def get_game(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> GameOut:
+    def get_game(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> GameOut:
         _require_club(principal, club_id)
         return _game_out(records.game(club_id, game_id))
 
-    @post("/{game_id:str}/events", sync_to_thread=True, status_code=201,
-          summary="Append a batch of events (checked by the rules; all or nothing)")
+    @post(
+        "/{game_id:str}/events",
+        sync_to_thread=True,
+        status_code=201,
+        summary="Append a batch of events (checked by the rules; all or nothing)",
+    )
     def append(
         self,
         club_id: FromPath[str],
@@ -345,10 +416,16 @@ class GameController(Controller):
     ) -> AppendOut:
         recorder = _require_club(principal, club_id)
         result = records.append(club_id, game_id, data.events, data.expected_version, recorder, idempotency_key)
-        get_logger().info("events.appended", count=len(data.events), version=result.last_version,
-                          replayed=result.replayed)
-        return AppendOut(game_id=game_id, first_version=result.first_version, last_version=result.last_version,
-                         positions=result.positions, replayed=result.replayed)
+        get_logger().info(
+            "events.appended", count=len(data.events), version=result.last_version, replayed=result.replayed
+        )
+        return AppendOut(
+            game_id=game_id,
+            first_version=result.first_version,
+            last_version=result.last_version,
+            positions=result.positions,
+            replayed=result.replayed,
+        )
 
     @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
     def read_events(
@@ -362,8 +439,11 @@ class GameController(Controller):
     ) -> EventsOut:
         _require_club(principal, club_id)
         events = records.events(club_id, game_id, after, limit)
-        return EventsOut(game_id=game_id, events=[_event_out(e) for e in events],
-                         next_after=events[-1].version if len(events) == limit else None)
+        return EventsOut(
+            game_id=game_id,
+            events=[_event_out(e) for e in events],
+            next_after=events[-1].version if len(events) == limit else None,
+        )
 
     @get("/{game_id:str}/state", sync_to_thread=True, summary="The state at a version, in a view")
     def read_state(
@@ -381,18 +461,35 @@ class GameController(Controller):
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
     @get("/{game_id:str}/result", sync_to_thread=True, summary="The game's result (finished or not)")
-    def read_result(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> ResultOut:
+    def read_result(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> ResultOut:
         _require_club(principal, club_id)
         version, result = records.result(club_id, game_id)
         return ResultOut(game_id=game_id, version=version, result=result)
 
     @get("/{game_id:str}/legal", sync_to_thread=True, summary="The events a seat may report now")
-    def legal(self, club_id: FromPath[str], game_id: FromPath[str], seat: Annotated[int, QueryParameter(ge=0)], principal: NamedDependency[Principal],
-              records: NamedDependency[GameRecords]) -> LegalOut:
+    def legal(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        seat: Annotated[int, QueryParameter(ge=0)],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> LegalOut:
         _require_club(principal, club_id)
         version, events = records.legal_events(club_id, game_id, seat)
-        return LegalOut(game_id=game_id, version=version, seat=seat, enumerable=events is not None,
-                        events=[msgspec.to_builtins(e) for e in events or []])
+        return LegalOut(
+            game_id=game_id,
+            version=version,
+            seat=seat,
+            enumerable=events is not None,
+            events=[msgspec.to_builtins(e) for e in events or []],
+        )
 
 
 @get("/rulesets", tags=["rulesets"], summary="The games this server records", sync_to_thread=False)
@@ -403,10 +500,15 @@ def list_rulesets() -> list[RulesetOut]:
     for ruleset in registry.all_rulesets():
         union = event_union(ruleset)
         tags = sorted(t.__struct_config__.tag for t in union.__args__)
-        kinds = [ResourceKindOut(name=name, media_types=tuple(kind.media_types), shipped=sorted(kind.builtin()))
-                 for name, kind in sorted(ruleset.resource_kinds.items())]
-        out.append(RulesetOut(name=ruleset.name, version=ruleset.version, title=ruleset.title, event_types=tags,
-                              resource_kinds=kinds))
+        kinds = [
+            ResourceKindOut(name=name, media_types=tuple(kind.media_types), shipped=sorted(kind.builtin()))
+            for name, kind in sorted(ruleset.resource_kinds.items())
+        ]
+        out.append(
+            RulesetOut(
+                name=ruleset.name, version=ruleset.version, title=ruleset.title, event_types=tags, resource_kinds=kinds
+            )
+        )
     return out
 
 
@@ -415,8 +517,7 @@ def health() -> Health:
     return Health(status="ok")
 
 
-@get("/ready", tags=["operations"], summary="Readiness: database reachable, migrations applied",
-     sync_to_thread=True)
+@get("/ready", tags=["operations"], summary="Readiness: database reachable, migrations applied", sync_to_thread=True)
 def ready(state: State) -> Response[Any]:
     try:
         state.store.ping()
@@ -459,8 +560,13 @@ def logging_middleware(app: ASGIApp) -> ASGIApp:
         try:
             await app(scope, receive, send_wrapper)
         finally:
-            get_logger().info("request.finished", method=scope["method"], path=scope["path"], status=status,
-                              duration_ms=round((time.perf_counter() - started) * 1000, 2))
+            get_logger().info(
+                "request.finished",
+                method=scope.get("method"),
+                path=scope["path"],
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            )
             structlog.contextvars.clear_contextvars()
 
     return middleware
@@ -479,8 +585,7 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def create_app(settings: Settings | None = None, store: Store | None = None,
-               configure_logs: bool = True) -> Litestar:
+def create_app(settings: Settings | None = None, store: Store | None = None, configure_logs: bool = True) -> Litestar:
     """Build the app. A store given here (tests) is used as is; otherwise it is opened at start-up."""
     settings = settings or Settings.from_env()
     registry.load_modules(m for m in settings.extra_rulesets.split(",") if m.strip())
@@ -503,6 +608,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None,
             app.state.store.close()
 
     return Litestar(
+        dependencies={
+            "principal": Provide(provide_principal, sync_to_thread=True),
+            "records": Provide(provide_records, sync_to_thread=False),
+        },
         route_handlers=[ClubController, GameController, list_rulesets, health, ready],
         on_startup=[startup],
         on_shutdown=[shutdown],

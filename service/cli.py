@@ -119,14 +119,20 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 2
     lines = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
     try:
-        record, result = GameRecords(store).import_stream(args.club, lines, Recorder(club_id=args.club),
-                                                          game_id=args.game_id)
+        record, result = GameRecords(store).import_stream(
+            args.club, lines, Recorder(club_id=args.club), game_id=args.game_id
+        )
     except BatchRuleError as error:
-        print(f"line {error.index + 1} ({error.event_type}) refused by rule {error.error.rule_id}: "
-              f"{error.error.message}", file=sys.stderr)
+        print(
+            f"line {error.index + 1} ({error.event_type}) refused by rule {error.error.rule_id}: {error.error.message}",
+            file=sys.stderr,
+        )
         return 1
     except BadEvent as error:
         print(f"line {error.index + 1}: {error.message}", file=sys.stderr)
+        return 1
+    except registry.UnknownRuleset as error:
+        print(str(error), file=sys.stderr)
         return 1
     finally:
         store.close()
@@ -141,8 +147,9 @@ def cmd_resource_import(args: argparse.Namespace) -> int:
     store = _store(_settings(args))
     path = Path(args.file)
     try:
-        stored = GameRecords(store).import_resource(args.club, args.ruleset, args.kind, args.id or path.stem,
-                                                    path.read_bytes())
+        stored = GameRecords(store).import_resource(
+            args.club, args.ruleset, args.kind, args.id or path.stem, path.read_bytes()
+        )
     except ResourceError as error:
         print(error.message, file=sys.stderr)
         for row in error.errors:
@@ -224,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tablelog` console script."""
+    registry.load_modules(m for m in Settings.from_env().extra_rulesets.split(",") if m.strip())
     args = build_parser().parse_args(argv)
     return int(args.run(args))
 

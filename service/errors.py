@@ -42,32 +42,59 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     errors: list[dict[str, Any]] | None = None
 
 
-def problem(status: int, name: str, title: str, detail: str, request: Request[Any, Any, Any] | None = None,
-            **extensions: Any) -> Response[Problem]:
+def problem(
+    status: int, name: str, title: str, detail: str, request: Request[Any, Any, Any] | None = None, **extensions: Any
+) -> Response[Problem]:
     """A problem response; `name` becomes the type URI `/problems/<name>`."""
-    body = Problem(type=f"/problems/{name}", title=title, status=status, detail=detail,
-                   instance=str(request.url.path) if request is not None else None, **extensions)
+    body = Problem(
+        type=f"/problems/{name}",
+        title=title,
+        status=status,
+        detail=detail,
+        instance=str(request.url.path) if request is not None else None,
+        **extensions,
+    )
     return Response(content=body, status_code=status, media_type=PROBLEM_JSON)
 
 
 def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     if isinstance(exc, BatchRuleError):
         rule = exc.error
-        return problem(422, "rule-violation", "The rules refuse this event",
-                       f"Event {exc.index} ({exc.event_type}) is refused by rule {rule.rule_id}: {rule.message}",
-                       request, event_index=exc.index, event_type=exc.event_type, rule_id=rule.rule_id,
-                       code=rule.code, details=_jsonable(rule.details))
+        return problem(
+            422,
+            "rule-violation",
+            "The rules refuse this event",
+            f"Event {exc.index} ({exc.event_type}) is refused by rule {rule.rule_id}: {rule.message}",
+            request,
+            event_index=exc.index,
+            event_type=exc.event_type,
+            rule_id=rule.rule_id,
+            code=rule.code,
+            details=_jsonable(rule.details),
+        )
     if isinstance(exc, BadEvent):
         where = f" (field {exc.field})" if exc.field else ""
-        return problem(400, "malformed-event", "An event does not decode",
-                       f"Event {exc.index}{where}: {exc.message}", request, event_index=exc.index, field=exc.field)
+        return problem(
+            400,
+            "malformed-event",
+            "An event does not decode",
+            f"Event {exc.index}{where}: {exc.message}",
+            request,
+            event_index=exc.index,
+            field=exc.field,
+        )
     if isinstance(exc, VersionConflict):
-        return problem(409, "version-conflict", "The game has moved on",
-                       f"The game is at version {exc.current}, not {exc.expected}: read it again and retry.",
-                       request, current_version=exc.current, expected_version=exc.expected)
+        return problem(
+            409,
+            "version-conflict",
+            "The game has moved on",
+            f"The game is at version {exc.current}, not {exc.expected}: read it again and retry.",
+            request,
+            current_version=exc.current,
+            expected_version=exc.expected,
+        )
     if isinstance(exc, IdempotencyMismatch):
-        return problem(422, "idempotency-key-reused", "Idempotency key reused with another body",
-                       str(exc), request)
+        return problem(422, "idempotency-key-reused", "Idempotency key reused with another body", str(exc), request)
     if isinstance(exc, AlreadyExists):
         return problem(409, "already-exists", f"That {exc.what} exists already", str(exc), request)
     if isinstance(exc, NotFound):
@@ -75,14 +102,22 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
     if isinstance(exc, UnknownRuleset):
         return problem(404, "unknown-ruleset", "No such ruleset", str(exc), request)
     if isinstance(exc, SetupError):
-        return problem(422, "invalid-setup", "The game cannot be set up so", exc.message, request,
-                       details=_jsonable(exc.details) or None)
+        return problem(
+            422,
+            "invalid-setup",
+            "The game cannot be set up so",
+            exc.message,
+            request,
+            details=_jsonable(exc.details) or None,
+        )
     if isinstance(exc, ResourceError):
-        return problem(422, "invalid-resource", "The file does not validate", exc.message, request,
-                       errors=_jsonable(exc.errors))
+        return problem(
+            422, "invalid-resource", "The file does not validate", exc.message, request, errors=_jsonable(exc.errors)
+        )
     if isinstance(exc, NotAuthorizedException):
-        return problem(401, "unauthorized", "An API key is needed",
-                       "Send 'Authorization: Bearer <key>' with a valid key.", request)
+        return problem(
+            401, "unauthorized", "An API key is needed", "Send 'Authorization: Bearer <key>' with a valid key.", request
+        )
     if isinstance(exc, PermissionDeniedException):
         return problem(403, "forbidden", "This key may not do that", exc.detail or "Forbidden.", request)
     if isinstance(exc, ValidationException):
@@ -90,22 +125,34 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
         field = None
         if errors and isinstance(errors[0], dict):
             field = str(errors[0].get("key") or "") or None
-        return problem(400, "malformed-request", "The request does not decode", exc.detail, request,
-                       field=field, errors=_jsonable(errors) if errors else None)
+        return problem(
+            400,
+            "malformed-request",
+            "The request does not decode",
+            exc.detail,
+            request,
+            field=field,
+            errors=_jsonable(errors) if errors else None,
+        )
     if isinstance(exc, HTTPException) and exc.status_code == 400:
         return problem(400, "malformed-request", "The request does not decode", exc.detail, request)
     if isinstance(exc, HTTPException):
         return problem(exc.status_code, "http-error", exc.detail, exc.detail, request)
     get_logger().exception("request.failed", error_type=type(exc).__name__)
-    return problem(HTTP_500_INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
-                   "Something went wrong on our side; it has been logged.", request)
+    return problem(
+        HTTP_500_INTERNAL_SERVER_ERROR,
+        "internal-error",
+        "Internal error",
+        "Something went wrong on our side; it has been logged.",
+        request,
+    )
 
 
 def _jsonable(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value, enc_hook=str))
 
 
-def exception_handlers() -> dict[type[Exception], Any]:
+def exception_handlers() -> dict[int | type[Exception], Any]:
     """Litestar exception handlers: everything goes through `_to_problem`."""
     return {Exception: _to_problem}
 

@@ -133,20 +133,29 @@ class GameRecords:
             raise SetupError(f"{ruleset.name} reads no {kind!r} resource.", kind=kind)
         stored = self.store.get_resource(club_id, ruleset.name, kind, choice.resource_id, choice.version)
         if stored is not None:
-            return ResourceRef(kind=kind, resource_id=stored.resource_id, version=stored.version,
-                               content_hash=stored.content_hash, content=stored.content)
+            return ResourceRef(
+                kind=kind,
+                resource_id=stored.resource_id,
+                version=stored.version,
+                content_hash=stored.content_hash,
+                content=stored.content,
+            )
         shipped = ruleset.resource_kinds[kind].builtin().get(choice.resource_id)
         if shipped is None or choice.version not in (None, 0):
-            raise SetupError(f"No {kind} {choice.resource_id!r} for {ruleset.name}.", kind=kind,
-                             resource_id=choice.resource_id)
+            raise SetupError(
+                f"No {kind} {choice.resource_id!r} for {ruleset.name}.", kind=kind, resource_id=choice.resource_id
+            )
         content = ruleset.resource_kinds[kind].parse(shipped)
-        return ResourceRef(kind=kind, resource_id=choice.resource_id, version=0,
-                           content_hash=content_hash(content), content=content)
+        return ResourceRef(
+            kind=kind, resource_id=choice.resource_id, version=0, content_hash=content_hash(content), content=content
+        )
 
     def create_game(self, club_id: str, request: NewGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
         """Create a game: its first event records the set-up and the ruleset version (G-5)."""
         ruleset = registry.get(request.ruleset)
-        players_by_id = {p.player_id: p for p in self.store.get_players(club_id, [s.player_id for s in request.players])}
+        players_by_id = {
+            p.player_id: p for p in self.store.get_players(club_id, [s.player_id for s in request.players])
+        }
         missing = [s.player_id for s in request.players if s.player_id not in players_by_id]
         if missing:
             raise SetupError("Every player must be one of the club's players.", unknown_players=missing)
@@ -157,8 +166,10 @@ class GameRecords:
             raise SetupError("Seats must be 0 to n-1, each taken once.", seats=seats)
         players = tuple(
             sorted(
-                (Player(player_id=s.player_id, name=players_by_id[s.player_id].name, seat=seat, team=s.team)
-                 for s, seat in zip(request.players, seats, strict=True)),
+                (
+                    Player(player_id=s.player_id, name=players_by_id[s.player_id].name, seat=seat, team=s.team)
+                    for s, seat in zip(request.players, seats, strict=True)
+                ),
                 key=lambda p: p.seat,
             )
         )
@@ -175,11 +186,22 @@ class GameRecords:
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
         game_id = request.game_id or uuid.uuid4().hex
         record = GameRecord(
-            game_id=game_id, club_id=club_id, ruleset=ruleset.name, ruleset_version=ruleset.version,
-            player_ids=tuple(p.player_id for p in players), created_at=datetime.now(UTC), title=request.title,
+            game_id=game_id,
+            club_id=club_id,
+            ruleset=ruleset.name,
+            ruleset_version=ruleset.version,
+            player_ids=tuple(p.player_id for p in players),
+            created_at=datetime.now(UTC),
+            title=request.title,
         )
-        result = self.store.append(game_id, [_new_event(started)], 0, recorded_by=recorded_by, game=record,
-                                   progress=GameProgress(finished=False))
+        result = self.store.append(
+            game_id,
+            [_new_event(started)],
+            0,
+            recorded_by=recorded_by,
+            game=record,
+            progress=GameProgress(finished=False),
+        )
         self._remember(game_id, folded)
         return record, result
 
@@ -230,15 +252,20 @@ class GameRecords:
             folded = folded.apply(event)
         finished = ruleset.result(folded.state).finished
         result = self.store.append(
-            game_id, new_events, expected_version, recorded_by=recorded_by, idempotency_key=idempotency_key,
+            game_id,
+            new_events,
+            expected_version,
+            recorded_by=recorded_by,
+            idempotency_key=idempotency_key,
             progress=GameProgress(finished=finished),
         )
         if not result.replayed:
             self._remember(game_id, folded)
         return result
 
-    def import_stream(self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder,
-                      game_id: str | None = None) -> tuple[GameRecord, AppendResult]:
+    def import_stream(
+        self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder, game_id: str | None = None
+    ) -> tuple[GameRecord, AppendResult]:
         """Import an exported game (JSON Lines, set-up first), re-validating every event."""
         if not lines:
             raise BadEvent(0, None, "The file holds no events.")
@@ -261,8 +288,12 @@ class GameRecords:
             folded = folded.apply(event)
         game_id = game_id or uuid.uuid4().hex
         record = GameRecord(
-            game_id=game_id, club_id=club_id, ruleset=ruleset.name, ruleset_version=head.ruleset_version,
-            player_ids=tuple(p.player_id for p in head.setup.players), created_at=datetime.now(UTC),
+            game_id=game_id,
+            club_id=club_id,
+            ruleset=ruleset.name,
+            ruleset_version=head.ruleset_version,
+            player_ids=tuple(p.player_id for p in head.setup.players),
+            created_at=datetime.now(UTC),
         )
         everything = [head, *events]
         result: AppendResult | None = None
@@ -270,7 +301,10 @@ class GameRecords:
             chunk = everything[offset : offset + MAX_BATCH]
             last = offset + len(chunk) == len(everything)
             result = self.store.append(
-                game_id, [_new_event(e) for e in chunk], offset, recorded_by=recorded_by,
+                game_id,
+                [_new_event(e) for e in chunk],
+                offset,
+                recorded_by=recorded_by,
                 game=record if offset == 0 else None,
                 progress=GameProgress(finished=ruleset.result(folded.state).finished) if last else None,
             )

@@ -244,9 +244,7 @@ class Store(Protocol):
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]: ...
 
     # resources
-    def add_resource(
-        self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any
-    ) -> Resource:
+    def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
         """Store a new version of a resource (versions start at 1)."""
         ...
 

@@ -127,7 +127,7 @@ class PostgresStore:
             done = self._applied(conn)
             for migration in load_migrations("postgres"):
                 if migration.name not in done:
-                    conn.execute(migration.sql)  # type: ignore[arg-type]  # trusted file from the package
+                    conn.execute(migration.sql)
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (migration.name,))
                     applied.append(migration.name)
         return applied
@@ -238,8 +238,7 @@ class PostgresStore:
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self._pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s "
-                "ORDER BY version LIMIT %s",
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",
                 (stream_id, after_version, limit),
             ).fetchall()
         return [_event(row) for row in rows]
@@ -351,8 +350,7 @@ class PostgresStore:
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
         with self._pool.connection() as conn:
             rows = conn.execute(
-                "SELECT club_id, player_id, name, created_at FROM players "
-                "WHERE club_id = %s AND player_id = ANY(%s)",
+                "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s AND player_id = ANY(%s)",
                 (club_id, list(player_ids)),
             ).fetchall()
         return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
@@ -362,8 +360,15 @@ class PostgresStore:
         conn.execute(
             "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (game.game_id, game.club_id, game.ruleset, game.ruleset_version, list(game.player_ids),
-             game.title, game.created_at),
+            (
+                game.game_id,
+                game.club_id,
+                game.ruleset,
+                game.ruleset_version,
+                list(game.player_ids),
+                game.title,
+                game.created_at,
+            ),
         )
 
     _GAME_COLUMNS = (
@@ -373,8 +378,16 @@ class PostgresStore:
     @staticmethod
     def _game(row: tuple[Any, ...]) -> GameRecord:
         return GameRecord(
-            game_id=row[0], club_id=row[1], ruleset=row[2], ruleset_version=row[3], player_ids=tuple(row[4]),
-            created_at=row[5], version=row[6], finished=row[7], finished_at=row[8], title=row[9],
+            game_id=row[0],
+            club_id=row[1],
+            ruleset=row[2],
+            ruleset_version=row[3],
+            player_ids=tuple(row[4]),
+            created_at=row[5],
+            version=row[6],
+            finished=row[7],
+            finished_at=row[8],
+            title=row[9],
         )
 
     def get_game(self, game_id: str) -> GameRecord | None:
@@ -406,7 +419,7 @@ class PostgresStore:
             "ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
         )
         with self._pool.connection() as conn:
-            rows = conn.execute(sql, params).fetchall()  # type: ignore[call-overload]
+            rows = conn.execute(sql, params).fetchall()
         return [self._game(row) for row in rows]
 
     # -- resources ----------------------------------------------------------------------------------
@@ -428,15 +441,31 @@ class PostgresStore:
                 (club_id, ruleset, kind, resource_id, version, digest, msgspec.json.encode(content).decode()),
             ).fetchone()
         assert created is not None
-        return Resource(club_id=club_id, ruleset=ruleset, kind=kind, resource_id=resource_id, version=version,
-                        content_hash=digest, content=content, created_at=created[0])
+        return Resource(
+            club_id=club_id,
+            ruleset=ruleset,
+            kind=kind,
+            resource_id=resource_id,
+            version=version,
+            content_hash=digest,
+            content=content,
+            created_at=created[0],
+        )
 
     _RESOURCE_COLUMNS = "club_id, ruleset, kind, resource_id, version, content_hash, content::text, created_at"
 
     @staticmethod
     def _resource(row: tuple[Any, ...]) -> Resource:
-        return Resource(club_id=row[0], ruleset=row[1], kind=row[2], resource_id=row[3], version=row[4],
-                        content_hash=row[5], content=msgspec.json.decode(row[6].encode()), created_at=row[7])
+        return Resource(
+            club_id=row[0],
+            ruleset=row[1],
+            kind=row[2],
+            resource_id=row[3],
+            version=row[4],
+            content_hash=row[5],
+            content=msgspec.json.decode(row[6].encode()),
+            created_at=row[7],
+        )
 
     def get_resource(
         self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None

@@ -156,8 +156,15 @@ class SqliteStore:
                     conn.execute(
                         "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, "
                         "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (game.game_id, game.club_id, game.ruleset, game.ruleset_version,
-                         msgspec.json.encode(game.player_ids).decode(), game.title, game.created_at.isoformat()),
+                        (
+                            game.game_id,
+                            game.club_id,
+                            game.ruleset,
+                            game.ruleset_version,
+                            msgspec.json.encode(game.player_ids).decode(),
+                            game.title,
+                            game.created_at.isoformat(),
+                        ),
                     )
                 except sqlite3.IntegrityError:
                     raise AlreadyExists("game", game.game_id) from None
@@ -176,8 +183,16 @@ class SqliteStore:
                 cursor = conn.execute(
                     "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
                     "key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (stream_id, expected_version + offset, event.type, event.schema_version, event.data.decode(),
-                     now, recorded_by.club_id, recorded_by.key_id),
+                    (
+                        stream_id,
+                        expected_version + offset,
+                        event.type,
+                        event.schema_version,
+                        event.data.decode(),
+                        now,
+                        recorded_by.club_id,
+                        recorded_by.key_id,
+                    ),
                 )
                 positions.append(int(cursor.lastrowid or 0))
             last = expected_version + len(events)
@@ -211,22 +226,32 @@ class SqliteStore:
         return self._replayed(self._conn(), stream_id, idempotency_key, fingerprint)
 
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        rows = self._conn().execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version LIMIT ?",
-            (stream_id, after_version, -1 if limit is None else limit),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version LIMIT ?",
+                (stream_id, after_version, -1 if limit is None else limit),
+            )
+            .fetchall()
+        )
         return [_event(row) for row in rows]
 
     def stream_version(self, stream_id: str) -> int:
-        row = self._conn().execute(
-            "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,))
+            .fetchone()
+        )
         return int(row[0])
 
     def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        rows = self._conn().execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?", (after, limit)
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?", (after, limit)
+            )
+            .fetchall()
+        )
         return [_event(row) for row in rows]
 
     def head_position(self) -> int:
@@ -260,7 +285,9 @@ class SqliteStore:
         return Club(club_id=club_id, name=name, created_at=datetime.fromisoformat(now))
 
     def get_club(self, club_id: str) -> Club | None:
-        row = self._conn().execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = ?", (club_id,)).fetchone()
+        row = (
+            self._conn().execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = ?", (club_id,)).fetchone()
+        )
         return Club(club_id=row[0], name=row[1], created_at=datetime.fromisoformat(row[2])) if row else None
 
     def list_clubs(self) -> list[Club]:
@@ -274,17 +301,29 @@ class SqliteStore:
                 "INSERT INTO api_keys (key_id, club_id, name, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                 (key_id, club_id, name, secret_hash, now),
             )
-        return ApiKey(key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash,
-                      created_at=datetime.fromisoformat(now))
+        return ApiKey(
+            key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash, created_at=datetime.fromisoformat(now)
+        )
 
     def get_api_key(self, key_id: str) -> ApiKey | None:
-        row = self._conn().execute(
-            "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = ?", (key_id,)
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = ?",
+                (key_id,),
+            )
+            .fetchone()
+        )
         if row is None:
             return None
-        return ApiKey(key_id=row[0], club_id=row[1], name=row[2], secret_hash=row[3],
-                      created_at=datetime.fromisoformat(row[4]), revoked=bool(row[5]))
+        return ApiKey(
+            key_id=row[0],
+            club_id=row[1],
+            name=row[2],
+            secret_hash=row[3],
+            created_at=datetime.fromisoformat(row[4]),
+            revoked=bool(row[5]),
+        )
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         now = _now()
@@ -296,10 +335,17 @@ class SqliteStore:
         return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=datetime.fromisoformat(now))
 
     def list_players(self, club_id: str) -> list[ClubPlayer]:
-        rows = self._conn().execute(
-            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = ? ORDER BY player_id", (club_id,)
-        ).fetchall()
-        return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=datetime.fromisoformat(r[3])) for r in rows]
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = ? ORDER BY player_id",
+                (club_id,),
+            )
+            .fetchall()
+        )
+        return [
+            ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=datetime.fromisoformat(r[3])) for r in rows
+        ]
 
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
         wanted = set(player_ids)
@@ -314,13 +360,22 @@ class SqliteStore:
     @staticmethod
     def _game(row: tuple[Any, ...]) -> GameRecord:
         return GameRecord(
-            game_id=row[0], club_id=row[1], ruleset=row[2], ruleset_version=row[3],
-            player_ids=tuple(msgspec.json.decode(row[4].encode())), created_at=datetime.fromisoformat(row[5]),
-            version=row[6], finished=bool(row[7]), finished_at=_time(row[8]), title=row[9],
+            game_id=row[0],
+            club_id=row[1],
+            ruleset=row[2],
+            ruleset_version=row[3],
+            player_ids=tuple(msgspec.json.decode(row[4].encode())),
+            created_at=datetime.fromisoformat(row[5]),
+            version=row[6],
+            finished=bool(row[7]),
+            finished_at=_time(row[8]),
+            title=row[9],
         )
 
     def get_game(self, game_id: str) -> GameRecord | None:
-        row = self._conn().execute(f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.game_id = ?", (game_id,)).fetchone()
+        row = (
+            self._conn().execute(f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.game_id = ?", (game_id,)).fetchone()
+        )
         return self._game(row) if row else None
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
@@ -342,11 +397,15 @@ class SqliteStore:
             clauses.append("g.created_at < ?")
             params.append(where.created_to.astimezone(UTC).isoformat())
         params += [where.limit, where.offset]
-        rows = self._conn().execute(
-            f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {' AND '.join(clauses)} "
-            "ORDER BY g.created_at DESC, g.game_id LIMIT ? OFFSET ?",
-            params,
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {' AND '.join(clauses)} "
+                "ORDER BY g.created_at DESC, g.game_id LIMIT ? OFFSET ?",
+                params,
+            )
+            .fetchall()
+        )
         return [self._game(row) for row in rows]
 
     # -- resources ----------------------------------------------------------------------------------
@@ -363,33 +422,56 @@ class SqliteStore:
                 "INSERT INTO resources VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (club_id, ruleset, kind, resource_id, version, digest, msgspec.json.encode(content).decode(), now),
             )
-        return Resource(club_id=club_id, ruleset=ruleset, kind=kind, resource_id=resource_id, version=version,
-                        content_hash=digest, content=content, created_at=datetime.fromisoformat(now))
+        return Resource(
+            club_id=club_id,
+            ruleset=ruleset,
+            kind=kind,
+            resource_id=resource_id,
+            version=version,
+            content_hash=digest,
+            content=content,
+            created_at=datetime.fromisoformat(now),
+        )
 
     _RESOURCE_COLUMNS = "club_id, ruleset, kind, resource_id, version, content_hash, content, created_at"
 
     @staticmethod
     def _resource(row: tuple[Any, ...]) -> Resource:
-        return Resource(club_id=row[0], ruleset=row[1], kind=row[2], resource_id=row[3], version=row[4],
-                        content_hash=row[5], content=msgspec.json.decode(row[6].encode()),
-                        created_at=datetime.fromisoformat(row[7]))
+        return Resource(
+            club_id=row[0],
+            ruleset=row[1],
+            kind=row[2],
+            resource_id=row[3],
+            version=row[4],
+            content_hash=row[5],
+            content=msgspec.json.decode(row[6].encode()),
+            created_at=datetime.fromisoformat(row[7]),
+        )
 
     def get_resource(
         self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
     ) -> Resource | None:
-        row = self._conn().execute(
-            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND ruleset = ? AND kind = ? "
-            "AND resource_id = ? AND (? IS NULL OR version = ?) ORDER BY version DESC LIMIT 1",
-            (club_id, ruleset, kind, resource_id, version, version),
-        ).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND ruleset = ? AND kind = ? "
+                "AND resource_id = ? AND (? IS NULL OR version = ?) ORDER BY version DESC LIMIT 1",
+                (club_id, ruleset, kind, resource_id, version, version),
+            )
+            .fetchone()
+        )
         return self._resource(row) if row else None
 
     def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]:
-        rows = self._conn().execute(
-            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND (? IS NULL OR ruleset = ?) "
-            "ORDER BY ruleset, kind, resource_id, version",
-            (club_id, ruleset, ruleset),
-        ).fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND (? IS NULL OR ruleset = ?) "
+                "ORDER BY ruleset, kind, resource_id, version",
+                (club_id, ruleset, ruleset),
+            )
+            .fetchall()
+        )
         return [self._resource(row) for row in rows]
 
 

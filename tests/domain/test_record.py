@@ -50,8 +50,14 @@ def test_a_second_start_is_refused():
 
 
 def test_folding_the_same_events_twice_gives_equal_states():
-    events = [STARTED, Rolled(seat=0, face=3), Noted(seat=1, text="x"), Rolled(seat=1, face=6),
-              Correction(voids=2), Rolled(seat=1, face=2)]
+    events = [
+        STARTED,
+        Rolled(seat=0, face=3),
+        Noted(seat=1, text="x"),
+        Rolled(seat=1, face=6),
+        Correction(voids=2),
+        Rolled(seat=1, face=2),
+    ]
     assert fold(RULESET, events).state == fold(RULESET, events).state
 
 

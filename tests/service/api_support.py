@@ -18,8 +18,9 @@ class Api:
 
     def club(self, club_id: str) -> str:
         """Create a club and return a fresh API key's token for it."""
-        created = self.client.post("/clubs", json={"club_id": club_id, "name": f"Club {club_id}"},
-                                   headers=self.auth(OPERATOR))
+        created = self.client.post(
+            "/clubs", json={"club_id": club_id, "name": f"Club {club_id}"}, headers=self.auth(OPERATOR)
+        )
         assert created.status_code == 201, created.text
         key = self.client.post(f"/clubs/{club_id}/keys", json={"name": "scorer"}, headers=self.auth(OPERATOR))
         assert key.status_code == 201, key.text
@@ -27,8 +28,11 @@ class Api:
 
     def players(self, club_id: str, token: str, *player_ids: str) -> None:
         for player_id in player_ids:
-            response = self.client.post(f"/clubs/{club_id}/players", headers=self.auth(token),
-                                        json={"player_id": player_id, "name": player_id.capitalize()})
+            response = self.client.post(
+                f"/clubs/{club_id}/players",
+                headers=self.auth(token),
+                json={"player_id": player_id, "name": player_id.capitalize()},
+            )
             assert response.status_code == 201, response.text
 
     def game(self, club_id: str, token: str, body: dict[str, Any]) -> str:
@@ -36,16 +40,30 @@ class Api:
         assert response.status_code == 201, response.text
         return str(response.json()["game_id"])
 
-    def tally_game(self, club_id: str, token: str, players: Sequence[str] = ("alain", "bea"),
-                   options: dict[str, Any] | None = None) -> str:
-        return self.game(club_id, token, {"ruleset": "tally", "players": [{"player_id": p} for p in players],
-                                          "options": options or {}})
+    def tally_game(
+        self, club_id: str, token: str, players: Sequence[str] = ("alain", "bea"), options: dict[str, Any] | None = None
+    ) -> str:
+        return self.game(
+            club_id,
+            token,
+            {"ruleset": "tally", "players": [{"player_id": p} for p in players], "options": options or {}},
+        )
 
-    def append(self, club_id: str, token: str, game_id: str, expected: int, events: list[dict[str, Any]],
-               key: str | None = None) -> Any:
+    def append(
+        self,
+        club_id: str,
+        token: str,
+        game_id: str,
+        expected: int,
+        events: list[dict[str, Any]],
+        key: str | None = None,
+    ) -> Any:
         headers = self.auth(token) | ({"Idempotency-Key": key} if key else {})
-        return self.client.post(f"/clubs/{club_id}/games/{game_id}/events", headers=headers,
-                                json={"expected_version": expected, "events": events})
+        return self.client.post(
+            f"/clubs/{club_id}/games/{game_id}/events",
+            headers=headers,
+            json={"expected_version": expected, "events": events},
+        )
 
     def version(self, club_id: str, token: str, game_id: str) -> int:
         response = self.client.get(f"/clubs/{club_id}/games/{game_id}", headers=self.auth(token))

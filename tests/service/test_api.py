@@ -33,29 +33,33 @@ def assert_problem(response: Any, status: int, type_name: str) -> dict[str, Any]
     assert body["type"] == f"/problems/{type_name}"
     assert body["status"] == status
     assert body["title"] and body["detail"]
-    return body  # type: ignore[no-any-return]
+    return body
 
 
 # -- access ---------------------------------------------------------------------------------------------
 def test_a_request_without_a_key_is_refused_with_401(api: Api) -> None:
     body = assert_problem(api.client.get("/clubs/c1/players"), 401, "unauthorized")
     assert "Bearer" in body["detail"]
-    assert_problem(api.client.get("/clubs/c1/players", headers={"Authorization": "Bearer tl_x_y"}), 401,
-                   "unauthorized")
+    assert_problem(api.client.get("/clubs/c1/players", headers={"Authorization": "Bearer tl_x_y"}), 401, "unauthorized")
 
 
 def test_only_the_operator_creates_clubs_and_keys(api: Api) -> None:
     token = api.club("c1")
-    body = assert_problem(api.client.post("/clubs", json={"club_id": "c2", "name": "Two"}, headers=api.auth(token)),
-                          403, "forbidden")
+    body = assert_problem(
+        api.client.post("/clubs", json={"club_id": "c2", "name": "Two"}, headers=api.auth(token)), 403, "forbidden"
+    )
     assert "operator" in body["detail"]
     assert_problem(api.client.post("/clubs/c1/keys", json={"name": "x"}, headers=api.auth(token)), 403, "forbidden")
     created = api.client.post("/clubs", json={"club_id": "c2", "name": "Two"}, headers=api.auth(OPERATOR))
     assert created.status_code == 201 and created.json()["club_id"] == "c2"
-    assert_problem(api.client.post("/clubs", json={"club_id": "c2", "name": "Again"}, headers=api.auth(OPERATOR)),
-                   409, "already-exists")
-    assert_problem(api.client.post("/clubs/nope/keys", json={"name": "x"}, headers=api.auth(OPERATOR)), 404,
-                   "not-found")
+    assert_problem(
+        api.client.post("/clubs", json={"club_id": "c2", "name": "Again"}, headers=api.auth(OPERATOR)),
+        409,
+        "already-exists",
+    )
+    assert_problem(
+        api.client.post("/clubs/nope/keys", json={"name": "x"}, headers=api.auth(OPERATOR)), 404, "not-found"
+    )
 
 
 def test_a_club_key_reads_and_writes_only_its_own_club(api: Api) -> None:
@@ -66,8 +70,11 @@ def test_a_club_key_reads_and_writes_only_its_own_club(api: Api) -> None:
     assert api.client.get("/clubs/c1", headers=api.auth(one)).json()["name"] == "Club c1"
     assert_problem(api.client.get("/clubs/c1/players", headers=api.auth(two)), 403, "forbidden")
     assert_problem(api.client.get(f"/clubs/c1/games/{game_id}/events", headers=api.auth(two)), 403, "forbidden")
-    blocked = api.client.post(f"/clubs/c1/games/{game_id}/events", headers=api.auth(two),
-                              json={"expected_version": 1, "events": [rolled(0, 3)]})
+    blocked = api.client.post(
+        f"/clubs/c1/games/{game_id}/events",
+        headers=api.auth(two),
+        json={"expected_version": 1, "events": [rolled(0, 3)]},
+    )
     assert_problem(blocked, 403, "forbidden")
     # Club two's own path does not reach club one's game either.
     assert_problem(api.client.get(f"/clubs/c2/games/{game_id}", headers=api.auth(two)), 404, "not-found")
@@ -96,21 +103,30 @@ def test_creating_a_game_records_the_setup_and_ruleset_version_first(api: Api) -
     assert first["type"] == "tablelog.game_started" and first["version"] == 1
     assert first["data"]["ruleset"] == "tally" and first["data"]["ruleset_version"] == "1.0.0"
     assert [(p["player_id"], p["name"], p["seat"]) for p in first["data"]["setup"]["players"]] == [
-        ("alain", "Alain", 0), ("bea", "Bea", 1)]
+        ("alain", "Alain", 0),
+        ("bea", "Bea", 1),
+    ]
     assert first["data"]["setup"]["options"] == {"target": 12}
 
 
 def test_a_game_with_an_unknown_player_or_ruleset_or_bad_seats_is_refused(api: Api) -> None:
     token = api.club("c1")
     api.players("c1", token, "alain")
-    unknown = api.client.post("/clubs/c1/games", headers=api.auth(token),
-                              json={"ruleset": "tally", "players": [{"player_id": "alain"}, {"player_id": "zed"}]})
+    unknown = api.client.post(
+        "/clubs/c1/games",
+        headers=api.auth(token),
+        json={"ruleset": "tally", "players": [{"player_id": "alain"}, {"player_id": "zed"}]},
+    )
     assert assert_problem(unknown, 422, "invalid-setup")["details"] == {"unknown_players": ["zed"]}
-    no_game = api.client.post("/clubs/c1/games", headers=api.auth(token),
-                              json={"ruleset": "chess", "players": [{"player_id": "alain"}]})
+    no_game = api.client.post(
+        "/clubs/c1/games", headers=api.auth(token), json={"ruleset": "chess", "players": [{"player_id": "alain"}]}
+    )
     assert "chess" in assert_problem(no_game, 404, "unknown-ruleset")["detail"]
-    seats = api.client.post("/clubs/c1/games", headers=api.auth(token),
-                            json={"ruleset": "tally", "players": [{"player_id": "alain", "seat": 3}]})
+    seats = api.client.post(
+        "/clubs/c1/games",
+        headers=api.auth(token),
+        json={"ruleset": "tally", "players": [{"player_id": "alain", "seat": 3}]},
+    )
     assert assert_problem(seats, 422, "invalid-setup")["details"] == {"seats": [3]}
     assert api.client.get("/clubs/c1/games", headers=api.auth(token)).json()["games"] == []
 
@@ -121,8 +137,11 @@ def test_games_are_listed_with_filters(api: Api) -> None:
     first = api.tally_game("c1", token, players=("alain", "bea"), options={"target": 3})
     second = api.tally_game("c1", token, players=("bea", "carl"))
     api.append("c1", token, first, 1, [rolled(0, 5)])  # alain reaches 3: finished
-    listed = lambda query: sorted(g["game_id"] for g in api.client.get(  # noqa: E731
-        f"/clubs/c1/games{query}", headers=api.auth(token)).json()["games"])
+
+    def listed(query: str) -> list[str]:
+        games = api.client.get(f"/clubs/c1/games{query}", headers=api.auth(token)).json()["games"]
+        return sorted(g["game_id"] for g in games)
+
     assert listed("") == sorted([first, second])
     assert listed("?player=alain") == [first]
     assert listed("?player=carl") == [second]
@@ -281,8 +300,11 @@ def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_se
         token = api.club("c1")
         api.players("c1", token, "alain", "bea")
         game_id = api.tally_game("c1", token)
-        api.client.post(f"/clubs/c1/games/{game_id}/events", headers={**api.auth(token), "X-Request-ID": "req-42"},
-                        json={"expected_version": 1, "events": [rolled(0, 3)]})
+        api.client.post(
+            f"/clubs/c1/games/{game_id}/events",
+            headers={**api.auth(token), "X-Request-ID": "req-42"},
+            json={"expected_version": 1, "events": [rolled(0, 3)]},
+        )
     output = capfd.readouterr().err
     lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
     mine = [line for line in lines if line.get("request_id") == "req-42"]

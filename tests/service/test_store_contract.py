@@ -116,8 +116,15 @@ def test_read_all_pages_every_stream_in_position_order(store: Store) -> None:
 
 
 def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally") -> GameRecord:
-    return GameRecord(game_id=game_id, club_id="c1", ruleset=ruleset, ruleset_version="1.0.0",
-                      player_ids=players, created_at=datetime.now(UTC), title=game_id)
+    return GameRecord(
+        game_id=game_id,
+        club_id="c1",
+        ruleset=ruleset,
+        ruleset_version="1.0.0",
+        player_ids=players,
+        created_at=datetime.now(UTC),
+        title=game_id,
+    )
 
 
 def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(store: Store) -> None:
@@ -211,8 +218,12 @@ def test_a_concurrent_reader_sees_every_committed_event_once_in_order(store: Sto
 
     def writer(n: int) -> None:
         for i in range(20):
-            result = store.append(f"s{n}", events(*(f"{n}-{i}-{j}" for j in range(1 + i % 3))), store.stream_version(f"s{n}"),
-                                  recorded_by=BY)
+            result = store.append(
+                f"s{n}",
+                events(*(f"{n}-{i}-{j}" for j in range(1 + i % 3))),
+                store.stream_version(f"s{n}"),
+                recorded_by=BY,
+            )
             with lock:
                 committed.extend(result.positions)
 

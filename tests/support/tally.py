@@ -29,12 +29,12 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     target: int = 10
 
 
-class Rolled(Event, tag="tally.rolled"):
+class Rolled(Event, frozen=True, tag="tally.rolled"):
     seat: int
     face: int
 
 
-class Noted(Event, tag="tally.noted"):
+class Noted(Event, frozen=True, tag="tally.noted"):
     seat: int
     text: str
 
@@ -69,8 +69,13 @@ class Tally:
             raise RuleError("T-3", "game_over", "The game is over.")
         if isinstance(event, Rolled):
             if event.seat != state.to_play:
-                raise RuleError("T-1", "not_your_turn", f"It is seat {state.to_play}'s turn.",
-                                seat=event.seat, to_play=state.to_play)
+                raise RuleError(
+                    "T-1",
+                    "not_your_turn",
+                    f"It is seat {state.to_play}'s turn.",
+                    seat=event.seat,
+                    to_play=state.to_play,
+                )
             if not 1 <= event.face <= 6:
                 raise RuleError("T-2", "bad_face", "A die face is 1 to 6.", face=event.face)
 
@@ -97,8 +102,7 @@ class Tally:
     def result(self, state: State) -> Result:
         order = sorted(set(state.scores), reverse=True)
         players = tuple(
-            PlayerResult(seat=seat, score=score, placement=order.index(score) + 1,
-                         breakdown={"dice": score})
+            PlayerResult(seat=seat, score=score, placement=order.index(score) + 1, breakdown={"dice": score})
             for seat, score in enumerate(state.scores)
         )
         return Result(
@@ -115,10 +119,12 @@ class Tally:
 
     def narrate(self, before: State, event: Any, after: State) -> Narration:
         if isinstance(event, Noted):
-            return Narration(text=f"Seat {event.seat} notes: {event.text}", seat=event.seat,
-                             chapters=(("turn", before.turn),))
-        return Narration(text=f"Seat {event.seat} rolls a {event.face}", seat=event.seat,
-                         chapters=(("turn", before.turn),))
+            return Narration(
+                text=f"Seat {event.seat} notes: {event.text}", seat=event.seat, chapters=(("turn", before.turn),)
+            )
+        return Narration(
+            text=f"Seat {event.seat} rolls a {event.face}", seat=event.seat, chapters=(("turn", before.turn),)
+        )
 
     def series_status(self, games: Sequence[SeriesGame]) -> SeriesStatus:
         totals: dict[str, int] = {}

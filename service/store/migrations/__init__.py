@@ -17,5 +17,5 @@ class Migration:
 def load_migrations(backend: str) -> list[Migration]:
     """The migrations shipped for `backend` ("postgres" or "sqlite"), in order."""
     folder = resources.files(__package__).joinpath(backend)
-    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
     return [Migration(name=f.name.removesuffix(".sql"), sql=f.read_text(encoding="utf-8")) for f in files]
