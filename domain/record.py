@@ -52,6 +52,16 @@ class Folded:
         self.version = version
         self._effective = effective
 
+    @classmethod
+    def resume(
+        cls, ruleset: Ruleset, setup: Setup, state: Any, version: int, effective: Iterable[tuple[int, Any]]
+    ) -> Folded:
+        """A fold saved earlier (a snapshot): its state, version and the events then in effect."""
+        link: _Link | None = None
+        for depth, (event_version, event) in enumerate(effective, start=1):
+            link = _Link(event_version, event, link, depth)
+        return cls(ruleset, setup, state, version, link)
+
     @property
     def effective_count(self) -> int:
         """How many game events are in effect (not voided)."""

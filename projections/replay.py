@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from domain.record import Correction, Folded, GameStarted, _Link, event_tag, start
+from domain.record import Correction, Folded, GameStarted, event_tag, start
 from domain.ruleset import Player, Ruleset, Setup, Viewer
 from projections.diff import Change, diff
 from projections.errors import ProjectionError
@@ -201,11 +201,7 @@ def restore(ruleset: Ruleset, snap: Snapshot) -> Folded | None:
         effective = _decode_effective(ruleset, snap.effective)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    # Rebuild the chain of events in effect that `Folded` keeps (see domain.record).
-    link: _Link | None = None
-    for depth, (version, event) in enumerate(effective, start=1):
-        link = _Link(version, event, link, depth)
-    return Folded(ruleset, snap.setup, state, snap.version, link)
+    return Folded.resume(ruleset, snap.setup, state, snap.version, effective)
 
 
 def snapshots_for(ruleset: Ruleset, events: Sequence[Any], every: int = 100) -> tuple[Snapshot, ...]:
