@@ -89,7 +89,7 @@ def initial(setup: Setup) -> State:
     names = tuple(p.name for p in sorted(setup.players, key=lambda p: p.seat))
     return State(
         variant=setup.variant, names=names, cards=cards, victims=victims, force_total=len(forces),
-        pile_size=options.pile_size, hands=((),) * players, unknown=(0,) * players,
+        pile_size=options.pile_size, deck=len(forces), hands=((),) * players, unknown=(0,) * players,
         hand_sizes=(HAND,) * players, convoys_won=((),) * players, captured=((),) * players,
     )
 
@@ -675,7 +675,7 @@ def _deal(state: State, event: CardsDealt) -> State:
     unknown = tuple(sum(1 for c in hand if c is None) for hand in event.hands)
     located = frozenset(c for hand in hands for c in hand)
     return replace(state, hands=hands, unknown=unknown, located=located,
-                   deck=state.force_total - HAND * state.players, phase="turn_convoy")
+                   deck=state.deck - HAND * state.players, phase="turn_convoy")
 
 
 def _turn_convoy(state: State, event: ConvoyTurned) -> State:
@@ -1005,8 +1005,7 @@ def _battle_over(state: State, battle: Battle) -> State:
     state = replace(state, battles_fought=fought)
     if fought >= state.pile_size:
         # AS-13: the game ends after the last convoy's battle.
-        return replace(state, battle=replace(battle, plays=(), queue=(), storm=None), phase="over",
-                       draw_queue=())
+        return replace(state, battle=None, phase="over", draw_queue=())
     leader = (battle.leader + 1) % state.players
     return _refill(replace(state, battle=None, leader=leader), None, leader, "turn_convoy")
 

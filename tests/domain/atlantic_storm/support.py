@@ -24,6 +24,8 @@ def catalogue_ref(data: bytes, resource_id: str = "test") -> ResourceRef:
 
 def make_setup(names: list[str], variant: str = "basic", data: bytes = EXAMPLES, **options: Any) -> Setup:
     """A table of `names` in seat order."""
+    if data is EXAMPLES:
+        options.setdefault("pile_size", 3)  # examples.csv holds eight convoys
     players = tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=i) for i, name in enumerate(names))
     return Setup(players=players, variant=variant, options=dict(options),
                  resources={"catalogue": catalogue_ref(data)})
@@ -137,3 +139,37 @@ def _value(rng: random.Random) -> str:
     if roll < 0.1:
         return "??"
     return str(rng.choice((0, 0, 1, 1, 2, 2, 3, 4, 5, 6)))
+
+
+NAMES = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"]
+
+
+def at_battle(hands: list[list[str]], convoy: str, zone: str | None = "submarine", variant: str = "basic",
+              discarded: str | None = None, pile_size: int = 3) -> Table:
+    """A table of len(hands) players (Alain deals and leads), each dealt the named cards and face-down
+    cards up to six, with `convoy` turned and `zone` declared."""
+    from domain.atlantic_storm.events import CardsDealt, ConvoysCut, ConvoyTurned, ZoneDeclared
+
+    table = Table(make_setup(NAMES[:len(hands)], variant=variant, pile_size=pile_size))
+    dealt = tuple(tuple([*hand, *([None] * (6 - len(hand)))]) for hand in hands)
+    table.play(
+        ConvoysCut(cuts=tuple(f"C{i + 1}" for i in range(len(hands)))),
+        CardsDealt(hands=dealt),
+        ConvoyTurned(seat=0, convoy=convoy, discarded=discarded),
+    )
+    if zone is not None:
+        table.play(ZoneDeclared(seat=0, zone=zone))  # type: ignore[arg-type]
+    return table
+
+
+def refused(table: Table, event: Any) -> Any:
+    """The RuleError an event raises (and the table unchanged)."""
+    from domain.ruleset import RuleError
+
+    before = table.state
+    try:
+        table.play(event)
+    except RuleError as error:
+        assert table.state is before
+        return error
+    raise AssertionError(f"{event} was accepted")

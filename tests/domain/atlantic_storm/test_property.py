@@ -1,0 +1,73 @@
+"""Property test: seeded random tables play whole games of legal moves; invariants after every event."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from domain.atlantic_storm import RULESET
+from tests.domain.atlantic_storm.random_player import RandomGame, places
+from tests.domain.atlantic_storm.support import generated_catalogue
+
+GAMES = 1000
+CATALOGUES = [generated_catalogue(seed) for seed in range(4)]
+
+
+def check_invariants(game: RandomGame) -> None:
+    truth = game.truth.state
+    record = game.record.state
+    # Every force card in exactly one place: the state's places plus the physical deck.
+    placed = places(truth) + Counter(game.deck)
+    assert placed == Counter(game.forces), _debug_diff(game)
+    assert truth.deck == len(game.deck)
+    # The scorekeeper's record (some cards face down) conserves cards too (G-2).
+    known = places(record)
+    assert max(known.values(), default=1) == 1
+    assert set(known) == record.located
+    assert len(record.located) + record.deck + sum(record.unknown) == record.force_total
+    # VP equal the VP of the cards each player holds, in both records.
+    result = RULESET.result(truth)
+    for seat, player in enumerate(result.players):
+        held = truth.convoys_won[seat] + truth.captured[seat]
+        assert player.score == sum(truth.cards[c].vp or 0 for c in held)
+    assert RULESET.result(record) == result
+    assert record.phase == truth.phase
+
+
+def play_games(count: int, seed: int) -> int:
+    rng = random.Random(seed)
+    events = 0
+    for number in range(count):
+        players = 2 + number % 5
+        variant = "advanced" if players > 2 and number % 2 else "basic"
+        game = RandomGame(rng, CATALOGUES[number % len(CATALOGUES)], players, variant)
+        game.play(check_invariants)
+        result = RULESET.result(game.truth.state)
+        assert result.finished
+        assert game.truth.state.battles_fought == 20
+        assert result.winners
+        events += game.events
+    return events
+
+
+def test_a_thousand_random_games_of_two_to_six_players_play_to_the_end_with_every_card_in_one_place():
+    start = time.perf_counter()
+    events = play_games(GAMES, seed=1997)
+    assert events > GAMES * 100
+    print(f"{GAMES} games, {events} events, {time.perf_counter() - start:.1f}s")
+
+
+@pytest.mark.heavy
+def test_many_more_random_games_play_to_the_end():
+    multiplier = int(os.environ.get("TABLELOG_HEAVY", "1"))
+    play_games(GAMES * 10 * multiplier, seed=4242)
+
+
+def _debug_diff(game: RandomGame) -> str:
+    placed = places(game.truth.state) + Counter(game.deck)
+    expected = Counter(game.forces)
+    return f"extra={placed - expected} missing={expected - placed}"
