@@ -63,7 +63,7 @@ def narrate(before: State, event: Any, after: State) -> Narration:
             high, low = ((decision.allied, decision.german) if decision.kind == "allied"
                          else (decision.german, decision.allied))
             winner = before.names[decision.trick_winner] if decision.trick_winner is not None else "nobody"
-            text += f" {SIDE[decision.kind].capitalize()} win {high} to {low}; {winner} takes {convoy}."
+            text += f" T{SIDE[decision.kind][1:]} win {high} to {low}; {winner} takes {convoy}."
     if after.phase == "over" and before.phase != "over":
         text += " That was the last convoy: the game is over."
     return Narration(text=text, seat=seat, chapters=_chapters(before))

@@ -1,0 +1,81 @@
+"""The catalogue resource kind: the documented format, row-by-row errors, the shipped catalogues."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.atlantic_storm import RULESET
+from domain.atlantic_storm.catalogue import COLUMNS, load
+from domain.ruleset import ResourceError
+
+KIND = RULESET.resource_kinds["catalogue"]
+CATALOGUES = Path(__file__).resolve().parents[3] / "domain" / "atlantic_storm" / "catalogues"
+HEADER = ",".join(COLUMNS)
+
+
+def test_the_documented_catalogue_parses_and_states_what_the_rule_texts_say():
+    content = KIND.parse(KIND.builtin()["documented"])
+    cards = {card.name: card for card in load(content).cards}
+    sc42 = cards["SC 42"]
+    assert (sc42.years, sc42.ocean, sc42.cargo, sc42.vp, sc42.victim) == ((1941,), "north_atlantic", "full", 7, True)
+    ons5 = cards["ONS 5"]
+    assert (ons5.years, ons5.ocean, ons5.cargo, ons5.vp) == ((1943,), "north_atlantic", "empty", 4)
+    assert cards["Markgraf"].fate_victim == "SC 42"
+    assert (cards["Minefield"].number, cards["Minefield"].special) == ("A51", "standalone")
+    assert cards["Sunderland"].submarine == "3" and cards["Metric ASV Radar"].submarine == "+1"
+    # Nothing unstated is filled in: Steinbrink's VP and U38's values are not in the texts.
+    assert cards["Steinbrink"].vp is None and cards["U38"].submarine == ""
+    assert all(card.source for card in cards.values())
+
+
+def test_the_blank_template_lists_the_whole_deck_and_does_not_import_until_filled_in():
+    data = (CATALOGUES / "template.csv").read_bytes()
+    numbers = [line.split(",")[0] for line in data.decode().splitlines() if line and not line.startswith(("#", "number"))]
+    assert len(numbers) == 40 + 112
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    assert {e["field"] for e in error.value.errors} == {"name"}
+
+
+def test_every_bad_row_is_reported_with_its_line_and_field():
+    data = "\n".join([
+        "# written for this test",
+        HEADER,
+        "C1,Good Convoy,,,,,,,,1941,north_atlantic,5,,,,full,test",
+        "C2,Bad Year,,,,,,,,1939,north_atlantic,5,,,,full,test",
+        "A1,Bad Value,allied,,air,aircraft,7,0,0,1941,any,2,,,,,test",
+        "G1,Wrong Side,allied,,air,aircraft,1,0,0,1941,any,2,,,,,test",
+        "A2,Fated,allied,,air,aircraft,1,0,0,1941,any,2,,Nobody,,,test",
+        "X9,Bad Number,allied,,air,aircraft,1,0,0,1941,any,2,,,,,test",
+        "C1,Good Convoy,,,,,,,,1941,north_atlantic,5,,,,full,test",
+    ]).encode()
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    found = {(e["row"], e["field"]) for e in error.value.errors}
+    assert found == {(4, "years"), (5, "air"), (6, "side"), (7, "fate_victim"), (8, "number"), (9, "number"),
+                     (9, "name")}
+    assert all(e["message"] for e in error.value.errors)
+
+
+def test_a_header_without_every_column_is_refused():
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(b"number,name\nC1,SC 42\n")
+    assert "cargo" in {e["field"] for e in error.value.errors}
+
+
+def test_a_fate_victim_must_be_marked_in_red():
+    data = "\n".join([HEADER, "C1,SC 42,,,,,,,,1941,north_atlantic,7,,,,full,test",
+                      "G1,Markgraf,german,,submarine,wolfpack,0,1,?,1941,any,3,,SC 42,,,test"]).encode()
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    assert error.value.errors == [{"row": 3, "field": "fate_victim",
+                                   "message": "'SC 42' is a fate victim: mark its row victim=yes."}]
+
+
+def test_the_parsed_content_is_json_and_reads_back_as_the_same_catalogue():
+    import msgspec
+
+    content = KIND.parse(KIND.builtin()["documented"])
+    assert load(msgspec.json.decode(msgspec.json.encode(content))) == load(content)

@@ -1,0 +1,56 @@
+"""Views (G-2), narration, and a correction (G-3) in an Atlantic Storm record."""
+
+from __future__ import annotations
+
+from domain.atlantic_storm import RULESET
+from domain.atlantic_storm.events import CardsPlayed
+from domain.record import Correction, decoder, fold
+from domain.ruleset import Viewer
+from tests.domain.atlantic_storm.test_worked_examples import five_player_battle
+
+
+def test_the_public_view_hides_hands_and_captured_cards_and_a_seat_sees_its_own():
+    state = five_player_battle("basic").state
+    public = RULESET.view(state, Viewer.public())
+    assert all("hand" not in p and "captured" not in p for p in public["players"])
+    assert public["players"][1]["captured_count"] == 2
+    assert public["players"][1]["convoys"] == ["C1"]
+    assert "discard" not in public  # nobody looks through the discard pile (002 §5)
+    bea = RULESET.view(state, Viewer.of_seat(1))
+    assert bea["players"][1]["hand_face_down"] == 3
+    assert sorted(bea["players"][1]["captured"]) == ["G2", "G3"]
+    assert "hand" not in bea["players"][0]
+    full = RULESET.view(state, Viewer.full())
+    assert full["players"][0]["hand"] == []
+    assert "G1" in full["discard"]
+
+
+def test_the_replay_tells_the_five_player_example_in_plain_english():
+    table = five_player_battle("basic")
+    folded = fold(RULESET, table.events[:1])
+    lines = []
+    for event in table.events[1:]:
+        after = folded.apply(event)
+        lines.append(RULESET.narrate(folded.state, event, after.state))
+        folded = after
+    texts = [n.text for n in lines]
+    assert texts[0].endswith("A cut the lowest number and deals.")
+    assert texts[2] == "A turns SC 42 (1941, North Atlantic, full cargo, 7 VP)."
+    assert "A plays Markgraf for the Germans." in texts[4]
+    assert "fate card's value doubles" in texts[4]
+    assert texts[5] == "B plays Sunderland with Metric ASV Radar, Atlantic Storm for the Allies."
+    assert texts[7] == "B's storm cancels A's play (Markgraf)."
+    assert texts[-1] == "E rolls 4 for Escort Group 36. The Allies win 8 to 7; B takes SC 42."
+    assert lines[4].chapters == (("battle", 1), ("round", 1))
+    assert lines[5].seat == 1
+
+
+def test_a_correction_voids_a_mistaken_play_and_the_fold_skips_it():
+    table = five_player_battle("basic")
+    events = table.events[:9]  # up to C's play of U38
+    mistaken = [*events, CardsPlayed(seat=3, normals=("G4",)), Correction(voids=1)]
+    # G-3: the mistake is in the record; the fold is as if it never happened.
+    assert fold(RULESET, mistaken).state == fold(RULESET, events).state
+    raw = b"\n".join(__import__("msgspec").json.encode(e) for e in mistaken)
+    decoded = [decoder(RULESET).decode(line) for line in raw.splitlines()]
+    assert decoded[1:] == mistaken[1:]
