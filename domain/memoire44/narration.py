@@ -61,7 +61,7 @@ def narrate(before: State, event: Any, after: State) -> Narration:
 def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, CardDrawn):
         card = CARDS[event.card].name if event.card else "a card (face down)"
-        return f"{who} draws {card}."
+        return f"{who} draw {card}."
     if isinstance(event, CardPlayed):
         if event.card == "ambush":
             target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
@@ -119,7 +119,7 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
             overrun = " (armour overrun)"
     text = (
         f"{who} battle with {source}{overrun} against the {_unit(before, target)}: "
-        f"{event.dice} dice, {', '.join(event.faces)}."
+        f"{event.dice} {'die' if event.dice == 1 else 'dice'}, {', '.join(event.faces)}."
     )
     lost = target.figures - after.units[target.uid].figures
     if after.units[target.uid].figures == 0:

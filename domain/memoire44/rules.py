@@ -361,7 +361,7 @@ def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: He
     if order.battles >= battles_allowed(state, unit, order):
         return "M44-6", "this unit has no battle left this turn"
     if order.moved > battle_after_move(state, unit):
-        return "M44-2", f"a {unit.kind} unit that moved {order.moved} hex(es) cannot battle"
+        return "M44-2", f"{unit.kind} that moved {order.moved} hex(es) cannot battle"
     if order.stopped:
         return "M44-4", "a unit that entered this terrain cannot battle this turn"
     if state.board.terrain[unit.hex].no_battle_from:
@@ -372,7 +372,7 @@ def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: He
     rng = distance(unit.hex, target_hex)
     reach = len(UNIT_TYPES[unit.kind].dice)
     if rng > reach:
-        return "M44-2", f"{hex_name(target_hex)} is {rng} hexes away; a {unit.kind} unit reaches {reach}"
+        return "M44-2", f"{hex_name(target_hex)} is {rng} hexes away; {unit.kind} reaches {reach}"
     if rng > 1 and adjacent_enemies(state, unit):
         return "M44-2", "a unit next to an enemy must battle an adjacent enemy (close assault)"
     if rng == 1 and state.effective == "firefight":

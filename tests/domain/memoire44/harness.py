@@ -33,17 +33,19 @@ from domain.ruleset import Player, ResourceRef, Setup
 KIND = RULESET.resource_kinds["scenario"]
 
 
-def setup_for(scenario_id: str, sides: tuple[str, str] | None = None,
-              players: tuple[str, str] = ("Alain", "Bea")) -> Setup:
+def setup_for(
+    scenario_id: str, sides: tuple[str, str] | None = None, players: tuple[str, str] = ("Alain", "Bea")
+) -> Setup:
     """A two-player set-up embedding a shipped scenario."""
     data = KIND.builtin()[scenario_id]
-    ref = ResourceRef(kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data),
-                      content=KIND.parse(data))
+    ref = ResourceRef(
+        kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
+    )
     options = {"sides": list(sides)} if sides else {}
     return Setup(
-        players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat)
-                      for seat, name in enumerate(players)),
-        options=options, resources={"scenario": ref},
+        players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat) for seat, name in enumerate(players)),
+        options=options,
+        resources={"scenario": ref},
     )
 
 
@@ -60,8 +62,9 @@ def expected_medals(state: State) -> tuple[int, int]:
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
-        held = {"temporary": mine > 0, "majority": mine > len(owners) - mine,
-                "permanent": index in state.permanent}[objective.kind]
+        held = {"temporary": mine > 0, "majority": mine > len(owners) - mine, "permanent": index in state.permanent}[
+            objective.kind
+        ]
         medals[objective.camp] += objective.medals if held else 0
     return medals[0] + state.special[0], medals[1] + state.special[1]
 
