@@ -8,7 +8,11 @@ from collections.abc import Iterable
 from domain.ruleset import Ruleset
 
 # Each module exports RULESET. Adding a game is one line here.
-BUILTIN_MODULES: tuple[str, ...] = ()
+BUILTIN_MODULES: tuple[str, ...] = (
+    "domain.milles_nautiques",
+    "domain.atlantic_storm",
+    "domain.memoire44",
+)
 
 _rulesets: dict[str, Ruleset] = {}
 _loaded = False
