@@ -54,9 +54,7 @@ class Terrain(msgspec.Struct, frozen=True, kw_only=True):
 
 def _cover(name: str, hedgerow: bool = False) -> Terrain:
     """Forest, town, church, hedgerow: stop on entering, no battle that turn, −1/−2, block sight."""
-    return Terrain(
-        name=name, protection=(1, 2), stops=True, no_battle=True, blocks_sight=True, hedgerow=hedgerow
-    )
+    return Terrain(name=name, protection=(1, 2), stops=True, no_battle=True, blocks_sight=True, hedgerow=hedgerow)
 
 
 def _water(name: str) -> Terrain:

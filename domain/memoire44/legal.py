@@ -61,11 +61,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
         return [DeckReshuffled(seat=seat)] if _needs_reshuffle(state) else [CardDrawn(seat=seat)]
     if state.phase == "recon":
         hand = state.hands[camp]
-        return (
-            [CardDiscarded(seat=seat, card=c) for c in sorted(set(hand.known))]
-            if camp == state.active
-            else []
-        )
+        return [CardDiscarded(seat=seat, card=c) for c in sorted(set(hand.known))] if camp == state.active else []
     ground: list[Any] = []
     if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
         ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
@@ -162,9 +158,7 @@ def _orders(state: State, camp: int) -> list[tuple[int, ...]]:
         per = spec.orders
         choices: list[list[tuple[int, ...]]] = []
         for section in spec.sections:
-            inside = [
-                u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)
-            ]
+            inside = [u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)]
             size = len(inside) if per is None else min(per, len(inside))
             choices.append(list(combinations(inside, size)))
         found: set[tuple[int, ...]] = set()
@@ -186,9 +180,7 @@ def _orders(state: State, camp: int) -> list[tuple[int, ...]]:
         in_section = tuple(
             u.uid
             for u in units
-            if u.kind == INFANTRY
-            and u.hex is not None
-            and str(state.section) in state.board.sections(u.hex, camp)
+            if u.kind == INFANTRY and u.hex is not None and str(state.section) in state.board.sections(u.hex, camp)
         )
         return [in_section] if in_section else [(u.uid,) for u in units]
     if card == "close_assault":

@@ -29,6 +29,11 @@ def _side(state: State, seat: int) -> str:
     return f"{state.sides[state.seat_camp[seat]].title()} ({state.players[seat]})"
 
 
+def _own(unit: Unit) -> str:
+    """A unit named by its own side's line, which already says whose it is."""
+    return f"{unit.kind} at {hex_name(unit.hex)}" if unit.hex is not None else unit.kind
+
+
 def _unit(state: State, unit: Unit) -> str:
     where = f" at {hex_name(unit.hex)}" if unit.hex is not None else ""
     return f"{state.sides[unit.camp].title()} {unit.kind}{where}"
@@ -78,13 +83,15 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, DiceRolled):
         return f"{who} roll {', '.join(event.faces)} for {CARDS[str(before.card)].name}."
     if isinstance(event, UnitsOrdered):
-        units = ", ".join(_unit(before, before.units[u]) for u in event.units) or "no unit"
+        if not event.units:
+            return f"{who} order no units."
+        units = ", ".join(_own(before.units[u]) for u in event.units)
         return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
     if isinstance(event, UnitMoved):
         path = " → ".join(hex_name(h) for h in event.path)
-        return f"{who} move the {_unit(before, before.units[event.unit])} → {path}."
+        return f"{who} move the {_own(before.units[event.unit])} → {path}."
     if isinstance(event, WireRemoved):
-        return f"{who} clear the wire under the {_unit(before, before.units[event.unit])}."
+        return f"{who} clear the wire under the {_own(before.units[event.unit])}."
     if isinstance(event, Battle):
         return _battle_text(before, event, after, who)
     if isinstance(event, Retreated):
@@ -95,7 +102,7 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
         return f"The {_unit(before, unit)} retreats {path}{extra}{gone}."
     if isinstance(event, GroundTaken):
-        mover = _unit(before, before.units[event.unit])
+        mover = _own(before.units[event.unit])
         return f"{who} take ground: the {mover} moves into {hex_name(event.to)}."
     if isinstance(event, MedalAwarded):
         reason = event.reason or "no reason given"
@@ -107,11 +114,7 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
 
 def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
     target = before.units[before.occupant[event.target]]
-    source = (
-        CARDS[str(before.effective)].name
-        if event.unit is None
-        else f"the {_unit(before, before.units[event.unit])}"
-    )
+    source = CARDS[str(before.effective)].name if event.unit is None else f"the {_own(before.units[event.unit])}"
     overrun = ""
     if event.unit is not None:
         order = before.order_of(event.unit)

@@ -187,9 +187,7 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
         return None if len(units) <= 1 else f"with no {kind} unit, {spec.name} orders one unit"
     if card == "artillery_bombard":
         if any(u.kind == ARTILLERY for u in alive(state, camp)):
-            return (
-                None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
-            )
+            return None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
         return None if len(units) <= 1 else "with no artillery, Artillery Bombard orders one unit"
     if card == "infantry_assault":
         section = str(state.section)
@@ -283,9 +281,7 @@ def moves_allowed(state: State, unit: Unit) -> int:
     return 2 if state.effective == "behind_enemy_lines" and unit.kind == INFANTRY else 1
 
 
-def path_problem(
-    state: State, unit: Unit, path: tuple[Hex, ...], allowance: int, free: bool = False
-) -> str | None:
+def path_problem(state: State, unit: Unit, path: tuple[Hex, ...], allowance: int, free: bool = False) -> str | None:
     """Why a unit cannot move along `path`, or None (M44-4 terrain; `free` ignores terrain stops,
     as Behind Enemy Lines does)."""
     if not path:
@@ -446,9 +442,7 @@ def validate(state: State, event: Any) -> None:
         and state.pending.kind == "retreat"
         and not isinstance(event, Retreated | MedalAwarded | GameEnded)
     ):
-        raise _refuse(
-            "M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first."
-        )
+        raise _refuse("M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first.")
     check(state, event, camp)
 
 
@@ -507,9 +501,7 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         effective = answered[0]
     if effective == "infantry_assault":
         if event.section not in SECTIONS:
-            raise _refuse(
-                "M44-5", "section_needed", "Infantry Assault names a section (left, centre, right)."
-            )
+            raise _refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
     elif event.section is not None and effective != "counter_attack":
         raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
     if effective == "ambush":
@@ -524,11 +516,7 @@ def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
     if attacker is None or attacker.camp != state.active:
         raise _refuse("M44-5", "ambush_target", "Ambush names the hex of the enemy unit assaulting.")
     order = state.order_of(attacker.uid)
-    if (
-        order is None
-        or order.battles > 0
-        or not any(u.camp == camp for u in adjacent_enemies(state, attacker))
-    ):
+    if order is None or order.battles > 0 or not any(u.camp == camp for u in adjacent_enemies(state, attacker)):
         raise _refuse(
             "M44-5",
             "ambush_target",
@@ -544,8 +532,7 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
         raise _refuse(
             "M44-5",
             "wrong_roll",
-            f"{CARDS[str(state.card)].name} rolls one die per card in hand, this one included: "
-            f"{expected} dice.",
+            f"{CARDS[str(state.card)].name} rolls one die per card in hand, this one included: {expected} dice.",
             expected=expected,
             reported=len(event.faces),
         )
@@ -553,9 +540,7 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
 
 def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     if camp != state.active or state.phase != "order":
-        raise _refuse(
-            "M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase
-        )
+        raise _refuse("M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase)
     if len(set(event.units)) != len(event.units):
         raise _refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
     for uid in event.units:
@@ -626,9 +611,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     if state.ambush is not None and state.ambush_target is not None:
         if camp != state.ambush:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
-        attacker = (
-            state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
-        )
+        attacker = state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
         if (
             attacker is None
             or attacker.camp != camp
@@ -650,9 +633,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
             if len(state.card_targets) >= 4 or event.target in state.card_targets:
                 raise _refuse("M44-5", "air_power_group", "Air Power targets up to 4 different units.")
             if state.card_targets and not any(distance(h, event.target) == 1 for h in state.card_targets):
-                raise _refuse(
-                    "M44-5", "air_power_group", "Air Power targets a group of units next to each other."
-                )
+                raise _refuse("M44-5", "air_power_group", "Air Power targets a group of units next to each other.")
         attacker = None
     else:
         attacker, order = _ordered_unit(state, event.unit, camp)
@@ -670,9 +651,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     assert target is not None
     dice, steps = battle_dice(state, attacker, target)
     if dice == 0:
-        raise _refuse(
-            "M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps
-        )
+        raise _refuse("M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps)
     if event.dice != dice:
         raise _refuse(
             "M44-2",
@@ -708,9 +687,7 @@ def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
             )
         here = hex_
     if len(event.path) > pending.flags:
-        raise _refuse(
-            "M44-3", "too_far", f"The unit retreats {pending.flags} hex(es), not {len(event.path)}."
-        )
+        raise _refuse("M44-3", "too_far", f"The unit retreats {pending.flags} hex(es), not {len(event.path)}.")
     if len(event.path) < pending.flags - pending.ignorable:
         best = retreat_depth(state, unit, pending.hex, pending.flags - pending.ignorable)
         if len(event.path) < best:
@@ -724,12 +701,7 @@ def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
 
 def _validate_ground(state: State, event: GroundTaken, camp: int) -> None:
     pending = state.pending
-    if (
-        pending is None
-        or pending.kind != "take_ground"
-        or pending.unit != event.unit
-        or pending.hex != event.to
-    ):
+    if pending is None or pending.kind != "take_ground" or pending.unit != event.unit or pending.hex != event.to:
         raise _refuse("M44-2", "no_ground", "Ground is taken only into the hex a close assault just emptied.")
     if state.units[event.unit].camp != camp:
         raise _refuse("M44-2", "not_your_unit", "Ground is taken by the attacking unit.")
@@ -746,9 +718,7 @@ def _validate_discard(state: State, event: CardDiscarded, camp: int) -> None:
 
 def _validate_reshuffle(state: State, event: DeckReshuffled, camp: int) -> None:
     if not (pile_size(state) == 0 or state.reshuffle_due):
-        raise _refuse(
-            "G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour."
-        )
+        raise _refuse("G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour.")
 
 
 def _validate_medal(state: State, event: MedalAwarded, camp: int) -> None:
@@ -836,8 +806,7 @@ def recount(state: State) -> State:
             objective.kind == "permanent"
             and index not in permanent
             and any(
-                h in state.occupant and state.units[state.occupant[h]].camp == objective.camp
-                for h in objective.hexes
+                h in state.occupant and state.units[state.occupant[h]].camp == objective.camp for h in objective.hexes
             )
         ):
             permanent = (*permanent, index)
@@ -1113,9 +1082,7 @@ def _evolve_medal(state: State, event: MedalAwarded) -> State:
 
 def _evolve_end(state: State, event: GameEnded) -> State:
     winner = None if event.winner is None else state.seat_camp[event.winner]
-    return replace(
-        state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table"
-    )
+    return replace(state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table")
 
 
 _EVOLVERS: dict[type, Callable[[State, Any], State]] = {

@@ -176,9 +176,7 @@ def parse_m44(data: bytes) -> Scenario:
             bad(index, "obstacle", f"unknown obstacle {obstacle!r}")
             obstacle = ""
         if terrain or obstacle or rect in BRIDGES:
-            hexes.append(
-                ScenarioHex(row=row, col=col, terrain=terrain, obstacle=obstacle, bridge=rect in BRIDGES)
-            )
+            hexes.append(ScenarioHex(row=row, col=col, terrain=terrain, obstacle=obstacle, bridge=rect in BRIDGES))
         unit = item.get("unit")
         if unit:
             found = _unit(_name(unit), sides)
@@ -209,9 +207,7 @@ def parse_m44(data: bytes) -> Scenario:
             if side in sides:
                 tagged[sides.index(side)].append((row, col))
 
-    objectives = [
-        Objective(camp=camp, kind="temporary", hexes=(hex_,)) for camp in (0, 1) for hex_ in tagged[camp]
-    ]
+    objectives = [Objective(camp=camp, kind="temporary", hexes=(hex_,)) for camp in (0, 1) for hex_ in tagged[camp]]
     for index, entry in enumerate(info.get("objectives") or []):
         try:
             objective = msgspec.convert(entry, Objective)

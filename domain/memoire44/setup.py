@@ -52,9 +52,7 @@ def initial(setup: Setup) -> State:
     scenario_id, scenario = scenario_of(setup)
     seats = sorted(p.seat for p in setup.players)
     if seats != [0, 1]:
-        raise RuleError(
-            "M44-6", "two_players", "Mémoire 44 is played by two players, seats 0 and 1.", seats=seats
-        )
+        raise RuleError("M44-6", "two_players", "Mémoire 44 is played by two players, seats 0 and 1.", seats=seats)
     sides = seat_sides(setup)
     names = {p.seat: p.name for p in setup.players}
     board = Board(

@@ -1,0 +1,41 @@
+"""Seeded random players play whole scenarios with legal events only; invariants hold after every event
+(figures within the unit's size, medals equal eliminations plus objectives held, cards conserved)."""
+
+import os
+import random
+
+import pytest
+
+from domain.memoire44 import RULESET
+
+from .harness import RandomTable, setup_for
+
+SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
+GAMES = 500
+
+
+def _play(count, first_seed=0):
+    finished = 0
+    for seed in range(first_seed, first_seed + count):
+        rng = random.Random(seed)
+        sides = ("AXIS", "ALLIES") if seed % 4 < 2 else ("ALLIES", "AXIS")
+        table = RandomTable(rng, setup_for(SCENARIOS[seed % len(SCENARIOS)], sides=sides))
+        state = table.play()
+        result = RULESET.result(state)
+        assert result.finished and len(result.winners) == 1
+        winner = state.camp_of(result.winners[0])
+        assert state.medals[winner] >= state.victory[winner]
+        finished += 1
+    return finished
+
+
+def test_random_players_finish_five_hundred_scenarios_without_error():
+    assert _play(GAMES) == GAMES
+
+
+@pytest.mark.heavy
+def test_random_players_finish_many_more_scenarios_without_error():
+    multiplier = int(os.environ.get("TABLELOG_HEAVY", "0") or 0)
+    if multiplier < 1:
+        pytest.skip("set TABLELOG_HEAVY=<multiplier> to run")
+    assert _play(GAMES * multiplier, first_seed=GAMES) == GAMES * multiplier

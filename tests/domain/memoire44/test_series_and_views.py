@@ -1,0 +1,93 @@
+"""Two-game matches (sides swapped, medals summed), views (G-2) and narration."""
+
+import random
+
+from domain.memoire44 import RULESET
+from domain.memoire44.events import CardPlayed, UnitsOrdered
+from domain.ruleset import PlayerResult, Result, SeriesGame, Viewer
+
+from .harness import RandomTable, setup_for
+from .tables import ALLIES, hexagon, table
+
+
+def _game(sides, seed):
+    setup = setup_for("hedgerow_lane", sides=sides)
+    state = RandomTable(random.Random(seed), setup).play()
+    return SeriesGame(setup=setup, result=RULESET.result(state))
+
+
+def test_a_two_game_match_with_sides_swapped_sums_medals_per_player():
+    first, second = _game(("AXIS", "ALLIES"), 1), _game(("ALLIES", "AXIS"), 2)
+    halfway = RULESET.series_status([first])
+    assert not halfway.finished and halfway.winners == ()
+    status = RULESET.series_status([first, second])
+    expected = {
+        pid: sum(
+            next(p.score for p in g.result.players if p.seat == seat)
+            for g in (first, second)
+            for seat in (0, 1)
+            if g.setup.players[seat].player_id == pid
+        )
+        for pid in ("p-alain", "p-bea")
+    }
+    assert status.totals == expected
+    assert status.finished
+    best = max(expected.values())
+    assert status.winners == tuple(sorted(p for p, s in expected.items() if s == best))
+    assert "swapped" not in status.note
+
+
+def _scored(sides, alain, bea):
+    setup = setup_for("hedgerow_lane", sides=sides)
+    result = Result(
+        finished=True, score_unit="medal", players=(PlayerResult(seat=0, score=alain), PlayerResult(seat=1, score=bea))
+    )
+    return SeriesGame(setup=setup, result=result)
+
+
+def test_equal_medal_totals_are_a_drawn_match_with_both_players_winners():
+    status = RULESET.series_status([_scored(("AXIS", "ALLIES"), 4, 2), _scored(("ALLIES", "AXIS"), 2, 4)])
+    assert status.totals == {"p-alain": 6, "p-bea": 6}
+    assert status.winners == ("p-alain", "p-bea")
+    assert "drawn" in status.note
+
+
+def test_a_second_game_without_swapping_sides_is_noted():
+    status = RULESET.series_status([_scored(("AXIS", "ALLIES"), 4, 3), _scored(("AXIS", "ALLIES"), 1, 4)])
+    assert status.winners == ("p-bea",)
+    assert "not played with sides swapped" in status.note
+
+
+def test_the_seats_command_the_sides_the_set_up_names():
+    state = RULESET.initial(setup_for("hedgerow_lane", sides=("ALLIES", "AXIS")))
+    assert state.seat_camp == (1, 0)
+    assert state.sides[state.camp_of(0)] == "ALLIES"
+
+
+def test_hands_are_hidden_in_the_public_view_and_the_board_is_public():
+    game = table(
+        [hexagon(6, 12, unit="infus"), hexagon(4, 12, "woods"), hexagon(0, 0, unit="infger")],
+        axis=("barrage",),
+        allies=("attack_centre", "ambush"),
+    )
+    public = RULESET.view(game.state, Viewer.public())
+    assert [h["count"] for h in public["hands"]] == [4, 4]
+    assert all("known" not in h for h in public["hands"])
+    assert {"row": 4, "col": 12, "terrain": "forest", "bridge": False} in public["board"]["hexes"]
+    assert len(public["units"]) == 2
+    bea = RULESET.view(game.state, Viewer.of_seat(ALLIES))
+    assert bea["hands"][1]["known"] == ["attack_centre", "ambush"] and "known" not in bea["hands"][0]
+    full = RULESET.view(game.state, Viewer.full())
+    assert full["hands"][0]["known"] == ["barrage"] and full["hands"][0]["unknown"] == 3
+
+
+def test_a_played_card_is_narrated_with_the_units_it_orders():
+    game = table([hexagon(6, 12, unit="infus"), hexagon(0, 0, unit="infger")], allies=("attack_centre",))
+    before = game.state
+    after = game.accept(CardPlayed(seat=ALLIES, card="attack_centre"))
+    line = RULESET.narrate(before, CardPlayed(seat=ALLIES, card="attack_centre"), after)
+    assert line.text == "Allies (Bea) play Attack Centre, ordering 3 units."
+    assert line.seat == ALLIES and line.chapters == (("turn", 1),)
+    ordered = UnitsOrdered(seat=ALLIES, units=(0,))
+    line = RULESET.narrate(after, ordered, game.accept(ordered))
+    assert line.text == "Allies (Bea) order 1 unit: infantry at G7."
