@@ -281,37 +281,39 @@ def moves_allowed(state: State, unit: Unit) -> int:
     return 2 if state.effective == "behind_enemy_lines" and unit.kind == INFANTRY else 1
 
 
-def path_problem(state: State, unit: Unit, path: tuple[Hex, ...], allowance: int, free: bool = False) -> str | None:
-    """Why a unit cannot move along `path`, or None (M44-4 terrain; `free` ignores terrain stops,
-    as Behind Enemy Lines does)."""
+def path_problem(
+    state: State, unit: Unit, path: tuple[Hex, ...], allowance: int, free: bool = False
+) -> tuple[str, str] | None:
+    """(rule id, reason) why a unit cannot move along `path`, or None: its allowance (M44-2), the board
+    and other units (M44-1), terrain (M44-4; `free` ignores terrain stops, as Behind Enemy Lines does)."""
     if not path:
-        return "a move enters at least one hex"
+        return "M44-2", "a move enters at least one hex"
     if len(path) > allowance:
-        return f"a {unit.kind} unit may move {allowance} hex(es) here, not {len(path)}"
+        return "M44-2", f"{unit.kind} may move {allowance} hex(es) here, not {len(path)}"
     board = state.board
     here = unit.hex
     assert here is not None
     for step, hex_ in enumerate(path):
         if hex_ not in board.hexes:
-            return f"{hex_} is not on the board"
+            return "M44-1", f"{hex_} is not on the board"
         if distance(here, hex_) != 1:
-            return f"{hex_name(hex_)} is not next to {hex_name(here)}"
+            return "M44-1", f"{hex_name(hex_)} is not next to {hex_name(here)}"
         if not board.passable(hex_):
-            return f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
+            return "M44-4", f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
         if hex_ in state.occupant:
-            return f"{hex_name(hex_)} is occupied"
+            return "M44-1", f"{hex_name(hex_)} is occupied"
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
-            return f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
+            return "M44-4", f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
         terrain = board.terrain[hex_]
         if not free:
             if terrain.hedgerow and step > 0:
-                return f"a hedgerow ({hex_name(hex_)}) is entered only from the hex next to it"
+                return "M44-4", f"a hedgerow ({hex_name(hex_)}) is entered only from the hex next to it"
             if (terrain.stops or obstacle == "wire") and step < len(path) - 1:
                 what = "wire" if obstacle == "wire" else terrain.name
-                return f"a unit entering {what} at {hex_name(hex_)} stops there"
+                return "M44-4", f"a unit entering {what} at {hex_name(hex_)} stops there"
             if terrain.beach and len(path) > 2:
-                return "a unit moving onto a beach moves at most 2 hexes"
+                return "M44-4", "a unit moving onto a beach moves at most 2 hexes"
         here = hex_
     return None
 
@@ -585,9 +587,9 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
     problem = path_problem(state, unit, event.path, allowance, free)
     if problem is not None:
         raise _refuse(
-            "M44-4" if "terrain" in problem or "hex(es)" not in problem else "M44-2",
+            problem[0],
             "illegal_move",
-            f"Move refused: {problem}.",
+            f"Move refused: {problem[1]}.",
             unit=event.unit,
             path=[list(h) for h in event.path],
         )
