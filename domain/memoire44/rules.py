@@ -156,6 +156,16 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
     return max(dice, 0), steps
 
 
+def unsure_dice(state: State, attacker: Unit | None, target: Unit, dice: int) -> tuple[int, ...]:
+    """Other dice counts accepted where the reading is unsure (M44-7): whether Close Assault adds a die
+    to the close assaults it orders."""
+    if state.effective == "close_assault" and attacker is not None and attacker.camp == state.active:
+        assert attacker.hex is not None and target.hex is not None
+        if distance(attacker.hex, target.hex) == 1 and dice > 1:
+            return (dice - 1,)
+    return ()
+
+
 def hits_and_flags(faces: Iterable[str], target_kind: str, stars_hit: bool) -> tuple[int, int]:
     """Hits and flags of a roll on a unit of `target_kind` (M44-3)."""
     hits = flags = 0
@@ -654,7 +664,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     dice, steps = battle_dice(state, attacker, target)
     if dice == 0:
         raise _refuse("M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps)
-    if event.dice != dice:
+    if event.dice != dice and event.dice not in unsure_dice(state, attacker, target, dice):
         raise _refuse(
             "M44-2",
             "wrong_dice_count",
@@ -663,7 +673,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
             reported=event.dice,
             computation=steps,
         )
-    if len(event.faces) != dice or not set(event.faces) <= FACE_NAMES:
+    if len(event.faces) != event.dice or not set(event.faces) <= FACE_NAMES:
         raise _refuse(
             "M44-3",
             "wrong_faces",

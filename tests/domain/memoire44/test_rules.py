@@ -100,6 +100,23 @@ def test_a_river_is_crossed_only_at_a_bridge():
     assert game.accept(UnitMoved(seat=ALLIES, unit=0, path=((5, 13),))).units[0].hex == (5, 13)
 
 
+def test_beach_ocean_wire_and_hedgehogs_limit_movement():
+    # M44-4
+    beach = [hexagon(7, 13, unit="tankus"), hexagon(6, 12, "beach"), hexagon(0, 0, unit="infger")]
+    assert "beach" in _attack(beach).refused(UnitMoved(seat=ALLIES, unit=0, path=((6, 12), (5, 11), (4, 10)))).message
+    hedgehog = [hexagon(6, 12, unit="tankus"), hexagon(5, 11, obstacle="hedgehog"), hexagon(0, 0, unit="infger")]
+    assert "hedgehog" in _attack(hedgehog).refused(UnitMoved(seat=ALLIES, unit=0, path=((5, 11),))).message
+    wire = [hexagon(6, 12, unit="tankus"), hexagon(5, 11, obstacle="wire"), hexagon(0, 0, unit="infger")]
+    game = _attack(wire)
+    assert game.refused(UnitMoved(seat=ALLIES, unit=0, path=((5, 11), (4, 10)))).rule_id == "M44-4"
+    assert (5, 11) not in game.accept(UnitMoved(seat=ALLIES, unit=0, path=((5, 11),))).obstacles  # armour clears it
+
+
+def test_no_battle_from_the_ocean():
+    game = _attack([hexagon(6, 12, "ocean", unit="infus"), hexagon(5, 11, unit="infger")])
+    assert "ocean" in game.refused(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=3, faces=("star",) * 3)).message
+
+
 def test_a_unit_cannot_move_through_another_unit():
     game = _attack([hexagon(6, 12, unit="tankus"), hexagon(5, 11, unit="infus"), hexagon(0, 0, unit="infger")])
     assert "occupied" in game.refused(UnitMoved(seat=ALLIES, unit=0, path=((5, 11), (4, 10)))).message
@@ -317,6 +334,18 @@ def test_armour_that_takes_ground_may_overrun_once():
     assert game.refused(Battle(seat=ALLIES, unit=0, target=(4, 10), dice=3, faces=("star",) * 3)).rule_id == "M44-6"
 
 
+def test_armour_taking_ground_into_a_forest_cannot_overrun():
+    hexes = [
+        hexagon(6, 12, unit="tankus"),
+        hexagon(5, 11, "woods", unit="infger", figures=1),
+        hexagon(4, 10, unit="infger"),
+    ]
+    game = _attack(hexes)
+    game.accept(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=1, faces=("grenade",)))
+    game.accept(GroundTaken(seat=ALLIES, unit=0, to=(5, 11)))
+    assert game.refused(Battle(seat=ALLIES, unit=0, target=(4, 10), dice=3, faces=("star",) * 3)).rule_id == "M44-6"
+
+
 def test_infantry_that_takes_ground_does_not_battle_again():
     hexes = [hexagon(6, 12, unit="infus"), hexagon(5, 11, unit="infger", figures=1), hexagon(4, 10, unit="infger")]
     game = _attack(hexes)
@@ -442,6 +471,20 @@ def test_armor_assault_orders_armour_with_a_die_more_in_close_assault():
     game.accept(UnitsOrdered(seat=ALLIES, units=(0,)))
     error = game.refused(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=1, faces=("star",)))
     assert error.details["computed"] == 2  # 3 - 2 (forest) + 1
+
+
+def test_close_assault_orders_units_next_to_an_enemy_and_its_extra_die_is_accepted_either_way():
+    # M44-7: whether Close Assault adds a die is unsure, so 3 + 1 and 3 are both accepted; 5 is not.
+    hexes = [hexagon(6, 12, unit="infus"), hexagon(6, 20, unit="infus"), hexagon(5, 11, unit="infger")]
+    game = table(hexes, allies=("close_assault",))
+    game.accept(CardPlayed(seat=ALLIES, card="close_assault"))
+    assert game.refused(UnitsOrdered(seat=ALLIES, units=(0, 1))).rule_id == "M44-5"
+    game.accept(UnitsOrdered(seat=ALLIES, units=(0,)))
+    assert (
+        game.refused(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=5, faces=("star",) * 5)).details["computed"] == 4
+    )
+    game.folded.check(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=4, faces=("star",) * 4))
+    game.accept(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=3, faces=("star",) * 3))
 
 
 def test_infantry_assault_moves_two_and_still_battles():
