@@ -31,9 +31,11 @@ from domain.memoire44.rules import (
     FOUR_OF_A_KIND,
     adjacent_enemies,
     alive,
+    ambush_problem,
     battle_dice,
     battle_problem,
     battles_allowed,
+    card_battle_problem,
     known_copies,
     move_allowance,
     moves_allowed,
@@ -124,17 +126,14 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
 
 def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
     """Ambush answers an ordered enemy unit next to one of ours that has not battled yet."""
-    hand = state.hands[camp]
-    if state.phase not in ("move", "battle") or state.ambush is not None or state.pending is not None:
+    if "ambush" not in state.hands[camp].known:
         return []
-    if "ambush" not in hand.known:
-        return []
-    events: list[Any] = []
-    for order in state.orders:
-        unit = state.units[order.uid]
-        if order.battles == 0 and unit.hex is not None and adjacent_enemies(state, unit):
-            events.append(CardPlayed(seat=seat, card="ambush", target=unit.hex))
-    return events
+    hexes = [state.units[o.uid].hex for o in state.orders]
+    return [
+        CardPlayed(seat=seat, card="ambush", target=h)
+        for h in hexes
+        if h is not None and ambush_problem(state, camp, h) is None
+    ]
 
 
 def _ambush_battles(state: State, seat: int) -> list[Any]:
@@ -216,15 +215,9 @@ def _moves(state: State, seat: int) -> list[Any]:
 def _battles(state: State, seat: int, camp: int) -> list[Any]:
     events: list[Any] = []
     if state.effective in CARD_BATTLES:
-        if state.effective == "barrage" and state.card_targets:
-            return events
-        if len(state.card_targets) >= 4:
-            return events
         for target in alive(state, 1 - camp):
             assert target.hex is not None
-            if target.hex in state.card_targets:
-                continue
-            if state.card_targets and not any(distance(h, target.hex) == 1 for h in state.card_targets):
+            if card_battle_problem(state, camp, target.hex) is not None:
                 continue
             dice, _ = battle_dice(state, None, target)
             events.append(Battle(seat=seat, unit=None, target=target.hex, dice=dice, faces=()))

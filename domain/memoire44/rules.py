@@ -140,18 +140,15 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
         if attacker.kind == INFANTRY and state.obstacles.get(attacker.hex) == "wire":
             dice -= 1
             steps.append("battling from wire: -1")
-    bonus = 0
-    if state.ambush is not None and attacker.camp == state.ambush:
-        bonus = 0
-    elif (
+    # Tactic cards help the units they order, never an ambushing unit.
+    bonus = attacker.camp == state.active and (
         (card == "armor_assault" and close and attacker.kind == ARMOUR)
         or (card == "close_assault" and close)
         or (card == "firefight" and not close)
         or card == "their_finest_hour"
-    ):
-        bonus = 1
+    )
     if bonus:
-        dice += bonus
+        dice += 1
         steps.append(f"{CARDS[str(card)].name}: +1")
     return max(dice, 0), steps
 
@@ -391,6 +388,21 @@ def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: He
     return None
 
 
+def card_battle_problem(state: State, camp: int, target_hex: Hex) -> tuple[str, str] | None:
+    """(code, reason) why Air Power or Barrage cannot hit `target_hex` now, or None."""
+    target = unit_at(state, target_hex)
+    if target is None or target.camp == camp:
+        return "no_target", f"There is no enemy unit at {hex_name(target_hex)}."
+    if state.effective == "barrage" and state.card_targets:
+        return "one_barrage", "Barrage targets one enemy unit."
+    if state.effective == "air_power":
+        if len(state.card_targets) >= 4 or target_hex in state.card_targets:
+            return "air_power_group", "Air Power targets up to 4 different units."
+        if state.card_targets and not any(distance(h, target_hex) == 1 for h in state.card_targets):
+            return "air_power_group", "Air Power targets a group of units next to each other."
+    return None
+
+
 def in_sight(state: State, a: Hex, b: Hex) -> bool:
     """Line of sight from `a` to `b`: blocked by units and by blocking terrain between them; a line
     along hex edges is blocked only when both sides are (M44-4)."""
@@ -520,20 +532,26 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
 
 
+def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, str] | None:
+    """(code, reason) why `camp` cannot answer the unit at `target` with Ambush now, or None."""
+    if camp == state.active or state.phase not in ("move", "battle") or state.ambush is not None:
+        return "ambush_timing", "Ambush answers an enemy's close assault, once a turn."
+    if state.pending is not None and state.pending.kind == "retreat":
+        return "ambush_timing", "A retreat is still to be reported."
+    attacker = unit_at(state, target) if target is not None else None
+    if attacker is None or attacker.camp != state.active:
+        return "ambush_target", "Ambush names the hex of the enemy unit assaulting."
+    order = state.order_of(attacker.uid)
+    if order is None or order.battles > 0 or not adjacent_enemies(state, attacker):
+        return "ambush_target", "Ambush answers an ordered enemy unit, next to yours, that has not battled yet."
+    return None
+
+
 def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
     _check_hand(state, camp, "ambush")
-    if camp == state.active or state.phase not in ("move", "battle") or state.ambush is not None:
-        raise _refuse("M44-5", "ambush_timing", "Ambush answers an enemy's close assault, once a turn.")
-    attacker = unit_at(state, event.target) if event.target is not None else None
-    if attacker is None or attacker.camp != state.active:
-        raise _refuse("M44-5", "ambush_target", "Ambush names the hex of the enemy unit assaulting.")
-    order = state.order_of(attacker.uid)
-    if order is None or order.battles > 0 or not any(u.camp == camp for u in adjacent_enemies(state, attacker)):
-        raise _refuse(
-            "M44-5",
-            "ambush_target",
-            "Ambush answers an ordered enemy unit, next to yours, that has not battled yet.",
-        )
+    problem = ambush_problem(state, camp, event.target)
+    if problem is not None:
+        raise _refuse("M44-5", problem[0], problem[1])
 
 
 def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
@@ -637,15 +655,9 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     elif event.unit is None:
         if state.effective not in CARD_BATTLES:
             raise _refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
-        if target is None or target.camp == camp:
-            raise _refuse("M44-5", "no_target", f"There is no enemy unit at {hex_name(event.target)}.")
-        if state.effective == "barrage" and state.card_targets:
-            raise _refuse("M44-5", "one_barrage", "Barrage targets one enemy unit.")
-        if state.effective == "air_power":
-            if len(state.card_targets) >= 4 or event.target in state.card_targets:
-                raise _refuse("M44-5", "air_power_group", "Air Power targets up to 4 different units.")
-            if state.card_targets and not any(distance(h, event.target) == 1 for h in state.card_targets):
-                raise _refuse("M44-5", "air_power_group", "Air Power targets a group of units next to each other.")
+        problem = card_battle_problem(state, camp, event.target)
+        if problem is not None:
+            raise _refuse("M44-5", problem[0], problem[1])
         attacker = None
     else:
         attacker, order = _ordered_unit(state, event.unit, camp)
@@ -810,6 +822,15 @@ def objective_medals(state: State) -> tuple[int, int]:
     return medals[0], medals[1]
 
 
+def eliminations(state: State) -> tuple[int, int]:
+    """Enemy units each camp has eliminated: a medal each (M44-6)."""
+    lost = [0, 0]
+    for unit in state.units:
+        if unit.figures == 0:
+            lost[unit.camp] += 1
+    return lost[1], lost[0]
+
+
 def recount(state: State) -> State:
     """Recount medals (M44-6: eliminations, objectives, special awards) and end the game on victory."""
     permanent = state.permanent
@@ -825,10 +846,7 @@ def recount(state: State) -> State:
     if permanent != state.permanent:
         state = replace(state, permanent=permanent)
     held = objective_medals(state)
-    kills = [0, 0]
-    for unit in state.units:
-        if unit.figures == 0:
-            kills[1 - unit.camp] += 1
+    kills = eliminations(state)
     medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
     winner = None
     for camp in (state.active, 1 - state.active):

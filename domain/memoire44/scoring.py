@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.memoire44.rules import objective_medals
+from domain.memoire44.rules import eliminations, objective_medals
 from domain.memoire44.state import State
 from domain.ruleset import PlayerResult, Result
 
@@ -12,9 +12,9 @@ SCORE_UNIT = "medal"
 def result(state: State) -> Result:
     """Finished when a side reached its medal count or the table ended the game; the winner places 1."""
     held = objective_medals(state)
+    kills = eliminations(state)
     players = []
     for seat, camp in enumerate(state.seat_camp):
-        kills = sum(1 for u in state.units if u.camp != camp and u.figures == 0)
         if state.winner is not None:
             placement = 1 if camp == state.winner else 2
         else:
@@ -24,7 +24,7 @@ def result(state: State) -> Result:
                 seat=seat,
                 score=state.medals[camp],
                 placement=placement,
-                breakdown={"eliminations": kills, "objectives": held[camp], "special": state.special[camp]},
+                breakdown={"eliminations": kills[camp], "objectives": held[camp], "special": state.special[camp]},
             )
         )
     winners = (state.seat_of(state.winner),) if state.winner is not None else ()
