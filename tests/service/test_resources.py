@@ -1,0 +1,123 @@
+"""Club resources (Atlantic Storm card catalogues, Mémoire 44 scenarios) through the API and the CLI:
+validated row by row, stored as immutable versions, and recorded (id, version, hash) by the games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+
+from domain import registry
+from service.app import create_app
+from service.settings import Settings
+from service.store import open_store
+from tests.service.api_support import OPERATOR, Api
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = registry.get("memoire-44").resource_kinds["scenario"].builtin()["hedgerow_lane"]
+CATALOGUE = registry.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
+
+
+@pytest.fixture
+def api(database_url: str) -> Iterator[Api]:
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    with TestClient(app) as client:
+        yield Api(client)
+
+
+def upload(api: Api, token: str, path: str, data: bytes) -> object:
+    return api.client.post(
+        f"/clubs/c1/resources/{path}",
+        content=data,
+        headers=api.auth(token) | {"Content-Type": "application/octet-stream"},
+    )
+
+
+def test_a_scenario_is_imported_as_versions_and_a_game_records_which_one_it_played(api: Api) -> None:
+    token = api.club("c1")
+    first = upload(api, token, "memoire-44/scenario/lane", SCENARIO)
+    second = upload(api, token, "memoire-44/scenario/lane", SCENARIO)
+    assert first.status_code == 201, first.text  # type: ignore[attr-defined]
+    assert (first.json()["version"], second.json()["version"]) == (1, 2)  # type: ignore[attr-defined]
+    assert first.json()["content_hash"] == second.json()["content_hash"]  # type: ignore[attr-defined]
+    listed = api.client.get("/clubs/c1/resources", headers=api.auth(token)).json()
+    assert [(r["kind"], r["resource_id"], r["version"]) for r in listed] == [
+        ("scenario", "lane", 1),
+        ("scenario", "lane", 2),
+    ]
+    api.players("c1", token, "alain", "bea")
+    game_id = api.game(
+        "c1",
+        token,
+        {
+            "ruleset": "memoire-44",
+            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
+            "resources": {"scenario": {"resource_id": "lane", "version": 1}},
+        },
+    )
+    started = api.client.get(f"/clubs/c1/games/{game_id}/events", headers=api.auth(token)).json()["events"][0]
+    ref = started["data"]["setup"]["resources"]["scenario"]
+    assert (ref["resource_id"], ref["version"], ref["content_hash"]) == ("lane", 1, first.json()["content_hash"])  # type: ignore[attr-defined]
+
+
+def test_a_broken_file_is_refused_row_by_row_and_nothing_is_stored(api: Api) -> None:
+    token = api.club("c1")
+    broken = CATALOGUE.replace(b"north_atlantic", b"pacific", 1)
+    response = upload(api, token, "atlantic-storm/catalogue/deck", broken)
+    assert response.status_code == 422  # type: ignore[attr-defined]
+    body = response.json()  # type: ignore[attr-defined]
+    assert body["type"] == "/problems/invalid-resource" and body["errors"]
+    assert any("pacific" in str(error) or "ocean" in str(error) for error in body["errors"])
+    assert api.client.get("/clubs/c1/resources", headers=api.auth(token)).json() == []
+    unknown = upload(api, token, "atlantic-storm/scenario/deck", CATALOGUE)
+    assert unknown.status_code == 404  # type: ignore[attr-defined]
+
+
+def test_a_game_naming_a_missing_resource_is_refused(api: Api) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    response = api.client.post(
+        "/clubs/c1/games",
+        headers=api.auth(token),
+        json={
+            "ruleset": "memoire-44",
+            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
+            "resources": {"scenario": {"resource_id": "nowhere"}},
+        },
+    )
+    assert response.status_code == 422
+    assert response.json()["details"] == {"kind": "scenario", "resource_id": "nowhere"}
+
+
+def test_the_cli_imports_a_catalogue_and_reports_row_errors(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    store = open_store(url)
+    store.migrate()
+    store.create_club("c1", "Club")
+    store.close()
+    good = tmp_path / "deck.csv"
+    good.write_bytes(CATALOGUE)
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(CATALOGUE.replace(b"north_atlantic", b"pacific", 1))
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "service.cli", *args, "--database-url", url],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    done = cli("catalogue", "import", "atlantic-storm", str(good), "--club", "c1")
+    assert done.returncode == 0, done.stderr
+    assert "catalogue deck version 1 imported" in done.stdout
+    refused = cli("catalogue", "import", "atlantic-storm", str(bad), "--club", "c1")
+    assert refused.returncode == 1 and "row=" in refused.stderr
+    store = open_store(url)
+    assert [(r.resource_id, r.version) for r in store.list_resources("c1")] == [("deck", 1)]
+    store.close()
