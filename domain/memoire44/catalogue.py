@@ -95,22 +95,20 @@ BRIDGES: frozenset[str] = frozenset({"bridge", "roadbridge", "railbridge", "pont
 
 
 class Obstacle(msgspec.Struct, frozen=True, kw_only=True):
-    """A base obstacle (M44-4)."""
+    """A base obstacle (M44-4). Wire (stops a move, armour clears it) and hedgehogs (no armour or
+    artillery) are checked by their id in `rules`; these are the battle effects."""
 
     name: str
     protection: tuple[int, int] = (0, 0)
     ignores_flag: bool = False
-    stops: bool = False
-    no_armour_artillery: bool = False
-    wire: bool = False
 
 
 OBSTACLES: dict[str, Obstacle] = {
     "sand": Obstacle(name="sandbags", protection=(1, 1), ignores_flag=True),
     "sandbags": Obstacle(name="sandbags", protection=(1, 1), ignores_flag=True),
-    "wire": Obstacle(name="wire", stops=True, wire=True),
+    "wire": Obstacle(name="wire"),
     "bunker": Obstacle(name="bunker", protection=(1, 2), ignores_flag=True),
-    "hedgehog": Obstacle(name="hedgehog", no_armour_artillery=True),
+    "hedgehog": Obstacle(name="hedgehog"),
 }
 
 # The scenario editor's unit names: prefix gives the kind, suffix the nation.

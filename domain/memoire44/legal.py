@@ -62,8 +62,8 @@ def legal_events(state: State, seat: int) -> list[Any]:
             return []
         return [DeckReshuffled(seat=seat)] if _needs_reshuffle(state) else [CardDrawn(seat=seat)]
     if state.phase == "recon":
-        hand = state.hands[camp]
-        return [CardDiscarded(seat=seat, card=c) for c in sorted(set(hand.known))] if camp == state.active else []
+        cards = _possible_cards(state, camp) if camp == state.active else set()
+        return [CardDiscarded(seat=seat, card=c) for c in sorted(cards)]
     ground: list[Any] = []
     if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
         ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
@@ -102,11 +102,17 @@ def _retreats(state: State, seat: int, unit: Unit) -> list[Any]:
     return [Retreated(seat=seat, unit=unit.uid, path=p) for p in found]
 
 
-def _cards(state: State, seat: int, camp: int) -> list[Any]:
+def _possible_cards(state: State, camp: int) -> set[str]:
+    """The cards a hand may hold: its known ones and, for face-down ones, any card with copies unplaced."""
     hand = state.hands[camp]
     cards = set(hand.known)
     if hand.unknown:
         cards |= {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count}
+    return cards
+
+
+def _cards(state: State, seat: int, camp: int) -> list[Any]:
+    cards = _possible_cards(state, camp)
     cards.discard("ambush")
     if state.last_played[1 - camp] is None:
         cards.discard("counter_attack")

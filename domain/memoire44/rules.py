@@ -470,21 +470,24 @@ def validate(state: State, event: Any) -> None:
     check(state, event, camp)
 
 
-def _check_hand(state: State, camp: int, card: str) -> None:
+def _check_unplaced(state: State, card: str) -> None:
+    """A card whose place the record did not know: it must exist and have a copy unplaced (G-2)."""
     if card not in CARDS:
         raise _refuse("M44-5", "unknown_card", f"There is no command card {card!r}.", card=card)
+    if known_copies(state, card) >= CARDS[card].count:
+        spec = CARDS[card]
+        raise _refuse(
+            "G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}, all already placed.", card=card
+        )
+
+
+def _check_hand(state: State, camp: int, card: str) -> None:
     hand = state.hands[camp]
     if card in hand.known:
         return
-    if hand.unknown == 0:
+    if card in CARDS and hand.unknown == 0:
         raise _refuse("M44-5", "card_not_in_hand", f"{CARDS[card].name} is not in that hand.", card=card)
-    if known_copies(state, card) >= CARDS[card].count:
-        raise _refuse(
-            "G-2",
-            "too_many_copies",
-            f"The deck holds {CARDS[card].count} {CARDS[card].name}, all already placed.",
-            card=card,
-        )
+    _check_unplaced(state, card)
 
 
 def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
@@ -492,22 +495,14 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
         if state.draws_due[camp] == 0:
             raise _refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
     elif state.phase in ("move", "battle") and camp == state.active:
-        if state.pending is not None and state.pending.kind == "retreat":
-            raise _refuse("M44-3", "retreat_pending", "A retreat is still to be reported.")
+        if state.ambush_target is not None:
+            raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
     else:
         raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
     if pile_size(state) == 0 or state.reshuffle_due:
         raise _refuse("G-4", "reshuffle_first", "The discards must be reshuffled into a new draw pile first.")
     if event.card is not None:
-        if event.card not in CARDS:
-            raise _refuse("M44-5", "unknown_card", f"There is no command card {event.card!r}.")
-        if known_copies(state, event.card) >= CARDS[event.card].count:
-            raise _refuse(
-                "G-2",
-                "too_many_copies",
-                f"The deck holds {CARDS[event.card].count} {CARDS[event.card].name}, all already placed.",
-                card=event.card,
-            )
+        _check_unplaced(state, event.card)
 
 
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
