@@ -39,7 +39,9 @@ def _names(state: State, numbers: tuple[str, ...] | list[str]) -> str:
 def _chapters(state: State) -> tuple[tuple[str, int], ...]:
     battle = state.battle
     if battle is None:
-        return (("battle", state.battles_fought + 1),) if state.dealer is not None and state.hands else ()
+        if state.phase == "refill":  # the refill after a battle belongs to it (AS-12)
+            return (("battle", state.battles_fought),)
+        return (("battle", state.battles_fought + 1),) if state.phase == "turn_convoy" else ()
     chapters: tuple[tuple[str, int], ...] = (("battle", battle.number), ("round", battle.round))
     if state.players == 2:
         chapters += (("half", battle.half),)

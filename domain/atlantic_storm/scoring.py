@@ -19,25 +19,27 @@ def card_vp(state: State, seat: int) -> int:
     return sum(state.cards[c].vp or 0 for c in state.captured[seat])
 
 
-def _rank_key(state: State, seat: int) -> tuple[int, int, int]:
-    """AS-13: most VP, then most convoy VP, then the lowest-numbered convoy held (no convoy ranks last)."""
-    lowest = min((int(c[1:]) for c in state.convoys_won[seat]), default=10_000)
-    return (convoy_vp(state, seat) + card_vp(state, seat), convoy_vp(state, seat), -lowest)
-
-
 def result(state: State) -> Result:
-    """Scores with their breakdown, placements by AS-13 and the winner once the game is over."""
-    keys = [_rank_key(state, seat) for seat in range(state.players)]
+    """Scores with their breakdown, placements by AS-13 (most VP, then most convoy VP, then the lowest
+    numbered convoy held; no convoy ranks last) and the winner once the game is over."""
+    seats = range(state.players)
+    convoys = [convoy_vp(state, seat) for seat in seats]
+    cards = [card_vp(state, seat) for seat in seats]
+    keys = [
+        (convoys[seat] + cards[seat], convoys[seat], -min((int(c[1:]) for c in state.convoys_won[seat]),
+                                                          default=10_000))
+        for seat in seats
+    ]
     players = tuple(
         PlayerResult(
             seat=seat,
-            score=convoy_vp(state, seat) + card_vp(state, seat),
+            score=convoys[seat] + cards[seat],
             placement=1 + sum(1 for other in keys if other > keys[seat]),
-            breakdown={"convoy": convoy_vp(state, seat), "cards": card_vp(state, seat)},
+            breakdown={"convoy": convoys[seat], "cards": cards[seat]},
         )
-        for seat in range(state.players)
+        for seat in seats
     )
     finished = state.phase == "over"
     best = max(keys)
-    winners = tuple(seat for seat in range(state.players) if keys[seat] == best) if finished else ()
+    winners = tuple(seat for seat in seats if keys[seat] == best) if finished else ()
     return Result(finished=finished, score_unit=SCORE_UNIT, players=players, winners=winners)

@@ -5,7 +5,6 @@ and the scorekeeper's (some draws recorded face down, G-2)."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from domain.atlantic_storm import RULESET
@@ -20,7 +19,7 @@ from domain.atlantic_storm.events import (
 )
 from domain.atlantic_storm.state import State
 from domain.record import Folded, start
-from tests.domain.atlantic_storm.support import make_setup, started
+from tests.domain.atlantic_storm.support import catalogue_ref, make_setup, started
 
 
 class RandomGame:
@@ -30,13 +29,14 @@ class RandomGame:
                  hidden: float = 0.2) -> None:
         self.rng = rng
         names = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"][:players]
-        setup = make_setup(names, variant=variant, data=catalogue)
+        setup = make_setup(names, variant=variant, data=catalogue, ref=_parsed(catalogue))
         self.truth: Folded = start(RULESET, started(setup))
         self.record: Folded = start(RULESET, started(setup))
         state: State = self.truth.state
         self.forces = sorted(n for n, c in state.cards.items() if c.category != "convoy")
         convoys = sorted(n for n, c in state.cards.items() if c.category == "convoy")
         rng.shuffle(self.forces)
+        self.force_set = set(self.forces)
         self.deck = list(self.forces)
         rng.shuffle(convoys)
         self.all_convoys = list(convoys)
@@ -44,6 +44,7 @@ class RandomGame:
         self.convoy_pile = convoys[:size]
         self.hidden = hidden
         self.events = 0
+        self.checked_holdings: Any = None
 
     def play(self, check: Any) -> None:
         """Play to the end, calling `check(self)` after every event."""
@@ -100,22 +101,32 @@ class RandomGame:
         return tuple(None if self.rng.random() < self.hidden else c for c in cards)
 
 
-def places(state: State) -> Counter[str]:
-    """Every force card the state places (hands, table, under the convoy, discard, captured)."""
-    counted: Counter[str] = Counter()
+_PARSED: dict[bytes, Any] = {}
+
+
+def _parsed(catalogue: bytes) -> Any:
+    """Parse each generated catalogue once (the import is not what these games test)."""
+    if catalogue not in _PARSED:
+        _PARSED[catalogue] = catalogue_ref(catalogue)
+    return _PARSED[catalogue]
+
+
+def places(state: State) -> list[str]:
+    """Every force card the state places (hands, table, under the convoy, discard, captured), once each
+    if all is well."""
+    out: list[str] = list(state.discard)
     for hand in state.hands:
-        counted.update(hand)
+        out += hand
     for pile in state.captured:
-        counted.update(pile)
-    counted.update(state.discard)
+        out += pile
     battle = state.battle
     if battle is not None:
         if battle.outcome is not None:
-            counted.update(c for c in battle.outcome.trick if state.cards[c].category != "convoy")
-            counted.update(battle.outcome.to_discard)
+            out += [c for c in battle.outcome.trick if state.cards[c].category != "convoy"]
+            out += battle.outcome.to_discard
         else:
             for play in battle.plays:
                 if not play.cancelled:
-                    counted.update(play.cards())
-            counted.update(card for _, card in battle.under)
-    return counted
+                    out += play.cards()
+            out += [card for _, card in battle.under]
+    return out

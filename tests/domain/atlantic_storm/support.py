@@ -22,13 +22,14 @@ def catalogue_ref(data: bytes, resource_id: str = "test") -> ResourceRef:
                        content=content)
 
 
-def make_setup(names: list[str], variant: str = "basic", data: bytes = EXAMPLES, **options: Any) -> Setup:
+def make_setup(names: list[str], variant: str = "basic", data: bytes = EXAMPLES, ref: ResourceRef | None = None,
+               **options: Any) -> Setup:
     """A table of `names` in seat order."""
     if data is EXAMPLES:
         options.setdefault("pile_size", 3)  # examples.csv holds eight convoys
     players = tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=i) for i, name in enumerate(names))
     return Setup(players=players, variant=variant, options=dict(options),
-                 resources={"catalogue": catalogue_ref(data)})
+                 resources={"catalogue": ref or catalogue_ref(data)})
 
 
 def started(setup: Setup) -> GameStarted:

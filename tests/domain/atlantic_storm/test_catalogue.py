@@ -32,7 +32,8 @@ def test_the_documented_catalogue_parses_and_states_what_the_rule_texts_say():
 
 def test_the_blank_template_lists_the_whole_deck_and_does_not_import_until_filled_in():
     data = (CATALOGUES / "template.csv").read_bytes()
-    numbers = [line.split(",")[0] for line in data.decode().splitlines() if line and not line.startswith(("#", "number"))]
+    lines = data.decode().splitlines()
+    numbers = [line.split(",")[0] for line in lines if line and not line.startswith(("#", "number"))]
     assert len(numbers) == 40 + 112
     with pytest.raises(ResourceError) as error:
         KIND.parse(data)

@@ -498,3 +498,58 @@ def test_drawing_a_card_the_record_has_elsewhere_is_refused():
                CardDiscarded(seat=2, card="A17"))
     error = refused(table, CardsDrawn(seat=1, cards=("A1",)))
     assert (error.rule_id, error.code) == ("G-2", "card_elsewhere")
+
+
+# --- Gap readings (where decisions.md is silent) --------------------------------------------------------
+
+
+def test_a_storm_roll_of_one_to_three_may_be_used_on_nobody():
+    table = at_battle([["A16", "S1"], ["G2"], []], "C1")
+    table.play(CardsPlayed(seat=0, normals=("A16",), specials=("S1",)), StormRolled(seat=0, face=1),
+               StormStruck(seat=0, target=None))
+    assert table.state.battle.storm is None
+    assert table.state.battle.queue[0].seat == 1
+
+
+def test_a_storm_that_misses_after_the_last_player_blows_out_with_the_round():
+    table = at_battle([["A16"], ["G2"], ["A1", "S1"]], "C1")
+    table.play(CardsPlayed(seat=0, normals=("A16",)), CardsPlayed(seat=1, normals=("G2",)),
+               CardsPlayed(seat=2, normals=("A1",), specials=("S1",)), StormRolled(seat=2, face=6))
+    assert table.state.decision.kind == "allied"  # the round ended at once: 6 against 3
+    assert "S1" in table.state.discard
+
+
+def test_in_the_two_player_game_an_unfired_storm_passes_into_the_second_round():
+    table = at_battle([["A16", "A17"], ["G2", "S1"]], "C1")
+    table.play(CardsPlayed(seat=0, normals=("A16",)), CardsPlayed(seat=1, normals=("G2",), specials=("S1",)),
+               StormRolled(seat=1, face=4))
+    assert table.state.phase == "refill"
+    assert table.state.battle.storm.holder == 0  # AS-14: Alain uses it at the end of his next turn
+    table.play(CardsDrawn(seat=0, cards=(None,)), CardsDrawn(seat=1, cards=(None, None)),
+               CardDiscarded(seat=0, card="A17"))
+    assert table.state.phase == "storm_roll"
+
+
+def test_a_winner_whose_play_the_storm_cancelled_or_whose_card_is_worth_nothing_shares_no_spoils():
+    table = at_battle([["A16"], ["A1", "S1"], ["A15"], ["G6"]], "C1", variant="advanced", discarded="C2")
+    table.play(CardsPlayed(seat=0, normals=("A16",)), CardsPlayed(seat=1, normals=("A1",), specials=("S1",)),
+               StormRolled(seat=1, face=2), StormStruck(seat=1, target=0),
+               CardsPlayed(seat=2, normals=("A15",)), CardsPlayed(seat=3, normals=("G6",)))
+    # Sunderland 3 against U-201 2; Walker was cancelled, Rodney is 0 in the submarine zone (AS-15).
+    assert table.state.decision.trick_winner == 1
+    assert table.state.phase == "refill"  # only Bea shares: no division to report
+    assert (table.state.convoys_won[1], table.state.captured[1]) == (("C1",), ("G6",))
+
+
+def test_a_convoy_pile_larger_than_the_catalogue_holds_is_refused():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(make_setup(["Alain", "Bea", "Carl"], variant="advanced", pile_size=5))
+    assert (error.value.rule_id, error.value.code) == ("AS-2", "pile_size")
+
+
+def test_in_the_two_player_game_a_fate_card_reaches_a_victim_played_in_the_first_round_of_the_battle():
+    table = at_battle([["A8", "A17"], ["G6", "G7"]], "C1", zone="surface")
+    table.play(CardsPlayed(seat=0, normals=("A8",)), CardDiscarded(seat=1, card="G6"),
+               CardsDrawn(seat=0, cards=(None,)), CardsDrawn(seat=1, cards=(None,)),
+               CardDiscarded(seat=0, card="A17"), CardsPlayed(seat=1, normals=("G7",), victims=("A8",)))
+    assert table.state.captured[1][0] == "A8"
