@@ -765,6 +765,10 @@ _APPLY: dict[type, Callable[[State, Any], State]] = {
 # ---------------------------------------------------------------------------------------------- legal events
 
 _EVENT_OF_CARD: dict[str, type] = {card: kind for kind, card in CARD_OF_EVENT.items()}
+# Which convoys a card can aim at: the player's (team's) own, an opponent's, or any. A first sieve for
+# `legal_events`; `validate` decides.
+_OWN_ROW = frozenset({"end_of_alert", "plane_hit", "minesweeper", "neutral_flag"})
+_OTHER_ROWS = frozenset({"alert", "plane", "mine", "radar"})
 
 
 def legal_events(state: State, seat: int) -> list[Any]:
@@ -781,22 +785,25 @@ def legal_events(state: State, seat: int) -> list[Any]:
     possible = set(hand.known)
     if hand.unknown:
         possible.update(card.name for i, card in enumerate(CARDS) if state.seen[i] < card.count)
-    row = state.rows[state.side_of[seat]]
+    side = state.side_of[seat]
+    row = state.rows[side]
+    others = [n for other, numbers in enumerate(state.rows) if other != side for n in numbers]
     at_sea = [c.number for c in state.convoys if c.status == "at_sea"]
+    alerted = [c.number for c in state.convoys if c.alert]  # MN-6: every battle needs an alert
     candidates: list[Any] = []
     for card in (c.name for c in CARDS if c.name in possible):
-        category = BY_NAME[card].category
         if card in CONVOY_CARDS:
             candidates.extend(ConvoyPlaced(seat=seat, position=p, card=card) for p in range(len(row) + 1))
         elif card in MILES_CARDS:
             candidates.extend(MilesPlayed(seat=seat, convoy=n, card=card) for n in row)
-        elif category == "warship":
-            candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card) for n in at_sea)
+        elif card in WARSHIPS:
+            candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card) for n in alerted)
             if card == "submarine":
-                candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card, paired=True) for n in at_sea)
+                candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card, paired=True) for n in alerted)
         else:
             event_type = _EVENT_OF_CARD[card]
-            candidates.extend(event_type(seat=seat, convoy=n) for n in at_sea)
+            targets = row if card in _OWN_ROW else others if card in _OTHER_ROWS else at_sea
+            candidates.extend(event_type(seat=seat, convoy=n) for n in targets)
         candidates.append(Discarded(seat=seat, card=card))
     if hand.unknown:
         candidates.extend(ConvoyPlaced(seat=seat, position=p) for p in range(len(row) + 1))

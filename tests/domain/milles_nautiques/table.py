@@ -51,30 +51,42 @@ def started(setup: Setup) -> GameStarted:
     return GameStarted(ruleset=RULESET.name, ruleset_version=RULESET.version, setup=setup)
 
 
-def census(state: State) -> tuple[dict[str, int], Counter[str]]:
+def census(state: State) -> tuple[dict[str, int], list[int]]:
     """Where the cards are (stock, hands, rows, convoy piles, port, captors' piles, discard), and the
-    known cards by kind, counted from the state's places rather than its `seen` bookkeeping."""
-    places: Counter[str] = Counter()
-    known: Counter[str] = Counter()
-    places["stock"] = state.stock
+    known cards by kind (catalogue order), counted from the state's places rather than its `seen`."""
+    known = list(state.discard)
+    hands = 0
     for hand in state.hands:
-        places["hands"] += hand.size
-        known.update(hand.known)
+        hands += hand.size
+        for card in hand.known:
+            known[INDEX[card]] += 1
+    places = {"stock": state.stock, "hands": hands, "rows": 0, "port": 0, "captured": 0, "piles": 0,
+              "discard": sum(state.discard)}
     for convoy in state.convoys:
-        places[{"at_sea": "rows", "arrived": "port", "destroyed": "captured"}[convoy.status]] += 1
+        places[_PLACE[convoy.status]] += 1
         if convoy.card is not None:
-            known[convoy.card] += 1
+            known[INDEX[convoy.card]] += 1
         pile = list(convoy.miles)
-        pile += ["alert"] * convoy.alert + ["storm"] * convoy.storm + ["neutral_flag"] * convoy.neutral
-        pile += ["plane"] * (convoy.plane is not None) + ["mine"] * (convoy.mine is not None)
-        pile += [card for ship in convoy.battle for card in ship.cards]
-        pile += ["radar"] * (convoy.detected and convoy.status != "destroyed")
+        if convoy.alert:
+            pile.append("alert")
+        if convoy.storm:
+            pile.append("storm")
+        if convoy.neutral:
+            pile.append("neutral_flag")
+        if convoy.plane is not None:
+            pile.append("plane")
+        if convoy.mine is not None:
+            pile.append("mine")
+        if convoy.detected and convoy.status != "destroyed":
+            pile.append("radar")
+        pile.extend(card for ship in convoy.battle for card in ship.cards)
         places["piles"] += len(pile)
-        known.update(pile)
-    for card, count in zip(CARDS, state.discard, strict=True):
-        places["discard"] += count
-        known[card.name] += count
-    return dict(places), known
+        for card in pile:
+            known[INDEX[card]] += 1
+    return places, known
+
+
+_PLACE = {"at_sea": "rows", "arrived": "port", "destroyed": "captured"}
 
 
 def cards_of(event: Any) -> tuple[str, int] | None:
@@ -101,6 +113,7 @@ class Table:
         rng.shuffle(self.deck)
         self.hands: list[list[tuple[str, bool]]] = [[] for _ in setup.players]
         self.truth: dict[int, str] = {}
+        self.counts: Counter[str] = Counter()  # what the round exercised
         self.state: State = RULESET.initial(setup)
         self.events: list[Any] = [started(setup)]
 
@@ -140,6 +153,11 @@ class Table:
             known = self.rng.random() < self.known
             self.hands[seat].append((card, known))
             return Drew(seat=seat, card=card if known else None)
+        face_down = [c.number for c in state.convoys if c.card is None]
+        if face_down and self.rng.random() < 0.02:  # a player shows a convoy mid-round (MN-15 claim)
+            number = self.rng.choice(face_down)
+            self.counts["mid_round_reveals"] += 1
+            return ConvoysRevealed(convoys=(RevealedConvoy(convoy=number, card=self.truth[number]),))
         held = Counter(card for card, _ in self.hands[seat])
         hidden_convoys = [card for card, k in self.hands[seat] if not k and card in CONVOY_CARDS]
         plays, discards = [], []
@@ -166,6 +184,7 @@ class Table:
         needed = cards_of(event)
         if needed is None:
             card = self.rng.choice(hidden_convoys)
+            self.counts["face_down_convoys"] += 1
             self.hands[seat].remove((card, False))
             self.truth[len(self.state.convoys) + 1] = card
             return
@@ -178,24 +197,28 @@ class Table:
         state = self.state
         places, known = census(state)
         assert sum(places.values()) == DECK_SIZE, places
-        assert known == Counter({card.name: state.seen[INDEX[card.name]] for card in CARDS
-                                 if state.seen[INDEX[card.name]]}), (known, state.seen)
+        assert known == list(state.seen), (known, state.seen)
         assert state.stock == len(self.deck)
-        unknown_physical: Counter[str] = Counter(self.deck)
+        face_down = [0] * len(CARDS)  # the stock, face-down cards in hands, convoys the record cannot name
+        for card in self.deck:
+            face_down[INDEX[card]] += 1
         for seat, hand in enumerate(self.hands):
             record = state.hands[seat]
             assert record.size == len(hand)
-            assert Counter(record.known) == Counter(card for card, k in hand if k)
-            unknown_physical.update(card for card, k in hand if not k)
-        unknown_physical.update(self.truth[c.number] for c in state.convoys if c.card is None)
-        for c in state.convoys:
-            if c.card is not None and c.number in self.truth:
-                assert c.card == self.truth[c.number]
-        for card in CARDS:  # each kind: known places + the table's face-down cards = the deck
-            assert known[card.name] + unknown_physical[card.name] == card.count, card.name
+            assert sorted(record.known) == sorted(card for card, k in hand if k)
+            for card, k in hand:
+                if not k:
+                    face_down[INDEX[card]] += 1
+        for convoy in state.convoys:
+            if convoy.card is None:
+                face_down[INDEX[self.truth[convoy.number]]] += 1
+            else:
+                assert convoy.card == self.truth[convoy.number]
+        for card in CARDS:  # each kind: what the record places + what lies face down = the deck
+            assert known[INDEX[card.name]] + face_down[INDEX[card.name]] == card.count, card.name
         for player in RULESET.result(state).players:
             assert player.score >= 0
-            assert all(value >= 0 for value in player.breakdown.values())
+            assert min(player.breakdown.values()) >= 0
 
     def play(self, on_event: Callable[[], None] | None = None, limit: int = 1000) -> State:
         """Play the round to its end."""
