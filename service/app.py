@@ -8,6 +8,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import anyio.to_thread
 import msgspec
 import structlog
 from litestar import Controller, Litestar, MediaType, Request, Response, get, post
@@ -16,7 +17,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException, ValidationException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.params import Body, FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain import registry
@@ -295,25 +296,24 @@ class ClubController(Controller):
 
     @post(
         "/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}",
-        sync_to_thread=True,
         summary="Import a club resource (a card catalogue, a scenario) as a new immutable version",
+        description="The request body is the file itself (CSV, .m44 JSON...), read as bytes whatever its "
+        "content type, and validated row by row.",
     )
-    def import_resource(
+    async def import_resource(
         self,
         club_id: FromPath[str],
         ruleset: FromPath[str],
         kind: FromPath[str],
         resource_id: FromPath[str],
-        data: Annotated[
-            bytes, Body(description="The file itself (CSV, JSON...).", media_type="application/octet-stream")
-        ],
+        request: Request[Any, Any, Any],
         principal: NamedDependency[Principal],
-        state: State,
         records: NamedDependency[GameRecords],
     ) -> ResourceOut:
-        """The body is the file itself (CSV, JSON...), validated row by row."""
         _require_club(principal, club_id)
-        stored = records.import_resource(club_id, ruleset, kind, resource_id, data)
+        # Read as bytes ourselves: a JSON scenario must not be parsed as a request body.
+        data = await request.body()
+        stored = await anyio.to_thread.run_sync(records.import_resource, club_id, ruleset, kind, resource_id, data)
         get_logger(club_id=club_id).info(
             "resource.imported", ruleset=ruleset, kind=kind, resource_id=resource_id, version=stored.version
         )
@@ -517,17 +517,28 @@ def health() -> Health:
     return Health(status="ok")
 
 
-@get("/ready", tags=["operations"], summary="Readiness: database reachable, migrations applied", sync_to_thread=True)
+@get(
+    "/ready",
+    tags=["operations"],
+    summary="Readiness: database reachable, migrations applied; each projection's checkpoint and lag",
+    sync_to_thread=True,
+)
 def ready(state: State) -> Response[Any]:
+    from service.projector import PROJECTION_NAMES, lags
+
     try:
         state.store.ping()
         pending = state.store.pending_migrations()
+        projections = {} if pending else lags(state.store, PROJECTION_NAMES)
     except Exception as error:  # the database is unreachable: not ready, and say why without secrets
         get_logger().warning("ready.database_unreachable", error_type=type(error).__name__)
         return problem(503, "not-ready", "Not ready", "The database cannot be reached.")
     if pending:
         return problem(503, "not-ready", "Not ready", f"Migrations not applied: {', '.join(pending)}.")
-    return Response(Health(status="ready", checks={"database": "ok", "migrations": "applied"}))
+    # A lagging projection does not make the server unready: the record is served, read models catch up.
+    return Response(
+        Health(status="ready", checks={"database": "ok", "migrations": "applied", "projections": projections})
+    )
 
 
 # -- request logging ------------------------------------------------------------------------------------
@@ -602,8 +613,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
         app.state.records = GameRecords(opened)
+        app.state.projector = None
+        if settings.run_projector:
+            from service.projector import ProjectorThread, Runner, projections
+
+            runners = [
+                Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
+                for projection in projections(opened, snapshot_every=settings.snapshot_every)
+            ]
+            app.state.projector = ProjectorThread(runners, poll_seconds=settings.projector_poll_seconds)
+            app.state.projector.start()
 
     def shutdown(app: Litestar) -> None:
+        if app.state.projector is not None:
+            app.state.projector.stop()
         if own_store:
             app.state.store.close()
 
@@ -612,7 +635,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             "principal": Provide(provide_principal, sync_to_thread=True),
             "records": Provide(provide_records, sync_to_thread=False),
         },
-        route_handlers=[ClubController, GameController, list_rulesets, health, ready],
+        route_handlers=[ClubController, GameController, *projection_handlers(), list_rulesets, health, ready],
         on_startup=[startup],
         on_shutdown=[shutdown],
         state=app_state,
@@ -622,6 +645,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,
     )
+
+
+def projection_handlers() -> list[Any]:
+    """Replays, live spectating, leagues and campaigns (imported here: they build on this module)."""
+    from service.api_projections import HANDLERS
+
+    return list(HANDLERS)
 
 
 def app_factory() -> Litestar:

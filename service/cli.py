@@ -161,6 +161,75 @@ def cmd_resource_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_project(args: argparse.Namespace) -> int:
+    """Run the projector in this process until stopped (SIGTERM, Ctrl-C), or until caught up."""
+    import signal
+    import threading
+
+    from service.logs import configure_logging, get_logger
+    from service.projector import Runner, projections, run
+
+    settings = _settings(args)
+    configure_logging(settings.log_format, settings.log_level)
+    store = _store(settings)
+    runners = [
+        Runner(store, projection, batch=args.batch, lease_seconds=settings.projector_lease_seconds)
+        for projection in projections(store, snapshot_every=settings.snapshot_every)
+    ]
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    log = get_logger()
+    log.info("projector.started", projections=[r.name for r in runners])
+
+    def on_batch(runner: Runner, applied: int) -> None:
+        log.debug("projector.batch", projection=runner.name, events=applied)
+        if args.until_caught_up and all(
+            store.checkpoint(r.name) >= store.head_position() for r in runners
+        ):
+            stop.set()
+
+    try:
+        if args.until_caught_up and all(store.checkpoint(r.name) >= store.head_position() for r in runners):
+            return 0
+        run(runners, stop, poll_seconds=settings.projector_poll_seconds, on_batch=on_batch)
+    finally:
+        store.close()
+    log.info("projector.stopped")
+    return 0
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    """Rebuild one projection from zero, with progress on stderr."""
+    from service.projector import projections, rebuild
+
+    settings = _settings(args)
+    store = _store(settings)
+    by_name = {p.name: p for p in projections(store, snapshot_every=settings.snapshot_every)}
+    if args.projection not in by_name:
+        print(f"no projection {args.projection!r}; the projections are {', '.join(by_name)}", file=sys.stderr)
+        store.close()
+        return 2
+    shown = -1
+
+    def progress(done: int, total: int) -> None:
+        nonlocal shown
+        percent = 100 if total == 0 else min(100, done * 100 // total)
+        if percent != shown:
+            shown = percent
+            bar = "#" * (percent // 4)
+            print(f"\rrebuild {args.projection}: [{bar:<25}] {percent:3d}% ({done}/{total} events)",
+                  end="", file=sys.stderr, flush=True)
+
+    try:
+        checkpoint = rebuild(store, by_name[args.projection], batch=args.batch,
+                             lease_seconds=settings.projector_lease_seconds, progress=progress)
+    finally:
+        store.close()
+    print(f"\n{args.projection} rebuilt up to position {checkpoint}", file=sys.stderr)
+    return 0
+
+
 def _database_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database-url", help="sqlite:///path.db (default ./tablelog.db) or postgresql://...")
 
@@ -176,6 +245,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, help="worker processes (default 1)")
     serve.add_argument("--log-format", choices=["auto", "json", "console"])
     serve.set_defaults(run=cmd_serve)
+
+    project = commands.add_parser("project", help="run the projector (read models) in this process")
+    _database_flags(project)
+    project.add_argument("--batch", type=int, default=500, help="events per transaction (default 500)")
+    project.add_argument("--until-caught-up", action="store_true", help="stop once every projection is caught up")
+    project.add_argument("--log-format", choices=["auto", "json", "console"])
+    project.set_defaults(run=cmd_project)
+
+    rebuild = commands.add_parser("rebuild", help="rebuild a projection from zero (game_summaries, replay_snapshots)")
+    rebuild.add_argument("projection")
+    rebuild.add_argument("--batch", type=int, default=500, help="events per transaction (default 500)")
+    _database_flags(rebuild)
+    rebuild.set_defaults(run=cmd_rebuild)
 
     migrate = commands.add_parser("migrate", help="apply schema migrations")
     _database_flags(migrate)

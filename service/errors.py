@@ -16,6 +16,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
+from projections.errors import ProjectionError
 from service.logs import get_logger
 from service.records import BadEvent, BatchRuleError, NotFound, SetupError
 from service.store.base import AlreadyExists, IdempotencyMismatch, VersionConflict
@@ -108,6 +109,19 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
             "The game cannot be set up so",
             exc.message,
             request,
+            details=_jsonable(exc.details) or None,
+        )
+    if isinstance(exc, ProjectionError):
+        # A step past the end of a replay is a resource that does not exist; anything else the
+        # projections refuse (a league that cannot be ranked, a game with the wrong players) is a 422.
+        missing = exc.code == "no_such_step"
+        return problem(
+            404 if missing else 422,
+            "not-found" if missing else "projection-refused",
+            "No such step" if missing else "This cannot be done as asked",
+            exc.message,
+            request,
+            code=exc.code,
             details=_jsonable(exc.details) or None,
         )
     if isinstance(exc, ResourceError):

@@ -24,7 +24,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: str = "info"
     migrate_on_start: bool = True
     run_projector: bool = True
+    """Run the projector (read models for standings, campaigns, replays) in a thread of each server process;
+    a lease lets one of them work at a time. Off when it runs as its own process (`tablelog project`)."""
+    projector_poll_seconds: float = 0.5
+    projector_lease_seconds: float = 15.0
+    """A runner that stops renewing its lease (killed) is replaced after this long."""
     snapshot_every: int = 100
+    """A replay snapshot every this many events."""
+    live_poll_seconds: float = 0.5
+    """How often a live stream looks for new events."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, registered beside the built-in games."""
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import msgspec
@@ -29,6 +29,7 @@ from psycopg import errors as pg_errors
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
+from service.readmodels import ReadModelSql
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
@@ -86,8 +87,11 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
-class PostgresStore:
-    """The `Store` on PostgreSQL."""
+class PostgresStore(ReadModelSql):
+    """The `Store` on PostgreSQL (read models: `service.readmodels`)."""
+
+    _rm_param = "%s"
+    _rm_integrity = (psycopg.IntegrityError,)
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
         self.url = url
@@ -110,6 +114,12 @@ class PostgresStore:
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
         with self._pool.connection() as conn, conn.transaction():
             yield conn
+
+    def _rm_write(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        return self._tx()
+
+    def _rm_read(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        return self._pool.connection()
 
     # -- schema ---------------------------------------------------------------------------------
     def _applied(self, conn: psycopg.Connection[Any]) -> set[str]:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
+from service.readmodels import ReadModelSql
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
@@ -65,8 +66,11 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
-class SqliteStore:
-    """The `Store` on one SQLite file. A connection per thread; WAL lets readers run beside the writer."""
+class SqliteStore(ReadModelSql):
+    """The `Store` on one SQLite file. A connection per thread; WAL lets readers run beside the writer.
+    Read models: `service.readmodels`."""
+
+    _rm_integrity = (sqlite3.IntegrityError,)
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -105,6 +109,13 @@ class SqliteStore:
             raise
         else:
             conn.execute("COMMIT")
+
+    def _rm_write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._write()
+
+    @contextmanager
+    def _rm_read(self) -> Iterator[sqlite3.Connection]:
+        yield self._conn()
 
     # -- schema ---------------------------------------------------------------------------------
     def migrate(self) -> list[str]:

@@ -1,0 +1,519 @@
+"""The HTTP API of projections: replays, live spectating (server-sent events), leagues and their
+standings, campaigns, and what a correction changed in them.
+
+Standings and campaigns are pure folds (`projections.standings`, `projections.campaigns`) over the
+game summaries the projector keeps, so they follow a correction as soon as the projector has applied
+it (`/ready` shows the lag). Replays fold the game's own stream, seeking from the stored snapshots.
+The service never names a game: everything goes through the ruleset found by name.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+import anyio
+import msgspec
+from litestar import Controller, get, post, put
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
+
+from domain import registry
+from domain.record import Folded, GameStarted, decoder, start
+from domain.ruleset import Result, Ruleset, Viewer
+from projections.campaigns import Campaign, CampaignGame, CampaignStatus, campaign_status, check_players
+from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
+from projections.errors import ProjectionError
+from projections.replay import (
+    Replay,
+    Snapshot,
+    Step,
+    StepView,
+    decode_snapshot,
+    replay,
+    seek,
+    snapshots_for,
+    view_at,
+)
+from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
+from service.app import _require_club, _viewer
+from service.auth import Principal
+from service.projector import snapshot_row
+from service.readmodels import GameSummary, Outcome, SpectatorDelay
+from service.records import GameRecords
+from service.store.base import GameRecord, Store
+
+_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
+
+
+# -- wire structs -----------------------------------------------------------------------------------
+class LeagueIn(msgspec.Struct, frozen=True, kw_only=True):
+    """A league: one ruleset, its members (club player ids), its period (inclusive), how games give
+    points, and the tie-break chain applied in order (criteria: points, wins, score,
+    score_difference, head_to_head, sonneborn_berger, buchholz, games_played)."""
+
+    league_id: Annotated[str, msgspec.Meta(pattern=_ID)]
+    ruleset: str
+    members: tuple[str, ...]
+    starts: date
+    ends: date
+    scoring: Scoring
+    tie_breaks: tuple[str, ...] = ("points",)
+
+
+class LeagueOut(msgspec.Struct, frozen=True, kw_only=True):
+    league: League
+    game_ids: tuple[str, ...]
+
+
+class CampaignIn(msgspec.Struct, frozen=True, kw_only=True):
+    """A series of games with the same players towards the ruleset's target."""
+
+    campaign_id: Annotated[str, msgspec.Meta(pattern=_ID)]
+    ruleset: str
+    players: tuple[str, ...]
+
+
+class CampaignOut(msgspec.Struct, frozen=True, kw_only=True):
+    campaign: Campaign
+    game_ids: tuple[str, ...]
+
+
+class GameRef(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+
+
+class LeagueChange(msgspec.Struct, frozen=True, kw_only=True):
+    league_id: str
+    changes: StandingsChanges
+
+
+class CampaignChange(msgspec.Struct, frozen=True, kw_only=True):
+    campaign_id: str
+    changes: CampaignChanges
+
+
+class GameChangesOut(msgspec.Struct, frozen=True, kw_only=True):
+    """What a correction of a finished game changed: its outcome before and after, and every league
+    table and campaign the game belongs to. `correction_version` is null when no correction changed
+    the game's outcome (the lists are then empty)."""
+
+    game_id: str
+    correction_version: int | None
+    corrections: tuple[int, ...]
+    before: Outcome | None = None
+    after: Outcome | None = None
+    standings: tuple[LeagueChange, ...] = ()
+    campaigns: tuple[CampaignChange, ...] = ()
+
+
+class DelayIn(msgspec.Struct, frozen=True, kw_only=True):
+    """Spectators see the game `events` events and / or `seconds` seconds behind the record."""
+
+    events: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
+    seconds: Annotated[int, msgspec.Meta(ge=0, le=86_400)] = 0
+
+
+class LiveStep(msgspec.Struct, frozen=True, kw_only=True):
+    """One step pushed to spectators: its narration and the public state after it."""
+
+    step: Step
+    state: Any
+
+
+# -- shared reads -------------------------------------------------------------------------------------
+def _events(store: Store, ruleset: Ruleset, game_id: str, up_to: int | None = None) -> list[Any]:
+    dec = decoder(ruleset)
+    return [dec.decode(e.data) for e in store.read_stream(game_id, limit=up_to)]
+
+
+def _game(records: GameRecords, club_id: str, game_id: str) -> tuple[GameRecord, Ruleset]:
+    record = records.game(club_id, game_id)
+    return record, registry.get(record.ruleset)
+
+
+def _started(store: Store, game_id: str) -> GameStarted:
+    first = store.read_stream(game_id, limit=1)
+    return msgspec.json.decode(first[0].data, type=GameStarted)
+
+
+def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, every: int) -> list[Snapshot]:
+    """The game's stored snapshots up to `step`, rebuilt first when they were made under another
+    ruleset version (or are missing though the game is `every` events long)."""
+    rows = store.snapshots(game_id, up_to=step)
+    if any(row.ruleset_version != ruleset.version for row in rows) or (not rows and step >= every):
+        made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
+        store.replace_snapshots(game_id, [snapshot_row(game_id, snap) for snap in made])
+        return [snap for snap in made if snap.version <= step]
+    return [decode_snapshot(row.data) for row in rows]
+
+
+def _league(records: GameRecords, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:
+    found = records.store.get_collection("league", club_id, league_id)
+    if found is None:
+        from service.records import NotFound
+
+        raise NotFound("league", league_id)
+    return msgspec.json.decode(found.definition, type=League), found.game_ids
+
+
+def _campaign(records: GameRecords, club_id: str, campaign_id: str) -> tuple[Campaign, tuple[str, ...]]:
+    found = records.store.get_collection("campaign", club_id, campaign_id)
+    if found is None:
+        from service.records import NotFound
+
+        raise NotFound("campaign", campaign_id)
+    return msgspec.json.decode(found.definition, type=Campaign), found.game_ids
+
+
+def _with(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome | None) -> dict[str, GameSummary]:
+    """The summaries with one game's outcome replaced (to compute a table as it was)."""
+    if outcome is None or game_id not in summaries:
+        return summaries
+    return summaries | {game_id: msgspec.structs.replace(summaries[game_id], outcome=outcome)}
+
+
+def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[LeagueGame]:
+    """A league's games as the standings read them (games the projector has not reached yet are left
+    out until it does)."""
+    return [
+        LeagueGame(game_id=s.game_id, finished_at=s.outcome.finished_at or s.started_at, players=s.players,
+                   result=s.outcome.result)
+        for s in (summaries[g] for g in game_ids if g in summaries)
+    ]
+
+
+def campaign_games(store: Store, game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[CampaignGame]:
+    """A campaign's games in order, with their set-ups."""
+    return [
+        CampaignGame(game_id=g, setup=_started(store, g).setup, result=summaries[g].outcome.result)
+        for g in game_ids if g in summaries
+    ]
+
+
+def _assign(records: GameRecords, club_id: str, ruleset: str, game_id: str) -> GameRecord:
+    """A club's game that may join a league or campaign of `ruleset`."""
+    record = records.game(club_id, game_id)
+    if record.ruleset != ruleset:
+        raise ProjectionError("wrong_ruleset", f"Game {game_id} is of {record.ruleset}, not {ruleset}.",
+                              game_id=game_id, ruleset=record.ruleset, expected=ruleset)
+    return record
+
+
+# -- replays and live spectating ---------------------------------------------------------------------------
+class ReplayController(Controller):
+    path = "/clubs/{club_id:str}/games/{game_id:str}"
+    tags = ("replays",)
+
+    @get("/replay", sync_to_thread=True, summary="A game told step by step, with its chapter index")
+    def read_replay(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal],
+                    records: NamedDependency[GameRecords]) -> Replay:
+        """Every step (narration, seat, chapters; voided events shown as what they were, marked with the
+        correction that voided them) and the first step of every chapter, to jump by."""
+        _require_club(principal, club_id)
+        _, ruleset = _game(records, club_id, game_id)
+        return replay(ruleset, _events(records.store, ruleset, game_id))
+
+    @get("/replay/{step:int}", sync_to_thread=True, summary="The state after a step in a view, and what changed")
+    def read_step(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        step: FromPath[int],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+        view: FromQuery[Literal["public", "seat", "full"]] = "public",
+        seat: Annotated[int | None, QueryParameter(ge=0)] = None,
+    ) -> StepView:
+        """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded."""
+        _require_club(principal, club_id)
+        viewer = _viewer(view, seat)
+        _, ruleset = _game(records, club_id, game_id)
+        events = _events(records.store, ruleset, game_id, up_to=max(step, 1))
+        snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
+        return view_at(ruleset, events, step, viewer, snaps)
+
+    @get("/changes", sync_to_thread=True, summary="What a correction of this game changed in standings and campaigns")
+    def read_changes(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        correction: Annotated[int | None, QueryParameter(ge=1, description="the correction's version; "
+                                                          "default the latest that changed the outcome")] = None,
+    ) -> GameChangesOut:
+        _require_club(principal, club_id)
+        records.game(club_id, game_id)
+        store = records.store
+        changes = store.result_changes(game_id)
+        versions = tuple(c.version for c in changes)
+        chosen = [c for c in changes if correction is None or c.version == correction]
+        if not chosen:
+            if correction is not None:
+                from service.records import NotFound
+
+                raise NotFound("correction that changed the outcome", str(correction))
+            return GameChangesOut(game_id=game_id, correction_version=None, corrections=versions)
+        change = chosen[-1]
+        leagues: list[LeagueChange] = []
+        campaigns: list[CampaignChange] = []
+        for kind, collection_id in store.collections_of_game(club_id, game_id):
+            if kind == "league":
+                league, game_ids = _league(records, club_id, collection_id)
+                summaries = store.game_summaries(game_ids)
+                before = standings(league, league_games(game_ids, _with(summaries, game_id, change.before)))
+                after = standings(league, league_games(game_ids, _with(summaries, game_id, change.after)))
+                leagues.append(LeagueChange(league_id=collection_id,
+                                            changes=standings_changes(before, after, game_id)))
+            else:
+                campaign, game_ids = _campaign(records, club_id, collection_id)
+                ruleset = registry.get(campaign.ruleset)
+                summaries = store.game_summaries(game_ids)
+                old = campaign_status(ruleset, campaign, campaign_games(
+                    store, game_ids, _with(summaries, game_id, change.before)))
+                new = campaign_status(ruleset, campaign, campaign_games(
+                    store, game_ids, _with(summaries, game_id, change.after)))
+                campaigns.append(CampaignChange(campaign_id=collection_id,
+                                                changes=campaign_changes(old, new, game_id)))
+        return GameChangesOut(game_id=game_id, correction_version=change.version, corrections=versions,
+                              before=change.before, after=change.after, standings=tuple(leagues),
+                              campaigns=tuple(campaigns))
+
+    @put("/spectator-delay", sync_to_thread=True, summary="Set how far behind the record spectators see the game")
+    def set_delay(self, club_id: FromPath[str], game_id: FromPath[str], data: JSONBody[DelayIn],
+                  principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> SpectatorDelay:
+        _require_club(principal, club_id)
+        records.game(club_id, game_id)
+        delay = SpectatorDelay(events=data.events, seconds=data.seconds)
+        records.store.set_spectator_delay(game_id, delay)
+        return delay
+
+    @get("/spectator-delay", sync_to_thread=True, summary="How far behind the record spectators see the game")
+    def read_delay(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal],
+                   records: NamedDependency[GameRecords]) -> SpectatorDelay:
+        _require_club(principal, club_id)
+        records.game(club_id, game_id)
+        return records.store.spectator_delay(game_id)
+
+    @get("/live", sync_to_thread=True, summary="Server-sent events: each new step, narrated, with the public state")
+    def live(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
+        after: Annotated[int | None, QueryParameter(ge=0, description="resume after this step "
+                                                    "(as Last-Event-ID)")] = None,
+    ) -> ServerSentEvent:
+        """Each message is an event `step` whose id is the step's version and whose data is the step
+        (narration, seat, chapters) and the public state after it. Reconnect with `Last-Event-ID` to
+        resume without loss or duplicates. With a spectator delay, steps are held back until they are
+        that many events or seconds old."""
+        _require_club(principal, club_id)
+        _, ruleset = _game(records, club_id, game_id)
+        resume = last_event_id if last_event_id is not None else (after or 0)
+        live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
+        return ServerSentEvent(live.messages(state.settings.live_poll_seconds))
+
+
+class LiveGame:
+    """A game followed for one spectator: new events are read by polling the store (every worker of a
+    multi-process server sees them), narrated, and released once the spectator delay allows."""
+
+    KEEPALIVE_SECONDS = 15.0
+
+    def __init__(self, store: Store, ruleset: Ruleset, game_id: str, sent: int, snapshot_every: int) -> None:
+        self.store = store
+        self.ruleset = ruleset
+        self.game_id = game_id
+        self.sent = sent
+        self.snapshot_every = snapshot_every
+        self.events: list[Any] = []
+        self.recorded: list[datetime] = []
+        self.folded: Folded | None = None
+
+    def _poll(self) -> list[LiveStep]:
+        """The steps that may be sent now (blocking: run in a worker thread)."""
+        stored = self.store.read_stream(self.game_id, after_version=len(self.events))
+        dec = decoder(self.ruleset)
+        self.events += [dec.decode(e.data) for e in stored]
+        self.recorded += [e.recorded_at for e in stored]
+        delay = self.store.spectator_delay(self.game_id)
+        last = len(self.events) - delay.events
+        if delay.seconds:
+            horizon = time.time() - delay.seconds
+            while last > self.sent and self.recorded[last - 1].timestamp() > horizon:
+                last -= 1
+        if last <= self.sent:
+            return []
+        # Narration needs the whole record (a later correction marks what it voided), so the steps are
+        # told from one fold of the events so far; the public states come from our own running fold.
+        steps = replay(self.ruleset, self.events[:last]).steps
+        if self.folded is None:
+            if self.sent:
+                snaps = replay_snapshots(self.store, self.ruleset, self.game_id, self.sent, self.snapshot_every)
+                self.folded = seek(self.ruleset, self.events, self.sent, snaps)
+            else:
+                self.folded = start(self.ruleset, self.events[0])
+                return self._out(steps, last, first=True)
+        return self._out(steps, last, first=False)
+
+    def _out(self, steps: Sequence[Step], last: int, *, first: bool) -> list[LiveStep]:
+        assert self.folded is not None
+        out: list[LiveStep] = []
+        if first:
+            out.append(LiveStep(step=steps[0], state=self.ruleset.view(self.folded.state, Viewer.public())))
+            self.sent = 1
+        for version in range(self.sent + 1, last + 1):
+            self.folded = self.folded.apply(self.events[version - 1], version)
+            out.append(LiveStep(step=steps[version - 1],
+                                state=self.ruleset.view(self.folded.state, Viewer.public())))
+        self.sent = last
+        return out
+
+    async def messages(self, poll_seconds: float) -> AsyncIterator[ServerSentEventMessage]:
+        """The stream: steps as they may be sent, a comment now and then to keep the line open."""
+        quiet_since = time.monotonic()
+        yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
+        while True:
+            steps = await anyio.to_thread.run_sync(self._poll)
+            for item in steps:
+                yield ServerSentEventMessage(id=item.step.version, event="step",
+                                             data=msgspec.json.encode(item).decode())
+            if steps:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since > self.KEEPALIVE_SECONDS:
+                quiet_since = time.monotonic()
+                yield ServerSentEventMessage(comment="keep-alive")
+            await anyio.sleep(poll_seconds)
+
+
+# -- leagues --------------------------------------------------------------------------------------------------
+class LeagueController(Controller):
+    path = "/clubs/{club_id:str}/leagues"
+    tags = ("leagues",)
+
+    @post("/", sync_to_thread=True, summary="Create a league (refused with 422 when it cannot be ranked)")
+    def create_league(self, club_id: FromPath[str], data: JSONBody[LeagueIn], principal: NamedDependency[Principal],
+                      records: NamedDependency[GameRecords]) -> LeagueOut:
+        _require_club(principal, club_id)
+        registry.get(data.ruleset)
+        league = League(**msgspec.structs.asdict(data))
+        check_league(league)
+        known = {p.player_id for p in records.store.get_players(club_id, league.members)}
+        unknown = [m for m in league.members if m not in known]
+        if unknown:
+            raise ProjectionError("unknown_member", "Every member must be one of the club's players.",
+                                  unknown=unknown)
+        records.store.create_collection("league", club_id, league.league_id, msgspec.json.encode(league))
+        return LeagueOut(league=league, game_ids=())
+
+    @get("/", sync_to_thread=True, summary="The club's leagues")
+    def list_leagues(self, club_id: FromPath[str], principal: NamedDependency[Principal],
+                     records: NamedDependency[GameRecords]) -> list[LeagueOut]:
+        _require_club(principal, club_id)
+        return [LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
+                for c in records.store.list_collections("league", club_id)]
+
+    @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games")
+    def get_league(self, club_id: FromPath[str], league_id: FromPath[str], principal: NamedDependency[Principal],
+                   records: NamedDependency[GameRecords]) -> LeagueOut:
+        _require_club(principal, club_id)
+        league, game_ids = _league(records, club_id, league_id)
+        return LeagueOut(league=league, game_ids=game_ids)
+
+    @post("/{league_id:str}/games", sync_to_thread=True, summary="Assign a finished game to the league")
+    def assign_game(self, club_id: FromPath[str], league_id: FromPath[str], data: JSONBody[GameRef],
+                    principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> LeagueOut:
+        _require_club(principal, club_id)
+        league, _ = _league(records, club_id, league_id)
+        record = _assign(records, club_id, league.ruleset, data.game_id)
+        if not record.finished:
+            raise ProjectionError("game_not_finished", f"Game {data.game_id} is not finished: only finished "
+                                  "games are assigned to a league.", game_id=data.game_id)
+        records.store.add_collection_game("league", club_id, league_id, data.game_id)
+        return LeagueOut(league=league, game_ids=_league(records, club_id, league_id)[1])
+
+    @get("/{league_id:str}/standings", sync_to_thread=True, summary="The league table as of a date, explained")
+    def read_standings(
+        self,
+        club_id: FromPath[str],
+        league_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        as_of: Annotated[date | None, QueryParameter(description="count games finished on or before this "
+                                                     "date (default: all)")] = None,
+    ) -> Standings:
+        """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
+        _require_club(principal, club_id)
+        league, game_ids = _league(records, club_id, league_id)
+        return standings(league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of)
+
+
+# -- campaigns ------------------------------------------------------------------------------------------------
+class CampaignController(Controller):
+    path = "/clubs/{club_id:str}/campaigns"
+    tags = ("campaigns",)
+
+    @post("/", sync_to_thread=True, summary="Create a campaign: a series of games with the same players")
+    def create_campaign(self, club_id: FromPath[str], data: JSONBody[CampaignIn],
+                        principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
+        _require_club(principal, club_id)
+        registry.get(data.ruleset)
+        campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
+        known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
+        unknown = [p for p in campaign.players if p not in known]
+        if unknown or not campaign.players or len(set(campaign.players)) != len(campaign.players):
+            raise ProjectionError("bad_players", "A campaign's players are club players, each listed once.",
+                                  unknown=unknown)
+        records.store.create_collection("campaign", club_id, campaign.campaign_id, msgspec.json.encode(campaign))
+        return CampaignOut(campaign=campaign, game_ids=())
+
+    @get("/", sync_to_thread=True, summary="The club's campaigns")
+    def list_campaigns(self, club_id: FromPath[str], principal: NamedDependency[Principal],
+                       records: NamedDependency[GameRecords]) -> list[CampaignOut]:
+        _require_club(principal, club_id)
+        return [CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
+                for c in records.store.list_collections("campaign", club_id)]
+
+    @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games")
+    def get_campaign(self, club_id: FromPath[str], campaign_id: FromPath[str],
+                     principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
+        _require_club(principal, club_id)
+        campaign, game_ids = _campaign(records, club_id, campaign_id)
+        return CampaignOut(campaign=campaign, game_ids=game_ids)
+
+    @post("/{campaign_id:str}/games", sync_to_thread=True, summary="Add the next game of the campaign")
+    def assign_game(self, club_id: FromPath[str], campaign_id: FromPath[str], data: JSONBody[GameRef],
+                    principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
+        _require_club(principal, club_id)
+        campaign, _ = _campaign(records, club_id, campaign_id)
+        _assign(records, club_id, campaign.ruleset, data.game_id)
+        # Refused now rather than when the status is read: the game must be played by the campaign's players.
+        unplayed = Result(finished=False, score_unit="", players=())
+        check_players(campaign, CampaignGame(game_id=data.game_id, setup=_started(records.store, data.game_id).setup,
+                                             result=unplayed))
+        records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
+        return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
+
+    @get("/{campaign_id:str}/status", sync_to_thread=True, summary="Cumulative totals after every game, "
+         "next dealer or starter, finished, winner")
+    def read_status(self, club_id: FromPath[str], campaign_id: FromPath[str],
+                    principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignStatus:
+        _require_club(principal, club_id)
+        campaign, game_ids = _campaign(records, club_id, campaign_id)
+        summaries = records.store.game_summaries(game_ids)
+        return campaign_status(registry.get(campaign.ruleset), campaign,
+                               campaign_games(records.store, game_ids, summaries))
+
+
+HANDLERS = [ReplayController, LeagueController, CampaignController]

@@ -1,0 +1,343 @@
+"""The projector: runners that follow the global event log and keep the read models up to date.
+
+Each projection has a name, the read-model tables it owns and a `handle(events)` that turns a batch
+of stored events into rows to write (`service.readmodels`). A `Runner` reads the batch after the
+projection's checkpoint (`store.read_all`), computes the rows outside any transaction (folding is
+the slow part; PostgreSQL readers wait for open transactions, so they are kept short), then writes
+the rows and moves the checkpoint in one transaction that succeeds only if the checkpoint has not
+moved meanwhile. So each event takes effect exactly once, across restarts, crashes and rival
+runners.
+
+Only one runner runs a projection at a time: it holds a lease row (renewed well before it runs out,
+taken over by another runner once it has run out: a killed runner is replaced after
+`lease_seconds`). The lease saves work; the checkpoint's compare-and-set is what keeps it correct.
+
+Runners run in a background thread of `tablelog serve` (setting `run_projector`) or in their own
+process (`tablelog project`); `tablelog rebuild NAME` starts a projection again from zero.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+import msgspec
+
+from domain import registry
+from domain.record import Correction, Folded, GameStarted, decoder, start
+from projections.errors import ProjectionError
+from projections.replay import Snapshot, encode_snapshot, snapshot
+from service.logs import get_logger
+from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
+from service.store.base import Store, StoredEvent
+
+CORRECTION = Correction.__struct_config__.tag
+
+
+class Projection(Protocol):
+    """A read model kept from the event log."""
+
+    name: str
+    tables: tuple[str, ...]
+    """The read-model tables it alone writes (emptied by a rebuild)."""
+
+    def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
+        """The rows a batch of events (in global order) writes."""
+        ...
+
+
+class GameFold(msgspec.Struct, frozen=True, kw_only=True):
+    """A game folded up to an event, and when it (last) became finished."""
+
+    folded: Folded
+    game_id: str
+    club_id: str
+    started_at: datetime
+    finished: bool
+    finished_at: datetime | None
+
+
+class GameFolds:
+    """Games folded event by event, cached (a stream never changes, so a cached fold at version v is
+    right whatever the checkpoint); on a miss the game is folded again from its stream."""
+
+    def __init__(self, store: Store, *, track_results: bool, size: int = 256) -> None:
+        self.store = store
+        self.track_results = track_results
+        self._cache: OrderedDict[str, GameFold] = OrderedDict()
+        self._size = size
+        self._unknown: set[str] = set()
+
+    def advance(self, event: StoredEvent) -> tuple[GameFold | None, GameFold] | None:
+        """The game's fold before and after `event` (None for a game of a ruleset not registered
+        here: its events are skipped, and counted again by a rebuild once it is)."""
+        if event.stream_id in self._unknown:
+            return None
+        before = self._cache.get(event.stream_id)
+        if before is None or before.folded.version != event.version - 1:
+            before = self._refold(event) if event.version > 1 else None
+            if event.stream_id in self._unknown:
+                return None
+        after = self._step(before, event)
+        if after is None:
+            return None
+        self._cache[event.stream_id] = after
+        self._cache.move_to_end(event.stream_id)
+        while len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return before, after
+
+    def _refold(self, event: StoredEvent) -> GameFold | None:
+        fold: GameFold | None = None
+        for stored in self.store.read_stream(event.stream_id, limit=event.version - 1):
+            fold = self._step(fold, stored)
+            if fold is None:
+                return None
+        return fold
+
+    def _step(self, fold: GameFold | None, event: StoredEvent) -> GameFold | None:
+        if fold is None:
+            started = msgspec.json.decode(event.data, type=GameStarted)
+            try:
+                ruleset = registry.get(started.ruleset)
+            except registry.UnknownRuleset:
+                self._unknown.add(event.stream_id)
+                get_logger().warning("projector.unknown_ruleset", game_id=event.stream_id, ruleset=started.ruleset)
+                return None
+            folded = start(ruleset, started, version=event.version)
+            return self._finish(GameFold(folded=folded, game_id=event.stream_id, club_id=event.club_id,
+                                         started_at=event.recorded_at, finished=False, finished_at=None), event)
+        ruleset = fold.folded.ruleset
+        folded = fold.folded.apply(decoder(ruleset).decode(event.data), event.version)
+        return self._finish(msgspec.structs.replace(fold, folded=folded), event)
+
+    def _finish(self, fold: GameFold, event: StoredEvent) -> GameFold:
+        if not self.track_results:
+            return fold
+        finished = fold.folded.ruleset.result(fold.folded.state).finished
+        if finished == fold.finished:
+            return fold
+        # Finished when the event that ended it was recorded; a correction that reopens it clears that.
+        return msgspec.structs.replace(fold, finished=finished, finished_at=event.recorded_at if finished else None)
+
+
+def outcome(fold: GameFold) -> Outcome:
+    """A fold's outcome as standings read it."""
+    return Outcome(finished=fold.finished, finished_at=fold.finished_at,
+                   result=fold.folded.ruleset.result(fold.folded.state))
+
+
+class GameSummaries:
+    """Per game: version, finished and when, players and result; and what each correction of a
+    game's outcome changed."""
+
+    name = "game_summaries"
+    tables: tuple[str, ...] = ("game_summaries", "game_result_changes")
+
+    def __init__(self, store: Store) -> None:
+        self.folds = GameFolds(store, track_results=True)
+
+    def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
+        latest: dict[str, GameFold] = {}
+        applied: dict[str, int] = {}
+        writes: list[ReadModelWrite] = []
+        for event in events:
+            moved = self.folds.advance(event)
+            if moved is None:
+                continue
+            before, after = moved
+            if before is not None and event.type == CORRECTION and (before.finished or after.finished):
+                old, new = outcome(before), outcome(after)
+                if old != new:
+                    writes.append(ResultChange(game_id=event.stream_id, version=event.version, before=old, after=new))
+            latest[event.stream_id] = after
+            applied[event.stream_id] = applied.get(event.stream_id, 0) + 1
+        for game_id, fold in latest.items():
+            folded = fold.folded
+            writes.append(GameSummary(
+                game_id=game_id, club_id=fold.club_id, ruleset=folded.ruleset.name,
+                ruleset_version=folded.ruleset.version, version=folded.version, applied=applied[game_id],
+                started_at=fold.started_at, players=folded.setup.players, outcome=outcome(fold),
+            ))
+        return writes
+
+
+class ReplaySnapshots:
+    """A snapshot of every game after every `every` events (`projections.replay.snapshot`)."""
+
+    name = "replay_snapshots"
+    tables: tuple[str, ...] = ("replay_snapshots",)
+
+    def __init__(self, store: Store, every: int) -> None:
+        self.every = every
+        self.folds = GameFolds(store, track_results=False)
+
+    def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
+        writes: list[ReadModelWrite] = []
+        for event in events:
+            moved = self.folds.advance(event)
+            if moved is None or event.version % self.every:
+                continue
+            writes.append(snapshot_row(event.stream_id, snapshot(moved[1].folded)))
+        return writes
+
+
+def snapshot_row(game_id: str, snap: Snapshot) -> SnapshotRow:
+    """A replay snapshot as a stored row."""
+    return SnapshotRow(game_id=game_id, version=snap.version, ruleset_version=snap.ruleset_version,
+                       data=encode_snapshot(snap))
+
+
+def projections(store: Store, *, snapshot_every: int = 100) -> list[Projection]:
+    """Every projection the service keeps."""
+    return [GameSummaries(store), ReplaySnapshots(store, snapshot_every)]
+
+
+PROJECTION_NAMES = (GameSummaries.name, ReplaySnapshots.name)
+
+
+def owner_id() -> str:
+    """A name for this runner that no other process shares."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class Runner:
+    """Runs one projection: batch after batch from its checkpoint, while it holds the lease."""
+
+    def __init__(self, store: Store, projection: Projection, *, owner: str | None = None, batch: int = 500,
+                 lease_seconds: float = 15.0) -> None:
+        self.store = store
+        self.projection = projection
+        self.owner = owner or owner_id()
+        self.batch = batch
+        self.lease_seconds = lease_seconds
+        self._lease_until = 0.0
+
+    @property
+    def name(self) -> str:
+        return self.projection.name
+
+    def holds_lease(self) -> bool:
+        """Take or renew the lease when less than half of it is left."""
+        now = time.monotonic()
+        if now < self._lease_until - self.lease_seconds / 2:
+            return True
+        if self.store.acquire_lease(self.name, self.owner, self.lease_seconds):
+            self._lease_until = now + self.lease_seconds
+            return True
+        self._lease_until = 0.0
+        return False
+
+    def step(self) -> int | None:
+        """Apply one batch. Returns how many events this runner applied (0 when caught up or when
+        another runner moved the checkpoint first), None when another runner holds the lease."""
+        if not self.holds_lease():
+            return None
+        checkpoint = self.store.checkpoint(self.name)
+        events = self.store.read_all(after=checkpoint, limit=self.batch)
+        if not events:
+            return 0
+        try:
+            writes = self.projection.handle(events)
+        except ProjectionError:
+            get_logger().exception("projector.batch_failed", projection=self.name, after=checkpoint)
+            raise
+        if not self.store.commit_projection(self.name, checkpoint, events[-1].position, writes):
+            get_logger().info("projector.checkpoint_moved", projection=self.name, expected=checkpoint)
+            return 0
+        return len(events)
+
+    def release(self) -> None:
+        """Give the lease up."""
+        if self._lease_until:
+            self.store.release_lease(self.name, self.owner)
+            self._lease_until = 0.0
+
+
+def run(runners: Sequence[Runner], stop: threading.Event, *, poll_seconds: float = 0.5,
+        on_batch: Callable[[Runner, int], Any] | None = None) -> None:
+    """Run the runners until `stop` is set, sleeping `poll_seconds` when none had work. A batch that
+    fails is logged and retried after a pause (the checkpoint did not move)."""
+    log = get_logger()
+    try:
+        while not stop.is_set():
+            busy = False
+            for runner in runners:
+                try:
+                    applied = runner.step()
+                except Exception as error:  # keep the server up: log, back off, retry the same batch
+                    log.exception("projector.failed", projection=runner.name, error_type=type(error).__name__)
+                    stop.wait(max(poll_seconds, 1.0) * 5)
+                    continue
+                if applied:
+                    busy = True
+                    if on_batch is not None:
+                        on_batch(runner, applied)
+            if not busy:
+                stop.wait(poll_seconds)
+    finally:
+        for runner in runners:
+            try:
+                runner.release()
+            except Exception:  # the database may be gone at shutdown; the lease then runs out
+                log.warning("projector.release_failed", projection=runner.name)
+
+
+class ProjectorThread:
+    """The projector inside `tablelog serve`: a daemon thread started and stopped with the app."""
+
+    def __init__(self, runners: Sequence[Runner], *, poll_seconds: float = 0.5) -> None:
+        self.runners = list(runners)
+        self.poll_seconds = poll_seconds
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tablelog-projector", daemon=True)
+
+    def _run(self) -> None:
+        run(self.runners, self._stop, poll_seconds=self.poll_seconds)
+
+    def start(self) -> None:
+        self._thread.start()
+        get_logger().info("projector.started", projections=[r.name for r in self.runners])
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+
+def lags(store: Store, names: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Each projection's checkpoint and lag (head position minus checkpoint; 0 when caught up)."""
+    head = store.head_position()
+    checkpoints = store.checkpoints()
+    return {name: {"checkpoint": checkpoints.get(name, 0), "lag": max(0, head - checkpoints.get(name, 0))}
+            for name in names}
+
+
+def rebuild(store: Store, projection: Projection, *, owner: str | None = None, batch: int = 500,
+            lease_seconds: float = 15.0, progress: Callable[[int, int], Any] | None = None,
+            poll_seconds: float = 0.2) -> int:
+    """Start a projection again from zero: empty its tables and checkpoint in one transaction, then
+    apply every event, calling `progress(done, total)` as it goes. When another runner holds the lease
+    (a running server), that runner does the work after the reset, and this waits for it. Returns the
+    checkpoint reached."""
+    total = store.count_events()
+    store.reset_projection(projection.name, projection.tables)
+    runner = Runner(store, projection, owner=owner, batch=batch, lease_seconds=lease_seconds)
+    try:
+        while True:
+            applied = runner.step()
+            checkpoint = store.checkpoint(projection.name)
+            if progress is not None:
+                progress(total - store.count_events(after=checkpoint), total)
+            if not applied and checkpoint >= store.head_position():
+                return checkpoint
+            if applied is None:
+                time.sleep(poll_seconds)
+    finally:
+        runner.release()

@@ -1,0 +1,278 @@
+"""The projector on both backends: every event applied exactly once (across rival runners, a killed
+process and a restart), read models equal to a rebuild from zero and to a plain fold, lag on /ready."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from domain.record import decoder, fold
+from service.app import create_app
+from service.projector import GameSummaries, ReplaySnapshots, Runner, projections, rebuild
+from service.records import GameRecords, NewGame, SeatSpec
+from service.settings import Settings
+from service.store import open_store
+from service.store.base import Recorder, Store
+from tests.support import tally
+
+ROOT = Path(__file__).resolve().parents[2]
+BY = Recorder(club_id="c1")
+PLAYERS = ("alain", "bea", "cleo")
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    opened = open_store(database_url)
+    opened.migrate()
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> int:
+    """Play `games` tally games to the end in batches of 1 to 6 events, with corrections along the way
+    (some after a game finished, which reopens it). Returns the last global position written."""
+    records = GameRecords(store)
+    if store.get_club("c1") is None:
+        store.create_club("c1", "Club")
+        for player in PLAYERS:
+            store.create_player("c1", player, player.capitalize())
+    rng = random.Random(seed)
+    last = 0
+    for number in range(games):
+        seated = PLAYERS[: rng.choice((2, 3))]
+        record, result = records.create_game(
+            "c1",
+            NewGame(ruleset="tally", players=[SeatSpec(player_id=p) for p in seated], options={"target": target},
+                    game_id=f"g{seed}-{number:03d}"),
+            BY,
+        )
+        reopened = False
+        while True:
+            folded = records.folded(record)
+            finished = tally.RULESET.result(folded.state).finished
+            if finished and (reopened or rng.random() < 0.3):
+                break
+            batch: list[dict[str, Any]] = []
+            if finished or (rng.random() < 0.05 and folded.effective_count >= 2):
+                reopened = reopened or finished
+                batch.append({"type": "tablelog.correction", "voids": rng.randint(1, 2), "reason": "misread die"})
+            else:
+                state = folded.state
+                for _ in range(rng.randint(1, 6)):
+                    if state.winner is not None:
+                        break
+                    event = tally.Rolled(seat=state.to_play, face=rng.randint(1, 6))
+                    state = tally.RULESET.evolve(state, event)
+                    batch.append(msgspec.to_builtins(event))
+            result = records.append("c1", record.game_id, batch, folded.version, BY)
+        last = max(last, *result.positions)
+    return last
+
+
+def drain(store: Store, *, until: int, runners: list[Runner] | None = None, timeout: float = 60) -> None:
+    """Run the projections until each has applied position `until` (PostgreSQL readers may wait for
+    other tests' open transactions, so we wait for our own last position, not for an empty batch)."""
+    runners = runners or [Runner(store, p, batch=200) for p in projections(store, snapshot_every=5)]
+    deadline = time.monotonic() + timeout
+    while any(store.checkpoint(r.name) < until for r in runners):
+        assert time.monotonic() < deadline, "the projector did not catch up"
+        if not any(r.step() for r in runners):
+            time.sleep(0.05)
+    for runner in runners:
+        runner.release()
+
+
+def read_models(store: Store) -> dict[str, Any]:
+    """Every read-model row of the recorded games, comparable with ==."""
+    game_ids = [g.game_id for g in store.list_games("c1", _all())]
+    summaries = store.game_summaries(game_ids)
+    return {
+        "summaries": {g: msgspec.to_builtins(summaries.get(g)) for g in sorted(game_ids)},
+        "changes": {g: msgspec.to_builtins(store.result_changes(g)) for g in sorted(game_ids)},
+        "snapshots": {g: [(s.version, s.ruleset_version, s.data) for s in store.snapshots(g)] for g in game_ids},
+    }
+
+
+def _all() -> Any:
+    from service.store.base import GameFilter
+
+    return GameFilter(limit=500)
+
+
+def test_every_event_is_applied_once_and_summaries_equal_a_plain_fold(store: Store) -> None:
+    last = record_games(store, 6, seed=1)
+    drain(store, until=last)
+    games = store.list_games("c1", _all())
+    summaries = store.game_summaries([g.game_id for g in games])
+    assert len(summaries) == len(games) == 6
+    for game in games:
+        events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.game_id)]
+        folded = fold(tally.RULESET, events)
+        summary = summaries[game.game_id]
+        assert summary.version == len(events)
+        assert summary.applied == len(events), "an event was applied more or less than once"
+        assert summary.outcome.result == tally.RULESET.result(folded.state)
+        assert summary.outcome.finished == game.finished
+        assert [p.player_id for p in summary.players] == list(game.player_ids)
+        # A snapshot after every 5th event, each one the plain fold of the events before it.
+        snapshots = store.snapshots(game.game_id)
+        assert [s.version for s in snapshots] == list(range(5, len(events) + 1, 5))
+
+
+def test_a_correction_of_a_finished_game_is_recorded_with_the_outcome_before_and_after(store: Store) -> None:
+    last = record_games(store, 8, seed=2)
+    drain(store, until=last)
+    changed = 0
+    for game in store.list_games("c1", _all()):
+        events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.game_id)]
+        for change in store.result_changes(game.game_id):
+            changed += 1
+            before = fold(tally.RULESET, events[: change.version - 1])
+            after = fold(tally.RULESET, events[: change.version])
+            assert change.before.result == tally.RULESET.result(before.state)
+            assert change.after.result == tally.RULESET.result(after.state)
+            assert change.before.finished and not change.after.finished  # the correction reopened it
+            assert change.before.finished_at is not None and change.after.finished_at is None
+    assert changed >= 2, "the seed should correct some finished games"
+
+
+def test_a_rebuild_from_zero_gives_the_same_read_models(store: Store) -> None:
+    last = record_games(store, 5, seed=3)
+    drain(store, until=last)
+    kept = read_models(store)
+    seen: list[tuple[int, int]] = []
+    for projection in projections(store, snapshot_every=5):
+        reached = rebuild(store, projection, batch=50, progress=lambda done, total: seen.append((done, total)))
+        assert reached >= last
+    assert read_models(store) == kept
+    assert seen and seen[-1][0] == seen[-1][1] == store.count_events()
+
+
+def test_two_runners_started_at_once_do_not_both_run_a_projection(database_url: str, store: Store) -> None:
+    last = record_games(store, 4, seed=4)
+    other = open_store(database_url)
+    try:
+        first = Runner(store, GameSummaries(store), owner="first", batch=10)
+        second = Runner(other, GameSummaries(other), owner="second", batch=10)
+        assert first.step() is not None
+        assert second.step() is None, "the second runner ran while the first held the lease"
+        assert other.lease_owner("game_summaries") == "first"
+        first.release()
+        assert second.step() is not None, "a released lease is taken over at once"
+        second.release()
+    finally:
+        other.close()
+    drain(store, until=last)
+
+
+def test_rival_runners_racing_without_leases_apply_each_event_exactly_once(database_url: str, store: Store) -> None:
+    last = record_games(store, 6, seed=5)
+    total = store.count_events()
+    others = [open_store(database_url) for _ in range(2)]
+    # A lease of 0 seconds runs out at once: both runners work on every batch, and only the
+    # checkpoint's compare-and-set stops the slower one from applying it a second time.
+    runners = [Runner(s, GameSummaries(s), owner=f"r{i}", batch=7, lease_seconds=0) for i, s in enumerate(others)]
+    applied = [0, 0]
+    errors: list[BaseException] = []
+
+    def work(index: int) -> None:
+        try:
+            deadline = time.monotonic() + 60
+            while others[index].checkpoint("game_summaries") < last and time.monotonic() < deadline:
+                applied[index] += runners[index].step() or 0
+        except BaseException as error:  # surfaced below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for other in others:
+        other.close()
+    assert not errors
+    assert sum(applied) == total, f"applied {applied} of {total} events"
+    summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
+    assert all(s.applied == s.version for s in summaries.values())
+
+
+def _cli_env(database_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
+    return env | {
+        "PYTHONPATH": str(ROOT),
+        "TABLELOG_DATABASE_URL": database_url,
+        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_LOG_FORMAT": "json",
+        "TABLELOG_SNAPSHOT_EVERY": "5",
+        "TABLELOG_PROJECTOR_LEASE_SECONDS": "1",
+        "TABLELOG_PROJECTOR_POLL_SECONDS": "0.1",
+    }
+
+
+def _project(database_url: str, batch: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "project", "--batch", str(batch)],
+        env=_cli_env(database_url), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+
+
+def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(database_url: str, store: Store) -> None:
+    last = record_games(store, 24, seed=6, target=60)
+    killed = _project(database_url, batch=3)
+    try:
+        deadline = time.monotonic() + 60
+        while store.checkpoint("game_summaries") == 0 or store.checkpoint("replay_snapshots") == 0:
+            assert killed.poll() is None, killed.stderr.read().decode() if killed.stderr else "died"
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    finally:
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(10)
+    halfway = store.checkpoints()
+    assert 0 < min(halfway.values()) and max(halfway.values()) < last, "killed too late to test anything"
+    restarted = _project(database_url, batch=50)
+    try:
+        deadline = time.monotonic() + 90
+        while min(store.checkpoints().values()) < last:
+            assert restarted.poll() is None, restarted.stderr.read().decode() if restarted.stderr else "died"
+            assert time.monotonic() < deadline, "the restarted projector did not catch up"
+            time.sleep(0.1)
+    finally:
+        restarted.send_signal(signal.SIGTERM)
+        assert restarted.wait(20) == 0
+    after_restart = read_models(store)
+    summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
+    assert all(s.applied == s.version for s in summaries.values())
+    done = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "game_summaries"], env=_cli_env(database_url),
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "100%" in done.stderr and "rebuilt" in done.stderr
+    rebuild(store, ReplaySnapshots(store, 5))
+    assert read_models(store) == after_restart
+
+
+def test_ready_reports_each_projections_lag(database_url: str) -> None:
+    settings = Settings(database_url=database_url, run_projector=False, log_format="json")
+    with TestClient(create_app(settings)) as client:
+        store: Store = client.app.state.store
+        last = record_games(store, 1, seed=7)
+        checks = client.get("/ready").json()["checks"]["projections"]
+        assert set(checks) == {"game_summaries", "replay_snapshots"}
+        assert all(p["checkpoint"] == 0 and p["lag"] > 0 for p in checks.values())
+        drain(store, until=last)
+        checks = client.get("/ready").json()["checks"]["projections"]
+        assert all(p["checkpoint"] >= last and p["lag"] == 0 for p in checks.values())
