@@ -23,6 +23,7 @@ class Memoire44:
     version = "1.0.0"
     title = "Mémoire 44"
     event_type: Any = Memoire44Event
+    state_type: type = State
     resource_kinds: Mapping[str, ResourceKind] = {"scenario": ScenarioKind()}
 
     def initial(self, setup_: Setup) -> State:

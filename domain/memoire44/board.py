@@ -7,8 +7,11 @@ and (row ± 1, col ± 1). The standard board is 9 rows of 13 and 12 hexes (colum
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
+
+import msgspec
 
 from domain.memoire44.catalogue import SECTIONS, TERRAINS, Terrain
 
@@ -147,3 +150,18 @@ class Board:
                 if t.name != "countryside" or h in self.bridges
             ],
         }
+
+
+class BoardSpec(msgspec.Struct, frozen=True, array_like=True):
+    """What a `Board` is built from. The state keeps this (so a state encodes, for replay snapshots)
+    and builds the board from it once per process."""
+
+    board_type: str
+    terrain: tuple[tuple[Hex, str], ...]
+    bridges: tuple[Hex, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def board_from(spec: BoardSpec) -> Board:
+    """The board a spec describes (built once, then shared: boards never change during a game)."""
+    return Board(spec.board_type, dict(spec.terrain), frozenset(spec.bridges))

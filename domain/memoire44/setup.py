@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.memoire44.board import Board
+from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.rules import recount
 from domain.memoire44.scenario import Scenario
@@ -55,10 +55,10 @@ def initial(setup: Setup) -> State:
         raise RuleError("M44-6", "two_players", "Mémoire 44 is played by two players, seats 0 and 1.", seats=seats)
     sides = seat_sides(setup)
     names = {p.seat: p.name for p in setup.players}
-    board = Board(
+    board = BoardSpec(
         scenario.board_type,
-        {(h.row, h.col): h.terrain for h in scenario.hexes},
-        frozenset((h.row, h.col) for h in scenario.hexes if h.bridge),
+        tuple(sorted(((h.row, h.col), h.terrain) for h in scenario.hexes)),
+        tuple(sorted((h.row, h.col) for h in scenario.hexes if h.bridge)),
     )
     units = tuple(
         Unit(
@@ -73,7 +73,7 @@ def initial(setup: Setup) -> State:
         for i, u in enumerate(scenario.units)
     )
     state = State(
-        board=board,
+        board_spec=board,
         scenario_id=scenario_id,
         scenario_name=scenario.name,
         sides=scenario.sides,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.memoire44.board import Board, Hex
+from domain.memoire44.board import Board, BoardSpec, Hex, board_from
 from domain.memoire44.scenario import Objective
 
 
@@ -61,7 +61,12 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
 class State(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the rules need between two events."""
 
-    board: Board
+    @property
+    def board(self) -> Board:
+        """The scenario's board (terrain never changes; built once from `board_spec`)."""
+        return board_from(self.board_spec)
+
+    board_spec: BoardSpec
     scenario_id: str
     scenario_name: str
     sides: tuple[str, str]
