@@ -1,0 +1,97 @@
+"""`python -m bench [--smoke] [--out bench/results/run.json]`: run every section, print a table,
+write JSON. See bench/README.md."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from bench import append, fold, rebuild, seek, web
+from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
+from bench.games import game_rulesets, random_games
+from bench.report import print_report, targets
+
+SECTIONS = ("fold", "seek", "append", "http", "rebuild")
+
+
+def _git_commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that checks the harness works (seconds)")
+    parser.add_argument("--out", type=Path, help="write the results as JSON here (bench/results/ is git-ignored)")
+    parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
+    parser.add_argument("--http-workers", type=int, default=os.cpu_count() or 2, help="server workers (default: cores)")
+    parser.add_argument("--rebuild-games", type=int, help="games stored for the rebuild (default 10,000; smoke 20)")
+    parser.add_argument("--database-url", help="PostgreSQL (default TABLELOG_BENCH_DATABASE_URL or the local server)")
+    args = parser.parse_args(argv)
+    sizes: Sizes = SMOKE if args.smoke else FULL
+    if args.rebuild_games:
+        sizes = msgspec.structs.replace(sizes, rebuild_games=args.rebuild_games)
+    wanted = [s.strip() for s in args.sections.split(",") if s.strip()]
+    unknown = set(wanted) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
+    url = args.database_url or database_url()
+
+    started = time.perf_counter()
+    rulesets, missing = game_rulesets()
+    games = {r.name: random_games(r, sizes.fold_games, seed=7) for r in rulesets}
+    results: dict[str, Any] = {
+        "meta": {
+            "mode": sizes.name,
+            "command": " ".join([".venv/bin/python -m bench", *(argv if argv is not None else sys.argv[1:])]),
+            "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "commit": _git_commit(),
+            "python": platform.python_version(),
+            "cores": os.cpu_count(),
+            "load_average_at_start": list(os.getloadavg()),
+            "rulesets": [r.name for r in rulesets],
+            "rulesets_missing": missing,
+            "games_generated_seconds": round(time.perf_counter() - started, 1),
+            "note": "single run on a shared machine: compare the ratios measured side by side, not absolute times",
+        }
+    }
+    if "fold" in wanted:
+        results["fold"] = fold.run(rulesets, games, sizes)
+    if "seek" in wanted:
+        results["seek"] = seek.run(rulesets, games, sizes)
+    if "append" in wanted:
+        payloads = append.payloads_from([g for played in games.values() for g in played])
+        results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
+    if "http" in wanted:
+        results["http"] = web.run(url, sizes, args.http_workers)
+    if "rebuild" in wanted:  # last: it needs the projector, which landed last
+        results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)
+    results["memory"] = {
+        "server_during_http": results.get("http", {}).get("server_memory"),
+        "rebuild_peak_rss_mib": results.get("rebuild", {}).get("peak_rss_mib"),
+    }
+    results["targets"] = targets(results)
+    results["meta"]["seconds"] = round(time.perf_counter() - started, 1)
+    print_report(results)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_bytes(msgspec.json.format(msgspec.json.encode(results), indent=2))
+        print(f"\nwritten: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
