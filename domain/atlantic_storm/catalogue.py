@@ -9,7 +9,6 @@ card with a blank value the game needs cannot be played (the rules core says so)
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Mapping
 from importlib import resources
@@ -42,7 +41,7 @@ _SPECIAL_CATEGORY = {
 }
 
 
-class Card(msgspec.Struct, frozen=True, kw_only=True):
+class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One catalogue row. Blank strings (and `vp` None, `years` empty) mean "not stated".
 
     `category` is derived from the number and the VP column: convoy, normal, bonus, special, supply,
@@ -77,7 +76,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
         return self.air if zone == "air" else self.surface if zone == "surface" else self.submarine
 
 
-class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
+class Catalogue(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The parsed catalogue: rows in file order."""
 
     cards: tuple[Card, ...]
@@ -285,9 +284,3 @@ def _shipped(filename: str) -> bytes:
 def load(content: Any) -> Catalogue:
     """A catalogue from the content embedded in a game's set-up (what `parse` returned)."""
     return msgspec.convert(content, Catalogue)
-
-
-def read_csv_rows(data: bytes) -> list[dict[str, str]]:
-    """The rows of a catalogue file as dictionaries (comments skipped), for tools and tests."""
-    text = "\n".join(line for line in data.decode("utf-8-sig").splitlines() if not line.startswith("#"))
-    return list(csv.DictReader(io.StringIO(text)))

@@ -15,19 +15,19 @@ from domain.ruleset import Event
 Zone = Literal["air", "surface", "submarine", "combined"]
 
 
-class ConvoysCut(Event, tag="atlantic_storm.convoys_cut", frozen=True, kw_only=True):
+class ConvoysCut(Event, tag="atlantic_storm.convoys_cut", frozen=True, kw_only=True, gc=False):
     """Each player cut the convoy deck and showed a convoy, by seat; the lowest number deals (AS-2)."""
 
     cuts: tuple[str, ...]
 
 
-class CardsDealt(Event, tag="atlantic_storm.cards_dealt", frozen=True, kw_only=True):
+class CardsDealt(Event, tag="atlantic_storm.cards_dealt", frozen=True, kw_only=True, gc=False):
     """The dealer dealt six force cards to each player (AS-2), by seat; None is a card dealt face down."""
 
     hands: tuple[tuple[str | None, ...], ...]
 
 
-class ConvoyTurned(Event, tag="atlantic_storm.convoy_turned", frozen=True, kw_only=True):
+class ConvoyTurned(Event, tag="atlantic_storm.convoy_turned", frozen=True, kw_only=True, gc=False):
     """The round leader turned the top convoy (AS-3). Advanced game: he took two, kept `convoy` and put
     `discarded` on the convoy discard."""
 
@@ -36,21 +36,21 @@ class ConvoyTurned(Event, tag="atlantic_storm.convoy_turned", frozen=True, kw_on
     discarded: str | None = None
 
 
-class ZoneDeclared(Event, tag="atlantic_storm.zone_declared", frozen=True, kw_only=True):
+class ZoneDeclared(Event, tag="atlantic_storm.zone_declared", frozen=True, kw_only=True, gc=False):
     """The round leader declared the zone (AS-3)."""
 
     seat: int
     zone: Zone
 
 
-class Bonus(msgspec.Struct, frozen=True, kw_only=True):
+class Bonus(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A bonus card in a play, attached to one of the play's normal cards or standing alone (AS-4)."""
 
     card: str
     parent: str | None = None
 
 
-class CardsPlayed(Event, tag="atlantic_storm.cards_played", frozen=True, kw_only=True):
+class CardsPlayed(Event, tag="atlantic_storm.cards_played", frozen=True, kw_only=True, gc=False):
     """A play (AS-3): normal card(s) with bonus, special and supply cards, all of one side.
 
     `admiral` says how an admiral in the play is used (AS-7): `combined` changes the zone for the round,
@@ -66,7 +66,7 @@ class CardsPlayed(Event, tag="atlantic_storm.cards_played", frozen=True, kw_only
     victims: tuple[str, ...] = ()
 
 
-class IntelligencePlayed(Event, tag="atlantic_storm.intelligence_played", frozen=True, kw_only=True):
+class IntelligencePlayed(Event, tag="atlantic_storm.intelligence_played", frozen=True, kw_only=True, gc=False):
     """Ultra or B-Dienst played instead of a play or discard; the player's turn moves to the end of the
     round (AS-7)."""
 
@@ -74,28 +74,28 @@ class IntelligencePlayed(Event, tag="atlantic_storm.intelligence_played", frozen
     card: str
 
 
-class CardDiscarded(Event, tag="atlantic_storm.card_discarded", frozen=True, kw_only=True):
+class CardDiscarded(Event, tag="atlantic_storm.card_discarded", frozen=True, kw_only=True, gc=False):
     """A player discarded one card instead of playing (AS-3); after an intelligence card, that card."""
 
     seat: int
     card: str
 
 
-class HandDiscarded(Event, tag="atlantic_storm.hand_discarded", frozen=True, kw_only=True):
+class HandDiscarded(Event, tag="atlantic_storm.hand_discarded", frozen=True, kw_only=True, gc=False):
     """Advanced game: a player discarded his whole hand instead of playing (AS-3)."""
 
     seat: int
     cards: tuple[str, ...]
 
 
-class StormRolled(Event, tag="atlantic_storm.storm_rolled", frozen=True, kw_only=True):
+class StormRolled(Event, tag="atlantic_storm.storm_rolled", frozen=True, kw_only=True, gc=False):
     """The storm's holder rolled its die at the end of his turn (AS-7)."""
 
     seat: int
     face: int
 
 
-class StormStruck(Event, tag="atlantic_storm.storm_struck", frozen=True, kw_only=True):
+class StormStruck(Event, tag="atlantic_storm.storm_struck", frozen=True, kw_only=True, gc=False):
     """After a 1-3, the storm's holder cancelled a player's play or made a player yet to play skip his
     turn (AS-7); `target` None when he used it on nobody."""
 
@@ -103,7 +103,7 @@ class StormStruck(Event, tag="atlantic_storm.storm_struck", frozen=True, kw_only
     target: int | None
 
 
-class DiceRolled(Event, tag="atlantic_storm.dice_rolled", frozen=True, kw_only=True):
+class DiceRolled(Event, tag="atlantic_storm.dice_rolled", frozen=True, kw_only=True, gc=False):
     """The dice for a card's '?' values, rolled by the card's player after every play (AS-5)."""
 
     seat: int
@@ -111,7 +111,7 @@ class DiceRolled(Event, tag="atlantic_storm.dice_rolled", frozen=True, kw_only=T
     faces: tuple[int, ...]
 
 
-class SupplyTaken(Event, tag="atlantic_storm.supply_taken", frozen=True, kw_only=True):
+class SupplyTaken(Event, tag="atlantic_storm.supply_taken", frozen=True, kw_only=True, gc=False):
     """A supply card on the winning side refuelled `card` into its player's hand, or nothing (AS-8)."""
 
     seat: int
@@ -119,28 +119,28 @@ class SupplyTaken(Event, tag="atlantic_storm.supply_taken", frozen=True, kw_only
     card: str | None = None
 
 
-class Share(msgspec.Struct, frozen=True, kw_only=True):
+class Share(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The spoils one player receives."""
 
     seat: int
     cards: tuple[str, ...]
 
 
-class SpoilsDivided(Event, tag="atlantic_storm.spoils_divided", frozen=True, kw_only=True):
+class SpoilsDivided(Event, tag="atlantic_storm.spoils_divided", frozen=True, kw_only=True, gc=False):
     """Advanced game: the trick winner's division of the convoy and captured cards (AS-15)."""
 
     seat: int
     shares: tuple[Share, ...]
 
 
-class CardsDrawn(Event, tag="atlantic_storm.cards_drawn", frozen=True, kw_only=True):
+class CardsDrawn(Event, tag="atlantic_storm.cards_drawn", frozen=True, kw_only=True, gc=False):
     """A player drew force cards while refilling his hand (AS-12); None is a card drawn face down."""
 
     seat: int
     cards: tuple[str | None, ...]
 
 
-class DeckReshuffled(Event, tag="atlantic_storm.deck_reshuffled", frozen=True, kw_only=True):
+class DeckReshuffled(Event, tag="atlantic_storm.deck_reshuffled", frozen=True, kw_only=True, gc=False):
     """The force deck ran out: the discard pile was shuffled into a new deck (AS-12, G-4)."""
 
 

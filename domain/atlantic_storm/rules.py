@@ -409,7 +409,6 @@ def _check_admiral(state: State, event: CardsPlayed) -> None:
 
 
 def _check_bonuses(state: State, event: CardsPlayed) -> None:
-    seen: set[str] = set()
     for bonus in event.bonuses:
         card = state.cards[bonus.card]
         if card.category != "bonus":
@@ -429,7 +428,6 @@ def _check_bonuses(state: State, event: CardsPlayed) -> None:
         if card.type != "any" and card.type != parent.type:
             raise RuleError("AS-4", "bonus_type", f"{card.name} ({card.type}) cannot attach to {parent.name} "
                             f"({parent.type}).", card=bonus.card, parent=bonus.parent)
-        seen.add(bonus.card)
 
 
 def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:

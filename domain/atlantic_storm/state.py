@@ -14,7 +14,7 @@ from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import Bonus
 
 
-class Play(msgspec.Struct, frozen=True, kw_only=True):
+class Play(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A play in the battle's current round (AS-3), in order of play (`order`, for the AS-9 tie-break).
 
     `doubled` lists the play's fate cards whose victim is the convoy (AS-5); `lost` the play's cards a
@@ -43,7 +43,7 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
         return self.normals + tuple(b.card for b in self.bonuses) + self.specials + self.supplies + extra
 
 
-class Turn(msgspec.Struct, frozen=True, kw_only=True):
+class Turn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A turn yet to be taken this round; `intelligence` names the card of a delayed turn (AS-7)."""
 
     seat: int
@@ -51,14 +51,14 @@ class Turn(msgspec.Struct, frozen=True, kw_only=True):
     side: str | None = None
 
 
-class Storm(msgspec.Struct, frozen=True, kw_only=True):
+class Storm(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The storm in play: its card and the player who must roll it at the end of his turn (AS-7)."""
 
     card: str
     holder: int
 
 
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+class Outcome(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A decided battle waiting for supply choices (AS-8) or the division of spoils (AS-15)."""
 
     side: str
@@ -71,7 +71,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     eligible: tuple[int, ...]
 
 
-class Decision(msgspec.Struct, frozen=True, kw_only=True):
+class Decision(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How the latest battle round was decided: `allied` or `german` won, `tie` (AS-10), `no_combat`
     (AS-11); the totals and the trick winner."""
 
@@ -84,7 +84,7 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     trick_winner: int | None = None
 
 
-class Battle(msgspec.Struct, frozen=True, kw_only=True):
+class Battle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The battle for one convoy: its rounds (AS-10), two halves each in the two-player game (AS-14)."""
 
     number: int
@@ -101,7 +101,7 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The whole table. `phase` says what the table reports next:
     cut, deal, turn_convoy, declare_zone, play, storm_roll, storm_choice, dice, supply, spoils,
     refill, over."""
