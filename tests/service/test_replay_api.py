@@ -1,0 +1,124 @@
+"""The replay API on both backends: steps and chapters, the state at every step in every view equal to a
+plain fold of the first N events, seeking from stored snapshots equal to seeking without, and
+snapshots of an old ruleset version rebuilt on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.record import decoder, fold
+from domain.ruleset import Viewer
+from projections.diff import diff
+from projections.replay import encode_snapshot, replay, snapshot, view_at
+from service.readmodels import SnapshotRow
+from service.store.base import Store
+from tests.service.api_support import Api
+from tests.service.test_projector_support import as_json, projection_api, roll, wait_for_projector
+from tests.support import tally
+
+EVERY = 3
+VIEWS = [("public", None, Viewer.public()), ("seat", 0, Viewer.of_seat(0)), ("seat", 1, Viewer.of_seat(1)),
+         ("full", None, Viewer.full())]
+
+
+@pytest.fixture
+def api(database_url: str) -> Iterator[Api]:
+    with projection_api(database_url, snapshot_every=EVERY) as client:
+        yield client
+
+
+def corrected_game(api: Api) -> tuple[str, str, int]:
+    """A tally game (target 20) with a correction in the middle and one at the end; returns the token,
+    the game id and the last position written."""
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token, options={"target": 20})
+    batches = [
+        [roll(0, 3), roll(1, 4), roll(0, 6)],
+        [{"type": "tablelog.correction", "voids": 2, "reason": "misread"}],
+        [roll(1, 2), roll(0, 5), roll(1, 6), roll(0, 6), roll(1, 1), roll(0, 6)],
+        [{"type": "tablelog.correction", "voids": 1}],
+        [roll(0, 5), {"type": "tally.noted", "seat": 1, "text": "Bea sighs"}],
+    ]
+    version, position = 1, 0
+    for batch in batches:
+        response = api.append("c1", token, game_id, version, batch)
+        assert response.status_code == 201, response.text
+        version = response.json()["last_version"]
+        position = max(response.json()["positions"])
+    return token, game_id, position
+
+
+def stored_events(store: Store, game_id: str) -> list[Any]:
+    return [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game_id)]
+
+
+def test_the_replay_lists_every_step_with_voided_events_as_they_were_and_the_chapter_index(api: Api) -> None:
+    token, game_id, _ = corrected_game(api)
+    body = api.client.get(f"/clubs/c1/games/{game_id}/replay", headers=api.auth(token)).json()
+    events = stored_events(api.client.app.state.store, game_id)
+    assert body == as_json(replay(tally.RULESET, events))
+    steps = body["steps"]
+    assert [s["version"] for s in steps] == list(range(1, len(events) + 1))
+    # Bea's 4 and Alain's 6 were voided by the correction at step 5, and still read as what they were.
+    assert [(s["version"], s["text"], s["voided_by"]) for s in steps if s["voided"]] == [
+        (3, "Seat 1 rolls a 4", 5), (4, "Seat 0 rolls a 6", 5), (11, "Seat 0 rolls a 6", 12)]
+    assert steps[4]["type"] == "tablelog.correction" and "misread" in steps[4]["text"]
+    assert {"chapters": [["turn", 1]], "version": 2} in body["chapters"]
+
+
+def test_the_state_at_every_step_in_every_view_equals_a_plain_fold_of_the_first_n_events(api: Api) -> None:
+    token, game_id, position = corrected_game(api)
+    wait_for_projector(api, position)
+    store: Store = api.client.app.state.store
+    events = stored_events(store, game_id)
+    assert [s.version for s in store.snapshots(game_id)] == list(range(EVERY, len(events) + 1, EVERY))
+    for step in range(1, len(events) + 1):
+        for view, seat, viewer in VIEWS:
+            params: dict[str, Any] = {"view": view} | ({"seat": seat} if seat is not None else {})
+            response = api.client.get(f"/clubs/c1/games/{game_id}/replay/{step}", params=params,
+                                      headers=api.auth(token))
+            assert response.status_code == 200, response.text
+            body = response.json()
+            expected = tally.RULESET.view(fold(tally.RULESET, events[:step]).state, viewer)
+            assert body["view"] == as_json(expected)
+            if step > 1:
+                before = tally.RULESET.view(fold(tally.RULESET, events[: step - 1]).state, viewer)
+                assert body["changes"] == as_json(diff(before, expected))
+            # Seeking from the stored snapshots gives what seeking from the start gives.
+            assert body == as_json(view_at(tally.RULESET, events, step, viewer))
+
+
+def test_a_snapshot_made_under_an_old_ruleset_version_is_rebuilt_on_demand(api: Api) -> None:
+    token, game_id, position = corrected_game(api)
+    wait_for_projector(api, position)
+    store: Store = api.client.app.state.store
+    events = stored_events(store, game_id)
+    # A snapshot "of version 0.9" whose state is wrong: using it would give a wrong view.
+    wrong = fold(tally.RULESET, events[:6])
+    old = msgspec.structs.replace(snapshot(wrong), version=9, ruleset_version="0.9.0")
+    store.replace_snapshots(game_id, [SnapshotRow(game_id=game_id, version=9, ruleset_version="0.9.0",
+                                                  data=encode_snapshot(old))])
+    response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"},
+                              headers=api.auth(token))
+    assert response.status_code == 200, response.text
+    assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
+    rebuilt = store.snapshots(game_id)
+    assert [(s.version, s.ruleset_version) for s in rebuilt] == [
+        (v, tally.RULESET.version) for v in range(EVERY, len(events) + 1, EVERY)]
+
+
+def test_a_step_past_the_end_is_a_404_and_a_seat_view_needs_its_seat(api: Api) -> None:
+    token, game_id, _ = corrected_game(api)
+    past = api.client.get(f"/clubs/c1/games/{game_id}/replay/99", headers=api.auth(token))
+    assert past.status_code == 404 and past.json()["code"] == "no_such_step"
+    assert past.headers["content-type"].startswith("application/problem+json")
+    seatless = api.client.get(f"/clubs/c1/games/{game_id}/replay/2", params={"view": "seat"}, headers=api.auth(token))
+    assert seatless.status_code == 400 and seatless.json()["field"] == "seat"
+    other = api.club("c2")
+    forbidden = api.client.get(f"/clubs/c1/games/{game_id}/replay", headers=api.auth(other))
+    assert forbidden.status_code == 403
