@@ -12,7 +12,9 @@ Readings chosen where decisions.md is silent (each has a test in tests/domain/mi
 - An arrived convoy keeps its miles and its radar; an alert, storm, neutral flag, lone plane or mine on
   it goes to the discard. A destroyed convoy goes to its captor; everything on it goes to the discard.
 - One mine at a time on a convoy (MN-8).
-- Sides level at the top of a round share the win: each gets the +10 bonus.
+- When the cards run out, the round winner is the best convoy + capture score among the sides with a
+  convoy in port (MN-15's score, as in the 40 check); the MN-16 bonuses follow the result, they do not
+  decide it. Sides level at the top share the win: each gets the +10 bonus.
 - A turn passes over a player with no card once the stock is empty; his battles and mines still come due.
 - The deal is recorded with the dealer and, optionally, the cards the record knows; seats and teams are
   the set-up's. The dealer of a round may be fixed in the set-up options (`dealer`), as the series

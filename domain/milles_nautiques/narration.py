@@ -36,15 +36,15 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def convoy_name(state: State, number: int) -> str:
-    """ "Alain's second convoy" (its place in the row, counted from port), or "Alain's convoy 4" once
-    it has left the row."""
+def convoy_name(state: State, number: int, position: int = -1) -> str:
+    """ "Alain's second convoy" (its place in the row, counted from port: `position`, or where it lies
+    in `state`), or "Alain's convoy 4" once it has left the row."""
     convoy = state.convoys[number - 1]
     owner = possessive(state.side_name(convoy.side))
     row = state.rows[convoy.side]
-    if number in row:
-        return f"{owner} {ORDINALS[row.index(number)]} convoy"
-    return f"{owner} convoy {number}"
+    if position < 0 and number in row:
+        position = row.index(number)
+    return f"{owner} {ORDINALS[position]} convoy" if position >= 0 else f"{owner} convoy {number}"
 
 
 def _label(card: str | None) -> str:
@@ -107,31 +107,35 @@ def _event_text(before: State, event: Any, after: State) -> str:
     return f"{who} plays."
 
 
-def _consequence_text(before: State, after: State, consequence: Consequence) -> str:
-    number = consequence.convoy
-    seat = consequence.seat
-    who = after.names[seat] if seat is not None else ""
-    target = convoy_name(before, number) if number and number <= len(before.convoys) else f"convoy {number}"
-    texts = {
-        "arrived": f"{target[0].upper()}{target[1:]} arrives in port.",
-        "sunk": f"At the start of {who}'s turn, {who}'s ship has held: {target} is sunk and captured "
-                f"by {who}.",
-        "saved": f"At the start of {who}'s turn, {who}'s ship has held: {target} is saved and sails on.",
-        "mined": f"At the start of {who}'s turn, {who}'s mine explodes: {target} is sunk and captured "
-                 f"by {who}.",
-        "bombed": f"{target[0].upper()}{target[1:]} is destroyed and captured by {who}.",
-        "round_over_forty": "A side reaches 40 points: the round is over.",
-        "round_over_cards": "The cards have run out: the round is over.",
-        "round_void": "The cards have run out with no convoy in port: the round is void.",
-        "round_scored": "Every convoy is face up: the round is scored.",
-    }
-    return texts[consequence.kind]
+_ROUND_TEXTS = {
+    "round_over_forty": "A side reaches 40 points: the round is over.",
+    "round_over_cards": "The cards have run out: the round is over.",
+    "round_void": "The cards have run out with no convoy in port: the round is void.",
+    "round_scored": "Every convoy is face up: the round is scored.",
+}
+
+
+def _consequence_text(after: State, consequence: Consequence) -> str:
+    if consequence.kind in _ROUND_TEXTS:
+        return _ROUND_TEXTS[consequence.kind]
+    target = convoy_name(after, consequence.convoy, consequence.position)
+    who = after.names[consequence.seat] if consequence.seat is not None else ""
+    if consequence.kind == "arrived":
+        return f"{target[0].upper()}{target[1:]} arrives in port."
+    if consequence.kind == "bombed":
+        return f"{target[0].upper()}{target[1:]} is destroyed and captured by {who}."
+    start = f"At the start of {who}'s turn,"
+    if consequence.kind == "saved":
+        return f"{start} {who}'s ship has held: {target} is saved and sails on."
+    if consequence.kind == "sunk":
+        return f"{start} {who}'s ship has held: {target} is sunk and captured by {who}."
+    return f"{start} {who}'s mine explodes: {target} is sunk and captured by {who}."  # "mined"
 
 
 def narrate(before: State, event: Any, after: State) -> Narration:
     """One replay line for `event`, followed by what the rules did on their own."""
     parts = [_event_text(before, event, after)]
-    parts.extend(_consequence_text(before, after, c) for c in after.consequences)
+    parts.extend(_consequence_text(after, c) for c in after.consequences)
     seat = getattr(event, "seat", None)
     if isinstance(event, Dealt | ConvoysRevealed) or before.phase == "reveal":
         chapters: tuple[tuple[str, int], ...] = (("round", before.round_number),)

@@ -87,7 +87,6 @@ def initial(setup: Setup) -> State:
         player_ids=tuple(p.player_id for p in players),
         side_of=side_of,
         side_seats=side_seats,
-        teams=len(side_seats) < count,
         round_number=options.round,
         dealer=options.dealer,
         hands=(Hand(),) * count,
@@ -505,8 +504,14 @@ def _put(state: State, convoy: Convoy) -> State:
     return replace(state, convoys=tuple(convoys))
 
 
-def _note(state: State, kind: str, convoy: int = 0, seat: int | None = None) -> State:
-    consequence = Consequence(kind=kind, convoy=convoy, seat=seat)
+def _note(state: State, kind: str, convoy: Convoy | None = None, seat: int | None = None) -> State:
+    """Record an automatic consequence for the replay, with the convoy's place in its row now."""
+    if convoy is None:
+        consequence = Consequence(kind=kind, seat=seat)
+    else:
+        row = state.rows[convoy.side]
+        position = row.index(convoy.number) if convoy.number in row else -1
+        consequence = Consequence(kind=kind, convoy=convoy.number, seat=seat, position=position)
     return replace(state, consequences=(*state.consequences, consequence))
 
 
@@ -537,11 +542,12 @@ def _leave_row(state: State, convoy: Convoy) -> tuple[tuple[int, ...], ...]:
 def _arrive(state: State, convoy: Convoy) -> State:
     """MN-4: the convoy leaves the row with its miles (and its radar, which keeps it detected). Gap
     reading: whatever else lies on it (alert, storm, flag, a lone plane, a mine) goes to the discard."""
+    state = _note(state, "arrived", convoy, convoy.seat)
     state = replace(state, discard=_bump(state.discard, _attack_cards(convoy)),
                     rows=_leave_row(state, convoy))
     arrived = replace(convoy, status="arrived", alert=False, storm=False, neutral=False, plane=None,
                       mine=None, battle=())
-    return _note(_put(state, arrived), "arrived", convoy.number, convoy.seat)
+    return _put(state, arrived)
 
 
 def _destroy(state: State, convoy: Convoy, captor: int, how: str, extra: tuple[str, ...] = ()) -> State:
@@ -550,10 +556,11 @@ def _destroy(state: State, convoy: Convoy, captor: int, how: str, extra: tuple[s
     cards = [*_attack_cards(convoy), *convoy.miles, *extra]
     if convoy.detected:
         cards.append("radar")
+    state = _note(state, how, convoy, captor)
     state = replace(state, discard=_bump(state.discard, cards), rows=_leave_row(state, convoy))
     destroyed = replace(convoy, status="destroyed", captor=captor, miles=(), alert=False, storm=False,
                         neutral=False, plane=None, mine=None, battle=())
-    return _check_forty(_note(_put(state, destroyed), how, convoy.number, captor))
+    return _check_forty(_put(state, destroyed))
 
 
 def _check_forty(state: State) -> State:
@@ -616,7 +623,7 @@ def _start_of_turn(state: State, seat: int) -> State:
             else:
                 cards = ["alert", *(card for ship in battle for card in ship.cards)]
                 state = replace(state, discard=_bump(state.discard, cards))
-                state = _note(_put(state, replace(convoy, battle=(), alert=False)), "saved", number, seat)
+                state = _note(_put(state, replace(convoy, battle=(), alert=False)), "saved", convoy, seat)
             if state.phase in ("reveal", "over"):
                 return state
             convoy = state.convoys[number - 1]

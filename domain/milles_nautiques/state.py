@@ -64,6 +64,8 @@ class Consequence(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     convoy: int = 0
     seat: int | None = None
+    position: int = -1
+    """The convoy's place in its row (0 = port) when it happened, for "Alain's second convoy"."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,7 +75,6 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     player_ids: tuple[str, ...]
     side_of: tuple[int, ...]
     side_seats: tuple[tuple[int, ...], ...]
-    teams: bool
     round_number: int = 1
     dealer: int | None = None
     phase: Phase = "deal"

@@ -88,9 +88,10 @@ def test_a_round_whose_cards_run_out_goes_to_the_best_scorer_with_a_convoy_in_po
 
     Alain: 10,000 at 4,000 = 10; 2,500 at 1,000 = 0.5; no capture: 10.5 points.
     Bea: 5,000 at 4,000 = 5; 20,000 at 0 miles = 2 (the cell, MN-13); trawler 0; capture of a 5,000 = 5:
-    12 points. Nobody reached 40: the winner is the best scorer with a convoy in port, Bea (12 > 10.5),
-    +10 = 22 points = 44 half-points. Alain's only arrived convoy never took more than 600: slowness
-    bonus +7 (the 1,000 on convoy 3 does not count, it never arrived) = 17.5 points = 35 half-points.
+    12 points. Nobody reached 40: the winner is the best scorer with a convoy in port, Bea (12 > 10.5;
+    bonuses do not decide it, see the package docstring), +10 = 22 points = 44 half-points.
+    Alain's only arrived convoy never took more than 600: slowness bonus +7 (the 1,000 on convoy 3
+    does not count, it never arrived) = 17.5 points = 35 half-points.
     """
     events, folded = _replay("cards_run_out")
     state = folded.state
