@@ -26,10 +26,11 @@ class RandomGame:
     """One game played to the end by random legal moves."""
 
     def __init__(self, rng: random.Random, catalogue: bytes, players: int, variant: str,
-                 hidden: float = 0.2) -> None:
+                 hidden: float = 0.2, audit: float = 0.02) -> None:
         self.rng = rng
         names = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"][:players]
         setup = make_setup(names, variant=variant, data=catalogue, ref=_parsed(catalogue))
+        self.record_started = started(setup)
         self.truth: Folded = start(RULESET, started(setup))
         self.record: Folded = start(RULESET, started(setup))
         state: State = self.truth.state
@@ -43,6 +44,7 @@ class RandomGame:
         size = state.pile_size * (2 if variant == "advanced" else 1)
         self.convoy_pile = convoys[:size]
         self.hidden = hidden
+        self.audit = audit
         self.events = 0
         self.checked_holdings: Any = None
 
@@ -63,6 +65,9 @@ class RandomGame:
         for seat in range(state.players):
             options = RULESET.legal_events(state, seat)
             if options:
+                if self.rng.random() < self.audit:
+                    for option in options:  # everything listed is accepted (chance forms included)
+                        RULESET.validate(state, option)
                 return self.chance(state, self.choose(options))
         raise AssertionError(f"nobody can move at phase {state.phase}")
 

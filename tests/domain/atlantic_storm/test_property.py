@@ -7,9 +7,12 @@ import random
 import time
 from collections import Counter
 
+import msgspec
 import pytest
 
 from domain.atlantic_storm import RULESET
+from domain.record import fold
+from domain.ruleset import Viewer
 from tests.domain.atlantic_storm.random_player import RandomGame, places
 from tests.domain.atlantic_storm.support import generated_catalogue
 
@@ -41,6 +44,22 @@ def check_invariants(game: RandomGame) -> None:
         assert RULESET.result(record) == result
 
 
+def narrate_and_view(game: RandomGame) -> None:
+    """A whole game's replay lines and views: plain text, JSON-encodable views, nothing hidden leaks."""
+    folded = fold(RULESET, [game.record_started])
+    for _, event in game.record.effective_events():
+        after = folded.apply(event)
+        line = RULESET.narrate(folded.state, event, after.state)
+        assert line.text and "None" not in line.text
+        folded = after
+        public = RULESET.view(folded.state, Viewer.public())
+        msgspec.json.encode(public)
+        assert all("hand" not in p for p in public["players"])
+        for seat in range(folded.state.players):
+            mine = RULESET.view(folded.state, Viewer.of_seat(seat))
+            assert [("hand" in p) for p in mine["players"]] == [s == seat for s in range(folded.state.players)]
+
+
 def play_games(count: int, seed: int) -> int:
     rng = random.Random(seed)
     events = 0
@@ -49,6 +68,8 @@ def play_games(count: int, seed: int) -> int:
         variant = "advanced" if players > 2 and number % 2 else "basic"
         game = RandomGame(rng, CATALOGUES[number % len(CATALOGUES)], players, variant)
         game.play(check_invariants)
+        if number % 50 == 0:
+            narrate_and_view(game)
         result = RULESET.result(game.truth.state)
         assert result.finished
         assert game.truth.state.battles_fought == 20

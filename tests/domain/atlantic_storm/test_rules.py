@@ -553,3 +553,22 @@ def test_in_the_two_player_game_a_fate_card_reaches_a_victim_played_in_the_first
                CardsDrawn(seat=0, cards=(None,)), CardsDrawn(seat=1, cards=(None,)),
                CardDiscarded(seat=0, card="A17"), CardsPlayed(seat=1, normals=("G7",), victims=("A8",)))
     assert table.state.captured[1][0] == "A8"
+
+
+def test_an_exhausted_deck_is_replaced_by_the_shuffled_discard_pile():
+    # Six players hold 36 of the 40 test cards: four are left in the deck.
+    hands = [["A16"], ["G2"], ["A17"], ["G6"], ["A6"], ["G15"]]
+    table = at_battle(hands, "C1", zone="air")
+    for seat, hand in enumerate(hands):
+        table.play(CardDiscarded(seat=seat, card=hand[0]))
+    assert table.state.decision.kind == "no_combat"
+    assert table.state.deck == 4
+    for seat in (1, 2, 3, 4):
+        table.play(CardsDrawn(seat=seat, cards=(None,)))
+    assert refused(table, CardsDrawn(seat=5, cards=(None,))).code == "deck_short"
+    table.play(DeckReshuffled())  # AS-12, G-4
+    assert table.state.deck == 6 and table.state.discard == ()
+    # Walker was discarded by Alain; after the reshuffle it may be drawn again.
+    table.play(CardsDrawn(seat=5, cards=("A16",)), CardsDrawn(seat=0, cards=(None,)))
+    assert table.state.phase == "turn_convoy"
+    assert "A16" in table.state.hands[5]
