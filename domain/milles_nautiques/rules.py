@@ -492,16 +492,25 @@ def _take(state: State, seat: int, card: str, copies: int = 1) -> State:
         else:
             unknown -= 1
             identified.append(card)
+    state = _with_hand(state, seat, Hand(known=tuple(known), unknown=unknown))
+    return replace(state, seen=_bump(state.seen, identified)) if identified else state
+
+
+def _with_hand(state: State, seat: int, hand: Hand) -> State:
     hands = list(state.hands)
-    hands[seat] = Hand(known=tuple(known), unknown=unknown)
-    seen = _bump(state.seen, identified) if identified else state.seen
-    return replace(state, hands=tuple(hands), seen=seen)
+    hands[seat] = hand
+    return replace(state, hands=tuple(hands))
 
 
 def _put(state: State, convoy: Convoy) -> State:
     convoys = list(state.convoys)
     convoys[convoy.number - 1] = convoy
     return replace(state, convoys=tuple(convoys))
+
+
+def _lift(state: State, convoy: Convoy, cards: Iterable[str], **changes: Any) -> State:
+    """Put `convoy` back with `changes`, the `cards` taken off it going to the discard."""
+    return replace(_put(state, replace(convoy, **changes)), discard=_bump(state.discard, cards))
 
 
 def _note(state: State, kind: str, convoy: Convoy | None = None, seat: int | None = None) -> State:
@@ -622,8 +631,7 @@ def _start_of_turn(state: State, seat: int) -> State:
                 state = _destroy(state, convoy, seat, "sunk")
             else:
                 cards = ["alert", *(card for ship in battle for card in ship.cards)]
-                state = replace(state, discard=_bump(state.discard, cards))
-                state = _note(_put(state, replace(convoy, battle=(), alert=False)), "saved", convoy, seat)
+                state = _note(_lift(state, convoy, cards, battle=(), alert=False), "saved", convoy, seat)
             if state.phase in ("reveal", "over"):
                 return state
             convoy = state.convoys[number - 1]
@@ -646,25 +654,21 @@ def _apply_dealt(state: State, event: Dealt) -> State:
 
 def _apply_drew(state: State, event: Drew) -> State:
     hand = state.hands[event.seat]
-    hands = list(state.hands)
     if event.card is None:
-        hands[event.seat] = Hand(known=hand.known, unknown=hand.unknown + 1)
-        seen = state.seen
+        state = _with_hand(state, event.seat, Hand(known=hand.known, unknown=hand.unknown + 1))
     else:
-        hands[event.seat] = Hand(known=(*hand.known, event.card), unknown=hand.unknown)
-        seen = _bump(state.seen, (event.card,))
-    state = replace(state, hands=tuple(hands), seen=seen, stock=state.stock - 1)
+        state = _with_hand(state, event.seat, Hand(known=(*hand.known, event.card), unknown=hand.unknown))
+        state = replace(state, seen=_bump(state.seen, (event.card,)))
+    state = replace(state, stock=state.stock - 1)
     if state.phase == "extra_draw":
         return _next_turn(state)
     return replace(state, phase="play")
 
 
 def _apply_convoy_placed(state: State, event: ConvoyPlaced) -> State:
-    if event.card is None:
-        hands = list(state.hands)
-        hand = hands[event.seat]
-        hands[event.seat] = Hand(known=hand.known, unknown=hand.unknown - 1)
-        state = replace(state, hands=tuple(hands))
+    if event.card is None:  # G-2: from the face-down part of the hand
+        hand = state.hands[event.seat]
+        state = _with_hand(state, event.seat, Hand(known=hand.known, unknown=hand.unknown - 1))
     else:
         state = _take(state, event.seat, event.card)
     side = state.side_of[event.seat]
@@ -709,21 +713,18 @@ def _apply_card_on_convoy(state: State, event: Any) -> State:
     elif kind is AlertEnded:
         # MN-5: the alert and every ship of the battle go to the discard with the end of alert.
         cards = ["end_of_alert", "alert", *(c for ship in convoy.battle for c in ship.cards)]
-        state = replace(_put(state, replace(convoy, alert=False, battle=())),
-                        discard=_bump(state.discard, cards))
+        state = _lift(state, convoy, cards, alert=False, battle=())
     elif kind is PlanePlayed:
         if convoy.plane is None:
             state = _put(state, replace(convoy, plane=seat))
         else:  # MN-7: the second plane destroys the convoy
             state = _destroy(state, convoy, seat, "bombed", extra=("plane",))
     elif kind is PlaneHit:
-        state = replace(_put(state, replace(convoy, plane=None)),
-                        discard=_bump(state.discard, ("plane_hit", "plane")))
+        state = _lift(state, convoy, ("plane_hit", "plane"), plane=None)
     elif kind is MineLaid:
         state = _put(state, replace(convoy, mine=seat))
     elif kind is MinesweeperPlayed:
-        state = replace(_put(state, replace(convoy, mine=None)),
-                        discard=_bump(state.discard, ("minesweeper", "mine")))
+        state = _lift(state, convoy, ("minesweeper", "mine"), mine=None)
     elif kind is RadarPlayed:
         card_known = convoy.card if convoy.card is not None else event.revealed
         if convoy.card is None and event.revealed is not None:
@@ -732,8 +733,7 @@ def _apply_card_on_convoy(state: State, event: Any) -> State:
     elif kind is StormPlayed:
         state = _put(state, replace(convoy, storm=True))
     elif kind is FairSeaPlayed:
-        state = replace(_put(state, replace(convoy, storm=False)),
-                        discard=_bump(state.discard, ("fair_sea", "storm")))
+        state = _lift(state, convoy, ("fair_sea", "storm"), storm=False)
     elif kind is NeutralFlagPlayed:
         state = _put(state, replace(convoy, neutral=True))
     return _after_play(state)
