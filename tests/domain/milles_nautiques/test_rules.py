@@ -482,7 +482,9 @@ def test_a_round_over_refuses_every_further_play():
     scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000")).skip()
     scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000"))  # detected 20,000 in port: 40
     assert scene.state.phase == "over"
-    assert scene.refuse(Drew(seat=scene.seat)).rule_id == "MN-15"
+    for event in (Drew(seat=1), Drew(seat=0), Discarded(seat=1, card="alert"),
+                  ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="convoy_20000"),))):
+        assert scene.refuse(event).rule_id == "MN-15"
 
 
 def test_a_mine_that_brings_its_layer_to_forty_ends_the_round_before_his_draw():
@@ -543,16 +545,14 @@ def test_a_player_showing_face_down_convoys_that_make_forty_ends_the_round():
     # round is accepted and followed by the 40-point check.
     scene = Scene().turn(ConvoyPlaced(seat=0, position=0, card="convoy_20000")).skip()
     scene.turn(ConvoyPlaced(seat=0, position=1)).skip()
-    scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000")).skip()
-    scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000")).skip()
-    scene.turn(MilesPlayed(seat=0, convoy=2, card="miles_2000"))
-    assert scene.state.phase != "over"  # 20 points known
+    for convoy, card in ((1, "miles_2000"), (1, "miles_2000"), (2, "miles_2000"), (2, "miles_1000"),
+                         (2, "miles_1000")):
+        scene.turn(MilesPlayed(seat=0, convoy=convoy, card=card)).skip()
+    assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
+    assert scene.state.phase == "draw"  # the record knows 20 points: convoy 1
     scene.do(ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_20000"),)))
-    # Alain: 20,000 in port 20 + 20,000 at 2,000 miles 8 = 28: still short of 40.
-    assert scene.state.phase != "over"
-    scene.skip().turn(MilesPlayed(seat=0, convoy=2, card="miles_1000"))  # 3,000 miles: 12 -> 32
-    scene.skip().turn(MilesPlayed(seat=0, convoy=2, card="miles_1000"))  # 4,000: 20 + 20 = 40
-    assert (scene.state.phase, scene.state.ended) == ("over", "forty")
+    assert (scene.state.phase, scene.state.ended, scene.state.forty_sides) == ("over", "forty", (0,))
+    assert RULESET.result(scene.state).players[0].breakdown["convoy"] == 80
 
 
 def test_pending_mines_and_battles_are_not_decided_when_the_cards_run_out():
