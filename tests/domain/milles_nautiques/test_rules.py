@@ -594,6 +594,30 @@ def test_once_the_stock_is_empty_players_play_without_drawing_and_empty_hands_ar
     assert seen_seats == [1, 2, 0] * 6
 
 
+def test_a_player_passed_over_with_an_empty_hand_still_has_his_mine_explode():
+    # Gap reading: once the stock is empty a player with no card is passed over, but his battles and
+    # mines still come due at what would have been his turn.
+    scene = Scene(players=3)
+    scene.reserved.update({"submarine": 2, "mine": 1})
+    scene.turn(ConvoyPlaced(seat=0, position=0, card="convoy_5000")).turn(AlertPlayed(seat=1, convoy=1))
+    scene.skip().turn(ConvoyPlaced(seat=0, position=1, card="convoy_10000"))
+    while scene.state.stock:
+        scene.skip()
+    assert (scene.state.phase, scene.state.to_play) == ("play", 1)
+    scene.do(WarshipPlayed(seat=1, convoy=1, ship="submarine", paired=True))  # Bea: 4 cards left
+    scene.reserved["submarine"] = 0
+    while scene.state.hands[1].size > 1 or scene.seat != 1:
+        scene.do(Discarded(seat=scene.seat, card=scene.spare_card()))
+    scene.do(MineLaid(seat=1, convoy=2))  # Bea's last card
+    scene.reserved["mine"] = 0
+    scene.do(Discarded(seat=2, card=scene.spare_card()))
+    scene.do(Discarded(seat=0, card=scene.spare_card()))
+    convoy = scene.convoy(2)
+    assert (convoy.status, convoy.captor) == ("destroyed", 1)
+    assert [c.kind for c in scene.state.consequences] == ["mined"]
+    assert (scene.state.phase, scene.state.to_play) == ("play", 2)  # Bea, with no card, is passed over
+
+
 # MN-16: bonuses --------------------------------------------------------------------------------
 
 
