@@ -10,7 +10,7 @@ check (MN-15) follows every play and every automatic consequence.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec.structs import replace
@@ -58,7 +58,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Set-up options: who deals this round (MN-19) and its number in the game of rounds (MN-17)."""
 
     dealer: int | None = None
-    round: int = 1
+    round: Annotated[int, msgspec.Meta(ge=1)] = 1
 
 
 # ---------------------------------------------------------------------------------------------- set-up

@@ -61,6 +61,14 @@ def test_a_deal_by_another_player_than_the_set_up_names_is_refused():
     assert (error.value.rule_id, error.value.code) == ("MN-19", "wrong_dealer")
 
 
+def test_set_up_options_other_than_the_dealer_and_the_round_number_are_refused():
+    for options in ({"dealer": 2}, {"round": 0}, {"dealr": 1}):
+        setup = make_setup(2)
+        with pytest.raises(RuleError) as error:
+            RULESET.initial(Setup(players=setup.players, options=options))
+        assert error.value.rule_id == "MN-19"
+
+
 def test_a_second_deal_is_refused():
     assert Scene().refuse(Dealt(dealer=1)).rule_id == "MN-2"
 
