@@ -159,9 +159,14 @@ def restrictions(state: State, battle: Battle) -> tuple[str | None, bool]:
     forbids Allied aircraft, from the plays standing this round (AS-7, AS-14 for two players)."""
     only: str | None = None
     black_gap = False
-    for play in _live(battle):
+    cards = state.cards
+    for play in battle.plays:
+        if play.cancelled:
+            continue
         for number in play.cards():
-            special = state.cards[number].special
+            special = cards[number].special
+            if not special:
+                continue
             if special == "raid":
                 only = "allied" if only in (None, "allied") else "nobody"
             elif special == "happy_time":
@@ -328,6 +333,9 @@ def fate_effects(state: State, battle: Battle, seat: int, numbers: tuple[str, ..
         tuple[str, ...], tuple[str, ...]]:
     """The fate consequences of a new play (AS-6): the play's cards whose victim is the convoy (doubled)
     and the cards played earlier this round that it destroys."""
+    victims = state.victims
+    if not any(number in victims for number in numbers):
+        return (), ()
     doubled: list[str] = []
     destroyed: list[str] = []
     standing = {n for play in _live(battle) for n in play.normals + tuple(b.card for b in play.bonuses)}
@@ -641,12 +649,6 @@ _VALIDATORS: dict[type, Any] = {
     DiceRolled: _check_dice, SupplyTaken: _check_supply, SpoilsDivided: _check_spoils,
     CardsDrawn: _check_draw, DeckReshuffled: _check_reshuffle,
 }
-
-
-def _validate_seated(state: State, event: Any) -> None:
-    seat = getattr(event, "seat", None)
-    if seat is not None:
-        _seat(state, seat)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1020,7 +1022,7 @@ def _settle_refill(state: State) -> State:
     while queue and draw_needed(state, queue[0]) == 0:
         queue = queue[1:]
     if queue and (state.deck > 0 or state.discard):
-        return replace(state, draw_queue=queue)
+        return state if queue is state.draw_queue else replace(state, draw_queue=queue)
     # Gap reading (AS-12): with the deck and the discard pile both empty, the refill stops there.
     state = replace(state, draw_queue=())
     then = state.after_refill
@@ -1039,10 +1041,15 @@ def _draw(state: State, event: CardsDrawn) -> State:
     seat = event.seat
     known = tuple(c for c in event.cards if c is not None)
     hidden = len(event.cards) - len(known)
-    hands = (*state.hands[:seat], state.hands[seat] + known, *state.hands[seat + 1:])
-    unknown = (*state.unknown[:seat], state.unknown[seat] + hidden, *state.unknown[seat + 1:])
-    state = replace(state, hands=hands, unknown=unknown, deck=state.deck - len(event.cards),
-                    located=state.located | set(known) if known else state.located)
+    if known:
+        hands = (*state.hands[:seat], state.hands[seat] + known, *state.hands[seat + 1:])
+        located = state.located | set(known)
+    else:
+        hands, located = state.hands, state.located
+    unknown = state.unknown
+    if hidden:
+        unknown = (*unknown[:seat], unknown[seat] + hidden, *unknown[seat + 1:])
+    state = replace(state, hands=hands, unknown=unknown, deck=state.deck - len(event.cards), located=located)
     return _settle_refill(state)
 
 
@@ -1063,8 +1070,13 @@ def check(state: State, event: Any) -> None:
     """`validate` with the seat range checked first (the ruleset's entry point)."""
     if state.phase == "over":
         raise RuleError("AS-13", "game_over", "The game is over.")
-    _validate_seated(state, event)
-    validate(state, event)
+    seat = getattr(event, "seat", None)
+    if seat is not None:
+        _seat(state, seat)
+    handler = _VALIDATORS.get(type(event))
+    if handler is None:
+        raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
+    handler(state, event)
 
 
 __all__ = ["Bonus", "Options", "check", "evolve", "initial", "validate"]
