@@ -322,14 +322,12 @@ class ReplayController(Controller):
         _, ruleset = _game(records, club_id, game_id)
         resume = last_event_id if last_event_id is not None else (after or 0)
         live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
-        return ServerSentEvent(live.messages(state.settings.live_poll_seconds))
+        return ServerSentEvent(live.messages(state.settings.live_poll_seconds, state.settings.live_keepalive_seconds))
 
 
 class LiveGame:
     """A game followed for one spectator: new events are read by polling the store (every worker of a
     multi-process server sees them), narrated, and released once the spectator delay allows."""
-
-    KEEPALIVE_SECONDS = 15.0
 
     def __init__(self, store: Store, ruleset: Ruleset, game_id: str, sent: int, snapshot_every: int) -> None:
         self.store = store
@@ -380,7 +378,7 @@ class LiveGame:
         self.sent = last
         return out
 
-    async def messages(self, poll_seconds: float) -> AsyncIterator[ServerSentEventMessage]:
+    async def messages(self, poll_seconds: float, keepalive_seconds: float) -> AsyncIterator[ServerSentEventMessage]:
         """The stream: steps as they may be sent, a comment now and then to keep the line open."""
         quiet_since = time.monotonic()
         yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
@@ -391,7 +389,7 @@ class LiveGame:
                                              data=msgspec.json.encode(item).decode())
             if steps:
                 quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > self.KEEPALIVE_SECONDS:
+            elif time.monotonic() - quiet_since > keepalive_seconds:
                 quiet_since = time.monotonic()
                 yield ServerSentEventMessage(comment="keep-alive")
             await anyio.sleep(poll_seconds)

@@ -33,6 +33,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A replay snapshot every this many events."""
     live_poll_seconds: float = 0.5
     """How often a live stream looks for new events."""
+    live_keepalive_seconds: float = 15.0
+    """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, registered beside the built-in games."""
 
