@@ -57,8 +57,8 @@ SMOKE = Sizes(
 
 FULL = Sizes(
     name="full",
-    append_seconds=3.0,
-    append_repeats=3,
+    append_seconds=1.5,
+    append_repeats=6,
     append_writers=(1, 16),
     append_batches=(1, 50),
     fold_games=60,
