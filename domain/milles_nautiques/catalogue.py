@@ -63,6 +63,7 @@ COUNTS: tuple[int, ...] = tuple(card.count for card in CARDS)
 CONVOY_CARDS: frozenset[str] = frozenset(card.name for card in CARDS if card.category == CONVOY)
 MILES_CARDS: frozenset[str] = frozenset(card.name for card in CARDS if card.category == MILES)
 WARSHIPS: frozenset[str] = frozenset(card.name for card in CARDS if card.category == WARSHIP)
+CONVOY_COUNT = sum(card.count for card in CARDS if card.category == CONVOY)
 
 # MN-6: two submarines played together as one play.
 PAIRED_SUBMARINES_STRENGTH = 6

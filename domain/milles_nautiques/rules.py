@@ -20,6 +20,7 @@ from domain.milles_nautiques.catalogue import (
     BY_NAME,
     CARDS,
     CONVOY_CARDS,
+    CONVOY_COUNT,
     COUNTS,
     DECK_SIZE,
     HAND_SIZE,
@@ -132,13 +133,25 @@ def _known_card(card: str) -> None:
         raise RuleError("MN-1", "unknown_card", f"There is no {card!r} card in the deck.", card=card)
 
 
-def _identify(state: State, card: str, copies: int = 1) -> None:
-    """G-2: naming `copies` more cards of a kind must not exceed the copies the deck holds."""
+def _identify(state: State, card: str, copies: int = 1, revealing: bool = False) -> None:
+    """G-2: naming `copies` more cards of a kind must not exceed the copies the deck holds. A convoy
+    card named from the face-down pool also needs room beside the convoys laid face down (unless it is
+    one of them being revealed)."""
     index = INDEX[card]
     if state.seen[index] + copies > COUNTS[index]:
         raise RuleError("G-2", "too_many_copies",
                         f"The deck holds only {COUNTS[index]} of {BY_NAME[card].label}; "
                         "the record already places them all.", card=card)
+    if card in CONVOY_CARDS and not revealing:
+        _convoy_room(state, copies)
+
+
+def _convoy_room(state: State, copies: int) -> None:
+    """G-2: the convoys the record names plus those laid face down never exceed the deck's 13."""
+    hidden = sum(1 for c in state.convoys if c.card is None)
+    named = sum(state.seen[INDEX[card]] for card in CONVOY_CARDS)
+    if hidden + named + copies > CONVOY_COUNT:
+        raise RuleError("G-2", "too_many_copies", "Every convoy card of the deck is already placed.")
 
 
 def _in_hand(state: State, seat: int, card: str, copies: int = 1) -> None:
@@ -232,10 +245,7 @@ def _check_convoy_placed(state: State, event: ConvoyPlaced) -> None:
         if state.hands[event.seat].unknown < 1:
             raise RuleError("G-2", "hidden_card_not_in_hand",
                             "The record knows every card of this hand: name the convoy laid.")
-        hidden = sum(1 for c in state.convoys if c.card is None)
-        named = sum(state.seen[INDEX[card]] for card in CONVOY_CARDS)
-        if hidden + named >= sum(COUNTS[INDEX[card]] for card in CONVOY_CARDS):
-            raise RuleError("G-2", "too_many_copies", "Every convoy card of the deck is already placed.")
+        _convoy_room(state, 1)
     else:
         _known_card(event.card)
         if event.card not in CONVOY_CARDS:
@@ -373,7 +383,7 @@ def _check_radar(state: State, event: RadarPlayed) -> None:
     if event.revealed is not None:
         _check_revealed_card(state, convoy, event.revealed)
         if convoy.card is None:
-            _identify(state, event.revealed)
+            _identify(state, event.revealed, revealing=True)
 
 
 def _check_revealed_card(state: State, convoy: Convoy, card: str) -> None:
@@ -435,7 +445,7 @@ def _check_revealed(state: State, event: ConvoysRevealed) -> None:
         _check_revealed_card(state, convoy, item.card)
         copies[item.card] = copies.get(item.card, 0) + 1
     for card, number in copies.items():
-        _identify(state, card, number)
+        _identify(state, card, number, revealing=True)
 
 
 _CARD_CHECKS: dict[type, Callable[[State, Any], None]] = {

@@ -704,6 +704,17 @@ def test_naming_more_copies_than_the_deck_holds_is_refused():
     assert (error.rule_id, error.code) == ("G-2", "too_many_copies")
 
 
+def test_a_convoy_card_named_beyond_the_thirteen_with_one_laid_face_down_is_refused():
+    # Twelve convoys named in the deal, a thirteenth laid face down: the trawler cannot turn up too.
+    scene = Scene(hands=(("convoy_2500",) * 3 + ("convoy_5000",) * 3,
+                         ("convoy_10000",) * 4 + ("convoy_20000",) * 2))
+    scene.turn(ConvoyPlaced(seat=0, position=0))
+    error = scene.refuse(Drew(seat=1, card="trawler"))
+    assert (error.rule_id, error.code) == ("G-2", "too_many_copies")
+    scene.draw().do(RadarPlayed(seat=1, convoy=1, revealed="trawler"))  # revealing it is fine
+    assert scene.convoy(1).card == "trawler"
+
+
 def test_a_face_down_convoy_needs_a_face_down_card_in_hand():
     scene = Scene(hands=(("convoy_5000",) * 3 + ("alert",) * 3, ())).draw("alert")
     assert scene.refuse(ConvoyPlaced(seat=0, position=0)).code == "hidden_card_not_in_hand"
