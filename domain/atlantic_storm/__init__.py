@@ -41,6 +41,7 @@ class AtlanticStorm:
     version = "1.0.0"
     title = "Atlantic Storm"
     event_type = AtlanticStormEvent
+    state_type = State
     resource_kinds: Mapping[str, ResourceKind] = {"catalogue": CatalogueKind()}
 
     def initial(self, setup: Setup) -> State:
