@@ -157,6 +157,8 @@ def _plays(state: State, turn: Turn) -> list[Any]:
                 admirals = [n for n in extra if state.cards[n].special == "admiral"]
                 uses: list[str | None]
                 if admirals:
+                    if not chosen:
+                        continue
                     uses = ["two_normals"] if len(chosen) == 2 else ["combined"]
                 else:
                     if len(chosen) == 2:

@@ -65,7 +65,7 @@ def narrate(before: State, event: Any, after: State) -> Narration:
             high, low = ((decision.allied, decision.german) if decision.kind == "allied"
                          else (decision.german, decision.allied))
             winner = before.names[decision.trick_winner] if decision.trick_winner is not None else "nobody"
-            text += f" T{SIDE[decision.kind][1:]} win {high} to {low}; {winner} takes {convoy}."
+            text += f" T{SIDE[decision.kind][1:]} win {high} to {low}; {winner} takes the trick ({convoy})."
     if after.phase == "over" and before.phase != "over":
         text += " That was the last convoy: the game is over."
     return Narration(text=text, seat=seat, chapters=_chapters(before))
@@ -149,7 +149,8 @@ def _play_text(before: State, event: CardsPlayed, who: str) -> str:
     sides = {cards[n].side for n in event.normals + event.specials + event.supplies} - {"either"}
     sides |= {cards[b.card].side for b in event.bonuses}
     side = f" for {SIDE[next(iter(sides))]}" if len(sides) == 1 else ""
-    text = f"{who} plays {', '.join(parts)}{side}"
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    text = f"{who} plays {listed}{side}"
     if event.admiral == "combined":
         text += "; the admiral makes the battle combined"
     text += "."

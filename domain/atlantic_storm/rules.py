@@ -412,8 +412,10 @@ def _check_admiral(state: State, event: CardsPlayed) -> None:
                         "Say how the admiral is used: combined zone or two normal cards.")
     if event.admiral == "two_normals" and len(event.normals) != 2:
         raise RuleError("AS-7", "admiral_two_normals", "The admiral's second use is two normal cards.")
-    if event.admiral == "combined" and len(event.normals) > 1:
-        raise RuleError("AS-7", "two_normals", "Used to change the zone, the admiral allows one normal card.")
+    if event.admiral == "combined" and len(event.normals) != 1:
+        # 002 §9 A: "play a normal card normally, but change the zone": the admiral comes with one.
+        raise RuleError("AS-7", "admiral_one_normal", "Used to change the zone, the admiral comes with one "
+                        "normal card.")
 
 
 def _check_bonuses(state: State, event: CardsPlayed) -> None:

@@ -288,6 +288,12 @@ def test_an_admiral_makes_the_battle_combined_for_everyone_this_round():
     assert (table.state.decision.allied, table.state.decision.german) == (5, 4)
 
 
+def test_an_admiral_changing_the_zone_comes_with_one_normal_card():
+    table = at_battle([["G9", "G2"], [], []], "C1", zone="air")
+    error = refused(table, CardsPlayed(seat=0, specials=("G9",), admiral="combined"))
+    assert (error.rule_id, error.code) == ("AS-7", "admiral_one_normal")
+
+
 def test_two_normal_cards_need_the_admiral():
     table = at_battle([["A16", "A1", "A10"], [], []], "C1")
     error = refused(table, CardsPlayed(seat=0, normals=("A16", "A1")))

@@ -38,9 +38,9 @@ def test_the_replay_tells_the_five_player_example_in_plain_english():
     assert texts[2] == "A turns SC 42 (1941, North Atlantic, full cargo, 7 VP)."
     assert "A plays Markgraf for the Germans." in texts[4]
     assert "fate card's value doubles" in texts[4]
-    assert texts[5] == "B plays Sunderland with Metric ASV Radar, Atlantic Storm for the Allies."
+    assert texts[5] == "B plays Sunderland with Metric ASV Radar and Atlantic Storm for the Allies."
     assert texts[7] == "B's storm cancels A's play (Markgraf)."
-    assert texts[-1] == "E rolls 4 for Escort Group 36. The Allies win 8 to 7; B takes SC 42."
+    assert texts[-1] == "E rolls 4 for Escort Group 36. The Allies win 8 to 7; B takes the trick (SC 42)."
     assert lines[4].chapters == (("battle", 1), ("round", 1))
     assert lines[5].seat == 1
 
