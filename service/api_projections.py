@@ -147,7 +147,10 @@ def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, ev
     ruleset version (or are missing though the game is `every` events long)."""
     rows = store.snapshots(game_id, up_to=step)
     if any(row.ruleset_version != ruleset.version for row in rows) or (not rows and step >= every):
-        made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
+        try:
+            made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
+        except ProjectionError:  # a state that does not survive its encoding: seek from the start
+            return []
         store.replace_snapshots(game_id, [snapshot_row(game_id, snap) for snap in made])
         return [snap for snap in made if snap.version <= step]
     return [decode_snapshot(row.data) for row in rows]
@@ -320,7 +323,7 @@ class ReplayController(Controller):
         that many events or seconds old."""
         _require_club(principal, club_id)
         _, ruleset = _game(records, club_id, game_id)
-        resume = last_event_id if last_event_id is not None else (after or 0)
+        resume = max(0, last_event_id if last_event_id is not None else (after or 0))
         live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
         return ServerSentEvent(live.messages(state.settings.live_poll_seconds, state.settings.live_keepalive_seconds))
 

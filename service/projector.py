@@ -185,7 +185,13 @@ class ReplaySnapshots:
             moved = self.folds.advance(event)
             if moved is None or event.version % self.every:
                 continue
-            writes.append(snapshot_row(event.stream_id, snapshot(moved[1].folded)))
+            try:
+                writes.append(snapshot_row(event.stream_id, snapshot(moved[1].folded)))
+            except ProjectionError as error:
+                # A ruleset whose state does not survive its encoding gets no snapshots (its replays
+                # fold from the start) rather than stalling every game's snapshots behind it.
+                get_logger().warning("projector.snapshot_skipped", game_id=event.stream_id, code=error.code,
+                                     ruleset=moved[1].folded.ruleset.name)
         return writes
 
 
@@ -244,11 +250,7 @@ class Runner:
         events = self.store.read_all(after=checkpoint, limit=self.batch)
         if not events:
             return 0
-        try:
-            writes = self.projection.handle(events)
-        except ProjectionError:
-            get_logger().exception("projector.batch_failed", projection=self.name, after=checkpoint)
-            raise
+        writes = self.projection.handle(events)
         if not self.store.commit_projection(self.name, checkpoint, events[-1].position, writes):
             get_logger().info("projector.checkpoint_moved", projection=self.name, expected=checkpoint)
             return 0
@@ -329,12 +331,18 @@ def rebuild(store: Store, projection: Projection, *, owner: str | None = None, b
     total = store.count_events()
     store.reset_projection(projection.name, projection.tables)
     runner = Runner(store, projection, owner=owner, batch=batch, lease_seconds=lease_seconds)
+    done = 0
     try:
         while True:
             applied = runner.step()
             checkpoint = store.checkpoint(projection.name)
+            if applied is None:
+                # Another runner does the work: count what it has done (a query, so only while waiting).
+                done = total - store.count_events(after=checkpoint)
+            else:
+                done += applied
             if progress is not None:
-                progress(total - store.count_events(after=checkpoint), total)
+                progress(min(done, total), total)
             if not applied and checkpoint >= store.head_position():
                 return checkpoint
             if applied is None:

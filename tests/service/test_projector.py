@@ -18,6 +18,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
+from domain import registry
 from domain.record import decoder, fold
 from service.app import create_app
 from service.projector import GameSummaries, ReplaySnapshots, Runner, projections, rebuild
@@ -263,6 +264,31 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     assert "100%" in done.stderr and "rebuilt" in done.stderr
     rebuild(store, ReplaySnapshots(store, 5))
     assert read_models(store) == after_restart
+
+
+class Opaque(tally.Tally):
+    """Tally whose declared state type cannot hold its state: its snapshots cannot be made."""
+
+    name = "opaque-tally"
+    state_type = dict
+
+
+def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshots_of_other_games(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Registered for this test only, so the registry other tests see is unchanged.
+    monkeypatch.setitem(registry._rulesets, Opaque.name, Opaque())
+    last = record_games(store, 1, seed=8)
+    records = GameRecords(store)
+    records.create_game("c1", NewGame(ruleset="opaque-tally", players=[SeatSpec(player_id="alain")],
+                                      options={"target": 100}, game_id="opaque"), BY)
+    for version in range(1, 12):
+        last = max(last, *records.append("c1", "opaque", [msgspec.to_builtins(tally.Rolled(seat=0, face=1))],
+                                         version, BY).positions)
+    drain(store, until=last)
+    assert store.snapshots("opaque") == []
+    assert store.snapshots("g8-000"), "the tally game's snapshots were held up"
+    assert store.game_summaries(["opaque"])["opaque"].version == 12
 
 
 def test_ready_reports_each_projections_lag(database_url: str) -> None:
