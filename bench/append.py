@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
@@ -96,16 +96,14 @@ class RawPsycopg:
     name = "raw-psycopg"
 
     def __init__(self, url: str, writers: int) -> None:
-        self.url = url
-        self.connections: list[psycopg.Connection[Any]] = []
-        self.lock = threading.Lock()
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(_RAW_TABLE)
+            conn.execute(_RAW_TABLE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
+        self.connections = [psycopg.connect(url, autocommit=True) for _ in range(writers)]
+        self.handed = 0
 
     def writer(self) -> Any:
-        conn = psycopg.connect(self.url, autocommit=True)
-        with self.lock:
-            self.connections.append(conn)
+        conn = self.connections[self.handed]
+        self.handed += 1
         return conn
 
     def append(self, handle: Any, stream: str, expected: int, events: list[NewEvent]) -> None:
@@ -224,24 +222,26 @@ def _run(backend: Backend, payloads: list[NewEvent], batch: int, writers: int, s
     return rate(sum(counts), elapsed)
 
 
+Opener = Callable[[int], Backend]
+"""Opens a backend for that many writers. A backend is opened for each sample and closed after it,
+so the bench never holds more connections than one configuration's writers (the server is shared)."""
+
+
 @contextmanager
-def _backends(url: str, writers: int, skip_eventsourcing: str | None) -> Iterator[list[Backend]]:
+def _openers(url: str, skip_eventsourcing: str | None) -> Iterator[list[Opener]]:
     with ExitStack() as stack:
-        backends: list[Backend] = []
         _, tablelog_url = stack.enter_context(scratch_schema(url, "tablelog"))
-        backends.append(TablelogPostgres(tablelog_url, writers))
-        stack.callback(backends[-1].close)
         _, raw_url = stack.enter_context(scratch_schema(url, "raw"))
-        backends.append(RawPsycopg(raw_url, writers))
-        stack.callback(backends[-1].close)
+        openers: list[Opener] = [
+            lambda writers: TablelogPostgres(tablelog_url, writers),
+            lambda writers: RawPsycopg(raw_url, writers),
+        ]
         if skip_eventsourcing is None:
             es_schema, _ = stack.enter_context(scratch_schema(url, "es"))
-            backends.append(EventsourcingRecorder(url, writers, es_schema))
-            stack.callback(backends[-1].close)
+            openers.append(lambda writers: EventsourcingRecorder(url, writers, es_schema))
         folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="tablelog-bench-"))
-        backends.append(TablelogSqlite(str(Path(folder) / "bench.db"), writers))
-        stack.callback(backends[-1].close)
-        yield backends
+        openers.append(lambda writers: TablelogSqlite(str(Path(folder) / "bench.db"), writers))
+        yield openers
 
 
 def payloads_from(games: list[list[Any]]) -> list[NewEvent]:
@@ -262,13 +262,17 @@ def run(url: str, sizes: Sizes, payloads: list[NewEvent], require_eventsourcing:
     if skip is not None and require_eventsourcing:
         raise SystemExit(f"The full run compares with the eventsourcing library, which is {skip}")
     rows: list[dict[str, Any]] = []
-    for writers in sizes.append_writers:
-        with _backends(url, writers, skip) as backends:
+    with _openers(url, skip) as openers:
+        for writers in sizes.append_writers:
             samples: dict[tuple[str, int], list[float]] = {}
             for _ in range(sizes.append_repeats):
                 for batch in sizes.append_batches:
-                    for backend in backends:
-                        value = _run(backend, payloads, batch, writers, sizes.append_seconds)
+                    for opener in openers:
+                        backend = opener(writers)
+                        try:
+                            value = _run(backend, payloads, batch, writers, sizes.append_seconds)
+                        finally:
+                            backend.close()
                         samples.setdefault((backend.name, batch), []).append(value)
             for (name, batch), values in samples.items():
                 rows.append(
