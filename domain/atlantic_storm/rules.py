@@ -441,11 +441,11 @@ def _check_bonuses(state: State, event: CardsPlayed) -> None:
 
 
 def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
-    zone = "combined" if event.admiral == "combined" else zone_now(battle)
     for number in event.specials:
         special = state.cards[number].special
         if special not in ("raid", "happy_time"):
             continue
+        zone = "combined" if event.admiral == "combined" else zone_now(battle)
         needed = "surface" if special == "raid" else "submarine"
         if zone not in (needed, "combined"):
             raise RuleError("AS-7", "raid_zone", f"{state.cards[number].name} is played in a {needed} or "
@@ -528,9 +528,9 @@ def _check_storm_strike(state: State, event: StormStruck) -> None:
                         "to play.", target=event.target)
 
 
-def pending_dice(state: State) -> tuple[tuple[int, str, int], ...]:
+def pending_dice(state: State, battle: Battle | None = None) -> tuple[tuple[int, str, int], ...]:
     """(seat, card, dice) for every '?' card standing that has not been rolled (AS-5)."""
-    battle = state.battle
+    battle = battle or state.battle
     assert battle is not None
     zone = zone_now(battle)
     out: list[tuple[int, str, int]] = []
@@ -840,7 +840,7 @@ def _round_over(state: State, battle: Battle) -> State:
     if state.players == 2 and battle.half == 1:
         # AS-14: both players refill, then the second round of the battle.
         return _refill(state, battle, battle.leader, "half_two")
-    if pending_dice(replace(state, battle=battle)):
+    if pending_dice(state, battle):
         return replace(state, battle=battle, phase="dice")
     return _resolve(state, battle)
 
@@ -856,7 +856,7 @@ def _dice(state: State, event: DiceRolled) -> State:
         for p in battle.plays
     )
     battle = replace(battle, plays=plays)
-    if pending_dice(replace(state, battle=battle)):
+    if pending_dice(state, battle):
         return replace(state, battle=battle)
     return _resolve(state, battle)
 
@@ -876,8 +876,11 @@ def side_totals(state: State, battle: Battle) -> tuple[int, int]:
 
 def _resolve(state: State, battle: Battle) -> State:
     """The round is fought: no combat (AS-11), a tie (AS-10) or a winner (AS-9)."""
-    allied, german = side_totals(state, battle)
     live = _live(battle)
+    zone = zone_now(battle)
+    values = [play_value(state, play, zone) for play in live]
+    allied = sum(v for v, p in zip(values, live, strict=True) if p.side == "allied")
+    german = sum(v for v, p in zip(values, live, strict=True) if p.side == "german")
     on_table = [n for play in live for n in play.cards()]
     under = [n for _, n in battle.under]
     if allied == german == 0:
@@ -903,9 +906,7 @@ def _resolve(state: State, battle: Battle) -> State:
                         decision=_decision(battle, "tie", allied, german))
         return _refill(state, tied, tied.leader, "declare_zone")
     side = "allied" if allied > german else "german"
-    zone = zone_now(battle)
-    winners = [p for p in live if p.side == side]
-    best = max(winners, key=lambda p: (play_value(state, p, zone), -p.order))
+    _, _, best = max((v, -p.order, p) for v, p in zip(values, live, strict=True) if p.side == side)
     trick: list[str] = [battle.convoy]
     to_discard: list[str] = []
     candidates: list[str] = []
@@ -926,7 +927,7 @@ def _resolve(state: State, battle: Battle) -> State:
             trick.append(number)  # AS-9, AS-8: the losing side's normal and supply cards are destroyed
         else:
             to_discard.append(number)
-    eligible = _eligible(state, battle, side, zone, best.seat)
+    eligible = _eligible(state, battle, side, zone, best.seat) if state.variant == "advanced" else (best.seat,)
     outcome = Outcome(side=side, totals=(allied, german), trick_winner=best.seat, trick=tuple(trick),
                       to_discard=tuple(to_discard), supplies=tuple(supplies), candidates=tuple(candidates),
                       eligible=eligible)
