@@ -13,7 +13,6 @@ import msgspec
 
 from domain.atlantic_storm.catalogue import ZONES, Card, load
 from domain.atlantic_storm.events import (
-    Bonus,
     CardDiscarded,
     CardsDealt,
     CardsDrawn,
@@ -861,19 +860,6 @@ def _dice(state: State, event: DiceRolled) -> State:
     return _resolve(state, battle)
 
 
-def side_totals(state: State, battle: Battle) -> tuple[int, int]:
-    """(Allied, German) totals of the plays standing in the zone in force (AS-5, AS-9)."""
-    zone = zone_now(battle)
-    allied = german = 0
-    for play in _live(battle):
-        value = play_value(state, play, zone)
-        if play.side == "allied":
-            allied += value
-        elif play.side == "german":
-            german += value
-    return allied, german
-
-
 def _resolve(state: State, battle: Battle) -> State:
     """The round is fought: no combat (AS-11), a tie (AS-10) or a winner (AS-9)."""
     live = _live(battle)
@@ -1082,4 +1068,4 @@ def check(state: State, event: Any) -> None:
     handler(state, event)
 
 
-__all__ = ["Bonus", "Options", "check", "evolve", "initial", "validate"]
+__all__ = ["Options", "check", "evolve", "initial", "validate"]
