@@ -45,7 +45,7 @@ from service.app import _require_club, _viewer
 from service.auth import Principal
 from service.projector import snapshot_row
 from service.readmodels import GameSummary, Outcome, SpectatorDelay
-from service.records import GameRecords
+from service.records import GameRecords, NotFound
 from service.store.base import GameRecord, Store
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
@@ -159,8 +159,6 @@ def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, ev
 def _league(records: GameRecords, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:
     found = records.store.get_collection("league", club_id, league_id)
     if found is None:
-        from service.records import NotFound
-
         raise NotFound("league", league_id)
     return msgspec.json.decode(found.definition, type=League), found.game_ids
 
@@ -168,8 +166,6 @@ def _league(records: GameRecords, club_id: str, league_id: str) -> tuple[League,
 def _campaign(records: GameRecords, club_id: str, campaign_id: str) -> tuple[Campaign, tuple[str, ...]]:
     found = records.store.get_collection("campaign", club_id, campaign_id)
     if found is None:
-        from service.records import NotFound
-
         raise NotFound("campaign", campaign_id)
     return msgspec.json.decode(found.definition, type=Campaign), found.game_ids
 
@@ -260,8 +256,6 @@ class ReplayController(Controller):
         chosen = [c for c in changes if correction is None or c.version == correction]
         if not chosen:
             if correction is not None:
-                from service.records import NotFound
-
                 raise NotFound("correction that changed the outcome", str(correction))
             return GameChangesOut(game_id=game_id, correction_version=None, corrections=versions)
         change = chosen[-1]
@@ -325,7 +319,8 @@ class ReplayController(Controller):
         _, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
         live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
-        return ServerSentEvent(live.messages(state.settings.live_poll_seconds, state.settings.live_keepalive_seconds))
+        settings = state.settings
+        return ServerSentEvent(live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds))
 
 
 class LiveGame:
@@ -359,27 +354,22 @@ class LiveGame:
         # Narration needs the whole record (a later correction marks what it voided), so the steps are
         # told from one fold of the events so far; the public states come from our own running fold.
         steps = replay(self.ruleset, self.events[:last]).steps
-        if self.folded is None:
-            if self.sent:
-                snaps = replay_snapshots(self.store, self.ruleset, self.game_id, self.sent, self.snapshot_every)
-                self.folded = seek(self.ruleset, self.events, self.sent, snaps)
-            else:
-                self.folded = start(self.ruleset, self.events[0])
-                return self._out(steps, last, first=True)
-        return self._out(steps, last, first=False)
-
-    def _out(self, steps: Sequence[Step], last: int, *, first: bool) -> list[LiveStep]:
-        assert self.folded is not None
-        out: list[LiveStep] = []
-        if first:
-            out.append(LiveStep(step=steps[0], state=self.ruleset.view(self.folded.state, Viewer.public())))
-            self.sent = 1
+        out = []
         for version in range(self.sent + 1, last + 1):
-            self.folded = self.folded.apply(self.events[version - 1], version)
-            out.append(LiveStep(step=steps[version - 1],
-                                state=self.ruleset.view(self.folded.state, Viewer.public())))
+            self.folded = self._fold_to(version)
+            out.append(LiveStep(step=steps[version - 1], state=self.ruleset.view(self.folded.state, Viewer.public())))
         self.sent = last
         return out
+
+    def _fold_to(self, version: int) -> Folded:
+        """The fold after step `version`: the next event on the running fold, or (first time, resuming
+        after a disconnect) a seek from the stored snapshots."""
+        if self.folded is not None:
+            return self.folded.apply(self.events[version - 1], version)
+        if version == 1:
+            return start(self.ruleset, self.events[0])
+        snaps = replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
+        return seek(self.ruleset, self.events, version, snaps)
 
     async def messages(self, poll_seconds: float, keepalive_seconds: float) -> AsyncIterator[ServerSentEventMessage]:
         """The stream: steps as they may be sent, a comment now and then to keep the line open."""

@@ -25,6 +25,7 @@ from domain.ruleset import Result, Viewer
 from service.auth import Principal, authenticate, new_key
 from service.errors import exception_handlers, problem
 from service.logs import configure_logging, get_logger
+from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.records import GameRecords, NewGame
 from service.settings import Settings
 from service.store import open_store
@@ -524,8 +525,6 @@ def health() -> Health:
     sync_to_thread=True,
 )
 def ready(state: State) -> Response[Any]:
-    from service.projector import PROJECTION_NAMES, lags
-
     try:
         state.store.ping()
         pending = state.store.pending_migrations()
@@ -615,8 +614,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         app.state.records = GameRecords(opened)
         app.state.projector = None
         if settings.run_projector:
-            from service.projector import ProjectorThread, Runner, projections
-
             runners = [
                 Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
                 for projection in projections(opened, snapshot_every=settings.snapshot_every)
