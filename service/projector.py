@@ -53,57 +53,63 @@ class Projection(Protocol):
         ...
 
 
-class GameFold(msgspec.Struct, frozen=True, kw_only=True):
-    """A game folded up to an event, and when it (last) became finished."""
+class GameFold:
+    """A game folded up to an event, with what the summaries need besides the state. Mutable: it is
+    advanced in place, event after event (the cheap path; a stream never changes, so a fold at
+    version v is right whatever the checkpoint)."""
 
-    folded: Folded
-    game_id: str
-    club_id: str
-    started_at: datetime
-    finished: bool
-    finished_at: datetime | None
+    __slots__ = ("club_id", "decode", "finished", "finished_at", "folded", "last_recorded", "started_at")
+
+    def __init__(self, folded: Folded, club_id: str, recorded_at: datetime) -> None:
+        self.folded = folded
+        self.decode = decoder(folded.ruleset).decode
+        self.club_id = club_id
+        self.started_at = recorded_at
+        self.last_recorded = recorded_at
+        # As of the last `outcome` (results are computed per batch and at corrections, not per event).
+        self.finished = False
+        self.finished_at: datetime | None = None
+
+    def outcome(self) -> Outcome:
+        """The game's outcome now. It became finished when its last event was recorded: the rules refuse
+        events after the end (G-1), so that event ended it; a correction that reopens it clears that."""
+        result = self.folded.ruleset.result(self.folded.state)
+        if result.finished != self.finished:
+            self.finished = result.finished
+            self.finished_at = self.last_recorded if result.finished else None
+        return Outcome(finished=self.finished, finished_at=self.finished_at, result=result)
 
 
 class GameFolds:
-    """Games folded event by event, cached (a stream never changes, so a cached fold at version v is
-    right whatever the checkpoint); on a miss the game is folded again from its stream."""
+    """Games folded event by event, the latest `size` kept; on a miss a game is folded again from its
+    stream."""
 
-    def __init__(self, store: Store, *, track_results: bool, size: int = 256) -> None:
+    def __init__(self, store: Store, *, size: int = 256) -> None:
         self.store = store
-        self.track_results = track_results
         self._cache: OrderedDict[str, GameFold] = OrderedDict()
         self._size = size
         self._unknown: set[str] = set()
 
-    def advance(self, event: StoredEvent) -> tuple[GameFold | None, GameFold] | None:
-        """The game's fold before and after `event` (None for a game of a ruleset not registered
-        here: its events are skipped, and counted again by a rebuild once it is)."""
-        if event.stream_id in self._unknown:
+    def before(self, event: StoredEvent) -> GameFold | None:
+        """The game's fold just before `event` (None before the first event, or for a game of a
+        ruleset not registered here)."""
+        fold = self._cache.get(event.stream_id)
+        if fold is not None and fold.folded.version == event.version - 1:
+            return fold
+        if event.version == 1 or event.stream_id in self._unknown:
             return None
-        before = self._cache.get(event.stream_id)
-        if before is None or before.folded.version != event.version - 1:
-            before = self._refold(event) if event.version > 1 else None
-            if event.stream_id in self._unknown:
-                return None
-        after = self._step(before, event)
-        if after is None:
-            return None
-        self._cache[event.stream_id] = after
-        self._cache.move_to_end(event.stream_id)
-        while len(self._cache) > self._size:
-            self._cache.popitem(last=False)
-        return before, after
-
-    def _refold(self, event: StoredEvent) -> GameFold | None:
-        fold: GameFold | None = None
         for stored in self.store.read_stream(event.stream_id, limit=event.version - 1):
-            fold = self._step(fold, stored)
+            fold = self.apply(None if stored.version == 1 else fold, stored)
             if fold is None:
                 return None
         return fold
 
-    def _step(self, fold: GameFold | None, event: StoredEvent) -> GameFold | None:
+    def apply(self, fold: GameFold | None, event: StoredEvent) -> GameFold | None:
+        """`fold` advanced by `event` (a new fold for a game's first event); None when the game's ruleset
+        is not registered here: its events are skipped, and counted by a rebuild once it is."""
         if fold is None:
+            if event.version != 1 or event.stream_id in self._unknown:
+                return None
             started = msgspec.json.decode(event.data, type=GameStarted)
             try:
                 ruleset = registry.get(started.ruleset)
@@ -111,27 +117,15 @@ class GameFolds:
                 self._unknown.add(event.stream_id)
                 get_logger().warning("projector.unknown_ruleset", game_id=event.stream_id, ruleset=started.ruleset)
                 return None
-            folded = start(ruleset, started, version=event.version)
-            return self._finish(GameFold(folded=folded, game_id=event.stream_id, club_id=event.club_id,
-                                         started_at=event.recorded_at, finished=False, finished_at=None), event)
-        ruleset = fold.folded.ruleset
-        folded = fold.folded.apply(decoder(ruleset).decode(event.data), event.version)
-        return self._finish(msgspec.structs.replace(fold, folded=folded), event)
-
-    def _finish(self, fold: GameFold, event: StoredEvent) -> GameFold:
-        if not self.track_results:
-            return fold
-        finished = fold.folded.ruleset.result(fold.folded.state).finished
-        if finished == fold.finished:
-            return fold
-        # Finished when the event that ended it was recorded; a correction that reopens it clears that.
-        return msgspec.structs.replace(fold, finished=finished, finished_at=event.recorded_at if finished else None)
-
-
-def outcome(fold: GameFold) -> Outcome:
-    """A fold's outcome as standings read it."""
-    return Outcome(finished=fold.finished, finished_at=fold.finished_at,
-                   result=fold.folded.ruleset.result(fold.folded.state))
+            fold = GameFold(start(ruleset, started, version=event.version), event.club_id, event.recorded_at)
+        else:
+            fold.folded = fold.folded.apply(fold.decode(event.data), event.version)
+            fold.last_recorded = event.recorded_at
+        self._cache[event.stream_id] = fold
+        self._cache.move_to_end(event.stream_id)
+        if len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return fold
 
 
 class GameSummaries:
@@ -142,29 +136,30 @@ class GameSummaries:
     tables: tuple[str, ...] = ("game_summaries", "game_result_changes")
 
     def __init__(self, store: Store) -> None:
-        self.folds = GameFolds(store, track_results=True)
+        self.folds = GameFolds(store)
 
     def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
         latest: dict[str, GameFold] = {}
         applied: dict[str, int] = {}
         writes: list[ReadModelWrite] = []
         for event in events:
-            moved = self.folds.advance(event)
-            if moved is None:
+            fold = self.folds.before(event)
+            old = fold.outcome() if fold is not None and event.type == CORRECTION else None
+            fold = self.folds.apply(fold, event)
+            if fold is None:
                 continue
-            before, after = moved
-            if before is not None and event.type == CORRECTION and (before.finished or after.finished):
-                old, new = outcome(before), outcome(after)
-                if old != new:
+            if old is not None:
+                new = fold.outcome()
+                if (old.finished or new.finished) and old != new:
                     writes.append(ResultChange(game_id=event.stream_id, version=event.version, before=old, after=new))
-            latest[event.stream_id] = after
+            latest[event.stream_id] = fold
             applied[event.stream_id] = applied.get(event.stream_id, 0) + 1
         for game_id, fold in latest.items():
             folded = fold.folded
             writes.append(GameSummary(
                 game_id=game_id, club_id=fold.club_id, ruleset=folded.ruleset.name,
                 ruleset_version=folded.ruleset.version, version=folded.version, applied=applied[game_id],
-                started_at=fold.started_at, players=folded.setup.players, outcome=outcome(fold),
+                started_at=fold.started_at, players=folded.setup.players, outcome=fold.outcome(),
             ))
         return writes
 
@@ -177,21 +172,21 @@ class ReplaySnapshots:
 
     def __init__(self, store: Store, every: int) -> None:
         self.every = every
-        self.folds = GameFolds(store, track_results=False)
+        self.folds = GameFolds(store)
 
     def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
         writes: list[ReadModelWrite] = []
         for event in events:
-            moved = self.folds.advance(event)
-            if moved is None or event.version % self.every:
+            fold = self.folds.apply(self.folds.before(event), event)
+            if fold is None or event.version % self.every:
                 continue
             try:
-                writes.append(snapshot_row(event.stream_id, snapshot(moved[1].folded)))
+                writes.append(snapshot_row(event.stream_id, snapshot(fold.folded)))
             except ProjectionError as error:
                 # A ruleset whose state does not survive its encoding gets no snapshots (its replays
                 # fold from the start) rather than stalling every game's snapshots behind it.
                 get_logger().warning("projector.snapshot_skipped", game_id=event.stream_id, code=error.code,
-                                     ruleset=moved[1].folded.ruleset.name)
+                                     ruleset=fold.folded.ruleset.name)
         return writes
 
 

@@ -44,8 +44,9 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> int:
-    """Play `games` tally games to the end in batches of 1 to 6 events, with corrections along the way
-    (some after a game finished, which reopens it). Returns the last global position written."""
+    """Play `games` tally games in batches of 1 to 6 events, with corrections along the way (some after
+    a game finished, which reopens it): all to the end but the last, left in progress. Returns the
+    last global position written."""
     records = GameRecords(store)
     if store.get_club("c1") is None:
         store.create_club("c1", "Club")
@@ -62,7 +63,9 @@ def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> in
             BY,
         )
         reopened = False
-        while True:
+        for batches in range(10_000):
+            if number == games - 1 and batches == 3:
+                break
             folded = records.folded(record)
             finished = tally.RULESET.result(folded.state).finished
             if finished and (reopened or rng.random() < 0.3):
@@ -120,6 +123,7 @@ def test_every_event_is_applied_once_and_summaries_equal_a_plain_fold(store: Sto
     games = store.list_games("c1", _all())
     summaries = store.game_summaries([g.game_id for g in games])
     assert len(summaries) == len(games) == 6
+    assert any(g.finished for g in games) and not all(g.finished for g in games)
     for game in games:
         events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.game_id)]
         folded = fold(tally.RULESET, events)
@@ -128,6 +132,10 @@ def test_every_event_is_applied_once_and_summaries_equal_a_plain_fold(store: Sto
         assert summary.applied == len(events), "an event was applied more or less than once"
         assert summary.outcome.result == tally.RULESET.result(folded.state)
         assert summary.outcome.finished == game.finished
+        # Finished when the finishing event was recorded, as the game's listing says too.
+        assert summary.outcome.finished_at == game.finished_at
+        if game.finished:
+            assert summary.outcome.finished_at == store.read_stream(game.game_id)[-1].recorded_at
         assert [p.player_id for p in summary.players] == list(game.player_ids)
         # A snapshot after every 5th event, each one the plain fold of the events before it.
         snapshots = store.snapshots(game.game_id)
