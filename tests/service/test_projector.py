@@ -310,3 +310,23 @@ def test_ready_reports_each_projections_lag(database_url: str) -> None:
         drain(store, until=last)
         checks = client.get("/ready").json()["checks"]["projections"]
         assert all(p["checkpoint"] >= last and p["lag"] == 0 for p in checks.values())
+
+
+def test_project_until_caught_up_stops_once_every_projection_has_applied_the_log(tmp_path: Path) -> None:
+    # SQLite only: on PostgreSQL "caught up" means with what the read gate shows, which other tests'
+    # open transactions may hold back.
+    url = f"sqlite:///{tmp_path / 'tablelog.db'}"
+    opened = open_store(url)
+    opened.migrate()
+    try:
+        last = record_games(opened, 2, seed=9)
+        done = subprocess.run([sys.executable, "-m", "service.cli", "project", "--until-caught-up"],
+                              env=_cli_env(url), cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert set(opened.checkpoints()) == {"game_summaries", "replay_snapshots"}
+        assert all(position == last for position in opened.checkpoints().values())
+        unknown = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "standings"],
+                                 env=_cli_env(url), cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert unknown.returncode == 2 and "game_summaries, replay_snapshots" in unknown.stderr
+    finally:
+        opened.close()
