@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 from litestar.testing import TestClient
@@ -330,3 +332,35 @@ def test_project_until_caught_up_stops_once_every_projection_has_applied_the_log
         assert unknown.returncode == 2 and "game_summaries, replay_snapshots" in unknown.stderr
     finally:
         opened.close()
+
+
+def test_a_server_with_two_workers_applies_each_event_once(database_url: str, store: Store) -> None:
+    # Both worker processes start a projector on events already recorded: the lease lets one work
+    # at a time, and every event is applied once.
+    last = record_games(store, 8, seed=10)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
+        env=_cli_env(database_url), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, "the server died"
+            assert time.monotonic() < deadline, "the server's projector did not catch up"
+            try:
+                checks = httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).json()["checks"]["projections"]
+                if all(p["checkpoint"] >= last for p in checks.values()):
+                    break
+            except (httpx.TransportError, KeyError):
+                pass
+            time.sleep(0.1)
+        owner = store.lease_owner("game_summaries")
+        assert owner is not None and owner.split(":")[1] != str(server.pid), "a worker, not the supervisor"
+    finally:
+        server.terminate()
+        server.wait(30)
+    summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
+    assert len(summaries) == 8 and all(s.applied == s.version for s in summaries.values())
