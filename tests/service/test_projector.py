@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import Recorder, Store
+from tests.service.test_projector_support import free_port
 from tests.support import tally
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -338,9 +338,7 @@ def test_a_server_with_two_workers_applies_each_event_once(database_url: str, st
     # Both worker processes start a projector on events already recorded: the lease lets one work
     # at a time, and every event is applied once.
     last = record_games(store, 8, seed=10)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
         env=_cli_env(database_url), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

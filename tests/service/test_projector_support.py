@@ -3,6 +3,7 @@ for it to apply our events, and JSON comparisons."""
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,3 +55,10 @@ def wait_for_projector(api: Api, position: int) -> None:
 def as_json(value: Any) -> Any:
     """A value as the API's JSON reads back."""
     return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import queue
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from service.app import create_app
 from service.settings import Settings
 from service.store.base import Store
 from tests.service.api_support import OPERATOR, Api
-from tests.service.test_projector_support import append, as_json, correction, roll
+from tests.service.test_projector_support import append, as_json, correction, free_port, roll
 from tests.support import tally
 
 
@@ -42,9 +41,7 @@ class Served:
 
 @contextmanager
 def served(database_url: str) -> Iterator[Served]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json",
                               live_poll_seconds=0.05, live_keepalive_seconds=0.1, run_projector=False),
                      configure_logs=False)
