@@ -170,9 +170,9 @@ def _campaign(records: GameRecords, club_id: str, campaign_id: str) -> tuple[Cam
     return msgspec.json.decode(found.definition, type=Campaign), found.game_ids
 
 
-def _with(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome | None) -> dict[str, GameSummary]:
+def _with(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
     """The summaries with one game's outcome replaced (to compute a table as it was)."""
-    if outcome is None or game_id not in summaries:
+    if game_id not in summaries:
         return summaries
     return summaries | {game_id: msgspec.structs.replace(summaries[game_id], outcome=outcome)}
 

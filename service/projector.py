@@ -220,6 +220,9 @@ class Runner:
         self.batch = batch
         self.lease_seconds = lease_seconds
         self._lease_until = 0.0
+        # The checkpoint this runner last moved, so a busy runner need not read it again: if another
+        # runner (or a rebuild) moved it meanwhile, the commit fails and it is read afresh.
+        self._checkpoint: int | None = None
 
     @property
     def name(self) -> str:
@@ -241,14 +244,17 @@ class Runner:
         another runner moved the checkpoint first), None when another runner holds the lease."""
         if not self.holds_lease():
             return None
-        checkpoint = self.store.checkpoint(self.name)
+        checkpoint = self._checkpoint if self._checkpoint is not None else self.store.checkpoint(self.name)
         events = self.store.read_all(after=checkpoint, limit=self.batch)
+        # Idle, the checkpoint is read every time, so a rebuild's reset is noticed even with no new event.
+        self._checkpoint = None
         if not events:
             return 0
         writes = self.projection.handle(events)
         if not self.store.commit_projection(self.name, checkpoint, events[-1].position, writes):
             get_logger().info("projector.checkpoint_moved", projection=self.name, expected=checkpoint)
             return 0
+        self._checkpoint = events[-1].position
         return len(events)
 
     def release(self) -> None:
@@ -330,15 +336,20 @@ def rebuild(store: Store, projection: Projection, *, owner: str | None = None, b
     try:
         while True:
             applied = runner.step()
+            if applied:
+                done += applied
+                if progress is not None:
+                    progress(min(done, total), total)
+                continue
             checkpoint = store.checkpoint(projection.name)
             if applied is None:
                 # Another runner does the work: count what it has done (a query, so only while waiting).
                 done = total - store.count_events(after=checkpoint)
-            else:
-                done += applied
-            if progress is not None:
-                progress(min(done, total), total)
-            if not applied and checkpoint >= store.head_position():
+                if progress is not None:
+                    progress(min(done, total), total)
+            if checkpoint >= store.head_position():
+                if progress is not None:
+                    progress(total, total)
                 return checkpoint
             if applied is None:
                 time.sleep(poll_seconds)

@@ -159,39 +159,41 @@ class ReadModelSql:
                 )
                 if moved.rowcount != 1:
                     raise CheckpointMoved()
-                for write in writes:
-                    self._write_row(conn, write)
+                self._write_rows(conn, writes)
         except CheckpointMoved:
             return False
         return True
 
-    def _write_row(self, conn: Any, write: ReadModelWrite) -> None:
-        q = self._q
-        if isinstance(write, GameSummary):
-            outcome = write.outcome
+    def _write_rows(self, conn: Any, writes: Sequence[ReadModelWrite]) -> None:
+        # One statement per kind of row, sent with executemany (pipelined on PostgreSQL).
+        summaries = [w for w in writes if isinstance(w, GameSummary)]
+        changes = [w for w in writes if isinstance(w, ResultChange)]
+        snapshots = [w for w in writes if isinstance(w, SnapshotRow)]
+        cursor = conn.cursor()
+        if summaries:
             # `applied` adds up: a row applied twice would show more applications than versions.
-            conn.execute(
-                q(f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                  "ON CONFLICT (game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
-                  "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
-                  "finished = excluded.finished, finished_at = excluded.finished_at, players = excluded.players, "
-                  "result = excluded.result"),
-                (write.game_id, write.club_id, write.ruleset, write.ruleset_version, write.version, write.applied,
-                 write.started_at.isoformat(), outcome.finished, _iso(outcome.finished_at),
-                 msgspec.json.encode(write.players).decode(), msgspec.json.encode(outcome.result).decode()),
+            cursor.executemany(
+                self._q(f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+                        "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
+                        "finished = excluded.finished, finished_at = excluded.finished_at, "
+                        "players = excluded.players, result = excluded.result"),
+                [(w.game_id, w.club_id, w.ruleset, w.ruleset_version, w.version, w.applied, w.started_at.isoformat(),
+                  w.outcome.finished, _iso(w.outcome.finished_at), msgspec.json.encode(w.players).decode(),
+                  msgspec.json.encode(w.outcome.result).decode()) for w in summaries],
             )
-        elif isinstance(write, ResultChange):
-            conn.execute(
-                q("INSERT INTO game_result_changes (game_id, version, before, after) VALUES (?, ?, ?, ?)"),
-                (write.game_id, write.version, msgspec.json.encode(write.before).decode(),
-                 msgspec.json.encode(write.after).decode()),
+        if changes:
+            cursor.executemany(
+                self._q("INSERT INTO game_result_changes (game_id, version, before, after) VALUES (?, ?, ?, ?)"),
+                [(w.game_id, w.version, msgspec.json.encode(w.before).decode(), msgspec.json.encode(w.after).decode())
+                 for w in changes],
             )
-        else:
-            conn.execute(
-                q("INSERT INTO replay_snapshots (game_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
-                  "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
-                  "data = excluded.data"),
-                (write.game_id, write.version, write.ruleset_version, write.data),
+        if snapshots:
+            cursor.executemany(
+                self._q("INSERT INTO replay_snapshots (game_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+                        "data = excluded.data"),
+                [(w.game_id, w.version, w.ruleset_version, w.data) for w in snapshots],
             )
 
     def reset_projection(self, name: str, tables: Sequence[str]) -> None:
@@ -268,8 +270,7 @@ class ReadModelSql:
         """Replace a game's snapshots (rebuilt under a new ruleset version)."""
         with self._rm_write() as conn:
             conn.execute(self._q("DELETE FROM replay_snapshots WHERE game_id = ?"), (game_id,))
-            for row in rows:
-                self._write_row(conn, row)
+            self._write_rows(conn, rows)
 
     # -- leagues and campaigns ------------------------------------------------------------------
     def create_collection(
