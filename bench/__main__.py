@@ -32,6 +32,10 @@ def _git_commit() -> str:
         return "unknown"
 
 
+def _progress(started: float, text: str) -> None:
+    print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a tiny run that checks the harness works (seconds)")
@@ -53,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rulesets, missing = game_rulesets()
     games = {r.name: random_games(r, sizes.fold_games, seed=7) for r in rulesets}
+    _progress(started, f"games played: {', '.join(f'{n} x{len(g)}' for n, g in games.items())}")
     results: dict[str, Any] = {
         "meta": {
             "mode": sizes.name,
@@ -69,15 +74,20 @@ def main(argv: list[str] | None = None) -> int:
         }
     }
     if "fold" in wanted:
+        _progress(started, "fold")
         results["fold"] = fold.run(rulesets, games, sizes)
     if "seek" in wanted:
+        _progress(started, "seek")
         results["seek"] = seek.run(rulesets, games, sizes)
     if "append" in wanted:
         payloads = append.payloads_from([g for played in games.values() for g in played])
+        _progress(started, "append")
         results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
     if "http" in wanted:
+        _progress(started, "http")
         results["http"] = web.run(url, sizes, args.http_workers)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
+        _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)
     results["memory"] = {
         "server_during_http": results.get("http", {}).get("server_memory"),

@@ -15,6 +15,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ import msgspec
 from bench.common import ROOT, PeakMemory, Sizes, percentile, scratch_schema
 
 OPERATOR = "bench-operator-key"
+REQUEST_TIMEOUT = 30.0
 CLUB = "bench"
 
 
@@ -53,14 +55,22 @@ def server_environment(database_url: str, workers: int) -> dict[str, str]:
 def running_server(database_url: str, workers: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`tablelog serve` on a free loopback port, ready; stopped afterwards."""
     port = free_port()
+    # Logs go to a file, never to a pipe nobody reads while the load runs: a full pipe blocks the
+    # workers that write to it, and the run would measure that instead of the server.
+    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=server_environment(database_url, workers),
         cwd=ROOT,
-        stdout=subprocess.DEVNULL,  # one JSON log line per request: written, but not kept
-        stderr=subprocess.PIPE,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
+
+    def tail() -> str:
+        log.seek(0)
+        return log.read()[-3000:].decode(errors="replace")
+
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -70,11 +80,14 @@ def running_server(database_url: str, workers: int) -> Iterator[tuple[str, subpr
             except httpx.TransportError:
                 pass
             if process.poll() is not None:
-                raise RuntimeError("the server died: " + (process.stderr.read().decode() if process.stderr else ""))
+                raise RuntimeError("the server died: " + tail())
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not become ready in 60 s")
             time.sleep(0.2)
-        yield base, process
+        try:
+            yield base, process
+        except Exception as error:
+            raise RuntimeError(f"{error}; the server's log ends with:\n{tail()}") from error
     finally:
         process.terminate()
         try:
@@ -82,6 +95,7 @@ def running_server(database_url: str, workers: int) -> Iterator[tuple[str, subpr
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        log.close()
 
 
 def prepare(base: str, games: int) -> tuple[str, list[str]]:
@@ -125,6 +139,10 @@ class Connection:
         return cls(reader, writer, token)
 
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        """One request and its answer; TimeoutError after REQUEST_TIMEOUT seconds."""
+        return await asyncio.wait_for(self._request(method, path, body), REQUEST_TIMEOUT)
+
+    async def _request(self, method: str, path: str, body: bytes) -> tuple[int, bytes]:
         head = f"{method} {path} HTTP/1.1\r\n{self.head}"
         if body:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
