@@ -614,6 +614,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         app.state.records = GameRecords(opened)
         app.state.projector = None
         if settings.run_projector:
+            # Load the built-in games here, before the projector thread and the request threads both ask
+            # the registry for them.
+            registry.all_rulesets()
             runners = [
                 Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
                 for projection in projections(opened, snapshot_every=settings.snapshot_every)
