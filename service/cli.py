@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     project.add_argument("--log-format", choices=["auto", "json", "console"])
     project.set_defaults(run=cmd_project)
 
-    rebuild = commands.add_parser("rebuild", help="rebuild a projection from zero (game_summaries, replay_snapshots)")
+    rebuild = commands.add_parser("rebuild", help="rebuild a projection from zero (games)")
     rebuild.add_argument("projection")
     rebuild.add_argument("--batch", type=int, default=500, help="events per transaction (default 500)")
     _database_flags(rebuild)

@@ -128,14 +128,16 @@ class GameFolds:
         return fold
 
 
-class GameSummaries:
-    """Per game: version, finished and when, players and result; and what each correction of a
-    game's outcome changed."""
+class Games:
+    """The read models of every game, from one fold of its events: the summary (version, finished and
+    when, players, result), what each correction of a finished game's outcome changed, and a replay
+    snapshot after every `snapshot_every` events. One projection, so each event is folded once."""
 
-    name = "game_summaries"
-    tables: tuple[str, ...] = ("game_summaries", "game_result_changes")
+    name = "games"
+    tables: tuple[str, ...] = ("game_summaries", "game_result_changes", "replay_snapshots")
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, snapshot_every: int = 100) -> None:
+        self.every = snapshot_every
         self.folds = GameFolds(store)
 
     def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
@@ -152,6 +154,8 @@ class GameSummaries:
                 new = fold.outcome()
                 if (old.finished or new.finished) and old != new:
                     writes.append(ResultChange(game_id=event.stream_id, version=event.version, before=old, after=new))
+            if event.version % self.every == 0:
+                writes.extend(self._snapshot(event.stream_id, fold))
             latest[event.stream_id] = fold
             applied[event.stream_id] = applied.get(event.stream_id, 0) + 1
         for game_id, fold in latest.items():
@@ -163,31 +167,16 @@ class GameSummaries:
             ))
         return writes
 
-
-class ReplaySnapshots:
-    """A snapshot of every game after every `every` events (`projections.replay.snapshot`)."""
-
-    name = "replay_snapshots"
-    tables: tuple[str, ...] = ("replay_snapshots",)
-
-    def __init__(self, store: Store, every: int) -> None:
-        self.every = every
-        self.folds = GameFolds(store)
-
-    def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
-        writes: list[ReadModelWrite] = []
-        for event in events:
-            fold = self.folds.apply(self.folds.before(event), event)
-            if fold is None or event.version % self.every:
-                continue
-            try:
-                writes.append(snapshot_row(event.stream_id, snapshot(fold.folded)))
-            except ProjectionError as error:
-                # A ruleset whose state does not survive its encoding gets no snapshots (its replays
-                # fold from the start) rather than stalling every game's snapshots behind it.
-                get_logger().warning("projector.snapshot_skipped", game_id=event.stream_id, code=error.code,
-                                     ruleset=fold.folded.ruleset.name)
-        return writes
+    @staticmethod
+    def _snapshot(game_id: str, fold: GameFold) -> list[ReadModelWrite]:
+        try:
+            return [snapshot_row(game_id, snapshot(fold.folded))]
+        except ProjectionError as error:
+            # A ruleset whose state does not survive its encoding gets no snapshots (its replays fold
+            # from the start) rather than stalling the projection behind it.
+            get_logger().warning("projector.snapshot_skipped", game_id=game_id, code=error.code,
+                                 ruleset=fold.folded.ruleset.name)
+            return []
 
 
 def snapshot_row(game_id: str, snap: Snapshot) -> SnapshotRow:
@@ -198,10 +187,10 @@ def snapshot_row(game_id: str, snap: Snapshot) -> SnapshotRow:
 
 def projections(store: Store, *, snapshot_every: int = 100) -> list[Projection]:
     """Every projection the service keeps."""
-    return [GameSummaries(store), ReplaySnapshots(store, snapshot_every)]
+    return [Games(store, snapshot_every=snapshot_every)]
 
 
-PROJECTION_NAMES = (GameSummaries.name, ReplaySnapshots.name)
+PROJECTION_NAMES = (Games.name,)
 
 
 def owner_id() -> str:

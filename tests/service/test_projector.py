@@ -23,7 +23,7 @@ from domain import registry
 from domain.record import decoder, fold
 from service.app import create_app
 from service.logs import configure_logging
-from service.projector import GameSummaries, ReplaySnapshots, Runner, projections, rebuild
+from service.projector import Games, Runner, projections, rebuild
 from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
@@ -185,11 +185,11 @@ def test_two_runners_started_at_once_do_not_both_run_a_projection(database_url: 
     last = record_games(store, 4, seed=4)
     other = open_store(database_url)
     try:
-        first = Runner(store, GameSummaries(store), owner="first", batch=10)
-        second = Runner(other, GameSummaries(other), owner="second", batch=10)
+        first = Runner(store, Games(store), owner="first", batch=10)
+        second = Runner(other, Games(other), owner="second", batch=10)
         assert first.step() is not None
         assert second.step() is None, "the second runner ran while the first held the lease"
-        assert other.lease_owner("game_summaries") == "first"
+        assert other.lease_owner("games") == "first"
         first.release()
         assert second.step() is not None, "a released lease is taken over at once"
         second.release()
@@ -204,14 +204,14 @@ def test_rival_runners_racing_without_leases_apply_each_event_exactly_once(datab
     others = [open_store(database_url) for _ in range(2)]
     # A lease of 0 seconds runs out at once: both runners work on every batch, and only the
     # checkpoint's compare-and-set stops the slower one from applying it a second time.
-    runners = [Runner(s, GameSummaries(s), owner=f"r{i}", batch=7, lease_seconds=0) for i, s in enumerate(others)]
+    runners = [Runner(s, Games(s), owner=f"r{i}", batch=7, lease_seconds=0) for i, s in enumerate(others)]
     applied = [0, 0]
     errors: list[BaseException] = []
 
     def work(index: int) -> None:
         try:
             deadline = time.monotonic() + 60
-            while others[index].checkpoint("game_summaries") < last and time.monotonic() < deadline:
+            while others[index].checkpoint("games") < last and time.monotonic() < deadline:
                 applied[index] += runners[index].step() or 0
         except BaseException as error:  # surfaced below
             errors.append(error)
@@ -254,7 +254,7 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     killed = _project(database_url, batch=3)
     try:
         deadline = time.monotonic() + 60
-        while store.checkpoint("game_summaries") == 0 or store.checkpoint("replay_snapshots") == 0:
+        while store.checkpoint("games") == 0:
             assert killed.poll() is None, killed.stderr.read().decode() if killed.stderr else "died"
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -276,11 +276,10 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     after_restart = read_models(store)
     summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
     assert all(s.applied == s.version for s in summaries.values())
-    done = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "game_summaries"],
+    done = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "games"],
                           env=_cli_env(database_url), cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "100%" in done.stderr and "rebuilt" in done.stderr
-    rebuild(store, ReplaySnapshots(store, 5))
     assert read_models(store) == after_restart
 
 
@@ -317,7 +316,7 @@ def test_ready_reports_each_projections_lag(database_url: str) -> None:
         deadline = time.monotonic() + 30
         while True:  # on PostgreSQL the head shows our events once older open transactions end
             checks = client.get("/ready").json()["checks"]["projections"]
-            assert set(checks) == {"game_summaries", "replay_snapshots"}
+            assert set(checks) == {"games"}
             assert all(p["checkpoint"] == 0 for p in checks.values())
             if all(p["lag"] > 0 for p in checks.values()):
                 break
@@ -339,11 +338,11 @@ def test_project_until_caught_up_stops_once_every_projection_has_applied_the_log
         done = subprocess.run([sys.executable, "-m", "service.cli", "project", "--until-caught-up"],
                               env=_cli_env(url), cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
-        assert set(opened.checkpoints()) == {"game_summaries", "replay_snapshots"}
+        assert set(opened.checkpoints()) == {"games"}
         assert all(position == last for position in opened.checkpoints().values())
         unknown = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "standings"],
                                  env=_cli_env(url), cwd=ROOT, capture_output=True, text=True, timeout=120)
-        assert unknown.returncode == 2 and "game_summaries, replay_snapshots" in unknown.stderr
+        assert unknown.returncode == 2 and "the projections are games" in unknown.stderr
     finally:
         opened.close()
 
@@ -369,7 +368,7 @@ def test_a_server_with_two_workers_applies_each_event_once(database_url: str, st
             except (httpx.TransportError, KeyError):
                 pass
             time.sleep(0.1)
-        owner = store.lease_owner("game_summaries")
+        owner = store.lease_owner("games")
         assert owner is not None and owner.split(":")[1] != str(server.pid), "a worker, not the supervisor"
     finally:
         server.terminate()
