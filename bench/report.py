@@ -110,9 +110,10 @@ def print_report(results: dict[str, Any]) -> None:
         _table(f"Append (events/s, median of {section['repeats']} x {section['seconds_per_sample']} s; "
                f"eventsourcing {section['eventsourcing']})", ["backend", "batch", "writers", "events/s"],
                [[r["backend"], r["batch"], r["writers"], r["events_per_s"]] for r in section["rows"]])
-        _table("Append ratios (tablelog PostgreSQL / other)", ["batch", "writers", "vs raw psycopg",
-                                                               "vs eventsourcing"],
-               [[r["batch"], r["writers"], r["vs_raw_psycopg"], r["vs_eventsourcing"]] for r in section["ratios"]])
+        _table("Append ratios (tablelog PostgreSQL / other; last column: raw psycopg / eventsourcing)",
+               ["batch", "writers", "vs raw psycopg", "vs eventsourcing", "raw vs eventsourcing"],
+               [[r["batch"], r["writers"], r["vs_raw_psycopg"], r["vs_eventsourcing"], r["raw_vs_eventsourcing"]]
+                for r in section["ratios"]])
     if "http" in results:
         section = results["http"]
         _table(f"HTTP ({section['workers']} workers, {section['seconds_per_level']} s per level)",
