@@ -255,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rebuild = commands.add_parser("rebuild", help="rebuild a projection from zero (games)")
     rebuild.add_argument("projection")
-    rebuild.add_argument("--batch", type=int, default=500, help="events per transaction (default 500)")
+    rebuild.add_argument("--batch", type=int, default=2000, help="events per transaction (default 2000)")
     _database_flags(rebuild)
     rebuild.set_defaults(run=cmd_rebuild)
 

@@ -311,7 +311,7 @@ def lags(store: Store, names: Sequence[str]) -> dict[str, dict[str, int]]:
             for name in names}
 
 
-def rebuild(store: Store, projection: Projection, *, owner: str | None = None, batch: int = 500,
+def rebuild(store: Store, projection: Projection, *, owner: str | None = None, batch: int = 2000,
             lease_seconds: float = 15.0, progress: Callable[[int, int], Any] | None = None,
             poll_seconds: float = 0.2) -> int:
     """Start a projection again from zero: empty its tables and checkpoint in one transaction, then

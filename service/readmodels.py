@@ -120,6 +120,8 @@ class ReadModelSql:
 
     _rm_param = "?"
     _rm_integrity: tuple[type[Exception], ...] = ()
+    _rm_projection_tx: tuple[str, ...] = ()
+    """Statements that open a projection's transaction (PostgreSQL: commit without waiting for the disk)."""
 
     def _rm_write(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
@@ -150,14 +152,17 @@ class ReadModelSql:
         transaction; write nothing and return False when the checkpoint is no longer `expected`."""
         try:
             with self._rm_write() as conn:
-                q = self._q
-                conn.execute(q("INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) "
-                               "ON CONFLICT (name) DO NOTHING"), (name,))
+                for statement in self._rm_projection_tx:
+                    conn.execute(statement)
+                # Compare-and-set in one statement: a missing row is a checkpoint at 0 (rows are never
+                # deleted), an existing one moves only from `expected`.
                 moved = conn.execute(
-                    q("UPDATE projection_checkpoints SET position = ? WHERE name = ? AND position = ?"),
-                    (position, name, expected),
-                )
-                if moved.rowcount != 1:
+                    self._q("INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) "
+                            "ON CONFLICT (name) DO UPDATE SET position = excluded.position "
+                            "WHERE projection_checkpoints.position = ? RETURNING position"),
+                    (name, position, expected),
+                ).fetchone()
+                if moved is None:
                     raise CheckpointMoved()
                 self._write_rows(conn, writes)
         except CheckpointMoved:
