@@ -27,7 +27,7 @@ from service.projector import Games, Runner, projections, rebuild
 from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
-from service.store.base import Recorder, Store
+from service.store.base import GameFilter, Recorder, Store
 from tests.service.test_projector_support import free_port
 from tests.support import tally
 
@@ -121,9 +121,7 @@ def read_models(store: Store) -> dict[str, Any]:
     }
 
 
-def _all() -> Any:
-    from service.store.base import GameFilter
-
+def _all() -> GameFilter:
     return GameFilter(limit=500)
 
 
