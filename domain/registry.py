@@ -15,7 +15,6 @@ BUILTIN_MODULES: tuple[str, ...] = (
 )
 
 _rulesets: dict[str, Ruleset] = {}
-_loaded = False
 
 
 class UnknownRuleset(LookupError):
@@ -24,13 +23,6 @@ class UnknownRuleset(LookupError):
     def __init__(self, name: str) -> None:
         super().__init__(f"Unknown ruleset {name!r}.")
         self.name = name
-
-
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        load_modules(BUILTIN_MODULES)
 
 
 def load_modules(modules: Iterable[str]) -> None:
@@ -46,7 +38,6 @@ def register(ruleset: Ruleset) -> None:
 
 def get(name: str) -> Ruleset:
     """The ruleset called `name`, or UnknownRuleset."""
-    _load()
     try:
         return _rulesets[name]
     except KeyError:
@@ -55,5 +46,9 @@ def get(name: str) -> Ruleset:
 
 def all_rulesets() -> list[Ruleset]:
     """Every registered ruleset, by name."""
-    _load()
     return [_rulesets[name] for name in sorted(_rulesets)]
+
+
+# Loaded when this module is first imported: Python's import lock makes that safe for every thread
+# (a lazy first-use load let a second thread see a half-filled registry).
+load_modules(BUILTIN_MODULES)

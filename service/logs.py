@@ -25,7 +25,7 @@ def configure_logging(log_format: str = "auto", level: str = "info") -> None:
     structlog.configure(
         processors=[*shared, structlog.processors.format_exc_info, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
     handler = logging.StreamHandler(sys.stderr)
@@ -38,6 +38,11 @@ def configure_logging(log_format: str = "auto", level: str = "info") -> None:
         logging.getLogger(name).propagate = True
     # One summary line per request comes from our middleware; uvicorn's access line would repeat it.
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
+
+
+def _stderr_logger(*args: Any) -> structlog.PrintLogger:
+    # Look sys.stderr up for each logger, not once: it may be replaced after set-up (tests do).
+    return structlog.PrintLogger(file=sys.stderr)
 
 
 def get_logger(**bound: Any) -> Any:

@@ -285,7 +285,9 @@ def test_rulesets_health_ready_and_docs_are_served(api: Api) -> None:
     assert {"tablelog.correction", "tally.rolled"} <= set(rulesets["tally"]["event_types"])
     assert api.client.get("/health").json() == {"status": "ok", "checks": {}}
     ready = api.client.get("/ready").json()
-    assert ready == {"status": "ready", "checks": {"database": "ok", "migrations": "applied"}}
+    assert ready["status"] == "ready"
+    assert (ready["checks"]["database"], ready["checks"]["migrations"]) == ("ok", "applied")
+    assert set(ready["checks"]["projections"]) >= {"games"}
     schema = api.client.get("/docs/openapi.json").json()
     assert "/clubs/{club_id}/games/{game_id}/events" in schema["paths"]
     assert api.client.get("/docs/swagger").status_code == 200
@@ -311,4 +313,4 @@ def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_se
     assert {line["event"] for line in mine} == {"events.appended", "request.finished"}
     assert all(line["club_id"] == "c1" and line["game_id"] == game_id for line in mine)
     assert all("request_id" in line for line in lines if line["event"] == "request.finished")
-    assert token not in output and token.split("_")[2] not in output and OPERATOR not in output
+    assert token not in output and token.split("_", 2)[2] not in output and OPERATOR not in output
