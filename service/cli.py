@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
+import uvicorn
 
 from domain import registry
+from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import Recorder, Store
@@ -32,9 +35,25 @@ def _store(settings: Settings) -> Store:
     return store
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+class TcpConfig(uvicorn.Config):
+    """uvicorn's config, but the shared listening socket of several workers is made as a TCP socket
+    (`IPPROTO_TCP`): asyncio then sets TCP_NODELAY on every accepted connection. uvicorn makes it with
+    protocol 0, which leaves Nagle's algorithm on, and every answer waited ~40 ms for the client's
+    delayed ACK (measured by bench/: p50 48 ms with two workers, 6 ms with one)."""
 
+    def bind_socket(self) -> socket.socket:
+        if self.uds is not None or self.fd is not None:
+            return super().bind_socket()
+        family = socket.AF_INET6 if self.host and ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self.port))
+        sock.set_inheritable(True)
+        get_logger().info("server.listening", host=self.host, port=sock.getsockname()[1], workers=self.workers)
+        return sock
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     # The workers are separate processes: they read their settings from the environment.
     for field in msgspec.structs.fields(Settings):
@@ -47,7 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if settings.migrate_on_start:
         # Migrate once here, before the workers start.
         _store(settings).close()
-    uvicorn.run(
+    config = TcpConfig(
         "service.app:app_factory",
         factory=True,
         host=settings.host,
@@ -56,6 +75,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_config=None,
         access_log=False,
     )
+    server = uvicorn.Server(config)
+    if config.workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+    else:
+        server.run()
     return 0
 
 
