@@ -1,5 +1,8 @@
 """The benchmark harness still works: `python -m bench --smoke` runs every section on the test
-PostgreSQL and writes JSON with positive figures. Never a timing: benchmarks are not tests."""
+PostgreSQL and writes JSON with positive figures. Never a timing: benchmarks are not tests.
+
+One run (about 15 s) is checked by one test, so pytest-xdist never runs it twice on two workers; each
+section has its own check below."""
 
 from __future__ import annotations
 
@@ -17,9 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
 
-@pytest.fixture(scope="module")
-def smoke_run(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
-    out = tmp_path_factory.mktemp("bench") / "smoke.json"
+def smoke_run(postgres_url: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
+    out = tmp_path / "smoke.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     env |= {"PYTHONPATH": str(ROOT), "TABLELOG_BENCH_DATABASE_URL": postgres_url}
     done = subprocess.run(
@@ -34,25 +36,25 @@ def smoke_run(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> tu
     return json.loads(out.read_text()), done.stdout
 
 
-def test_the_smoke_run_writes_every_section_and_prints_its_tables(smoke_run: tuple[dict[str, Any], str]) -> None:
-    results, printed = smoke_run
+def check_every_section_is_written_and_printed(run: tuple[dict[str, Any], str]) -> None:
+    results, printed = run
     assert set(results) == {"meta", "fold", "seek", "append", "http", "rebuild", "memory", "targets"}
     assert results["meta"]["mode"] == "smoke"
     for title in ("## Fold", "## Seek", "## Append", "## HTTP", "## Rebuild", "## Memory", "## Targets"):
         assert title in printed
 
 
-def test_every_ruleset_folds_at_a_positive_rate(smoke_run: tuple[dict[str, Any], str]) -> None:
-    rows = smoke_run[0]["fold"]["rows"]
-    assert {row["ruleset"] for row in rows} == set(smoke_run[0]["meta"]["rulesets"])
+def check_every_ruleset_folds_at_a_positive_rate(run: tuple[dict[str, Any], str]) -> None:
+    rows = run[0]["fold"]["rows"]
+    assert {row["ruleset"] for row in rows} == set(run[0]["meta"]["rulesets"])
     assert rows, "no ruleset was measured"
     for row in rows:
         for path in ("evolve", "validate_evolve"):
             assert row[path]["events"] > 0 and row[path]["events_per_s"] > 0 and row[path]["events_per_cpu_s"] > 0
 
 
-def test_seeks_are_timed_at_each_length_with_and_without_snapshots(smoke_run: tuple[dict[str, Any], str]) -> None:
-    rows = smoke_run[0]["seek"]["rows"]
+def check_seeks_are_timed_at_each_length_with_and_without_snapshots(run: tuple[dict[str, Any], str]) -> None:
+    rows = run[0]["seek"]["rows"]
     tally = [row for row in rows if row["ruleset"] == "tally"]
     assert [row["events"] for row in tally] == [100, 1000]
     for row in rows:
@@ -62,8 +64,8 @@ def test_seeks_are_timed_at_each_length_with_and_without_snapshots(smoke_run: tu
         assert 0 < row["with_snapshots"]["median_ms"] <= row["with_snapshots"]["max_ms"]
 
 
-def test_every_append_backend_appends_at_a_positive_rate(smoke_run: tuple[dict[str, Any], str]) -> None:
-    section = smoke_run[0]["append"]
+def check_every_append_backend_appends_at_a_positive_rate(run: tuple[dict[str, Any], str]) -> None:
+    section = run[0]["append"]
     backends = {"tablelog-postgres", "raw-psycopg", "tablelog-sqlite"}
     if section["eventsourcing"] == "measured":
         backends.add("eventsourcing")
@@ -77,8 +79,8 @@ def test_every_append_backend_appends_at_a_positive_rate(smoke_run: tuple[dict[s
     assert all(ratio["vs_raw_psycopg"] > 0 for ratio in section["ratios"])
 
 
-def test_the_real_server_answers_appends_and_reads_at_each_level(smoke_run: tuple[dict[str, Any], str]) -> None:
-    section = smoke_run[0]["http"]
+def check_the_real_server_answers_appends_and_reads_at_each_level(run: tuple[dict[str, Any], str]) -> None:
+    section = run[0]["http"]
     assert section["workers"] >= 1
     assert {(row["kind"], row["clients"]) for row in section["rows"]} == {
         (kind, clients) for kind in ("append", "state") for clients in (1, 4)
@@ -86,24 +88,35 @@ def test_the_real_server_answers_appends_and_reads_at_each_level(smoke_run: tupl
     for row in section["rows"]:
         assert row["requests"] > 0 and row["requests_per_s"] > 0
         assert 0 < row["p50_ms"] <= row["p99_ms"]
-    memory = smoke_run[0]["memory"]["server_during_http"]
+    memory = run[0]["memory"]["server_during_http"]
     assert memory["processes"] >= 2 and memory["largest_process_peak_mib"] > 0
 
 
-def test_the_rebuild_is_measured_once_the_projector_exists(smoke_run: tuple[dict[str, Any], str]) -> None:
-    section = smoke_run[0]["rebuild"]
+def check_the_rebuild_is_measured_once_the_projector_exists(run: tuple[dict[str, Any], str]) -> None:
+    section = run[0]["rebuild"]
     if importlib.util.find_spec("service.projector") is None:
         assert section["status"].startswith("not yet available")
         return
     assert section["status"] == "measured", section
     assert section["games"] == 20 and section["events"] > 0
     assert section["rows"] and all(row["events_per_s"] > 0 and row["peak_rss_mib"] > 0 for row in section["rows"])
-    assert smoke_run[0]["memory"]["rebuild_peak_rss_mib"] > 0
+    assert run[0]["memory"]["rebuild_peak_rss_mib"] > 0
 
 
-def test_each_target_carries_its_measured_figure(smoke_run: tuple[dict[str, Any], str]) -> None:
-    found = smoke_run[0]["targets"]
+def check_each_target_carries_its_measured_figure(run: tuple[dict[str, Any], str]) -> None:
+    found = run[0]["targets"]
     names = " | ".join(t["target"] for t in found)
     for part in ("raw psycopg", "validate + evolve", "seek with snapshots", "HTTP", "rebuild"):
         assert part in names
     assert all(t["met"] in (True, False, None) and t["measured"] is not None for t in found)
+
+
+def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: str, tmp_path: Path) -> None:
+    run = smoke_run(postgres_url, tmp_path)
+    check_every_section_is_written_and_printed(run)
+    check_every_ruleset_folds_at_a_positive_rate(run)
+    check_seeks_are_timed_at_each_length_with_and_without_snapshots(run)
+    check_every_append_backend_appends_at_a_positive_rate(run)
+    check_the_real_server_answers_appends_and_reads_at_each_level(run)
+    check_the_rebuild_is_measured_once_the_projector_exists(run)
+    check_each_target_carries_its_measured_figure(run)
