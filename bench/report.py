@@ -53,7 +53,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     if rebuilt:
         value = rebuilt.get("all_projections_events_per_s")
         if value is None:
-            out.append(_target("rebuild >= 20,000 events/s", rebuilt["status"], None))
+            out.append(_target(f"rebuild >= 20,000 events/s ({rebuilt['status']})", None, None))
         else:
             out.append(_target("rebuild >= 20,000 events/s (all projections)", value, value >= 20_000))
             for row in rebuilt["rows"]:

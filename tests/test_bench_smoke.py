@@ -108,7 +108,9 @@ def check_each_target_carries_its_measured_figure(run: tuple[dict[str, Any], str
     names = " | ".join(t["target"] for t in found)
     for part in ("raw psycopg", "validate + evolve", "seek with snapshots", "HTTP", "rebuild"):
         assert part in names
-    assert all(t["met"] in (True, False, None) and t["measured"] is not None for t in found)
+    assert all(t["met"] in (True, False, None) for t in found)
+    # A target goes unjudged only when its figure is missing (eventsourcing without the bench extra).
+    assert all((t["measured"] is None) == (t["met"] is None) for t in found)
 
 
 def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: str, tmp_path: Path) -> None:
