@@ -3,7 +3,7 @@
 RULESET (validate + evolve), seek (a 10,000-event game, with snapshots), rebuild (in process, every
 projection over stored games). Prints pyinstrument's call tree; `--html FILE` writes the full one.
 
-`http` samples a real server's processes with py-spy (`pip install py-spy`; it needs ptrace) while
+`http` samples a real server's processes with py-spy (in the `bench` extra; it needs ptrace) while
 16 clients append, and prints the functions holding the most samples (inclusive and self)."""
 
 from __future__ import annotations
