@@ -56,7 +56,9 @@ POSITION_SHIFT = 20
 assert MAX_BATCH < 2**POSITION_SHIFT
 
 _APPEND = """
-WITH current AS (
+WITH prior AS (
+    SELECT fingerprint, result FROM idempotency_keys WHERE stream_id = %(stream)s AND key = %(idem)s
+), current AS (
     SELECT coalesce(max(version), 0) AS version FROM events WHERE stream_id = %(stream)s
 ), inserted AS (
     INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
@@ -64,11 +66,36 @@ WITH current AS (
            e.type, e.schema_version, e.data::json, %(club)s, %(key)s
     FROM unnest(%(types)s::text[], %(schema_versions)s::int[], %(datas)s::text[])
          WITH ORDINALITY AS e(type, schema_version, data, ord)
-    WHERE (SELECT version FROM current) = %(expected)s
+    WHERE (SELECT version FROM current) = %(expected)s AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
+), created AS (
+    INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, version,
+                       finished, finished_at)
+    SELECT %(stream)s, %(game_club)s, %(ruleset)s, %(ruleset_version)s, %(player_ids)s, %(title)s,
+           %(created_at)s, %(last)s, %(finished)s, CASE WHEN %(finished)s THEN now() END
+    WHERE %(create)s AND EXISTS (SELECT 1 FROM inserted)
+    RETURNING 1
+), listed AS (
+    UPDATE games SET version = %(last)s, finished = %(finished)s,
+                     finished_at = CASE WHEN %(finished)s THEN coalesce(finished_at, now()) END
+    WHERE game_id = %(stream)s AND %(progress)s AND NOT %(create)s AND EXISTS (SELECT 1 FROM inserted)
+    RETURNING 1
+), remembered AS (
+    INSERT INTO idempotency_keys (stream_id, key, fingerprint, result)
+    SELECT %(stream)s, %(idem)s, %(fingerprint)s, %(versions)s::jsonb
+    WHERE %(idem)s::text IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
+    RETURNING 1
 )
-SELECT (SELECT version FROM current), array_agg(position ORDER BY version) FROM inserted
+SELECT (SELECT version FROM current), (SELECT array_agg(position ORDER BY version) FROM inserted),
+       (SELECT fingerprint FROM prior), (SELECT result::text FROM prior)
 """
+
+class _AppendedVersions(msgspec.Struct, frozen=True):
+    """What the idempotency table keeps of an append (its positions are read back from the events)."""
+
+    first_version: int
+    last_version: int
+
 
 _EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id"
 
@@ -175,53 +202,37 @@ class PostgresStore(ReadModelSql):
         if not events or len(events) > MAX_BATCH:
             raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
         fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
+        last = expected_version + len(events)
+        finished = progress.finished if progress is not None else False
+        # One statement in autocommit: the version check, the events, the game's listing and the
+        # idempotency key are written together or not at all, in one round trip (no BEGIN / COMMIT).
+        params = {
+            "stream": stream_id,
+            "expected": expected_version,
+            "last": last,
+            "club": recorded_by.club_id,
+            "key": recorded_by.key_id,
+            "types": [e.type for e in events],
+            "schema_versions": [e.schema_version for e in events],
+            "datas": [e.data.decode() for e in events],
+            "idem": idempotency_key,
+            "fingerprint": fingerprint,
+            "versions": msgspec.json.encode({"first_version": expected_version + 1, "last_version": last}).decode(),
+            "progress": progress is not None,
+            "finished": finished,
+            "create": game is not None,
+            "game_club": game.club_id if game else None,
+            "ruleset": game.ruleset if game else None,
+            "ruleset_version": game.ruleset_version if game else None,
+            "player_ids": list(game.player_ids) if game else None,
+            "title": game.title if game else None,
+            "created_at": game.created_at if game else None,
+        }
         try:
-            with self._tx() as conn:
-                if idempotency_key:
-                    replay = self._replayed(conn, stream_id, idempotency_key, fingerprint)
-                    if replay is not None:
-                        return replay
-                if game is not None:
-                    self._insert_game(conn, game)
-                row = conn.execute(
-                    _APPEND,
-                    {
-                        "stream": stream_id,
-                        "expected": expected_version,
-                        "club": recorded_by.club_id,
-                        "key": recorded_by.key_id,
-                        "types": [e.type for e in events],
-                        "schema_versions": [e.schema_version for e in events],
-                        "datas": [e.data.decode() for e in events],
-                    },
-                ).fetchone()
-                assert row is not None
-                current, positions = row
-                if positions is None:
-                    raise VersionConflict(stream_id, expected_version, current)
-                last = expected_version + len(events)
-                result = AppendResult(
-                    stream_id=stream_id,
-                    first_version=expected_version + 1,
-                    last_version=last,
-                    positions=tuple(positions),
-                )
-                if progress is not None:
-                    conn.execute(
-                        "UPDATE games SET version = %s, finished = %s, finished_at = CASE WHEN %s "
-                        "THEN coalesce(finished_at, now()) END WHERE game_id = %s",
-                        (last, progress.finished, progress.finished, stream_id),
-                    )
-                if idempotency_key:
-                    conn.execute(
-                        "INSERT INTO idempotency_keys (stream_id, key, fingerprint, result) "
-                        "VALUES (%s, %s, %s, %s::jsonb)",
-                        (stream_id, idempotency_key, fingerprint, msgspec.json.encode(result).decode()),
-                    )
-                return result
+            with self._pool.connection() as conn:
+                row = conn.execute(_APPEND, params).fetchone()
         except pg_errors.UniqueViolation as error:
-            constraint = error.diag.constraint_name or ""
-            if constraint == "games_pkey":
+            if (error.diag.constraint_name or "") == "games_pkey":
                 raise AlreadyExists("game", stream_id) from None
             # A concurrent writer won the race: a retry with the same key gets the first result.
             if idempotency_key:
@@ -229,24 +240,49 @@ class PostgresStore(ReadModelSql):
                 if replay is not None:
                     return replay
             raise VersionConflict(stream_id, expected_version, self.stream_version(stream_id)) from None
+        assert row is not None
+        current, positions, prior_fingerprint, prior_result = row
+        if prior_fingerprint is not None:
+            return self._replay(stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
+        if positions is None:
+            if game is not None:
+                raise AlreadyExists("game", stream_id)
+            raise VersionConflict(stream_id, expected_version, current)
+        return AppendResult(
+            stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+        )
 
-    def _replayed(
-        self, conn: psycopg.Connection[Any], stream_id: str, key: str, fingerprint: str
-    ) -> AppendResult | None:
-        row = conn.execute(
-            "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
-            (stream_id, key),
-        ).fetchone()
-        if row is None:
-            return None
-        if row[0] != fingerprint:
+    def _replay(
+        self, stream_id: str, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
+    ) -> AppendResult:
+        """The first result of an append made with this key (IdempotencyMismatch for another body)."""
+        if prior_fingerprint != fingerprint:
             raise IdempotencyMismatch(stream_id, key)
-        first = msgspec.json.decode(row[1].encode(), type=AppendResult)
-        return msgspec.structs.replace(first, replayed=True)
+        first = msgspec.json.decode(prior_result.encode(), type=_AppendedVersions)
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT array_agg(position ORDER BY version) FROM events "
+                "WHERE stream_id = %s AND version BETWEEN %s AND %s",
+                (stream_id, first.first_version, first.last_version),
+            ).fetchone()
+        positions = tuple(row[0]) if row and row[0] else ()
+        return AppendResult(
+            stream_id=stream_id,
+            first_version=first.first_version,
+            last_version=first.last_version,
+            positions=positions,
+            replayed=True,
+        )
 
     def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         with self._pool.connection() as conn:
-            return self._replayed(conn, stream_id, idempotency_key, fingerprint)
+            row = conn.execute(
+                "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
+                (stream_id, idempotency_key),
+            ).fetchone()
+        if row is None:
+            return None
+        return self._replay(stream_id, idempotency_key, fingerprint, row[0], row[1])
 
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
         with self._pool.connection() as conn:
@@ -369,21 +405,6 @@ class PostgresStore(ReadModelSql):
         return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
 
     # -- games --------------------------------------------------------------------------------------
-    def _insert_game(self, conn: psycopg.Connection[Any], game: GameRecord) -> None:
-        conn.execute(
-            "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                game.game_id,
-                game.club_id,
-                game.ruleset,
-                game.ruleset_version,
-                list(game.player_ids),
-                game.title,
-                game.created_at,
-            ),
-        )
-
     _GAME_COLUMNS = (
         "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, version, finished, finished_at, title"
     )
