@@ -7,7 +7,7 @@ skips them. Folding the same events always gives the same state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Union
 
 import msgspec
@@ -41,16 +41,29 @@ class _Link(msgspec.Struct, frozen=True, array_like=True):
 
 
 class Folded:
-    """A stream folded up to `version`: the set-up, the state, and the events still in effect."""
+    """A stream folded up to `version`: the set-up, the state, and the events still in effect.
 
-    __slots__ = ("_effective", "ruleset", "setup", "state", "version")
+    The events in effect are a chain of links, newest first, over an optional base: the events in
+    effect when the fold was resumed from a snapshot, counted but loaded only if a later correction
+    needs them (so resuming is O(1), whatever the game's length)."""
 
-    def __init__(self, ruleset: Ruleset, setup: Setup, state: Any, version: int, effective: _Link | None):
+    __slots__ = ("_base", "_effective", "ruleset", "setup", "state", "version")
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        setup: Setup,
+        state: Any,
+        version: int,
+        effective: _Link | None,
+        base: tuple[int, Callable[[], list[tuple[int, Any]]]] | None = None,
+    ):
         self.ruleset = ruleset
         self.setup = setup
         self.state = state
         self.version = version
         self._effective = effective
+        self._base = base
 
     @classmethod
     def resume(
@@ -62,10 +75,34 @@ class Folded:
             link = _Link(event_version, event, link, depth)
         return cls(ruleset, setup, state, version, link)
 
+    @classmethod
+    def resume_lazily(
+        cls,
+        ruleset: Ruleset,
+        setup: Setup,
+        state: Any,
+        version: int,
+        in_effect: int,
+        load: Callable[[], list[tuple[int, Any]]],
+    ) -> Folded:
+        """A fold saved earlier, whose `in_effect` events in effect are loaded by `load` only when a
+        correction needs them (see `effective_events_of`)."""
+        return cls(ruleset, setup, state, version, None, (in_effect, load))
+
     @property
     def effective_count(self) -> int:
         """How many game events are in effect (not voided)."""
-        return self._effective.depth if self._effective else 0
+        if self._effective is not None:
+            return self._effective.depth
+        return self._base[0] if self._base else 0
+
+    @property
+    def latest_event(self) -> Any:
+        """The game event at `version` if it is in effect and at hand, else None (a correction, the
+        set-up, or a fold just resumed from a snapshot)."""
+        if self._effective is not None and self._effective.version == self.version:
+            return self._effective.event
+        return None
 
     def effective_events(self) -> list[tuple[int, Any]]:
         """The game events in effect, oldest first, with their stream versions."""
@@ -75,6 +112,11 @@ class Folded:
             out.append((link.version, link.event))
             link = link.previous
         out.reverse()
+        if self._base:
+            count, load = self._base
+            base = load()
+            assert len(base) == count, "the events loaded for a snapshot do not match it"
+            out = base + out
         return out
 
     def check(self, event: Any) -> None:
@@ -99,17 +141,14 @@ class Folded:
         """Apply an event already accepted (or read from the record) and return the new fold."""
         version = self.version + 1 if version is None else version
         if isinstance(event, Correction):
-            keep = self.effective_count - event.voids
-            link = self._effective
-            while link is not None and link.depth > keep:
-                link = link.previous
+            kept = self.effective_events()[: self.effective_count - event.voids]
             state = self.ruleset.initial(self.setup)
-            for _, kept in _oldest_first(link):
-                state = self.ruleset.evolve(state, kept)
-            return Folded(self.ruleset, self.setup, state, version, link)
+            for _, still in kept:
+                state = self.ruleset.evolve(state, still)
+            return Folded.resume(self.ruleset, self.setup, state, version, kept)
         state = self.ruleset.evolve(self.state, event)
-        depth = self.effective_count + 1
-        return Folded(self.ruleset, self.setup, state, version, _Link(version, event, self._effective, depth))
+        link = _Link(version, event, self._effective, self.effective_count + 1)
+        return Folded(self.ruleset, self.setup, state, version, link, self._base)
 
     def accept(self, event: Any) -> Folded:
         """Check then apply: the append path."""
@@ -117,12 +156,16 @@ class Folded:
         return self.apply(event)
 
 
-def _oldest_first(link: _Link | None) -> Iterator[tuple[int, Any]]:
-    items: list[tuple[int, Any]] = []
-    while link is not None:
-        items.append((link.version, link.event))
-        link = link.previous
-    return reversed(items)
+def effective_events_of(events: Sequence[Any]) -> list[tuple[int, Any]]:
+    """The game events of a stream (its set-up first) still in effect after all of it (G-3), with their
+    versions, found from the corrections alone: nothing is folded."""
+    kept: list[tuple[int, Any]] = []
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, Correction):
+            del kept[max(0, len(kept) - event.voids) :]
+        elif not isinstance(event, GameStarted):
+            kept.append((version, event))
+    return kept
 
 
 def start(ruleset: Ruleset, started: GameStarted, version: int = 1) -> Folded:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from domain.record import Correction, Folded, GameStarted, event_tag, start
+from domain.record import Correction, Folded, GameStarted, effective_events_of, event_tag, start
 from domain.ruleset import Player, Ruleset, Setup, Viewer
 from projections.diff import Change, diff
 from projections.errors import ProjectionError
@@ -73,19 +73,22 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A fold saved after step `version`, enough to go on without the events before it.
+    """A fold saved after step `version`: with the stream's events, enough to go on without folding
+    the events before it.
 
-    `state` is the MessagePack encoding of the ruleset's state (decoded with `ruleset.state_type`),
-    `effective` the MessagePack encoding of the game events still in effect, oldest first, as
-    `[version, event]` pairs (a later correction refolds them from the start). Store it with
-    `encode_snapshot`; it is ignored by `restore` unless its ruleset name and version match."""
+    `state` is the MessagePack encoding of the ruleset's state (decoded with `ruleset.state_type`);
+    `in_effect` counts the game events then in effect (a later correction loads them from the stream
+    and refolds); `last_event` is the MessagePack encoding of the event at `version`, so a snapshot is
+    used only with the stream it was made from. Restoring costs the same at any length of game. Store
+    it with `encode_snapshot`; `restore` ignores it unless its ruleset name and version match."""
 
     version: int
     ruleset: str
     ruleset_version: str
     setup: Setup
     state: bytes
-    effective: bytes
+    in_effect: int
+    last_event: bytes
 
 
 def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
@@ -142,10 +145,10 @@ def seek(ruleset: Ruleset, events: Sequence[Any], step: int, snapshots: Sequence
     folded: Folded | None = None
     usable = [s for s in snapshots if s.version <= step and _same_rules(ruleset, s)]
     for snap in sorted(usable, key=lambda s: s.version, reverse=True):
-        folded = restore(ruleset, snap)
-        if folded is not None and _belongs(folded, started, events):
-            break
-        folded = None
+        if _belongs(snap, started, events):
+            folded = restore(ruleset, snap, events)
+            if folded is not None:
+                break
     if folded is None:
         folded = start(ruleset, started)
     for version in range(folded.version + 1, step + 1):
@@ -187,21 +190,25 @@ def snapshot(folded: Folded) -> Snapshot:
         ruleset_version=ruleset.version,
         setup=folded.setup,
         state=state,
-        effective=msgspec.msgpack.encode(folded.effective_events()),
+        in_effect=folded.effective_count,
+        last_event=_last_event(folded),
     )
 
 
-def restore(ruleset: Ruleset, snap: Snapshot) -> Folded | None:
-    """The fold a snapshot saved, or None when it was made under other rules (another ruleset or
-    version) or no longer decodes: the caller then folds from the start and may snapshot again."""
+def restore(ruleset: Ruleset, snap: Snapshot, events: Sequence[Any]) -> Folded | None:
+    """The fold a snapshot saved, for the stream `events` it was made from, or None when it was made
+    under other rules (another ruleset or version) or no longer decodes: the caller then folds from
+    the start and may snapshot again."""
     if not _same_rules(ruleset, snap):
         return None
     try:
         state = _decode_state(ruleset, snap.state)
-        effective = _decode_effective(ruleset, snap.effective)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    return Folded.resume(ruleset, snap.setup, state, snap.version, effective)
+    prefix = events[: snap.version]
+    return Folded.resume_lazily(
+        ruleset, snap.setup, state, snap.version, snap.in_effect, lambda: effective_events_of(prefix)
+    )
 
 
 def snapshots_for(ruleset: Ruleset, events: Sequence[Any], every: int = 100) -> tuple[Snapshot, ...]:
@@ -235,18 +242,18 @@ def _decode_state(ruleset: Ruleset, data: bytes) -> Any:
     return msgspec.msgpack.decode(data, type=getattr(ruleset, "state_type", Any))
 
 
-def _decode_effective(ruleset: Ruleset, data: bytes) -> list[tuple[int, Any]]:
-    event_type: Any = ruleset.event_type
-    return msgspec.msgpack.decode(data, type=list[tuple[int, event_type]])
+def _last_event(folded: Folded) -> bytes:
+    return msgspec.msgpack.encode([folded.version, folded.latest_event])
 
 
-def _belongs(folded: Folded, started: GameStarted, events: Sequence[Any]) -> bool:
-    # The state is the fold of the set-up and the events in effect, so a snapshot whose set-up and
-    # events in effect are this stream's gives this stream's state; one of another game would
-    # silently give a wrong one.
-    if folded.setup != started.setup:
+def _belongs(snap: Snapshot, started: GameStarted, events: Sequence[Any]) -> bool:
+    # Snapshots are stored per game; this guards against one of another game all the same, cheaply:
+    # the set-up and the event the snapshot ends on must be this stream's.
+    if snap.setup != started.setup or snap.version > len(events):
         return False
-    return all(events[version - 1] == event for version, event in folded.effective_events())
+    event = events[snap.version - 1]
+    last = None if isinstance(event, (GameStarted, Correction)) else event
+    return snap.last_event == msgspec.msgpack.encode([snap.version, last])
 
 
 def _same_rules(ruleset: Ruleset, snap: Snapshot) -> bool:

@@ -146,14 +146,27 @@ def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, ev
     """The game's stored snapshots up to `step`, rebuilt first when they were made under another
     ruleset version (or are missing though the game is `every` events long)."""
     rows = store.snapshots(game_id, up_to=step)
-    if any(row.ruleset_version != ruleset.version for row in rows) or (not rows and step >= every):
+    decoded = _decodable(rows)
+    if (
+        decoded is None
+        or any(row.ruleset_version != ruleset.version for row in rows)
+        or (not rows and step >= every)
+    ):
         try:
             made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
         except ProjectionError:  # a state that does not survive its encoding: seek from the start
             return []
         store.replace_snapshots(game_id, [snapshot_row(game_id, snap) for snap in made])
         return [snap for snap in made if snap.version <= step]
-    return [decode_snapshot(row.data) for row in rows]
+    return decoded
+
+
+def _decodable(rows: Sequence[Any]) -> list[Snapshot] | None:
+    """The stored snapshots, or None when one was written in an older format (rebuilt then)."""
+    try:
+        return [decode_snapshot(row.data) for row in rows]
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def _league(records: GameRecords, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:

@@ -3,7 +3,7 @@
 import msgspec
 import pytest
 
-from domain.record import Correction, GameStarted, decoder, fold, start
+from domain.record import Correction, Folded, GameStarted, decoder, effective_events_of, fold, start
 from domain.ruleset import Player, RuleError, Setup
 from tests.support.tally import RULESET, Noted, Rolled
 
@@ -65,3 +65,28 @@ def test_the_decoder_reads_game_events_and_record_events():
     raw = msgspec.json.encode(Correction(voids=1, reason="typo"))
     assert decoder(RULESET).decode(raw) == Correction(voids=1, reason="typo")
     assert decoder(RULESET).decode(b'{"type":"tally.rolled","seat":0,"face":4}') == Rolled(seat=0, face=4)
+
+
+def test_a_fold_resumed_lazily_loads_the_events_in_effect_only_when_a_correction_needs_them():
+    events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5), Rolled(seat=0, face=2)]
+    saved = fold(RULESET, events[:3])
+    loads = []
+
+    def load():
+        loads.append(1)
+        return saved.effective_events()
+
+    resumed = Folded.resume_lazily(RULESET, SETUP, saved.state, 3, saved.effective_count, load)
+    resumed = resumed.apply(events[3], 4)
+    assert resumed.state == fold(RULESET, events).state and resumed.effective_count == 3 and loads == []
+    corrected = resumed.apply(Correction(voids=2), 5)
+    assert loads == [1]
+    assert corrected.state == fold(RULESET, [*events, Correction(voids=2)]).state
+    assert [v for v, _ in corrected.effective_events()] == [2]
+
+
+def test_the_events_in_effect_are_found_from_the_corrections_alone():
+    events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5), Correction(voids=1), Rolled(seat=1, face=4),
+              Noted(seat=0, text="x"), Correction(voids=2), Rolled(seat=1, face=1)]
+    assert effective_events_of(events) == fold(RULESET, events).effective_events()
+    assert [v for v, _ in effective_events_of(events)] == [2, 8]

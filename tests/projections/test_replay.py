@@ -82,7 +82,7 @@ def test_a_snapshot_survives_its_bytes():
     snap = snapshots_for(RULESET, events, every=10)[-1]
     back = decode_snapshot(encode_snapshot(snap))
     assert back == snap
-    restored = restore(RULESET, back)
+    restored = restore(RULESET, back, events)
     assert restored is not None
     assert restored.state == fold(RULESET, events[: snap.version]).state
 
@@ -100,9 +100,9 @@ def test_a_snapshot_made_under_another_ruleset_version_is_ignored():
         made_under_v2, state=msgspec.msgpack.encode(msgspec.structs.replace(
             fold(RULESET, events[:3]).state, scores=(6, 6)))
     )
-    assert restore(RULESET, forged) is None
+    assert restore(RULESET, forged, events) is None
     assert seek(RULESET, events, 4, [forged]).state.scores == (5, 5)
-    assert restore(newer, forged) is not None
+    assert restore(newer, forged, events) is not None
     assert seek(newer, events, 4, [forged]).state.scores == (8, 6)
 
 
@@ -121,7 +121,7 @@ def test_a_snapshot_that_no_longer_decodes_is_ignored():
     events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5)]
     good = snapshot(seek(RULESET, events, 2))
     broken = msgspec.structs.replace(good, state=b"\xc1")
-    assert restore(RULESET, broken) is None
+    assert restore(RULESET, broken, events) is None
     assert seek(RULESET, events, 3, [broken]).state.scores == (3, 5)
 
 

@@ -13,7 +13,7 @@ import pytest
 from domain.record import decoder, fold
 from domain.ruleset import Viewer
 from projections.diff import diff
-from projections.replay import encode_snapshot, replay, snapshot, view_at
+from projections.replay import decode_snapshot, encode_snapshot, replay, snapshot, view_at
 from service.readmodels import SnapshotRow
 from service.store.base import Store
 from tests.service.api_support import Api
@@ -122,3 +122,17 @@ def test_a_step_past_the_end_is_a_404_and_a_seat_view_needs_its_seat(api: Api) -
     other = api.club("c2")
     forbidden = api.client.get(f"/clubs/c1/games/{game_id}/replay", headers=api.auth(other))
     assert forbidden.status_code == 403
+
+
+def test_a_snapshot_stored_in_an_older_format_is_rebuilt_on_demand(api: Api) -> None:
+    token, game_id, position = corrected_game(api)
+    wait_for_projector(api, position)
+    store: Store = api.client.app.state.store
+    events = stored_events(store, game_id)
+    store.replace_snapshots(game_id, [SnapshotRow(game_id=game_id, version=EVERY, ruleset_version=tally.RULESET.version,
+                                                  data=b"\x93\x01\x02\x03")])  # not a Snapshot any more
+    response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"},
+                              headers=api.auth(token))
+    assert response.status_code == 200, response.text
+    assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
+    assert all(decode_snapshot(s.data).version == s.version for s in store.snapshots(game_id))
