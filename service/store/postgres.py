@@ -55,18 +55,16 @@ from service.store.migrations import Migration, load_migrations
 POSITION_SHIFT = 20
 assert MAX_BATCH < 2**POSITION_SHIFT
 
-_APPEND = """
+_APPEND_WITH_LISTING = """
 WITH prior AS (
     SELECT fingerprint, result FROM idempotency_keys WHERE stream_id = %(stream)s AND key = %(idem)s
-), current AS (
-    SELECT coalesce(max(version), 0) AS version FROM events WHERE stream_id = %(stream)s
 ), inserted AS (
     INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
     SELECT (pg_current_xact_id()::text::bigint << 20) + e.ord, %(stream)s, %(expected)s + e.ord,
            e.type, e.schema_version, e.data::json, %(club)s, %(key)s
     FROM unnest(%(types)s::text[], %(schema_versions)s::int[], %(datas)s::text[])
          WITH ORDINALITY AS e(type, schema_version, data, ord)
-    WHERE (SELECT version FROM current) = %(expected)s AND NOT EXISTS (SELECT 1 FROM prior)
+    WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
 ), created AS (
     INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, version,
@@ -86,7 +84,7 @@ WITH prior AS (
     WHERE %(idem)s::text IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
 )
-SELECT (SELECT version FROM current), (SELECT array_agg(position ORDER BY version) FROM inserted),
+SELECT (SELECT array_agg(position ORDER BY version) FROM inserted),
        (SELECT fingerprint FROM prior), (SELECT result::text FROM prior)
 """
 
@@ -95,6 +93,33 @@ class _AppendedVersions(msgspec.Struct, frozen=True):
 
     first_version: int
     last_version: int
+
+
+# The stream is at `expected` when its event `expected` exists (or it is new) and event `expected + 1`
+# does not: the first is this index probe, the second the unique key, which turns a lost race into a
+# unique violation (a conflict), never a silent success.
+_EXPECTED_CHECK = (
+    "(%(expected)s = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = %(stream)s AND version = %(expected)s))"
+)
+_APPEND_WITH_LISTING = _APPEND_WITH_LISTING.replace("{expected_check}", _EXPECTED_CHECK)
+
+# The plain appends (no listing, no idempotency key): one statement, and no unnest for a single event.
+_APPEND_ONE = f"""
+INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
+SELECT (pg_current_xact_id()::text::bigint << 20) + 1, %(stream)s, %(expected)s + 1, %(type)s, %(schema_version)s,
+       %(data)s::json, %(club)s, %(key)s
+WHERE {_EXPECTED_CHECK}
+RETURNING position
+"""
+_APPEND_MANY = f"""
+INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
+SELECT (pg_current_xact_id()::text::bigint << 20) + e.ord, %(stream)s, %(expected)s + e.ord, e.type,
+       e.schema_version, e.data::json, %(club)s, %(key)s
+FROM unnest(%(types)s::text[], %(schema_versions)s::int[], %(datas)s::text[])
+     WITH ORDINALITY AS e(type, schema_version, data, ord)
+WHERE {_EXPECTED_CHECK}
+RETURNING version, position
+"""
 
 
 _EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id"
@@ -201,6 +226,8 @@ class PostgresStore(ReadModelSql):
     ) -> AppendResult:
         if not events or len(events) > MAX_BATCH:
             raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
+        if idempotency_key is None and game is None and progress is None:
+            return self._append_plain(stream_id, events, expected_version, recorded_by)
         fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
         last = expected_version + len(events)
         finished = progress.finished if progress is not None else False
@@ -230,27 +257,75 @@ class PostgresStore(ReadModelSql):
         }
         try:
             with self._pool.connection() as conn:
-                row = conn.execute(_APPEND, params).fetchone()
+                row = conn.execute(_APPEND_WITH_LISTING, params).fetchone()
         except pg_errors.UniqueViolation as error:
-            if (error.diag.constraint_name or "") == "games_pkey":
+            if game is not None:  # its stream or its listing exists already
                 raise AlreadyExists("game", stream_id) from None
             # A concurrent writer won the race: a retry with the same key gets the first result.
             if idempotency_key:
                 replay = self.replayed_append(stream_id, idempotency_key, fingerprint)
                 if replay is not None:
                     return replay
-            raise VersionConflict(stream_id, expected_version, self.stream_version(stream_id)) from None
+            raise self._conflict(stream_id, expected_version) from None
         assert row is not None
-        current, positions, prior_fingerprint, prior_result = row
+        positions, prior_fingerprint, prior_result = row
         if prior_fingerprint is not None:
             return self._replay(stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
         if positions is None:
             if game is not None:
                 raise AlreadyExists("game", stream_id)
-            raise VersionConflict(stream_id, expected_version, current)
+            raise self._conflict(stream_id, expected_version)
         return AppendResult(
             stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
         )
+
+    def _append_plain(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int, recorded_by: Recorder
+    ) -> AppendResult:
+        """An append with nothing beside its events: the leanest statement, one round trip."""
+        try:
+            with self._pool.connection() as conn:
+                if len(events) == 1:
+                    event = events[0]
+                    one = conn.execute(
+                        _APPEND_ONE,
+                        {
+                            "stream": stream_id,
+                            "expected": expected_version,
+                            "type": event.type,
+                            "schema_version": event.schema_version,
+                            "data": event.data.decode(),
+                            "club": recorded_by.club_id,
+                            "key": recorded_by.key_id,
+                        },
+                    ).fetchone()
+                    rows = [(expected_version + 1, one[0])] if one else []
+                else:
+                    rows = conn.execute(
+                        _APPEND_MANY,
+                        {
+                            "stream": stream_id,
+                            "expected": expected_version,
+                            "types": [e.type for e in events],
+                            "schema_versions": [e.schema_version for e in events],
+                            "datas": [e.data.decode() for e in events],
+                            "club": recorded_by.club_id,
+                            "key": recorded_by.key_id,
+                        },
+                    ).fetchall()
+        except pg_errors.UniqueViolation:
+            raise self._conflict(stream_id, expected_version) from None
+        if not rows:
+            raise self._conflict(stream_id, expected_version)
+        return AppendResult(
+            stream_id=stream_id,
+            first_version=expected_version + 1,
+            last_version=expected_version + len(events),
+            positions=tuple(position for _, position in sorted(rows)),
+        )
+
+    def _conflict(self, stream_id: str, expected_version: int) -> VersionConflict:
+        return VersionConflict(stream_id, expected_version, self.stream_version(stream_id))
 
     def _replay(
         self, stream_id: str, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
