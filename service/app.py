@@ -22,7 +22,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain import registry
 from domain.ruleset import Result, Viewer
-from service.auth import Principal, authenticate, new_key
+from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
 from service.logs import configure_logging, get_logger
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
@@ -206,7 +206,7 @@ def _bearer(request: Request[Any, Any, Any]) -> str | None:
 
 def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
     """The caller, from its bearer token; 401 without a valid one."""
-    principal = authenticate(state.store, _bearer(request), state.settings.operator_key)
+    principal = state.authenticator(_bearer(request))
     if principal is None:
         raise NotAuthorizedException()
     if principal.club_id:
@@ -612,6 +612,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
         app.state.records = GameRecords(opened)
+        app.state.authenticator = Authenticator(opened, settings.operator_key)
         app.state.projector = None
         if settings.run_projector:
             # Load the built-in games here, before the projector thread and the request threads both ask
@@ -632,7 +633,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
 
     return Litestar(
         dependencies={
-            "principal": Provide(provide_principal, sync_to_thread=True),
+            # Cheap enough for the event loop: keys are remembered (a miss is one indexed lookup).
+            "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records, sync_to_thread=False),
         },
         route_handlers=[ClubController, GameController, *projection_handlers(), list_rulesets, health, ready],

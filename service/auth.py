@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+import time
 
 import msgspec
 
@@ -31,6 +33,35 @@ def new_key() -> tuple[str, str, str]:
     key_id = secrets.token_hex(8)
     secret = secrets.token_urlsafe(32)
     return key_id, f"tl_{key_id}_{secret}", hash_secret(secret)
+
+
+class Authenticator:
+    """Resolves bearer tokens, remembering club keys for `ttl` seconds: a request then needs no
+    database round trip for its key. (A key revoked in the database stops working within `ttl`.)"""
+
+    def __init__(self, store: Store, operator_key: str | None, ttl: float = 30.0, size: int = 4096) -> None:
+        self.store = store
+        self.operator_key = operator_key
+        self.ttl = ttl
+        self.size = size
+        self._known: dict[str, tuple[float, Principal]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, token: str | None) -> Principal | None:
+        if not token:
+            return None
+        now = time.monotonic()
+        with self._lock:
+            known = self._known.get(token)
+        if known is not None and now - known[0] < self.ttl:
+            return known[1]
+        principal = authenticate(self.store, token, self.operator_key)
+        if principal is not None and not principal.operator:
+            with self._lock:
+                if len(self._known) >= self.size:
+                    self._known.clear()
+                self._known[token] = (now, principal)
+        return principal
 
 
 def authenticate(store: Store, token: str | None, operator_key: str | None) -> Principal | None:

@@ -117,6 +117,7 @@ class GameRecords:
         self.store = store
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._cache_size = cache_size
+        self._identities: dict[str, GameRecord] = {}
         self._lock = threading.Lock()
 
     # -- games ----------------------------------------------------------------------------------
@@ -126,6 +127,21 @@ class GameRecords:
         if record is None or record.club_id != club_id:
             raise NotFound("game", game_id)
         return record
+
+    def _owned(self, club_id: str, game_id: str) -> GameRecord:
+        """Like `game`, for callers that need only what never changes (club, ruleset): remembered, so
+        appends and reads skip a round trip. Its version and finished flag may be stale."""
+        with self._lock:
+            known = self._identities.get(game_id)
+        if known is None:
+            known = self.game(club_id, game_id)
+            with self._lock:
+                if len(self._identities) >= self._cache_size:
+                    self._identities.clear()
+                self._identities[game_id] = known
+        if known.club_id != club_id:
+            raise NotFound("game", game_id)
+        return known
 
     def resolve_resource(self, club_id: str, ruleset: Ruleset, kind: str, choice: ResourceChoice) -> ResourceRef:
         """The club's resource of that id (a given or the latest version), else one the project ships."""
@@ -231,7 +247,7 @@ class GameRecords:
         idempotency_key: str | None = None,
     ) -> AppendResult:
         """Check every event, then append the batch atomically at `expected_version`."""
-        record = self.game(club_id, game_id)
+        record = self._owned(club_id, game_id)
         ruleset = registry.get(record.ruleset)
         events = self.decode_batch(ruleset, raw_events)
         new_events = [_new_event(e) for e in events]
@@ -314,12 +330,12 @@ class GameRecords:
 
     def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
         """A game's events as JSON Lines (the stored bytes, set-up first)."""
-        self.game(club_id, game_id)
+        self._owned(club_id, game_id)
         return [e.data for e in self.store.read_stream(game_id)]
 
     # -- reading --------------------------------------------------------------------------------
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
-        self.game(club_id, game_id)
+        self._owned(club_id, game_id)
         return self.store.read_stream(game_id, after_version=after_version, limit=limit)
 
     def folded(self, record: GameRecord, at_version: int | None = None) -> Folded:
@@ -353,17 +369,17 @@ class GameRecords:
 
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
-        record = self.game(club_id, game_id)
+        record = self._owned(club_id, game_id)
         folded = self.folded(record, at_version)
         return folded.version, folded.ruleset.view(folded.state, viewer)
 
     def result(self, club_id: str, game_id: str) -> tuple[int, Result]:
-        record = self.game(club_id, game_id)
+        record = self._owned(club_id, game_id)
         folded = self.folded(record)
         return folded.version, folded.ruleset.result(folded.state)
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
-        record = self.game(club_id, game_id)
+        record = self._owned(club_id, game_id)
         folded = self.folded(record)
         return folded.version, folded.ruleset.legal_events(folded.state, seat)
 

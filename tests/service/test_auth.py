@@ -1,0 +1,47 @@
+"""API keys: tokens are checked against the stored hash, and remembered for a short while."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from service.auth import Authenticator, hash_secret, new_key
+from service.store import open_store
+
+
+def test_a_key_is_looked_up_once_within_the_ttl_and_again_after_it(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    store.migrate()
+    store.create_club("c1", "Club")
+    key_id, token, secret_hash = new_key()
+    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    lookups: list[str] = []
+    real = store.get_api_key
+
+    def counting(key: str):  # type: ignore[no-untyped-def]
+        lookups.append(key)
+        return real(key)
+
+    store.get_api_key = counting  # type: ignore[method-assign]
+    remembering = Authenticator(store, operator_key="op", ttl=60)
+    first, second = remembering(token), remembering(token)
+    assert first == second and first is not None and (first.club_id, first.key_id) == ("c1", key_id)
+    assert lookups == [key_id]
+    forgetting = Authenticator(store, operator_key="op", ttl=0)
+    forgetting(token), forgetting(token)
+    assert lookups == [key_id, key_id, key_id]
+    store.close()
+
+
+def test_a_wrong_secret_the_operator_key_and_no_token_are_told_apart(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    store.migrate()
+    store.create_club("c1", "Club")
+    key_id, token, secret_hash = new_key()
+    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    check = Authenticator(store, operator_key="op")
+    assert check(f"tl_{key_id}_not-the-secret") is None
+    assert check(None) is None and check("") is None
+    operator = check("op")
+    assert operator is not None and operator.operator and operator.club_id is None
+    assert secret_hash == hash_secret(token.split("_", 2)[2]) and secret_hash not in token
+    store.close()
