@@ -257,7 +257,11 @@ class GameRecords:
             )
             if replay is not None:
                 return replay
-        folded = self.folded(record)
+        with self._lock:
+            cached = self._cache.get(game_id)
+        # A fold remembered at the version the writer expects needs no refresh: were the stream ahead
+        # (another worker appended), the store's own version check refuses the append as a conflict.
+        folded = cached if cached is not None and cached.version == expected_version else self.folded(record)
         if folded.version != expected_version:
             raise VersionConflict(game_id, expected_version, folded.version)
         for index, event in enumerate(events):

@@ -314,3 +314,24 @@ def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_se
     assert all(line["club_id"] == "c1" and line["game_id"] == game_id for line in mine)
     assert all("request_id" in line for line in lines if line["event"] == "request.finished")
     assert token not in output and token.split("_", 2)[2] not in output and OPERATOR not in output
+
+
+def test_a_writer_behind_another_process_gets_a_conflict_not_a_lost_event(database_url: str) -> None:
+    """Two servers on one database (two workers): each remembers folds, and one appends behind the
+    other's back. The other's stale fold must not let an event in at a taken version."""
+    one = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    two = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json",
+                              migrate_on_start=False))
+    with TestClient(one) as first, TestClient(two) as second:
+        api_one, api_two = Api(first), Api(second)
+        token = api_one.club("c1")
+        api_one.players("c1", token, "alain", "bea")
+        game_id = api_one.tally_game("c1", token)
+        assert api_one.append("c1", token, game_id, 1, [rolled(0, 3)]).status_code == 201  # one remembers v2
+        assert api_two.append("c1", token, game_id, 2, [rolled(1, 4)]).status_code == 201  # now at v3
+        stale = api_one.append("c1", token, game_id, 2, [rolled(1, 6)])
+        assert assert_problem(stale, 409, "version-conflict")["current_version"] == 3
+        retried = api_one.append("c1", token, game_id, 3, [rolled(0, 1)])
+        assert retried.status_code == 201, retried.text
+        events = first.get(f"/clubs/c1/games/{game_id}/events", headers=api_one.auth(token)).json()["events"]
+        assert [e["data"].get("face") for e in events[1:]] == [3, 4, 1]
