@@ -258,7 +258,7 @@ class PostgresStore(ReadModelSql):
         try:
             with self._pool.connection() as conn:
                 row = conn.execute(_APPEND_WITH_LISTING, params).fetchone()
-        except pg_errors.UniqueViolation as error:
+        except pg_errors.UniqueViolation:
             if game is not None:  # its stream or its listing exists already
                 raise AlreadyExists("game", stream_id) from None
             # A concurrent writer won the race: a retry with the same key gets the first result.
