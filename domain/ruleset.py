@@ -8,7 +8,8 @@ A replay is `reduce(evolve, events, initial(setup))` (see `domain.record.fold`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import msgspec
@@ -236,3 +237,25 @@ class Ruleset(Protocol):
     def series_status(self, games: Sequence[SeriesGame]) -> SeriesStatus:
         """The ruleset's series rules (campaigns) over finished games in order."""
         ...
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class GameRuleset:
+    """A `Ruleset` assembled from the functions of a game's package: every game has the same shape
+    (catalogue, events, state, rules, scoring, views, narration, series), so each exports one of these
+    rather than a class of methods that only forward to its modules."""
+
+    name: str
+    version: str
+    title: str
+    event_type: Any
+    state_type: type
+    resource_kinds: Mapping[str, ResourceKind]
+    initial: Callable[[Setup], Any]
+    validate: Callable[[Any, Any], None]
+    evolve: Callable[[Any, Any], Any]
+    view: Callable[[Any, Viewer], Any]
+    result: Callable[[Any], Result]
+    legal_events: Callable[[Any, int], list[Any] | None]
+    narrate: Callable[[Any, Any, Any], Narration]
+    series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]

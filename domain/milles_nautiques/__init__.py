@@ -23,88 +23,26 @@ Readings chosen where decisions.md is silent (each has a test in tests/domain/mi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from domain.milles_nautiques import narration, rules, series, views
+from domain.milles_nautiques import narration, rules, scoring, series, views
 from domain.milles_nautiques.events import MillesNautiquesEvent
-from domain.milles_nautiques.scoring import round_winners, side_scores
 from domain.milles_nautiques.state import State
-from domain.ruleset import (
-    Narration,
-    PlayerResult,
-    ResourceKind,
-    Result,
-    SeriesGame,
-    SeriesStatus,
-    Setup,
-    Viewer,
+from domain.ruleset import GameRuleset
+
+RULESET = GameRuleset(
+    name="milles-nautiques",
+    version="1.0.0",
+    title="Milles Nautiques",
+    event_type=MillesNautiquesEvent,
+    state_type=State,
+    resource_kinds={},
+    initial=rules.initial,
+    validate=rules.validate,
+    evolve=rules.evolve,
+    view=views.view,
+    result=scoring.result,  # in half-points (MN-17), convoy / capture / bonuses apart
+    legal_events=rules.legal_events,
+    narrate=narration.narrate,
+    series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
 )
 
-
-class MillesNautiques:
-    """The Milles Nautiques ruleset (the `Ruleset` protocol)."""
-
-    name = "milles-nautiques"
-    version = "1.0.0"
-    title = "Milles Nautiques"
-    score_unit = "half_point"
-    event_type = MillesNautiquesEvent
-    state_type = State
-    resource_kinds: Mapping[str, ResourceKind] = {}
-
-    def initial(self, setup: Setup) -> State:
-        """The table before the deal."""
-        return rules.initial(setup)
-
-    def validate(self, state: State, event: Any) -> None:
-        """Raise RuleError if the event cannot have happened."""
-        rules.validate(state, event)
-
-    def evolve(self, state: State, event: Any) -> State:
-        """Apply an accepted event with every automatic consequence."""
-        return rules.evolve(state, event)
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """What the viewer may see (G-2)."""
-        return views.view(state, viewer)
-
-    def result(self, state: State) -> Result:
-        """Scores per seat (a team's score for each partner), with the split in `breakdown`."""
-        scores = side_scores(state)
-        totals = [score.total for score in scores]
-        finished = state.phase == "over"
-        winners = set(round_winners(state))
-        players = tuple(
-            PlayerResult(
-                seat=seat,
-                score=totals[side],
-                placement=1 + sum(1 for total in totals if total > totals[side]),
-                breakdown={"convoy": scores[side].convoy, "capture": scores[side].capture,
-                           "round_bonus": scores[side].round_bonus,
-                           "slowness_bonus": scores[side].slowness_bonus},
-            )
-            for seat, side in enumerate(state.side_of)
-        )
-        return Result(
-            finished=finished,
-            score_unit=self.score_unit,
-            players=players,
-            winners=tuple(seat for seat, side in enumerate(state.side_of) if side in winners),
-            void=finished and not winners,
-        )
-
-    def legal_events(self, state: State, seat: int) -> list[Any]:
-        """The events the seat may report now."""
-        return rules.legal_events(state, seat)
-
-    def narrate(self, before: State, event: Any, after: State) -> Narration:
-        """One replay line."""
-        return narration.narrate(before, event, after)
-
-    def series_status(self, games: Sequence[SeriesGame]) -> SeriesStatus:
-        """The game of rounds to 200 points (MN-17)."""
-        return series.series_status(games)
-
-
-RULESET = MillesNautiques()
+__all__ = ["RULESET"]

@@ -10,6 +10,7 @@ import msgspec
 
 from domain.milles_nautiques.catalogue import BY_NAME
 from domain.milles_nautiques.state import Convoy, State
+from domain.ruleset import PlayerResult, Result
 
 # Columns: 2,500 / 5,000 / 10,000 / 20,000 tons. Rows: the distance bands of MN-13. Half-points.
 TONNAGE_COLUMN: dict[int, int] = {2500: 0, 5000: 1, 10000: 2, 20000: 3}
@@ -145,4 +146,33 @@ def side_scores(state: State) -> tuple[SideScore, ...]:
             slowness_bonus=SLOWNESS_BONUS if side in slow else 0,
         )
         for side, (convoy, capture) in enumerate(base)
+    )
+
+
+SCORE_UNIT = "half_point"
+
+
+def result(state: State) -> Result:
+    """Scores per seat (a team's score for each partner), with the split in `breakdown`."""
+    scores = side_scores(state)
+    totals = [score.total for score in scores]
+    finished = state.phase == "over"
+    winners = set(round_winners(state))
+    players = tuple(
+        PlayerResult(
+            seat=seat,
+            score=totals[side],
+            placement=1 + sum(1 for total in totals if total > totals[side]),
+            breakdown={"convoy": scores[side].convoy, "capture": scores[side].capture,
+                       "round_bonus": scores[side].round_bonus,
+                       "slowness_bonus": scores[side].slowness_bonus},
+        )
+        for seat, side in enumerate(state.side_of)
+    )
+    return Result(
+        finished=finished,
+        score_unit=SCORE_UNIT,
+        players=players,
+        winners=tuple(seat for seat, side in enumerate(state.side_of) if side in winners),
+        void=finished and not winners,
     )
