@@ -26,7 +26,7 @@ from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
 from service.logs import configure_logging, get_logger
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
-from service.records import GameRecords, NewGame
+from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
@@ -258,8 +258,6 @@ class ClubController(Controller):
         _require_club(principal, club_id)
         club = state.store.get_club(club_id)
         if club is None:
-            from service.records import NotFound
-
             raise NotFound("club", club_id)
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
 
@@ -269,8 +267,6 @@ class ClubController(Controller):
     ) -> KeyCreated:
         _require_operator(principal)
         if state.store.get_club(club_id) is None:
-            from service.records import NotFound
-
             raise NotFound("club", club_id)
         key_id, token, secret_hash = new_key()
         state.store.create_api_key(key_id, club_id, data.name, secret_hash)

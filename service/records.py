@@ -264,12 +264,7 @@ class GameRecords:
         folded = cached if cached is not None and cached.version == expected_version else self.folded(record)
         if folded.version != expected_version:
             raise VersionConflict(game_id, expected_version, folded.version)
-        for index, event in enumerate(events):
-            try:
-                folded.check(event)
-            except RuleError as error:
-                raise BatchRuleError(index, event_tag(event), error) from None
-            folded = folded.apply(event)
+        folded = _accept_batch(folded, events)
         finished = ruleset.result(folded.state).finished
         result = self.store.append(
             game_id,
@@ -299,13 +294,7 @@ class GameRecords:
         for player in head.setup.players:
             if player.player_id not in known:
                 self.store.create_player(club_id, player.player_id, player.name)
-        folded = start(ruleset, head)
-        for index, event in enumerate(events, start=1):
-            try:
-                folded.check(event)
-            except RuleError as error:
-                raise BatchRuleError(index, event_tag(event), error) from None
-            folded = folded.apply(event)
+        folded = _accept_batch(start(ruleset, head), events, first_index=1)
         game_id = game_id or uuid.uuid4().hex
         record = GameRecord(
             game_id=game_id,
@@ -402,6 +391,17 @@ class GameRecords:
             self._cache.move_to_end(game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -> Folded:
+    """Check and apply each event in turn; the first one refused names its index in the batch."""
+    for index, event in enumerate(events, start=first_index):
+        try:
+            folded.check(event)
+        except RuleError as error:
+            raise BatchRuleError(index, event_tag(event), error) from None
+        folded = folded.apply(event)
+    return folded
 
 
 def _new_event(event: Any) -> NewEvent:

@@ -8,7 +8,7 @@ adapter, into the errors below; nothing above the store sees a driver exception.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -172,6 +172,26 @@ class AlreadyExists(StoreError):
 
 class ImmutableRecord(StoreError):
     """An attempt to change or delete a stored event (the database refuses it)."""
+
+
+def game_filter_sql(
+    club_id: str, where: GameFilter, *, mark: str, player_clause: str, value: Callable[[Any], Any] = lambda v: v
+) -> tuple[str, list[Any]]:
+    """The WHERE clause and parameters of a club's game listing, for either backend: `mark` is its
+    placeholder, `player_clause` its test that a player sits at a game, `value` how it stores values."""
+    clauses = [f"club_id = {mark}"]
+    params: list[Any] = [club_id]
+    for present, clause, param in (
+        (where.ruleset is not None, f"ruleset = {mark}", where.ruleset),
+        (where.player_id is not None, player_clause.replace("?", mark), where.player_id),
+        (where.finished is not None, f"finished = {mark}", where.finished),
+        (where.created_from is not None, f"created_at >= {mark}", where.created_from),
+        (where.created_to is not None, f"created_at < {mark}", where.created_to),
+    ):
+        if present:
+            clauses.append(clause)
+            params.append(value(param))
+    return " AND ".join(clauses), params
 
 
 def request_fingerprint(events: Sequence[NewEvent], expected_version: int) -> str:

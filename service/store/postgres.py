@@ -48,6 +48,7 @@ from service.store.base import (
     StoredEvent,
     VersionConflict,
     content_hash,
+    game_filter_sql,
     request_fingerprint,
 )
 from service.store.migrations import Migration, load_migrations
@@ -505,28 +506,12 @@ class PostgresStore(ReadModelSql):
         return self._game(row) if row else None
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
-        clauses = ["club_id = %s"]
-        params: list[Any] = [club_id]
-        if where.ruleset is not None:
-            clauses.append("ruleset = %s")
-            params.append(where.ruleset)
-        if where.player_id is not None:
-            clauses.append("player_ids @> ARRAY[%s]")
-            params.append(where.player_id)
-        if where.finished is not None:
-            clauses.append("finished = %s")
-            params.append(where.finished)
-        if where.created_from is not None:
-            clauses.append("created_at >= %s")
-            params.append(where.created_from)
-        if where.created_to is not None:
-            clauses.append("created_at < %s")
-            params.append(where.created_to)
-        params += [where.limit, where.offset]
+        condition, params = game_filter_sql(club_id, where, mark="%s", player_clause="player_ids @> ARRAY[?]")
         sql = (
-            f"SELECT {self._GAME_COLUMNS} FROM games WHERE {' AND '.join(clauses)} "
+            f"SELECT {self._GAME_COLUMNS} FROM games WHERE {condition} "
             "ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
         )
+        params += [where.limit, where.offset]
         with self._pool.connection() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [self._game(row) for row in rows]

@@ -36,6 +36,7 @@ from service.store.base import (
     StoredEvent,
     VersionConflict,
     content_hash,
+    game_filter_sql,
     request_fingerprint,
 )
 from service.store.migrations import load_migrations
@@ -43,6 +44,15 @@ from service.store.migrations import load_migrations
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
+
+
+def _stored(value: Any) -> Any:
+    """A value as this store keeps it: booleans as integers, times as UTC ISO text."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    return value
 
 
 def _time(text: str | None) -> datetime | None:
@@ -390,30 +400,19 @@ class SqliteStore(ReadModelSql):
         return self._game(row) if row else None
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
-        clauses = ["g.club_id = ?"]
-        params: list[Any] = [club_id]
-        if where.ruleset is not None:
-            clauses.append("g.ruleset = ?")
-            params.append(where.ruleset)
-        if where.player_id is not None:
-            clauses.append("g.game_id IN (SELECT game_id FROM game_players WHERE player_id = ?)")
-            params.append(where.player_id)
-        if where.finished is not None:
-            clauses.append("g.finished = ?")
-            params.append(int(where.finished))
-        if where.created_from is not None:
-            clauses.append("g.created_at >= ?")
-            params.append(where.created_from.astimezone(UTC).isoformat())
-        if where.created_to is not None:
-            clauses.append("g.created_at < ?")
-            params.append(where.created_to.astimezone(UTC).isoformat())
-        params += [where.limit, where.offset]
+        condition, params = game_filter_sql(
+            club_id,
+            where,
+            mark="?",
+            player_clause="game_id IN (SELECT game_id FROM game_players WHERE player_id = ?)",
+            value=_stored,
+        )
         rows = (
             self._conn()
             .execute(
-                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {' AND '.join(clauses)} "
+                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {condition} "
                 "ORDER BY g.created_at DESC, g.game_id LIMIT ? OFFSET ?",
-                params,
+                [*params, where.limit, where.offset],
             )
             .fetchall()
         )
