@@ -310,8 +310,14 @@ def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_se
     output = capfd.readouterr().err
     lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
     mine = [line for line in lines if line.get("request_id") == "req-42"]
-    assert {line["event"] for line in mine} == {"events.appended", "request.finished"}
-    assert all(line["club_id"] == "c1" and line["game_id"] == game_id for line in mine)
+    # One summary line per request, telling what it did.
+    assert [line["event"] for line in mine] == ["request.finished"]
+    assert mine[0]["club_id"] == "c1" and mine[0]["game_id"] == game_id
+    assert (mine[0]["status"], mine[0]["appended"], mine[0]["version"], mine[0]["replayed"]) == (201, 1, 2, False)
+    # A line written inside a handler carries the request's context too.
+    created = [line for line in lines if line["event"] == "game.created"]
+    assert len(created) == 1 and created[0]["club_id"] == "c1" and created[0]["game_id"] == game_id
+    assert created[0]["request_id"] != "req-42" and len(created[0]["request_id"]) == 32
     assert all("request_id" in line for line in lines if line["event"] == "request.finished")
     assert token not in output and token.split("_", 2)[2] not in output and OPERATOR not in output
 
