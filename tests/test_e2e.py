@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 import pytest
@@ -46,16 +47,22 @@ def tablelog(*args: str, env: dict[str, str], check: bool = True) -> subprocess.
     return done
 
 
+class Server(NamedTuple):
+    base: str
+    env: dict[str, str]
+    process: subprocess.Popen[bytes]
+
+
 @pytest.fixture
-def server(database_url: str) -> Iterator[tuple[str, dict[str, str]]]:
+def server(database_url: str) -> Iterator[Server]:
     env = environment(database_url)
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
         env=env,
         cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        stdout=subprocess.DEVNULL,  # a pipe nobody reads would fill up and stop the workers
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -66,19 +73,19 @@ def server(database_url: str) -> Iterator[tuple[str, dict[str, str]]]:
                     break
             except httpx.TransportError:
                 pass
-            assert process.poll() is None, process.stdout.read().decode() if process.stdout else "server died"
+            assert process.poll() is None, "the server died (run `tablelog serve --workers 2` to see why)"
             assert time.monotonic() < deadline, "the server did not become ready"
             time.sleep(0.2)
-        yield base, env
+        yield Server(base, env, process)
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
 def test_a_real_server_records_a_game_over_http_and_the_cli_exports_and_reimports_it(
-    server: tuple[str, dict[str, str]], tmp_path: Path
+    server: Server, tmp_path: Path
 ) -> None:
-    base, env = server
+    base, env, _ = server
     op = {"Authorization": f"Bearer {OPERATOR}"}
     with httpx.Client(base_url=base, timeout=10) as http:
         assert http.get("/health").json() == {"status": "ok", "checks": {}}
@@ -136,3 +143,55 @@ def test_migrate_reports_what_it_applied(tmp_path: Path) -> None:
     env = environment(f"sqlite:///{tmp_path / 'club.db'}")
     assert "applied: 001_record" in tablelog("migrate", env=env).stdout
     assert "up to date" in tablelog("migrate", env=env).stdout
+
+
+def _sockets_on(port: int, state: str) -> set[int]:
+    """Inodes of the TCP sockets in `state` (a /proc/net/tcp code: 0A listening, 01 established) whose
+    local port is `port`."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == state:
+                    inodes.add(int(fields[9]))
+    return inodes
+
+
+def _socket_inodes_of(pid: int) -> set[int]:
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(int(target[8:-1]))
+    return inodes
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_each_worker_listens_on_a_socket_of_its_own_so_connections_spread_over_the_workers(server: Server) -> None:
+    """With one shared socket, the worker that wakes first accepted every waiting connection (14 of 16
+    in bench/); SO_REUSEPORT sockets, one per worker, let the kernel spread them."""
+    port = int(server.base.rsplit(":", 1)[1])
+    with open(f"/proc/{server.process.pid}/task/{server.process.pid}/children") as children:
+        workers = [int(pid) for pid in children.read().split()]
+    workers = [pid for pid in workers if _socket_inodes_of(pid) & _sockets_on(port, "0A")]
+    listening = _sockets_on(port, "0A")
+    assert len(workers) == 2 and len(listening) == 2
+    assert [len(_socket_inodes_of(pid) & listening) for pid in workers] == [1, 1]
+    # 32 clients connecting at once, each answered: every worker holds some of the connections (with
+    # a fair split the chance that one worker gets none is 2 in 4 billion).
+    clients = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(32)]
+    try:
+        for client in clients:
+            client.sendall(b"GET /health HTTP/1.1\r\nHost: test\r\n\r\n")
+        for client in clients:
+            assert client.recv(1024).startswith(b"HTTP/1.1 200")
+        established = _sockets_on(port, "01")
+        held = [len(_socket_inodes_of(pid) & established) for pid in workers]
+        assert sum(held) == 32 and min(held) > 0, held
+    finally:
+        for client in clients:
+            client.close()
