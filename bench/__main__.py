@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the results as JSON here (bench/results/ is git-ignored)")
     parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
     parser.add_argument("--http-workers", type=int, default=os.cpu_count() or 2, help="server workers (default: cores)")
+    parser.add_argument("--http-projector", choices=web.PROJECTOR_LAYOUTS, default="process",
+                        help="the projector as its own process beside the server, as deployed (default), or a thread "
+                        "of the server, as `tablelog serve` runs alone")
     parser.add_argument("--rebuild-games", type=int, help="games stored for the rebuild (default 10,000; smoke 20)")
     parser.add_argument("--database-url", help="PostgreSQL (default TABLELOG_BENCH_DATABASE_URL or the local server)")
     args = parser.parse_args(argv)
@@ -85,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
     if "http" in wanted:
         _progress(started, "http")
-        results["http"] = web.run(url, sizes, args.http_workers)
+        results["http"] = web.run(url, sizes, args.http_workers, args.http_projector)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)

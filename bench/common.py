@@ -155,6 +155,34 @@ def process_tree(pid: int) -> list[int]:
     return out
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the processes `pids` have used so far (Linux /proc; gone ones count 0)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
+    return total / tick
+
+
+def processes_named(prefix: str) -> list[int]:
+    """The processes whose command name starts with `prefix` (a local PostgreSQL's backends, say)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as comm:
+                    if comm.read().startswith(prefix):
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
 class PeakMemory:
     """Peak resident memory of a process tree, sampled: each process's own high-water mark (VmHWM,
     kept by the kernel, so no peak is missed between samples) and the largest sum of current resident

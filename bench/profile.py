@@ -123,7 +123,6 @@ def _frame(frame: str) -> str:
 
 
 def profile_http(seconds: float, workers: int, clients: int, gil: bool) -> None:
-    import asyncio
     import shutil
     import subprocess
     import sys
@@ -135,18 +134,17 @@ def profile_http(seconds: float, workers: int, clients: int, gil: bool) -> None:
 
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     sizes = msgspec.structs.replace(FULL, http_seconds=seconds, http_clients=(clients,))
-    with scratch_schema(database_url(), "profile") as (_, url), web.running_server(url, workers) as (base, process):
-        token, ids = web.prepare(base, clients)
-        port = int(base.rsplit(":", 1)[1])
+    with scratch_schema(database_url(), "profile") as (_, url), web.running_server(url, workers) as server:
+        token, ids = web.prepare(server.base, clients)
         with tempfile.NamedTemporaryFile(suffix=".txt") as out:
             spy = subprocess.Popen(
-                [py_spy, "record", "--pid", str(process.pid), "--subprocesses", "--rate", "200",
+                [py_spy, "record", "--pid", str(server.process.pid), "--subprocesses", "--rate", "500",
                  "--duration", str(int(seconds)), "--format", "raw", "--output", out.name, "--nonblocking",
                  *(["--gil"] if gil else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             )
             time.sleep(1.0)  # py-spy attaches to every worker first
-            row = asyncio.run(web._load(port, token, ids, dict.fromkeys(ids, 1), "append", clients, sizes))
+            row = web.load(server.port, token, ids, dict.fromkeys(ids, 1), "append", clients, sizes)
             _, errors = spy.communicate(timeout=seconds + 60)
             folded = Path(out.name).read_text()
     if not folded:

@@ -116,10 +116,17 @@ def print_report(results: dict[str, Any]) -> None:
                 for r in section["ratios"]])
     if "http" in results:
         section = results["http"]
-        _table(f"HTTP ({section['workers']} workers, {section['seconds_per_level']} s per level)",
-               ["kind", "clients", "requests", "requests/s", "p50 ms", "p99 ms"],
-               [[r["kind"], r["clients"], r["requests"], r["requests_per_s"], r["p50_ms"], r["p99_ms"]]
+        layout = {"process": "projector as its own process", "thread": "projector in a server thread"}
+        _table(f"HTTP ({section['workers']} workers, {layout[section['projector']]}, "
+               f"{section['seconds_per_level']} s per level; CPU microseconds per request)",
+               ["kind", "clients", "requests", "requests/s", "p50 ms", "p99 ms", "server", "projector", "PostgreSQL",
+                "load gen."],
+               [[r["kind"], r["clients"], r["requests"], r["requests_per_s"], r["p50_ms"], r["p99_ms"],
+                 *(r["cpu_us_per_request"][part] for part in ("server", "projector", "postgres", "load_generator"))]
                 for r in section["rows"]])
+        caught_up = section["projector_caught_up_seconds"]
+        print("projections caught up with the log " + (f"{caught_up} s after the load" if caught_up is not None
+                                                        else "NOT within 120 s after the load"))
     if "rebuild" in results:
         section = results["rebuild"]
         if section["rows"]:
@@ -138,6 +145,9 @@ def print_report(results: dict[str, Any]) -> None:
     if server:
         print(f"server during the HTTP run: largest process {server['largest_process_peak_mib']} MiB, "
               f"sum of {server['processes']} processes' peaks {server['sum_of_process_peaks_mib']} MiB")
+        projector = results.get("http", {}).get("projector_memory")
+        if projector:
+            print(f"projector process during the HTTP run: {projector['largest_process_peak_mib']} MiB peak")
     print(f"rebuild: {memory['rebuild_peak_rss_mib'] or 'not measured'} MiB peak")
     _table("Targets", ["target", "measured", "met"],
            [[t["target"], t["measured"], {True: "yes", False: "NO", None: "-"}[t["met"]]] for t in results["targets"]])

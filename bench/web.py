@@ -6,6 +6,12 @@ The load generator is a minimal HTTP/1.1 keep-alive client on asyncio (one conne
 so that on a small machine it takes as little CPU from the server as it can. It is bounded by time
 and by a request count, and talks only to 127.0.0.1. The games are Tally games (the test ruleset,
 loaded with TABLELOG_EXTRA_RULESETS) whose target is never reached, one per client.
+
+The server runs as deploy/compose.yaml runs it: `tablelog serve --workers N` for the API and
+`tablelog project` beside it for the read models, on the same cores, so the projector's work is part
+of the load (`--http-projector thread` runs it inside the server instead, the one-process default).
+Each level also reports the CPU time per request of the server, the projector, PostgreSQL and the
+load generator, read from /proc.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from bench.common import ROOT, PeakMemory, Sizes, percentile, scratch_schema
+from bench.common import ROOT, PeakMemory, Sizes, cpu_seconds, percentile, process_tree, processes_named, scratch_schema
 
 OPERATOR = "bench-operator-key"
 REQUEST_TIMEOUT = 30.0
@@ -38,7 +44,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_environment(database_url: str, workers: int) -> dict[str, str]:
+PROJECTOR_LAYOUTS = ("process", "thread")
+
+
+def server_environment(database_url: str, workers: int, projector: str = "process") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     env |= {
         "PYTHONPATH": str(ROOT),
@@ -47,24 +56,51 @@ def server_environment(database_url: str, workers: int) -> dict[str, str]:
         "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_WORKERS": str(workers),
+        "TABLELOG_RUN_PROJECTOR": str(projector == "thread").lower(),
     }
     return env
 
 
+class Server(msgspec.Struct, kw_only=True):
+    """A running `tablelog serve` and, in the deployed layout, its `tablelog project` process."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    projector: subprocess.Popen[bytes] | None
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @contextmanager
-def running_server(database_url: str, workers: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`tablelog serve` on a free loopback port, ready; stopped afterwards."""
+def running_server(database_url: str, workers: int, projector: str = "process") -> Iterator[Server]:
+    """`tablelog serve` on a free loopback port, ready (with `tablelog project` beside it unless the
+    projector runs as a thread of the server); stopped afterwards."""
+    if projector not in PROJECTOR_LAYOUTS:
+        raise ValueError(f"projector layout {projector!r}: one of {', '.join(PROJECTOR_LAYOUTS)}")
     port = free_port()
+    env = server_environment(database_url, workers, projector)
     # Logs go to a file, never to a pipe nobody reads while the load runs: a full pipe blocks the
     # workers that write to it, and the run would measure that instead of the server.
     log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=server_environment(database_url, workers),
+        env=env,
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    projecting: subprocess.Popen[bytes] | None = None
     base = f"http://127.0.0.1:{port}"
 
     def tail() -> str:
@@ -84,17 +120,22 @@ def running_server(database_url: str, workers: int) -> Iterator[tuple[str, subpr
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not become ready in 60 s")
             time.sleep(0.2)
+        if projector == "process":  # started once the server has migrated the schema
+            projecting = subprocess.Popen(
+                [sys.executable, "-m", "service.cli", "project"],
+                env=env,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         try:
-            yield base, process
+            yield Server(base=base, process=process, projector=projecting)
         except Exception as error:
             raise RuntimeError(f"{error}; the server's log ends with:\n{tail()}") from error
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if projecting is not None:
+            _stop(projecting)
+        _stop(process)
         log.close()
 
 
@@ -221,27 +262,87 @@ async def _load(
     }
 
 
-def run(database_url: str, sizes: Sizes, workers: int) -> dict[str, Any]:
-    """The HTTP section: appends then reads at each number of clients, and the server's memory."""
+def load(
+    port: int, token: str, games: list[str], versions: dict[str, int], kind: str, clients: int, sizes: Sizes
+) -> dict[str, Any]:
+    """One level of load: `clients` connections for `sizes.http_seconds`; requests/s and latencies.
+    On uvloop where it is installed, the server's own loop: the generator then takes a third less of
+    the CPU the server shares with it."""
+    work = _load(port, token, games, versions, kind, clients, sizes)
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(work)
+    return uvloop.run(work)
+
+
+class CpuMeter:
+    """CPU time used between two readings by the server, the projector, PostgreSQL and this process
+    (the load generator), per request."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.before = self._read()
+
+    def _read(self) -> dict[str, float]:
+        times = os.times()
+        return {
+            "server": cpu_seconds(process_tree(self.server.process.pid)),
+            "projector": cpu_seconds(process_tree(self.server.projector.pid)) if self.server.projector else 0.0,
+            # All local PostgreSQL processes: the benchmark's backends, and the WAL writer and checkpointer
+            # that its commits wake. None when the database is on another machine.
+            "postgres": cpu_seconds(processes_named("postgres")),
+            "load_generator": times.user + times.system,
+        }
+
+    def per_request_us(self, requests: int) -> dict[str, float | None]:
+        after = self._read()
+        out: dict[str, float | None] = {}
+        for part, seconds in after.items():
+            used = seconds - self.before[part]
+            out[part] = round(used / requests * 1e6) if requests and used > 0 else None
+        return out
+
+
+def wait_for_projector(base: str, timeout: float = 120.0) -> float | None:
+    """Seconds until every projection has caught up with the log (None if it had not after `timeout`)."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        checks = httpx.get(f"{base}/ready", timeout=10).json()["checks"]
+        if all(p["lag"] == 0 for p in checks["projections"].values()):
+            return round(time.monotonic() - started, 1)
+        time.sleep(0.2)
+    return None
+
+
+def run(database_url: str, sizes: Sizes, workers: int, projector: str = "process") -> dict[str, Any]:
+    """The HTTP section: appends then reads at each number of clients (with the CPU each part of the
+    machine spent per request), the projector's catch-up afterwards, and the server's memory."""
     rows = []
-    with scratch_schema(database_url, "http") as (_, url), running_server(url, workers) as (base, process):
-        memory = PeakMemory(process.pid)
+    with scratch_schema(database_url, "http") as (_, url), running_server(url, workers, projector) as server:
+        memory = PeakMemory(server.process.pid)
+        projector_memory = PeakMemory(server.projector.pid) if server.projector else None
         stop = threading.Event()
 
         def sample() -> None:
             while not stop.is_set():
                 memory.sample()
+                if projector_memory is not None:
+                    projector_memory.sample()
                 stop.wait(0.1)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         try:
-            token, games = prepare(base, max(sizes.http_clients))
+            token, games = prepare(server.base, max(sizes.http_clients))
             versions = dict.fromkeys(games, 1)
-            port = int(base.rsplit(":", 1)[1])
             for clients in sizes.http_clients:
                 for kind in ("append", "state"):
-                    rows.append(asyncio.run(_load(port, token, games, versions, kind, clients, sizes)))
+                    meter = CpuMeter(server)
+                    row = load(server.port, token, games, versions, kind, clients, sizes)
+                    row["cpu_us_per_request"] = meter.per_request_us(row["requests"])
+                    rows.append(row)
+            caught_up = wait_for_projector(server.base)
         finally:
             stop.set()
             sampler.join()
@@ -249,7 +350,10 @@ def run(database_url: str, sizes: Sizes, workers: int) -> dict[str, Any]:
     return {
         "rows": rows,
         "workers": workers,
+        "projector": projector,
+        "projector_caught_up_seconds": caught_up,
         "seconds_per_level": sizes.http_seconds,
         "max_requests_per_level": sizes.http_max_requests,
         "server_memory": memory.report(),
+        "projector_memory": projector_memory.report() if projector_memory else None,
     }
