@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from domain.atlantic_storm.catalogue import ZONES, Card, load
+from domain.atlantic_storm.catalogue import Card, load
 from domain.atlantic_storm.events import (
     CardDiscarded,
     CardsDealt,
@@ -106,26 +106,39 @@ def card_of(state: State, number: str) -> Card:
     return card
 
 
+# Dice a printed '?' value takes (AS-5); a dict lookup is cheaper than testing each spelling.
+_DICE = {"?": 1, "??": 2}
+
+
+def _printed(card: Card, zone: str) -> tuple[str, ...]:
+    """The printed values a card fights with in a zone: all three in combined (air, surface, submarine)."""
+    if zone == "combined":
+        return (card.air, card.surface, card.submarine)
+    return (card.value(zone),)
+
+
 def dice_needed(card: Card, zone: str) -> int:
     """Dice a card's '?' values take in a zone: one per '?', '??' is two (AS-5)."""
-    zones = ZONES if zone == "combined" else (zone,)
-    return sum(len(v) for v in (card.value(z) for z in zones) if v in ("?", "??"))
+    if zone == "combined":
+        return _DICE.get(card.air, 0) + _DICE.get(card.surface, 0) + _DICE.get(card.submarine, 0)
+    return _DICE.get(card.value(zone), 0)
 
 
 def card_value(card: Card, zone: str, faces: tuple[int, ...] = (), doubled: bool = False) -> int:
     """A card's combat value in the zone (combined: all three), '?' taken from the faces rolled,
     doubled for a fate card against its convoy (AS-5)."""
-    zones = ZONES if zone == "combined" else (zone,)
     total = 0
     used = 0
-    for z in zones:
-        printed = card.value(z)
-        if printed in ("?", "??"):
-            total += sum(faces[used:used + len(printed)])
-            used += len(printed)
-        elif printed.startswith("+"):
+    for printed in _printed(card, zone):
+        if not printed:
+            continue
+        dice = _DICE.get(printed)
+        if dice:
+            total += sum(faces[used:used + dice])
+            used += dice
+        elif printed[0] == "+":
             total += int(printed[1:])
-        elif printed:
+        else:
             total += int(printed)
     return total * 2 if doubled else total
 
@@ -135,10 +148,23 @@ def play_value(state: State, play: Play, zone: str) -> int:
     if play.cancelled:
         return 0
     faces = dict(play.dice)
+    cards = state.cards
+    doubled = play.doubled
     total = 0
-    for number in play.normals + tuple(b.card for b in play.bonuses):
-        total += card_value(state.cards[number], zone, faces.get(number, ()), number in play.doubled)
+    for number in play.normals:
+        total += card_value(cards[number], zone, faces.get(number, ()), number in doubled)
+    for bonus in play.bonuses:
+        number = bonus.card
+        total += card_value(cards[number], zone, faces.get(number, ()), number in doubled)
     return total
+
+
+def _fighting(play: Play) -> list[str]:
+    """The play's normal cards then its bonus cards: the cards that count in combat (AS-9)."""
+    numbers = list(play.normals)
+    for bonus in play.bonuses:
+        numbers.append(bonus.card)
+    return numbers
 
 
 def zone_now(battle: Battle) -> str:
@@ -150,7 +176,7 @@ def zone_now(battle: Battle) -> str:
 
 
 def _live(battle: Battle) -> tuple[Play, ...]:
-    return tuple(play for play in battle.plays if not play.cancelled)
+    return tuple([play for play in battle.plays if not play.cancelled])
 
 
 def restrictions(state: State, battle: Battle) -> tuple[str | None, bool]:
@@ -177,8 +203,14 @@ def restrictions(state: State, battle: Battle) -> tuple[str | None, bool]:
 
 def hand_size(state: State, convoys: tuple[str, ...]) -> int:
     """Six, +1 per full convoy won, +1 per two half-full ones, at most nine (AS-12)."""
-    full = sum(1 for c in convoys if state.cards[c].cargo == "full")
-    half = sum(1 for c in convoys if state.cards[c].cargo == "half")
+    full = half = 0
+    cards = state.cards
+    for number in convoys:
+        cargo = cards[number].cargo
+        if cargo == "full":
+            full += 1
+        elif cargo == "half":
+            half += 1
     return min(MAX_HAND, HAND + full + half // 2)
 
 
@@ -532,12 +564,15 @@ def pending_dice(state: State, battle: Battle | None = None) -> tuple[tuple[int,
     battle = battle or state.battle
     assert battle is not None
     zone = zone_now(battle)
+    cards = state.cards
     out: list[tuple[int, str, int]] = []
-    for play in _live(battle):
-        rolled = {card for card, _ in play.dice}
-        for number in play.normals + tuple(b.card for b in play.bonuses):
-            dice = dice_needed(state.cards[number], zone)
-            if dice and number not in rolled:
+    for play in battle.plays:
+        if play.cancelled:
+            continue
+        for number in _fighting(play):
+            dice = dice_needed(cards[number], zone)
+            # The rolls are looked at only for a '?' card, which few plays hold.
+            if dice and number not in dict(play.dice):
                 out.append((play.seat, number, dice))
     return tuple(out)
 
@@ -701,96 +736,118 @@ def _declare(state: State, event: ZoneDeclared) -> State:
     return replace(state, battle=replace(battle, zone=event.zone, queue=queue), phase="play")
 
 
-def _remove_from_hand(state: State, seat: int, numbers: tuple[str, ...]) -> State:
-    hand = state.hands[seat]
-    kept = tuple(c for c in hand if c not in numbers)
+def _played_cards(event: CardsPlayed) -> tuple[str, ...]:
+    """Every card of a play: normals, bonuses, specials, supplies."""
+    numbers = list(event.normals)
+    for bonus in event.bonuses:
+        numbers.append(bonus.card)
+    return (*numbers, *event.specials, *event.supplies)
+
+
+def _leave_hand(state: State, seat: int, numbers: tuple[str, ...]) -> dict[str, Any]:
+    """The fields that change when cards leave a seat's hand: known cards go from it, the others were
+    face down and are now located (G-2). Returned, not applied, so the caller copies the state once."""
+    hands = state.hands
+    hand = hands[seat]
+    kept = tuple([c for c in hand if c not in numbers])
     revealed = len(numbers) - (len(hand) - len(kept))
-    hands = (*state.hands[:seat], kept, *state.hands[seat + 1:])
-    if not revealed:
-        return replace(state, hands=hands)
-    unknown = (*state.unknown[:seat], state.unknown[seat] - revealed, *state.unknown[seat + 1:])
-    return replace(state, hands=hands, unknown=unknown, located=state.located | set(numbers))
+    changes: dict[str, Any] = {"hands": (*hands[:seat], kept, *hands[seat + 1:])}
+    if revealed:
+        unknown = state.unknown
+        changes["unknown"] = (*unknown[:seat], unknown[seat] - revealed, *unknown[seat + 1:])
+        changes["located"] = state.located.union(numbers)
+    return changes
 
 
 def _play(state: State, event: CardsPlayed) -> State:
     battle = state.battle
     assert battle is not None
-    numbers = event.normals + tuple(b.card for b in event.bonuses) + event.specials + event.supplies
-    state = _remove_from_hand(state, event.seat, numbers)
-    sides = {state.cards[n].side for n in numbers} - {"either"}
-    doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
+    seat = event.seat
+    numbers = _played_cards(event)
+    cards = state.cards
+    # At most one side once validated (AS-3); "either" cards (storms) take no side.
+    side: str | None = None
+    for number in numbers:
+        card_side = cards[number].side
+        if card_side != "either":
+            side = card_side
+    doubled, destroyed = fate_effects(state, battle, seat, numbers)
     captured = state.captured
     discard = state.discard
-    plays = list(battle.plays)
-    for victim in destroyed:
-        # AS-6: a normal victim goes face down to the fate card's player; a bonus victim and a destroyed
-        # card's bonuses go to the discard.
-        for i, play in enumerate(plays):
-            if play.cancelled:
-                continue
-            if victim in play.normals:
-                gone = tuple(b.card for b in play.bonuses if b.parent == victim)
-                discard = discard + gone
-                mine = (*captured[event.seat], victim)
-                captured = (*captured[:event.seat], mine, *captured[event.seat + 1:])
-                plays[i] = replace(play, normals=tuple(n for n in play.normals if n != victim),
-                                   bonuses=tuple(b for b in play.bonuses if b.parent != victim),
-                                   lost=(*play.lost, victim, *gone))
-            elif any(b.card == victim for b in play.bonuses):
-                discard = (*discard, victim)
-                plays[i] = replace(play, bonuses=tuple(b for b in play.bonuses if b.card != victim),
-                                   lost=(*play.lost, victim))
-    new = Play(seat=event.seat, order=battle.next_order, half=battle.half,
-               side=next(iter(sides)) if sides else None, normals=event.normals, bonuses=event.bonuses,
-               specials=event.specials, supplies=event.supplies, admiral=event.admiral, doubled=doubled,
-               took=destroyed)
-    plays.append(new)
+    if destroyed:
+        plays = list(battle.plays)
+        for victim in destroyed:
+            # AS-6: a normal victim goes face down to the fate card's player; a bonus victim and a destroyed
+            # card's bonuses go to the discard.
+            for i, play in enumerate(plays):
+                if play.cancelled:
+                    continue
+                if victim in play.normals:
+                    gone = tuple(b.card for b in play.bonuses if b.parent == victim)
+                    discard = discard + gone
+                    mine = (*captured[seat], victim)
+                    captured = (*captured[:seat], mine, *captured[seat + 1:])
+                    plays[i] = replace(play, normals=tuple(n for n in play.normals if n != victim),
+                                       bonuses=tuple(b for b in play.bonuses if b.parent != victim),
+                                       lost=(*play.lost, victim, *gone))
+                elif any(b.card == victim for b in play.bonuses):
+                    discard = (*discard, victim)
+                    plays[i] = replace(play, bonuses=tuple(b for b in play.bonuses if b.card != victim),
+                                       lost=(*play.lost, victim))
+        standing = tuple(plays)
+    else:
+        standing = battle.plays
+    new = Play(seat=seat, order=battle.next_order, half=battle.half, side=side, normals=event.normals,
+               bonuses=event.bonuses, specials=event.specials, supplies=event.supplies, admiral=event.admiral,
+               doubled=doubled, took=destroyed)
     storm = battle.storm
     for number in event.specials:
-        if state.cards[number].special == "storm":
-            storm = Storm(card=number, holder=event.seat)
-    battle = replace(battle, plays=tuple(plays), next_order=battle.next_order + 1, storm=storm)
-    return _end_turn(replace(state, captured=captured, discard=discard), battle, event.seat)
+        if cards[number].special == "storm":
+            storm = Storm(card=number, holder=seat)
+    battle = replace(battle, plays=(*standing, new), next_order=battle.next_order + 1, storm=storm)
+    return _end_turn(state, battle, seat, captured=captured, discard=discard,
+                     **_leave_hand(state, seat, numbers))
 
 
 def _intelligence(state: State, event: IntelligencePlayed) -> State:
     battle = state.battle
     assert battle is not None
-    state = _remove_from_hand(state, event.seat, (event.card,))
     card = state.cards[event.card]
     play = Play(seat=event.seat, order=battle.next_order, half=battle.half, side=card.side,
                 intelligence=event.card)
     # AS-7: the turn moves to the end of the round, for the intelligence card's side only.
     queue = (*battle.queue, Turn(seat=event.seat, intelligence=event.card, side=card.side))
     battle = replace(battle, plays=(*battle.plays, play), next_order=battle.next_order + 1, queue=queue)
-    return _end_turn(state, battle, event.seat)
+    return _end_turn(state, battle, event.seat, **_leave_hand(state, event.seat, (event.card,)))
 
 
 def _discard_card(state: State, event: CardDiscarded) -> State:
     battle = state.battle
     assert battle is not None
+    discard = (*state.discard, event.card)
     if battle.queue[0].intelligence is not None:
-        plays = tuple(replace(p, intelligence=None) if p.intelligence == event.card else p
-                      for p in battle.plays)
-        battle = replace(battle, plays=plays)
-    else:
-        state = _remove_from_hand(state, event.seat, (event.card,))
-    return _end_turn(replace(state, discard=(*state.discard, event.card)), battle, event.seat)
+        plays = tuple([replace(p, intelligence=None) if p.intelligence == event.card else p
+                       for p in battle.plays])
+        return _end_turn(state, replace(battle, plays=plays), event.seat, discard=discard)
+    return _end_turn(state, battle, event.seat, discard=discard, **_leave_hand(state, event.seat, (event.card,)))
 
 
 def _discard_hand(state: State, event: HandDiscarded) -> State:
     battle = state.battle
     assert battle is not None
-    state = _remove_from_hand(state, event.seat, event.cards)
-    return _end_turn(replace(state, discard=state.discard + event.cards), battle, event.seat)
+    return _end_turn(state, battle, event.seat, discard=state.discard + event.cards,
+                     **_leave_hand(state, event.seat, event.cards))
 
 
-def _end_turn(state: State, battle: Battle, seat: int) -> State:
-    """The turn is over: the storm's holder rolls (AS-7), else the next player's turn or the round's end."""
+def _end_turn(state: State, battle: Battle, seat: int, **changes: Any) -> State:
+    """The turn is over: the storm's holder rolls (AS-7), else the next player's turn or the round's end.
+    `changes` are the turn's own changes to the table, applied in the same copy of the state."""
     battle = replace(battle, queue=battle.queue[1:])
     if battle.storm is not None and battle.storm.holder == seat:
-        return replace(state, battle=battle, phase="storm_roll")
-    return _next_turn(state, battle)
+        return replace(state, battle=battle, phase="storm_roll", **changes)
+    if battle.queue:
+        return replace(state, battle=battle, phase="play", **changes)
+    return _round_over(replace(state, **changes), battle)
 
 
 def _next_turn(state: State, battle: Battle) -> State:
@@ -847,13 +904,12 @@ def _round_over(state: State, battle: Battle) -> State:
 def _dice(state: State, event: DiceRolled) -> State:
     battle = state.battle
     assert battle is not None
-    plays = tuple(
+    plays = tuple([
         replace(p, dice=(*p.dice, (event.card, event.faces)))
-        if p.seat == event.seat and not p.cancelled
-        and event.card in p.normals + tuple(b.card for b in p.bonuses)
+        if p.seat == event.seat and not p.cancelled and event.card in _fighting(p)
         else p
         for p in battle.plays
-    )
+    ])
     battle = replace(battle, plays=plays)
     if pending_dice(state, battle):
         return replace(state, battle=battle)
@@ -864,13 +920,20 @@ def _resolve(state: State, battle: Battle) -> State:
     """The round is fought: no combat (AS-11), a tie (AS-10) or a winner (AS-9)."""
     live = _live(battle)
     zone = zone_now(battle)
-    values = [play_value(state, play, zone) for play in live]
-    allied = sum(v for v, p in zip(values, live, strict=True) if p.side == "allied")
-    german = sum(v for v, p in zip(values, live, strict=True) if p.side == "german")
-    on_table = [n for play in live for n in play.cards()]
-    under = [n for _, n in battle.under]
+    cards = state.cards
+    values: list[int] = []
+    allied = german = 0
+    for play in live:
+        value = play_value(state, play, zone)
+        values.append(value)
+        if play.side == "allied":
+            allied += value
+        elif play.side == "german":
+            german += value
     if allied == german == 0:
         # AS-11: nobody wins; the convoy and every card under it go to the discard piles.
+        on_table = [n for play in live for n in play.cards()]
+        under = [n for _, n in battle.under]
         state = replace(state, discard=state.discard + tuple(on_table) + tuple(under),
                         convoy_discard=(*state.convoy_discard, battle.convoy),
                         decision=_decision(battle, "no_combat", allied, german))
@@ -881,7 +944,7 @@ def _resolve(state: State, battle: Battle) -> State:
         gone: list[str] = []
         for play in live:
             for number in play.cards():
-                if state.cards[number].category == "special":
+                if cards[number].category == "special":
                     gone.append(number)
                 else:
                     keep.append((play.seat, number))
@@ -899,7 +962,7 @@ def _resolve(state: State, battle: Battle) -> State:
     supplies: list[tuple[int, str]] = []
     everything = list(battle.under) + [(p.seat, n) for p in live for n in p.cards()]
     for seat, number in everything:
-        card = state.cards[number]
+        card = cards[number]
         if card.side == side:
             if card.category == "supply":
                 supplies.append((seat, number))
@@ -977,65 +1040,71 @@ def _award(state: State, shares: tuple[tuple[int, tuple[str, ...]], ...]) -> Sta
     assert battle is not None and battle.outcome is not None
     convoys = list(state.convoys_won)
     captured = list(state.captured)
-    for seat, cards in shares:
-        for number in cards:
-            if state.cards[number].category == "convoy":
+    sizes = list(state.hand_sizes)
+    cards = state.cards
+    for seat, numbers in shares:
+        for number in numbers:
+            if cards[number].category == "convoy":
                 convoys[seat] = (*convoys[seat], number)
             else:
                 captured[seat] = (*captured[seat], number)
-    state = replace(state, convoys_won=tuple(convoys), captured=tuple(captured),
-                    discard=state.discard + battle.outcome.to_discard,
-                    hand_sizes=tuple(hand_size(state, won) for won in convoys))
-    return _battle_over(state, battle)
+        # A hand size changes only with the seat's convoys (AS-12): the other seats keep theirs.
+        sizes[seat] = hand_size(state, convoys[seat])
+    return _battle_over(state, battle, convoys_won=tuple(convoys), captured=tuple(captured),
+                        discard=state.discard + battle.outcome.to_discard, hand_sizes=tuple(sizes))
 
 
-def _battle_over(state: State, battle: Battle) -> State:
+def _battle_over(state: State, battle: Battle, **changes: Any) -> State:
+    """The battle is over; `changes` are its own changes to the table, applied in the same copy."""
     fought = state.battles_fought + 1
-    state = replace(state, battles_fought=fought)
     if fought >= state.pile_size:
         # AS-13: the game ends after the last convoy's battle.
-        return replace(state, battle=None, phase="over", draw_queue=())
+        return replace(state, battles_fought=fought, battle=None, phase="over", draw_queue=(), **changes)
     leader = (battle.leader + 1) % state.players
-    return _refill(replace(state, battle=None, leader=leader), None, leader, "turn_convoy")
+    return _refill(state, None, leader, "turn_convoy", battles_fought=fought, **changes)
 
 
-def _refill(state: State, battle: Battle | None, first: int, then: str) -> State:
-    """Everyone refills to hand size in order from `first` (AS-12), then `then` happens."""
+def _refill(state: State, battle: Battle | None, first: int, then: str, **changes: Any) -> State:
+    """Everyone refills to hand size in order from `first` (AS-12), then `then` happens; `changes` are
+    applied in the same copy of the state."""
     queue = _order_from(state, first)
-    state = replace(state, battle=battle, leader=first, draw_queue=queue, after_refill=then, phase="refill")
+    state = replace(state, battle=battle, leader=first, draw_queue=queue, after_refill=then, phase="refill",
+                    **changes)
     return _settle_refill(state)
 
 
 def _settle_refill(state: State) -> State:
     queue = state.draw_queue
-    while queue and draw_needed(state, queue[0]) == 0:
-        queue = queue[1:]
+    sizes, hands, unknown = state.hand_sizes, state.hands, state.unknown
+    # Skip the seats already at hand size (draw_needed, inlined: it runs for every draw).
+    skip = 0
+    while skip < len(queue) and sizes[queue[skip]] - len(hands[queue[skip]]) - unknown[queue[skip]] <= 0:
+        skip += 1
+    if skip:
+        queue = queue[skip:]
     if queue and (state.deck > 0 or state.discard):
         return state if queue is state.draw_queue else replace(state, draw_queue=queue)
     # Gap reading (AS-12): with the deck and the discard pile both empty, the refill stops there.
-    state = replace(state, draw_queue=())
     then = state.after_refill
     if then == "turn_convoy":
-        return replace(state, phase="turn_convoy")
+        return replace(state, draw_queue=(), phase="turn_convoy")
     battle = state.battle
     assert battle is not None
     if then == "declare_zone":
-        return replace(state, phase="declare_zone")
+        return replace(state, draw_queue=(), phase="declare_zone")
     # half_two (AS-14): same zone, same leader, the storm (if unfired) with its new holder.
-    queue_two = tuple(Turn(seat=s) for s in _order_from(state, battle.leader))
-    return replace(state, battle=replace(battle, half=2, queue=queue_two), phase="play")
+    queue_two = tuple([Turn(seat=s) for s in _order_from(state, battle.leader)])
+    return replace(state, draw_queue=(), battle=replace(battle, half=2, queue=queue_two), phase="play")
 
 
 def _draw(state: State, event: CardsDrawn) -> State:
     seat = event.seat
-    known = tuple(c for c in event.cards if c is not None)
+    known = tuple([c for c in event.cards if c is not None])
     hidden = len(event.cards) - len(known)
+    hands, located, unknown = state.hands, state.located, state.unknown
     if known:
-        hands = (*state.hands[:seat], state.hands[seat] + known, *state.hands[seat + 1:])
-        located = state.located | set(known)
-    else:
-        hands, located = state.hands, state.located
-    unknown = state.unknown
+        hands = (*hands[:seat], hands[seat] + known, *hands[seat + 1:])
+        located = located.union(known)
     if hidden:
         unknown = (*unknown[:seat], unknown[seat] + hidden, *unknown[seat + 1:])
     state = replace(state, hands=hands, unknown=unknown, deck=state.deck - len(event.cards), located=located)
