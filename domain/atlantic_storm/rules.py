@@ -71,24 +71,29 @@ def initial(setup: Setup) -> State:
     if ref is None:
         raise RuleError("AS-2", "no_catalogue", "An Atlantic Storm game needs a card catalogue.")
     catalogue = load(ref.content)
-    cards = {card.number: card for card in catalogue.cards if card.numbered}
-    convoys = [c for c in cards.values() if c.category == "convoy"]
-    forces = [c for c in cards.values() if c.category != "convoy"]
+    # One pass over the rows, every game start: numbered cards by number and by name (a later row wins).
+    cards: dict[str, Card] = {}
+    by_name: dict[str, str] = {}
+    for card in catalogue.cards:
+        if card.numbered:
+            cards[card.number] = card
+            by_name[card.name] = card.number
+    convoys = sum([card.category == "convoy" for card in cards.values()])
+    forces = len(cards) - convoys
     needed = options.pile_size * (2 if setup.variant == "advanced" else 1)
-    if not 1 <= options.pile_size <= 20 or len(convoys) < needed:
+    if not 1 <= options.pile_size <= 20 or convoys < needed:
         raise RuleError("AS-2", "pile_size", f"The convoy pile needs {needed} convoys; the catalogue has "
-                        f"{len(convoys)} numbered ones (and a game is 1 to 20 battles).",
-                        pile_size=options.pile_size, convoys=len(convoys))
-    if len(forces) < HAND * players:
+                        f"{convoys} numbered ones (and a game is 1 to 20 battles).",
+                        pile_size=options.pile_size, convoys=convoys)
+    if forces < HAND * players:
         raise RuleError("AS-2", "small_deck", "The catalogue has too few force cards to deal six each.",
-                        force_cards=len(forces))
-    by_name = {card.name: card.number for card in catalogue.cards if card.numbered}
+                        force_cards=forces)
     victims = {number: by_name[card.fate_victim] for number, card in cards.items()
                if card.fate_victim and card.fate_victim in by_name}
     names = tuple(p.name for p in sorted(setup.players, key=lambda p: p.seat))
     return State(
-        variant=setup.variant, names=names, cards=cards, victims=victims, force_total=len(forces),
-        pile_size=options.pile_size, deck=len(forces), hands=((),) * players, unknown=(0,) * players,
+        variant=setup.variant, names=names, cards=cards, victims=victims, force_total=forces,
+        pile_size=options.pile_size, deck=forces, hands=((),) * players, unknown=(0,) * players,
         hand_sizes=(HAND,) * players, convoys_won=((),) * players, captured=((),) * players,
     )
 
@@ -261,7 +266,8 @@ def _check_deal(state: State, event: CardsDealt) -> None:
 
 
 def _check_convoy(state: State, event: ConvoyTurned) -> None:
-    _phase(state, "turn_convoy")
+    if state.phase != "turn_convoy":
+        _phase(state, "turn_convoy")
     if event.seat != state.leader:
         raise RuleError("AS-3", "not_leader", f"{state.names[state.leader]} leads this round.",
                         seat=event.seat, leader=state.leader)
@@ -288,7 +294,8 @@ def _check_convoy(state: State, event: ConvoyTurned) -> None:
 
 
 def _check_zone(state: State, event: ZoneDeclared) -> None:
-    _phase(state, "declare_zone")
+    if state.phase != "declare_zone":
+        _phase(state, "declare_zone")
     assert state.battle is not None
     if event.seat != state.battle.leader:
         raise RuleError("AS-3", "not_leader", f"{state.names[state.battle.leader]} declares the zone.",
@@ -296,7 +303,8 @@ def _check_zone(state: State, event: ZoneDeclared) -> None:
 
 
 def _turn(state: State, seat: int) -> Turn:
-    _phase(state, "play")
+    if state.phase != "play":
+        _phase(state, "play")
     assert state.battle is not None
     turn = state.battle.queue[0]
     if seat != turn.seat:
@@ -305,26 +313,32 @@ def _turn(state: State, seat: int) -> Turn:
     return turn
 
 
-def _in_hand(state: State, seat: int, numbers: tuple[str, ...]) -> None:
+def _in_hand(state: State, seat: int, numbers: tuple[str, ...]) -> list[Card]:
     """Every card is in the seat's hand: a known card, or one of its face-down cards that the record has
-    seen nowhere else (G-2 conservation)."""
+    seen nowhere else (G-2 conservation). Returns the cards' catalogue rows, in order."""
     if len(set(numbers)) != len(numbers):
         raise RuleError("G-2", "card_twice", "The same card is named twice.")
     hand = state.hands[seat]
+    located = state.located
+    catalogue = state.cards
+    found: list[Card] = []
     hidden = 0
     for number in numbers:
-        card = card_of(state, number)
+        # card_of only for its refusal: a Card is never falsy.
+        card = catalogue.get(number) or card_of(state, number)
+        found.append(card)
         if card.category == "convoy":
             raise RuleError("G-2", "convoy_in_hand", f"{number} is a convoy, not a force card.", card=number)
         if number in hand:
             continue
-        if number in state.located:
+        if number in located:
             raise RuleError("G-2", "card_elsewhere", f"{card.name} is not in {state.names[seat]}'s hand: "
                             "the record has it elsewhere.", card=number)
         hidden += 1
     if hidden > state.unknown[seat]:
         raise RuleError("G-2", "card_not_in_hand",
                         f"{state.names[seat]} does not hold those cards.", cards=list(numbers))
+    return found
 
 
 def _playable(state: State, card: Card, convoy: Card) -> None:
@@ -365,13 +379,13 @@ def fate_effects(state: State, battle: Battle, seat: int, numbers: tuple[str, ..
     """The fate consequences of a new play (AS-6): the play's cards whose victim is the convoy (doubled)
     and the cards played earlier this round that it destroys."""
     victims = state.victims
-    if not any(number in victims for number in numbers):
+    if victims.keys().isdisjoint(numbers):
         return (), ()
     doubled: list[str] = []
     destroyed: list[str] = []
-    standing = {n for play in _live(battle) for n in play.normals + tuple(b.card for b in play.bonuses)}
+    standing = {n for play in _live(battle) for n in _fighting(play)}
     for number in numbers:
-        victim = state.victims.get(number)
+        victim = victims.get(number)
         if victim is None:
             continue
         if victim == battle.convoy:
@@ -385,40 +399,43 @@ def _check_play(state: State, event: CardsPlayed) -> None:
     turn = _turn(state, event.seat)
     battle = state.battle
     assert battle is not None
-    numbers = event.normals + tuple(b.card for b in event.bonuses) + event.specials + event.supplies
+    numbers = _played_cards(event)
     if not numbers:
         raise RuleError("AS-3", "empty_play", "A play needs at least one card; otherwise discard one.")
-    _in_hand(state, event.seat, numbers)
-    convoy = state.cards[battle.convoy]
-    cards = [state.cards[n] for n in numbers]
+    cards = _in_hand(state, event.seat, numbers)
+    catalogue = state.cards
+    convoy = catalogue[battle.convoy]
     for card in cards:
         _playable(state, card, convoy)
     for number in event.normals:
-        if state.cards[number].category != "normal":
-            raise RuleError("AS-4", "not_normal", f"{state.cards[number].name} is not a normal card.",
+        if catalogue[number].category != "normal":
+            raise RuleError("AS-4", "not_normal", f"{catalogue[number].name} is not a normal card.",
                             card=number)
     for number in event.supplies:
-        if state.cards[number].category != "supply":
-            raise RuleError("AS-8", "not_supply", f"{state.cards[number].name} is not a supply card.",
+        if catalogue[number].category != "supply":
+            raise RuleError("AS-8", "not_supply", f"{catalogue[number].name} is not a supply card.",
                             card=number)
     for number in event.specials:
-        card = state.cards[number]
+        card = catalogue[number]
         if card.category != "special":
             raise RuleError("AS-7", "not_special", f"{card.name} is not a special card.", card=number)
         if card.special == "intelligence":
             raise RuleError("AS-7", "intelligence_instead",
                             f"{card.name} is played instead of a play, not with one.", card=number)
-    sides = {c.side for c in cards if c.side != "either"}
-    if len(sides) > 1:
-        raise RuleError("AS-3", "mixed_sides", "A play uses the cards of one side only, never Allied and "
-                        "German cards together.")
-    side = next(iter(sides)) if sides else None
+    side: str | None = None
+    for card in cards:
+        if card.side == "either":
+            continue
+        if side is not None and card.side != side:
+            raise RuleError("AS-3", "mixed_sides", "A play uses the cards of one side only, never Allied and "
+                            "German cards together.")
+        side = card.side
     _side_allowed(state, battle, side, turn, cards)
     _check_admiral(state, event)
     _check_bonuses(state, event)
     _check_raids(state, battle, event)
     for number in event.specials:
-        if state.cards[number].special == "storm" and battle.storm is not None:
+        if catalogue[number].special == "storm" and battle.storm is not None:
             raise RuleError("AS-7", "storm_in_play", "A storm is already in play this round.")
     doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
     expected = set(destroyed) | ({battle.convoy} if doubled else set())
@@ -647,7 +664,8 @@ def draw_needed(state: State, seat: int) -> int:
 
 
 def _check_draw(state: State, event: CardsDrawn) -> None:
-    _phase(state, "refill", rule="AS-12")
+    if state.phase != "refill":
+        _phase(state, "refill", rule="AS-12")
     seat = state.draw_queue[0]
     if event.seat != seat:
         raise RuleError("AS-12", "draw_order", f"{state.names[seat]} draws now (refills go in order from the "
@@ -662,11 +680,14 @@ def _check_draw(state: State, event: CardsDrawn) -> None:
     known = [c for c in event.cards if c is not None]
     if len(set(known)) != len(known):
         raise RuleError("G-2", "card_twice", "The same card is named twice.")
+    catalogue = state.cards
+    located = state.located
     for number in known:
-        card = card_of(state, number)
+        # card_of only for its refusal: a Card is never falsy.
+        card = catalogue.get(number) or card_of(state, number)
         if card.category == "convoy":
             raise RuleError("AS-12", "convoy_drawn", f"{number} is a convoy, not a force card.", card=number)
-        if number in state.located:
+        if number in located:
             raise RuleError("G-2", "card_elsewhere", f"{card.name} cannot be drawn: the record has it "
                             "elsewhere.", card=number)
 
@@ -726,7 +747,8 @@ def _turn_convoy(state: State, event: ConvoyTurned) -> State:
 
 
 def _order_from(state: State, leader: int) -> tuple[int, ...]:
-    return tuple((leader + i) % state.players for i in range(state.players))
+    players = len(state.names)
+    return tuple([(leader + i) % players for i in range(players)])
 
 
 def _declare(state: State, event: ZoneDeclared) -> State:
@@ -1129,7 +1151,7 @@ def check(state: State, event: Any) -> None:
     if state.phase == "over":
         raise RuleError("AS-13", "game_over", "The game is over.")
     seat = getattr(event, "seat", None)
-    if seat is not None:
+    if seat is not None and not 0 <= seat < len(state.names):
         _seat(state, seat)
     handler = _VALIDATORS.get(type(event))
     if handler is None:

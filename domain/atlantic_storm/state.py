@@ -39,8 +39,11 @@ class Play(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     def cards(self) -> tuple[str, ...]:
         """Every card of the play still on the table."""
-        extra = (self.intelligence,) if self.intelligence else ()
-        return self.normals + tuple(b.card for b in self.bonuses) + self.specials + self.supplies + extra
+        # A list comprehension, not a generator: this runs for every standing play of every play checked.
+        bonuses = [b.card for b in self.bonuses]
+        if self.intelligence:
+            return (*self.normals, *bonuses, *self.specials, *self.supplies, self.intelligence)
+        return (*self.normals, *bonuses, *self.specials, *self.supplies)
 
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
