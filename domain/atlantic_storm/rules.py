@@ -113,6 +113,9 @@ def card_of(state: State, number: str) -> Card:
 
 # Dice a printed '?' value takes (AS-5); a dict lookup is cheaper than testing each spelling.
 _DICE = {"?": 1, "??": 2}
+# The printed values a catalogue allows that need no dice: 0-6 and +0..+6, blank for none (counts 0).
+# Anything else is parsed as before, so a hand-made catalogue is read the same way.
+_FIXED = {"": 0} | {str(n): n for n in range(7)} | {f"+{n}": n for n in range(7)}
 
 
 def _printed(card: Card, zone: str) -> tuple[str, ...]:
@@ -135,7 +138,9 @@ def card_value(card: Card, zone: str, faces: tuple[int, ...] = (), doubled: bool
     total = 0
     used = 0
     for printed in _printed(card, zone):
-        if not printed:
+        fixed = _FIXED.get(printed)
+        if fixed is not None:
+            total += fixed
             continue
         dice = _DICE.get(printed)
         if dice:
@@ -956,10 +961,9 @@ def _resolve(state: State, battle: Battle) -> State:
         # AS-11: nobody wins; the convoy and every card under it go to the discard piles.
         on_table = [n for play in live for n in play.cards()]
         under = [n for _, n in battle.under]
-        state = replace(state, discard=state.discard + tuple(on_table) + tuple(under),
-                        convoy_discard=(*state.convoy_discard, battle.convoy),
-                        decision=_decision(battle, "no_combat", allied, german))
-        return _battle_over(state, battle)
+        return _battle_over(state, battle, discard=state.discard + tuple(on_table) + tuple(under),
+                            convoy_discard=(*state.convoy_discard, battle.convoy),
+                            decision=_decision(battle, "no_combat", allied, german))
     if allied == german:
         # AS-10: the confronted cards go under the convoy; specials are discarded at the round's end.
         keep: list[tuple[int, str]] = []
@@ -973,11 +977,16 @@ def _resolve(state: State, battle: Battle) -> State:
         tied = replace(battle, under=battle.under + tuple(keep), plays=(), queue=(), storm=None,
                        round=battle.round + 1, half=1, zone=None,
                        leader=(battle.leader + 1) % state.players)
-        state = replace(state, discard=state.discard + tuple(gone),
-                        decision=_decision(battle, "tie", allied, german))
-        return _refill(state, tied, tied.leader, "declare_zone")
+        return _refill(state, tied, tied.leader, "declare_zone", discard=state.discard + tuple(gone),
+                       decision=_decision(battle, "tie", allied, german))
     side = "allied" if allied > german else "german"
-    _, _, best = max((v, -p.order, p) for v, p in zip(values, live, strict=True) if p.side == side)
+    # AS-9: the trick goes to the winning side's highest play, the earliest played on equal values.
+    best: Play | None = None
+    top = 0
+    for value, play in zip(values, live, strict=True):
+        if play.side == side and (best is None or value > top or (value == top and play.order < best.order)):
+            best, top = play, value
+    assert best is not None
     trick: list[str] = [battle.convoy]
     to_discard: list[str] = []
     candidates: list[str] = []
@@ -985,16 +994,17 @@ def _resolve(state: State, battle: Battle) -> State:
     everything = list(battle.under) + [(p.seat, n) for p in live for n in p.cards()]
     for seat, number in everything:
         card = cards[number]
+        category = card.category
         if card.side == side:
-            if card.category == "supply":
+            if category == "supply":
                 supplies.append((seat, number))
                 to_discard.append(number)
-            elif card.category == "normal":
+            elif category == "normal":
                 candidates.append(number)
                 to_discard.append(number)
             else:
                 to_discard.append(number)
-        elif card.category in ("normal", "supply"):
+        elif category in ("normal", "supply"):
             trick.append(number)  # AS-9, AS-8: the losing side's normal and supply cards are destroyed
         else:
             to_discard.append(number)
@@ -1017,13 +1027,16 @@ def _eligible(state: State, battle: Battle, side: str, zone: str, trick_winner: 
     """Advanced game (AS-15): winning-side players of the final round with a surviving card of value 1
     or more in the zone; the trick winner always shares."""
     seats = {trick_winner}
-    for play in _live(battle):
-        if play.side != side:
+    cards = state.cards
+    for play in battle.plays:
+        # A seat already sharing needs no second look.
+        if play.cancelled or play.side != side or play.seat in seats:
             continue
         faces = dict(play.dice)
-        for number in play.normals + tuple(b.card for b in play.bonuses if b.parent is None):
-            if card_value(state.cards[number], zone, faces.get(number, ()), number in play.doubled) >= 1:
+        for number in (*play.normals, *[b.card for b in play.bonuses if b.parent is None]):
+            if card_value(cards[number], zone, faces.get(number, ()), number in play.doubled) >= 1:
                 seats.add(play.seat)
+                break
     return tuple(sorted(seats))
 
 
