@@ -264,6 +264,7 @@ class GameRecords:
         folded = cached if cached is not None and cached.version == expected_version else self.folded(record)
         if folded.version != expected_version:
             raise VersionConflict(game_id, expected_version, folded.version)
+        was_finished = ruleset.result(folded.state).finished
         folded = _accept_batch(folded, events)
         finished = ruleset.result(folded.state).finished
         result = self.store.append(
@@ -272,7 +273,9 @@ class GameRecords:
             expected_version,
             recorded_by=recorded_by,
             idempotency_key=idempotency_key,
-            progress=GameProgress(finished=finished),
+            # The listing changes only when the game ends (or a correction takes its end back); most
+            # appends write their events alone.
+            progress=GameProgress(finished=finished) if finished != was_finished else None,
         )
         if not result.replayed:
             self._remember(game_id, folded)

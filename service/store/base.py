@@ -79,13 +79,15 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
     player_ids: tuple[str, ...]
     created_at: datetime
     version: int = 0
+    """Read from the stream's events (its last version); never written with the listing."""
     finished: bool = False
     finished_at: datetime | None = None
     title: str = ""
 
 
 class GameProgress(msgspec.Struct, frozen=True, kw_only=True):
-    """What an append changes in a game's listing, written in the same transaction as its events."""
+    """What an append changes in a game's listing, written in the same transaction as its events. Given
+    only when the game's finished status changes: the listing's version is read from the events."""
 
     finished: bool
 
@@ -238,8 +240,9 @@ class Store(Protocol):
     ) -> AppendResult:
         """Append atomically (all events or none) if the stream is at `expected_version`.
 
-        `game` creates the game's listing with the stream's first events; `progress` updates it. Both
-        are written in the same transaction as the events."""
+        `game` creates the game's listing with the stream's first events; `progress` updates it (when
+        the game finishes, or a correction takes its end back). Both are written in the same transaction
+        as the events."""
         ...
 
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:

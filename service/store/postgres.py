@@ -67,14 +67,14 @@ WITH prior AS (
     WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
 ), created AS (
-    INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, version,
+    INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at,
                        finished, finished_at)
     SELECT %(stream)s, %(game_club)s, %(ruleset)s, %(ruleset_version)s, %(player_ids)s, %(title)s,
-           %(created_at)s, %(last)s, %(finished)s, CASE WHEN %(finished)s THEN now() END
+           %(created_at)s, %(finished)s, CASE WHEN %(finished)s THEN now() END
     WHERE %(create)s AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
 ), listed AS (
-    UPDATE games SET version = %(last)s, finished = %(finished)s,
+    UPDATE games SET finished = %(finished)s,
                      finished_at = CASE WHEN %(finished)s THEN coalesce(finished_at, now()) END
     WHERE game_id = %(stream)s AND %(progress)s AND NOT %(create)s AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
@@ -239,7 +239,6 @@ class PostgresStore(ReadModelSql):
         params = {
             "stream": stream_id,
             "expected": expected_version,
-            "last": last,
             "club": recorded_by.club_id,
             "key": recorded_by.key_id,
             "batch": _batch(events),
@@ -465,7 +464,9 @@ class PostgresStore(ReadModelSql):
 
     # -- games --------------------------------------------------------------------------------------
     _GAME_COLUMNS = (
-        "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, version, finished, finished_at, title"
+        "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, "
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = games.game_id), "
+        "finished, finished_at, title"
     )
 
     @staticmethod

@@ -222,9 +222,9 @@ class SqliteStore(ReadModelSql):
             )
             if progress is not None:
                 conn.execute(
-                    "UPDATE games SET version = ?, finished = ?, finished_at = CASE WHEN ? "
+                    "UPDATE games SET finished = ?, finished_at = CASE WHEN ? "
                     "THEN coalesce(finished_at, ?) END WHERE game_id = ?",
-                    (last, progress.finished, progress.finished, now, stream_id),
+                    (progress.finished, progress.finished, now, stream_id),
                 )
             if idempotency_key:
                 conn.execute(
@@ -374,7 +374,8 @@ class SqliteStore(ReadModelSql):
 
     # -- games --------------------------------------------------------------------------------------
     _GAME_COLUMNS = (
-        "g.game_id, g.club_id, g.ruleset, g.ruleset_version, g.player_ids, g.created_at, g.version, g.finished, "
+        "g.game_id, g.club_id, g.ruleset, g.ruleset_version, g.player_ids, g.created_at, "
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = g.game_id), g.finished, "
         "g.finished_at, g.title"
     )
 

@@ -264,6 +264,29 @@ def test_the_state_is_read_at_any_version_in_each_view(api: Api) -> None:
     assert_problem(api.client.get(f"{url}?view=sideways", headers=api.auth(token)), 400, "malformed-request")
 
 
+def test_the_listing_follows_the_record_when_a_correction_takes_the_end_back(api: Api) -> None:
+    """Appends write the listing only when the finished status changes; its version comes from the
+    events, so it follows every append."""
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token, options={"target": 5})
+
+    def listing() -> tuple[int, bool, bool]:
+        game = api.client.get(f"/clubs/c1/games/{game_id}", headers=api.auth(token)).json()
+        return game["version"], game["finished"], game["finished_at"] is not None
+
+    api.append("c1", token, game_id, 1, [rolled(0, 2)])
+    assert listing() == (2, False, False)
+    api.append("c1", token, game_id, 2, [rolled(1, 6)])  # bea reaches 5: finished
+    assert listing() == (3, True, True)
+    api.append("c1", token, game_id, 3, [{"type": "tablelog.correction", "voids": 1, "reason": "misread die"}])
+    assert listing() == (4, False, False)
+    api.append("c1", token, game_id, 4, [rolled(1, 1)])
+    assert listing() == (5, False, False)
+    api.append("c1", token, game_id, 5, [rolled(0, 4)])  # alain reaches 6: finished again
+    assert listing() == (6, True, True)
+
+
 def test_the_result_and_legal_events_are_read(api: Api) -> None:
     token = api.club("c1")
     api.players("c1", token, "alain", "bea")

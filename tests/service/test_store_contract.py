@@ -143,11 +143,15 @@ def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally") -> Game
 
 def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(store: Store) -> None:
     store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
-    store.append("g1", events("end"), 1, recorded_by=BY, progress=GameProgress(finished=True))
+    store.append("g1", events("a", "b"), 1, recorded_by=BY)  # no progress: the listing is not written
+    unfinished = store.get_game("g1")
+    assert unfinished is not None and (unfinished.version, unfinished.finished) == (3, False)
+    store.append("g1", events("end"), 3, recorded_by=BY, progress=GameProgress(finished=True))
     listed = store.get_game("g1")
     assert listed is not None
-    assert (listed.version, listed.finished, listed.player_ids) == (2, True, ("p1", "p2"))
+    assert (listed.version, listed.finished, listed.player_ids) == (4, True, ("p1", "p2"))
     assert listed.finished_at is not None
+    assert [g.version for g in store.list_games("c1", GameFilter())] == [4]
     with pytest.raises(AlreadyExists):
         store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1",)))
 
