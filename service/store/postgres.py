@@ -60,8 +60,8 @@ _APPEND_WITH_LISTING = """
 WITH prior AS (
     SELECT fingerprint, result FROM idempotency_keys WHERE stream_id = %(stream)s AND key = %(idem)s
 ), inserted AS (
-    INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
-    SELECT (pg_current_xact_id()::text::bigint << 20) + e.ord, %(stream)s, %(expected)s + e.ord,
+    {insert_events}
+    SELECT {first_position} + e.ord, %(stream)s, %(expected)s + e.ord,
            {event_columns}, %(club)s, %(key)s
     FROM {batch}
     WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
@@ -105,16 +105,31 @@ _EXPECTED_CHECK = (
 # an HTTP append's CPU, bench/), and PostgreSQL's `json ->` hands back each body's text unchanged.
 _BATCH = "json_array_elements(%(batch)s::json) WITH ORDINALITY AS e(event, ord)"
 _BATCH_COLUMNS = "e.event->>0, (e.event->>1)::int, e.event->2"
+_INSERT_EVENTS = "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)"
+# Position 0 of an append (see the module docstring); its events take 1, 2, ... after it.
+_FIRST_POSITION = f"(pg_current_xact_id()::text::bigint << {POSITION_SHIFT})"
 _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
-    event_columns=_BATCH_COLUMNS, batch=_BATCH, expected_check=_EXPECTED_CHECK
+    insert_events=_INSERT_EVENTS,
+    first_position=_FIRST_POSITION,
+    event_columns=_BATCH_COLUMNS,
+    batch=_BATCH,
+    expected_check=_EXPECTED_CHECK,
 )
 
-# The plain append (no listing, no idempotency key): one statement.
+# The plain appends (no listing, no idempotency key): one statement; a single event (most appends at a
+# table) as plain parameters, which spares PostgreSQL the JSON batch (about 10% of its CPU per append).
 _APPEND_PLAIN = f"""
-INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)
-SELECT (pg_current_xact_id()::text::bigint << 20) + e.ord, %(stream)s, %(expected)s + e.ord, {_BATCH_COLUMNS},
+{_INSERT_EVENTS}
+SELECT {_FIRST_POSITION} + e.ord, %(stream)s, %(expected)s + e.ord, {_BATCH_COLUMNS},
        %(club)s, %(key)s
 FROM {_BATCH}
+WHERE {_EXPECTED_CHECK}
+RETURNING position
+"""
+_APPEND_ONE = f"""
+{_INSERT_EVENTS}
+SELECT {_FIRST_POSITION} + 1, %(stream)s, %(expected)s + 1, %(type)s, %(schema_version)s,
+       %(data)s::json, %(club)s, %(key)s
 WHERE {_EXPECTED_CHECK}
 RETURNING position
 """
@@ -284,17 +299,15 @@ class PostgresStore(ReadModelSql):
     ) -> AppendResult:
         """An append with nothing beside its events: the leanest statement, one round trip."""
         try:
+            params: dict[str, Any] = {"stream": stream_id, "expected": expected_version,
+                                      "club": recorded_by.club_id, "key": recorded_by.key_id}
+            if len(events) == 1:
+                one = events[0]
+                params |= {"type": one.type, "schema_version": one.schema_version, "data": one.data.decode()}
+            else:
+                params["batch"] = _batch(events)
             with self._pool.connection() as conn:
-                positions = conn.execute(
-                    _APPEND_PLAIN,
-                    {
-                        "stream": stream_id,
-                        "expected": expected_version,
-                        "batch": _batch(events),
-                        "club": recorded_by.club_id,
-                        "key": recorded_by.key_id,
-                    },
-                ).fetchall()
+                positions = conn.execute(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params).fetchall()
         except pg_errors.UniqueViolation:
             raise self._conflict(stream_id, expected_version) from None
         if not positions:
