@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--http-projector", choices=web.PROJECTOR_LAYOUTS, default="process",
                         help="the projector as its own process beside the server, as deployed (default), or a thread "
                         "of the server, as `tablelog serve` runs alone")
+    parser.add_argument("--http-baseline", type=Path, metavar="CHECKOUT",
+                        help="also serve another checkout (e.g. `git worktree add /tmp/base <commit>`, with its own "
+                        ".venv) and measure both at every level in turn: before / after in one run")
     parser.add_argument("--rebuild-games", type=int, help="games stored for the rebuild (default 10,000; smoke 20)")
     parser.add_argument("--database-url", help="PostgreSQL (default TABLELOG_BENCH_DATABASE_URL or the local server)")
     args = parser.parse_args(argv)
@@ -88,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
     if "http" in wanted:
         _progress(started, "http")
-        results["http"] = web.run(url, sizes, args.http_workers, args.http_projector)
+        baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
+        results["http"] = web.run(url, sizes, args.http_workers, args.http_projector, baseline)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)

@@ -42,7 +42,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                                    growth, growth <= FLAT_FACTOR))
     http = results.get("http")
     if http:
-        appends = [r for r in http["rows"] if r["kind"] == "append"]
+        appends = [r for r in http["rows"] if r["kind"] == "append" and r["code"] == "this checkout"]
         if appends:
             # 16 clients in the full run; the smoke run's largest level stands in for it.
             level = next((r for r in appends if r["clients"] == 16), max(appends, key=lambda r: r["clients"]))
@@ -117,13 +117,23 @@ def print_report(results: dict[str, Any]) -> None:
     if "http" in results:
         section = results["http"]
         layout = {"process": "projector as its own process", "thread": "projector in a server thread"}
+        baseline = section.get("baseline")
         _table(f"HTTP ({section['workers']} workers, {layout[section['projector']]}, "
                f"{section['seconds_per_level']} s per level; CPU microseconds per request)",
-               ["kind", "clients", "requests", "requests/s", "p50 ms", "p99 ms", "server", "projector", "PostgreSQL",
-                "load gen."],
-               [[r["kind"], r["clients"], r["requests"], r["requests_per_s"], r["p50_ms"], r["p99_ms"],
+               [*(["code"] if baseline else []), "kind", "clients", "requests", "requests/s", "p50 ms", "p99 ms",
+                "server", "projector", "PostgreSQL", "load gen."],
+               [[*([r["code"]] if baseline else []), r["kind"], r["clients"], r["requests"], r["requests_per_s"],
+                 r["p50_ms"], r["p99_ms"],
                  *(r["cpu_us_per_request"][part] for part in ("server", "projector", "postgres", "load_generator"))]
                 for r in section["rows"]])
+        if baseline:
+            mine = [r for r in section["rows"] if r["code"] == "this checkout"]
+            theirs = [r for r in section["rows"] if r["code"] != "this checkout"]
+            _table(f"HTTP, this checkout / baseline {baseline} (measured in turn, level by level)",
+                   ["kind", "clients", "requests/s ratio", "p50 ratio", "p99 ratio"],
+                   [[a["kind"], a["clients"], round(a["requests_per_s"] / b["requests_per_s"], 2),
+                     round(a["p50_ms"] / b["p50_ms"], 2), round(a["p99_ms"] / b["p99_ms"], 2)]
+                    for a, b in zip(mine, theirs, strict=True)])
         caught_up = section["projector_caught_up_seconds"]
         print("projections caught up with the log " + (f"{caught_up} s after the load" if caught_up is not None
                                                         else "NOT within 120 s after the load"))

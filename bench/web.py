@@ -25,7 +25,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -47,10 +48,29 @@ def free_port() -> int:
 PROJECTOR_LAYOUTS = ("process", "thread")
 
 
-def server_environment(database_url: str, workers: int, projector: str = "process") -> dict[str, str]:
+class Code(msgspec.Struct, frozen=True, kw_only=True):
+    """Which tablelog a server runs: a checkout and the Python (with its packages) that runs it."""
+
+    label: str
+    tree: Path
+    python: str
+
+    @classmethod
+    def of(cls, label: str, tree: Path) -> Code:
+        """The checkout at `tree`, run by its own `.venv` when it has one (its own packages)."""
+        own = tree / ".venv" / "bin" / "python"
+        return cls(label=label, tree=tree, python=str(own) if own.exists() else sys.executable)
+
+
+THIS_CHECKOUT = Code(label="this checkout", tree=ROOT, python=sys.executable)
+
+
+def server_environment(
+    database_url: str, workers: int, projector: str = "process", tree: Path = ROOT
+) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     env |= {
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(tree),
         "TABLELOG_DATABASE_URL": database_url,
         "TABLELOG_OPERATOR_KEY": OPERATOR,
         "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
@@ -83,20 +103,22 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_server(database_url: str, workers: int, projector: str = "process") -> Iterator[Server]:
-    """`tablelog serve` on a free loopback port, ready (with `tablelog project` beside it unless the
-    projector runs as a thread of the server); stopped afterwards."""
+def running_server(
+    database_url: str, workers: int, projector: str = "process", code: Code = THIS_CHECKOUT
+) -> Iterator[Server]:
+    """`tablelog serve` of `code` on a free loopback port, ready (with `tablelog project` beside it
+    unless the projector runs as a thread of the server); stopped afterwards."""
     if projector not in PROJECTOR_LAYOUTS:
         raise ValueError(f"projector layout {projector!r}: one of {', '.join(PROJECTOR_LAYOUTS)}")
     port = free_port()
-    env = server_environment(database_url, workers, projector)
+    env = server_environment(database_url, workers, projector, code.tree)
     # Logs go to a file, never to a pipe nobody reads while the load runs: a full pipe blocks the
     # workers that write to it, and the run would measure that instead of the server.
     log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [code.python, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=env,
-        cwd=ROOT,
+        cwd=code.tree,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -122,9 +144,9 @@ def running_server(database_url: str, workers: int, projector: str = "process") 
             time.sleep(0.2)
         if projector == "process":  # started once the server has migrated the schema
             projecting = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "project"],
+                [code.python, "-m", "service.cli", "project"],
                 env=env,
-                cwd=ROOT,
+                cwd=code.tree,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -315,11 +337,21 @@ def wait_for_projector(base: str, timeout: float = 120.0) -> float | None:
     return None
 
 
-def run(database_url: str, sizes: Sizes, workers: int, projector: str = "process") -> dict[str, Any]:
+def run(
+    database_url: str, sizes: Sizes, workers: int, projector: str = "process", baseline: Code | None = None
+) -> dict[str, Any]:
     """The HTTP section: appends then reads at each number of clients (with the CPU each part of the
-    machine spent per request), the projector's catch-up afterwards, and the server's memory."""
+    machine spent per request), the projector's catch-up afterwards, and the server's memory. With a
+    `baseline` (another checkout), its server runs beside this one's and every level is measured on
+    both in turn, so a before / after comparison shares the machine's moment."""
+    codes = [THIS_CHECKOUT, *([baseline] if baseline else [])]
     rows = []
-    with scratch_schema(database_url, "http") as (_, url), running_server(url, workers, projector) as server:
+    with ExitStack() as stack:
+        servers = []
+        for code in codes:
+            _, url = stack.enter_context(scratch_schema(database_url, "http"))
+            servers.append(stack.enter_context(running_server(url, workers, projector, code)))
+        server = servers[0]
         memory = PeakMemory(server.process.pid)
         projector_memory = PeakMemory(server.projector.pid) if server.projector else None
         stop = threading.Event()
@@ -334,14 +366,16 @@ def run(database_url: str, sizes: Sizes, workers: int, projector: str = "process
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         try:
-            token, games = prepare(server.base, max(sizes.http_clients))
-            versions = dict.fromkeys(games, 1)
+            prepared = [prepare(s.base, max(sizes.http_clients)) for s in servers]
+            versions = [dict.fromkeys(games, 1) for _, games in prepared]
             for clients in sizes.http_clients:
                 for kind in ("append", "state"):
-                    meter = CpuMeter(server)
-                    row = load(server.port, token, games, versions, kind, clients, sizes)
-                    row["cpu_us_per_request"] = meter.per_request_us(row["requests"])
-                    rows.append(row)
+                    for code, each, (token, games), at in zip(codes, servers, prepared, versions, strict=True):
+                        meter = CpuMeter(each)
+                        row = load(each.port, token, games, at, kind, clients, sizes)
+                        row["cpu_us_per_request"] = meter.per_request_us(row["requests"])
+                        row["code"] = code.label
+                        rows.append(row)
             caught_up = wait_for_projector(server.base)
         finally:
             stop.set()
@@ -351,6 +385,7 @@ def run(database_url: str, sizes: Sizes, workers: int, projector: str = "process
         "rows": rows,
         "workers": workers,
         "projector": projector,
+        "baseline": str(baseline.tree) if baseline else None,
         "projector_caught_up_seconds": caught_up,
         "seconds_per_level": sizes.http_seconds,
         "max_requests_per_level": sizes.http_max_requests,
