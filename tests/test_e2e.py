@@ -175,10 +175,19 @@ def test_each_worker_listens_on_a_socket_of_its_own_so_connections_spread_over_t
     """With one shared socket, the worker that wakes first accepted every waiting connection (14 of 16
     in bench/); SO_REUSEPORT sockets, one per worker, let the kernel spread them."""
     port = int(server.base.rsplit(":", 1)[1])
-    with open(f"/proc/{server.process.pid}/task/{server.process.pid}/children") as children:
-        workers = [int(pid) for pid in children.read().split()]
-    workers = [pid for pid in workers if _socket_inodes_of(pid) & _sockets_on(port, "0A")]
-    listening = _sockets_on(port, "0A")
+
+    def listening_workers() -> tuple[list[int], set[int]]:
+        with open(f"/proc/{server.process.pid}/task/{server.process.pid}/children") as children:
+            pids = [int(pid) for pid in children.read().split()]
+        listening = _sockets_on(port, "0A")
+        return [pid for pid in pids if _socket_inodes_of(pid) & listening], listening
+
+    # The server answers as soon as one worker is up; the other may still be starting.
+    deadline = time.monotonic() + 60
+    workers, listening = listening_workers()
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers, listening = listening_workers()
     assert len(workers) == 2 and len(listening) == 2
     assert [len(_socket_inodes_of(pid) & listening) for pid in workers] == [1, 1]
     # 32 clients connecting at once, each answered: every worker holds some of the connections (with
