@@ -96,7 +96,8 @@ class _AppendedVersions(msgspec.Struct, frozen=True):
 
 
 # The stream is at `expected` when its event `expected` exists (or it is new) and event `expected + 1`
-# does not (the unique key refuses it): one index probe, no max() over the stream.
+# does not: the first is this index probe, the second the unique key, which turns a lost race into a
+# unique violation (a conflict), never a silent success.
 _EXPECTED_CHECK = (
     "(%(expected)s = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = %(stream)s AND version = %(expected)s))"
 )
