@@ -1,13 +1,17 @@
-"""Milles Nautiques, the French naval card game (seed 004_051710297af61dca.txt; readings MN-1 to MN-19).
+"""Milles Nautiques, the French naval card game; the rule readings MN-1 to MN-22 are described in
+this package's RULES.md.
 
 A recorded game is one round (manche); `series_status` carries rounds to 200 points (MN-17).
 Scores are in half-points.
 
-Readings chosen where decisions.md is silent (each has a test in tests/domain/milles_nautiques/):
+Readings chosen where the rule texts are silent (each has a test in tests/domain/milles_nautiques/):
 - Hidden tonnages and the 40-point check: the record scores the convoys it knows; one it does not know
-  counts 0 until revealed. The table may report a `ConvoysRevealed` at any time (a player showing his
+  counts 0 until revealed, and a face-down convoy in port gives no right to score until revealed (it
+  may be the trawler, MN-20). The table may report a `ConvoysRevealed` at any time (a player showing his
   convoys to claim 40 points): the 40 check runs after it. A round that ends with convoys the record does
   not know waits in phase "reveal" for them before it is scored (a void round needs no reveal).
+- The trawler sails and arrives like any convoy (it leaves the row at 4,000 miles, so the table learns
+  nothing from its course), but it is never counted as arrived (MN-20).
 - When the last card is played the round ends at once: battles and mines still pending are not decided.
 - An arrived convoy keeps its miles and its radar; an alert, storm, neutral flag, lone plane or mine on
   it goes to the discard. A destroyed convoy goes to its captor; everything on it goes to the discard.
@@ -30,7 +34,7 @@ from domain.ruleset import GameRuleset
 
 RULESET = GameRuleset(
     name="milles-nautiques",
-    version="1.0.0",
+    version="1.1.0",  # 1.1: MN-6 restarts, MN-20, MN-21, MN-22 (stored snapshots are rebuilt)
     title="Milles Nautiques",
     event_type=MillesNautiquesEvent,
     state_type=State,

@@ -1,6 +1,6 @@
 """The Milles Nautiques deck as data.
 
-Source: seed `004_051710297af61dca.txt` ("COMPOSITION DU JEU"), read with MN-1: the itemised list is
+Source: the French rulebook ("COMPOSITION DU JEU"), read with MN-1: the itemised list is
 authoritative and adds up to 106 cards (the "110 cartes" of the heading is not used). Strengths are the
 number of ship silhouettes on each warship card (MN-6); the two-submarine pair is worth 6.
 """
@@ -65,6 +65,8 @@ MILES_CARDS: frozenset[str] = frozenset(card.name for card in CARDS if card.cate
 WARSHIPS: frozenset[str] = frozenset(card.name for card in CARDS if card.category == WARSHIP)
 CONVOY_COUNT = sum(card.count for card in CARDS if card.category == CONVOY)
 
+# MN-3, MN-20: the false convoy, laid and attacked like any other but never an arrived convoy.
+TRAWLER = "trawler"
 # MN-6: two submarines played together as one play.
 PAIRED_SUBMARINES_STRENGTH = 6
 # MN-4: a convoy has arrived at 4,000 miles or more; MN-10: a convoy in a storm takes at most 600.

@@ -1,4 +1,4 @@
-"""Milles Nautiques: the set-up, `validate` (refusals name their reading in decisions.md) and `evolve`
+"""Milles Nautiques: the set-up, `validate` (each refusal names its rule, described in RULES.md) and `evolve`
 (applies an accepted event and every automatic consequence; never validates).
 
 Turn flow (MN-2, MN-19): after the deal the player on the dealer's left draws, then plays or discards
@@ -10,6 +10,7 @@ check (MN-15) follows every play and every automatic consequence.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 from typing import Annotated, Any
 
 import msgspec
@@ -28,6 +29,7 @@ from domain.milles_nautiques.catalogue import (
     MILES_CARDS,
     PAIRED_SUBMARINES_STRENGTH,
     STORM_MAX_MILES,
+    TRAWLER,
     WARSHIPS,
 )
 from domain.milles_nautiques.events import (
@@ -50,7 +52,7 @@ from domain.milles_nautiques.events import (
     StormPlayed,
     WarshipPlayed,
 )
-from domain.milles_nautiques.scoring import ROUND_TARGET, arrived_sides, points
+from domain.milles_nautiques.scoring import ROUND_TARGET, points
 from domain.milles_nautiques.state import Consequence, Convoy, Hand, Ship, State
 from domain.ruleset import RuleError, Setup
 
@@ -281,8 +283,7 @@ def _check_alert(state: State, event: AlertPlayed) -> None:
         raise RuleError("MN-5", "already_alerted", "That convoy already has an alert.")
     if convoy.neutral:
         raise RuleError("MN-11", "neutral", "A neutral convoy cannot be alerted.")
-    if convoy.storm:
-        raise RuleError("MN-10", "in_storm", "No alert against a convoy in a storm.")
+    # MN-22: a convoy in a storm may be alerted; only the attacks it allows wait (MN-10).
 
 
 def _check_alert_ended(state: State, event: AlertEnded) -> None:
@@ -294,9 +295,13 @@ def _check_alert_ended(state: State, event: AlertEnded) -> None:
 
 
 def battle_tied(battle: tuple[Ship, ...]) -> bool:
-    """MN-6: the top two ships are of opposite sides and equal strength."""
-    return (len(battle) >= 2 and battle[-1].strength == battle[-2].strength
-            and battle[-1].attacking != battle[-2].attacking)
+    """MN-6: the top ship answered the one below it (opposite side) with equal strength. A ship laid on
+    a tied battle restarts it rather than answering, so it never ties with the ship below: walk up from
+    the first ship (battles are a few ships long)."""
+    tied = False
+    for below, ship in pairwise(battle):
+        tied = not tied and ship.strength == below.strength and ship.attacking != below.attacking
+    return tied
 
 
 def _check_warship(state: State, event: WarshipPlayed) -> None:
@@ -593,8 +598,10 @@ def _check_forty(state: State) -> State:
 
 def _finish(state: State, how: str, sides: tuple[int, ...]) -> State:
     """End the round. Its convoys the record does not know must be revealed before it is scored (G-2),
-    unless the round is void (MN-15: nobody arrived when the cards ran out)."""
-    void = how == "cards" and not arrived_sides(state)
+    unless the round is void (MN-15: nobody arrived when the cards ran out). A face-down convoy in port
+    may be a real one, so only a round whose every arrival is a known trawler (MN-20) is void at once;
+    otherwise the reveal may still find it void."""
+    void = how == "cards" and not any(c.status == "arrived" and c.card != TRAWLER for c in state.convoys)
     hidden = any(c.card is None for c in state.convoys)
     state = replace(state, phase="reveal" if hidden and not void else "over", ended=how, forty_sides=sides)
     return _note(state, "round_void" if void else f"round_over_{how}")

@@ -1,14 +1,15 @@
 """Milles Nautiques scores, in half-points (MN-17: never floats).
 
-Tables from seed 004 ("Article 11 : faites vos comptes"), read with MN-13 (a cell is the value itself, not
-an addition to the 0-mile row) and MN-14; bonuses MN-16; who scores at all MN-15.
+Tables from the French rulebook ("Article 11 : faites vos comptes"), read with MN-13 (a cell is the
+value itself, not an addition to the 0-mile row), MN-21 (detected convoys) and MN-14; bonuses MN-16;
+who scores at all MN-15 and MN-20 (never the trawler).
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from domain.milles_nautiques.catalogue import BY_NAME
+from domain.milles_nautiques.catalogue import BY_NAME, TRAWLER
 from domain.milles_nautiques.state import Convoy, State
 from domain.ruleset import PlayerResult, Result
 
@@ -58,15 +59,18 @@ def distance_band(distance: int) -> int:
 
 
 def convoy_points(card: str | None, distance: int, detected: bool) -> int:
-    """MN-13: a convoy's value for its owner; a detected convoy counts double (MN-9); the trawler and a
-    card the record does not know yet are worth 0 (G-2: it is scored once revealed)."""
+    """MN-13: a convoy's value for its owner. MN-21: a detected convoy scores as a convoy of twice its
+    tonnage (the next column), a detected 20,000 twice its own cell. The trawler and a card the record
+    does not know yet are worth 0 (G-2: it is scored once revealed)."""
     if card is None:
         return 0
     column = TONNAGE_COLUMN.get(BY_NAME[card].tons)
     if column is None:  # MN-3: the trawler
         return 0
-    value = CONVOY_POINTS[distance_band(distance)][column]
-    return value * 2 if detected else value
+    row = CONVOY_POINTS[distance_band(distance)]
+    if not detected:
+        return row[column]
+    return row[column + 1] if column + 1 < len(row) else 2 * row[column]
 
 
 def capture_points(card: str | None, detected: bool) -> int:
@@ -84,9 +88,15 @@ def _convoy_value(convoy: Convoy) -> int:
     return convoy_points(convoy.card, convoy.distance, convoy.detected)
 
 
+def counts_as_arrived(convoy: Convoy) -> bool:
+    """An arrived convoy that gives its side the right to score (MN-15): never the trawler (MN-20),
+    and not one the record cannot name yet, which may be the trawler (it counts once revealed)."""
+    return convoy.status == "arrived" and convoy.card is not None and convoy.card != TRAWLER
+
+
 def arrived_sides(state: State) -> frozenset[int]:
     """The sides with at least one convoy arrived (MN-15: only they score)."""
-    return frozenset(c.side for c in state.convoys if c.status == "arrived")
+    return frozenset(c.side for c in state.convoys if counts_as_arrived(c))
 
 
 def points(state: State) -> tuple[tuple[int, int], ...]:
@@ -111,7 +121,7 @@ def points(state: State) -> tuple[tuple[int, int], ...]:
 
 def slow_sides(state: State) -> frozenset[int]:
     """MN-16: sides with an arrived convoy none of whose arrived convoys ever took a miles card over 600."""
-    arrived = [c for c in state.convoys if c.status == "arrived"]
+    arrived = [c for c in state.convoys if counts_as_arrived(c)]  # MN-20: a trawler neither earns nor spoils it
     fast = {c.side for c in arrived if c.fast}
     return frozenset(c.side for c in arrived) - fast
 

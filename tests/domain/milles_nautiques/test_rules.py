@@ -244,6 +244,37 @@ def test_a_tied_battle_is_not_decided_and_either_side_may_restart_with_a_weaker_
     assert [ship.strength for ship in scene.convoy(1).battle] == [4, 4, 1]
 
 
+def tied() -> Scene:
+    """Bea's cruiser against Alain's convoy 1, answered by Alain's cruiser (tied, MN-6); Bea has drawn."""
+    return attacked("cruiser").do(WarshipPlayed(seat=0, convoy=1, ship="cruiser")).draw()
+
+
+def test_an_attacker_restarting_a_tie_with_an_equal_ship_sinks_the_convoy_if_it_holds_a_full_turn():
+    # MN-6: the restart is a new play, not an answer to the ship below it: unanswered, it wins.
+    scene = tied().do(WarshipPlayed(seat=1, convoy=1, ship="cruiser"))
+    scene.skip()  # Alain lets it stand
+    convoy = scene.convoy(1)
+    assert (convoy.status, convoy.captor) == ("destroyed", 1)
+    assert [c.kind for c in scene.state.consequences] == ["sunk"]
+
+
+def test_a_defender_restarting_a_tie_with_an_equal_ship_saves_the_convoy_if_it_holds_a_full_turn():
+    scene = tied().skip().draw().do(WarshipPlayed(seat=0, convoy=1, ship="cruiser"))
+    scene.skip()  # Bea lets it stand
+    convoy = scene.convoy(1)
+    assert (convoy.status, convoy.battle, convoy.alert) == ("at_sea", (), False)
+    assert [c.kind for c in scene.state.consequences] == ["saved"]
+
+
+def test_an_equal_answer_to_a_restart_ties_the_battle_again():
+    scene = tied().do(WarshipPlayed(seat=1, convoy=1, ship="cruiser")).draw()
+    error = scene.refuse(WarshipPlayed(seat=0, convoy=1, ship="destroyer"))
+    assert (error.rule_id, error.code) == ("MN-6", "too_weak")  # a restart is answered like any ship
+    scene.do(WarshipPlayed(seat=0, convoy=1, ship="cruiser")).skip(2)
+    assert scene.convoy(1).status == "at_sea"
+    assert [ship.strength for ship in scene.convoy(1).battle] == [4, 4, 4, 4]  # tied: nothing decided
+
+
 def test_two_submarines_together_beat_a_carrier_and_bring_an_extra_draw():
     scene = attacked("carrier")
     assert scene.refuse(WarshipPlayed(seat=0, convoy=1, ship="submarine")).code == "too_weak"
@@ -408,14 +439,25 @@ def test_a_thousand_mile_card_on_a_convoy_in_a_storm_is_refused():
     assert scene.convoy(1).distance == 600
 
 
-def test_no_alert_ship_or_plane_against_a_convoy_in_a_storm_but_a_mine_may():
+def test_no_ship_or_plane_against_a_convoy_in_a_storm_but_a_mine_may():
     scene = alains_convoy().do(AlertPlayed(seat=1, convoy=1)).skip().turn(StormPlayed(seat=1, convoy=1))
     scene.skip().draw()
     for event in (WarshipPlayed(seat=1, convoy=1, ship="cruiser"), PlanePlayed(seat=1, convoy=1)):
         assert scene.refuse(event).rule_id == "MN-10"
     scene.do(MineLaid(seat=1, convoy=1))
-    scene = stormy().skip().draw()
-    assert scene.refuse(AlertPlayed(seat=1, convoy=1)).rule_id == "MN-10"
+
+
+def test_an_alert_may_be_laid_on_a_convoy_in_a_storm_and_its_attack_waits_for_the_fair_sea():
+    # MN-22: an alert is not an attack; the ships it allows still wait for the storm to end (MN-10).
+    scene = stormy().skip().draw().do(AlertPlayed(seat=1, convoy=1))
+    assert scene.convoy(1).alert and scene.convoy(1).storm
+    scene.skip().draw()
+    error = scene.refuse(WarshipPlayed(seat=1, convoy=1, ship="cruiser"))
+    assert (error.rule_id, error.code) == ("MN-10", "in_storm")
+    assert AlertPlayed(seat=1, convoy=1) not in RULESET.legal_events(scene.state, 1)  # one alert only
+    scene.do(FairSeaPlayed(seat=1, convoy=1)).skip().draw()
+    scene.do(WarshipPlayed(seat=1, convoy=1, ship="cruiser"))
+    assert scene.convoy(1).battle[-1].attacking
 
 
 def test_a_fair_sea_ends_the_storm_and_both_go_to_the_discard():
@@ -466,6 +508,20 @@ def test_a_destroyed_convoy_sends_every_other_card_on_it_to_the_discard():
     assert (convoy.status, convoy.captor) == ("destroyed", 1)
     assert [scene.discarded(card) for card in ("mine", "plane", "miles_400")] == [1, 2, 1]
     assert scene.state.rows[0] == ()
+
+
+# MN-13, MN-21: convoy points -------------------------------------------------------------------
+
+
+def test_a_detected_five_thousand_left_at_zero_miles_scores_as_a_ten_thousand():
+    scene = run_out(Scene(), {0: [ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
+                                  ConvoyPlaced(seat=0, position=1, card="convoy_2500"),
+                                  MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+                                  MilesPlayed(seat=0, convoy=2, card="miles_2000")],
+                              1: [RadarPlayed(seat=1, convoy=1)]})
+    assert scene.convoy(1).detected and scene.convoy(1).distance == 0
+    # 1 point for the detected 5,000 (the 10,000 column at 0 miles) + 2.5 for the 2,500 in port.
+    assert RULESET.result(scene.state).players[0].breakdown["convoy"] == 2 + 5
 
 
 # MN-15: the end of the round -------------------------------------------------------------------
@@ -652,6 +708,81 @@ def test_sides_level_at_the_top_share_the_round_win():
     assert result.winners == (0, 1)
     assert [p.score for p in result.players] == [10 + 20, 10 + 20]
     assert [p.placement for p in result.players] == [1, 1]
+
+
+# MN-20: the trawler ---------------------------------------------------------------------------
+
+
+def test_a_trawler_in_port_gives_no_right_to_score_so_captures_do_not_reach_forty():
+    # Bea captures Alain's detected 20,000 (40 points) and sails the trawler 4,000 miles: it leaves
+    # the row like any convoy, but it is not an arrived convoy, so her capture does not count yet.
+    scene = Scene().turn(ConvoyPlaced(seat=0, position=0, card="convoy_20000"))
+    scene.turn(ConvoyPlaced(seat=1, position=0, card="trawler")).skip()
+    scene.turn(RadarPlayed(seat=1, convoy=1)).skip().turn(PlanePlayed(seat=1, convoy=1)).skip()
+    scene.turn(PlanePlayed(seat=1, convoy=1))
+    for card in ("miles_2000", "miles_2000"):
+        scene.skip().turn(MilesPlayed(seat=1, convoy=2, card=card))
+    assert scene.convoy(2).status == "arrived" and scene.state.rows[1] == ()
+    assert scene.state.phase == "draw"  # not over: no 40 points
+    assert RULESET.result(scene.state).players[1].breakdown["capture"] == 0
+    scene.skip().turn(ConvoyPlaced(seat=1, position=0, card="convoy_2500"))
+    for _ in range(4):
+        scene.skip().turn(MilesPlayed(seat=1, convoy=3, card="miles_1000"))
+    # A real convoy in port: 2.5 + 40 captured = 42.5 points, the round is over.
+    assert (scene.state.phase, scene.state.ended, scene.state.forty_sides) == ("over", "forty", (1,))
+    assert RULESET.result(scene.state).players[1].breakdown["capture"] == 80
+
+
+def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
+    # Bea captures Alain's 5,000 (5 points) and brings the trawler in; Alain's 2,500 arrives (2.5).
+    # Only Alain has an arrived convoy: he wins, and Bea's capture scores nothing.
+    scene = run_out(Scene(), {
+        0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
+            ConvoyPlaced(seat=0, position=1, card="convoy_5000"),
+            MilesPlayed(seat=0, convoy=1, card="miles_2000"), MilesPlayed(seat=0, convoy=1, card="miles_2000")],
+        1: [ConvoyPlaced(seat=1, position=0, card="trawler"), PlanePlayed(seat=1, convoy=3),
+            PlanePlayed(seat=1, convoy=3), *[MilesPlayed(seat=1, convoy=2, card="miles_1000")] * 4]})
+    assert [c.status for c in scene.state.convoys] == ["arrived", "arrived", "destroyed"]
+    result = RULESET.result(scene.state)
+    assert result.winners == (0,)
+    assert [p.score for p in result.players] == [5 + 20, 0]
+
+
+def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
+    # A slow trawler in port earns neither the round nor the slowness bonus (MN-16).
+    scene = run_out(Scene(), {1: [ConvoyPlaced(seat=1, position=0, card="trawler"),
+                                  *[MilesPlayed(seat=1, convoy=1, card="miles_600")] * 6,
+                                  MilesPlayed(seat=1, convoy=1, card="miles_400")]})
+    assert scene.convoy(1).status == "arrived"
+    result = RULESET.result(scene.state)
+    assert result.finished and result.void and result.winners == ()
+    assert [p.score for p in result.players] == [0, 0]
+    assert [c.kind for c in scene.state.consequences] == ["round_void"]
+
+
+def test_a_fast_trawler_in_port_does_not_withhold_the_slowness_bonus():
+    scene = run_out(Scene(), {0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
+                                  ConvoyPlaced(seat=0, position=1, card="trawler"),
+                                  *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
+                                  MilesPlayed(seat=0, convoy=1, card="miles_400"),
+                                  MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+                                  MilesPlayed(seat=0, convoy=2, card="miles_2000")]})
+    assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
+    assert RULESET.result(scene.state).players[0].breakdown == {
+        "convoy": 5, "capture": 0, "round_bonus": 20, "slowness_bonus": 14}
+
+
+def test_a_face_down_convoy_in_port_gives_the_right_to_score_only_once_the_table_shows_it():
+    # Reading: it might be the trawler (MN-20), so the record waits for the reveal, as the 40 claim does.
+    scene = Scene().turn(ConvoyPlaced(seat=0, position=0, card="convoy_20000"))
+    scene.turn(ConvoyPlaced(seat=1, position=0)).skip()
+    scene.turn(RadarPlayed(seat=1, convoy=1)).skip().turn(PlanePlayed(seat=1, convoy=1)).skip()
+    scene.turn(PlanePlayed(seat=1, convoy=1))
+    for card in ("miles_2000", "miles_2000"):
+        scene.skip().turn(MilesPlayed(seat=1, convoy=2, card=card))
+    assert scene.convoy(2).status == "arrived" and scene.state.phase == "draw"
+    scene.do(ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_2500"),)))
+    assert (scene.state.phase, scene.state.ended, scene.state.forty_sides) == ("over", "forty", (1,))
 
 
 # MN-18: teams ----------------------------------------------------------------------------------

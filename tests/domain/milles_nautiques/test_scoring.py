@@ -1,5 +1,5 @@
 """MN-13 to MN-16: the scoring tables cell by cell, in half-points. The expected values are copied from
-the seed's table in points (seed 004, "Article 11") and doubled here, apart from the implementation."""
+the seed's table in points (the French rulebook, "Article 11") and doubled here, apart from the implementation."""
 
 from __future__ import annotations
 
@@ -40,9 +40,26 @@ def test_a_convoy_is_worth_its_table_cell(card, distance, expected):
     assert convoy_points(card, distance, detected=False) == expected
 
 
-@pytest.mark.parametrize(("card", "distance", "expected"), CELLS)
-def test_a_detected_convoy_is_worth_double_its_cell(card, distance, expected):
-    assert convoy_points(card, distance, detected=True) == 2 * expected
+DETECTED_CELLS = [
+    # MN-21: a detected convoy scores as a convoy of twice its tonnage (the next column to the right);
+    # a detected 20,000 scores twice its own cell.
+    (card, distance, half_points(values[column + 1]) if column < 3 else 2 * half_points(values[column]))
+    for (low, high), values in SEED_TABLE.items()
+    for distance in sorted({low, high})
+    for column, card in enumerate(CONVOYS)
+]
+
+
+@pytest.mark.parametrize(("card", "distance", "expected"), DETECTED_CELLS)
+def test_a_detected_convoy_is_worth_the_cell_of_twice_its_tonnage(card, distance, expected):
+    assert convoy_points(card, distance, detected=True) == expected
+
+
+def test_a_detected_five_thousand_at_zero_miles_counts_as_a_ten_thousand():
+    # MN-21, the seed's own example ("un 5 000 tonneaux compte pour 10 000"): 1 point, where doubling
+    # its cell (0) would give nothing.
+    assert convoy_points("convoy_5000", 0, detected=True) == half_points("1")
+    assert convoy_points("convoy_5000", 0, detected=False) == 0
 
 
 @pytest.mark.parametrize("distance", [0, 200, 1000, 1200, 2000, 2200, 3000, 3200, 3800, 4000, 6000])
