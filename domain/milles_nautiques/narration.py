@@ -27,8 +27,21 @@ from domain.milles_nautiques.events import (
 from domain.milles_nautiques.state import Consequence, State
 from domain.ruleset import Narration
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-            "tenth", "eleventh", "twelfth", "thirteenth")
+ORDINALS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+)
 
 
 def possessive(name: str) -> str:
@@ -61,8 +74,7 @@ def _event_text(before: State, event: Any, after: State) -> str:
         first = names[(event.dealer + 1) % len(names)]
         return f"{names[event.dealer]} deals six cards to each player; {first} plays first."
     if isinstance(event, ConvoysRevealed):
-        shown = ", ".join(f"{convoy_name(before, item.convoy)} is {_label(item.card)}"
-                          for item in event.convoys)
+        shown = ", ".join(f"{convoy_name(before, item.convoy)} is {_label(item.card)}" for item in event.convoys)
         return f"The table reveals convoys: {shown}."
     who = names[event.seat]
     if isinstance(event, Drew):

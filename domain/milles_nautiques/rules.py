@@ -72,18 +72,17 @@ def initial(setup: Setup) -> State:
     players = sorted(setup.players, key=lambda p: p.seat)
     count = len(players)
     if not 2 <= count <= 6:
-        raise RuleError("MN-18", "player_count", "Milles Nautiques is played by 2 to 6 players.",
-                        players=count)
+        raise RuleError("MN-18", "player_count", "Milles Nautiques is played by 2 to 6 players.", players=count)
     if [p.seat for p in players] != list(range(count)):
-        raise RuleError("MN-2", "bad_seats", "Seats must be numbered 0, 1, 2... round the table.",
-                        seats=[p.seat for p in players])
+        raise RuleError(
+            "MN-2", "bad_seats", "Seats must be numbered 0, 1, 2... round the table.", seats=[p.seat for p in players]
+        )
     try:
         options = msgspec.convert(setup.options, Options)
     except msgspec.ValidationError as error:
         raise RuleError("MN-19", "bad_options", f"Unreadable set-up options: {error}.") from None
     if options.dealer is not None and not 0 <= options.dealer < count:
-        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.",
-                        dealer=options.dealer)
+        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.", dealer=options.dealer)
     side_of, side_seats = _sides([p.team for p in players])
     return State(
         names=tuple(p.name for p in players),
@@ -110,9 +109,13 @@ def _sides(teams: list[int | None]) -> tuple[tuple[int, ...], tuple[tuple[int, .
     half = count // 2
     for seat in range(half):
         if teams[seat] != teams[seat + half]:
-            raise RuleError("MN-18", "partners_not_facing",
-                            "Partners sit facing each other: seats 0 and 2 (or 0 and 3 with six players).",
-                            seat=seat, partner=seat + half)
+            raise RuleError(
+                "MN-18",
+                "partners_not_facing",
+                "Partners sit facing each other: seats 0 and 2 (or 0 and 3 with six players).",
+                seat=seat,
+                partner=seat + half,
+            )
     if len(set(teams)) != half:
         raise RuleError("MN-18", "bad_teams", "Each team is exactly two partners.")
     side_seats = tuple((seat, seat + half) for seat in range(half))
@@ -141,9 +144,12 @@ def _identify(state: State, card: str, copies: int = 1, revealing: bool = False)
     one of them being revealed)."""
     index = INDEX[card]
     if state.seen[index] + copies > COUNTS[index]:
-        raise RuleError("G-2", "too_many_copies",
-                        f"The deck holds only {COUNTS[index]} of {BY_NAME[card].label}; "
-                        "the record already places them all.", card=card)
+        raise RuleError(
+            "G-2",
+            "too_many_copies",
+            f"The deck holds only {COUNTS[index]} of {BY_NAME[card].label}; the record already places them all.",
+            card=card,
+        )
     if card in CONVOY_CARDS and not revealing:
         _convoy_room(state, copies)
 
@@ -162,8 +168,9 @@ def _in_hand(state: State, seat: int, card: str, copies: int = 1) -> None:
     hand = state.hands[seat]
     from_unknown = max(0, copies - hand.known.count(card))
     if from_unknown > hand.unknown:
-        raise RuleError("G-2", "not_in_hand", f"{state.names[seat]} does not hold {BY_NAME[card].label}.",
-                        seat=seat, card=card)
+        raise RuleError(
+            "G-2", "not_in_hand", f"{state.names[seat]} does not hold {BY_NAME[card].label}.", seat=seat, card=card
+        )
     if from_unknown:
         _identify(state, card, from_unknown)
 
@@ -177,8 +184,9 @@ def _turn(state: State, seat: int, drawing: bool = False) -> None:
     if not 0 <= seat < len(state.hands):
         raise RuleError("MN-2", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
     if seat != state.to_play:
-        raise RuleError("MN-2", "not_your_turn", f"It is {state.names[state.to_play]}'s turn.",
-                        seat=seat, to_play=state.to_play)
+        raise RuleError(
+            "MN-2", "not_your_turn", f"It is {state.names[state.to_play]}'s turn.", seat=seat, to_play=state.to_play
+        )
     if drawing and state.phase == "play":
         raise RuleError("MN-2", "already_drew", "This turn's card has been drawn: now play or discard.")
     if not drawing and state.phase != "play":
@@ -190,8 +198,7 @@ def _at_sea(state: State, number: int) -> Convoy:
     if convoy is None:
         raise RuleError("MN-3", "no_such_convoy", f"No convoy {number} has been laid.", convoy=number)
     if convoy.status == "arrived":
-        raise RuleError("MN-4", "convoy_arrived", "That convoy has arrived: it takes no more cards.",
-                        convoy=number)
+        raise RuleError("MN-4", "convoy_arrived", "That convoy has arrived: it takes no more cards.", convoy=number)
     if convoy.status == "destroyed":
         raise RuleError("MN-12", "convoy_destroyed", "That convoy has been destroyed.", convoy=number)
     return convoy
@@ -214,11 +221,15 @@ def _check_dealt(state: State, event: Dealt) -> None:
     if state.phase != "deal":
         raise RuleError("MN-2", "already_dealt", "The cards of this round have been dealt.")
     if not 0 <= event.dealer < count:
-        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.",
-                        dealer=event.dealer)
+        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.", dealer=event.dealer)
     if state.dealer is not None and event.dealer != state.dealer:
-        raise RuleError("MN-19", "wrong_dealer", f"{state.names[state.dealer]} deals this round.",
-                        dealer=event.dealer, expected=state.dealer)
+        raise RuleError(
+            "MN-19",
+            "wrong_dealer",
+            f"{state.names[state.dealer]} deals this round.",
+            dealer=event.dealer,
+            expected=state.dealer,
+        )
     if event.hands and len(event.hands) != count:
         raise RuleError("MN-2", "bad_deal", "A deal lists the known cards of every seat, or none.")
     copies: dict[str, int] = {}
@@ -245,20 +256,23 @@ def _check_convoy_placed(state: State, event: ConvoyPlaced) -> None:
         # G-2: a convoy the record cannot name comes from the face-down part of the hand, and there
         # must still be a convoy card the record has not placed.
         if state.hands[event.seat].unknown < 1:
-            raise RuleError("G-2", "hidden_card_not_in_hand",
-                            "The record knows every card of this hand: name the convoy laid.")
+            raise RuleError(
+                "G-2", "hidden_card_not_in_hand", "The record knows every card of this hand: name the convoy laid."
+            )
         _convoy_room(state, 1)
     else:
         _known_card(event.card)
         if event.card not in CONVOY_CARDS:
-            raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[event.card].label} is not a convoy.",
-                            card=event.card)
+            raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[event.card].label} is not a convoy.", card=event.card)
         _in_hand(state, event.seat, event.card)
     row = state.rows[state.side_of[event.seat]]
     if not 0 <= event.position <= len(row):
-        raise RuleError("MN-3", "bad_position",
-                        f"A convoy goes at either end of the row or between two convoys (0 to {len(row)}).",
-                        position=event.position)
+        raise RuleError(
+            "MN-3",
+            "bad_position",
+            f"A convoy goes at either end of the row or between two convoys (0 to {len(row)}).",
+            position=event.position,
+        )
 
 
 def _check_miles(state: State, event: MilesPlayed) -> None:
@@ -271,8 +285,9 @@ def _check_miles(state: State, event: MilesPlayed) -> None:
     if convoy.battle:
         raise RuleError("MN-4", "stopped_by_battle", "A convoy in a naval battle takes no miles.")
     if convoy.storm and BY_NAME[event.card].miles > STORM_MAX_MILES:
-        raise RuleError("MN-10", "storm_limit", "A convoy in a storm takes only 200, 400 or 600 miles.",
-                        card=event.card)
+        raise RuleError(
+            "MN-10", "storm_limit", "A convoy in a storm takes only 200, 400 or 600 miles.", card=event.card
+        )
 
 
 def _check_alert(state: State, event: AlertPlayed) -> None:
@@ -331,9 +346,13 @@ def _check_warship(state: State, event: WarshipPlayed) -> None:
         raise RuleError("MN-6", "ships_alternate", "The other side must answer the ship on top first.")
     strength = PAIRED_SUBMARINES_STRENGTH if event.paired else BY_NAME[event.ship].strength
     if strength < top.strength:
-        raise RuleError("MN-6", "too_weak",
-                        "A ship must be at least as strong as the ship on top of the battle.",
-                        strength=strength, top=top.strength)
+        raise RuleError(
+            "MN-6",
+            "too_weak",
+            "A ship must be at least as strong as the ship on top of the battle.",
+            strength=strength,
+            top=top.strength,
+        )
 
 
 def _check_plane(state: State, event: PlanePlayed) -> None:
@@ -346,9 +365,12 @@ def _check_plane(state: State, event: PlanePlayed) -> None:
         raise RuleError("MN-10", "in_storm", "No plane may attack a convoy in a storm.")
     if convoy.plane is not None and convoy.plane != event.seat:
         # MN-7, MN-18: the second plane comes from the player who laid the first, even a partner.
-        raise RuleError("MN-7", "second_plane_other_player",
-                        f"Only {state.names[convoy.plane]}, who laid the first plane, may lay the second.",
-                        first=convoy.plane)
+        raise RuleError(
+            "MN-7",
+            "second_plane_other_player",
+            f"Only {state.names[convoy.plane]}, who laid the first plane, may lay the second.",
+            first=convoy.plane,
+        )
 
 
 def _check_plane_hit(state: State, event: PlaneHit) -> None:
@@ -396,8 +418,12 @@ def _check_revealed_card(state: State, convoy: Convoy, card: str) -> None:
     if card not in CONVOY_CARDS:
         raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[card].label} is not a convoy.", card=card)
     if convoy.card is not None and convoy.card != card:
-        raise RuleError("G-2", "contradicts_record", f"The record has convoy {convoy.number} as "
-                        f"{BY_NAME[convoy.card].label}.", convoy=convoy.number)
+        raise RuleError(
+            "G-2",
+            "contradicts_record",
+            f"The record has convoy {convoy.number} as {BY_NAME[convoy.card].label}.",
+            convoy=convoy.number,
+        )
 
 
 def _check_storm(state: State, event: StormPlayed) -> None:
@@ -419,8 +445,9 @@ def _check_neutral(state: State, event: NeutralFlagPlayed) -> None:
     if not _own(state, event.seat, convoy):
         raise RuleError("MN-11", "not_your_convoy", "The neutral flag goes on your own (your team's) convoy.")
     if convoy.alert or convoy.plane is not None or convoy.battle:
-        raise RuleError("MN-11", "under_attack",
-                        "The neutral flag goes only on a convoy with no alert, plane or battle.")
+        raise RuleError(
+            "MN-11", "under_attack", "The neutral flag goes only on a convoy with no alert, plane or battle."
+        )
 
 
 def _check_discard(state: State, event: Discarded) -> None:
@@ -442,11 +469,11 @@ def _check_revealed(state: State, event: ConvoysRevealed) -> None:
     for item in event.convoys:
         convoy = state.convoy(item.convoy)
         if convoy is None:
-            raise RuleError("MN-3", "no_such_convoy", f"No convoy {item.convoy} has been laid.",
-                            convoy=item.convoy)
+            raise RuleError("MN-3", "no_such_convoy", f"No convoy {item.convoy} has been laid.", convoy=item.convoy)
         if convoy.card is not None:
-            raise RuleError("G-2", "already_known", f"The record already knows convoy {item.convoy}.",
-                            convoy=item.convoy)
+            raise RuleError(
+                "G-2", "already_known", f"The record already knows convoy {item.convoy}.", convoy=item.convoy
+            )
         _check_revealed_card(state, convoy, item.card)
         copies[item.card] = copies.get(item.card, 0) + 1
     for card, number in copies.items():
@@ -567,10 +594,10 @@ def _arrive(state: State, convoy: Convoy) -> State:
     """MN-4: the convoy leaves the row with its miles (and its radar, which keeps it detected). Gap
     reading: whatever else lies on it (alert, storm, flag, a lone plane, a mine) goes to the discard."""
     state = _note(state, "arrived", convoy, convoy.seat)
-    state = replace(state, discard=_bump(state.discard, _attack_cards(convoy)),
-                    rows=_leave_row(state, convoy))
-    arrived = replace(convoy, status="arrived", alert=False, storm=False, neutral=False, plane=None,
-                      mine=None, battle=())
+    state = replace(state, discard=_bump(state.discard, _attack_cards(convoy)), rows=_leave_row(state, convoy))
+    arrived = replace(
+        convoy, status="arrived", alert=False, storm=False, neutral=False, plane=None, mine=None, battle=()
+    )
     return _put(state, arrived)
 
 
@@ -582,8 +609,18 @@ def _destroy(state: State, convoy: Convoy, captor: int, how: str, extra: tuple[s
         cards.append("radar")
     state = _note(state, how, convoy, captor)
     state = replace(state, discard=_bump(state.discard, cards), rows=_leave_row(state, convoy))
-    destroyed = replace(convoy, status="destroyed", captor=captor, miles=(), alert=False, storm=False,
-                        neutral=False, plane=None, mine=None, battle=())
+    destroyed = replace(
+        convoy,
+        status="destroyed",
+        captor=captor,
+        miles=(),
+        alert=False,
+        storm=False,
+        neutral=False,
+        plane=None,
+        mine=None,
+        battle=(),
+    )
     return _check_forty(_put(state, destroyed))
 
 
@@ -591,8 +628,7 @@ def _check_forty(state: State) -> State:
     """MN-15: the round ends as soon as a side's convoy and capture points reach 40."""
     if state.phase in ("reveal", "over"):
         return state
-    reached = tuple(side for side, (convoy, capture) in enumerate(points(state))
-                    if convoy + capture >= ROUND_TARGET)
+    reached = tuple(side for side, (convoy, capture) in enumerate(points(state)) if convoy + capture >= ROUND_TARGET)
     return _finish(state, "forty", reached) if reached else state
 
 
@@ -664,9 +700,16 @@ def _apply_dealt(state: State, event: Dealt) -> State:
     known = [tuple(sorted(cards)) for cards in event.hands] or [()] * count
     hands = tuple(Hand(known=cards, unknown=HAND_SIZE - len(cards)) for cards in known)
     first = (event.dealer + 1) % count  # MN-19: the player on the dealer's left plays first
-    return replace(state, dealer=event.dealer, hands=hands, stock=DECK_SIZE - HAND_SIZE * count,
-                   seen=_bump(state.seen, (card for cards in known for card in cards)),
-                   phase="draw", to_play=first, turn=1)
+    return replace(
+        state,
+        dealer=event.dealer,
+        hands=hands,
+        stock=DECK_SIZE - HAND_SIZE * count,
+        seen=_bump(state.seen, (card for cards in known for card in cards)),
+        phase="draw",
+        to_play=first,
+        turn=1,
+    )
 
 
 def _apply_drew(state: State, event: Drew) -> State:
@@ -701,8 +744,12 @@ def _apply_miles(state: State, event: MilesPlayed) -> State:
     state = _take(state, event.seat, event.card)
     convoy = state.convoys[event.convoy - 1]
     miles = BY_NAME[event.card].miles
-    convoy = replace(convoy, miles=(*convoy.miles, event.card), distance=convoy.distance + miles,
-                     fast=convoy.fast or miles > STORM_MAX_MILES)
+    convoy = replace(
+        convoy,
+        miles=(*convoy.miles, event.card),
+        distance=convoy.distance + miles,
+        fast=convoy.fast or miles > STORM_MAX_MILES,
+    )
     state = _put(state, convoy)
     if convoy.distance >= ARRIVAL_MILES:
         state = _arrive(state, convoy)
@@ -713,9 +760,12 @@ def _apply_warship(state: State, event: WarshipPlayed) -> State:
     copies = 2 if event.paired else 1
     state = _take(state, event.seat, event.ship, copies)
     convoy = state.convoys[event.convoy - 1]
-    ship = Ship(seat=event.seat, cards=(event.ship,) * copies,
-                strength=PAIRED_SUBMARINES_STRENGTH if event.paired else BY_NAME[event.ship].strength,
-                attacking=not _own(state, event.seat, convoy))
+    ship = Ship(
+        seat=event.seat,
+        cards=(event.ship,) * copies,
+        strength=PAIRED_SUBMARINES_STRENGTH if event.paired else BY_NAME[event.ship].strength,
+        attacking=not _own(state, event.seat, convoy),
+    )
     return _after_play(_put(state, replace(convoy, battle=(*convoy.battle, ship))), paired=event.paired)
 
 
@@ -765,8 +815,7 @@ def _apply_revealed(state: State, event: ConvoysRevealed) -> State:
     convoys = list(state.convoys)
     for item in event.convoys:
         convoys[item.convoy - 1] = replace(convoys[item.convoy - 1], card=item.card)
-    state = replace(state, convoys=tuple(convoys),
-                    seen=_bump(state.seen, (item.card for item in event.convoys)))
+    state = replace(state, convoys=tuple(convoys), seen=_bump(state.seen, (item.card for item in event.convoys)))
     if state.phase == "reveal":
         if all(c.card is not None for c in state.convoys):
             return _note(replace(state, phase="over"), "round_scored")

@@ -173,9 +173,12 @@ def result(state: State) -> Result:
             seat=seat,
             score=totals[side],
             placement=1 + sum(1 for total in totals if total > totals[side]),
-            breakdown={"convoy": scores[side].convoy, "capture": scores[side].capture,
-                       "round_bonus": scores[side].round_bonus,
-                       "slowness_bonus": scores[side].slowness_bonus},
+            breakdown={
+                "convoy": scores[side].convoy,
+                "capture": scores[side].capture,
+                "round_bonus": scores[side].round_bonus,
+                "slowness_bonus": scores[side].slowness_bonus,
+            },
         )
         for seat, side in enumerate(state.side_of)
     )

@@ -15,9 +15,7 @@ def side_labels(setup: Setup) -> dict[int, str]:
     for player in sorted(setup.players, key=lambda p: p.seat):
         if player.team is not None:
             teams.setdefault(player.team, []).append(player.player_id)
-    return {
-        p.seat: "+".join(teams[p.team]) if p.team is not None else p.player_id for p in setup.players
-    }
+    return {p.seat: "+".join(teams[p.team]) if p.team is not None else p.player_id for p in setup.players}
 
 
 def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
@@ -30,13 +28,15 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     winners: tuple[str, ...] = ()
     for number, game in enumerate(games, start=1):
         if winners:
-            raise RuleError("MN-17", "game_over", f"The game was won after round {number - 1}.",
-                            round=number)
+            raise RuleError("MN-17", "game_over", f"The game was won after round {number - 1}.", round=number)
         if side_labels(game.setup) != labels:
             # Seats may not change between rounds: the deal passes to the left of the same table.
-            raise RuleError("MN-17", "different_players",
-                            "Every round of a game is played by the same players in the same seats.",
-                            round=number)
+            raise RuleError(
+                "MN-17",
+                "different_players",
+                "Every round of a game is played by the same players in the same seats.",
+                round=number,
+            )
         if not game.result.finished:
             raise RuleError("MN-17", "round_not_finished", f"Round {number} is not finished.", round=number)
         scored: set[str] = set()
@@ -51,14 +51,21 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             winners = leaders
     last = games[-1].setup
     if winners:
-        return SeriesStatus(totals=totals, finished=True, winners=winners,
-                            note=f"{winners[0]} wins the game with {totals[winners[0]]} half-points.")
+        return SeriesStatus(
+            totals=totals,
+            finished=True,
+            winners=winners,
+            note=f"{winners[0]} wins the game with {totals[winners[0]]} half-points.",
+        )
     dealer = last.options.get("dealer")
     next_dealer = None
     if isinstance(dealer, int):
         seat = (dealer + 1) % len(last.players)
         next_dealer = next(p.player_id for p in last.players if p.seat == seat)
     best = max(totals.values())
-    note = ("The leaders are level past 200 points: another round is played."
-            if best >= GAME_TARGET else "Another round is needed: nobody has 200 points yet.")
+    note = (
+        "The leaders are level past 200 points: another round is played."
+        if best >= GAME_TARGET
+        else "Another round is needed: nobody has 200 points yet."
+    )
     return SeriesStatus(totals=totals, finished=False, next_dealer=next_dealer, note=note)

@@ -42,8 +42,7 @@ def _convoy(state: State, convoy: Convoy, viewer: Viewer) -> dict[str, Any]:
         "plane_by": convoy.plane,
         "mine_by": convoy.mine,
         "battle": [
-            {"seat": ship.seat, "cards": list(ship.cards), "strength": ship.strength,
-             "attacking": ship.attacking}
+            {"seat": ship.seat, "cards": list(ship.cards), "strength": ship.strength, "attacking": ship.attacking}
             for ship in convoy.battle
         ],
         "captor": convoy.captor,
@@ -74,11 +73,18 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "stock": state.stock,
         "players": players,
         "sides": [
-            {"side": side, "seats": list(seats), "name": state.side_name(side),
-             "row": list(state.rows[side]),
-             "score": {"convoy": scores[side].convoy, "capture": scores[side].capture,
-                       "round_bonus": scores[side].round_bonus,
-                       "slowness_bonus": scores[side].slowness_bonus}}
+            {
+                "side": side,
+                "seats": list(seats),
+                "name": state.side_name(side),
+                "row": list(state.rows[side]),
+                "score": {
+                    "convoy": scores[side].convoy,
+                    "capture": scores[side].capture,
+                    "round_bonus": scores[side].round_bonus,
+                    "slowness_bonus": scores[side].slowness_bonus,
+                },
+            }
             for side, seats in enumerate(state.side_seats)
         ],
         "convoys": [_convoy(state, convoy, viewer) for convoy in state.convoys],

@@ -19,8 +19,9 @@ from tests.domain.milles_nautiques.table import make_setup
 class Scene:
     """A dealt round; seat 0 plays first unless another dealer is given (MN-19)."""
 
-    def __init__(self, players: int = 2, teams: bool = False, hands: tuple[tuple[str, ...], ...] = (),
-                 dealer: int | None = None):
+    def __init__(
+        self, players: int = 2, teams: bool = False, hands: tuple[tuple[str, ...], ...] = (), dealer: int | None = None
+    ):
         dealer = players - 1 if dealer is None else dealer
         self.state: State = RULESET.initial(make_setup(players, teams, dealer))
         self.reserved: Counter[str] = Counter()  # cards the table holds face down, never to be discarded

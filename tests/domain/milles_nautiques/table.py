@@ -39,8 +39,7 @@ def make_setup(players: int, teams: bool = False, dealer: int | None = None, rou
         options["dealer"] = dealer
     return Setup(
         players=tuple(
-            Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat,
-                   team=(seat % half) + 1 if teams else None)
+            Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat, team=(seat % half) + 1 if teams else None)
             for seat in range(players)
         ),
         options=options,
@@ -60,8 +59,15 @@ def census(state: State) -> tuple[dict[str, int], list[int]]:
         hands += hand.size
         for card in hand.known:
             known[INDEX[card]] += 1
-    places = {"stock": state.stock, "hands": hands, "rows": 0, "port": 0, "captured": 0, "piles": 0,
-              "discard": sum(state.discard)}
+    places = {
+        "stock": state.stock,
+        "hands": hands,
+        "rows": 0,
+        "port": 0,
+        "captured": 0,
+        "piles": 0,
+        "discard": sum(state.discard),
+    }
     for convoy in state.convoys:
         places[_PLACE[convoy.status]] += 1
         if convoy.card is not None:
@@ -145,8 +151,11 @@ class Table:
             dealer = state.dealer if state.dealer is not None else self.rng.randrange(len(self.hands))
             return self.deal(dealer)
         if state.phase == "reveal":
-            return ConvoysRevealed(convoys=tuple(RevealedConvoy(convoy=c.number, card=self.truth[c.number])
-                                                 for c in state.convoys if c.card is None))
+            return ConvoysRevealed(
+                convoys=tuple(
+                    RevealedConvoy(convoy=c.number, card=self.truth[c.number]) for c in state.convoys if c.card is None
+                )
+            )
         seat = state.to_play
         if state.phase in ("draw", "extra_draw"):
             card = self.deck.pop()
@@ -175,8 +184,11 @@ class Table:
             plays = [e for e in plays if not (isinstance(e, ConvoyPlaced) and e.card is None)] or plays
         choice = self.rng.choice(plays if plays and self.rng.random() < 0.85 else discards or plays)
         self._play(seat, choice, hidden_convoys)
-        if isinstance(choice, RadarPlayed) and state.convoys[choice.convoy - 1].card is None \
-                and self.rng.random() < 0.5:
+        if (
+            isinstance(choice, RadarPlayed)
+            and state.convoys[choice.convoy - 1].card is None
+            and self.rng.random() < 0.5
+        ):
             choice = RadarPlayed(seat=seat, convoy=choice.convoy, revealed=self.truth[choice.convoy])
         return choice
 

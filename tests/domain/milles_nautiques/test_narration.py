@@ -34,7 +34,8 @@ def test_a_battle_decided_at_the_start_of_a_turn_names_the_convoy_where_it_lay_t
     line = told(scene, ConvoyPlaced(seat=1, position=0, card="convoy_2500"))
     assert line.text == (
         "Bea lays a 2,500-ton convoy face down as Bea's first convoy. At the start of Alain's turn, "
-        "Alain's ship has held: Bea's second convoy is sunk and captured by Alain.")
+        "Alain's ship has held: Bea's second convoy is sunk and captured by Alain."
+    )
 
 
 def test_a_face_down_draw_and_a_discard_say_only_what_the_record_knows():

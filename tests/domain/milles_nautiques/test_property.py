@@ -25,8 +25,9 @@ def play_rounds(first_seed: int, count: int) -> Counter[str]:
         players = rng.randint(2, 6)
         teams = players in (4, 6) and rng.random() < 0.5
         dealer = rng.randrange(players) if rng.random() < 0.5 else None
-        table = Table(rng, make_setup(players, teams, dealer), known=rng.choice((1.0, 0.5, 0.0)),
-                      hidden=rng.choice((0.0, 0.4)))
+        table = Table(
+            rng, make_setup(players, teams, dealer), known=rng.choice((1.0, 0.5, 0.0)), hidden=rng.choice((0.0, 0.4))
+        )
         state = table.play(table.check)
         result = RULESET.result(state)
         assert result.finished

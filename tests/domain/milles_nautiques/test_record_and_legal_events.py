@@ -21,12 +21,20 @@ from tests.domain.milles_nautiques.table import Table, make_setup, started
 
 def battle_events() -> list:
     setup = make_setup(2, dealer=1)
-    return [started(setup), Dealt(dealer=1),
-            Drew(seat=0), ConvoyPlaced(seat=0, position=0, card="convoy_10000"),
-            Drew(seat=1), AlertPlayed(seat=1, convoy=1),
-            Drew(seat=0), Discarded(seat=0, card="radar"),
-            Drew(seat=1), WarshipPlayed(seat=1, convoy=1, ship="cruiser"),
-            Drew(seat=0), Discarded(seat=0, card="radar")]  # unanswered: sunk at Bea's turn
+    return [
+        started(setup),
+        Dealt(dealer=1),
+        Drew(seat=0),
+        ConvoyPlaced(seat=0, position=0, card="convoy_10000"),
+        Drew(seat=1),
+        AlertPlayed(seat=1, convoy=1),
+        Drew(seat=0),
+        Discarded(seat=0, card="radar"),
+        Drew(seat=1),
+        WarshipPlayed(seat=1, convoy=1, ship="cruiser"),
+        Drew(seat=0),
+        Discarded(seat=0, card="radar"),
+    ]  # unanswered: sunk at Bea's turn
 
 
 def test_a_correction_voids_the_latest_play_and_its_automatic_consequences():

@@ -133,4 +133,10 @@ def test_the_public_view_of_a_finished_round_shows_every_convoy():
     _, folded = _replay("cards_run_out")
     public = RULESET.view(folded.state, Viewer.public())
     assert [c["card"] for c in public["convoys"]] == [
-        "convoy_10000", "convoy_5000", "convoy_2500", "convoy_20000", "convoy_5000", "trawler"]
+        "convoy_10000",
+        "convoy_5000",
+        "convoy_2500",
+        "convoy_20000",
+        "convoy_5000",
+        "trawler",
+    ]

@@ -514,11 +514,18 @@ def test_a_destroyed_convoy_sends_every_other_card_on_it_to_the_discard():
 
 
 def test_a_detected_five_thousand_left_at_zero_miles_scores_as_a_ten_thousand():
-    scene = run_out(Scene(), {0: [ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
-                                  ConvoyPlaced(seat=0, position=1, card="convoy_2500"),
-                                  MilesPlayed(seat=0, convoy=2, card="miles_2000"),
-                                  MilesPlayed(seat=0, convoy=2, card="miles_2000")],
-                              1: [RadarPlayed(seat=1, convoy=1)]})
+    scene = run_out(
+        Scene(),
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
+                ConvoyPlaced(seat=0, position=1, card="convoy_2500"),
+                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+            ],
+            1: [RadarPlayed(seat=1, convoy=1)],
+        },
+    )
     assert scene.convoy(1).detected and scene.convoy(1).distance == 0
     # 1 point for the detected 5,000 (the 10,000 column at 0 miles) + 2.5 for the 2,500 in port.
     assert RULESET.result(scene.state).players[0].breakdown["convoy"] == 2 + 5
@@ -538,7 +545,11 @@ def test_capture_points_count_only_once_the_captor_has_a_convoy_in_port():
         scene.skip().turn(MilesPlayed(seat=1, convoy=2, card=card))
     assert (scene.state.phase, scene.state.ended) == ("over", "forty")
     assert RULESET.result(scene.state).players[1].breakdown == {
-        "convoy": 40, "capture": 40, "round_bonus": 20, "slowness_bonus": 0}
+        "convoy": 40,
+        "capture": 40,
+        "round_bonus": 20,
+        "slowness_bonus": 0,
+    }
 
 
 def test_a_round_over_refuses_every_further_play():
@@ -546,8 +557,12 @@ def test_a_round_over_refuses_every_further_play():
     scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000")).skip()
     scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000"))  # detected 20,000 in port: 40
     assert scene.state.phase == "over"
-    for event in (Drew(seat=1), Drew(seat=0), Discarded(seat=1, card="alert"),
-                  ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="convoy_20000"),))):
+    for event in (
+        Drew(seat=1),
+        Drew(seat=0),
+        Discarded(seat=1, card="alert"),
+        ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="convoy_20000"),)),
+    ):
         assert scene.refuse(event).rule_id == "MN-15"
 
 
@@ -589,14 +604,22 @@ def test_a_round_with_no_convoy_in_port_when_the_cards_run_out_is_void():
 def test_a_convoy_the_record_never_knew_must_be_revealed_before_the_round_is_scored():
     scene = Scene()
     scene.reserved["convoy_10000"] = 1
-    scene = run_out(scene, {0: [ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
-                                  ConvoyPlaced(seat=0, position=1),
-                                  MilesPlayed(seat=0, convoy=1, card="miles_2000"),
-                                  MilesPlayed(seat=0, convoy=1, card="miles_2000")]})
+    scene = run_out(
+        scene,
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
+                ConvoyPlaced(seat=0, position=1),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+            ]
+        },
+    )
     assert scene.state.phase == "reveal"
     assert not RULESET.result(scene.state).finished
-    assert scene.refuse(ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="convoy_5000"),))).code \
-        == "already_known"
+    assert (
+        scene.refuse(ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="convoy_5000"),))).code == "already_known"
+    )
     scene.do(ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_10000"),)))
     result = RULESET.result(scene.state)
     assert result.finished and result.winners == (0,)
@@ -609,8 +632,7 @@ def test_a_player_showing_face_down_convoys_that_make_forty_ends_the_round():
     # round is accepted and followed by the 40-point check.
     scene = Scene().turn(ConvoyPlaced(seat=0, position=0, card="convoy_20000")).skip()
     scene.turn(ConvoyPlaced(seat=0, position=1)).skip()
-    for convoy, card in ((1, "miles_2000"), (1, "miles_2000"), (2, "miles_2000"), (2, "miles_1000"),
-                         (2, "miles_1000")):
+    for convoy, card in ((1, "miles_2000"), (1, "miles_2000"), (2, "miles_2000"), (2, "miles_1000"), (2, "miles_1000")):
         scene.turn(MilesPlayed(seat=0, convoy=convoy, card=card)).skip()
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
     assert scene.state.phase == "draw"  # the record knows 20 points: convoy 1
@@ -643,8 +665,7 @@ def test_pending_mines_and_battles_are_not_decided_when_the_cards_run_out():
 def test_once_the_stock_is_empty_players_play_without_drawing_and_empty_hands_are_passed_over():
     scene = Scene(players=3)
     while scene.state.stock:
-        scene.skip() if scene.state.phase == "draw" else scene.do(
-            Discarded(seat=scene.seat, card=scene.spare_card()))
+        scene.skip() if scene.state.phase == "draw" else scene.do(Discarded(seat=scene.seat, card=scene.spare_card()))
     # 88 cards in the stock: seat 0 took the last one; seat 1 now plays without drawing.
     assert (scene.state.phase, scene.state.to_play) == ("play", 1)
     sizes = [hand.size for hand in scene.state.hands]
@@ -686,24 +707,41 @@ def test_a_player_passed_over_with_an_empty_hand_still_has_his_mine_explode():
 
 
 def test_one_fast_arrival_withholds_the_slowness_bonus():
-    scene = run_out(Scene(), {0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
-                                  ConvoyPlaced(seat=0, position=1, card="convoy_2500"),
-                                  *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
-                                  MilesPlayed(seat=0, convoy=1, card="miles_400"),
-                                  MilesPlayed(seat=0, convoy=2, card="miles_2000"),
-                                  MilesPlayed(seat=0, convoy=2, card="miles_2000")]})
+    scene = run_out(
+        Scene(),
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
+                ConvoyPlaced(seat=0, position=1, card="convoy_2500"),
+                *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
+                MilesPlayed(seat=0, convoy=1, card="miles_400"),
+                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+            ]
+        },
+    )
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
     assert RULESET.result(scene.state).players[0].breakdown["slowness_bonus"] == 0
 
 
 def test_sides_level_at_the_top_share_the_round_win():
     # Gap reading: each side level at the top gets the +10 bonus.
-    scene = run_out(Scene(), {
-        0: [ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
-            MilesPlayed(seat=0, convoy=1, card="miles_2000"), MilesPlayed(seat=0, convoy=1, card="miles_2000")],
-        1: [ConvoyPlaced(seat=1, position=0, card="convoy_5000"),
-            MilesPlayed(seat=1, convoy=2, card="miles_2000"), MilesPlayed(seat=1, convoy=2, card="miles_1000"),
-            MilesPlayed(seat=1, convoy=2, card="miles_1000")]})
+    scene = run_out(
+        Scene(),
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+            ],
+            1: [
+                ConvoyPlaced(seat=1, position=0, card="convoy_5000"),
+                MilesPlayed(seat=1, convoy=2, card="miles_2000"),
+                MilesPlayed(seat=1, convoy=2, card="miles_1000"),
+                MilesPlayed(seat=1, convoy=2, card="miles_1000"),
+            ],
+        },
+    )
     result = RULESET.result(scene.state)
     assert result.winners == (0, 1)
     assert [p.score for p in result.players] == [10 + 20, 10 + 20]
@@ -736,12 +774,23 @@ def test_a_trawler_in_port_gives_no_right_to_score_so_captures_do_not_reach_fort
 def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
     # Bea captures Alain's 5,000 (5 points) and brings the trawler in; Alain's 2,500 arrives (2.5).
     # Only Alain has an arrived convoy: he wins, and Bea's capture scores nothing.
-    scene = run_out(Scene(), {
-        0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
-            ConvoyPlaced(seat=0, position=1, card="convoy_5000"),
-            MilesPlayed(seat=0, convoy=1, card="miles_2000"), MilesPlayed(seat=0, convoy=1, card="miles_2000")],
-        1: [ConvoyPlaced(seat=1, position=0, card="trawler"), PlanePlayed(seat=1, convoy=3),
-            PlanePlayed(seat=1, convoy=3), *[MilesPlayed(seat=1, convoy=2, card="miles_1000")] * 4]})
+    scene = run_out(
+        Scene(),
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
+                ConvoyPlaced(seat=0, position=1, card="convoy_5000"),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+            ],
+            1: [
+                ConvoyPlaced(seat=1, position=0, card="trawler"),
+                PlanePlayed(seat=1, convoy=3),
+                PlanePlayed(seat=1, convoy=3),
+                *[MilesPlayed(seat=1, convoy=2, card="miles_1000")] * 4,
+            ],
+        },
+    )
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived", "destroyed"]
     result = RULESET.result(scene.state)
     assert result.winners == (0,)
@@ -750,9 +799,16 @@ def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
 
 def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
     # A slow trawler in port earns neither the round nor the slowness bonus (MN-16).
-    scene = run_out(Scene(), {1: [ConvoyPlaced(seat=1, position=0, card="trawler"),
-                                  *[MilesPlayed(seat=1, convoy=1, card="miles_600")] * 6,
-                                  MilesPlayed(seat=1, convoy=1, card="miles_400")]})
+    scene = run_out(
+        Scene(),
+        {
+            1: [
+                ConvoyPlaced(seat=1, position=0, card="trawler"),
+                *[MilesPlayed(seat=1, convoy=1, card="miles_600")] * 6,
+                MilesPlayed(seat=1, convoy=1, card="miles_400"),
+            ]
+        },
+    )
     assert scene.convoy(1).status == "arrived"
     result = RULESET.result(scene.state)
     assert result.finished and result.void and result.winners == ()
@@ -761,15 +817,26 @@ def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
 
 
 def test_a_fast_trawler_in_port_does_not_withhold_the_slowness_bonus():
-    scene = run_out(Scene(), {0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
-                                  ConvoyPlaced(seat=0, position=1, card="trawler"),
-                                  *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
-                                  MilesPlayed(seat=0, convoy=1, card="miles_400"),
-                                  MilesPlayed(seat=0, convoy=2, card="miles_2000"),
-                                  MilesPlayed(seat=0, convoy=2, card="miles_2000")]})
+    scene = run_out(
+        Scene(),
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
+                ConvoyPlaced(seat=0, position=1, card="trawler"),
+                *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
+                MilesPlayed(seat=0, convoy=1, card="miles_400"),
+                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
+            ]
+        },
+    )
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
     assert RULESET.result(scene.state).players[0].breakdown == {
-        "convoy": 5, "capture": 0, "round_bonus": 20, "slowness_bonus": 14}
+        "convoy": 5,
+        "capture": 0,
+        "round_bonus": 20,
+        "slowness_bonus": 14,
+    }
 
 
 def test_a_face_down_convoy_in_port_gives_the_right_to_score_only_once_the_table_shows_it():
@@ -790,8 +857,7 @@ def test_a_face_down_convoy_in_port_gives_the_right_to_score_only_once_the_table
 
 @pytest.mark.parametrize("teams", [(1, 1, 2, 2), (1, 2, 1, None), (1, 2, 3, 1)])
 def test_teams_other_than_facing_partners_are_refused(teams):
-    setup = Setup(players=tuple(Player(player_id=f"p{s}", name=f"P{s}", seat=s, team=t)
-                                for s, t in enumerate(teams)))
+    setup = Setup(players=tuple(Player(player_id=f"p{s}", name=f"P{s}", seat=s, team=t) for s, t in enumerate(teams)))
     with pytest.raises(RuleError) as error:
         RULESET.initial(setup)
     assert error.value.rule_id == "MN-18"
@@ -837,8 +903,7 @@ def test_naming_more_copies_than_the_deck_holds_is_refused():
 
 def test_a_convoy_card_named_beyond_the_thirteen_with_one_laid_face_down_is_refused():
     # Twelve convoys named in the deal, a thirteenth laid face down: the trawler cannot turn up too.
-    scene = Scene(hands=(("convoy_2500",) * 3 + ("convoy_5000",) * 3,
-                         ("convoy_10000",) * 4 + ("convoy_20000",) * 2))
+    scene = Scene(hands=(("convoy_2500",) * 3 + ("convoy_5000",) * 3, ("convoy_10000",) * 4 + ("convoy_20000",) * 2))
     scene.turn(ConvoyPlaced(seat=0, position=0))
     error = scene.refuse(Drew(seat=1, card="trawler"))
     assert (error.rule_id, error.code) == ("G-2", "too_many_copies")

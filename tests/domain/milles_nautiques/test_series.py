@@ -12,9 +12,14 @@ from tests.domain.milles_nautiques.table import make_setup
 def round_of(scores: tuple[int, ...], dealer: int, teams: bool = False, finished: bool = True) -> SeriesGame:
     """A finished round with these half-point scores by seat, dealt by `dealer`."""
     setup = make_setup(len(scores), teams=teams, dealer=dealer)
-    return SeriesGame(setup=setup, result=Result(
-        finished=finished, score_unit="half_point",
-        players=tuple(PlayerResult(seat=seat, score=score) for seat, score in enumerate(scores))))
+    return SeriesGame(
+        setup=setup,
+        result=Result(
+            finished=finished,
+            score_unit="half_point",
+            players=tuple(PlayerResult(seat=seat, score=score) for seat, score in enumerate(scores)),
+        ),
+    )
 
 
 def test_a_tie_past_two_hundred_points_needs_another_round():
