@@ -1,7 +1,8 @@
 """Everything that happens at a Milles Nautiques table, one frozen struct per event.
 
 Tags are namespaced and never renamed. Convoys are named by their number in the round (1 = the first
-convoy laid), which never changes; the replay turns it into a row position ("Alain's second convoy").
+convoy laid), which never changes; the replay names a convoy by the order its layer laid it ("Alain's
+second convoy").
 Cards are named by their catalogue name (`catalogue.CARDS`). A card the record does not know is `None`
 (G-2). Corrections are the generic `domain.record.Correction` (G-3).
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from domain.milles_nautiques.catalogue import BY_NAME
@@ -24,6 +25,7 @@ from domain.milles_nautiques.events import (
     StormPlayed,
     WarshipPlayed,
 )
+from domain.milles_nautiques.scoring import arrived_sides, points, round_winners
 from domain.milles_nautiques.state import Consequence, State
 from domain.ruleset import Narration
 
@@ -49,15 +51,32 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def convoy_name(state: State, number: int, position: int = -1) -> str:
-    """ "Alain's second convoy" (its place in the row, counted from port: `position`, or where it lies
-    in `state`), or "Alain's convoy 4" once it has left the row."""
+def convoy_name(state: State, number: int) -> str:
+    """ "Alain's second convoy": the second convoy Alain laid this round. Convoys are named by the order
+    their layer laid them, which never changes, not by their place in the row, which shifts as convoys
+    are slipped in, arrive or sink."""
     convoy = state.convoys[number - 1]
-    owner = possessive(state.side_name(convoy.side))
-    row = state.rows[convoy.side]
-    if position < 0 and number in row:
-        position = row.index(number)
-    return f"{owner} {ORDINALS[position]} convoy" if position >= 0 else f"{owner} convoy {number}"
+    laid_before = sum(1 for other in state.convoys[: number - 1] if other.seat == convoy.seat)
+    return f"{possessive(state.names[convoy.seat])} {ORDINALS[laid_before]} convoy"
+
+
+def _where_laid(before: State, event: ConvoyPlaced) -> str:
+    """Where a convoy is laid in its row (MN-3: at either end or between two convoys), told from the row
+    as it was: a convoy sunk at the start of the next turn must not move it."""
+    row = before.rows[before.side_of[event.seat]]
+    place = event.position
+    if not row:
+        return "to open the row"
+    if place == 0:
+        return "at the port end of the row"
+    if place == len(row):
+        return "at the starboard end of the row"
+    return f"between {convoy_name(before, row[place - 1])} and {convoy_name(before, row[place])}"
+
+
+def points_text(half_points: int) -> str:
+    """Half-points as people read points: 25 -> "12.5", 24 -> "12"."""
+    return f"{half_points // 2}.5" if half_points % 2 else str(half_points // 2)
 
 
 def _label(card: str | None) -> str:
@@ -83,7 +102,7 @@ def _event_text(before: State, event: Any, after: State) -> str:
         return f"{who} discards {_label(event.card)}."
     if isinstance(event, ConvoyPlaced):
         what = _label(event.card) if event.card else "a convoy"
-        return f"{who} lays {what} face down as {convoy_name(after, len(after.convoys))}."
+        return f"{who} lays {what} face down {_where_laid(before, event)}: {convoy_name(after, len(after.convoys))}."
     target = convoy_name(before, event.convoy)
     if isinstance(event, MilesPlayed):
         distance = after.convoys[event.convoy - 1].distance
@@ -119,18 +138,68 @@ def _event_text(before: State, event: Any, after: State) -> str:
     return f"{who} plays."
 
 
-_ROUND_TEXTS = {
-    "round_over_forty": "A side reaches 40 points: the round is over.",
-    "round_over_cards": "The cards have run out: the round is over.",
-    "round_void": "The cards have run out with no convoy in port: the round is void.",
-    "round_scored": "Every convoy is face up: the round is scored.",
-}
+def _sides_text(state: State, sides: Iterable[int]) -> str:
+    """ "Alain", "Alain and Bea", or in team play "Alain and Claire" (one side) and
+    "Alain and Claire, Bea and Damien" (two)."""
+    names = [state.side_name(side) for side in sides]
+    joiner = ", " if len(state.side_seats[0]) > 1 else " and "
+    return joiner.join(names)
+
+
+def _round_outcome(state: State) -> str:
+    """Who won a scored round and why (MN-15, MN-20): the side that reached 40 points, else the best
+    score among the sides with a convoy in port; sides level at the top share it; a void round."""
+    winners = round_winners(state)
+    if not winners:
+        return "no convoy that counts is in port (the trawler never counts), so the round is void and nobody scores."
+    totals = [convoy + capture for convoy, capture in points(state)]
+    best = points_text(totals[winners[0]])
+    team = len(state.side_seats[winners[0]]) > 1
+    several = len(winners) > 1 or team
+    who = _sides_text(state, winners)
+    win = "share the round" if len(winners) > 1 else "win the round" if team else "wins the round"
+    if state.ended == "forty":
+        if set(winners) == set(state.forty_sides):
+            reach = "reach" if several else "reaches"
+            each = " each" if len(winners) > 1 else ""
+            past = "" if best == "40" else ", past the 40 that end the round,"
+            return f"{who} {reach} {best} points{each}{past} and {win}."
+        return f"{_sides_text(state, state.forty_sides)} reach 40 points; {who} {win} with {best} points."
+    each = " each" if len(winners) > 1 else ""
+    kind = "team" if team else "player"
+    arrived = arrived_sides(state)
+    reason = (
+        f"the only {kind} with a convoy in port"
+        if len(arrived) == 1
+        else f"the best score among the {kind}s with a convoy in port"
+    )
+    return f"{who} {win} with {best} points{each}, {reason}."
+
+
+_REVEAL_FIRST = "the face-down convoys are shown before the round is scored."
+
+
+def _round_text(after: State, kind: str) -> str:
+    """The end of the round: who won and why, or that the face-down convoys must be shown first."""
+    if kind == "round_void":
+        return "Round over, the cards have run out with no convoy in port: the round is void and nobody scores."
+    if kind == "round_scored":
+        return f"Every convoy is face up: {_round_outcome(after)}"
+    if kind == "round_over_forty":
+        if after.phase == "over":
+            return f"Round over: {_round_outcome(after)}"
+        reached = _sides_text(after, after.forty_sides)
+        reach = "reaches" if len(after.forty_sides) == 1 and len(after.side_seats[0]) == 1 else "reach"
+        return f"Round over: {reached} {reach} 40 points; {_REVEAL_FIRST}"
+    if after.phase == "over":  # "round_over_cards"
+        return f"Round over, the cards have run out: {_round_outcome(after)}"
+    return f"Round over, the cards have run out: {_REVEAL_FIRST}"
 
 
 def _consequence_text(after: State, consequence: Consequence) -> str:
-    if consequence.kind in _ROUND_TEXTS:
-        return _ROUND_TEXTS[consequence.kind]
-    target = convoy_name(after, consequence.convoy, consequence.position)
+    if consequence.kind.startswith("round_"):
+        return _round_text(after, consequence.kind)
+    target = convoy_name(after, consequence.convoy)
     who = after.names[consequence.seat] if consequence.seat is not None else ""
     if consequence.kind == "arrived":
         return f"{target[0].upper()}{target[1:]} arrives in port."

@@ -556,13 +556,8 @@ def _lift(state: State, convoy: Convoy, cards: Iterable[str], **changes: Any) ->
 
 
 def _note(state: State, kind: str, convoy: Convoy | None = None, seat: int | None = None) -> State:
-    """Record an automatic consequence for the replay, with the convoy's place in its row now."""
-    if convoy is None:
-        consequence = Consequence(kind=kind, seat=seat)
-    else:
-        row = state.rows[convoy.side]
-        position = row.index(convoy.number) if convoy.number in row else -1
-        consequence = Consequence(kind=kind, convoy=convoy.number, seat=seat, position=position)
+    """Record an automatic consequence for the replay."""
+    consequence = Consequence(kind=kind, convoy=0 if convoy is None else convoy.number, seat=seat)
     return replace(state, consequences=(*state.consequences, consequence))
 
 

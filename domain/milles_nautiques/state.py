@@ -64,8 +64,6 @@ class Consequence(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     convoy: int = 0
     seat: int | None = None
-    position: int = -1
-    """The convoy's place in its row (0 = port) when it happened, for "Alain's second convoy"."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):

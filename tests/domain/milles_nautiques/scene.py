@@ -25,6 +25,8 @@ class Scene:
         dealer = players - 1 if dealer is None else dealer
         self.state: State = RULESET.initial(make_setup(players, teams, dealer))
         self.reserved: Counter[str] = Counter()  # cards the table holds face down, never to be discarded
+        self.before: State = self.state  # the state before the latest event, for its replay line
+        self.latest: Any = None
         self.do(Dealt(dealer=dealer, hands=hands))
 
     @property
@@ -34,7 +36,7 @@ class Scene:
     def do(self, *events: Any) -> Scene:
         for event in events:
             RULESET.validate(self.state, event)
-            self.state = RULESET.evolve(self.state, event)
+            self.before, self.state, self.latest = self.state, RULESET.evolve(self.state, event), event
         return self
 
     def draw(self, card: str | None = None) -> Scene:
@@ -59,6 +61,17 @@ class Scene:
         """Players draw (if they have not yet) and discard a card, `turns` times."""
         for _ in range(turns):
             self.turn(Discarded(seat=self.seat, card=self.spare_card()))
+        return self
+
+    def run_out(self, plays: dict[int, list[Any]]) -> Scene:
+        """Play `plays` (by seat, in order) on each player's turns and discard otherwise, until the
+        round ends (or waits for its face-down convoys to be shown)."""
+        while self.state.phase not in ("over", "reveal"):
+            if self.state.phase in ("draw", "extra_draw"):
+                self.draw()
+                continue
+            queue = plays.get(self.seat)
+            self.do(queue.pop(0) if queue else Discarded(seat=self.seat, card=self.spare_card()))
         return self
 
     def refuse(self, event: Any) -> RuleError:

@@ -1,11 +1,23 @@
-"""Replay lines in plain English, with round and turn chapters."""
+"""Replay lines in plain English, with round and turn chapters (issue 16): convoys are named by the order
+their layer laid them, and the end of a round says who won it and why (MN-15, MN-16, MN-20)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.milles_nautiques import RULESET
-from domain.milles_nautiques.events import AlertPlayed, ConvoyPlaced, Discarded, Drew, WarshipPlayed
+from domain.milles_nautiques.events import (
+    AlertPlayed,
+    ConvoyPlaced,
+    ConvoysRevealed,
+    Discarded,
+    Drew,
+    MilesPlayed,
+    RadarPlayed,
+    RevealedConvoy,
+    WarshipPlayed,
+)
+from domain.milles_nautiques.narration import points_text
 from domain.ruleset import Narration
 from tests.domain.milles_nautiques.scene import Scene
 
@@ -16,9 +28,16 @@ def told(scene: Scene, event: Any) -> Narration:
     return RULESET.narrate(before, event, scene.state)
 
 
-def test_an_attack_is_told_with_the_attacker_the_ship_and_the_convoys_place_in_its_row():
+def last_line(scene: Scene) -> str:
+    """The replay line of the latest event the scene played."""
+    return RULESET.narrate(scene.before, scene.latest, scene.state).text
+
+
+def test_a_convoy_is_named_by_the_order_its_layer_laid_it_not_by_its_place_in_the_row():
+    # Alain's second convoy goes to the port end: first in his row, still his second convoy.
     scene = Scene(players=3).turn(ConvoyPlaced(seat=0, position=0, card="convoy_5000")).skip(2)
-    scene.turn(ConvoyPlaced(seat=0, position=1, card="convoy_2500")).turn(AlertPlayed(seat=1, convoy=2))
+    scene.turn(ConvoyPlaced(seat=0, position=0, card="convoy_2500")).turn(AlertPlayed(seat=1, convoy=2))
+    assert scene.state.rows[0] == (2, 1)
     scene.skip(2).draw()
     line = told(scene, WarshipPlayed(seat=1, convoy=2, ship="cruiser"))
     assert line.text == "Bea lays a cruiser against Alain's second convoy."
@@ -26,15 +45,39 @@ def test_an_attack_is_told_with_the_attacker_the_ship_and_the_convoys_place_in_i
     assert line.chapters == (("round", 1), ("turn", 8))
 
 
-def test_a_battle_decided_at_the_start_of_a_turn_names_the_convoy_where_it_lay_then():
+def test_a_convoy_laid_says_where_it_lies_in_the_row():
+    scene = Scene()
+    assert told(scene.draw(), ConvoyPlaced(seat=0, position=0, card="convoy_5000")).text == (
+        "Alain lays a 5,000-ton convoy face down to open the row: Alain's first convoy."
+    )
+    scene.skip()
+    assert told(scene.draw(), ConvoyPlaced(seat=0, position=1)).text == (
+        "Alain lays a convoy face down at the starboard end of the row: Alain's second convoy."
+    )
+    scene.skip()
+    assert told(scene.draw(), ConvoyPlaced(seat=0, position=1, card="trawler")).text == (
+        "Alain lays the trawler face down between Alain's first convoy and Alain's second convoy: Alain's third convoy."
+    )
+
+
+def test_in_team_play_a_convoy_is_named_after_the_partner_who_laid_it():
+    scene = Scene(players=4, teams=True).turn(ConvoyPlaced(seat=0, position=0, card="convoy_5000")).skip()
+    line = told(scene.draw(), ConvoyPlaced(seat=2, position=0, card="convoy_2500"))
+    assert line.text == "Claire lays a 2,500-ton convoy face down at the port end of the row: Claire's first convoy."
+    assert told(scene.draw(), RadarPlayed(seat=3, convoy=2)).text == (
+        "Damien's radar detects Claire's first convoy: it is a 2,500-ton convoy."
+    )
+
+
+def test_a_battle_decided_at_the_start_of_a_turn_names_the_convoy_by_its_laying_order():
     scene = Scene().skip().turn(ConvoyPlaced(seat=1, position=0, card="convoy_5000"))
     scene.turn(AlertPlayed(seat=0, convoy=1)).skip().turn(WarshipPlayed(seat=0, convoy=1, ship="cruiser"))
     scene.draw()
-    # Bea lays a convoy at the port end (her first one becomes her second) and leaves the cruiser.
+    # Bea lays a second convoy at the port end and leaves the cruiser unanswered.
     line = told(scene, ConvoyPlaced(seat=1, position=0, card="convoy_2500"))
     assert line.text == (
-        "Bea lays a 2,500-ton convoy face down as Bea's first convoy. At the start of Alain's turn, "
-        "Alain's ship has held: Bea's second convoy is sunk and captured by Alain."
+        "Bea lays a 2,500-ton convoy face down at the port end of the row: Bea's second convoy. "
+        "At the start of Alain's turn, Alain's ship has held: Bea's first convoy is sunk and captured by Alain."
     )
 
 
@@ -42,3 +85,113 @@ def test_a_face_down_draw_and_a_discard_say_only_what_the_record_knows():
     scene = Scene()
     assert told(scene, Drew(seat=0)).text == "Alain draws a card."
     assert told(scene, Discarded(seat=0, card="frigate")).text == "Alain discards a frigate."
+
+
+def test_points_are_told_as_people_read_them():
+    assert [points_text(half) for half in (0, 5, 24, 85)] == ["0", "2.5", "12", "42.5"]
+
+
+# The end of the round: who won and why --------------------------------------------------------
+
+
+def test_a_round_won_past_forty_points_says_who_reached_them():
+    # Alain's detected 20,000 arrives (40 points, MN-21) with a 10,000 at 0 miles beside it (1 point).
+    scene = Scene().turn(ConvoyPlaced(seat=0, position=0, card="convoy_20000"))
+    scene.turn(RadarPlayed(seat=1, convoy=1)).turn(ConvoyPlaced(seat=0, position=1, card="convoy_10000")).skip()
+    scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000")).skip()
+    line = told(scene.draw(), MilesPlayed(seat=0, convoy=1, card="miles_2000"))
+    assert line.text == (
+        "Alain lays 2,000 miles on Alain's first convoy (4,000 miles sailed). Alain's first convoy arrives in "
+        "port. Round over: Alain reaches 41 points, past the 40 that end the round, and wins the round."
+    )
+
+
+def test_a_round_whose_cards_run_out_names_the_only_player_with_a_convoy_in_port():
+    scene = Scene().run_out(
+        {
+            0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500")]
+            + [MilesPlayed(seat=0, convoy=1, card="miles_1000")] * 4,
+            1: [ConvoyPlaced(seat=1, position=0, card="convoy_20000")],
+        }
+    )
+    assert last_line(scene).endswith(
+        "Round over, the cards have run out: Alain wins the round with 2.5 points, "
+        "the only player with a convoy in port."
+    )
+
+
+def test_sides_level_at_the_top_share_the_round_in_its_replay_line():
+    scene = Scene().run_out(
+        {
+            0: [ConvoyPlaced(seat=0, position=0, card="convoy_5000")]
+            + [MilesPlayed(seat=0, convoy=1, card="miles_1000")] * 4,
+            1: [ConvoyPlaced(seat=1, position=0, card="convoy_5000")]
+            + [MilesPlayed(seat=1, convoy=2, card="miles_1000")] * 4,
+        }
+    )
+    assert last_line(scene).endswith(
+        "Round over, the cards have run out: Alain and Bea share the round with 5 points each, "
+        "the best score among the players with a convoy in port."
+    )
+
+
+def test_a_void_round_says_nobody_scores():
+    scene = Scene().run_out({0: [ConvoyPlaced(seat=0, position=0, card="convoy_20000")]})
+    assert last_line(scene).endswith(
+        "Round over, the cards have run out with no convoy in port: the round is void and nobody scores."
+    )
+
+
+def test_a_round_with_face_down_convoys_is_told_when_they_are_shown():
+    scene = Scene()
+    scene.reserved["convoy_10000"] = 1
+    scene.run_out(
+        {
+            0: [
+                ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
+                ConvoyPlaced(seat=0, position=1),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+                MilesPlayed(seat=0, convoy=1, card="miles_2000"),
+            ]
+        }
+    )
+    assert last_line(scene).endswith(
+        "Round over, the cards have run out: the face-down convoys are shown before the round is scored."
+    )
+    line = told(scene, ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_10000"),)))
+    assert line.text == (
+        "The table reveals convoys: Alain's second convoy is a 10,000-ton convoy. Every convoy is face up: "
+        "Alain wins the round with 6 points, the only player with a convoy in port."
+    )
+
+
+def test_a_trawler_shown_as_the_only_convoy_in_port_voids_the_round_in_its_replay_line():
+    # MN-20: the face-down convoy in port turns out to be the trawler.
+    scene = Scene()
+    scene.reserved["trawler"] = 1
+    scene.run_out(
+        {
+            1: [ConvoyPlaced(seat=1, position=0)] + [MilesPlayed(seat=1, convoy=1, card="miles_1000")] * 4,
+        }
+    )
+    line = told(scene, ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="trawler"),)))
+    assert line.text == (
+        "The table reveals convoys: Bea's first convoy is the trawler. Every convoy is face up: no convoy that "
+        "counts is in port (the trawler never counts), so the round is void and nobody scores."
+    )
+
+
+def test_a_round_ended_at_forty_with_face_down_convoys_is_scored_once_they_are_shown():
+    # Alain's detected 20,000 arrives (40 points); Bea's convoy lies face down, so the table shows it first.
+    scene = Scene().turn(ConvoyPlaced(seat=0, position=0, card="convoy_20000"))
+    scene.turn(ConvoyPlaced(seat=1, position=0)).skip().turn(RadarPlayed(seat=1, convoy=1))
+    scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000")).skip()
+    line = told(scene.draw(), MilesPlayed(seat=0, convoy=1, card="miles_2000"))
+    assert line.text.endswith(
+        "Round over: Alain reaches 40 points; the face-down convoys are shown before the round is scored."
+    )
+    line = told(scene, ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_5000"),)))
+    assert line.text == (
+        "The table reveals convoys: Bea's first convoy is a 5,000-ton convoy. Every convoy is face up: "
+        "Alain reaches 40 points and wins the round."
+    )

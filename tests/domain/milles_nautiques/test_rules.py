@@ -514,8 +514,7 @@ def test_a_destroyed_convoy_sends_every_other_card_on_it_to_the_discard():
 
 
 def test_a_detected_five_thousand_left_at_zero_miles_scores_as_a_ten_thousand():
-    scene = run_out(
-        Scene(),
+    scene = Scene().run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
@@ -582,19 +581,8 @@ def test_a_mine_that_brings_its_layer_to_forty_ends_the_round_before_his_draw():
     assert [c.kind for c in scene.state.consequences] == ["mined", "round_over_forty"]
 
 
-def run_out(scene: Scene, plays: dict[int, list]) -> Scene:
-    """Play `plays` (by seat, in order) on each player's turns, discard otherwise, until the end."""
-    while scene.state.phase not in ("over", "reveal"):
-        if scene.state.phase in ("draw", "extra_draw"):
-            scene.draw()
-            continue
-        queue = plays.get(scene.seat)
-        scene.do(queue.pop(0) if queue else Discarded(seat=scene.seat, card=scene.spare_card()))
-    return scene
-
-
 def test_a_round_with_no_convoy_in_port_when_the_cards_run_out_is_void():
-    scene = run_out(Scene(players=3), {0: [ConvoyPlaced(seat=0, position=0, card="convoy_20000")]})
+    scene = Scene(players=3).run_out({0: [ConvoyPlaced(seat=0, position=0, card="convoy_20000")]})
     result = RULESET.result(scene.state)
     assert result.finished and result.void
     assert result.winners == ()
@@ -604,8 +592,7 @@ def test_a_round_with_no_convoy_in_port_when_the_cards_run_out_is_void():
 def test_a_convoy_the_record_never_knew_must_be_revealed_before_the_round_is_scored():
     scene = Scene()
     scene.reserved["convoy_10000"] = 1
-    scene = run_out(
-        scene,
+    scene = scene.run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
@@ -707,8 +694,7 @@ def test_a_player_passed_over_with_an_empty_hand_still_has_his_mine_explode():
 
 
 def test_one_fast_arrival_withholds_the_slowness_bonus():
-    scene = run_out(
-        Scene(),
+    scene = Scene().run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
@@ -726,8 +712,7 @@ def test_one_fast_arrival_withholds_the_slowness_bonus():
 
 def test_sides_level_at_the_top_share_the_round_win():
     # Gap reading: each side level at the top gets the +10 bonus.
-    scene = run_out(
-        Scene(),
+    scene = Scene().run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_5000"),
@@ -774,8 +759,7 @@ def test_a_trawler_in_port_gives_no_right_to_score_so_captures_do_not_reach_fort
 def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
     # Bea captures Alain's 5,000 (5 points) and brings the trawler in; Alain's 2,500 arrives (2.5).
     # Only Alain has an arrived convoy: he wins, and Bea's capture scores nothing.
-    scene = run_out(
-        Scene(),
+    scene = Scene().run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
@@ -799,8 +783,7 @@ def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
 
 def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
     # A slow trawler in port earns neither the round nor the slowness bonus (MN-16).
-    scene = run_out(
-        Scene(),
+    scene = Scene().run_out(
         {
             1: [
                 ConvoyPlaced(seat=1, position=0, card="trawler"),
@@ -817,8 +800,7 @@ def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
 
 
 def test_a_fast_trawler_in_port_does_not_withhold_the_slowness_bonus():
-    scene = run_out(
-        Scene(),
+    scene = Scene().run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
