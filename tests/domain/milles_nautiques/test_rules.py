@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.milles_nautiques import RULESET
+from domain.milles_nautiques.catalogue import CONVOY_COUNT, DECK_SIZE
 from domain.milles_nautiques.events import (
     AlertEnded,
     AlertPlayed,
@@ -41,6 +42,22 @@ def attacked(ship: str = "cruiser") -> Scene:
     """Bea alerts Alain's convoy 1 and lays a ship against it; Alain has drawn and is to play."""
     scene = alains_convoy().do(AlertPlayed(seat=1, convoy=1))
     return scene.skip().turn(WarshipPlayed(seat=1, convoy=1, ship=ship)).draw()
+
+
+# MN-1: the deck ----------------------------------------------------------------------------------
+
+
+def test_the_deck_is_the_itemised_list_of_106_cards():
+    assert DECK_SIZE == 106
+    assert CONVOY_COUNT == 13
+    assert Scene().state.stock == 106 - 12
+
+
+def test_a_card_the_deck_does_not_hold_is_refused():
+    scene = Scene().draw()
+    scene.do(Discarded(seat=0, card="minesweeper"))
+    error = scene.draw().refuse(Discarded(seat=1, card="torpedo"))
+    assert (error.rule_id, error.code) == ("MN-1", "unknown_card")
 
 
 # MN-2, MN-19: the deal and the turn ----------------------------------------------------------------

@@ -56,8 +56,8 @@ def test_a_detected_convoy_is_worth_the_cell_of_twice_its_tonnage(card, distance
 
 
 def test_a_detected_five_thousand_at_zero_miles_counts_as_a_ten_thousand():
-    # MN-21, the seed's own example ("un 5 000 tonneaux compte pour 10 000"): 1 point, where doubling
-    # its cell (0) would give nothing.
+    # MN-21, the rulebook's own example under the convoy table (a detected 5,000 counts as a 10,000):
+    # 1 point, where doubling its cell (0) would give nothing.
     assert convoy_points("convoy_5000", 0, detected=True) == half_points("1")
     assert convoy_points("convoy_5000", 0, detected=False) == 0
 
