@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.milles_nautiques.catalogue import BY_NAME, TRAWLER
-from domain.milles_nautiques.state import Convoy, State
+from domain.milles_nautiques.state import Convoy, State, as_seen_by
 from domain.ruleset import PlayerResult, Result
 
 # Columns: 2,500 / 5,000 / 10,000 / 20,000 tons. Rows: the distance bands of MN-13. Half-points.
@@ -163,7 +163,9 @@ SCORE_UNIT = "half_point"
 
 
 def result(state: State) -> Result:
-    """Scores per seat (a team's score for each partner), with the split in `breakdown`."""
+    """Scores per seat (a team's score for each partner), with the split in `breakdown`. Until the round
+    is over they count only what the public has seen (G-2: a face-down convoy's tonnage stays hidden)."""
+    state = as_seen_by(state, None)
     scores = side_scores(state)
     totals = [score.total for score in scores]
     finished = state.phase == "over"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec.structs import replace
 
 Phase = Literal["deal", "draw", "play", "extra_draw", "reveal", "over"]
 Status = Literal["at_sea", "arrived", "destroyed"]
@@ -97,3 +98,27 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     def side_name(self, side: int) -> str:
         """How a replay names a side: "Alain", or "Alain and Claire" in team play."""
         return " and ".join(self.names[seat] for seat in self.side_seats[side])
+
+
+def sees_card(state: State, convoy: Convoy, side: int | None) -> bool:
+    """Whether a side (None: the public) knows the card of a convoy (G-2): once detected by radar (MN-9)
+    or the round is over; a side also knows its own convoys (MN-18: partners show each other theirs) and
+    the convoys it captured."""
+    if convoy.detected or state.phase == "over":
+        return True
+    if side is None:
+        return False
+    if convoy.status == "destroyed" and convoy.captor is not None:
+        return state.side_of[convoy.captor] == side
+    return convoy.side == side
+
+
+def as_seen_by(state: State, side: int | None) -> State:
+    """The round with the convoy cards `side` (None: the public) does not know turned face down, so a
+    score computed from it tells nothing the viewer has not seen."""
+    if all(convoy.card is None or sees_card(state, convoy, side) for convoy in state.convoys):
+        return state
+    convoys = tuple(
+        convoy if sees_card(state, convoy, side) else replace(convoy, card=None) for convoy in state.convoys
+    )
+    return replace(state, convoys=convoys)

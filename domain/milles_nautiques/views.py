@@ -2,7 +2,9 @@
 
 Public: hands as sizes only, and a convoy's card only once detected by radar (MN-9) or when the round is
 over. A seat: its own hand, and its side's convoys (MN-18: partners know each other's convoys) and the
-convoys it (or its partner) captured. Full: everything the record knows.
+convoys it (or its partner) captured. Full: everything the record knows. A view is drawn from the round
+with the cards its viewer does not know turned face down, so its running score counts only what the
+viewer has seen (a hidden 20,000 at 0 miles is worth 2 points, a 5,000 nothing).
 """
 
 from __future__ import annotations
@@ -11,27 +13,16 @@ from typing import Any
 
 from domain.milles_nautiques.catalogue import CARDS
 from domain.milles_nautiques.scoring import side_scores
-from domain.milles_nautiques.state import Convoy, State
+from domain.milles_nautiques.state import Convoy, State, as_seen_by
 from domain.ruleset import Viewer
 
 
-def _sees_card(state: State, convoy: Convoy, viewer: Viewer) -> bool:
-    if viewer.kind == "full" or convoy.detected or state.phase == "over":
-        return True
-    if viewer.kind != "seat" or viewer.seat is None:
-        return False
-    side = state.side_of[viewer.seat]
-    if convoy.status == "destroyed" and convoy.captor is not None:
-        return state.side_of[convoy.captor] == side
-    return convoy.side == side
-
-
-def _convoy(state: State, convoy: Convoy, viewer: Viewer) -> dict[str, Any]:
+def _convoy(convoy: Convoy) -> dict[str, Any]:
     return {
         "number": convoy.number,
         "side": convoy.side,
         "laid_by": convoy.seat,
-        "card": convoy.card if _sees_card(state, convoy, viewer) else None,
+        "card": convoy.card,
         "status": convoy.status,
         "miles": list(convoy.miles),
         "distance": convoy.distance,
@@ -49,8 +40,18 @@ def _convoy(state: State, convoy: Convoy, viewer: Viewer) -> dict[str, Any]:
     }
 
 
+def _as_seen(state: State, viewer: Viewer) -> State:
+    if viewer.kind == "full":
+        return state
+    seat = viewer.seat
+    if viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.side_of):
+        return as_seen_by(state, state.side_of[seat])
+    return as_seen_by(state, None)  # the public, or a seat not at this table
+
+
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The round as `viewer` may see it, as JSON-able data."""
+    state = _as_seen(state, viewer)
     players = []
     for seat, hand in enumerate(state.hands):
         entry: dict[str, Any] = {
@@ -87,6 +88,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             }
             for side, seats in enumerate(state.side_seats)
         ],
-        "convoys": [_convoy(state, convoy, viewer) for convoy in state.convoys],
+        "convoys": [_convoy(convoy) for convoy in state.convoys],
         "discard": {card.name: count for card, count in zip(CARDS, state.discard, strict=True) if count},
     }
