@@ -10,7 +10,7 @@ import pytest
 
 from domain.milles_nautiques import RULESET
 from domain.milles_nautiques.catalogue import CARDS
-from domain.milles_nautiques.events import Dealt, Discarded, Drew
+from domain.milles_nautiques.events import ConvoyPlaced, Dealt, Discarded, Drew, MilesPlayed
 from domain.milles_nautiques.state import State
 from domain.ruleset import RuleError
 from tests.domain.milles_nautiques.table import make_setup
@@ -86,3 +86,12 @@ class Scene:
 
     def discarded(self, card: str) -> int:
         return self.state.discard[[c.name for c in CARDS].index(card)]
+
+
+def laid_and_sailed_in(seat: int, number: int, card: str | None = None) -> list[Any]:
+    """A seat's plays for `Scene.run_out`: a convoy (the round's number `number`) laid at the port end,
+    then sailed into port with four 1,000s (MN-4)."""
+    return [
+        ConvoyPlaced(seat=seat, position=0, card=card),
+        *[MilesPlayed(seat=seat, convoy=number, card="miles_1000")] * 4,
+    ]

@@ -19,7 +19,7 @@ from domain.milles_nautiques.events import (
 )
 from domain.milles_nautiques.narration import points_text
 from domain.ruleset import Narration
-from tests.domain.milles_nautiques.scene import Scene
+from tests.domain.milles_nautiques.scene import Scene, laid_and_sailed_in
 
 
 def told(scene: Scene, event: Any) -> Narration:
@@ -109,8 +109,7 @@ def test_a_round_won_past_forty_points_says_who_reached_them():
 def test_a_round_whose_cards_run_out_names_the_only_player_with_a_convoy_in_port():
     scene = Scene().run_out(
         {
-            0: [ConvoyPlaced(seat=0, position=0, card="convoy_2500")]
-            + [MilesPlayed(seat=0, convoy=1, card="miles_1000")] * 4,
+            0: laid_and_sailed_in(0, 1, "convoy_2500"),
             1: [ConvoyPlaced(seat=1, position=0, card="convoy_20000")],
         }
     )
@@ -123,10 +122,8 @@ def test_a_round_whose_cards_run_out_names_the_only_player_with_a_convoy_in_port
 def test_sides_level_at_the_top_share_the_round_in_its_replay_line():
     scene = Scene().run_out(
         {
-            0: [ConvoyPlaced(seat=0, position=0, card="convoy_5000")]
-            + [MilesPlayed(seat=0, convoy=1, card="miles_1000")] * 4,
-            1: [ConvoyPlaced(seat=1, position=0, card="convoy_5000")]
-            + [MilesPlayed(seat=1, convoy=2, card="miles_1000")] * 4,
+            0: laid_and_sailed_in(0, 1, "convoy_5000"),
+            1: laid_and_sailed_in(1, 2, "convoy_5000"),
         }
     )
     assert last_line(scene).endswith(
@@ -171,7 +168,7 @@ def test_a_trawler_shown_as_the_only_convoy_in_port_voids_the_round_in_its_repla
     scene.reserved["trawler"] = 1
     scene.run_out(
         {
-            1: [ConvoyPlaced(seat=1, position=0)] + [MilesPlayed(seat=1, convoy=1, card="miles_1000")] * 4,
+            1: laid_and_sailed_in(1, 1),
         }
     )
     line = told(scene, ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="trawler"),)))

@@ -36,7 +36,8 @@ def test_a_two_player_round_ends_when_alain_reaches_forty_points():
     held: convoy 3 is sunk and captured by Bea (MN-6). Alain sails convoy 1: 2,000 + 1,000 + 1,000 =
     4,000 miles, it arrives (MN-4).
 
-    Alain: convoy 1, 20,000 tons at 4,000 miles = 20 points, detected so doubled = 40 (MN-13, MN-9).
+    Alain: convoy 1, 20,000 tons at 4,000 miles = 20 points, detected so doubled = 40 (MN-13, MN-9;
+    MN-21: a detected 20,000 scores twice its own cell).
     That is 40: the round ends at once (MN-15). Winner bonus +10 (MN-16); no slowness bonus, he laid
     2,000 and 1,000 cards. Alain = 50 points = 100 half-points.
     Bea: captured a 5,000 (5 points) but has no convoy in port, so she scores nothing (MN-15): 0.

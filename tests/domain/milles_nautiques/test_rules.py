@@ -710,12 +710,14 @@ def test_a_player_passed_over_with_an_empty_hand_still_has_his_mine_explode():
 # MN-16: bonuses --------------------------------------------------------------------------------
 
 
-def test_one_fast_arrival_withholds_the_slowness_bonus():
+@pytest.mark.parametrize(("second", "bonus"), [("convoy_2500", 0), ("trawler", 14)])
+def test_one_fast_arrival_withholds_the_slowness_bonus_unless_it_is_the_trawler(second, bonus):
+    # MN-20: a trawler in port is not an arrived convoy, so its 2,000s do not count.
     scene = Scene().run_out(
         {
             0: [
                 ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
-                ConvoyPlaced(seat=0, position=1, card="convoy_2500"),
+                ConvoyPlaced(seat=0, position=1, card=second),
                 *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
                 MilesPlayed(seat=0, convoy=1, card="miles_400"),
                 MilesPlayed(seat=0, convoy=2, card="miles_2000"),
@@ -724,7 +726,7 @@ def test_one_fast_arrival_withholds_the_slowness_bonus():
         },
     )
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
-    assert RULESET.result(scene.state).players[0].breakdown["slowness_bonus"] == 0
+    assert RULESET.result(scene.state).players[0].breakdown["slowness_bonus"] == bonus
 
 
 def test_sides_level_at_the_top_share_the_round_win():
@@ -814,28 +816,6 @@ def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
     assert result.finished and result.void and result.winners == ()
     assert [p.score for p in result.players] == [0, 0]
     assert [c.kind for c in scene.state.consequences] == ["round_void"]
-
-
-def test_a_fast_trawler_in_port_does_not_withhold_the_slowness_bonus():
-    scene = Scene().run_out(
-        {
-            0: [
-                ConvoyPlaced(seat=0, position=0, card="convoy_2500"),
-                ConvoyPlaced(seat=0, position=1, card="trawler"),
-                *[MilesPlayed(seat=0, convoy=1, card="miles_600")] * 6,
-                MilesPlayed(seat=0, convoy=1, card="miles_400"),
-                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
-                MilesPlayed(seat=0, convoy=2, card="miles_2000"),
-            ]
-        },
-    )
-    assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
-    assert RULESET.result(scene.state).players[0].breakdown == {
-        "convoy": 5,
-        "capture": 0,
-        "round_bonus": 20,
-        "slowness_bonus": 14,
-    }
 
 
 def test_a_face_down_convoy_in_port_gives_the_right_to_score_only_once_the_table_shows_it():

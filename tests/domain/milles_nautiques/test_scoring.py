@@ -26,12 +26,14 @@ def half_points(points: str) -> int:
     return int(whole) * 2 + (1 if half == "5" else 0)
 
 
-CELLS = [
-    (card, distance, half_points(values[column]))
+# (card, distance, its table column, the row of the seed's table at that distance)
+ROWS = [
+    (card, distance, column, values)
     for (low, high), values in SEED_TABLE.items()
     for distance in sorted({low, high})
     for column, card in enumerate(CONVOYS)
 ]
+CELLS = [(card, distance, half_points(values[column])) for card, distance, column, values in ROWS]
 
 
 @pytest.mark.parametrize(("card", "distance", "expected"), CELLS)
@@ -40,13 +42,11 @@ def test_a_convoy_is_worth_its_table_cell(card, distance, expected):
     assert convoy_points(card, distance, detected=False) == expected
 
 
+# MN-21: a detected convoy scores as a convoy of twice its tonnage (the next column to the right);
+# a detected 20,000 scores twice its own cell.
 DETECTED_CELLS = [
-    # MN-21: a detected convoy scores as a convoy of twice its tonnage (the next column to the right);
-    # a detected 20,000 scores twice its own cell.
     (card, distance, half_points(values[column + 1]) if column < 3 else 2 * half_points(values[column]))
-    for (low, high), values in SEED_TABLE.items()
-    for distance in sorted({low, high})
-    for column, card in enumerate(CONVOYS)
+    for card, distance, column, values in ROWS
 ]
 
 
