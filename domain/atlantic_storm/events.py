@@ -145,7 +145,19 @@ class DeckReshuffled(Event, tag="atlantic_storm.deck_reshuffled", frozen=True, k
 
 
 AtlanticStormEvent = (
-    ConvoysCut | CardsDealt | ConvoyTurned | ZoneDeclared | CardsPlayed | IntelligencePlayed
-    | CardDiscarded | HandDiscarded | StormRolled | StormStruck | DiceRolled | SupplyTaken
-    | SpoilsDivided | CardsDrawn | DeckReshuffled
+    ConvoysCut
+    | CardsDealt
+    | ConvoyTurned
+    | ZoneDeclared
+    | CardsPlayed
+    | IntelligencePlayed
+    | CardDiscarded
+    | HandDiscarded
+    | StormRolled
+    | StormStruck
+    | DiceRolled
+    | SupplyTaken
+    | SpoilsDivided
+    | CardsDrawn
+    | DeckReshuffled
 )

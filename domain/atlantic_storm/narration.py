@@ -59,11 +59,14 @@ def narrate(before: State, event: Any, after: State) -> Narration:
         if decision.kind == "no_combat":
             text += f" No combat: nobody wins {convoy}, which is discarded."
         elif decision.kind == "tie":
-            text += (f" The sides tie {decision.allied} to {decision.allied}: the battle for {convoy} "
-                     "goes on with a new round.")
+            text += (
+                f" The sides tie {decision.allied} to {decision.allied}: the battle for {convoy} "
+                "goes on with a new round."
+            )
         else:
-            high, low = ((decision.allied, decision.german) if decision.kind == "allied"
-                         else (decision.german, decision.allied))
+            high, low = (
+                (decision.allied, decision.german) if decision.kind == "allied" else (decision.german, decision.allied)
+            )
             winner = before.names[decision.trick_winner] if decision.trick_winner is not None else "nobody"
             text += f" T{SIDE[decision.kind][1:]} win {high} to {low}; {winner} takes the trick ({convoy})."
     if after.phase == "over" and before.phase != "over":
@@ -82,11 +85,15 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return f"{before.names[dealer]} deals six force cards to each player."
     if isinstance(event, ConvoyTurned):
         convoy = cards[event.convoy]
-        facts = f"{convoy.years[0] if convoy.years else '?'}, {OCEAN.get(convoy.ocean, convoy.ocean)}, " \
-                f"{convoy.cargo or 'unknown'} cargo, {convoy.vp} VP"
+        facts = (
+            f"{convoy.years[0] if convoy.years else '?'}, {OCEAN.get(convoy.ocean, convoy.ocean)}, "
+            f"{convoy.cargo or 'unknown'} cargo, {convoy.vp} VP"
+        )
         if event.discarded is not None:
-            return (f"{who} takes {convoy.name} and {cards[event.discarded].name}, keeps {convoy.name} "
-                    f"({facts}) and discards {cards[event.discarded].name}.")
+            return (
+                f"{who} takes {convoy.name} and {cards[event.discarded].name}, keeps {convoy.name} "
+                f"({facts}) and discards {cards[event.discarded].name}."
+            )
         return f"{who} turns {convoy.name} ({facts})."
     if isinstance(event, ZoneDeclared):
         return f"{who} declares {ZONE[event.zone]} battle."
@@ -125,15 +132,13 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             return f"{who}'s {cards[event.supply].name} refuels nothing."
         return f"{who}'s {cards[event.supply].name} refuels {cards[event.card].name} into {who}'s hand."
     if isinstance(event, SpoilsDivided):
-        parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}"
-                 for s in event.shares]
+        parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}" for s in event.shares]
         return f"{who} divides the spoils: " + "; ".join(parts) + "."
     if isinstance(event, CardsDrawn):
         count = len(event.cards)
         return f"{who} draws {count} card{'s' if count != 1 else ''}."
     if isinstance(event, DeckReshuffled):
-        return (f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into "
-                "a new deck.")
+        return f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into a new deck."
     return f"{who} reports {type(event).__name__}."
 
 
@@ -159,8 +164,8 @@ def _play_text(before: State, event: CardsPlayed, who: str) -> str:
         if victim == convoy:
             text += f" {cards[victim].name} is this play's fate victim: the fate card's value doubles."
         else:
-            owner = next((before.names[p.seat] for p in (battle.plays if battle else ())
-                          if victim in p.cards()), "")
+            owner = next((before.names[p.seat] for p in (battle.plays if battle else ()) if victim in p.cards()), "")
             text += f" Fate: {cards[victim].name} ({owner}'s) is destroyed" + (
-                f" and goes face down to {who}." if cards[victim].category == "normal" else ".")
+                f" and goes face down to {who}." if cards[victim].category == "normal" else "."
+            )
     return text

@@ -34,13 +34,15 @@ def five_player_battle(variant: str) -> Table:
     table = Table(make_setup(["A", "B", "C", "D", "E"], variant=variant, pile_size=3))
     table.play(
         ConvoysCut(cuts=("C2", "C3", "C4", "C5", "C6")),  # A cuts the lowest number and deals (AS-2)
-        CardsDealt(hands=(
-            ("G1", U, U, U, U, U),
-            ("A1", "A2", "S1", U, U, U),
-            (U, U, U, U, U, U),
-            ("G3", "G4", U, U, U, U),
-            ("A3", U, U, U, U, U),
-        )),
+        CardsDealt(
+            hands=(
+                ("G1", U, U, U, U, U),
+                ("A1", "A2", "S1", U, U, U),
+                (U, U, U, U, U, U),
+                ("G3", "G4", U, U, U, U),
+                ("A3", U, U, U, U, U),
+            )
+        ),
         ConvoyTurned(seat=A, convoy="C1", discarded="C7" if variant == "advanced" else None),
         ZoneDeclared(seat=A, zone="submarine"),
         CardsPlayed(seat=A, normals=("G1",), victims=("C1",)),
