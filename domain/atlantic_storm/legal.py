@@ -33,7 +33,7 @@ from domain.atlantic_storm.rules import (
     fate_effects,
     pending_dice,
     restrictions,
-    storm_targets,
+    storm_choices,
     supply_candidates,
     zone_now,
 )
@@ -77,7 +77,14 @@ def legal_events(state: State, seat: int) -> list[Any] | None:
             return []
         if phase == "storm_roll":
             return [StormRolled(seat=seat, face=f) for f in range(1, 7)]
-        return [StormStruck(seat=seat, target=t) for t in (None, *storm_targets(state))]
+        # AS-18: one strike per choice, each saying what it does (the half of a cancelled play too).
+        struck = [StormStruck(seat=seat, target=None)]
+        for target in range(state.players):
+            struck += [
+                StormStruck(seat=seat, target=target, effect=effect, half=half)
+                for effect, half in storm_choices(state, target)
+            ]
+        return struck
     if phase == "dice":
         out: list[Any] = []
         for owner, card, dice in pending_dice(state):

@@ -21,12 +21,14 @@ from domain.atlantic_storm.events import (
     SupplyTaken,
     ZoneDeclared,
 )
+from domain.atlantic_storm.rules import storm_hit
 from domain.atlantic_storm.state import State
 from domain.ruleset import Narration
 
 SIDE = {"allied": "the Allies", "german": "the Germans"}
 ZONE = {"air": "an air", "surface": "a surface", "submarine": "a submarine", "combined": "a combined"}
 OCEAN = {"north_atlantic": "North Atlantic", "arctic": "Arctic"}
+HALF = {1: "first-round ", 2: "second-round "}
 
 
 def _names(state: State, numbers: tuple[str, ...] | list[str]) -> str:
@@ -117,13 +119,7 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, StormStruck):
         if event.target is None:
             return f"{who} lets the storm pass without using it."
-        target = before.names[event.target]
-        battle = before.battle
-        played = [p for p in battle.plays if p.seat == event.target and not p.cancelled] if battle else []
-        if played:
-            lost = [n for p in played for n in p.cards()]
-            return f"{who}'s storm cancels {target}'s play ({_names(before, lost)})."
-        return f"{who}'s storm makes {target} skip the turn."
+        return _storm_text(before, event, who)
     if isinstance(event, DiceRolled):
         faces = " and ".join(str(f) for f in event.faces)
         return f"{who} rolls {faces} for {cards[event.card].name}."
@@ -140,6 +136,26 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, DeckReshuffled):
         return f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into a new deck."
     return f"{who} reports {type(event).__name__}."
+
+
+def _storm_text(before: State, event: StormStruck, who: str) -> str:
+    """What the strike did (AS-7, AS-18): the play it cancelled, with its round of play in the two-player
+    game, or the play it took away; a strike recorded before AS-18 may have done both."""
+    battle = before.battle
+    target = event.target
+    assert battle is not None and target is not None
+    name = before.names[target]
+    cancels, skip = storm_hit(before, event)
+    two = before.players == 2
+    parts: list[str] = []
+    for half in cancels:
+        lost = [n for p in battle.plays if p.seat == target and p.half == half and not p.cancelled for n in p.cards()]
+        which = HALF.get(half, "") if two else ""
+        parts.append(f"cancels {name}'s {which}play" + (f" ({_names(before, lost)})" if lost else ""))
+    if skip:
+        waiting = any(t.seat == target and t.intelligence is None for t in battle.queue)
+        parts.append(f"makes {name} skip the turn" if waiting else f"makes {name} skip the play in the second round")
+    return f"{who}'s storm " + " and ".join(parts) + "."
 
 
 def _play_text(before: State, event: CardsPlayed, who: str) -> str:

@@ -1,8 +1,8 @@
 """Atlantic Storm's rules: `initial`, `validate` (raises RuleError naming the AS-n reading) and `evolve`
 (applies an accepted event with every automatic consequence, never validating).
 
-Readings are in shared/rules/decisions.md (AS-1..AS-17, G-1..G-5); gap readings this core adds are
-marked "gap reading" where they are applied.
+Each AS-n id is explained in this package's RULES.md (the general G-n ids in domain/RULES.md); gap
+readings this core adds are marked "gap reading" where they are applied and listed under their id there.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from domain.atlantic_storm.events import (
     HandDiscarded,
     IntelligencePlayed,
     SpoilsDivided,
+    StormEffect,
     StormRolled,
     StormStruck,
     SupplyTaken,
@@ -438,13 +439,15 @@ def fate_effects(
     state: State, battle: Battle, seat: int, numbers: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The fate consequences of a new play (AS-6): the play's cards whose victim is the convoy (doubled)
-    and the cards played earlier this round that it destroys."""
+    and the cards played earlier in this round of play that it destroys (two players: in this half of
+    the battle only, AS-19)."""
     victims = state.victims
     if victims.keys().isdisjoint(numbers):
         return (), ()
     doubled: list[str] = []
     destroyed: list[str] = []
-    standing = {n for play in _live(battle) for n in _fighting(play)}
+    half = battle.half
+    standing = {n for play in battle.plays if not play.cancelled and play.half == half for n in _fighting(play)}
     for number in numbers:
         victim = victims.get(number)
         if victim is None:
@@ -501,6 +504,7 @@ def _check_play(state: State, event: CardsPlayed) -> None:
     doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
     expected = set(destroyed) | ({battle.convoy} if doubled else set())
     if set(event.victims) != expected:
+        _check_reach(state, battle, event, numbers)
         raise RuleError(
             "AS-6",
             "victims_misannounced",
@@ -509,6 +513,23 @@ def _check_play(state: State, event: CardsPlayed) -> None:
             announced=list(event.victims),
             expected=sorted(expected),
         )
+
+
+def _check_reach(state: State, battle: Battle, event: CardsPlayed, numbers: tuple[str, ...]) -> None:
+    """AS-19: a victim announced from the battle's first half is out of a second-half fate card's reach."""
+    mine = {state.victims.get(n) for n in numbers}
+    for play in battle.plays:
+        if play.half == battle.half or play.cancelled:
+            continue
+        for victim in event.victims:
+            if victim in mine and victim in _fighting(play):
+                raise RuleError(
+                    "AS-19",
+                    "victim_out_of_reach",
+                    f"{state.cards[victim].name} was played in the first round of play of this "
+                    "battle: a fate card reaches only a victim played in its own round of play.",
+                    victim=victim,
+                )
 
 
 def _check_admiral(state: State, event: CardsPlayed) -> None:
@@ -649,12 +670,46 @@ def _face(face: int) -> None:
         raise RuleError("G-4", "bad_face", "A die shows 1 to 6.", face=face)
 
 
-def storm_targets(state: State) -> tuple[int, ...]:
-    """Seats a storm's 1-3 can hit: a player with a play standing this round, or yet to play (AS-7)."""
+def storm_choices(state: State, target: int) -> tuple[tuple[StormEffect, int | None], ...]:
+    """What a storm's 1-3 may do to `target`, as (effect, half): cancel the play he has standing in a half
+    of this battle, one choice per half, or skip his next play in this battle (AS-7, AS-18).
+
+    Gap reading: an intelligence card's delayed turn belongs to its play; cancelling that play takes
+    the turn away, so the delayed turn offers no separate skip."""
     battle = state.battle
     assert battle is not None
-    seats = {p.seat for p in _live(battle)} | {t.seat for t in battle.queue}
-    return tuple(sorted(seats))
+    halves = sorted({p.half for p in battle.plays if p.seat == target and not p.cancelled})
+    choices: list[tuple[StormEffect, int | None]] = [("cancel", half) for half in halves]
+    waiting = any(t.seat == target and t.intelligence is None for t in battle.queue)
+    if waiting or (state.players == 2 and battle.half == 1 and target not in battle.skips):
+        choices.append(("skip", None))
+    return tuple(choices)
+
+
+def storm_targets(state: State) -> tuple[int, ...]:
+    """Seats a storm's 1-3 can hit: a player with a play standing in this battle, or a play to come
+    (AS-7, AS-18)."""
+    return tuple([seat for seat in range(state.players) if storm_choices(state, seat)])
+
+
+def storm_hit(state: State, event: StormStruck) -> tuple[tuple[int, ...], bool]:
+    """What an accepted strike does to its target (AS-7, AS-18): the halves of the battle whose play by
+    the target it cancels, and whether it takes away his next play. A strike without `effect` does all
+    that a strike did before the choice was recorded: it cancels every play of the target still standing
+    and takes away his turn still to come in this half (RULES.md, AS-18: stored games fold unchanged)."""
+    battle = state.battle
+    assert battle is not None
+    target = event.target
+    if target is None:
+        return (), False
+    if event.effect == "skip":
+        return (), True
+    if event.effect == "cancel" and event.half is not None:
+        return (event.half,), False
+    halves = tuple(sorted({p.half for p in battle.plays if p.seat == target and not p.cancelled}))
+    if event.effect == "cancel":
+        return halves, False
+    return halves, any(t.seat == target and t.intelligence is None for t in battle.queue)
 
 
 def _check_storm_strike(state: State, event: StormStruck) -> None:
@@ -662,12 +717,50 @@ def _check_storm_strike(state: State, event: StormStruck) -> None:
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
         raise RuleError("AS-7", "not_storm_holder", f"{state.names[state.battle.storm.holder]} uses the storm.")
-    if event.target is not None and event.target not in storm_targets(state):
+    rule = "AS-18" if state.players == 2 else "AS-7"
+    target = event.target
+    if target is None:
+        if event.effect is not None or event.half is not None:
+            raise RuleError(rule, "storm_no_target", "A storm used on nobody cancels and skips nothing.")
+        return
+    choices = storm_choices(state, target) if 0 <= target < state.players else ()
+    if not choices:
         raise RuleError(
             "AS-7",
             "storm_target",
-            "The storm hits a player who has played this round or is yet to play.",
-            target=event.target,
+            "The storm hits a player who has a play standing in this battle or a play still to make.",
+            target=target,
+        )
+    name = state.names[target]
+    if event.half is not None and event.effect != "cancel":
+        raise RuleError(rule, "storm_which_play", "Only a cancelled play names its half.", half=event.half)
+    if event.effect is None:
+        # Three or more players: a strike can do only one thing to a player (RULES.md, AS-7).
+        if state.players == 2:
+            raise RuleError(
+                "AS-18",
+                "storm_choice",
+                f"Say what the storm does to {name}: cancel one play "
+                f"{name} has made in this battle, or make {name} skip the next play; never both.",
+                target=target,
+            )
+        return
+    if event.effect == "skip":
+        if ("skip", None) not in choices:
+            raise RuleError(rule, "nothing_to_skip", f"{name} has no play left to make in this battle.", target=target)
+        return
+    halves = [half for effect, half in choices if effect == "cancel"]
+    if not halves:
+        raise RuleError(
+            rule, "nothing_to_cancel", f"{name} has no play standing in this battle to cancel.", target=target
+        )
+    if (event.half is None and len(halves) > 1) or (event.half is not None and event.half not in halves):
+        raise RuleError(
+            rule,
+            "storm_which_play",
+            f"Say which of {name}'s plays the storm cancels: half {' or '.join(str(h) for h in halves)} of the battle.",
+            half=event.half,
+            halves=halves,
         )
 
 
@@ -932,7 +1025,16 @@ def _play(state: State, event: CardsPlayed) -> State:
         card_side = cards[number].side
         if card_side != "either":
             side = card_side
-    doubled, destroyed = fate_effects(state, battle, seat, numbers)
+    victims = state.victims
+    doubled: tuple[str, ...] = ()
+    destroyed: tuple[str, ...] = ()
+    if not victims.keys().isdisjoint(numbers):
+        convoy = battle.convoy
+        doubled = tuple([n for n in numbers if victims.get(n) == convoy])
+        # AS-6, AS-19: the play destroys the victims it announced, which the rules checked when it was
+        # recorded; a record kept from before AS-19 keeps the victims it then had to announce.
+        announced = event.victims
+        destroyed = tuple([v for n in numbers if (v := victims.get(n)) is not None and v != convoy and v in announced])
     captured = state.captured
     discard = state.discard
     if destroyed:
@@ -1050,18 +1152,28 @@ def _storm_strike(state: State, event: StormStruck) -> State:
     discard = state.discard
     plays = battle.plays
     queue = battle.queue
-    if event.target is not None:
-        # AS-7: a standing play is cancelled (its cards to the discard, its effects end at once);
-        # a player yet to play skips his turn.
+    skips = battle.skips
+    target = event.target
+    cancels, skip = storm_hit(state, event)
+    if cancels:
+        # AS-7, AS-18: a play cancelled goes to the discard and its effects end at once, an intelligence
+        # card's delayed turn with it.
         new_plays = []
         for play in plays:
-            if play.seat == event.target and not play.cancelled:
+            if play.seat == target and play.half in cancels and not play.cancelled:
                 discard = discard + play.cards()
                 play = replace(play, cancelled=True)
             new_plays.append(play)
         plays = tuple(new_plays)
-        queue = tuple(t for t in queue if t.seat != event.target)
-    battle = replace(battle, plays=plays, queue=queue, storm=None)
+        if battle.half in cancels:
+            queue = tuple([t for t in queue if t.seat != target or t.intelligence is None])
+    if skip and target is not None:
+        # AS-18: the next play is the turn still to come in this half, else the second half's.
+        if any(t.seat == target and t.intelligence is None for t in queue):
+            queue = tuple([t for t in queue if t.seat != target or t.intelligence is not None])
+        else:
+            skips = (*skips, target)
+    battle = replace(battle, plays=plays, queue=queue, storm=None, skips=skips)
     return _next_turn(replace(state, discard=discard), battle)
 
 
@@ -1311,9 +1423,14 @@ def _settle_refill(state: State) -> State:
     assert battle is not None
     if then == "declare_zone":
         return replace(state, draw_queue=(), phase="declare_zone")
-    # half_two (AS-14): same zone, same leader, the storm (if unfired) with its new holder.
-    queue_two = tuple([Turn(seat=s) for s in _order_from(state, battle.leader)])
-    return replace(state, draw_queue=(), battle=replace(battle, half=2, queue=queue_two), phase="play")
+    # half_two (AS-14): same zone, same leader, the storm (if unfired) with its new holder; a seat a
+    # first-half storm struck with a skip sits the second half out (AS-18).
+    skips = battle.skips
+    queue_two = tuple([Turn(seat=s) for s in _order_from(state, battle.leader) if s not in skips])
+    battle = replace(battle, half=2, queue=queue_two, skips=())
+    if not queue_two:
+        return _round_over(replace(state, draw_queue=()), battle)
+    return replace(state, draw_queue=(), battle=battle, phase="play")
 
 
 def _draw(state: State, event: CardsDrawn) -> State:

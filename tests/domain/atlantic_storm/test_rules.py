@@ -627,19 +627,6 @@ def test_a_convoy_pile_larger_than_the_catalogue_holds_is_refused():
     assert (error.value.rule_id, error.value.code) == ("AS-2", "pile_size")
 
 
-def test_in_the_two_player_game_a_fate_card_reaches_a_victim_played_in_the_first_round_of_the_battle():
-    table = at_battle([["A8", "A17"], ["G6", "G7"]], "C1", zone="surface")
-    table.play(
-        CardsPlayed(seat=0, normals=("A8",)),
-        CardDiscarded(seat=1, card="G6"),
-        CardsDrawn(seat=0, cards=(None,)),
-        CardsDrawn(seat=1, cards=(None,)),
-        CardDiscarded(seat=0, card="A17"),
-        CardsPlayed(seat=1, normals=("G7",), victims=("A8",)),
-    )
-    assert table.state.captured[1][0] == "A8"
-
-
 def test_an_exhausted_deck_is_replaced_by_the_shuffled_discard_pile():
     # Six players hold 36 of the 40 test cards: four are left in the deck.
     hands = [["A16"], ["G2"], ["A17"], ["G6"], ["A6"], ["G15"]]
