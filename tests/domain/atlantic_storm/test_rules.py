@@ -36,6 +36,15 @@ def test_the_player_who_cut_the_lowest_convoy_deals_and_leads_the_first_round():
     assert table.state.leader == 1
 
 
+def test_a_solitaire_game_and_a_table_of_seven_are_refused_but_two_to_six_players_are_accepted():
+    # AS-17: the rulebook's solitaire rules are left out; AS-2: two to six players.
+    for count in (1, 7):
+        with pytest.raises(RuleError) as error:
+            RULESET.initial(make_setup(["Alain", "Bea", "Carl", "Dana", "Eve", "Farid", "Gil"][:count]))
+        assert (error.value.rule_id, error.value.code) == ("AS-2", "player_count")
+    assert RULESET.initial(make_setup(["Alain", "Bea"])).players == 2
+
+
 def test_a_deal_of_five_cards_is_refused():
     table = Table(make_setup(["Alain", "Bea"])).play(ConvoysCut(cuts=("C1", "C2")))
     error = refused(table, CardsDealt(hands=((None,) * 5, (None,) * 6)))

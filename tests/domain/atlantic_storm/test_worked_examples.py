@@ -65,8 +65,8 @@ def test_the_five_player_example_ends_eight_to_seven_and_b_takes_the_trick():
     assert decision.kind == "allied"
     # B (3+1) and E (4) tie for the highest Allied play; B played first (AS-9).
     assert decision.trick_winner == B
-    # AS-9: the trick is the convoy and the losing side's normal cards. (The example's sentence that U38
-    # and U501 "are discarded" contradicts §4 and the spoils example of §14, which has them captured.)
+    # AS-9: the trick is the convoy and the losing side's normal cards. AS-1: the example's sentence that
+    # U38 and U501 "are discarded" gives way to the rule sections (and the spoils example): captured.
     assert state.convoys_won[B] == ("C1",)
     assert sorted(state.captured[B]) == ["G2", "G3"]
     result = RULESET.result(state)
