@@ -2,7 +2,7 @@
 
 No public list of the 40 convoy and 112 force cards exists, so a club imports its own catalogue (a CSV
 file documented in `catalogues/README.md`). `documented.csv` holds only what the rule texts state
-(seed 002, the Spanish rulebook, and seed 000, the French summary); an unstated value stays blank and a
+(the complete Spanish rulebook and the French summary of the rules); an unstated value stays blank and a
 card with a blank value the game needs cannot be played (the rules core says so).
 """
 

@@ -1,4 +1,4 @@
-"""The worked examples of seed 002, recorded event by event (catalogue: examples.csv, written for the
+"""The worked examples of the Spanish rulebook (002), recorded event by event (catalogue: examples.csv, written for the
 tests with the values the examples state)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ U = None  # a card dealt face down (G-2)
 
 
 def five_player_battle(variant: str) -> Table:
-    """Seed 002 §11: A leads SC 42 (C1) in a submarine battle. A plays Markgraf (fate: SC 42 doubles it);
+    """Rulebook (002) §11: A leads SC 42 (C1) in a submarine battle. A plays Markgraf (fate: SC 42 doubles it);
     B plays Sunderland with Metric ASV Radar and the Atlantic Storm, rolls 1 and cancels Markgraf;
     C plays U38; D plays U501 with Black Gap; E plays Escort Group 36 and rolls 4 for its '?'."""
     table = Table(make_setup(["A", "B", "C", "D", "E"], variant=variant, pile_size=3))
@@ -117,7 +117,7 @@ def test_a_loser_cannot_share_the_spoils():
 
 
 def two_player_battle() -> Table:
-    """Seed 002 §13: A leads ONS 5 (C2), submarine zone. A: B-24 Liberator (4). B: Steinbrink ('?').
+    """Rulebook (002) §13: A leads ONS 5 (C2), submarine zone. A: B-24 Liberator (4). B: Steinbrink ('?').
     Both draw. A: Escort Group B7 ('?'). B: Achates with Centimetric ASV Radar (3+2). B rolls 6 for
     Steinbrink, A rolls 3 for B7."""
     table = Table(make_setup(["A", "B"], pile_size=3))
