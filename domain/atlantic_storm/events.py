@@ -6,7 +6,7 @@ face down is `None` (G-2). Corrections are the generic `domain.record.Correction
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -104,6 +104,8 @@ class StormStruck(Event, tag="atlantic_storm.storm_struck", frozen=True, kw_only
     round of play (1 or 2) whose play is cancelled; it may be left out when the target has played in
     one round only. `effect` may be left out when only one effect is possible; a strike recorded before
     the field existed folds as it then did (RULES.md, AS-18)."""
+
+    schema_version: ClassVar[int] = 2  # 2: effect and half (AS-18); version 1 records have neither
 
     seat: int
     target: int | None

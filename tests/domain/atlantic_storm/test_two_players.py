@@ -14,7 +14,7 @@ from domain.atlantic_storm.events import (
     StormRolled,
     StormStruck,
 )
-from domain.record import decoder, fold
+from domain.record import decoder, fold, schema_version
 from tests.domain.atlantic_storm.support import Table, at_battle, refused
 
 ALAIN, BEA = 0, 1
@@ -167,6 +167,7 @@ def test_a_storm_recorded_before_the_choice_existed_still_folds_as_it_did():
     assert (state.decision.allied, state.decision.german) == (6, 0)
     text = RULESET.narrate(table.state, old, RULESET.evolve(table.state, old)).text
     assert text.startswith("Alain's storm cancels Bea's first-round play (U38) and makes Bea skip the turn.")
+    assert schema_version(StormStruck(seat=0, target=None)) == 2  # rows stored from now on; older rows say 1
     assert msgspec.json.encode(StormStruck(seat=0, target=1)) == (
         b'{"type":"atlantic_storm.storm_struck","seat":0,"target":1,"effect":null,"half":null}'
     )
