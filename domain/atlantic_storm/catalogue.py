@@ -2,7 +2,7 @@
 
 No public list of the 40 convoy and 112 force cards exists, so a club imports its own catalogue (a CSV
 file documented in `catalogues/README.md`). `documented.csv` holds only what the rule texts state
-(seed 002, the Spanish rulebook, and seed 000, the French summary); an unstated value stays blank and a
+(the complete Spanish rulebook and the French summary of the rules); an unstated value stays blank and a
 card with a blank value the game needs cannot be played (the rules core says so).
 """
 
@@ -19,15 +19,38 @@ import msgspec
 from domain.ruleset import ResourceError
 
 COLUMNS: tuple[str, ...] = (
-    "number", "name", "side", "nationality", "type", "unit", "air", "surface", "submarine",
-    "years", "ocean", "vp", "special", "fate_victim", "victim", "cargo", "source",
+    "number",
+    "name",
+    "side",
+    "nationality",
+    "type",
+    "unit",
+    "air",
+    "surface",
+    "submarine",
+    "years",
+    "ocean",
+    "vp",
+    "special",
+    "fate_victim",
+    "victim",
+    "cargo",
+    "source",
 )
 SIDES = ("allied", "german", "either")
 TYPES = ("air", "surface", "submarine", "any")
 UNITS = ("aircraft", "ship", "carrier", "escort_group", "submarine", "wolfpack", "weapon", "event")
 OCEANS = ("north_atlantic", "arctic", "any")
 SPECIALS = (
-    "admiral", "raid", "happy_time", "storm", "intelligence", "supply", "milk_cow", "standalone", "black_gap",
+    "admiral",
+    "raid",
+    "happy_time",
+    "storm",
+    "intelligence",
+    "supply",
+    "milk_cow",
+    "standalone",
+    "black_gap",
 )
 CARGOES = ("full", "half", "empty")
 YEARS = (1940, 1941, 1942, 1943)
@@ -36,8 +59,14 @@ ZONES = ("air", "surface", "submarine")
 _NUMBER = re.compile(r"^([CAGS]?)(\d+|\?)$")
 _VALUE = re.compile(r"^(?:[0-6]|\?|\?\?|\+[0-6])$")
 _SPECIAL_CATEGORY = {
-    "admiral": "special", "raid": "special", "happy_time": "special", "storm": "special",
-    "intelligence": "special", "supply": "supply", "milk_cow": "supply", "standalone": "bonus",
+    "admiral": "special",
+    "raid": "special",
+    "happy_time": "special",
+    "storm": "special",
+    "intelligence": "special",
+    "supply": "supply",
+    "milk_cow": "supply",
+    "standalone": "bonus",
 }
 
 
@@ -100,8 +129,11 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
     number = row["number"]
     match = _NUMBER.match(number)
     if match is None or (match.group(1) == "" and number != "?"):
-        bad("number", f"{number!r} is not a card number: C1-C40, A1.., G1.., S1.. (C?, A?, G?, S? or ? "
-                      "when the rule texts do not state it).")
+        bad(
+            "number",
+            f"{number!r} is not a card number: C1-C40, A1.., G1.., S1.. (C?, A?, G?, S? or ? "
+            "when the rule texts do not state it).",
+        )
         return None
     prefix = match.group(1)
     name = row["name"]
@@ -182,10 +214,24 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
     if len(errors) > before:
         return None
     return Card(
-        number=number, name=name, category=category, side=row["side"], nationality=row["nationality"],
-        type=row["type"], unit=row["unit"], air=row["air"], surface=row["surface"],
-        submarine=row["submarine"], years=years, ocean=ocean, vp=vp, special=row["special"],
-        fate_victim=row["fate_victim"], victim=victim == "yes", cargo=row["cargo"], source=row["source"],
+        number=number,
+        name=name,
+        category=category,
+        side=row["side"],
+        nationality=row["nationality"],
+        type=row["type"],
+        unit=row["unit"],
+        air=row["air"],
+        surface=row["surface"],
+        submarine=row["submarine"],
+        years=years,
+        ocean=ocean,
+        vp=vp,
+        special=row["special"],
+        fate_victim=row["fate_victim"],
+        victim=victim == "yes",
+        cargo=row["cargo"],
+        source=row["source"],
     )
 
 
@@ -210,8 +256,9 @@ def parse_catalogue(data: bytes) -> Catalogue:
     except UnicodeDecodeError:
         raise ResourceError("The catalogue is not UTF-8 text.") from None
     lines = text.splitlines()
-    numbered = [(n, line) for n, line in enumerate(lines, start=1)
-                if line.strip() and not line.lstrip().startswith("#")]
+    numbered = [
+        (n, line) for n, line in enumerate(lines, start=1) if line.strip() and not line.lstrip().startswith("#")
+    ]
     if not numbered:
         raise ResourceError("The catalogue is empty: it needs the header line.")
     header_line, header_text = numbered[0]
@@ -227,8 +274,13 @@ def parse_catalogue(data: bytes) -> Catalogue:
     for line, raw in numbered[1:]:
         values = next(csv.reader([raw]))
         if len(values) != len(header):
-            errors.append({"row": line, "field": "", "message":
-                           f"The row has {len(values)} fields; the header has {len(header)}."})
+            errors.append(
+                {
+                    "row": line,
+                    "field": "",
+                    "message": f"The row has {len(values)} fields; the header has {len(header)}.",
+                }
+            )
             continue
         row = {key: value.strip() for key, value in zip(header, values, strict=True)}
         card = _row_errors(line, row, errors)
@@ -238,12 +290,18 @@ def parse_catalogue(data: bytes) -> Catalogue:
     seen_names: dict[str, int] = {}
     for line, card in rows:
         if card.numbered and card.number in seen_numbers:
-            errors.append({"row": line, "field": "number",
-                           "message": f"{card.number} is already on row {seen_numbers[card.number]}."})
+            errors.append(
+                {
+                    "row": line,
+                    "field": "number",
+                    "message": f"{card.number} is already on row {seen_numbers[card.number]}.",
+                }
+            )
         seen_numbers.setdefault(card.number, line)
         if card.name in seen_names:
-            errors.append({"row": line, "field": "name",
-                           "message": f"{card.name!r} is already on row {seen_names[card.name]}."})
+            errors.append(
+                {"row": line, "field": "name", "message": f"{card.name!r} is already on row {seen_names[card.name]}."}
+            )
         seen_names.setdefault(card.name, line)
     by_name = {card.name: card for _, card in rows}
     for line, card in rows:
@@ -251,11 +309,21 @@ def parse_catalogue(data: bytes) -> Catalogue:
             continue
         target = by_name.get(card.fate_victim)
         if target is None:
-            errors.append({"row": line, "field": "fate_victim",
-                           "message": f"No card named {card.fate_victim!r} in this catalogue."})
+            errors.append(
+                {
+                    "row": line,
+                    "field": "fate_victim",
+                    "message": f"No card named {card.fate_victim!r} in this catalogue.",
+                }
+            )
         elif not target.victim:
-            errors.append({"row": line, "field": "fate_victim", "message":
-                           f"{card.fate_victim!r} is a fate victim: mark its row victim=yes."})
+            errors.append(
+                {
+                    "row": line,
+                    "field": "fate_victim",
+                    "message": f"{card.fate_victim!r} is a fate victim: mark its row victim=yes.",
+                }
+            )
     if errors:
         errors.sort(key=lambda e: (e["row"], e["field"]))
         raise ResourceError(f"The catalogue has {len(errors)} error(s).", errors)

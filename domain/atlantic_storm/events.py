@@ -6,13 +6,14 @@ face down is `None` (G-2). Corrections are the generic `domain.record.Correction
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
 from domain.ruleset import Event
 
 Zone = Literal["air", "surface", "submarine", "combined"]
+StormEffect = Literal["cancel", "skip"]
 
 
 class ConvoysCut(Event, tag="atlantic_storm.convoys_cut", frozen=True, kw_only=True, gc=False):
@@ -96,11 +97,20 @@ class StormRolled(Event, tag="atlantic_storm.storm_rolled", frozen=True, kw_only
 
 
 class StormStruck(Event, tag="atlantic_storm.storm_struck", frozen=True, kw_only=True, gc=False):
-    """After a 1-3, the storm's holder cancelled a player's play or made a player yet to play skip his
-    turn (AS-7); `target` None when he used it on nobody."""
+    """After a 1-3, the storm's holder used it on `target`, or on nobody (`target` None) (AS-7).
+
+    `effect` is his choice, one of the two, never both (AS-18): `cancel` a play the target has made in
+    this battle, or `skip` the target's next play in this battle. With two players, `half` names the
+    round of play (1 or 2) whose play is cancelled; it may be left out when the target has played in
+    one round only. `effect` may be left out when only one effect is possible; a strike recorded before
+    the field existed folds as it then did (RULES.md, AS-18)."""
+
+    schema_version: ClassVar[int] = 2  # 2: effect and half (AS-18); version 1 records have neither
 
     seat: int
     target: int | None
+    effect: StormEffect | None = None
+    half: int | None = None
 
 
 class DiceRolled(Event, tag="atlantic_storm.dice_rolled", frozen=True, kw_only=True, gc=False):
@@ -145,7 +155,19 @@ class DeckReshuffled(Event, tag="atlantic_storm.deck_reshuffled", frozen=True, k
 
 
 AtlanticStormEvent = (
-    ConvoysCut | CardsDealt | ConvoyTurned | ZoneDeclared | CardsPlayed | IntelligencePlayed
-    | CardDiscarded | HandDiscarded | StormRolled | StormStruck | DiceRolled | SupplyTaken
-    | SpoilsDivided | CardsDrawn | DeckReshuffled
+    ConvoysCut
+    | CardsDealt
+    | ConvoyTurned
+    | ZoneDeclared
+    | CardsPlayed
+    | IntelligencePlayed
+    | CardDiscarded
+    | HandDiscarded
+    | StormRolled
+    | StormStruck
+    | DiceRolled
+    | SupplyTaken
+    | SpoilsDivided
+    | CardsDrawn
+    | DeckReshuffled
 )

@@ -7,7 +7,7 @@ convoy that may be on top of the pile. Only the known cards of a hand can be off
 from __future__ import annotations
 
 from itertools import combinations, product
-from typing import Any
+from typing import Any, Literal
 
 from domain.atlantic_storm.events import (
     Bonus,
@@ -33,7 +33,7 @@ from domain.atlantic_storm.rules import (
     fate_effects,
     pending_dice,
     restrictions,
-    storm_targets,
+    storm_choices,
     supply_candidates,
     zone_now,
 )
@@ -77,7 +77,14 @@ def legal_events(state: State, seat: int) -> list[Any] | None:
             return []
         if phase == "storm_roll":
             return [StormRolled(seat=seat, face=f) for f in range(1, 7)]
-        return [StormStruck(seat=seat, target=t) for t in (None, *storm_targets(state))]
+        # AS-18: one strike per choice, each saying what it does (the half of a cancelled play too).
+        struck = [StormStruck(seat=seat, target=None)]
+        for target in range(state.players):
+            struck += [
+                StormStruck(seat=seat, target=target, effect=effect, half=half)
+                for effect, half in storm_choices(state, target)
+            ]
+        return struck
     if phase == "dice":
         out: list[Any] = []
         for owner, card, dice in pending_dice(state):
@@ -98,8 +105,10 @@ def legal_events(state: State, seat: int) -> list[Any] | None:
 
 
 def _convoys(state: State) -> list[Any]:
-    left = sorted((n for n, c in state.cards.items()
-                   if c.category == "convoy" and n not in state.convoys_seen), key=lambda n: int(n[1:]))
+    left = sorted(
+        (n for n, c in state.cards.items() if c.category == "convoy" and n not in state.convoys_seen),
+        key=lambda n: int(n[1:]),
+    )
     seat = state.leader
     if state.variant == "basic":
         return [ConvoyTurned(seat=seat, convoy=c) for c in left]
@@ -140,11 +149,13 @@ def _plays(state: State, turn: Turn) -> list[Any]:
         storms = [c for c in playable if c.special == "storm" and battle.storm is None]
         if turn.intelligence is None:
             out.update(_intelligence(state, seat, mine))
-        normals = [c for c in mine if c.category == "normal" and c.type
-                   and not (black_gap and side == "allied" and c.type == "air")]
+        normals = [
+            c
+            for c in mine
+            if c.category == "normal" and c.type and not (black_gap and side == "allied" and c.type == "air")
+        ]
         bonuses = [c for c in mine if c.category == "bonus" and c.type]
-        specials = [c for c in mine
-                    if c.category == "special" and c.special in ("admiral", "raid", "happy_time")]
+        specials = [c for c in mine if c.category == "special" and c.special in ("admiral", "raid", "happy_time")]
         specials += storms
         supplies = [c.number for c in mine if c.category == "supply"]
         has_admiral = any(c.special == "admiral" for c in specials)
@@ -155,7 +166,7 @@ def _plays(state: State, turn: Turn) -> list[Any]:
         for chosen in normal_sets:
             for extra in _subsets([c.number for c in specials]):
                 admirals = [n for n in extra if state.cards[n].special == "admiral"]
-                uses: list[str | None]
+                uses: list[Literal["combined", "two_normals"] | None]
                 if admirals:
                     if not chosen:
                         continue
@@ -178,23 +189,30 @@ def _plays(state: State, turn: Turn) -> list[Any]:
                             doubled, destroyed = fate_effects(state, battle, seat, numbers)
                             victims = tuple(sorted(set(destroyed) | ({battle.convoy} if doubled else set())))
                             out[key] = CardsPlayed(
-                                seat=seat, normals=chosen, bonuses=attached, specials=extra, supplies=fuel,
-                                admiral=use, victims=victims,  # type: ignore[arg-type]
+                                seat=seat,
+                                normals=chosen,
+                                bonuses=attached,
+                                specials=extra,
+                                supplies=fuel,
+                                admiral=use,
+                                victims=victims,
                             )
     return list(out.values())
 
 
 def _intelligence(state: State, seat: int, mine: list[Any]) -> dict[tuple[Any, ...], Any]:
-    return {("intelligence", c.number): IntelligencePlayed(seat=seat, card=c.number)
-            for c in mine if c.special == "intelligence"}
+    return {
+        ("intelligence", c.number): IntelligencePlayed(seat=seat, card=c.number)
+        for c in mine
+        if c.special == "intelligence"
+    }
 
 
 def _subsets(items: list[str]) -> list[tuple[str, ...]]:
     return [tuple(c) for k in range(len(items) + 1) for c in combinations(items, k)]
 
 
-def _raids_ok(state: State, battle: Any, normals: tuple[str, ...], specials: tuple[str, ...],
-              use: str | None) -> bool:
+def _raids_ok(state: State, battle: Any, normals: tuple[str, ...], specials: tuple[str, ...], use: str | None) -> bool:
     zone = "combined" if use == "combined" else zone_now(battle)
     for number in specials:
         special = state.cards[number].special

@@ -21,12 +21,14 @@ from domain.atlantic_storm.events import (
     SupplyTaken,
     ZoneDeclared,
 )
+from domain.atlantic_storm.rules import storm_hit
 from domain.atlantic_storm.state import State
 from domain.ruleset import Narration
 
 SIDE = {"allied": "the Allies", "german": "the Germans"}
 ZONE = {"air": "an air", "surface": "a surface", "submarine": "a submarine", "combined": "a combined"}
 OCEAN = {"north_atlantic": "North Atlantic", "arctic": "Arctic"}
+HALF = {1: "first-round ", 2: "second-round "}
 
 
 def _names(state: State, numbers: tuple[str, ...] | list[str]) -> str:
@@ -59,11 +61,14 @@ def narrate(before: State, event: Any, after: State) -> Narration:
         if decision.kind == "no_combat":
             text += f" No combat: nobody wins {convoy}, which is discarded."
         elif decision.kind == "tie":
-            text += (f" The sides tie {decision.allied} to {decision.allied}: the battle for {convoy} "
-                     "goes on with a new round.")
+            text += (
+                f" The sides tie {decision.allied} to {decision.allied}: the battle for {convoy} "
+                "goes on with a new round."
+            )
         else:
-            high, low = ((decision.allied, decision.german) if decision.kind == "allied"
-                         else (decision.german, decision.allied))
+            high, low = (
+                (decision.allied, decision.german) if decision.kind == "allied" else (decision.german, decision.allied)
+            )
             winner = before.names[decision.trick_winner] if decision.trick_winner is not None else "nobody"
             text += f" T{SIDE[decision.kind][1:]} win {high} to {low}; {winner} takes the trick ({convoy})."
     if after.phase == "over" and before.phase != "over":
@@ -82,11 +87,15 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return f"{before.names[dealer]} deals six force cards to each player."
     if isinstance(event, ConvoyTurned):
         convoy = cards[event.convoy]
-        facts = f"{convoy.years[0] if convoy.years else '?'}, {OCEAN.get(convoy.ocean, convoy.ocean)}, " \
-                f"{convoy.cargo or 'unknown'} cargo, {convoy.vp} VP"
+        facts = (
+            f"{convoy.years[0] if convoy.years else '?'}, {OCEAN.get(convoy.ocean, convoy.ocean)}, "
+            f"{convoy.cargo or 'unknown'} cargo, {convoy.vp} VP"
+        )
         if event.discarded is not None:
-            return (f"{who} takes {convoy.name} and {cards[event.discarded].name}, keeps {convoy.name} "
-                    f"({facts}) and discards {cards[event.discarded].name}.")
+            return (
+                f"{who} takes {convoy.name} and {cards[event.discarded].name}, keeps {convoy.name} "
+                f"({facts}) and discards {cards[event.discarded].name}."
+            )
         return f"{who} turns {convoy.name} ({facts})."
     if isinstance(event, ZoneDeclared):
         return f"{who} declares {ZONE[event.zone]} battle."
@@ -110,13 +119,7 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, StormStruck):
         if event.target is None:
             return f"{who} lets the storm pass without using it."
-        target = before.names[event.target]
-        battle = before.battle
-        played = [p for p in battle.plays if p.seat == event.target and not p.cancelled] if battle else []
-        if played:
-            lost = [n for p in played for n in p.cards()]
-            return f"{who}'s storm cancels {target}'s play ({_names(before, lost)})."
-        return f"{who}'s storm makes {target} skip the turn."
+        return _storm_text(before, event, who)
     if isinstance(event, DiceRolled):
         faces = " and ".join(str(f) for f in event.faces)
         return f"{who} rolls {faces} for {cards[event.card].name}."
@@ -125,16 +128,34 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             return f"{who}'s {cards[event.supply].name} refuels nothing."
         return f"{who}'s {cards[event.supply].name} refuels {cards[event.card].name} into {who}'s hand."
     if isinstance(event, SpoilsDivided):
-        parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}"
-                 for s in event.shares]
+        parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}" for s in event.shares]
         return f"{who} divides the spoils: " + "; ".join(parts) + "."
     if isinstance(event, CardsDrawn):
         count = len(event.cards)
         return f"{who} draws {count} card{'s' if count != 1 else ''}."
     if isinstance(event, DeckReshuffled):
-        return (f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into "
-                "a new deck.")
+        return f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into a new deck."
     return f"{who} reports {type(event).__name__}."
+
+
+def _storm_text(before: State, event: StormStruck, who: str) -> str:
+    """What the strike did (AS-7, AS-18): the play it cancelled, with its round of play in the two-player
+    game, or the play it took away; a strike recorded before AS-18 may have done both."""
+    battle = before.battle
+    target = event.target
+    assert battle is not None and target is not None
+    name = before.names[target]
+    cancels, skip = storm_hit(before, event)
+    two = before.players == 2
+    parts: list[str] = []
+    for half in cancels:
+        lost = [n for p in battle.plays if p.seat == target and p.half == half and not p.cancelled for n in p.cards()]
+        which = HALF.get(half, "") if two else ""
+        parts.append(f"cancels {name}'s {which}play" + (f" ({_names(before, lost)})" if lost else ""))
+    if skip:
+        waiting = any(t.seat == target and t.intelligence is None for t in battle.queue)
+        parts.append(f"makes {name} skip the turn" if waiting else f"makes {name} skip the play in the second round")
+    return f"{who}'s storm " + " and ".join(parts) + "."
 
 
 def _play_text(before: State, event: CardsPlayed, who: str) -> str:
@@ -159,8 +180,8 @@ def _play_text(before: State, event: CardsPlayed, who: str) -> str:
         if victim == convoy:
             text += f" {cards[victim].name} is this play's fate victim: the fate card's value doubles."
         else:
-            owner = next((before.names[p.seat] for p in (battle.plays if battle else ())
-                          if victim in p.cards()), "")
+            owner = next((before.names[p.seat] for p in (battle.plays if battle else ()) if victim in p.cards()), "")
             text += f" Fate: {cards[victim].name} ({owner}'s) is destroyed" + (
-                f" and goes face down to {who}." if cards[victim].category == "normal" else ".")
+                f" and goes face down to {who}." if cards[victim].category == "normal" else "."
+            )
     return text

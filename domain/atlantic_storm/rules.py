@@ -1,8 +1,8 @@
 """Atlantic Storm's rules: `initial`, `validate` (raises RuleError naming the AS-n reading) and `evolve`
 (applies an accepted event with every automatic consequence, never validating).
 
-Readings are in shared/rules/decisions.md (AS-1..AS-17, G-1..G-5); gap readings this core adds are
-marked "gap reading" where they are applied.
+Each AS-n id is explained in this package's RULES.md (the general G-n ids in domain/RULES.md); gap
+readings this core adds are marked "gap reading" where they are applied and listed under their id there.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from domain.atlantic_storm.events import (
     HandDiscarded,
     IntelligencePlayed,
     SpoilsDivided,
+    StormEffect,
     StormRolled,
     StormStruck,
     SupplyTaken,
@@ -61,8 +62,9 @@ def initial(setup: Setup) -> State:
     if setup.variant not in ("basic", "advanced"):
         raise RuleError("AS-2", "variant", "The variant is 'basic' or 'advanced'.", variant=setup.variant)
     if setup.variant == "advanced" and players == 2:
-        raise RuleError("AS-14", "advanced_two_players",
-                        "The advanced rules are not used with two players (rulebook section 14).")
+        raise RuleError(
+            "AS-14", "advanced_two_players", "The advanced rules are not used with two players (rulebook section 14)."
+        )
     try:
         options = msgspec.convert(setup.options, Options)
     except msgspec.ValidationError as error:
@@ -82,19 +84,37 @@ def initial(setup: Setup) -> State:
     forces = len(cards) - convoys
     needed = options.pile_size * (2 if setup.variant == "advanced" else 1)
     if not 1 <= options.pile_size <= 20 or convoys < needed:
-        raise RuleError("AS-2", "pile_size", f"The convoy pile needs {needed} convoys; the catalogue has "
-                        f"{convoys} numbered ones (and a game is 1 to 20 battles).",
-                        pile_size=options.pile_size, convoys=convoys)
+        raise RuleError(
+            "AS-2",
+            "pile_size",
+            f"The convoy pile needs {needed} convoys; the catalogue has "
+            f"{convoys} numbered ones (and a game is 1 to 20 battles).",
+            pile_size=options.pile_size,
+            convoys=convoys,
+        )
     if forces < HAND * players:
-        raise RuleError("AS-2", "small_deck", "The catalogue has too few force cards to deal six each.",
-                        force_cards=forces)
-    victims = {number: by_name[card.fate_victim] for number, card in cards.items()
-               if card.fate_victim and card.fate_victim in by_name}
+        raise RuleError(
+            "AS-2", "small_deck", "The catalogue has too few force cards to deal six each.", force_cards=forces
+        )
+    victims = {
+        number: by_name[card.fate_victim]
+        for number, card in cards.items()
+        if card.fate_victim and card.fate_victim in by_name
+    }
     names = tuple(p.name for p in sorted(setup.players, key=lambda p: p.seat))
     return State(
-        variant=setup.variant, names=names, cards=cards, victims=victims, force_total=forces,
-        pile_size=options.pile_size, deck=forces, hands=((),) * players, unknown=(0,) * players,
-        hand_sizes=(HAND,) * players, convoys_won=((),) * players, captured=((),) * players,
+        variant=setup.variant,
+        names=names,
+        cards=cards,
+        victims=victims,
+        force_total=forces,
+        pile_size=options.pile_size,
+        deck=forces,
+        hands=((),) * players,
+        unknown=(0,) * players,
+        hand_sizes=(HAND,) * players,
+        convoys_won=((),) * players,
+        captured=((),) * players,
     )
 
 
@@ -106,8 +126,9 @@ def card_of(state: State, number: str) -> Card:
     """The catalogue row of a card number, or a refusal that says the number is missing (G-1)."""
     card = state.cards.get(number)
     if card is None:
-        raise RuleError("G-1", "card_not_in_catalogue",
-                        f"There is no card {number} in this game's catalogue.", card=number)
+        raise RuleError(
+            "G-1", "card_not_in_catalogue", f"There is no card {number} in this game's catalogue.", card=number
+        )
     return card
 
 
@@ -144,7 +165,7 @@ def card_value(card: Card, zone: str, faces: tuple[int, ...] = (), doubled: bool
             continue
         dice = _DICE.get(printed)
         if dice:
-            total += sum(faces[used:used + dice])
+            total += sum(faces[used : used + dice])
             used += dice
         elif printed[0] == "+":
             total += int(printed[1:])
@@ -238,8 +259,9 @@ def validate(state: State, event: Any) -> None:
 
 def _phase(state: State, *phases: str, rule: str = "AS-3") -> None:
     if state.phase not in phases:
-        raise RuleError(rule, "out_of_turn", f"That cannot happen now: the table is at '{state.phase}'.",
-                        phase=state.phase)
+        raise RuleError(
+            rule, "out_of_turn", f"That cannot happen now: the table is at '{state.phase}'.", phase=state.phase
+        )
 
 
 def _seat(state: State, seat: int) -> None:
@@ -274,12 +296,12 @@ def _check_convoy(state: State, event: ConvoyTurned) -> None:
     if state.phase != "turn_convoy":
         _phase(state, "turn_convoy")
     if event.seat != state.leader:
-        raise RuleError("AS-3", "not_leader", f"{state.names[state.leader]} leads this round.",
-                        seat=event.seat, leader=state.leader)
+        raise RuleError(
+            "AS-3", "not_leader", f"{state.names[state.leader]} leads this round.", seat=event.seat, leader=state.leader
+        )
     numbers = (event.convoy,) if event.discarded is None else (event.convoy, event.discarded)
     if state.variant == "advanced" and event.discarded is None:
-        raise RuleError("AS-3", "take_two",
-                        "In the advanced game the leader takes two convoys and keeps one.")
+        raise RuleError("AS-3", "take_two", "In the advanced game the leader takes two convoys and keeps one.")
     if state.variant == "basic" and event.discarded is not None:
         raise RuleError("AS-3", "basic_one_convoy", "In the basic game the leader turns one convoy.")
     if len(set(numbers)) != len(numbers):
@@ -289,13 +311,15 @@ def _check_convoy(state: State, event: ConvoyTurned) -> None:
         if card.category != "convoy":
             raise RuleError("AS-3", "not_convoy", f"{number} is not a convoy card.", card=number)
         if number in state.convoys_seen:
-            raise RuleError("G-2", "convoy_already_out", f"{card.name} has already left the convoy pile.",
-                            card=number)
+            raise RuleError("G-2", "convoy_already_out", f"{card.name} has already left the convoy pile.", card=number)
     convoy = state.cards[event.convoy]
     if not convoy.years or not convoy.ocean or convoy.vp is None:
-        raise RuleError("AS-4", "card_not_documented",
-                        f"The catalogue does not state {convoy.name}'s year, ocean and VP.",
-                        card=event.convoy)
+        raise RuleError(
+            "AS-4",
+            "card_not_documented",
+            f"The catalogue does not state {convoy.name}'s year, ocean and VP.",
+            card=event.convoy,
+        )
 
 
 def _check_zone(state: State, event: ZoneDeclared) -> None:
@@ -303,8 +327,13 @@ def _check_zone(state: State, event: ZoneDeclared) -> None:
         _phase(state, "declare_zone")
     assert state.battle is not None
     if event.seat != state.battle.leader:
-        raise RuleError("AS-3", "not_leader", f"{state.names[state.battle.leader]} declares the zone.",
-                        seat=event.seat, leader=state.battle.leader)
+        raise RuleError(
+            "AS-3",
+            "not_leader",
+            f"{state.names[state.battle.leader]} declares the zone.",
+            seat=event.seat,
+            leader=state.battle.leader,
+        )
 
 
 def _turn(state: State, seat: int) -> Turn:
@@ -313,8 +342,9 @@ def _turn(state: State, seat: int) -> Turn:
     assert state.battle is not None
     turn = state.battle.queue[0]
     if seat != turn.seat:
-        raise RuleError("AS-3", "not_your_turn", f"It is {state.names[turn.seat]}'s turn.",
-                        seat=seat, to_play=turn.seat)
+        raise RuleError(
+            "AS-3", "not_your_turn", f"It is {state.names[turn.seat]}'s turn.", seat=seat, to_play=turn.seat
+        )
     return turn
 
 
@@ -337,26 +367,45 @@ def _in_hand(state: State, seat: int, numbers: tuple[str, ...]) -> list[Card]:
         if number in hand:
             continue
         if number in located:
-            raise RuleError("G-2", "card_elsewhere", f"{card.name} is not in {state.names[seat]}'s hand: "
-                            "the record has it elsewhere.", card=number)
+            raise RuleError(
+                "G-2",
+                "card_elsewhere",
+                f"{card.name} is not in {state.names[seat]}'s hand: the record has it elsewhere.",
+                card=number,
+            )
         hidden += 1
     if hidden > state.unknown[seat]:
-        raise RuleError("G-2", "card_not_in_hand",
-                        f"{state.names[seat]} does not hold those cards.", cards=list(numbers))
+        raise RuleError(
+            "G-2", "card_not_in_hand", f"{state.names[seat]} does not hold those cards.", cards=list(numbers)
+        )
     return found
 
 
 def _playable(state: State, card: Card, convoy: Card) -> None:
     """Ocean and year (AS-4)."""
     if not card.years or not card.ocean or not card.side or not card.category:
-        raise RuleError("AS-4", "card_not_documented",
-                        f"The catalogue does not state enough of {card.name} to play it.", card=card.number)
+        raise RuleError(
+            "AS-4",
+            "card_not_documented",
+            f"The catalogue does not state enough of {card.name} to play it.",
+            card=card.number,
+        )
     if card.ocean != "any" and card.ocean != convoy.ocean:
-        raise RuleError("AS-4", "wrong_ocean", f"{card.name} cannot sail in the {_ocean(convoy.ocean)}.",
-                        card=card.number, ocean=convoy.ocean)
+        raise RuleError(
+            "AS-4",
+            "wrong_ocean",
+            f"{card.name} cannot sail in the {_ocean(convoy.ocean)}.",
+            card=card.number,
+            ocean=convoy.ocean,
+        )
     if convoy.years[0] not in card.years:
-        raise RuleError("AS-4", "wrong_year", f"{card.name} is not available in {convoy.years[0]}.",
-                        card=card.number, year=convoy.years[0])
+        raise RuleError(
+            "AS-4",
+            "wrong_year",
+            f"{card.name} is not available in {convoy.years[0]}.",
+            card=card.number,
+            year=convoy.years[0],
+        )
 
 
 def _ocean(ocean: str) -> str:
@@ -368,27 +417,37 @@ def _side_allowed(state: State, battle: Battle, side: str | None, turn: Turn, ca
     if side is None:
         return
     if turn.side is not None and side != turn.side:
-        raise RuleError("AS-7", "intelligence_side",
-                        f"After {state.cards[turn.intelligence or ''].name} the play must be {turn.side}.",
-                        side=side)
+        raise RuleError(
+            "AS-7",
+            "intelligence_side",
+            f"After {state.cards[turn.intelligence or ''].name} the play must be {turn.side}.",
+            side=side,
+        )
     if only is not None and side != only:
-        raise RuleError("AS-7", "side_closed", f"After the earlier special card, only {only} cards may be "
-                        "played this round (or a discard).", side=side, only=only)
+        raise RuleError(
+            "AS-7",
+            "side_closed",
+            f"After the earlier special card, only {only} cards may be played this round (or a discard).",
+            side=side,
+            only=only,
+        )
     if black_gap and side == "allied" and any(c.type == "air" and c.category == "normal" for c in cards):
-        raise RuleError("AS-7", "black_gap", "Black Gap: no Allied aircraft may be played after it this "
-                        "round.")
+        raise RuleError("AS-7", "black_gap", "Black Gap: no Allied aircraft may be played after it this round.")
 
 
-def fate_effects(state: State, battle: Battle, seat: int, numbers: tuple[str, ...]) -> tuple[
-        tuple[str, ...], tuple[str, ...]]:
+def fate_effects(
+    state: State, battle: Battle, seat: int, numbers: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The fate consequences of a new play (AS-6): the play's cards whose victim is the convoy (doubled)
-    and the cards played earlier this round that it destroys."""
+    and the cards played earlier in this round of play that it destroys (two players: in this half of
+    the battle only, AS-19)."""
     victims = state.victims
     if victims.keys().isdisjoint(numbers):
         return (), ()
     doubled: list[str] = []
     destroyed: list[str] = []
-    standing = {n for play in _live(battle) for n in _fighting(play)}
+    half = battle.half
+    standing = {n for play in battle.plays if not play.cancelled and play.half == half for n in _fighting(play)}
     for number in numbers:
         victim = victims.get(number)
         if victim is None:
@@ -414,26 +473,26 @@ def _check_play(state: State, event: CardsPlayed) -> None:
         _playable(state, card, convoy)
     for number in event.normals:
         if catalogue[number].category != "normal":
-            raise RuleError("AS-4", "not_normal", f"{catalogue[number].name} is not a normal card.",
-                            card=number)
+            raise RuleError("AS-4", "not_normal", f"{catalogue[number].name} is not a normal card.", card=number)
     for number in event.supplies:
         if catalogue[number].category != "supply":
-            raise RuleError("AS-8", "not_supply", f"{catalogue[number].name} is not a supply card.",
-                            card=number)
+            raise RuleError("AS-8", "not_supply", f"{catalogue[number].name} is not a supply card.", card=number)
     for number in event.specials:
         card = catalogue[number]
         if card.category != "special":
             raise RuleError("AS-7", "not_special", f"{card.name} is not a special card.", card=number)
         if card.special == "intelligence":
-            raise RuleError("AS-7", "intelligence_instead",
-                            f"{card.name} is played instead of a play, not with one.", card=number)
+            raise RuleError(
+                "AS-7", "intelligence_instead", f"{card.name} is played instead of a play, not with one.", card=number
+            )
     side: str | None = None
     for card in cards:
         if card.side == "either":
             continue
         if side is not None and card.side != side:
-            raise RuleError("AS-3", "mixed_sides", "A play uses the cards of one side only, never Allied and "
-                            "German cards together.")
+            raise RuleError(
+                "AS-3", "mixed_sides", "A play uses the cards of one side only, never Allied and German cards together."
+            )
         side = card.side
     _side_allowed(state, battle, side, turn, cards)
     _check_admiral(state, event)
@@ -445,30 +504,51 @@ def _check_play(state: State, event: CardsPlayed) -> None:
     doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
     expected = set(destroyed) | ({battle.convoy} if doubled else set())
     if set(event.victims) != expected:
-        raise RuleError("AS-6", "victims_misannounced",
-                        "The fate victims announced are not those of this play: "
-                        f"{', '.join(sorted(state.cards[v].name for v in expected)) or 'none'}.",
-                        announced=list(event.victims), expected=sorted(expected))
+        _check_reach(state, battle, event, numbers)
+        raise RuleError(
+            "AS-6",
+            "victims_misannounced",
+            "The fate victims announced are not those of this play: "
+            f"{', '.join(sorted(state.cards[v].name for v in expected)) or 'none'}.",
+            announced=list(event.victims),
+            expected=sorted(expected),
+        )
+
+
+def _check_reach(state: State, battle: Battle, event: CardsPlayed, numbers: tuple[str, ...]) -> None:
+    """AS-19: a victim announced from the battle's first half is out of a second-half fate card's reach."""
+    mine = {state.victims.get(n) for n in numbers}
+    for play in battle.plays:
+        if play.half == battle.half or play.cancelled:
+            continue
+        for victim in event.victims:
+            if victim in mine and victim in _fighting(play):
+                raise RuleError(
+                    "AS-19",
+                    "victim_out_of_reach",
+                    f"{state.cards[victim].name} was played in the first round of play of this "
+                    "battle: a fate card reaches only a victim played in its own round of play.",
+                    victim=victim,
+                )
 
 
 def _check_admiral(state: State, event: CardsPlayed) -> None:
     admirals = [n for n in event.specials if state.cards[n].special == "admiral"]
     if not admirals:
         if event.admiral is not None:
-            raise RuleError("AS-7", "no_admiral",
-                            "Only an admiral changes the zone or allows two normal cards.")
+            raise RuleError("AS-7", "no_admiral", "Only an admiral changes the zone or allows two normal cards.")
         if len(event.normals) > 1:
             raise RuleError("AS-7", "two_normals", "A play has one normal card (two only with an admiral).")
         return
     if event.admiral is None:
-        raise RuleError("AS-7", "admiral_use",
-                        "Say how the admiral is used: combined zone or two normal cards.")
+        raise RuleError("AS-7", "admiral_use", "Say how the admiral is used: combined zone or two normal cards.")
     if event.admiral == "two_normals" and len(event.normals) != 2:
         raise RuleError("AS-7", "admiral_two_normals", "The admiral's second use is two normal cards.")
     if event.admiral == "combined" and len(event.normals) != 1:
         # 002 §9 A: "play a normal card normally, but change the zone": the admiral comes with one.
-        raise RuleError("AS-7", "admiral_one_normal", "Used to change the zone, the admiral comes with one "
-                        "normal card.")
+        raise RuleError(
+            "AS-7", "admiral_one_normal", "Used to change the zone, the admiral comes with one normal card."
+        )
 
 
 def _check_bonuses(state: State, event: CardsPlayed) -> None:
@@ -478,19 +558,29 @@ def _check_bonuses(state: State, event: CardsPlayed) -> None:
             raise RuleError("AS-4", "not_bonus", f"{card.name} is not a bonus card.", card=bonus.card)
         if bonus.parent is None:
             if card.special != "standalone":
-                raise RuleError("AS-4", "bonus_alone", f"{card.name} must be attached to a normal card.",
-                                card=bonus.card)
+                raise RuleError(
+                    "AS-4", "bonus_alone", f"{card.name} must be attached to a normal card.", card=bonus.card
+                )
             continue
         if bonus.parent not in event.normals:
-            raise RuleError("AS-4", "bonus_parent", f"{card.name} attaches to a normal card of this play, "
-                            "never to another bonus.", card=bonus.card, parent=bonus.parent)
+            raise RuleError(
+                "AS-4",
+                "bonus_parent",
+                f"{card.name} attaches to a normal card of this play, never to another bonus.",
+                card=bonus.card,
+                parent=bonus.parent,
+            )
         parent = state.cards[bonus.parent]
         if not card.type or not parent.type:
-            raise RuleError("AS-4", "card_not_documented",
-                            "The catalogue does not state these cards' frames.")
+            raise RuleError("AS-4", "card_not_documented", "The catalogue does not state these cards' frames.")
         if card.type != "any" and card.type != parent.type:
-            raise RuleError("AS-4", "bonus_type", f"{card.name} ({card.type}) cannot attach to {parent.name} "
-                            f"({parent.type}).", card=bonus.card, parent=bonus.parent)
+            raise RuleError(
+                "AS-4",
+                "bonus_type",
+                f"{card.name} ({card.type}) cannot attach to {parent.name} ({parent.type}).",
+                card=bonus.card,
+                parent=bonus.parent,
+            )
 
 
 def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
@@ -501,11 +591,20 @@ def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
         zone = "combined" if event.admiral == "combined" else zone_now(battle)
         needed = "surface" if special == "raid" else "submarine"
         if zone not in (needed, "combined"):
-            raise RuleError("AS-7", "raid_zone", f"{state.cards[number].name} is played in a {needed} or "
-                            "combined battle.", card=number, zone=zone)
+            raise RuleError(
+                "AS-7",
+                "raid_zone",
+                f"{state.cards[number].name} is played in a {needed} or combined battle.",
+                card=number,
+                zone=zone,
+            )
         if any(state.cards[n].type != needed for n in event.normals):
-            raise RuleError("AS-7", "raid_partner", f"{state.cards[number].name} is played alone or with a "
-                            f"{needed} card.", card=number)
+            raise RuleError(
+                "AS-7",
+                "raid_partner",
+                f"{state.cards[number].name} is played alone or with a {needed} card.",
+                card=number,
+            )
 
 
 def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
@@ -513,13 +612,13 @@ def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
     battle = state.battle
     assert battle is not None
     if turn.intelligence is not None:
-        raise RuleError("AS-7", "intelligence_twice", "The delayed turn is a play or the discard of the "
-                        "intelligence card.")
+        raise RuleError(
+            "AS-7", "intelligence_twice", "The delayed turn is a play or the discard of the intelligence card."
+        )
     _in_hand(state, event.seat, (event.card,))
     card = state.cards[event.card]
     if card.special != "intelligence":
-        raise RuleError("AS-7", "not_intelligence",
-                        f"{card.name} is not an intelligence card.", card=event.card)
+        raise RuleError("AS-7", "not_intelligence", f"{card.name} is not an intelligence card.", card=event.card)
     _playable(state, card, state.cards[battle.convoy])
     _side_allowed(state, battle, card.side, turn, [card])
 
@@ -528,8 +627,12 @@ def _check_discard(state: State, event: CardDiscarded) -> None:
     turn = _turn(state, event.seat)
     if turn.intelligence is not None:
         if event.card != turn.intelligence:
-            raise RuleError("AS-7", "discard_intelligence", "Choosing not to play, the player discards his "
-                            "intelligence card.", card=event.card)
+            raise RuleError(
+                "AS-7",
+                "discard_intelligence",
+                "Choosing not to play, the player discards his intelligence card.",
+                card=event.card,
+            )
         return
     _in_hand(state, event.seat, (event.card,))
 
@@ -539,21 +642,26 @@ def _check_hand_discard(state: State, event: HandDiscarded) -> None:
     if state.variant != "advanced":
         raise RuleError("AS-3", "one_card_discard", "In the basic game a player discards exactly one card.")
     if turn.intelligence is not None:
-        raise RuleError("AS-7", "discard_intelligence", "Choosing not to play, the player discards his "
-                        "intelligence card.")
+        raise RuleError(
+            "AS-7", "discard_intelligence", "Choosing not to play, the player discards his intelligence card."
+        )
     _in_hand(state, event.seat, event.cards)
     whole = set(state.hands[event.seat]) <= set(event.cards)
     if len(event.cards) != state.hand_count(event.seat) or not whole:
-        raise RuleError("AS-3", "whole_hand", "Discarding the hand means every card of it.",
-                        cards=len(event.cards), hand=state.hand_count(event.seat))
+        raise RuleError(
+            "AS-3",
+            "whole_hand",
+            "Discarding the hand means every card of it.",
+            cards=len(event.cards),
+            hand=state.hand_count(event.seat),
+        )
 
 
 def _check_storm_roll(state: State, event: StormRolled) -> None:
     _phase(state, "storm_roll", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
-        raise RuleError("AS-7", "not_storm_holder",
-                        f"{state.names[state.battle.storm.holder]} rolls the storm.")
+        raise RuleError("AS-7", "not_storm_holder", f"{state.names[state.battle.storm.holder]} rolls the storm.")
     _face(event.face)
 
 
@@ -562,23 +670,98 @@ def _face(face: int) -> None:
         raise RuleError("G-4", "bad_face", "A die shows 1 to 6.", face=face)
 
 
-def storm_targets(state: State) -> tuple[int, ...]:
-    """Seats a storm's 1-3 can hit: a player with a play standing this round, or yet to play (AS-7)."""
+def storm_choices(state: State, target: int) -> tuple[tuple[StormEffect, int | None], ...]:
+    """What a storm's 1-3 may do to `target`, as (effect, half): cancel the play he has standing in a half
+    of this battle, one choice per half, or skip his next play in this battle (AS-7, AS-18).
+
+    Gap reading: an intelligence card's delayed turn belongs to its play; cancelling that play takes
+    the turn away, so the delayed turn offers no separate skip."""
     battle = state.battle
     assert battle is not None
-    seats = {p.seat for p in _live(battle)} | {t.seat for t in battle.queue}
-    return tuple(sorted(seats))
+    halves = sorted({p.half for p in battle.plays if p.seat == target and not p.cancelled})
+    choices: list[tuple[StormEffect, int | None]] = [("cancel", half) for half in halves]
+    waiting = any(t.seat == target and t.intelligence is None for t in battle.queue)
+    if waiting or (state.players == 2 and battle.half == 1 and target not in battle.skips):
+        choices.append(("skip", None))
+    return tuple(choices)
+
+
+def storm_targets(state: State) -> tuple[int, ...]:
+    """Seats a storm's 1-3 can hit: a player with a play standing in this battle, or a play to come
+    (AS-7, AS-18)."""
+    return tuple([seat for seat in range(state.players) if storm_choices(state, seat)])
+
+
+def storm_hit(state: State, event: StormStruck) -> tuple[tuple[int, ...], bool]:
+    """What an accepted strike does to its target (AS-7, AS-18): the halves of the battle whose play by
+    the target it cancels, and whether it takes away his next play. A strike without `effect` does all
+    that a strike did before the choice was recorded: it cancels every play of the target still standing
+    and takes away his turn still to come in this half (RULES.md, AS-18: stored games fold unchanged)."""
+    battle = state.battle
+    assert battle is not None
+    target = event.target
+    if target is None:
+        return (), False
+    if event.effect == "skip":
+        return (), True
+    if event.effect == "cancel" and event.half is not None:
+        return (event.half,), False
+    halves = tuple(sorted({p.half for p in battle.plays if p.seat == target and not p.cancelled}))
+    if event.effect == "cancel":
+        return halves, False
+    return halves, any(t.seat == target and t.intelligence is None for t in battle.queue)
 
 
 def _check_storm_strike(state: State, event: StormStruck) -> None:
     _phase(state, "storm_choice", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
-        raise RuleError("AS-7", "not_storm_holder",
-                        f"{state.names[state.battle.storm.holder]} uses the storm.")
-    if event.target is not None and event.target not in storm_targets(state):
-        raise RuleError("AS-7", "storm_target", "The storm hits a player who has played this round or is yet "
-                        "to play.", target=event.target)
+        raise RuleError("AS-7", "not_storm_holder", f"{state.names[state.battle.storm.holder]} uses the storm.")
+    rule = "AS-18" if state.players == 2 else "AS-7"
+    target = event.target
+    if target is None:
+        if event.effect is not None or event.half is not None:
+            raise RuleError(rule, "storm_no_target", "A storm used on nobody cancels and skips nothing.")
+        return
+    choices = storm_choices(state, target) if 0 <= target < state.players else ()
+    if not choices:
+        raise RuleError(
+            "AS-7",
+            "storm_target",
+            "The storm hits a player who has a play standing in this battle or a play still to make.",
+            target=target,
+        )
+    name = state.names[target]
+    if event.half is not None and event.effect != "cancel":
+        raise RuleError(rule, "storm_which_play", "Only a cancelled play names its half.", half=event.half)
+    if event.effect is None:
+        # Three or more players: a strike can do only one thing to a player (RULES.md, AS-7).
+        if state.players == 2:
+            raise RuleError(
+                "AS-18",
+                "storm_choice",
+                f"Say what the storm does to {name}: cancel one play "
+                f"{name} has made in this battle, or make {name} skip the next play; never both.",
+                target=target,
+            )
+        return
+    if event.effect == "skip":
+        if ("skip", None) not in choices:
+            raise RuleError(rule, "nothing_to_skip", f"{name} has no play left to make in this battle.", target=target)
+        return
+    halves = [half for effect, half in choices if effect == "cancel"]
+    if not halves:
+        raise RuleError(
+            rule, "nothing_to_cancel", f"{name} has no play standing in this battle to cancel.", target=target
+        )
+    if (event.half is None and len(halves) > 1) or (event.half is not None and event.half not in halves):
+        raise RuleError(
+            rule,
+            "storm_which_play",
+            f"Say which of {name}'s plays the storm cancels: half {' or '.join(str(h) for h in halves)} of the battle.",
+            half=event.half,
+            halves=halves,
+        )
 
 
 def pending_dice(state: State, battle: Battle | None = None) -> tuple[tuple[int, str, int], ...]:
@@ -604,11 +787,15 @@ def _check_dice(state: State, event: DiceRolled) -> None:
     for seat, card, dice in pending_dice(state):
         if card == event.card:
             if seat != event.seat:
-                raise RuleError("AS-5", "not_your_die",
-                                f"{state.names[seat]} rolls for {state.cards[card].name}.")
+                raise RuleError("AS-5", "not_your_die", f"{state.names[seat]} rolls for {state.cards[card].name}.")
             if len(event.faces) != dice:
-                raise RuleError("AS-5", "dice_count", f"{state.cards[card].name} takes {dice} dice here.",
-                                dice=dice, faces=len(event.faces))
+                raise RuleError(
+                    "AS-5",
+                    "dice_count",
+                    f"{state.cards[card].name} takes {dice} dice here.",
+                    dice=dice,
+                    faces=len(event.faces),
+                )
             for face in event.faces:
                 _face(face)
             return
@@ -621,13 +808,21 @@ def _check_supply(state: State, event: SupplyTaken) -> None:
     assert battle is not None and battle.outcome is not None
     seat, supply = battle.outcome.supplies[0]
     if (event.seat, event.supply) != (seat, supply):
-        raise RuleError("AS-8", "supply_order",
-                        f"{state.names[seat]}'s {state.cards[supply].name} chooses now "
-                        "(the first supply card played chooses first).")
+        raise RuleError(
+            "AS-8",
+            "supply_order",
+            f"{state.names[seat]}'s {state.cards[supply].name} chooses now "
+            "(the first supply card played chooses first).",
+        )
     if event.card is not None and event.card not in supply_candidates(state, supply):
-        raise RuleError("AS-8", "supply_target", "A supply card refuels a ship, escort group, submarine or "
-                        "wolfpack (milk cow: submarine or wolfpack) of the winning side from this battle, "
-                        "never an aircraft.", card=event.card)
+        raise RuleError(
+            "AS-8",
+            "supply_target",
+            "A supply card refuels a ship, escort group, submarine or "
+            "wolfpack (milk cow: submarine or wolfpack) of the winning side from this battle, "
+            "never an aircraft.",
+            card=event.card,
+        )
 
 
 def supply_candidates(state: State, supply: str) -> tuple[str, ...]:
@@ -644,23 +839,28 @@ def _check_spoils(state: State, event: SpoilsDivided) -> None:
     assert battle is not None and battle.outcome is not None
     outcome = battle.outcome
     if event.seat != outcome.trick_winner:
-        raise RuleError("AS-15", "not_trick_winner",
-                        f"{state.names[outcome.trick_winner]} divides the spoils.")
+        raise RuleError("AS-15", "not_trick_winner", f"{state.names[outcome.trick_winner]} divides the spoils.")
     seats = [share.seat for share in event.shares]
     if len(set(seats)) != len(seats) or not set(seats) <= set(outcome.eligible):
-        raise RuleError("AS-15", "not_eligible", "Spoils go only to winning-side players of the final round "
-                        "with a surviving card of value 1 or more.", eligible=list(outcome.eligible))
+        raise RuleError(
+            "AS-15",
+            "not_eligible",
+            "Spoils go only to winning-side players of the final round with a surviving card of value 1 or more.",
+            eligible=list(outcome.eligible),
+        )
     given = sorted(c for share in event.shares for c in share.cards)
     if given != sorted(outcome.trick):
-        raise RuleError("AS-15", "spoils_cards", "Every card of the trick is given, once.",
-                        trick=list(outcome.trick))
+        raise RuleError("AS-15", "spoils_cards", "Every card of the trick is given, once.", trick=list(outcome.trick))
     counts = {seat: 0 for seat in outcome.eligible}
     for share in event.shares:
         counts[share.seat] = len(share.cards)
     if max(counts.values()) - min(counts.values()) > 1:
-        raise RuleError("AS-15", "spoils_uneven",
-                        "Each player gets one card before anyone gets a second, and "
-                        "so on.", counts={str(k): v for k, v in counts.items()})
+        raise RuleError(
+            "AS-15",
+            "spoils_uneven",
+            "Each player gets one card before anyone gets a second, and so on.",
+            counts={str(k): v for k, v in counts.items()},
+        )
 
 
 def draw_needed(state: State, seat: int) -> int:
@@ -673,15 +873,25 @@ def _check_draw(state: State, event: CardsDrawn) -> None:
         _phase(state, "refill", rule="AS-12")
     seat = state.draw_queue[0]
     if event.seat != seat:
-        raise RuleError("AS-12", "draw_order", f"{state.names[seat]} draws now (refills go in order from the "
-                        "next round's leader).", seat=event.seat, to_draw=seat)
+        raise RuleError(
+            "AS-12",
+            "draw_order",
+            f"{state.names[seat]} draws now (refills go in order from the next round's leader).",
+            seat=event.seat,
+            to_draw=seat,
+        )
     need = draw_needed(state, seat)
     if not event.cards or len(event.cards) > need:
-        raise RuleError("AS-12", "draw_count", f"{state.names[seat]} draws up to {need} card(s).",
-                        drawn=len(event.cards), need=need)
+        raise RuleError(
+            "AS-12", "draw_count", f"{state.names[seat]} draws up to {need} card(s).", drawn=len(event.cards), need=need
+        )
     if len(event.cards) > state.deck:
-        raise RuleError("AS-12", "deck_short", f"The deck holds {state.deck} card(s); reshuffle the discard "
-                        "pile when it runs out.", deck=state.deck)
+        raise RuleError(
+            "AS-12",
+            "deck_short",
+            f"The deck holds {state.deck} card(s); reshuffle the discard pile when it runs out.",
+            deck=state.deck,
+        )
     known = [c for c in event.cards if c is not None]
     if len(set(known)) != len(known):
         raise RuleError("G-2", "card_twice", "The same card is named twice.")
@@ -693,23 +903,35 @@ def _check_draw(state: State, event: CardsDrawn) -> None:
         if card.category == "convoy":
             raise RuleError("AS-12", "convoy_drawn", f"{number} is a convoy, not a force card.", card=number)
         if number in located:
-            raise RuleError("G-2", "card_elsewhere", f"{card.name} cannot be drawn: the record has it "
-                            "elsewhere.", card=number)
+            raise RuleError(
+                "G-2", "card_elsewhere", f"{card.name} cannot be drawn: the record has it elsewhere.", card=number
+            )
 
 
 def _check_reshuffle(state: State, event: DeckReshuffled) -> None:
     _phase(state, "refill", rule="AS-12")
     if state.deck > 0 or not state.discard:
-        raise RuleError("AS-12", "no_reshuffle", "The discard pile is reshuffled only when the deck has run "
-                        "out.", deck=state.deck)
+        raise RuleError(
+            "AS-12", "no_reshuffle", "The discard pile is reshuffled only when the deck has run out.", deck=state.deck
+        )
 
 
 _VALIDATORS: dict[type, Any] = {
-    ConvoysCut: _check_cut, CardsDealt: _check_deal, ConvoyTurned: _check_convoy, ZoneDeclared: _check_zone,
-    CardsPlayed: _check_play, IntelligencePlayed: _check_intelligence, CardDiscarded: _check_discard,
-    HandDiscarded: _check_hand_discard, StormRolled: _check_storm_roll, StormStruck: _check_storm_strike,
-    DiceRolled: _check_dice, SupplyTaken: _check_supply, SpoilsDivided: _check_spoils,
-    CardsDrawn: _check_draw, DeckReshuffled: _check_reshuffle,
+    ConvoysCut: _check_cut,
+    CardsDealt: _check_deal,
+    ConvoyTurned: _check_convoy,
+    ZoneDeclared: _check_zone,
+    CardsPlayed: _check_play,
+    IntelligencePlayed: _check_intelligence,
+    CardDiscarded: _check_discard,
+    HandDiscarded: _check_hand_discard,
+    StormRolled: _check_storm_roll,
+    StormStruck: _check_storm_strike,
+    DiceRolled: _check_dice,
+    SupplyTaken: _check_supply,
+    SpoilsDivided: _check_spoils,
+    CardsDrawn: _check_draw,
+    DeckReshuffled: _check_reshuffle,
 }
 
 
@@ -736,8 +958,14 @@ def _deal(state: State, event: CardsDealt) -> State:
     hands = tuple(tuple(c for c in hand if c is not None) for hand in event.hands)
     unknown = tuple(sum(1 for c in hand if c is None) for hand in event.hands)
     located = frozenset(c for hand in hands for c in hand)
-    return replace(state, hands=hands, unknown=unknown, located=located,
-                   deck=state.deck - HAND * state.players, phase="turn_convoy")
+    return replace(
+        state,
+        hands=hands,
+        unknown=unknown,
+        located=located,
+        deck=state.deck - HAND * state.players,
+        phase="turn_convoy",
+    )
 
 
 def _turn_convoy(state: State, event: ConvoyTurned) -> State:
@@ -747,8 +975,7 @@ def _turn_convoy(state: State, event: ConvoyTurned) -> State:
         seen = seen | {event.discarded}
         convoy_discard = (*convoy_discard, event.discarded)
     battle = Battle(number=state.battles_fought + 1, convoy=event.convoy, leader=event.seat)
-    return replace(state, convoys_seen=seen, convoy_discard=convoy_discard, battle=battle,
-                   phase="declare_zone")
+    return replace(state, convoys_seen=seen, convoy_discard=convoy_discard, battle=battle, phase="declare_zone")
 
 
 def _order_from(state: State, leader: int) -> tuple[int, ...]:
@@ -778,10 +1005,10 @@ def _leave_hand(state: State, seat: int, numbers: tuple[str, ...]) -> dict[str, 
     hand = hands[seat]
     kept = tuple([c for c in hand if c not in numbers])
     revealed = len(numbers) - (len(hand) - len(kept))
-    changes: dict[str, Any] = {"hands": (*hands[:seat], kept, *hands[seat + 1:])}
+    changes: dict[str, Any] = {"hands": (*hands[:seat], kept, *hands[seat + 1 :])}
     if revealed:
         unknown = state.unknown
-        changes["unknown"] = (*unknown[:seat], unknown[seat] - revealed, *unknown[seat + 1:])
+        changes["unknown"] = (*unknown[:seat], unknown[seat] - revealed, *unknown[seat + 1 :])
         changes["located"] = state.located.union(numbers)
     return changes
 
@@ -798,7 +1025,16 @@ def _play(state: State, event: CardsPlayed) -> State:
         card_side = cards[number].side
         if card_side != "either":
             side = card_side
-    doubled, destroyed = fate_effects(state, battle, seat, numbers)
+    victims = state.victims
+    doubled: tuple[str, ...] = ()
+    destroyed: tuple[str, ...] = ()
+    if not victims.keys().isdisjoint(numbers):
+        convoy = battle.convoy
+        doubled = tuple([n for n in numbers if victims.get(n) == convoy])
+        # AS-6, AS-19: the play destroys the victims it announced, which the rules checked when it was
+        # recorded; a record kept from before AS-19 keeps the victims it then had to announce.
+        announced = event.victims
+        destroyed = tuple([v for n in numbers if (v := victims.get(n)) is not None and v != convoy and v in announced])
     captured = state.captured
     discard = state.discard
     if destroyed:
@@ -813,35 +1049,47 @@ def _play(state: State, event: CardsPlayed) -> State:
                     gone = tuple(b.card for b in play.bonuses if b.parent == victim)
                     discard = discard + gone
                     mine = (*captured[seat], victim)
-                    captured = (*captured[:seat], mine, *captured[seat + 1:])
-                    plays[i] = replace(play, normals=tuple(n for n in play.normals if n != victim),
-                                       bonuses=tuple(b for b in play.bonuses if b.parent != victim),
-                                       lost=(*play.lost, victim, *gone))
+                    captured = (*captured[:seat], mine, *captured[seat + 1 :])
+                    plays[i] = replace(
+                        play,
+                        normals=tuple(n for n in play.normals if n != victim),
+                        bonuses=tuple(b for b in play.bonuses if b.parent != victim),
+                        lost=(*play.lost, victim, *gone),
+                    )
                 elif any(b.card == victim for b in play.bonuses):
                     discard = (*discard, victim)
-                    plays[i] = replace(play, bonuses=tuple(b for b in play.bonuses if b.card != victim),
-                                       lost=(*play.lost, victim))
+                    plays[i] = replace(
+                        play, bonuses=tuple(b for b in play.bonuses if b.card != victim), lost=(*play.lost, victim)
+                    )
         standing = tuple(plays)
     else:
         standing = battle.plays
-    new = Play(seat=seat, order=battle.next_order, half=battle.half, side=side, normals=event.normals,
-               bonuses=event.bonuses, specials=event.specials, supplies=event.supplies, admiral=event.admiral,
-               doubled=doubled, took=destroyed)
+    new = Play(
+        seat=seat,
+        order=battle.next_order,
+        half=battle.half,
+        side=side,
+        normals=event.normals,
+        bonuses=event.bonuses,
+        specials=event.specials,
+        supplies=event.supplies,
+        admiral=event.admiral,
+        doubled=doubled,
+        took=destroyed,
+    )
     storm = battle.storm
     for number in event.specials:
         if cards[number].special == "storm":
             storm = Storm(card=number, holder=seat)
     battle = replace(battle, plays=(*standing, new), next_order=battle.next_order + 1, storm=storm)
-    return _end_turn(state, battle, seat, captured=captured, discard=discard,
-                     **_leave_hand(state, seat, numbers))
+    return _end_turn(state, battle, seat, captured=captured, discard=discard, **_leave_hand(state, seat, numbers))
 
 
 def _intelligence(state: State, event: IntelligencePlayed) -> State:
     battle = state.battle
     assert battle is not None
     card = state.cards[event.card]
-    play = Play(seat=event.seat, order=battle.next_order, half=battle.half, side=card.side,
-                intelligence=event.card)
+    play = Play(seat=event.seat, order=battle.next_order, half=battle.half, side=card.side, intelligence=event.card)
     # AS-7: the turn moves to the end of the round, for the intelligence card's side only.
     queue = (*battle.queue, Turn(seat=event.seat, intelligence=event.card, side=card.side))
     battle = replace(battle, plays=(*battle.plays, play), next_order=battle.next_order + 1, queue=queue)
@@ -853,8 +1101,7 @@ def _discard_card(state: State, event: CardDiscarded) -> State:
     assert battle is not None
     discard = (*state.discard, event.card)
     if battle.queue[0].intelligence is not None:
-        plays = tuple([replace(p, intelligence=None) if p.intelligence == event.card else p
-                       for p in battle.plays])
+        plays = tuple([replace(p, intelligence=None) if p.intelligence == event.card else p for p in battle.plays])
         return _end_turn(state, replace(battle, plays=plays), event.seat, discard=discard)
     return _end_turn(state, battle, event.seat, discard=discard, **_leave_hand(state, event.seat, (event.card,)))
 
@@ -862,8 +1109,9 @@ def _discard_card(state: State, event: CardDiscarded) -> State:
 def _discard_hand(state: State, event: HandDiscarded) -> State:
     battle = state.battle
     assert battle is not None
-    return _end_turn(state, battle, event.seat, discard=state.discard + event.cards,
-                     **_leave_hand(state, event.seat, event.cards))
+    return _end_turn(
+        state, battle, event.seat, discard=state.discard + event.cards, **_leave_hand(state, event.seat, event.cards)
+    )
 
 
 def _end_turn(state: State, battle: Battle, seat: int, **changes: Any) -> State:
@@ -904,18 +1152,28 @@ def _storm_strike(state: State, event: StormStruck) -> State:
     discard = state.discard
     plays = battle.plays
     queue = battle.queue
-    if event.target is not None:
-        # AS-7: a standing play is cancelled (its cards to the discard, its effects end at once);
-        # a player yet to play skips his turn.
+    skips = battle.skips
+    target = event.target
+    cancels, skip = storm_hit(state, event)
+    if cancels:
+        # AS-7, AS-18: a play cancelled goes to the discard and its effects end at once, an intelligence
+        # card's delayed turn with it.
         new_plays = []
         for play in plays:
-            if play.seat == event.target and not play.cancelled:
+            if play.seat == target and play.half in cancels and not play.cancelled:
                 discard = discard + play.cards()
                 play = replace(play, cancelled=True)
             new_plays.append(play)
         plays = tuple(new_plays)
-        queue = tuple(t for t in queue if t.seat != event.target)
-    battle = replace(battle, plays=plays, queue=queue, storm=None)
+        if battle.half in cancels:
+            queue = tuple([t for t in queue if t.seat != target or t.intelligence is None])
+    if skip and target is not None:
+        # AS-18: the next play is the turn still to come in this half, else the second half's.
+        if any(t.seat == target and t.intelligence is None for t in queue):
+            queue = tuple([t for t in queue if t.seat != target or t.intelligence is not None])
+        else:
+            skips = (*skips, target)
+    battle = replace(battle, plays=plays, queue=queue, storm=None, skips=skips)
     return _next_turn(replace(state, discard=discard), battle)
 
 
@@ -931,12 +1189,14 @@ def _round_over(state: State, battle: Battle) -> State:
 def _dice(state: State, event: DiceRolled) -> State:
     battle = state.battle
     assert battle is not None
-    plays = tuple([
-        replace(p, dice=(*p.dice, (event.card, event.faces)))
-        if p.seat == event.seat and not p.cancelled and event.card in _fighting(p)
-        else p
-        for p in battle.plays
-    ])
+    plays = tuple(
+        [
+            replace(p, dice=(*p.dice, (event.card, event.faces)))
+            if p.seat == event.seat and not p.cancelled and event.card in _fighting(p)
+            else p
+            for p in battle.plays
+        ]
+    )
     battle = replace(battle, plays=plays)
     if pending_dice(state, battle):
         return replace(state, battle=battle)
@@ -961,9 +1221,13 @@ def _resolve(state: State, battle: Battle) -> State:
         # AS-11: nobody wins; the convoy and every card under it go to the discard piles.
         on_table = [n for play in live for n in play.cards()]
         under = [n for _, n in battle.under]
-        return _battle_over(state, battle, discard=state.discard + tuple(on_table) + tuple(under),
-                            convoy_discard=(*state.convoy_discard, battle.convoy),
-                            decision=_decision(battle, "no_combat", allied, german))
+        return _battle_over(
+            state,
+            battle,
+            discard=state.discard + tuple(on_table) + tuple(under),
+            convoy_discard=(*state.convoy_discard, battle.convoy),
+            decision=_decision(battle, "no_combat", allied, german),
+        )
     if allied == german:
         # AS-10: the confronted cards go under the convoy; specials are discarded at the round's end.
         keep: list[tuple[int, str]] = []
@@ -974,11 +1238,25 @@ def _resolve(state: State, battle: Battle) -> State:
                     gone.append(number)
                 else:
                     keep.append((play.seat, number))
-        tied = replace(battle, under=battle.under + tuple(keep), plays=(), queue=(), storm=None,
-                       round=battle.round + 1, half=1, zone=None,
-                       leader=(battle.leader + 1) % state.players)
-        return _refill(state, tied, tied.leader, "declare_zone", discard=state.discard + tuple(gone),
-                       decision=_decision(battle, "tie", allied, german))
+        tied = replace(
+            battle,
+            under=battle.under + tuple(keep),
+            plays=(),
+            queue=(),
+            storm=None,
+            round=battle.round + 1,
+            half=1,
+            zone=None,
+            leader=(battle.leader + 1) % state.players,
+        )
+        return _refill(
+            state,
+            tied,
+            tied.leader,
+            "declare_zone",
+            discard=state.discard + tuple(gone),
+            decision=_decision(battle, "tie", allied, german),
+        )
     side = "allied" if allied > german else "german"
     # AS-9: the trick goes to the winning side's highest play, the earliest played on equal values.
     best: Play | None = None
@@ -1009,18 +1287,31 @@ def _resolve(state: State, battle: Battle) -> State:
         else:
             to_discard.append(number)
     eligible = _eligible(state, battle, side, zone, best.seat) if state.variant == "advanced" else (best.seat,)
-    outcome = Outcome(side=side, totals=(allied, german), trick_winner=best.seat, trick=tuple(trick),
-                      to_discard=tuple(to_discard), supplies=tuple(supplies), candidates=tuple(candidates),
-                      eligible=eligible)
+    outcome = Outcome(
+        side=side,
+        totals=(allied, german),
+        trick_winner=best.seat,
+        trick=tuple(trick),
+        to_discard=tuple(to_discard),
+        supplies=tuple(supplies),
+        candidates=tuple(candidates),
+        eligible=eligible,
+    )
     battle = replace(battle, outcome=outcome, storm=None, queue=())
     decision = _decision(battle, side, allied, german, best.seat)
     return _after_supplies(replace(state, battle=battle, decision=decision))
 
 
-def _decision(battle: Battle, kind: str, allied: int, german: int,
-              trick_winner: int | None = None) -> Decision:
-    return Decision(kind=kind, battle=battle.number, round=battle.round, convoy=battle.convoy,
-                    allied=allied, german=german, trick_winner=trick_winner)
+def _decision(battle: Battle, kind: str, allied: int, german: int, trick_winner: int | None = None) -> Decision:
+    return Decision(
+        kind=kind,
+        battle=battle.number,
+        round=battle.round,
+        convoy=battle.convoy,
+        allied=allied,
+        german=german,
+        trick_winner=trick_winner,
+    )
 
 
 def _eligible(state: State, battle: Battle, side: str, zone: str, trick_winner: int) -> tuple[int, ...]:
@@ -1059,7 +1350,7 @@ def _supply(state: State, event: SupplyTaken) -> State:
     candidates = outcome.candidates
     if event.card is not None:
         # AS-8: the refuelled card goes into the supply player's hand instead of the discard.
-        hands = (*hands[:event.seat], (*hands[event.seat], event.card), *hands[event.seat + 1:])
+        hands = (*hands[: event.seat], (*hands[event.seat], event.card), *hands[event.seat + 1 :])
         to_discard = tuple(n for n in to_discard if n != event.card)
         candidates = tuple(n for n in candidates if n != event.card)
     outcome = replace(outcome, supplies=outcome.supplies[1:], to_discard=to_discard, candidates=candidates)
@@ -1085,8 +1376,14 @@ def _award(state: State, shares: tuple[tuple[int, tuple[str, ...]], ...]) -> Sta
                 captured[seat] = (*captured[seat], number)
         # A hand size changes only with the seat's convoys (AS-12): the other seats keep theirs.
         sizes[seat] = hand_size(state, convoys[seat])
-    return _battle_over(state, battle, convoys_won=tuple(convoys), captured=tuple(captured),
-                        discard=state.discard + battle.outcome.to_discard, hand_sizes=tuple(sizes))
+    return _battle_over(
+        state,
+        battle,
+        convoys_won=tuple(convoys),
+        captured=tuple(captured),
+        discard=state.discard + battle.outcome.to_discard,
+        hand_sizes=tuple(sizes),
+    )
 
 
 def _battle_over(state: State, battle: Battle, **changes: Any) -> State:
@@ -1103,8 +1400,7 @@ def _refill(state: State, battle: Battle | None, first: int, then: str, **change
     """Everyone refills to hand size in order from `first` (AS-12), then `then` happens; `changes` are
     applied in the same copy of the state."""
     queue = _order_from(state, first)
-    state = replace(state, battle=battle, leader=first, draw_queue=queue, after_refill=then, phase="refill",
-                    **changes)
+    state = replace(state, battle=battle, leader=first, draw_queue=queue, after_refill=then, phase="refill", **changes)
     return _settle_refill(state)
 
 
@@ -1127,9 +1423,14 @@ def _settle_refill(state: State) -> State:
     assert battle is not None
     if then == "declare_zone":
         return replace(state, draw_queue=(), phase="declare_zone")
-    # half_two (AS-14): same zone, same leader, the storm (if unfired) with its new holder.
-    queue_two = tuple([Turn(seat=s) for s in _order_from(state, battle.leader)])
-    return replace(state, draw_queue=(), battle=replace(battle, half=2, queue=queue_two), phase="play")
+    # half_two (AS-14): same zone, same leader, the storm (if unfired) with its new holder; a seat a
+    # first-half storm struck with a skip sits the second half out (AS-18).
+    skips = battle.skips
+    queue_two = tuple([Turn(seat=s) for s in _order_from(state, battle.leader) if s not in skips])
+    battle = replace(battle, half=2, queue=queue_two, skips=())
+    if not queue_two:
+        return _round_over(replace(state, draw_queue=()), battle)
+    return replace(state, draw_queue=(), battle=battle, phase="play")
 
 
 def _draw(state: State, event: CardsDrawn) -> State:
@@ -1138,10 +1439,10 @@ def _draw(state: State, event: CardsDrawn) -> State:
     hidden = len(event.cards) - len(known)
     hands, located, unknown = state.hands, state.located, state.unknown
     if known:
-        hands = (*hands[:seat], hands[seat] + known, *hands[seat + 1:])
+        hands = (*hands[:seat], hands[seat] + known, *hands[seat + 1 :])
         located = located.union(known)
     if hidden:
-        unknown = (*unknown[:seat], unknown[seat] + hidden, *unknown[seat + 1:])
+        unknown = (*unknown[:seat], unknown[seat] + hidden, *unknown[seat + 1 :])
     state = replace(state, hands=hands, unknown=unknown, deck=state.deck - len(event.cards), located=located)
     return _settle_refill(state)
 
@@ -1152,10 +1453,21 @@ def _reshuffle(state: State, event: DeckReshuffled) -> State:
 
 
 _EVOLVERS: dict[type, Any] = {
-    ConvoysCut: _cut, CardsDealt: _deal, ConvoyTurned: _turn_convoy, ZoneDeclared: _declare,
-    CardsPlayed: _play, IntelligencePlayed: _intelligence, CardDiscarded: _discard_card,
-    HandDiscarded: _discard_hand, StormRolled: _storm_roll, StormStruck: _storm_strike, DiceRolled: _dice,
-    SupplyTaken: _supply, SpoilsDivided: _spoils, CardsDrawn: _draw, DeckReshuffled: _reshuffle,
+    ConvoysCut: _cut,
+    CardsDealt: _deal,
+    ConvoyTurned: _turn_convoy,
+    ZoneDeclared: _declare,
+    CardsPlayed: _play,
+    IntelligencePlayed: _intelligence,
+    CardDiscarded: _discard_card,
+    HandDiscarded: _discard_hand,
+    StormRolled: _storm_roll,
+    StormStruck: _storm_strike,
+    DiceRolled: _dice,
+    SupplyTaken: _supply,
+    SpoilsDivided: _spoils,
+    CardsDrawn: _draw,
+    DeckReshuffled: _reshuffle,
 }
 
 

@@ -26,8 +26,11 @@ def result(state: State) -> Result:
     convoys = [convoy_vp(state, seat) for seat in seats]
     cards = [card_vp(state, seat) for seat in seats]
     keys = [
-        (convoys[seat] + cards[seat], convoys[seat], -min((int(c[1:]) for c in state.convoys_won[seat]),
-                                                          default=10_000))
+        (
+            convoys[seat] + cards[seat],
+            convoys[seat],
+            -min((int(c[1:]) for c in state.convoys_won[seat]), default=10_000),
+        )
         for seat in seats
     ]
     players = tuple(

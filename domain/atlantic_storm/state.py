@@ -88,7 +88,8 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """The battle for one convoy: its rounds (AS-10), two halves each in the two-player game (AS-14)."""
+    """The battle for one convoy: its rounds (AS-10), two halves each in the two-player game (AS-14).
+    `skips` holds the seats a first-half storm made skip their second-half play (AS-18)."""
 
     number: int
     convoy: str
@@ -102,6 +103,7 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     storm: Storm | None = None
     next_order: int = 0
     outcome: Outcome | None = None
+    skips: tuple[int, ...] = ()
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -25,8 +25,9 @@ from tests.domain.atlantic_storm.support import catalogue_ref, make_setup, start
 class RandomGame:
     """One game played to the end by random legal moves."""
 
-    def __init__(self, rng: random.Random, catalogue: bytes, players: int, variant: str,
-                 hidden: float = 0.2, audit: float = 0.02) -> None:
+    def __init__(
+        self, rng: random.Random, catalogue: bytes, players: int, variant: str, hidden: float = 0.2, audit: float = 0.02
+    ) -> None:
         self.rng = rng
         names = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"][:players]
         setup = make_setup(names, variant=variant, data=catalogue, ref=_parsed(catalogue))
@@ -85,8 +86,7 @@ class RandomGame:
             return CardsDealt(hands=hands), CardsDealt(hands=tuple(self.veil(h) for h in hands))
         if isinstance(event, CardsDrawn):
             cards = tuple(self.deck.pop() for _ in event.cards)
-            return (CardsDrawn(seat=event.seat, cards=cards),
-                    CardsDrawn(seat=event.seat, cards=self.veil(cards)))
+            return (CardsDrawn(seat=event.seat, cards=cards), CardsDrawn(seat=event.seat, cards=self.veil(cards)))
         if isinstance(event, DeckReshuffled):
             self.deck = list(state.discard)
             self.rng.shuffle(self.deck)

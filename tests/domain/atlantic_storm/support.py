@@ -18,18 +18,19 @@ EXAMPLES = (HERE / "examples.csv").read_bytes()
 def catalogue_ref(data: bytes, resource_id: str = "test") -> ResourceRef:
     """A catalogue parsed by the resource kind, as the service embeds it in a set-up."""
     content = RULESET.resource_kinds["catalogue"].parse(data)
-    return ResourceRef(kind="catalogue", resource_id=resource_id, version=1, content_hash="test",
-                       content=content)
+    return ResourceRef(kind="catalogue", resource_id=resource_id, version=1, content_hash="test", content=content)
 
 
-def make_setup(names: list[str], variant: str = "basic", data: bytes = EXAMPLES, ref: ResourceRef | None = None,
-               **options: Any) -> Setup:
+def make_setup(
+    names: list[str], variant: str = "basic", data: bytes = EXAMPLES, ref: ResourceRef | None = None, **options: Any
+) -> Setup:
     """A table of `names` in seat order."""
     if data is EXAMPLES:
         options.setdefault("pile_size", 3)  # examples.csv holds eight convoys
     players = tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=i) for i, name in enumerate(names))
-    return Setup(players=players, variant=variant, options=dict(options),
-                 resources={"catalogue": ref or catalogue_ref(data)})
+    return Setup(
+        players=players, variant=variant, options=dict(options), resources={"catalogue": ref or catalogue_ref(data)}
+    )
 
 
 def started(setup: Setup) -> GameStarted:
@@ -58,8 +59,10 @@ def generated_catalogue(seed: int) -> bytes:
     """A full-size catalogue (40 convoys, 112 force cards) generated for the property tests: random
     values within the format, every special behaviour present, fate cards against cards and convoys."""
     rng = random.Random(seed)
-    header = ("number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,"
-              "fate_victim,victim,cargo,source")
+    header = (
+        "number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,"
+        "fate_victim,victim,cargo,source"
+    )
     rows = [f"# Generated for the property tests (seed {seed}); not the real cards.", header]
     convoy_victims = set(rng.sample(range(1, 41), 8))
     for i in range(1, 41):
@@ -69,15 +72,28 @@ def generated_catalogue(seed: int) -> bytes:
         victim = "yes" if i in convoy_victims else ""
         rows.append(f"C{i},Convoy {i},,,,,,,,{year},{ocean},{1 + i % 7},,,{victim},{cargo},generated")
     specials = {
-        "A": [("Admiral A", "SPECIAL", "admiral"), ("Raid", "SPECIAL", "raid"), ("Ultra", "SPECIAL", "intelligence"),
-              ("Tanker A", "SUPPLY", "supply"), ("Minefield", "BONUS", "standalone"),
-              ("CAM Ship", "BONUS", "standalone")],
-        "G": [("Admiral G", "SPECIAL", "admiral"), ("Happy Time", "SPECIAL", "happy_time"),
-              ("B-Dienst", "SPECIAL", "intelligence"), ("Milk Cow", "SUPPLY", "milk_cow"),
-              ("Tanker G", "SUPPLY", "supply"), ("Black Gap", "BONUS", "black_gap")],
+        "A": [
+            ("Admiral A", "SPECIAL", "admiral"),
+            ("Raid", "SPECIAL", "raid"),
+            ("Ultra", "SPECIAL", "intelligence"),
+            ("Tanker A", "SUPPLY", "supply"),
+            ("Minefield", "BONUS", "standalone"),
+            ("CAM Ship", "BONUS", "standalone"),
+        ],
+        "G": [
+            ("Admiral G", "SPECIAL", "admiral"),
+            ("Happy Time", "SPECIAL", "happy_time"),
+            ("B-Dienst", "SPECIAL", "intelligence"),
+            ("Milk Cow", "SUPPLY", "milk_cow"),
+            ("Tanker G", "SUPPLY", "supply"),
+            ("Black Gap", "BONUS", "black_gap"),
+        ],
     }
-    units = {"air": ("aircraft", "carrier"), "surface": ("ship",), "submarine": ("submarine", "wolfpack",
-                                                                                 "escort_group")}
+    units = {
+        "air": ("aircraft", "carrier"),
+        "surface": ("ship",),
+        "submarine": ("submarine", "wolfpack", "escort_group"),
+    }
     normals: dict[str, list[str]] = {"A": [], "G": []}
     lines: list[tuple[str, list[str]]] = []
     for prefix, side in (("A", "allied"), ("G", "german")):
@@ -98,13 +114,30 @@ def generated_catalogue(seed: int) -> bytes:
             elif i <= 14:
                 frame = rng.choice(("air", "surface", "submarine", "any"))
                 values = [f"+{rng.randint(0, 2)}" for _ in range(3)]
-                lines.append((number, [number, f"Bonus {number}", side, "", frame, "weapon", *values, years, ocean,
-                                       "BONUS", ""]))
+                lines.append(
+                    (number, [number, f"Bonus {number}", side, "", frame, "weapon", *values, years, ocean, "BONUS", ""])
+                )
             else:
                 frame = rng.choice(("air", "surface", "submarine"))
                 values = [_value(rng) for _ in range(3)]
-                lines.append((number, [number, f"Unit {number}", side, "", frame, rng.choice(units[frame]),
-                                       *values, years, ocean, str(rng.randint(0, 5)), ""]))
+                lines.append(
+                    (
+                        number,
+                        [
+                            number,
+                            f"Unit {number}",
+                            side,
+                            "",
+                            frame,
+                            rng.choice(units[frame]),
+                            *values,
+                            years,
+                            ocean,
+                            str(rng.randint(0, 5)),
+                            "",
+                        ],
+                    )
+                )
                 normals[prefix].append(number)
     # Fate cards: some units are destined against units of the other side, some against convoys.
     victims: set[str] = set()
@@ -145,13 +178,19 @@ def _value(rng: random.Random) -> str:
 NAMES = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"]
 
 
-def at_battle(hands: list[list[str]], convoy: str, zone: str | None = "submarine", variant: str = "basic",
-              discarded: str | None = None, pile_size: int = 3) -> Table:
+def at_battle(
+    hands: list[list[str]],
+    convoy: str,
+    zone: str | None = "submarine",
+    variant: str = "basic",
+    discarded: str | None = None,
+    pile_size: int = 3,
+) -> Table:
     """A table of len(hands) players (Alain deals and leads), each dealt the named cards and face-down
     cards up to six, with `convoy` turned and `zone` declared."""
     from domain.atlantic_storm.events import CardsDealt, ConvoysCut, ConvoyTurned, ZoneDeclared
 
-    table = Table(make_setup(NAMES[:len(hands)], variant=variant, pile_size=pile_size))
+    table = Table(make_setup(NAMES[: len(hands)], variant=variant, pile_size=pile_size))
     dealt = tuple(tuple([*hand, *([None] * (6 - len(hand)))]) for hand in hands)
     table.play(
         ConvoysCut(cuts=tuple(f"C{i + 1}" for i in range(len(hands)))),

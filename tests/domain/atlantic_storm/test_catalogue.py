@@ -41,22 +41,31 @@ def test_the_blank_template_lists_the_whole_deck_and_does_not_import_until_fille
 
 
 def test_every_bad_row_is_reported_with_its_line_and_field():
-    data = "\n".join([
-        "# written for this test",
-        HEADER,
-        "C1,Good Convoy,,,,,,,,1941,north_atlantic,5,,,,full,test",
-        "C2,Bad Year,,,,,,,,1939,north_atlantic,5,,,,full,test",
-        "A1,Bad Value,allied,,air,aircraft,7,0,0,1941,any,2,,,,,test",
-        "G1,Wrong Side,allied,,air,aircraft,1,0,0,1941,any,2,,,,,test",
-        "A2,Fated,allied,,air,aircraft,1,0,0,1941,any,2,,Nobody,,,test",
-        "X9,Bad Number,allied,,air,aircraft,1,0,0,1941,any,2,,,,,test",
-        "C1,Good Convoy,,,,,,,,1941,north_atlantic,5,,,,full,test",
-    ]).encode()
+    data = "\n".join(
+        [
+            "# written for this test",
+            HEADER,
+            "C1,Good Convoy,,,,,,,,1941,north_atlantic,5,,,,full,test",
+            "C2,Bad Year,,,,,,,,1939,north_atlantic,5,,,,full,test",
+            "A1,Bad Value,allied,,air,aircraft,7,0,0,1941,any,2,,,,,test",
+            "G1,Wrong Side,allied,,air,aircraft,1,0,0,1941,any,2,,,,,test",
+            "A2,Fated,allied,,air,aircraft,1,0,0,1941,any,2,,Nobody,,,test",
+            "X9,Bad Number,allied,,air,aircraft,1,0,0,1941,any,2,,,,,test",
+            "C1,Good Convoy,,,,,,,,1941,north_atlantic,5,,,,full,test",
+        ]
+    ).encode()
     with pytest.raises(ResourceError) as error:
         KIND.parse(data)
     found = {(e["row"], e["field"]) for e in error.value.errors}
-    assert found == {(4, "years"), (5, "air"), (6, "side"), (7, "fate_victim"), (8, "number"), (9, "number"),
-                     (9, "name")}
+    assert found == {
+        (4, "years"),
+        (5, "air"),
+        (6, "side"),
+        (7, "fate_victim"),
+        (8, "number"),
+        (9, "number"),
+        (9, "name"),
+    }
     assert all(e["message"] for e in error.value.errors)
 
 
@@ -67,12 +76,18 @@ def test_a_header_without_every_column_is_refused():
 
 
 def test_a_fate_victim_must_be_marked_in_red():
-    data = "\n".join([HEADER, "C1,SC 42,,,,,,,,1941,north_atlantic,7,,,,full,test",
-                      "G1,Markgraf,german,,submarine,wolfpack,0,1,?,1941,any,3,,SC 42,,,test"]).encode()
+    data = "\n".join(
+        [
+            HEADER,
+            "C1,SC 42,,,,,,,,1941,north_atlantic,7,,,,full,test",
+            "G1,Markgraf,german,,submarine,wolfpack,0,1,?,1941,any,3,,SC 42,,,test",
+        ]
+    ).encode()
     with pytest.raises(ResourceError) as error:
         KIND.parse(data)
-    assert error.value.errors == [{"row": 3, "field": "fate_victim",
-                                   "message": "'SC 42' is a fate victim: mark its row victim=yes."}]
+    assert error.value.errors == [
+        {"row": 3, "field": "fate_victim", "message": "'SC 42' is a fate victim: mark its row victim=yes."}
+    ]
 
 
 def test_the_parsed_content_is_json_and_reads_back_as_the_same_catalogue():

@@ -9,8 +9,9 @@ from domain.ruleset import Player, PlayerResult, Result, SeriesGame, Setup
 def game(scores: dict[str, int]) -> SeriesGame:
     players = tuple(Player(player_id=pid, name=pid.title(), seat=i) for i, pid in enumerate(scores))
     results = tuple(PlayerResult(seat=i, score=s) for i, s in enumerate(scores.values()))
-    return SeriesGame(setup=Setup(players=players, variant="basic"),
-                      result=Result(finished=True, score_unit="vp", players=results))
+    return SeriesGame(
+        setup=Setup(players=players, variant="basic"), result=Result(finished=True, score_unit="vp", players=results)
+    )
 
 
 def test_totals_carry_over_and_the_highest_total_deals_the_next_game():

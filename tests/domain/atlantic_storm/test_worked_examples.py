@@ -1,4 +1,4 @@
-"""The worked examples of seed 002, recorded event by event (catalogue: examples.csv, written for the
+"""The worked examples of the Spanish rulebook (002), recorded event by event (catalogue: examples.csv, written for the
 tests with the values the examples state)."""
 
 from __future__ import annotations
@@ -28,19 +28,21 @@ U = None  # a card dealt face down (G-2)
 
 
 def five_player_battle(variant: str) -> Table:
-    """Seed 002 §11: A leads SC 42 (C1) in a submarine battle. A plays Markgraf (fate: SC 42 doubles it);
+    """Rulebook (002) §11: A leads SC 42 (C1) in a submarine battle. A plays Markgraf (fate: SC 42 doubles it);
     B plays Sunderland with Metric ASV Radar and the Atlantic Storm, rolls 1 and cancels Markgraf;
     C plays U38; D plays U501 with Black Gap; E plays Escort Group 36 and rolls 4 for its '?'."""
     table = Table(make_setup(["A", "B", "C", "D", "E"], variant=variant, pile_size=3))
     table.play(
         ConvoysCut(cuts=("C2", "C3", "C4", "C5", "C6")),  # A cuts the lowest number and deals (AS-2)
-        CardsDealt(hands=(
-            ("G1", U, U, U, U, U),
-            ("A1", "A2", "S1", U, U, U),
-            (U, U, U, U, U, U),
-            ("G3", "G4", U, U, U, U),
-            ("A3", U, U, U, U, U),
-        )),
+        CardsDealt(
+            hands=(
+                ("G1", U, U, U, U, U),
+                ("A1", "A2", "S1", U, U, U),
+                (U, U, U, U, U, U),
+                ("G3", "G4", U, U, U, U),
+                ("A3", U, U, U, U, U),
+            )
+        ),
         ConvoyTurned(seat=A, convoy="C1", discarded="C7" if variant == "advanced" else None),
         ZoneDeclared(seat=A, zone="submarine"),
         CardsPlayed(seat=A, normals=("G1",), victims=("C1",)),
@@ -63,8 +65,8 @@ def test_the_five_player_example_ends_eight_to_seven_and_b_takes_the_trick():
     assert decision.kind == "allied"
     # B (3+1) and E (4) tie for the highest Allied play; B played first (AS-9).
     assert decision.trick_winner == B
-    # AS-9: the trick is the convoy and the losing side's normal cards. (The example's sentence that U38
-    # and U501 "are discarded" contradicts §4 and the spoils example of §14, which has them captured.)
+    # AS-9: the trick is the convoy and the losing side's normal cards. AS-1: the example's sentence that
+    # U38 and U501 "are discarded" gives way to the rule sections (and the spoils example): captured.
     assert state.convoys_won[B] == ("C1",)
     assert sorted(state.captured[B]) == ["G2", "G3"]
     result = RULESET.result(state)
@@ -115,7 +117,7 @@ def test_a_loser_cannot_share_the_spoils():
 
 
 def two_player_battle() -> Table:
-    """Seed 002 §13: A leads ONS 5 (C2), submarine zone. A: B-24 Liberator (4). B: Steinbrink ('?').
+    """Rulebook (002) §13: A leads ONS 5 (C2), submarine zone. A: B-24 Liberator (4). B: Steinbrink ('?').
     Both draw. A: Escort Group B7 ('?'). B: Achates with Centimetric ASV Radar (3+2). B rolls 6 for
     Steinbrink, A rolls 3 for B7."""
     table = Table(make_setup(["A", "B"], pile_size=3))
