@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from domain.milles_nautiques import narration, rules, scoring, series, views
 from domain.milles_nautiques.events import MillesNautiquesEvent
+from domain.milles_nautiques.picture import picture
 from domain.milles_nautiques.state import State
 from domain.ruleset import GameRuleset
 
@@ -43,6 +44,7 @@ RULESET = GameRuleset(
     legal_events=rules.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
+    picture=picture,  # the table as SVG, drawn from a view
 )
 
 __all__ = ["RULESET"]
