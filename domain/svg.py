@@ -37,6 +37,12 @@ def points(half_points: int) -> str:
     return f"{whole}.5" if half else str(whole)
 
 
+def shorten(words: str, limit: int) -> str:
+    """Text cut to `limit` characters with an ellipsis, where a long name would run into its neighbours
+    (the whole name stays in the element's aria-label)."""
+    return words if len(words) <= limit else words[: limit - 1] + "…"
+
+
 def to_data(view: Any) -> Any:
     """A view as plain JSON data (a struct or builtins alike), as the API sends it."""
     return msgspec.to_builtins(view, str_keys=True)

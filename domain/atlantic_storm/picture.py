@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.svg import Changed, changed_class, document, group, rect, text, to_data
+from domain.svg import Changed, changed_class, document, group, rect, shorten, text, to_data
 
 WIDTH = 400
 MARGIN = 8
@@ -177,7 +177,7 @@ def _play_row(
         text(
             MARGIN + 8,
             y + 17,
-            f"{who} · {side_word}",
+            f"{shorten(who, 24)} · {side_word}",
             14,
             font_weight="bold",
             fill=ALLIED_INK if allied else GERMAN_INK,
@@ -288,7 +288,7 @@ def _players(y: float, data: dict[str, Any], cards: dict[str, Any], marks: Chang
                 stroke="#ced4da",
                 class_=changed_class(marks("players", seat)),
             ),
-            text(MARGIN + 8, y + 18, f"{name}{leader}", 15, font_weight="bold"),
+            text(MARGIN + 8, y + 18, f"{shorten(name, 28)}{leader}", 15, font_weight="bold"),
             text(WIDTH - MARGIN - 10, y + 18, vp, 16, anchor="end", font_weight="bold"),
             text(
                 MARGIN + 8,

@@ -19,13 +19,14 @@ from typing import Any
 
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS
-from domain.svg import Changed, changed_class, circle, document, esc, group, rect, text, to_data
+from domain.svg import Changed, changed_class, circle, document, esc, group, rect, shorten, text, to_data
 
 HEX_W = 60.0  # pointy-top hexes: a doubled column is half a hex
 HALF_W = HEX_W / 2
 RADIUS = HEX_W / math.sqrt(3)  # centre to corner
 ROW_H = RADIUS * 1.5
 MARGIN = 10.0
+TITLE = 48.0  # the scenario, turn and status line
 HEAD = 86.0  # room for a side's lines above and below the board
 FONT = 28  # about 12.5 px when the picture is 360 px wide
 SMALL = 24
@@ -61,7 +62,7 @@ OBSTACLE_NAMES = {
 
 
 def _centre(row: int, col: int) -> tuple[float, float]:
-    return MARGIN + HALF_W * (col + 1), HEAD + RADIUS + ROW_H * row
+    return MARGIN + HALF_W * (col + 1), TITLE + HEAD + RADIUS + ROW_H * row
 
 
 def _hexes(rows: int, cols: int) -> list[tuple[int, int]]:
@@ -105,7 +106,7 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
     count = next((h.get("count", 0) for h in hands if h.get("side") == name), 0)
     active = data.get("active") == name and not data.get("over")
     medals = f"{side.get('medals', 0)} of {side.get('victory', 0)} medals"
-    first = f"{name.title()} · {side.get('player', '')}" + ("  (to play)" if active else "")
+    first = f"{name.title()} · {shorten(str(side.get('player', '')), 24)}" + ("  (to play)" if active else "")
     second = f"{medals} · {count} card{'s' if count != 1 else ''} in hand"
     if active and data.get("card"):
         card = CARDS.get(str(data["card"]))
@@ -130,7 +131,7 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     rows, cols = int(board.get("rows", 9)), int(board.get("cols", 13))
     special = {(h["row"], h["col"]): h for h in board.get("hexes", ())}
     width = MARGIN * 2 + HEX_W * cols
-    board_bottom = HEAD + RADIUS * 2 + ROW_H * (rows - 1)
+    board_bottom = TITLE + HEAD + RADIUS * 2 + ROW_H * (rows - 1)
 
     terrain_seen: set[str] = set()
     tiles: list[str] = []
@@ -225,7 +226,7 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
             )
         )
 
-    body.append(_side_lines(data, 0, 6, marks))
+    body.append(_side_lines(data, 0, TITLE + 6, marks))
     body.append(_side_lines(data, 1, board_bottom + 8, marks))
 
     legend_y = board_bottom + HEAD + 6
@@ -254,6 +255,10 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     players = " against ".join(f"{s.get('side', '')} ({s.get('player', '')})" for s in data.get("sides", ()))
     status = f"Turn {data.get('turn', 0)}"
     if data.get("over"):
-        status = f"Game over: {data['winner']} win" if data.get("winner") else "Game over"
+        status = f"Game over: {str(data['winner']).title()} win" if data.get("winner") else "Game over"
+    heading = [text(MARGIN, 36, f"{shorten(str(scenario), 24)} · {status}", 30, font_weight="bold")]
+    if marks("over") or marks("winner"):
+        heading.insert(0, rect(MARGIN - 4, 4, width - 2 * MARGIN + 8, 44, rx=6, fill="#fff4e6", class_="changed"))
+    body.insert(0, group(status, heading))
     title = f"Mémoire 44, {scenario}: {players}. {status}."
     return document(width, height, title, body, description=status)

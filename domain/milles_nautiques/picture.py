@@ -10,10 +10,10 @@ captured. The header says the round, turn, who plays and the stock.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME
-from domain.svg import Changed, changed_class, document, esc, group, points, rect, text, to_data
+from domain.svg import Changed, changed_class, document, esc, group, points, rect, shorten, text, to_data
 
 WIDTH = 400
 MARGIN = 8
@@ -53,21 +53,17 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
 
 
-def _short(name: str, limit: int = 7) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "…"
-
-
 def _badges(convoy: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str, str]]:
     """What lies on a convoy: (badge text, colour, words for a screen reader)."""
     found = [(label, colour, label.lower()) for key, label, colour in _BADGES if convoy.get(key)]
     plane = convoy.get("plane_by")
     if plane is not None:
         who = _name(names, plane)
-        found.append((f"PLANE {_short(who, 6)}", "#5f3dc4", f"a plane from {who}"))
+        found.append((f"PLANE {shorten(who, 6)}", "#5f3dc4", f"a plane from {who}"))
     mine = convoy.get("mine_by")
     if mine is not None:
         who = _name(names, mine)
-        found.append((f"MINE {_short(who, 7)}", "#862e9c", f"a mine laid by {who}"))
+        found.append((f"MINE {shorten(who, 7)}", "#862e9c", f"a mine laid by {who}"))
     return found
 
 
@@ -75,8 +71,17 @@ def _card_height(convoy: dict[str, Any], names: Sequence[str]) -> float:
     return 62 + BADGE_H * len(_badges(convoy, names)) + SHIP_H * len(convoy.get("battle", ()))
 
 
-def _convoy_card(x: float, y: float, convoy: dict[str, Any], names: Sequence[str], changed: Changed) -> str:
+class _Table(NamedTuple):
+    """What every part of the picture needs: the players' names, the changed paths, the round over."""
+
+    names: list[str]
+    changed: Changed
+    over: bool
+
+
+def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
     """One convoy: its card (face or back), miles sailed with a bar to port, badges, ships under it."""
+    names, changed = table.names, table.changed
     card = convoy.get("card")
     number = convoy["number"]
     detected = bool(convoy.get("detected"))
@@ -92,7 +97,7 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], names: Sequence[str
         ink = "#ffffff"
     else:
         # A card the viewer knows but the table has not seen (the record, its own side) has a dashed edge.
-        dashed = None if detected or arrived else "5 3"
+        dashed = None if detected or arrived or table.over else "5 3"
         body.append(
             rect(
                 x,
@@ -139,7 +144,7 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], names: Sequence[str
                         fill=ATTACK_FILL if ship.get("attacking") else DEFEND_FILL,
                         class_=changed_class(changed("convoys", number - 1, "battle", i)),
                     ),
-                    text(x + 6, top + 13, _short(who, 6), 12, fill="#ffffff"),
+                    text(x + 6, top + 13, shorten(who, 6), 12, fill="#ffffff"),
                     text(x + CARD_W - 6, top + 13, str(strength), 13, anchor="end", fill="#ffffff", font_weight="bold"),
                 ],
             )
@@ -159,10 +164,11 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], names: Sequence[str
     return group(", ".join(words), body, class_=None)
 
 
-def _captured_chip(x: float, y: float, convoy: dict[str, Any], names: Sequence[str], changed: Changed) -> str:
+def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
     card = convoy.get("card")
     label = _tons(card) if card is not None else "face down"
-    owner = _name(names, convoy.get("laid_by"))
+    owner = _name(table.names, convoy.get("laid_by"))
+    changed = table.changed
     return group(
         f"Captured convoy {convoy['number']}, {_convoy_words(card)}, laid by {owner}",
         [
@@ -189,29 +195,27 @@ def _captured_chip(x: float, y: float, convoy: dict[str, Any], names: Sequence[s
     )
 
 
-def _cards_block(
-    y: float, title: str, convoys: list[dict[str, Any]], names: Sequence[str], changed: Changed
-) -> tuple[list[str], float]:
+def _cards_block(y: float, title: str, convoys: list[dict[str, Any]], table: _Table) -> tuple[list[str], float]:
     """A titled set of convoy cards in lines of five; returns the elements and the height used."""
     out = [text(MARGIN, y + 14, title, 13, fill="#495057")]
     y += 20
     for start in range(0, len(convoys), PER_LINE):
         line = convoys[start : start + PER_LINE]
         for i, convoy in enumerate(line):
-            out.append(_convoy_card(MARGIN + i * (CARD_W + CARD_GAP), y, convoy, names, changed))
-        y += max(_card_height(c, names) for c in line) + 8
+            out.append(_convoy_card(MARGIN + i * (CARD_W + CARD_GAP), y, convoy, table))
+        y += max(_card_height(c, table.names) for c in line) + 8
     return out, y
 
 
-def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], changed: Changed) -> tuple[str, float]:
-    names = [p.get("name", "") for p in data.get("players", ())]
+def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _Table) -> tuple[str, float]:
+    changed = table.changed
     convoys = data.get("convoys", ())
     index = int(side["side"])
     score = side.get("score", {})
     total = sum(int(v) for v in score.values())
     body: list[str] = []
     y = y0 + 22
-    body.append(text(MARGIN, y, side.get("name", ""), 17, font_weight="bold"))
+    body.append(text(MARGIN, y, shorten(side.get("name", ""), 28), 17, font_weight="bold"))
     score_changed = changed("sides", index, "score")
     if score_changed:
         body.append(rect(WIDTH - MARGIN - 92, y - 17, 92, 23, rx=4, fill="#fff4e6", class_="changed"))
@@ -247,17 +251,17 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], changed: 
     in_port = [c for c in convoys if c.get("side") == index and c.get("status") == "arrived"]
     seats = set(side.get("seats", ()))
     captured = [c for c in convoys if c.get("status") == "destroyed" and c.get("captor") in seats]
-    block, y = _cards_block(y, "At sea (port to starboard)" if at_sea else "No convoy at sea", at_sea, names, changed)
+    block, y = _cards_block(y, "At sea (port to starboard)" if at_sea else "No convoy at sea", at_sea, table)
     body.extend(block)
     if in_port:
-        block, y = _cards_block(y, "In port", in_port, names, changed)
+        block, y = _cards_block(y, "In port", in_port, table)
         body.extend(block)
     if captured:
         body.append(text(MARGIN, y + 14, "Captured", 13, fill="#495057"))
         y += 20
         for start in range(0, len(captured), PER_LINE):
             for i, convoy in enumerate(captured[start : start + PER_LINE]):
-                body.append(_captured_chip(MARGIN + i * (CARD_W + CARD_GAP), y, convoy, names, changed))
+                body.append(_captured_chip(MARGIN + i * (CARD_W + CARD_GAP), y, convoy, table))
             y += 28
     y += 4
     frame = rect(2, y0 + 2, WIDTH - 4, y - y0 - 4, rx=8, fill="#f1f3f5", stroke="#ced4da")
@@ -289,7 +293,7 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     body = [group(f"{status}, {data.get('stock', 0)} cards in the stock", head)]
     y = 52.0
     for side in data.get("sides", ()):
-        panel, y = _side_panel(y, side, data, marks)
+        panel, y = _side_panel(y, side, data, _Table(names, marks, phase == "over"))
         body.append(panel)
         y += 4
     sides = " against ".join(s.get("name", "") for s in data.get("sides", ()))
