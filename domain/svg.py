@@ -9,6 +9,7 @@ viewBox and no fixed size, so a page scales them to a phone's width; sizes are c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -48,12 +49,23 @@ def to_data(view: Any) -> Any:
     return msgspec.to_builtins(view, str_keys=True)
 
 
-def _attrs(attrs: dict[str, object]) -> str:
+@functools.cache
+def _attribute(key: str) -> str:
     # Keyword arguments name attributes with `_` for `-` (stroke_width) and a trailing `_` for
-    # Python words (class_); None leaves an attribute out.
-    return "".join(
-        f' {key.rstrip("_").replace("_", "-")}="{esc(value)}"' for key, value in attrs.items() if value is not None
-    )
+    # Python words (class_).
+    return key.rstrip("_").replace("_", "-")
+
+
+def _attrs(attrs: dict[str, object]) -> str:
+    """Attributes from keyword arguments; None leaves one out. Numbers need no escaping (the common
+    case, kept cheap); everything else is escaped."""
+    out = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        shown = f"{value:g}" if isinstance(value, int | float) and not isinstance(value, bool) else esc(value)
+        out.append(f' {_attribute(key)}="{shown}"')
+    return "".join(out)
 
 
 def text(x: float, y: float, content: object, size: float = 14, **attrs: object) -> str:

@@ -271,7 +271,7 @@ def _players(y: float, data: dict[str, Any], cards: dict[str, Any], marks: Chang
             detail = f"convoys {convoy_vp} + cards {card_vp}"
         else:
             vp = f"{convoy_vp} VP"
-            detail = f"convoys {convoy_vp}, {captured} captured card{'s' if captured != 1 else ''} face down"
+            detail = f"convoys {convoy_vp} + {captured} card{'s' if captured != 1 else ''} face down"
         lines = _wrap([_card(cards, n) for n in won], WRAP + 4) if won else []
         height = 42 + LINE * len(lines)
         name = str(player.get("name", ""))

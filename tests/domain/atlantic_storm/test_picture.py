@@ -3,6 +3,8 @@ the game worked by hand): hands are counts, captured cards stay face down until 
 
 from __future__ import annotations
 
+import random
+import re
 import xml.etree.ElementTree as ET
 
 import msgspec
@@ -11,6 +13,8 @@ from domain.atlantic_storm import RULESET
 from domain.record import fold
 from domain.ruleset import Viewer
 from projections.diff import diff
+from tests.domain.atlantic_storm.random_player import RandomGame
+from tests.domain.atlantic_storm.support import generated_catalogue
 from tests.domain.atlantic_storm.test_recorded_game import events
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,7 +65,7 @@ def test_the_decided_round_tricks_and_vp_are_drawn_for_each_player():
     document = RULESET.picture(RULESET.view(state_after(12), Viewer.public()), ())
     assert "Last round decided: Battle 1, round 1, SC 42: the Allies win, 6 : 3. Trick to Carl" in labels(document)
     carl = group(document, "Carl:")
-    assert carl.get("aria-label").startswith("Carl: 7 VP (convoys 7, 1 captured card face down)")
+    assert carl.get("aria-label").startswith("Carl: 7 VP (convoys 7 + 1 card face down)")
     assert "1 trick" in " ".join(t.text for t in carl.iter(f"{SVG}text"))
 
 
@@ -103,3 +107,26 @@ def test_a_players_name_is_escaped():
     document = RULESET.picture(view, ())
     assert "<script>" not in document and "&lt;script&gt;" in document
     assert "<script>alert(1)</script> plays for the German side" in " ".join(labels(document))
+
+
+def test_random_games_draw_at_every_step_and_the_public_picture_names_no_card_in_a_hand():
+    catalogue = generated_catalogue(1)
+    rng = random.Random(7)
+    drawn = 0
+
+    def draw(game: RandomGame) -> None:
+        nonlocal drawn
+        state = game.record.state
+        full = RULESET.view(state, Viewer.full())
+        ET.fromstring(RULESET.picture(full, ()))
+        public = RULESET.picture(RULESET.view(state, Viewer.public()), ())
+        ET.fromstring(public)
+        public = public.replace("Atlantic Storm:", "").replace("Atlantic Storm ·", "")  # the game, not the card
+        for player in full["players"]:
+            for number in player["hand"]:
+                assert not re.search(rf"(?<!\w){re.escape(full['cards'][number]['name'])}(?!\w)", public)
+        drawn += 1
+
+    for players, variant in ((3, "advanced"),):
+        RandomGame(rng, catalogue, players, variant).play(draw)
+    assert drawn > 100

@@ -3,6 +3,7 @@ hands are counts (G-2)."""
 
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -12,9 +13,10 @@ import pytest
 from domain.memoire44 import RULESET
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS
-from domain.record import decoder, fold
+from domain.record import decoder, fold, start
 from domain.ruleset import Viewer
 from projections.diff import diff
+from tests.domain.memoire44.harness import RandomTable, setup_for
 
 SVG = "{http://www.w3.org/2000/svg}"
 RECORD = Path(__file__).parent / "fixtures" / "hedgerow_lane_axis_medal_victory.jsonl"
@@ -107,3 +109,28 @@ def test_a_players_name_is_escaped(events):
     document = RULESET.picture(view, ())
     assert "<script>" not in document
     assert "Axis · <script>x</script>  (to play)" in [t.text for t in ET.fromstring(document).iter(f"{SVG}text")]
+
+
+def test_random_games_draw_at_every_step_and_the_public_picture_names_only_the_card_in_play():
+    drawn = 0
+    for seed, scenario in ((11, "hedgerow_lane"), (12, "vernay_crossroads")):
+        table = RandomTable(random.Random(seed), setup_for(scenario))
+        table.play()
+        folded = start(RULESET, table.events[0])
+        before = RULESET.view(folded.state, Viewer.public())
+        for event in table.events[1:]:
+            folded = folded.apply(event)
+            public = RULESET.view(folded.state, Viewer.public())
+            paths = [tuple(str(p) for p in c.path) for c in diff(before, public)]
+            document = RULESET.picture(public, paths)
+            root = ET.fromstring(document)
+            assert len([e for e in root.iter(f"{SVG}path") if e.get("class") == "hex"]) == 113
+            full = RULESET.view(folded.state, Viewer.full())
+            ET.fromstring(RULESET.picture(full, paths))
+            held = {CARDS[c].name for hand in full["hands"] for c in hand["known"]} - {
+                CARDS[public["card"]].name if public["card"] else ""
+            }
+            assert not [name for name in held if name in document]
+            before = public
+            drawn += 1
+    assert drawn > 100

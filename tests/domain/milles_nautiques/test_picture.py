@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import xml.etree.ElementTree as ET
 
 import msgspec
@@ -10,6 +11,7 @@ from domain.milles_nautiques import RULESET
 from domain.milles_nautiques.events import AlertPlayed, ConvoyPlaced, PlanePlayed, WarshipPlayed
 from domain.ruleset import Viewer
 from tests.domain.milles_nautiques.scene import Scene
+from tests.domain.milles_nautiques.table import Table, make_setup
 from tests.domain.milles_nautiques.test_views import team_table
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -111,3 +113,27 @@ def test_a_players_name_is_escaped_wherever_it_appears():
     root = ET.fromstring(document)
     assert name in [t.text for t in root.iter(f"{SVG}text")]
     assert root.find(f"{SVG}title").text.startswith(f"Milles Nautiques, round 1: {name} against")
+
+
+def test_random_rounds_draw_at_every_step_and_a_hidden_convoy_is_never_face_up_in_public():
+    drawn = 0
+    for seed, players, teams in ((3, 2, False), (4, 4, True), (5, 6, False)):
+        rng = random.Random(seed)
+        table = Table(rng, make_setup(players, teams), known=0.5, hidden=0.4)
+
+        def check(table: Table = table) -> None:
+            nonlocal drawn
+            state = table.state
+            ET.fromstring(draw(state, Viewer.full()))
+            root = ET.fromstring(draw(state, Viewer.public()))
+            public = RULESET.view(state, Viewer.public())
+            for convoy in public["convoys"]:
+                if convoy["card"] is None and convoy["status"] != "destroyed":
+                    [card] = [
+                        e for e in root.iter() if (e.get("aria-label") or "").startswith(f"Convoy {convoy['number']},")
+                    ]
+                    assert "face down" in texts(card) and not [t for t in texts(card) if t.endswith(" t")]
+            drawn += 1
+
+        table.play(check)
+    assert drawn > 100
