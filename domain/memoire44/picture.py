@@ -27,9 +27,9 @@ RADIUS = HEX_W / math.sqrt(3)  # centre to corner
 ROW_H = RADIUS * 1.5
 MARGIN = 10.0
 TITLE = 48.0  # the scenario, turn and status line
-HEAD = 86.0  # room for a side's lines above and below the board
+HEAD = 118.0  # room for a side's three lines above and below the board
 FONT = 28  # about 12.5 px when the picture is 360 px wide
-SMALL = 24
+SMALL = 26
 
 # The outline of a hex from its top corner, relative, so each hex costs one short string.
 _HEX = (
@@ -108,19 +108,24 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
     medals = f"{side.get('medals', 0)} of {side.get('victory', 0)} medals"
     first = f"{name.title()} · {shorten(str(side.get('player', '')), 24)}" + ("  (to play)" if active else "")
     second = f"{medals} · {count} card{'s' if count != 1 else ''} in hand"
-    if active and data.get("card"):
-        card = CARDS.get(str(data["card"]))
-        second += f" · playing {card.name if card else data['card']}"
     body = [
         rect(MARGIN, y, 16 * 2, 32, rx=4, fill=SIDE_FILL.get(name, "#868e96")),
         text(MARGIN + 42, y + 26, first, FONT, font_weight="bold"),
         text(MARGIN + 42, y + 62, second, SMALL + 2, fill="#343a40"),
     ]
-    if marks("sides", camp, "medals") or any(
+    changed = marks("sides", camp, "medals") or any(
         marks("hands", i) for i in range(len(hands)) if hands[i].get("side") == name
-    ):
-        body.insert(0, rect(MARGIN - 4, y - 4, 13 * HEX_W + 8, 74, rx=6, fill="#fff4e6", class_="changed"))
-    return group(f"{name}, {side.get('player', '')}: {second}" + (", to play" if active else ""), body)
+    )
+    label = f"{name}, {side.get('player', '')}: {second}"
+    if active and data.get("card"):
+        card = CARDS.get(str(data["card"]))
+        playing = f"playing {card.name if card else data['card']}"
+        body.append(text(MARGIN + 42, y + 96, playing, SMALL + 2, font_weight="bold"))
+        label += f", {playing}"
+        changed = changed or marks("card")
+    if changed:
+        body.insert(0, rect(MARGIN - 4, y - 4, 13 * HEX_W + 8, 110, rx=6, fill="#fff4e6", class_="changed"))
+    return group(label + (", to play" if active else ""), body)
 
 
 def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:

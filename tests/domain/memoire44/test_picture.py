@@ -75,7 +75,7 @@ def test_medals_and_hands_are_drawn_as_counts_and_no_hidden_card_is_named(events
     document = RULESET.picture(view_at(events, 30), ())
     assert not [name for name in held if name in document]
     root = ET.fromstring(document)
-    assert labelled(root, "AXIS, Alain: 0 of 4 medals · 3 cards in hand · playing Behind Enemy Lines")
+    assert labelled(root, "AXIS, Alain: 0 of 4 medals · 3 cards in hand, playing Behind Enemy Lines, to play")
     assert labelled(root, "ALLIES, Bea: 0 of 4 medals · 4 cards in hand")
 
 
