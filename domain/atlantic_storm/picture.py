@@ -54,6 +54,11 @@ def _card(cards: dict[str, Any], number: str) -> str:
     return str(facts["name"]) if facts else number
 
 
+def _panel(y: float, height: float, changed: bool, **attrs: object) -> str:
+    """A full-width rounded panel (the convoy, a play, the last decision, a player), outlined when changed."""
+    return rect(MARGIN, y, WIDTH - 2 * MARGIN, height, rx=6, class_=changed_class(changed), **attrs)
+
+
 def _wrap(words: Sequence[str], width: int = WRAP) -> list[str]:
     """Card names joined with " + ", broken into lines of about `width` characters."""
     lines: list[str] = []
@@ -77,18 +82,8 @@ def _convoy_panel(y: float, data: dict[str, Any], cards: dict[str, Any], marks: 
     vp = facts.get("vp")
     body: list[str] = []
     height = 58
-    body.append(
-        rect(
-            MARGIN,
-            y,
-            WIDTH - 2 * MARGIN,
-            height,
-            rx=8,
-            fill=CONVOY_FILL,
-            stroke="#e67700",
-            class_=changed_class(marks("battle", "convoy") or marks("battle", "number")),
-        )
-    )
+    changed = marks("battle", "convoy") or marks("battle", "number")
+    body.append(_panel(y, height, changed, fill=CONVOY_FILL, stroke="#e67700"))
     body.append(text(MARGIN + 10, y + 24, _card(cards, convoy), 20, font_weight="bold"))
     body.append(
         text(
@@ -163,16 +158,13 @@ def _play_row(
     height = 24 + LINE * len(lines)
     side_word = "Allied" if allied else "German" if side == "german" else "no side"
     body = [
-        rect(
-            MARGIN,
+        _panel(
             y,
-            WIDTH - 2 * MARGIN,
             height,
-            rx=6,
+            marks("battle", "plays", index),
             fill=ALLIED_FILL if allied else GERMAN_FILL,
             stroke=ALLIED_INK if allied else GERMAN_INK,
             stroke_dasharray="4 3" if cancelled else None,
-            class_=changed_class(marks("battle", "plays", index)),
         ),
         text(
             MARGIN + 8,
@@ -241,16 +233,7 @@ def _decision(y: float, data: dict[str, Any], cards: dict[str, Any], marks: Chan
     )
     second = f"Trick to {_name(data, decision['trick_winner'])}" if decision.get("trick_winner") is not None else ""
     body = [
-        rect(
-            MARGIN,
-            y,
-            WIDTH - 2 * MARGIN,
-            44 if second else 26,
-            rx=6,
-            fill="#f8f9fa",
-            stroke="#adb5bd",
-            class_=changed_class(marks("decision")),
-        ),
+        _panel(y, 44 if second else 26, marks("decision"), fill="#f8f9fa", stroke="#adb5bd"),
         text(MARGIN + 8, y + 18, line, 13),
     ]
     if second:
@@ -278,16 +261,7 @@ def _players(y: float, data: dict[str, Any], cards: dict[str, Any], marks: Chang
         hand = f"hand {player.get('hand_count', 0)} of {player.get('hand_size', 0)}"
         leader = " · leads" if data.get("leader") == seat and data.get("phase") != "over" else ""
         body = [
-            rect(
-                MARGIN,
-                y,
-                WIDTH - 2 * MARGIN,
-                height,
-                rx=6,
-                fill="#f1f3f5",
-                stroke="#ced4da",
-                class_=changed_class(marks("players", seat)),
-            ),
+            _panel(y, height, marks("players", seat), fill="#f1f3f5", stroke="#ced4da"),
             text(MARGIN + 8, y + 18, f"{shorten(name, 28)}{leader}", 15, font_weight="bold"),
             text(WIDTH - MARGIN - 10, y + 18, vp, 16, anchor="end", font_weight="bold"),
             text(
