@@ -259,3 +259,6 @@ class GameRuleset:
     legal_events: Callable[[Any, int], list[Any] | None]
     narrate: Callable[[Any, Any, Any], Narration]
     series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]
+    # Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
+    # projections.diff) that changed from the step before, to highlight. None: the game has no picture.
+    picture: Callable[[Any, Sequence[tuple[str, ...]]], str] | None = None

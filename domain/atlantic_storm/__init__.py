@@ -12,6 +12,7 @@ from __future__ import annotations
 from domain.atlantic_storm import legal, narration, rules, scoring, series, views
 from domain.atlantic_storm.catalogue import CatalogueKind
 from domain.atlantic_storm.events import AtlanticStormEvent
+from domain.atlantic_storm.picture import picture
 from domain.atlantic_storm.state import State
 from domain.ruleset import GameRuleset
 
@@ -30,6 +31,7 @@ RULESET = GameRuleset(
     legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
+    picture=picture,  # the table as SVG, drawn from a view
 )
 
 __all__ = ["RULESET"]

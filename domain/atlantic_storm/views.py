@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from domain.atlantic_storm.rules import play_value, zone_now
 from domain.atlantic_storm.scoring import card_vp, convoy_vp
 from domain.atlantic_storm.state import State
 from domain.ruleset import Viewer
@@ -55,4 +56,46 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if full:
         data["discard"] = list(state.discard)
         data["located"] = sorted(state.located)
+    if battle is not None:
+        # What the picture and a reader need beside the card numbers: the zone in force and each
+        # play's combat value in it (AS-9), dice not yet rolled counting 0.
+        zone = zone_now(battle)
+        data["battle"]["zone_now"] = zone
+        for play, shown in zip(battle.plays, data["battle"]["plays"], strict=True):
+            shown["value"] = play_value(state, play, zone)
+    data["cards"] = _cards_shown(state, data)
     return data
+
+
+def _cards_shown(state: State, data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The printed facts (name, side, category, VP) of every card number this view shows, so a reader
+    sees "SC 42 (7 VP)" rather than "C1"; a number the view hides is not listed."""
+    numbers: set[str] = set(data["convoy_discard"])
+    for entry in data["players"]:
+        numbers.update(entry["convoys"])
+        numbers.update(entry.get("hand", ()))
+        numbers.update(entry.get("captured", ()))
+    numbers.update(data.get("discard", ()))
+    battle = state.battle
+    if battle is not None:
+        numbers.add(battle.convoy)
+        numbers.update(number for _, number in battle.under)
+        for play in battle.plays:
+            numbers.update(play.cards())
+            numbers.update(play.lost)
+            numbers.update(play.took)
+        numbers.update(turn.intelligence for turn in battle.queue if turn.intelligence)
+        if battle.storm is not None:
+            numbers.add(battle.storm.card)
+        outcome = battle.outcome
+        if outcome is not None:
+            numbers.update((*outcome.trick, *outcome.to_discard, *outcome.candidates))
+            numbers.update(number for _, number in outcome.supplies)
+    if state.decision is not None:
+        numbers.add(state.decision.convoy)
+    cards = state.cards
+    return {
+        number: {"name": card.name, "side": card.side, "category": card.category, "vp": card.vp}
+        for number in sorted(numbers)
+        if (card := cards.get(number)) is not None
+    }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
 from domain.memoire44.events import Memoire44Event
+from domain.memoire44.picture import picture
 from domain.memoire44.scenario import ScenarioKind
 from domain.memoire44.state import State
 from domain.ruleset import GameRuleset
@@ -27,6 +28,7 @@ RULESET = GameRuleset(
     legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # a two-game match, sides swapped, medals summed
+    picture=picture,  # the battlefield as SVG, drawn from a view
 )
 
 __all__ = ["RULESET"]

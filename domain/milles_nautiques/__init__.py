@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from domain.milles_nautiques import narration, rules, scoring, series, views
 from domain.milles_nautiques.events import MillesNautiquesEvent
+from domain.milles_nautiques.picture import picture
 from domain.milles_nautiques.state import State
 from domain.ruleset import GameRuleset
 
@@ -47,6 +48,7 @@ RULESET = GameRuleset(
     legal_events=rules.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
+    picture=picture,  # the table as SVG, drawn from a view
 )
 
 __all__ = ["RULESET"]

@@ -1,0 +1,269 @@
+"""The battlefield of a Mémoire 44 game as an SVG picture, drawn from a view (G-2: the board is public,
+hands are drawn as counts only).
+
+The hex board with its terrain (a legend names the colours), bridges, obstacles and medal objectives;
+each unit as a token of its side's colour, shaped by its kind (infantry round, armour square, artillery
+a diamond) with its figures left; the battle still to resolve (the target that must retreat, the hex an
+attacker may take); each side's medals, hand and the card in play at its own edge of the board.
+
+What the last step changed is outlined: a unit that moved, a unit that lost figures (the battle's
+target). The view carries no move path and no target once a battle is resolved, so these come from the
+changed paths alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from domain.memoire44.board import hex_name
+from domain.memoire44.catalogue import CARDS
+from domain.svg import Changed, changed_class, circle, document, esc, group, rect, shorten, text, to_data
+
+HEX_W = 60.0  # pointy-top hexes: a doubled column is half a hex
+HALF_W = HEX_W / 2
+RADIUS = HEX_W / math.sqrt(3)  # centre to corner
+ROW_H = RADIUS * 1.5
+MARGIN = 10.0
+TITLE = 48.0  # the scenario, turn and status line
+HEAD = 118.0  # room for a side's three lines above and below the board
+FONT = 28  # about 12.5 px when the picture is 360 px wide
+SMALL = 26
+
+# The outline of a hex from its top corner, relative, so each hex costs one short string.
+_HEX = (
+    f"l{HALF_W:g} {RADIUS / 2:.2f}v{RADIUS:.2f}l{-HALF_W:g} {RADIUS / 2:.2f}"
+    f"l{-HALF_W:g} {-RADIUS / 2:.2f}v{-RADIUS:.2f}z"
+)
+
+TERRAIN_FILL: dict[str, str] = {
+    "countryside": "#e3ebc6",
+    "forest": "#3f7f3a",
+    "town": "#b5a48c",
+    "church": "#a98e7a",
+    "hedgerow": "#8fa64a",
+    "hill": "#cfa969",
+    "river": "#7fb3e0",
+    "pond": "#7fb3e0",
+    "ocean": "#4a86c5",
+    "beach": "#f3dfa6",
+    "road": "#d8c7a0",
+}
+SIDE_FILL = {"AXIS": "#46525e", "ALLIES": "#b8923a"}
+SIDE_INK = {"AXIS": "#ffffff", "ALLIES": "#1b1b1b"}
+OBSTACLE_NAMES = {
+    "sand": "sandbags",
+    "sandbags": "sandbags",
+    "wire": "wire",
+    "bunker": "bunker",
+    "hedgehog": "hedgehogs",
+}
+
+
+def _centre(row: int, col: int) -> tuple[float, float]:
+    return MARGIN + HALF_W * (col + 1), TITLE + HEAD + RADIUS + ROW_H * row
+
+
+def _hexes(rows: int, cols: int) -> list[tuple[int, int]]:
+    width = 2 * (cols - 1)
+    return [(row, col) for row in range(rows) for col in range(row % 2, width + 1, 2)]
+
+
+def _token(x: float, y: float, kind: str, side: str, changed: bool = False) -> str:
+    fill = SIDE_FILL.get(side, "#868e96")
+    mark = ' class="changed"' if changed else ""
+    if kind == "armour":
+        return rect(
+            x - 21, y - 19, 42, 38, rx=6, fill=fill, stroke="#ffffff", stroke_width=2, class_=changed_class(changed)
+        )
+    if kind == "artillery":
+        return (
+            f'<path d="M{x:g} {y - 25:g}l24 25l-24 25l-24-25z" fill="{fill}" stroke="#ffffff" stroke-width="2"{mark}/>'
+        )
+    return circle(x, y, 22, fill=fill, stroke="#ffffff", stroke_width=2, class_=changed_class(changed))
+
+
+def _obstacle(x: float, y: float, obstacle: str) -> str:
+    """A small mark at the bottom of the hex (the token stays readable above it)."""
+    y += RADIUS * 0.62
+    if obstacle == "wire":
+        return f'<path d="M{x - 18:g} {y:g}l6-6l6 6l6-6l6 6l6-6" fill="none" stroke="#212529" stroke-width="3"/>'
+    if obstacle == "hedgehog":
+        return f'<path d="M{x - 9:g} {y - 8:g}l18 12m0-12l-18 12" stroke="#212529" stroke-width="4" fill="none"/>'
+    if obstacle == "bunker":
+        return rect(x - 12, y - 10, 24, 12, fill="#6c757d", stroke="#212529", stroke_width=2)
+    return f'<path d="M{x - 16:g} {y:g}a16 9 0 0 1 32 0z" fill="#9c6b3c" stroke="#4a3520" stroke-width="2"/>'
+
+
+def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> str:
+    sides = data.get("sides", ())
+    if camp >= len(sides):
+        return ""
+    side = sides[camp]
+    name = str(side.get("side", ""))
+    hands = data.get("hands", ())
+    count = next((h.get("count", 0) for h in hands if h.get("side") == name), 0)
+    active = data.get("active") == name and not data.get("over")
+    medals = f"{side.get('medals', 0)} of {side.get('victory', 0)} medals"
+    first = f"{name.title()} · {shorten(str(side.get('player', '')), 24)}" + ("  (to play)" if active else "")
+    second = f"{medals} · {count} card{'s' if count != 1 else ''} in hand"
+    body = [
+        rect(MARGIN, y, 16 * 2, 32, rx=4, fill=SIDE_FILL.get(name, "#868e96")),
+        text(MARGIN + 42, y + 26, first, FONT, font_weight="bold"),
+        text(MARGIN + 42, y + 62, second, SMALL + 2, fill="#343a40"),
+    ]
+    changed = marks("sides", camp, "medals") or any(
+        marks("hands", i) for i in range(len(hands)) if hands[i].get("side") == name
+    )
+    label = f"{name}, {side.get('player', '')}: {second}"
+    if active and data.get("card"):
+        card = CARDS.get(str(data["card"]))
+        playing = f"playing {card.name if card else data['card']}"
+        body.append(text(MARGIN + 42, y + 96, playing, SMALL + 2, font_weight="bold"))
+        label += f", {playing}"
+        changed = changed or marks("card")
+    if changed:
+        body.insert(0, rect(MARGIN - 4, y - 4, 13 * HEX_W + 8, 110, rx=6, fill="#fff4e6", class_="changed"))
+    return group(label + (", to play" if active else ""), body)
+
+
+def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
+    """The battlefield as an SVG document, outlining what the `changed` paths name."""
+    data = to_data(view)
+    marks = Changed(changed)
+    board = data.get("board", {})
+    rows, cols = int(board.get("rows", 9)), int(board.get("cols", 13))
+    special = {(h["row"], h["col"]): h for h in board.get("hexes", ())}
+    width = MARGIN * 2 + HEX_W * cols
+    board_bottom = TITLE + HEAD + RADIUS * 2 + ROW_H * (rows - 1)
+
+    terrain_seen: set[str] = set()
+    tiles: list[str] = []
+    for row, col in _hexes(rows, cols):
+        x, y = _centre(row, col)
+        cell = special.get((row, col))
+        terrain = str(cell["terrain"]) if cell else "countryside"
+        terrain_seen.add(terrain)
+        label = f' aria-label="{hex_name((row, col))} {esc(terrain)}"' if cell else ""
+        tiles.append(
+            f'<path class="hex" d="M{x:g} {y - RADIUS:.2f}{_HEX}" '
+            f'fill="{TERRAIN_FILL.get(terrain, "#dee2e6")}" stroke="#6b705c" stroke-width="1.5"{label}/>'
+        )
+        if cell and cell.get("bridge"):
+            tiles.append(rect(x - 8, y - RADIUS * 0.8, 16, RADIUS * 1.6, fill="#7a5230", aria_label="bridge"))
+    body = [group("Board", tiles)]
+
+    marks_layer: list[str] = []
+    objectives: dict[tuple[int, int], list[str]] = {}
+    side_names = [str(s.get("side", "")) for s in data.get("sides", ())]
+    for objective in data.get("objectives", ()):
+        camp = int(objective.get("camp", 0))
+        who = side_names[camp] if camp < len(side_names) else str(camp)
+        for h in objective.get("hexes", ()):
+            objectives.setdefault((h[0], h[1]), []).append(f"{objective.get('kind', '')} for {who}")
+    for (row, col), kinds in objectives.items():
+        x, y = _centre(row, col)
+        marks_layer.append(
+            group(
+                f"{hex_name((row, col))}: medal objective, {', '.join(kinds)}",
+                [
+                    circle(x, y, RADIUS * 0.82, fill="none", stroke="#f2b705", stroke_width=4, stroke_dasharray="7 5"),
+                    circle(x + HALF_W * 0.55, y - RADIUS * 0.55, 9, fill="#f2b705", stroke="#7a5c00", stroke_width=2),
+                ],
+            )
+        )
+    obstacles_seen: set[str] = set()
+    for obstacle in data.get("obstacles", ()):
+        x, y = _centre(int(obstacle["row"]), int(obstacle["col"]))
+        kind = str(obstacle.get("obstacle", ""))
+        obstacles_seen.add(kind)
+        name = OBSTACLE_NAMES.get(kind, kind)
+        marks_layer.append(group(f"{hex_name((obstacle['row'], obstacle['col']))}: {name}", [_obstacle(x, y, kind)]))
+    body.append(group("Objectives and obstacles", marks_layer))
+
+    units: list[str] = []
+    pending = data.get("pending") or {}
+    for index, unit in enumerate(data.get("units", ())):
+        where = unit.get("hex")
+        if where is None:
+            continue
+        row, col = int(where[0]), int(where[1])
+        x, y = _centre(row, col)
+        side = str(unit.get("side", ""))
+        kind = str(unit.get("kind", ""))
+        figures = unit.get("figures", 0)
+        hit = marks("units", index, "figures")
+        moved = marks("units", index, "hex")
+        parts = [_token(x, y, kind, side, hit or moved)]
+        parts.append(text(x, y + 10, figures, 30, anchor="middle", font_weight="bold", fill=SIDE_INK.get(side, "#fff")))
+        if unit.get("badge"):
+            parts.append(circle(x - 19, y - 19, 7, fill="#f2b705", stroke="#212529"))
+        words = [f"{hex_name((row, col))}: {side.title()} {kind}, {figures} figure{'s' if figures != 1 else ''}"]
+        if unit.get("badge"):
+            words.append("special forces")
+        if moved:
+            words.append("moved")
+        if hit:
+            words.append("hit")
+        units.append(group(", ".join(words), parts))
+    body.append(group("Units", units))
+
+    if pending.get("hex"):
+        x, y = _centre(int(pending["hex"][0]), int(pending["hex"][1]))
+        name = hex_name((pending["hex"][0], pending["hex"][1]))
+        if pending.get("kind") == "retreat":
+            flags = int(pending.get("flags", 0))
+            label = f"Battle target at {name}: must retreat {flags} hex{'es' if flags != 1 else ''}"
+            ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=5)
+        else:
+            label = f"Ground to take at {name}"
+            ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=4, stroke_dasharray="8 6")
+        body.append(
+            group(
+                label,
+                [
+                    ring,
+                    f'<path d="M{x - RADIUS:g} {y:g}h12m{2 * RADIUS - 24:g} 0h12'
+                    f'M{x:g} {y - RADIUS:g}v12m0 {2 * RADIUS - 24:g}v12" stroke="#e03131" '
+                    f'stroke-width="4"/>',
+                ],
+            )
+        )
+
+    body.append(_side_lines(data, 0, TITLE + 6, marks))
+    body.append(_side_lines(data, 1, board_bottom + 8, marks))
+
+    legend_y = board_bottom + HEAD + 6
+    legend: list[str] = []
+    entries: list[tuple[str, str]] = []
+    entries += [(TERRAIN_FILL.get(t, "#dee2e6"), t) for t in sorted(terrain_seen) if t != "countryside"]
+    entries += [("#9c6b3c", OBSTACLE_NAMES.get(o, o)) for o in sorted(obstacles_seen)]
+    if objectives:
+        entries.append(("#f2b705", "medal objective"))
+    column_w = width / 3
+    for i, (fill, label) in enumerate(entries):
+        lx = MARGIN + column_w * (i % 3)
+        ly = legend_y + 40 * (i // 3)
+        legend.append(rect(lx, ly, 28, 28, rx=4, fill=fill, stroke="#495057"))
+        legend.append(text(lx + 36, ly + 23, label, SMALL))
+    ly = legend_y + 40 * ((len(entries) + 2) // 3)
+    shapes = [("infantry", "infantry"), ("armour", "armour"), ("artillery", "artillery")]
+    for i, (kind, label) in enumerate(shapes):
+        lx = MARGIN + column_w * i
+        legend.append(_token(lx + 24, ly + 26, kind, ""))
+        legend.append(text(lx + 56, ly + 34, label, SMALL))
+    body.append(group("Legend", legend))
+    height = ly + 62
+
+    scenario = data.get("scenario", {}).get("name", "")
+    players = " against ".join(f"{s.get('side', '')} ({s.get('player', '')})" for s in data.get("sides", ()))
+    status = f"Turn {data.get('turn', 0)}"
+    if data.get("over"):
+        status = f"Game over: {str(data['winner']).title()} win" if data.get("winner") else "Game over"
+    heading = [text(MARGIN, 36, f"{shorten(str(scenario), 24)} · {status}", 30, font_weight="bold")]
+    if marks("over") or marks("winner"):
+        heading.insert(0, rect(MARGIN - 4, 4, width - 2 * MARGIN + 8, 44, rx=6, fill="#fff4e6", class_="changed"))
+    body.insert(0, group(status, heading))
+    title = f"Mémoire 44, {scenario}: {players}. {status}."
+    return document(width, height, title, body, description=status)

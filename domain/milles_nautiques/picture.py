@@ -1,0 +1,301 @@
+"""The table of a Milles Nautiques round as an SVG picture, drawn from a view (G-2: a convoy the viewer
+may not see is a card back, its tonnage nowhere in the picture).
+
+Each side has a panel: its name, running score in points (never half-points) and hands; its convoys at
+sea from port to starboard, each with its miles and what lies on it (alert, storm, neutral flag, mine,
+lone plane, the ships of a battle stacked under it); the convoys it brought into port; the convoys it
+captured. The header says the round, turn, who plays and the stock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME
+from domain.svg import Changed, changed_class, document, esc, group, points, rect, shorten, text, to_data
+
+WIDTH = 400
+MARGIN = 8
+CARD_W = 72
+CARD_GAP = 6
+PER_LINE = 5
+SHIP_H = 18
+BADGE_H = 16
+
+BACK_FILL = "#1f3a5f"
+FACE_FILL = "#f6f1e1"
+PORT_FILL = "#d8f0d2"
+ATTACK_FILL = "#c92a2a"
+DEFEND_FILL = "#2b8a3e"
+
+# What lies on a convoy, as a short badge: its label and colour.
+_BADGES = (
+    ("alert", "ALERT", "#c92a2a"),
+    ("storm", "STORM", "#1864ab"),
+    ("neutral", "NEUTRAL FLAG", "#495057"),
+)
+
+
+def _tons(card: str) -> str:
+    kind = BY_NAME[card]
+    return f"{kind.tons:,} t" if kind.tons else "Trawler"
+
+
+def _convoy_words(card: str | None) -> str:
+    if card is None:
+        return "face down"
+    kind = BY_NAME[card]
+    return f"{kind.tons:,} tons" if kind.tons else "the trawler"
+
+
+def _name(names: Sequence[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+
+def _badges(convoy: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str, str]]:
+    """What lies on a convoy: (badge text, colour, words for a screen reader)."""
+    found = [(label, colour, label.lower()) for key, label, colour in _BADGES if convoy.get(key)]
+    plane = convoy.get("plane_by")
+    if plane is not None:
+        who = _name(names, plane)
+        found.append((f"PLANE {shorten(who, 6)}", "#5f3dc4", f"a plane from {who}"))
+    mine = convoy.get("mine_by")
+    if mine is not None:
+        who = _name(names, mine)
+        found.append((f"MINE {shorten(who, 7)}", "#862e9c", f"a mine laid by {who}"))
+    return found
+
+
+def _card_height(convoy: dict[str, Any], names: Sequence[str]) -> float:
+    return 62 + BADGE_H * len(_badges(convoy, names)) + SHIP_H * len(convoy.get("battle", ()))
+
+
+class _Table(NamedTuple):
+    """What every part of the picture needs: the players' names, the changed paths, the round over."""
+
+    names: list[str]
+    changed: Changed
+    over: bool
+
+
+def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
+    """One convoy: its card (face or back), miles sailed with a bar to port, badges, ships under it."""
+    names, changed = table.names, table.changed
+    card = convoy.get("card")
+    number = convoy["number"]
+    detected = bool(convoy.get("detected"))
+    arrived = convoy.get("status") == "arrived"
+    badges = _badges(convoy, names)
+    ships = convoy.get("battle", ())
+    height = 62 + BADGE_H * len(badges)
+    body: list[str] = []
+    if card is None:
+        body.append(rect(x, y, CARD_W, height, rx=6, fill=BACK_FILL, stroke="#0b1d33"))
+        body.append(rect(x + 4, y + 4, CARD_W - 8, 52, rx=4, fill="none", stroke="#8fa9c9"))
+        body.append(text(x + CARD_W / 2, y + 22, "face down", 12, anchor="middle", fill="#ffffff"))
+        ink = "#ffffff"
+    else:
+        # A card the viewer knows but the table has not seen (the record, its own side) has a dashed edge.
+        dashed = None if detected or arrived or table.over else "5 3"
+        body.append(
+            rect(
+                x,
+                y,
+                CARD_W,
+                height,
+                rx=6,
+                fill=PORT_FILL if arrived else FACE_FILL,
+                stroke="#343a40",
+                stroke_dasharray=dashed,
+            )
+        )
+        body.append(text(x + CARD_W / 2, y + 22, _tons(card), 14, anchor="middle", font_weight="bold"))
+        ink = "#1b1b1b"
+    distance = int(convoy.get("distance", 0))
+    body.append(text(x + CARD_W / 2, y + 44, f"{distance:,} mi", 14, anchor="middle", fill=ink))
+    filled = (CARD_W - 12) * min(distance, ARRIVAL_MILES) / ARRIVAL_MILES
+    body.append(rect(x + 6, y + 50, CARD_W - 12, 5, fill="#adb5bd"))
+    if filled:
+        body.append(rect(x + 6, y + 50, filled, 5, fill="#2f9e44"))
+    if detected:
+        body.append(text(x + CARD_W - 5, y + 37, "radar", 11, anchor="end", fill="#e8590c", font_weight="bold"))
+    for i, (label, colour, _) in enumerate(badges):
+        top = y + 58 + BADGE_H * i
+        body.append(rect(x + 3, top, CARD_W - 6, BADGE_H - 2, rx=3, fill=colour))
+        body.append(text(x + CARD_W / 2, top + 12, label, 12, anchor="middle", fill="#ffffff", font_weight="bold"))
+    for i, ship in enumerate(ships):
+        top = y + height + SHIP_H * i
+        who = _name(names, ship.get("seat"))
+        role = "attacks" if ship.get("attacking") else "defends"
+        strength = ship.get("strength")
+        cards = " and ".join(BY_NAME[c].label if c in BY_NAME else str(c) for c in ship.get("cards", ()))
+        body.append(
+            group(
+                f"{who} {role} with {cards}, strength {strength}",
+                [
+                    f"<title>{esc(who)} {role}: {esc(cards)} ({esc(strength)})</title>",
+                    rect(
+                        x + 2,
+                        top + 1,
+                        CARD_W - 4,
+                        SHIP_H - 2,
+                        rx=2,
+                        fill=ATTACK_FILL if ship.get("attacking") else DEFEND_FILL,
+                        class_=changed_class(changed("convoys", number - 1, "battle", i)),
+                    ),
+                    text(x + 6, top + 13, shorten(who, 6), 12, fill="#ffffff"),
+                    text(x + CARD_W - 6, top + 13, str(strength), 13, anchor="end", fill="#ffffff", font_weight="bold"),
+                ],
+            )
+        )
+    outline = changed("convoys", number - 1)
+    if outline:
+        body.append(
+            rect(x - 2, y - 2, CARD_W + 4, height + SHIP_H * len(ships) + 4, rx=7, fill="none", class_="changed")
+        )
+    where = "in port" if arrived else "at sea"
+    words = [f"Convoy {number}", _convoy_words(card), where, f"{distance:,} miles"]
+    if detected:
+        words.append("detected by radar")
+    words.extend(said for _, _, said in badges)
+    if ships:
+        words.append(f"{len(ships)} ship{'s' if len(ships) > 1 else ''} in battle")
+    return group(", ".join(words), body, class_=None)
+
+
+def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
+    card = convoy.get("card")
+    label = _tons(card) if card is not None else "face down"
+    owner = _name(table.names, convoy.get("laid_by"))
+    changed = table.changed
+    return group(
+        f"Captured convoy {convoy['number']}, {_convoy_words(card)}, laid by {owner}",
+        [
+            rect(
+                x,
+                y,
+                CARD_W,
+                22,
+                rx=4,
+                fill=BACK_FILL if card is None else "#ffe3e3",
+                stroke="#343a40",
+                class_=changed_class(changed("convoys", convoy["number"] - 1)),
+            ),
+            text(
+                x + CARD_W / 2,
+                y + 16,
+                label,
+                13,
+                anchor="middle",
+                fill="#ffffff" if card is None else "#1b1b1b",
+                font_weight="bold",
+            ),
+        ],
+    )
+
+
+def _cards_block(y: float, title: str, convoys: list[dict[str, Any]], table: _Table) -> tuple[list[str], float]:
+    """A titled set of convoy cards in lines of five; returns the elements and the height used."""
+    out = [text(MARGIN, y + 14, title, 13, fill="#495057")]
+    y += 20
+    for start in range(0, len(convoys), PER_LINE):
+        line = convoys[start : start + PER_LINE]
+        for i, convoy in enumerate(line):
+            out.append(_convoy_card(MARGIN + i * (CARD_W + CARD_GAP), y, convoy, table))
+        y += max(_card_height(c, table.names) for c in line) + 8
+    return out, y
+
+
+def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _Table) -> tuple[str, float]:
+    changed = table.changed
+    convoys = data.get("convoys", ())
+    index = int(side["side"])
+    score = side.get("score", {})
+    total = sum(int(v) for v in score.values())
+    body: list[str] = []
+    y = y0 + 22
+    body.append(text(MARGIN, y, shorten(side.get("name", ""), 28), 17, font_weight="bold"))
+    score_changed = changed("sides", index, "score")
+    if score_changed:
+        body.append(rect(WIDTH - MARGIN - 92, y - 17, 92, 23, rx=4, fill="#fff4e6", class_="changed"))
+    body.append(text(WIDTH - MARGIN - 4, y, f"{points(total)} pts", 17, anchor="end", font_weight="bold"))
+    parts = [
+        ("convoys", score.get("convoy", 0)),
+        ("captures", score.get("capture", 0)),
+        ("round bonus", score.get("round_bonus", 0)),
+        ("slowness", score.get("slowness_bonus", 0)),
+    ]
+    y += 18
+    body.append(
+        text(
+            MARGIN,
+            y,
+            " · ".join(f"{label} {points(int(v))}" for label, v in parts if v) or "no points yet",
+            13,
+            fill="#495057",
+        )
+    )
+    hands = []
+    for seat in side.get("seats", ()):
+        player = data["players"][seat]
+        turn = " (to play)" if data.get("to_play") == seat and data.get("phase") not in ("over", "deal") else ""
+        hands.append(f"{player.get('name', '')}: {player.get('hand_size', 0)} in hand{turn}")
+        if changed("players", seat, "hand_size") or changed("players", seat, "hand"):
+            body.append(rect(MARGIN - 2, y + 4, WIDTH - 2 * MARGIN + 4, 18, rx=3, fill="none", class_="changed"))
+    y += 17
+    body.append(text(MARGIN, y, "; ".join(hands), 13))
+    y += 6
+    by_number = {c["number"]: c for c in convoys}
+    at_sea = [by_number[n] for n in side.get("row", ()) if n in by_number]
+    in_port = [c for c in convoys if c.get("side") == index and c.get("status") == "arrived"]
+    seats = set(side.get("seats", ()))
+    captured = [c for c in convoys if c.get("status") == "destroyed" and c.get("captor") in seats]
+    block, y = _cards_block(y, "At sea (port to starboard)" if at_sea else "No convoy at sea", at_sea, table)
+    body.extend(block)
+    if in_port:
+        block, y = _cards_block(y, "In port", in_port, table)
+        body.extend(block)
+    if captured:
+        body.append(text(MARGIN, y + 14, "Captured", 13, fill="#495057"))
+        y += 20
+        for start in range(0, len(captured), PER_LINE):
+            for i, convoy in enumerate(captured[start : start + PER_LINE]):
+                body.append(_captured_chip(MARGIN + i * (CARD_W + CARD_GAP), y, convoy, table))
+            y += 28
+    y += 4
+    frame = rect(2, y0 + 2, WIDTH - 4, y - y0 - 4, rx=8, fill="#f1f3f5", stroke="#ced4da")
+    label = (
+        f"{side.get('name', '')}: {points(total)} points, {len(at_sea)} at sea, {len(in_port)} in port, "
+        f"{len(captured)} captured"
+    )
+    return group(label, [frame, *body]), y
+
+
+def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
+    """The round as an SVG document, highlighting what the `changed` paths name."""
+    data = to_data(view)
+    marks = Changed(changed)
+    names = [p.get("name", "") for p in data.get("players", ())]
+    phase = data.get("phase", "")
+    if phase == "over":
+        status = "Round over"
+    elif phase == "deal":
+        status = "Before the deal"
+    else:
+        status = f"Turn {data.get('turn', 0)} · {_name(names, data.get('to_play'))} to play"
+    head = [
+        text(MARGIN, 22, f"Milles Nautiques · round {data.get('round', 1)}", 18, font_weight="bold"),
+        text(MARGIN, 42, f"{status} · stock {data.get('stock', 0)}", 14, class_=None),
+    ]
+    if marks("stock") or marks("to_play") or marks("phase"):
+        head.insert(0, rect(2, 28, WIDTH - 4, 20, rx=4, fill="#fff4e6"))
+    body = [group(f"{status}, {data.get('stock', 0)} cards in the stock", head)]
+    y = 52.0
+    for side in data.get("sides", ()):
+        panel, y = _side_panel(y, side, data, _Table(names, marks, phase == "over"))
+        body.append(panel)
+        y += 4
+    sides = " against ".join(s.get("name", "") for s in data.get("sides", ()))
+    title = f"Milles Nautiques, round {data.get('round', 1)}: {sides}"
+    return document(WIDTH, y + 4, title, body, description=status)

@@ -1,0 +1,136 @@
+"""The battlefield drawn as SVG from a view, on the recorded Hedgerow Lane game: the board is public,
+hands are counts (G-2)."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from domain.memoire44 import RULESET
+from domain.memoire44.board import hex_name
+from domain.memoire44.catalogue import CARDS
+from domain.record import decoder, fold, start
+from domain.ruleset import Viewer
+from projections.diff import diff
+from tests.domain.memoire44.harness import RandomTable, setup_for
+
+SVG = "{http://www.w3.org/2000/svg}"
+RECORD = Path(__file__).parent / "fixtures" / "hedgerow_lane_axis_medal_victory.jsonl"
+
+
+@pytest.fixture(scope="module")
+def events():
+    read = decoder(RULESET)
+    return [read.decode(line) for line in RECORD.read_bytes().splitlines()]
+
+
+def view_at(events, step: int, viewer: Viewer | None = None):
+    return RULESET.view(fold(RULESET, events[:step]).state, viewer or Viewer.public())
+
+
+def changes(events, step: int) -> list[tuple[str, ...]]:
+    return [tuple(str(p) for p in c.path) for c in diff(view_at(events, step - 1), view_at(events, step))]
+
+
+def labelled(root: ET.Element, start: str) -> list[ET.Element]:
+    return [e for e in root.iter() if (e.get("aria-label") or "").startswith(start)]
+
+
+def test_the_board_has_one_hex_element_per_board_hex_with_its_terrain(events):
+    root = ET.fromstring(RULESET.picture(view_at(events, 30), ()))
+    hexes = [e for e in root.iter(f"{SVG}path") if e.get("class") == "hex"]
+    assert len(hexes) == 5 * 13 + 4 * 12  # M44-1: nine rows of 13 and 12 hexes
+    terrain = {e.get("aria-label") for e in hexes if e.get("aria-label")}
+    assert {"C4 hill", "E4 hedgerow", "G5 town", "D5 forest"} <= terrain
+
+
+def test_a_unit_is_drawn_on_its_hex_with_its_figures_and_side(events):
+    view = msgspec.to_builtins(view_at(events, 30))
+    unit = view["units"][0]
+    unit["figures"] = 2
+    name = hex_name(tuple(unit["hex"]))
+    root = ET.fromstring(RULESET.picture(view, ()))
+    [token] = labelled(root, f"{name}: Axis {unit['kind']}")
+    assert token.get("aria-label") == f"{name}: Axis {unit['kind']}, 2 figures"
+    assert [t.text for t in token.iter(f"{SVG}text")] == ["2"]
+
+
+def test_objectives_and_obstacles_are_marked(events):
+    root = ET.fromstring(RULESET.picture(view_at(events, 30), ()))
+    assert [e.get("aria-label") for e in labelled(root, "G5: medal objective")] == [
+        "G5: medal objective, temporary for AXIS, temporary for ALLIES"
+    ]
+    assert labelled(root, "I5: sandbags")
+
+
+def test_medals_and_hands_are_drawn_as_counts_and_no_hidden_card_is_named(events):
+    # Step 30: the record knows the Axis hold Probe Centre and Recon 1 Left, the Allies Recon 1 Centre.
+    full = view_at(events, 30, Viewer.full())
+    held = {CARDS[c].name for hand in full["hands"] for c in hand["known"]}
+    assert held == {"Probe Centre", "Recon 1 Left", "Recon 1 Centre"}
+    document = RULESET.picture(view_at(events, 30), ())
+    assert not [name for name in held if name in document]
+    root = ET.fromstring(document)
+    assert labelled(root, "AXIS, Alain: 0 of 4 medals · 3 cards in hand, playing Behind Enemy Lines, to play")
+    assert labelled(root, "ALLIES, Bea: 0 of 4 medals · 4 cards in hand")
+
+
+def test_the_unit_a_battle_hit_is_outlined_and_the_target_that_must_retreat_is_marked(events):
+    # Step 13: a battle takes a figure from unit 10; step 15: a battle leaves a retreat to report.
+    root = ET.fromstring(RULESET.picture(view_at(events, 13), changes(events, 13)))
+    [hit] = [e for e in root.iter() if (e.get("aria-label") or "").endswith(", hit")]
+    assert [c.get("class") for c in hit if c.tag != f"{SVG}text"] == ["changed"]
+    assert len([e for e in root.iter() if e.get("class") == "changed"]) == 1
+    view = view_at(events, 15)
+    target = hex_name(tuple(view["pending"]["hex"]))
+    root = ET.fromstring(RULESET.picture(view, changes(events, 15)))
+    assert labelled(root, f"Battle target at {target}: must retreat")
+
+
+def test_a_unit_that_moved_is_outlined(events):
+    step = 12  # the first UnitMoved of the record
+    paths = changes(events, step)
+    [moved] = {int(p[1]) for p in paths if p[0] == "units" and p[2] == "hex"}
+    view = view_at(events, step)
+    unit = view["units"][moved]
+    root = ET.fromstring(RULESET.picture(view, paths))
+    [token] = labelled(root, f"{hex_name(tuple(unit['hex']))}: ")
+    assert token.get("aria-label").endswith(", moved")
+    assert [c.get("class") for c in token if c.tag != f"{SVG}text"] == ["changed"]
+
+
+def test_a_players_name_is_escaped(events):
+    view = msgspec.to_builtins(view_at(events, 30))
+    view["sides"][0]["player"] = "<script>x</script>"
+    document = RULESET.picture(view, ())
+    assert "<script>" not in document
+    assert "Axis · <script>x</script>  (to play)" in [t.text for t in ET.fromstring(document).iter(f"{SVG}text")]
+
+
+def test_random_games_draw_at_every_step_and_the_public_picture_names_only_the_card_in_play():
+    drawn = 0
+    for seed, scenario in ((11, "hedgerow_lane"), (12, "vernay_crossroads")):
+        table = RandomTable(random.Random(seed), setup_for(scenario))
+        table.play()
+        folded = start(RULESET, table.events[0])
+        before = RULESET.view(folded.state, Viewer.public())
+        for event in table.events[1:]:
+            folded = folded.apply(event)
+            public = RULESET.view(folded.state, Viewer.public())
+            paths = [tuple(str(p) for p in c.path) for c in diff(before, public)]
+            document = RULESET.picture(public, paths)
+            root = ET.fromstring(document)
+            assert len([e for e in root.iter(f"{SVG}path") if e.get("class") == "hex"]) == 113
+            full = RULESET.view(folded.state, Viewer.full())
+            ET.fromstring(RULESET.picture(full, paths))
+            held = {CARDS[c].name for hand in full["hands"] for c in hand["known"]} - {
+                CARDS[public["card"]].name if public["card"] else ""
+            }
+            assert not [name for name in held if name in document]
+            before = public
+            drawn += 1
+    assert drawn > 100
