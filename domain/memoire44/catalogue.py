@@ -1,7 +1,7 @@
 """Mémoire 44 base-game data: the command deck, units, terrain and obstacles, battle dice faces.
 
-Sources: the published base game as `shared/rules/decisions.md` records it (M44-1 to M44-6); the deck's
-composition is M44-5 (cross-checked with `shared/data/memoire44/command_deck.csv`, which the tests read).
+Sources: the published base game (M44-1 to M44-6 in `RULES.md`); the deck's composition is M44-5 (the
+tests cross-check it with a published card list).
 """
 
 from __future__ import annotations
