@@ -30,6 +30,23 @@ class CardPlayed(Event, tag="memoire44.card_played", kw_only=True, frozen=True):
     card: str
     section: str | None = None
     target: Hex | None = None
+    as_card: str | None = None  # M44-BL-1: a Recon 1 the German side plays as Air Power
+
+
+class CardTaken(Event, tag="memoire44.card_taken", kw_only=True, frozen=True):
+    """Italian High Command (M44-IT-1): after an Italian unit is lost, the enemy (`seat`) takes one of
+    the Italian hand's cards at random; it is shown and discarded."""
+
+    seat: int
+    card: str
+
+
+class VisibilityRolled(Event, tag="memoire44.visibility_rolled", kw_only=True, frozen=True):
+    """Night attacks (M44-NT-1): the Allied side's four dice at the start of its turn; each star raises
+    the light one level."""
+
+    seat: int
+    faces: tuple[str, ...]
 
 
 class CardDiscarded(Event, tag="memoire44.card_discarded", kw_only=True, frozen=True):
@@ -133,4 +150,6 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     GroundTaken,
     MedalAwarded,
     GameEnded,
+    CardTaken,
+    VisibilityRolled,
 ]

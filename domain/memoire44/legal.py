@@ -12,18 +12,20 @@ from itertools import combinations, product
 from typing import Any
 
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, SECTIONS
+from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
     Battle,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardTaken,
     DeckReshuffled,
     DiceRolled,
     GroundTaken,
     Retreated,
     UnitMoved,
     UnitsOrdered,
+    VisibilityRolled,
     WireRemoved,
 )
 from domain.memoire44.rules import (
@@ -35,15 +37,21 @@ from domain.memoire44.rules import (
     battle_dice,
     battle_problem,
     battles_allowed,
+    blitz_air_power,
     card_battle_problem,
+    full_day,
+    italian_camp,
     known_copies,
     move_allowance,
     moves_allowed,
+    path_problem,
     pile_size,
     reachable,
     retreat_depth,
+    retreat_reach,
     retreat_steps,
     unit_at,
+    visibility_roll_due,
 )
 from domain.memoire44.state import State, Unit
 
@@ -57,6 +65,18 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if pending is not None and pending.kind == "retreat":
         unit = state.units[pending.unit]
         return _retreats(state, seat, unit) if unit.camp == camp else []
+    if state.cards_to_take:
+        # M44-IT-1: the enemy takes the card at once; nothing else is offered meanwhile.
+        italian = italian_camp(state)
+        if italian is None or camp == italian:
+            return []
+        return [CardTaken(seat=seat, card=c) for c in sorted(_possible_cards(state, italian))]
+    if pending is not None and pending.kind == "battle_back" and state.units[pending.unit].camp == camp:
+        back = state.units[pending.unit]
+        target = unit_at(state, pending.hex)
+        assert target is not None
+        dice, _ = battle_dice(state, back, target)
+        return [Battle(seat=seat, unit=back.uid, target=pending.hex, dice=dice, faces=())]
     if state.phase == "deal" or state.phase == "draw":
         if state.draws_due[camp] == 0:
             return []
@@ -72,6 +92,8 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if camp != state.active:
         return ground + _ambushes(state, seat, camp)
     if state.phase == "card":
+        if visibility_roll_due(state, camp):
+            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
         return _cards(state, seat, camp)
     if state.phase == "roll":
         return [DiceRolled(seat=seat, faces=("star",) * (state.hands[camp].size + 1))]
@@ -80,6 +102,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     events = ground
     if state.phase == "move":
         events.extend(_moves(state, seat))
+    events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
     events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
@@ -92,7 +115,7 @@ def _needs_reshuffle(state: State) -> bool:
 def _retreats(state: State, seat: int, unit: Unit) -> list[Any]:
     pending = state.pending
     assert pending is not None
-    best = retreat_depth(state, unit, pending.hex, pending.flags)
+    best = retreat_depth(state, unit, pending.hex, pending.flags * retreat_reach(state, unit))
     shortest = min(best, pending.flags - pending.ignorable)
     paths: list[tuple[Any, ...]] = [()]
     found: list[tuple[Any, ...]] = [()] if shortest == 0 else []
@@ -114,6 +137,8 @@ def _possible_cards(state: State, camp: int) -> set[str]:
 def _cards(state: State, seat: int, camp: int) -> list[Any]:
     cards = _possible_cards(state, camp)
     cards.discard("ambush")
+    if not full_day(state):
+        cards -= CARD_BATTLES  # M44-NT-2
     if state.last_played[1 - camp] is None:
         cards.discard("counter_attack")
     events: list[Any] = []
@@ -125,8 +150,10 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
             effective = answered[0]
         if effective == "infantry_assault":
             events.extend(CardPlayed(seat=seat, card=card, section=s) for s in SECTIONS)
-        elif effective != "ambush":
+        elif effective != "ambush" and (effective not in CARD_BATTLES or full_day(state)):
             events.append(CardPlayed(seat=seat, card=card))
+        if blitz_air_power(state, camp, card) and full_day(state):
+            events.append(CardPlayed(seat=seat, card=card, as_card="air_power"))
     return events
 
 
@@ -218,9 +245,23 @@ def _moves(state: State, seat: int) -> list[Any]:
     return events
 
 
+def _advances(state: State, seat: int) -> list[Any]:
+    """M44-NA-1: the one-hex advance of desert armour that took ground, before its overrun battle."""
+    events: list[Any] = []
+    for order in state.orders:
+        unit = state.units[order.uid]
+        if order.advance and unit.hex is not None:
+            for hex_ in state.board.neighbours(unit.hex):
+                if path_problem(state, unit, (hex_,), 1) is None:
+                    events.append(UnitMoved(seat=seat, unit=unit.uid, path=(hex_,)))
+    return events
+
+
 def _battles(state: State, seat: int, camp: int) -> list[Any]:
     events: list[Any] = []
     if state.effective in CARD_BATTLES:
+        if not full_day(state):
+            return events
         for target in alive(state, 1 - camp):
             assert target.hex is not None
             if card_battle_problem(state, camp, target.hex) is not None:

@@ -19,6 +19,7 @@ import msgspec
 
 from domain.memoire44.board import BOARD_SIZES, Hex
 from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UNIT_PREFIXES, UNIT_TYPES
+from domain.memoire44.expansions import BASE, Expansions, parse_options
 from domain.ruleset import ResourceError
 
 OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent")
@@ -81,6 +82,7 @@ class Scenario(msgspec.Struct, frozen=True, kw_only=True):
     units: tuple[ScenarioUnit, ...]
     objectives: tuple[Objective, ...] = ()
     special_rules: str = ""
+    expansions: Expansions = BASE
 
 
 def _name(entry: Any) -> str:
@@ -89,11 +91,19 @@ def _name(entry: Any) -> str:
     return str(entry or "")
 
 
+def unit_nation(name: str) -> str:
+    """The nation suffix of an editor unit name (`infita` -> `ita`), or "" if it has none."""
+    for prefix in UNIT_PREFIXES:
+        if name.startswith(prefix):
+            return name[len(prefix) :].lstrip("0123456789")
+    return ""
+
+
 def _unit(name: str, sides: tuple[str, str]) -> tuple[str, int] | str:
     """(kind, camp) for an editor unit name such as `infger` or `tank2us`, or an error message."""
     for prefix, kind in UNIT_PREFIXES.items():
         if name.startswith(prefix):
-            nation = name[len(prefix) :].lstrip("0123456789")
+            nation = unit_nation(name)
             side = NATIONS.get(nation)
             if side is None:
                 return f"unit {name!r} names no known nation"
@@ -118,9 +128,9 @@ def parse_m44(data: bytes) -> Scenario:
     def bad(index: int | None, field: str, message: str) -> None:
         errors.append({"hexagon": index, "field": field, "message": message})
 
-    board_type = str(board.get("type") or "STANDARD")
+    board_type = str(board.get("type") or "STANDARD").upper()
     if board_type not in BOARD_SIZES:
-        raise ResourceError(f"Board type {board_type!r} is not supported yet (only {sorted(BOARD_SIZES)}).")
+        raise ResourceError(f"Board type {board_type!r} is not supported (only {sorted(BOARD_SIZES)}).")
     rows, cols = BOARD_SIZES[board_type]
     sides = (str(info.get("side_player1", "AXIS")), str(info.get("side_player2", "ALLIES")))
     if len(set(sides)) != 2 or not set(sides) <= {"AXIS", "ALLIES"}:
@@ -137,6 +147,9 @@ def parse_m44(data: bytes) -> Scenario:
             bad(None, f"game_info.{field}", f"must be a positive whole number, not {value!r}")
             value = default
         numbers[field] = value
+    expansions, refused = parse_options(info.get("options"))
+    for field, message in refused:
+        bad(None, field, message)
     starting = STARTING.get(str(info.get("starting", "PLAYER1")))
     if starting is None:
         bad(None, "game_info.starting", f"must be PLAYER1 or PLAYER2, not {info.get('starting')!r}")
@@ -242,6 +255,7 @@ def parse_m44(data: bytes) -> Scenario:
         units=tuple(units),
         objectives=tuple(objectives),
         special_rules=rules,
+        expansions=expansions,
     )
 
 

@@ -49,4 +49,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "pending": msgspec.to_builtins(state.pending),
         "winner": None if state.winner is None else state.sides[state.winner],
         "over": state.over,
+        "expansions": msgspec.to_builtins(state.expansions),
+        "hand_limits": list(state.hand_limit),
+        "visibility": state.visibility if state.expansions.night else None,
+        "cards_to_take": state.cards_to_take,
     }

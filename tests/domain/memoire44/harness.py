@@ -17,14 +17,16 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardTaken,
     DeckReshuffled,
     DiceRolled,
     GroundTaken,
     Retreated,
     UnitMoved,
+    VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import pile_size
+from domain.memoire44.rules import italian_camp, pile_size
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted
@@ -120,6 +122,10 @@ class RandomTable:
         state = self.state
         if isinstance(event, CardPlayed | CardDiscarded):
             self.real_hands[state.seat_camp[event.seat]].remove(event.card)
+        elif isinstance(event, CardTaken):
+            camp = italian_camp(state)
+            assert camp is not None
+            self.real_hands[camp].remove(event.card)
         elif isinstance(event, DeckReshuffled):
             in_hands = self.real_hands[0] + self.real_hands[1]
             self.deck = [c for c, spec in CARDS.items() for _ in range(spec.count - in_hands.count(c))]
@@ -177,6 +183,12 @@ class RandomTable:
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, DiceRolled):
             return DiceRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, VisibilityRolled):
+            return VisibilityRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, CardTaken):
+            camp = italian_camp(self.state)
+            assert camp is not None
+            return CardTaken(seat=event.seat, card=rng.choice(self.real_hands[camp]))
         if isinstance(event, Retreated):
             return event
         return event
