@@ -35,11 +35,21 @@ from domain.ruleset import Player, ResourceRef, Setup
 KIND = RULESET.resource_kinds["scenario"]
 
 
+def with_options(scenario_id: str, options: dict[str, Any]) -> bytes:
+    """A shipped scenario's `.m44` file with more expansion settings turned on (M44-SC-1)."""
+    raw = msgspec.json.decode(KIND.builtin()[scenario_id])
+    raw["game_info"]["options"] = (raw["game_info"].get("options") or {}) | options
+    return msgspec.json.encode(raw)
+
+
 def setup_for(
-    scenario_id: str, sides: tuple[str, str] | None = None, players: tuple[str, str] = ("Alain", "Bea")
+    scenario_id: str,
+    sides: tuple[str, str] | None = None,
+    players: tuple[str, str] = ("Alain", "Bea"),
+    options: dict[str, Any] | None = None,
 ) -> Setup:
-    """A two-player set-up embedding a shipped scenario."""
-    data = KIND.builtin()[scenario_id]
+    """A two-player set-up embedding a shipped scenario, with `options` added to its settings."""
+    data = with_options(scenario_id, options) if options else KIND.builtin()[scenario_id]
     ref = ResourceRef(
         kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
     )
