@@ -41,6 +41,14 @@ class CardTaken(Event, tag="memoire44.card_taken", kw_only=True, frozen=True):
     card: str
 
 
+class CardCommitted(Event, tag="memoire44.card_committed", kw_only=True, frozen=True):
+    """Russian commissar (M44-RU-1): a command card placed under the commissar token, to be played on
+    the side's next turn; `card` is None when placed face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
 class VisibilityRolled(Event, tag="memoire44.visibility_rolled", kw_only=True, frozen=True):
     """Night attacks (M44-NT-1): the Allied side's four dice at the start of its turn; each star raises
     the light one level."""
@@ -152,4 +160,5 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     GameEnded,
     CardTaken,
     VisibilityRolled,
+    CardCommitted,
 ]

@@ -1,10 +1,10 @@
 """Which expansion rules a scenario turns on (M44-SC-1), read from the `.m44` file's `game_info.options`.
 
 The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
-`italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, ...); the project adds `weather`
-(`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules core does not record yet
-(air rules, D-Day, combat cards, Marines, the commissar) are refused by name, so a club never records a
-game under rules it silently ignores; an option nobody knows is refused as unknown.
+`italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
+the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
+core does not record yet (air rules, D-Day, combat cards, Marines) are refused by name, so a club never
+records a game under rules it silently ignores; an option nobody knows is refused as unknown.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ SUPPORTED: dict[str, str] = {
     "night_visibility_rules": "night attacks (M44-NT-1, M44-NT-2)",
     "north_african_desert_rules": "North Africa armour overrun (M44-NA-1)",
     "weather": "weather (M44-WX-1, M44-WX-2)",
+    "russian_commissar_rule": "the Russian commissar (M44-RU-1, M44-RU-2)",
 }
 NOT_YET: dict[str, str] = {
     "air_rules": "the Air Pack rules",
     "dday_rules": "the D-Day Landings rules",
     "combat_cards": "the combat cards",
     "gung_ho": "the US Marines command rule",
-    "russian_commissar_rule": "the Russian commissar rule",
 }
 
 
@@ -46,6 +46,7 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     night: bool = False
     north_africa: bool = False
     weather: str = ""
+    commissar: str = ""  # the side under the commissar rule, "" if none
 
     @property
     def snow(self) -> bool:
@@ -82,6 +83,14 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
                 continue
             flags["weather"] = value or ""
             continue
+        if name == "russian_commissar_rule":
+            # The editor names the side; `true` means the Allies (the Russians' usual side).
+            side = "ALLIES" if value is True else "" if value in (False, None) else value
+            if side not in ("", "ALLIES", "AXIS"):
+                errors.append((field, f"must name a side (ALLIES or AXIS) or be true or false, not {value!r}"))
+                continue
+            flags["commissar"] = side
+            continue
         if not isinstance(value, bool):
             errors.append((field, f"must be true or false, not {value!r}"))
             continue
@@ -95,6 +104,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             night=flags.get("night_visibility_rules", False),
             north_africa=flags.get("north_african_desert_rules", False),
             weather=flags.get("weather", ""),
+            commissar=flags.get("commissar", ""),
         ),
         errors,
     )

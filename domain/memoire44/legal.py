@@ -15,6 +15,7 @@ from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -30,6 +31,7 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.rules import (
     CARD_BATTLES,
+    COMMISSAR_FREE,
     FOUR_OF_A_KIND,
     adjacent_enemies,
     alive,
@@ -39,6 +41,7 @@ from domain.memoire44.rules import (
     battles_allowed,
     blitz_air_power,
     card_battle_problem,
+    commissar_camp,
     full_day,
     italian_camp,
     known_copies,
@@ -46,6 +49,7 @@ from domain.memoire44.rules import (
     moves_allowed,
     path_problem,
     pile_size,
+    plays_from_token,
     reachable,
     retreat_depth,
     retreat_reach,
@@ -135,10 +139,20 @@ def _possible_cards(state: State, camp: int) -> set[str]:
 
 
 def _cards(state: State, seat: int, camp: int) -> list[Any]:
-    cards = _possible_cards(state, camp)
+    commits: list[Any] = []
+    if plays_from_token(state, camp):
+        # M44-RU-2: the card placed under the token last turn, whatever the record knows of it.
+        older = state.token[0]
+        cards = {older} if older is not None else {c for c, s in CARDS.items() if known_copies(state, c) < s.count}
+    else:
+        cards = _possible_cards(state, camp)
+        if camp == commissar_camp(state) and not state.committed:
+            # M44-RU-1: place a card under the token first, or play a card exempt from the delay.
+            hand = state.hands[camp]
+            commits = [CardCommitted(seat=seat, card=c) for c in sorted(set(hand.known) - {"ambush"})]
+            commits += [CardCommitted(seat=seat)] if hand.unknown else []
+            cards &= COMMISSAR_FREE
     cards.discard("ambush")
-    if not full_day(state):
-        cards -= CARD_BATTLES  # M44-NT-2
     if state.last_played[1 - camp] is None:
         cards.discard("counter_attack")
     events: list[Any] = []
@@ -150,11 +164,11 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
             effective = answered[0]
         if effective == "infantry_assault":
             events.extend(CardPlayed(seat=seat, card=card, section=s) for s in SECTIONS)
-        elif effective != "ambush" and (effective not in CARD_BATTLES or full_day(state)):
+        elif effective != "ambush":
             events.append(CardPlayed(seat=seat, card=card))
-        if blitz_air_power(state, camp, card) and full_day(state):
+        if blitz_air_power(state, camp, card):
             events.append(CardPlayed(seat=seat, card=card, as_card="air_power"))
-    return events
+    return commits + events
 
 
 def _ambushes(state: State, seat: int, camp: int) -> list[Any]:

@@ -8,6 +8,7 @@ from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS, FULL_DAY
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -23,7 +24,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import is_battle_back
+from domain.memoire44.rules import is_battle_back, plays_from_token
 from domain.memoire44.state import State, Unit
 from domain.ruleset import Narration
 
@@ -79,6 +80,8 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             name += f" as {CARDS[after.effective].name}"
         elif event.as_card:
             name += f" as {CARDS[event.as_card].name} (Blitz)"
+        if event.card != "ambush" and plays_from_token(before, before.seat_camp[event.seat]):
+            name += " from under the commissar token"
         section = f" on the {event.section}" if event.section else ""
         return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
     if isinstance(event, CardDiscarded):
@@ -102,6 +105,9 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
             f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
         )
+    if isinstance(event, CardCommitted):
+        # The card stays hidden from the enemy (G-2), so the line never names it.
+        return f"{who} place a card under the commissar token for their next turn."
     if isinstance(event, VisibilityRolled):
         light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
         return f"{who} roll {', '.join(event.faces)} for the light: {light}."

@@ -29,6 +29,7 @@ from domain.memoire44.catalogue import (
 )
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -66,12 +67,17 @@ def camp_of_seat(state: State, seat: int) -> int:
 
 def pile_size(state: State) -> int:
     """Cards left in the draw pile: the deck less the hands and the discards."""
-    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard)
+    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard) - len(state.token)
 
 
 def known_copies(state: State, card: str) -> int:
     """Copies of `card` the record knows the place of (G-2 conservation)."""
-    return state.hands[0].known.count(card) + state.hands[1].known.count(card) + state.discard.count(card)
+    return (
+        state.hands[0].known.count(card)
+        + state.hands[1].known.count(card)
+        + state.discard.count(card)
+        + state.token.count(card)
+    )
 
 
 def unit_at(state: State, hex_: Hex) -> Unit | None:
@@ -152,6 +158,22 @@ def visibility_roll_due(state: State, camp: int) -> bool:
     """Whether `camp` must roll for the light before playing its card (M44-NT-1: the Allied side, each
     turn until full daylight)."""
     return not full_day(state) and state.sides[camp] == "ALLIES" and not state.visibility_rolled
+
+
+# M44-RU-1: the cards the side under the commissar may play at once, from its hand.
+COMMISSAR_FREE: frozenset[str] = frozenset({*RECON_CARDS, "counter_attack", "ambush"})
+
+
+def commissar_camp(state: State) -> int | None:
+    """The camp under the Russian commissar rule (M44-RU-1), if any."""
+    side = state.expansions.commissar
+    return state.sides.index(side) if side in state.sides else None
+
+
+def plays_from_token(state: State, camp: int) -> bool:
+    """Whether `camp`'s card this turn is the one placed under the commissar token on an earlier turn
+    (M44-RU-2): it has placed this turn's card, and an older one lies beneath."""
+    return state.committed and camp == commissar_camp(state) and len(state.token) > 1
 
 
 BLITZ_ARMOUR_MOVE = 2
@@ -597,7 +619,27 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         raise _refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
     if visibility_roll_due(state, camp):
         raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
-    _check_hand(state, camp, event.card)
+    if plays_from_token(state, camp):
+        older = state.token[0]
+        if older is not None and event.card != older:
+            raise _refuse(
+                "M44-RU-2",
+                "token_card",
+                f"The commissar's card is played: {CARDS[older].name}, placed under the token last turn.",
+                card=event.card,
+            )
+        if older is None:
+            _check_unplaced(state, event.card)
+    elif camp == commissar_camp(state) and not state.committed and event.card not in COMMISSAR_FREE:
+        raise _refuse(
+            "M44-RU-1",
+            "commit_first",
+            "The commissar's side first places a card under the token; only Recon 1, Counter-Attack and "
+            "Ambush are played at once.",
+            card=event.card,
+        )
+    else:
+        _check_hand(state, camp, event.card)
     effective = event.card
     if event.as_card is not None:
         if event.as_card != "air_power" or not blitz_air_power(state, camp, event.card):
@@ -619,8 +661,6 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
             raise _refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
     elif event.section is not None and effective != "counter_attack":
         raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
-    if effective in CARD_BATTLES and not full_day(state):
-        raise _refuse("M44-NT-2", "not_full_day", f"{CARDS[effective].name} is played only in full daylight.")
     if effective == "ambush":
         raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
 
@@ -867,6 +907,28 @@ def _validate_taken(state: State, event: CardTaken, camp: int) -> None:
     _check_hand(state, italian, event.card)
 
 
+def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
+    _check_nothing_to_take(state)
+    if camp != commissar_camp(state):
+        raise _refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
+    if camp != state.active or state.phase != "card" or state.committed:
+        raise _refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
+    if visibility_roll_due(state, camp):
+        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if state.hands[camp].size == 0:
+        raise _refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
+    if event.card == "ambush":
+        raise _refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
+    if event.card is not None:
+        _check_hand(state, camp, event.card)
+    elif state.hands[camp].unknown == 0:
+        raise _refuse(
+            "G-2",
+            "name_the_card",
+            "Every card of that hand is known to the record: name the one placed under the token.",
+        )
+
+
 def _validate_visibility(state: State, event: VisibilityRolled, camp: int) -> None:
     if camp != state.active or state.phase != "card" or not visibility_roll_due(state, camp):
         raise _refuse("M44-NT-1", "no_light_roll", "The Allied side rolls for the light at the start of its turn.")
@@ -900,6 +962,7 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     GameEnded: _validate_end,
     CardTaken: _validate_taken,
     VisibilityRolled: _validate_visibility,
+    CardCommitted: _validate_committed,
 }
 
 
@@ -1032,6 +1095,7 @@ def _next_turn(state: State) -> State:
         ambush_target=None,
         draws_due=(0, 0),
         visibility_rolled=False,
+        committed=False,
     )
 
 
@@ -1070,8 +1134,11 @@ def _evolve_discarded(state: State, event: CardDiscarded) -> State:
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
-    hand = _take_card(state.hands[camp], event.card)
-    state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
+    if event.card != "ambush" and plays_from_token(state, camp):
+        state = replace(state, token=state.token[1:], discard=(*state.discard, event.card))
+    else:
+        hand = _take_card(state.hands[camp], event.card)
+        state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
         return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
@@ -1297,6 +1364,13 @@ def _evolve_taken(state: State, event: CardTaken) -> State:
     )
 
 
+def _evolve_committed(state: State, event: CardCommitted) -> State:
+    camp = state.seat_camp[event.seat]
+    hand = state.hands[camp]
+    hand = _take_card(hand, event.card) if event.card is not None else Hand(known=hand.known, unknown=hand.unknown - 1)
+    return replace(state, hands=_with_hand(state, camp, hand), token=(*state.token, event.card), committed=True)
+
+
 def _evolve_visibility(state: State, event: VisibilityRolled) -> State:
     light = min(FULL_DAY, state.visibility + event.faces.count("star"))
     return replace(state, visibility=light, visibility_rolled=True)
@@ -1330,4 +1404,5 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     GameEnded: _evolve_end,
     CardTaken: _evolve_taken,
     VisibilityRolled: _evolve_visibility,
+    CardCommitted: _evolve_committed,
 }

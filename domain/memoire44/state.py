@@ -111,6 +111,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     cards_to_take: int = 0
     visibility: int = 0
     visibility_rolled: bool = False
+    token: tuple[str | None, ...] = ()
+    committed: bool = False
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""

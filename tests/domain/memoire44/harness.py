@@ -14,6 +14,7 @@ from domain.memoire44.board import distance
 from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -26,7 +27,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import italian_camp, pile_size
+from domain.memoire44.rules import commissar_camp, italian_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted
@@ -99,7 +100,11 @@ def check_invariants(state: State) -> None:
         placed = sum(h.known.count(card) for h in state.hands) + state.discard.count(card)
         assert placed <= spec.count, card
     if state.phase == "card":
-        assert tuple(h.size for h in state.hands) == state.hand_limit
+        held = [h.size for h in state.hands]
+        commissar = commissar_camp(state)
+        if commissar is not None:
+            held[commissar] += len(state.token)  # M44-RU-1: the card under the token is still held
+        assert tuple(held) == state.hand_limit
 
 
 class RandomTable:
@@ -112,6 +117,8 @@ class RandomTable:
         self.deck = [card for card, spec in CARDS.items() for _ in range(spec.count)]
         rng.shuffle(self.deck)
         self.real_hands: list[list[str]] = [[], []]
+        self.real_token: list[str] = []
+        self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
 
     def play(self, limit: int = 20000) -> State:
@@ -130,14 +137,20 @@ class RandomTable:
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CardPlayed | CardDiscarded):
+        if isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
+            assert self.real_token.pop(0) == event.card
+        elif isinstance(event, CardPlayed | CardDiscarded):
             self.real_hands[state.seat_camp[event.seat]].remove(event.card)
+        elif isinstance(event, CardCommitted):
+            card = event.card or self.committing
+            self.real_hands[state.seat_camp[event.seat]].remove(card)
+            self.real_token.append(card)
         elif isinstance(event, CardTaken):
             camp = italian_camp(state)
             assert camp is not None
             self.real_hands[camp].remove(event.card)
         elif isinstance(event, DeckReshuffled):
-            in_hands = self.real_hands[0] + self.real_hands[1]
+            in_hands = self.real_hands[0] + self.real_hands[1] + self.real_token
             self.deck = [c for c, spec in CARDS.items() for _ in range(spec.count - in_hands.count(c))]
             self.rng.shuffle(self.deck)
             assert len(self.deck) == DECK_SIZE - len(in_hands)
@@ -154,9 +167,22 @@ class RandomTable:
         by_type: dict[type, list[Any]] = {}
         for event in events:
             by_type.setdefault(type(event), []).append(event)
+        camp = state.active
+        if CardCommitted in by_type:
+            exempt = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_hands[camp]]
+            if exempt and rng.random() < 0.3:
+                return rng.choice(exempt)
+            # Face down only a card the record does not know is in that hand (G-2).
+            hidden = list(self.real_hands[camp])
+            for card in state.hands[camp].known:
+                hidden.remove(card)
+            hidden = [c for c in hidden if c != "ambush"]  # Ambush stays in the hand (M44-RU-1)
+            face_down = bool(hidden) and rng.random() < 0.3
+            self.committing = rng.choice(hidden if face_down else [c for c in self.real_hands[camp] if c != "ambush"])
+            return CardCommitted(seat=state.seat_of(camp), card=None if face_down else self.committing)
         if CardPlayed in by_type:
-            camp = state.active
-            playable = [e for e in by_type[CardPlayed] if e.card in self.real_hands[camp]]
+            source = self.real_token[:1] if plays_from_token(state, camp) else self.real_hands[camp]
+            playable = [e for e in by_type[CardPlayed] if e.card in source]
             return rng.choice(playable)
         if CardDiscarded in by_type or state.phase == "recon":
             seat = state.seat_of(state.active)

@@ -1,6 +1,6 @@
 """The expansion boards, settings, nations, night and weather: each rule id accepted and refused
 (M44-BT-1, M44-OV-1, M44-OV-2, M44-SC-1, M44-IT-1, M44-IT-2, M44-GB-1, M44-BL-1, M44-BL-2, M44-WX-1,
-M44-WX-2, M44-WX-3, M44-NT-1, M44-NT-2, M44-NA-1).
+M44-WX-2, M44-WX-3, M44-NT-1, M44-NT-2, M44-NA-1, M44-RU-1, M44-RU-2).
 
 Seats: Alain (seat 0) commands the Axis at row 0, Bea (seat 1) the Allies at the far edge.
 Units are numbered in the order the hexagons are listed.
@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from domain.memoire44 import RULESET
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDrawn,
     CardPlayed,
     CardTaken,
@@ -422,16 +423,20 @@ def test_at_night_a_battle_beyond_the_light_is_refused_and_within_it_accepted():
     assert state.units[2].figures == 3
 
 
-def test_air_power_is_refused_before_full_daylight_and_played_once_it_comes():
+def test_air_power_battles_nothing_before_full_daylight_and_battles_once_it_comes():
     game = _night(hexagon(0, 0, unit="infger"), allies=("air_power",))
     game.accept(VisibilityRolled(seat=ALLIES, faces=("star", "flag", "flag", "flag")))
-    error = game.refused(CardPlayed(seat=ALLIES, card="air_power"))
+    game.accept(CardPlayed(seat=ALLIES, card="air_power"))  # the card is spent
+    error = game.refused(Battle(seat=ALLIES, unit=None, target=(0, 0), dice=2, faces=("star", "star")))
     assert (error.rule_id, error.code) == ("M44-NT-2", "not_full_day")
     game = _night(hexagon(0, 0, unit="infger"), allies=("air_power",))
     state = game.accept(VisibilityRolled(seat=ALLIES, faces=("star",) * 4))
     assert state.visibility == 5
     state = replace(state, visibility=6)  # one more star on a later turn
-    RULESET.validate(state, CardPlayed(seat=ALLIES, card="air_power"))  # M44-NT-2: full daylight
+    played = CardPlayed(seat=ALLIES, card="air_power")
+    RULESET.validate(state, played)
+    state = RULESET.evolve(state, played)
+    RULESET.validate(state, Battle(seat=ALLIES, unit=None, target=(0, 0), dice=2, faces=("star", "star")))
 
 
 # ---------------------------------------------------------------- North Africa (M44-NA-1)
@@ -508,3 +513,91 @@ def test_the_public_view_shows_the_settings_and_the_light_but_not_the_hands():
     view = RULESET.view(game.state, Viewer(kind="public"))
     assert view["visibility"] == 2 and view["expansions"]["night"] is True
     assert all("known" not in hand for hand in view["hands"])
+
+
+# ---------------------------------------------------------------- Russian commissar (M44-RU-1, M44-RU-2)
+
+COMMISSAR = {"russian_commissar_rule": "ALLIES"}
+
+
+def _commissar(allies=("attack_centre", "direct_from_hq", "probe_left", "recon_1_left"), **kw):
+    return table(
+        [hexagon(6, 12, unit="infru"), hexagon(0, 0, unit="infger")],
+        allies=allies,
+        axis=("direct_from_hq",),
+        options=COMMISSAR,
+        **kw,
+    )
+
+
+def _quiet_turn(game, seat, card):
+    game.accept(CardPlayed(seat=seat, card=card), UnitsOrdered(seat=seat, units=()), CardDrawn(seat=seat))
+
+
+def test_the_commissar_side_places_a_card_then_plays_from_its_hand_on_its_first_turn():
+    game = _commissar()
+    state = game.accept(CardCommitted(seat=ALLIES, card="attack_centre"))
+    assert state.token == ("attack_centre",) and state.hands[1].size == 3
+    state = game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"))
+    assert state.effective == "direct_from_hq"  # M44-RU-1
+
+
+def test_the_commissar_side_playing_before_placing_a_card_is_refused_unless_the_card_is_exempt():
+    game = _commissar()
+    error = game.refused(CardPlayed(seat=ALLIES, card="direct_from_hq"))
+    assert (error.rule_id, error.code) == ("M44-RU-1", "commit_first")
+    state = game.accept(CardPlayed(seat=ALLIES, card="recon_1_left"))
+    assert state.effective == "recon_1_left" and state.token == ()
+
+
+def test_a_second_card_under_the_token_ambush_or_the_other_side_placing_are_refused():
+    game = _commissar(allies=("attack_centre", "direct_from_hq", "ambush", "probe_left"))
+    assert game.refused(CardCommitted(seat=ALLIES, card="ambush")).code == "ambush_kept"
+    assert game.refused(CardCommitted(seat=AXIS, card="direct_from_hq")).code == "no_commissar"
+    game.accept(CardCommitted(seat=ALLIES, card="attack_centre"))
+    error = game.refused(CardCommitted(seat=ALLIES, card="probe_left"))
+    assert (error.rule_id, error.code) == ("M44-RU-1", "commit_timing")
+
+
+def test_next_turn_the_card_under_the_token_is_played_and_no_other():
+    game = _commissar()
+    game.accept(CardCommitted(seat=ALLIES, card="attack_centre"))
+    _quiet_turn(game, ALLIES, "direct_from_hq")
+    _quiet_turn(game, AXIS, "direct_from_hq")
+    game.accept(CardCommitted(seat=ALLIES, card="probe_left"))
+    error = game.refused(CardPlayed(seat=ALLIES, card="probe_left"))
+    assert (error.rule_id, error.code) == ("M44-RU-2", "token_card")
+    state = game.accept(CardPlayed(seat=ALLIES, card="attack_centre"))
+    assert state.token == ("probe_left",) and state.effective == "attack_centre"
+    assert state.hands[1].size + len(state.token) == state.hand_limit[1] - 1  # one card played, none drawn yet
+
+
+def test_a_card_placed_face_down_is_named_when_played_and_hidden_from_the_enemy_meanwhile():
+    game = _commissar(allies=("direct_from_hq",))
+    game.accept(CardCommitted(seat=ALLIES))  # one of the face-down cards
+    public = RULESET.view(game.state, Viewer(kind="public"))["hands"][1]
+    assert public["under_token"] == {"count": 1}
+    own = RULESET.view(game.state, Viewer(kind="seat", seat=ALLIES))["hands"][1]
+    assert own["under_token"] == {"count": 1, "cards": [None]}
+    _quiet_turn(game, ALLIES, "direct_from_hq")
+    _quiet_turn(game, AXIS, "direct_from_hq")
+    game.accept(CardCommitted(seat=ALLIES))
+    state = game.accept(CardPlayed(seat=ALLIES, card="probe_centre"))  # M44-RU-2: now known
+    assert state.discard[-1] == "probe_centre"
+
+
+def test_a_face_down_placement_from_a_hand_the_record_knows_is_refused():
+    game = _commissar()
+    error = game.refused(CardCommitted(seat=ALLIES))
+    assert (error.rule_id, error.code) == ("G-2", "name_the_card")  # M44-RU-1
+
+
+def test_the_commissar_placement_is_narrated_without_naming_the_card_and_its_play_from_the_token():
+    game = _commissar()
+    text = _narrated(game, CardCommitted(seat=ALLIES, card="attack_centre"))
+    assert text == "Allies (Bea) place a card under the commissar token for their next turn."
+    _quiet_turn(game, ALLIES, "direct_from_hq")
+    _quiet_turn(game, AXIS, "direct_from_hq")
+    game.accept(CardCommitted(seat=ALLIES, card="probe_left"))
+    text = _narrated(game, CardPlayed(seat=ALLIES, card="attack_centre"))
+    assert text.startswith("Allies (Bea) play Attack Centre from under the commissar token")

@@ -20,8 +20,10 @@ VARIANTS = (
     {"weather": "snow"},
     {"weather": "fog", "blitz_rules": True},
     {"night_visibility_rules": True, "weather": "rain", "italy_high_command": True, "british_commonwealth": True},
+    {"russian_commissar_rule": "ALLIES"},
+    {"russian_commissar_rule": "AXIS", "blitz_rules": True},
 )
-VARIANT_GAMES = 80
+VARIANT_GAMES = 96
 
 
 def _play(count, first_seed=0, variants=({},)):
