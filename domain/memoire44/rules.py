@@ -1005,20 +1005,54 @@ def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = N
     return state
 
 
+def _near(state: State, hexes: tuple[Hex, ...]) -> set[int]:
+    """The camps with a unit on or next to any of `hexes`."""
+    camps: set[int] = set()
+    board = state.board
+    for hex_ in hexes:
+        for spot in (hex_, *board.neighbours(hex_)):
+            uid = state.occupant.get(spot)
+            if uid is not None:
+                camps.add(state.units[uid].camp)
+    return camps
+
+
+def village_holder(state: State, index: int) -> int:
+    """The camp controlling a village objective: the last side to stand in it (M44-DD-1)."""
+    for village, camp in state.villages:
+        if village == index:
+            return camp
+    return state.objectives[index].camp
+
+
+def objective_holder(state: State, index: int) -> int | None:
+    """The camp that scores objective `index` now, or None."""
+    objective = state.objectives[index]
+    if objective.kind == "village":
+        return village_holder(state, index)
+    if objective.kind in ("beach", "bridge"):
+        near = _near(state, objective.hexes)
+        if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
+            return objective.camp if 1 - objective.camp not in near else None
+        return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it
+    camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
+    mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
+    if objective.kind == "temporary":
+        held = mine > 0
+    elif objective.kind == "majority":
+        held = mine > theirs
+    else:
+        held = index in state.permanent
+    return objective.camp if held else None
+
+
 def objective_medals(state: State) -> tuple[int, int]:
-    """Medals each camp holds from objectives now (seed: temporary, majority, permanent)."""
+    """Medals each camp holds from objectives now (seed: temporary, majority, permanent; D-Day control)."""
     medals = [0, 0]
     for index, objective in enumerate(state.objectives):
-        camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
-        mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
-        if objective.kind == "temporary":
-            held = mine > 0
-        elif objective.kind == "majority":
-            held = mine > theirs
-        else:
-            held = index in state.permanent
-        if held:
-            medals[objective.camp] += objective.medals
+        holder = objective_holder(state, index)
+        if holder is not None:
+            medals[holder] += objective.medals
     return medals[0], medals[1]
 
 
@@ -1045,6 +1079,15 @@ def recount(state: State) -> State:
             permanent = (*permanent, index)
     if permanent != state.permanent:
         state = replace(state, permanent=permanent)
+    villages = state.villages
+    for index, objective in enumerate(state.objectives):
+        if objective.kind == "village":
+            present = {state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant}
+            if len(present) == 1 and (camp := present.pop()) != village_holder(state, index):
+                # M44-DD-1: the control marker changes when the other side stands in the village alone.
+                villages = (*((v, c) for v, c in villages if v != index), (index, camp))
+    if villages != state.villages:
+        state = replace(state, villages=villages)
     held = objective_medals(state)
     kills = eliminations(state)
     medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])

@@ -5,7 +5,8 @@ A `.m44` file holds `meta_data`, `game_info` (`starting`, `cards_player1/2`, `vi
 unit{name, nbr_units, badge}, tags}` in doubled columns) and `text`. Player 1 sits at row 0.
 Objective medals come from the hexes' `medalN` tags (the token's colour names the side that scores it:
 `medal1` Allied, `medal2` Axis: a gap reading) as temporary objectives, or from an optional
-`game_info.objectives` list naming the kind (temporary, majority, permanent, as the seed defines them).
+`game_info.objectives` list naming the kind (temporary, majority, permanent, as the seed defines them;
+village, beach, bridge as its D-Day rules control them).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UN
 from domain.memoire44.expansions import BASE, Expansions, parse_options
 from domain.ruleset import ResourceError
 
-OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent")
+# The seed's three objective medals, and the D-Day control of villages, beaches and bridges (M44-DD-1 to 3).
+OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent", "village", "beach", "bridge")
 # Gap reading (decisions.md is silent): the colour of a `medalN` tag's token names the side scoring it.
 MEDAL_TAGS: dict[str, str] = {
     "medal1": "ALLIES",
@@ -60,7 +62,10 @@ class ScenarioUnit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Objective(msgspec.Struct, frozen=True, kw_only=True):
-    """Medal objective hexes for one camp (seed: temporary, majority, permanent)."""
+    """Medal objective hexes (seed: temporary, majority, permanent; D-Day: village, beach, bridge).
+    `camp` is the side that scores it; for a village, the side holding it at the start (its medal goes
+    to whoever controls it, M44-DD-1); for a beach, the assaulting side (M44-DD-2); a bridge's medal
+    goes to whichever side controls it, whatever `camp` says (M44-DD-3)."""
 
     camp: int
     kind: str

@@ -113,6 +113,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     visibility_rolled: bool = False
     token: tuple[str | None, ...] = ()
     committed: bool = False
+    villages: tuple[tuple[int, int], ...] = ()  # (objective index, camp) of villages that changed hands
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""

@@ -67,7 +67,8 @@ def started(setup: Setup) -> GameStarted:
 
 
 def expected_medals(state: State) -> tuple[int, int]:
-    """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed)."""
+    """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed; the
+    D-Day control of villages, beaches and bridges, M44-DD-1 to M44-DD-3)."""
     medals = [0, 0]
     for unit in state.units:
         if unit.figures == 0:
@@ -75,10 +76,17 @@ def expected_medals(state: State) -> tuple[int, int]:
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
-        held = {"temporary": mine > 0, "majority": mine > len(owners) - mine, "permanent": index in state.permanent}[
-            objective.kind
-        ]
-        medals[objective.camp] += objective.medals if held else 0
+        near = {u.camp for u in state.units if u.hex and any(distance(u.hex, h) <= 1 for h in objective.hexes)}
+        holder = {
+            "temporary": objective.camp if mine > 0 else None,
+            "majority": objective.camp if mine > len(owners) - mine else None,
+            "permanent": objective.camp if index in state.permanent else None,
+            "village": dict(state.villages).get(index, objective.camp),
+            "beach": objective.camp if 1 - objective.camp not in near else None,
+            "bridge": near.pop() if len(near) == 1 else None,
+        }[objective.kind]
+        if holder is not None:
+            medals[holder] += objective.medals
     return medals[0] + state.special[0], medals[1] + state.special[1]
 
 

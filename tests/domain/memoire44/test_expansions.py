@@ -1,6 +1,6 @@
 """The expansion boards, settings, nations, night and weather: each rule id accepted and refused
 (M44-BT-1, M44-OV-1, M44-OV-2, M44-SC-1, M44-IT-1, M44-IT-2, M44-GB-1, M44-BL-1, M44-BL-2, M44-WX-1,
-M44-WX-2, M44-WX-3, M44-NT-1, M44-NT-2, M44-NA-1, M44-RU-1, M44-RU-2).
+M44-WX-2, M44-WX-3, M44-NT-1, M44-NT-2, M44-NA-1, M44-RU-1, M44-RU-2, M44-DD-1, M44-DD-2, M44-DD-3).
 
 Seats: Alain (seat 0) commands the Axis at row 0, Bea (seat 1) the Allies at the far edge.
 Units are numbered in the order the hexagons are listed.
@@ -601,3 +601,64 @@ def test_the_commissar_placement_is_narrated_without_naming_the_card_and_its_pla
     game.accept(CardCommitted(seat=ALLIES, card="probe_left"))
     text = _narrated(game, CardPlayed(seat=ALLIES, card="attack_centre"))
     assert text.startswith("Allies (Bea) play Attack Centre from under the commissar token")
+
+
+# ---------------------------------------------------------------- D-Day control (M44-DD-1, M44-DD-2, M44-DD-3)
+
+
+def _objective(kind, hexes, camp):
+    return [{"camp": camp, "kind": kind, "hexes": [list(h) for h in hexes], "medals": 1}]
+
+
+def test_a_village_medal_stays_with_its_holder_until_the_enemy_stands_in_it():
+    game = table(
+        [hexagon(6, 12, unit="infus"), hexagon(0, 0, unit="infger"), hexagon(4, 12, "buildings")],
+        allies=("direct_from_hq",),
+        objectives=_objective("village", [(4, 12)], 0),
+    )
+    assert game.state.medals == (1, 0)  # M44-DD-1: the Axis hold the village at the start
+    _order(game, ALLIES, "direct_from_hq", (0,))
+    state = game.accept(UnitMoved(seat=ALLIES, unit=0, path=((5, 11),)))
+    assert state.medals == (1, 0) and state.villages == ()  # next to it is not in it
+
+
+def test_a_village_changes_hands_when_the_enemy_enters_and_keeps_its_marker_after():
+    game = table(
+        [hexagon(6, 12, unit="infus"), hexagon(0, 0, unit="infger"), hexagon(4, 12, "buildings")],
+        allies=("direct_from_hq",),
+        objectives=_objective("village", [(4, 12)], 0),
+    )
+    _order(game, ALLIES, "direct_from_hq", (0,))
+    state = game.accept(UnitMoved(seat=ALLIES, unit=0, path=((5, 11), (4, 12))))
+    assert state.medals == (0, 1) and state.villages == ((0, 1),)  # M44-DD-1
+
+
+def test_a_beach_is_the_assailants_once_no_defender_is_on_or_next_to_it():
+    game = table(
+        [hexagon(4, 12, unit="infus"), hexagon(2, 12, unit="infger", figures=1)],
+        allies=("direct_from_hq",),
+        objectives=_objective("beach", [(3, 11), (3, 13)], 1),
+    )
+    assert game.state.medals == (0, 0)  # M44-DD-2: a defender stands next to the beach
+    _order(game, ALLIES, "direct_from_hq", (0,))
+    state = game.accept(Battle(seat=ALLIES, unit=0, target=(2, 12), dice=2, faces=("infantry", "star")))
+    assert state.medals == (0, 2)  # the eliminated unit and the beach
+
+
+def test_a_bridge_medal_goes_to_the_side_alone_on_or_next_to_it_and_is_removed_when_both_are():
+    game = table(
+        [hexagon(5, 11, unit="infus"), hexagon(2, 12, unit="infger"), hexagon(4, 12, "river", bridge=True)],
+        axis=("direct_from_hq",),
+        starting="PLAYER1",
+        objectives=_objective("bridge", [(4, 12)], 1),
+    )
+    assert game.state.medals == (0, 1)  # M44-DD-3: only the Allies are next to the bridge
+    _order(game, AXIS, "direct_from_hq", (1,))
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((3, 11),)))
+    assert state.medals == (0, 0)  # both sides next to it: the medal is removed
+
+
+def test_an_objective_of_an_unknown_kind_is_refused_naming_the_control_kinds():
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(m44([hexagon(0, 0, unit="infger")], objectives=_objective("harbour", [(4, 12)], 1)))
+    assert "village" in error.value.errors[0]["message"]  # M44-DD-1 to M44-DD-3
