@@ -27,6 +27,14 @@ SUPPORTED: dict[str, str] = {
     "north_african_desert_rules": "North Africa armour overrun (M44-NA-1)",
     "weather": "weather (M44-WX-1, M44-WX-2)",
     "russian_commissar_rule": "the Russian commissar (M44-RU-1, M44-RU-2)",
+    "air_superiority": "D-Day air superiority (M44-DD-4)",
+    "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
+}
+# Options whose value names a side; `true` means the Allies.
+SIDE_OPTIONS: dict[str, str] = {
+    "russian_commissar_rule": "commissar",
+    "air_superiority": "air_superiority",
+    "off_board_artillery": "off_board_artillery",
 }
 NOT_YET: dict[str, str] = {
     "air_rules": "the Air Pack rules",
@@ -47,6 +55,8 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     north_africa: bool = False
     weather: str = ""
     commissar: str = ""  # the side under the commissar rule, "" if none
+    air_superiority: str = ""  # the side rolling 2 dice per hex with Air Power ("": the Allies, as in the base game)
+    off_board_artillery: str = ""  # the side whose Recon 1 cards may be played as Barrage
 
     @property
     def snow(self) -> bool:
@@ -83,13 +93,13 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
                 continue
             flags["weather"] = value or ""
             continue
-        if name == "russian_commissar_rule":
-            # The editor names the side; `true` means the Allies (the Russians' usual side).
+        if name in SIDE_OPTIONS:
+            # The editor names the side; `true` means the Allies (the Russians', the D-Day landings' side).
             side = "ALLIES" if value is True else "" if value in (False, None) else value
             if side not in ("", "ALLIES", "AXIS"):
                 errors.append((field, f"must name a side (ALLIES or AXIS) or be true or false, not {value!r}"))
                 continue
-            flags["commissar"] = side
+            flags[SIDE_OPTIONS[name]] = side
             continue
         if not isinstance(value, bool):
             errors.append((field, f"must be true or false, not {value!r}"))
@@ -105,6 +115,8 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             north_africa=flags.get("north_african_desert_rules", False),
             weather=flags.get("weather", ""),
             commissar=flags.get("commissar", ""),
+            air_superiority=flags.get("air_superiority", ""),
+            off_board_artillery=flags.get("off_board_artillery", ""),
         ),
         errors,
     )

@@ -39,7 +39,6 @@ from domain.memoire44.rules import (
     battle_dice,
     battle_problem,
     battles_allowed,
-    blitz_air_power,
     card_battle_problem,
     commissar_camp,
     full_day,
@@ -51,6 +50,7 @@ from domain.memoire44.rules import (
     pile_size,
     plays_from_token,
     reachable,
+    recon_played_as,
     retreat_depth,
     retreat_reach,
     retreat_steps,
@@ -166,8 +166,7 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
             events.extend(CardPlayed(seat=seat, card=card, section=s) for s in SECTIONS)
         elif effective != "ambush":
             events.append(CardPlayed(seat=seat, card=card))
-        if blitz_air_power(state, camp, card):
-            events.append(CardPlayed(seat=seat, card=card, as_card="air_power"))
+        events.extend(CardPlayed(seat=seat, card=card, as_card=other) for other in recon_played_as(state, camp, card))
     return commits + events
 
 

@@ -184,9 +184,17 @@ def blitz_slowed(state: State, unit: Unit) -> bool:
     return state.expansions.blitz and unit.kind == ARMOUR and state.sides[unit.camp] == "ALLIES"
 
 
-def blitz_air_power(state: State, camp: int, card: str) -> bool:
-    """Whether `card` may be played as Air Power (M44-BL-1: a Recon 1, by the German side)."""
-    return state.expansions.blitz and state.sides[camp] == "AXIS" and card in RECON_CARDS
+def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
+    """The cards a Recon 1 of `camp` may be played as: Air Power for the German side under the Blitz
+    rules (M44-BL-1), Barrage for the side with off-board artillery (M44-DD-5)."""
+    if card not in RECON_CARDS:
+        return ()
+    found: list[str] = []
+    if state.expansions.blitz and state.sides[camp] == "AXIS":
+        found.append("air_power")
+    if state.expansions.off_board_artillery == state.sides[camp]:
+        found.append("barrage")
+    return tuple(found)
 
 
 # ---------------------------------------------------------------- dice
@@ -203,7 +211,8 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
             return 4, ["Barrage: 4 dice"]
         if state.expansions.snow:
             return 1, ["Air Power in snow: 1 per hex"]  # M44-WX-3
-        dice = 2 if state.sides[state.active] == "ALLIES" else 1
+        superior = state.expansions.air_superiority or "ALLIES"  # M44-DD-4; the base game favours the Allies
+        dice = 2 if state.sides[state.active] == superior else 1
         return dice, [f"Air Power: {dice} per hex for the {state.sides[state.active].title()}"]
     assert attacker.hex is not None
     kind = UNIT_TYPES[attacker.kind]
@@ -642,11 +651,12 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         _check_hand(state, camp, event.card)
     effective = event.card
     if event.as_card is not None:
-        if event.as_card != "air_power" or not blitz_air_power(state, camp, event.card):
+        if event.as_card not in recon_played_as(state, camp, event.card):
             raise _refuse(
-                "M44-BL-1",
+                "M44-DD-5" if event.as_card == "barrage" else "M44-BL-1",
                 "not_as_card",
-                "Only the German side under the Blitz rules plays a Recon 1 card, and only as Air Power.",
+                "A Recon 1 card is played as Air Power only by the German side under the Blitz rules, and as "
+                "Barrage only by the side with off-board artillery.",
                 card=event.card,
                 as_card=event.as_card,
             )

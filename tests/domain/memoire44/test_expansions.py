@@ -1,6 +1,6 @@
 """The expansion boards, settings, nations, night and weather: each rule id accepted and refused
 (M44-BT-1, M44-OV-1, M44-OV-2, M44-SC-1, M44-IT-1, M44-IT-2, M44-GB-1, M44-BL-1, M44-BL-2, M44-WX-1,
-M44-WX-2, M44-WX-3, M44-NT-1, M44-NT-2, M44-NA-1, M44-RU-1, M44-RU-2, M44-DD-1, M44-DD-2, M44-DD-3).
+M44-WX-2, M44-WX-3, M44-NT-1, M44-NT-2, M44-NA-1, M44-RU-1, M44-RU-2, M44-DD-1 to M44-DD-5).
 
 Seats: Alain (seat 0) commands the Axis at row 0, Bea (seat 1) the Allies at the far edge.
 Units are numbered in the order the hexagons are listed.
@@ -662,3 +662,56 @@ def test_an_objective_of_an_unknown_kind_is_refused_naming_the_control_kinds():
     with pytest.raises(ResourceError) as error:
         KIND.parse(m44([hexagon(0, 0, unit="infger")], objectives=_objective("harbour", [(4, 12)], 1)))
     assert "village" in error.value.errors[0]["message"]  # M44-DD-1 to M44-DD-3
+
+
+# ---------------------------------------------------------------- air, off-board artillery (M44-DD-4, M44-DD-5)
+
+
+def _air_power(seat, **options):
+    game = table(
+        [hexagon(0, 0, unit="infger"), hexagon(5, 11, unit="infus")],
+        axis=("air_power",) if seat == AXIS else (),
+        allies=("air_power",) if seat == ALLIES else (),
+        starting="PLAYER1" if seat == AXIS else "PLAYER2",
+        options=options,
+    )
+    game.accept(CardPlayed(seat=seat, card="air_power"))
+    return game
+
+
+def test_the_side_with_air_superiority_rolls_two_dice_per_hex_with_air_power():
+    game = _air_power(AXIS, air_superiority="AXIS")
+    state = game.accept(Battle(seat=AXIS, unit=None, target=(5, 11), dice=2, faces=("grenade", "star")))
+    assert state.units[1].figures == 2  # M44-DD-4
+
+
+def test_without_air_superiority_the_allies_two_dice_are_refused():
+    game = _air_power(ALLIES, air_superiority="AXIS")
+    error = game.refused(Battle(seat=ALLIES, unit=None, target=(0, 0), dice=2, faces=("grenade", "star")))
+    assert error.details["computed"] == 1  # M44-DD-4
+    game.accept(Battle(seat=ALLIES, unit=None, target=(0, 0), dice=1, faces=("grenade",)))
+
+
+def test_off_board_artillery_plays_recon_1_as_a_barrage_whose_flags_cannot_be_ignored():
+    game = table(
+        [hexagon(0, 10, unit="infger", obstacle="sand"), hexagon(8, 0, unit="infus")],
+        allies=("recon_1_centre",),
+        options={"off_board_artillery": "ALLIES"},
+    )
+    state = game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre", as_card="barrage"))
+    assert state.effective == "barrage"
+    state = game.accept(
+        Battle(seat=ALLIES, unit=None, target=(0, 10), dice=4, faces=("star", "flag", "armour", "armour"))
+    )
+    assert state.units[0].figures == 3 and state.pending.flags == 1 and state.pending.ignorable == 0  # M44-DD-5
+
+
+def test_off_board_artillery_is_refused_to_the_other_side():
+    game = table(
+        [hexagon(0, 10, unit="infger"), hexagon(8, 0, unit="infus")],
+        axis=("recon_1_centre",),
+        starting="PLAYER1",
+        options={"off_board_artillery": "ALLIES"},
+    )
+    error = game.refused(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="barrage"))
+    assert (error.rule_id, error.code) == ("M44-DD-5", "not_as_card")

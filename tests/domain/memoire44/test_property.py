@@ -22,8 +22,9 @@ VARIANTS = (
     {"night_visibility_rules": True, "weather": "rain", "italy_high_command": True, "british_commonwealth": True},
     {"russian_commissar_rule": "ALLIES"},
     {"russian_commissar_rule": "AXIS", "blitz_rules": True},
+    {"air_superiority": "AXIS", "off_board_artillery": "ALLIES"},
 )
-VARIANT_GAMES = 96
+VARIANT_GAMES = 112
 
 
 def _play(count, first_seed=0, variants=({},)):
