@@ -4,7 +4,9 @@ every event."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -30,7 +32,7 @@ from domain.memoire44.events import (
 from domain.memoire44.rules import commissar_camp, italian_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
-from domain.record import GameStarted
+from domain.record import GameStarted, decoder, fold
 from domain.ruleset import Player, ResourceRef, Setup
 
 KIND = RULESET.resource_kinds["scenario"]
@@ -236,3 +238,25 @@ class RandomTable:
         if isinstance(event, Retreated):
             return event
         return event
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def read_record(name: str) -> list[Any]:
+    """A recorded game (JSON Lines under fixtures/, never edited), decoded as the service decodes it."""
+    read = decoder(RULESET)
+    return [read.decode(line) for line in (FIXTURES / name).read_bytes().splitlines()]
+
+
+def state_after(events: list[Any], count: int) -> State:
+    """The state after the first `count` game events of a record (its set-up is event 0)."""
+    return fold(RULESET, events[: count + 1]).state  # type: ignore[no-any-return]
+
+
+def check_shipped_scenario(first: Any, scenario_id: str) -> None:
+    """A record starts with the set-up of a shipped scenario, embedded byte for byte."""
+    assert isinstance(first, GameStarted)
+    ref = first.setup.resources["scenario"]
+    assert ref.resource_id == scenario_id
+    assert ref.content_hash == hashlib.sha256(KIND.builtin()[scenario_id]).hexdigest()

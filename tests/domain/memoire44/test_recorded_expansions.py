@@ -7,38 +7,23 @@ against the replay lines: the Axis hold the village at the start (1 medal), lose
 advances into it at step 101, and win on taking it back with their artillery at step 156.
 """
 
-import hashlib
-from pathlib import Path
-
 import pytest
 
 from domain.memoire44 import RULESET
 from domain.memoire44.events import Battle, CardTaken, Retreated, UnitMoved
-from domain.record import GameStarted, decoder, fold, start
+from domain.record import fold, start
 
-from .harness import check_invariants
-
-RECORD = Path(__file__).parent / "fixtures" / "sidi_ghazal_expansions_axis_victory.jsonl"
+from .harness import check_invariants, check_shipped_scenario, read_record, state_after
 
 
 @pytest.fixture(scope="module")
 def events():
-    read = decoder(RULESET)
-    return [read.decode(line) for line in RECORD.read_bytes().splitlines()]
-
-
-def _after(events, count):
-    """The state after the first `count` game events."""
-    return fold(RULESET, events[: count + 1]).state
+    return read_record("sidi_ghazal_expansions_axis_victory.jsonl")
 
 
 def test_the_record_is_a_breakthrough_game_with_the_nation_rules_on(events):
-    first = events[0]
-    assert isinstance(first, GameStarted)
-    ref = first.setup.resources["scenario"]
-    assert ref.resource_id == "sidi_ghazal"
-    assert ref.content_hash == hashlib.sha256(RULESET.resource_kinds["scenario"].builtin()["sidi_ghazal"]).hexdigest()
-    state = _after(events, 0)
+    check_shipped_scenario(events[0], "sidi_ghazal")
+    state = state_after(events, 0)
     assert state.board.rows == 17 and state.expansions.italy_high_command and state.expansions.british_commonwealth
     assert state.hand_limit == (6, 5) and state.medals == (1, 0)  # M44-IT-1 six cards; M44-DD-1 the village
 
@@ -52,35 +37,35 @@ def test_every_recorded_event_is_accepted_and_the_invariants_hold(events):
 
 
 def test_desert_armour_advances_after_taking_ground_and_the_british_battle_back(events):
-    assert isinstance(events[51], UnitMoved) and _after(events, 50).order_of(events[51].unit).advance  # M44-NA-1
+    assert isinstance(events[51], UnitMoved) and state_after(events, 50).order_of(events[51].unit).advance  # M44-NA-1
     back = events[53]
     assert isinstance(back, Battle) and back.seat == 1 and back.dice == 1  # M44-GB-1
-    before, after = _after(events, 52), _after(events, 53)
+    before, after = state_after(events, 52), state_after(events, 53)
     assert before.units[back.unit].figures == 1 and before.pending.kind == "battle_back"
     target = before.occupant[back.target]
     assert before.units[target].figures - after.units[target].figures == 1
 
 
 def test_a_lost_axis_unit_costs_the_italian_side_a_card_taken_by_the_allies(events):
-    before, after = _after(events, 83), _after(events, 84)
+    before, after = state_after(events, 83), state_after(events, 84)
     assert after.medals == (2, 1) and after.cards_to_take == 1 and after.hand_limit == (5, 5)
     assert before.hand_limit == (6, 5)
     taken = events[85]
     assert isinstance(taken, CardTaken) and taken.seat == 1  # M44-IT-1
-    state = _after(events, 85)
+    state = state_after(events, 85)
     assert state.cards_to_take == 0 and state.discard[-1] == taken.card
 
 
 def test_an_italian_unit_retreats_two_hexes_for_one_flag(events):
     retreat = events[99]
     assert isinstance(retreat, Retreated) and len(retreat.path) == 2  # M44-IT-2
-    before = _after(events, 98)
+    before = state_after(events, 98)
     assert before.pending.flags == 1 and before.units[retreat.unit].nation == "ita"
 
 
 def test_the_village_changes_hands_and_its_medal_follows(events):
-    assert _after(events, 100).medals == (2, 1)
-    state = _after(events, 101)
+    assert state_after(events, 100).medals == (2, 1)
+    state = state_after(events, 101)
     assert state.medals == (1, 2) and state.villages == ((2, 1),)  # M44-DD-1: the Allies took it
 
 
