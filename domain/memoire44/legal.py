@@ -40,6 +40,7 @@ from domain.memoire44.rules import (
     battle_problem,
     battles_allowed,
     card_battle_problem,
+    cards_held,
     commissar_camp,
     full_day,
     italian_camp,
@@ -100,7 +101,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
             return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
         return _cards(state, seat, camp)
     if state.phase == "roll":
-        return [DiceRolled(seat=seat, faces=("star",) * (state.hands[camp].size + 1))]
+        return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
     if state.phase == "order":
         return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
     events = ground

@@ -170,6 +170,11 @@ def commissar_camp(state: State) -> int | None:
     return state.sides.index(side) if side in state.sides else None
 
 
+def cards_held(state: State, camp: int) -> int:
+    """The command cards a side holds: its hand, and the cards under the commissar token (M44-RU-1)."""
+    return state.hands[camp].size + (len(state.token) if camp == commissar_camp(state) else 0)
+
+
 def plays_from_token(state: State, camp: int) -> bool:
     """Whether `camp`'s card this turn is the one placed under the commissar token on an earlier turn
     (M44-RU-2): it has placed this turn's card, and an older one lies beneath."""
@@ -700,7 +705,7 @@ def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
 def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
     if camp != state.active or state.phase != "roll":
         raise _refuse("M44-5", "no_roll", "No tactic card is waiting for its roll.")
-    expected = state.hands[camp].size + 1
+    expected = cards_held(state, camp) + 1
     if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
         raise _refuse(
             "M44-5",

@@ -17,6 +17,7 @@ from domain.memoire44.events import (
     CardDrawn,
     CardPlayed,
     CardTaken,
+    DiceRolled,
     GroundTaken,
     Retreated,
     UnitMoved,
@@ -715,3 +716,16 @@ def test_off_board_artillery_is_refused_to_the_other_side():
     )
     error = game.refused(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="barrage"))
     assert (error.rule_id, error.code) == ("M44-DD-5", "not_as_card")
+
+
+def test_their_finest_hour_from_under_the_token_rolls_a_die_for_the_card_still_there():
+    game = _commissar(allies=("their_finest_hour", "direct_from_hq", "probe_left", "attack_centre"))
+    game.accept(CardCommitted(seat=ALLIES, card="their_finest_hour"))
+    _quiet_turn(game, ALLIES, "direct_from_hq")
+    _quiet_turn(game, AXIS, "direct_from_hq")
+    game.accept(CardCommitted(seat=ALLIES, card="probe_left"), CardPlayed(seat=ALLIES, card="their_finest_hour"))
+    # M44-RU-1: 2 cards in hand + 1 under the token + the card played = 4 dice.
+    assert game.state.hands[1].size == 2 and game.state.token == ("probe_left",)
+    error = game.refused(DiceRolled(seat=ALLIES, faces=("star",) * 3))
+    assert error.details["expected"] == 4
+    game.accept(DiceRolled(seat=ALLIES, faces=("star",) * 4))
