@@ -154,7 +154,7 @@ class Board:
         }
 
 
-class BoardSpec(msgspec.Struct, frozen=True, array_like=True):
+class BoardSpec(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
     """What a `Board` is built from. The state keeps this (so a state encodes, for replay snapshots)
     and builds the board from it once per process."""
 
