@@ -37,9 +37,11 @@ SIDE_OPTIONS: dict[str, str] = {
     "off_board_artillery": "off_board_artillery",
 }
 NOT_YET: dict[str, str] = {
-    "air_rules": "the Air Pack rules",
-    "dday_rules": "the D-Day Landings rules",
-    "combat_cards": "the combat cards",
+    "air_rules": "the Air Pack rules (they need the air superiority table by theatre and date and the air "
+    "units' duel values, which the rules summary does not print)",
+    "dday_rules": "the D-Day Landings reinforcements (they need the D-Day reinforcement table, which the rules "
+    "summary does not print; the control objectives, air_superiority and off_board_artillery are recorded)",
+    "combat_cards": "the combat cards (they need the combat card deck, which the rules summary does not list)",
     "gung_ho": "the US Marines command rule",
 }
 
