@@ -1,7 +1,6 @@
 """Mémoire 44 (base game): scenarios as data, the base rules M44-1 to M44-6, two-game matches.
 
-Source: seed `003_218970f70b9872f8.txt` and `shared/rules/decisions.md` (M44-n). Expansions (Air Pack,
-Overlord, D-Day, nations) add terrain, cards and events to these modules later.
+The rules and the readings chosen are listed by id (M44-n) in `RULES.md`, beside this file.
 """
 
 from __future__ import annotations

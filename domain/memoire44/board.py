@@ -2,7 +2,8 @@
 
 A hex is `(row, col)` as the scenario editor numbers it: row 0 is the edge of the scenario's player 1,
 columns are doubled (even rows use even columns, odd rows odd ones), so neighbours are (row, col ± 2)
-and (row ± 1, col ± 1). The standard board is 9 rows of 13 and 12 hexes (columns 0–24).
+and (row ± 1, col ± 1). The standard board is 9 rows of 13 and 12 hexes (columns 0–24), the
+Breakthrough board 17 rows of the same width, the Overlord board 9 rows of 26 and 25 hexes (columns 0–50).
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ Hex = tuple[int, int]
 
 _STEPS: tuple[Hex, ...] = ((0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
-# Board types by the `.m44` `board.type`: rows and hexes in a wide row. Overlord and Breakthrough
-# boards come with their expansions.
-BOARD_SIZES: dict[str, tuple[int, int]] = {"STANDARD": (9, 13)}
+# Board types by the `.m44` `board.type`: rows and hexes in a wide row (M44-1 standard, M44-BT-1
+# Breakthrough, M44-OV-1 Overlord).
+BOARD_SIZES: dict[str, tuple[int, int]] = {"STANDARD": (9, 13), "BRKTHRU": (17, 13), "OVERLORD": (9, 26)}
 
 
 def distance(a: Hex, b: Hex) -> int:
@@ -112,7 +113,8 @@ class Board:
 
     def sections(self, hex_: Hex, camp: int) -> tuple[str, ...]:
         """The sections `hex_` is in, seen from `camp`'s edge (camp 0 sits at row 0, camp 1 at the last
-        row). A hex the dotted line cuts is in both sections (M44-1)."""
+        row). A hex the dotted line cuts is in both sections (M44-1). Every board is cut in thirds of its
+        width (M44-BT-1, M44-OV-1)."""
         col = hex_[1] if camp == 1 else self.width - hex_[1]
         third = self.width / 3
         found: list[str] = []
@@ -152,7 +154,7 @@ class Board:
         }
 
 
-class BoardSpec(msgspec.Struct, frozen=True, array_like=True):
+class BoardSpec(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
     """What a `Board` is built from. The state keeps this (so a state encodes, for replay snapshots)
     and builds the board from it once per process."""
 

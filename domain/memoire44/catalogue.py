@@ -1,7 +1,7 @@
 """Mémoire 44 base-game data: the command deck, units, terrain and obstacles, battle dice faces.
 
-Sources: the published base game as `shared/rules/decisions.md` records it (M44-1 to M44-6); the deck's
-composition is M44-5 (cross-checked with `shared/data/memoire44/command_deck.csv`, which the tests read).
+Sources: the published base game (M44-1 to M44-6 in `RULES.md`); the deck's composition is M44-5 (the
+tests cross-check it with a published card list).
 """
 
 from __future__ import annotations
@@ -218,3 +218,12 @@ CARDS: dict[str, Card] = {
 }
 DECK_SIZE = sum(card.count for card in CARDS.values())
 RECON_CARDS: frozenset[str] = frozenset(f"recon_1_{section}" for section in SECTIONS)
+
+
+# M44-NT-1: the night visibility track. Level n lets a unit battle at most n hexes away; the light
+# starts at level 1 and full daylight is level 6, when the track is set aside. Source: the Night
+# Attacks visibility chart of Memoir '44 as the public Board Game Arena adaptation encodes it
+# (range = level, full day at 6); the French crib sheet says only that the visibility card sets the range.
+NIGHT_START = 1
+FULL_DAY = 6
+NIGHT_DICE = 4

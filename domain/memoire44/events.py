@@ -30,6 +30,31 @@ class CardPlayed(Event, tag="memoire44.card_played", kw_only=True, frozen=True):
     card: str
     section: str | None = None
     target: Hex | None = None
+    as_card: str | None = None  # M44-BL-1: a Recon 1 the German side plays as Air Power
+
+
+class CardTaken(Event, tag="memoire44.card_taken", kw_only=True, frozen=True):
+    """Italian High Command (M44-IT-1): after an Italian unit is lost, the enemy (`seat`) takes one of
+    the Italian hand's cards at random; it is shown and discarded."""
+
+    seat: int
+    card: str
+
+
+class CardCommitted(Event, tag="memoire44.card_committed", kw_only=True, frozen=True):
+    """Russian commissar (M44-RU-1): a command card placed under the commissar token, to be played on
+    the side's next turn; `card` is None when placed face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class VisibilityRolled(Event, tag="memoire44.visibility_rolled", kw_only=True, frozen=True):
+    """Night attacks (M44-NT-1): the Allied side's four dice at the start of its turn; each star raises
+    the light one level."""
+
+    seat: int
+    faces: tuple[str, ...]
 
 
 class CardDiscarded(Event, tag="memoire44.card_discarded", kw_only=True, frozen=True):
@@ -133,4 +158,7 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     GroundTaken,
     MedalAwarded,
     GameEnded,
+    CardTaken,
+    VisibilityRolled,
+    CardCommitted,
 ]

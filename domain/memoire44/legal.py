@@ -12,22 +12,26 @@ from itertools import combinations, product
 from typing import Any
 
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, SECTIONS
+from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardTaken,
     DeckReshuffled,
     DiceRolled,
     GroundTaken,
     Retreated,
     UnitMoved,
     UnitsOrdered,
+    VisibilityRolled,
     WireRemoved,
 )
 from domain.memoire44.rules import (
     CARD_BATTLES,
+    COMMISSAR_FREE,
     FOUR_OF_A_KIND,
     adjacent_enemies,
     alive,
@@ -36,14 +40,23 @@ from domain.memoire44.rules import (
     battle_problem,
     battles_allowed,
     card_battle_problem,
+    cards_held,
+    commissar_camp,
+    full_day,
+    italian_camp,
     known_copies,
     move_allowance,
     moves_allowed,
+    path_problem,
     pile_size,
+    plays_from_token,
     reachable,
+    recon_played_as,
     retreat_depth,
+    retreat_reach,
     retreat_steps,
     unit_at,
+    visibility_roll_due,
 )
 from domain.memoire44.state import State, Unit
 
@@ -57,6 +70,18 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if pending is not None and pending.kind == "retreat":
         unit = state.units[pending.unit]
         return _retreats(state, seat, unit) if unit.camp == camp else []
+    if state.cards_to_take:
+        # M44-IT-1: the enemy takes the card at once; nothing else is offered meanwhile.
+        italian = italian_camp(state)
+        if italian is None or camp == italian:
+            return []
+        return [CardTaken(seat=seat, card=c) for c in sorted(_possible_cards(state, italian))]
+    if pending is not None and pending.kind == "battle_back" and state.units[pending.unit].camp == camp:
+        back = state.units[pending.unit]
+        target = unit_at(state, pending.hex)
+        assert target is not None
+        dice, _ = battle_dice(state, back, target)
+        return [Battle(seat=seat, unit=back.uid, target=pending.hex, dice=dice, faces=())]
     if state.phase == "deal" or state.phase == "draw":
         if state.draws_due[camp] == 0:
             return []
@@ -72,14 +97,17 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if camp != state.active:
         return ground + _ambushes(state, seat, camp)
     if state.phase == "card":
+        if visibility_roll_due(state, camp):
+            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
         return _cards(state, seat, camp)
     if state.phase == "roll":
-        return [DiceRolled(seat=seat, faces=("star",) * (state.hands[camp].size + 1))]
+        return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
     if state.phase == "order":
         return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
     events = ground
     if state.phase == "move":
         events.extend(_moves(state, seat))
+    events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
     events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
@@ -92,7 +120,7 @@ def _needs_reshuffle(state: State) -> bool:
 def _retreats(state: State, seat: int, unit: Unit) -> list[Any]:
     pending = state.pending
     assert pending is not None
-    best = retreat_depth(state, unit, pending.hex, pending.flags)
+    best = retreat_depth(state, unit, pending.hex, pending.flags * retreat_reach(state, unit))
     shortest = min(best, pending.flags - pending.ignorable)
     paths: list[tuple[Any, ...]] = [()]
     found: list[tuple[Any, ...]] = [()] if shortest == 0 else []
@@ -112,7 +140,19 @@ def _possible_cards(state: State, camp: int) -> set[str]:
 
 
 def _cards(state: State, seat: int, camp: int) -> list[Any]:
-    cards = _possible_cards(state, camp)
+    commits: list[Any] = []
+    if plays_from_token(state, camp):
+        # M44-RU-2: the card placed under the token last turn, whatever the record knows of it.
+        older = state.token[0]
+        cards = {older} if older is not None else {c for c, s in CARDS.items() if known_copies(state, c) < s.count}
+    else:
+        cards = _possible_cards(state, camp)
+        if camp == commissar_camp(state) and not state.committed:
+            # M44-RU-1: place a card under the token first, or play a card exempt from the delay.
+            hand = state.hands[camp]
+            commits = [CardCommitted(seat=seat, card=c) for c in sorted(set(hand.known) - {"ambush"})]
+            commits += [CardCommitted(seat=seat)] if hand.unknown else []
+            cards &= COMMISSAR_FREE
     cards.discard("ambush")
     if state.last_played[1 - camp] is None:
         cards.discard("counter_attack")
@@ -127,7 +167,8 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
             events.extend(CardPlayed(seat=seat, card=card, section=s) for s in SECTIONS)
         elif effective != "ambush":
             events.append(CardPlayed(seat=seat, card=card))
-    return events
+        events.extend(CardPlayed(seat=seat, card=card, as_card=other) for other in recon_played_as(state, camp, card))
+    return commits + events
 
 
 def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
@@ -218,9 +259,23 @@ def _moves(state: State, seat: int) -> list[Any]:
     return events
 
 
+def _advances(state: State, seat: int) -> list[Any]:
+    """M44-NA-1: the one-hex advance of desert armour that took ground, before its overrun battle."""
+    events: list[Any] = []
+    for order in state.orders:
+        unit = state.units[order.uid]
+        if order.advance and unit.hex is not None:
+            for hex_ in state.board.neighbours(unit.hex):
+                if path_problem(state, unit, (hex_,), 1) is None:
+                    events.append(UnitMoved(seat=seat, unit=unit.uid, path=(hex_,)))
+    return events
+
+
 def _battles(state: State, seat: int, camp: int) -> list[Any]:
     events: list[Any] = []
     if state.effective in CARD_BATTLES:
+        if not full_day(state):
+            return events
         for target in alive(state, 1 - camp):
             assert target.hex is not None
             if card_battle_problem(state, camp, target.hex) is not None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from domain.memoire44.board import hex_name
-from domain.memoire44.catalogue import CARDS
+from domain.memoire44.catalogue import CARDS, FULL_DAY
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardTaken,
     DeckReshuffled,
     DiceRolled,
     GameEnded,
@@ -19,8 +21,10 @@ from domain.memoire44.events import (
     Retreated,
     UnitMoved,
     UnitsOrdered,
+    VisibilityRolled,
     WireRemoved,
 )
+from domain.memoire44.rules import is_battle_back, plays_from_token
 from domain.memoire44.state import State, Unit
 from domain.ruleset import Narration
 
@@ -74,6 +78,10 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         name = CARDS[event.card].name
         if event.card == "counter_attack" and after.effective:
             name += f" as {CARDS[after.effective].name}"
+        elif event.as_card:
+            name += f" as {CARDS[event.as_card].name} (Blitz)"
+        if event.card != "ambush" and plays_from_token(before, before.seat_camp[event.seat]):
+            name += " from under the commissar token"
         section = f" on the {event.section}" if event.section else ""
         return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
     if isinstance(event, CardDiscarded):
@@ -89,7 +97,20 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
     if isinstance(event, UnitMoved):
         path = " → ".join(hex_name(h) for h in event.path)
-        return f"{who} move the {_own(before.units[event.unit])} → {path}."
+        order = before.order_of(event.unit)
+        advance = " (desert advance before the overrun)" if order is not None and order.advance else ""
+        return f"{who} move the {_own(before.units[event.unit])} → {path}{advance}."
+    if isinstance(event, CardTaken):
+        return (
+            f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
+            f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
+        )
+    if isinstance(event, CardCommitted):
+        # The card stays hidden from the enemy (G-2), so the line never names it.
+        return f"{who} place a card under the commissar token for their next turn."
+    if isinstance(event, VisibilityRolled):
+        light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
+        return f"{who} roll {', '.join(event.faces)} for the light: {light}."
     if isinstance(event, WireRemoved):
         return f"{who} clear the wire under the {_own(before.units[event.unit])}."
     if isinstance(event, Battle):
@@ -115,6 +136,8 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
 def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
     target = before.units[before.occupant[event.target]]
     source = CARDS[str(before.effective)].name if event.unit is None else f"the {_own(before.units[event.unit])}"
+    if is_battle_back(before, before.units[event.unit] if event.unit is not None else None):
+        source += " battling back (British Commonwealth, 1 die, terrain ignored)"
     overrun = ""
     if event.unit is not None:
         order = before.order_of(event.unit)

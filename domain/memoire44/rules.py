@@ -19,7 +19,9 @@ from domain.memoire44.catalogue import (
     CARDS,
     DECK_SIZE,
     FACE_NAMES,
+    FULL_DAY,
     INFANTRY,
+    NIGHT_DICE,
     OBSTACLES,
     RECON_CARDS,
     SECTIONS,
@@ -27,9 +29,11 @@ from domain.memoire44.catalogue import (
 )
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardTaken,
     DeckReshuffled,
     DiceRolled,
     GameEnded,
@@ -38,6 +42,7 @@ from domain.memoire44.events import (
     Retreated,
     UnitMoved,
     UnitsOrdered,
+    VisibilityRolled,
     WireRemoved,
 )
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
@@ -62,12 +67,17 @@ def camp_of_seat(state: State, seat: int) -> int:
 
 def pile_size(state: State) -> int:
     """Cards left in the draw pile: the deck less the hands and the discards."""
-    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard)
+    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard) - len(state.token)
 
 
 def known_copies(state: State, card: str) -> int:
     """Copies of `card` the record knows the place of (G-2 conservation)."""
-    return state.hands[0].known.count(card) + state.hands[1].known.count(card) + state.discard.count(card)
+    return (
+        state.hands[0].known.count(card)
+        + state.hands[1].known.count(card)
+        + state.discard.count(card)
+        + state.token.count(card)
+    )
 
 
 def unit_at(state: State, hex_: Hex) -> Unit | None:
@@ -111,6 +121,87 @@ def protection(state: State, hex_: Hex, kind: str) -> tuple[int, str]:
     return best, why
 
 
+# ---------------------------------------------------------------- nations, night and weather
+
+
+def italian_camp(state: State) -> int | None:
+    """The camp under Italian High Command (M44-IT-1): the Axis side, when the scenario turns it on."""
+    if state.expansions.italy_high_command and "AXIS" in state.sides:
+        return state.sides.index("AXIS")
+    return None
+
+
+def retreat_reach(state: State, unit: Unit) -> int:
+    """Hexes a unit may retreat for each flag: 1, or up to 3 for Italian units (M44-IT-2)."""
+    return 3 if state.expansions.italy_royal_army and unit.nation == "ita" else 1
+
+
+def battles_back(state: State, unit: Unit) -> bool:
+    """Whether `unit` is British Commonwealth under its command rule (M44-GB-1)."""
+    return state.expansions.british_commonwealth and unit.nation == "brit"
+
+
+def is_battle_back(state: State, attacker: Unit | None) -> bool:
+    """Whether `attacker` is the British unit now battling back (M44-GB-1)."""
+    pending = state.pending
+    if pending is None or pending.kind != "battle_back" or attacker is None:
+        return False
+    return attacker.uid == pending.unit
+
+
+def full_day(state: State) -> bool:
+    """Whether the night visibility track (M44-NT-1) has reached full daylight, or is not in play."""
+    return not state.expansions.night or state.visibility >= FULL_DAY
+
+
+def visibility_roll_due(state: State, camp: int) -> bool:
+    """Whether `camp` must roll for the light before playing its card (M44-NT-1: the Allied side, each
+    turn until full daylight)."""
+    return not full_day(state) and state.sides[camp] == "ALLIES" and not state.visibility_rolled
+
+
+# M44-RU-1: the cards the side under the commissar may play at once, from its hand.
+COMMISSAR_FREE: frozenset[str] = frozenset({*RECON_CARDS, "counter_attack", "ambush"})
+
+
+def commissar_camp(state: State) -> int | None:
+    """The camp under the Russian commissar rule (M44-RU-1), if any."""
+    side = state.expansions.commissar
+    return state.sides.index(side) if side in state.sides else None
+
+
+def cards_held(state: State, camp: int) -> int:
+    """The command cards a side holds: its hand, and the cards under the commissar token (M44-RU-1)."""
+    return state.hands[camp].size + (len(state.token) if camp == commissar_camp(state) else 0)
+
+
+def plays_from_token(state: State, camp: int) -> bool:
+    """Whether `camp`'s card this turn is the one placed under the commissar token on an earlier turn
+    (M44-RU-2): it has placed this turn's card, and an older one lies beneath."""
+    return state.committed and camp == commissar_camp(state) and len(state.token) > 1
+
+
+BLITZ_ARMOUR_MOVE = 2
+
+
+def blitz_slowed(state: State, unit: Unit) -> bool:
+    """Whether `unit` is Allied armour under the Blitz rules, moving at most 2 hexes (M44-BL-2)."""
+    return state.expansions.blitz and unit.kind == ARMOUR and state.sides[unit.camp] == "ALLIES"
+
+
+def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
+    """The cards a Recon 1 of `camp` may be played as: Air Power for the German side under the Blitz
+    rules (M44-BL-1), Barrage for the side with off-board artillery (M44-DD-5)."""
+    if card not in RECON_CARDS:
+        return ()
+    found: list[str] = []
+    if state.expansions.blitz and state.sides[camp] == "AXIS":
+        found.append("air_power")
+    if state.expansions.off_board_artillery == state.sides[camp]:
+        found.append("barrage")
+    return tuple(found)
+
+
 # ---------------------------------------------------------------- dice
 
 
@@ -118,10 +209,15 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
     """The dice a battle gets and the computation shown to the table (M44-2, M44-4, tactic cards)."""
     assert target.hex is not None
     card = state.effective
+    if is_battle_back(state, attacker):
+        return 1, ["British Commonwealth battle back: 1 die, terrain ignored"]
     if attacker is None:
         if card == "barrage":
             return 4, ["Barrage: 4 dice"]
-        dice = 2 if state.sides[state.active] == "ALLIES" else 1
+        if state.expansions.snow:
+            return 1, ["Air Power in snow: 1 per hex"]  # M44-WX-3
+        superior = state.expansions.air_superiority or "ALLIES"  # M44-DD-4; the base game favours the Allies
+        dice = 2 if state.sides[state.active] == superior else 1
         return dice, [f"Air Power: {dice} per hex for the {state.sides[state.active].title()}"]
     assert attacker.hex is not None
     kind = UNIT_TYPES[attacker.kind]
@@ -270,6 +366,8 @@ def move_allowance(state: State, unit: Unit) -> int:
         return 3
     if card == "artillery_bombard" and unit.kind == ARTILLERY:
         return 3
+    if blitz_slowed(state, unit):
+        return BLITZ_ARMOUR_MOVE
     return UNIT_TYPES[unit.kind].move
 
 
@@ -296,10 +394,15 @@ def path_problem(
     if not path:
         return "M44-2", "a move enters at least one hex"
     if len(path) > allowance:
-        return "M44-2", f"{unit.kind} may move {allowance} hex(es) here, not {len(path)}"
+        rule = "M44-BL-2" if blitz_slowed(state, unit) and allowance == BLITZ_ARMOUR_MOVE else "M44-2"
+        return rule, f"{unit.kind} may move {allowance} hex(es) here, not {len(path)}"
     board = state.board
     here = unit.hex
     assert here is not None
+    if state.expansions.snow and len(path) > 2:
+        on_road = all(board.terrain.get(h) is not None and board.terrain[h].name == "road" for h in (here, *path))
+        if len(path) > 3 or not on_road:
+            return "M44-WX-1", f"in snow a unit moves at most 2 hexes, 3 along a road, not {len(path)}"
     for step, hex_ in enumerate(path):
         if hex_ not in board.hexes:
             return "M44-1", f"{hex_} is not on the board"
@@ -382,6 +485,11 @@ def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: He
         return "M44-2", "a unit next to an enemy must battle an adjacent enemy (close assault)"
     if rng == 1 and state.effective == "firefight":
         return "M44-5", "Firefight: ordered units open fire, not close assault"
+    if rng > 1 and state.expansions.reduced_visibility:
+        return "M44-WX-2", f"in {state.expansions.weather} a unit battles only an enemy next to it"
+    if not full_day(state) and rng > state.visibility:
+        light = state.visibility
+        return "M44-NT-1", f"at night visibility level {light} a unit battles at most {light} hex(es) away"
     if rng > 1 and unit.kind != ARTILLERY and not in_sight(state, unit.hex, target_hex):
         # M44-7: whether artillery needs line of sight is unsure, so its battles are accepted.
         return "M44-4", f"no line of sight from {hex_name(unit.hex)} to {hex_name(target_hex)}"
@@ -490,7 +598,18 @@ def _check_hand(state: State, camp: int, card: str) -> None:
     _check_unplaced(state, card)
 
 
+def _check_nothing_to_take(state: State) -> None:
+    if state.cards_to_take:
+        raise _refuse(
+            "M44-IT-1",
+            "card_to_take",
+            "An Italian unit was lost: the enemy takes a card from the Italian hand first.",
+            cards=state.cards_to_take,
+        )
+
+
 def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
+    _check_nothing_to_take(state)
     if state.phase in ("deal", "draw"):
         if state.draws_due[camp] == 0:
             raise _refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
@@ -506,13 +625,47 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
 
 
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
+    _check_nothing_to_take(state)
     if event.card == "ambush":
         _validate_ambush(state, event, camp)
         return
     if camp != state.active or state.phase != "card":
         raise _refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
-    _check_hand(state, camp, event.card)
+    if visibility_roll_due(state, camp):
+        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if plays_from_token(state, camp):
+        older = state.token[0]
+        if older is not None and event.card != older:
+            raise _refuse(
+                "M44-RU-2",
+                "token_card",
+                f"The commissar's card is played: {CARDS[older].name}, placed under the token last turn.",
+                card=event.card,
+            )
+        if older is None:
+            _check_unplaced(state, event.card)
+    elif camp == commissar_camp(state) and not state.committed and event.card not in COMMISSAR_FREE:
+        raise _refuse(
+            "M44-RU-1",
+            "commit_first",
+            "The commissar's side first places a card under the token; only Recon 1, Counter-Attack and "
+            "Ambush are played at once.",
+            card=event.card,
+        )
+    else:
+        _check_hand(state, camp, event.card)
     effective = event.card
+    if event.as_card is not None:
+        if event.as_card not in recon_played_as(state, camp, event.card):
+            raise _refuse(
+                "M44-DD-5" if event.as_card == "barrage" else "M44-BL-1",
+                "not_as_card",
+                "A Recon 1 card is played as Air Power only by the German side under the Blitz rules, and as "
+                "Barrage only by the side with off-board artillery.",
+                card=event.card,
+                as_card=event.as_card,
+            )
+        effective = event.as_card
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
@@ -552,7 +705,7 @@ def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
 def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
     if camp != state.active or state.phase != "roll":
         raise _refuse("M44-5", "no_roll", "No tactic card is waiting for its roll.")
-    expected = state.hands[camp].size + 1
+    expected = cards_held(state, camp) + 1
     if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
         raise _refuse(
             "M44-5",
@@ -600,6 +753,12 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
         raise _refuse("M44-6", "not_moving", "Units move after they are ordered.", phase=state.phase)
     unit, order = _ordered_unit(state, event.unit, camp)
+    if order.advance:
+        # M44-NA-1: armour that took ground in the desert advances one more hex before its overrun.
+        problem = path_problem(state, unit, event.path, 1)
+        if problem is not None:
+            raise _refuse("M44-NA-1", "illegal_advance", f"Desert advance refused: {problem[1]}.", unit=event.unit)
+        return
     second = state.effective == "behind_enemy_lines" and order.moves == 1 and order.battles == 1
     if state.phase == "battle" and not second:
         raise _refuse("M44-6", "moves_before_battles", "All moves come before the first battle.")
@@ -633,7 +792,17 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     if state.phase not in ("move", "battle"):
         raise _refuse("M44-6", "not_battling", "Battles follow the moves.", phase=state.phase)
     target = unit_at(state, event.target)
-    if state.ambush is not None and state.ambush_target is not None:
+    pending = state.pending
+    attacker: Unit | None
+    if pending is not None and pending.kind == "battle_back" and camp == state.units[pending.unit].camp:
+        if event.unit != pending.unit or event.target != pending.hex or target is None:
+            raise _refuse(
+                "M44-GB-1",
+                "battle_back",
+                f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
+            )
+        attacker = state.units[pending.unit]
+    elif state.ambush is not None and state.ambush_target is not None:
         if camp != state.ambush:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
         attacker = state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
@@ -650,6 +819,8 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     elif event.unit is None:
         if state.effective not in CARD_BATTLES:
             raise _refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
+        if not full_day(state):
+            raise _refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
         problem = card_battle_problem(state, camp, event.target)
         if problem is not None:
             raise _refuse("M44-5", problem[0], problem[1])
@@ -705,8 +876,10 @@ def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
                 f"{hex_name(hex_)} is not a free hex one row back from {hex_name(here)}.",
             )
         here = hex_
-    if len(event.path) > pending.flags:
-        raise _refuse("M44-3", "too_far", f"The unit retreats {pending.flags} hex(es), not {len(event.path)}.")
+    longest = pending.flags * retreat_reach(state, unit)
+    if len(event.path) > longest:
+        rule = "M44-IT-2" if longest > pending.flags else "M44-3"
+        raise _refuse(rule, "too_far", f"The unit retreats at most {longest} hex(es), not {len(event.path)}.")
     if len(event.path) < pending.flags - pending.ignorable:
         best = retreat_depth(state, unit, pending.hex, pending.flags - pending.ignorable)
         if len(event.path) < best:
@@ -740,6 +913,44 @@ def _validate_reshuffle(state: State, event: DeckReshuffled, camp: int) -> None:
         raise _refuse("G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour.")
 
 
+def _validate_taken(state: State, event: CardTaken, camp: int) -> None:
+    italian = italian_camp(state)
+    if not state.cards_to_take or italian is None:
+        raise _refuse("M44-IT-1", "nothing_to_take", "No card is to be taken from an Italian hand now.")
+    if camp == italian:
+        raise _refuse("M44-IT-1", "taker", "The enemy of the Italian side takes the card.")
+    _check_hand(state, italian, event.card)
+
+
+def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
+    _check_nothing_to_take(state)
+    if camp != commissar_camp(state):
+        raise _refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
+    if camp != state.active or state.phase != "card" or state.committed:
+        raise _refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
+    if visibility_roll_due(state, camp):
+        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if state.hands[camp].size == 0:
+        raise _refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
+    if event.card == "ambush":
+        raise _refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
+    if event.card is not None:
+        _check_hand(state, camp, event.card)
+    elif state.hands[camp].unknown == 0:
+        raise _refuse(
+            "G-2",
+            "name_the_card",
+            "Every card of that hand is known to the record: name the one placed under the token.",
+        )
+
+
+def _validate_visibility(state: State, event: VisibilityRolled, camp: int) -> None:
+    if camp != state.active or state.phase != "card" or not visibility_roll_due(state, camp):
+        raise _refuse("M44-NT-1", "no_light_roll", "The Allied side rolls for the light at the start of its turn.")
+    if len(event.faces) != NIGHT_DICE or not set(event.faces) <= FACE_NAMES:
+        raise _refuse("M44-NT-1", "wrong_roll", f"The light roll is {NIGHT_DICE} dice.", reported=len(event.faces))
+
+
 def _validate_medal(state: State, event: MedalAwarded, camp: int) -> None:
     if event.medals < 1:
         raise _refuse("M44-6", "no_medal", "A medal award gives at least one medal.")
@@ -764,6 +975,9 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     DeckReshuffled: _validate_reshuffle,
     MedalAwarded: _validate_medal,
     GameEnded: _validate_end,
+    CardTaken: _validate_taken,
+    VisibilityRolled: _validate_visibility,
+    CardCommitted: _validate_committed,
 }
 
 
@@ -797,23 +1011,63 @@ def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = N
         occupant[to] = unit.uid
     units = list(state.units)
     units[unit.uid] = replace(unit, hex=to, figures=figures)
-    return replace(state, units=tuple(units), occupant=occupant)
+    state = replace(state, units=tuple(units), occupant=occupant)
+    if figures == 0 and unit.figures > 0 and unit.camp == italian_camp(state) and state.hand_limit[unit.camp] > 3:
+        # M44-IT-1: a lost Italian unit costs a command card, taken at random by the enemy, down to three.
+        limit = list(state.hand_limit)
+        limit[unit.camp] -= 1
+        state = replace(state, hand_limit=(limit[0], limit[1]), cards_to_take=state.cards_to_take + 1)
+    return state
+
+
+def _near(state: State, hexes: tuple[Hex, ...]) -> set[int]:
+    """The camps with a unit on or next to any of `hexes`."""
+    camps: set[int] = set()
+    board = state.board
+    for hex_ in hexes:
+        for spot in (hex_, *board.neighbours(hex_)):
+            uid = state.occupant.get(spot)
+            if uid is not None:
+                camps.add(state.units[uid].camp)
+    return camps
+
+
+def village_holder(state: State, index: int) -> int:
+    """The camp controlling a village objective: the last side to stand in it (M44-DD-1)."""
+    for village, camp in state.villages:
+        if village == index:
+            return camp
+    return state.objectives[index].camp
+
+
+def objective_holder(state: State, index: int) -> int | None:
+    """The camp that scores objective `index` now, or None."""
+    objective = state.objectives[index]
+    if objective.kind == "village":
+        return village_holder(state, index)
+    if objective.kind in ("beach", "bridge"):
+        near = _near(state, objective.hexes)
+        if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
+            return objective.camp if 1 - objective.camp not in near else None
+        return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it
+    camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
+    mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
+    if objective.kind == "temporary":
+        held = mine > 0
+    elif objective.kind == "majority":
+        held = mine > theirs
+    else:
+        held = index in state.permanent
+    return objective.camp if held else None
 
 
 def objective_medals(state: State) -> tuple[int, int]:
-    """Medals each camp holds from objectives now (seed: temporary, majority, permanent)."""
+    """Medals each camp holds from objectives now (seed: temporary, majority, permanent; D-Day control)."""
     medals = [0, 0]
     for index, objective in enumerate(state.objectives):
-        camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
-        mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
-        if objective.kind == "temporary":
-            held = mine > 0
-        elif objective.kind == "majority":
-            held = mine > theirs
-        else:
-            held = index in state.permanent
-        if held:
-            medals[objective.camp] += objective.medals
+        holder = objective_holder(state, index)
+        if holder is not None:
+            medals[holder] += objective.medals
     return medals[0], medals[1]
 
 
@@ -840,6 +1094,15 @@ def recount(state: State) -> State:
             permanent = (*permanent, index)
     if permanent != state.permanent:
         state = replace(state, permanent=permanent)
+    villages = state.villages
+    for index, objective in enumerate(state.objectives):
+        if objective.kind == "village":
+            present = {state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant}
+            if len(present) == 1 and (camp := present.pop()) != village_holder(state, index):
+                # M44-DD-1: the control marker changes when the other side stands in the village alone.
+                villages = (*((v, c) for v, c in villages if v != index), (index, camp))
+    if villages != state.villages:
+        state = replace(state, villages=villages)
     held = objective_medals(state)
     kills = eliminations(state)
     medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
@@ -865,6 +1128,12 @@ def evolve(state: State, event: Any) -> State:
     pending = state.pending
     if pending is not None and pending.kind == "take_ground" and not isinstance(event, GroundTaken):
         state = replace(state, pending=None)  # the attacker chose not to take ground
+    elif (
+        pending is not None
+        and pending.kind == "battle_back"
+        and not (isinstance(event, Battle) and event.unit == pending.unit)
+    ):
+        state = replace(state, pending=None)  # the British unit did not battle back
     return _EVOLVERS[type(event)](state, event)
 
 
@@ -883,6 +1152,8 @@ def _next_turn(state: State) -> State:
         ambush=None,
         ambush_target=None,
         draws_due=(0, 0),
+        visibility_rolled=False,
+        committed=False,
     )
 
 
@@ -921,12 +1192,15 @@ def _evolve_discarded(state: State, event: CardDiscarded) -> State:
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
-    hand = _take_card(state.hands[camp], event.card)
-    state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
+    if event.card != "ambush" and plays_from_token(state, camp):
+        state = replace(state, token=state.token[1:], discard=(*state.discard, event.card))
+    else:
+        hand = _take_card(state.hands[camp], event.card)
+        state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
         return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
-    effective, section = event.card, event.section
+    effective, section = event.as_card or event.card, event.section
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         assert answered is not None
@@ -978,6 +1252,11 @@ def _evolve_moved(state: State, event: UnitMoved) -> State:
     order = state.order_of(event.unit)
     assert order is not None
     end = event.path[-1]
+    if order.advance:
+        stopped = order.stopped or state.board.terrain[end].no_battle
+        state = _move_unit(state, unit, end)
+        order = replace(order, advance=False, stopped=stopped)
+        return recount(replace(state, orders=_set_order(state.orders, order)))
     free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
     stopped = order.stopped or (state.board.terrain[end].no_battle and not free)
     order = replace(order, moved=order.moved + len(event.path), moves=order.moves + 1, stopped=stopped)
@@ -1007,6 +1286,8 @@ def _evolve_battle(state: State, event: Battle) -> State:
     target = unit_at(state, event.target)
     assert target is not None
     attacker = state.units[event.unit] if event.unit is not None else None
+    if is_battle_back(state, attacker):
+        return _evolve_battle_back(state, event, target)
     card_battle = attacker is None
     hits, flags = hits_and_flags(event.faces, target.kind, stars_hit=card_battle)
     ambushing = (
@@ -1029,6 +1310,7 @@ def _evolve_battle(state: State, event: Battle) -> State:
     figures = max(0, target.figures - hits)
     state = _move_unit(state, target, target.hex, figures)
     close = attacker is not None and attacker.hex is not None and distance(attacker.hex, event.target) == 1
+    back = close and not ambushing and battles_back(state, target)
     if figures > 0 and flags:
         obstacle = state.obstacles.get(event.target)
         ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag and state.effective != "barrage" else 0
@@ -1043,10 +1325,37 @@ def _evolve_battle(state: State, event: Battle) -> State:
                 attacker=None if attacker is None else attacker.uid,
                 close=close,
                 overrun_battle=overrun_battle,
+                battle_back=back,
             ),
         )
     elif figures == 0 and close:
         state = _offer_ground(state, attacker, event.target, overrun_battle)
+    elif back and figures == 1:
+        state = _offer_battle_back(state, target, attacker)
+    return recount(state)
+
+
+def _offer_battle_back(state: State, unit: Unit, attacker: Unit | None) -> State:
+    """M44-GB-1: a British unit left with one figure in its hex after a close assault may battle back
+    at once against the assaulting unit."""
+    current = state.units[unit.uid]
+    enemy = None if attacker is None else state.units[attacker.uid]
+    if enemy is None or enemy.hex is None or current.hex is None or distance(current.hex, enemy.hex) != 1:
+        return replace(state, pending=None)
+    return replace(state, pending=Pending(kind="battle_back", unit=unit.uid, hex=enemy.hex, attacker=enemy.uid))
+
+
+def _evolve_battle_back(state: State, event: Battle, target: Unit) -> State:
+    """The British battle back: hits and flags as usual; it never takes ground (M44-GB-1)."""
+    hits, flags = hits_and_flags(event.faces, target.kind, stars_hit=False)
+    figures = max(0, target.figures - hits)
+    state = _move_unit(replace(state, pending=None), target, target.hex, figures)
+    if figures > 0 and flags:
+        obstacle = state.obstacles.get(event.target)
+        ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag else 0
+        state = replace(
+            state, pending=Pending(kind="retreat", unit=target.uid, hex=event.target, flags=flags, ignorable=ignorable)
+        )
     return recount(state)
 
 
@@ -1071,9 +1380,11 @@ def _evolve_retreat(state: State, event: Retreated) -> State:
     end = event.path[-1] if event.path else pending.hex
     state = _move_unit(state, unit, end, max(0, unit.figures - hits))
     state = replace(state, pending=None)
+    attacker = state.units[pending.attacker] if pending.attacker is not None else None
     if pending.close and state.units[event.unit].hex != pending.hex:
-        attacker = state.units[pending.attacker] if pending.attacker is not None else None
         state = _offer_ground(state, attacker, pending.hex, pending.overrun_battle)
+    elif pending.battle_back and state.units[event.unit].figures == 1:
+        state = _offer_battle_back(state, state.units[event.unit], attacker)
     return recount(state)
 
 
@@ -1090,12 +1401,37 @@ def _evolve_ground(state: State, event: GroundTaken) -> State:
         and not pending.overrun_battle
         and not state.board.terrain[event.to].no_battle
     ):
-        state = replace(state, orders=_set_order(state.orders, replace(order, overrun=True)))
+        advance = state.expansions.north_africa  # M44-NA-1
+        state = replace(state, orders=_set_order(state.orders, replace(order, overrun=True, advance=advance)))
     return recount(state)
 
 
 def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
     return replace(state, discard=(), reshuffle_due=False)
+
+
+def _evolve_taken(state: State, event: CardTaken) -> State:
+    camp = italian_camp(state)
+    assert camp is not None
+    hand = _take_card(state.hands[camp], event.card)
+    return replace(
+        state,
+        hands=_with_hand(state, camp, hand),
+        discard=(*state.discard, event.card),
+        cards_to_take=state.cards_to_take - 1,
+    )
+
+
+def _evolve_committed(state: State, event: CardCommitted) -> State:
+    camp = state.seat_camp[event.seat]
+    hand = state.hands[camp]
+    hand = _take_card(hand, event.card) if event.card is not None else Hand(known=hand.known, unknown=hand.unknown - 1)
+    return replace(state, hands=_with_hand(state, camp, hand), token=(*state.token, event.card), committed=True)
+
+
+def _evolve_visibility(state: State, event: VisibilityRolled) -> State:
+    light = min(FULL_DAY, state.visibility + event.faces.count("star"))
+    return replace(state, visibility=light, visibility_rolled=True)
 
 
 def _evolve_medal(state: State, event: MedalAwarded) -> State:
@@ -1124,4 +1460,7 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     DeckReshuffled: _evolve_reshuffle,
     MedalAwarded: _evolve_medal,
     GameEnded: _evolve_end,
+    CardTaken: _evolve_taken,
+    VisibilityRolled: _evolve_visibility,
+    CardCommitted: _evolve_committed,
 }

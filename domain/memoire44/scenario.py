@@ -5,7 +5,8 @@ A `.m44` file holds `meta_data`, `game_info` (`starting`, `cards_player1/2`, `vi
 unit{name, nbr_units, badge}, tags}` in doubled columns) and `text`. Player 1 sits at row 0.
 Objective medals come from the hexes' `medalN` tags (the token's colour names the side that scores it:
 `medal1` Allied, `medal2` Axis: a gap reading) as temporary objectives, or from an optional
-`game_info.objectives` list naming the kind (temporary, majority, permanent, as the seed defines them).
+`game_info.objectives` list naming the kind (temporary, majority, permanent, as the seed defines them;
+village, beach, bridge as its D-Day rules control them).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ import msgspec
 
 from domain.memoire44.board import BOARD_SIZES, Hex
 from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UNIT_PREFIXES, UNIT_TYPES
+from domain.memoire44.expansions import BASE, Expansions, parse_options
 from domain.ruleset import ResourceError
 
-OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent")
+# The seed's three objective medals, and the D-Day control of villages, beaches and bridges (M44-DD-1 to 3).
+OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent", "village", "beach", "bridge")
 # Gap reading (decisions.md is silent): the colour of a `medalN` tag's token names the side scoring it.
 MEDAL_TAGS: dict[str, str] = {
     "medal1": "ALLIES",
@@ -59,7 +62,10 @@ class ScenarioUnit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Objective(msgspec.Struct, frozen=True, kw_only=True):
-    """Medal objective hexes for one camp (seed: temporary, majority, permanent)."""
+    """Medal objective hexes (seed: temporary, majority, permanent; D-Day: village, beach, bridge).
+    `camp` is the side that scores it; for a village, the side holding it at the start (its medal goes
+    to whoever controls it, M44-DD-1); for a beach, the assaulting side (M44-DD-2); a bridge's medal
+    goes to whichever side controls it, whatever `camp` says (M44-DD-3)."""
 
     camp: int
     kind: str
@@ -81,6 +87,7 @@ class Scenario(msgspec.Struct, frozen=True, kw_only=True):
     units: tuple[ScenarioUnit, ...]
     objectives: tuple[Objective, ...] = ()
     special_rules: str = ""
+    expansions: Expansions = BASE
 
 
 def _name(entry: Any) -> str:
@@ -89,11 +96,19 @@ def _name(entry: Any) -> str:
     return str(entry or "")
 
 
+def unit_nation(name: str) -> str:
+    """The nation suffix of an editor unit name (`infita` -> `ita`), or "" if it has none."""
+    for prefix in UNIT_PREFIXES:
+        if name.startswith(prefix):
+            return name[len(prefix) :].lstrip("0123456789")
+    return ""
+
+
 def _unit(name: str, sides: tuple[str, str]) -> tuple[str, int] | str:
     """(kind, camp) for an editor unit name such as `infger` or `tank2us`, or an error message."""
     for prefix, kind in UNIT_PREFIXES.items():
         if name.startswith(prefix):
-            nation = name[len(prefix) :].lstrip("0123456789")
+            nation = unit_nation(name)
             side = NATIONS.get(nation)
             if side is None:
                 return f"unit {name!r} names no known nation"
@@ -118,9 +133,9 @@ def parse_m44(data: bytes) -> Scenario:
     def bad(index: int | None, field: str, message: str) -> None:
         errors.append({"hexagon": index, "field": field, "message": message})
 
-    board_type = str(board.get("type") or "STANDARD")
+    board_type = str(board.get("type") or "STANDARD").upper()
     if board_type not in BOARD_SIZES:
-        raise ResourceError(f"Board type {board_type!r} is not supported yet (only {sorted(BOARD_SIZES)}).")
+        raise ResourceError(f"Board type {board_type!r} is not supported (only {sorted(BOARD_SIZES)}).")
     rows, cols = BOARD_SIZES[board_type]
     sides = (str(info.get("side_player1", "AXIS")), str(info.get("side_player2", "ALLIES")))
     if len(set(sides)) != 2 or not set(sides) <= {"AXIS", "ALLIES"}:
@@ -137,6 +152,9 @@ def parse_m44(data: bytes) -> Scenario:
             bad(None, f"game_info.{field}", f"must be a positive whole number, not {value!r}")
             value = default
         numbers[field] = value
+    expansions, refused = parse_options(info.get("options"))
+    for field, message in refused:
+        bad(None, field, message)
     starting = STARTING.get(str(info.get("starting", "PLAYER1")))
     if starting is None:
         bad(None, "game_info.starting", f"must be PLAYER1 or PLAYER2, not {info.get('starting')!r}")
@@ -242,6 +260,7 @@ def parse_m44(data: bytes) -> Scenario:
         units=tuple(units),
         objectives=tuple(objectives),
         special_rules=rules,
+        expansions=expansions,
     )
 
 

@@ -7,7 +7,7 @@ import msgspec
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.rules import recount
-from domain.memoire44.scenario import Scenario
+from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
 from domain.ruleset import RuleError, Setup
 
@@ -51,6 +51,14 @@ def initial(setup: Setup) -> State:
     """The board, units and objectives of the scenario, both hands still to be drawn (M44-6)."""
     scenario_id, scenario = scenario_of(setup)
     seats = sorted(p.seat for p in setup.players)
+    if len(seats) > 2:
+        # M44-OV-2: an Overlord table of a commander and generals per side is not recorded yet.
+        raise RuleError(
+            "M44-OV-2",
+            "teams_not_supported",
+            "Team play (a commander-in-chief and generals per side) is not recorded yet; seat two players.",
+            seats=seats,
+        )
     if seats != [0, 1]:
         raise RuleError("M44-6", "two_players", "Mémoire 44 is played by two players, seats 0 and 1.", seats=seats)
     sides = seat_sides(setup)
@@ -69,9 +77,15 @@ def initial(setup: Setup) -> State:
             figures=u.figures,
             hex=(u.row, u.col),
             badge=u.badge,
+            nation=unit_nation(u.name),
         )
         for i, u in enumerate(scenario.units)
     )
+    hand_limit = scenario.hand
+    if scenario.expansions.italy_high_command and "AXIS" in scenario.sides:
+        # M44-IT-1: the Italian side starts with six command cards whatever the scenario says.
+        axis = scenario.sides.index("AXIS")
+        hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
     state = State(
         board_spec=board,
         scenario_id=scenario_id,
@@ -79,7 +93,7 @@ def initial(setup: Setup) -> State:
         sides=scenario.sides,
         players=(names[0], names[1]),
         seat_camp=tuple(scenario.sides.index(side) for side in sides),
-        hand_limit=scenario.hand,
+        hand_limit=hand_limit,
         victory=scenario.victory,
         objectives=scenario.objectives,
         units=units,
@@ -87,6 +101,8 @@ def initial(setup: Setup) -> State:
         obstacles={(h.row, h.col): h.obstacle for h in scenario.hexes if h.obstacle in OBSTACLES},
         hands=(Hand(), Hand()),
         active=scenario.starting,
-        draws_due=scenario.hand,
+        draws_due=hand_limit,
+        expansions=scenario.expansions,
+        visibility=1 if scenario.expansions.night else 0,
     )
     return recount(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.memoire44.board import Board, BoardSpec, Hex, board_from
+from domain.memoire44.expansions import BASE, Expansions
 from domain.memoire44.scenario import Objective
 
 
@@ -19,6 +20,7 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     figures: int
     hex: Hex | None
     badge: str = ""
+    nation: str = ""
 
 
 class Hand(msgspec.Struct, frozen=True, kw_only=True):
@@ -34,7 +36,8 @@ class Hand(msgspec.Struct, frozen=True, kw_only=True):
 
 class Order(msgspec.Struct, frozen=True, kw_only=True):
     """An ordered unit this turn: hexes moved, moves and battles made, whether it entered terrain that
-    forbids battling (M44-4), and an armour overrun it has earned (M44-2)."""
+    forbids battling (M44-4), an armour overrun it has earned (M44-2), and the one-hex advance North
+    African armour may make before that overrun (M44-NA-1)."""
 
     uid: int
     moved: int = 0
@@ -42,11 +45,13 @@ class Order(msgspec.Struct, frozen=True, kw_only=True):
     battles: int = 0
     stopped: bool = False
     overrun: bool = False
+    advance: bool = False
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
     """What a battle left to report: the target's retreat (`flags` hexes, `ignorable` of them it may
-    ignore), or the attacker's take-ground into `hex`."""
+    ignore; `battle_back` if a British unit left with one figure may then battle back, M44-GB-1), the
+    attacker's take-ground into `hex`, or a British unit's battle back against the unit at `hex`."""
 
     kind: str
     unit: int
@@ -56,6 +61,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     attacker: int | None = None
     close: bool = False
     overrun_battle: bool = False
+    battle_back: bool = False
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,6 +107,13 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     winner: int | None = None
     over: bool = False
     end_reason: str = ""
+    expansions: Expansions = BASE
+    cards_to_take: int = 0
+    visibility: int = 0
+    visibility_rolled: bool = False
+    token: tuple[str | None, ...] = ()
+    committed: bool = False
+    villages: tuple[tuple[int, int], ...] = ()  # (objective index, camp) of villages that changed hands
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.memoire44.rules import pile_size
+from domain.memoire44.rules import commissar_camp, pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
 
@@ -15,12 +15,17 @@ from domain.ruleset import Viewer
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The state as `viewer` may see it, as JSON-able data."""
     hands = []
+    commissar = commissar_camp(state)
     for camp, hand in enumerate(state.hands):
         seat = state.seat_of(camp)
         entry: dict[str, Any] = {"side": state.sides[camp], "seat": seat, "count": hand.size}
-        if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat):
+        sees = viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat)
+        if sees:
             entry["known"] = list(hand.known)
             entry["unknown"] = hand.unknown
+        if camp == commissar:
+            # M44-RU-1: the cards under the commissar token are as hidden as the hand (G-2).
+            entry["under_token"] = {"count": len(state.token)} | ({"cards": list(state.token)} if sees else {})
         hands.append(entry)
     return {
         "scenario": {"id": state.scenario_id, "name": state.scenario_name},
@@ -49,4 +54,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "pending": msgspec.to_builtins(state.pending),
         "winner": None if state.winner is None else state.sides[state.winner],
         "over": state.over,
+        "expansions": msgspec.to_builtins(state.expansions),
+        "hand_limits": list(state.hand_limit),
+        "visibility": state.visibility if state.expansions.night else None,
+        "cards_to_take": state.cards_to_take,
     }

@@ -4,7 +4,9 @@ every event."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -14,30 +16,43 @@ from domain.memoire44.board import distance
 from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
 from domain.memoire44.events import (
     Battle,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardTaken,
     DeckReshuffled,
     DiceRolled,
     GroundTaken,
     Retreated,
     UnitMoved,
+    VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import pile_size
+from domain.memoire44.rules import commissar_camp, italian_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
-from domain.record import GameStarted
+from domain.record import GameStarted, decoder, fold
 from domain.ruleset import Player, ResourceRef, Setup
 
 KIND = RULESET.resource_kinds["scenario"]
 
 
+def with_options(scenario_id: str, options: dict[str, Any]) -> bytes:
+    """A shipped scenario's `.m44` file with more expansion settings turned on (M44-SC-1)."""
+    raw = msgspec.json.decode(KIND.builtin()[scenario_id])
+    raw["game_info"]["options"] = (raw["game_info"].get("options") or {}) | options
+    return msgspec.json.encode(raw)
+
+
 def setup_for(
-    scenario_id: str, sides: tuple[str, str] | None = None, players: tuple[str, str] = ("Alain", "Bea")
+    scenario_id: str,
+    sides: tuple[str, str] | None = None,
+    players: tuple[str, str] = ("Alain", "Bea"),
+    options: dict[str, Any] | None = None,
 ) -> Setup:
-    """A two-player set-up embedding a shipped scenario."""
-    data = KIND.builtin()[scenario_id]
+    """A two-player set-up embedding a shipped scenario, with `options` added to its settings."""
+    data = with_options(scenario_id, options) if options else KIND.builtin()[scenario_id]
     ref = ResourceRef(
         kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
     )
@@ -54,7 +69,8 @@ def started(setup: Setup) -> GameStarted:
 
 
 def expected_medals(state: State) -> tuple[int, int]:
-    """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed)."""
+    """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed; the
+    D-Day control of villages, beaches and bridges, M44-DD-1 to M44-DD-3)."""
     medals = [0, 0]
     for unit in state.units:
         if unit.figures == 0:
@@ -62,10 +78,17 @@ def expected_medals(state: State) -> tuple[int, int]:
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
-        held = {"temporary": mine > 0, "majority": mine > len(owners) - mine, "permanent": index in state.permanent}[
-            objective.kind
-        ]
-        medals[objective.camp] += objective.medals if held else 0
+        near = {u.camp for u in state.units if u.hex and any(distance(u.hex, h) <= 1 for h in objective.hexes)}
+        holder = {
+            "temporary": objective.camp if mine > 0 else None,
+            "majority": objective.camp if mine > len(owners) - mine else None,
+            "permanent": objective.camp if index in state.permanent else None,
+            "village": dict(state.villages).get(index, objective.camp),
+            "beach": objective.camp if 1 - objective.camp not in near else None,
+            "bridge": near.pop() if len(near) == 1 else None,
+        }[objective.kind]
+        if holder is not None:
+            medals[holder] += objective.medals
     return medals[0] + state.special[0], medals[1] + state.special[1]
 
 
@@ -87,7 +110,11 @@ def check_invariants(state: State) -> None:
         placed = sum(h.known.count(card) for h in state.hands) + state.discard.count(card)
         assert placed <= spec.count, card
     if state.phase == "card":
-        assert tuple(h.size for h in state.hands) == state.hand_limit
+        held = [h.size for h in state.hands]
+        commissar = commissar_camp(state)
+        if commissar is not None:
+            held[commissar] += len(state.token)  # M44-RU-1: the card under the token is still held
+        assert tuple(held) == state.hand_limit
 
 
 class RandomTable:
@@ -100,6 +127,8 @@ class RandomTable:
         self.deck = [card for card, spec in CARDS.items() for _ in range(spec.count)]
         rng.shuffle(self.deck)
         self.real_hands: list[list[str]] = [[], []]
+        self.real_token: list[str] = []
+        self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
 
     def play(self, limit: int = 20000) -> State:
@@ -118,10 +147,20 @@ class RandomTable:
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CardPlayed | CardDiscarded):
+        if isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
+            assert self.real_token.pop(0) == event.card
+        elif isinstance(event, CardPlayed | CardDiscarded):
             self.real_hands[state.seat_camp[event.seat]].remove(event.card)
+        elif isinstance(event, CardCommitted):
+            card = event.card or self.committing
+            self.real_hands[state.seat_camp[event.seat]].remove(card)
+            self.real_token.append(card)
+        elif isinstance(event, CardTaken):
+            camp = italian_camp(state)
+            assert camp is not None
+            self.real_hands[camp].remove(event.card)
         elif isinstance(event, DeckReshuffled):
-            in_hands = self.real_hands[0] + self.real_hands[1]
+            in_hands = self.real_hands[0] + self.real_hands[1] + self.real_token
             self.deck = [c for c, spec in CARDS.items() for _ in range(spec.count - in_hands.count(c))]
             self.rng.shuffle(self.deck)
             assert len(self.deck) == DECK_SIZE - len(in_hands)
@@ -138,9 +177,22 @@ class RandomTable:
         by_type: dict[type, list[Any]] = {}
         for event in events:
             by_type.setdefault(type(event), []).append(event)
+        camp = state.active
+        if CardCommitted in by_type:
+            exempt = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_hands[camp]]
+            if exempt and rng.random() < 0.3:
+                return rng.choice(exempt)
+            # Face down only a card the record does not know is in that hand (G-2).
+            hidden = list(self.real_hands[camp])
+            for card in state.hands[camp].known:
+                hidden.remove(card)
+            hidden = [c for c in hidden if c != "ambush"]  # Ambush stays in the hand (M44-RU-1)
+            face_down = bool(hidden) and rng.random() < 0.3
+            self.committing = rng.choice(hidden if face_down else [c for c in self.real_hands[camp] if c != "ambush"])
+            return CardCommitted(seat=state.seat_of(camp), card=None if face_down else self.committing)
         if CardPlayed in by_type:
-            camp = state.active
-            playable = [e for e in by_type[CardPlayed] if e.card in self.real_hands[camp]]
+            source = self.real_token[:1] if plays_from_token(state, camp) else self.real_hands[camp]
+            playable = [e for e in by_type[CardPlayed] if e.card in source]
             return rng.choice(playable)
         if CardDiscarded in by_type or state.phase == "recon":
             seat = state.seat_of(state.active)
@@ -177,6 +229,34 @@ class RandomTable:
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, DiceRolled):
             return DiceRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, VisibilityRolled):
+            return VisibilityRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, CardTaken):
+            camp = italian_camp(self.state)
+            assert camp is not None
+            return CardTaken(seat=event.seat, card=rng.choice(self.real_hands[camp]))
         if isinstance(event, Retreated):
             return event
         return event
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def read_record(name: str) -> list[Any]:
+    """A recorded game (JSON Lines under fixtures/, never edited), decoded as the service decodes it."""
+    read = decoder(RULESET)
+    return [read.decode(line) for line in (FIXTURES / name).read_bytes().splitlines()]
+
+
+def state_after(events: list[Any], count: int) -> State:
+    """The state after the first `count` game events of a record (its set-up is event 0)."""
+    return fold(RULESET, events[: count + 1]).state  # type: ignore[no-any-return]
+
+
+def check_shipped_scenario(first: Any, scenario_id: str) -> None:
+    """A record starts with the set-up of a shipped scenario, embedded byte for byte."""
+    assert isinstance(first, GameStarted)
+    ref = first.setup.resources["scenario"]
+    assert ref.resource_id == scenario_id
+    assert ref.content_hash == hashlib.sha256(KIND.builtin()[scenario_id]).hexdigest()

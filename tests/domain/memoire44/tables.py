@@ -43,7 +43,7 @@ def hexagon(
     return entry
 
 
-def m44(hexagons: list[dict[str, Any]], **game_info: Any) -> bytes:
+def m44(hexagons: list[dict[str, Any]], board_type: str = "STANDARD", **game_info: Any) -> bytes:
     """A `.m44` file: Axis player 1, Allies player 2, 4 cards and 4 medals each unless told."""
     info = {
         "starting": "PLAYER2",
@@ -58,7 +58,7 @@ def m44(hexagons: list[dict[str, Any]], **game_info: Any) -> bytes:
         {
             "meta_data": {"name": "Test"},
             "game_info": info,
-            "board": {"type": "STANDARD", "face": "COUNTRY", "hexagons": hexagons},
+            "board": {"type": board_type, "face": "COUNTRY", "hexagons": hexagons},
         }
     )
 

@@ -14,12 +14,27 @@ SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
 GAMES = 500
 
 
-def _play(count, first_seed=0):
+# Expansion settings the shipped scenarios do not turn on themselves (M44-SC-1), played on top of them.
+VARIANTS = (
+    {"night_visibility_rules": True},
+    {"weather": "snow"},
+    {"weather": "fog", "blitz_rules": True},
+    {"night_visibility_rules": True, "weather": "rain", "italy_high_command": True, "british_commonwealth": True},
+    {"russian_commissar_rule": "ALLIES"},
+    {"russian_commissar_rule": "AXIS", "blitz_rules": True},
+    {"air_superiority": "AXIS", "off_board_artillery": "ALLIES"},
+)
+VARIANT_GAMES = 112
+
+
+def _play(count, first_seed=0, variants=({},)):
     finished = 0
     for seed in range(first_seed, first_seed + count):
         rng = random.Random(seed)
         sides = ("AXIS", "ALLIES") if seed % 4 < 2 else ("ALLIES", "AXIS")
-        table = RandomTable(rng, setup_for(SCENARIOS[seed % len(SCENARIOS)], sides=sides))
+        options = variants[seed % len(variants)]
+        scenario = SCENARIOS[(seed // len(variants)) % len(SCENARIOS)]
+        table = RandomTable(rng, setup_for(scenario, sides=sides, options=options))
         state = table.play()
         result = RULESET.result(state)
         assert result.finished and len(result.winners) == 1
@@ -30,7 +45,12 @@ def _play(count, first_seed=0):
 
 
 def test_random_players_finish_five_hundred_scenarios_without_error():
+    # The shipped scenarios include a Breakthrough one with the nation rules and an Overlord one with Blitz.
     assert _play(GAMES) == GAMES
+
+
+def test_random_players_finish_scenarios_at_night_and_in_bad_weather_without_error():
+    assert _play(VARIANT_GAMES, first_seed=10_000, variants=VARIANTS) == VARIANT_GAMES
 
 
 @pytest.mark.heavy
@@ -39,3 +59,4 @@ def test_random_players_finish_many_more_scenarios_without_error():
     if multiplier < 1:
         pytest.skip("set TABLELOG_HEAVY=<multiplier> to run")
     assert _play(GAMES * multiplier, first_seed=GAMES) == GAMES * multiplier
+    assert _play(VARIANT_GAMES * multiplier, first_seed=20_000, variants=VARIANTS) == VARIANT_GAMES * multiplier

@@ -4,36 +4,24 @@ The record (fixtures/hedgerow_lane_axis_medal_victory.jsonl) is never edited: it
 against changes to the events or the rules. Some draws were recorded face down (G-2).
 """
 
-import hashlib
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 
 from domain.memoire44 import RULESET
 from domain.memoire44.events import Battle, CardDrawn, GroundTaken, Retreated
-from domain.record import Correction, GameStarted, decoder, fold, start
+from domain.record import Correction, fold, start
 
-RECORD = Path(__file__).parent / "fixtures" / "hedgerow_lane_axis_medal_victory.jsonl"
+from .harness import check_shipped_scenario, read_record, state_after
 
 
 @pytest.fixture(scope="module")
 def events():
-    read = decoder(RULESET)
-    return [read.decode(line) for line in RECORD.read_bytes().splitlines()]
-
-
-def _after(events, count):
-    """The state after the first `count` game events."""
-    return fold(RULESET, events[: count + 1]).state
+    return read_record("hedgerow_lane_axis_medal_victory.jsonl")
 
 
 def test_the_record_starts_with_the_set_up_of_a_shipped_scenario(events):
-    first = events[0]
-    assert isinstance(first, GameStarted)
-    ref = first.setup.resources["scenario"]
-    assert ref.resource_id == "hedgerow_lane"
-    assert ref.content_hash == hashlib.sha256(RULESET.resource_kinds["scenario"].builtin()["hedgerow_lane"]).hexdigest()
+    check_shipped_scenario(events[0], "hedgerow_lane")
 
 
 def test_every_recorded_event_is_accepted_by_the_rules(events):
@@ -44,7 +32,7 @@ def test_every_recorded_event_is_accepted_by_the_rules(events):
 
 
 def test_after_the_deal_the_axis_play_first_with_face_down_cards_counted(events):
-    state = _after(events, 8)
+    state = state_after(events, 8)
     assert state.phase == "card" and state.sides[state.active] == "AXIS"
     assert sorted(state.hands[0].known) == ["probe_centre", "recon_1_left"]
     assert state.hands[0].unknown == 2
@@ -53,7 +41,7 @@ def test_after_the_deal_the_axis_play_first_with_face_down_cards_counted(events)
 
 def test_the_axis_armour_takes_ground_overruns_and_takes_ground_again(events):
     assert isinstance(events[16], GroundTaken) and isinstance(events[17], Battle)
-    state = _after(events, 19)
+    state = state_after(events, 19)
     axis_armour = next(u for u in state.units if u.camp == 0 and u.kind == "armour")
     allied_armour = next(u for u in state.units if u.camp == 1 and u.kind == "armour")
     assert axis_armour.hex == (6, 18)  # J7
@@ -62,7 +50,7 @@ def test_the_axis_armour_takes_ground_overruns_and_takes_ground_again(events):
 
 
 def test_the_first_medal_is_the_allied_armour_eliminated(events):
-    before, after = _after(events, 60), _after(events, 61)
+    before, after = state_after(events, 60), state_after(events, 61)
     assert before.medals == (0, 0) and after.medals == (1, 0)
     allied_armour = next(u for u in after.units if u.camp == 1 and u.kind == "armour")
     assert allied_armour.hex is None and allied_armour.figures == 0
@@ -75,13 +63,13 @@ def test_the_game_ends_on_the_fourth_axis_medal(events):
     assert result.finished and result.winners == (0,)
     assert [p.score for p in result.players] == [4, 0]
     assert result.players[0].breakdown == {"eliminations": 4, "objectives": 0, "special": 0}
-    assert not RULESET.result(_after(events, len(events) - 2)).finished
+    assert not RULESET.result(state_after(events, len(events) - 2)).finished
 
 
 def test_retreats_in_the_record_go_towards_the_units_own_edge(events):
     for count, event in enumerate(events[1:], start=1):
         if isinstance(event, Retreated):
-            state = _after(events, count - 1)
+            state = state_after(events, count - 1)
             unit = state.units[event.unit]
             step = -1 if unit.camp == 0 else 1
             rows = [unit.hex[0], *(h[0] for h in event.path)]

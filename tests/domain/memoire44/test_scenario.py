@@ -107,12 +107,14 @@ def test_bad_game_info_is_reported():
 
 def test_the_shipped_scenarios_import_and_set_up():
     shipped = KIND.builtin()
-    assert set(shipped) == {"hedgerow_lane", "vernay_crossroads"}
+    assert set(shipped) == {"hedgerow_lane", "vernay_crossroads", "sidi_ghazal", "meuse_line"}
     for scenario_id, data in shipped.items():
         state = RULESET.initial(setup_from(data, scenario_id))
         assert state.scenario_id == scenario_id
         assert state.draws_due == state.hand_limit
         assert {u.camp for u in state.units} == {0, 1}
+    boards = {i: RULESET.initial(setup_from(d, i)).board_spec.board_type for i, d in shipped.items()}
+    assert boards["sidi_ghazal"] == "BRKTHRU" and boards["meuse_line"] == "OVERLORD"  # M44-BT-1, M44-OV-1
 
 
 def test_objective_kinds_come_from_game_info():

@@ -10,8 +10,8 @@ from .harness import RandomTable, setup_for
 from .tables import ALLIES, hexagon, table
 
 
-def _game(sides, seed):
-    setup = setup_for("hedgerow_lane", sides=sides)
+def _game(sides, seed, scenario="hedgerow_lane"):
+    setup = setup_for(scenario, sides=sides)
     state = RandomTable(random.Random(seed), setup).play()
     return SeriesGame(setup=setup, result=RULESET.result(state))
 
@@ -35,6 +35,15 @@ def test_a_two_game_match_with_sides_swapped_sums_medals_per_player():
     best = max(expected.values())
     assert status.winners == tuple(sorted(p for p, s in expected.items() if s == best))
     assert "swapped" not in status.note
+
+
+def test_a_match_on_the_overlord_scenario_with_its_expansion_rules_is_scored_the_same_way():
+    first, second = _game(("AXIS", "ALLIES"), 3, "meuse_line"), _game(("ALLIES", "AXIS"), 4, "meuse_line")
+    status = RULESET.series_status([first, second])
+    assert status.finished and status.note == ""
+    assert sum(status.totals.values()) == sum(p.score for g in (first, second) for p in g.result.players)
+    # Each game was won by the side that reached the scenario's 7 medals (M44-OV-1 board, M44-BL-1 rules).
+    assert all(max(p.score for p in g.result.players) >= 7 for g in (first, second))
 
 
 def _scored(sides, alain, bea):

@@ -1,0 +1,124 @@
+"""Which expansion rules a scenario turns on (M44-SC-1), read from the `.m44` file's `game_info.options`.
+
+The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
+`italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
+the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
+core does not record yet (air rules, D-Day, combat cards, Marines) are refused by name, so a club never
+records a game under rules it silently ignores; an option nobody knows is refused as unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+# Weather that reduces visibility (M44-WX-2); snow also slows moves (M44-WX-1).
+WEATHERS: tuple[str, ...] = ("snow", "fog", "rain", "darkness")
+
+# Option name -> what it turns on, for the error a club reads.
+SUPPORTED: dict[str, str] = {
+    "blitz_rules": "Blitz rules (M44-BL-1, M44-BL-2)",
+    "italy_high_command": "Italian High Command (M44-IT-1)",
+    "italy_royal_army": "Italian Royal Army retreats (M44-IT-2)",
+    "british_commonwealth": "British Commonwealth battle back (M44-GB-1)",
+    "night_visibility_rules": "night attacks (M44-NT-1, M44-NT-2)",
+    "north_african_desert_rules": "North Africa armour overrun (M44-NA-1)",
+    "weather": "weather (M44-WX-1, M44-WX-2)",
+    "russian_commissar_rule": "the Russian commissar (M44-RU-1, M44-RU-2)",
+    "air_superiority": "D-Day air superiority (M44-DD-4)",
+    "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
+}
+# Options whose value names a side; `true` means the Allies.
+SIDE_OPTIONS: dict[str, str] = {
+    "russian_commissar_rule": "commissar",
+    "air_superiority": "air_superiority",
+    "off_board_artillery": "off_board_artillery",
+}
+NOT_YET: dict[str, str] = {
+    "air_rules": "the Air Pack rules (they need the air superiority table by theatre and date and the air "
+    "units' duel values, which the rules summary does not print)",
+    "dday_rules": "the D-Day Landings reinforcements (they need the D-Day reinforcement table, which the rules "
+    "summary does not print; the control objectives, air_superiority and off_board_artillery are recorded)",
+    "combat_cards": "the combat cards (they need the combat card deck, which the rules summary does not list)",
+    "gung_ho": "the US Marines command rule",
+}
+
+
+class Expansions(msgspec.Struct, frozen=True, kw_only=True):
+    """The expansion rules a scenario plays with; all off by default (the base game)."""
+
+    blitz: bool = False
+    italy_high_command: bool = False
+    italy_royal_army: bool = False
+    british_commonwealth: bool = False
+    night: bool = False
+    north_africa: bool = False
+    weather: str = ""
+    commissar: str = ""  # the side under the commissar rule, "" if none
+    air_superiority: str = ""  # the side rolling 2 dice per hex with Air Power ("": the Allies, as in the base game)
+    off_board_artillery: str = ""  # the side whose Recon 1 cards may be played as Barrage
+
+    @property
+    def snow(self) -> bool:
+        return self.weather == "snow"
+
+    @property
+    def reduced_visibility(self) -> bool:
+        return self.weather in WEATHERS
+
+
+BASE = Expansions()
+
+
+def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
+    """The expansions `game_info.options` turns on, and (field, message) for each option refused."""
+    if options in (None, {}, []):
+        return BASE, []
+    if not isinstance(options, Mapping):
+        return BASE, [("game_info.options", "must be an object of option names")]
+    errors: list[tuple[str, str]] = []
+    flags: dict[str, Any] = {}
+    for name, value in options.items():
+        field = f"game_info.options.{name}"
+        if name in NOT_YET:
+            if value not in (False, None, "", 0):
+                errors.append((field, f"{NOT_YET[name]} are not recorded by tablelog yet (M44-SC-1)"))
+            continue
+        if name not in SUPPORTED:
+            errors.append((field, f"unknown option {name!r}; known: {sorted(SUPPORTED) + sorted(NOT_YET)}"))
+            continue
+        if name == "weather":
+            if value not in ("", None, *WEATHERS):
+                errors.append((field, f"weather must be one of {list(WEATHERS)}, not {value!r}"))
+                continue
+            flags["weather"] = value or ""
+            continue
+        if name in SIDE_OPTIONS:
+            # The editor names the side; `true` means the Allies (the Russians', the D-Day landings' side).
+            side = "ALLIES" if value is True else "" if value in (False, None) else value
+            if side not in ("", "ALLIES", "AXIS"):
+                errors.append((field, f"must name a side (ALLIES or AXIS) or be true or false, not {value!r}"))
+                continue
+            flags[SIDE_OPTIONS[name]] = side
+            continue
+        if not isinstance(value, bool):
+            errors.append((field, f"must be true or false, not {value!r}"))
+            continue
+        flags[name] = value
+    return (
+        Expansions(
+            blitz=flags.get("blitz_rules", False),
+            italy_high_command=flags.get("italy_high_command", False),
+            italy_royal_army=flags.get("italy_royal_army", False),
+            british_commonwealth=flags.get("british_commonwealth", False),
+            night=flags.get("night_visibility_rules", False),
+            north_africa=flags.get("north_african_desert_rules", False),
+            weather=flags.get("weather", ""),
+            commissar=flags.get("commissar", ""),
+            air_superiority=flags.get("air_superiority", ""),
+            off_board_artillery=flags.get("off_board_artillery", ""),
+        ),
+        errors,
+    )
