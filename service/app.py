@@ -24,6 +24,8 @@ from domain import registry
 from domain.ruleset import Result, Viewer
 from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
+from service.guards import club_exists
+from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.records import GameRecords, NewGame, NotFound
@@ -36,8 +38,8 @@ API_VERSION = "0.1.0"
 
 # -- wire structs -----------------------------------------------------------------------------------
 class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
-    club_id: Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9-]{1,62}$")]
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    club_id: Annotated[str, msgspec.Meta(pattern=CLUB_ID_PATTERN)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,7 +49,7 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class KeyIn(msgspec.Struct, frozen=True, kw_only=True):
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,8 +62,8 @@ class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
-    player_id: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")]
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    player_id: Annotated[str, msgspec.Meta(pattern=ID_PATTERN)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class PlayerOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -90,7 +92,7 @@ class AppendIn(msgspec.Struct, frozen=True, kw_only=True):
     """A batch of events, appended only if the game is at `expected_version`. Each event is an object
     whose `type` names it (see `GET /rulesets` for each ruleset's event types)."""
 
-    expected_version: Annotated[int, msgspec.Meta(ge=0)]
+    expected_version: Count
     events: list[dict[str, Any]]
 
 
@@ -385,15 +387,15 @@ class GameController(Controller):
         created_from: Annotated[datetime | None, QueryParameter(name="from")] = None,
         created_to: Annotated[datetime | None, QueryParameter(name="to")] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
-        offset: Annotated[int, QueryParameter(ge=0)] = 0,
+        offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
     ) -> GamesOut:
         _require_club(principal, club_id)
         where = GameFilter(
             ruleset=ruleset,
             player_id=player,
             finished=finished,
-            created_from=created_from,
-            created_to=created_to,
+            created_from=check_moment("from", created_from),
+            created_to=check_moment("to", created_to),
             limit=limit,
             offset=offset,
         )
@@ -443,7 +445,7 @@ class GameController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
-        after: Annotated[int, QueryParameter(ge=0)] = 0,
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
     ) -> EventsOut:
         _require_club(principal, club_id)
@@ -462,8 +464,8 @@ class GameController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
-        seat: Annotated[int | None, QueryParameter(ge=0)] = None,
-        version: Annotated[int | None, QueryParameter(ge=1)] = None,
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
+        version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> StateOut:
         _require_club(principal, club_id)
         at, state = records.state(club_id, game_id, _viewer(view, seat), version)
@@ -486,7 +488,7 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        seat: Annotated[int, QueryParameter(ge=0)],
+        seat: Annotated[int, QueryParameter(ge=0, le=MAX_INT)],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LegalOut:
@@ -605,7 +607,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
     registry.load_modules(m for m in settings.extra_rulesets.split(",") if m.strip())
     if configure_logs:
         configure_logging(settings.log_format, settings.log_level)
-    app_state = State({"settings": settings})
+    app_state = State({"settings": settings, "limits": Limits.of(settings)})
     own_store = store is None
 
     def startup(app: Litestar) -> None:
@@ -615,7 +617,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             if applied:
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
-        app.state.records = GameRecords(opened)
+        app.state.records = GameRecords(opened, limits=app.state.limits)
         app.state.authenticator = Authenticator(opened, settings.operator_key)
         app.state.projector = None
         if settings.run_projector:
@@ -651,6 +653,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         state=app_state,
         exception_handlers=exception_handlers(),
         middleware=[logging_middleware],
+        guards=[club_exists],
+        request_class=BoundedRequest,
+        request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,

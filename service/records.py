@@ -20,6 +20,7 @@ import msgspec
 from domain import registry
 from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
+from service.limits import Count, Id, Limits, check_id
 from service.store.base import (
     MAX_BATCH,
     AppendResult,
@@ -65,6 +66,15 @@ class BatchRuleError(Exception):
         self.error = error
 
 
+class NoSuchSeat(Exception):
+    """A seat asked for (a view, the legal events) that is not at the game's table."""
+
+    def __init__(self, seat: int, seats: int) -> None:
+        super().__init__(f"Seat {seat} is not at this table: its seats are 0 to {seats - 1}.")
+        self.seat = seat
+        self.seats = seats
+
+
 class SetupError(Exception):
     """A game that cannot be created as asked (unknown player, resource...)."""
 
@@ -90,14 +100,14 @@ def _bad_event(index: int, error: msgspec.DecodeError) -> BadEvent:
 class SeatSpec(msgspec.Struct, frozen=True, kw_only=True):
     """A club player taking a seat (seats default to the order given)."""
 
-    player_id: str
-    seat: int | None = None
-    team: int | None = None
+    player_id: Id
+    seat: Count | None = None
+    team: Count | None = None
 
 
 class ResourceChoice(msgspec.Struct, frozen=True, kw_only=True):
-    resource_id: str
-    version: int | None = None
+    resource_id: Id
+    version: Count | None = None
 
 
 class NewGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,15 +116,16 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     variant: str = "standard"
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     resources: dict[str, ResourceChoice] = msgspec.field(default_factory=dict)
-    game_id: str | None = None
+    game_id: Id | None = None
     title: str = ""
 
 
 class GameRecords:
     """The use cases the API and the CLI share."""
 
-    def __init__(self, store: Store, *, cache_size: int = 512) -> None:
+    def __init__(self, store: Store, *, cache_size: int = 512, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._cache_size = cache_size
         self._identities: dict[str, GameRecord] = {}
@@ -247,10 +258,13 @@ class GameRecords:
         idempotency_key: str | None = None,
     ) -> AppendResult:
         """Check every event, then append the batch atomically at `expected_version`."""
+        self.limits.batch(list(raw_events))
         record = self._owned(club_id, game_id)
         ruleset = registry.get(record.ruleset)
         events = self.decode_batch(ruleset, raw_events)
         new_events = [_new_event(e) for e in events]
+        for index, new in enumerate(new_events):
+            self.limits.event(index, new.data)
         if idempotency_key:
             replay = self.store.replayed_append(
                 game_id, idempotency_key, request_fingerprint(new_events, expected_version)
@@ -366,6 +380,8 @@ class GameRecords:
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
         record = self._owned(club_id, game_id)
+        if viewer.seat is not None:
+            check_seat(record, viewer.seat)
         folded = self.folded(record, at_version)
         return folded.version, folded.ruleset.view(folded.state, viewer)
 
@@ -376,15 +392,18 @@ class GameRecords:
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
         record = self._owned(club_id, game_id)
+        check_seat(record, seat)
         folded = self.folded(record)
         return folded.version, folded.ruleset.legal_events(folded.state, seat)
 
     # -- resources ------------------------------------------------------------------------------
     def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:
         """Validate a club's file (a catalogue, a scenario) and store it as a new immutable version."""
+        check_id(self.limits, "resource_id", resource_id)
         ruleset = registry.get(ruleset_name)
         if kind not in ruleset.resource_kinds:
             raise NotFound("resource kind", f"{ruleset_name}/{kind}")
+        self.limits.resource(data)
         content = ruleset.resource_kinds[kind].parse(data)  # raises ResourceError row by row
         return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
 
@@ -394,6 +413,12 @@ class GameRecords:
             self._cache.move_to_end(game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def check_seat(record: GameRecord, seat: int) -> None:
+    """A seat at the game's table, else NoSuchSeat (views and rules index seats by number)."""
+    if not 0 <= seat < len(record.player_ids):
+        raise NoSuchSeat(seat, len(record.player_ids))
 
 
 def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -> Folded:
@@ -416,6 +441,7 @@ __all__ = [
     "BatchRuleError",
     "GameRecords",
     "NewGame",
+    "NoSuchSeat",
     "NotFound",
     "ResourceChoice",
     "ResourceError",

@@ -37,6 +37,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, registered beside the built-in games."""
+    # Bounds on one request (service.limits): past one, a clear 413 or 400 problem.
+    max_body_bytes: int = 5_000_000
+    """Largest request body (an append, a resource file)."""
+    max_events_per_batch: int = 1000
+    """Most events in one append (at most 1000, the store's own bound)."""
+    max_event_bytes: int = 64_000
+    """Largest encoded event."""
+    max_id_length: int = 64
+    """Longest id (player, game, league, campaign, resource)."""
+    max_name_length: int = 200
+    """Longest name or title."""
+    max_import_errors: int = 100
+    """Row errors listed in the answer to a resource import that does not validate (then a count of the rest)."""
+    max_resource_rows: int = 10_000
+    """Most lines in a resource file (a catalogue, a scenario)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:

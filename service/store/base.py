@@ -172,6 +172,23 @@ class AlreadyExists(StoreError):
         self.ident = ident
 
 
+class UnstorableValue(StoreError):
+    """A value the database cannot keep (a number past its range, a text it refuses, a key too long to
+    index): the adapter's translation of the driver's data errors."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"The database cannot store a value of this request: {reason}.")
+        self.reason = reason
+
+
+class MissingReference(StoreError):
+    """A record that refers to one that does not exist (a player of a club that does not exist)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"This refers to a {what} that does not exist.")
+        self.what = what
+
+
 class ImmutableRecord(StoreError):
     """An attempt to change or delete a stored event (the database refuses it)."""
 

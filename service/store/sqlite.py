@@ -30,10 +30,12 @@ from service.store.base import (
     GameRecord,
     IdempotencyMismatch,
     ImmutableRecord,
+    MissingReference,
     NewEvent,
     Recorder,
     Resource,
     StoredEvent,
+    UnstorableValue,
     VersionConflict,
     content_hash,
     game_filter_sql,
@@ -76,6 +78,30 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
+class _Connection(sqlite3.Connection):
+    """A connection whose data errors come out as the store's own (the one translation)."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        with _translated():
+            return super().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        with _translated():
+            return super().executemany(sql, parameters)
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    try:
+        yield
+    except OverflowError:
+        raise UnstorableValue("a number out of range") from None
+    except sqlite3.IntegrityError as error:
+        if str(error).startswith("FOREIGN KEY"):
+            raise MissingReference("club, game or collection") from None
+        raise
+
+
 class SqliteStore(ReadModelSql):
     """The `Store` on one SQLite file. A connection per thread; WAL lets readers run beside the writer.
     Read models: `service.readmodels`."""
@@ -91,7 +117,9 @@ class SqliteStore(ReadModelSql):
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30, factory=_Connection
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # durable with WAL except on power loss mid-checkpoint
             conn.execute("PRAGMA foreign_keys=ON")

@@ -1,0 +1,26 @@
+"""Guards that run before any handler of the app."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler
+
+from service.records import NotFound
+
+
+def club_exists(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """A guard: the operator's calls on a club that does not exist are a 404 before anything is tried
+    (a club's own key reaches only its club, which exists)."""
+    club_id = connection.path_params.get("club_id")
+    operator_key = connection.app.state.settings.operator_key
+    if club_id is None or not operator_key:
+        return
+    del handler
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), operator_key.encode()):
+        return
+    if connection.app.state.store.get_club(club_id) is None:
+        raise NotFound("club", club_id)
