@@ -21,6 +21,7 @@ from litestar.serialization import decode_json
 from litestar.types import Empty
 
 from service.settings import Settings
+from service.store.base import MAX_BATCH
 
 MAX_INT = 2**31 - 1
 """The largest version, seat, count or page position a client may send: versions and seats are 32-bit
@@ -80,7 +81,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
-        return cls(**{f: getattr(settings, f) for f in cls.__struct_fields__})
+        bounds = {f: getattr(settings, f) for f in cls.__struct_fields__}
+        # The stores take at most MAX_BATCH events per append (PostgreSQL positions leave room for no more).
+        bounds["max_events_per_batch"] = min(bounds["max_events_per_batch"], MAX_BATCH)
+        return cls(**bounds)
 
     def batch(self, events: list[Any]) -> None:
         """A batch's count of events within bounds (each event's size is checked once it is encoded)."""

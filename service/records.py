@@ -265,12 +265,34 @@ class GameRecords:
         new_events = [_new_event(e) for e in events]
         for index, new in enumerate(new_events):
             self.limits.event(index, new.data)
+        fingerprint = request_fingerprint(new_events, expected_version) if idempotency_key else ""
         if idempotency_key:
-            replay = self.store.replayed_append(
-                game_id, idempotency_key, request_fingerprint(new_events, expected_version)
-            )
+            replay = self.store.replayed_append(game_id, idempotency_key, fingerprint)
             if replay is not None:
                 return replay
+        try:
+            return self._append_at(record, ruleset, events, new_events, expected_version, recorded_by, idempotency_key)
+        except VersionConflict:
+            # A copy of this very append (same key, same body) may have won the race since the look
+            # above, here or in another worker: every copy gets its first result, never a conflict.
+            if idempotency_key:
+                replay = self.store.replayed_append(game_id, idempotency_key, fingerprint)
+                if replay is not None:
+                    return replay
+            raise
+
+    def _append_at(
+        self,
+        record: GameRecord,
+        ruleset: Ruleset,
+        events: list[Any],
+        new_events: list[NewEvent],
+        expected_version: int,
+        recorded_by: Recorder,
+        idempotency_key: str | None,
+    ) -> AppendResult:
+        """Check the batch against the game at `expected_version` and append it there."""
+        game_id = record.game_id
         with self._lock:
             cached = self._cache.get(game_id)
         # A fold remembered at the version the writer expects needs no refresh: were the stream ahead

@@ -58,8 +58,9 @@ def test_a_body_past_max_body_bytes_is_refused_with_413(site: Callable[..., Any]
 
 def test_a_batch_past_max_events_per_batch_is_refused_and_nothing_is_stored(site: Callable[..., Any]) -> None:
     with site(max_events_per_batch=3) as (api, token, game_id):
-        body = problem(api.append("c1", token, game_id, 1, [rolled(0), rolled(1), rolled(0), rolled(1)]), 413,
-                       "too-large")
+        body = problem(
+            api.append("c1", token, game_id, 1, [rolled(0), rolled(1), rolled(0), rolled(1)]), 413, "too-large"
+        )
         assert body["field"] == "events" and body["limit"] == 3 and "holds 4" in body["detail"]
         assert api.version("c1", token, game_id) == 1
         assert api.append("c1", token, game_id, 1, [rolled(0), rolled(1), rolled(0)]).status_code == 201
@@ -75,18 +76,30 @@ def test_an_event_past_max_event_bytes_is_refused_naming_it(site: Callable[..., 
 
 def test_ids_and_names_past_their_settings_are_refused_naming_the_field(site: Callable[..., Any]) -> None:
     with site(max_id_length=8, max_name_length=10) as (api, token, _):
-        long_id = api.client.post("/clubs/c1/players", headers=api.auth(token),
-                                  json={"player_id": "bernadette", "name": "B"})
+        long_id = api.client.post(
+            "/clubs/c1/players", headers=api.auth(token), json={"player_id": "bernadette", "name": "B"}
+        )
         assert problem(long_id, 400, "malformed-request")["field"] == "player_id"
-        long_name = api.client.post("/clubs/c1/players", headers=api.auth(token),
-                                    json={"player_id": "cleo", "name": "Cleo de Merode"})
+        long_name = api.client.post(
+            "/clubs/c1/players", headers=api.auth(token), json={"player_id": "cleo", "name": "Cleo de Merode"}
+        )
         body = problem(long_name, 400, "malformed-request")
         assert body["field"] == "name" and "at most 10 characters" in body["detail"]
-        long_title = api.client.post("/clubs/c1/games", headers=api.auth(token), json={
-            "ruleset": "tally", "title": "Friday night", "players": [{"player_id": "alain"}, {"player_id": "bea"}]})
+        long_title = api.client.post(
+            "/clubs/c1/games",
+            headers=api.auth(token),
+            json={
+                "ruleset": "tally",
+                "title": "Friday night",
+                "players": [{"player_id": "alain"}, {"player_id": "bea"}],
+            },
+        )
         assert problem(long_title, 400, "malformed-request")["field"] == "title"
-        long_member = api.client.post("/clubs/c1/campaigns", headers=api.auth(token), json={
-            "campaign_id": "w", "ruleset": "tally", "players": ["alain", "abcdefghijk"]})
+        long_member = api.client.post(
+            "/clubs/c1/campaigns",
+            headers=api.auth(token),
+            json={"campaign_id": "w", "ruleset": "tally", "players": ["alain", "abcdefghijk"]},
+        )
         assert problem(long_member, 400, "malformed-request")["field"] == "players[1]"
 
 
@@ -95,8 +108,9 @@ def test_an_import_whose_rows_are_all_bad_lists_the_first_errors_and_counts_the_
 ) -> None:
     with site(max_import_errors=5) as (api, token, _):
         rows = b"\n".join([HEADER, *(b"C?,SC %d,,,,,,,,1941,pacific,7,,,yes,full,x" % n for n in range(50))])
-        response = api.client.post("/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows,
-                                   headers=api.auth(token))
+        response = api.client.post(
+            "/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows, headers=api.auth(token)
+        )
         body = problem(response, 422, "invalid-resource")
         assert len(body["errors"]) == 5 and body["errors_omitted"] >= 45
         assert f"{body['errors_omitted']} more errors not listed" in body["detail"]
@@ -106,8 +120,9 @@ def test_an_import_whose_rows_are_all_bad_lists_the_first_errors_and_counts_the_
 def test_a_resource_past_max_resource_rows_is_refused_before_it_is_parsed(site: Callable[..., Any]) -> None:
     with site(max_resource_rows=10) as (api, token, _):
         rows = b"\n".join([HEADER, *(b"C?,SC %d,,,,,,,,1941,pacific,7,,,yes,full,x" % n for n in range(20))])
-        response = api.client.post("/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows,
-                                   headers=api.auth(token))
+        response = api.client.post(
+            "/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows, headers=api.auth(token)
+        )
         body = problem(response, 413, "too-large")
         assert body["limit"] == 10 and "21 lines" in body["detail"]
 
@@ -116,8 +131,9 @@ def test_a_ten_megabyte_import_is_refused_at_once_by_the_default_body_bound(site
     with site() as (api, token, _):
         rows = b"\n".join([HEADER, *([b"C?,SC 1,,,,,,,,1941,pacific,7,,,yes,full,x"] * 250_000)])
         assert len(rows) > 10_000_000
-        response = api.client.post("/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows,
-                                   headers=api.auth(token))
+        response = api.client.post(
+            "/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows, headers=api.auth(token)
+        )
         body = problem(response, 413, "too-large")
         assert body["limit"] == Limits().max_body_bytes
         assert len(response.content) < 1_000
