@@ -349,7 +349,8 @@ def wait_for_projector(base: str, timeout: float = 120.0) -> float | None:
     """Seconds until every projection has caught up with the log (None if it had not after `timeout`)."""
     started = time.monotonic()
     while time.monotonic() - started < timeout:
-        checks = httpx.get(f"{base}/ready", timeout=10).json()["checks"]
+        operator = {"Authorization": f"Bearer {OPERATOR}"}  # /ready tells only the operator its checks
+        checks = httpx.get(f"{base}/ready", headers=operator, timeout=10).json()["checks"]
         if all(p["lag"] == 0 for p in checks["projections"].values()):
             return round(time.monotonic() - started, 1)
         time.sleep(0.2)

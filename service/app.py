@@ -24,7 +24,7 @@ from domain import registry
 from domain.ruleset import Result, Viewer
 from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
-from service.guards import club_exists
+from service.guards import club_exists, is_operator
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
@@ -531,19 +531,25 @@ def health() -> Health:
 @get(
     "/ready",
     tags=["operations"],
-    summary="Readiness: database reachable, migrations applied; each projection's checkpoint and lag",
+    summary="Readiness: database reachable, migrations applied; to the operator, each projection's lag",
     sync_to_thread=True,
 )
-def ready(state: State) -> Response[Any]:
+def ready(request: Request[Any, Any, Any], state: State) -> Response[Any]:
+    """The status to anyone; the checks (migrations, each projection's checkpoint and lag in events and
+    seconds) only to the operator key: they tell how busy the server is."""
+    operator = is_operator(request)
     try:
         state.store.ping()
         pending = state.store.pending_migrations()
-        projections = {} if pending else lags(state.store, PROJECTION_NAMES)
+        projections = lags(state.store, PROJECTION_NAMES) if operator and not pending else {}
     except Exception as error:  # the database is unreachable: not ready, and say why without secrets
         get_logger().warning("ready.database_unreachable", error_type=type(error).__name__)
         return problem(503, "not-ready", "Not ready", "The database cannot be reached.")
     if pending:
-        return problem(503, "not-ready", "Not ready", f"Migrations not applied: {', '.join(pending)}.")
+        detail = f"Migrations not applied: {', '.join(pending)}." if operator else "Migrations are not applied."
+        return problem(503, "not-ready", "Not ready", detail)
+    if not operator:
+        return Response(Health(status="ready"))
     # A lagging projection does not make the server unready: the record is served, read models catch up.
     return Response(
         Health(status="ready", checks={"database": "ok", "migrations": "applied", "projections": projections})
@@ -628,7 +634,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
                 for projection in projections(opened, snapshot_every=settings.snapshot_every)
             ]
-            app.state.projector = ProjectorThread(runners, poll_seconds=settings.projector_poll_seconds)
+            app.state.projector = ProjectorThread(
+                runners,
+                poll_seconds=settings.projector_poll_seconds,
+                lag_warn_seconds=settings.projector_lag_warn_seconds,
+            )
             app.state.projector.start()
         # Everything built so far (modules, routes, schemas, rulesets) lives as long as the process: move
         # it out of the collector's sight, so a full collection scans only what requests create (without

@@ -253,7 +253,8 @@ def cmd_project(args: argparse.Namespace) -> int:
     try:
         if args.until_caught_up and all(store.checkpoint(r.name) >= store.head_position() for r in runners):
             return 0
-        run(runners, stop, poll_seconds=settings.projector_poll_seconds, on_batch=on_batch)
+        run(runners, stop, poll_seconds=settings.projector_poll_seconds, on_batch=on_batch,
+            lag_warn_seconds=settings.projector_lag_warn_seconds)
     finally:
         store.close()
     log.info("projector.stopped")

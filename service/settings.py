@@ -29,6 +29,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     projector_poll_seconds: float = 0.5
     projector_lease_seconds: float = 15.0
     """A runner that stops renewing its lease (killed) is replaced after this long."""
+    projector_lag_warn_seconds: float = 60.0
+    """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
     live_poll_seconds: float = 0.5
