@@ -28,6 +28,7 @@ from service.guards import club_exists, is_operator
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
+from service.ratelimit import Limiter, rate_limit_middleware
 from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
@@ -662,7 +663,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         on_shutdown=[shutdown],
         state=app_state,
         exception_handlers=exception_handlers(),
-        middleware=[logging_middleware],
+        middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
         guards=[club_exists],
         request_class=BoundedRequest,
         request_max_body_size=settings.max_body_bytes,

@@ -26,6 +26,7 @@ from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
+from service.ratelimit import RateLimited
 from service.records import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 from service.store.base import AlreadyExists, IdempotencyMismatch, MissingReference, UnstorableValue, VersionConflict
 
@@ -180,6 +181,10 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
         return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
     if isinstance(exc, NotFoundException):
         return problem(404, "not-found", "Not found", exc.detail, request)
+    if isinstance(exc, RateLimited):
+        limited = problem(429, "rate-limited", "Too many requests", exc.message, request)
+        limited.headers["Retry-After"] = str(exc.retry_after)
+        return limited
     if isinstance(exc, NotAuthorizedException):
         return problem(
             401, "unauthorized", "An API key is needed", "Send 'Authorization: Bearer <key>' with a valid key.", request

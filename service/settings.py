@@ -39,6 +39,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, registered beside the built-in games."""
+    # Rate limits (service.ratelimit), per server process; 0 turns one off.
+    rate_limit_writes_per_minute: int = 1200
+    """Writes (appends, creations, imports) a minute per API key."""
+    rate_limit_reads_per_minute: int = 6000
+    """Reads a minute per API key."""
+    rate_limit_streams_per_minute: int = 60
+    """Live streams opened a minute per API key."""
+    rate_limit_per_address_factor: int = 4
+    """A client address may make this many keys' worth of requests (a club house behind one address)."""
+    max_streams_per_key: int = 16
+    """Live streams one API key may hold open at once."""
     # Bounds on one request (service.limits): past one, a clear 413 or 400 problem.
     max_body_bytes: int = 5_000_000
     """Largest request body (an append, a resource file)."""
