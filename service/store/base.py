@@ -35,6 +35,8 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     schema_version: int
     data: bytes
+    chain: str | None = None
+    """`chain_hash` of this event after the one before it in its stream (None: not computed)."""
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,6 +51,8 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: datetime
     club_id: str
     key_id: str | None
+    chain: str | None = None
+    """Its `chain_hash` as stored (None for events recorded before chains were kept)."""
 
 
 class Recorder(msgspec.Struct, frozen=True, kw_only=True):
@@ -221,6 +225,29 @@ def request_fingerprint(events: Sequence[NewEvent], expected_version: int) -> st
     return digest.hexdigest()
 
 
+CHAIN_START = ""
+"""The chain value before a stream's first event."""
+
+
+def chain_hash(previous: str, event: NewEvent | StoredEvent) -> str:
+    """The hash that links an event to the one before it in its stream: SHA-256 over the previous
+    link, the event's type, schema version and stored bytes. Changing, removing or reordering an event
+    changes every link from it on."""
+    digest = hashlib.sha256(previous.encode())
+    digest.update(b"\x00%s\x00%d\x00" % (event.type.encode(), event.schema_version))
+    digest.update(event.data)
+    return digest.hexdigest()
+
+
+def chained(previous: str, events: Sequence[NewEvent]) -> list[NewEvent]:
+    """The events with their links, the first one chained to `previous`."""
+    out = []
+    for event in events:
+        previous = chain_hash(previous, event)
+        out.append(msgspec.structs.replace(event, chain=previous))
+    return out
+
+
 def content_hash(content: Any) -> str:
     """The SHA-256 of a resource's canonical JSON."""
     return "sha256:" + hashlib.sha256(msgspec.json.encode(content, order="sorted")).hexdigest()
@@ -289,7 +316,6 @@ class Store(Protocol):
         """How many events were recorded after global position `after` (visible to readers of the global
         order or not yet), and when the oldest of them was."""
         ...
-
 
     # projections (see service.readmodels)
     def checkpoints(self) -> dict[str, int]: ...

@@ -64,7 +64,7 @@ WITH prior AS (
 ), inserted AS (
     {insert_events}
     SELECT {first_position} + e.ord, %(stream)s, %(expected)s + e.ord,
-           {event_columns}, %(club)s, %(key)s
+           {event_columns}, %(club)s, %(key)s, e.event->>3
     FROM {batch}
     WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
@@ -104,12 +104,12 @@ class _AppendedVersions(msgspec.Struct, frozen=True):
 _EXPECTED_CHECK = (
     "(%(expected)s = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = %(stream)s AND version = %(expected)s))"
 )
-# A batch travels as one JSON text, `[[type, schema_version, data], ...]`, each event's body embedded
+# A batch travels as one JSON text, `[[type, schema_version, data, chain], ...]`, each event's body embedded
 # as it was encoded: psycopg dumps one string instead of three arrays (its list dumpers were a fifth of
 # an HTTP append's CPU, bench/), and PostgreSQL's `json ->` hands back each body's text unchanged.
 _BATCH = "json_array_elements(%(batch)s::json) WITH ORDINALITY AS e(event, ord)"
 _BATCH_COLUMNS = "e.event->>0, (e.event->>1)::int, e.event->2"
-_INSERT_EVENTS = "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)"
+_INSERT_EVENTS = "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id, chain)"
 # Position 0 of an append (see the module docstring); its events take 1, 2, ... after it.
 _FIRST_POSITION = f"(pg_current_xact_id()::text::bigint << {POSITION_SHIFT})"
 _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
@@ -125,7 +125,7 @@ _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
 _APPEND_PLAIN = f"""
 {_INSERT_EVENTS}
 SELECT {_FIRST_POSITION} + e.ord, %(stream)s, %(expected)s + e.ord, {_BATCH_COLUMNS},
-       %(club)s, %(key)s
+       %(club)s, %(key)s, e.event->>3
 FROM {_BATCH}
 WHERE {_EXPECTED_CHECK}
 RETURNING position
@@ -133,7 +133,7 @@ RETURNING position
 _APPEND_ONE = f"""
 {_INSERT_EVENTS}
 SELECT {_FIRST_POSITION} + 1, %(stream)s, %(expected)s + 1, %(type)s, %(schema_version)s,
-       %(data)s::json, %(club)s, %(key)s
+       %(data)s::json, %(club)s, %(key)s, %(chain)s
 WHERE {_EXPECTED_CHECK}
 RETURNING position
 """
@@ -141,10 +141,10 @@ RETURNING position
 
 def _batch(events: Sequence[NewEvent]) -> str:
     """The events of an append as the one JSON text the append statements read (see _BATCH)."""
-    return msgspec.json.encode([(e.type, e.schema_version, msgspec.Raw(e.data)) for e in events]).decode()
+    return msgspec.json.encode([(e.type, e.schema_version, msgspec.Raw(e.data), e.chain) for e in events]).decode()
 
 
-_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id"
+_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id, chain"
 
 
 def _event(row: tuple[Any, ...]) -> StoredEvent:
@@ -158,6 +158,7 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
         recorded_at=row[6],
         club_id=row[7],
         key_id=row[8],
+        chain=row[9],
     )
 
 
@@ -326,7 +327,12 @@ class PostgresStore(ReadModelSql):
             }
             if len(events) == 1:
                 one = events[0]
-                params |= {"type": one.type, "schema_version": one.schema_version, "data": one.data.decode()}
+                params |= {
+                    "type": one.type,
+                    "schema_version": one.schema_version,
+                    "data": one.data.decode(),
+                    "chain": one.chain,
+                }
             else:
                 params["batch"] = _batch(events)
             with self._connect() as conn:

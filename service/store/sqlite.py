@@ -61,7 +61,7 @@ def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
-_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data, recorded_at, club_id, key_id"
+_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data, recorded_at, club_id, key_id, chain"
 
 
 def _event(row: tuple[Any, ...]) -> StoredEvent:
@@ -75,6 +75,7 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
         recorded_at=datetime.fromisoformat(row[6]),
         club_id=row[7],
         key_id=row[8],
+        chain=row[9],
     )
 
 
@@ -231,7 +232,7 @@ class SqliteStore(ReadModelSql):
             for offset, event in enumerate(events, start=1):
                 cursor = conn.execute(
                     "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
-                    "key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "key_id, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         stream_id,
                         expected_version + offset,
@@ -241,6 +242,7 @@ class SqliteStore(ReadModelSql):
                         now,
                         recorded_by.club_id,
                         recorded_by.key_id,
+                        event.chain,
                     ),
                 )
                 positions.append(int(cursor.lastrowid or 0))
