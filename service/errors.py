@@ -221,7 +221,7 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
 
 def _limits(request: Request[Any, Any, Any]) -> Limits:
     limits = getattr(request.app.state, "limits", None)
-    return limits if isinstance(limits, Limits) else Limits()
+    return limits if isinstance(limits, Limits) else Limits.of()
 
 
 def _jsonable(value: Any) -> Any:

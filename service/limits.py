@@ -69,18 +69,20 @@ class TooLarge(Exception):
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
-    """The bounds in force (from the settings; the defaults are the settings' defaults)."""
+    """The bounds in force, from the settings of the same names (`Limits.of`)."""
 
-    max_body_bytes: int = 5_000_000
-    max_events_per_batch: int = 1000
-    max_event_bytes: int = 64_000
-    max_id_length: int = 64
-    max_name_length: int = 200
-    max_import_errors: int = 100
-    max_resource_rows: int = 10_000
+    max_body_bytes: int
+    max_events_per_batch: int
+    max_event_bytes: int
+    max_id_length: int
+    max_name_length: int
+    max_import_errors: int
+    max_resource_rows: int
 
     @classmethod
-    def of(cls, settings: Settings) -> Limits:
+    def of(cls, settings: Settings | None = None) -> Limits:
+        """The bounds of `settings` (the defaults when None)."""
+        settings = settings or Settings()
         bounds = {f: getattr(settings, f) for f in cls.__struct_fields__}
         # The stores take at most MAX_BATCH events per append (PostgreSQL positions leave room for no more).
         bounds["max_events_per_batch"] = min(bounds["max_events_per_batch"], MAX_BATCH)

@@ -129,7 +129,7 @@ class GameRecords:
 
     def __init__(self, store: Store, *, cache_size: int = 512, limits: Limits | None = None) -> None:
         self.store = store
-        self.limits = limits or Limits()
+        self.limits = limits or Limits.of()
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._cache_size = cache_size
         self._identities: dict[str, GameRecord] = {}

@@ -15,6 +15,7 @@ import pytest
 from service.records import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from service.store import open_store
 from service.store.base import CHAIN_START, NewEvent, Recorder, Store, chain_hash
+from tests.service.api_support import club_store
 from tests.test_e2e import environment, tablelog
 
 BY = Recorder(club_id="c1")
@@ -26,15 +27,8 @@ def rolled(seat: int, face: int) -> dict[str, Any]:
 
 @pytest.fixture
 def store(database_url: str) -> Iterator[Store]:
-    opened = open_store(database_url)
-    opened.migrate()
-    opened.create_club("c1", "Club")
-    for player in ("alain", "bea"):
-        opened.create_player("c1", player, player.capitalize())
-    try:
+    with club_store(database_url) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 def new_game(records: GameRecords, game_id: str) -> None:

@@ -12,8 +12,8 @@ import pytest
 
 from domain.ruleset import Viewer
 from service.records import GameRecords, NewGame, SeatSpec
-from service.store import open_store
 from service.store.base import AppendResult, Recorder, Store
+from tests.service.api_support import club_store
 
 COPIES = 200
 WORKERS = 2  # server processes: each has its own GameRecords (its own remembered folds)
@@ -22,15 +22,8 @@ BY = Recorder(club_id="c1", key_id="k1")
 
 @pytest.fixture
 def store(database_url: str) -> Iterator[Store]:
-    opened = open_store(database_url, pool_size=20) if database_url.startswith("postgres") else open_store(database_url)
-    opened.migrate()
-    opened.create_club("c1", "Club")
-    for player in ("alain", "bea"):
-        opened.create_player("c1", player, player.capitalize())
-    try:
+    with club_store(database_url, pool_size=20) as opened:
         yield opened
-    finally:
-        opened.close()
 
 
 class CheckedAtOnce:

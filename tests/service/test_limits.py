@@ -135,7 +135,7 @@ def test_a_ten_megabyte_import_is_refused_at_once_by_the_default_body_bound(site
             "/clubs/c1/resources/atlantic-storm/catalogue/deck", content=rows, headers=api.auth(token)
         )
         body = problem(response, 413, "too-large")
-        assert body["limit"] == Limits().max_body_bytes
+        assert body["limit"] == Limits.of().max_body_bytes
         assert len(response.content) < 1_000
 
 

@@ -3,21 +3,19 @@ key: past one, a 429 problem with `Retry-After`; the defaults are far above what
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from litestar.testing import TestClient
 
 from service.app import create_app
 from service.ratelimit import Limiter, RateLimited
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
-from tests.service.test_projector_support import free_port
+from tests.service.test_sse import served
 
 
 class Clock:
@@ -133,28 +131,9 @@ def test_a_read_past_the_limit_is_a_429_and_health_is_never_limited(low: tuple[A
 
 
 def test_a_key_past_its_open_live_streams_gets_a_429_until_it_closes_one(database_url: str) -> None:
-    settings = Settings(
-        database_url=database_url,
-        operator_key=OPERATOR,
-        log_format="json",
-        run_projector=False,
-        live_poll_seconds=0.05,
-        max_streams_per_key=1,
-    )
-    app = create_app(settings)
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=1)
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=10)) as client:
+    with served(database_url, max_streams_per_key=1) as site:
+        client = httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=10))
+        with client:
             api = Api(client)
             token = api.club("c1")
             api.players("c1", token, "alain", "bea")
@@ -173,6 +152,3 @@ def test_a_key_past_its_open_live_streams_gets_a_429_until_it_closes_one(databas
                         break
                 assert time.monotonic() < deadline, "the closed stream was never released"
                 time.sleep(0.1)
-    finally:
-        server.should_exit = True
-        thread.join(10)
