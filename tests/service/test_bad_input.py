@@ -91,6 +91,16 @@ CASES: list[tuple[str, Callable[[World], Any], int, str, str | None, str]] = [
         "nested too deep",
     ),
     (
+        "JSON nested 100 deep in an event (below the decoder's own limit)",
+        lambda w: _append(
+            w, b'{"expected_version": 1, "events": [{"type": "tally.rolled", "x": ' + b"[" * 100 + b"]" * 100 + b"}]}"
+        ),
+        400,
+        "malformed-request",
+        None,
+        "nested too deep",
+    ),
+    (
         "invalid UTF-8 in a body",
         lambda w: w.client.post("/clubs/c1/players", headers=w.key, content=b'{"player_id": "x\xff", "name": "X"}'),
         400,
