@@ -112,9 +112,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             workers.run()
         else:  # one socket shared by all workers, as uvicorn does
             shared = config.bind_socket()
-            get_logger().info(
-                "server.listening", host=config.host, port=shared.getsockname()[1], workers=config.workers
-            )
+            get_logger().info("server.listening", host=config.host, port=shared.getsockname()[1],
+                              workers=config.workers)
             Multiprocess(config, sockets=[shared]).run()
     else:
         uvicorn.Server(config).run()
@@ -185,9 +184,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for broken in breaks:
         print(f"game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}", file=sys.stderr)
     if breaks:
-        print(
-            f"{len(breaks)} events break their game's chain: the record was changed outside tablelog", file=sys.stderr
-        )
+        print(f"{len(breaks)} events break their game's chain: the record was changed outside tablelog",
+              file=sys.stderr)
         return 1
     print(f"{checked} events verified: every game's chain holds")
     return 0
@@ -267,19 +265,16 @@ def cmd_project(args: argparse.Namespace) -> int:
 
     def on_batch(runner: Runner, applied: int) -> None:
         log.debug("projector.batch", projection=runner.name, events=applied)
-        if args.until_caught_up and all(store.checkpoint(r.name) >= store.head_position() for r in runners):
+        if args.until_caught_up and all(
+            store.checkpoint(r.name) >= store.head_position() for r in runners
+        ):
             stop.set()
 
     try:
         if args.until_caught_up and all(store.checkpoint(r.name) >= store.head_position() for r in runners):
             return 0
-        run(
-            runners,
-            stop,
-            poll_seconds=settings.projector_poll_seconds,
-            on_batch=on_batch,
-            lag_warn_seconds=settings.projector_lag_warn_seconds,
-        )
+        run(runners, stop, poll_seconds=settings.projector_poll_seconds, on_batch=on_batch,
+            lag_warn_seconds=settings.projector_lag_warn_seconds)
     finally:
         store.close()
     log.info("projector.stopped")
@@ -305,21 +300,12 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
         if percent != shown:
             shown = percent
             bar = "#" * (percent // 4)
-            print(
-                f"\rrebuild {args.projection}: [{bar:<25}] {percent:3d}% ({done}/{total} events)",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+            print(f"\rrebuild {args.projection}: [{bar:<25}] {percent:3d}% ({done}/{total} events)",
+                  end="", file=sys.stderr, flush=True)
 
     try:
-        checkpoint = rebuild(
-            store,
-            by_name[args.projection],
-            batch=args.batch,
-            lease_seconds=settings.projector_lease_seconds,
-            progress=progress,
-        )
+        checkpoint = rebuild(store, by_name[args.projection], batch=args.batch,
+                             lease_seconds=settings.projector_lease_seconds, progress=progress)
     finally:
         store.close()
     print(f"\n{args.projection} rebuilt up to position {checkpoint}", file=sys.stderr)
