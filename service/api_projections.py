@@ -19,7 +19,7 @@ import msgspec
 from litestar import Controller, get, post, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
-from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
@@ -43,12 +43,13 @@ from projections.replay import (
 from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
 from service.auth import Principal
+from service.limits import ID_PATTERN, MAX_INT
 from service.projector import snapshot_row
 from service.readmodels import GameSummary, Outcome, SpectatorDelay
-from service.records import GameRecords, NotFound
+from service.records import GameRecords, NotFound, check_seat
 from service.store.base import GameRecord, Store
 
-_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
+_ID = ID_PATTERN
 
 
 # -- wire structs -----------------------------------------------------------------------------------
@@ -236,17 +237,19 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        step: FromPath[int],
+        step: Annotated[int, PathParameter(ge=0, le=MAX_INT)],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
-        seat: Annotated[int | None, QueryParameter(ge=0)] = None,
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> StepView:
         """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded."""
         _require_club(principal, club_id)
         viewer = _viewer(view, seat)
-        _, ruleset = _game(records, club_id, game_id)
+        record, ruleset = _game(records, club_id, game_id)
+        if viewer.seat is not None:
+            check_seat(record, viewer.seat)
         events = _events(records.store, ruleset, game_id, up_to=max(step, 1))
         snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
         return view_at(ruleset, events, step, viewer, snaps)
@@ -258,7 +261,7 @@ class ReplayController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
-        correction: Annotated[int | None, QueryParameter(ge=1, description="the correction's version; "
+        correction: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT, description="the correction's version; "
                                                           "default the latest that changed the outcome")] = None,
     ) -> GameChangesOut:
         _require_club(principal, club_id)
@@ -320,8 +323,9 @@ class ReplayController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
-        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
-        after: Annotated[int | None, QueryParameter(ge=0, description="resume after this step "
+        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False, ge=0,
+                                                             le=MAX_INT)] = None,
+        after: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT, description="resume after this step "
                                                     "(as Last-Event-ID)")] = None,
     ) -> ServerSentEvent:
         """Each message is an event `step` whose id is the step's version and whose data is the step

@@ -24,8 +24,11 @@ from domain import registry
 from domain.ruleset import Result, Viewer
 from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
+from service.guards import club_exists, is_operator
+from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
+from service.ratelimit import Limiter, rate_limit_middleware
 from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
@@ -36,8 +39,8 @@ API_VERSION = "0.1.0"
 
 # -- wire structs -----------------------------------------------------------------------------------
 class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
-    club_id: Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9-]{1,62}$")]
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    club_id: Annotated[str, msgspec.Meta(pattern=CLUB_ID_PATTERN)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,7 +50,7 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class KeyIn(msgspec.Struct, frozen=True, kw_only=True):
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,8 +63,8 @@ class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
-    player_id: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")]
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    player_id: Annotated[str, msgspec.Meta(pattern=ID_PATTERN)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 class PlayerOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -90,7 +93,7 @@ class AppendIn(msgspec.Struct, frozen=True, kw_only=True):
     """A batch of events, appended only if the game is at `expected_version`. Each event is an object
     whose `type` names it (see `GET /rulesets` for each ruleset's event types)."""
 
-    expected_version: Annotated[int, msgspec.Meta(ge=0)]
+    expected_version: Count
     events: list[dict[str, Any]]
 
 
@@ -385,15 +388,15 @@ class GameController(Controller):
         created_from: Annotated[datetime | None, QueryParameter(name="from")] = None,
         created_to: Annotated[datetime | None, QueryParameter(name="to")] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
-        offset: Annotated[int, QueryParameter(ge=0)] = 0,
+        offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
     ) -> GamesOut:
         _require_club(principal, club_id)
         where = GameFilter(
             ruleset=ruleset,
             player_id=player,
             finished=finished,
-            created_from=created_from,
-            created_to=created_to,
+            created_from=check_moment("from", created_from),
+            created_to=check_moment("to", created_to),
             limit=limit,
             offset=offset,
         )
@@ -443,7 +446,7 @@ class GameController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
-        after: Annotated[int, QueryParameter(ge=0)] = 0,
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
     ) -> EventsOut:
         _require_club(principal, club_id)
@@ -462,8 +465,8 @@ class GameController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
-        seat: Annotated[int | None, QueryParameter(ge=0)] = None,
-        version: Annotated[int | None, QueryParameter(ge=1)] = None,
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
+        version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> StateOut:
         _require_club(principal, club_id)
         at, state = records.state(club_id, game_id, _viewer(view, seat), version)
@@ -486,7 +489,7 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        seat: Annotated[int, QueryParameter(ge=0)],
+        seat: Annotated[int, QueryParameter(ge=0, le=MAX_INT)],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LegalOut:
@@ -529,19 +532,25 @@ def health() -> Health:
 @get(
     "/ready",
     tags=["operations"],
-    summary="Readiness: database reachable, migrations applied; each projection's checkpoint and lag",
+    summary="Readiness: database reachable, migrations applied; to the operator, each projection's lag",
     sync_to_thread=True,
 )
-def ready(state: State) -> Response[Any]:
+def ready(request: Request[Any, Any, Any], state: State) -> Response[Any]:
+    """The status to anyone; the checks (migrations, each projection's checkpoint and lag in events and
+    seconds) only to the operator key: they tell how busy the server is."""
+    operator = is_operator(request)
     try:
         state.store.ping()
         pending = state.store.pending_migrations()
-        projections = {} if pending else lags(state.store, PROJECTION_NAMES)
+        projections = lags(state.store, PROJECTION_NAMES) if operator and not pending else {}
     except Exception as error:  # the database is unreachable: not ready, and say why without secrets
         get_logger().warning("ready.database_unreachable", error_type=type(error).__name__)
         return problem(503, "not-ready", "Not ready", "The database cannot be reached.")
     if pending:
-        return problem(503, "not-ready", "Not ready", f"Migrations not applied: {', '.join(pending)}.")
+        detail = f"Migrations not applied: {', '.join(pending)}." if operator else "Migrations are not applied."
+        return problem(503, "not-ready", "Not ready", detail)
+    if not operator:
+        return Response(Health(status="ready"))
     # A lagging projection does not make the server unready: the record is served, read models catch up.
     return Response(
         Health(status="ready", checks={"database": "ok", "migrations": "applied", "projections": projections})
@@ -605,7 +614,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
     registry.load_modules(m for m in settings.extra_rulesets.split(",") if m.strip())
     if configure_logs:
         configure_logging(settings.log_format, settings.log_level)
-    app_state = State({"settings": settings})
+    app_state = State({"settings": settings, "limits": Limits.of(settings)})
     own_store = store is None
 
     def startup(app: Litestar) -> None:
@@ -615,7 +624,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             if applied:
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
-        app.state.records = GameRecords(opened)
+        app.state.records = GameRecords(opened, limits=app.state.limits)
         app.state.authenticator = Authenticator(opened, settings.operator_key)
         app.state.projector = None
         if settings.run_projector:
@@ -626,7 +635,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
                 for projection in projections(opened, snapshot_every=settings.snapshot_every)
             ]
-            app.state.projector = ProjectorThread(runners, poll_seconds=settings.projector_poll_seconds)
+            app.state.projector = ProjectorThread(
+                runners,
+                poll_seconds=settings.projector_poll_seconds,
+                lag_warn_seconds=settings.projector_lag_warn_seconds,
+            )
             app.state.projector.start()
         # Everything built so far (modules, routes, schemas, rulesets) lives as long as the process: move
         # it out of the collector's sight, so a full collection scans only what requests create (without
@@ -650,7 +663,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         on_shutdown=[shutdown],
         state=app_state,
         exception_handlers=exception_handlers(),
-        middleware=[logging_middleware],
+        middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
+        guards=[club_exists],
+        request_class=BoundedRequest,
+        request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,

@@ -11,15 +11,24 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response
-from litestar.exceptions import HTTPException, NotAuthorizedException, PermissionDeniedException, ValidationException
+from litestar.exceptions import (
+    HTTPException,
+    NotAuthorizedException,
+    NotFoundException,
+    PermissionDeniedException,
+    ValidationException,
+)
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
+from service.limits import Limits, TooLarge
 from service.logs import get_logger
-from service.records import BadEvent, BatchRuleError, NotFound, SetupError
-from service.store.base import AlreadyExists, IdempotencyMismatch, VersionConflict
+from service.ratelimit import RateLimited
+from service.records import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
+from service.store.base import AlreadyExists, IdempotencyMismatch, MissingReference, UnstorableValue, VersionConflict
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -41,6 +50,10 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     current_version: int | None = None
     expected_version: int | None = None
     errors: list[dict[str, Any]] | None = None
+    errors_omitted: int | None = None
+    """How many more errors there were past the ones listed (`max_import_errors`)."""
+    limit: int | None = None
+    """The bound a request went past."""
 
 
 def problem(
@@ -125,9 +138,53 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
             details=_jsonable(exc.details) or None,
         )
     if isinstance(exc, ResourceError):
+        # The first errors only: a file whose every row is bad must not make an answer larger than itself.
+        shown = _limits(request).max_import_errors
+        omitted = max(0, len(exc.errors) - shown)
         return problem(
-            422, "invalid-resource", "The file does not validate", exc.message, request, errors=_jsonable(exc.errors)
+            422,
+            "invalid-resource",
+            "The file does not validate",
+            exc.message + (f" ({omitted} more errors not listed.)" if omitted else ""),
+            request,
+            errors=_jsonable(exc.errors[:shown]),
+            errors_omitted=omitted or None,
         )
+    if isinstance(exc, TooLarge):
+        return problem(
+            413,
+            "too-large",
+            f"Too many {exc.what}" if exc.what in ("events", "rows") else f"The {exc.what} is too large",
+            exc.message,
+            request,
+            field=exc.field,
+            event_index=exc.index,
+            limit=exc.limit,
+        )
+    if isinstance(exc, RequestEntityTooLarge):
+        limit = _limits(request).max_body_bytes
+        return problem(
+            413,
+            "too-large",
+            "The body is too large",
+            f"A request body takes at most {limit} bytes.",
+            request,
+            limit=limit,
+        )
+    if isinstance(exc, NoSuchSeat):
+        return problem(
+            422, "no-such-seat", "No such seat", str(exc), request, field="seat", details={"seats": exc.seats}
+        )
+    if isinstance(exc, UnstorableValue):
+        return problem(422, "unstorable-value", "A value cannot be stored", str(exc), request)
+    if isinstance(exc, MissingReference):
+        return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
+    if isinstance(exc, NotFoundException):
+        return problem(404, "not-found", "Not found", exc.detail, request)
+    if isinstance(exc, RateLimited):
+        limited = problem(429, "rate-limited", "Too many requests", exc.message, request)
+        limited.headers["Retry-After"] = str(exc.retry_after)
+        return limited
     if isinstance(exc, NotAuthorizedException):
         return problem(
             401, "unauthorized", "An API key is needed", "Send 'Authorization: Bearer <key>' with a valid key.", request
@@ -160,6 +217,11 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
         "Something went wrong on our side; it has been logged.",
         request,
     )
+
+
+def _limits(request: Request[Any, Any, Any]) -> Limits:
+    limits = getattr(request.app.state, "limits", None)
+    return limits if isinstance(limits, Limits) else Limits.of()
 
 
 def _jsonable(value: Any) -> Any:

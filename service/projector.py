@@ -254,12 +254,20 @@ class Runner:
 
 
 def run(runners: Sequence[Runner], stop: threading.Event, *, poll_seconds: float = 0.5,
-        on_batch: Callable[[Runner, int], Any] | None = None) -> None:
+        on_batch: Callable[[Runner, int], Any] | None = None, lag_warn_seconds: float | None = None) -> None:
     """Run the runners until `stop` is set, sleeping `poll_seconds` when none had work. A batch that
-    fails is logged and retried after a pause (the checkpoint did not move)."""
+    fails is logged and retried after a pause (the checkpoint did not move). Past `lag_warn_seconds`
+    behind the record, a projection is warned about in the logs."""
     log = get_logger()
+    watch = (LagWatch(runners[0].store, [r.name for r in runners], warn_seconds=lag_warn_seconds)
+             if runners and lag_warn_seconds is not None else None)
     try:
         while not stop.is_set():
+            if watch is not None:
+                try:
+                    watch.look()
+                except Exception as error:  # a look that fails must not stop the projector
+                    log.warning("projector.lag_unknown", error_type=type(error).__name__)
             busy = False
             for runner in runners:
                 try:
@@ -285,14 +293,16 @@ def run(runners: Sequence[Runner], stop: threading.Event, *, poll_seconds: float
 class ProjectorThread:
     """The projector inside `tablelog serve`: a daemon thread started and stopped with the app."""
 
-    def __init__(self, runners: Sequence[Runner], *, poll_seconds: float = 0.5) -> None:
+    def __init__(self, runners: Sequence[Runner], *, poll_seconds: float = 0.5,
+                 lag_warn_seconds: float | None = None) -> None:
         self.runners = list(runners)
         self.poll_seconds = poll_seconds
+        self.lag_warn_seconds = lag_warn_seconds
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tablelog-projector", daemon=True)
 
     def _run(self) -> None:
-        run(self.runners, self._stop, poll_seconds=self.poll_seconds)
+        run(self.runners, self._stop, poll_seconds=self.poll_seconds, lag_warn_seconds=self.lag_warn_seconds)
 
     def start(self) -> None:
         self._thread.start()
@@ -303,12 +313,51 @@ class ProjectorThread:
         self._thread.join(timeout)
 
 
-def lags(store: Store, names: Sequence[str]) -> dict[str, dict[str, int]]:
-    """Each projection's checkpoint and lag (head position minus checkpoint; 0 when caught up)."""
-    head = store.head_position()
+class Lag(msgspec.Struct, frozen=True, kw_only=True):
+    """How far a projection is behind the record: its checkpoint, the events recorded after it that it
+    has not applied (`lag`), and how long ago the oldest of them was recorded (`lag_seconds`, 0 when
+    caught up). On PostgreSQL these count events a reader cannot see yet: a transaction left open
+    elsewhere on the server holds the read gate, and so the projector, back."""
+
+    checkpoint: int
+    lag: int
+    lag_seconds: float
+
+
+def lags(store: Store, names: Sequence[str]) -> dict[str, Lag]:
+    """Each projection's lag behind the record."""
     checkpoints = store.checkpoints()
-    return {name: {"checkpoint": checkpoints.get(name, 0), "lag": max(0, head - checkpoints.get(name, 0))}
-            for name in names}
+    out = {}
+    for name in names:
+        checkpoint = checkpoints.get(name, 0)
+        count, oldest = store.unprojected(after=checkpoint)
+        seconds = max(0.0, time.time() - oldest.timestamp()) if oldest is not None else 0.0
+        out[name] = Lag(checkpoint=checkpoint, lag=count, lag_seconds=round(seconds, 3))
+    return out
+
+
+class LagWatch:
+    """Warns in the logs (`projector.lagging`) while a projection is more than `warn_seconds` behind,
+    looking at most every `every` seconds (a look is two indexed queries)."""
+
+    def __init__(self, store: Store, names: Sequence[str], *, warn_seconds: float, every: float = 10.0) -> None:
+        self.store = store
+        self.names = list(names)
+        self.warn_seconds = warn_seconds
+        self.every = every
+        self._next = 0.0
+
+    def look(self) -> dict[str, Lag]:
+        """The projections past the threshold now (each logged), or nothing when it is not time to look."""
+        now = time.monotonic()
+        if now < self._next:
+            return {}
+        self._next = now + self.every
+        late = {name: lag for name, lag in lags(self.store, self.names).items() if lag.lag_seconds > self.warn_seconds}
+        for name, lag in late.items():
+            get_logger().warning("projector.lagging", projection=name, checkpoint=lag.checkpoint,
+                                 lag_events=lag.lag, lag_seconds=lag.lag_seconds, threshold=self.warn_seconds)
+        return late
 
 
 def rebuild(store: Store, projection: Projection, *, owner: str | None = None, batch: int = 2000,

@@ -240,6 +240,12 @@ class ReadModelSql:
         """How many events lie after global position `after` (for progress reports)."""
         return int(self._rows("SELECT count(*) FROM events WHERE position > ?", (after,))[0][0])
 
+    def unprojected(self, *, after: int) -> tuple[int, datetime | None]:
+        """The events recorded after global position `after` and when the oldest of them was recorded,
+        whether or not a reader of the global order may see them yet (a projection's lag)."""
+        count, oldest = self._rows("SELECT count(*), min(recorded_at) FROM events WHERE position > ?", (after,))[0]
+        return int(count), oldest if isinstance(oldest, datetime) or oldest is None else _time(oldest)
+
     # -- game summaries -------------------------------------------------------------------------
     def game_summaries(self, game_ids: Sequence[str]) -> dict[str, GameSummary]:
         """The summaries of these games that the projector has written, by game id."""

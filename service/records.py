@@ -11,7 +11,7 @@ import re
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,9 +20,12 @@ import msgspec
 from domain import registry
 from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
+from service.limits import Count, Id, Limits, check_id
 from service.store.base import (
+    CHAIN_START,
     MAX_BATCH,
     AppendResult,
+    GameFilter,
     GameProgress,
     GameRecord,
     NewEvent,
@@ -31,6 +34,8 @@ from service.store.base import (
     Store,
     StoredEvent,
     VersionConflict,
+    chain_hash,
+    chained,
     content_hash,
     request_fingerprint,
 )
@@ -65,6 +70,15 @@ class BatchRuleError(Exception):
         self.error = error
 
 
+class NoSuchSeat(Exception):
+    """A seat asked for (a view, the legal events) that is not at the game's table."""
+
+    def __init__(self, seat: int, seats: int) -> None:
+        super().__init__(f"Seat {seat} is not at this table: its seats are 0 to {seats - 1}.")
+        self.seat = seat
+        self.seats = seats
+
+
 class SetupError(Exception):
     """A game that cannot be created as asked (unknown player, resource...)."""
 
@@ -90,14 +104,14 @@ def _bad_event(index: int, error: msgspec.DecodeError) -> BadEvent:
 class SeatSpec(msgspec.Struct, frozen=True, kw_only=True):
     """A club player taking a seat (seats default to the order given)."""
 
-    player_id: str
-    seat: int | None = None
-    team: int | None = None
+    player_id: Id
+    seat: Count | None = None
+    team: Count | None = None
 
 
 class ResourceChoice(msgspec.Struct, frozen=True, kw_only=True):
-    resource_id: str
-    version: int | None = None
+    resource_id: Id
+    version: Count | None = None
 
 
 class NewGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,18 +120,21 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     variant: str = "standard"
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     resources: dict[str, ResourceChoice] = msgspec.field(default_factory=dict)
-    game_id: str | None = None
+    game_id: Id | None = None
     title: str = ""
 
 
 class GameRecords:
     """The use cases the API and the CLI share."""
 
-    def __init__(self, store: Store, *, cache_size: int = 512) -> None:
+    def __init__(self, store: Store, *, cache_size: int = 512, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits.of()
         self._cache: OrderedDict[str, Folded] = OrderedDict()
         self._cache_size = cache_size
         self._identities: dict[str, GameRecord] = {}
+        self._links: dict[str, tuple[int, str]] = {}
+        """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
 
     # -- games ----------------------------------------------------------------------------------
@@ -210,15 +227,17 @@ class GameRecords:
             created_at=datetime.now(UTC),
             title=request.title,
         )
+        first = chained(CHAIN_START, [_new_event(started)])
         result = self.store.append(
             game_id,
-            [_new_event(started)],
+            first,
             0,
             recorded_by=recorded_by,
             game=record,
             progress=GameProgress(finished=False),
         )
         self._remember(game_id, folded)
+        self._remember_link(game_id, 1, first[0].chain)
         return record, result
 
     # -- events ---------------------------------------------------------------------------------
@@ -247,16 +266,41 @@ class GameRecords:
         idempotency_key: str | None = None,
     ) -> AppendResult:
         """Check every event, then append the batch atomically at `expected_version`."""
+        self.limits.batch(list(raw_events))
         record = self._owned(club_id, game_id)
         ruleset = registry.get(record.ruleset)
         events = self.decode_batch(ruleset, raw_events)
         new_events = [_new_event(e) for e in events]
+        for index, new in enumerate(new_events):
+            self.limits.event(index, new.data)
+        fingerprint = request_fingerprint(new_events, expected_version) if idempotency_key else ""
         if idempotency_key:
-            replay = self.store.replayed_append(
-                game_id, idempotency_key, request_fingerprint(new_events, expected_version)
-            )
+            replay = self.store.replayed_append(game_id, idempotency_key, fingerprint)
             if replay is not None:
                 return replay
+        try:
+            return self._append_at(record, ruleset, events, new_events, expected_version, recorded_by, idempotency_key)
+        except VersionConflict:
+            # A copy of this very append (same key, same body) may have won the race since the look
+            # above, here or in another worker: every copy gets its first result, never a conflict.
+            if idempotency_key:
+                replay = self.store.replayed_append(game_id, idempotency_key, fingerprint)
+                if replay is not None:
+                    return replay
+            raise
+
+    def _append_at(
+        self,
+        record: GameRecord,
+        ruleset: Ruleset,
+        events: list[Any],
+        new_events: list[NewEvent],
+        expected_version: int,
+        recorded_by: Recorder,
+        idempotency_key: str | None,
+    ) -> AppendResult:
+        """Check the batch against the game at `expected_version` and append it there."""
+        game_id = record.game_id
         with self._lock:
             cached = self._cache.get(game_id)
         # A fold remembered at the version the writer expects needs no refresh: were the stream ahead
@@ -267,6 +311,7 @@ class GameRecords:
         was_finished = ruleset.result(folded.state).finished
         folded = _accept_batch(folded, events)
         finished = ruleset.result(folded.state).finished
+        new_events = chained(self._link_at(game_id, expected_version), new_events)
         result = self.store.append(
             game_id,
             new_events,
@@ -279,7 +324,33 @@ class GameRecords:
         )
         if not result.replayed:
             self._remember(game_id, folded)
+            self._remember_link(game_id, result.last_version, new_events[-1].chain)
         return result
+
+    def _link_at(self, game_id: str, version: int) -> str:
+        """The chain link of the game's event `version` (remembered, stored, or computed for events
+        recorded before links were kept)."""
+        if version == 0:
+            return CHAIN_START
+        with self._lock:
+            known = self._links.get(game_id)
+        if known is not None and known[0] == version:
+            return known[1]
+        stored = self.store.read_stream(game_id, after_version=version - 1, limit=1)
+        if stored and stored[0].chain is not None:
+            return stored[0].chain
+        link = CHAIN_START
+        for event in self.store.read_stream(game_id, limit=version):
+            link = chain_hash(link, event)
+        return link
+
+    def _remember_link(self, game_id: str, version: int, link: str | None) -> None:
+        if link is None:
+            return
+        with self._lock:
+            if len(self._links) >= self._cache_size:
+                self._links.clear()
+            self._links[game_id] = (version, link)
 
     def import_stream(
         self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder, game_id: str | None = None
@@ -298,6 +369,17 @@ class GameRecords:
             if player.player_id not in known:
                 self.store.create_player(club_id, player.player_id, player.name)
         folded = _accept_batch(start(ruleset, head), events, first_index=1)
+        everything = [head, *events]
+        new_events = chained(CHAIN_START, [_new_event(e) for e in everything])
+        for index, (line, event) in enumerate(zip(lines, new_events, strict=True)):
+            recorded = msgspec.json.decode(line, type=_ExportedLink).tablelog_chain
+            if recorded is not None and recorded != event.chain:
+                raise BadEvent(
+                    index,
+                    "tablelog_chain",
+                    f"Event {index} ({event.type}) does not match the chain the export recorded: it, or an event "
+                    "before it, was changed or removed after the export.",
+                )
         game_id = game_id or uuid.uuid4().hex
         record = GameRecord(
             game_id=game_id,
@@ -307,14 +389,13 @@ class GameRecords:
             player_ids=tuple(p.player_id for p in head.setup.players),
             created_at=datetime.now(UTC),
         )
-        everything = [head, *events]
         result: AppendResult | None = None
-        for offset in range(0, len(everything), MAX_BATCH):
-            chunk = everything[offset : offset + MAX_BATCH]
-            last = offset + len(chunk) == len(everything)
+        for offset in range(0, len(new_events), MAX_BATCH):
+            chunk = new_events[offset : offset + MAX_BATCH]
+            last = offset + len(chunk) == len(new_events)
             result = self.store.append(
                 game_id,
-                [_new_event(e) for e in chunk],
+                chunk,
                 offset,
                 recorded_by=recorded_by,
                 game=record if offset == 0 else None,
@@ -325,9 +406,43 @@ class GameRecords:
         return record, result
 
     def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
-        """A game's events as JSON Lines (the stored bytes, set-up first)."""
+        """A game's events as JSON Lines (the stored bytes, set-up first), each with its chain link as
+        `tablelog_chain`, so an import finds an event changed since."""
         self._owned(club_id, game_id)
-        return [e.data for e in self.store.read_stream(game_id)]
+        lines, link = [], CHAIN_START
+        for event in self.store.read_stream(game_id):
+            link = chain_hash(link, event)
+            lines.append(_with_link(event.data, link))
+        return lines
+
+    def verify(self) -> Iterator[ChainBreak]:
+        """Every game of every club checked against its hash chain: yields each event whose stored link
+        does not follow from the events before it (it, or one before it, was changed or removed)."""
+        for club in self.store.list_clubs():
+            offset = 0
+            while games := self.store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
+                for game in games:
+                    yield from self.verify_game(game.game_id)
+                offset += len(games)
+
+    def verify_game(self, game_id: str) -> Iterator[ChainBreak]:
+        """One game's events checked against its chain (each break reported once)."""
+        link = CHAIN_START
+        for expected, event in enumerate(self.store.read_stream(game_id), start=1):
+            link = chain_hash(link, event)
+            if event.version != expected:
+                yield ChainBreak(
+                    game_id=game_id, version=event.version, type=event.type, reason="events before it are missing"
+                )
+                return
+            if event.chain is not None and event.chain != link:
+                yield ChainBreak(
+                    game_id=game_id,
+                    version=event.version,
+                    type=event.type,
+                    reason="its link does not follow from the events before it",
+                )
+                link = event.chain
 
     # -- reading --------------------------------------------------------------------------------
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
@@ -366,6 +481,8 @@ class GameRecords:
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
         record = self._owned(club_id, game_id)
+        if viewer.seat is not None:
+            check_seat(record, viewer.seat)
         folded = self.folded(record, at_version)
         return folded.version, folded.ruleset.view(folded.state, viewer)
 
@@ -376,15 +493,18 @@ class GameRecords:
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
         record = self._owned(club_id, game_id)
+        check_seat(record, seat)
         folded = self.folded(record)
         return folded.version, folded.ruleset.legal_events(folded.state, seat)
 
     # -- resources ------------------------------------------------------------------------------
     def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:
         """Validate a club's file (a catalogue, a scenario) and store it as a new immutable version."""
+        check_id(self.limits, "resource_id", resource_id)
         ruleset = registry.get(ruleset_name)
         if kind not in ruleset.resource_kinds:
             raise NotFound("resource kind", f"{ruleset_name}/{kind}")
+        self.limits.resource(data)
         content = ruleset.resource_kinds[kind].parse(data)  # raises ResourceError row by row
         return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
 
@@ -394,6 +514,12 @@ class GameRecords:
             self._cache.move_to_end(game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def check_seat(record: GameRecord, seat: int) -> None:
+    """A seat at the game's table, else NoSuchSeat (views and rules index seats by number)."""
+    if not 0 <= seat < len(record.player_ids):
+        raise NoSuchSeat(seat, len(record.player_ids))
 
 
 def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -> Folded:
@@ -407,6 +533,26 @@ def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -
     return folded
 
 
+class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
+    """An event whose chain link does not follow: it, or an event before it, was changed or removed."""
+
+    game_id: str
+    version: int
+    type: str
+    reason: str
+
+
+class _ExportedLink(msgspec.Struct, frozen=True):
+    tablelog_chain: str | None = None
+
+
+def _with_link(data: bytes, link: str) -> bytes:
+    """An event's stored JSON object with its chain link added as the last member."""
+    body = data.rstrip()
+    separator = b"" if body == b"{}" else b","
+    return body[:-1] + separator + b'"tablelog_chain":"' + link.encode() + b'"}'
+
+
 def _new_event(event: Any) -> NewEvent:
     return NewEvent(type=event_tag(event), schema_version=schema_version(event), data=msgspec.json.encode(event))
 
@@ -416,6 +562,7 @@ __all__ = [
     "BatchRuleError",
     "GameRecords",
     "NewGame",
+    "NoSuchSeat",
     "NotFound",
     "ResourceChoice",
     "ResourceError",

@@ -29,6 +29,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     projector_poll_seconds: float = 0.5
     projector_lease_seconds: float = 15.0
     """A runner that stops renewing its lease (killed) is replaced after this long."""
+    projector_lag_warn_seconds: float = 60.0
+    """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
     live_poll_seconds: float = 0.5
@@ -37,6 +39,32 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, registered beside the built-in games."""
+    # Rate limits (service.ratelimit), per server process; 0 turns one off.
+    rate_limit_writes_per_minute: int = 1200
+    """Writes (appends, creations, imports) a minute per API key."""
+    rate_limit_reads_per_minute: int = 6000
+    """Reads a minute per API key."""
+    rate_limit_streams_per_minute: int = 60
+    """Live streams opened a minute per API key."""
+    rate_limit_per_address_factor: int = 4
+    """A client address may make this many keys' worth of requests (a club house behind one address)."""
+    max_streams_per_key: int = 16
+    """Live streams one API key may hold open at once."""
+    # Bounds on one request (service.limits): past one, a clear 413 or 400 problem.
+    max_body_bytes: int = 5_000_000
+    """Largest request body (an append, a resource file)."""
+    max_events_per_batch: int = 1000
+    """Most events in one append (at most 1000, the store's own bound)."""
+    max_event_bytes: int = 64_000
+    """Largest encoded event."""
+    max_id_length: int = 64
+    """Longest id (player, game, league, campaign, resource)."""
+    max_name_length: int = 200
+    """Longest name or title."""
+    max_import_errors: int = 100
+    """Row errors listed in the answer to a resource import that does not validate (then a count of the rest)."""
+    max_resource_rows: int = 10_000
+    """Most lines in a resource file (a catalogue, a scenario)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:

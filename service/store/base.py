@@ -35,6 +35,8 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     schema_version: int
     data: bytes
+    chain: str | None = None
+    """`chain_hash` of this event after the one before it in its stream (None: not computed)."""
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,6 +51,8 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: datetime
     club_id: str
     key_id: str | None
+    chain: str | None = None
+    """Its `chain_hash` as stored (None for events recorded before chains were kept)."""
 
 
 class Recorder(msgspec.Struct, frozen=True, kw_only=True):
@@ -172,6 +176,23 @@ class AlreadyExists(StoreError):
         self.ident = ident
 
 
+class UnstorableValue(StoreError):
+    """A value the database cannot keep (a number past its range, a text it refuses, a key too long to
+    index): the adapter's translation of the driver's data errors."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"The database cannot store a value of this request: {reason}.")
+        self.reason = reason
+
+
+class MissingReference(StoreError):
+    """A record that refers to one that does not exist (a player of a club that does not exist)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"This refers to a {what} that does not exist.")
+        self.what = what
+
+
 class ImmutableRecord(StoreError):
     """An attempt to change or delete a stored event (the database refuses it)."""
 
@@ -202,6 +223,29 @@ def request_fingerprint(events: Sequence[NewEvent], expected_version: int) -> st
     for event in events:
         digest.update(b"\x00" + event.type.encode() + b"\x00" + event.data)
     return digest.hexdigest()
+
+
+CHAIN_START = ""
+"""The chain value before a stream's first event."""
+
+
+def chain_hash(previous: str, event: NewEvent | StoredEvent) -> str:
+    """The hash that links an event to the one before it in its stream: SHA-256 over the previous
+    link, the event's type, schema version and stored bytes. Changing, removing or reordering an event
+    changes every link from it on."""
+    digest = hashlib.sha256(previous.encode())
+    digest.update(b"\x00%s\x00%d\x00" % (event.type.encode(), event.schema_version))
+    digest.update(event.data)
+    return digest.hexdigest()
+
+
+def chained(previous: str, events: Sequence[NewEvent]) -> list[NewEvent]:
+    """The events with their links, the first one chained to `previous`."""
+    out = []
+    for event in events:
+        previous = chain_hash(previous, event)
+        out.append(msgspec.structs.replace(event, chain=previous))
+    return out
 
 
 def content_hash(content: Any) -> str:
@@ -268,6 +312,10 @@ class Store(Protocol):
         ...
 
     def count_events(self, *, after: int = 0) -> int: ...
+    def unprojected(self, *, after: int) -> tuple[int, datetime | None]:
+        """How many events were recorded after global position `after` (visible to readers of the global
+        order or not yet), and when the oldest of them was."""
+        ...
 
     # projections (see service.readmodels)
     def checkpoints(self) -> dict[str, int]: ...

@@ -42,10 +42,12 @@ from service.store.base import (
     GameRecord,
     IdempotencyMismatch,
     ImmutableRecord,
+    MissingReference,
     NewEvent,
     Recorder,
     Resource,
     StoredEvent,
+    UnstorableValue,
     VersionConflict,
     content_hash,
     game_filter_sql,
@@ -62,7 +64,7 @@ WITH prior AS (
 ), inserted AS (
     {insert_events}
     SELECT {first_position} + e.ord, %(stream)s, %(expected)s + e.ord,
-           {event_columns}, %(club)s, %(key)s
+           {event_columns}, %(club)s, %(key)s, e.event->>3
     FROM {batch}
     WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
@@ -88,6 +90,7 @@ SELECT (SELECT array_agg(position ORDER BY version) FROM inserted),
        (SELECT fingerprint FROM prior), (SELECT result::text FROM prior)
 """
 
+
 class _AppendedVersions(msgspec.Struct, frozen=True):
     """What the idempotency table keeps of an append (its positions are read back from the events)."""
 
@@ -101,12 +104,12 @@ class _AppendedVersions(msgspec.Struct, frozen=True):
 _EXPECTED_CHECK = (
     "(%(expected)s = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = %(stream)s AND version = %(expected)s))"
 )
-# A batch travels as one JSON text, `[[type, schema_version, data], ...]`, each event's body embedded
+# A batch travels as one JSON text, `[[type, schema_version, data, chain], ...]`, each event's body embedded
 # as it was encoded: psycopg dumps one string instead of three arrays (its list dumpers were a fifth of
 # an HTTP append's CPU, bench/), and PostgreSQL's `json ->` hands back each body's text unchanged.
 _BATCH = "json_array_elements(%(batch)s::json) WITH ORDINALITY AS e(event, ord)"
 _BATCH_COLUMNS = "e.event->>0, (e.event->>1)::int, e.event->2"
-_INSERT_EVENTS = "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id)"
+_INSERT_EVENTS = "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id, chain)"
 # Position 0 of an append (see the module docstring); its events take 1, 2, ... after it.
 _FIRST_POSITION = f"(pg_current_xact_id()::text::bigint << {POSITION_SHIFT})"
 _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
@@ -122,7 +125,7 @@ _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
 _APPEND_PLAIN = f"""
 {_INSERT_EVENTS}
 SELECT {_FIRST_POSITION} + e.ord, %(stream)s, %(expected)s + e.ord, {_BATCH_COLUMNS},
-       %(club)s, %(key)s
+       %(club)s, %(key)s, e.event->>3
 FROM {_BATCH}
 WHERE {_EXPECTED_CHECK}
 RETURNING position
@@ -130,7 +133,7 @@ RETURNING position
 _APPEND_ONE = f"""
 {_INSERT_EVENTS}
 SELECT {_FIRST_POSITION} + 1, %(stream)s, %(expected)s + 1, %(type)s, %(schema_version)s,
-       %(data)s::json, %(club)s, %(key)s
+       %(data)s::json, %(club)s, %(key)s, %(chain)s
 WHERE {_EXPECTED_CHECK}
 RETURNING position
 """
@@ -138,10 +141,10 @@ RETURNING position
 
 def _batch(events: Sequence[NewEvent]) -> str:
     """The events of an append as the one JSON text the append statements read (see _BATCH)."""
-    return msgspec.json.encode([(e.type, e.schema_version, msgspec.Raw(e.data)) for e in events]).decode()
+    return msgspec.json.encode([(e.type, e.schema_version, msgspec.Raw(e.data), e.chain) for e in events]).decode()
 
 
-_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id"
+_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id, chain"
 
 
 def _event(row: tuple[Any, ...]) -> StoredEvent:
@@ -155,6 +158,7 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
         recorded_at=row[6],
         club_id=row[7],
         key_id=row[8],
+        chain=row[9],
     )
 
 
@@ -185,15 +189,30 @@ class PostgresStore(ReadModelSql):
             self._pool.close()
 
     @contextmanager
+    def _connect(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection whose data errors come out as the store's own (the one translation)."""
+        try:
+            with self._pool.connection(timeout=timeout) as conn:
+                yield conn
+        except pg_errors.ProgramLimitExceeded:
+            raise UnstorableValue("a value too long to be indexed") from None
+        except psycopg.DataError:
+            # Never the driver's text: it may quote the client's value.
+            raise UnstorableValue("a number out of range, or a character the database refuses (NUL)") from None
+        except pg_errors.ForeignKeyViolation as error:
+            constraint = error.diag.constraint_name or ""
+            raise MissingReference(next((w for w in ("club", "game") if f"{w}_id" in constraint), "record")) from None
+
+    @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
-        with self._pool.connection() as conn, conn.transaction():
+        with self._connect() as conn, conn.transaction():
             yield conn
 
     def _rm_write(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         return self._tx()
 
     def _rm_read(self) -> AbstractContextManager[psycopg.Connection[Any]]:
-        return self._pool.connection()
+        return self._connect()
 
     # -- schema ---------------------------------------------------------------------------------
     def _applied(self, conn: psycopg.Connection[Any]) -> set[str]:
@@ -217,7 +236,7 @@ class PostgresStore(ReadModelSql):
         return applied
 
     def pending_migrations(self) -> list[str]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
             done: set[str] = set()
             if exists and exists[0]:
@@ -228,7 +247,7 @@ class PostgresStore(ReadModelSql):
         return load_migrations("postgres")
 
     def ping(self) -> None:
-        with self._pool.connection(timeout=5) as conn:
+        with self._connect(timeout=5) as conn:
             conn.execute("SELECT 1")
 
     # -- events ---------------------------------------------------------------------------------
@@ -272,7 +291,7 @@ class PostgresStore(ReadModelSql):
             "created_at": game.created_at if game else None,
         }
         try:
-            with self._pool.connection() as conn:
+            with self._connect() as conn:
                 row = conn.execute(_APPEND_WITH_LISTING, params).fetchone()
         except pg_errors.UniqueViolation:
             if game is not None:  # its stream or its listing exists already
@@ -300,14 +319,23 @@ class PostgresStore(ReadModelSql):
     ) -> AppendResult:
         """An append with nothing beside its events: the leanest statement, one round trip."""
         try:
-            params: dict[str, Any] = {"stream": stream_id, "expected": expected_version,
-                                      "club": recorded_by.club_id, "key": recorded_by.key_id}
+            params: dict[str, Any] = {
+                "stream": stream_id,
+                "expected": expected_version,
+                "club": recorded_by.club_id,
+                "key": recorded_by.key_id,
+            }
             if len(events) == 1:
                 one = events[0]
-                params |= {"type": one.type, "schema_version": one.schema_version, "data": one.data.decode()}
+                params |= {
+                    "type": one.type,
+                    "schema_version": one.schema_version,
+                    "data": one.data.decode(),
+                    "chain": one.chain,
+                }
             else:
                 params["batch"] = _batch(events)
-            with self._pool.connection() as conn:
+            with self._connect() as conn:
                 positions = conn.execute(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params).fetchall()
         except pg_errors.UniqueViolation:
             raise self._conflict(stream_id, expected_version) from None
@@ -331,7 +359,7 @@ class PostgresStore(ReadModelSql):
         if prior_fingerprint != fingerprint:
             raise IdempotencyMismatch(stream_id, key)
         first = msgspec.json.decode(prior_result.encode(), type=_AppendedVersions)
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(
                 "SELECT array_agg(position ORDER BY version) FROM events "
                 "WHERE stream_id = %s AND version BETWEEN %s AND %s",
@@ -347,7 +375,7 @@ class PostgresStore(ReadModelSql):
         )
 
     def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(
                 "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
                 (stream_id, idempotency_key),
@@ -357,7 +385,7 @@ class PostgresStore(ReadModelSql):
         return self._replay(stream_id, idempotency_key, fingerprint, row[0], row[1])
 
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",
                 (stream_id, after_version, limit),
@@ -365,14 +393,14 @@ class PostgresStore(ReadModelSql):
         return [_event(row) for row in rows]
 
     def stream_version(self, stream_id: str) -> int:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(
                 "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,)
             ).fetchone()
         return int(row[0]) if row else 0
 
     def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > %s "
                 "AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20) "
@@ -383,7 +411,7 @@ class PostgresStore(ReadModelSql):
 
     def head_position(self) -> int:
         """The last position a reader can see now (0 when the log is empty)."""
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(
                 "SELECT coalesce(max(position), 0) FROM events "
                 "WHERE position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20)"
@@ -419,12 +447,12 @@ class PostgresStore(ReadModelSql):
         return Club(club_id=club_id, name=name, created_at=row[0])
 
     def get_club(self, club_id: str) -> Club | None:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = %s", (club_id,)).fetchone()
         return Club(club_id=row[0], name=row[1], created_at=row[2]) if row else None
 
     def list_clubs(self) -> list[Club]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
         return [Club(club_id=r[0], name=r[1], created_at=r[2]) for r in rows]
 
@@ -439,7 +467,7 @@ class PostgresStore(ReadModelSql):
         return ApiKey(key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash, created_at=row[0])
 
     def get_api_key(self, key_id: str) -> ApiKey | None:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(
                 "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = %s",
                 (key_id,),
@@ -461,7 +489,7 @@ class PostgresStore(ReadModelSql):
         return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=row[0])
 
     def list_players(self, club_id: str) -> list[ClubPlayer]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute(
                 "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s ORDER BY player_id",
                 (club_id,),
@@ -469,7 +497,7 @@ class PostgresStore(ReadModelSql):
         return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
 
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute(
                 "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s AND player_id = ANY(%s)",
                 (club_id, list(player_ids)),
@@ -499,7 +527,7 @@ class PostgresStore(ReadModelSql):
         )
 
     def get_game(self, game_id: str) -> GameRecord | None:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,)).fetchone()
         return self._game(row) if row else None
 
@@ -510,7 +538,7 @@ class PostgresStore(ReadModelSql):
             "ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
         )
         params += [where.limit, where.offset]
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [self._game(row) for row in rows]
 
@@ -562,7 +590,7 @@ class PostgresStore(ReadModelSql):
     def get_resource(
         self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
     ) -> Resource | None:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             row = conn.execute(
                 f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s AND ruleset = %s "
                 "AND kind = %s AND resource_id = %s AND (%s::int IS NULL OR version = %s) "
@@ -572,7 +600,7 @@ class PostgresStore(ReadModelSql):
         return self._resource(row) if row else None
 
     def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]:
-        with self._pool.connection() as conn:
+        with self._connect() as conn:
             rows = conn.execute(
                 f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s "
                 "AND (%s::text IS NULL OR ruleset = %s) ORDER BY ruleset, kind, resource_id, version",

@@ -30,10 +30,12 @@ from service.store.base import (
     GameRecord,
     IdempotencyMismatch,
     ImmutableRecord,
+    MissingReference,
     NewEvent,
     Recorder,
     Resource,
     StoredEvent,
+    UnstorableValue,
     VersionConflict,
     content_hash,
     game_filter_sql,
@@ -59,7 +61,7 @@ def _time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
-_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data, recorded_at, club_id, key_id"
+_EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data, recorded_at, club_id, key_id, chain"
 
 
 def _event(row: tuple[Any, ...]) -> StoredEvent:
@@ -73,7 +75,32 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
         recorded_at=datetime.fromisoformat(row[6]),
         club_id=row[7],
         key_id=row[8],
+        chain=row[9],
     )
+
+
+class _Connection(sqlite3.Connection):
+    """A connection whose data errors come out as the store's own (the one translation)."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        with _translated():
+            return super().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        with _translated():
+            return super().executemany(sql, parameters)
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    try:
+        yield
+    except OverflowError:
+        raise UnstorableValue("a number out of range") from None
+    except sqlite3.IntegrityError as error:
+        if str(error).startswith("FOREIGN KEY"):
+            raise MissingReference("club, game or collection") from None
+        raise
 
 
 class SqliteStore(ReadModelSql):
@@ -91,7 +118,9 @@ class SqliteStore(ReadModelSql):
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30, factory=_Connection
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # durable with WAL except on power loss mid-checkpoint
             conn.execute("PRAGMA foreign_keys=ON")
@@ -203,7 +232,7 @@ class SqliteStore(ReadModelSql):
             for offset, event in enumerate(events, start=1):
                 cursor = conn.execute(
                     "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
-                    "key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "key_id, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         stream_id,
                         expected_version + offset,
@@ -213,6 +242,7 @@ class SqliteStore(ReadModelSql):
                         now,
                         recorded_by.club_id,
                         recorded_by.key_id,
+                        event.chain,
                     ),
                 )
                 positions.append(int(cursor.lastrowid or 0))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
+
+from service.store import open_store
+from service.store.base import Store
 
 OPERATOR = "operator-secret-for-tests"
 
@@ -69,3 +73,17 @@ class Api:
         response = self.client.get(f"/clubs/{club_id}/games/{game_id}", headers=self.auth(token))
         assert response.status_code == 200, response.text
         return int(response.json()["version"])
+
+
+@contextmanager
+def club_store(database_url: str, **options: Any) -> Iterator[Store]:
+    """A migrated store with club `c1` and its players alain and bea, closed afterwards."""
+    opened = open_store(database_url, **options)
+    opened.migrate()
+    opened.create_club("c1", "Club")
+    for player in ("alain", "bea"):
+        opened.create_player("c1", player, player.capitalize())
+    try:
+        yield opened
+    finally:
+        opened.close()

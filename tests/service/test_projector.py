@@ -28,8 +28,11 @@ from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, Recorder, Store
+from tests.service.api_support import OPERATOR
 from tests.service.test_projector_support import free_port
 from tests.support import tally
+
+OPERATOR_KEY = {"Authorization": f"Bearer {OPERATOR}"}
 
 ROOT = Path(__file__).resolve().parents[2]
 BY = Recorder(club_id="c1")
@@ -232,6 +235,7 @@ def _cli_env(database_url: str) -> dict[str, str]:
     return env | {
         "PYTHONPATH": str(ROOT),
         "TABLELOG_DATABASE_URL": database_url,
+        "TABLELOG_OPERATOR_KEY": OPERATOR,
         "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_SNAPSHOT_EVERY": "5",
@@ -307,13 +311,13 @@ def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshot
 
 
 def test_ready_reports_each_projections_lag(database_url: str) -> None:
-    settings = Settings(database_url=database_url, run_projector=False, log_format="json")
+    settings = Settings(database_url=database_url, run_projector=False, log_format="json", operator_key=OPERATOR)
     with TestClient(create_app(settings)) as client:
         store: Store = client.app.state.store
         last = record_games(store, 1, seed=7)
         deadline = time.monotonic() + 30
         while True:  # on PostgreSQL the head shows our events once older open transactions end
-            checks = client.get("/ready").json()["checks"]["projections"]
+            checks = client.get("/ready", headers=OPERATOR_KEY).json()["checks"]["projections"]
             assert set(checks) == {"games"}
             assert all(p["checkpoint"] == 0 for p in checks.values())
             if all(p["lag"] > 0 for p in checks.values()):
@@ -321,7 +325,7 @@ def test_ready_reports_each_projections_lag(database_url: str) -> None:
             assert time.monotonic() < deadline, checks
             time.sleep(0.05)
         drain(store, until=last)
-        checks = client.get("/ready").json()["checks"]["projections"]
+        checks = client.get("/ready", headers=OPERATOR_KEY).json()["checks"]["projections"]
         assert all(p["checkpoint"] >= last and p["lag"] == 0 for p in checks.values())
 
 
@@ -360,7 +364,9 @@ def test_a_server_with_two_workers_applies_each_event_once(database_url: str, st
             assert server.poll() is None, "the server died"
             assert time.monotonic() < deadline, "the server's projector did not catch up"
             try:
-                checks = httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).json()["checks"]["projections"]
+                checks = httpx.get(f"http://127.0.0.1:{port}/ready", headers=OPERATOR_KEY, timeout=2).json()["checks"][
+                    "projections"
+                ]
                 if all(p["checkpoint"] >= last for p in checks.values()):
                     break
             except (httpx.TransportError, KeyError):

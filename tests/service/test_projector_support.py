@@ -45,7 +45,7 @@ def wait_for_projector(api: Api, position: int) -> None:
     reader may wait for other tests' transactions, so "no lag" alone could come too early)."""
     deadline = time.monotonic() + 30
     while True:
-        checks = api.client.get("/ready").json()["checks"]["projections"]
+        checks = api.client.get("/ready", headers=api.auth(OPERATOR)).json()["checks"]["projections"]
         if all(p["checkpoint"] >= position for p in checks.values()):
             return
         assert time.monotonic() < deadline, checks

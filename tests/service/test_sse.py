@@ -40,10 +40,11 @@ class Served:
 
 
 @contextmanager
-def served(database_url: str) -> Iterator[Served]:
+def served(database_url: str, **overrides: Any) -> Iterator[Served]:
     port = free_port()
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json",
-                              live_poll_seconds=0.05, live_keepalive_seconds=0.1, run_projector=False))
+    settings = dict(operator_key=OPERATOR, log_format="json", live_poll_seconds=0.05, live_keepalive_seconds=0.1,
+                    run_projector=False) | overrides
+    app = create_app(Settings(database_url=database_url, **settings))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
                                            timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
