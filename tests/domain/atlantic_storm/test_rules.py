@@ -506,7 +506,7 @@ def test_drawing_a_card_the_record_has_elsewhere_is_refused():
     assert (error.rule_id, error.code) == ("G-2", "card_elsewhere")
 
 
-# --- Gap readings (where decisions.md is silent) --------------------------------------------------------
+# --- Gap readings (where the rule texts are silent) --------------------------------------------------------
 
 
 def test_a_storm_roll_of_one_to_three_may_be_used_on_nobody():
