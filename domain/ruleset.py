@@ -9,7 +9,7 @@ A replay is `reduce(evolve, events, initial(setup))` (see `domain.record.fold`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import msgspec
@@ -259,3 +259,9 @@ class GameRuleset:
     legal_events: Callable[[Any, int], list[Any] | None]
     narrate: Callable[[Any, Any, Any], Narration]
     series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]
+    # What the API documents about a game's set-up and events (`GET /rulesets/{name}`, the OpenAPI
+    # document): the variants it accepts, the struct its options convert to, and the names an event
+    # field may hold (field name -> allowed values: card or unit names), where the game has fixed ones.
+    variants: tuple[str, ...] = ("standard",)
+    options_type: type | None = None
+    field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

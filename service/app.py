@@ -22,6 +22,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain import registry
 from domain.ruleset import Result, Viewer
+from service import api_rulesets
 from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
 from service.logs import bind, configure_logging, get_logger, request_context
@@ -140,20 +141,6 @@ class LegalOut(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     enumerable: bool
     events: list[dict[str, Any]]
-
-
-class ResourceKindOut(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
-    media_types: tuple[str, ...]
-    shipped: list[str]
-
-
-class RulesetOut(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
-    version: str
-    title: str
-    event_types: list[str]
-    resource_kinds: list[ResourceKindOut]
 
 
 class ResourceOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -501,26 +488,6 @@ class GameController(Controller):
         )
 
 
-@get("/rulesets", tags=["rulesets"], summary="The games this server records", sync_to_thread=False)
-def list_rulesets() -> list[RulesetOut]:
-    from domain.record import event_union
-
-    out = []
-    for ruleset in registry.all_rulesets():
-        union = event_union(ruleset)
-        tags = sorted(t.__struct_config__.tag for t in union.__args__)
-        kinds = [
-            ResourceKindOut(name=name, media_types=tuple(kind.media_types), shipped=sorted(kind.builtin()))
-            for name, kind in sorted(ruleset.resource_kinds.items())
-        ]
-        out.append(
-            RulesetOut(
-                name=ruleset.name, version=ruleset.version, title=ruleset.title, event_types=tags, resource_kinds=kinds
-            )
-        )
-    return out
-
-
 @get("/health", tags=["operations"], summary="Liveness", sync_to_thread=False)
 def health() -> Health:
     return Health(status="ok")
@@ -645,7 +612,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records, sync_to_thread=False),
         },
-        route_handlers=[ClubController, GameController, *projection_handlers(), list_rulesets, health, ready],
+        route_handlers=[ClubController, GameController, *projection_handlers(), *api_rulesets.HANDLERS, health, ready],
         on_startup=[startup],
         on_shutdown=[shutdown],
         state=app_state,

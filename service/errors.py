@@ -17,6 +17,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
+from service.api_rulesets import rule_url
 from service.logs import get_logger
 from service.records import BadEvent, BatchRuleError, NotFound, SetupError
 from service.store.base import AlreadyExists, IdempotencyMismatch, VersionConflict
@@ -36,6 +37,7 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     event_type: str | None = None
     field: str | None = None
     rule_id: str | None = None
+    rule_url: str | None = None
     code: str | None = None
     details: dict[str, Any] | None = None
     current_version: int | None = None
@@ -70,6 +72,7 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
             event_index=exc.index,
             event_type=exc.event_type,
             rule_id=rule.rule_id,
+            rule_url=rule_url(exc.ruleset, rule.rule_id) if exc.ruleset else None,
             code=rule.code,
             details=_jsonable(rule.details),
         )

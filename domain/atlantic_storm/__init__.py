@@ -45,6 +45,8 @@ RULESET = GameRuleset(
     legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
+    variants=("basic", "advanced"),
+    options_type=rules.Options,  # card numbers depend on the club's catalogue: no fixed field values
 )
 
 __all__ = ["RULESET"]

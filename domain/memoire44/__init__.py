@@ -7,6 +7,7 @@ Overlord, D-Day, nations) add terrain, cards and events to these modules later.
 from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
+from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.events import Memoire44Event
 from domain.memoire44.scenario import ScenarioKind
 from domain.memoire44.state import State
@@ -27,6 +28,8 @@ RULESET = GameRuleset(
     legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # a two-game match, sides swapped, medals summed
+    options_type=setup.Options,
+    field_values={"card": tuple(CARDS), "faces": tuple(dict.fromkeys(FACES))},
 )
 
 __all__ = ["RULESET"]

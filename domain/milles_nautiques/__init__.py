@@ -24,6 +24,7 @@ Readings chosen where decisions.md is silent (each has a test in tests/domain/mi
 from __future__ import annotations
 
 from domain.milles_nautiques import narration, rules, scoring, series, views
+from domain.milles_nautiques.catalogue import BY_NAME, CARDS, WARSHIP
 from domain.milles_nautiques.events import MillesNautiquesEvent
 from domain.milles_nautiques.state import State
 from domain.ruleset import GameRuleset
@@ -43,6 +44,11 @@ RULESET = GameRuleset(
     legal_events=rules.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
+    options_type=rules.Options,
+    field_values={
+        **dict.fromkeys(("card", "hands", "revealed"), tuple(BY_NAME)),
+        "ship": tuple(card.name for card in CARDS if card.category == WARSHIP),
+    },
 )
 
 __all__ = ["RULESET"]
