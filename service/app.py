@@ -22,7 +22,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain import registry
 from domain.ruleset import Result, Viewer
-from service import api_rulesets
+from service import api_docs, api_rulesets
 from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
 from service.logs import bind, configure_logging, get_logger, request_context
@@ -560,7 +560,8 @@ def openapi_config() -> OpenAPIConfig:
         version=API_VERSION,
         description="Event-sourced game records and replays for tabletop clubs. Errors are RFC 9457 "
         "problem details (application/problem+json).",
-        path="/docs",
+        path=api_docs.DOCS_PATH,
+        render_plugins=api_docs.render_plugins(),
         components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
         security=[{"bearer": []}],
     )
@@ -612,7 +613,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records, sync_to_thread=False),
         },
-        route_handlers=[ClubController, GameController, *projection_handlers(), *api_rulesets.HANDLERS, health, ready],
+        route_handlers=[
+            ClubController,
+            GameController,
+            *projection_handlers(),
+            *api_rulesets.HANDLERS,
+            health,
+            ready,
+            api_docs.assets_router(),
+        ],
         on_startup=[startup],
         on_shutdown=[shutdown],
         state=app_state,
