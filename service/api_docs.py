@@ -14,7 +14,6 @@ through it.
 from __future__ import annotations
 
 import copy
-import inspect
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -108,7 +107,7 @@ def _takes_a_key(app: Litestar) -> dict[tuple[str, str], bool]:
         for handler in getattr(route, "route_handlers", ()):
             if not handler.include_in_schema:
                 continue
-            takes = "principal" in inspect.signature(handler.fn).parameters
+            takes = "principal" in handler.parsed_fn_signature.parameters
             for method in handler.http_methods:
                 found[(route.path_format or "/", method.lower())] = takes
     return found
