@@ -33,6 +33,12 @@ from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
 
 API_VERSION = "0.1.0"
+NO_OPERATOR_KEY = (
+    "No valid key was sent, and this server has no operator key (TABLELOG_OPERATOR_KEY is not set), so no key "
+    "can create clubs over HTTP. Restart it with TABLELOG_OPERATOR_KEY=<a secret> and send that as the bearer "
+    "token, or make a club and its key on the command line: .venv/bin/tablelog club create CLUB NAME, then "
+    ".venv/bin/tablelog key create CLUB."
+)
 
 
 # -- wire structs -----------------------------------------------------------------------------------
@@ -195,7 +201,7 @@ def provide_principal(request: Request[Any, Any, Any], state: State) -> Principa
     """The caller, from its bearer token; 401 without a valid one."""
     principal = state.authenticator(_bearer(request))
     if principal is None:
-        raise NotAuthorizedException()
+        raise NotAuthorizedException() if state.authenticator.operator_key else NotAuthorizedException(NO_OPERATOR_KEY)
     if principal.club_id:
         bind(key_id=principal.key_id)
     return principal

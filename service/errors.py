@@ -7,6 +7,7 @@ the current version). 5xx bodies never carry exception text.
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 import msgspec
@@ -132,9 +133,10 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
             422, "invalid-resource", "The file does not validate", exc.message, request, errors=_jsonable(exc.errors)
         )
     if isinstance(exc, NotAuthorizedException):
-        return problem(
-            401, "unauthorized", "An API key is needed", "Send 'Authorization: Bearer <key>' with a valid key.", request
-        )
+        # The app says why when it can (a server without an operator key); litestar's default says nothing.
+        said = exc.detail if exc.detail != HTTPStatus.UNAUTHORIZED.phrase else None
+        detail = said or "Send 'Authorization: Bearer <key>' with a valid key."
+        return problem(401, "unauthorized", "An API key is needed", detail, request)
     if isinstance(exc, PermissionDeniedException):
         return problem(403, "forbidden", "This key may not do that", exc.detail or "Forbidden.", request)
     if isinstance(exc, ValidationException):
