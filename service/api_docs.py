@@ -3,7 +3,7 @@ and the interactive docs served from an installed package (no request leaves the
 
 `complete(document, app)` is the one place the generated document is post-processed:
 - every ruleset's events as components (`service.event_schemas`): a tagged union per ruleset
-  (`milles-nautiques.event`) and `AnyEvent`, which an append's `events` items follow;
+  (`milles-nautiques.event`) and `AnyEvent`, which the events of an append and of `/legal` follow;
 - the problem details (`Problem`, `application/problem+json`) each endpoint can answer, in place of
   litestar's generic 400 body, which this service never sends;
 - no security requirement on the endpoints that take no key.
@@ -178,8 +178,9 @@ def complete(document: dict[str, Any], app: Litestar, rulesets: Sequence[Ruleset
         "oneOf": [{"$ref": OPENAPI_REFS.format(name=tag)} for tag in tags],
         "discriminator": {"propertyName": "type", "mapping": {tag: OPENAPI_REFS.format(name=tag) for tag in tags}},
     }
-    if "AppendIn" in schemas:
-        schemas["AppendIn"]["properties"]["events"]["items"] = {"$ref": OPENAPI_REFS.format(name=ANY_EVENT)}
+    for struct in ("AppendIn", "LegalOut"):  # a batch to append; the events a seat may report
+        if struct in schemas:
+            schemas[struct]["properties"]["events"]["items"] = {"$ref": OPENAPI_REFS.format(name=ANY_EVENT)}
     schemas["Problem"] = _problem_schema()
     keys = _takes_a_key(app)
     for path, item in doc.get("paths", {}).items():

@@ -47,8 +47,8 @@ def test_each_rulesets_events_are_a_tagged_union_on_type(spec: dict[str, Any]) -
         for tag, ref in mapping.items():
             event = schemas[ref.removeprefix(REF)]
             assert event["properties"]["type"]["enum"] == [tag] and "type" in event["required"]
-    append = schemas["AppendIn"]["properties"]["events"]["items"]
-    assert append == {"$ref": REF + "AnyEvent"}
+    for struct in ("AppendIn", "LegalOut"):
+        assert schemas[struct]["properties"]["events"]["items"] == {"$ref": REF + "AnyEvent"}
     assert "milles_nautiques.warship_played" in schemas["AnyEvent"]["discriminator"]["mapping"]
 
 
