@@ -18,7 +18,7 @@ import msgspec
 class RuleError(Exception):
     """A reported event that cannot have happened under the rules (G-1).
 
-    `rule_id` is its entry's id in the rules reference (`domain/<game>/RULES.md`, e.g. `MN-6`), `code` a stable
+    `rule_id` is its entry's id in the rules reference (`domain/**/RULES.md`, e.g. `MN-6`), `code` a stable
     machine name, `message` a sentence a club member understands, `details` the facts that led to it.
     """
 
