@@ -20,7 +20,10 @@ CITED = re.compile(r"\b(G|MN|AS|M44)(-[A-Z0-9]+)+\b")
 # Which ruleset's file holds the ids of each prefix (G: the general file, served under every ruleset).
 RULESET_OF_PREFIX = {"MN": "milles-nautiques", "AS": "atlantic-storm", "M44": "memoire-44"}
 SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "node_modules"}
-OUTSIDE_POINTERS = re.compile(r"\.\./shared\b|shared/(rules|seeds|notes|data)\b|decisions\.md")
+# `../shared`, `shared/rules`..., `decisions.md`, and the same path built with pathlib (`"shared" / "data"`).
+OUTSIDE_POINTERS = re.compile(
+    r"\.\./shared\b|shared/(rules|seeds|notes|data)\b|decisions\.md|[\"']shared[\"']\s*/\s*[\"'](rules|seeds|notes|data)"
+)
 
 
 def _text_files(top: Path) -> list[Path]:
