@@ -9,7 +9,7 @@ A replay is `reduce(evolve, events, initial(setup))` (see `domain.record.fold`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import msgspec
@@ -18,7 +18,7 @@ import msgspec
 class RuleError(Exception):
     """A reported event that cannot have happened under the rules (G-1).
 
-    `rule_id` is the reading's id in `shared/rules/decisions.md` (for example `MN-6`), `code` a stable
+    `rule_id` is its entry's id in the rules reference (`domain/**/RULES.md`, e.g. `MN-6`), `code` a stable
     machine name, `message` a sentence a club member understands, `details` the facts that led to it.
     """
 
@@ -262,3 +262,9 @@ class GameRuleset:
     # Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
     # projections.diff) that changed from the step before, to highlight. None: the game has no picture.
     picture: Callable[[Any, Sequence[tuple[str, ...]]], str] | None = None
+    # What the API documents about a game's set-up and events (`GET /rulesets/{name}`, the OpenAPI
+    # document): the variants it accepts, the struct its options convert to, and the names an event
+    # field may hold (field name -> allowed values: card or unit names), where the game has fixed ones.
+    variants: tuple[str, ...] = ("standard",)
+    options_type: type | None = None
+    field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

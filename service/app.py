@@ -22,6 +22,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain import registry
 from domain.ruleset import Result, Viewer
+from service import api_docs, api_rulesets
 from service.auth import Authenticator, Principal, new_key
 from service.errors import exception_handlers, problem
 from service.guards import club_exists, is_operator
@@ -35,6 +36,12 @@ from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
 
 API_VERSION = "0.1.0"
+NO_OPERATOR_KEY = (
+    "No valid key was sent, and this server has no operator key (TABLELOG_OPERATOR_KEY is not set), so no key "
+    "can create clubs over HTTP. Restart it with TABLELOG_OPERATOR_KEY=<a secret> and send that as the bearer "
+    "token, or make a club and its key on the command line: .venv/bin/tablelog club create CLUB NAME, then "
+    ".venv/bin/tablelog key create CLUB."
+)
 
 
 # -- wire structs -----------------------------------------------------------------------------------
@@ -145,20 +152,6 @@ class LegalOut(msgspec.Struct, frozen=True, kw_only=True):
     events: list[dict[str, Any]]
 
 
-class ResourceKindOut(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
-    media_types: tuple[str, ...]
-    shipped: list[str]
-
-
-class RulesetOut(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
-    version: str
-    title: str
-    event_types: list[str]
-    resource_kinds: list[ResourceKindOut]
-
-
 class ResourceOut(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     kind: str
@@ -211,7 +204,7 @@ def provide_principal(request: Request[Any, Any, Any], state: State) -> Principa
     """The caller, from its bearer token; 401 without a valid one."""
     principal = state.authenticator(_bearer(request))
     if principal is None:
-        raise NotAuthorizedException()
+        raise NotAuthorizedException() if state.authenticator.operator_key else NotAuthorizedException(NO_OPERATOR_KEY)
     if principal.club_id:
         bind(key_id=principal.key_id)
     return principal
@@ -504,26 +497,6 @@ class GameController(Controller):
         )
 
 
-@get("/rulesets", tags=["rulesets"], summary="The games this server records", sync_to_thread=False)
-def list_rulesets() -> list[RulesetOut]:
-    from domain.record import event_union
-
-    out = []
-    for ruleset in registry.all_rulesets():
-        union = event_union(ruleset)
-        tags = sorted(t.__struct_config__.tag for t in union.__args__)
-        kinds = [
-            ResourceKindOut(name=name, media_types=tuple(kind.media_types), shipped=sorted(kind.builtin()))
-            for name, kind in sorted(ruleset.resource_kinds.items())
-        ]
-        out.append(
-            RulesetOut(
-                name=ruleset.name, version=ruleset.version, title=ruleset.title, event_types=tags, resource_kinds=kinds
-            )
-        )
-    return out
-
-
 @get("/health", tags=["operations"], summary="Liveness", sync_to_thread=False)
 def health() -> Health:
     return Health(status="ok")
@@ -602,7 +575,8 @@ def openapi_config() -> OpenAPIConfig:
         version=API_VERSION,
         description="Event-sourced game records and replays for tabletop clubs. Errors are RFC 9457 "
         "problem details (application/problem+json).",
-        path="/docs",
+        path=api_docs.DOCS_PATH,
+        render_plugins=api_docs.render_plugins(),
         components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
         security=[{"bearer": []}],
     )
@@ -658,7 +632,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records, sync_to_thread=False),
         },
-        route_handlers=[ClubController, GameController, *projection_handlers(), list_rulesets, health, ready],
+        route_handlers=[
+            ClubController,
+            GameController,
+            *projection_handlers(),
+            *api_rulesets.HANDLERS,
+            health,
+            ready,
+            api_docs.assets_router(),
+        ],
         on_startup=[startup],
         on_shutdown=[shutdown],
         state=app_state,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import socket
 import sys
@@ -83,6 +84,44 @@ class Workers(Multiprocess):
         pass  # Multiprocess.__init__ stores one list for all workers; each gets its own instead
 
 
+def _port_free(config: TcpConfig) -> bool:
+    """Whether the port can be listened on: uvicorn's own message for a taken port is a log line among
+    others, easy to miss, so `serve` checks first and says it in one line."""
+    if config.uds is not None or config.fd is not None:
+        return True
+    try:
+        config.bind_socket().close()
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return False
+        raise
+    return True
+
+
+FIRST_CLUB = ("my-club", "My club")
+
+
+def _first_club(settings: Settings, store: Store) -> None:
+    """A new user's first start: on SQLite, with no club yet and no operator key to create one over HTTP,
+    make a first club and print its key once (as notebook servers print their token), so that the next
+    step is recording. Never again once the database has a club."""
+    if settings.operator_key or not settings.database_url.startswith("sqlite"):
+        return
+    if store.list_clubs():
+        return
+    club_id, name = FIRST_CLUB
+    store.create_club(club_id, name)
+    token = _new_key(store, club_id, "scorekeeper")
+    base = f"http://{settings.host}:{settings.port}"
+    # Standard output only, once; never logged.
+    print(
+        f"\nA first club was made in this new database: {club_id!r} ({name}). Its scorekeeper key, shown only "
+        f"this once:\n\n    {token}\n\nTry it:  curl -s {base}/clubs/{club_id} -H 'Authorization: Bearer {token}'\n"
+        f"API documentation: {base}/docs\n",
+        flush=True,
+    )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     # The workers are separate processes: they read their settings from the environment.
@@ -93,9 +132,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from service.logs import configure_logging
 
     configure_logging(settings.log_format, settings.log_level)
-    if settings.migrate_on_start:
-        # Migrate once here, before the workers start.
-        _store(settings).close()
     config = TcpConfig(
         "service.app:app_factory",
         factory=True,
@@ -105,6 +141,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_config=None,
         access_log=False,
     )
+    if not _port_free(config):
+        print(
+            f"tablelog serve: {config.host}:{config.port} is already in use (another tablelog serve still running?): "
+            "stop it, or choose another port with --port.",
+            file=sys.stderr,
+        )
+        return 1
+    if settings.migrate_on_start:
+        store = _store(settings)  # migrate once here, before the workers start
+        try:
+            _first_club(settings, store)
+        finally:
+            store.close()
     if config.workers > 1:
         if hasattr(socket, "SO_REUSEPORT"):
             workers = Workers(config)
@@ -136,15 +185,21 @@ def cmd_club_create(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_key_create(args: argparse.Namespace) -> int:
+def _new_key(store: Store, club_id: str, name: str) -> str:
+    """Create an API key for a club; returns its token (only its hash is stored)."""
     from service.auth import new_key
 
+    key_id, token, secret_hash = new_key()
+    store.create_api_key(key_id, club_id, name, secret_hash)
+    return token
+
+
+def cmd_key_create(args: argparse.Namespace) -> int:
     store = _store(_settings(args))
     if store.get_club(args.club_id) is None:
         print(f"no club {args.club_id!r}", file=sys.stderr)
         return 2
-    key_id, token, secret_hash = new_key()
-    store.create_api_key(key_id, args.club_id, args.name, secret_hash)
+    token = _new_key(store, args.club_id, args.name)
     store.close()
     # The token goes to standard output only, once; it is never logged.
     print(token)

@@ -7,6 +7,7 @@ the current version). 5xx bodies never carry exception text.
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 import msgspec
@@ -24,6 +25,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
+from service.api_rulesets import rule_url
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
 from service.ratelimit import RateLimited
@@ -45,6 +47,7 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     event_type: str | None = None
     field: str | None = None
     rule_id: str | None = None
+    rule_url: str | None = None
     code: str | None = None
     details: dict[str, Any] | None = None
     current_version: int | None = None
@@ -83,6 +86,7 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
             event_index=exc.index,
             event_type=exc.event_type,
             rule_id=rule.rule_id,
+            rule_url=rule_url(exc.ruleset, rule.rule_id) if exc.ruleset else None,
             code=rule.code,
             details=_jsonable(rule.details),
         )
@@ -186,9 +190,10 @@ def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Pro
         limited.headers["Retry-After"] = str(exc.retry_after)
         return limited
     if isinstance(exc, NotAuthorizedException):
-        return problem(
-            401, "unauthorized", "An API key is needed", "Send 'Authorization: Bearer <key>' with a valid key.", request
-        )
+        # The app says why when it can (a server without an operator key); litestar's default says nothing.
+        said = exc.detail if exc.detail != HTTPStatus.UNAUTHORIZED.phrase else None
+        detail = said or "Send 'Authorization: Bearer <key>' with a valid key."
+        return problem(401, "unauthorized", "An API key is needed", detail, request)
     if isinstance(exc, PermissionDeniedException):
         return problem(403, "forbidden", "This key may not do that", exc.detail or "Forbidden.", request)
     if isinstance(exc, ValidationException):

@@ -63,11 +63,12 @@ class BadEvent(Exception):
 class BatchRuleError(Exception):
     """An event of a batch refused by the rules; nothing of the batch was stored."""
 
-    def __init__(self, index: int, event_type: str, error: RuleError) -> None:
+    def __init__(self, index: int, event_type: str, error: RuleError, ruleset: str | None = None) -> None:
         super().__init__(str(error))
         self.index = index
         self.event_type = event_type
         self.error = error
+        self.ruleset = ruleset
 
 
 class NoSuchSeat(Exception):
@@ -214,7 +215,7 @@ class GameRecords:
         try:
             folded = start(ruleset, started)
         except RuleError as error:
-            raise BatchRuleError(0, event_tag(started), error) from None
+            raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
         except (msgspec.ValidationError, TypeError, KeyError) as error:
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
         game_id = request.game_id or uuid.uuid4().hex
@@ -528,7 +529,7 @@ def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -
         try:
             folded.check(event)
         except RuleError as error:
-            raise BatchRuleError(index, event_tag(event), error) from None
+            raise BatchRuleError(index, event_tag(event), error, folded.ruleset.name) from None
         folded = folded.apply(event)
     return folded
 

@@ -32,6 +32,8 @@ RULESET = GameRuleset(
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
     picture=picture,  # the table as SVG, drawn from a view
+    variants=("basic", "advanced"),
+    options_type=rules.Options,  # card numbers depend on the club's catalogue: no fixed field values
 )
 
 __all__ = ["RULESET"]

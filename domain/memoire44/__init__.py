@@ -6,6 +6,7 @@ The rules and the readings chosen are listed by id (M44-n) in `RULES.md`, beside
 from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
+from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.events import Memoire44Event
 from domain.memoire44.picture import picture
 from domain.memoire44.scenario import ScenarioKind
@@ -28,6 +29,8 @@ RULESET = GameRuleset(
     narrate=narration.narrate,
     series_status=series.series_status,  # a two-game match, sides swapped, medals summed
     picture=picture,  # the battlefield as SVG, drawn from a view
+    options_type=setup.Options,
+    field_values={"card": tuple(CARDS), "faces": tuple(dict.fromkeys(FACES))},
 )
 
 __all__ = ["RULESET"]

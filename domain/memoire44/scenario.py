@@ -25,7 +25,7 @@ from domain.ruleset import ResourceError
 
 # The seed's three objective medals, and the D-Day control of villages, beaches and bridges (M44-DD-1 to 3).
 OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent", "village", "beach", "bridge")
-# Gap reading (decisions.md is silent): the colour of a `medalN` tag's token names the side scoring it.
+# Gap reading (the rule texts are silent): the colour of a `medalN` tag's token names the side scoring it.
 MEDAL_TAGS: dict[str, str] = {
     "medal1": "ALLIES",
     "medal2": "AXIS",

@@ -28,6 +28,7 @@ Readings chosen where the rule texts are silent (each has a test in tests/domain
 from __future__ import annotations
 
 from domain.milles_nautiques import narration, rules, scoring, series, views
+from domain.milles_nautiques.catalogue import BY_NAME, CARDS, WARSHIP
 from domain.milles_nautiques.events import MillesNautiquesEvent
 from domain.milles_nautiques.picture import picture
 from domain.milles_nautiques.state import State
@@ -49,6 +50,11 @@ RULESET = GameRuleset(
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
     picture=picture,  # the table as SVG, drawn from a view
+    options_type=rules.Options,
+    field_values={
+        **dict.fromkeys(("card", "hands", "revealed"), tuple(BY_NAME)),
+        "ship": tuple(card.name for card in CARDS if card.category == WARSHIP),
+    },
 )
 
 __all__ = ["RULESET"]

@@ -1,8 +1,8 @@
 """The PostgreSQL store (production), through psycopg 3 and a connection pool.
 
 Global order. A `bigserial` position is taken at INSERT but becomes visible at COMMIT, so a reader
-tailing `position > last_seen` would skip an event whose transaction commits late (the pilot in
-`shared/notes/event-store.md` lost 3-8 % that way). Locking every append into one queue fixes it but
+tailing `position > last_seen` would skip an event whose transaction commits late (a pilot of that
+design lost 3-8 % of events that way). Locking every append into one queue fixes it but
 serialises all clubs' writers (about 0.4x the throughput). Instead we use the transaction-id read gate
 (as Emmett and Watermill do) folded into one number:
 

@@ -1,0 +1,191 @@
+"""The games this server records, as data: each ruleset's events (JSON Schema), resource kinds,
+variants and options, and its rules reference (`domain/RULES.md`, `domain/<game>/RULES.md`).
+
+No key needed: none of it belongs to a club. The service never names a game; everything comes from
+the registry and the ruleset contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar import get
+from litestar.params import FromPath
+
+from domain import registry, rules_reference
+from domain.rules_reference import RuleEntry
+from domain.ruleset import Ruleset
+from service.event_schemas import event_tags, ruleset_event_schema
+from service.records import NotFound
+
+
+class ResourceKindOut(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    media_types: tuple[str, ...]
+    shipped: list[str]
+    """The ids of the resources of this kind the project ships (usable without an import)."""
+    description: str = ""
+
+
+class RulesetOut(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    version: str
+    title: str
+    event_types: list[str]
+    resource_kinds: list[ResourceKindOut]
+
+
+class RulesetDetailOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A ruleset as a client needs it to record a game."""
+
+    name: str
+    version: str
+    title: str
+    event_types: list[str]
+    events: dict[str, Any]
+    """JSON Schema of the events (a tagged union on `type`, its parts under `$defs`)."""
+    resource_kinds: list[ResourceKindOut]
+    variants: list[str]
+    """The values a game's `variant` may take."""
+    options: dict[str, Any]
+    """JSON Schema of a game's `options`."""
+    rules_url: str
+
+
+class RuleOut(msgspec.Struct, frozen=True, kw_only=True):
+    """One entry of the rules reference: what the rule says, the reading chosen, and its source."""
+
+    rule_id: str
+    title: str
+    text: str
+    source: str
+    general: bool
+    """True for the rules every game shares (G-n)."""
+    url: str
+
+
+class RulesOut(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    title: str
+    rules: list[RuleOut]
+
+
+def rule_url(ruleset_name: str, rule_id: str) -> str:
+    """Where the API serves a rule's entry."""
+    return f"/rulesets/{ruleset_name}/rules/{rule_id}"
+
+
+def _kinds(ruleset: Ruleset) -> list[ResourceKindOut]:
+    return [
+        ResourceKindOut(
+            name=name,
+            media_types=tuple(kind.media_types),
+            shipped=sorted(kind.builtin()),
+            description=" ".join((type(kind).__doc__ or "").split()),
+        )
+        for name, kind in sorted(ruleset.resource_kinds.items())
+    ]
+
+
+def _rule_out(ruleset: Ruleset, entry: RuleEntry) -> RuleOut:
+    return RuleOut(
+        rule_id=entry.rule_id,
+        title=entry.title,
+        text=entry.text,
+        source=entry.source,
+        general=rules_reference.general().get(entry.rule_id) is not None,
+        url=rule_url(ruleset.name, entry.rule_id),
+    )
+
+
+# Built once per ruleset object (its schemas take a few milliseconds); the object is kept with its
+# detail so that a replaced ruleset never meets a stale entry.
+_details: dict[int, tuple[Ruleset, RulesetDetailOut]] = {}
+
+
+def _detail(ruleset: Ruleset) -> RulesetDetailOut:
+    cached = _details.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        cached = _details[id(ruleset)] = (ruleset, _build_detail(ruleset))
+    return cached[1]
+
+
+def _options_schema(options_type: type | None) -> dict[str, Any]:
+    """The JSON Schema of a game's options struct, inline (the structs it uses under `$defs`)."""
+    if options_type is None:
+        return {"type": "object"}
+    (top,), defs = msgspec.json.schema_components([options_type], ref_template="#/$defs/{name}")
+    own = defs.pop(top["$ref"].removeprefix("#/$defs/"))
+    return own | ({"$defs": defs} if defs else {})
+
+
+def _build_detail(ruleset: Ruleset) -> RulesetDetailOut:
+    options_type = getattr(ruleset, "options_type", None)
+    return RulesetDetailOut(
+        name=ruleset.name,
+        version=ruleset.version,
+        title=ruleset.title,
+        event_types=sorted(event_tags(ruleset)),
+        events=ruleset_event_schema(ruleset),
+        resource_kinds=_kinds(ruleset),
+        variants=list(getattr(ruleset, "variants", ("standard",))),
+        options=_options_schema(options_type),
+        rules_url=f"/rulesets/{ruleset.name}/rules",
+    )
+
+
+@get("/rulesets", tags=["rulesets"], summary="The games this server records", sync_to_thread=False)
+def list_rulesets() -> list[RulesetOut]:
+    return [
+        RulesetOut(
+            name=ruleset.name,
+            version=ruleset.version,
+            title=ruleset.title,
+            event_types=sorted(event_tags(ruleset)),
+            resource_kinds=_kinds(ruleset),
+        )
+        for ruleset in registry.all_rulesets()
+    ]
+
+
+@get(
+    "/rulesets/{name:str}",
+    tags=["rulesets"],
+    summary="A ruleset: its events (JSON Schema), resource kinds, variants and options",
+    sync_to_thread=False,
+)
+def get_ruleset(name: FromPath[str]) -> RulesetDetailOut:
+    return _detail(registry.get(name))
+
+
+@get(
+    "/rulesets/{name:str}/rules",
+    tags=["rulesets"],
+    summary="The rules reference of a ruleset: the general rules (G-n), then the game's own",
+    sync_to_thread=False,
+)
+def list_rules(name: FromPath[str]) -> RulesOut:
+    ruleset = registry.get(name)
+    return RulesOut(
+        ruleset=ruleset.name,
+        title=ruleset.title,
+        rules=[_rule_out(ruleset, entry) for entry in rules_reference.entries_for(ruleset)],
+    )
+
+
+@get(
+    "/rulesets/{name:str}/rules/{rule_id:str}",
+    tags=["rulesets"],
+    summary="One rule: what it says, the reading chosen, its source (a refusal's `rule_url`)",
+    sync_to_thread=False,
+)
+def get_rule(name: FromPath[str], rule_id: FromPath[str]) -> RuleOut:
+    ruleset = registry.get(name)
+    entry = rules_reference.entry_for(ruleset, rule_id)
+    if entry is None:
+        raise NotFound("rule", rule_id)
+    return _rule_out(ruleset, entry)
+
+
+HANDLERS = [list_rulesets, get_ruleset, list_rules, get_rule]

@@ -1,0 +1,83 @@
+"""schemathesis against the committed OpenAPI document and a real server: no request a client can send
+gets a 5xx, and every answer matches what the document says (status, content type, body schema).
+
+Requests go to one club with its own key (path parameters `club_id` and `game_id` are pinned to a club
+and a game that exist, so requests reach past the key check); every other parameter and body is
+generated, valid and invalid. Sized for CI: a few hundred requests in all
+(`TABLELOG_SCHEMATHESIS_EXAMPLES`, default 8 per operation). The live stream (`/live`,
+server-sent events that never end) is left out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from service.openapi import DEFAULT_PATH
+from tests.service.test_sse import served
+
+SCHEMA = schemathesis.openapi.from_path(DEFAULT_PATH).exclude(path_regex=r"/live$")
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CLUB, GAME = "c1", "g1"
+# Examples per operation (a few hundred requests in all); raise it locally for a longer hunt.
+EXAMPLES = int(os.environ.get("TABLELOG_SCHEMATHESIS_EXAMPLES", "8"))
+SETTINGS = settings(
+    deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck), print_blob=True
+)
+
+
+class Target(msgspec.Struct, frozen=True):
+    base: str
+    token: str
+
+
+@pytest.fixture(scope="module")
+def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    with served(f"sqlite:///{tmp_path_factory.mktemp('schemathesis') / 't.db'}") as site:
+        token = site.api.club(CLUB)
+        site.api.players(CLUB, token, "alain", "bea")
+        site.api.game(
+            CLUB,
+            token,
+            {"game_id": GAME, "ruleset": "milles-nautiques", "players": [{"player_id": "alain"}, {"player_id": "bea"}]},
+        )
+        yield Target(site.base, token)
+
+
+def aim(case: Any, target: Target, *, game: bool = True) -> None:
+    """Send the case to the club (and game) that exist, with the club's key."""
+    for name, value in (("club_id", CLUB), *((("game_id", GAME),) if game else ())):
+        if name in case.path_parameters:
+            case.path_parameters[name] = value
+    case.headers["Authorization"] = f"Bearer {target.token}"
+
+
+@SCHEMA.parametrize()
+@settings(SETTINGS, max_examples=EXAMPLES)
+def test_no_generated_request_gets_a_5xx_or_an_answer_its_document_does_not_describe(case: Any, target: Target) -> None:
+    aim(case, target)
+    case.call_and_validate(base_url=target.base, checks=CHECKS)
+
+
+def test_stateful_sequences_get_no_5xx_and_only_documented_answers(target: Target) -> None:
+    class Workflow(SCHEMA.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            aim(case, target, game=False)  # game ids come from the links: a game created, then appended to
+            return {"base_url": target.base}
+
+        def validate_response(self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any) -> None:
+            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
+
+    Workflow.run(settings=settings(SETTINGS, max_examples=EXAMPLES * 3, stateful_step_count=6))

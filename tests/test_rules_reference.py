@@ -1,0 +1,184 @@
+"""The rules reference ships with the project and matches the code both ways: every rule id the code
+raises or cites has an entry in the right file, and every entry is cited by a test. Nothing in the
+repository sends a reader to the design notes kept outside it."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from domain import registry, rules_reference
+from domain.rules_reference import RulesReferenceError, parse
+
+ROOT = Path(__file__).resolve().parents[1]
+THIS_FILE = Path(__file__).resolve()
+CODE_DIRS = ("domain", "projections", "service")
+CITED = re.compile(r"\b(G|MN|AS|M44)(-[A-Z0-9]+)+\b")
+# Which ruleset's file holds the ids of each prefix (G: the general file, served under every ruleset).
+RULESET_OF_PREFIX = {"MN": "milles-nautiques", "AS": "atlantic-storm", "M44": "memoire-44"}
+SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "node_modules"}
+# `../shared`, `shared/rules`..., `decisions.md`, and the same path built with pathlib (`"shared" / "data"`).
+# Tests may read the reference data beside the repository (`shared` / `data`: facts with their sources,
+# never copied in); nothing may send a reader to the rule texts, readings or design notes.
+OUTSIDE_POINTERS = re.compile(
+    r"\.\./shared/(?!data\b)|shared/(rules|seeds|notes)\b|decisions\.md|[\"']shared[\"']\s*/\s*[\"'](rules|seeds|notes)"
+)
+
+
+def _text_files(top: Path) -> list[Path]:
+    found = []
+    for path in sorted(top.rglob("*")):
+        parts = path.relative_to(ROOT).parts
+        if path.is_file() and not SKIPPED_DIRS & set(parts) and not any(p.endswith(".egg-info") for p in parts):
+            try:
+                path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+            found.append(path)
+    return found
+
+
+def cited_ids() -> dict[str, set[str]]:
+    """Each rule id the code raises or cites, with the files it appears in."""
+    ids: dict[str, set[str]] = {}
+    for folder in CODE_DIRS:
+        for path in _text_files(ROOT / folder):
+            for match in CITED.finditer(path.read_text(encoding="utf-8")):
+                ids.setdefault(match.group(0), set()).add(str(path.relative_to(ROOT)))
+    return ids
+
+
+def reference_for_prefix(prefix: str) -> tuple[str, rules_reference.RulesReference]:
+    """The file (package) that must hold the ids of `prefix`, and its parsed content."""
+    if prefix == "G":
+        return rules_reference.GENERAL_PACKAGE, rules_reference.general()
+    ruleset = registry.get(RULESET_OF_PREFIX[prefix])
+    return rules_reference.package_of(ruleset), rules_reference.of_ruleset(ruleset)
+
+
+def test_every_rule_id_the_code_raises_or_cites_has_an_entry_in_its_games_reference() -> None:
+    missing: dict[str, list[str]] = {}
+    for rule_id, files in sorted(cited_ids().items()):
+        package, reference = reference_for_prefix(rule_id.split("-")[0])
+        if reference.get(rule_id) is None:
+            where = f"{package.replace('.', '/')}/RULES.md"
+            missing.setdefault(where, []).append(f"{rule_id} (cited in {', '.join(sorted(files))})")
+    assert missing == {}, "rule ids without an entry:\n" + "\n".join(
+        f"{where}: {len(ids)} missing\n  " + "\n  ".join(ids) for where, ids in sorted(missing.items())
+    )
+
+
+def _cited_in_tests(rule_id: str, test_texts: list[str]) -> bool:
+    pattern = re.compile(rf"(?<![A-Za-z0-9-]){re.escape(rule_id)}(?![A-Za-z0-9-])")
+    return any(pattern.search(text) for text in test_texts)
+
+
+def test_every_entry_of_every_reference_is_cited_by_a_test() -> None:
+    # This file names ids only as examples of the format: citing them here does not count.
+    test_texts = [p.read_text(encoding="utf-8") for p in _text_files(ROOT / "tests") if p.resolve() != THIS_FILE]
+    references = [rules_reference.general()] + [rules_reference.of_ruleset(r) for r in registry.all_rulesets()]
+    uncited = [e.rule_id for ref in references for e in ref.entries if not _cited_in_tests(e.rule_id, test_texts)]
+    assert uncited == [], f"entries no test under tests/ cites: {', '.join(uncited)}"
+
+
+def test_each_file_holds_only_the_ids_of_its_own_prefix() -> None:
+    strays = []
+    for prefix in ("G", *RULESET_OF_PREFIX):
+        package, reference = reference_for_prefix(prefix)
+        strays += [f"{package}: {e.rule_id}" for e in reference.entries if e.rule_id.split("-")[0] != prefix]
+    assert strays == []
+
+
+def test_every_builtin_game_ships_a_rules_reference_file() -> None:
+    builtin = [importlib.import_module(module).RULESET for module in registry.BUILTIN_MODULES]
+    missing = [r.name for r in builtin if not rules_reference.of_ruleset(r).entries]
+    assert missing == [], f"rulesets without a RULES.md in their package: {missing}"
+
+
+def test_the_general_reference_has_the_five_general_rules_with_their_sources() -> None:
+    general = rules_reference.general()
+    assert general.title == "General"
+    assert general.rule_ids == ("G-1", "G-2", "G-3", "G-4", "G-5")
+    g3 = general.get("G-3")
+    assert g3 is not None and g3.title == "Corrections are events"
+    assert "tablelog.correction" in g3.text and not g3.text.endswith("Source:")
+    assert all(e.source and "/" not in e.source for e in general.entries), "a source names a book, not a path"
+
+
+def test_nothing_in_the_repository_points_a_reader_to_the_design_notes_outside_it() -> None:
+    pointers = []
+    for path in _text_files(ROOT):
+        if path.resolve() == THIS_FILE:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if OUTSIDE_POINTERS.search(line):
+                pointers.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert pointers == [], "pointers to notes outside the repository:\n" + "\n".join(pointers)
+
+
+# -- the parser -------------------------------------------------------------------------------------------
+EXAMPLE = """# Example rules reference
+
+What these rules cover.
+
+## EX-1: First rule
+
+What it says.
+
+The reading chosen.
+Source: The example rulebook, "Setting up".
+
+## EX-A-2: Second rule
+
+### A sub-heading stays in the text
+More.
+Source: The example rulebook, "Playing".
+"""
+
+
+def test_a_reference_parses_into_entries_with_text_and_source() -> None:
+    reference = parse(EXAMPLE)
+    assert reference.title == "Example"
+    assert reference.intro == "What these rules cover."
+    assert reference.rule_ids == ("EX-1", "EX-A-2")
+    first = reference.get("EX-1")
+    assert first == rules_reference.RuleEntry(
+        rule_id="EX-1",
+        title="First rule",
+        text="What it says.\n\nThe reading chosen.",
+        source='The example rulebook, "Setting up".',
+    )
+    second = reference.get("EX-A-2")
+    assert second is not None and second.text == "### A sub-heading stays in the text\nMore."
+    assert reference.get("EX-3") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("Example rules\n", "line 1"),
+        (EXAMPLE.replace("## EX-1: First rule", "## First rule"), "line 5: a level-2 heading"),
+        (EXAMPLE.replace('Source: The example rulebook, "Setting up".', ""), "entry EX-1 must end with a 'Source"),
+        (EXAMPLE.replace("## EX-A-2", "## EX-1"), "entry EX-1 appears twice"),
+    ],
+)
+def test_a_reference_that_strays_from_the_format_is_refused_with_the_line(text: str, complaint: str) -> None:
+    with pytest.raises(RulesReferenceError, match=re.escape(complaint)):
+        parse(text)
+
+
+def test_a_package_without_a_reference_file_has_an_empty_reference() -> None:
+    assert rules_reference.load("tests") == rules_reference.EMPTY
+
+
+def test_a_ruleset_may_name_the_package_of_its_reference() -> None:
+    class Named:
+        rules_package = "domain"
+        state_type = int
+
+    assert rules_reference.package_of(Named()) == "domain"
+    game = registry.get("milles-nautiques")
+    assert rules_reference.package_of(game) == "domain.milles_nautiques"
