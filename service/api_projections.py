@@ -10,7 +10,7 @@ The service never names a game: everything goes through the ruleset found by nam
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
@@ -43,6 +43,7 @@ from projections.replay import (
 from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
 from service.auth import Principal
+from service.guards import GUARDS, PUBLIC, released, spectator_horizon
 from service.projector import snapshot_row
 from service.readmodels import GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound
@@ -221,17 +222,20 @@ def _assign(records: GameRecords, club_id: str, ruleset: str, game_id: str) -> G
 class ReplayController(Controller):
     path = "/clubs/{club_id:str}/games/{game_id:str}"
     tags = ("replays",)
+    guards = GUARDS
 
-    @get("/replay", sync_to_thread=True, summary="A game told step by step, with its chapter index")
+    @get("/replay", sync_to_thread=True, summary="A game told step by step, with its chapter index", opt=PUBLIC)
     def read_replay(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal],
                     records: NamedDependency[GameRecords]) -> Replay:
         """Every step (narration, seat, chapters; voided events shown as what they were, marked with the
         correction that voided them) and the first step of every chapter, to jump by."""
         _require_club(principal, club_id)
         _, ruleset = _game(records, club_id, game_id)
-        return replay(ruleset, _events(records.store, ruleset, game_id))
+        horizon = spectator_horizon(records.store, principal, game_id)
+        return replay(ruleset, _events(records.store, ruleset, game_id, up_to=horizon))
 
-    @get("/replay/{step:int}", sync_to_thread=True, summary="The state after a step in a view, and what changed")
+    @get("/replay/{step:int}", sync_to_thread=True, summary="The state after a step in a view, and what changed",
+         opt=PUBLIC)
     def read_step(
         self,
         club_id: FromPath[str],
@@ -247,11 +251,15 @@ class ReplayController(Controller):
         _require_club(principal, club_id)
         viewer = _viewer(view, seat)
         _, ruleset = _game(records, club_id, game_id)
+        horizon = spectator_horizon(records.store, principal, game_id)
+        if horizon is not None and step > horizon:
+            raise NotFound(f"step (spectators see this game up to step {horizon})", str(step))
         events = _events(records.store, ruleset, game_id, up_to=max(step, 1))
         snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
         return view_at(ruleset, events, step, viewer, snaps)
 
-    @get("/changes", sync_to_thread=True, summary="What a correction of this game changed in standings and campaigns")
+    @get("/changes", sync_to_thread=True, summary="What a correction of this game changed in standings and campaigns",
+         opt=PUBLIC)
     def read_changes(
         self,
         club_id: FromPath[str],
@@ -305,14 +313,16 @@ class ReplayController(Controller):
         records.store.set_spectator_delay(game_id, delay)
         return delay
 
-    @get("/spectator-delay", sync_to_thread=True, summary="How far behind the record spectators see the game")
+    @get("/spectator-delay", sync_to_thread=True, summary="How far behind the record spectators see the game",
+         opt=PUBLIC)
     def read_delay(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal],
                    records: NamedDependency[GameRecords]) -> SpectatorDelay:
         _require_club(principal, club_id)
         records.game(club_id, game_id)
         return records.store.spectator_delay(game_id)
 
-    @get("/live", sync_to_thread=True, summary="Server-sent events: each new step, narrated, with the public state")
+    @get("/live", sync_to_thread=True, summary="Server-sent events: each new step, narrated, with the public state",
+         opt=PUBLIC)
     def live(
         self,
         club_id: FromPath[str],
@@ -333,7 +343,8 @@ class ReplayController(Controller):
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
         live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
         settings = state.settings
-        return ServerSentEvent(live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds))
+        return ServerSentEvent(live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds,
+                                             state.authenticator.watch(principal)))
 
 
 class LiveGame:
@@ -356,12 +367,7 @@ class LiveGame:
         dec = decoder(self.ruleset)
         self.events += [dec.decode(e.data) for e in stored]
         self.recorded += [e.recorded_at for e in stored]
-        delay = self.store.spectator_delay(self.game_id)
-        last = len(self.events) - delay.events
-        if delay.seconds:
-            horizon = time.time() - delay.seconds
-            while last > self.sent and self.recorded[last - 1].timestamp() > horizon:
-                last -= 1
+        last = released(self.recorded, self.store.spectator_delay(self.game_id))
         if last <= self.sent:
             return []
         # Narration needs the whole record (a later correction marks what it voided), so the steps are
@@ -384,11 +390,17 @@ class LiveGame:
         snaps = replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
         return seek(self.ruleset, self.events, version, snaps)
 
-    async def messages(self, poll_seconds: float, keepalive_seconds: float) -> AsyncIterator[ServerSentEventMessage]:
-        """The stream: steps as they may be sent, a comment now and then to keep the line open."""
+    async def messages(self, poll_seconds: float, keepalive_seconds: float,
+                       still_valid: Callable[[], bool] = lambda: True) -> AsyncIterator[ServerSentEventMessage]:
+        """The stream: steps as they may be sent, a comment now and then to keep the line open. It ends
+        once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
+        the browser's reconnection is then refused."""
         quiet_since = time.monotonic()
         yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
         while True:
+            if not await anyio.to_thread.run_sync(still_valid):
+                yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                return
             steps = await anyio.to_thread.run_sync(self._poll)
             for item in steps:
                 yield ServerSentEventMessage(id=item.step.version, event="step",
@@ -405,6 +417,7 @@ class LiveGame:
 class LeagueController(Controller):
     path = "/clubs/{club_id:str}/leagues"
     tags = ("leagues",)
+    guards = GUARDS
 
     @post("/", sync_to_thread=True, summary="Create a league (refused with 422 when it cannot be ranked)")
     def create_league(self, club_id: FromPath[str], data: JSONBody[LeagueIn], principal: NamedDependency[Principal],
@@ -421,14 +434,14 @@ class LeagueController(Controller):
         records.store.create_collection("league", club_id, league.league_id, msgspec.json.encode(league))
         return LeagueOut(league=league, game_ids=())
 
-    @get("/", sync_to_thread=True, summary="The club's leagues")
+    @get("/", sync_to_thread=True, summary="The club's leagues", opt=PUBLIC)
     def list_leagues(self, club_id: FromPath[str], principal: NamedDependency[Principal],
                      records: NamedDependency[GameRecords]) -> list[LeagueOut]:
         _require_club(principal, club_id)
         return [LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
                 for c in records.store.list_collections("league", club_id)]
 
-    @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games")
+    @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games", opt=PUBLIC)
     def get_league(self, club_id: FromPath[str], league_id: FromPath[str], principal: NamedDependency[Principal],
                    records: NamedDependency[GameRecords]) -> LeagueOut:
         _require_club(principal, club_id)
@@ -447,7 +460,8 @@ class LeagueController(Controller):
         records.store.add_collection_game("league", club_id, league_id, data.game_id)
         return LeagueOut(league=league, game_ids=_league(records, club_id, league_id)[1])
 
-    @get("/{league_id:str}/standings", sync_to_thread=True, summary="The league table as of a date, explained")
+    @get("/{league_id:str}/standings", sync_to_thread=True, summary="The league table as of a date, explained",
+         opt=PUBLIC)
     def read_standings(
         self,
         club_id: FromPath[str],
@@ -467,6 +481,7 @@ class LeagueController(Controller):
 class CampaignController(Controller):
     path = "/clubs/{club_id:str}/campaigns"
     tags = ("campaigns",)
+    guards = GUARDS
 
     @post("/", sync_to_thread=True, summary="Create a campaign: a series of games with the same players")
     def create_campaign(self, club_id: FromPath[str], data: JSONBody[CampaignIn],
@@ -482,14 +497,14 @@ class CampaignController(Controller):
         records.store.create_collection("campaign", club_id, campaign.campaign_id, msgspec.json.encode(campaign))
         return CampaignOut(campaign=campaign, game_ids=())
 
-    @get("/", sync_to_thread=True, summary="The club's campaigns")
+    @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
     def list_campaigns(self, club_id: FromPath[str], principal: NamedDependency[Principal],
                        records: NamedDependency[GameRecords]) -> list[CampaignOut]:
         _require_club(principal, club_id)
         return [CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
                 for c in records.store.list_collections("campaign", club_id)]
 
-    @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games")
+    @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games", opt=PUBLIC)
     def get_campaign(self, club_id: FromPath[str], campaign_id: FromPath[str],
                      principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
         _require_club(principal, club_id)
@@ -510,7 +525,7 @@ class CampaignController(Controller):
         return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
 
     @get("/{campaign_id:str}/status", sync_to_thread=True, summary="Cumulative totals after every game, "
-         "next dealer or starter, finished, winner")
+         "next dealer or starter, finished, winner", opt=PUBLIC)
     def read_status(self, club_id: FromPath[str], campaign_id: FromPath[str],
                     principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignStatus:
         _require_club(principal, club_id)

@@ -22,8 +22,9 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain import registry
 from domain.ruleset import Result, Viewer
-from service.auth import Authenticator, Principal, new_key
+from service.auth import Authenticator, Principal
 from service.errors import exception_handlers, problem
+from service.guards import GUARDS, OPERATOR, PUBLIC, bearer, spectator_horizon
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.records import GameRecords, NewGame, NotFound
@@ -44,19 +45,6 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
     club_id: str
     name: str
     created_at: datetime
-
-
-class KeyIn(msgspec.Struct, frozen=True, kw_only=True):
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-
-
-class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
-    """A new API key. The token is shown once: only its hash is kept."""
-
-    key_id: str
-    club_id: str
-    name: str
-    token: str
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,15 +186,9 @@ def _event_out(event: StoredEvent) -> EventOut:
 
 
 # -- dependencies ---------------------------------------------------------------------------------------
-def _bearer(request: Request[Any, Any, Any]) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
-
-
 def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
-    """The caller, from its bearer token; 401 without a valid one."""
-    principal = state.authenticator(_bearer(request))
+    """The caller, as the guard found it (`service.guards`), else from its bearer token; 401 without."""
+    principal = request.scope["state"].get("principal") or state.authenticator(bearer(request))
     if principal is None:
         raise NotAuthorizedException()
     if principal.club_id:
@@ -251,33 +233,22 @@ def _viewer(view: str, seat: int | None) -> Viewer:
 class ClubController(Controller):
     path = "/clubs"
     tags = ("clubs",)
+    guards = GUARDS
 
-    @post("/", sync_to_thread=True, summary="Create a club (operator key)")
+    @post("/", sync_to_thread=True, summary="Create a club (operator key)", opt=OPERATOR)
     def create_club(self, data: JSONBody[ClubIn], principal: NamedDependency[Principal], state: State) -> ClubOut:
         _require_operator(principal)
         club = state.store.create_club(data.club_id, data.name)
         get_logger(club_id=club.club_id).info("club.created")
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
 
-    @get("/{club_id:str}", sync_to_thread=True, summary="A club")
+    @get("/{club_id:str}", sync_to_thread=True, summary="A club", opt=PUBLIC)
     def get_club(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> ClubOut:
         _require_club(principal, club_id)
         club = state.store.get_club(club_id)
         if club is None:
             raise NotFound("club", club_id)
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
-
-    @post("/{club_id:str}/keys", sync_to_thread=True, summary="Create an API key for a club (operator key)")
-    def create_key(
-        self, club_id: FromPath[str], data: JSONBody[KeyIn], principal: NamedDependency[Principal], state: State
-    ) -> KeyCreated:
-        _require_operator(principal)
-        if state.store.get_club(club_id) is None:
-            raise NotFound("club", club_id)
-        key_id, token, secret_hash = new_key()
-        state.store.create_api_key(key_id, club_id, data.name, secret_hash)
-        get_logger(club_id=club_id).info("key.created", new_key_id=key_id)
-        return KeyCreated(key_id=key_id, club_id=club_id, name=data.name, token=token)
 
     @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
     def create_player(
@@ -287,7 +258,7 @@ class ClubController(Controller):
         player = state.store.create_player(club_id, data.player_id, data.name)
         return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
 
-    @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players")
+    @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players", opt=PUBLIC)
     def list_players(
         self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State
     ) -> list[PlayerOut]:
@@ -358,6 +329,7 @@ class GameController(Controller):
 
     path = "/clubs/{club_id:str}/games"
     tags = ("games",)
+    guards = GUARDS
 
     @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
     def create_game(
@@ -373,7 +345,7 @@ class GameController(Controller):
         get_logger().info("game.created", ruleset=record.ruleset)
         return _game_out(msgspec.structs.replace(record, version=result.last_version))
 
-    @get("/", sync_to_thread=True, summary="The club's games, filtered")
+    @get("/", sync_to_thread=True, summary="The club's games, filtered", opt=PUBLIC)
     def list_games(
         self,
         club_id: FromPath[str],
@@ -399,7 +371,7 @@ class GameController(Controller):
         )
         return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
 
-    @get("/{game_id:str}", sync_to_thread=False, summary="A game's listing")
+    @get("/{game_id:str}", sync_to_thread=False, summary="A game's listing", opt=PUBLIC)
     def get_game(
         self,
         club_id: FromPath[str],
@@ -454,7 +426,12 @@ class GameController(Controller):
             next_after=events[-1].version if len(events) == limit else None,
         )
 
-    @get("/{game_id:str}/state", sync_to_thread=False, summary="The state at a version, in a view")
+    @get(
+        "/{game_id:str}/state",
+        sync_to_thread=False,
+        summary="The state at a version, in a view (a spectate key: public, behind the spectator delay)",
+        opt=PUBLIC,
+    )
     def read_state(
         self,
         club_id: FromPath[str],
@@ -466,6 +443,9 @@ class GameController(Controller):
         version: Annotated[int | None, QueryParameter(ge=1)] = None,
     ) -> StateOut:
         _require_club(principal, club_id)
+        horizon = spectator_horizon(records.store, principal, game_id)
+        if horizon is not None:
+            version = min(version or horizon, horizon)
         at, state = records.state(club_id, game_id, _viewer(view, seat), version)
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
@@ -645,7 +625,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records, sync_to_thread=False),
         },
-        route_handlers=[ClubController, GameController, *projection_handlers(), list_rulesets, health, ready],
+        route_handlers=[
+            ClubController,
+            GameController,
+            *projection_handlers(),
+            *access_handlers(),
+            list_rulesets,
+            health,
+            ready,
+        ],
         on_startup=[startup],
         on_shutdown=[shutdown],
         state=app_state,
@@ -662,6 +650,14 @@ def projection_handlers() -> list[Any]:
     from service.api_projections import HANDLERS
 
     return list(HANDLERS)
+
+
+def access_handlers() -> list[Any]:
+    """Keys, share links and the club's pages (`service.keys_api`, `service.pages`)."""
+    from service.keys_api import HANDLERS as KEY_HANDLERS
+    from service.pages import HANDLERS as PAGE_HANDLERS
+
+    return [*KEY_HANDLERS, *PAGE_HANDLERS]
 
 
 def app_factory() -> Litestar:

@@ -1,0 +1,106 @@
+"""Who may call what: one litestar guard on every API controller, reading what a handler needs from its
+`opt` (default: `read` for GET, `write` otherwise), so no handler checks access itself.
+
+| needs      | operator | record | read | spectate                      |
+|------------|----------|--------|------|-------------------------------|
+| `operator` | yes      | no     | no   | no                            |
+| `keys`     | yes      | yes    | no   | no                            |
+| `write`    | yes      | yes    | no   | no                            |
+| `read`     | yes      | yes    | yes  | no                            |
+| `public`   | yes      | yes    | yes  | only `view=public`, delayed   |
+
+A club's key reaches only its own club. A spectate key's reads are held back by each game's spectator
+delay (`spectator_horizon`), as the live stream is.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from litestar.connection import ASGIConnection
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+from litestar.handlers.base import BaseRouteHandler
+
+from service.auth import Principal
+from service.readmodels import SpectatorDelay
+from service.store.base import Store
+
+Needs = Literal["operator", "keys", "write", "read", "public"]
+
+OPERATOR: dict[str, Any] = {"needs": "operator"}
+KEYS: dict[str, Any] = {"needs": "keys"}
+PUBLIC: dict[str, Any] = {"needs": "public"}
+"""Handler `opt`s: `@get(..., opt=PUBLIC)` lets a spectate key read it (public view, delayed)."""
+
+
+def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
+    header = connection.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def needs_of(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> Needs:
+    needs = handler.opt.get("needs")
+    if needs is not None:
+        return needs
+    return "read" if connection.scope.get("method") in ("GET", "HEAD") else "write"
+
+
+def check(principal: Principal, needs: Needs, club_id: str | None, view: str | None) -> None:
+    """Raise PermissionDeniedException (403) when `principal` may not do what a handler `needs`."""
+    if principal.operator:
+        return
+    if needs == "operator":
+        raise PermissionDeniedException(detail="Only the operator key may do this.")
+    if club_id is not None and principal.club_id != club_id:
+        raise PermissionDeniedException(detail="This key belongs to another club.")
+    access = principal.access
+    if needs in ("keys", "write") and access != "record":
+        what = "manage the club's keys" if needs == "keys" else "change the record"
+        raise PermissionDeniedException(detail=f"A {access} key may not {what}: it needs a record key.")
+    if needs == "read" and access not in ("record", "read"):
+        raise PermissionDeniedException(detail=f"A {access} key sees public views only; this needs a read key.")
+    if needs == "public" and not principal.sees_hidden and view not in (None, "public"):
+        raise PermissionDeniedException(detail=f"A {access} key sees the public view only.")
+
+
+def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """The API guard: a bearer key (401 without a valid one), allowed what the handler needs (403)."""
+    principal = connection.app.state.authenticator(bearer(connection))
+    if principal is None:
+        raise NotAuthorizedException()
+    check(
+        principal,
+        needs_of(connection, handler),
+        connection.path_params.get("club_id"),
+        connection.query_params.get("view"),
+    )
+    connection.scope["state"]["principal"] = principal
+
+
+GUARDS = [authorize]
+
+
+def released(recorded: Sequence[datetime], delay: SpectatorDelay, now: float | None = None) -> int:
+    """How many of a game's steps (recorded at these times, in order) spectators may see now: all but
+    the last `delay.events`, and none recorded less than `delay.seconds` ago."""
+    last = len(recorded) - delay.events
+    if delay.seconds:
+        horizon = (time.time() if now is None else now) - delay.seconds
+        while last > 0 and recorded[last - 1].timestamp() > horizon:
+            last -= 1
+    return max(last, 0)
+
+
+def spectator_horizon(store: Store, principal: Principal, game_id: str) -> int | None:
+    """The last step `principal` may see of a game (at least the set-up), or None when it sees all."""
+    if principal.sees_hidden:
+        return None
+    delay = store.spectator_delay(game_id)
+    if not delay.events and not delay.seconds:
+        return None
+    recorded = [e.recorded_at for e in store.read_stream(game_id)]
+    return max(1, released(recorded, delay))

@@ -1,0 +1,3 @@
+"""The club's pages (see `service.pages.controllers`)."""
+
+HANDLERS: list[object] = []
