@@ -7,6 +7,7 @@ import os
 import socket
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -144,11 +145,54 @@ def cmd_key_create(args: argparse.Namespace) -> int:
         print(f"no club {args.club_id!r}", file=sys.stderr)
         return 2
     key_id, token, secret_hash = new_key()
-    store.create_api_key(key_id, args.club_id, args.name, secret_hash)
+    store.create_api_key(key_id, args.club_id, args.name, secret_hash, args.scope, args.expires)
     store.close()
     # The token goes to standard output only, once; it is never logged.
     print(token)
     return 0
+
+
+def cmd_key_list(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    if store.get_club(args.club_id) is None:
+        print(f"no club {args.club_id!r}", file=sys.stderr)
+        return 2
+    keys = store.list_api_keys(args.club_id)
+    store.close()
+    print(f"{'KEY ID':<18} {'SCOPE':<9} {'CREATED':<20} {'EXPIRES':<20} {'REVOKED':<20} NAME")
+    for key in keys:
+        print(
+            f"{key.key_id:<18} {key.scope:<9} {_minute(key.created_at):<20} {_minute(key.expires_at):<20} "
+            f"{_minute(key.revoked_at):<20} {key.name}"
+        )
+    return 0
+
+
+def cmd_key_revoke(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    key = store.get_api_key(args.key_id)
+    if key is None:
+        store.close()
+        print(f"no key {args.key_id!r}", file=sys.stderr)
+        return 2
+    revoked = store.revoke_api_key(args.key_id)
+    store.close()
+    assert revoked is not None
+    print(f"key {revoked.key_id} ({revoked.name}, club {revoked.club_id}) revoked at {_minute(revoked.revoked_at)}")
+    return 0
+
+
+def _minute(moment: datetime | None) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
+
+
+def _expiry(text: str) -> datetime:
+    """An expiry given on the command line: an ISO date or time (UTC when no zone is given)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -335,8 +379,19 @@ def build_parser() -> argparse.ArgumentParser:
     key_create = key.add_parser("create", help="create a club API key; prints the token once")
     key_create.add_argument("club_id")
     key_create.add_argument("--name", default="scorekeeper")
+    key_create.add_argument("--scope", choices=["record", "read", "spectate"], default="record",
+                            help="record: writes and every view; read: every view; spectate: public views, delayed")
+    key_create.add_argument("--expires", type=_expiry, help="when the key stops working (ISO date or time, UTC)")
     _database_flags(key_create)
     key_create.set_defaults(run=cmd_key_create)
+    key_list = key.add_parser("list", help="a club's keys (never their tokens)")
+    key_list.add_argument("club_id")
+    _database_flags(key_list)
+    key_list.set_defaults(run=cmd_key_list)
+    key_revoke = key.add_parser("revoke", help="revoke a key (refused from its next request on every worker)")
+    key_revoke.add_argument("key_id")
+    _database_flags(key_revoke)
+    key_revoke.set_defaults(run=cmd_key_revoke)
 
     export = commands.add_parser("export", help="write a game's events as JSON Lines")
     export.add_argument("game")
