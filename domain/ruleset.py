@@ -153,6 +153,8 @@ class SeriesStatus(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[str, ...] = ()
     next_dealer: str | None = None
     note: str = ""
+    target: int | None = None
+    """The total that ends the series, in the same unit, where there is one (pages draw it as a line)."""
 
 
 class ResourceKind(Protocol):
@@ -259,3 +261,6 @@ class GameRuleset:
     legal_events: Callable[[Any, int], list[Any] | None]
     narrate: Callable[[Any, Any, Any], Narration]
     series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]
+    # Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
+    # projections.diff) that changed from the step before, to highlight. None: the game has no picture.
+    picture: Callable[[Any, Sequence[tuple[str, ...]]], str] | None = None

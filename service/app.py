@@ -640,6 +640,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         exception_handlers=exception_handlers(),
         middleware=[logging_middleware],
         openapi_config=openapi_config(),
+        template_config=pages_template_config(),
         type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,
     )
@@ -655,9 +656,15 @@ def projection_handlers() -> list[Any]:
 def access_handlers() -> list[Any]:
     """Keys, share links and the club's pages (`service.keys_api`, `service.pages`)."""
     from service.keys_api import HANDLERS as KEY_HANDLERS
-    from service.pages import HANDLERS as PAGE_HANDLERS
+    from service.pages import handlers
 
-    return [*KEY_HANDLERS, *PAGE_HANDLERS]
+    return [*KEY_HANDLERS, *handlers()]
+
+
+def pages_template_config() -> Any:
+    from service.pages import template_config
+
+    return template_config()
 
 
 def app_factory() -> Litestar:

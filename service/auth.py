@@ -169,14 +169,15 @@ def authenticate_share(store: Store, token: str | None) -> Principal | None:
 
 class Authenticator:
     """Resolves tokens, remembering them until the revocation counter moves (or `ttl` seconds pass): a
-    request then costs one read of the counter rather than the credential's rows."""
+    request then costs one read of the counter rather than the credential's rows. Each kind of token is
+    remembered apart, so a token is only ever taken for what it was first checked as."""
 
     def __init__(self, store: Store, operator_key: str | None, ttl: float = 30.0, size: int = 4096) -> None:
         self.store = store
         self.operator_key = operator_key
         self.ttl = ttl
         self.size = size
-        self._known: dict[str, tuple[float, Principal]] = {}
+        self._known: dict[tuple[str, str], tuple[float, Principal]] = {}
         self._generation: int | None = None
         self._lock = threading.Lock()
 
@@ -196,7 +197,7 @@ class Authenticator:
         self._fresh()
         now = time.monotonic()
         with self._lock:
-            known = self._known.get(token)
+            known = self._known.get((kind, token))
         if known is not None and now - known[0] < self.ttl:
             principal: Principal | None = known[1]
         elif kind == "key":
@@ -213,7 +214,7 @@ class Authenticator:
             with self._lock:
                 if len(self._known) >= self.size:
                     self._known.clear()
-                self._known[token] = (now, principal)
+                self._known[(kind, token)] = (now, principal)
         return principal
 
     def __call__(self, token: str | None) -> Principal | None:

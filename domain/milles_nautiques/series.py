@@ -24,7 +24,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     """Cumulative half-points over finished rounds in order. The game ends at the end of the round in
     which a side reaches 200 points; the highest total wins, and a tie at the top plays another round."""
     if not games:
-        return SeriesStatus(totals={}, finished=False, note="No round has been played yet.")
+        return SeriesStatus(target=GAME_TARGET, totals={}, finished=False, note="No round has been played yet.")
     labels = side_labels(games[0].setup)
     totals = dict.fromkeys(sorted(set(labels.values())), 0)
     winners: tuple[str, ...] = ()
@@ -51,7 +51,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             winners = leaders
     last = games[-1].setup
     if winners:
-        return SeriesStatus(totals=totals, finished=True, winners=winners,
+        return SeriesStatus(target=GAME_TARGET, totals=totals, finished=True, winners=winners,
                             note=f"{winners[0]} wins the game with {totals[winners[0]]} half-points.")
     dealer = last.options.get("dealer")
     next_dealer = None
@@ -61,4 +61,4 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     best = max(totals.values())
     note = ("The leaders are level past 200 points: another round is played."
             if best >= GAME_TARGET else "Another round is needed: nobody has 200 points yet.")
-    return SeriesStatus(totals=totals, finished=False, next_dealer=next_dealer, note=note)
+    return SeriesStatus(target=GAME_TARGET, totals=totals, finished=False, next_dealer=next_dealer, note=note)
