@@ -81,10 +81,14 @@ def chapter_label(mark: ChapterMark) -> str:
     return f"{kind.capitalize()} {number}"
 
 
-def chapters_near(marks: Sequence[ChapterMark], current: Step) -> list[ChapterMark]:
-    """The outermost chapters, and the chapters inside the one the current step is in."""
+def chapters_near(marks: Sequence[ChapterMark], current: Step, around: int = 8) -> list[ChapterMark]:
+    """The outermost chapters, and the chapters inside the current one near the current step (a long
+    game's hundreds of turns stay a short list)."""
     outer = current.chapters[:1]
-    return [m for m in marks if len(m.chapters) == 1 or (outer and m.chapters[:1] == outer and len(m.chapters) == 2)]
+    inner = [m for m in marks if outer and len(m.chapters) == 2 and m.chapters[:1] == outer]
+    here = max((i for i, m in enumerate(inner) if m.version <= current.version), default=0)
+    near = inner[max(0, here - around) : here + around + 1]
+    return [m for m in marks if len(m.chapters) == 1 or m in near]
 
 
 def game_step(

@@ -62,6 +62,8 @@ def state_html(view: Any, changed: Sequence[Path]) -> Markup:
 
 def _node(value: Any, path: Path, marks: set[Path]) -> Markup:
     if isinstance(value, dict):
+        if not value:
+            return Markup('<span class="none">none</span>')
         items = [(str(k), v) for k, v in value.items()]
         return _items(items, path, marks, "dl")
     if isinstance(value, (list, tuple)):

@@ -167,4 +167,6 @@ def screenshot(page: Any, name: str) -> None:
     for label, size in (("phone", PHONE), ("laptop", LAPTOP)):
         page.set_viewport_size(size)
         page.screenshot(path=str(ARTEFACTS / f"{name}-{label}.png"), full_page=True)
+        if label == "phone":  # what a phone shows first, at a size one can read
+            page.screenshot(path=str(ARTEFACTS / f"{name}-{label}-first-screen.png"))
     page.set_viewport_size(LAPTOP)
