@@ -179,7 +179,7 @@ class SignInController(Controller):
         return Redirect(path="/sign-in")
 
     @get("/sign-in", sync_to_thread=False, include_in_schema=False)
-    def sign_in_form(self, next_path: Annotated[str, QueryParameter(query="next")] = "") -> Template:
+    def sign_in_form(self, next_path: Annotated[str, QueryParameter(name="next")] = "") -> Template:
         return Template(template_name="sign_in.html", context={"next": next_path, "error": ""})
 
     @post("/sign-in", sync_to_thread=True, include_in_schema=False, status_code=303)

@@ -4,15 +4,17 @@ table the API does not, and never names a game."""
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
 from typing import Any
 
 import msgspec
 
 from domain import registry
+from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
@@ -81,14 +83,98 @@ def chapter_label(mark: ChapterMark) -> str:
     return f"{kind.capitalize()} {number}"
 
 
-def chapters_near(marks: Sequence[ChapterMark], current: Step, around: int = 8) -> list[ChapterMark]:
-    """The outermost chapters, and the chapters inside the current one near the current step (a long
-    game's hundreds of turns stay a short list)."""
-    outer = current.chapters[:1]
-    inner = [m for m in marks if outer and len(m.chapters) == 2 and m.chapters[:1] == outer]
-    here = max((i for i, m in enumerate(inner) if m.version <= current.version), default=0)
-    near = inner[max(0, here - around) : here + around + 1]
-    return [m for m in marks if len(m.chapters) == 1 or m in near]
+class Told(msgspec.Struct, frozen=True, kw_only=True):
+    """A game narrated up to some step, with its chapter index split for quick lookups: the outermost
+    chapters, and the chapters inside each one (first steps in increasing order)."""
+
+    replay: Replay
+    outer: tuple[ChapterMark, ...]
+    inner: dict[tuple[tuple[str, int], ...], tuple[ChapterMark, ...]]
+
+    @classmethod
+    def of(cls, told: Replay) -> Told:
+        inner: dict[tuple[tuple[str, int], ...], list[ChapterMark]] = {}
+        for mark in told.chapters:
+            if len(mark.chapters) == 2:
+                inner.setdefault(mark.chapters[:1], []).append(mark)
+        return cls(
+            replay=told,
+            outer=tuple(m for m in told.chapters if len(m.chapters) == 1),
+            inner={k: tuple(v) for k, v in inner.items()},
+        )
+
+    def chapters_near(self, current: Step, around: int = 8) -> list[ChapterMark]:
+        """The chapters to jump to: the first and last outermost ones and those near the current step,
+        and the chapters inside the current one near it (thousands of turns stay a short list)."""
+        inner = self.inner.get(current.chapters[:1], ())
+        return _near(self.outer, current, around, ends=True) + _near(inner, current, around, ends=False)
+
+
+def _near(marks: Sequence[ChapterMark], current: Step, around: int, ends: bool) -> list[ChapterMark]:
+    here = max(0, bisect.bisect_right([m.version for m in marks], current.version) - 1) if marks else 0
+    picked = set(range(max(0, here - around), min(len(marks), here + around + 1)))
+    if ends and marks:
+        picked |= {0, len(marks) - 1}
+    return [marks[i] for i in sorted(picked)]
+
+
+class StreamEvents(Sequence[Any]):
+    """The first `length` events of a game's stream, read from the store where they are asked for: a
+    step page reads the set-up and the events after the snapshot it seeks from, not the whole record
+    (a correction that refolds from the start asks for the rest, and gets it)."""
+
+    def __init__(self, records: GameRecords, ruleset: Ruleset, game_id: str, length: int, read_from: int) -> None:
+        self._store, self._decoder, self._game_id, self._length = records.store, decoder(ruleset), game_id, length
+        self._read: dict[int, Any] = {}
+        self._load(1, 1)
+        self._load(max(1, read_from), length)
+
+    def _load(self, first: int, last: int) -> None:
+        """Events `first` to `last` (versions, inclusive), unless already read."""
+        missing = [v for v in range(first, last + 1) if v not in self._read]
+        if not missing:
+            return
+        rows = self._store.read_stream(self._game_id, after_version=missing[0] - 1, limit=missing[-1] - missing[0] + 1)
+        for row in rows:
+            self._read[row.version] = self._decoder.decode(row.data)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):  # a part, read only when it is used (`restore` keeps its prefix so)
+            return _Part(self, range(self._length)[index])
+        position = index + self._length if index < 0 else index
+        if not 0 <= position < self._length:
+            raise IndexError(index)
+        return self.at(position)
+
+    def at(self, position: int) -> Any:
+        self._load(position + 1, position + 1)
+        return self._read[position + 1]
+
+    def span(self, positions: range) -> list[Any]:
+        if positions:
+            self._load(min(positions) + 1, max(positions) + 1)
+        return [self._read[p + 1] for p in positions]
+
+
+class _Part(Sequence[Any]):
+    """Some of a `StreamEvents`, read when first used, all at once."""
+
+    def __init__(self, whole: StreamEvents, positions: range) -> None:
+        self._whole, self._positions = whole, positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return _Part(self._whole, self._positions[index])
+        return self._whole.at(self._positions[index])
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._whole.span(self._positions))
 
 
 def game_step(
@@ -105,14 +191,17 @@ def game_step(
     record = records.game(club_id, game_id)
     ruleset = registry.get(record.ruleset)
     horizon = spectator_horizon(records.store, principal, game_id)
-    told = told_up_to(records, ruleset, game_id, horizon)
+    indexed = told_up_to(records, ruleset, game_id, horizon)
+    told = indexed.replay
     last = len(told.steps)
     at = last if step is None else step
     if not 1 <= at <= last:
         raise NotFound("step", f"{at} (this game has steps 1 to {last})")
-    events = _events(records.store, ruleset, game_id, up_to=at)
     viewer = viewer_of(principal, view, seat, told.players)
-    snaps = replay_snapshots(records.store, ruleset, game_id, at, snapshot_every)
+    # Seek from the latest snapshot before the step (view_at folds to the step before it, then applies
+    # the step): only the events after it are read.
+    snaps = [s for s in replay_snapshots(records.store, ruleset, game_id, at, snapshot_every) if s.version < at][-1:]
+    events = StreamEvents(records, ruleset, game_id, at, snaps[0].version if snaps else 1)
     shown = view_at(ruleset, events, at, viewer, snaps)
     current = told.steps[at - 1]
     return {
@@ -128,17 +217,17 @@ def game_step(
         "picture": picture_of(ruleset, shown),
         "changes": [change_text([str(p) for p in c.path], c.op, c.old, c.new) for c in shown.changes] if at > 1 else [],
         "window": told.steps[max(0, at - 1 - WINDOW) : at + WINDOW],
-        "chapters": chapters_near(told.chapters, current),
+        "chapters": indexed.chapters_near(current),
         "chapter_label": chapter_label,
         "players": sorted(told.players, key=lambda p: p.seat),
     }
 
 
-_TOLD: OrderedDict[tuple[str, str, str, int], Replay] = OrderedDict()
+_TOLD: OrderedDict[tuple[str, str, str, int], Told] = OrderedDict()
 _TOLD_LOCK = threading.Lock()
 
 
-def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: int | None) -> Replay:
+def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: int | None) -> Told:
     """The game narrated up to `horizon` (all of it when None). A record only grows, so the narration of
     its first N events never changes: it is remembered per game and length (a step page then folds only
     from the nearest snapshot, as the API's does)."""
@@ -149,7 +238,7 @@ def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: in
         if told is not None:
             _TOLD.move_to_end(key)
             return told
-    told = replay(ruleset, _events(records.store, ruleset, game_id, up_to=length))
+    told = Told.of(replay(ruleset, _events(records.store, ruleset, game_id, up_to=length)))
     with _TOLD_LOCK:
         _TOLD[key] = told
         while len(_TOLD) > 64:
