@@ -159,6 +159,13 @@ def print_report(results: dict[str, Any]) -> None:
             print(f"\n## Rebuild\n{section['status']}")
         for name, why in section.get("excluded_rulesets", {}).items():
             print(f"rebuild leaves out {name}: its state cannot be snapshotted ({why[:100]})")
+    if "pages" in results:
+        section = results["pages"]
+        _table(f"Pages (ms per replay step page, {section['samples']} random steps; picture: {section['picture']})",
+               ["events", "first page", "page p50", "page p99", "picture p50", "picture p99", "HTML bytes"],
+               [[r["events"], r["first_page_ms"], r["step_page"]["median_ms"], r["step_page"]["p99_ms"],
+                 r["picture"]["median_ms"], r["picture"]["p99_ms"], r["html_bytes_max"]] for r in section["rows"]])
+        print(f"page weight: {section['page_weight_bytes']:,} bytes (heaviest step page + CSS + JS)")
     memory = results["memory"]
     server = memory["server_during_http"]
     print("\n## Memory")
