@@ -96,9 +96,13 @@ def released(recorded: Sequence[datetime], delay: SpectatorDelay, now: float | N
 
 
 def spectator_horizon(store: Store, principal: Principal, game_id: str) -> int | None:
-    """The last step `principal` may see of a game (at least the set-up), or None when it sees all."""
-    if principal.sees_hidden:
-        return None
+    """The last step `principal` may see of a game, or None when it sees all of it."""
+    return None if principal.sees_hidden else spectators_horizon(store, game_id)
+
+
+def spectators_horizon(store: Store, game_id: str) -> int | None:
+    """The last step spectators may see of a game now (at least the set-up), or None when it has no
+    spectator delay."""
     delay = store.spectator_delay(game_id)
     if not delay.events and not delay.seconds:
         return None

@@ -309,7 +309,7 @@ class ClubPages(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> Template:
-        context = reads.live_table(records, principal, club_id, game_id, state.settings.snapshot_every)
+        context = reads.live_table(records, club_id, game_id, state.settings.snapshot_every)
         return _page("live.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True)
@@ -489,7 +489,7 @@ class SharePages(Controller):
     ) -> Template:
         assert principal.club_id is not None
         context = reads.live_table(
-            records, principal, principal.club_id, _target(principal, "game"), state.settings.snapshot_every
+            records, principal.club_id, _target(principal, "game"), state.settings.snapshot_every
         )
         return _page("live.html", principal, _share_links(token, principal), **context)
 

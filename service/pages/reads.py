@@ -28,7 +28,7 @@ from service.api_projections import (
     replay_snapshots,
 )
 from service.auth import Principal
-from service.guards import spectator_horizon
+from service.guards import spectator_horizon, spectators_horizon
 from service.pages.render import campaign_plot, change_text, points, state_html, unit_word
 from service.readmodels import SpectatorDelay
 from service.records import GameRecords, NotFound
@@ -258,16 +258,13 @@ def picture_of(ruleset: Ruleset, shown: StepView) -> Any:
     return state_html(shown.view, changed)
 
 
-def live_table(
-    records: GameRecords, principal: Principal, club_id: str, game_id: str, snapshot_every: int
-) -> dict[str, Any]:
+def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every: int) -> dict[str, Any]:
     """The live page as it opens: the public view at the last step spectators may see (the stream that
     follows holds steps back the same way)."""
     record = records.game(club_id, game_id)
     ruleset = registry.get(record.ruleset)
     delay = records.store.spectator_delay(game_id)
-    spectator = msgspec.structs.replace(principal, scope="spectate", operator=False, share=principal.share)
-    horizon = spectator_horizon(records.store, spectator, game_id)
+    horizon = spectators_horizon(records.store, game_id)
     events = _events(records.store, ruleset, game_id, up_to=horizon)
     told = replay(ruleset, events)
     at = len(told.steps)
