@@ -24,7 +24,7 @@ from domain import registry
 from domain.ruleset import Result, Viewer
 from service.auth import Authenticator, Principal
 from service.errors import exception_handlers, problem
-from service.guards import GUARDS, OPERATOR, PUBLIC, bearer, spectator_horizon
+from service.guards import GUARDS, OPERATOR, PUBLIC, bearer, check, spectator_horizon
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.records import GameRecords, NewGame, NotFound
@@ -187,10 +187,15 @@ def _event_out(event: StoredEvent) -> EventOut:
 
 # -- dependencies ---------------------------------------------------------------------------------------
 def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
-    """The caller, as the guard found it (`service.guards`), else from its bearer token; 401 without."""
-    principal = request.scope["state"].get("principal") or state.authenticator(bearer(request))
+    """The caller, as the guard found it (`service.guards`); for a handler without the guard, from its
+    bearer token (401 without) with the guard's default rule: a read key reads, a record key writes."""
+    principal = request.scope["state"].get("principal")
     if principal is None:
-        raise NotAuthorizedException()
+        principal = state.authenticator(bearer(request))
+        if principal is None:
+            raise NotAuthorizedException()
+        check(principal, "read" if request.method in ("GET", "HEAD") else "write",
+              request.path_params.get("club_id"), request.query_params.get("view"))
     if principal.club_id:
         bind(key_id=principal.key_id)
     return principal

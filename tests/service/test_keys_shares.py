@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from litestar import get, post
+from litestar.di import NamedDependency
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.auth import Principal
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 
@@ -53,3 +56,36 @@ def test_a_share_link_is_made_by_a_record_key_opens_its_game_only_and_is_refused
     assert revoked.status_code == 200 and revoked.json()["revoked_at"] is not None
     gone = api.client.get(body["path"])
     assert gone.status_code == 403 and "This link no longer works" in gone.text
+
+
+def test_a_handler_without_the_guard_still_keeps_reads_and_writes_to_their_scopes(database_url: str) -> None:
+    """A controller added without `guards = GUARDS` falls back on the guard's default rule through the
+    principal dependency: GET needs a read key, anything else a record key, of the path's club."""
+
+    @post("/clubs/{club_id:str}/unguarded", sync_to_thread=False)
+    def write(club_id: str, principal: NamedDependency[Principal]) -> dict[str, str]:
+        return {"scope": principal.scope}
+
+    @get("/clubs/{club_id:str}/unguarded", sync_to_thread=False)
+    def read(club_id: str, principal: NamedDependency[Principal]) -> dict[str, str]:
+        return {"scope": principal.scope}
+
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False))
+    app.register(write)
+    app.register(read)
+    with TestClient(app) as client:
+        api = Api(client)
+        record = api.club("c1")
+        keys = {
+            scope: client.post(
+                "/clubs/c1/keys", json={"name": scope, "scope": scope}, headers=api.auth(OPERATOR)
+            ).json()["token"]
+            for scope in ("read", "spectate")
+        }
+        assert client.post("/clubs/c1/unguarded", headers=api.auth(record)).json() == {"scope": "record"}
+        refused = client.post("/clubs/c1/unguarded", headers=api.auth(keys["read"]))
+        assert refused.status_code == 403 and "may not change the record" in refused.json()["detail"]
+        assert client.get("/clubs/c1/unguarded", headers=api.auth(keys["read"])).json() == {"scope": "read"}
+        assert client.get("/clubs/c1/unguarded", headers=api.auth(keys["spectate"])).status_code == 403
+        assert client.get("/clubs/c2/unguarded", headers=api.auth(record)).status_code == 403
+        assert client.get("/clubs/c1/unguarded").status_code == 401
