@@ -46,8 +46,10 @@ LAPTOP = {"width": 1280, "height": 800}
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's synchronous API keeps an event loop running in this
+    thread while it is open, which would break later tests that start their own (asyncio.run)."""
     if not (os.path.exists(CHROMIUM) and shutil.which(CHROMIUM)):
         if os.environ.get("CI") == "true":
             pytest.fail(f"the browser tests need Chromium at {CHROMIUM} under CI (apt-get install chromium)")
