@@ -15,12 +15,12 @@ from typing import Any
 
 import msgspec
 
-from bench import append, fold, rebuild, seek, web
+from bench import append, fold, pages, rebuild, seek, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
-SECTIONS = ("fold", "seek", "append", "http", "rebuild")
+SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
 
 
 def _git_commit() -> str:
@@ -96,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)
+    if "pages" in wanted:
+        _progress(started, "pages")
+        results["pages"] = pages.run(sizes, lengths=(100, 1000) if args.smoke else (100, 10_000),
+                                     samples=5 if args.smoke else 40)
     results["memory"] = {
         "server_during_http": results.get("http", {}).get("server_memory"),
         "rebuild_peak_rss_mib": results.get("rebuild", {}).get("peak_rss_mib"),

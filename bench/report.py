@@ -49,6 +49,16 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             out.append(_target(f"HTTP single-event append p99 < 20 ms at {level['clients']} clients",
                                level["p99_ms"], level["p99_ms"] < 20))
         out.append(_target("the server runs several workers", http["workers"], http["workers"] > 1))
+    shown = results.get("pages")
+    if shown:
+        short, long = shown["rows"][0], shown["rows"][-1]
+        page = long["step_page"]["median_ms"]
+        out.append(_target(f"replay step page < 20 ms at a {long['events']}-event game (median ms)", page, page < 20))
+        growth = round(page / short["step_page"]["median_ms"], 2)
+        out.append(_target(f"replay step page flat in length ({short['events']} -> {long['events']} events, "
+                           f"median growth <= {FLAT_FACTOR}x)", growth, growth <= FLAT_FACTOR))
+        weight = shown["page_weight_bytes"]
+        out.append(_target("step page weight (HTML + CSS + JS) < 150 KB (bytes)", weight, weight < 150_000))
     rebuilt = results.get("rebuild")
     if rebuilt:
         value = rebuilt.get("all_projections_events_per_s")
@@ -149,6 +159,13 @@ def print_report(results: dict[str, Any]) -> None:
             print(f"\n## Rebuild\n{section['status']}")
         for name, why in section.get("excluded_rulesets", {}).items():
             print(f"rebuild leaves out {name}: its state cannot be snapshotted ({why[:100]})")
+    if "pages" in results:
+        section = results["pages"]
+        _table(f"Pages (ms per replay step page, {section['samples']} random steps; picture: {section['picture']})",
+               ["events", "first page", "page p50", "page p99", "picture p50", "picture p99", "HTML bytes"],
+               [[r["events"], r["first_page_ms"], r["step_page"]["median_ms"], r["step_page"]["p99_ms"],
+                 r["picture"]["median_ms"], r["picture"]["p99_ms"], r["html_bytes_max"]] for r in section["rows"]])
+        print(f"page weight: {section['page_weight_bytes']:,} bytes (heaviest step page + CSS + JS)")
     memory = results["memory"]
     server = memory["server_during_http"]
     print("\n## Memory")

@@ -153,6 +153,8 @@ class SeriesStatus(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[str, ...] = ()
     next_dealer: str | None = None
     note: str = ""
+    target: int | None = None
+    """The total that ends the series, in the same unit, where there is one (pages draw it as a line)."""
 
 
 class ResourceKind(Protocol):

@@ -10,7 +10,7 @@ The service never names a game: everything goes through the ruleset found by nam
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
@@ -43,6 +43,7 @@ from projections.replay import (
 from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
 from service.auth import Principal
+from service.guards import GUARDS, PUBLIC, released, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.projector import snapshot_row
 from service.readmodels import GameSummary, Outcome, SpectatorDelay
@@ -148,11 +149,7 @@ def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, ev
     ruleset version (or are missing though the game is `every` events long)."""
     rows = store.snapshots(game_id, up_to=step)
     decoded = _decodable(rows)
-    if (
-        decoded is None
-        or any(row.ruleset_version != ruleset.version for row in rows)
-        or (not rows and step >= every)
-    ):
+    if decoded is None or any(row.ruleset_version != ruleset.version for row in rows) or (not rows and step >= every):
         try:
             made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
         except ProjectionError:  # a state that does not survive its encoding: seek from the start
@@ -195,8 +192,12 @@ def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> 
     """A league's games as the standings read them (games the projector has not reached yet are left
     out until it does)."""
     return [
-        LeagueGame(game_id=s.game_id, finished_at=s.outcome.finished_at or s.started_at, players=s.players,
-                   result=s.outcome.result)
+        LeagueGame(
+            game_id=s.game_id,
+            finished_at=s.outcome.finished_at or s.started_at,
+            players=s.players,
+            result=s.outcome.result,
+        )
         for s in (summaries[g] for g in game_ids if g in summaries)
     ]
 
@@ -205,7 +206,8 @@ def campaign_games(store: Store, game_ids: Sequence[str], summaries: dict[str, G
     """A campaign's games in order, with their set-ups."""
     return [
         CampaignGame(game_id=g, setup=_started(store, g).setup, result=summaries[g].outcome.result)
-        for g in game_ids if g in summaries
+        for g in game_ids
+        if g in summaries
     ]
 
 
@@ -213,8 +215,13 @@ def _assign(records: GameRecords, club_id: str, ruleset: str, game_id: str) -> G
     """A club's game that may join a league or campaign of `ruleset`."""
     record = records.game(club_id, game_id)
     if record.ruleset != ruleset:
-        raise ProjectionError("wrong_ruleset", f"Game {game_id} is of {record.ruleset}, not {ruleset}.",
-                              game_id=game_id, ruleset=record.ruleset, expected=ruleset)
+        raise ProjectionError(
+            "wrong_ruleset",
+            f"Game {game_id} is of {record.ruleset}, not {ruleset}.",
+            game_id=game_id,
+            ruleset=record.ruleset,
+            expected=ruleset,
+        )
     return record
 
 
@@ -222,17 +229,29 @@ def _assign(records: GameRecords, club_id: str, ruleset: str, game_id: str) -> G
 class ReplayController(Controller):
     path = "/clubs/{club_id:str}/games/{game_id:str}"
     tags = ("replays",)
+    guards = GUARDS
 
-    @get("/replay", sync_to_thread=True, summary="A game told step by step, with its chapter index")
-    def read_replay(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal],
-                    records: NamedDependency[GameRecords]) -> Replay:
+    @get("/replay", sync_to_thread=True, summary="A game told step by step, with its chapter index", opt=PUBLIC)
+    def read_replay(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> Replay:
         """Every step (narration, seat, chapters; voided events shown as what they were, marked with the
         correction that voided them) and the first step of every chapter, to jump by."""
         _require_club(principal, club_id)
         _, ruleset = _game(records, club_id, game_id)
-        return replay(ruleset, _events(records.store, ruleset, game_id))
+        horizon = spectator_horizon(records.store, principal, game_id)
+        return replay(ruleset, _events(records.store, ruleset, game_id, up_to=horizon))
 
-    @get("/replay/{step:int}", sync_to_thread=True, summary="The state after a step in a view, and what changed")
+    @get(
+        "/replay/{step:int}",
+        sync_to_thread=True,
+        summary="The state after a step in a view, and what changed",
+        opt=PUBLIC,
+    )
     def read_step(
         self,
         club_id: FromPath[str],
@@ -250,19 +269,31 @@ class ReplayController(Controller):
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
+        horizon = spectator_horizon(records.store, principal, game_id)
+        if horizon is not None and step > horizon:
+            raise NotFound(f"step (spectators see this game up to step {horizon})", str(step))
         events = _events(records.store, ruleset, game_id, up_to=max(step, 1))
         snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
         return view_at(ruleset, events, step, viewer, snaps)
 
-    @get("/changes", sync_to_thread=True, summary="What a correction of this game changed in standings and campaigns")
+    @get(
+        "/changes",
+        sync_to_thread=True,
+        summary="What a correction of this game changed in standings and campaigns",
+        opt=PUBLIC,
+    )
     def read_changes(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
-        correction: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT, description="the correction's version; "
-                                                          "default the latest that changed the outcome")] = None,
+        correction: Annotated[
+            int | None,
+            QueryParameter(
+                ge=1, le=MAX_INT, description="the correction's version; default the latest that changed the outcome"
+            ),
+        ] = None,
     ) -> GameChangesOut:
         _require_club(principal, club_id)
         records.game(club_id, game_id)
@@ -283,39 +314,63 @@ class ReplayController(Controller):
                 summaries = store.game_summaries(game_ids)
                 before = standings(league, league_games(game_ids, _with(summaries, game_id, change.before)))
                 after = standings(league, league_games(game_ids, _with(summaries, game_id, change.after)))
-                leagues.append(LeagueChange(league_id=collection_id,
-                                            changes=standings_changes(before, after, game_id)))
+                leagues.append(LeagueChange(league_id=collection_id, changes=standings_changes(before, after, game_id)))
             else:
                 campaign, game_ids = _campaign(records, club_id, collection_id)
                 ruleset = registry.get(campaign.ruleset)
                 summaries = store.game_summaries(game_ids)
-                old = campaign_status(ruleset, campaign, campaign_games(
-                    store, game_ids, _with(summaries, game_id, change.before)))
-                new = campaign_status(ruleset, campaign, campaign_games(
-                    store, game_ids, _with(summaries, game_id, change.after)))
-                campaigns.append(CampaignChange(campaign_id=collection_id,
-                                                changes=campaign_changes(old, new, game_id)))
-        return GameChangesOut(game_id=game_id, correction_version=change.version, corrections=versions,
-                              before=change.before, after=change.after, standings=tuple(leagues),
-                              campaigns=tuple(campaigns))
+                old = campaign_status(
+                    ruleset, campaign, campaign_games(store, game_ids, _with(summaries, game_id, change.before))
+                )
+                new = campaign_status(
+                    ruleset, campaign, campaign_games(store, game_ids, _with(summaries, game_id, change.after))
+                )
+                campaigns.append(CampaignChange(campaign_id=collection_id, changes=campaign_changes(old, new, game_id)))
+        return GameChangesOut(
+            game_id=game_id,
+            correction_version=change.version,
+            corrections=versions,
+            before=change.before,
+            after=change.after,
+            standings=tuple(leagues),
+            campaigns=tuple(campaigns),
+        )
 
     @put("/spectator-delay", sync_to_thread=True, summary="Set how far behind the record spectators see the game")
-    def set_delay(self, club_id: FromPath[str], game_id: FromPath[str], data: JSONBody[DelayIn],
-                  principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> SpectatorDelay:
+    def set_delay(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[DelayIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> SpectatorDelay:
         _require_club(principal, club_id)
         records.game(club_id, game_id)
         delay = SpectatorDelay(events=data.events, seconds=data.seconds)
         records.store.set_spectator_delay(game_id, delay)
         return delay
 
-    @get("/spectator-delay", sync_to_thread=True, summary="How far behind the record spectators see the game")
-    def read_delay(self, club_id: FromPath[str], game_id: FromPath[str], principal: NamedDependency[Principal],
-                   records: NamedDependency[GameRecords]) -> SpectatorDelay:
+    @get(
+        "/spectator-delay", sync_to_thread=True, summary="How far behind the record spectators see the game", opt=PUBLIC
+    )
+    def read_delay(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> SpectatorDelay:
         _require_club(principal, club_id)
         records.game(club_id, game_id)
         return records.store.spectator_delay(game_id)
 
-    @get("/live", sync_to_thread=True, summary="Server-sent events: each new step, narrated, with the public state")
+    @get(
+        "/live",
+        sync_to_thread=True,
+        summary="Server-sent events: each new step, narrated, with the public state",
+        opt=PUBLIC,
+    )
     def live(
         self,
         club_id: FromPath[str],
@@ -323,10 +378,12 @@ class ReplayController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
-        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False, ge=0,
-                                                             le=MAX_INT)] = None,
-        after: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT, description="resume after this step "
-                                                    "(as Last-Event-ID)")] = None,
+        last_event_id: Annotated[
+            int | None, HeaderParameter(name="Last-Event-ID", required=False, ge=0, le=MAX_INT)
+        ] = None,
+        after: Annotated[
+            int | None, QueryParameter(ge=0, le=MAX_INT, description="resume after this step (as Last-Event-ID)")
+        ] = None,
     ) -> ServerSentEvent:
         """Each message is an event `step` whose id is the step's version and whose data is the step
         (narration, seat, chapters) and the public state after it. Reconnect with `Last-Event-ID` to
@@ -337,7 +394,11 @@ class ReplayController(Controller):
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
         live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
         settings = state.settings
-        return ServerSentEvent(live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds))
+        return ServerSentEvent(
+            live.messages(
+                settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal)
+            )
+        )
 
 
 class LiveGame:
@@ -360,12 +421,7 @@ class LiveGame:
         dec = decoder(self.ruleset)
         self.events += [dec.decode(e.data) for e in stored]
         self.recorded += [e.recorded_at for e in stored]
-        delay = self.store.spectator_delay(self.game_id)
-        last = len(self.events) - delay.events
-        if delay.seconds:
-            horizon = time.time() - delay.seconds
-            while last > self.sent and self.recorded[last - 1].timestamp() > horizon:
-                last -= 1
+        last = released(self.recorded, self.store.spectator_delay(self.game_id))
         if last <= self.sent:
             return []
         # Narration needs the whole record (a later correction marks what it voided), so the steps are
@@ -388,15 +444,23 @@ class LiveGame:
         snaps = replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
         return seek(self.ruleset, self.events, version, snaps)
 
-    async def messages(self, poll_seconds: float, keepalive_seconds: float) -> AsyncIterator[ServerSentEventMessage]:
-        """The stream: steps as they may be sent, a comment now and then to keep the line open."""
+    async def messages(
+        self, poll_seconds: float, keepalive_seconds: float, still_valid: Callable[[], bool] = lambda: True
+    ) -> AsyncIterator[ServerSentEventMessage]:
+        """The stream: steps as they may be sent, a comment now and then to keep the line open. It ends
+        once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
+        the browser's reconnection is then refused."""
         quiet_since = time.monotonic()
         yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
         while True:
+            if not await anyio.to_thread.run_sync(still_valid):
+                yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                return
             steps = await anyio.to_thread.run_sync(self._poll)
             for item in steps:
-                yield ServerSentEventMessage(id=item.step.version, event="step",
-                                             data=msgspec.json.encode(item).decode())
+                yield ServerSentEventMessage(
+                    id=item.step.version, event="step", data=msgspec.json.encode(item).decode()
+                )
             if steps:
                 quiet_since = time.monotonic()
             elif time.monotonic() - quiet_since > keepalive_seconds:
@@ -409,10 +473,16 @@ class LiveGame:
 class LeagueController(Controller):
     path = "/clubs/{club_id:str}/leagues"
     tags = ("leagues",)
+    guards = GUARDS
 
     @post("/", sync_to_thread=True, summary="Create a league (refused with 422 when it cannot be ranked)")
-    def create_league(self, club_id: FromPath[str], data: JSONBody[LeagueIn], principal: NamedDependency[Principal],
-                      records: NamedDependency[GameRecords]) -> LeagueOut:
+    def create_league(
+        self,
+        club_id: FromPath[str],
+        data: JSONBody[LeagueIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> LeagueOut:
         _require_club(principal, club_id)
         registry.get(data.ruleset)
         league = League(**msgspec.structs.asdict(data))
@@ -420,46 +490,68 @@ class LeagueController(Controller):
         known = {p.player_id for p in records.store.get_players(club_id, league.members)}
         unknown = [m for m in league.members if m not in known]
         if unknown:
-            raise ProjectionError("unknown_member", "Every member must be one of the club's players.",
-                                  unknown=unknown)
+            raise ProjectionError("unknown_member", "Every member must be one of the club's players.", unknown=unknown)
         records.store.create_collection("league", club_id, league.league_id, msgspec.json.encode(league))
         return LeagueOut(league=league, game_ids=())
 
-    @get("/", sync_to_thread=True, summary="The club's leagues")
-    def list_leagues(self, club_id: FromPath[str], principal: NamedDependency[Principal],
-                     records: NamedDependency[GameRecords]) -> list[LeagueOut]:
+    @get("/", sync_to_thread=True, summary="The club's leagues", opt=PUBLIC)
+    def list_leagues(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
+    ) -> list[LeagueOut]:
         _require_club(principal, club_id)
-        return [LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
-                for c in records.store.list_collections("league", club_id)]
+        return [
+            LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
+            for c in records.store.list_collections("league", club_id)
+        ]
 
-    @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games")
-    def get_league(self, club_id: FromPath[str], league_id: FromPath[str], principal: NamedDependency[Principal],
-                   records: NamedDependency[GameRecords]) -> LeagueOut:
+    @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games", opt=PUBLIC)
+    def get_league(
+        self,
+        club_id: FromPath[str],
+        league_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> LeagueOut:
         _require_club(principal, club_id)
         league, game_ids = _league(records, club_id, league_id)
         return LeagueOut(league=league, game_ids=game_ids)
 
     @post("/{league_id:str}/games", sync_to_thread=True, summary="Assign a finished game to the league")
-    def assign_game(self, club_id: FromPath[str], league_id: FromPath[str], data: JSONBody[GameRef],
-                    principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> LeagueOut:
+    def assign_game(
+        self,
+        club_id: FromPath[str],
+        league_id: FromPath[str],
+        data: JSONBody[GameRef],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> LeagueOut:
         _require_club(principal, club_id)
         league, _ = _league(records, club_id, league_id)
         record = _assign(records, club_id, league.ruleset, data.game_id)
         if not record.finished:
-            raise ProjectionError("game_not_finished", f"Game {data.game_id} is not finished: only finished "
-                                  "games are assigned to a league.", game_id=data.game_id)
+            raise ProjectionError(
+                "game_not_finished",
+                f"Game {data.game_id} is not finished: only finished games are assigned to a league.",
+                game_id=data.game_id,
+            )
         records.store.add_collection_game("league", club_id, league_id, data.game_id)
         return LeagueOut(league=league, game_ids=_league(records, club_id, league_id)[1])
 
-    @get("/{league_id:str}/standings", sync_to_thread=True, summary="The league table as of a date, explained")
+    @get(
+        "/{league_id:str}/standings",
+        sync_to_thread=True,
+        summary="The league table as of a date, explained",
+        opt=PUBLIC,
+    )
     def read_standings(
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
-        as_of: Annotated[date | None, QueryParameter(description="count games finished on or before this "
-                                                     "date (default: all)")] = None,
+        as_of: Annotated[
+            date | None, QueryParameter(description="count games finished on or before this date (default: all)")
+        ] = None,
     ) -> Standings:
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
         _require_club(principal, club_id)
@@ -471,57 +563,90 @@ class LeagueController(Controller):
 class CampaignController(Controller):
     path = "/clubs/{club_id:str}/campaigns"
     tags = ("campaigns",)
+    guards = GUARDS
 
     @post("/", sync_to_thread=True, summary="Create a campaign: a series of games with the same players")
-    def create_campaign(self, club_id: FromPath[str], data: JSONBody[CampaignIn],
-                        principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
+    def create_campaign(
+        self,
+        club_id: FromPath[str],
+        data: JSONBody[CampaignIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> CampaignOut:
         _require_club(principal, club_id)
         registry.get(data.ruleset)
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
         known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
         unknown = [p for p in campaign.players if p not in known]
         if unknown or not campaign.players or len(set(campaign.players)) != len(campaign.players):
-            raise ProjectionError("bad_players", "A campaign's players are club players, each listed once.",
-                                  unknown=unknown)
+            raise ProjectionError(
+                "bad_players", "A campaign's players are club players, each listed once.", unknown=unknown
+            )
         records.store.create_collection("campaign", club_id, campaign.campaign_id, msgspec.json.encode(campaign))
         return CampaignOut(campaign=campaign, game_ids=())
 
-    @get("/", sync_to_thread=True, summary="The club's campaigns")
-    def list_campaigns(self, club_id: FromPath[str], principal: NamedDependency[Principal],
-                       records: NamedDependency[GameRecords]) -> list[CampaignOut]:
+    @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
+    def list_campaigns(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
+    ) -> list[CampaignOut]:
         _require_club(principal, club_id)
-        return [CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
-                for c in records.store.list_collections("campaign", club_id)]
+        return [
+            CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
+            for c in records.store.list_collections("campaign", club_id)
+        ]
 
-    @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games")
-    def get_campaign(self, club_id: FromPath[str], campaign_id: FromPath[str],
-                     principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
+    @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games", opt=PUBLIC)
+    def get_campaign(
+        self,
+        club_id: FromPath[str],
+        campaign_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> CampaignOut:
         _require_club(principal, club_id)
         campaign, game_ids = _campaign(records, club_id, campaign_id)
         return CampaignOut(campaign=campaign, game_ids=game_ids)
 
     @post("/{campaign_id:str}/games", sync_to_thread=True, summary="Add the next game of the campaign")
-    def assign_game(self, club_id: FromPath[str], campaign_id: FromPath[str], data: JSONBody[GameRef],
-                    principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
+    def assign_game(
+        self,
+        club_id: FromPath[str],
+        campaign_id: FromPath[str],
+        data: JSONBody[GameRef],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> CampaignOut:
         _require_club(principal, club_id)
         campaign, _ = _campaign(records, club_id, campaign_id)
         _assign(records, club_id, campaign.ruleset, data.game_id)
         # Refused now rather than when the status is read: the game must be played by the campaign's players.
         unplayed = Result(finished=False, score_unit="", players=())
-        check_players(campaign, CampaignGame(game_id=data.game_id, setup=_started(records.store, data.game_id).setup,
-                                             result=unplayed))
+        check_players(
+            campaign,
+            CampaignGame(game_id=data.game_id, setup=_started(records.store, data.game_id).setup, result=unplayed),
+        )
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
         return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
 
-    @get("/{campaign_id:str}/status", sync_to_thread=True, summary="Cumulative totals after every game, "
-         "next dealer or starter, finished, winner")
-    def read_status(self, club_id: FromPath[str], campaign_id: FromPath[str],
-                    principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignStatus:
+    @get(
+        "/{campaign_id:str}/status",
+        sync_to_thread=True,
+        summary="Cumulative totals after every game, next dealer or starter, finished, winner",
+        opt=PUBLIC,
+    )
+    def read_status(
+        self,
+        club_id: FromPath[str],
+        campaign_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> CampaignStatus:
         _require_club(principal, club_id)
         campaign, game_ids = _campaign(records, club_id, campaign_id)
         summaries = records.store.game_summaries(game_ids)
-        return campaign_status(registry.get(campaign.ruleset), campaign,
-                               campaign_games(records.store, game_ids, summaries))
+        return campaign_status(
+            registry.get(campaign.ruleset), campaign, campaign_games(records.store, game_ids, summaries)
+        )
 
 
 HANDLERS = [ReplayController, LeagueController, CampaignController]

@@ -14,7 +14,7 @@ import msgspec
 from litestar import Controller, Litestar, MediaType, Request, Response, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
-from litestar.exceptions import NotAuthorizedException, PermissionDeniedException, ValidationException
+from litestar.exceptions import PermissionDeniedException, ValidationException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
@@ -23,9 +23,19 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from domain import registry
 from domain.ruleset import Result, Viewer
 from service import api_docs, api_rulesets
-from service.auth import Authenticator, Principal, new_key
+from service.auth import Authenticator, Principal
 from service.errors import exception_handlers, problem
-from service.guards import club_exists, is_operator
+from service.guards import (
+    GUARDS,
+    OPERATOR,
+    PUBLIC,
+    bearer,
+    check,
+    club_exists,
+    is_operator,
+    spectator_horizon,
+    unauthorized,
+)
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
@@ -36,12 +46,6 @@ from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
 
 API_VERSION = "0.1.0"
-NO_OPERATOR_KEY = (
-    "No valid key was sent, and this server has no operator key (TABLELOG_OPERATOR_KEY is not set), so no key "
-    "can create clubs over HTTP. Restart it with TABLELOG_OPERATOR_KEY=<a secret> and send that as the bearer "
-    "token, or make a club and its key on the command line: .venv/bin/tablelog club create CLUB NAME, then "
-    ".venv/bin/tablelog key create CLUB."
-)
 
 
 # -- wire structs -----------------------------------------------------------------------------------
@@ -54,19 +58,6 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
     club_id: str
     name: str
     created_at: datetime
-
-
-class KeyIn(msgspec.Struct, frozen=True, kw_only=True):
-    name: Annotated[str, msgspec.Meta(min_length=1)]
-
-
-class KeyCreated(msgspec.Struct, frozen=True, kw_only=True):
-    """A new API key. The token is shown once: only its hash is kept."""
-
-    key_id: str
-    club_id: str
-    name: str
-    token: str
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -194,17 +185,20 @@ def _event_out(event: StoredEvent) -> EventOut:
 
 
 # -- dependencies ---------------------------------------------------------------------------------------
-def _bearer(request: Request[Any, Any, Any]) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
-
-
 def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
-    """The caller, from its bearer token; 401 without a valid one."""
-    principal = state.authenticator(_bearer(request))
+    """The caller, as the guard found it (`service.guards`); for a handler without the guard, from its
+    bearer token (401 without) with the guard's default rule: a read key reads, a record key writes."""
+    principal = request.scope["state"].get("principal")
     if principal is None:
-        raise NotAuthorizedException() if state.authenticator.operator_key else NotAuthorizedException(NO_OPERATOR_KEY)
+        principal = state.authenticator(bearer(request))
+        if principal is None:
+            raise unauthorized(state.authenticator)
+        check(
+            principal,
+            "read" if request.method in ("GET", "HEAD") else "write",
+            request.path_params.get("club_id"),
+            request.query_params.get("view"),
+        )
     if principal.club_id:
         bind(key_id=principal.key_id)
     return principal
@@ -247,33 +241,22 @@ def _viewer(view: str, seat: int | None) -> Viewer:
 class ClubController(Controller):
     path = "/clubs"
     tags = ("clubs",)
+    guards = GUARDS
 
-    @post("/", sync_to_thread=True, summary="Create a club (operator key)")
+    @post("/", sync_to_thread=True, summary="Create a club (operator key)", opt=OPERATOR)
     def create_club(self, data: JSONBody[ClubIn], principal: NamedDependency[Principal], state: State) -> ClubOut:
         _require_operator(principal)
         club = state.store.create_club(data.club_id, data.name)
         get_logger(club_id=club.club_id).info("club.created")
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
 
-    @get("/{club_id:str}", sync_to_thread=True, summary="A club")
+    @get("/{club_id:str}", sync_to_thread=True, summary="A club", opt=PUBLIC)
     def get_club(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> ClubOut:
         _require_club(principal, club_id)
         club = state.store.get_club(club_id)
         if club is None:
             raise NotFound("club", club_id)
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
-
-    @post("/{club_id:str}/keys", sync_to_thread=True, summary="Create an API key for a club (operator key)")
-    def create_key(
-        self, club_id: FromPath[str], data: JSONBody[KeyIn], principal: NamedDependency[Principal], state: State
-    ) -> KeyCreated:
-        _require_operator(principal)
-        if state.store.get_club(club_id) is None:
-            raise NotFound("club", club_id)
-        key_id, token, secret_hash = new_key()
-        state.store.create_api_key(key_id, club_id, data.name, secret_hash)
-        get_logger(club_id=club_id).info("key.created", new_key_id=key_id)
-        return KeyCreated(key_id=key_id, club_id=club_id, name=data.name, token=token)
 
     @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
     def create_player(
@@ -283,7 +266,7 @@ class ClubController(Controller):
         player = state.store.create_player(club_id, data.player_id, data.name)
         return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
 
-    @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players")
+    @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players", opt=PUBLIC)
     def list_players(
         self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State
     ) -> list[PlayerOut]:
@@ -354,6 +337,7 @@ class GameController(Controller):
 
     path = "/clubs/{club_id:str}/games"
     tags = ("games",)
+    guards = GUARDS
 
     @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
     def create_game(
@@ -369,7 +353,7 @@ class GameController(Controller):
         get_logger().info("game.created", ruleset=record.ruleset)
         return _game_out(msgspec.structs.replace(record, version=result.last_version))
 
-    @get("/", sync_to_thread=True, summary="The club's games, filtered")
+    @get("/", sync_to_thread=True, summary="The club's games, filtered", opt=PUBLIC)
     def list_games(
         self,
         club_id: FromPath[str],
@@ -395,7 +379,7 @@ class GameController(Controller):
         )
         return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
 
-    @get("/{game_id:str}", sync_to_thread=False, summary="A game's listing")
+    @get("/{game_id:str}", sync_to_thread=False, summary="A game's listing", opt=PUBLIC)
     def get_game(
         self,
         club_id: FromPath[str],
@@ -450,7 +434,12 @@ class GameController(Controller):
             next_after=events[-1].version if len(events) == limit else None,
         )
 
-    @get("/{game_id:str}/state", sync_to_thread=False, summary="The state at a version, in a view")
+    @get(
+        "/{game_id:str}/state",
+        sync_to_thread=False,
+        summary="The state at a version, in a view (a spectate key: public, behind the spectator delay)",
+        opt=PUBLIC,
+    )
     def read_state(
         self,
         club_id: FromPath[str],
@@ -462,6 +451,9 @@ class GameController(Controller):
         version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> StateOut:
         _require_club(principal, club_id)
+        horizon = spectator_horizon(records.store, principal, game_id)
+        if horizon is not None:
+            version = min(version or horizon, horizon)
         at, state = records.state(club_id, game_id, _viewer(view, seat), version)
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
@@ -637,6 +629,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             GameController,
             *projection_handlers(),
             *api_rulesets.HANDLERS,
+            *access_handlers(),
             health,
             ready,
             api_docs.assets_router(),
@@ -650,6 +643,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         request_class=BoundedRequest,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
+        template_config=pages_template_config(),
         type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,
     )
@@ -660,6 +654,20 @@ def projection_handlers() -> list[Any]:
     from service.api_projections import HANDLERS
 
     return list(HANDLERS)
+
+
+def access_handlers() -> list[Any]:
+    """Keys, share links and the club's pages (`service.keys_api`, `service.pages`)."""
+    from service.keys_api import HANDLERS as KEY_HANDLERS
+    from service.pages import handlers
+
+    return [*KEY_HANDLERS, *handlers()]
+
+
+def pages_template_config() -> Any:
+    from service.pages import template_config
+
+    return template_config()
 
 
 def app_factory() -> Litestar:

@@ -1,6 +1,15 @@
-"""API keys: bearer tokens `tl_<key id>_<secret>`; only the SHA-256 of the secret is stored.
+"""Credentials: API keys (`tl_<key id>_<secret>`), page sessions (`ts_<session id>_<secret>`, the pages'
+cookie) and share links (`sh_<share id>_<secret>`, in a link's URL). Only the SHA-256 of each secret is
+stored. The secrets are 256 random bits, so a fast hash is as safe as a slow one and keeps every request
+cheap.
 
-The secrets are 256 random bits, so a fast hash is as safe as a slow one and keeps every request cheap.
+A key has a scope: `record` (writes and every view of its club), `read` (every view, no writes) or
+`spectate` (public views only, behind each game's spectator delay). A session acts with its key's scope;
+a share link sees its one game, league or campaign as a spectator would.
+
+Revocation: the store raises a counter in the same transaction as every revocation; each request reads
+it (one indexed row) and a process that finds it moved forgets every credential it remembered, so a
+revoked key, session or link is refused on its next request on every worker.
 """
 
 from __future__ import annotations
@@ -10,70 +19,246 @@ import hmac
 import secrets
 import threading
 import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Literal
 
 import msgspec
 
+from service.store.access import Scope, ShareKind
 from service.store.base import Store
+
+Access = Literal["operator", "record", "read", "spectate", "share"]
+
+
+class ShareTarget(msgspec.Struct, frozen=True, kw_only=True):
+    """What a share link shows: one game, league or campaign."""
+
+    share_id: str
+    kind: ShareKind
+    target_id: str
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):
-    """Who is calling: the operator, or a club's key."""
+    """Who is calling: the operator, a club's key (directly or through a signed-in session), or a share
+    link. `expires_at` is the earliest expiry of what it stands on."""
 
     operator: bool = False
     club_id: str | None = None
     key_id: str | None = None
+    scope: Scope = "record"
+    expires_at: datetime | None = None
+    session_id: str | None = None
+    share: ShareTarget | None = None
+
+    @property
+    def access(self) -> Access:
+        if self.operator:
+            return "operator"
+        if self.share is not None:
+            return "share"
+        return self.scope
+
+    @property
+    def sees_hidden(self) -> bool:
+        """May see seat and full views (what a spectator may not)."""
+        return self.access in ("operator", "record", "read")
+
+    @property
+    def writes(self) -> bool:
+        return self.access in ("operator", "record")
 
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def _credential(prefix: str) -> tuple[str, str, str]:
+    ident = secrets.token_hex(8)
+    secret = secrets.token_urlsafe(32)
+    return ident, f"{prefix}_{ident}_{secret}", hash_secret(secret)
+
+
 def new_key() -> tuple[str, str, str]:
     """A new key: (key id, token to hand to the club once, hash to store)."""
-    key_id = secrets.token_hex(8)
-    secret = secrets.token_urlsafe(32)
-    return key_id, f"tl_{key_id}_{secret}", hash_secret(secret)
+    return _credential("tl")
+
+
+def new_session() -> tuple[str, str, str]:
+    """A new page session: (session id, cookie value, hash to store)."""
+    return _credential("ts")
+
+
+def new_share() -> tuple[str, str, str]:
+    """A new share link: (share id, token for the link's URL, hash to store)."""
+    return _credential("sh")
+
+
+def _parts(token: str | None, prefix: str) -> tuple[str, str] | None:
+    parts = (token or "").split("_", 2)
+    if len(parts) != 3 or parts[0] != prefix or not parts[1] or not parts[2]:
+        return None
+    return parts[1], parts[2]
+
+
+def _matches(stored_hash: str, secret: str) -> bool:
+    return hmac.compare_digest(stored_hash, hash_secret(secret))
+
+
+def _earliest(*moments: datetime | None) -> datetime | None:
+    known = [m for m in moments if m is not None]
+    return min(known) if known else None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def authenticate(store: Store, token: str | None, operator_key: str | None) -> Principal | None:
+    """The principal an API bearer token (the operator key or a club key) stands for, or None."""
+    if not token:
+        return None
+    if operator_key and hmac.compare_digest(token.encode(), operator_key.encode()):
+        return Principal(operator=True)
+    parts = _parts(token, "tl")
+    if parts is None:
+        return None
+    key = store.get_api_key(parts[0])
+    if key is None or not key.usable(_now()) or not _matches(key.secret_hash, parts[1]):
+        return None
+    return Principal(club_id=key.club_id, key_id=key.key_id, scope=key.scope, expires_at=key.expires_at)
+
+
+def authenticate_session(store: Store, token: str | None) -> Principal | None:
+    """The principal a page session cookie stands for (its key's, while both last), or None."""
+    parts = _parts(token, "ts")
+    if parts is None:
+        return None
+    session = store.get_page_session(parts[0])
+    now = _now()
+    if session is None or session.revoked_at is not None or session.expires_at <= now:
+        return None
+    if not _matches(session.secret_hash, parts[1]):
+        return None
+    key = store.get_api_key(session.key_id)
+    if key is None or not key.usable(now):
+        return None
+    return Principal(
+        club_id=key.club_id,
+        key_id=key.key_id,
+        scope=key.scope,
+        session_id=session.session_id,
+        expires_at=_earliest(key.expires_at, session.expires_at),
+    )
+
+
+def authenticate_share(store: Store, token: str | None) -> Principal | None:
+    """The principal a share link's token stands for (a spectator of its one target), or None."""
+    parts = _parts(token, "sh")
+    if parts is None:
+        return None
+    link = store.get_share_link(parts[0])
+    if link is None or link.revoked_at is not None or not _matches(link.secret_hash, parts[1]):
+        return None
+    return Principal(
+        club_id=link.club_id,
+        scope="spectate",
+        share=ShareTarget(share_id=link.share_id, kind=link.kind, target_id=link.target_id),
+    )
 
 
 class Authenticator:
-    """Resolves bearer tokens, remembering club keys for `ttl` seconds: a request then needs no
-    database round trip for its key. (A key revoked in the database stops working within `ttl`.)"""
+    """Resolves tokens, remembering them until the revocation counter moves (or `ttl` seconds pass): a
+    request then costs one read of the counter rather than the credential's rows. Each kind of token is
+    remembered apart, so a token is only ever taken for what it was first checked as."""
 
     def __init__(self, store: Store, operator_key: str | None, ttl: float = 30.0, size: int = 4096) -> None:
         self.store = store
         self.operator_key = operator_key
         self.ttl = ttl
         self.size = size
-        self._known: dict[str, tuple[float, Principal]] = {}
+        self._known: dict[tuple[str, str], tuple[float, Principal]] = {}
+        self._generation: int | None = None
         self._lock = threading.Lock()
 
-    def __call__(self, token: str | None) -> Principal | None:
+    def _fresh(self) -> None:
+        """Forget everything remembered when a revocation happened anywhere since we last looked."""
+        generation = self.store.access_generation()
+        with self._lock:
+            if generation != self._generation:
+                self._known.clear()
+                self._generation = generation
+
+    def _resolve(self, token: str | None, kind: Literal["key", "session", "share"]) -> Principal | None:
         if not token:
             return None
+        if kind == "key" and self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
+            return Principal(operator=True)
+        self._fresh()
         now = time.monotonic()
         with self._lock:
-            known = self._known.get(token)
+            known = self._known.get((kind, token))
         if known is not None and now - known[0] < self.ttl:
-            return known[1]
-        principal = authenticate(self.store, token, self.operator_key)
-        if principal is not None and not principal.operator:
+            principal: Principal | None = known[1]
+        elif kind == "key":
+            principal = authenticate(self.store, token, None)
+        elif kind == "session":
+            principal = authenticate_session(self.store, token)
+        else:
+            principal = authenticate_share(self.store, token)
+        if principal is None:
+            return None
+        if principal.expires_at is not None and principal.expires_at <= _now():
+            return None
+        if known is None:
             with self._lock:
                 if len(self._known) >= self.size:
                     self._known.clear()
-                self._known[token] = (now, principal)
+                self._known[(kind, token)] = (now, principal)
         return principal
 
+    def __call__(self, token: str | None) -> Principal | None:
+        """An API bearer token: the operator key or a club key."""
+        return self._resolve(token, "key")
 
-def authenticate(store: Store, token: str | None, operator_key: str | None) -> Principal | None:
-    """The principal a bearer token stands for, or None."""
-    if not token:
-        return None
-    if operator_key and hmac.compare_digest(token.encode(), operator_key.encode()):
-        return Principal(operator=True)
-    parts = token.split("_", 2)
-    if len(parts) != 3 or parts[0] != "tl":
-        return None
-    key = store.get_api_key(parts[1])
-    if key is None or key.revoked or not hmac.compare_digest(key.secret_hash, hash_secret(parts[2])):
-        return None
-    return Principal(club_id=key.club_id, key_id=key.key_id)
+    def session(self, token: str | None) -> Principal | None:
+        """A page session cookie."""
+        return self._resolve(token, "session")
+
+    def share(self, token: str | None) -> Principal | None:
+        """A share link token."""
+        return self._resolve(token, "share")
+
+    def watch(self, principal: Principal) -> Callable[[], bool]:
+        """A check a long request (a live stream) calls now and then: False once the principal has
+        expired or what it stands on was revoked. It reads the rows again only when the revocation
+        counter moved since its last call (and on its first call)."""
+        seen: int | None = None
+
+        def still_valid() -> bool:
+            nonlocal seen
+            if principal.operator:
+                return True
+            now = _now()
+            if principal.expires_at is not None and principal.expires_at <= now:
+                return False
+            generation = self.store.access_generation()
+            if generation == seen:
+                return True
+            seen = generation
+            return _in_force(self.store, principal, now)
+
+        return still_valid
+
+
+def _in_force(store: Store, principal: Principal, now: datetime) -> bool:
+    """Whether the key, session or link a principal stands on is still in force."""
+    if principal.share is not None:
+        link = store.get_share_link(principal.share.share_id)
+        return link is not None and link.revoked_at is None
+    if principal.session_id is not None:
+        session = store.get_page_session(principal.session_id)
+        if session is None or session.revoked_at is not None:
+            return False
+    key = store.get_api_key(principal.key_id or "")
+    return key is not None and key.usable(now)

@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -18,6 +19,7 @@ from domain import registry
 from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
+from service.store.access import Scope
 from service.store.base import Recorder, Store
 
 
@@ -161,8 +163,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             workers.run()
         else:  # one socket shared by all workers, as uvicorn does
             shared = config.bind_socket()
-            get_logger().info("server.listening", host=config.host, port=shared.getsockname()[1],
-                              workers=config.workers)
+            get_logger().info(
+                "server.listening", host=config.host, port=shared.getsockname()[1], workers=config.workers
+            )
             Multiprocess(config, sockets=[shared]).run()
     else:
         uvicorn.Server(config).run()
@@ -185,12 +188,12 @@ def cmd_club_create(args: argparse.Namespace) -> int:
     return 0
 
 
-def _new_key(store: Store, club_id: str, name: str) -> str:
+def _new_key(store: Store, club_id: str, name: str, scope: Scope = "record", expires: datetime | None = None) -> str:
     """Create an API key for a club; returns its token (only its hash is stored)."""
     from service.auth import new_key
 
     key_id, token, secret_hash = new_key()
-    store.create_api_key(key_id, club_id, name, secret_hash)
+    store.create_api_key(key_id, club_id, name, secret_hash, scope, expires)
     return token
 
 
@@ -199,11 +202,54 @@ def cmd_key_create(args: argparse.Namespace) -> int:
     if store.get_club(args.club_id) is None:
         print(f"no club {args.club_id!r}", file=sys.stderr)
         return 2
-    token = _new_key(store, args.club_id, args.name)
+    token = _new_key(store, args.club_id, args.name, args.scope, args.expires)
     store.close()
     # The token goes to standard output only, once; it is never logged.
     print(token)
     return 0
+
+
+def cmd_key_list(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    if store.get_club(args.club_id) is None:
+        print(f"no club {args.club_id!r}", file=sys.stderr)
+        return 2
+    keys = store.list_api_keys(args.club_id)
+    store.close()
+    print(f"{'KEY ID':<18} {'SCOPE':<9} {'CREATED':<20} {'EXPIRES':<20} {'REVOKED':<20} NAME")
+    for key in keys:
+        print(
+            f"{key.key_id:<18} {key.scope:<9} {_minute(key.created_at):<20} {_minute(key.expires_at):<20} "
+            f"{_minute(key.revoked_at):<20} {key.name}"
+        )
+    return 0
+
+
+def cmd_key_revoke(args: argparse.Namespace) -> int:
+    store = _store(_settings(args))
+    key = store.get_api_key(args.key_id)
+    if key is None:
+        store.close()
+        print(f"no key {args.key_id!r}", file=sys.stderr)
+        return 2
+    revoked = store.revoke_api_key(args.key_id)
+    store.close()
+    assert revoked is not None
+    print(f"key {revoked.key_id} ({revoked.name}, club {revoked.club_id}) revoked at {_minute(revoked.revoked_at)}")
+    return 0
+
+
+def _minute(moment: datetime | None) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
+
+
+def _expiry(text: str) -> datetime:
+    """An expiry given on the command line: an ISO date or time (UTC when no zone is given)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -239,8 +285,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for broken in breaks:
         print(f"game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}", file=sys.stderr)
     if breaks:
-        print(f"{len(breaks)} events break their game's chain: the record was changed outside tablelog",
-              file=sys.stderr)
+        print(
+            f"{len(breaks)} events break their game's chain: the record was changed outside tablelog", file=sys.stderr
+        )
         return 1
     print(f"{checked} events verified: every game's chain holds")
     return 0
@@ -320,16 +367,19 @@ def cmd_project(args: argparse.Namespace) -> int:
 
     def on_batch(runner: Runner, applied: int) -> None:
         log.debug("projector.batch", projection=runner.name, events=applied)
-        if args.until_caught_up and all(
-            store.checkpoint(r.name) >= store.head_position() for r in runners
-        ):
+        if args.until_caught_up and all(store.checkpoint(r.name) >= store.head_position() for r in runners):
             stop.set()
 
     try:
         if args.until_caught_up and all(store.checkpoint(r.name) >= store.head_position() for r in runners):
             return 0
-        run(runners, stop, poll_seconds=settings.projector_poll_seconds, on_batch=on_batch,
-            lag_warn_seconds=settings.projector_lag_warn_seconds)
+        run(
+            runners,
+            stop,
+            poll_seconds=settings.projector_poll_seconds,
+            on_batch=on_batch,
+            lag_warn_seconds=settings.projector_lag_warn_seconds,
+        )
     finally:
         store.close()
     log.info("projector.stopped")
@@ -355,12 +405,21 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
         if percent != shown:
             shown = percent
             bar = "#" * (percent // 4)
-            print(f"\rrebuild {args.projection}: [{bar:<25}] {percent:3d}% ({done}/{total} events)",
-                  end="", file=sys.stderr, flush=True)
+            print(
+                f"\rrebuild {args.projection}: [{bar:<25}] {percent:3d}% ({done}/{total} events)",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
 
     try:
-        checkpoint = rebuild(store, by_name[args.projection], batch=args.batch,
-                             lease_seconds=settings.projector_lease_seconds, progress=progress)
+        checkpoint = rebuild(
+            store,
+            by_name[args.projection],
+            batch=args.batch,
+            lease_seconds=settings.projector_lease_seconds,
+            progress=progress,
+        )
     finally:
         store.close()
     print(f"\n{args.projection} rebuilt up to position {checkpoint}", file=sys.stderr)
@@ -411,8 +470,23 @@ def build_parser() -> argparse.ArgumentParser:
     key_create = key.add_parser("create", help="create a club API key; prints the token once")
     key_create.add_argument("club_id")
     key_create.add_argument("--name", default="scorekeeper")
+    key_create.add_argument(
+        "--scope",
+        choices=["record", "read", "spectate"],
+        default="record",
+        help="record: writes and every view; read: every view; spectate: public views, delayed",
+    )
+    key_create.add_argument("--expires", type=_expiry, help="when the key stops working (ISO date or time, UTC)")
     _database_flags(key_create)
     key_create.set_defaults(run=cmd_key_create)
+    key_list = key.add_parser("list", help="a club's keys (never their tokens)")
+    key_list.add_argument("club_id")
+    _database_flags(key_list)
+    key_list.set_defaults(run=cmd_key_list)
+    key_revoke = key.add_parser("revoke", help="revoke a key (refused from its next request on every worker)")
+    key_revoke.add_argument("key_id")
+    _database_flags(key_revoke)
+    key_revoke.set_defaults(run=cmd_key_revoke)
 
     verify = commands.add_parser("verify", help="check every event against its game's hash chain")
     _database_flags(verify)

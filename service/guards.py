@@ -1,30 +1,141 @@
-"""Guards that run before any handler of the app."""
+"""Who may call what: one litestar guard on every API controller, reading what a handler needs from its
+`opt` (default: `read` for GET, `write` otherwise), so no handler checks access itself.
+
+| needs      | operator | record | read | spectate                      |
+|------------|----------|--------|------|-------------------------------|
+| `operator` | yes      | no     | no   | no                            |
+| `keys`     | yes      | yes    | no   | no                            |
+| `write`    | yes      | yes    | no   | no                            |
+| `read`     | yes      | yes    | yes  | no                            |
+| `public`   | yes      | yes    | yes  | only `view=public`, delayed   |
+
+A club's key reaches only its own club. A spectate key's reads are held back by each game's spectator
+delay (`spectator_horizon`), as the live stream is.
+"""
 
 from __future__ import annotations
 
 import hmac
-from typing import Any
+import time
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
 
 from litestar.connection import ASGIConnection
-from litestar.handlers import BaseRouteHandler
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+from litestar.handlers.base import BaseRouteHandler
 
+from service.auth import Principal
+from service.readmodels import SpectatorDelay
 from service.records import NotFound
+from service.store.base import Store
+
+Needs = Literal["operator", "keys", "write", "read", "public"]
+
+OPERATOR: dict[str, Any] = {"needs": "operator"}
+KEYS: dict[str, Any] = {"needs": "keys"}
+PUBLIC: dict[str, Any] = {"needs": "public"}
+"""Handler `opt`s: `@get(..., opt=PUBLIC)` lets a spectate key read it (public view, delayed)."""
+
+
+def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
+    header = connection.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def needs_of(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> Needs:
+    needs = handler.opt.get("needs")
+    if needs is not None:
+        return needs
+    return "read" if connection.scope.get("method") in ("GET", "HEAD") else "write"
+
+
+def check(principal: Principal, needs: Needs, club_id: str | None, view: str | None) -> None:
+    """Raise PermissionDeniedException (403) when `principal` may not do what a handler `needs`."""
+    if principal.operator:
+        return
+    if needs == "operator":
+        raise PermissionDeniedException(detail="Only the operator key may do this.")
+    if club_id is not None and principal.club_id != club_id:
+        raise PermissionDeniedException(detail="This key belongs to another club.")
+    access = principal.access
+    if needs in ("keys", "write") and access != "record":
+        what = "manage the club's keys" if needs == "keys" else "change the record"
+        raise PermissionDeniedException(detail=f"A {access} key may not {what}: it needs a record key.")
+    if needs == "read" and access not in ("record", "read"):
+        raise PermissionDeniedException(detail=f"A {access} key sees public views only; this needs a read key.")
+    if needs == "public" and not principal.sees_hidden and view not in (None, "public"):
+        raise PermissionDeniedException(detail=f"A {access} key sees the public view only.")
+
+
+NO_OPERATOR_KEY = (
+    "No valid key was sent, and this server has no operator key (TABLELOG_OPERATOR_KEY is not set), so no key "
+    "can create clubs over HTTP. Restart it with TABLELOG_OPERATOR_KEY=<a secret> and send that as the bearer "
+    "token, or make a club and its key on the command line: .venv/bin/tablelog club create CLUB NAME, then "
+    ".venv/bin/tablelog key create CLUB."
+)
+
+
+def unauthorized(authenticator: Any) -> NotAuthorizedException:
+    """The 401 for a request without a valid key; on a server without an operator key it says why no key
+    can create clubs (the first minutes of a new user)."""
+    return NotAuthorizedException() if authenticator.operator_key else NotAuthorizedException(NO_OPERATOR_KEY)
+
+
+def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """The API guard: a bearer key (401 without a valid one), allowed what the handler needs (403)."""
+    principal = connection.app.state.authenticator(bearer(connection))
+    if principal is None:
+        raise unauthorized(connection.app.state.authenticator)
+    check(
+        principal,
+        needs_of(connection, handler),
+        connection.path_params.get("club_id"),
+        connection.query_params.get("view"),
+    )
+    connection.scope["state"]["principal"] = principal
+
+
+GUARDS = [authorize]
+
+
+def released(recorded: Sequence[datetime], delay: SpectatorDelay, now: float | None = None) -> int:
+    """How many of a game's steps (recorded at these times, in order) spectators may see now: all but
+    the last `delay.events`, and none recorded less than `delay.seconds` ago."""
+    last = len(recorded) - delay.events
+    if delay.seconds:
+        horizon = (time.time() if now is None else now) - delay.seconds
+        while last > 0 and recorded[last - 1].timestamp() > horizon:
+            last -= 1
+    return max(last, 0)
+
+
+def spectator_horizon(store: Store, principal: Principal, game_id: str) -> int | None:
+    """The last step `principal` may see of a game, or None when it sees all of it."""
+    return None if principal.sees_hidden else spectators_horizon(store, game_id)
+
+
+def spectators_horizon(store: Store, game_id: str) -> int | None:
+    """The last step spectators may see of a game now (at least the set-up), or None when it has no
+    spectator delay."""
+    delay = store.spectator_delay(game_id)
+    if not delay.events and not delay.seconds:
+        return None
+    recorded = [e.recorded_at for e in store.read_stream(game_id)]
+    return max(1, released(recorded, delay))
 
 
 def is_operator(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
     """Whether the request carries the operator key (compared in constant time)."""
     operator_key = connection.app.state.settings.operator_key
-    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
-    return (
-        bool(operator_key)
-        and scheme.lower() == "bearer"
-        and hmac.compare_digest(token.strip().encode(), operator_key.encode())
-    )
+    token = bearer(connection)
+    return bool(operator_key) and token is not None and hmac.compare_digest(token.encode(), operator_key.encode())
 
 
 def club_exists(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
-    """A guard: the operator's calls on a club that does not exist are a 404 before anything is tried
-    (a club's own key reaches only its club, which exists)."""
+    """An app-wide guard: the operator's calls on a club that does not exist are a 404 before anything is
+    tried (a club's own key reaches only its club, which exists)."""
     del handler
     club_id = connection.path_params.get("club_id")
     if club_id is not None and is_operator(connection) and connection.app.state.store.get_club(club_id) is None:

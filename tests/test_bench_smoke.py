@@ -38,9 +38,9 @@ def smoke_run(postgres_url: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
 
 def check_every_section_is_written_and_printed(run: tuple[dict[str, Any], str]) -> None:
     results, printed = run
-    assert set(results) == {"meta", "fold", "seek", "append", "http", "rebuild", "memory", "targets"}
+    assert set(results) == {"meta", "fold", "seek", "append", "http", "rebuild", "pages", "memory", "targets"}
     assert results["meta"]["mode"] == "smoke"
-    for title in ("## Fold", "## Seek", "## Append", "## HTTP", "## Rebuild", "## Memory", "## Targets"):
+    for title in ("## Fold", "## Seek", "## Append", "## HTTP", "## Rebuild", "## Pages", "## Memory", "## Targets"):
         assert title in printed
 
 
@@ -106,11 +106,19 @@ def check_the_rebuild_is_measured_once_the_projector_exists(run: tuple[dict[str,
 def check_each_target_carries_its_measured_figure(run: tuple[dict[str, Any], str]) -> None:
     found = run[0]["targets"]
     names = " | ".join(t["target"] for t in found)
-    for part in ("raw psycopg", "validate + evolve", "seek with snapshots", "HTTP", "rebuild"):
+    for part in ("raw psycopg", "validate + evolve", "seek with snapshots", "HTTP", "rebuild", "replay step page"):
         assert part in names
     assert all(t["met"] in (True, False, None) for t in found)
     # A target goes unjudged only when its figure is missing (eventsourcing without the bench extra).
     assert all((t["measured"] is None) == (t["met"] is None) for t in found)
+
+
+def check_step_pages_are_timed_at_each_length(run: tuple[dict[str, Any], str]) -> None:
+    section = run[0]["pages"]
+    assert [row["events"] for row in section["rows"]] == [100, 1000]
+    for row in section["rows"]:
+        assert 0 < row["step_page"]["median_ms"] <= row["step_page"]["max_ms"] and row["html_bytes_max"] > 1000
+    assert section["page_weight_bytes"] > section["static_bytes"] > 0
 
 
 def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: str, tmp_path: Path) -> None:
@@ -121,4 +129,5 @@ def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: st
     check_every_append_backend_appends_at_a_positive_rate(run)
     check_the_real_server_answers_appends_and_reads_at_each_level(run)
     check_the_rebuild_is_measured_once_the_projector_exists(run)
+    check_step_pages_are_timed_at_each_length(run)
     check_each_target_carries_its_measured_figure(run)

@@ -29,13 +29,13 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
                 note = f"{leaders[0]} wins the series with {best} VP after game {number}."
                 if number < len(games):
                     note += f" The {len(games) - number} later game(s) do not count."
-                return SeriesStatus(totals=totals, finished=True, winners=leaders, note=note)
+                return SeriesStatus(target=TARGET, totals=totals, finished=True, winners=leaders, note=note)
     if not totals:
-        return SeriesStatus(totals={}, finished=False, note="No game played yet.")
+        return SeriesStatus(target=TARGET, totals={}, finished=False, note="No game played yet.")
     best = max(totals.values())
     tied = [p for p, total in totals.items() if total == best]
     dealer = min(tied, key=lambda p: (seat_order.get(p, 99), p))
     note = f"{dealer} has the highest total ({best} VP) and deals the next game."
     if best >= TARGET:
         note = f"{' and '.join(sorted(tied))} are tied at {best} VP: another game decides the series. " + note
-    return SeriesStatus(totals=totals, finished=False, next_dealer=dealer, note=note)
+    return SeriesStatus(target=TARGET, totals=totals, finished=False, next_dealer=dealer, note=note)

@@ -22,7 +22,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     """Cumulative half-points over finished rounds in order. The game ends at the end of the round in
     which a side reaches 200 points; the highest total wins, and a tie at the top plays another round."""
     if not games:
-        return SeriesStatus(totals={}, finished=False, note="No round has been played yet.")
+        return SeriesStatus(target=GAME_TARGET, totals={}, finished=False, note="No round has been played yet.")
     labels = side_labels(games[0].setup)
     totals = dict.fromkeys(sorted(set(labels.values())), 0)
     winners: tuple[str, ...] = ()
@@ -52,6 +52,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     last = games[-1].setup
     if winners:
         return SeriesStatus(
+            target=GAME_TARGET,
             totals=totals,
             finished=True,
             winners=winners,
@@ -68,4 +69,4 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
         if best >= GAME_TARGET
         else "Another round is needed: nobody has 200 points yet."
     )
-    return SeriesStatus(totals=totals, finished=False, next_dealer=next_dealer, note=note)
+    return SeriesStatus(target=GAME_TARGET, totals=totals, finished=False, next_dealer=next_dealer, note=note)

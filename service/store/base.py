@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from service.store.access import AccessStore
+
 if TYPE_CHECKING:
     from service.readmodels import (
         Collection,
@@ -107,17 +109,6 @@ class ClubPlayer(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
     created_at: datetime
-
-
-class ApiKey(msgspec.Struct, frozen=True, kw_only=True):
-    """A club's API key as stored: only the SHA-256 of its secret is kept."""
-
-    key_id: str
-    club_id: str
-    name: str
-    secret_hash: str
-    created_at: datetime
-    revoked: bool = False
 
 
 class Resource(msgspec.Struct, frozen=True, kw_only=True):
@@ -253,7 +244,7 @@ def content_hash(content: Any) -> str:
     return "sha256:" + hashlib.sha256(msgspec.json.encode(content, order="sorted")).hexdigest()
 
 
-class Store(Protocol):
+class Store(AccessStore, Protocol):
     """What the service needs from storage. All methods are synchronous and thread-safe."""
 
     def migrate(self) -> list[str]:
@@ -351,8 +342,6 @@ class Store(Protocol):
     def create_club(self, club_id: str, name: str) -> Club: ...
     def get_club(self, club_id: str) -> Club | None: ...
     def list_clubs(self) -> list[Club]: ...
-    def create_api_key(self, key_id: str, club_id: str, name: str, secret_hash: str) -> ApiKey: ...
-    def get_api_key(self, key_id: str) -> ApiKey | None: ...
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer: ...
     def list_players(self, club_id: str) -> list[ClubPlayer]: ...
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]: ...

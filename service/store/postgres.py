@@ -29,11 +29,10 @@ from psycopg import errors as pg_errors
 from psycopg.rows import tuple_row
 from psycopg_pool import ConnectionPool
 
-from service.readmodels import ReadModelSql
+from service.store.access_sql import AccessSql
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
-    ApiKey,
     AppendResult,
     Club,
     ClubPlayer,
@@ -162,7 +161,7 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
-class PostgresStore(ReadModelSql):
+class PostgresStore(AccessSql):
     """The `Store` on PostgreSQL (read models: `service.readmodels`)."""
 
     _rm_param = "%s"
@@ -455,26 +454,6 @@ class PostgresStore(ReadModelSql):
         with self._connect() as conn:
             rows = conn.execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
         return [Club(club_id=r[0], name=r[1], created_at=r[2]) for r in rows]
-
-    def create_api_key(self, key_id: str, club_id: str, name: str, secret_hash: str) -> ApiKey:
-        with self._tx() as conn:
-            row = conn.execute(
-                "INSERT INTO api_keys (key_id, club_id, name, secret_hash) VALUES (%s, %s, %s, %s) "
-                "RETURNING created_at",
-                (key_id, club_id, name, secret_hash),
-            ).fetchone()
-        assert row is not None
-        return ApiKey(key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash, created_at=row[0])
-
-    def get_api_key(self, key_id: str) -> ApiKey | None:
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = %s",
-                (key_id,),
-            ).fetchone()
-        if row is None:
-            return None
-        return ApiKey(key_id=row[0], club_id=row[1], name=row[2], secret_hash=row[3], created_at=row[4], revoked=row[5])
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         try:

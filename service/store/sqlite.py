@@ -17,11 +17,10 @@ from typing import Any
 
 import msgspec
 
-from service.readmodels import ReadModelSql
+from service.store.access_sql import AccessSql
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
-    ApiKey,
     AppendResult,
     Club,
     ClubPlayer,
@@ -103,7 +102,7 @@ def _translated() -> Iterator[None]:
         raise
 
 
-class SqliteStore(ReadModelSql):
+class SqliteStore(AccessSql):
     """The `Store` on one SQLite file. A connection per thread; WAL lets readers run beside the writer.
     Read models: `service.readmodels`."""
 
@@ -344,37 +343,6 @@ class SqliteStore(ReadModelSql):
     def list_clubs(self) -> list[Club]:
         rows = self._conn().execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
         return [Club(club_id=r[0], name=r[1], created_at=datetime.fromisoformat(r[2])) for r in rows]
-
-    def create_api_key(self, key_id: str, club_id: str, name: str, secret_hash: str) -> ApiKey:
-        now = _now()
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO api_keys (key_id, club_id, name, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                (key_id, club_id, name, secret_hash, now),
-            )
-        return ApiKey(
-            key_id=key_id, club_id=club_id, name=name, secret_hash=secret_hash, created_at=datetime.fromisoformat(now)
-        )
-
-    def get_api_key(self, key_id: str) -> ApiKey | None:
-        row = (
-            self._conn()
-            .execute(
-                "SELECT key_id, club_id, name, secret_hash, created_at, revoked FROM api_keys WHERE key_id = ?",
-                (key_id,),
-            )
-            .fetchone()
-        )
-        if row is None:
-            return None
-        return ApiKey(
-            key_id=row[0],
-            club_id=row[1],
-            name=row[2],
-            secret_hash=row[3],
-            created_at=datetime.fromisoformat(row[4]),
-            revoked=bool(row[5]),
-        )
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         now = _now()

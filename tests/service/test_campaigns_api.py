@@ -92,7 +92,7 @@ def test_a_correction_that_reopens_a_counted_game_reopens_the_decided_campaign_a
     reopened = status(api, token)
     assert [s["counted"] for s in reopened["steps"]] == [True, False, True]
     assert reopened["status"] == {"totals": {"alain": 24, "bea": 12}, "finished": False, "winners": [],
-                                  "next_dealer": None, "note": ""}
+                                  "next_dealer": None, "note": "", "target": None}
     changes = api.client.get(f"/clubs/c1/games/{second}/changes", headers=api.auth(token)).json()
     (campaign,) = changes["campaigns"]
     assert campaign["campaign_id"] == "winter" and changes["standings"] == []

@@ -1,0 +1,108 @@
+"""The club's pages: server time per replay step page and per picture (the game's SVG, or the readable
+list a game without a picture gets) at random steps of a 100- and a 10,000-event game, and the weight of
+a step page with its CSS and JavaScript. Targets: under 20 ms per page, flat in the game's length; page
+weight under 150 KB.
+
+The app runs in this process (litestar's test client, SQLite in a temporary folder, snapshots every
+`snapshot_every` events as the service takes them); the time is the request's, measured around it, so it
+includes the client's small share. The first request of a game (its narration, then remembered) is left
+out and reported apart."""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from bench.common import Sizes, median, percentile
+from bench.games import tally_game, tally_ruleset
+from domain.ruleset import Viewer
+from projections.replay import snapshots_for, view_at
+from service.pages.controllers import STATIC
+from service.pages.reads import picture_of
+
+OPERATOR = "bench-operator"
+
+
+def _import(app: Any, client: Any, token: str, game_id: str, length: int) -> list[Any]:
+    from service.store.base import Recorder
+
+    game = tally_game(length, seed=length)
+    records, recorder = app.state.records, Recorder(club_id="bench")
+    head = [msgspec.json.encode(event) for event in game[:1000]]  # an import holds one batch at most
+    records.import_stream("bench", head, recorder, game_id=game_id)
+    for start in range(1000, length, 1000):
+        batch = [msgspec.to_builtins(event) for event in game[start : start + 1000]]
+        records.append("bench", game_id, batch, start, recorder, None)
+    return game
+
+
+def _sign_in(client: Any, token: str) -> None:
+    form = client.get("/sign-in").text
+    csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
+    assert csrf is not None
+    signed = client.post("/sign-in", data={"key": token, "next": "", "_csrf_token": csrf.group(1)},
+                         follow_redirects=False)
+    assert signed.status_code == 303, signed.text
+
+
+def _times(samples: list[float]) -> dict[str, float]:
+    return {"median_ms": round(median(samples), 3), "p99_ms": round(percentile(samples, 0.99), 3),
+            "max_ms": round(max(samples), 3)}
+
+
+def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 40) -> dict[str, Any]:
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+    from service.settings import Settings
+
+    ruleset = tally_ruleset()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(database_url=f"sqlite:///{Path(folder) / 'pages.db'}", operator_key=OPERATOR,
+                            log_format="json", log_level="warning", run_projector=False,
+                            snapshot_every=sizes.snapshot_every)
+        app = create_app(settings)
+        with TestClient(app) as client:
+            auth = {"Authorization": f"Bearer {OPERATOR}"}
+            client.post("/clubs", json={"club_id": "bench", "name": "Bench"}, headers=auth)
+            token = client.post("/clubs/bench/keys", json={"name": "b"}, headers=auth).json()["token"]
+            for player in ("p0", "p1"):
+                client.post("/clubs/bench/players", json={"player_id": player, "name": player},
+                            headers={"Authorization": f"Bearer {token}"})
+            _sign_in(client, token)
+            for length in lengths:
+                game_id = f"tally-{length}"
+                game = _import(app, client, token, game_id, length)
+                rng = random.Random(length)
+                steps = [rng.randint(2, length) for _ in range(samples)]
+                started = time.perf_counter()
+                first = client.get(f"/club/bench/games/{game_id}/replay/1")
+                first_ms = (time.perf_counter() - started) * 1000
+                assert first.status_code == 200, first.text
+                page_ms, weights = [], []
+                for step in steps:
+                    started = time.perf_counter()
+                    page = client.get(f"/club/bench/games/{game_id}/replay/{step}?view=full")
+                    page_ms.append((time.perf_counter() - started) * 1000)
+                    assert page.status_code == 200
+                    weights.append(len(page.content))
+                snaps = snapshots_for(ruleset, game, every=sizes.snapshot_every)
+                picture_ms = []
+                for step in steps:
+                    shown = view_at(ruleset, game, step, Viewer.full(), snaps)
+                    started = time.perf_counter()
+                    picture_of(ruleset, shown)
+                    picture_ms.append((time.perf_counter() - started) * 1000)
+                rows.append({"events": length, "first_page_ms": round(first_ms, 3), "step_page": _times(page_ms),
+                             "picture": _times(picture_ms), "html_bytes_max": max(weights)})
+    assets = sum(f.stat().st_size for f in STATIC.iterdir() if f.suffix in (".css", ".js"))
+    heaviest = max(row["html_bytes_max"] for row in rows)
+    return {"rows": rows, "static_bytes": assets, "page_weight_bytes": heaviest + assets, "samples": samples,
+            "snapshot_every": sizes.snapshot_every, "picture": "readable list (no ruleset draws a picture yet)"}

@@ -1,0 +1,533 @@
+"""The club's pages: sign-in, club home, the replay viewer, the live table, league, campaign and player
+pages, and share links. Plain HTML from Jinja2 templates (litestar's template engine), CSS and a little
+JavaScript from `static/`; everything is readable without JavaScript.
+
+Who sees what: a signed-in browser carries an HttpOnly, SameSite cookie naming a page session (stored
+hashed, expiring, ended with its key); it acts with its key's scope. A share link's token is in its
+URL and opens its one game, league or campaign, as a spectator (public view, spectator delay). One
+guard per controller resolves the principal; form posts carry litestar's CSRF token.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Controller, Request, Response, Router, get, post
+from litestar.config.csrf import CSRFConfig
+from litestar.connection import ASGIConnection
+from litestar.datastructures import Cookie, State
+from litestar.di import NamedDependency
+from litestar.enums import RequestEncodingType
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException, ValidationException
+from litestar.handlers.base import BaseRouteHandler
+from litestar.middleware import DefineMiddleware
+from litestar.middleware.csrf import CSRFMiddleware
+from litestar.params import Body, FromPath, FromQuery, HeaderParameter, QueryParameter
+from litestar.response import Redirect, ServerSentEvent, Template
+from litestar.types import Receive, Scope, Send
+
+from domain import registry
+from projections.errors import ProjectionError
+from service.api_projections import LiveGame
+from service.auth import Principal, new_session
+from service.keys_api import ShareIn, club_share, create_share
+from service.pages import reads
+from service.records import GameRecords, NotFound
+from service.store.access import ShareKind
+
+STATIC = Path(__file__).parent / "static"
+SESSION_COOKIE = "tablelog_session"
+CSRF_COOKIE = "tablelog_csrf"
+SESSION_HOURS = 12
+"""A page session lasts an evening at the club (or less, when its key expires sooner)."""
+
+
+def csrf_config() -> CSRFConfig:
+    """The form posts' CSRF check: a token in an HttpOnly, SameSite=Strict cookie and the same in each
+    form (the secret is filled in on the first request, see PagesCsrf)."""
+    return CSRFConfig(secret="", cookie_name=CSRF_COOKIE, cookie_httponly=True, cookie_samesite="strict")
+
+
+class Links(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a page's links go: under `/club/{club}` for a signed-in member, under `/share/{token}` for
+    a share link (which links only to its one thing: the other links are None)."""
+
+    base: str
+    club_id: str
+    shared: bool = False
+
+    def step(self, game_id: str, step: int, query: str = "") -> str:
+        where = f"{self.base}/replay/{step}" if self.shared else f"{self.base}/games/{game_id}/replay/{step}"
+        return f"{where}?{query}" if query else where
+
+    def jump(self, game_id: str) -> str:
+        return f"{self.base}/replay" if self.shared else f"{self.base}/games/{game_id}/replay"
+
+    def live(self, game_id: str) -> str:
+        return f"{self.base}/live" if self.shared else f"{self.base}/games/{game_id}/live"
+
+    def live_events(self, game_id: str) -> str:
+        return f"{self.live(game_id)}/events"
+
+    def game(self, game_id: str) -> str | None:
+        return None if self.shared else f"{self.base}/games/{game_id}"
+
+    def player(self, player_id: str) -> str | None:
+        return None if self.shared else f"{self.base}/players/{player_id}"
+
+    def league(self, league_id: str) -> str | None:
+        return self.base if self.shared else f"{self.base}/leagues/{league_id}"
+
+    def campaign(self, campaign_id: str) -> str | None:
+        return self.base if self.shared else f"{self.base}/campaigns/{campaign_id}"
+
+    def home(self) -> str | None:
+        return None if self.shared else self.base
+
+
+# -- guards ---------------------------------------------------------------------------------------------
+def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+    principal: Principal = connection.scope["state"]["principal"]
+    return principal
+
+
+def member_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """A signed-in club member (their session's key), of this club; `record` for what changes things."""
+    principal = connection.app.state.authenticator.session(connection.cookies.get(SESSION_COOKIE))
+    if principal is None:
+        raise NotAuthorizedException()
+    club_id = connection.path_params.get("club_id")
+    if club_id is not None and principal.club_id != club_id:
+        raise PermissionDeniedException(detail="You are signed in for another club.")
+    if handler.opt.get("needs") == "record" and principal.access != "record":
+        raise PermissionDeniedException(detail="Only a record key's session may do this.")
+    connection.scope["state"]["principal"] = principal
+
+
+class LinkRevoked(Exception):
+    """A share link that was revoked (or never existed)."""
+
+
+def share_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """A share link's token, from the URL."""
+    principal = connection.app.state.authenticator.share(connection.path_params.get("token"))
+    if principal is None:
+        raise LinkRevoked()
+    connection.scope["state"]["principal"] = principal
+
+
+# -- errors as pages --------------------------------------------------------------------------------------
+def _page_error(request: Request[Any, Any, Any], status: int, title: str, detail: str) -> Template:
+    return Template(template_name="error.html", context={"title": title, "detail": detail}, status_code=status)
+
+
+def _to_sign_in(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    return Redirect(path=f"/sign-in?next={request.url.path}")
+
+
+def _forbidden(request: Request[Any, Any, Any], exc: Exception) -> Template:
+    detail = getattr(exc, "detail", "") or "You may not see this page."
+    return _page_error(request, 403, "Not for this key", detail)
+
+
+def _revoked(request: Request[Any, Any, Any], exc: Exception) -> Template:
+    return _page_error(
+        request,
+        403,
+        "This link no longer works",
+        "The club revoked this link, or it never existed. Ask the club for a new one.",
+    )
+
+
+def _not_found(request: Request[Any, Any, Any], exc: Exception) -> Template:
+    return _page_error(request, 404, "Not found", str(exc))
+
+
+def _bad_request(request: Request[Any, Any, Any], exc: Exception) -> Template:
+    detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or "That request cannot be read."
+    return _page_error(request, 400, "That does not work", str(detail))
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    NotAuthorizedException: _to_sign_in,
+    PermissionDeniedException: _forbidden,
+    LinkRevoked: _revoked,
+    NotFound: _not_found,
+    ProjectionError: _bad_request,
+    ValidationException: _bad_request,
+}
+
+
+# -- sign-in --------------------------------------------------------------------------------------------
+class SignIn(msgspec.Struct, frozen=True, kw_only=True):
+    key: str = ""
+    next: str = ""
+
+
+def _safe_next(path: str, club_id: str) -> str:
+    """Where to go after signing in: a path of this club's pages, else its home."""
+    prefix = f"/club/{club_id}"
+    return path if path == prefix or path.startswith(prefix + "/") else prefix
+
+
+class SignInController(Controller):
+    @get("/", sync_to_thread=False, include_in_schema=False)
+    def root(self) -> Redirect:
+        return Redirect(path="/sign-in")
+
+    @get("/sign-in", sync_to_thread=False, include_in_schema=False)
+    def sign_in_form(self, next_path: Annotated[str, QueryParameter(name="next")] = "") -> Template:
+        return Template(template_name="sign_in.html", context={"next": next_path, "error": ""})
+
+    @post("/sign-in", sync_to_thread=True, include_in_schema=False, status_code=303)
+    def sign_in(
+        self,
+        request: Request[Any, Any, Any],
+        state: State,
+        data: Annotated[SignIn, Body(media_type=RequestEncodingType.URL_ENCODED)],
+    ) -> Response[Any]:
+        principal = state.authenticator(data.key.strip())
+        if principal is None or principal.operator or principal.key_id is None:
+            return Template(
+                template_name="sign_in.html",
+                status_code=401,
+                context={"next": data.next, "error": "That key is not valid (or was revoked). Paste a club key: tl_…"},
+            )
+        session_id, token, secret_hash = new_session()
+        expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
+        if principal.expires_at is not None:
+            expires = min(expires, principal.expires_at)
+        state.store.create_page_session(session_id, principal.key_id, secret_hash, expires)
+        assert principal.club_id is not None
+        response: Response[Any] = Redirect(path=_safe_next(data.next, principal.club_id), status_code=303)
+        response.set_cookie(
+            Cookie(
+                key=SESSION_COOKIE,
+                value=token,
+                httponly=True,
+                samesite="lax",
+                path="/",
+                secure=request.url.scheme == "https",
+                max_age=max(0, int((expires - datetime.now(UTC)).total_seconds())),
+            )
+        )
+        return response
+
+    @post("/sign-out", sync_to_thread=True, include_in_schema=False, status_code=303)
+    def sign_out(self, request: Request[Any, Any, Any], state: State) -> Response[Any]:
+        principal = state.authenticator.session(request.cookies.get(SESSION_COOKIE))
+        if principal is not None and principal.session_id is not None:
+            state.store.revoke_page_session(principal.session_id)
+        response: Response[Any] = Redirect(path="/sign-in", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+
+# -- a club's pages -------------------------------------------------------------------------------------------
+View = Literal["public", "seat", "full"]
+
+
+def _links(club_id: str) -> Links:
+    return Links(base=f"/club/{club_id}", club_id=club_id)
+
+
+def _page(name: str, principal: Principal, links: Links, **context: Any) -> Template:
+    return Template(
+        template_name=name,
+        context={
+            "links": links,
+            "principal": principal,
+            "points": reads.points,
+            "unit_word": reads.unit_word,
+            **context,
+        },
+    )
+
+
+class ClubPages(Controller):
+    path = "/club/{club_id:str}"
+    guards = (member_guard,)
+    include_in_schema = False
+
+    @get("/", sync_to_thread=True)
+    def home(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
+    ) -> Template:
+        return _page("club.html", principal, _links(club_id), **reads.club_home(records, club_id))
+
+    @get("/games/{game_id:str}", sync_to_thread=True)
+    def game(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+    ) -> Template:
+        context = reads.game_step(
+            records, principal, club_id, game_id, None, "public", None, state.settings.snapshot_every
+        )
+        return _page("game.html", principal, _links(club_id), **context)
+
+    @get("/games/{game_id:str}/replay", sync_to_thread=False)
+    def jump(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        step: FromQuery[int],
+        view: FromQuery[View] = "public",
+        seat: FromQuery[int | None] = None,
+    ) -> Redirect:
+        """The slider's and chapter list's form (without JavaScript) lands here."""
+        query = f"view={view}" + (f"&seat={seat}" if seat is not None else "")
+        return Redirect(path=_links(club_id).step(game_id, max(step, 1), query))
+
+    @get("/games/{game_id:str}/replay/{step:int}", sync_to_thread=True)
+    def replay_step(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        step: FromPath[int],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+        view: FromQuery[View] = "public",
+        seat: FromQuery[int | None] = None,
+    ) -> Template:
+        context = reads.game_step(records, principal, club_id, game_id, step, view, seat, state.settings.snapshot_every)
+        return _page("game.html", principal, _links(club_id), **context)
+
+    @get("/games/{game_id:str}/live", sync_to_thread=True)
+    def live(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+    ) -> Template:
+        context = reads.live_table(records, club_id, game_id, state.settings.snapshot_every)
+        return _page("live.html", principal, _links(club_id), **context)
+
+    @get("/games/{game_id:str}/live/events", sync_to_thread=True)
+    def live_events(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
+        after: FromQuery[int | None] = None,
+    ) -> ServerSentEvent:
+        return _live_stream(records, principal, club_id, game_id, state, last_event_id, after)
+
+    @get("/leagues/{league_id:str}", sync_to_thread=True)
+    def league(
+        self,
+        club_id: FromPath[str],
+        league_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        as_of: FromQuery[date | None] = None,
+    ) -> Template:
+        return _page("league.html", principal, _links(club_id), **reads.league_page(records, club_id, league_id, as_of))
+
+    @get("/campaigns/{campaign_id:str}", sync_to_thread=True)
+    def campaign(
+        self,
+        club_id: FromPath[str],
+        campaign_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> Template:
+        return _page("campaign.html", principal, _links(club_id), **reads.campaign_page(records, club_id, campaign_id))
+
+    @get("/players/{player_id:str}", sync_to_thread=True)
+    def player(
+        self,
+        club_id: FromPath[str],
+        player_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> Template:
+        return _page("player.html", principal, _links(club_id), **reads.player_page(records, club_id, player_id))
+
+    @get("/shares", sync_to_thread=True, opt={"needs": "record"})
+    def shares(
+        self,
+        club_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        state: State,
+        made: FromQuery[str | None] = None,
+    ) -> Template:
+        links = state.store.list_share_links(club_id)
+        home = reads.club_home(state.records, club_id)
+        return _page("shares.html", principal, _links(club_id), shares=links, made=made, **home)
+
+    @post("/shares", sync_to_thread=True, opt={"needs": "record"}, status_code=200)
+    def make_share(
+        self,
+        club_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        request: Request[Any, Any, Any],
+        state: State,
+        data: Annotated[ShareForm, Body(media_type=RequestEncodingType.URL_ENCODED)],
+    ) -> Template:
+        target = data.target.partition(":")
+        kind: ShareKind = target[0]  # type: ignore[assignment]
+        if kind not in ("game", "league", "campaign"):
+            raise ValidationException(detail="Choose a game, league or campaign to share.")
+        made = create_share(records, principal, club_id, ShareIn(kind=kind, target_id=target[2], name=data.name))
+        url = f"{request.base_url}".rstrip("/") + made.path
+        links = state.store.list_share_links(club_id)
+        home = reads.club_home(records, club_id)
+        return _page("shares.html", principal, _links(club_id), shares=links, made=url, **home)
+
+    @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
+    def revoke_share(
+        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords]
+    ) -> Redirect:
+        club_share(records, club_id, share_id)
+        records.store.revoke_share_link(share_id)
+        return Redirect(path=f"/club/{club_id}/shares", status_code=303)
+
+
+class ShareForm(msgspec.Struct, frozen=True, kw_only=True):
+    target: str = ""
+    name: str = ""
+
+
+def _live_stream(
+    records: GameRecords,
+    principal: Principal,
+    club_id: str,
+    game_id: str,
+    state: State,
+    last_event_id: int | None,
+    after: int | None,
+) -> ServerSentEvent:
+    """The live stream the API serves (public view, spectator delay), for a page's EventSource."""
+    record = records.game(club_id, game_id)
+    resume = max(0, last_event_id if last_event_id is not None else (after or 0))
+    live = LiveGame(records.store, registry.get(record.ruleset), game_id, resume, state.settings.snapshot_every)
+    settings = state.settings
+    return ServerSentEvent(
+        live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal))
+    )
+
+
+# -- share links ----------------------------------------------------------------------------------------------
+def _share_links(token: str, principal: Principal) -> Links:
+    assert principal.club_id is not None
+    return Links(base=f"/share/{token}", club_id=principal.club_id, shared=True)
+
+
+def _target(principal: Principal, kind: ShareKind) -> str:
+    """The one thing a share link shows; any other kind of page is not found."""
+    share = principal.share
+    if share is None or share.kind != kind:
+        raise NotFound("page", kind)
+    return share.target_id
+
+
+class SharePages(Controller):
+    path = "/share/{token:str}"
+    guards = (share_guard,)
+    include_in_schema = False
+
+    @get("/", sync_to_thread=True)
+    def shared(
+        self,
+        token: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+    ) -> Template:
+        assert principal.share is not None and principal.club_id is not None
+        links, club_id, target = _share_links(token, principal), principal.club_id, principal.share.target_id
+        if principal.share.kind == "league":
+            return _page("league.html", principal, links, **reads.league_page(records, club_id, target, None))
+        if principal.share.kind == "campaign":
+            return _page("campaign.html", principal, links, **reads.campaign_page(records, club_id, target))
+        context = reads.game_step(
+            records, principal, club_id, target, None, "public", None, state.settings.snapshot_every
+        )
+        return _page("game.html", principal, links, **context)
+
+    @get("/replay", sync_to_thread=False)
+    def jump(self, token: FromPath[str], step: FromQuery[int]) -> Redirect:
+        return Redirect(path=f"/share/{token}/replay/{max(step, 1)}")
+
+    @get("/replay/{step:int}", sync_to_thread=True)
+    def replay_step(
+        self,
+        token: FromPath[str],
+        step: FromPath[int],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+    ) -> Template:
+        assert principal.club_id is not None
+        game_id = _target(principal, "game")
+        context = reads.game_step(
+            records, principal, principal.club_id, game_id, step, "public", None, state.settings.snapshot_every
+        )
+        return _page("game.html", principal, _share_links(token, principal), **context)
+
+    @get("/live", sync_to_thread=True)
+    def live(
+        self,
+        token: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+    ) -> Template:
+        assert principal.club_id is not None
+        context = reads.live_table(
+            records, principal.club_id, _target(principal, "game"), state.settings.snapshot_every
+        )
+        return _page("live.html", principal, _share_links(token, principal), **context)
+
+    @get("/live/events", sync_to_thread=True)
+    def live_events(
+        self,
+        token: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+        last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
+        after: FromQuery[int | None] = None,
+    ) -> ServerSentEvent:
+        """The live stream of the shared game: the token in the URL stands in for the header an
+        EventSource cannot send."""
+        assert principal.club_id is not None
+        return _live_stream(
+            records, principal, principal.club_id, _target(principal, "game"), state, last_event_id, after
+        )
+
+
+class PagesCsrf(CSRFMiddleware):
+    """litestar's CSRF middleware, signing with a secret the server keeps in its database (every worker
+    shares it), read on the first request."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.config.secret:
+            self.config.secret = scope["litestar_app"].state.store.server_secret("pages_csrf")
+        await super().__call__(scope, receive, send)
+
+
+def pages_router() -> Router:
+    """Every page, behind the CSRF check for form posts (the API, which takes bearer keys and no
+    cookies, is outside it)."""
+    return Router(
+        path="/",
+        route_handlers=[SignInController, ClubPages, SharePages],
+        middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
+        exception_handlers=EXCEPTION_HANDLERS,
+        include_in_schema=False,
+    )

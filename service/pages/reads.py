@@ -1,0 +1,409 @@
+"""What each page shows, read through the same records, projections and read models as the API (the
+replay and its snapshots, standings, campaign status, game summaries, listings): a page never reads a
+table the API does not, and never names a game."""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from datetime import date
+from typing import Any
+
+import msgspec
+
+from domain import registry
+from domain.record import decoder
+from domain.ruleset import Player, Ruleset, Viewer
+from projections.campaigns import Campaign, campaign_status
+from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
+from projections.standings import standings
+from service.api_projections import (
+    _campaign,
+    _events,
+    _league,
+    campaign_games,
+    league_games,
+    replay_snapshots,
+)
+from service.auth import Principal
+from service.guards import spectator_horizon, spectators_horizon
+from service.pages.render import campaign_plot, change_text, points, state_html, unit_word
+from service.readmodels import SpectatorDelay
+from service.records import GameRecords, NotFound
+from service.store.base import GameFilter, GameRecord
+
+WINDOW = 12
+"""Steps of narration shown on each side of the current one (a long game's list stays short)."""
+
+
+class ViewChoice(msgspec.Struct, frozen=True, kw_only=True):
+    """One entry of the view chooser: its query string and its label."""
+
+    query: str
+    label: str
+    current: bool
+
+
+def viewer_of(principal: Principal, view: str, seat: int | None, players: Sequence[Player]) -> Viewer:
+    """The view asked for, where the principal may see it; a spectator always gets the public view."""
+    if not principal.sees_hidden or view not in ("seat", "full"):
+        return Viewer.public()
+    if view == "full":
+        return Viewer.full()
+    seats = {p.seat for p in players}
+    return Viewer.of_seat(seat) if seat in seats else Viewer.public()
+
+
+def view_choices(principal: Principal, viewer: Viewer, players: Sequence[Player]) -> list[ViewChoice]:
+    """The views this principal may choose between (only the public one for a spectator)."""
+    choices = [ViewChoice(query="view=public", label="Public (what the table sees)", current=viewer.kind == "public")]
+    if principal.sees_hidden:
+        for player in sorted(players, key=lambda p: p.seat):
+            choices.append(
+                ViewChoice(
+                    query=f"view=seat&seat={player.seat}",
+                    label=f"{player.name}'s hand",
+                    current=viewer.kind == "seat" and viewer.seat == player.seat,
+                )
+            )
+        choices.append(ViewChoice(query="view=full", label="Everything (the record)", current=viewer.kind == "full"))
+    return choices
+
+
+def view_query(viewer: Viewer) -> str:
+    if viewer.kind == "seat":
+        return f"view=seat&seat={viewer.seat}"
+    return f"view={viewer.kind}"
+
+
+def chapter_label(mark: ChapterMark) -> str:
+    kind, number = mark.chapters[-1]
+    return f"{kind.capitalize()} {number}"
+
+
+class Told(msgspec.Struct, frozen=True, kw_only=True):
+    """A game narrated up to some step, with its chapter index split for quick lookups: the outermost
+    chapters, and the chapters inside each one (first steps in increasing order)."""
+
+    replay: Replay
+    outer: tuple[ChapterMark, ...]
+    inner: dict[tuple[tuple[str, int], ...], tuple[ChapterMark, ...]]
+
+    @classmethod
+    def of(cls, told: Replay) -> Told:
+        inner: dict[tuple[tuple[str, int], ...], list[ChapterMark]] = {}
+        for mark in told.chapters:
+            if len(mark.chapters) == 2:
+                inner.setdefault(mark.chapters[:1], []).append(mark)
+        return cls(
+            replay=told,
+            outer=tuple(m for m in told.chapters if len(m.chapters) == 1),
+            inner={k: tuple(v) for k, v in inner.items()},
+        )
+
+    def chapters_near(self, current: Step, around: int = 8) -> list[ChapterMark]:
+        """The chapters to jump to: the first and last outermost ones and those near the current step,
+        and the chapters inside the current one near it (thousands of turns stay a short list)."""
+        inner = self.inner.get(current.chapters[:1], ())
+        return _near(self.outer, current, around, ends=True) + _near(inner, current, around, ends=False)
+
+
+def _near(marks: Sequence[ChapterMark], current: Step, around: int, ends: bool) -> list[ChapterMark]:
+    here = max(0, bisect.bisect_right([m.version for m in marks], current.version) - 1) if marks else 0
+    picked = set(range(max(0, here - around), min(len(marks), here + around + 1)))
+    if ends and marks:
+        picked |= {0, len(marks) - 1}
+    return [marks[i] for i in sorted(picked)]
+
+
+class StreamEvents(Sequence[Any]):
+    """The first `length` events of a game's stream, read from the store where they are asked for: a
+    step page reads the set-up and the events after the snapshot it seeks from, not the whole record
+    (a correction that refolds from the start asks for the rest, and gets it)."""
+
+    def __init__(self, records: GameRecords, ruleset: Ruleset, game_id: str, length: int, read_from: int) -> None:
+        self._store, self._decoder, self._game_id, self._length = records.store, decoder(ruleset), game_id, length
+        self._read: dict[int, Any] = {}
+        self._load(1, 1)
+        self._load(max(1, read_from), length)
+
+    def _load(self, first: int, last: int) -> None:
+        """Events `first` to `last` (versions, inclusive), unless already read."""
+        missing = [v for v in range(first, last + 1) if v not in self._read]
+        if not missing:
+            return
+        rows = self._store.read_stream(self._game_id, after_version=missing[0] - 1, limit=missing[-1] - missing[0] + 1)
+        for row in rows:
+            self._read[row.version] = self._decoder.decode(row.data)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):  # a part, read only when it is used (`restore` keeps its prefix so)
+            return _Part(self, range(self._length)[index])
+        position = index + self._length if index < 0 else index
+        if not 0 <= position < self._length:
+            raise IndexError(index)
+        return self.at(position)
+
+    def at(self, position: int) -> Any:
+        self._load(position + 1, position + 1)
+        return self._read[position + 1]
+
+    def span(self, positions: range) -> list[Any]:
+        if positions:
+            self._load(min(positions) + 1, max(positions) + 1)
+        return [self._read[p + 1] for p in positions]
+
+
+class _Part(Sequence[Any]):
+    """Some of a `StreamEvents`, read when first used, all at once."""
+
+    def __init__(self, whole: StreamEvents, positions: range) -> None:
+        self._whole, self._positions = whole, positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return _Part(self._whole, self._positions[index])
+        return self._whole.at(self._positions[index])
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._whole.span(self._positions))
+
+
+def game_step(
+    records: GameRecords,
+    principal: Principal,
+    club_id: str,
+    game_id: str,
+    step: int | None,
+    view: str,
+    seat: int | None,
+    snapshot_every: int,
+) -> dict[str, Any]:
+    """The replay viewer at `step` (the last one the principal may see when None)."""
+    record = records.game(club_id, game_id)
+    ruleset = registry.get(record.ruleset)
+    horizon = spectator_horizon(records.store, principal, game_id)
+    indexed = told_up_to(records, ruleset, game_id, horizon)
+    told = indexed.replay
+    last = len(told.steps)
+    at = last if step is None else step
+    if not 1 <= at <= last:
+        raise NotFound("step", f"{at} (this game has steps 1 to {last})")
+    viewer = viewer_of(principal, view, seat, told.players)
+    # Seek from the latest snapshot before the step (view_at folds to the step before it, then applies
+    # the step): only the events after it are read.
+    snaps = [s for s in replay_snapshots(records.store, ruleset, game_id, at, snapshot_every) if s.version < at][-1:]
+    events = StreamEvents(records, ruleset, game_id, at, snaps[0].version if snaps else 1)
+    shown = view_at(ruleset, events, at, viewer, snaps)
+    current = told.steps[at - 1]
+    return {
+        "game": record,
+        "ruleset": ruleset,
+        "replay": told,
+        "step": current,
+        "last": last,
+        "held_back": horizon is not None and horizon < record.version,
+        "viewer": viewer,
+        "view_query": view_query(viewer),
+        "choices": view_choices(principal, viewer, told.players),
+        "picture": picture_of(ruleset, shown),
+        "changes": [change_text([str(p) for p in c.path], c.op, c.old, c.new) for c in shown.changes] if at > 1 else [],
+        "window": told.steps[max(0, at - 1 - WINDOW) : at + WINDOW],
+        "chapters": indexed.chapters_near(current),
+        "chapter_label": chapter_label,
+        "players": sorted(told.players, key=lambda p: p.seat),
+    }
+
+
+_TOLD: OrderedDict[tuple[str, str, str, int], Told] = OrderedDict()
+_TOLD_LOCK = threading.Lock()
+
+
+def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: int | None) -> Told:
+    """The game narrated up to `horizon` (all of it when None). A record only grows, so the narration of
+    its first N events never changes: it is remembered per game and length (a step page then folds only
+    from the nearest snapshot, as the API's does)."""
+    length = records.store.stream_version(game_id) if horizon is None else horizon
+    key = (game_id, ruleset.name, ruleset.version, length)
+    with _TOLD_LOCK:
+        told = _TOLD.get(key)
+        if told is not None:
+            _TOLD.move_to_end(key)
+            return told
+    told = Told.of(replay(ruleset, _events(records.store, ruleset, game_id, up_to=length)))
+    with _TOLD_LOCK:
+        _TOLD[key] = told
+        while len(_TOLD) > 64:
+            _TOLD.popitem(last=False)
+    return told
+
+
+def picture_of(ruleset: Ruleset, shown: StepView) -> Any:
+    """The game's own picture of the view (inlined SVG), or the view as a readable list when the game
+    draws none. Either is drawn from the view the viewer may see, never from the state."""
+    changed = [tuple(str(p) for p in c.path) for c in shown.changes if c.path]
+    draw = getattr(ruleset, "picture", None)
+    if draw is not None:
+        from markupsafe import Markup
+
+        return Markup(draw(shown.view, changed))
+    return state_html(shown.view, changed)
+
+
+def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every: int) -> dict[str, Any]:
+    """The live page as it opens: the public view at the last step spectators may see (the stream that
+    follows holds steps back the same way)."""
+    record = records.game(club_id, game_id)
+    ruleset = registry.get(record.ruleset)
+    delay = records.store.spectator_delay(game_id)
+    horizon = spectators_horizon(records.store, game_id)
+    events = _events(records.store, ruleset, game_id, up_to=horizon)
+    told = replay(ruleset, events)
+    at = len(told.steps)
+    snaps = replay_snapshots(records.store, ruleset, game_id, at, snapshot_every)
+    shown = view_at(ruleset, events, at, Viewer.public(), snaps)
+    return {
+        "game": record,
+        "ruleset": ruleset,
+        "replay": told,
+        "step": told.steps[-1],
+        "last": at,
+        "picture": picture_of(ruleset, shown),
+        "window": told.steps[max(0, at - 2 * WINDOW) :],
+        "delay": delay,
+        "delay_text": delay_text(delay),
+        "players": sorted(told.players, key=lambda p: p.seat),
+    }
+
+
+def delay_text(delay: SpectatorDelay) -> str:
+    parts = []
+    if delay.events:
+        parts.append(f"{delay.events} event{'s' if delay.events != 1 else ''}")
+    if delay.seconds:
+        parts.append(f"{delay.seconds} second{'s' if delay.seconds != 1 else ''}")
+    return " and ".join(parts)
+
+
+def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
+    store = records.store
+    club = store.get_club(club_id)
+    if club is None:
+        raise NotFound("club", club_id)
+    recent = store.list_games(club_id, GameFilter(limit=30))
+    recent.sort(key=lambda g: g.created_at, reverse=True)
+    return {
+        "club": club,
+        "live": [g for g in recent if not g.finished],
+        "finished": [g for g in recent if g.finished],
+        "leagues": [c.collection_id for c in store.list_collections("league", club_id)],
+        "campaigns": [c.collection_id for c in store.list_collections("campaign", club_id)],
+        "players": store.list_players(club_id),
+        "names": _player_names(records, club_id),
+        "titles": {r.name: r.title for r in registry.all_rulesets()},
+    }
+
+
+def _player_names(records: GameRecords, club_id: str) -> dict[str, str]:
+    return {p.player_id: p.name for p in records.store.list_players(club_id)}
+
+
+def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date | None) -> dict[str, Any]:
+    league, game_ids = _league(records, club_id, league_id)
+    table = standings(league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of)
+    why = {(s.upper, s.lower): s.text for s in table.separations}
+    explained = [
+        (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
+        for i, row in enumerate(table.rows)
+    ]
+    ruleset = registry.get(league.ruleset)
+    return {
+        "league": league,
+        "table": table,
+        "rows": explained,
+        "title": ruleset.title,
+        "counted": sum(1 for g in table.games if g.counted),
+        "names": {r.player_id: r.name for r in table.rows},
+    }
+
+
+def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[str, Any]:
+    campaign, game_ids = _campaign(records, club_id, campaign_id)
+    ruleset = registry.get(campaign.ruleset)
+    summaries = records.store.game_summaries(game_ids)
+    games = campaign_games(records.store, game_ids, summaries)
+    status = campaign_status(ruleset, campaign, games)
+    unit = games[0].result.score_unit if games else ""
+    names = _names(records, club_id, campaign, status.status.totals)
+    counted = [(s.game_id, s.status) for s in status.steps if s.counted]
+    return {
+        "campaign": campaign,
+        "title": ruleset.title,
+        "status": status,
+        "unit": unit,
+        "names": names,
+        "plot": campaign_plot(counted, names, unit, status.status.target),
+        "decisive": next((s.game_id for s in status.steps if s.counted and s.status.finished), None),
+        "points": points,
+        "unit_word": unit_word(unit),
+    }
+
+
+def _names(records: GameRecords, club_id: str, campaign: Campaign, totals: dict[str, int]) -> dict[str, str]:
+    """Label -> the name people read (a team's label joins its players' ids with "+")."""
+    known = {p.player_id: p.name for p in records.store.get_players(club_id, campaign.players)}
+    labels = list(totals) or list(campaign.players)
+    return {label: " & ".join(known.get(part, part) for part in label.split("+")) for label in labels}
+
+
+def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str, Any]:
+    store = records.store
+    found = store.get_players(club_id, [player_id])
+    if not found:
+        raise NotFound("player", player_id)
+    games = store.list_games(club_id, GameFilter(player_id=player_id, limit=200))
+    games.sort(key=lambda g: g.created_at, reverse=True)
+    summaries = store.game_summaries([g.game_id for g in games])
+    results = []
+    for game in games:
+        summary = summaries.get(game.game_id)
+        line = "in progress"
+        if summary is not None and summary.outcome.finished:
+            line = _result_line(summary.players, summary.outcome.result, player_id)
+        results.append((game, line))
+    leagues = []
+    for collection in store.list_collections("league", club_id):
+        members = msgspec.json.decode(collection.definition, type=dict).get("members", [])
+        if player_id in members:
+            leagues.append(collection.collection_id)
+    return {
+        "player": found[0],
+        "results": results,
+        "leagues": leagues,
+        "names": _player_names(records, club_id),
+        "titles": {r.name: r.title for r in registry.all_rulesets()},
+    }
+
+
+def _result_line(players: Sequence[Player], result: Any, player_id: str) -> str:
+    seat = next((p.seat for p in players if p.player_id == player_id), None)
+    mine = next((p for p in result.players if p.seat == seat), None)
+    if result.void:
+        return "void game"
+    if mine is None:
+        return "finished"
+    place = "won" if seat in result.winners else f"placed {mine.placement}" if mine.placement else "finished"
+    return f"{place}, {points(mine.score, result.score_unit)} {unit_word(result.score_unit)}"
+
+
+def game_title(record: GameRecord, told: Replay) -> str:
+    names = " · ".join(p.name for p in sorted(told.players, key=lambda p: p.seat))
+    return record.title or names

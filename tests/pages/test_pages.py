@@ -1,0 +1,283 @@
+"""The club's pages in a real browser, read like a member's evening: sign in, open each recorded game in
+the replay viewer and step through it with the keyboard, read a league and a campaign, follow a live
+game while the scorekeeper records it, hand out a share link and take it back, and check that a
+spectator never sees a hidden card."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from domain import registry
+from service.pages.render import change_text
+from tests.pages.conftest import Site, screenshot, sign_in
+from tests.service.api_support import OPERATOR, Api
+from tests.service.test_projector_support import append, correction, roll
+
+pytestmark = pytest.mark.browser
+
+
+def changes_of(shown: dict[str, Any]) -> list[str]:
+    return [change_text([str(p) for p in c["path"]], c["op"], c["old"], c["new"]) for c in shown["changes"]]
+
+
+QUICK_STEPS = 40
+"""Steps walked one by one at the start of a long game (the heavy run walks them all)."""
+
+
+def check_step(page: Any, site: Site, game_id: str, steps: list[dict[str, Any]], number: int, drawn: bool) -> None:
+    """The viewer is at `number`: its narration is that step's, and the table shows what changed there."""
+    page.wait_for_selector(f'#viewer[data-step="{number}"]')
+    current = page.locator(".narration li.current")
+    assert current.locator("a").first.inner_text() == steps[number - 1]["text"], (game_id, number)
+    if number > 1:
+        shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
+        assert page.locator(".changes li").all_inner_texts() == changes_of(shown), (game_id, number)
+    assert page.locator(".picture svg" if drawn else ".picture .state").count() == 1
+
+
+def walk(browser: Any, site: Site, every_step: bool) -> None:
+    """Open each recorded game at step 1 and press the right arrow through it (a long game: its first
+    steps, then End and back with the left arrow), checking every step on the way."""
+    page = sign_in(browser, site, site.record)
+    screenshot(page, "club")
+    for stem, game_id in site.games.items():
+        told = site.get(f"/clubs/c1/games/{game_id}/replay", site.record)
+        steps = told["steps"]
+        drawn = getattr(registry.get(told["ruleset"]), "picture", None) is not None
+        page.goto(f"/club/c1/games/{game_id}/replay/1")
+        check_step(page, site, game_id, steps, 1, drawn)
+        forward = len(steps) if every_step else min(len(steps), QUICK_STEPS)
+        for number in range(2, forward + 1):
+            page.keyboard.press("ArrowRight")
+            check_step(page, site, game_id, steps, number, drawn)
+        page.keyboard.press("End")
+        check_step(page, site, game_id, steps, len(steps), drawn)
+        for number in range(len(steps) - 1, max(len(steps) - 6, 1), -1):
+            page.keyboard.press("ArrowLeft")
+            check_step(page, site, game_id, steps, number, drawn)
+        assert page.url.endswith("?view=public") and "/replay/" in page.url
+        page.keyboard.press("Home")
+        check_step(page, site, game_id, steps, 1, drawn)
+        voided = [s for s in steps if s["voided"]]
+        if voided:  # struck through, with the correction that voided it
+            page.goto(f"/club/c1/games/{game_id}/replay/{voided[0]['voided_by']}")
+            struck = page.locator(f'.narration li[data-step="{voided[0]["version"]}"]')
+            assert struck.locator("s").inner_text() == voided[0]["text"]
+            assert f"correction at step {voided[0]['voided_by']}" in struck.inner_text()
+            screenshot(page, f"replay-{stem}")
+    page.context.close()
+
+
+def test_every_recorded_game_steps_with_the_keyboard_and_the_narration_and_table_follow(
+    browser: Any, site: Site
+) -> None:
+    walk(browser, site, every_step=False)
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(not os.environ.get("TABLELOG_HEAVY"), reason="set TABLELOG_HEAVY=1")
+def test_every_step_of_every_recorded_game_follows_the_keyboard(browser: Any, site: Site) -> None:
+    walk(browser, site, every_step=True)
+
+
+def test_a_replay_opens_at_the_step_and_view_asked_and_offers_only_the_views_the_key_may_see(
+    browser: Any, site: Site
+) -> None:
+    game_id = site.games["two_players_to_forty"]
+    member = sign_in(browser, site, site.record)
+    member.goto(f"/club/c1/games/{game_id}/replay/7?view=seat&seat=0")
+    assert member.locator("#viewer").get_attribute("data-step") == "7"
+    assert member.locator(".views strong").inner_text() == "Alain's hand"
+    assert member.locator(".views a").all_inner_texts() == [
+        "Public (what the table sees)",
+        "Bea's hand",
+        "Everything (the record)",
+    ]
+    assert "known" in member.locator(".picture").inner_text()  # Alain's own cards
+    screenshot(member, "replay-seat-view")
+    # Slider without the keyboard: drag to step 3.
+    member.locator("#step-slider").fill("3")
+    member.locator("#step-slider").dispatch_event("change")
+    member.wait_for_selector('#viewer[data-step="3"]')
+    member.context.close()
+    spectator = sign_in(browser, site, site.key("spectate")["token"])
+    spectator.goto(f"/club/c1/games/{game_id}/replay/7?view=full")
+    assert spectator.locator("#viewer").get_attribute("data-step") == "7"
+    assert spectator.locator(".views a").count() == 0
+    assert "public view" in spectator.locator(".views").inner_text().lower()
+    spectator.context.close()
+
+
+def test_a_spectate_key_never_sees_a_hidden_card_in_the_pages_or_the_stream(browser: Any, site: Site) -> None:
+    game_id = site.games["two_players_to_forty"]
+    steps = len(site.get(f"/clubs/c1/games/{game_id}/replay", site.record)["steps"])
+    spectate = site.key("spectate")["token"]
+    page = sign_in(browser, site, spectate)
+    for number in range(1, steps + 1):
+        page.goto(f"/club/c1/games/{game_id}/replay/{number}?view=full")
+        shown = page.locator(".picture").inner_text()
+        assert "known" not in shown and "unknown" not in shown, number  # hands appear only in seat views
+    page.context.close()
+    with (
+        httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=5)) as client,
+        client.stream("GET", f"/clubs/c1/games/{game_id}/live", headers=Api.auth(spectate)) as stream,
+    ):
+        seen, last = "", False
+        for line in stream.iter_lines():
+            seen += line + "\n"
+            last = last or line == f"id: {steps}"
+            if last and line.startswith("data: "):
+                break
+    assert seen.count("event: step") == steps and '"hand"' not in seen and '"known"' not in seen
+
+
+def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: Any, site: Site) -> None:
+    game_id = site.games["two_players_to_forty"]
+    token = site.record
+    http = site.http
+    league = http.post(
+        "/clubs/c1/leagues",
+        headers=Api.auth(token),
+        json={
+            "league_id": "autumn",
+            "ruleset": "milles-nautiques",
+            "members": ["p1", "p2"],
+            "starts": "2020-01-01",
+            "ends": "2099-12-31",
+            "scoring": {"placement_points": {"1": 3, "2": 1}},
+            "tie_breaks": ["points", "head_to_head"],
+        },
+    )
+    assert league.status_code == 201, league.text
+    assert (
+        http.post("/clubs/c1/leagues/autumn/games", headers=Api.auth(token), json={"game_id": game_id}).status_code
+        == 201
+    )
+    campaign = http.post(
+        "/clubs/c1/campaigns",
+        headers=Api.auth(token),
+        json={"campaign_id": "winter", "ruleset": "milles-nautiques", "players": ["p1", "p2"]},
+    )
+    assert campaign.status_code == 201, campaign.text
+    assert (
+        http.post("/clubs/c1/campaigns/winter/games", headers=Api.auth(token), json={"game_id": game_id}).status_code
+        == 201
+    )
+    site.caught_up()
+    table = site.get("/clubs/c1/leagues/autumn/standings", token)
+    status = site.get("/clubs/c1/campaigns/winter/status", token)
+    page = sign_in(browser, site, token)
+    page.goto("/club/c1")
+    page.click("text=autumn")
+    rows = page.locator("table.standings tbody tr")
+    assert rows.count() == len(table["rows"]) == 2
+    first = rows.nth(0).inner_text()
+    assert table["rows"][0]["name"] in first and table["separations"][0]["text"] in first
+    assert "1 game counted" in page.locator(".meta").first.inner_text()
+    screenshot(page, "league")
+    page.goto("/club/c1")
+    page.click("text=winter")
+    assert page.locator("svg.plot polyline").count() == 2
+    assert page.locator("svg.plot line.target").count() == 1  # the 200-point target
+    totals = page.locator(".totals").inner_text()
+    for label, total in status["status"]["totals"].items():
+        name = {"p1": "Alain", "p2": "Bea"}[label]
+        assert f"{name}: {total / 2:g}" in totals
+    dealer = status["status"]["next_dealer"]
+    assert f"{ {'p1': 'Alain', 'p2': 'Bea'}[dealer] } deals the next game" in page.locator(".verdict").inner_text()
+    screenshot(page, "campaign")
+    page.goto("/club/c1/players/p1")
+    assert page.locator("h1").inner_text() == "Alain"
+    assert "autumn" in page.locator("body").inner_text()
+    screenshot(page, "player")
+    page.context.close()
+
+
+def test_the_live_table_follows_a_game_as_events_are_appended_over_the_api(browser: Any, site: Site) -> None:
+    token = site.record
+    game_id = site.api.tally_game("c1", token, players=("p1", "p2"), options={"target": 50})
+    page = sign_in(browser, site, site.key("read")["token"])
+    page.goto(f"/club/c1/games/{game_id}/live")
+    page.wait_for_selector("#live-state:text('following')")
+    append(site.api, token, game_id, [roll(0, 6)])
+    page.wait_for_selector("#live-step:text('2')")
+    page.wait_for_selector(".narration li.current:has-text('Seat 0 rolls a 6')")
+    page.wait_for_selector(".picture mark.changed:text('6')")  # the score, highlighted as changed
+    append(site.api, token, game_id, [roll(1, 4), correction(1, "misread die"), roll(1, 3)])
+    page.wait_for_selector("#live-step:text('5')")
+    page.wait_for_selector(".narration li.voided s:text('Seat 1 rolls a 4')")
+    assert "Seat 1 rolls a 3" in page.locator(".narration li.current").inner_text()
+    screenshot(page, "live")
+    page.context.close()
+
+
+def test_a_share_link_sees_its_one_game_and_nothing_else_until_it_is_revoked(browser: Any, site: Site) -> None:
+    game_id = site.games["cards_run_out"]
+    member = sign_in(browser, site, site.record)
+    member.goto("/club/c1/shares")
+    member.select_option("#target", f"game:{game_id}")
+    member.fill("#name", "newsletter")
+    member.click("form.card button[type=submit]")
+    link = member.locator("#new-share").get_attribute("href")
+    assert link is not None and "/share/sh_" in link
+    screenshot(member, "shares")
+    visitor = browser.new_context(base_url=site.base).new_page()
+    visitor.goto(link)
+    assert visitor.locator("h1").inner_text().startswith("Milles Nautiques")
+    assert visitor.locator("a[href^='/club/']").count() == 0  # no way into the club's other pages
+    visitor.keyboard.press("Home")
+    visitor.wait_for_selector('#viewer[data-step="1"]')
+    visitor.keyboard.press("ArrowRight")
+    visitor.wait_for_selector('#viewer[data-step="2"]')
+    assert "/share/" in visitor.url
+    screenshot(visitor, "share")
+    token = link.rsplit("/share/", 1)[1]
+    # The browser's EventSource watches the shared game with the token in the URL; the token opens
+    # nothing of the API.
+    with httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=5)) as client:
+        with client.stream("GET", f"/share/{token}/live/events?after=202") as stream:
+            assert stream.status_code == 200
+            lines = []
+            for line in stream.iter_lines():
+                lines.append(line)
+                if line == "id: 203":
+                    break
+            assert lines[-1] == "id: 203"
+        assert client.get("/clubs/c1/games", headers=Api.auth(token)).status_code == 401
+    visitor.goto("/club/c1")
+    assert "/sign-in" in visitor.url  # the link is not a session
+    # Revoked from the club's page: the link is refused from the next request.
+    member.goto("/club/c1/shares")
+    member.click("text=Revoke")
+    member.wait_for_selector(".badge:text('revoked')")
+    visitor.goto(link)
+    assert visitor.locator("h1").inner_text() == "This link no longer works"
+    member.context.close()
+    visitor.context.close()
+
+
+def test_a_revoked_key_signs_its_browser_out_and_is_refused_at_sign_in(browser: Any, site: Site) -> None:
+    made = site.key("read")
+    page = sign_in(browser, site, made["token"])
+    page.goto(f"/club/c1/games/{site.games['four_players_in_teams']}")
+    assert page.locator("#viewer").count() == 1
+    revoked = site.http.post(f"/clubs/c1/keys/{made['key_id']}/revoke", headers=Api.auth(OPERATOR))
+    assert revoked.status_code == 200
+    page.reload()
+    assert re.search(r"/sign-in\?next=", page.url)
+    page.fill("#key", made["token"])
+    page.click("button[type=submit]")
+    assert "not valid" in page.locator(".problem").inner_text()
+    screenshot(page, "sign-in-refused")
+    page.context.close()
+
+
+def test_a_form_post_without_the_csrf_token_is_refused(site: Site) -> None:
+    with httpx.Client(base_url=site.base) as client:
+        refused = client.post("/sign-in", data={"key": site.record})
+        assert refused.status_code == 403 and "tablelog_session" not in refused.headers.get("set-cookie", "")

@@ -1,0 +1,96 @@
+"""A step page reads only the set-up and the events after the snapshot it seeks from, and still shows
+what the API's replay shows, across snapshots and after a correction that refolds from the start."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.pages.render import change_text
+from service.settings import Settings
+from tests.service.api_support import OPERATOR, Api
+from tests.service.test_projector_support import append, correction, roll
+
+
+@pytest.fixture
+def member(tmp_path: Any) -> Iterator[tuple[Api, str]]:
+    app = create_app(
+        Settings(
+            database_url=f"sqlite:///{tmp_path / 't.db'}",
+            operator_key=OPERATOR,
+            log_format="json",
+            run_projector=False,
+            snapshot_every=10,
+        )
+    )
+    with TestClient(app) as client:
+        api = Api(client)
+        token = api.club("c1")
+        form = client.get("/sign-in").text
+        csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
+        assert csrf is not None
+        signed = client.post("/sign-in", data={"key": token, "_csrf_token": csrf.group(1)}, follow_redirects=False)
+        assert signed.status_code == 303
+        yield api, token
+
+
+def test_step_pages_past_snapshots_and_a_correction_show_what_the_api_replay_shows(member: tuple[Api, str]) -> None:
+    api, token = member
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token, options={"target": 1000})
+    append(api, token, game_id, [roll(n % 2, n % 6 + 1) for n in range(30)])
+    append(api, token, game_id, [correction(25, "scores misread from step 7 on")])  # voids versions 7 to 31
+    append(api, token, game_id, [roll(1, 2), roll(0, 5)])
+    replay = api.client.get(f"/clubs/c1/games/{game_id}/replay", headers=api.auth(token)).json()
+    for step in (2, 11, 21, 31, 32, 33, 34):
+        page = api.client.get(f"/club/c1/games/{game_id}/replay/{step}?view=full")
+        assert page.status_code == 200, page.text
+        assert "<dt>turn</dt>" in page.text  # a record key's full view
+        shown = api.client.get(f"/clubs/c1/games/{game_id}/replay/{step}?view=full", headers=api.auth(token)).json()
+        expected = [change_text([str(p) for p in c["path"]], c["op"], c["old"], c["new"]) for c in shown["changes"]]
+        listed = re.findall(r"<ul class=\"changes\">(.*?)</ul>", page.text, re.S)
+        assert [
+            re.sub(r"<.*?>", "", li).replace("&gt;", ">") for li in re.findall(r"<li>(.*?)</li>", listed[0])
+        ] == expected, step
+        assert 'aria-current="step"' in page.text and replay["steps"][step - 1]["text"] in page.text
+    struck = api.client.get(f"/club/c1/games/{game_id}/replay/32").text
+    assert "<s>Seat 1 rolls a 6</s>" in struck and "correction at step 32" in struck
+
+
+def test_a_spectate_session_sees_the_replay_only_as_far_as_the_spectator_delay_and_only_in_public(
+    member: tuple[Api, str],
+) -> None:
+    api, token = member
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token, options={"target": 1000})
+    append(api, token, game_id, [roll(n % 2, 3) for n in range(6)])  # versions 2 to 7
+    delayed = api.client.put(f"/clubs/c1/games/{game_id}/spectator-delay", json={"events": 2}, headers=api.auth(token))
+    assert delayed.status_code == 200
+    spectate = api.client.post(
+        "/clubs/c1/keys", json={"name": "door", "scope": "spectate"}, headers=api.auth(OPERATOR)
+    ).json()["token"]
+    api.client.post("/sign-out", data={"_csrf_token": _csrf(api)})
+    form = api.client.get("/sign-in").text
+    signed = api.client.post("/sign-in", data={"key": spectate, "_csrf_token": _token_in(form)}, follow_redirects=False)
+    assert signed.status_code == 303
+    latest = api.client.get(f"/club/c1/games/{game_id}")
+    assert latest.status_code == 200 and 'data-step="5"' in latest.text  # 7 recorded, 2 held back
+    assert api.client.get(f"/club/c1/games/{game_id}/replay/6").status_code == 404
+    full = api.client.get(f"/club/c1/games/{game_id}/replay/5?view=full").text
+    assert "<dt>turn</dt>" not in full and "Everything (the record)" not in full  # the public view only
+    assert api.client.get("/club/c1/shares").status_code == 403  # shares are for record keys
+
+
+def _token_in(page: str) -> str:
+    found = re.search(r'name="_csrf_token" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def _csrf(api: Api) -> str:
+    return _token_in(api.client.get("/club/c1").text)

@@ -1,0 +1,40 @@
+"""What the pages draw without a browser: scores in the units people read, a view as a readable list
+with what changed marked (and nothing unescaped), and the campaign plot's target and deciding game."""
+
+from __future__ import annotations
+
+from domain.ruleset import SeriesStatus
+from service.pages.render import campaign_plot, change_text, points, state_html
+
+
+def test_half_points_are_read_as_points_and_other_units_as_they_are() -> None:
+    assert [points(109, "half_point"), points(108, "half_point"), points(7, "vp"), points(None, "vp")] == [
+        "54.5",
+        "54",
+        "7",
+        "—",
+    ]
+
+
+def test_a_view_reads_as_nested_lists_with_the_changed_values_marked_and_escaped() -> None:
+    view = {"to_play": 1, "players": [{"name": "<Bea>", "hand_size": 7}], "discard": {}, "scores": [3, 4]}
+    html = str(state_html(view, [("players", "0", "hand_size"), ("scores", "1")]))
+    assert "&lt;Bea&gt;" in html and "<Bea>" not in html
+    assert '<div class="changed"><dt>hand size</dt><dd>7</dd></div>' in html
+    assert '3, <mark class="changed">4</mark>' in html
+    assert '<dt>discard</dt><dd><span class="none">none</span></dd>' in html
+    assert change_text(["players", "0", "hand_size"], "changed", 6, 7) == "players 0 hand size: 6 → 7"
+
+
+def test_the_campaign_plot_draws_the_target_and_marks_the_game_that_decided_it() -> None:
+    steps = [
+        ("g1", SeriesStatus(totals={"ann": 40, "bob": 30}, finished=False, target=75)),
+        ("g2", SeriesStatus(totals={"ann": 80, "bob": 50}, finished=True, winners=("ann",), target=75)),
+    ]
+    svg = str(campaign_plot(steps, {"ann": "Ann", "bob": "Bob"}, "vp", 75))
+    assert svg.count("<polyline") == 2 and 'class="target"' in svg and "target 75" in svg
+    # The deciding line stands at game 2, the last x position (left margin 48, width 640, right 16).
+    assert '<line x1="624.0" y1="16" x2="624.0" y2="260" class="decisive"/>' in svg
+    assert "Ann: 80 after game 2" in svg
+    undecided = str(campaign_plot(steps[:1], {"ann": "Ann", "bob": "Bob"}, "vp", None))
+    assert 'class="decisive"' not in undecided and 'class="target"' not in undecided
