@@ -28,6 +28,7 @@ from domain import registry
 from domain.ruleset import Ruleset
 from service.errors import PROBLEM_JSON, Problem
 from service.event_schemas import OPENAPI_REFS, event_components, event_tags, union_name
+from service.guards import authorize
 
 DOCS_PATH = "/docs"
 ASSETS_PATH = "/docs/assets"
@@ -115,13 +116,13 @@ PROBLEMS: dict[int, tuple[str, dict[str, Any]]] = {
 
 
 def _takes_a_key(app: Litestar) -> dict[tuple[str, str], bool]:
-    """(path, method) -> whether the handler needs the caller's key (it takes `principal`)."""
+    """(path, method) -> whether the handler needs the caller's key (it takes `principal` or the API guard)."""
     found = {}
     for route in app.routes:
         for handler in getattr(route, "route_handlers", ()):
             if not handler.include_in_schema:
                 continue
-            takes = "principal" in handler.parsed_fn_signature.parameters
+            takes = "principal" in handler.parsed_fn_signature.parameters or authorize in handler.resolve_guards()
             for method in handler.http_methods:
                 found[(route.path_format or "/", method.lower())] = takes
     return found
@@ -140,7 +141,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any], takes_a_key: bo
         statuses += [409, 413, 422]
     elif takes_a_key:
         statuses.append(422)  # a league or campaign that cannot be derived as asked
-    if takes_a_key:
+    if path != "/health":  # every other request is counted by the rate limits (service/ratelimit.py)
         statuses.append(429)
     if path == "/ready":
         statuses.append(503)

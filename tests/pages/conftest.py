@@ -111,7 +111,7 @@ class Site:
         """Until the projector has applied everything (standings and campaigns read its summaries)."""
         deadline = time.monotonic() + 30
         while True:
-            checks = self.http.get("/ready").json()["checks"]["projections"]
+            checks = self.get("/ready", OPERATOR)["checks"]["projections"]
             if all(p["lag"] == 0 for p in checks.values()):
                 return
             assert time.monotonic() < deadline, checks

@@ -89,7 +89,7 @@ def test_every_error_response_is_a_problem_with_the_fields_actually_sent(spec: d
     assert refusal["rule_url"] == "/rulesets/milles-nautiques/rules/MN-2" and refusal["event_index"] == 0
     health = spec["paths"]["/health"]["get"]
     assert health["security"] == [] and sorted(health["responses"]) == ["200"]
-    assert sorted(spec["paths"]["/ready"]["get"]["responses"]) == ["200", "503"]
+    assert sorted(spec["paths"]["/ready"]["get"]["responses"]) == ["200", "429", "503"]
     rule = spec["paths"]["/rulesets/{name}/rules/{rule_id}"]["get"]
     assert rule["security"] == [] and "401" not in rule["responses"] and "404" in rule["responses"]
 
