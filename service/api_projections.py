@@ -26,8 +26,9 @@ from litestar.response.sse import ServerSentEventMessage
 from domain import registry
 from domain.record import Folded, GameStarted, decoder, start
 from domain.ruleset import Result, Ruleset, Viewer
-from projections.campaigns import Campaign, CampaignGame, CampaignStatus, campaign_status, check_players
+from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
+from projections.contract import check_player_count
 from projections.errors import ProjectionError
 from projections.replay import (
     Replay,
@@ -201,10 +202,13 @@ def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> 
 
 
 def campaign_games(store: Store, game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[CampaignGame]:
-    """A campaign's games in order, with their set-ups."""
+    """A campaign's games in order, with their set-ups (a game the projector has not reached yet reads
+    as unfinished: the campaign waits for it)."""
+    unplayed = Result(finished=False, score_unit="", players=())
     return [
-        CampaignGame(game_id=g, setup=_started(store, g).setup, result=summaries[g].outcome.result)
-        for g in game_ids if g in summaries
+        CampaignGame(game_id=g, setup=_started(store, g).setup,
+                     result=summaries[g].outcome.result if g in summaries else unplayed)
+        for g in game_ids
     ]
 
 
@@ -472,7 +476,7 @@ class CampaignController(Controller):
     def create_campaign(self, club_id: FromPath[str], data: JSONBody[CampaignIn],
                         principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
         _require_club(principal, club_id)
-        registry.get(data.ruleset)
+        check_player_count(registry.get(data.ruleset), len(data.players))
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
         known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
         unknown = [p for p in campaign.players if p not in known]
@@ -500,12 +504,13 @@ class CampaignController(Controller):
     def assign_game(self, club_id: FromPath[str], campaign_id: FromPath[str], data: JSONBody[GameRef],
                     principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
         _require_club(principal, club_id)
-        campaign, _ = _campaign(records, club_id, campaign_id)
+        campaign, game_ids = _campaign(records, club_id, campaign_id)
         _assign(records, club_id, campaign.ruleset, data.game_id)
-        # Refused now rather than when the status is read: the game must be played by the campaign's players.
-        unplayed = Result(finished=False, score_unit="", players=())
-        check_players(campaign, CampaignGame(game_id=data.game_id, setup=_started(records.store, data.game_id).setup,
-                                             result=unplayed))
+        # Refused now rather than when the status is read: the campaign's players, and what the series
+        # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
+        *earlier, game = campaign_games(records.store, [*game_ids, data.game_id],
+                                        records.store.game_summaries([*game_ids, data.game_id]))
+        admit(registry.get(campaign.ruleset), campaign, earlier, game)
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
         return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
 

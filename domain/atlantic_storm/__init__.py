@@ -45,6 +45,8 @@ RULESET = GameRuleset(
     legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
+    player_counts=(2, 3, 4, 5, 6),  # AS-2
+    series_next=series.series_next,  # one variant and pile for the whole series (AS-16)
 )
 
 __all__ = ["RULESET"]

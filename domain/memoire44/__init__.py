@@ -27,6 +27,9 @@ RULESET = GameRuleset(
     legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # a two-game match, sides swapped, medals summed
+    player_counts=(2,),
+    series_next=series.series_next,  # the second game: same scenario, sides swapped
+    seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
 )
 
 __all__ = ["RULESET"]

@@ -43,6 +43,9 @@ RULESET = GameRuleset(
     legal_events=rules.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
+    player_counts=(2, 3, 4, 5, 6),  # MN-18
+    score_scale=2,  # scores in half-points
+    series_next=series.series_next,  # same seats, next round, the deal passing left (MN-17, MN-19)
 )
 
 __all__ = ["RULESET"]
