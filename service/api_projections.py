@@ -28,7 +28,7 @@ from domain.record import Folded, GameStarted, decoder, start
 from domain.ruleset import Result, Ruleset, Viewer
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
-from projections.contract import check_player_count
+from projections.contract import check_player_count, score_scale
 from projections.errors import ProjectionError
 from projections.replay import (
     Replay,
@@ -184,6 +184,13 @@ def _campaign(records: GameRecords, club_id: str, campaign_id: str) -> tuple[Cam
     return msgspec.json.decode(found.definition, type=Campaign), found.game_ids
 
 
+def league_table(records: GameRecords, club_id: str, league: League, games: Sequence[LeagueGame],
+                 as_of: date | None = None) -> Standings:
+    """The standings in the league's own points (the ruleset's score scale), with the members' names."""
+    names = {p.player_id: p.name for p in records.store.get_players(club_id, league.members)}
+    return standings(league, games, as_of, scale=score_scale(registry.get(league.ruleset)), names=names)
+
+
 def _with(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
     """The summaries with one game's outcome replaced (to compute a table as it was)."""
     if game_id not in summaries:
@@ -282,8 +289,10 @@ class ReplayController(Controller):
             if kind == "league":
                 league, game_ids = _league(records, club_id, collection_id)
                 summaries = store.game_summaries(game_ids)
-                before = standings(league, league_games(game_ids, _with(summaries, game_id, change.before)))
-                after = standings(league, league_games(game_ids, _with(summaries, game_id, change.after)))
+                before = league_table(records, club_id, league,
+                                      league_games(game_ids, _with(summaries, game_id, change.before)))
+                after = league_table(records, club_id, league,
+                                     league_games(game_ids, _with(summaries, game_id, change.after)))
                 leagues.append(LeagueChange(league_id=collection_id,
                                             changes=standings_changes(before, after, game_id)))
             else:
@@ -464,7 +473,8 @@ class LeagueController(Controller):
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
         _require_club(principal, club_id)
         league, game_ids = _league(records, club_id, league_id)
-        return standings(league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of)
+        return league_table(records, club_id, league, league_games(game_ids, records.store.game_summaries(game_ids)),
+                            as_of)
 
 
 # -- campaigns ------------------------------------------------------------------------------------------------
