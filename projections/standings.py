@@ -236,11 +236,13 @@ def standings(
     *,
     scale: int = 1,
     names: Mapping[str, str] | None = None,
+    extra_points: Mapping[str, int] | None = None,
 ) -> Standings:
     """The league table from the games assigned to it, counting only those finished on or before
     the date `as_of` (the date of `finished_at`; None: every game given). `scale` is the ruleset's score
     units per point (league points are then kept in 1/scale points); `names` the members' names (else
-    the names they played under)."""
+    the names they played under); `extra_points` league points given outside games (a tournament's
+    byes)."""
     check_league(league)
     if isinstance(as_of, datetime):
         # A timestamp would compare differently from a date (and is a date to Python): refuse it.
@@ -262,6 +264,8 @@ def standings(
             names.update((p.player_id, p.name) for p in game.players if p.player_id not in names)
 
     tally = _Tally(counted)
+    for player, extra in (extra_points or {}).items():
+        tally.points[player] = tally.points.get(player, 0) + extra * scale
     rows_data = {member: tally.base(member) for member in league.members}
     order, values = _rank(list(league.members), league.tie_breaks, tally, lambda p: (names.get(p, p), p))
     rows: list[Row] = []
