@@ -279,7 +279,9 @@ def pair(tournament: Tournament, order: Sequence[str], *, budget: int = SEARCH_B
     if definition.system == "round_robin":
         entry = [e.player_id for e in tournament.entrants if e.player_id in set(order)]
         tables, byes = round_robin(entry, number)
-        seated = tuple(msgspec.structs.replace(t, seats=_sides_for(*t.seats, past, number)) for t in tables)
+        seated = tuple(
+            msgspec.structs.replace(t, seats=_sides_for(t.seats[0], t.seats[1], past, number)) for t in tables
+        )
         return RoundPaired(round=number, tables=seated, byes=byes)
     if definition.system == "swiss":
         tables, byes, relaxed = swiss(order, past, sides=definition.sides, round_number=number, budget=budget)
