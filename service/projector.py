@@ -39,6 +39,7 @@ from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChang
 from service.store.base import Store, StoredEvent
 
 CORRECTION = Correction.__struct_config__.tag
+GAME_STARTED = GameStarted.__struct_config__.tag
 
 
 class Projection(Protocol):
@@ -109,6 +110,9 @@ class GameFolds:
         is not registered here: its events are skipped, and counted by a rebuild once it is."""
         if fold is None:
             if event.version != 1 or event.stream_id in self._unknown:
+                return None
+            if event.type != GAME_STARTED:  # not a game (a tournament's stream): no game read models
+                self._unknown.add(event.stream_id)
                 return None
             started = msgspec.json.decode(event.data, type=GameStarted)
             try:
