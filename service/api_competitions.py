@@ -22,6 +22,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 from domain import registry
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
+from projections.ratings import RatingPoint
 from projections.standings import Scoring, Standings
 from projections.tournaments import (
     EVENT_DECODER,
@@ -370,4 +371,93 @@ class TournamentController(Controller):
         return ranking(state.active, table, state.definition.seed)
 
 
-HANDLERS: list[Any] = [TournamentController]
+class RatingRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's club rating for one game: `rating` (mu - 3 sigma) is the number to read."""
+
+    rank: int
+    player_id: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    last_game: str
+
+
+class RatingsOut(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    players: list[RatingRow]
+
+
+class RatingHistoryOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's rating after every rated game of one ruleset, oldest first."""
+
+    ruleset: str
+    player_id: str
+    name: str
+    current: RatingRow | None
+    history: list[RatingPoint]
+
+
+class RatingsController(Controller):
+    path = "/clubs/{club_id:str}/ratings"
+    tags = ("ratings",)
+
+    @get("/{ruleset:str}", sync_to_thread=True, summary="The club's ratings for a game, best first")
+    def read(
+        self,
+        club_id: FromPath[str],
+        ruleset: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> RatingsOut:
+        """OpenSkill (Plackett–Luce) ratings from every finished game of the club, kept by the projector
+        and derived again when a correction changes a rated game."""
+        _require_club(principal, club_id)
+        registry.get(ruleset)
+        return RatingsOut(ruleset=ruleset, players=self._rows(records, club_id, ruleset))
+
+    @get("/{ruleset:str}/{player_id:str}", sync_to_thread=True, summary="A player's rating history for a game")
+    def history(
+        self,
+        club_id: FromPath[str],
+        ruleset: FromPath[str],
+        player_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> RatingHistoryOut:
+        _require_club(principal, club_id)
+        registry.get(ruleset)
+        found = records.store.get_players(club_id, [player_id])
+        if not found:
+            raise NotFound("player", player_id)
+        current = next((r for r in self._rows(records, club_id, ruleset) if r.player_id == player_id), None)
+        return RatingHistoryOut(
+            ruleset=ruleset,
+            player_id=player_id,
+            name=found[0].name,
+            current=current,
+            history=records.store.rating_history(club_id, ruleset, player_id),
+        )
+
+    @staticmethod
+    def _rows(records: GameRecords, club_id: str, ruleset: str) -> list[RatingRow]:
+        ratings = records.store.player_ratings(club_id, ruleset)
+        names = {p.player_id: p.name for p in records.store.get_players(club_id, list(ratings))}
+        ordered = sorted(ratings.values(), key=lambda r: (-r.skill.rating, names.get(r.player_id, r.player_id)))
+        return [
+            RatingRow(
+                rank=n,
+                player_id=r.player_id,
+                name=names.get(r.player_id, r.player_id),
+                rating=r.skill.rating,
+                mu=r.skill.mu,
+                sigma=r.skill.sigma,
+                games=r.games,
+                last_game=r.last_game,
+            )
+            for n, r in enumerate(ordered, start=1)
+        ]
+
+
+HANDLERS: list[Any] = [TournamentController, RatingsController]

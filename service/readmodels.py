@@ -27,6 +27,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.ruleset import Player, Result
+from projections.ratings import PlayerRating, RatingPoint, Skill
 from service.store.base import AlreadyExists
 
 CollectionKind = Literal["league", "campaign"]
@@ -72,7 +73,20 @@ class SnapshotRow(msgspec.Struct, frozen=True, kw_only=True):
     data: bytes
 
 
-ReadModelWrite = GameSummary | ResultChange | SnapshotRow
+class RatingRows(msgspec.Struct, frozen=True, kw_only=True):
+    """Ratings of one club and ruleset to write: with `replace`, every row of that club and ruleset is
+    written anew (re-derived after a correction); otherwise the players' rows are updated and the
+    history points added after their earlier ones."""
+
+    club_id: str
+    ruleset: str
+    replace: bool
+    ratings: tuple[PlayerRating, ...]
+    history: tuple[tuple[str, int, RatingPoint], ...]
+    """(player id, the player's game number, point)."""
+
+
+ReadModelWrite = GameSummary | ResultChange | SnapshotRow | RatingRows
 
 
 class Collection(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,7 +112,9 @@ class CheckpointMoved(Exception):
 
 
 # Tables a projection may clear on rebuild (names are never taken from input).
-PROJECTION_TABLES = frozenset({"game_summaries", "game_result_changes", "replay_snapshots"})
+PROJECTION_TABLES = frozenset(
+    {"game_summaries", "game_result_changes", "replay_snapshots", "player_ratings", "rating_history"}
+)
 
 _SUMMARY_COLUMNS = (
     "game_id, club_id, ruleset, ruleset_version, version, applied, started_at, finished, finished_at, players, result"
@@ -174,6 +190,7 @@ class ReadModelSql:
         summaries = [w for w in writes if isinstance(w, GameSummary)]
         changes = [w for w in writes if isinstance(w, ResultChange)]
         snapshots = [w for w in writes if isinstance(w, SnapshotRow)]
+        ratings = [w for w in writes if isinstance(w, RatingRows)]
         cursor = conn.cursor()
         if summaries:
             # `applied` adds up: a row applied twice would show more applications than versions.
@@ -199,6 +216,32 @@ class ReadModelSql:
                         "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
                         "data = excluded.data"),
                 [(w.game_id, w.version, w.ruleset_version, w.data) for w in snapshots],
+            )
+        for rows in ratings:
+            self._write_ratings(cursor, rows)
+
+    def _write_ratings(self, cursor: Any, rows: RatingRows) -> None:
+        key = (rows.club_id, rows.ruleset)
+        if rows.replace:
+            for table in ("player_ratings", "rating_history"):
+                cursor.execute(self._q(f"DELETE FROM {table} WHERE club_id = ? AND ruleset = ?"), key)
+        if rows.ratings:
+            cursor.executemany(
+                self._q("INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
+                        "last_game, last_finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (club_id, ruleset, player_id) DO UPDATE SET mu = excluded.mu, "
+                        "sigma = excluded.sigma, rating = excluded.rating, "
+                        "games = excluded.games, last_game = excluded.last_game, "
+                        "last_finished_at = excluded.last_finished_at"),
+                [(*key, r.player_id, r.skill.mu, r.skill.sigma, r.skill.rating, r.games, r.last_game,
+                  r.last_finished_at.isoformat()) for r in rows.ratings],
+            )
+        if rows.history:
+            cursor.executemany(
+                self._q("INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
+                        "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                [(*key, player, number, p.game_id, p.finished_at.isoformat(), p.placement, p.skill.mu, p.skill.sigma,
+                  p.skill.rating, p.change) for player, number, p in rows.history],
             )
 
     def reset_projection(self, name: str, tables: Sequence[str]) -> None:
@@ -248,6 +291,32 @@ class ReadModelSql:
         marks = ", ".join("?" for _ in game_ids)
         rows = self._rows(f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE game_id IN ({marks})", game_ids)
         return {row[0]: _summary(row) for row in rows}
+
+    def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]:
+        """A club's finished games of one ruleset (what the ratings are derived from)."""
+        rows = self._rows(f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND ruleset = ? "
+                          "AND finished = ?", (club_id, ruleset, True))
+        return [_summary(row) for row in rows]
+
+    # -- ratings ----------------------------------------------------------------------------------
+    def player_ratings(self, club_id: str, ruleset: str) -> dict[str, PlayerRating]:
+        """A club's current ratings for one ruleset, by player id."""
+        rows = self._rows(
+            "SELECT player_id, mu, sigma, rating, games, last_game, last_finished_at FROM player_ratings "
+            "WHERE club_id = ? AND ruleset = ?", (club_id, ruleset))
+        return {
+            r[0]: PlayerRating(player_id=r[0], skill=Skill(mu=r[1], sigma=r[2], rating=r[3]), games=r[4],
+                               last_game=r[5], last_finished_at=datetime.fromisoformat(r[6]))
+            for r in rows
+        }
+
+    def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
+        """A player's rating after every rated game of one ruleset, oldest first."""
+        rows = self._rows(
+            "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+            "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number", (club_id, ruleset, player_id))
+        return [RatingPoint(game_id=r[0], finished_at=datetime.fromisoformat(r[1]), placement=r[2],
+                            skill=Skill(mu=r[3], sigma=r[4], rating=r[5]), change=r[6]) for r in rows]
 
     def result_changes(self, game_id: str) -> list[ResultChange]:
         """The corrections that changed a game's outcome, oldest first."""
