@@ -23,6 +23,7 @@ import msgspec
 from domain.ruleset import Result, RuleError, Ruleset, SeriesGame, SeriesStatus, Setup
 from projections.contract import Points, points_of, score_scale, series_next
 from projections.errors import ProjectionError
+from projections.standings import Removal
 
 
 class Campaign(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +66,8 @@ class CampaignStatus(msgspec.Struct, frozen=True, kw_only=True):
     score_unit: str = ""
     """The unit of `status.totals` (half_point, vp, medal...); `points` are in points."""
     points_unit: str = "point"
+    removals: tuple[Removal, ...] = ()
+    """Games taken out of the campaign and put back, oldest first."""
 
 
 def campaign_status(ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame]) -> CampaignStatus:

@@ -176,6 +176,17 @@ class Separation(msgspec.Struct, frozen=True, kw_only=True):
     text: str = ""
 
 
+class Removal(msgspec.Struct, frozen=True, kw_only=True):
+    """A game taken out of a league or campaign (`removed`) or put back (`restored`): by which key
+    (None: the operator), when and why. A game taken out is not counted until it is put back."""
+
+    game_id: str
+    action: Literal["removed", "restored"]
+    reason: str
+    key_id: str | None
+    recorded_at: datetime
+
+
 class Tie(msgspec.Struct, frozen=True, kw_only=True):
     """Players level on the chain's first criterion, and how the rest of the chain ranked them, told
     with names in the league's points ("Cleo, Dan and Eve beat each other once each: head-to-head does
@@ -197,6 +208,8 @@ class Standings(msgspec.Struct, frozen=True, kw_only=True):
     games: tuple[GameLine, ...]
     ties: tuple[Tie, ...] = ()
     scale: int = 1
+    removals: tuple[Removal, ...] = ()
+    """Games taken out of the league and put back, oldest first."""
 
 
 def check_league(league: League) -> None:

@@ -11,8 +11,8 @@ many players a game takes and whether its seats are sides.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, get, post
@@ -23,7 +23,7 @@ from domain import registry
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
 from projections.ratings import RatingPoint
-from projections.standings import Scoring, Standings
+from projections.standings import Removal, Scoring, Standings
 from projections.tournaments import (
     EVENT_DECODER,
     GameAttached,
@@ -43,9 +43,10 @@ from projections.tournaments import (
     ranking,
     tournament_standings,
 )
-from service.api_projections import league_games
+from service.api_projections import counted_ids, league_games
 from service.app import _require_club
 from service.auth import Principal
+from service.readmodels import CollectionKind
 from service.records import GameRecords, NotFound
 from service.store.base import NewEvent, Recorder, Store
 
@@ -460,4 +461,120 @@ class RatingsController(Controller):
         ]
 
 
-HANDLERS: list[Any] = [TournamentController, RatingsController]
+class RemovalIn(msgspec.Struct, frozen=True, kw_only=True):
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
+class RemovalsOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A league's or campaign's games taken out and put back (oldest first), and the games it counts."""
+
+    removals: tuple[Removal, ...]
+    counted_game_ids: tuple[str, ...]
+
+
+def _change(
+    records: GameRecords,
+    recorder: Recorder,
+    kind: CollectionKind,
+    collection_id: str,
+    game_id: str,
+    action: Literal["removed", "restored"],
+    reason: str,
+) -> RemovalsOut:
+    found = records.store.get_collection(kind, recorder.club_id, collection_id)
+    if found is None:
+        raise NotFound(kind, collection_id)
+    if game_id not in found.game_ids:
+        raise NotFound(f"game of this {kind}", game_id)
+    counted, _ = counted_ids(records, kind, recorder.club_id, collection_id, found.game_ids)
+    if (game_id in counted) != (action == "removed"):
+        state = "counted" if game_id in counted else "taken out"
+        raise ProjectionError(
+            f"already_{'restored' if game_id in counted else 'removed'}",
+            f"Game {game_id} is already {state} in this {kind}.",
+            game_id=game_id,
+        )
+    removal = Removal(
+        game_id=game_id, action=action, reason=reason, key_id=recorder.key_id, recorded_at=datetime.now(UTC)
+    )
+    records.store.record_removal(kind, recorder.club_id, collection_id, removal)
+    counted, history = counted_ids(records, kind, recorder.club_id, collection_id, found.game_ids)
+    return RemovalsOut(removals=history, counted_game_ids=counted)
+
+
+class RemovalController(Controller):
+    """Taking a game out of a league or campaign, and putting it back, each recorded with who and why."""
+
+    path = "/clubs/{club_id:str}"
+    tags = ("leagues", "campaigns")
+
+    @post(
+        "/leagues/{league_id:str}/games/{game_id:str}/removal",
+        sync_to_thread=True,
+        summary="Take a game out of a league (recorded with who and why)",
+    )
+    def remove_from_league(
+        self,
+        club_id: FromPath[str],
+        league_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[RemovalIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> RemovalsOut:
+        recorder = _require_club(principal, club_id)
+        return _change(records, recorder, "league", league_id, game_id, "removed", data.reason)
+
+    @post(
+        "/leagues/{league_id:str}/games/{game_id:str}/restoration",
+        sync_to_thread=True,
+        summary="Put a game taken out of a league back",
+    )
+    def restore_to_league(
+        self,
+        club_id: FromPath[str],
+        league_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[RemovalIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> RemovalsOut:
+        recorder = _require_club(principal, club_id)
+        return _change(records, recorder, "league", league_id, game_id, "restored", data.reason)
+
+    @post(
+        "/campaigns/{campaign_id:str}/games/{game_id:str}/removal",
+        sync_to_thread=True,
+        summary="Take a game out of a campaign (recorded with who and why)",
+    )
+    def remove_from_campaign(
+        self,
+        club_id: FromPath[str],
+        campaign_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[RemovalIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> RemovalsOut:
+        recorder = _require_club(principal, club_id)
+        return _change(records, recorder, "campaign", campaign_id, game_id, "removed", data.reason)
+
+    @post(
+        "/campaigns/{campaign_id:str}/games/{game_id:str}/restoration",
+        sync_to_thread=True,
+        summary="Put a game taken out of a campaign back",
+    )
+    def restore_to_campaign(
+        self,
+        club_id: FromPath[str],
+        campaign_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[RemovalIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> RemovalsOut:
+        recorder = _require_club(principal, club_id)
+        return _change(records, recorder, "campaign", campaign_id, game_id, "restored", data.reason)
+
+
+HANDLERS: list[Any] = [TournamentController, RatingsController, RemovalController]

@@ -41,11 +41,11 @@ from projections.replay import (
     snapshots_for,
     view_at,
 )
-from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
+from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
 from service.auth import Principal
 from service.projector import snapshot_row
-from service.readmodels import GameSummary, Outcome, SpectatorDelay
+from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound
 from service.store.base import GameRecord, Store
 
@@ -170,6 +170,16 @@ def _decodable(rows: Sequence[Any]) -> list[Snapshot] | None:
         return None
 
 
+def counted_ids(records: GameRecords, kind: CollectionKind, club_id: str, collection_id: str,
+                game_ids: Sequence[str]) -> tuple[tuple[str, ...], tuple[Removal, ...]]:
+    """A collection's games less those taken out (and not put back), and that history."""
+    history = tuple(records.store.removals(kind, club_id, collection_id))
+    out: set[str] = set()
+    for removal in history:
+        (out.add if removal.action == "removed" else out.discard)(removal.game_id)
+    return tuple(g for g in game_ids if g not in out), history
+
+
 def _league(records: GameRecords, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:
     found = records.store.get_collection("league", club_id, league_id)
     if found is None:
@@ -287,7 +297,8 @@ class ReplayController(Controller):
         campaigns: list[CampaignChange] = []
         for kind, collection_id in store.collections_of_game(club_id, game_id):
             if kind == "league":
-                league, game_ids = _league(records, club_id, collection_id)
+                league, assigned = _league(records, club_id, collection_id)
+                game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
                 summaries = store.game_summaries(game_ids)
                 before = league_table(records, club_id, league,
                                       league_games(game_ids, _with(summaries, game_id, change.before)))
@@ -296,7 +307,8 @@ class ReplayController(Controller):
                 leagues.append(LeagueChange(league_id=collection_id,
                                             changes=standings_changes(before, after, game_id)))
             else:
-                campaign, game_ids = _campaign(records, club_id, collection_id)
+                campaign, assigned = _campaign(records, club_id, collection_id)
+                game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
                 ruleset = registry.get(campaign.ruleset)
                 summaries = store.game_summaries(game_ids)
                 old = campaign_status(ruleset, campaign, campaign_games(
@@ -472,9 +484,11 @@ class LeagueController(Controller):
     ) -> Standings:
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
         _require_club(principal, club_id)
-        league, game_ids = _league(records, club_id, league_id)
-        return league_table(records, club_id, league, league_games(game_ids, records.store.game_summaries(game_ids)),
-                            as_of)
+        league, assigned = _league(records, club_id, league_id)
+        game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
+        table = league_table(records, club_id, league, league_games(game_ids, records.store.game_summaries(game_ids)),
+                             as_of)
+        return msgspec.structs.replace(table, removals=removals)
 
 
 # -- campaigns ------------------------------------------------------------------------------------------------
@@ -514,7 +528,8 @@ class CampaignController(Controller):
     def assign_game(self, club_id: FromPath[str], campaign_id: FromPath[str], data: JSONBody[GameRef],
                     principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignOut:
         _require_club(principal, club_id)
-        campaign, game_ids = _campaign(records, club_id, campaign_id)
+        campaign, assigned = _campaign(records, club_id, campaign_id)
+        game_ids, _ = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         _assign(records, club_id, campaign.ruleset, data.game_id)
         # Refused now rather than when the status is read: the campaign's players, and what the series
         # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
@@ -529,10 +544,12 @@ class CampaignController(Controller):
     def read_status(self, club_id: FromPath[str], campaign_id: FromPath[str],
                     principal: NamedDependency[Principal], records: NamedDependency[GameRecords]) -> CampaignStatus:
         _require_club(principal, club_id)
-        campaign, game_ids = _campaign(records, club_id, campaign_id)
+        campaign, assigned = _campaign(records, club_id, campaign_id)
+        game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         summaries = records.store.game_summaries(game_ids)
-        return campaign_status(registry.get(campaign.ruleset), campaign,
-                               campaign_games(records.store, game_ids, summaries))
+        status = campaign_status(registry.get(campaign.ruleset), campaign,
+                                 campaign_games(records.store, game_ids, summaries))
+        return msgspec.structs.replace(status, removals=removals)
 
 
 HANDLERS = [ReplayController, LeagueController, CampaignController]

@@ -28,6 +28,7 @@ import msgspec
 
 from domain.ruleset import Player, Result
 from projections.ratings import PlayerRating, RatingPoint, Skill
+from projections.standings import Removal
 from service.store.base import AlreadyExists
 
 CollectionKind = Literal["league", "campaign"]
@@ -413,6 +414,25 @@ class ReadModelSql:
             (club_id, game_id),
         )
         return [(r[0], r[1]) for r in rows]
+
+    def record_removal(self, kind: CollectionKind, club_id: str, collection_id: str, removal: Removal) -> None:
+        """Record that a game was taken out of a league or campaign, or put back."""
+        with self._rm_write() as conn:
+            conn.execute(
+                self._q("INSERT INTO collection_game_changes (club_id, kind, collection_id, number, game_id, action, "
+                        "reason, key_id, recorded_at) SELECT ?, ?, ?, coalesce(max(number), 0) + 1, ?, ?, ?, ?, ? "
+                        "FROM collection_game_changes WHERE club_id = ? AND kind = ? AND collection_id = ?"),
+                (club_id, kind, collection_id, removal.game_id, removal.action, removal.reason, removal.key_id,
+                 removal.recorded_at.isoformat(), club_id, kind, collection_id),
+            )
+
+    def removals(self, kind: CollectionKind, club_id: str, collection_id: str) -> list[Removal]:
+        """The games taken out of a league or campaign and put back, oldest first."""
+        rows = self._rows(
+            "SELECT game_id, action, reason, key_id, recorded_at FROM collection_game_changes "
+            "WHERE club_id = ? AND kind = ? AND collection_id = ? ORDER BY number", (club_id, kind, collection_id))
+        return [Removal(game_id=r[0], action=r[1], reason=r[2], key_id=r[3], recorded_at=datetime.fromisoformat(r[4]))
+                for r in rows]
 
     # -- spectator delays -----------------------------------------------------------------------
     def spectator_delay(self, game_id: str) -> SpectatorDelay:
