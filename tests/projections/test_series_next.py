@@ -10,7 +10,7 @@ import pytest
 
 from domain.atlantic_storm import RULESET as ATLANTIC_STORM
 from domain.memoire44 import RULESET as MEMOIRE44
-from domain.ruleset import Player, PlayerResult, Result, ResourceRef, Setup
+from domain.ruleset import Player, PlayerResult, ResourceRef, Result, Setup
 from projections.campaigns import Campaign, CampaignGame, admit, campaign_status
 from projections.errors import ProjectionError
 
