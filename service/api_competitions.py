@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
@@ -503,78 +503,45 @@ def _change(
 
 
 class RemovalController(Controller):
-    """Taking a game out of a league or campaign, and putting it back, each recorded with who and why."""
+    """Taking a game out of a league or campaign, and putting it back, each recorded with who and why.
+    One route serves leagues and campaigns: the collection's kind is the path's."""
 
     path = "/clubs/{club_id:str}"
     tags = ("leagues", "campaigns")
 
     @post(
-        "/leagues/{league_id:str}/games/{game_id:str}/removal",
+        [
+            "/leagues/{collection_id:str}/games/{game_id:str}/{change:str}",
+            "/campaigns/{collection_id:str}/games/{game_id:str}/{change:str}",
+        ],
         sync_to_thread=True,
-        summary="Take a game out of a league (recorded with who and why)",
+        summary="Take a game out of a league or campaign (`removal`) or put it back (`restoration`), "
+        "recorded with who and why",
     )
-    def remove_from_league(
+    def change(
         self,
+        request: Request[Any, Any, Any],
         club_id: FromPath[str],
-        league_id: FromPath[str],
+        collection_id: FromPath[str],
         game_id: FromPath[str],
+        change: FromPath[str],
         data: JSONBody[RemovalIn],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> RemovalsOut:
         recorder = _require_club(principal, club_id)
-        return _change(records, recorder, "league", league_id, game_id, "removed", data.reason)
+        action = _ACTIONS.get(change)
+        if action is None:
+            raise NotFound("change (removal or restoration)", change)
+        return _change(records, recorder, _kind(request), collection_id, game_id, action, data.reason)
 
-    @post(
-        "/leagues/{league_id:str}/games/{game_id:str}/restoration",
-        sync_to_thread=True,
-        summary="Put a game taken out of a league back",
-    )
-    def restore_to_league(
-        self,
-        club_id: FromPath[str],
-        league_id: FromPath[str],
-        game_id: FromPath[str],
-        data: JSONBody[RemovalIn],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-    ) -> RemovalsOut:
-        recorder = _require_club(principal, club_id)
-        return _change(records, recorder, "league", league_id, game_id, "restored", data.reason)
 
-    @post(
-        "/campaigns/{campaign_id:str}/games/{game_id:str}/removal",
-        sync_to_thread=True,
-        summary="Take a game out of a campaign (recorded with who and why)",
-    )
-    def remove_from_campaign(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        game_id: FromPath[str],
-        data: JSONBody[RemovalIn],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-    ) -> RemovalsOut:
-        recorder = _require_club(principal, club_id)
-        return _change(records, recorder, "campaign", campaign_id, game_id, "removed", data.reason)
+_ACTIONS: dict[str, Literal["removed", "restored"]] = {"removal": "removed", "restoration": "restored"}
 
-    @post(
-        "/campaigns/{campaign_id:str}/games/{game_id:str}/restoration",
-        sync_to_thread=True,
-        summary="Put a game taken out of a campaign back",
-    )
-    def restore_to_campaign(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        game_id: FromPath[str],
-        data: JSONBody[RemovalIn],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-    ) -> RemovalsOut:
-        recorder = _require_club(principal, club_id)
-        return _change(records, recorder, "campaign", campaign_id, game_id, "restored", data.reason)
+
+def _kind(request: Request[Any, Any, Any]) -> CollectionKind:
+    """`league` or `campaign`, from the path (/clubs/{club}/leagues/... or /clubs/{club}/campaigns/...)."""
+    return "league" if request.url.path.split("/")[3] == "leagues" else "campaign"
 
 
 HANDLERS: list[Any] = [TournamentController, RatingsController, RemovalController]

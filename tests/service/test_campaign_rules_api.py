@@ -50,6 +50,19 @@ def play_round(
     return game_id, append(api, token, game_id, events if events is not None else recorded_round())
 
 
+def unplayed_round(api: Api, token: str, number: int, dealer: int) -> str:
+    """A round of Alain (seat 0) and Bea (seat 1), set up but not played."""
+    return api.game(
+        "c1",
+        token,
+        {
+            "ruleset": "milles-nautiques",
+            "options": {"round": number, "dealer": dealer},
+            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
+        },
+    )
+
+
 def add(api: Api, token: str, game_id: str) -> Any:
     return api.client.post("/clubs/c1/campaigns/autumn/games", json={"game_id": game_id}, headers=api.auth(token))
 
@@ -81,39 +94,15 @@ def test_the_next_round_must_be_dealt_by_the_player_to_the_left_mn_19(api: Api) 
     token = club(api)
     first, _ = play_round(api, token, ("alain", "bea"), {"round": 1, "dealer": 1})
     assert add(api, token, first).status_code == 201
-    same_dealer = api.game(
-        "c1",
-        token,
-        {
-            "ruleset": "milles-nautiques",
-            "options": {"round": 2, "dealer": 1},
-            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
-        },
-    )
+    same_dealer = unplayed_round(api, token, 2, 1)
     refused = add(api, token, same_dealer)
     assert refused.status_code == 422, refused.text
     assert refused.json()["code"] == "wrong_dealer" and refused.json()["details"]["rule_id"] == "MN-19"
     assert "Alain deals round 2" in refused.json()["detail"]
-    wrong_number = api.game(
-        "c1",
-        token,
-        {
-            "ruleset": "milles-nautiques",
-            "options": {"round": 3, "dealer": 0},
-            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
-        },
-    )
+    wrong_number = unplayed_round(api, token, 3, 0)
     refused = add(api, token, wrong_number)
     assert refused.status_code == 422 and refused.json()["code"] == "wrong_round"
-    good = api.game(
-        "c1",
-        token,
-        {
-            "ruleset": "milles-nautiques",
-            "options": {"round": 2, "dealer": 0},
-            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
-        },
-    )
+    good = unplayed_round(api, token, 2, 0)
     assert add(api, token, good).status_code == 201
 
 

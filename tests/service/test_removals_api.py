@@ -60,6 +60,9 @@ def test_a_game_taken_out_of_a_league_stops_counting_until_it_is_put_back_and_th
         ("bea", 3),
     ]
     assert change(api, token, "leagues/autumn/games/nope/removal", "x", status=404)["type"] == "/problems/not-found"
+    assert (
+        change(api, token, f"leagues/autumn/games/{first}/deletion", "x", status=404)["type"] == "/problems/not-found"
+    )
     assert change(api, token, f"leagues/autumn/games/{first}/removal", "", status=400)["field"] is not None
 
 
