@@ -1,5 +1,5 @@
 """What the series rules allow next, through the ruleset contract, as a campaign asks it: the Mémoire 44
-match's second game (same scenario, sides swapped, M44-MATCH) and an Atlantic Storm series played under
+match's second game (same scenario, sides swapped, M44-MT-1) and an Atlantic Storm series played under
 one set of rules (AS-16)."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_the_second_game_of_a_match_must_swap_sides_on_the_same_scenario():
     first = played("m1", ("p1", "p2"), (4, 2), **lane)
     with pytest.raises(ProjectionError) as error:
         admit(MEMOIRE44, MATCH, [first], played("m2", ("p1", "p2"), (1, 4), **lane))
-    assert (error.value.code, error.value.details["rule_id"]) == ("sides_not_swapped", "M44-MATCH")
+    assert (error.value.code, error.value.details["rule_id"]) == ("sides_not_swapped", "M44-MT-1")
     assert "Alain and Bea would command the same side again" in error.value.message
     with pytest.raises(ProjectionError) as error:
         admit(
