@@ -42,6 +42,14 @@ counted in half-points as integers: 2 for a win, 1 for a draw, 0 for a loss.
 Opponents' league points are their points in the same standings (the same as-of date); guests who
 are not members of the league are kept for these sums but get no row. Players still tied after the
 whole chain share a rank and are listed by name.
+
+Points people read
+------------------
+Every value above is an exact integer; where the game keeps scores in half-points (`scale` 2), league
+points and scores are kept in half-points too. Rows give `points`, `score` and `score_difference` in
+points (26.5) beside the exact integers, `tie_break_points` each criterion in the league's own points
+(head-to-head as games won, a draw a half; Sonneborn–Berger as the points of the opponents beaten plus
+half those drawn), and the explanations (`separations`, `ties`) speak in those, with names.
 """
 
 from __future__ import annotations
