@@ -187,7 +187,20 @@ class TournamentController(Controller):
             bye_points=bye,
         )
         check_definition(definition, player_counts(ruleset))
-        return _record(records.store, recorder, data.tournament_id, None, 0, [definition])
+        created = _record(records.store, recorder, data.tournament_id, None, 0, [definition])
+        # Listed once its stream exists (a second creation is a version conflict before this).
+        records.store.create_collection("tournament", club_id, data.tournament_id, msgspec.json.encode(definition))
+        return created
+
+    @get("/", sync_to_thread=True, summary="The club's tournaments")
+    def list_tournaments(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
+    ) -> list[TournamentCreated]:
+        _require_club(principal, club_id)
+        return [
+            msgspec.json.decode(c.definition, type=TournamentCreated)
+            for c in records.store.list_collections("tournament", club_id)
+        ]
 
     @get("/{tournament_id:str}", sync_to_thread=True, summary="A tournament: entrants, rounds, tables, games")
     def read(

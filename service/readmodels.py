@@ -31,7 +31,8 @@ from projections.ratings import PlayerRating, RatingPoint, Skill
 from projections.standings import Removal
 from service.store.base import AlreadyExists
 
-CollectionKind = Literal["league", "campaign"]
+CollectionKind = Literal["league", "campaign", "tournament"]
+"""A tournament is listed here too (its record is its own event stream)."""
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):

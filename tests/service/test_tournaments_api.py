@@ -175,3 +175,14 @@ def test_games_at_the_wrong_table_and_unplayable_tournaments_are_refused(api: Ap
     )
     assert crowd.status_code == 201 and crowd.json()["tournament"]["definition"]["sides"] is True
     assert api.client.get("/clubs/c1/tournaments/nope", headers=api.auth(token)).status_code == 404
+    listed = api.client.get("/clubs/c1/tournaments", headers=api.auth(token)).json()
+    assert [(t["tournament_id"], t["ruleset"], t["system"]) for t in listed] == [
+        ("crowd", "memoire-44", "swiss"),
+        ("open", "tally", "swiss"),
+    ]
+    again = api.client.post(
+        "/clubs/c1/tournaments",
+        headers=api.auth(token),
+        json={"tournament_id": "open", "ruleset": "tally", "system": "swiss", "scoring": {"win_draw_loss": [2, 1, 0]}},
+    )
+    assert again.status_code == 409
