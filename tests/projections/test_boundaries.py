@@ -8,8 +8,22 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "projections"
-FORBIDDEN = {"random", "time", "os", "pathlib", "logging", "io", "socket", "subprocess", "secrets", "uuid",
-             "shutil", "tempfile", "threading", "asyncio"}
+FORBIDDEN = {
+    "random",
+    "time",
+    "os",
+    "pathlib",
+    "logging",
+    "io",
+    "socket",
+    "subprocess",
+    "secrets",
+    "uuid",
+    "shutil",
+    "tempfile",
+    "threading",
+    "asyncio",
+}
 ALLOWED_DOMAIN = {"domain.ruleset", "domain.record"}
 
 
