@@ -177,11 +177,11 @@ class Games:
                 started_at=fold.started_at, players=folded.setup.players, outcome=fold.outcome(),
             )
         writes.extend(summaries.values())
-        corrected = {w.game_id for w in writes if isinstance(w, ResultChange)}
+        changes = [w for w in writes if isinstance(w, ResultChange)]
+        corrected = {change.game_id for change in changes}
         finished = [s for g, s in summaries.items()
                     if s.outcome.finished and not was_finished[g] and g not in corrected]
-        writes.extend(self.ratings.writes(
-            finished, {(summaries[g].club_id, summaries[g].ruleset) for g in corrected}, summaries))
+        writes.extend(self.ratings.writes(finished, changes, summaries))
         return writes
 
     @staticmethod

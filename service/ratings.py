@@ -1,22 +1,26 @@
 """Keeping the club ratings (`projections.ratings`) as a read model of the games projection.
 
-When a batch of events finishes games, their clubs' ratings for those rulesets move on from the stored
-ones (the usual case: games finish in order, so each is rated after the ones already rated). When a
-correction changes the result of a game that finished (or reopens it), or a game finishes before one
-already rated, the ratings of that club and ruleset are derived again from all its finished game
-summaries, and replace the stored ones. Both are written in the projection's own transaction.
+Games are rated in the order they finished. When a batch of events finishes games after every game
+already rated (the usual case), their clubs' ratings move on from the stored ones. When a game
+finishes before one already rated (two tables finishing at once), or a correction changes the result
+of a finished game (or reopens it), the ratings of that club and ruleset are derived again from the
+earliest game concerned: the stored history gives every player's rating just before it, and every
+finished game from there on is rated again in order. All is written in the projection's transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from datetime import datetime
 
-from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate, rate_all
-from service.readmodels import GameSummary, RatingRows
+from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate
+from service.readmodels import GameSummary, RatingRows, ResultChange
 from service.store.base import Store
 
 Key = tuple[str, str]
 """(club id, ruleset)."""
+Order = tuple[datetime, str]
+"""Where a game stands in the rating order: (finished at, game id)."""
 
 
 def rated(summary: GameSummary) -> RatedGame:
@@ -35,46 +39,83 @@ class Ratings:
         self.store = store
 
     def writes(
-        self, finished: Sequence[GameSummary], corrected: Iterable[Key], batch: dict[str, GameSummary]
+        self, finished: Sequence[GameSummary], changes: Sequence[ResultChange], batch: dict[str, GameSummary]
     ) -> list[RatingRows]:
-        """`finished`: games that finished in the batch; `corrected`: clubs and rulesets whose rated
-        games a correction changed; `batch`: every summary the batch writes (newer than the store's)."""
-        redo = set(corrected)
+        """`finished`: games that finished in the batch (not by a correction); `changes`: what the batch's
+        corrections changed in games' outcomes; `batch`: every summary the batch writes (newer than the
+        store's)."""
         fresh: dict[Key, list[RatedGame]] = {}
         for summary in finished:
-            key = (summary.club_id, summary.ruleset)
-            if key not in redo:
-                fresh.setdefault(key, []).append(rated(summary))
+            fresh.setdefault((summary.club_id, summary.ruleset), []).append(rated(summary))
+        starts: dict[Key, list[Order]] = {}
+        for change in changes:
+            summary = batch[change.game_id]
+            orders = starts.setdefault((summary.club_id, summary.ruleset), [])
+            orders.extend(
+                (o.finished_at, change.game_id)
+                for o in (change.before, change.after)
+                if o.finished and o.finished_at is not None
+            )
         out: list[RatingRows] = []
-        for key, games in sorted(fresh.items()):
+        for key in sorted(set(fresh) | set(starts)):
             current = self.store.player_ratings(*key)
+            games = sorted(fresh.get(key, []), key=order_key)
             latest = max(((r.last_finished_at, r.last_game) for r in current.values()), default=None)
-            games.sort(key=order_key)
-            if latest is not None and order_key(games[0]) <= latest:
-                redo.add(key)  # finished before a game already rated: derive them all again in order
-                continue
-            now, history = rate(current, games)
-            out.append(self._rows(key, False, now, history, current))
-        for key in sorted(redo):
-            stored = {s.game_id: s for s in self.store.finished_summaries(*key)}
-            stored.update({g: s for g, s in batch.items() if (s.club_id, s.ruleset) == key})
-            now, history = rate_all(rated(s) for s in stored.values() if s.outcome.finished)
-            out.append(self._rows(key, True, now, history, {}))
+            if games and latest is not None and order_key(games[0]) <= latest:
+                starts.setdefault(key, []).append(order_key(games[0]))
+            if starts.get(key):
+                out.append(self._again(key, min(starts[key]), batch))
+            elif games:
+                now, history = rate(current, games)
+                out.append(_rows(key, now, history, {p: r.games for p, r in current.items()}, ()))
         return out
 
-    @staticmethod
-    def _rows(
-        key: Key,
-        replace: bool,
-        now: dict[str, PlayerRating],
-        history: list[tuple[str, RatingPoint]],
-        before: dict[str, PlayerRating],
-    ) -> RatingRows:
-        counts = {player: rating.games for player, rating in before.items()}
-        numbered: list[tuple[str, int, RatingPoint]] = []
-        for player, point in history:
-            counts[player] = counts.get(player, 0) + 1
-            numbered.append((player, counts[player], point))
-        moved = {player for player, _ in history}
-        changed = tuple(rating for player, rating in sorted(now.items()) if replace or player in moved)
-        return RatingRows(club_id=key[0], ruleset=key[1], replace=replace, ratings=changed, history=tuple(numbered))
+    def _again(self, key: Key, start: Order, batch: dict[str, GameSummary]) -> RatingRows:
+        """The ratings of `key` derived again from the game at `start` on."""
+        base: dict[str, PlayerRating] = {}
+        kept: dict[str, int] = {}
+        later: set[str] = set()
+        for player, number, point in self.store.rating_points(*key):
+            if (point.finished_at, point.game_id) < start:
+                kept[player] = max(kept.get(player, 0), number)
+                if number == kept[player]:
+                    base[player] = PlayerRating(
+                        player_id=player,
+                        skill=point.skill,
+                        games=number,
+                        last_game=point.game_id,
+                        last_finished_at=point.finished_at,
+                    )
+            else:
+                later.add(player)
+        summaries = {s.game_id: s for s in self.store.finished_summaries(*key)}
+        summaries.update({g: s for g, s in batch.items() if (s.club_id, s.ruleset) == key})
+        games = sorted((rated(s) for s in summaries.values() if s.outcome.finished), key=order_key)
+        now, history = rate(base, [g for g in games if order_key(g) >= start])
+        truncate = tuple((player, kept.get(player, 0)) for player in sorted(later))
+        return _rows(key, now, history, kept, truncate)
+
+
+def _rows(
+    key: Key,
+    now: dict[str, PlayerRating],
+    history: list[tuple[str, RatingPoint]],
+    counts: dict[str, int],
+    truncate: tuple[tuple[str, int], ...],
+) -> RatingRows:
+    """Rows for the players whose ratings moved: their history points numbered after the ones kept, and
+    the players left with no rated game dropped."""
+    numbered: list[tuple[str, int, RatingPoint]] = []
+    counts = dict(counts)
+    for player, point in history:
+        counts[player] = counts.get(player, 0) + 1
+        numbered.append((player, counts[player], point))
+    moved = {player for player, _ in history} | {player for player, _ in truncate}
+    return RatingRows(
+        club_id=key[0],
+        ruleset=key[1],
+        truncate=truncate,
+        drop=tuple(sorted(p for p in moved if p not in now)),
+        ratings=tuple(now[p] for p in sorted(moved) if p in now),
+        history=tuple(numbered),
+    )

@@ -76,15 +76,16 @@ class SnapshotRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RatingRows(msgspec.Struct, frozen=True, kw_only=True):
-    """Ratings of one club and ruleset to write: with `replace`, every row of that club and ruleset is
-    written anew (re-derived after a correction); otherwise the players' rows are updated and the
-    history points added after their earlier ones."""
+    """Ratings of one club and ruleset to write: each `truncate` player's history cut after their nth
+    game (derived again from there), the `drop` players' ratings deleted (no rated game left), the
+    `ratings` written and the `history` points added."""
 
     club_id: str
     ruleset: str
-    replace: bool
-    ratings: tuple[PlayerRating, ...]
-    history: tuple[tuple[str, int, RatingPoint], ...]
+    truncate: tuple[tuple[str, int], ...] = ()
+    drop: tuple[str, ...] = ()
+    ratings: tuple[PlayerRating, ...] = ()
+    history: tuple[tuple[str, int, RatingPoint], ...] = ()
     """(player id, the player's game number, point)."""
 
 
@@ -224,9 +225,17 @@ class ReadModelSql:
 
     def _write_ratings(self, cursor: Any, rows: RatingRows) -> None:
         key = (rows.club_id, rows.ruleset)
-        if rows.replace:
-            for table in ("player_ratings", "rating_history"):
-                cursor.execute(self._q(f"DELETE FROM {table} WHERE club_id = ? AND ruleset = ?"), key)
+        if rows.truncate:
+            cursor.executemany(
+                self._q("DELETE FROM rating_history WHERE club_id = ? AND ruleset = ? AND player_id = ? "
+                        "AND number > ?"),
+                [(*key, player, number) for player, number in rows.truncate],
+            )
+        if rows.drop:
+            cursor.executemany(
+                self._q("DELETE FROM player_ratings WHERE club_id = ? AND ruleset = ? AND player_id = ?"),
+                [(*key, player) for player in rows.drop],
+            )
         if rows.ratings:
             cursor.executemany(
                 self._q("INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
@@ -312,13 +321,19 @@ class ReadModelSql:
             for r in rows
         }
 
+    def rating_points(self, club_id: str, ruleset: str) -> list[tuple[str, int, RatingPoint]]:
+        """Every history point of a club's ratings for one ruleset: (player id, game number, point)."""
+        rows = self._rows(
+            "SELECT player_id, number, game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+            "WHERE club_id = ? AND ruleset = ?", (club_id, ruleset))
+        return [(r[0], r[1], _point(r[2:])) for r in rows]
+
     def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
         """A player's rating after every rated game of one ruleset, oldest first."""
         rows = self._rows(
             "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
             "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number", (club_id, ruleset, player_id))
-        return [RatingPoint(game_id=r[0], finished_at=datetime.fromisoformat(r[1]), placement=r[2],
-                            skill=Skill(mu=r[3], sigma=r[4], rating=r[5]), change=r[6]) for r in rows]
+        return [_point(r) for r in rows]
 
     def result_changes(self, game_id: str) -> list[ResultChange]:
         """The corrections that changed a game's outcome, oldest first."""
@@ -449,6 +464,11 @@ class ReadModelSql:
                         "ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"),
                 (game_id, delay.events, delay.seconds),
             )
+
+
+def _point(row: Sequence[Any]) -> RatingPoint:
+    return RatingPoint(game_id=row[0], finished_at=datetime.fromisoformat(row[1]), placement=row[2],
+                       skill=Skill(mu=row[3], sigma=row[4], rating=row[5]), change=row[6])
 
 
 def _summary(row: tuple[Any, ...]) -> GameSummary:
