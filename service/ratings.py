@@ -71,28 +71,35 @@ class Ratings:
         return out
 
     def _again(self, key: Key, start: Order, batch: dict[str, GameSummary]) -> RatingRows:
-        """The ratings of `key` derived again from the game at `start` on."""
-        base: dict[str, PlayerRating] = {}
-        kept: dict[str, int] = {}
-        later: set[str] = set()
-        for player, number, point in self.store.rating_points(*key):
-            if (point.finished_at, point.game_id) < start:
-                kept[player] = max(kept.get(player, 0), number)
-                if number == kept[player]:
-                    base[player] = PlayerRating(
-                        player_id=player,
-                        skill=point.skill,
-                        games=number,
-                        last_game=point.game_id,
-                        last_finished_at=point.finished_at,
-                    )
+        """The ratings of `key` derived again from the game at `start` on. Every finished game the store
+        holds is rated (ratings are written with the summaries), so the games to rate again are those
+        with history points from `start` on, and the batch's own."""
+        base = self.store.player_ratings(*key)
+        first_later: dict[str, int] = {}
+        again: set[str] = set()
+        for player, number, point in self.store.rating_points_since(key[0], key[1], start[0]):
+            if (point.finished_at, point.game_id) >= start:
+                first_later[player] = min(first_later.get(player, number), number)
+                again.add(point.game_id)
+        kept = {player: rating.games for player, rating in base.items()}
+        for player, number in first_later.items():
+            kept[player] = number - 1
+            before = self.store.rating_point(key[0], key[1], player, number - 1) if number > 1 else None
+            if before is None:
+                base.pop(player, None)
             else:
-                later.add(player)
-        summaries = {s.game_id: s for s in self.store.finished_summaries(*key)}
+                base[player] = PlayerRating(
+                    player_id=player,
+                    skill=before.skill,
+                    games=number - 1,
+                    last_game=before.game_id,
+                    last_finished_at=before.finished_at,
+                )
+        summaries = self.store.game_summaries(sorted(again))
         summaries.update({g: s for g, s in batch.items() if (s.club_id, s.ruleset) == key})
         games = sorted((rated(s) for s in summaries.values() if s.outcome.finished), key=order_key)
         now, history = rate(base, [g for g in games if order_key(g) >= start])
-        truncate = tuple((player, kept.get(player, 0)) for player in sorted(later))
+        truncate = tuple((player, kept[player]) for player in sorted(first_later))
         return _rows(key, now, history, kept, truncate)
 
 

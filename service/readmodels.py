@@ -251,7 +251,7 @@ class ReadModelSql:
             cursor.executemany(
                 self._q("INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
                         "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                [(*key, player, number, p.game_id, p.finished_at.isoformat(), p.placement, p.skill.mu, p.skill.sigma,
+                [(*key, player, number, p.game_id, _utc(p.finished_at), p.placement, p.skill.mu, p.skill.sigma,
                   p.skill.rating, p.change) for player, number, p in rows.history],
             )
 
@@ -321,12 +321,19 @@ class ReadModelSql:
             for r in rows
         }
 
-    def rating_points(self, club_id: str, ruleset: str) -> list[tuple[str, int, RatingPoint]]:
-        """Every history point of a club's ratings for one ruleset: (player id, game number, point)."""
+    def rating_points_since(self, club_id: str, ruleset: str, since: datetime) -> list[tuple[str, int, RatingPoint]]:
+        """The history points of games finished at or after `since`: (player id, game number, point)."""
         rows = self._rows(
             "SELECT player_id, number, game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ?", (club_id, ruleset))
+            "WHERE club_id = ? AND ruleset = ? AND finished_at >= ?", (club_id, ruleset, _utc(since)))
         return [(r[0], r[1], _point(r[2:])) for r in rows]
+
+    def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None:
+        """A player's rating after their nth rated game."""
+        rows = self._rows(
+            "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+            "WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number = ?", (club_id, ruleset, player_id, number))
+        return _point(rows[0]) if rows else None
 
     def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
         """A player's rating after every rated game of one ruleset, oldest first."""
@@ -464,6 +471,11 @@ class ReadModelSql:
                         "ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"),
                 (game_id, delay.events, delay.seconds),
             )
+
+
+def _utc(moment: datetime) -> str:
+    """A time as fixed-width UTC text, so that text order is time order (rating history is filtered so)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _point(row: Sequence[Any]) -> RatingPoint:

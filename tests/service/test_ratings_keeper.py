@@ -29,11 +29,16 @@ class MemoryStore:
     def player_ratings(self, club_id: str, ruleset: str) -> dict[str, PlayerRating]:
         return dict(self.ratings)
 
-    def rating_points(self, club_id: str, ruleset: str) -> list[tuple[str, int, RatingPoint]]:
-        return [(player, number, point) for (player, number), point in self.points.items()]
+    def rating_points_since(self, club_id: str, ruleset: str, since: datetime) -> list[tuple[str, int, RatingPoint]]:
+        return [
+            (player, number, point) for (player, number), point in self.points.items() if point.finished_at >= since
+        ]
 
-    def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]:
-        return [s for s in self.summaries.values() if s.outcome.finished]
+    def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None:
+        return self.points.get((player_id, number))
+
+    def game_summaries(self, game_ids: list[str]) -> dict[str, GameSummary]:
+        return {g: self.summaries[g] for g in game_ids if g in self.summaries}
 
     def apply(self, rows: RatingRows) -> None:
         for player, number in rows.truncate:
