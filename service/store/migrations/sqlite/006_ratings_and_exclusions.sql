@@ -28,7 +28,8 @@ CREATE TABLE rating_history (
     PRIMARY KEY (club_id, ruleset, player_id, number)
 );
 
-CREATE INDEX game_summaries_by_club ON game_summaries (club_id, ruleset);
+-- Deriving ratings again reads the history from one game on.
+CREATE INDEX rating_history_by_time ON rating_history (club_id, ruleset, finished_at);
 
 -- A game taken out of a league or campaign, or put back: who did it, when and why (club records).
 CREATE TABLE collection_game_changes (
