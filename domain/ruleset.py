@@ -270,3 +270,12 @@ class GameRuleset:
     variants: tuple[str, ...] = ("standard",)
     options_type: type | None = None
     field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Optional members (the defaults fit a game that says nothing of them):
+    player_counts: tuple[int, ...] = ()
+    """How many players the game takes (empty: not stated)."""
+    score_scale: int = 1
+    """Score units in one point people read (2 where scores are kept in half-points)."""
+    series_next: Callable[[Sequence[SeriesGame], Setup], None] | None = None
+    """Raise RuleError when `setup` cannot be the next game of a series after these finished games."""
+    seat_sides: Callable[[Setup], tuple[str, ...]] | None = None
+    """In a two-sided game, the side each seat commands (None where seats are not sides)."""

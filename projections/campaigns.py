@@ -1,11 +1,17 @@
 """Campaigns: a series of games with the same players towards a target (AS-16's 75 VP, MN-17's
-rounds to 200, a Mémoire 44 match). The series rules belong to the ruleset: this module only walks
-the games in order and asks `ruleset.series_status` where the series stands after each of them.
+rounds to 200, a Mémoire 44 match). The series rules belong to the ruleset: this module walks the
+games in order, asks the ruleset whether each may follow the ones before (`series_next`: the same
+seats, the deal passing left, sides swapped...) and where the series stands after each
+(`series_status`).
 
-How games count: a game whose players are not exactly the campaign's is refused (ProjectionError
-`wrong_players`). A game that is not finished (for instance after a correction voided its last
-events) is listed but not counted. A game played after the series was already decided is listed but
-not counted either: the campaign ended before it.
+How games count, in the order they were added:
+- a game whose players are not exactly the campaign's is refused (ProjectionError `wrong_players`);
+- a game the series rules refuse after the games before it is listed, not counted, with the rule
+  (the service refuses it when it is added; this covers games added before a rule was checked);
+- the campaign waits at its first unfinished game (one still being played, or reopened by a
+  correction): that game and every later one are listed as pending, not counted in its place;
+- a game played after the series was decided is listed but not counted.
+Totals are kept in the ruleset's exact unit (`status.totals`) and given in points beside them.
 """
 
 from __future__ import annotations
@@ -14,8 +20,10 @@ from collections.abc import Iterable
 
 import msgspec
 
-from domain.ruleset import Result, Ruleset, SeriesGame, SeriesStatus, Setup
+from domain.ruleset import Result, RuleError, Ruleset, SeriesGame, SeriesStatus, Setup
+from projections.contract import Points, points_of, score_scale, series_next
 from projections.errors import ProjectionError
+from projections.standings import Removal
 
 
 class Campaign(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,12 +43,15 @@ class CampaignGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CampaignStep(msgspec.Struct, frozen=True, kw_only=True):
-    """Where the series stands after one game (`note` says why a game did not count)."""
+    """Where the series stands after one game (`note` says why a game did not count; `rule_id` the
+    series rule that refused it). `points` are the totals in points."""
 
     game_id: str
     counted: bool
     status: SeriesStatus
+    points: dict[str, Points] = msgspec.field(default_factory=dict)
     note: str = ""
+    rule_id: str = ""
 
 
 class CampaignStatus(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,35 +62,118 @@ class CampaignStatus(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     steps: tuple[CampaignStep, ...]
     status: SeriesStatus
+    points: dict[str, Points] = msgspec.field(default_factory=dict)
+    score_unit: str = ""
+    """The unit of `status.totals` (half_point, vp, medal...); `points` are in points."""
+    points_unit: str = "point"
+    removals: tuple[Removal, ...] = ()
+    """Games taken out of the campaign and put back, oldest first."""
 
 
 def campaign_status(ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame]) -> CampaignStatus:
     """Walk a campaign's games in order, with the series status after every one of them."""
-    if ruleset.name != campaign.ruleset:
-        raise ProjectionError("wrong_ruleset", f"This campaign is of {campaign.ruleset}, not {ruleset.name}.",
-                              campaign=campaign.ruleset, ruleset=ruleset.name)
-    counted: list[SeriesGame] = []
-    status = ruleset.series_status(())
-    steps: list[CampaignStep] = []
-    seen: set[str] = set()
-    for game in games:
-        if game.game_id in seen:
-            raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.",
-                                  game_id=game.game_id)
-        seen.add(game.game_id)
-        check_players(campaign, game)
-        if status.finished:
-            steps.append(CampaignStep(game_id=game.game_id, counted=False, status=status,
-                                      note="played after the campaign was decided"))
-        elif not game.result.finished:
-            steps.append(CampaignStep(game_id=game.game_id, counted=False, status=status,
-                                      note="not finished"))
-        else:
-            counted.append(SeriesGame(setup=game.setup, result=game.result))
-            status = ruleset.series_status(tuple(counted))
-            steps.append(CampaignStep(game_id=game.game_id, counted=True, status=status))
-    return CampaignStatus(campaign_id=campaign.campaign_id, ruleset=campaign.ruleset, steps=tuple(steps),
-                          status=status)
+    return _Walk(ruleset, campaign, games).status()
+
+
+def admit(ruleset: Ruleset, campaign: Campaign, earlier: Iterable[CampaignGame], game: CampaignGame) -> None:
+    """Raise ProjectionError unless `game` may follow `earlier` in the campaign: its players, and the
+    series rules on what may come next (the error's details name the rule)."""
+    walk = _Walk(ruleset, campaign, earlier)
+    check_players(campaign, game)
+    refusal = walk.refusal(game.setup)
+    if refusal is not None:
+        raise ProjectionError(
+            refusal.code,
+            f"Game {game.game_id} cannot be the next game of this campaign: rule {refusal.rule_id}: {refusal.message}",
+            game_id=game.game_id,
+            rule_id=refusal.rule_id,
+            **refusal.details,
+        )
+
+
+class _Walk:
+    """The campaign's games walked in order (see the module docstring for how each counts)."""
+
+    def __init__(self, ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame]) -> None:
+        if ruleset.name != campaign.ruleset:
+            raise ProjectionError(
+                "wrong_ruleset",
+                f"This campaign is of {campaign.ruleset}, not {ruleset.name}.",
+                campaign=campaign.ruleset,
+                ruleset=ruleset.name,
+            )
+        self.ruleset = ruleset
+        self.campaign = campaign
+        self.scale = score_scale(ruleset)
+        self.accepted: list[SeriesGame] = []  # the games the series rules let follow, finished or not
+        self.counted: list[SeriesGame] = []
+        self.series = ruleset.series_status(())
+        self.steps: list[CampaignStep] = []
+        self.unit = ""
+        waiting: str | None = None
+        seen: set[str] = set()
+        for game in games:
+            if game.game_id in seen:
+                raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.", game_id=game.game_id)
+            seen.add(game.game_id)
+            check_players(campaign, game)
+            refusal = self.refusal(game.setup)
+            if refusal is not None:
+                self._step(game, f"refused by rule {refusal.rule_id}: {refusal.message}", refusal.rule_id)
+                continue
+            series_game = SeriesGame(setup=game.setup, result=game.result)
+            self.accepted.append(series_game)
+            if self.series.finished:
+                self._step(game, "played after the campaign was decided")
+            elif waiting is not None:
+                self._step(game, f"pending: the campaign waits for game {waiting}")
+            elif not game.result.finished:
+                waiting = game.game_id
+                self._step(game, "not finished: the campaign waits for this game")
+            else:
+                try:
+                    series = ruleset.series_status((*self.counted, series_game))
+                except RuleError as error:  # the series rules refuse it after all: listed, not counted
+                    self.accepted.pop()
+                    self._step(game, f"refused by rule {error.rule_id}: {error.message}", error.rule_id)
+                    continue
+                self.counted.append(series_game)
+                self.series = series
+                self.unit = self.unit or game.result.score_unit
+                self._step(game, "", counted=True)
+
+    def refusal(self, setup: Setup) -> RuleError | None:
+        """Why the series rules refuse `setup` after the accepted games, or None."""
+        check = series_next(self.ruleset)
+        if check is None:
+            return None
+        try:
+            check(tuple(self.accepted), setup)
+        except RuleError as error:
+            return error
+        return None
+
+    def _step(self, game: CampaignGame, note: str, rule_id: str = "", *, counted: bool = False) -> None:
+        self.steps.append(
+            CampaignStep(
+                game_id=game.game_id,
+                counted=counted,
+                status=self.series,
+                points=points_of(self.series.totals, self.scale),
+                note=note,
+                rule_id=rule_id,
+            )
+        )
+
+    def status(self) -> CampaignStatus:
+        return CampaignStatus(
+            campaign_id=self.campaign.campaign_id,
+            ruleset=self.campaign.ruleset,
+            steps=tuple(self.steps),
+            status=self.series,
+            points=points_of(self.series.totals, self.scale),
+            score_unit=self.unit,
+        )
 
 
 def check_players(campaign: Campaign, game: CampaignGame) -> None:

@@ -42,18 +42,27 @@ counted in half-points as integers: 2 for a win, 1 for a draw, 0 for a loss.
 Opponents' league points are their points in the same standings (the same as-of date); guests who
 are not members of the league are kept for these sums but get no row. Players still tied after the
 whole chain share a rank and are listed by name.
+
+Points people read
+------------------
+Every value above is an exact integer; where the game keeps scores in half-points (`scale` 2), league
+points and scores are kept in half-points too. Rows give `points`, `score` and `score_difference` in
+points (26.5) beside the exact integers, `tie_break_points` each criterion in the league's own points
+(head-to-head as games won, a draw a half; Sonneborn–Berger as the points of the opponents beaten plus
+half those drawn), and the explanations (`separations`, `ties`) speak in those, with names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime
-from itertools import pairwise
+from itertools import groupby, pairwise
 from typing import Literal
 
 import msgspec
 
 from domain.ruleset import Player, Result
+from projections.contract import Points, as_points
 from projections.errors import ProjectionError
 
 Outcome = Literal["win", "draw", "loss", "void"]
@@ -64,13 +73,27 @@ _CRITERION_TEXT = {
     "score": "score",
     "score_difference": "score difference",
     "head_to_head": "head-to-head",
-    "sonneborn_berger": "Sonneborn-Berger",
+    "sonneborn_berger": "Sonneborn–Berger",
     "buchholz": "Buchholz",
     "games_played": "games played, fewer first",
 }
 
 CRITERIA: tuple[str, ...] = tuple(_CRITERION_TEXT)
 """The criteria a league may chain, in no particular order (see the module docstring)."""
+
+# What one point of each criterion is in its exact integer value, given the score scale `s` (score
+# units per point): league points and scores are kept in 1/s points, pairwise results in half-games
+# (2 a win), and Sonneborn–Berger in both.
+_PER_POINT: dict[str, Callable[[int], int]] = {
+    "points": lambda s: s,
+    "wins": lambda s: 1,
+    "score": lambda s: s,
+    "score_difference": lambda s: s,
+    "head_to_head": lambda s: 2,
+    "sonneborn_berger": lambda s: 2 * s,
+    "buchholz": lambda s: s,
+    "games_played": lambda s: 1,
+}
 
 
 class Scoring(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,7 +129,7 @@ class LeagueGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GameEntry(msgspec.Struct, frozen=True, kw_only=True):
-    """What one game gave one player."""
+    """What one game gave one player (`points` and `score` exact, in 1/`Standings.scale` points)."""
 
     player_id: str
     placement: int
@@ -126,8 +149,10 @@ class GameLine(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):
-    """One member's line. `tie_breaks` holds the value of every criterion of the chain as it was
-    used (`head_to_head` is None when the member was no longer tied with anyone when it came)."""
+    """One member's line, in points (`points`, `score`, `score_difference`: 54, 26.5) with the exact
+    integers beside them (`*_exact`, in 1/`Standings.scale` points). `tie_breaks` holds the exact value
+    of every criterion of the chain as it was used (`head_to_head` is None when the member was no
+    longer tied with anyone when it came), `tie_break_points` the same read as points."""
 
     rank: int
     player_id: str
@@ -136,15 +161,20 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     wins: int
     draws: int
     losses: int
-    points: int
-    score: int
-    score_difference: int
+    points: Points
+    score: Points
+    score_difference: Points
     tie_breaks: dict[str, int | None]
+    tie_break_points: dict[str, Points | None] = msgspec.field(default_factory=dict)
+    points_exact: int = 0
+    score_exact: int = 0
+    score_difference_exact: int = 0
 
 
 class Separation(msgspec.Struct, frozen=True, kw_only=True):
     """Why `upper` is listed above `lower` (adjacent rows): the first criterion of the chain on which
-    they differ with both values, or `tied` when none separates them (they share a rank)."""
+    they differ with both exact values, or `tied` when none separates them (they share a rank). `text`
+    says it with names, in points."""
 
     upper: str
     lower: str
@@ -154,8 +184,29 @@ class Separation(msgspec.Struct, frozen=True, kw_only=True):
     text: str = ""
 
 
+class Removal(msgspec.Struct, frozen=True, kw_only=True):
+    """A game taken out of a league or campaign (`removed`) or put back (`restored`): by which key
+    (None: the operator), when and why. A game taken out is not counted until it is put back."""
+
+    game_id: str
+    action: Literal["removed", "restored"]
+    reason: str
+    key_id: str | None
+    recorded_at: datetime
+
+
+class Tie(msgspec.Struct, frozen=True, kw_only=True):
+    """Players level on the chain's first criterion, and how the rest of the chain ranked them, told
+    with names in the league's points ("Cleo, Dan and Eve beat each other once each: head-to-head does
+    not separate them; Sonneborn–Berger does: ...")."""
+
+    players: tuple[str, ...]
+    text: str
+
+
 class Standings(msgspec.Struct, frozen=True, kw_only=True):
-    """A league table as of a date (None: every game given)."""
+    """A league table as of a date (None: every game given). `scale`: exact values are in 1/scale
+    points (2 where the game keeps half-points)."""
 
     league_id: str
     as_of: date | None
@@ -163,62 +214,79 @@ class Standings(msgspec.Struct, frozen=True, kw_only=True):
     rows: tuple[Row, ...]
     separations: tuple[Separation, ...]
     games: tuple[GameLine, ...]
+    ties: tuple[Tie, ...] = ()
+    scale: int = 1
+    removals: tuple[Removal, ...] = ()
+    """Games taken out of the league and put back, oldest first."""
 
 
 def check_league(league: League) -> None:
     """Raise ProjectionError for a league that cannot be ranked: no, unknown or repeated criteria,
     no scoring, a period that ends before it starts, a member listed twice."""
     if not league.tie_breaks:
-        raise ProjectionError("no_criteria", "A league needs at least one ranking criterion.",
-                              known=list(CRITERIA))
+        raise ProjectionError("no_criteria", "A league needs at least one ranking criterion.", known=list(CRITERIA))
     unknown = [name for name in league.tie_breaks if name not in CRITERIA]
     if unknown:
         raise ProjectionError(
             "unknown_criterion",
-            f"Unknown ranking criterion {', '.join(map(repr, unknown))}; "
-            f"the criteria are {', '.join(CRITERIA)}.",
+            f"Unknown ranking criterion {', '.join(map(repr, unknown))}; the criteria are {', '.join(CRITERIA)}.",
             unknown=unknown,
             known=list(CRITERIA),
         )
     repeated = sorted({name for name in league.tie_breaks if league.tie_breaks.count(name) > 1})
     if repeated:
-        raise ProjectionError("duplicate_criterion", f"Criterion {repeated[0]!r} is listed twice.",
-                              repeated=repeated)
+        raise ProjectionError("duplicate_criterion", f"Criterion {repeated[0]!r} is listed twice.", repeated=repeated)
     scoring = league.scoring
     if not scoring.placement_points and scoring.win_draw_loss is None and not scoring.score_as_points:
         raise ProjectionError("no_scoring", "A league must say how games give points.")
     if league.ends < league.starts:
-        raise ProjectionError("bad_period", "A league's period ends before it starts.",
-                              starts=league.starts.isoformat(), ends=league.ends.isoformat())
+        raise ProjectionError(
+            "bad_period",
+            "A league's period ends before it starts.",
+            starts=league.starts.isoformat(),
+            ends=league.ends.isoformat(),
+        )
     if len(set(league.members)) != len(league.members):
         raise ProjectionError("duplicate_member", "A member is listed twice in the league.")
 
 
-def standings(league: League, games: Iterable[LeagueGame], as_of: date | None = None) -> Standings:
+def standings(
+    league: League,
+    games: Iterable[LeagueGame],
+    as_of: date | None = None,
+    *,
+    scale: int = 1,
+    names: Mapping[str, str] | None = None,
+    extra_points: Mapping[str, int] | None = None,
+) -> Standings:
     """The league table from the games assigned to it, counting only those finished on or before
-    the date `as_of` (the date of `finished_at`; None: every game given)."""
+    the date `as_of` (the date of `finished_at`; None: every game given). `scale` is the ruleset's score
+    units per point (league points are then kept in 1/scale points); `names` the members' names (else
+    the names they played under); `extra_points` league points given outside games (a tournament's
+    byes)."""
     check_league(league)
     if isinstance(as_of, datetime):
         # A timestamp would compare differently from a date (and is a date to Python): refuse it.
         raise ProjectionError("as_of_not_a_date", "Standings are given as of a date, not a time.")
     lines: list[GameLine] = []
     seen: set[str] = set()
-    names: dict[str, str] = {}
+    names = dict(names or {})
     counted: list[tuple[LeagueGame, dict[str, GameEntry]]] = []
     for game in sorted(games, key=lambda g: (g.finished_at, g.game_id)):
         if game.game_id in seen:
-            raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.",
-                                  game_id=game.game_id)
+            raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.", game_id=game.game_id)
         seen.add(game.game_id)
         if as_of is not None and game.finished_at.date() > as_of:
             continue
-        line = _count(league, game)
+        line = _count(league, game, scale)
         lines.append(line)
         if line.counted:
             counted.append((game, {entry.player_id: entry for entry in line.entries}))
-            names.update((p.player_id, p.name) for p in game.players)
+            names.update((p.player_id, p.name) for p in game.players if p.player_id not in names)
 
     tally = _Tally(counted)
+    for player, extra in (extra_points or {}).items():
+        tally.points[player] = tally.points.get(player, 0) + extra * scale
     rows_data = {member: tally.base(member) for member in league.members}
     order, values = _rank(list(league.members), league.tie_breaks, tally, lambda p: (names.get(p, p), p))
     rows: list[Row] = []
@@ -226,13 +294,38 @@ def standings(league: League, games: Iterable[LeagueGame], as_of: date | None = 
         # Players tied through the whole chain share the first one's rank (1, 2, 2, 4).
         rank = rows[-1].rank if index and _tied(values[order[index - 1]], values[member]) else index + 1
         base = rows_data[member]
-        rows.append(Row(
-            rank=rank, player_id=member, name=names.get(member, member),
-            tie_breaks=dict(zip(league.tie_breaks, values[member], strict=True)), **base,
-        ))
+        exact = dict(zip(league.tie_breaks, values[member], strict=True))
+        rows.append(
+            Row(
+                rank=rank,
+                player_id=member,
+                name=names.get(member, member),
+                played=base["played"],
+                wins=base["wins"],
+                draws=base["draws"],
+                losses=base["losses"],
+                points=as_points(base["points"], scale),
+                score=as_points(base["score"], scale),
+                score_difference=as_points(base["score_difference"], scale),
+                tie_breaks=exact,
+                tie_break_points={c: None if v is None else _read(c, v, scale) for c, v in exact.items()},
+                points_exact=base["points"],
+                score_exact=base["score"],
+                score_difference_exact=base["score_difference"],
+            )
+        )
     separations = [_separate(upper, lower, league.tie_breaks) for upper, lower in pairwise(rows)]
-    return Standings(league_id=league.league_id, as_of=as_of, criteria=league.tie_breaks, rows=tuple(rows),
-                     separations=tuple(separations), games=tuple(lines))
+    ties = _Explainer(tally, league.tie_breaks, scale, names).ties(order, values)
+    return Standings(
+        league_id=league.league_id,
+        as_of=as_of,
+        criteria=league.tie_breaks,
+        rows=tuple(rows),
+        separations=tuple(separations),
+        games=tuple(lines),
+        ties=tuple(ties),
+        scale=scale,
+    )
 
 
 def placements(result: Result) -> dict[int, int]:
@@ -244,20 +337,24 @@ def placements(result: Result) -> dict[int, int]:
     return {p.seat: scores.index(p.score) + 1 for p in result.players}
 
 
-def _count(league: League, game: LeagueGame) -> GameLine:
+def _count(league: League, game: LeagueGame, scale: int = 1) -> GameLine:
     """How one game counts: its entries, or why it does not."""
     if not game.result.finished:
-        return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=False,
-                        note="not finished")
+        return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=False, note="not finished")
     day = game.finished_at.date()
     if not league.starts <= day <= league.ends:
-        return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=False,
-                        note="outside the league's period")
+        return GameLine(
+            game_id=game.game_id, finished_at=game.finished_at, counted=False, note="outside the league's period"
+        )
     by_seat = {p.seat: p for p in game.result.players}
     missing = [p.seat for p in game.players if p.seat not in by_seat]
     if missing:
-        raise ProjectionError("seat_mismatch", f"Game {game.game_id} has no result for seat {missing[0]}.",
-                              game_id=game.game_id, seats=missing)
+        raise ProjectionError(
+            "seat_mismatch",
+            f"Game {game.game_id} has no result for seat {missing[0]}.",
+            game_id=game.game_id,
+            seats=missing,
+        )
     placed = placements(game.result)
     side = {p.seat: _side(p) for p in game.players}
     best = min(placed[p.seat] for p in game.players)
@@ -269,21 +366,28 @@ def _count(league: League, game: LeagueGame) -> GameLine:
         placement = placed[player.seat]
         score = by_seat[player.seat].score
         if game.result.void:
-            entries.append(GameEntry(player_id=player.player_id, placement=placement, outcome="void",
-                                     points=0, score=0))
+            entries.append(
+                GameEntry(player_id=player.player_id, placement=placement, outcome="void", points=0, score=0)
+            )
             continue
         outcome: Outcome = "loss" if placement != best else "win" if len(first_sides) == 1 else "draw"
         if scoring.win_draw_loss is not None and (two_sides or not scoring.placement_points):
             win, draw, loss = scoring.win_draw_loss
-            points = {"win": win, "draw": draw, "loss": loss}[outcome]
+            points = {"win": win, "draw": draw, "loss": loss}[outcome] * scale
         else:
-            points = scoring.placement_points.get(placement, 0)
+            points = scoring.placement_points.get(placement, 0) * scale
         if scoring.score_as_points:
             points += score
-        entries.append(GameEntry(player_id=player.player_id, placement=placement, outcome=outcome,
-                                 points=points, score=score))
-    return GameLine(game_id=game.game_id, finished_at=game.finished_at, counted=True,
-                    note="void: played, no points" if game.result.void else "", entries=tuple(entries))
+        entries.append(
+            GameEntry(player_id=player.player_id, placement=placement, outcome=outcome, points=points, score=score)
+        )
+    return GameLine(
+        game_id=game.game_id,
+        finished_at=game.finished_at,
+        counted=True,
+        note="void: played, no points" if game.result.void else "",
+        entries=tuple(entries),
+    )
 
 
 def _side(player: Player) -> tuple[str, int]:
@@ -318,9 +422,7 @@ class _Tally:
                     ea, eb = entries[a.player_id], entries[b.player_id]
                     half = 2 if ea.placement < eb.placement else 1 if ea.placement == eb.placement else 0
                     self.meetings.setdefault(a.player_id, []).append((b.player_id, half))
-                    self.score_difference[a.player_id] = (
-                        self.score_difference.get(a.player_id, 0) + ea.score - eb.score
-                    )
+                    self.score_difference[a.player_id] = self.score_difference.get(a.player_id, 0) + ea.score - eb.score
 
     def base(self, player: str) -> dict[str, int]:
         """The plain columns of a member's row."""
@@ -388,15 +490,96 @@ def _tied(a: Sequence[int | None], b: Sequence[int | None]) -> bool:
     return list(a) == list(b)
 
 
+def _read(criterion: str, value: int, scale: int) -> Points:
+    """A criterion's exact value as people read it (points, games, wins)."""
+    return as_points(value, _PER_POINT[criterion](scale))
+
+
 def _separate(upper: Row, lower: Row, criteria: Sequence[str]) -> Separation:
     for criterion in criteria:
         above, below = upper.tie_breaks[criterion], lower.tie_breaks[criterion]
         if above != below:
             return Separation(
-                upper=upper.player_id, lower=lower.player_id, criterion=criterion,
-                upper_value=above, lower_value=below,
+                upper=upper.player_id,
+                lower=lower.player_id,
+                criterion=criterion,
+                upper_value=above,
+                lower_value=below,
                 text=f"{upper.name} is above {lower.name} on {_CRITERION_TEXT[criterion]} "
-                     f"({above} to {below}).",
+                f"({upper.tie_break_points[criterion]} to {lower.tie_break_points[criterion]}).",
             )
-    return Separation(upper=upper.player_id, lower=lower.player_id, criterion="tied",
-                      text=f"{upper.name} and {lower.name} are tied.")
+    return Separation(
+        upper=upper.player_id, lower=lower.player_id, criterion="tied", text=f"{upper.name} and {lower.name} are tied."
+    )
+
+
+class _Explainer:
+    """Tells how the chain ranked each group of players level on its first criterion."""
+
+    def __init__(self, tally: _Tally, criteria: Sequence[str], scale: int, names: Mapping[str, str]) -> None:
+        self.tally = tally
+        self.criteria = criteria
+        self.scale = scale
+        self.names = names
+
+    def name(self, player: str) -> str:
+        return self.names.get(player, player)
+
+    def ties(self, order: Sequence[str], values: Mapping[str, Sequence[int | None]]) -> list[Tie]:
+        out: list[Tie] = []
+        first = self.criteria[0]
+        for _, run in groupby(order, key=lambda p: values[p][0]):
+            group = list(run)
+            if len(group) < 2:
+                continue
+            value = _read(first, self.tally.value(first, group[0], group), self.scale)
+            opening = f"{self._names(group)} have {value} {_UNIT_TEXT.get(first, _CRITERION_TEXT[first])} each"
+            rest = self._explain(group, 1)
+            text = f"{opening}. {rest[0].upper()}{rest[1:]}."
+            out.append(Tie(players=tuple(group), text=text))
+        return out
+
+    def _names(self, group: Sequence[str]) -> str:
+        names = [self.name(p) for p in group]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    def _explain(self, group: list[str], index: int) -> str:
+        if index == len(self.criteria):
+            return f"nothing in the chain separates {self._names(group)}: they share a rank"
+        criterion = self.criteria[index]
+        label = _CRITERION_TEXT[criterion]
+        keyed = {p: self.tally.value(criterion, p, group) for p in group}
+        if len(set(keyed.values())) == 1:
+            prefix = self._cycle(group) if criterion == "head_to_head" else ""
+            return f"{prefix}{label} does not separate them; " + self._explain(group, index + 1)
+        sign = 1 if criterion == "games_played" else -1
+        ordered = sorted(group, key=lambda p: sign * keyed[p])
+        said = ", ".join(f"{self.name(p)} {_read(criterion, keyed[p], self.scale)}" for p in ordered)
+        parts = [f"{label} does: {said}"]
+        for _, run in groupby(ordered, key=lambda p: keyed[p]):
+            level = list(run)
+            if len(level) > 1:
+                parts.append(f"between {self._names(level)}, " + self._explain(level, index + 1))
+        return "; ".join(parts)
+
+    def _cycle(self, group: Sequence[str]) -> str:
+        """What happened between the players of a group that head-to-head leaves level."""
+        among = set(group)
+        wins: dict[str, int] = {}
+        draws = 0
+        for player in group:
+            for opponent, half in self.tally.meetings.get(player, []):
+                if opponent in among:
+                    wins[player] = wins.get(player, 0) + (half == 2)
+                    draws += half == 1
+        counts = {wins.get(p, 0) for p in group}
+        if not wins:
+            return "they did not play each other: "
+        if draws == 0 and len(counts) == 1:
+            each = counts.pop()
+            times = {1: "once", 2: "twice"}.get(each, f"{each} times")
+            return f"they beat each other {times} each: "
+        return "they scored the same against each other: "
+
+
+_UNIT_TEXT = {"points": "points", "wins": "wins", "score": "points of score", "games_played": "games"}

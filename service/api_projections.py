@@ -26,8 +26,9 @@ from litestar.response.sse import ServerSentEventMessage
 from domain import registry
 from domain.record import Folded, GameStarted, decoder, start
 from domain.ruleset import Result, Ruleset, Viewer
-from projections.campaigns import Campaign, CampaignGame, CampaignStatus, campaign_status, check_players
+from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
+from projections.contract import check_player_count, score_scale
 from projections.errors import ProjectionError
 from projections.replay import (
     Replay,
@@ -40,13 +41,13 @@ from projections.replay import (
     snapshots_for,
     view_at,
 )
-from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
+from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
 from service.auth import Principal
 from service.guards import GUARDS, PUBLIC, released, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.projector import snapshot_row
-from service.readmodels import GameSummary, Outcome, SpectatorDelay
+from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound, check_seat
 from service.store.base import GameRecord, Store
 
@@ -167,6 +168,17 @@ def _decodable(rows: Sequence[Any]) -> list[Snapshot] | None:
         return None
 
 
+def counted_ids(
+    records: GameRecords, kind: CollectionKind, club_id: str, collection_id: str, game_ids: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[Removal, ...]]:
+    """A collection's games less those taken out (and not put back), and that history."""
+    history = tuple(records.store.removals(kind, club_id, collection_id))
+    out: set[str] = set()
+    for removal in history:
+        (out.add if removal.action == "removed" else out.discard)(removal.game_id)
+    return tuple(g for g in game_ids if g not in out), history
+
+
 def _league(records: GameRecords, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:
     found = records.store.get_collection("league", club_id, league_id)
     if found is None:
@@ -179,6 +191,14 @@ def _campaign(records: GameRecords, club_id: str, campaign_id: str) -> tuple[Cam
     if found is None:
         raise NotFound("campaign", campaign_id)
     return msgspec.json.decode(found.definition, type=Campaign), found.game_ids
+
+
+def league_table(
+    records: GameRecords, club_id: str, league: League, games: Sequence[LeagueGame], as_of: date | None = None
+) -> Standings:
+    """The standings in the league's own points (the ruleset's score scale), with the members' names."""
+    names = {p.player_id: p.name for p in records.store.get_players(club_id, league.members)}
+    return standings(league, games, as_of, scale=score_scale(registry.get(league.ruleset)), names=names)
 
 
 def _with(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
@@ -203,11 +223,16 @@ def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> 
 
 
 def campaign_games(store: Store, game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[CampaignGame]:
-    """A campaign's games in order, with their set-ups."""
+    """A campaign's games in order, with their set-ups (a game the projector has not reached yet reads
+    as unfinished: the campaign waits for it)."""
+    unplayed = Result(finished=False, score_unit="", players=())
     return [
-        CampaignGame(game_id=g, setup=_started(store, g).setup, result=summaries[g].outcome.result)
+        CampaignGame(
+            game_id=g,
+            setup=_started(store, g).setup,
+            result=summaries[g].outcome.result if g in summaries else unplayed,
+        )
         for g in game_ids
-        if g in summaries
     ]
 
 
@@ -310,13 +335,19 @@ class ReplayController(Controller):
         campaigns: list[CampaignChange] = []
         for kind, collection_id in store.collections_of_game(club_id, game_id):
             if kind == "league":
-                league, game_ids = _league(records, club_id, collection_id)
+                league, assigned = _league(records, club_id, collection_id)
+                game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
                 summaries = store.game_summaries(game_ids)
-                before = standings(league, league_games(game_ids, _with(summaries, game_id, change.before)))
-                after = standings(league, league_games(game_ids, _with(summaries, game_id, change.after)))
+                before = league_table(
+                    records, club_id, league, league_games(game_ids, _with(summaries, game_id, change.before))
+                )
+                after = league_table(
+                    records, club_id, league, league_games(game_ids, _with(summaries, game_id, change.after))
+                )
                 leagues.append(LeagueChange(league_id=collection_id, changes=standings_changes(before, after, game_id)))
             else:
-                campaign, game_ids = _campaign(records, club_id, collection_id)
+                campaign, assigned = _campaign(records, club_id, collection_id)
+                game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
                 ruleset = registry.get(campaign.ruleset)
                 summaries = store.game_summaries(game_ids)
                 old = campaign_status(
@@ -555,8 +586,12 @@ class LeagueController(Controller):
     ) -> Standings:
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
         _require_club(principal, club_id)
-        league, game_ids = _league(records, club_id, league_id)
-        return standings(league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of)
+        league, assigned = _league(records, club_id, league_id)
+        game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
+        table = league_table(
+            records, club_id, league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of
+        )
+        return msgspec.structs.replace(table, removals=removals)
 
 
 # -- campaigns ------------------------------------------------------------------------------------------------
@@ -574,7 +609,7 @@ class CampaignController(Controller):
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
         _require_club(principal, club_id)
-        registry.get(data.ruleset)
+        check_player_count(registry.get(data.ruleset), len(data.players))
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
         known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
         unknown = [p for p in campaign.players if p not in known]
@@ -617,14 +652,15 @@ class CampaignController(Controller):
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
         _require_club(principal, club_id)
-        campaign, _ = _campaign(records, club_id, campaign_id)
+        campaign, assigned = _campaign(records, club_id, campaign_id)
+        game_ids, _ = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         _assign(records, club_id, campaign.ruleset, data.game_id)
-        # Refused now rather than when the status is read: the game must be played by the campaign's players.
-        unplayed = Result(finished=False, score_unit="", players=())
-        check_players(
-            campaign,
-            CampaignGame(game_id=data.game_id, setup=_started(records.store, data.game_id).setup, result=unplayed),
+        # Refused now rather than when the status is read: the campaign's players, and what the series
+        # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
+        *earlier, game = campaign_games(
+            records.store, [*game_ids, data.game_id], records.store.game_summaries([*game_ids, data.game_id])
         )
+        admit(registry.get(campaign.ruleset), campaign, earlier, game)
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
         return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
 
@@ -642,11 +678,13 @@ class CampaignController(Controller):
         records: NamedDependency[GameRecords],
     ) -> CampaignStatus:
         _require_club(principal, club_id)
-        campaign, game_ids = _campaign(records, club_id, campaign_id)
+        campaign, assigned = _campaign(records, club_id, campaign_id)
+        game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         summaries = records.store.game_summaries(game_ids)
-        return campaign_status(
+        status = campaign_status(
             registry.get(campaign.ruleset), campaign, campaign_games(records.store, game_ids, summaries)
         )
+        return msgspec.structs.replace(status, removals=removals)
 
 
 HANDLERS = [ReplayController, LeagueController, CampaignController]

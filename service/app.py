@@ -651,9 +651,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
 
 def projection_handlers() -> list[Any]:
     """Replays, live spectating, leagues and campaigns (imported here: they build on this module)."""
+    from service.api_competitions import HANDLERS as COMPETITIONS
     from service.api_projections import HANDLERS
 
-    return list(HANDLERS)
+    return [*HANDLERS, *COMPETITIONS]
 
 
 def access_handlers() -> list[Any]:

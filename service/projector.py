@@ -35,10 +35,12 @@ from domain.record import Correction, Folded, GameStarted, decoder, start
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
+from service.ratings import Ratings
 from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
 from service.store.base import Store, StoredEvent
 
 CORRECTION = Correction.__struct_config__.tag
+GAME_STARTED = GameStarted.__struct_config__.tag
 
 
 class Projection(Protocol):
@@ -110,6 +112,9 @@ class GameFolds:
         if fold is None:
             if event.version != 1 or event.stream_id in self._unknown:
                 return None
+            if event.type != GAME_STARTED:  # not a game (a tournament's stream): no game read models
+                self._unknown.add(event.stream_id)
+                return None
             started = msgspec.json.decode(event.data, type=GameStarted)
             try:
                 ruleset = registry.get(started.ruleset)
@@ -130,22 +135,27 @@ class GameFolds:
 
 class Games:
     """The read models of every game, from one fold of its events: the summary (version, finished and
-    when, players, result), what each correction of a finished game's outcome changed, and a replay
-    snapshot after every `snapshot_every` events. One projection, so each event is folded once."""
+    when, players, result), what each correction of a finished game's outcome changed, a replay
+    snapshot after every `snapshot_every` events, and the club ratings the finished games give
+    (`service.ratings`). One projection, so each event is folded once."""
 
     name = "games"
-    tables: tuple[str, ...] = ("game_summaries", "game_result_changes", "replay_snapshots")
+    tables: tuple[str, ...] = ("game_summaries", "game_result_changes", "replay_snapshots", "player_ratings",
+                               "rating_history")
 
     def __init__(self, store: Store, *, snapshot_every: int = 100) -> None:
         self.every = snapshot_every
         self.folds = GameFolds(store)
+        self.ratings = Ratings(store)
 
     def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
         latest: dict[str, GameFold] = {}
         applied: dict[str, int] = {}
+        was_finished: dict[str, bool] = {}
         writes: list[ReadModelWrite] = []
         for event in events:
             fold = self.folds.before(event)
+            was_finished.setdefault(event.stream_id, fold is not None and fold.finished)
             old = fold.outcome() if fold is not None and event.type == CORRECTION else None
             fold = self.folds.apply(fold, event)
             if fold is None:
@@ -158,13 +168,20 @@ class Games:
                 writes.extend(self._snapshot(event.stream_id, fold))
             latest[event.stream_id] = fold
             applied[event.stream_id] = applied.get(event.stream_id, 0) + 1
+        summaries: dict[str, GameSummary] = {}
         for game_id, fold in latest.items():
             folded = fold.folded
-            writes.append(GameSummary(
+            summaries[game_id] = GameSummary(
                 game_id=game_id, club_id=fold.club_id, ruleset=folded.ruleset.name,
                 ruleset_version=folded.ruleset.version, version=folded.version, applied=applied[game_id],
                 started_at=fold.started_at, players=folded.setup.players, outcome=fold.outcome(),
-            ))
+            )
+        writes.extend(summaries.values())
+        changes = [w for w in writes if isinstance(w, ResultChange)]
+        corrected = {change.game_id for change in changes}
+        finished = [s for g, s in summaries.items()
+                    if s.outcome.finished and not was_finished[g] and g not in corrected]
+        writes.extend(self.ratings.writes(finished, changes, summaries))
         return writes
 
     @staticmethod

@@ -27,9 +27,12 @@ from typing import Any, Literal
 import msgspec
 
 from domain.ruleset import Player, Result
+from projections.ratings import PlayerRating, RatingPoint, Skill
+from projections.standings import Removal
 from service.store.base import AlreadyExists
 
-CollectionKind = Literal["league", "campaign"]
+CollectionKind = Literal["league", "campaign", "tournament"]
+"""A tournament is listed here too (its record is its own event stream)."""
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -72,7 +75,21 @@ class SnapshotRow(msgspec.Struct, frozen=True, kw_only=True):
     data: bytes
 
 
-ReadModelWrite = GameSummary | ResultChange | SnapshotRow
+class RatingRows(msgspec.Struct, frozen=True, kw_only=True):
+    """Ratings of one club and ruleset to write: each `truncate` player's history cut after their nth
+    game (derived again from there), the `drop` players' ratings deleted (no rated game left), the
+    `ratings` written and the `history` points added."""
+
+    club_id: str
+    ruleset: str
+    truncate: tuple[tuple[str, int], ...] = ()
+    drop: tuple[str, ...] = ()
+    ratings: tuple[PlayerRating, ...] = ()
+    history: tuple[tuple[str, int, RatingPoint], ...] = ()
+    """(player id, the player's game number, point)."""
+
+
+ReadModelWrite = GameSummary | ResultChange | SnapshotRow | RatingRows
 
 
 class Collection(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,7 +115,9 @@ class CheckpointMoved(Exception):
 
 
 # Tables a projection may clear on rebuild (names are never taken from input).
-PROJECTION_TABLES = frozenset({"game_summaries", "game_result_changes", "replay_snapshots"})
+PROJECTION_TABLES = frozenset(
+    {"game_summaries", "game_result_changes", "replay_snapshots", "player_ratings", "rating_history"}
+)
 
 _SUMMARY_COLUMNS = (
     "game_id, club_id, ruleset, ruleset_version, version, applied, started_at, finished, finished_at, players, result"
@@ -174,6 +193,7 @@ class ReadModelSql:
         summaries = [w for w in writes if isinstance(w, GameSummary)]
         changes = [w for w in writes if isinstance(w, ResultChange)]
         snapshots = [w for w in writes if isinstance(w, SnapshotRow)]
+        ratings = [w for w in writes if isinstance(w, RatingRows)]
         cursor = conn.cursor()
         if summaries:
             # `applied` adds up: a row applied twice would show more applications than versions.
@@ -199,6 +219,40 @@ class ReadModelSql:
                         "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
                         "data = excluded.data"),
                 [(w.game_id, w.version, w.ruleset_version, w.data) for w in snapshots],
+            )
+        for rows in ratings:
+            self._write_ratings(cursor, rows)
+
+    def _write_ratings(self, cursor: Any, rows: RatingRows) -> None:
+        key = (rows.club_id, rows.ruleset)
+        if rows.truncate:
+            cursor.executemany(
+                self._q("DELETE FROM rating_history WHERE club_id = ? AND ruleset = ? AND player_id = ? "
+                        "AND number > ?"),
+                [(*key, player, number) for player, number in rows.truncate],
+            )
+        if rows.drop:
+            cursor.executemany(
+                self._q("DELETE FROM player_ratings WHERE club_id = ? AND ruleset = ? AND player_id = ?"),
+                [(*key, player) for player in rows.drop],
+            )
+        if rows.ratings:
+            cursor.executemany(
+                self._q("INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
+                        "last_game, last_finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (club_id, ruleset, player_id) DO UPDATE SET mu = excluded.mu, "
+                        "sigma = excluded.sigma, rating = excluded.rating, "
+                        "games = excluded.games, last_game = excluded.last_game, "
+                        "last_finished_at = excluded.last_finished_at"),
+                [(*key, r.player_id, r.skill.mu, r.skill.sigma, r.skill.rating, r.games, r.last_game,
+                  r.last_finished_at.isoformat()) for r in rows.ratings],
+            )
+        if rows.history:
+            cursor.executemany(
+                self._q("INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
+                        "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                [(*key, player, number, p.game_id, _utc(p.finished_at), p.placement, p.skill.mu, p.skill.sigma,
+                  p.skill.rating, p.change) for player, number, p in rows.history],
             )
 
     def reset_projection(self, name: str, tables: Sequence[str]) -> None:
@@ -254,6 +308,45 @@ class ReadModelSql:
         marks = ", ".join("?" for _ in game_ids)
         rows = self._rows(f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE game_id IN ({marks})", game_ids)
         return {row[0]: _summary(row) for row in rows}
+
+    def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]:
+        """A club's finished games of one ruleset (what the ratings are derived from)."""
+        rows = self._rows(f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND ruleset = ? "
+                          "AND finished = ?", (club_id, ruleset, True))
+        return [_summary(row) for row in rows]
+
+    # -- ratings ----------------------------------------------------------------------------------
+    def player_ratings(self, club_id: str, ruleset: str) -> dict[str, PlayerRating]:
+        """A club's current ratings for one ruleset, by player id."""
+        rows = self._rows(
+            "SELECT player_id, mu, sigma, rating, games, last_game, last_finished_at FROM player_ratings "
+            "WHERE club_id = ? AND ruleset = ?", (club_id, ruleset))
+        return {
+            r[0]: PlayerRating(player_id=r[0], skill=Skill(mu=r[1], sigma=r[2], rating=r[3]), games=r[4],
+                               last_game=r[5], last_finished_at=datetime.fromisoformat(r[6]))
+            for r in rows
+        }
+
+    def rating_points_since(self, club_id: str, ruleset: str, since: datetime) -> list[tuple[str, int, RatingPoint]]:
+        """The history points of games finished at or after `since`: (player id, game number, point)."""
+        rows = self._rows(
+            "SELECT player_id, number, game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+            "WHERE club_id = ? AND ruleset = ? AND finished_at >= ?", (club_id, ruleset, _utc(since)))
+        return [(r[0], r[1], _point(r[2:])) for r in rows]
+
+    def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None:
+        """A player's rating after their nth rated game."""
+        rows = self._rows(
+            "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+            "WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number = ?", (club_id, ruleset, player_id, number))
+        return _point(rows[0]) if rows else None
+
+    def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
+        """A player's rating after every rated game of one ruleset, oldest first."""
+        rows = self._rows(
+            "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+            "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number", (club_id, ruleset, player_id))
+        return [_point(r) for r in rows]
 
     def result_changes(self, game_id: str) -> list[ResultChange]:
         """The corrections that changed a game's outcome, oldest first."""
@@ -351,6 +444,25 @@ class ReadModelSql:
         )
         return [(r[0], r[1]) for r in rows]
 
+    def record_removal(self, kind: CollectionKind, club_id: str, collection_id: str, removal: Removal) -> None:
+        """Record that a game was taken out of a league or campaign, or put back."""
+        with self._rm_write() as conn:
+            conn.execute(
+                self._q("INSERT INTO collection_game_changes (club_id, kind, collection_id, number, game_id, action, "
+                        "reason, key_id, recorded_at) SELECT ?, ?, ?, coalesce(max(number), 0) + 1, ?, ?, ?, ?, ? "
+                        "FROM collection_game_changes WHERE club_id = ? AND kind = ? AND collection_id = ?"),
+                (club_id, kind, collection_id, removal.game_id, removal.action, removal.reason, removal.key_id,
+                 removal.recorded_at.isoformat(), club_id, kind, collection_id),
+            )
+
+    def removals(self, kind: CollectionKind, club_id: str, collection_id: str) -> list[Removal]:
+        """The games taken out of a league or campaign and put back, oldest first."""
+        rows = self._rows(
+            "SELECT game_id, action, reason, key_id, recorded_at FROM collection_game_changes "
+            "WHERE club_id = ? AND kind = ? AND collection_id = ? ORDER BY number", (club_id, kind, collection_id))
+        return [Removal(game_id=r[0], action=r[1], reason=r[2], key_id=r[3], recorded_at=datetime.fromisoformat(r[4]))
+                for r in rows]
+
     # -- spectator delays -----------------------------------------------------------------------
     def spectator_delay(self, game_id: str) -> SpectatorDelay:
         """A game's live delay (none when never set)."""
@@ -365,6 +477,16 @@ class ReadModelSql:
                         "ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"),
                 (game_id, delay.events, delay.seconds),
             )
+
+
+def _utc(moment: datetime) -> str:
+    """A time as fixed-width UTC text, so that text order is time order (rating history is filtered so)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _point(row: Sequence[Any]) -> RatingPoint:
+    return RatingPoint(game_id=row[0], finished_at=datetime.fromisoformat(row[1]), placement=row[2],
+                       skill=Skill(mu=row[3], sigma=row[4], rating=row[5]), change=row[6])
 
 
 def _summary(row: tuple[Any, ...]) -> GameSummary:

@@ -34,6 +34,8 @@ RULESET = GameRuleset(
     picture=picture,  # the table as SVG, drawn from a view
     variants=("basic", "advanced"),
     options_type=rules.Options,  # card numbers depend on the club's catalogue: no fixed field values
+    player_counts=(2, 3, 4, 5, 6),  # AS-2
+    series_next=series.series_next,  # one variant and pile for the whole series (AS-16)
 )
 
 __all__ = ["RULESET"]

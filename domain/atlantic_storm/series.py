@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.ruleset import SeriesGame, SeriesStatus
+from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
 
 TARGET = 75
 
@@ -39,3 +39,26 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     if best >= TARGET:
         note = f"{' and '.join(sorted(tied))} are tied at {best} VP: another game decides the series. " + note
     return SeriesStatus(target=TARGET, totals=totals, finished=False, next_dealer=dealer, note=note)
+
+
+def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
+    """Whether `setup` may be the next game of the series after `games`: a series is played under one
+    set of rules, so every game takes the first game's variant and convoy pile (a reading of AS-16, which
+    carries totals from game to game as if one long game). Who deals is decided by the cut recorded in
+    the game itself, so it is not a set-up matter."""
+    if not games:
+        return
+    first = games[0].setup
+    for what, ours, theirs in (
+        ("variant", setup.variant, first.variant),
+        ("convoy pile", setup.options.get("pile_size", 20), first.options.get("pile_size", 20)),
+    ):
+        if ours != theirs:
+            raise RuleError(
+                "AS-16",
+                "different_rules",
+                f"Every game of a series is played with the same {what} as the first ({theirs}, not {ours}).",
+                game=len(games) + 1,
+                expected=theirs,
+                given=ours,
+            )

@@ -31,6 +31,9 @@ RULESET = GameRuleset(
     picture=picture,  # the battlefield as SVG, drawn from a view
     options_type=setup.Options,
     field_values={"card": tuple(CARDS), "faces": tuple(dict.fromkeys(FACES))},
+    player_counts=(2,),
+    series_next=series.series_next,  # the second game: same scenario, sides swapped
+    seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
 )
 
 __all__ = ["RULESET"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.memoire44.setup import seat_sides
-from domain.ruleset import SeriesGame, SeriesStatus, Setup
+from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
 
 MATCH_GAMES = 2
 
@@ -44,3 +44,26 @@ def _sides(setup: Setup) -> dict[str, str]:
 def _scenario(setup: Setup) -> str | None:
     ref = setup.resources.get("scenario")
     return None if ref is None else ref.content_hash
+
+
+def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
+    """Whether `setup` may be the next game of the match after `games`: the second game is the first
+    one's scenario with each player on the other side; a match has two games (M44-MT-1)."""
+    if not games:
+        return
+    if len(games) >= MATCH_GAMES:
+        raise RuleError("M44-MT-1", "match_over", f"A match is {MATCH_GAMES} games.", games=len(games))
+    first = games[0].setup
+    if _scenario(setup) != _scenario(first):
+        raise RuleError(
+            "M44-MT-1", "different_scenario", "The second game of a match is played on the first game's scenario."
+        )
+    before, now = _sides(first), _sides(setup)
+    kept = sorted(p.name for p in setup.players if before.get(p.player_id) == now.get(p.player_id))
+    if kept:
+        raise RuleError(
+            "M44-MT-1",
+            "sides_not_swapped",
+            f"The second game of a match swaps sides: {' and '.join(kept)} would command the same side again.",
+            sides=now,
+        )

@@ -29,14 +29,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     for number, game in enumerate(games, start=1):
         if winners:
             raise RuleError("MN-17", "game_over", f"The game was won after round {number - 1}.", round=number)
-        if side_labels(game.setup) != labels:
-            # Seats may not change between rounds: the deal passes to the left of the same table.
-            raise RuleError(
-                "MN-17",
-                "different_players",
-                "Every round of a game is played by the same players in the same seats.",
-                round=number,
-            )
+        _same_table(labels, game.setup, number)
         if not game.result.finished:
             raise RuleError("MN-17", "round_not_finished", f"Round {number} is not finished.", round=number)
         scored: set[str] = set()
@@ -56,7 +49,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             totals=totals,
             finished=True,
             winners=winners,
-            note=f"{winners[0]} wins the game with {totals[winners[0]]} half-points.",
+            note=f"{winners[0]} wins the game with {_points(totals[winners[0]])} points.",
         )
     dealer = last.options.get("dealer")
     next_dealer = None
@@ -70,3 +63,52 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
         else "Another round is needed: nobody has 200 points yet."
     )
     return SeriesStatus(target=GAME_TARGET, totals=totals, finished=False, next_dealer=next_dealer, note=note)
+
+
+def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
+    """Whether `setup` may be the next round after `games` (the rounds so far, finished or not): the same
+    players in the same seats (MN-17), the next round number (MN-17), and the deal passed to the left of
+    the last round's dealer (MN-19) where both set-ups name their dealer (a set-up that leaves the dealer
+    to the deal event is accepted: the deal itself is checked when it is recorded)."""
+    if not games:
+        return
+    number = len(games) + 1
+    _same_table(side_labels(games[0].setup), setup, number)
+    stated = setup.options.get("round", 1)
+    if stated != number:
+        raise RuleError(
+            "MN-17",
+            "wrong_round",
+            f"This is round {number} of the game, not round {stated}.",
+            round=number,
+            stated=stated,
+        )
+    last, dealer = games[-1].setup.options.get("dealer"), setup.options.get("dealer")
+    if isinstance(last, int) and isinstance(dealer, int):
+        expected = (last + 1) % len(setup.players)
+        if dealer != expected:
+            name = next(p.name for p in setup.players if p.seat == expected)
+            raise RuleError(
+                "MN-19",
+                "wrong_dealer",
+                f"{name} deals round {number}: the deal passes to the left.",
+                round=number,
+                dealer=dealer,
+                expected=expected,
+            )
+
+
+def _same_table(labels: dict[int, str], setup: Setup, number: int) -> None:
+    if side_labels(setup) != labels:
+        # Seats may not change between rounds: the deal passes to the left of the same table.
+        raise RuleError(
+            "MN-17",
+            "different_players",
+            "Every round of a game is played by the same players in the same seats.",
+            round=number,
+        )
+
+
+def _points(half_points: int) -> str:
+    """Half-points as the points people read (53 -> "26.5")."""
+    return str(half_points // 2) if half_points % 2 == 0 else f"{half_points / 2:g}"

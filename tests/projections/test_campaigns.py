@@ -5,9 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from domain.milles_nautiques import RULESET as MN
 from domain.record import fold
-from domain.ruleset import Player, SeriesStatus
-from projections.campaigns import Campaign, CampaignGame, CampaignStatus, campaign_status
+from domain.ruleset import Player, PlayerResult, Result, SeriesStatus, Setup
+from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.errors import ProjectionError
 from tests.projections.games import duel_setup, tally_stream
 from tests.support.tally import RULESET, Rolled
@@ -23,6 +24,22 @@ def played(game_id: str, first: tuple[str, str], second: tuple[str, str], *faces
     return CampaignGame(game_id=game_id, setup=setup, result=RULESET.result(fold(RULESET, stream).state))
 
 
+def mn_round(
+    game_id: str, seats: tuple[str, str], options: dict[str, int], half_points: tuple[int, int]
+) -> CampaignGame:
+    """A finished Milles Nautiques round with these half-point scores by seat."""
+    names = {"p1": "Alain", "p2": "Bea"}
+    setup = Setup(
+        players=tuple(Player(player_id=p, name=names[p], seat=n) for n, p in enumerate(seats)), options=dict(options)
+    )
+    result = Result(
+        finished=True,
+        score_unit="half_point",
+        players=tuple(PlayerResult(seat=n, score=s) for n, s in enumerate(half_points)),
+    )
+    return CampaignGame(game_id=game_id, setup=setup, result=result)
+
+
 GAMES = [
     played("c1", ALAIN, BEA, 6, 3, 5),  # Alain 11, Bea 3
     played("c2", BEA, ALAIN, 6, 2, 6),  # Bea 12, Alain 2
@@ -36,7 +53,10 @@ def test_a_campaign_gives_the_cumulative_totals_after_every_game():
     after c4 the series is over and Bea, with the highest total, wins."""
     status = campaign_status(RULESET, CAMPAIGN, GAMES)
     assert [step.status.totals for step in status.steps] == [
-        {"p1": 11, "p2": 3}, {"p1": 13, "p2": 15}, {"p1": 25, "p2": 21}, {"p1": 31, "p2": 32},
+        {"p1": 11, "p2": 3},
+        {"p1": 13, "p2": 15},
+        {"p1": 25, "p2": 21},
+        {"p1": 31, "p2": 32},
     ]
     assert [step.status.finished for step in status.steps] == [False, False, False, True]
     assert [step.counted for step in status.steps] == [True] * 4
@@ -54,8 +74,9 @@ def test_a_game_with_other_players_is_refused():
     with pytest.raises(ProjectionError) as error:
         campaign_status(RULESET, CAMPAIGN, [*GAMES[:2], played("x", ALAIN, CARLA, 6, 6, 6)])
     assert error.value.code == "wrong_players"
-    assert error.value.message == ("Game x is not played by this campaign's players: Carla is not in it; "
-                                   "p2 did not play.")
+    assert error.value.message == (
+        "Game x is not played by this campaign's players: Carla is not in it; p2 did not play."
+    )
     assert error.value.details["missing"] == ["p2"]
     assert error.value.details["extra"] == ["p3"]
 
@@ -71,12 +92,44 @@ def test_a_game_with_a_player_seated_twice_is_refused():
     assert "seated twice" in error.value.message
 
 
-def test_an_unfinished_game_is_listed_but_not_counted():
+def test_the_campaign_waits_at_an_unfinished_game_and_later_games_are_pending():
     unfinished = played("c2", BEA, ALAIN, 6, 2)
     status = campaign_status(RULESET, CAMPAIGN, [GAMES[0], unfinished, GAMES[2]])
-    assert [(s.counted, s.note) for s in status.steps] == [(True, ""), (False, "not finished"), (True, "")]
-    assert status.steps[1].status.totals == {"p1": 11, "p2": 3}
-    assert status.status.totals == {"p1": 23, "p2": 9}
+    assert [(s.counted, s.note) for s in status.steps] == [
+        (True, ""),
+        (False, "not finished: the campaign waits for this game"),
+        (False, "pending: the campaign waits for game c2"),
+    ]
+    assert status.steps[2].status.totals == {"p1": 11, "p2": 3}
+    assert status.status.totals == {"p1": 11, "p2": 3}
+
+
+def test_a_round_with_the_seats_swapped_is_listed_as_refused_by_mn_17_rather_than_breaking_the_campaign():
+    """Stored before the series rules were checked on entry: the status still answers, naming the rule."""
+    campaign = Campaign(campaign_id="autumn", ruleset=MN.name, players=("p1", "p2"))
+    first = mn_round("r1", ("p1", "p2"), {"round": 1, "dealer": 1}, (80, 20))
+    swapped = mn_round("r2", ("p2", "p1"), {"round": 2, "dealer": 1}, (30, 10))
+    status = campaign_status(MN, campaign, [first, swapped])
+    assert [(s.counted, s.rule_id) for s in status.steps] == [(True, ""), (False, "MN-17")]
+    assert status.steps[1].note == (
+        "refused by rule MN-17: Every round of a game is played by the same players in the same seats."
+    )
+    assert status.status.totals == {"p1": 80, "p2": 20}
+    assert status.points == {"p1": 40, "p2": 10} and status.score_unit == "half_point"
+
+
+def test_admitting_a_round_dealt_by_the_wrong_player_names_mn_19_and_totals_read_in_points():
+    campaign = Campaign(campaign_id="autumn", ruleset=MN.name, players=("p1", "p2"))
+    first = mn_round("r1", ("p1", "p2"), {"round": 1, "dealer": 1}, (81, 20))
+    with pytest.raises(ProjectionError) as error:
+        admit(MN, campaign, [first], mn_round("r2", ("p1", "p2"), {"round": 2, "dealer": 1}, (0, 0)))
+    assert error.value.code == "wrong_dealer" and error.value.details["rule_id"] == "MN-19"
+    assert error.value.message == (
+        "Game r2 cannot be the next game of this campaign: rule MN-19: Alain deals round 2: "
+        "the deal passes to the left."
+    )
+    admit(MN, campaign, [first], mn_round("r2", ("p1", "p2"), {"round": 2, "dealer": 0}, (0, 0)))
+    assert campaign_status(MN, campaign, [first]).points == {"p1": 40.5, "p2": 10}
 
 
 def test_a_game_after_the_campaign_was_decided_is_not_counted():

@@ -31,8 +31,9 @@ DUELS = [
     duel("g15", 15, "hal", "yan", "D"),
 ]
 DUEL_MEMBERS = ("ana", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo")
-DUEL_LEAGUE = league(DUEL_MEMBERS, Scoring(win_draw_loss=(3, 1, 0)),
-                     ("points", "head_to_head", "wins", "sonneborn_berger", "buchholz"))
+DUEL_LEAGUE = league(
+    DUEL_MEMBERS, Scoring(win_draw_loss=(3, 1, 0)), ("points", "head_to_head", "wins", "sonneborn_berger", "buchholz")
+)
 
 
 def _table(table: Standings) -> list[tuple[int, str, int]]:
@@ -57,10 +58,18 @@ def test_a_two_player_league_breaks_ties_at_every_level_of_its_chain_and_explain
       Buchholz gus = yan 2 + zed 9 = 11, hal = yan 2.
     - ivy / jo: nothing separates them: they share rank 9.
     """
-    table = standings(DUEL_LEAGUE, DUELS)
+    table = standings(DUEL_LEAGUE, DUELS, names={"ivy": "Ivy", "jo": "Jo"})
     assert _table(table) == [
-        (1, "ana", 6), (2, "bob", 6), (3, "dee", 4), (4, "cy", 4), (5, "eve", 3), (6, "fay", 3),
-        (7, "gus", 1), (8, "hal", 1), (9, "ivy", 0), (9, "jo", 0),
+        (1, "ana", 6),
+        (2, "bob", 6),
+        (3, "dee", 4),
+        (4, "cy", 4),
+        (5, "eve", 3),
+        (6, "fay", 3),
+        (7, "gus", 1),
+        (8, "hal", 1),
+        (9, "ivy", 0),
+        (9, "jo", 0),
     ]
     assert _why(table) == [
         ("ana", "bob", "head_to_head", 2, 0),
@@ -73,8 +82,10 @@ def test_a_two_player_league_breaks_ties_at_every_level_of_its_chain_and_explain
         ("hal", "ivy", "points", 1, 0),
         ("ivy", "jo", "tied", None, None),
     ]
-    assert table.separations[2].text == "Dee is above Cy on Sonneborn-Berger (22 to 10)."
-    assert table.separations[-1].text == "ivy and jo are tied."
+    # Explanations read in the league's points: Sonneborn–Berger 22 and 10 exact half-results are 11 and 5.
+    assert table.separations[2].text == "Dee is above Cy on Sonneborn–Berger (11 to 5)."
+    assert table.separations[0].text == "Ana is above Bob on head-to-head (1 to 0)."
+    assert table.separations[-1].text == "Ivy and Jo are tied."
     rows = {row.player_id: row for row in table.rows}
     assert (rows["fay"].played, rows["fay"].wins, rows["fay"].draws, rows["fay"].losses) == (4, 0, 3, 1)
     # Head-to-head is computed only among the tied: ana was alone with bob.
@@ -87,10 +98,15 @@ def test_head_to_head_is_counted_among_the_tied_players_only():
     """ana, bob, cy all 3/1/0 on 3 points: ana W bob, bob W cy, cy W ana (a cycle), and cy also lost
     to the guest zed (still 3 points). Head-to-head among the three: 2 each, tied; the chain then
     falls to Buchholz: ana = bob 3 + cy 3 = 6, bob = ana 3 + cy 3 = 6, cy = bob 3 + ana 3 + zed 3 = 9."""
-    games = [duel("a", 1, "ana", "bob", "W"), duel("b", 2, "bob", "cy", "W"), duel("c", 3, "cy", "ana", "W"),
-             duel("d", 4, "zed", "cy", "W")]
-    table = standings(league(("ana", "bob", "cy"), Scoring(win_draw_loss=(3, 1, 0)),
-                             ("points", "head_to_head", "buchholz")), games)
+    games = [
+        duel("a", 1, "ana", "bob", "W"),
+        duel("b", 2, "bob", "cy", "W"),
+        duel("c", 3, "cy", "ana", "W"),
+        duel("d", 4, "zed", "cy", "W"),
+    ]
+    table = standings(
+        league(("ana", "bob", "cy"), Scoring(win_draw_loss=(3, 1, 0)), ("points", "head_to_head", "buchholz")), games
+    )
     assert _table(table) == [(1, "cy", 3), (2, "ana", 3), (2, "bob", 3)]
     assert _why(table) == [("cy", "ana", "buchholz", 9, 6), ("ana", "bob", "tied", None, None)]
     assert [row.tie_breaks["head_to_head"] for row in table.rows] == [2, 2, 2]
@@ -107,9 +123,11 @@ MULTI = [
     game("m7", at(12), ("hal", 1, 30), ("jo", 2, 20), ("ivy", 3, 10)),
     game("m8", at(13), ("hal", 1, 28), ("kim", 2, 24), ("ivy", 3, 20)),
 ]
-MULTI_LEAGUE = league(("ana", "bob", "cy", "dee", "eve", "fay", "jo", "kim"),
-                      Scoring(placement_points={1: 5, 2: 3, 3: 1}),
-                      ("points", "games_played", "score_difference", "score"))
+MULTI_LEAGUE = league(
+    ("ana", "bob", "cy", "dee", "eve", "fay", "jo", "kim"),
+    Scoring(placement_points={1: 5, 2: 3, 3: 1}),
+    ("points", "games_played", "score_difference", "score"),
+)
 
 
 def test_a_multiplayer_league_counts_placements_shared_places_and_a_void_game():
@@ -124,8 +142,14 @@ def test_a_multiplayer_league_counts_placements_shared_places_and_a_void_game():
     """
     table = standings(MULTI_LEAGUE, MULTI)
     assert _table(table) == [
-        (1, "ana", 8), (2, "dee", 8), (3, "bob", 7), (4, "cy", 6),
-        (5, "fay", 3), (6, "eve", 3), (7, "kim", 3), (8, "jo", 3),
+        (1, "ana", 8),
+        (2, "dee", 8),
+        (3, "bob", 7),
+        (4, "cy", 6),
+        (5, "fay", 3),
+        (6, "eve", 3),
+        (7, "kim", 3),
+        (8, "jo", 3),
     ]
     assert _why(table) == [
         ("ana", "dee", "games_played", 2, 3),
@@ -167,25 +191,29 @@ def test_standings_as_of_a_time_are_refused():
 
 
 def test_games_outside_the_period_or_unfinished_are_listed_but_not_counted():
-    games = [duel("in", 31, "ana", "bob", "W"), duel("april", 1, "bob", "ana", "W"),
-             game("open", at(4), ("bob", 1, 9), ("ana", 2, 3), finished=False)]
+    games = [
+        duel("in", 31, "ana", "bob", "W"),
+        duel("april", 1, "bob", "ana", "W"),
+        game("open", at(4), ("bob", 1, 9), ("ana", 2, 3), finished=False),
+    ]
     games[1] = msgspec.structs.replace(games[1], finished_at=at(1, month=4))
     table = standings(league(("ana", "bob"), Scoring(win_draw_loss=(3, 1, 0)), ("points",)), games)
     assert _table(table) == [(1, "ana", 3), (2, "bob", 0)]
     notes = {line.game_id: (line.counted, line.note) for line in table.games}
-    assert notes == {"open": (False, "not finished"), "in": (True, ""),
-                     "april": (False, "outside the league's period")}
+    assert notes == {"open": (False, "not finished"), "in": (True, ""), "april": (False, "outside the league's period")}
 
 
 def test_in_a_team_game_teammates_are_not_opponents():
     """ana+cy (team 0) beat bob+dee (team 1), 3/1/0 between two sides: ana, cy 3; bob, dee 0.
     Then bob beats ana alone: bob 3. Buchholz of ana = bob 3 + dee 0 (g1) + bob 3 (g2) = 6; of cy =
     bob 3 + dee 0 = 3 (ana, a teammate, does not count)."""
-    games = [game("g1", at(1), ("ana", 1, 12), ("bob", 2, 8), ("cy", 1, 10), ("dee", 2, 2),
-                  teams=(0, 1, 0, 1)),
-             duel("g2", 2, "bob", "ana", "W")]
-    table = standings(league(("ana", "bob", "cy", "dee"), Scoring(win_draw_loss=(3, 1, 0)),
-                             ("points", "buchholz")), games)
+    games = [
+        game("g1", at(1), ("ana", 1, 12), ("bob", 2, 8), ("cy", 1, 10), ("dee", 2, 2), teams=(0, 1, 0, 1)),
+        duel("g2", 2, "bob", "ana", "W"),
+    ]
+    table = standings(
+        league(("ana", "bob", "cy", "dee"), Scoring(win_draw_loss=(3, 1, 0)), ("points", "buchholz")), games
+    )
     rows = {row.player_id: row for row in table.rows}
     assert {p: r.points for p, r in rows.items()} == {"ana": 3, "bob": 3, "cy": 3, "dee": 0}
     assert rows["ana"].tie_breaks["buchholz"] == 6
@@ -198,8 +226,9 @@ def test_in_a_team_game_teammates_are_not_opponents():
 def test_a_two_player_game_in_a_placement_league_with_win_draw_loss_scores_win_draw_loss():
     scoring = Scoring(placement_points={1: 5, 2: 3, 3: 1}, win_draw_loss=(2, 1, 0))
     games = [duel("d", 1, "ana", "bob", "D"), game("t", at(2), ("ana", 1, 0), ("bob", 2, 0), ("cy", 3, 0))]
-    points = {row.player_id: row.points for row in standings(league(("ana", "bob", "cy"), scoring,
-                                                                     ("points",)), games).rows}
+    points = {
+        row.player_id: row.points for row in standings(league(("ana", "bob", "cy"), scoring, ("points",)), games).rows
+    }
     assert points == {"ana": 1 + 5, "bob": 1 + 3, "cy": 1}
 
 
@@ -220,13 +249,16 @@ def test_an_unknown_criterion_is_refused_with_the_known_ones_named():
     assert error.value.details["known"] == list(CRITERIA)
 
 
-@pytest.mark.parametrize(("change", "code"), [
-    ({"tie_breaks": ()}, "no_criteria"),
-    ({"tie_breaks": ("points", "wins", "points")}, "duplicate_criterion"),
-    ({"scoring": Scoring()}, "no_scoring"),
-    ({"ends": date(2026, 2, 1)}, "bad_period"),
-    ({"members": ("ana", "ana")}, "duplicate_member"),
-])
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"tie_breaks": ()}, "no_criteria"),
+        ({"tie_breaks": ("points", "wins", "points")}, "duplicate_criterion"),
+        ({"scoring": Scoring()}, "no_scoring"),
+        ({"ends": date(2026, 2, 1)}, "bad_period"),
+        ({"members": ("ana", "ana")}, "duplicate_member"),
+    ],
+)
 def test_a_league_that_cannot_be_ranked_is_refused(change, code):
     bad = msgspec.structs.replace(DUEL_LEAGUE, **change)
     with pytest.raises(ProjectionError) as error:
@@ -257,8 +289,16 @@ def _random_league_games(rng: random.Random, members: list[str]) -> list:
         seated = rng.sample([*members, "guest1", "guest2"], size)
         placed = [(pid, rng.randint(1, size), rng.randint(0, 20)) for pid in seated]
         teams = tuple(seat % 2 for seat in range(size)) if size == 4 and rng.random() < 0.3 else None
-        games.append(game(f"r{number}", at(rng.randint(1, 31)), *placed, teams=teams,
-                          void=rng.random() < 0.05, finished=rng.random() > 0.05))
+        games.append(
+            game(
+                f"r{number}",
+                at(rng.randint(1, 31)),
+                *placed,
+                teams=teams,
+                void=rng.random() < 0.05,
+                finished=rng.random() > 0.05,
+            )
+        )
     return games
 
 
@@ -267,8 +307,13 @@ def test_random_leagues_give_consistent_self_explaining_tables(seed):
     rng = random.Random(seed)
     members = ["ana", "bob", "cy", "dee", "eve", "fay"][: rng.randint(2, 6)]
     chain = tuple(rng.sample(CRITERIA, rng.randint(1, len(CRITERIA))))
-    scoring = rng.choice((Scoring(win_draw_loss=(3, 1, 0)), Scoring(placement_points={1: 5, 2: 3, 3: 1}),
-                          Scoring(placement_points={1: 4, 2: 2}, win_draw_loss=(2, 1, 0), score_as_points=True)))
+    scoring = rng.choice(
+        (
+            Scoring(win_draw_loss=(3, 1, 0)),
+            Scoring(placement_points={1: 5, 2: 3, 3: 1}),
+            Scoring(placement_points={1: 4, 2: 2}, win_draw_loss=(2, 1, 0), score_as_points=True),
+        )
+    )
     games = _random_league_games(rng, members)
     table = standings(league(tuple(members), scoring, chain), games)
     assert sorted(row.player_id for row in table.rows) == sorted(members)
@@ -284,8 +329,7 @@ def test_random_leagues_give_consistent_self_explaining_tables(seed):
         # Every criterion before the separating one is level; the separating one favours the upper.
         for criterion in chain[: chain.index(why.criterion)]:
             assert upper.tie_breaks[criterion] == lower.tie_breaks[criterion]
-        assert (why.upper_value, why.lower_value) == (upper.tie_breaks[why.criterion],
-                                                      lower.tie_breaks[why.criterion])
+        assert (why.upper_value, why.lower_value) == (upper.tie_breaks[why.criterion], lower.tie_breaks[why.criterion])
         if why.criterion == "games_played":
             assert why.upper_value < why.lower_value
         else:
@@ -298,3 +342,53 @@ def test_random_leagues_give_consistent_self_explaining_tables(seed):
         assert row.wins + row.draws + row.losses + sum(e.outcome == "void" for e in given) == row.played
     # The table does not depend on the order the games are given in.
     assert standings(league(tuple(members), scoring, chain), list(reversed(games))) == table
+
+
+def test_a_cycle_is_told_with_names_in_the_leagues_points_down_to_the_criterion_that_separates_it():
+    """cleo W dan, dan W eve, eve W cleo, and each draws a guest: 4 points each (3/1/0). Head-to-head
+    among them: one win each. Sonneborn–Berger in points: a win adds the opponent's points, a draw
+    half of them: cleo 4 (dan) + 2 (g1, 4 points) = 6; dan 4 + 0.5 (g2, 1 point) = 4.5; eve 4 + 3.5
+    (g3, 7 points) = 7.5."""
+    games = [
+        duel("a", 1, "cleo", "dan", "W"),
+        duel("b", 2, "dan", "eve", "W"),
+        duel("c", 3, "eve", "cleo", "W"),
+        duel("d", 4, "cleo", "g1", "D"),
+        duel("e", 5, "dan", "g2", "D"),
+        duel("f", 6, "eve", "g3", "D"),
+        duel("g", 7, "g1", "g4", "W"),
+        duel("h", 8, "g3", "g4", "W"),
+        duel("i", 9, "g3", "g5", "W"),
+    ]
+    table = standings(
+        league(
+            ("cleo", "dan", "eve"), Scoring(win_draw_loss=(3, 1, 0)), ("points", "head_to_head", "sonneborn_berger")
+        ),
+        games,
+    )
+    assert _table(table) == [(1, "eve", 4), (2, "cleo", 4), (3, "dan", 4)]
+    (tie,) = table.ties
+    assert tie.players == ("eve", "cleo", "dan")
+    assert tie.text == (
+        "Eve, Cleo and Dan have 4 points each. They beat each other once each: head-to-head "
+        "does not separate them; Sonneborn–Berger does: Eve 7.5, Cleo 6, Dan 4.5."
+    )
+    assert [row.tie_break_points["sonneborn_berger"] for row in table.rows] == [7.5, 6, 4.5]
+    assert [row.tie_breaks["sonneborn_berger"] for row in table.rows] == [15, 12, 9]
+    assert "cleo" not in tie.text and "half" not in tie.text
+
+
+def test_half_point_scores_read_as_points_with_the_exact_integers_beside_them():
+    """A game scored in half-points (scale 2): placement points 2/0 plus the score. Ana: 2 + 26.5 =
+    28.5 points (57 exact), Bob: 0 + 10 = 10 (20 exact)."""
+    scoring = Scoring(placement_points={1: 2, 2: 0}, score_as_points=True)
+    table = standings(
+        league(("ana", "bob"), scoring, ("points",)), [game("g", at(2), ("ana", 1, 53), ("bob", 2, 20))], scale=2
+    )
+    ana, bob = table.rows
+    assert (ana.points, ana.points_exact, ana.score, ana.score_exact) == (28.5, 57, 26.5, 53)
+    assert (bob.points, bob.points_exact, bob.score_difference, bob.score_difference_exact) == (10, 20, -16.5, -33)
+    assert table.scale == 2
+    assert table.separations[0].text == "Ana is above Bob on points (28.5 to 10)."
+    encoded = msgspec.json.decode(msgspec.json.encode(table))
+    assert encoded["rows"][0]["points"] == 28.5 and encoded["rows"][0]["points_exact"] == 57

@@ -1,0 +1,63 @@
+"""The optional members of the ruleset contract (`domain.ruleset.GameRuleset`), read with their
+defaults for a ruleset that does not state them, and the points people read from exact score units."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from domain.ruleset import Ruleset, SeriesGame, Setup
+from projections.errors import ProjectionError
+
+Points = int | float
+"""A score as people read it: 54, 26.5 (exact sums stay integers in the ruleset's unit)."""
+
+
+def player_counts(ruleset: Ruleset) -> tuple[int, ...]:
+    """How many players the game takes (empty: not stated)."""
+    return tuple(getattr(ruleset, "player_counts", ()) or ())
+
+
+def score_scale(ruleset: Ruleset) -> int:
+    """Score units in one point (2 where scores are kept in half-points)."""
+    return int(getattr(ruleset, "score_scale", 1) or 1)
+
+
+def series_next(ruleset: Ruleset) -> Callable[[Sequence[SeriesGame], Setup], None] | None:
+    """The ruleset's check of the next game of a series, if it has one."""
+    check: Callable[[Sequence[SeriesGame], Setup], None] | None = getattr(ruleset, "series_next", None)
+    return check
+
+
+def seat_sides(ruleset: Ruleset) -> Callable[[Setup], tuple[str, ...]] | None:
+    """In a two-sided game, the side each seat commands (None where seats are not sides)."""
+    sides: Callable[[Setup], tuple[str, ...]] | None = getattr(ruleset, "seat_sides", None)
+    return sides
+
+
+def as_points(units: int, scale: int) -> Points:
+    """Exact units as points: an integer where whole (54), else a half (26.5)."""
+    return units // scale if units % scale == 0 else units / scale
+
+
+def points_of(totals: Mapping[str, int], scale: int) -> dict[str, Points]:
+    """Each total in points."""
+    return {key: as_points(value, scale) for key, value in totals.items()}
+
+
+def check_player_count(ruleset: Ruleset, count: int) -> None:
+    """ProjectionError `player_count` when the game is not played by `count` players."""
+    allowed = player_counts(ruleset)
+    if not allowed or count in allowed:
+        return
+    if len(allowed) == 1:
+        said = str(allowed[0])
+    elif list(allowed) == list(range(allowed[0], allowed[-1] + 1)):
+        said = f"{allowed[0]} to {allowed[-1]}"
+    else:
+        said = f"{', '.join(map(str, allowed[:-1]))} or {allowed[-1]}"
+    raise ProjectionError(
+        "player_count",
+        f"{ruleset.title} is played by {said} players, not {count}.",
+        players=count,
+        allowed=list(allowed),
+    )
