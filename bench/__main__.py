@@ -42,12 +42,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the results as JSON here (bench/results/ is git-ignored)")
     parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
     parser.add_argument("--http-workers", type=int, default=os.cpu_count() or 2, help="server workers (default: cores)")
-    parser.add_argument("--http-projector", choices=web.PROJECTOR_LAYOUTS, default="process",
-                        help="the projector as its own process beside the server, as deployed (default), or a thread "
-                        "of the server, as `tablelog serve` runs alone")
-    parser.add_argument("--http-baseline", type=Path, metavar="CHECKOUT",
-                        help="also serve another checkout (e.g. `git worktree add /tmp/base <commit>`, with its own "
-                        ".venv) and measure both at every level in turn: before / after in one run")
+    parser.add_argument(
+        "--http-projector",
+        choices=web.PROJECTOR_LAYOUTS,
+        default="process",
+        help="the projector as its own process beside the server, as deployed (default), or a thread "
+        "of the server, as `tablelog serve` runs alone",
+    )
+    parser.add_argument(
+        "--http-baseline",
+        type=Path,
+        metavar="CHECKOUT",
+        help="also serve another checkout (e.g. `git worktree add /tmp/base <commit>`, with its own "
+        ".venv) and measure both at every level in turn: before / after in one run",
+    )
     parser.add_argument("--rebuild-games", type=int, help="games stored for the rebuild (default 10,000; smoke 20)")
     parser.add_argument("--database-url", help="PostgreSQL (default TABLELOG_BENCH_DATABASE_URL or the local server)")
     args = parser.parse_args(argv)
@@ -98,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)
     if "pages" in wanted:
         _progress(started, "pages")
-        results["pages"] = pages.run(sizes, lengths=(100, 1000) if args.smoke else (100, 10_000),
-                                     samples=5 if args.smoke else 40)
+        results["pages"] = pages.run(
+            sizes, lengths=(100, 1000) if args.smoke else (100, 10_000), samples=5 if args.smoke else 40
+        )
     results["memory"] = {
         "server_during_http": results.get("http", {}).get("server_memory"),
         "rebuild_peak_rss_mib": results.get("rebuild", {}).get("peak_rss_mib"),

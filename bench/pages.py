@@ -46,14 +46,18 @@ def _sign_in(client: Any, token: str) -> None:
     form = client.get("/sign-in").text
     csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
     assert csrf is not None
-    signed = client.post("/sign-in", data={"key": token, "next": "", "_csrf_token": csrf.group(1)},
-                         follow_redirects=False)
+    signed = client.post(
+        "/sign-in", data={"key": token, "next": "", "_csrf_token": csrf.group(1)}, follow_redirects=False
+    )
     assert signed.status_code == 303, signed.text
 
 
 def _times(samples: list[float]) -> dict[str, float]:
-    return {"median_ms": round(median(samples), 3), "p99_ms": round(percentile(samples, 0.99), 3),
-            "max_ms": round(max(samples), 3)}
+    return {
+        "median_ms": round(median(samples), 3),
+        "p99_ms": round(percentile(samples, 0.99), 3),
+        "max_ms": round(max(samples), 3),
+    }
 
 
 def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 40) -> dict[str, Any]:
@@ -65,17 +69,25 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
     ruleset = tally_ruleset()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(database_url=f"sqlite:///{Path(folder) / 'pages.db'}", operator_key=OPERATOR,
-                            log_format="json", log_level="warning", run_projector=False,
-                            snapshot_every=sizes.snapshot_every)
+        settings = Settings(
+            database_url=f"sqlite:///{Path(folder) / 'pages.db'}",
+            operator_key=OPERATOR,
+            log_format="json",
+            log_level="warning",
+            run_projector=False,
+            snapshot_every=sizes.snapshot_every,
+        )
         app = create_app(settings)
         with TestClient(app) as client:
             auth = {"Authorization": f"Bearer {OPERATOR}"}
             client.post("/clubs", json={"club_id": "bench", "name": "Bench"}, headers=auth)
             token = client.post("/clubs/bench/keys", json={"name": "b"}, headers=auth).json()["token"]
             for player in ("p0", "p1"):
-                client.post("/clubs/bench/players", json={"player_id": player, "name": player},
-                            headers={"Authorization": f"Bearer {token}"})
+                client.post(
+                    "/clubs/bench/players",
+                    json={"player_id": player, "name": player},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
             _sign_in(client, token)
             for length in lengths:
                 game_id = f"tally-{length}"
@@ -100,9 +112,22 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
                     started = time.perf_counter()
                     picture_of(ruleset, shown)
                     picture_ms.append((time.perf_counter() - started) * 1000)
-                rows.append({"events": length, "first_page_ms": round(first_ms, 3), "step_page": _times(page_ms),
-                             "picture": _times(picture_ms), "html_bytes_max": max(weights)})
+                rows.append(
+                    {
+                        "events": length,
+                        "first_page_ms": round(first_ms, 3),
+                        "step_page": _times(page_ms),
+                        "picture": _times(picture_ms),
+                        "html_bytes_max": max(weights),
+                    }
+                )
     assets = sum(f.stat().st_size for f in STATIC.iterdir() if f.suffix in (".css", ".js"))
     heaviest = max(row["html_bytes_max"] for row in rows)
-    return {"rows": rows, "static_bytes": assets, "page_weight_bytes": heaviest + assets, "samples": samples,
-            "snapshot_every": sizes.snapshot_every, "picture": "readable list (no ruleset draws a picture yet)"}
+    return {
+        "rows": rows,
+        "static_bytes": assets,
+        "page_weight_bytes": heaviest + assets,
+        "samples": samples,
+        "snapshot_every": sizes.snapshot_every,
+        "picture": "readable list (no ruleset draws a picture yet)",
+    }

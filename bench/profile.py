@@ -99,6 +99,7 @@ def profile_rebuild(count: int, html: Path | None) -> None:
         events, _ = _load(url, chosen, count)
         store = PostgresStore(url)
         try:
+
             def work() -> None:
                 for projection in projections(store):
                     started = time.perf_counter()
@@ -138,10 +139,25 @@ def profile_http(seconds: float, workers: int, clients: int, gil: bool) -> None:
         token, ids = web.prepare(server.base, clients)
         with tempfile.NamedTemporaryFile(suffix=".txt") as out:
             spy = subprocess.Popen(
-                [py_spy, "record", "--pid", str(server.process.pid), "--subprocesses", "--rate", "500",
-                 "--duration", str(int(seconds)), "--format", "raw", "--output", out.name, "--nonblocking",
-                 *(["--gil"] if gil else [])],
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                [
+                    py_spy,
+                    "record",
+                    "--pid",
+                    str(server.process.pid),
+                    "--subprocesses",
+                    "--rate",
+                    "500",
+                    "--duration",
+                    str(int(seconds)),
+                    "--format",
+                    "raw",
+                    "--output",
+                    out.name,
+                    "--nonblocking",
+                    *(["--gil"] if gil else []),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
             time.sleep(1.0)  # py-spy attaches to every worker first
             row = web.load(server.port, token, ids, dict.fromkeys(ids, 1), "append", clients, sizes)

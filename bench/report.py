@@ -18,36 +18,59 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for ratio in results.get("append", {}).get("ratios", []):
         where = f"batch {ratio['batch']}, {ratio['writers']} writer(s)"
-        out.append(_target(f"store append >= 0.8x raw psycopg ({where})", ratio["vs_raw_psycopg"],
-                           ratio["vs_raw_psycopg"] >= 0.8))
+        out.append(
+            _target(
+                f"store append >= 0.8x raw psycopg ({where})", ratio["vs_raw_psycopg"], ratio["vs_raw_psycopg"] >= 0.8
+            )
+        )
         es = ratio["vs_eventsourcing"]
         out.append(_target(f"store append >= 1.5x eventsourcing ({where})", es, None if es is None else es >= 1.5))
     for row in results.get("fold", {}).get("rows", []):
         if row["ruleset"] in CARD_GAMES:
             per_core = row["validate_evolve"]["events_per_cpu_s"]
-            out.append(_target(f"validate + evolve >= 50,000 events/s per core ({row['ruleset']}, CPU time)",
-                               per_core, per_core >= 50_000))
+            out.append(
+                _target(
+                    f"validate + evolve >= 50,000 events/s per core ({row['ruleset']}, CPU time)",
+                    per_core,
+                    per_core >= 50_000,
+                )
+            )
     tally = [r for r in results.get("seek", {}).get("rows", []) if r["ruleset"] == "tally"]
     if tally:
         longest, shortest = tally[-1], tally[0]
         snap = longest.get("with_snapshots")
         if snap is not None:
-            out.append(_target(f"seek with snapshots < 5 ms at a random step of a {longest['events']}-event game "
-                               "(median ms)", snap["median_ms"], snap["median_ms"] < 5))
+            out.append(
+                _target(
+                    f"seek with snapshots < 5 ms at a random step of a {longest['events']}-event game (median ms)",
+                    snap["median_ms"],
+                    snap["median_ms"] < 5,
+                )
+            )
             first = shortest.get("with_snapshots")
             if first is not None and len(tally) > 1:
                 growth = round(snap["median_ms"] / first["median_ms"], 2)
-                out.append(_target(f"seek with snapshots flat in length ({shortest['events']} -> "
-                                   f"{longest['events']} events, median growth <= {FLAT_FACTOR}x)",
-                                   growth, growth <= FLAT_FACTOR))
+                out.append(
+                    _target(
+                        f"seek with snapshots flat in length ({shortest['events']} -> "
+                        f"{longest['events']} events, median growth <= {FLAT_FACTOR}x)",
+                        growth,
+                        growth <= FLAT_FACTOR,
+                    )
+                )
     http = results.get("http")
     if http:
         appends = [r for r in http["rows"] if r["kind"] == "append" and r["code"] == "this checkout"]
         if appends:
             # 16 clients in the full run; the smoke run's largest level stands in for it.
             level = next((r for r in appends if r["clients"] == 16), max(appends, key=lambda r: r["clients"]))
-            out.append(_target(f"HTTP single-event append p99 < 20 ms at {level['clients']} clients",
-                               level["p99_ms"], level["p99_ms"] < 20))
+            out.append(
+                _target(
+                    f"HTTP single-event append p99 < 20 ms at {level['clients']} clients",
+                    level["p99_ms"],
+                    level["p99_ms"] < 20,
+                )
+            )
         out.append(_target("the server runs several workers", http["workers"], http["workers"] > 1))
     shown = results.get("pages")
     if shown:
@@ -55,8 +78,14 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         page = long["step_page"]["median_ms"]
         out.append(_target(f"replay step page < 20 ms at a {long['events']}-event game (median ms)", page, page < 20))
         growth = round(page / short["step_page"]["median_ms"], 2)
-        out.append(_target(f"replay step page flat in length ({short['events']} -> {long['events']} events, "
-                           f"median growth <= {FLAT_FACTOR}x)", growth, growth <= FLAT_FACTOR))
+        out.append(
+            _target(
+                f"replay step page flat in length ({short['events']} -> {long['events']} events, "
+                f"median growth <= {FLAT_FACTOR}x)",
+                growth,
+                growth <= FLAT_FACTOR,
+            )
+        )
         weight = shown["page_weight_bytes"]
         out.append(_target("step page weight (HTML + CSS + JS) < 150 KB (bytes)", weight, weight < 150_000))
     rebuilt = results.get("rebuild")
@@ -67,8 +96,13 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             out.append(_target("rebuild >= 20,000 events/s (all projections)", value, value >= 20_000))
             for row in rebuilt["rows"]:
-                out.append(_target(f"rebuild >= 20,000 events/s ({row['projection']})", row["events_per_s"],
-                                   row["events_per_s"] >= 20_000))
+                out.append(
+                    _target(
+                        f"rebuild >= 20,000 events/s ({row['projection']})",
+                        row["events_per_s"],
+                        row["events_per_s"] >= 20_000,
+                    )
+                )
     return out
 
 
@@ -77,8 +111,12 @@ def _table(title: str, header: list[str], rows: list[list[Any]]) -> None:
     cells = [header, *[[_cell(v) for v in row] for row in rows]]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     for number, row in enumerate(cells):
-        print("  ".join(value.rjust(width) if i else value.ljust(width)
-                        for i, (value, width) in enumerate(zip(row, widths, strict=True))))
+        print(
+            "  ".join(
+                value.rjust(width) if i else value.ljust(width)
+                for i, (value, width) in enumerate(zip(row, widths, strict=True))
+            )
+        )
         if number == 0:
             print("  ".join("-" * width for width in widths))
 
@@ -96,85 +134,176 @@ def _cell(value: Any) -> str:
 def print_report(results: dict[str, Any]) -> None:
     """The whole run as plain-text tables."""
     meta = results["meta"]
-    print(f"tablelog bench ({meta['mode']}), commit {meta['commit']}, {meta['cores']} cores, "
-          f"load average {meta['load_average_at_start'][0]:.2f} at start; {meta['note']}")
+    print(
+        f"tablelog bench ({meta['mode']}), commit {meta['commit']}, {meta['cores']} cores, "
+        f"load average {meta['load_average_at_start'][0]:.2f} at start; {meta['note']}"
+    )
     if meta["rulesets_missing"]:
         print(f"rulesets not measured: {meta['rulesets_missing']}")
     if "fold" in results:
-        _table("Fold (events/s, one core)", ["ruleset", "games", "events/game", "evolve", "evolve (CPU)",
-                                             "validate+evolve", "validate+evolve (CPU)"],
-               [[r["ruleset"], r["games"], r["events_per_game"], r["evolve"]["events_per_s"],
-                 r["evolve"]["events_per_cpu_s"], r["validate_evolve"]["events_per_s"],
-                 r["validate_evolve"]["events_per_cpu_s"]] for r in results["fold"]["rows"]])
+        _table(
+            "Fold (events/s, one core)",
+            ["ruleset", "games", "events/game", "evolve", "evolve (CPU)", "validate+evolve", "validate+evolve (CPU)"],
+            [
+                [
+                    r["ruleset"],
+                    r["games"],
+                    r["events_per_game"],
+                    r["evolve"]["events_per_s"],
+                    r["evolve"]["events_per_cpu_s"],
+                    r["validate_evolve"]["events_per_s"],
+                    r["validate_evolve"]["events_per_cpu_s"],
+                ]
+                for r in results["fold"]["rows"]
+            ],
+        )
     if "seek" in results:
         rows = []
         for r in results["seek"]["rows"]:
             snap = r["with_snapshots"] or {}
-            rows.append([r["ruleset"], r["events"], r["without_snapshots"]["median_ms"],
-                         r["without_snapshots"]["p99_ms"], snap.get("median_ms"), snap.get("p99_ms"),
-                         r["snapshots"] if isinstance(r["snapshots"], int) else "none: " + r["snapshots"][:60]])
-        _table(f"Seek to a random step (ms; snapshots every {results['seek']['snapshot_every']})",
-               ["ruleset", "events", "plain p50", "plain p99", "snapshots p50", "snapshots p99", "snapshots"], rows)
+            rows.append(
+                [
+                    r["ruleset"],
+                    r["events"],
+                    r["without_snapshots"]["median_ms"],
+                    r["without_snapshots"]["p99_ms"],
+                    snap.get("median_ms"),
+                    snap.get("p99_ms"),
+                    r["snapshots"] if isinstance(r["snapshots"], int) else "none: " + r["snapshots"][:60],
+                ]
+            )
+        _table(
+            f"Seek to a random step (ms; snapshots every {results['seek']['snapshot_every']})",
+            ["ruleset", "events", "plain p50", "plain p99", "snapshots p50", "snapshots p99", "snapshots"],
+            rows,
+        )
     if "append" in results:
         section = results["append"]
-        _table(f"Append (events/s, median of {section['repeats']} x {section['seconds_per_sample']} s; "
-               f"eventsourcing {section['eventsourcing']})", ["backend", "batch", "writers", "events/s"],
-               [[r["backend"], r["batch"], r["writers"], r["events_per_s"]] for r in section["rows"]])
-        _table("Append ratios (tablelog PostgreSQL / other; last column: raw psycopg / eventsourcing)",
-               ["batch", "writers", "vs raw psycopg", "vs eventsourcing", "raw vs eventsourcing"],
-               [[r["batch"], r["writers"], r["vs_raw_psycopg"], r["vs_eventsourcing"], r["raw_vs_eventsourcing"]]
-                for r in section["ratios"]])
+        _table(
+            f"Append (events/s, median of {section['repeats']} x {section['seconds_per_sample']} s; "
+            f"eventsourcing {section['eventsourcing']})",
+            ["backend", "batch", "writers", "events/s"],
+            [[r["backend"], r["batch"], r["writers"], r["events_per_s"]] for r in section["rows"]],
+        )
+        _table(
+            "Append ratios (tablelog PostgreSQL / other; last column: raw psycopg / eventsourcing)",
+            ["batch", "writers", "vs raw psycopg", "vs eventsourcing", "raw vs eventsourcing"],
+            [
+                [r["batch"], r["writers"], r["vs_raw_psycopg"], r["vs_eventsourcing"], r["raw_vs_eventsourcing"]]
+                for r in section["ratios"]
+            ],
+        )
     if "http" in results:
         section = results["http"]
         layout = {"process": "projector as its own process", "thread": "projector in a server thread"}
         baseline = section.get("baseline")
-        _table(f"HTTP ({section['workers']} workers, {layout[section['projector']]}, "
-               f"{section['seconds_per_level']} s per level; CPU microseconds per request)",
-               [*(["code"] if baseline else []), "kind", "clients", "requests", "requests/s", "p50 ms", "p99 ms",
-                "server", "projector", "PostgreSQL", "load gen."],
-               [[*([r["code"]] if baseline else []), r["kind"], r["clients"], r["requests"], r["requests_per_s"],
-                 r["p50_ms"], r["p99_ms"],
-                 *(r["cpu_us_per_request"][part] for part in ("server", "projector", "postgres", "load_generator"))]
-                for r in section["rows"]])
+        _table(
+            f"HTTP ({section['workers']} workers, {layout[section['projector']]}, "
+            f"{section['seconds_per_level']} s per level; CPU microseconds per request)",
+            [
+                *(["code"] if baseline else []),
+                "kind",
+                "clients",
+                "requests",
+                "requests/s",
+                "p50 ms",
+                "p99 ms",
+                "server",
+                "projector",
+                "PostgreSQL",
+                "load gen.",
+            ],
+            [
+                [
+                    *([r["code"]] if baseline else []),
+                    r["kind"],
+                    r["clients"],
+                    r["requests"],
+                    r["requests_per_s"],
+                    r["p50_ms"],
+                    r["p99_ms"],
+                    *(r["cpu_us_per_request"][part] for part in ("server", "projector", "postgres", "load_generator")),
+                ]
+                for r in section["rows"]
+            ],
+        )
         if baseline:
             mine = [r for r in section["rows"] if r["code"] == "this checkout"]
             theirs = [r for r in section["rows"] if r["code"] != "this checkout"]
-            _table(f"HTTP, this checkout / baseline {baseline} (measured in turn, level by level)",
-                   ["kind", "clients", "requests/s ratio", "p50 ratio", "p99 ratio"],
-                   [[a["kind"], a["clients"], round(a["requests_per_s"] / b["requests_per_s"], 2),
-                     round(a["p50_ms"] / b["p50_ms"], 2), round(a["p99_ms"] / b["p99_ms"], 2)]
-                    for a, b in zip(mine, theirs, strict=True)])
+            _table(
+                f"HTTP, this checkout / baseline {baseline} (measured in turn, level by level)",
+                ["kind", "clients", "requests/s ratio", "p50 ratio", "p99 ratio"],
+                [
+                    [
+                        a["kind"],
+                        a["clients"],
+                        round(a["requests_per_s"] / b["requests_per_s"], 2),
+                        round(a["p50_ms"] / b["p50_ms"], 2),
+                        round(a["p99_ms"] / b["p99_ms"], 2),
+                    ]
+                    for a, b in zip(mine, theirs, strict=True)
+                ],
+            )
         caught_up = section["projector_caught_up_seconds"]
-        print("projections caught up with the log " + (f"{caught_up} s after the load" if caught_up is not None
-                                                        else "NOT within 120 s after the load"))
+        print(
+            "projections caught up with the log "
+            + (f"{caught_up} s after the load" if caught_up is not None else "NOT within 120 s after the load")
+        )
     if "rebuild" in results:
         section = results["rebuild"]
         if section["rows"]:
-            _table(f"Rebuild ({section['games']:,} games of {', '.join(section['rulesets'])}, "
-                   f"{section['events']:,} events; start-up {section['start_up_seconds']} s)",
-                   ["projection", "seconds", "events/s", "events/s w/o start-up", "peak RSS MiB"],
-                   [[r["projection"], r["seconds"], r.get("events_per_s"), r.get("events_per_s_without_start_up"),
-                     r["peak_rss_mib"]] for r in section["rows"]])
+            _table(
+                f"Rebuild ({section['games']:,} games of {', '.join(section['rulesets'])}, "
+                f"{section['events']:,} events; start-up {section['start_up_seconds']} s)",
+                ["projection", "seconds", "events/s", "events/s w/o start-up", "peak RSS MiB"],
+                [
+                    [
+                        r["projection"],
+                        r["seconds"],
+                        r.get("events_per_s"),
+                        r.get("events_per_s_without_start_up"),
+                        r["peak_rss_mib"],
+                    ]
+                    for r in section["rows"]
+                ],
+            )
         else:
             print(f"\n## Rebuild\n{section['status']}")
         for name, why in section.get("excluded_rulesets", {}).items():
             print(f"rebuild leaves out {name}: its state cannot be snapshotted ({why[:100]})")
     if "pages" in results:
         section = results["pages"]
-        _table(f"Pages (ms per replay step page, {section['samples']} random steps; picture: {section['picture']})",
-               ["events", "first page", "page p50", "page p99", "picture p50", "picture p99", "HTML bytes"],
-               [[r["events"], r["first_page_ms"], r["step_page"]["median_ms"], r["step_page"]["p99_ms"],
-                 r["picture"]["median_ms"], r["picture"]["p99_ms"], r["html_bytes_max"]] for r in section["rows"]])
+        _table(
+            f"Pages (ms per replay step page, {section['samples']} random steps; picture: {section['picture']})",
+            ["events", "first page", "page p50", "page p99", "picture p50", "picture p99", "HTML bytes"],
+            [
+                [
+                    r["events"],
+                    r["first_page_ms"],
+                    r["step_page"]["median_ms"],
+                    r["step_page"]["p99_ms"],
+                    r["picture"]["median_ms"],
+                    r["picture"]["p99_ms"],
+                    r["html_bytes_max"],
+                ]
+                for r in section["rows"]
+            ],
+        )
         print(f"page weight: {section['page_weight_bytes']:,} bytes (heaviest step page + CSS + JS)")
     memory = results["memory"]
     server = memory["server_during_http"]
     print("\n## Memory")
     if server:
-        print(f"server during the HTTP run: largest process {server['largest_process_peak_mib']} MiB, "
-              f"sum of {server['processes']} processes' peaks {server['sum_of_process_peaks_mib']} MiB")
+        print(
+            f"server during the HTTP run: largest process {server['largest_process_peak_mib']} MiB, "
+            f"sum of {server['processes']} processes' peaks {server['sum_of_process_peaks_mib']} MiB"
+        )
         projector = results.get("http", {}).get("projector_memory")
         if projector:
             print(f"projector process during the HTTP run: {projector['largest_process_peak_mib']} MiB peak")
     print(f"rebuild: {memory['rebuild_peak_rss_mib'] or 'not measured'} MiB peak")
-    _table("Targets", ["target", "measured", "met"],
-           [[t["target"], t["measured"], {True: "yes", False: "NO", None: "-"}[t["met"]]] for t in results["targets"]])
+    _table(
+        "Targets",
+        ["target", "measured", "met"],
+        [[t["target"], t["measured"], {True: "yes", False: "NO", None: "-"}[t["met"]]] for t in results["targets"]],
+    )

@@ -95,28 +95,28 @@ def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
     """Narrate a whole stream (its `GameStarted` first) in one fold."""
     started = _started(ruleset, events)
     folded = start(ruleset, started)
-    steps: list[Step] = [
-        Step(version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup))
-    ]
+    steps: list[Step] = [Step(version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup))]
     for version, event in enumerate(events[1:], start=2):
         if isinstance(event, Correction):
             in_effect = {v for v, _ in folded.effective_events()}
             after = folded.apply(event, version)
             still = {v for v, _ in after.effective_events()}
             for voided in sorted(in_effect - still):
-                steps[voided - 1] = msgspec.structs.replace(
-                    steps[voided - 1], voided=True, voided_by=version
-                )
+                steps[voided - 1] = msgspec.structs.replace(steps[voided - 1], voided=True, voided_by=version)
             # A correction happens where the table was: it keeps the previous step's chapters.
-            steps.append(Step(version=version, type=event_tag(event), text=_narrate_correction(event),
-                              chapters=steps[-1].chapters))
+            steps.append(
+                Step(
+                    version=version, type=event_tag(event), text=_narrate_correction(event), chapters=steps[-1].chapters
+                )
+            )
         else:
             after = folded.apply(event, version)
             told = ruleset.narrate(folded.state, event, after.state)
             # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
             chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
-            steps.append(Step(version=version, type=event_tag(event), text=told.text, seat=told.seat,
-                              chapters=chapters))
+            steps.append(
+                Step(version=version, type=event_tag(event), text=told.text, seat=told.seat, chapters=chapters)
+            )
         folded = after
     return Replay(
         ruleset=started.ruleset,
@@ -163,8 +163,12 @@ def view_at(
     _check_step(events, step)
     if step == 1:
         view = ruleset.view(seek(ruleset, events, 1, snapshots).state, viewer)
-        return StepView(version=1, viewer=viewer, view=view,
-                        changes=(Change(path=(), op="added", new=msgspec.to_builtins(view, str_keys=True)),))
+        return StepView(
+            version=1,
+            viewer=viewer,
+            view=view,
+            changes=(Change(path=(), op="added", new=msgspec.to_builtins(view, str_keys=True)),),
+        )
     before = seek(ruleset, events, step - 1, snapshots)
     after = before.apply(events[step - 1], step)
     old = ruleset.view(before.state, viewer)
@@ -214,8 +218,7 @@ def restore(ruleset: Ruleset, snap: Snapshot, events: Sequence[Any]) -> Folded |
 def snapshots_for(ruleset: Ruleset, events: Sequence[Any], every: int = 100) -> tuple[Snapshot, ...]:
     """Snapshots after steps `every`, `2 * every`, ... of a stream, in one fold."""
     if every < 1:
-        raise ProjectionError("bad_snapshot_interval", "Snapshots are taken every one event or more.",
-                              every=every)
+        raise ProjectionError("bad_snapshot_interval", "Snapshots are taken every one event or more.", every=every)
     folded = start(ruleset, _started(ruleset, events))
     out: list[Snapshot] = []
     for version in range(1, len(events) + 1):
@@ -268,8 +271,7 @@ def _started(ruleset: Ruleset, events: Sequence[Any]) -> GameStarted:
 
 def _check_step(events: Sequence[Any], step: int) -> None:
     if not 1 <= step <= len(events):
-        raise ProjectionError("no_such_step", f"This game has steps 1 to {len(events)}.",
-                              step=step, steps=len(events))
+        raise ProjectionError("no_such_step", f"This game has steps 1 to {len(events)}.", step=step, steps=len(events))
 
 
 def _narrate_start(ruleset: Ruleset, setup: Setup) -> str:
@@ -278,8 +280,7 @@ def _narrate_start(ruleset: Ruleset, setup: Setup) -> str:
         teams: dict[int | None, list[str]] = {}
         for player in players:
             teams.setdefault(player.team, []).append(player.name)
-        sides = [f"{_and(names)} (team {team})" if team is not None else _and(names)
-                 for team, names in teams.items()]
+        sides = [f"{_and(names)} (team {team})" if team is not None else _and(names) for team, names in teams.items()]
         return f"A game of {ruleset.title} starts: {' against '.join(sides)}."
     return f"A game of {ruleset.title} starts with {_and([p.name for p in players])}."
 

@@ -140,8 +140,13 @@ class Games:
     (`service.ratings`). One projection, so each event is folded once."""
 
     name = "games"
-    tables: tuple[str, ...] = ("game_summaries", "game_result_changes", "replay_snapshots", "player_ratings",
-                               "rating_history")
+    tables: tuple[str, ...] = (
+        "game_summaries",
+        "game_result_changes",
+        "replay_snapshots",
+        "player_ratings",
+        "rating_history",
+    )
 
     def __init__(self, store: Store, *, snapshot_every: int = 100) -> None:
         self.every = snapshot_every
@@ -172,15 +177,22 @@ class Games:
         for game_id, fold in latest.items():
             folded = fold.folded
             summaries[game_id] = GameSummary(
-                game_id=game_id, club_id=fold.club_id, ruleset=folded.ruleset.name,
-                ruleset_version=folded.ruleset.version, version=folded.version, applied=applied[game_id],
-                started_at=fold.started_at, players=folded.setup.players, outcome=fold.outcome(),
+                game_id=game_id,
+                club_id=fold.club_id,
+                ruleset=folded.ruleset.name,
+                ruleset_version=folded.ruleset.version,
+                version=folded.version,
+                applied=applied[game_id],
+                started_at=fold.started_at,
+                players=folded.setup.players,
+                outcome=fold.outcome(),
             )
         writes.extend(summaries.values())
         changes = [w for w in writes if isinstance(w, ResultChange)]
         corrected = {change.game_id for change in changes}
-        finished = [s for g, s in summaries.items()
-                    if s.outcome.finished and not was_finished[g] and g not in corrected]
+        finished = [
+            s for g, s in summaries.items() if s.outcome.finished and not was_finished[g] and g not in corrected
+        ]
         writes.extend(self.ratings.writes(finished, changes, summaries))
         return writes
 
@@ -191,15 +203,17 @@ class Games:
         except ProjectionError as error:
             # A ruleset whose state does not survive its encoding gets no snapshots (its replays fold
             # from the start) rather than stalling the projection behind it.
-            get_logger().warning("projector.snapshot_skipped", game_id=game_id, code=error.code,
-                                 ruleset=fold.folded.ruleset.name)
+            get_logger().warning(
+                "projector.snapshot_skipped", game_id=game_id, code=error.code, ruleset=fold.folded.ruleset.name
+            )
             return []
 
 
 def snapshot_row(game_id: str, snap: Snapshot) -> SnapshotRow:
     """A replay snapshot as a stored row."""
-    return SnapshotRow(game_id=game_id, version=snap.version, ruleset_version=snap.ruleset_version,
-                       data=encode_snapshot(snap))
+    return SnapshotRow(
+        game_id=game_id, version=snap.version, ruleset_version=snap.ruleset_version, data=encode_snapshot(snap)
+    )
 
 
 def projections(store: Store, *, snapshot_every: int = 100) -> list[Projection]:
@@ -218,8 +232,15 @@ def owner_id() -> str:
 class Runner:
     """Runs one projection: batch after batch from its checkpoint, while it holds the lease."""
 
-    def __init__(self, store: Store, projection: Projection, *, owner: str | None = None, batch: int = 500,
-                 lease_seconds: float = 15.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        projection: Projection,
+        *,
+        owner: str | None = None,
+        batch: int = 500,
+        lease_seconds: float = 15.0,
+    ) -> None:
         self.store = store
         self.projection = projection
         self.owner = owner or owner_id()
@@ -270,14 +291,23 @@ class Runner:
             self._lease_until = 0.0
 
 
-def run(runners: Sequence[Runner], stop: threading.Event, *, poll_seconds: float = 0.5,
-        on_batch: Callable[[Runner, int], Any] | None = None, lag_warn_seconds: float | None = None) -> None:
+def run(
+    runners: Sequence[Runner],
+    stop: threading.Event,
+    *,
+    poll_seconds: float = 0.5,
+    on_batch: Callable[[Runner, int], Any] | None = None,
+    lag_warn_seconds: float | None = None,
+) -> None:
     """Run the runners until `stop` is set, sleeping `poll_seconds` when none had work. A batch that
     fails is logged and retried after a pause (the checkpoint did not move). Past `lag_warn_seconds`
     behind the record, a projection is warned about in the logs."""
     log = get_logger()
-    watch = (LagWatch(runners[0].store, [r.name for r in runners], warn_seconds=lag_warn_seconds)
-             if runners and lag_warn_seconds is not None else None)
+    watch = (
+        LagWatch(runners[0].store, [r.name for r in runners], warn_seconds=lag_warn_seconds)
+        if runners and lag_warn_seconds is not None
+        else None
+    )
     try:
         while not stop.is_set():
             if watch is not None:
@@ -310,8 +340,9 @@ def run(runners: Sequence[Runner], stop: threading.Event, *, poll_seconds: float
 class ProjectorThread:
     """The projector inside `tablelog serve`: a daemon thread started and stopped with the app."""
 
-    def __init__(self, runners: Sequence[Runner], *, poll_seconds: float = 0.5,
-                 lag_warn_seconds: float | None = None) -> None:
+    def __init__(
+        self, runners: Sequence[Runner], *, poll_seconds: float = 0.5, lag_warn_seconds: float | None = None
+    ) -> None:
         self.runners = list(runners)
         self.poll_seconds = poll_seconds
         self.lag_warn_seconds = lag_warn_seconds
@@ -372,14 +403,27 @@ class LagWatch:
         self._next = now + self.every
         late = {name: lag for name, lag in lags(self.store, self.names).items() if lag.lag_seconds > self.warn_seconds}
         for name, lag in late.items():
-            get_logger().warning("projector.lagging", projection=name, checkpoint=lag.checkpoint,
-                                 lag_events=lag.lag, lag_seconds=lag.lag_seconds, threshold=self.warn_seconds)
+            get_logger().warning(
+                "projector.lagging",
+                projection=name,
+                checkpoint=lag.checkpoint,
+                lag_events=lag.lag,
+                lag_seconds=lag.lag_seconds,
+                threshold=self.warn_seconds,
+            )
         return late
 
 
-def rebuild(store: Store, projection: Projection, *, owner: str | None = None, batch: int = 2000,
-            lease_seconds: float = 15.0, progress: Callable[[int, int], Any] | None = None,
-            poll_seconds: float = 0.2) -> int:
+def rebuild(
+    store: Store,
+    projection: Projection,
+    *,
+    owner: str | None = None,
+    batch: int = 2000,
+    lease_seconds: float = 15.0,
+    progress: Callable[[int, int], Any] | None = None,
+    poll_seconds: float = 0.2,
+) -> int:
     """Start a projection again from zero: empty its tables and checkpoint in one transaction, then
     apply every event, calling `progress(done, total)` as it goes. When another runner holds the lease
     (a running server), that runner does the work after the reset, and this waits for it. Returns the

@@ -176,9 +176,11 @@ class ReadModelSql:
                 # Compare-and-set in one statement: a missing row is a checkpoint at 0 (rows are never
                 # deleted), an existing one moves only from `expected`.
                 moved = conn.execute(
-                    self._q("INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) "
-                            "ON CONFLICT (name) DO UPDATE SET position = excluded.position "
-                            "WHERE projection_checkpoints.position = ? RETURNING position"),
+                    self._q(
+                        "INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) "
+                        "ON CONFLICT (name) DO UPDATE SET position = excluded.position "
+                        "WHERE projection_checkpoints.position = ? RETURNING position"
+                    ),
                     (name, position, expected),
                 ).fetchone()
                 if moved is None:
@@ -198,26 +200,50 @@ class ReadModelSql:
         if summaries:
             # `applied` adds up: a row applied twice would show more applications than versions.
             cursor.executemany(
-                self._q(f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
-                        "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
-                        "finished = excluded.finished, finished_at = excluded.finished_at, "
-                        "players = excluded.players, result = excluded.result"),
-                [(w.game_id, w.club_id, w.ruleset, w.ruleset_version, w.version, w.applied, w.started_at.isoformat(),
-                  w.outcome.finished, _iso(w.outcome.finished_at), msgspec.json.encode(w.players).decode(),
-                  msgspec.json.encode(w.outcome.result).decode()) for w in summaries],
+                self._q(
+                    f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+                    "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
+                    "finished = excluded.finished, finished_at = excluded.finished_at, "
+                    "players = excluded.players, result = excluded.result"
+                ),
+                [
+                    (
+                        w.game_id,
+                        w.club_id,
+                        w.ruleset,
+                        w.ruleset_version,
+                        w.version,
+                        w.applied,
+                        w.started_at.isoformat(),
+                        w.outcome.finished,
+                        _iso(w.outcome.finished_at),
+                        msgspec.json.encode(w.players).decode(),
+                        msgspec.json.encode(w.outcome.result).decode(),
+                    )
+                    for w in summaries
+                ],
             )
         if changes:
             cursor.executemany(
                 self._q("INSERT INTO game_result_changes (game_id, version, before, after) VALUES (?, ?, ?, ?)"),
-                [(w.game_id, w.version, msgspec.json.encode(w.before).decode(), msgspec.json.encode(w.after).decode())
-                 for w in changes],
+                [
+                    (
+                        w.game_id,
+                        w.version,
+                        msgspec.json.encode(w.before).decode(),
+                        msgspec.json.encode(w.after).decode(),
+                    )
+                    for w in changes
+                ],
             )
         if snapshots:
             cursor.executemany(
-                self._q("INSERT INTO replay_snapshots (game_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
-                        "data = excluded.data"),
+                self._q(
+                    "INSERT INTO replay_snapshots (game_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+                    "data = excluded.data"
+                ),
                 [(w.game_id, w.version, w.ruleset_version, w.data) for w in snapshots],
             )
         for rows in ratings:
@@ -227,8 +253,9 @@ class ReadModelSql:
         key = (rows.club_id, rows.ruleset)
         if rows.truncate:
             cursor.executemany(
-                self._q("DELETE FROM rating_history WHERE club_id = ? AND ruleset = ? AND player_id = ? "
-                        "AND number > ?"),
+                self._q(
+                    "DELETE FROM rating_history WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number > ?"
+                ),
                 [(*key, player, number) for player, number in rows.truncate],
             )
         if rows.drop:
@@ -238,21 +265,49 @@ class ReadModelSql:
             )
         if rows.ratings:
             cursor.executemany(
-                self._q("INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
-                        "last_game, last_finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (club_id, ruleset, player_id) DO UPDATE SET mu = excluded.mu, "
-                        "sigma = excluded.sigma, rating = excluded.rating, "
-                        "games = excluded.games, last_game = excluded.last_game, "
-                        "last_finished_at = excluded.last_finished_at"),
-                [(*key, r.player_id, r.skill.mu, r.skill.sigma, r.skill.rating, r.games, r.last_game,
-                  r.last_finished_at.isoformat()) for r in rows.ratings],
+                self._q(
+                    "INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
+                    "last_game, last_finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (club_id, ruleset, player_id) DO UPDATE SET mu = excluded.mu, "
+                    "sigma = excluded.sigma, rating = excluded.rating, "
+                    "games = excluded.games, last_game = excluded.last_game, "
+                    "last_finished_at = excluded.last_finished_at"
+                ),
+                [
+                    (
+                        *key,
+                        r.player_id,
+                        r.skill.mu,
+                        r.skill.sigma,
+                        r.skill.rating,
+                        r.games,
+                        r.last_game,
+                        r.last_finished_at.isoformat(),
+                    )
+                    for r in rows.ratings
+                ],
             )
         if rows.history:
             cursor.executemany(
-                self._q("INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
-                        "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                [(*key, player, number, p.game_id, _utc(p.finished_at), p.placement, p.skill.mu, p.skill.sigma,
-                  p.skill.rating, p.change) for player, number, p in rows.history],
+                self._q(
+                    "INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
+                    "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
+                [
+                    (
+                        *key,
+                        player,
+                        number,
+                        p.game_id,
+                        _utc(p.finished_at),
+                        p.placement,
+                        p.skill.mu,
+                        p.skill.sigma,
+                        p.skill.rating,
+                        p.change,
+                    )
+                    for player, number, p in rows.history
+                ],
             )
 
     def reset_projection(self, name: str, tables: Sequence[str]) -> None:
@@ -263,8 +318,13 @@ class ReadModelSql:
         with self._rm_write() as conn:
             for table in tables:
                 conn.execute(f"DELETE FROM {table}")
-            conn.execute(self._q("INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) "
-                                 "ON CONFLICT (name) DO UPDATE SET position = 0"), (name,))
+            conn.execute(
+                self._q(
+                    "INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) "
+                    "ON CONFLICT (name) DO UPDATE SET position = 0"
+                ),
+                (name,),
+            )
 
     def acquire_lease(self, name: str, owner: str, seconds: float) -> bool:
         """Take or renew the lease to run projection `name` for `seconds`; False while another
@@ -272,10 +332,12 @@ class ReadModelSql:
         now = time.time()
         with self._rm_write() as conn:
             row = conn.execute(
-                self._q("INSERT INTO projection_leases (name, owner, expires_at) VALUES (?, ?, ?) "
-                        "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-                        "WHERE projection_leases.owner = excluded.owner OR projection_leases.expires_at < ? "
-                        "RETURNING owner"),
+                self._q(
+                    "INSERT INTO projection_leases (name, owner, expires_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                    "WHERE projection_leases.owner = excluded.owner OR projection_leases.expires_at < ? "
+                    "RETURNING owner"
+                ),
                 (name, owner, now + seconds, now),
             ).fetchone()
         return row is not None
@@ -311,8 +373,10 @@ class ReadModelSql:
 
     def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]:
         """A club's finished games of one ruleset (what the ratings are derived from)."""
-        rows = self._rows(f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND ruleset = ? "
-                          "AND finished = ?", (club_id, ruleset, True))
+        rows = self._rows(
+            f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND ruleset = ? AND finished = ?",
+            (club_id, ruleset, True),
+        )
         return [_summary(row) for row in rows]
 
     # -- ratings ----------------------------------------------------------------------------------
@@ -320,10 +384,17 @@ class ReadModelSql:
         """A club's current ratings for one ruleset, by player id."""
         rows = self._rows(
             "SELECT player_id, mu, sigma, rating, games, last_game, last_finished_at FROM player_ratings "
-            "WHERE club_id = ? AND ruleset = ?", (club_id, ruleset))
+            "WHERE club_id = ? AND ruleset = ?",
+            (club_id, ruleset),
+        )
         return {
-            r[0]: PlayerRating(player_id=r[0], skill=Skill(mu=r[1], sigma=r[2], rating=r[3]), games=r[4],
-                               last_game=r[5], last_finished_at=datetime.fromisoformat(r[6]))
+            r[0]: PlayerRating(
+                player_id=r[0],
+                skill=Skill(mu=r[1], sigma=r[2], rating=r[3]),
+                games=r[4],
+                last_game=r[5],
+                last_finished_at=datetime.fromisoformat(r[6]),
+            )
             for r in rows
         }
 
@@ -331,21 +402,27 @@ class ReadModelSql:
         """The history points of games finished at or after `since`: (player id, game number, point)."""
         rows = self._rows(
             "SELECT player_id, number, game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ? AND finished_at >= ?", (club_id, ruleset, _utc(since)))
+            "WHERE club_id = ? AND ruleset = ? AND finished_at >= ?",
+            (club_id, ruleset, _utc(since)),
+        )
         return [(r[0], r[1], _point(r[2:])) for r in rows]
 
     def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None:
         """A player's rating after their nth rated game."""
         rows = self._rows(
             "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number = ?", (club_id, ruleset, player_id, number))
+            "WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number = ?",
+            (club_id, ruleset, player_id, number),
+        )
         return _point(rows[0]) if rows else None
 
     def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
         """A player's rating after every rated game of one ruleset, oldest first."""
         rows = self._rows(
             "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number", (club_id, ruleset, player_id))
+            "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number",
+            (club_id, ruleset, player_id),
+        )
         return [_point(r) for r in rows]
 
     def result_changes(self, game_id: str) -> list[ResultChange]:
@@ -355,8 +432,12 @@ class ReadModelSql:
             (game_id,),
         )
         return [
-            ResultChange(game_id=r[0], version=r[1], before=msgspec.json.decode(r[2].encode(), type=Outcome),
-                         after=msgspec.json.decode(r[3].encode(), type=Outcome))
+            ResultChange(
+                game_id=r[0],
+                version=r[1],
+                before=msgspec.json.decode(r[2].encode(), type=Outcome),
+                after=msgspec.json.decode(r[3].encode(), type=Outcome),
+            )
             for r in rows
         ]
 
@@ -385,14 +466,17 @@ class ReadModelSql:
         try:
             with self._rm_write() as conn:
                 conn.execute(
-                    self._q("INSERT INTO collections (club_id, kind, collection_id, definition, created_at) "
-                            "VALUES (?, ?, ?, ?, ?)"),
+                    self._q(
+                        "INSERT INTO collections (club_id, kind, collection_id, definition, created_at) "
+                        "VALUES (?, ?, ?, ?, ?)"
+                    ),
                     (club_id, kind, collection_id, definition.decode(), created.isoformat()),
                 )
         except self._rm_integrity:
             raise AlreadyExists(kind, collection_id) from None
-        return Collection(club_id=club_id, kind=kind, collection_id=collection_id, definition=definition,
-                          created_at=created)
+        return Collection(
+            club_id=club_id, kind=kind, collection_id=collection_id, definition=definition, created_at=created
+        )
 
     def get_collection(self, kind: CollectionKind, club_id: str, collection_id: str) -> Collection | None:
         """A league or campaign with its games, or None."""
@@ -416,8 +500,14 @@ class ReadModelSql:
         ):
             games.setdefault(cid, []).append(game_id)
         return [
-            Collection(club_id=club_id, kind=kind, collection_id=r[0], definition=r[1].encode(),
-                       created_at=datetime.fromisoformat(r[2]), game_ids=tuple(games.get(r[0], ())))
+            Collection(
+                club_id=club_id,
+                kind=kind,
+                collection_id=r[0],
+                definition=r[1].encode(),
+                created_at=datetime.fromisoformat(r[2]),
+                game_ids=tuple(games.get(r[0], ())),
+            )
             for r in rows
         ]
 
@@ -426,11 +516,21 @@ class ReadModelSql:
         try:
             with self._rm_write() as conn:
                 conn.execute(
-                    self._q("INSERT INTO collection_games (club_id, kind, collection_id, game_id, ordinal, "
-                            "assigned_at) SELECT ?, ?, ?, ?, coalesce(max(ordinal), 0) + 1, ? FROM collection_games "
-                            "WHERE club_id = ? AND kind = ? AND collection_id = ?"),
-                    (club_id, kind, collection_id, game_id, datetime.now(UTC).isoformat(),
-                     club_id, kind, collection_id),
+                    self._q(
+                        "INSERT INTO collection_games (club_id, kind, collection_id, game_id, ordinal, "
+                        "assigned_at) SELECT ?, ?, ?, ?, coalesce(max(ordinal), 0) + 1, ? FROM collection_games "
+                        "WHERE club_id = ? AND kind = ? AND collection_id = ?"
+                    ),
+                    (
+                        club_id,
+                        kind,
+                        collection_id,
+                        game_id,
+                        datetime.now(UTC).isoformat(),
+                        club_id,
+                        kind,
+                        collection_id,
+                    ),
                 )
         except self._rm_integrity:
             raise AlreadyExists(f"{kind} game", game_id) from None
@@ -448,20 +548,37 @@ class ReadModelSql:
         """Record that a game was taken out of a league or campaign, or put back."""
         with self._rm_write() as conn:
             conn.execute(
-                self._q("INSERT INTO collection_game_changes (club_id, kind, collection_id, number, game_id, action, "
-                        "reason, key_id, recorded_at) SELECT ?, ?, ?, coalesce(max(number), 0) + 1, ?, ?, ?, ?, ? "
-                        "FROM collection_game_changes WHERE club_id = ? AND kind = ? AND collection_id = ?"),
-                (club_id, kind, collection_id, removal.game_id, removal.action, removal.reason, removal.key_id,
-                 removal.recorded_at.isoformat(), club_id, kind, collection_id),
+                self._q(
+                    "INSERT INTO collection_game_changes (club_id, kind, collection_id, number, game_id, action, "
+                    "reason, key_id, recorded_at) SELECT ?, ?, ?, coalesce(max(number), 0) + 1, ?, ?, ?, ?, ? "
+                    "FROM collection_game_changes WHERE club_id = ? AND kind = ? AND collection_id = ?"
+                ),
+                (
+                    club_id,
+                    kind,
+                    collection_id,
+                    removal.game_id,
+                    removal.action,
+                    removal.reason,
+                    removal.key_id,
+                    removal.recorded_at.isoformat(),
+                    club_id,
+                    kind,
+                    collection_id,
+                ),
             )
 
     def removals(self, kind: CollectionKind, club_id: str, collection_id: str) -> list[Removal]:
         """The games taken out of a league or campaign and put back, oldest first."""
         rows = self._rows(
             "SELECT game_id, action, reason, key_id, recorded_at FROM collection_game_changes "
-            "WHERE club_id = ? AND kind = ? AND collection_id = ? ORDER BY number", (club_id, kind, collection_id))
-        return [Removal(game_id=r[0], action=r[1], reason=r[2], key_id=r[3], recorded_at=datetime.fromisoformat(r[4]))
-                for r in rows]
+            "WHERE club_id = ? AND kind = ? AND collection_id = ? ORDER BY number",
+            (club_id, kind, collection_id),
+        )
+        return [
+            Removal(game_id=r[0], action=r[1], reason=r[2], key_id=r[3], recorded_at=datetime.fromisoformat(r[4]))
+            for r in rows
+        ]
 
     # -- spectator delays -----------------------------------------------------------------------
     def spectator_delay(self, game_id: str) -> SpectatorDelay:
@@ -473,8 +590,10 @@ class ReadModelSql:
         """Set a game's live delay."""
         with self._rm_write() as conn:
             conn.execute(
-                self._q("INSERT INTO spectator_delays (game_id, events, seconds) VALUES (?, ?, ?) "
-                        "ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"),
+                self._q(
+                    "INSERT INTO spectator_delays (game_id, events, seconds) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"
+                ),
                 (game_id, delay.events, delay.seconds),
             )
 
@@ -485,8 +604,13 @@ def _utc(moment: datetime) -> str:
 
 
 def _point(row: Sequence[Any]) -> RatingPoint:
-    return RatingPoint(game_id=row[0], finished_at=datetime.fromisoformat(row[1]), placement=row[2],
-                       skill=Skill(mu=row[3], sigma=row[4], rating=row[5]), change=row[6])
+    return RatingPoint(
+        game_id=row[0],
+        finished_at=datetime.fromisoformat(row[1]),
+        placement=row[2],
+        skill=Skill(mu=row[3], sigma=row[4], rating=row[5]),
+        change=row[6],
+    )
 
 
 def _summary(row: tuple[Any, ...]) -> GameSummary:
@@ -499,6 +623,7 @@ def _summary(row: tuple[Any, ...]) -> GameSummary:
         applied=row[5],
         started_at=datetime.fromisoformat(row[6]),
         players=msgspec.json.decode(row[9].encode(), type=tuple[Player, ...]),
-        outcome=Outcome(finished=bool(row[7]), finished_at=_time(row[8]),
-                        result=msgspec.json.decode(row[10].encode(), type=Result)),
+        outcome=Outcome(
+            finished=bool(row[7]), finished_at=_time(row[8]), result=msgspec.json.decode(row[10].encode(), type=Result)
+        ),
     )

@@ -86,7 +86,15 @@ def test_a_fold_resumed_lazily_loads_the_events_in_effect_only_when_a_correction
 
 
 def test_the_events_in_effect_are_found_from_the_corrections_alone():
-    events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5), Correction(voids=1), Rolled(seat=1, face=4),
-              Noted(seat=0, text="x"), Correction(voids=2), Rolled(seat=1, face=1)]
+    events = [
+        STARTED,
+        Rolled(seat=0, face=3),
+        Rolled(seat=1, face=5),
+        Correction(voids=1),
+        Rolled(seat=1, face=4),
+        Noted(seat=0, text="x"),
+        Correction(voids=2),
+        Rolled(seat=1, face=1),
+    ]
     assert effective_events_of(events) == fold(RULESET, events).effective_events()
     assert [v for v, _ in effective_events_of(events)] == [2, 8]

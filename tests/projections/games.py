@@ -17,9 +17,7 @@ NAMES = ("Alain", "Bea", "Carla", "Dan")
 def tally_setup(players: int = 2, target: int = 20) -> Setup:
     """A tally table of `players` seated club members p1, p2..."""
     return Setup(
-        players=tuple(
-            Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat) for seat in range(players)
-        ),
+        players=tuple(Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat) for seat in range(players)),
         options={"target": target},
     )
 
@@ -37,8 +35,9 @@ def random_tally_game(seed: int, length: int = 60, players: int = 2) -> list[Any
             break
         # A finished game is sometimes corrected, reopening it (G-3).
         if (roll < 0.1 or over) and folded.effective_count:
-            event: Any = Correction(voids=rng.randint(1, min(3, folded.effective_count)),
-                                    reason=rng.choice(("", "wrong die", "misheard")))
+            event: Any = Correction(
+                voids=rng.randint(1, min(3, folded.effective_count)), reason=rng.choice(("", "wrong die", "misheard"))
+            )
         elif roll < 0.2:
             event = Noted(seat=rng.randrange(players), text=rng.choice(("coffee", "table bumped")))
         else:
@@ -64,8 +63,10 @@ def tally_stream(setup: Setup, *events: Any) -> list[Any]:
 def duel_setup(first: tuple[str, str], second: tuple[str, str], target: int = 10) -> Setup:
     """A two-player tally table: (player id, name) at seat 0 then seat 1."""
     return Setup(
-        players=(Player(player_id=first[0], name=first[1], seat=0),
-                 Player(player_id=second[0], name=second[1], seat=1)),
+        players=(
+            Player(player_id=first[0], name=first[1], seat=0),
+            Player(player_id=second[0], name=second[1], seat=1),
+        ),
         options={"target": target},
     )
 
@@ -78,12 +79,13 @@ def random_hands_game(seed: int, players: int = 3, teams: bool = False) -> list[
     deck = [card for card in hands.CARDS for _ in range(hands.COPIES)]
     rng.shuffle(deck)
     held: list[list[str]] = [[] for _ in range(players)]
-    setup = Setup(players=tuple(
-        Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat, team=seat % 2 if teams else None)
-        for seat in range(players)
-    ))
-    events: list[Any] = [GameStarted(ruleset=hands.RULESET.name, ruleset_version=hands.RULESET.version,
-                                     setup=setup)]
+    setup = Setup(
+        players=tuple(
+            Player(player_id=f"p{seat + 1}", name=NAMES[seat], seat=seat, team=seat % 2 if teams else None)
+            for seat in range(players)
+        )
+    )
+    events: list[Any] = [GameStarted(ruleset=hands.RULESET.name, ruleset_version=hands.RULESET.version, setup=setup)]
     folded = fold(hands.RULESET, events)
     moves: list[tuple[str, int, str]] = []  # the physical move of each event in effect
     while folded.state.phase != "over":

@@ -123,8 +123,13 @@ class Hands:
         if turn > count * TURNS_PER_PLAYER:
             turn, round_ = 1, round_ + 1
         return msgspec.structs.replace(
-            state, hands=tuple(hands), played=tuple(played), to_play=(event.seat + 1) % count,
-            turn=turn, round=round_, phase="over" if round_ > ROUNDS else "draw",
+            state,
+            hands=tuple(hands),
+            played=tuple(played),
+            to_play=(event.seat + 1) % count,
+            turn=turn,
+            round=round_,
+            phase="over" if round_ > ROUNDS else "draw",
         )
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
@@ -132,8 +137,7 @@ class Hands:
         if viewer.kind == "full":
             return data
         data["hands"] = [
-            hand if viewer.kind == "seat" and viewer.seat == seat
-            else {"size": len(hand["known"]) + hand["unknown"]}
+            hand if viewer.kind == "seat" and viewer.seat == seat else {"size": len(hand["known"]) + hand["unknown"]}
             for seat, hand in enumerate(data["hands"])
         ]
         return data
@@ -149,8 +153,12 @@ class Hands:
             for p in state.players
         )
         over = state.phase == "over"
-        return Result(finished=over, score_unit="point", players=players,
-                      winners=tuple(p.seat for p in players if p.placement == 1) if over else ())
+        return Result(
+            finished=over,
+            score_unit="point",
+            players=players,
+            winners=tuple(p.seat for p in players if p.placement == 1) if over else (),
+        )
 
     def legal_events(self, state: State, seat: int) -> list[Any] | None:
         if state.phase == "over" or seat != state.to_play:

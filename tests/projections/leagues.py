@@ -41,8 +41,7 @@ def game(
     return LeagueGame(game_id=game_id, finished_at=finished_at, players=players, result=result)
 
 
-def duel(game_id: str, day: int, first: str, second: str, outcome: str, scores: tuple[int, int] = (0, 0)
-         ) -> LeagueGame:
+def duel(game_id: str, day: int, first: str, second: str, outcome: str, scores: tuple[int, int] = (0, 0)) -> LeagueGame:
     """A two-player game: `outcome` is W, D or L for `first`."""
     placed = {"W": (1, 2), "D": (1, 1), "L": (2, 1)}[outcome]
     return game(game_id, at(day), (first, placed[0], scores[0]), (second, placed[1], scores[1]))
@@ -50,5 +49,12 @@ def duel(game_id: str, day: int, first: str, second: str, outcome: str, scores: 
 
 def league(members: tuple[str, ...], scoring: Scoring, tie_breaks: tuple[str, ...]) -> League:
     """A March 2026 league of the tally ruleset."""
-    return League(league_id="spring", ruleset="tally", members=members, starts=MARCH[0], ends=MARCH[1],
-                  scoring=scoring, tie_breaks=tie_breaks)
+    return League(
+        league_id="spring",
+        ruleset="tally",
+        members=members,
+        starts=MARCH[0],
+        ends=MARCH[1],
+        scoring=scoring,
+        tie_breaks=tie_breaks,
+    )

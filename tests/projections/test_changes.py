@@ -20,8 +20,7 @@ SETUP_A = duel_setup(ALAIN, BEA)
 # Alain 6, Bea 5, Alain 5: Alain reaches 10 first and wins.
 GAME_A = tally_stream(SETUP_A, Rolled(seat=0, face=6), Rolled(seat=1, face=5), Rolled(seat=0, face=5))
 # The scorekeeper misread Alain's last die (a 2): voided (G-3), then Alain 2 and Bea 5: Bea wins.
-CORRECTED_A = [*GAME_A, Correction(voids=1, reason="it was a 2"), Rolled(seat=0, face=2),
-               Rolled(seat=1, face=5)]
+CORRECTED_A = [*GAME_A, Correction(voids=1, reason="it was a 2"), Rolled(seat=0, face=2), Rolled(seat=1, face=5)]
 SETUP_B = duel_setup(CARLA, BEA)
 # Carla beats Bea.
 GAME_B = tally_stream(SETUP_B, Rolled(seat=0, face=6), Rolled(seat=1, face=1), Rolled(seat=0, face=6))
@@ -42,8 +41,7 @@ def test_a_correction_that_changes_a_finished_games_result_changes_the_standings
     After the correction of game A: Bea 3 (beat Alain), Carla 3, Alain 0; Carla beat Bea, so Carla
     is above Bea on head-to-head (2 to 0): Carla 1, Bea 2, Alain 3."""
     before = standings(LEAGUE, [_league_game("A", SETUP_A, GAME_A, 1), _league_game("B", SETUP_B, GAME_B, 2)])
-    after = standings(LEAGUE, [_league_game("A", SETUP_A, CORRECTED_A, 1),
-                               _league_game("B", SETUP_B, GAME_B, 2)])
+    after = standings(LEAGUE, [_league_game("A", SETUP_A, CORRECTED_A, 1), _league_game("B", SETUP_B, GAME_B, 2)])
     table = [(r.rank, r.player_id, r.points) for r in before.rows]
     assert table == [(1, "p1", 3), (1, "p3", 3), (3, "p2", 0)]
     table = [(r.rank, r.player_id, r.points) for r in after.rows]
@@ -94,13 +92,13 @@ def test_a_correction_changes_the_campaign_totals_from_that_game_on():
     follows. Totals after A: 11/5 -> 8/10; after the second game: 13/17 -> 10/22."""
     campaign = Campaign(campaign_id="winter", ruleset="tally", players=("p1", "p2"))
     second_setup = duel_setup(BEA, ALAIN)
-    second = tally_stream(second_setup, Rolled(seat=0, face=6), Rolled(seat=1, face=2),
-                          Rolled(seat=0, face=6))
+    second = tally_stream(second_setup, Rolled(seat=0, face=6), Rolled(seat=1, face=2), Rolled(seat=0, face=6))
 
     def status(stream: list[Any]) -> Any:
-        games = [CampaignGame(game_id="A", setup=SETUP_A, result=RULESET.result(fold(RULESET, stream).state)),
-                 CampaignGame(game_id="second", setup=second_setup,
-                              result=RULESET.result(fold(RULESET, second).state))]
+        games = [
+            CampaignGame(game_id="A", setup=SETUP_A, result=RULESET.result(fold(RULESET, stream).state)),
+            CampaignGame(game_id="second", setup=second_setup, result=RULESET.result(fold(RULESET, second).state)),
+        ]
         return campaign_status(RULESET, campaign, games)
 
     changes = campaign_changes(status(GAME_A), status(CORRECTED_A), "A")

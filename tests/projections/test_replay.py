@@ -69,8 +69,14 @@ def test_seeking_with_snapshots_equals_seeking_without_including_the_events_in_e
 
 def test_a_correction_after_a_snapshot_refolds_the_events_in_effect_from_the_snapshot():
     # G-3: the snapshot at step 4 holds the rolls of steps 2-4; the correction voids two of them.
-    events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5), Rolled(seat=0, face=2),
-              Rolled(seat=1, face=1), Correction(voids=2)]
+    events = [
+        STARTED,
+        Rolled(seat=0, face=3),
+        Rolled(seat=1, face=5),
+        Rolled(seat=0, face=2),
+        Rolled(seat=1, face=1),
+        Correction(voids=2),
+    ]
     snap = snapshot(seek(RULESET, events, 4))
     folded = seek(RULESET, events, 6, [snap])
     assert folded.state.scores == (3, 5)
@@ -97,8 +103,8 @@ def test_a_snapshot_made_under_another_ruleset_version_is_ignored():
     made_under_v2 = snapshot(seek(newer, events, 3))
     # Forge a different state under v2 so using it would show: the v1 seek must ignore it.
     forged = msgspec.structs.replace(
-        made_under_v2, state=msgspec.msgpack.encode(msgspec.structs.replace(
-            fold(RULESET, events[:3]).state, scores=(6, 6)))
+        made_under_v2,
+        state=msgspec.msgpack.encode(msgspec.structs.replace(fold(RULESET, events[:3]).state, scores=(6, 6))),
     )
     assert restore(RULESET, forged, events) is None
     assert seek(RULESET, events, 4, [forged]).state.scores == (5, 5)
@@ -109,8 +115,11 @@ def test_a_snapshot_made_under_another_ruleset_version_is_ignored():
 def test_a_snapshot_of_another_game_is_ignored():
     events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5)]
     other_setup = tally_setup(3, target=10)
-    other = [GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=other_setup),
-             Rolled(seat=0, face=6), Rolled(seat=1, face=6)]
+    other = [
+        GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=other_setup),
+        Rolled(seat=0, face=6),
+        Rolled(seat=1, face=6),
+    ]
     assert seek(RULESET, events, 3, [snapshot(seek(RULESET, other, 2))]).state.scores == (3, 5)
     # Same table, other rolls: still another game.
     same_table = [STARTED, Rolled(seat=0, face=6), Rolled(seat=1, face=6)]
@@ -135,8 +144,14 @@ def test_snapshots_are_taken_every_k_events():
 
 
 def test_a_replay_marks_voided_events_and_narrates_the_correction():
-    events = [STARTED, Rolled(seat=0, face=3), Noted(seat=1, text="coffee"), Rolled(seat=1, face=5),
-              Correction(voids=2, reason="wrong die"), Rolled(seat=1, face=4)]
+    events = [
+        STARTED,
+        Rolled(seat=0, face=3),
+        Noted(seat=1, text="coffee"),
+        Rolled(seat=1, face=5),
+        Correction(voids=2, reason="wrong die"),
+        Rolled(seat=1, face=4),
+    ]
     steps = replay(RULESET, events).steps
     assert [s.voided for s in steps] == [False, False, True, True, False, False]
     assert steps[2].voided_by == steps[3].voided_by == 5
@@ -170,8 +185,14 @@ def test_every_step_is_narrated_from_the_states_around_it():
 
 
 def test_the_chapter_index_gives_the_first_step_of_each_chapter():
-    events = [STARTED, Rolled(seat=0, face=3), Noted(seat=1, text="coffee"), Rolled(seat=1, face=5),
-              Correction(voids=1), Rolled(seat=1, face=4)]
+    events = [
+        STARTED,
+        Rolled(seat=0, face=3),
+        Noted(seat=1, text="coffee"),
+        Rolled(seat=1, face=5),
+        Correction(voids=1),
+        Rolled(seat=1, face=4),
+    ]
     index = {mark.chapters: mark.version for mark in replay(RULESET, events).chapters}
     # Turn 2 starts with the note; the correction (step 5) and the new roll stay in turn 2.
     assert index == {(("turn", 1),): 2, (("turn", 2),): 3}
@@ -242,14 +263,17 @@ def test_with_hidden_cards_every_view_at_every_step_is_the_plain_fold_of_the_fir
 
 
 def test_a_hidden_draw_shows_in_the_seats_view_and_only_as_a_size_in_public():
-    events = [GameStarted(ruleset="hands", ruleset_version="1.0.0", setup=tally_setup(2)),
-              hands.Drew(seat=0, card="a")]
+    events = [GameStarted(ruleset="hands", ruleset_version="1.0.0", setup=tally_setup(2)), hands.Drew(seat=0, card="a")]
     own = view_at(hands.RULESET, events, 2, Viewer.of_seat(0))
-    assert own.changes == (Change(path=("hands", 0, "known", 0), op="added", new="a"),
-                           Change(path=("phase",), op="changed", old="draw", new="play"))
+    assert own.changes == (
+        Change(path=("hands", 0, "known", 0), op="added", new="a"),
+        Change(path=("phase",), op="changed", old="draw", new="play"),
+    )
     public = view_at(hands.RULESET, events, 2, Viewer.public())
-    assert public.changes == (Change(path=("hands", 0, "size"), op="changed", old=0, new=1),
-                              Change(path=("phase",), op="changed", old="draw", new="play"))
+    assert public.changes == (
+        Change(path=("hands", 0, "size"), op="changed", old=0, new=1),
+        Change(path=("phase",), op="changed", old="draw", new="play"),
+    )
 
 
 def test_nested_chapters_index_every_round_and_every_turn_of_it():

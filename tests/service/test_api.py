@@ -350,8 +350,9 @@ def test_a_writer_behind_another_process_gets_a_conflict_not_a_lost_event(databa
     """Two servers on one database (two workers): each remembers folds, and one appends behind the
     other's back. The other's stale fold must not let an event in at a taken version."""
     one = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
-    two = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json",
-                              migrate_on_start=False))
+    two = create_app(
+        Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", migrate_on_start=False)
+    )
     with TestClient(one) as first, TestClient(two) as second:
         api_one, api_two = Api(first), Api(second)
         token = api_one.club("c1")

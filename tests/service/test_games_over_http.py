@@ -89,8 +89,11 @@ def test_a_recorded_game_is_recorded_again_over_http_event_by_event(api: Api, pa
         if ref.resource_id not in ruleset.resource_kinds[kind].builtin():
             # Recorded with a file written for the tests: import the one whose content it holds.
             source = file_with_content(path.parent.parent, ruleset.resource_kinds[kind], ref.content)
-            response = api.client.post(f"/clubs/club/resources/{ruleset.name}/{kind}/{ref.resource_id}",
-                                       content=source, headers=api.auth(token))
+            response = api.client.post(
+                f"/clubs/club/resources/{ruleset.name}/{kind}/{ref.resource_id}",
+                content=source,
+                headers=api.auth(token),
+            )
             assert response.status_code == 201, response.text
     body = {
         "ruleset": ruleset.name,

@@ -79,8 +79,9 @@ def test_the_standings_match_a_table_worked_out_by_hand_with_their_explanation(a
         {"points": 3, "head_to_head": 2, "score": 16},
         {"points": 3, "head_to_head": 2, "score": 14},
     ]
-    assert [(s["upper"], s["lower"], s["criterion"], s["upper_value"], s["lower_value"]) for s in body["separations"]] \
-        == [("alain", "cleo", "score", 18, 16), ("cleo", "bea", "score", 16, 14)]
+    assert [
+        (s["upper"], s["lower"], s["criterion"], s["upper_value"], s["lower_value"]) for s in body["separations"]
+    ] == [("alain", "cleo", "score", 18, 16), ("cleo", "bea", "score", 16, 14)]
     assert body["separations"][0]["text"] == "Alain is above Cleo on score (18 to 16)."
     assert all(line["counted"] for line in body["games"])
     listed = api.client.get("/clubs/c1/leagues/autumn", headers=api.auth(token)).json()
@@ -94,19 +95,26 @@ def test_standings_as_of_a_date_count_only_games_finished_by_then(api: Api) -> N
     today = datetime.now(UTC).date()
     before = standings(api, token, as_of=(today - timedelta(days=1)).isoformat())
     assert [(r["player_id"], r["played"], r["points"]) for r in before["rows"]] == [
-        ("alain", 0, 0), ("bea", 0, 0), ("cleo", 0, 0)]
+        ("alain", 0, 0),
+        ("bea", 0, 0),
+        ("cleo", 0, 0),
+    ]
     assert before["as_of"] == (today - timedelta(days=1)).isoformat()
     assert table(standings(api, token, as_of=today.isoformat())) == table(standings(api, token))
 
 
 def test_a_league_that_cannot_be_ranked_or_a_bad_assignment_is_refused_with_a_problem(api: Api) -> None:
     token = club(api)
-    bad = api.client.post("/clubs/c1/leagues", headers=api.auth(token),
-                          json=LEAGUE | {"league_id": "spring", "tie_breaks": ["points", "elo"]})
+    bad = api.client.post(
+        "/clubs/c1/leagues",
+        headers=api.auth(token),
+        json=LEAGUE | {"league_id": "spring", "tie_breaks": ["points", "elo"]},
+    )
     assert bad.status_code == 422 and bad.headers["content-type"].startswith("application/problem+json")
     assert bad.json()["code"] == "unknown_criterion" and bad.json()["details"]["unknown"] == ["elo"]
-    stranger = api.client.post("/clubs/c1/leagues", headers=api.auth(token),
-                               json=LEAGUE | {"league_id": "spring", "members": ["alain", "zed"]})
+    stranger = api.client.post(
+        "/clubs/c1/leagues", headers=api.auth(token), json=LEAGUE | {"league_id": "spring", "members": ["alain", "zed"]}
+    )
     assert stranger.status_code == 422 and stranger.json()["details"]["unknown"] == ["zed"]
     again = api.client.post("/clubs/c1/leagues", json=LEAGUE, headers=api.auth(token))
     assert again.status_code == 409
@@ -148,7 +156,10 @@ def test_a_correction_of_a_finished_game_re_derives_the_standings_and_shows_what
     position = append(api, token, first, [roll(0, 1), roll(1, 6), roll(0, 1), roll(1, 4)])
     wait_for_projector(api, position)
     assert [(r["rank"], r["player_id"], r["points"]) for r in standings(api, token)["rows"]] == [
-        (1, "bea", 6), (2, "cleo", 3), (3, "alain", 0)]
+        (1, "bea", 6),
+        (2, "cleo", 3),
+        (3, "alain", 0),
+    ]
 
 
 def test_a_game_never_corrected_shows_no_change(api: Api) -> None:
@@ -156,5 +167,12 @@ def test_a_game_never_corrected_shows_no_change(api: Api) -> None:
     game_id, position = played(api, token, ("alain", "bea"), [(0, 6), (1, 1), (0, 6)])
     wait_for_projector(api, position)
     changes = api.client.get(f"/clubs/c1/games/{game_id}/changes", headers=api.auth(token)).json()
-    assert changes == {"game_id": game_id, "correction_version": None, "corrections": [], "before": None,
-                       "after": None, "standings": [], "campaigns": []}
+    assert changes == {
+        "game_id": game_id,
+        "correction_version": None,
+        "corrections": [],
+        "before": None,
+        "after": None,
+        "standings": [],
+        "campaigns": [],
+    }

@@ -71,8 +71,12 @@ def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> in
         seated = PLAYERS[: rng.choice((2, 3))]
         record, result = records.create_game(
             "c1",
-            NewGame(ruleset="tally", players=[SeatSpec(player_id=p) for p in seated], options={"target": target},
-                    game_id=f"g{seed}-{number:03d}"),
+            NewGame(
+                ruleset="tally",
+                players=[SeatSpec(player_id=p) for p in seated],
+                options={"target": target},
+                game_id=f"g{seed}-{number:03d}",
+            ),
             BY,
         )
         reopened = False
@@ -247,7 +251,10 @@ def _cli_env(database_url: str) -> dict[str, str]:
 def _project(database_url: str, batch: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "service.cli", "project", "--batch", str(batch)],
-        env=_cli_env(database_url), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=_cli_env(database_url),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
 
 
@@ -278,8 +285,14 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     after_restart = read_models(store)
     summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
     assert all(s.applied == s.version for s in summaries.values())
-    done = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "games"],
-                          env=_cli_env(database_url), cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "rebuild", "games"],
+        env=_cli_env(database_url),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "100%" in done.stderr and "rebuilt" in done.stderr
     assert read_models(store) == after_restart
@@ -299,11 +312,18 @@ def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshot
     monkeypatch.setitem(registry._rulesets, Opaque.name, Opaque())
     last = record_games(store, 1, seed=8)
     records = GameRecords(store)
-    records.create_game("c1", NewGame(ruleset="opaque-tally", players=[SeatSpec(player_id="alain")],
-                                      options={"target": 100}, game_id="opaque"), BY)
+    records.create_game(
+        "c1",
+        NewGame(
+            ruleset="opaque-tally", players=[SeatSpec(player_id="alain")], options={"target": 100}, game_id="opaque"
+        ),
+        BY,
+    )
     for version in range(1, 12):
-        last = max(last, *records.append("c1", "opaque", [msgspec.to_builtins(tally.Rolled(seat=0, face=1))],
-                                         version, BY).positions)
+        last = max(
+            last,
+            *records.append("c1", "opaque", [msgspec.to_builtins(tally.Rolled(seat=0, face=1))], version, BY).positions,
+        )
     drain(store, until=last)
     assert store.snapshots("opaque") == []
     assert store.snapshots("g8-000"), "the tally game's snapshots were held up"
@@ -337,13 +357,25 @@ def test_project_until_caught_up_stops_once_every_projection_has_applied_the_log
     opened.migrate()
     try:
         last = record_games(opened, 2, seed=9)
-        done = subprocess.run([sys.executable, "-m", "service.cli", "project", "--until-caught-up"],
-                              env=_cli_env(url), cwd=ROOT, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "service.cli", "project", "--until-caught-up"],
+            env=_cli_env(url),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         assert set(opened.checkpoints()) == {"games"}
         assert all(position == last for position in opened.checkpoints().values())
-        unknown = subprocess.run([sys.executable, "-m", "service.cli", "rebuild", "standings"],
-                                 env=_cli_env(url), cwd=ROOT, capture_output=True, text=True, timeout=120)
+        unknown = subprocess.run(
+            [sys.executable, "-m", "service.cli", "rebuild", "standings"],
+            env=_cli_env(url),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert unknown.returncode == 2 and "the projections are games" in unknown.stderr
     finally:
         opened.close()
@@ -356,7 +388,10 @@ def test_a_server_with_two_workers_applies_each_event_once(database_url: str, st
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
-        env=_cli_env(database_url), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=_cli_env(database_url),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 60

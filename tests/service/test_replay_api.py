@@ -21,8 +21,12 @@ from tests.service.test_projector_support import as_json, projection_api, roll, 
 from tests.support import tally
 
 EVERY = 3
-VIEWS = [("public", None, Viewer.public()), ("seat", 0, Viewer.of_seat(0)), ("seat", 1, Viewer.of_seat(1)),
-         ("full", None, Viewer.full())]
+VIEWS = [
+    ("public", None, Viewer.public()),
+    ("seat", 0, Viewer.of_seat(0)),
+    ("seat", 1, Viewer.of_seat(1)),
+    ("full", None, Viewer.full()),
+]
 
 
 @pytest.fixture
@@ -66,7 +70,10 @@ def test_the_replay_lists_every_step_with_voided_events_as_they_were_and_the_cha
     assert [s["version"] for s in steps] == list(range(1, len(events) + 1))
     # Bea's 4 and Alain's 6 were voided by the correction at step 5, and still read as what they were.
     assert [(s["version"], s["text"], s["voided_by"]) for s in steps if s["voided"]] == [
-        (3, "Seat 1 rolls a 4", 5), (4, "Seat 0 rolls a 6", 5), (11, "Seat 0 rolls a 6", 12)]
+        (3, "Seat 1 rolls a 4", 5),
+        (4, "Seat 0 rolls a 6", 5),
+        (11, "Seat 0 rolls a 6", 12),
+    ]
     assert steps[4]["type"] == "tablelog.correction" and "misread" in steps[4]["text"]
     assert {"chapters": [["turn", 1]], "version": 2} in body["chapters"]
 
@@ -80,8 +87,9 @@ def test_the_state_at_every_step_in_every_view_equals_a_plain_fold_of_the_first_
     for step in range(1, len(events) + 1):
         for view, seat, viewer in VIEWS:
             params: dict[str, Any] = {"view": view} | ({"seat": seat} if seat is not None else {})
-            response = api.client.get(f"/clubs/c1/games/{game_id}/replay/{step}", params=params,
-                                      headers=api.auth(token))
+            response = api.client.get(
+                f"/clubs/c1/games/{game_id}/replay/{step}", params=params, headers=api.auth(token)
+            )
             assert response.status_code == 200, response.text
             body = response.json()
             expected = tally.RULESET.view(fold(tally.RULESET, events[:step]).state, viewer)
@@ -101,15 +109,16 @@ def test_a_snapshot_made_under_an_old_ruleset_version_is_rebuilt_on_demand(api: 
     # A snapshot "of version 0.9" whose state is wrong: using it would give a wrong view.
     wrong = fold(tally.RULESET, events[:6])
     old = msgspec.structs.replace(snapshot(wrong), version=9, ruleset_version="0.9.0")
-    store.replace_snapshots(game_id, [SnapshotRow(game_id=game_id, version=9, ruleset_version="0.9.0",
-                                                  data=encode_snapshot(old))])
-    response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"},
-                              headers=api.auth(token))
+    store.replace_snapshots(
+        game_id, [SnapshotRow(game_id=game_id, version=9, ruleset_version="0.9.0", data=encode_snapshot(old))]
+    )
+    response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"}, headers=api.auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
     rebuilt = store.snapshots(game_id)
     assert [(s.version, s.ruleset_version) for s in rebuilt] == [
-        (v, tally.RULESET.version) for v in range(EVERY, len(events) + 1, EVERY)]
+        (v, tally.RULESET.version) for v in range(EVERY, len(events) + 1, EVERY)
+    ]
 
 
 def test_a_step_past_the_end_is_a_404_and_a_seat_view_needs_its_seat(api: Api) -> None:
@@ -129,10 +138,11 @@ def test_a_snapshot_stored_in_an_older_format_is_rebuilt_on_demand(api: Api) -> 
     wait_for_projector(api, position)
     store: Store = api.client.app.state.store
     events = stored_events(store, game_id)
-    store.replace_snapshots(game_id, [SnapshotRow(game_id=game_id, version=EVERY, ruleset_version=tally.RULESET.version,
-                                                  data=b"\x93\x01\x02\x03")])  # not a Snapshot any more
-    response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"},
-                              headers=api.auth(token))
+    store.replace_snapshots(
+        game_id,
+        [SnapshotRow(game_id=game_id, version=EVERY, ruleset_version=tally.RULESET.version, data=b"\x93\x01\x02\x03")],
+    )  # not a Snapshot any more
+    response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"}, headers=api.auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
     assert all(decode_snapshot(s.data).version == s.version for s in store.snapshots(game_id))

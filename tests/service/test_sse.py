@@ -42,11 +42,20 @@ class Served:
 @contextmanager
 def served(database_url: str, **overrides: Any) -> Iterator[Served]:
     port = free_port()
-    settings = dict(operator_key=OPERATOR, log_format="json", live_poll_seconds=0.05, live_keepalive_seconds=0.1,
-                    run_projector=False) | overrides
+    settings = (
+        dict(
+            operator_key=OPERATOR,
+            log_format="json",
+            live_poll_seconds=0.05,
+            live_keepalive_seconds=0.1,
+            run_projector=False,
+        )
+        | overrides
+    )
     app = create_app(Settings(database_url=database_url, **settings))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False,
-                                           timeout_graceful_shutdown=1))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=1)
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -135,8 +144,9 @@ def check_steps(site: Served, game_id: str, received: list[tuple[int, dict[str, 
     assert [version for version, _ in received] == list(range(first, first + len(received)))
     for version, data in received:
         assert data["step"]["version"] == version
-        assert data["state"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:version]).state,
-                                                           Viewer.public()))
+        assert data["state"] == as_json(
+            tally.RULESET.view(fold(tally.RULESET, events[:version]).state, Viewer.public())
+        )
         assert "turn" not in data["state"]  # the public view, not the full one
 
 
@@ -151,7 +161,10 @@ def test_a_spectator_receives_every_step_in_order_with_the_public_state(site: Se
         append(site.api, token, game_id, [roll(0, 2)])
         received += spectator.take(3)
         assert [data["step"]["text"] for _, data in received[3:]] == [
-            "Seat 0 rolls a 6", "Correction: voids the last event (wrong die).", "Seat 0 rolls a 2"]
+            "Seat 0 rolls a 6",
+            "Correction: voids the last event (wrong die).",
+            "Seat 0 rolls a 2",
+        ]
         check_steps(site, game_id, received, first=1)
         assert spectator.status == 200
     finally:
@@ -181,8 +194,9 @@ def test_a_spectator_resumes_with_last_event_id_without_loss_or_duplicates(site:
 
 def test_a_delayed_stream_holds_steps_back_by_events_and_by_seconds(site: Served) -> None:
     token, game_id = new_game(site)
-    delay = site.api.client.put(f"/clubs/c1/games/{game_id}/spectator-delay", json={"events": 2},
-                                headers=Api.auth(token))
+    delay = site.api.client.put(
+        f"/clubs/c1/games/{game_id}/spectator-delay", json={"events": 2}, headers=Api.auth(token)
+    )
     assert delay.status_code == 200 and delay.json() == {"events": 2, "seconds": 0}
     append(site.api, token, game_id, [roll(0, 1), roll(1, 1), roll(0, 1), roll(1, 1)])  # versions 2 to 5
     spectator = Spectator(site, token, game_id)
@@ -195,8 +209,9 @@ def test_a_delayed_stream_holds_steps_back_by_events_and_by_seconds(site: Served
         assert received[-1][0] == 4
         assert spectator.nothing_within(0.3)
         # Now by time: a step comes out once it is a second old, not before.
-        by_time = site.api.client.put(f"/clubs/c1/games/{game_id}/spectator-delay", json={"seconds": 1},
-                                      headers=Api.auth(token))
+        by_time = site.api.client.put(
+            f"/clubs/c1/games/{game_id}/spectator-delay", json={"seconds": 1}, headers=Api.auth(token)
+        )
         assert by_time.json() == {"events": 0, "seconds": 1}
         received += spectator.take(2, timeout=5)
         recorded = time.monotonic()
