@@ -60,7 +60,7 @@ def narrate(before: State, event: Any, after: State) -> Narration:
     text = _text(before, event, after, who)
     for camp in (0, 1):
         if after.medals[camp] != before.medals[camp]:
-            text += f" {after.sides[camp].title()} now have {after.medals[camp]} medal(s)."
+            text += f" {after.sides[camp].title()} now have {_count(after.medals[camp], 'medal')}."
     if after.over and not before.over:
         winner = "nobody" if after.winner is None else after.sides[after.winner].title()
         text += f" Game over: {after.end_reason}; winner {winner}."
@@ -117,17 +117,23 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return _battle_text(before, event, after, who)
     if isinstance(event, Retreated):
         unit = before.units[event.unit]
-        path = " → ".join(hex_name(h) for h in event.path) or "nowhere"
+        hexes = [hex_name(h) for h in event.path]
+        if not hexes:
+            moved = "cannot retreat"
+        elif len(hexes) == 1:
+            moved = f"retreats to {hexes[0]}"
+        else:
+            moved = f"retreats through {', '.join(hexes[:-1])} to {hexes[-1]}"
         lost = unit.figures - after.units[event.unit].figures
-        extra = f", losing {lost} figure(s) for hexes it could not retreat" if lost else ""
+        extra = f", losing {_count(lost, 'figure')} for the hexes it could not retreat" if lost else ""
         gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
-        return f"The {_unit(before, unit)} retreats {path}{extra}{gone}."
+        return f"The {_unit(before, unit)} {moved}{extra}{gone}."
     if isinstance(event, GroundTaken):
         mover = _own(before.units[event.unit])
         return f"{who} take ground: the {mover} moves into {hex_name(event.to)}."
     if isinstance(event, MedalAwarded):
         reason = event.reason or "no reason given"
-        return f"{who} receive {event.medals} medal(s) under the scenario's rules: {reason}."
+        return f"{who} receive {_count(event.medals, 'medal')} under the scenario's rules: {reason}."
     if isinstance(event, GameEnded):
         return f"{who} ends the game: {event.reason or 'no reason given'}."
     return f"{who}: {type(event).__name__}."
@@ -145,13 +151,18 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
             overrun = " (armour overrun)"
     text = (
         f"{who} battle with {source}{overrun} against the {_unit(before, target)}: "
-        f"{event.dice} {'die' if event.dice == 1 else 'dice'}, {', '.join(event.faces)}."
+        f"{_count(event.dice, 'die', 'dice')}, {', '.join(event.faces)}."
     )
     lost = target.figures - after.units[target.uid].figures
     if after.units[target.uid].figures == 0:
         text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
     elif lost:
-        text += f" {lost} figure(s) lost."
+        text += f" {_count(lost, 'figure')} lost."
     if after.pending is not None and after.pending.kind == "retreat":
-        text += f" It must retreat {after.pending.flags} hex(es)."
+        text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
     return text
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    """`1 figure`, `2 figures`: replays read as sentences, never `figure(s)`."""
+    return f"{number} {one if number == 1 else many or one + 's'}"

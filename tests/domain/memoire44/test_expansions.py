@@ -500,7 +500,7 @@ def test_the_expansion_events_are_narrated_with_their_rule():
     assert text == "Allies (Bea) roll star, flag, star, grenade for the light: visibility 3."
     game = _british_assaulted()
     text = _narrated(game, Battle(seat=ALLIES, unit=1, target=(4, 12), dice=1, faces=("infantry",)))
-    assert "battling back (British Commonwealth, 1 die, terrain ignored)" in text and "1 figure(s) lost" in text
+    assert "battling back (British Commonwealth, 1 die, terrain ignored)" in text and "1 figure lost" in text
 
 
 def test_a_recon_played_as_air_power_is_narrated_as_such():

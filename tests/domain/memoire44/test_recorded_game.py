@@ -9,6 +9,7 @@ from itertools import pairwise
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.board import hex_name
 from domain.memoire44.events import Battle, CardDrawn, GroundTaken, Retreated
 from domain.record import Correction, fold, start
 
@@ -96,3 +97,18 @@ def test_every_event_narrates_in_plain_english_with_its_turn(events):
             assert "face down" in line.text
         state = after
     assert turns == sorted(turns) and turns[-1] > 10
+
+
+def test_the_replay_reads_as_sentences_with_counts_in_the_singular_where_they_are_one(events):
+    # Issue 16: "retreats to G4", "1 figure", "1 die", never "figure(s)" or a bare arrow.
+    lines = []
+    for count, event in enumerate(events[1:], start=1):
+        before, after = state_after(events, count - 1), state_after(events, count)
+        text = RULESET.narrate(before, event, after).text
+        lines.append(text)
+        if isinstance(event, Retreated) and len(event.path) == 1:
+            assert f"retreats to {hex_name(event.path[0])}" in text
+        if isinstance(event, Battle) and event.dice == 1:
+            assert "1 die," in text
+    assert not [line for line in lines if "(s)" in line or "(es)" in line]
+    assert any("retreats to " in line for line in lines)
