@@ -297,7 +297,12 @@ class ReplayController(Controller):
         horizon = spectator_horizon(records.store, principal, game_id)
         if horizon is not None and step > horizon:
             raise NotFound(f"step (spectators see this game up to step {horizon})", str(step))
-        events = _events(records.store, ruleset, game_id, up_to=max(step, 1))
+        if not 1 <= step <= record.version:
+            # Named here, with the game's real range: the fold below reads only up to the step asked.
+            raise ProjectionError(
+                "no_such_step", f"This game has steps 1 to {record.version}.", step=step, steps=record.version
+            )
+        events = _events(records.store, ruleset, game_id, up_to=step)
         snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
         return view_at(ruleset, events, step, viewer, snaps)
 

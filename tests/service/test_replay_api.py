@@ -126,6 +126,11 @@ def test_a_step_past_the_end_is_a_404_and_a_seat_view_needs_its_seat(api: Api) -
     past = api.client.get(f"/clubs/c1/games/{game_id}/replay/99", headers=api.auth(token))
     assert past.status_code == 404 and past.json()["code"] == "no_such_step"
     assert past.headers["content-type"].startswith("application/problem+json")
+    # Step 0 names the game's real range too (issue 16: it used to say "steps 1 to 1").
+    last = api.client.get(f"/clubs/c1/games/{game_id}", headers=api.auth(token)).json()["version"]
+    for step in (0, 99):
+        refused = api.client.get(f"/clubs/c1/games/{game_id}/replay/{step}", headers=api.auth(token)).json()
+        assert refused["detail"] == f"This game has steps 1 to {last}." and last > 1
     seatless = api.client.get(f"/clubs/c1/games/{game_id}/replay/2", params={"view": "seat"}, headers=api.auth(token))
     assert seatless.status_code == 400 and seatless.json()["field"] == "seat"
     other = api.club("c2")
