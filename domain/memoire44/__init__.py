@@ -15,7 +15,7 @@ from domain.ruleset import GameRuleset
 
 RULESET = GameRuleset(
     name="memoire-44",
-    version="1.0.0",
+    version="1.1.0",
     title="Mémoire 44",
     event_type=Memoire44Event,
     state_type=State,

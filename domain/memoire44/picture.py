@@ -7,8 +7,8 @@ a diamond) with its figures left; the battle still to resolve (the target that m
 attacker may take); each side's medals, hand and the card in play at its own edge of the board.
 
 What the last step changed is outlined: a unit that moved, a unit that lost figures (the battle's
-target). The view carries no move path and no target once a battle is resolved, so these come from the
-changed paths alone.
+target). The turn's latest move is drawn as a line from its start along its path, and its latest battle's
+target hex is marked, both from the view (`last_move`, `last_battle`).
 """
 
 from __future__ import annotations
@@ -209,6 +209,8 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         units.append(group(", ".join(words), parts))
     body.append(group("Units", units))
 
+    body.append(_last_action(data, pending))
+
     if pending.get("hex"):
         x, y = _centre(int(pending["hex"][0]), int(pending["hex"][1]))
         name = hex_name((pending["hex"][0], pending["hex"][1]))
@@ -267,3 +269,33 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     body.insert(0, group(status, heading))
     title = f"Mémoire 44, {scenario}: {players}. {status}."
     return document(width, height, title, body, description=status)
+
+
+def _last_action(data: dict[str, Any], pending: dict[str, Any]) -> str:
+    """The turn's latest move (a line from its start hex along its path, a dot where it began) and the
+    target of its latest battle (crossed), unless a pending battle already rings that hex."""
+    parts: list[str] = []
+    words: list[str] = []
+    path = [(int(h[0]), int(h[1])) for h in data.get("last_move") or ()]
+    if len(path) > 1:
+        centres = [_centre(row, col) for row, col in path]
+        line = " ".join(f"{x:g},{y:g}" for x, y in centres)
+        parts.append(
+            f'<polyline points="{line}" fill="none" stroke="#1864ab" stroke-width="6" '
+            f'stroke-linecap="round" stroke-linejoin="round" stroke-dasharray="2 10"/>'
+        )
+        parts.append(circle(*centres[0], 7, fill="#1864ab"))
+        words.append(f"Last move: {' to '.join(hex_name(h) for h in path)}")
+    target = data.get("last_battle")
+    if target is not None:
+        hex_ = (int(target[0]), int(target[1]))
+        words.append(f"Last battle at {hex_name(hex_)}")
+        if list(pending.get("hex") or ()) != list(hex_):
+            x, y = _centre(*hex_)
+            reach = RADIUS * 0.55
+            parts.append(
+                f'<path d="M{x - reach:g} {y - reach:g}L{x + reach:g} {y + reach:g}'
+                f'M{x + reach:g} {y - reach:g}L{x - reach:g} {y + reach:g}" stroke="#e03131" '
+                f'stroke-width="5" stroke-linecap="round" opacity="0.8"/>'
+            )
+    return group("; ".join(words) if words else None, parts)

@@ -1223,6 +1223,8 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
         phase=phase,
         last_played=(last[0], last[1]),
         reshuffle_due=state.reshuffle_due or effective == "their_finest_hour",
+        last_move=(),
+        last_battle=None,
     )
 
 
@@ -1252,11 +1254,12 @@ def _evolve_moved(state: State, event: UnitMoved) -> State:
     order = state.order_of(event.unit)
     assert order is not None
     end = event.path[-1]
+    moved = (unit.hex, *event.path) if unit.hex is not None else event.path
     if order.advance:
         stopped = order.stopped or state.board.terrain[end].no_battle
         state = _move_unit(state, unit, end)
         order = replace(order, advance=False, stopped=stopped)
-        return recount(replace(state, orders=_set_order(state.orders, order)))
+        return recount(replace(state, orders=_set_order(state.orders, order), last_move=moved))
     free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
     stopped = order.stopped or (state.board.terrain[end].no_battle and not free)
     order = replace(order, moved=order.moved + len(event.path), moves=order.moves + 1, stopped=stopped)
@@ -1265,7 +1268,7 @@ def _evolve_moved(state: State, event: UnitMoved) -> State:
         obstacles = dict(state.obstacles)
         del obstacles[end]  # M44-4: armour entering wire removes it
         state = replace(state, obstacles=obstacles)
-    return recount(replace(state, orders=_set_order(state.orders, order)))
+    return recount(replace(state, orders=_set_order(state.orders, order), last_move=moved))
 
 
 def _evolve_wire(state: State, event: WireRemoved) -> State:
@@ -1306,7 +1309,7 @@ def _evolve_battle(state: State, event: Battle) -> State:
         state = replace(state, orders=_set_order(state.orders, replace(order, battles=order.battles + 1)))
     else:
         state = replace(state, card_targets=(*state.card_targets, event.target))
-    state = replace(state, phase="battle")
+    state = replace(state, phase="battle", last_battle=event.target)
     figures = max(0, target.figures - hits)
     state = _move_unit(state, target, target.hex, figures)
     close = attacker is not None and attacker.hex is not None and distance(attacker.hex, event.target) == 1
@@ -1349,7 +1352,7 @@ def _evolve_battle_back(state: State, event: Battle, target: Unit) -> State:
     """The British battle back: hits and flags as usual; it never takes ground (M44-GB-1)."""
     hits, flags = hits_and_flags(event.faces, target.kind, stars_hit=False)
     figures = max(0, target.figures - hits)
-    state = _move_unit(replace(state, pending=None), target, target.hex, figures)
+    state = _move_unit(replace(state, pending=None, last_battle=event.target), target, target.hex, figures)
     if figures > 0 and flags:
         obstacle = state.obstacles.get(event.target)
         ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag else 0

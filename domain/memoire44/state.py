@@ -114,6 +114,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     token: tuple[str | None, ...] = ()
     committed: bool = False
     villages: tuple[tuple[int, int], ...] = ()  # (objective index, camp) of villages that changed hands
+    # What the replay's picture marks: the hexes of the turn's latest move (its start, then its path) and
+    # the hex of its latest battle; both cleared when the next command card is played.
+    last_move: tuple[Hex, ...] = ()
+    last_battle: Hex | None = None
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""

@@ -58,4 +58,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "hand_limits": list(state.hand_limit),
         "visibility": state.visibility if state.expansions.night else None,
         "cards_to_take": state.cards_to_take,
+        "last_move": [list(h) for h in state.last_move],
+        "last_battle": None if state.last_battle is None else list(state.last_battle),
     }

@@ -134,3 +134,29 @@ def test_random_games_draw_at_every_step_and_the_public_picture_names_only_the_c
             before = public
             drawn += 1
     assert drawn > 100
+
+
+def test_the_turns_last_move_and_battle_are_drawn_until_the_next_card(events):
+    # Issue 11: "the last move's path and battle target marked", read from the view.
+    from domain.memoire44.events import Battle, CardPlayed, UnitMoved
+
+    moved = next(i for i, e in enumerate(events) if isinstance(e, UnitMoved) and i + 1 < len(events))
+    move = events[moved]
+    start_hex = fold(RULESET, events[:moved]).state.units[move.unit].hex
+    view = view_at(events, moved + 1)
+    assert view["last_move"] == [list(start_hex), *(list(h) for h in move.path)]
+    root = ET.fromstring(RULESET.picture(view, ()))
+    (line,) = labelled(root, "Last move: ")
+    assert line.get("aria-label").startswith(f"Last move: {hex_name(start_hex)} to {hex_name(move.path[0])}")
+    assert line.find(f"{SVG}polyline") is not None
+
+    fought = next(i for i, e in enumerate(events) if isinstance(e, Battle))
+    view = view_at(events, fought + 1)
+    assert view["last_battle"] == list(events[fought].target)
+    assert labelled(ET.fromstring(RULESET.picture(view, ())), "")  # parses
+    assert f"Last battle at {hex_name(events[fought].target)}" in RULESET.picture(view, ())
+
+    played = next(i for i, e in enumerate(events) if isinstance(e, CardPlayed) and i > fought)
+    view = view_at(events, played + 1)
+    assert view["last_move"] == [] and view["last_battle"] is None
+    assert "Last move" not in RULESET.picture(view, ()) and "<polyline" not in RULESET.picture(view, ())
