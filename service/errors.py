@@ -7,6 +7,7 @@ the current version). 5xx bodies never carry exception text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
@@ -74,146 +75,223 @@ def problem(
     return Response(content=body, status_code=status, media_type=PROBLEM_JSON)
 
 
-def _to_problem(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
-    if isinstance(exc, BatchRuleError):
-        rule = exc.error
-        return problem(
-            422,
-            "rule-violation",
-            "The rules refuse this event",
-            f"Event {exc.index} ({exc.event_type}) is refused by rule {rule.rule_id}: {rule.message}",
-            request,
-            event_index=exc.index,
-            event_type=exc.event_type,
-            rule_id=rule.rule_id,
-            rule_url=rule_url(exc.ruleset, rule.rule_id) if exc.ruleset else None,
-            code=rule.code,
-            details=_jsonable(rule.details),
-        )
-    if isinstance(exc, BadEvent):
-        where = f" (field {exc.field})" if exc.field else ""
-        return problem(
-            400,
-            "malformed-event",
-            "An event does not decode",
-            f"Event {exc.index}{where}: {exc.message}",
-            request,
-            event_index=exc.index,
-            field=exc.field,
-        )
-    if isinstance(exc, VersionConflict):
-        return problem(
-            409,
-            "version-conflict",
-            "The game has moved on",
-            f"The game is at version {exc.current}, not {exc.expected}: read it again and retry.",
-            request,
-            current_version=exc.current,
-            expected_version=exc.expected,
-        )
-    if isinstance(exc, IdempotencyMismatch):
-        return problem(422, "idempotency-key-reused", "Idempotency key reused with another body", str(exc), request)
-    if isinstance(exc, AlreadyExists):
-        return problem(409, "already-exists", f"That {exc.what} exists already", str(exc), request)
-    if isinstance(exc, NotFound):
-        return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
-    if isinstance(exc, UnknownRuleset):
-        return problem(404, "unknown-ruleset", "No such ruleset", str(exc), request)
-    if isinstance(exc, SetupError):
-        return problem(
-            422,
-            "invalid-setup",
-            "The game cannot be set up so",
-            exc.message,
-            request,
-            details=_jsonable(exc.details) or None,
-        )
-    if isinstance(exc, ProjectionError):
-        # A step past the end of a replay is a resource that does not exist; anything else the
-        # projections refuse (a league that cannot be ranked, a game with the wrong players) is a 422.
-        missing = exc.code == "no_such_step"
-        return problem(
-            404 if missing else 422,
-            "not-found" if missing else "projection-refused",
-            "No such step" if missing else "This cannot be done as asked",
-            exc.message,
-            request,
-            code=exc.code,
-            details=_jsonable(exc.details) or None,
-        )
-    if isinstance(exc, ResourceError):
-        # The first errors only: a file whose every row is bad must not make an answer larger than itself.
-        shown = _limits(request).max_import_errors
-        omitted = max(0, len(exc.errors) - shown)
-        return problem(
-            422,
-            "invalid-resource",
-            "The file does not validate",
-            exc.message + (f" ({omitted} more errors not listed.)" if omitted else ""),
-            request,
-            errors=_jsonable(exc.errors[:shown]),
-            errors_omitted=omitted or None,
-        )
-    if isinstance(exc, TooLarge):
-        return problem(
-            413,
-            "too-large",
-            f"Too many {exc.what}" if exc.what in ("events", "rows") else f"The {exc.what} is too large",
-            exc.message,
-            request,
-            field=exc.field,
-            event_index=exc.index,
-            limit=exc.limit,
-        )
-    if isinstance(exc, RequestEntityTooLarge):
-        limit = _limits(request).max_body_bytes
-        return problem(
-            413,
-            "too-large",
-            "The body is too large",
-            f"A request body takes at most {limit} bytes.",
-            request,
-            limit=limit,
-        )
-    if isinstance(exc, NoSuchSeat):
-        return problem(
-            422, "no-such-seat", "No such seat", str(exc), request, field="seat", details={"seats": exc.seats}
-        )
-    if isinstance(exc, UnstorableValue):
-        return problem(422, "unstorable-value", "A value cannot be stored", str(exc), request)
-    if isinstance(exc, MissingReference):
-        return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
-    if isinstance(exc, NotFoundException):
-        return problem(404, "not-found", "Not found", exc.detail, request)
-    if isinstance(exc, RateLimited):
-        limited = problem(429, "rate-limited", "Too many requests", exc.message, request)
-        limited.headers["Retry-After"] = str(exc.retry_after)
-        return limited
-    if isinstance(exc, NotAuthorizedException):
-        # The app says why when it can (a server without an operator key); litestar's default says nothing.
-        said = exc.detail if exc.detail != HTTPStatus.UNAUTHORIZED.phrase else None
-        detail = said or "Send 'Authorization: Bearer <key>' with a valid key."
-        return problem(401, "unauthorized", "An API key is needed", detail, request)
-    if isinstance(exc, PermissionDeniedException):
-        return problem(403, "forbidden", "This key may not do that", exc.detail or "Forbidden.", request)
-    if isinstance(exc, ValidationException):
-        errors = exc.extra if isinstance(exc.extra, list) else None
-        field = None
-        if errors and isinstance(errors[0], dict):
-            field = str(errors[0].get("key") or "") or None
-        return problem(
-            400,
-            "malformed-request",
-            "The request does not decode",
-            exc.detail,
-            request,
-            field=field,
-            errors=_jsonable(errors) if errors else None,
-        )
-    if isinstance(exc, HTTPException) and exc.status_code == 400:
+Handler = Callable[[Request[Any, Any, Any], Any], Response[Problem]]
+# The one map from an exception type to its problem; litestar picks the entry of the most specific class
+# in the exception's MRO, so the order below does not matter.
+PROBLEMS: dict[type[Exception], Handler] = {}
+
+
+def _maps(*types: type[Exception]) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        PROBLEMS.update(dict.fromkeys(types, handler))
+        return handler
+
+    return register
+
+
+@_maps(BatchRuleError)
+def _batch_rule_error(request: Request[Any, Any, Any], exc: BatchRuleError) -> Response[Problem]:
+    rule = exc.error
+    return problem(
+        422,
+        "rule-violation",
+        "The rules refuse this event",
+        f"Event {exc.index} ({exc.event_type}) is refused by rule {rule.rule_id}: {rule.message}",
+        request,
+        event_index=exc.index,
+        event_type=exc.event_type,
+        rule_id=rule.rule_id,
+        rule_url=rule_url(exc.ruleset, rule.rule_id) if exc.ruleset else None,
+        code=rule.code,
+        details=_jsonable(rule.details),
+    )
+
+
+@_maps(BadEvent)
+def _bad_event(request: Request[Any, Any, Any], exc: BadEvent) -> Response[Problem]:
+    where = f" (field {exc.field})" if exc.field else ""
+    return problem(
+        400,
+        "malformed-event",
+        "An event does not decode",
+        f"Event {exc.index}{where}: {exc.message}",
+        request,
+        event_index=exc.index,
+        field=exc.field,
+    )
+
+
+@_maps(VersionConflict)
+def _version_conflict(request: Request[Any, Any, Any], exc: VersionConflict) -> Response[Problem]:
+    return problem(
+        409,
+        "version-conflict",
+        "The game has moved on",
+        f"The game is at version {exc.current}, not {exc.expected}: read it again and retry.",
+        request,
+        current_version=exc.current,
+        expected_version=exc.expected,
+    )
+
+
+@_maps(IdempotencyMismatch)
+def _idempotency_mismatch(request: Request[Any, Any, Any], exc: IdempotencyMismatch) -> Response[Problem]:
+    return problem(422, "idempotency-key-reused", "Idempotency key reused with another body", str(exc), request)
+
+
+@_maps(AlreadyExists)
+def _already_exists(request: Request[Any, Any, Any], exc: AlreadyExists) -> Response[Problem]:
+    return problem(409, "already-exists", f"That {exc.what} exists already", str(exc), request)
+
+
+@_maps(NotFound)
+def _not_found(request: Request[Any, Any, Any], exc: NotFound) -> Response[Problem]:
+    return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
+
+
+@_maps(UnknownRuleset)
+def _unknown_ruleset(request: Request[Any, Any, Any], exc: UnknownRuleset) -> Response[Problem]:
+    return problem(404, "unknown-ruleset", "No such ruleset", str(exc), request)
+
+
+@_maps(SetupError)
+def _setup_error(request: Request[Any, Any, Any], exc: SetupError) -> Response[Problem]:
+    return problem(
+        422,
+        "invalid-setup",
+        "The game cannot be set up so",
+        exc.message,
+        request,
+        details=_jsonable(exc.details) or None,
+    )
+
+
+@_maps(ProjectionError)
+def _projection_error(request: Request[Any, Any, Any], exc: ProjectionError) -> Response[Problem]:
+    # A step past the end of a replay is a resource that does not exist; anything else the
+    # projections refuse (a league that cannot be ranked, a game with the wrong players) is a 422.
+    missing = exc.code == "no_such_step"
+    return problem(
+        404 if missing else 422,
+        "not-found" if missing else "projection-refused",
+        "No such step" if missing else "This cannot be done as asked",
+        exc.message,
+        request,
+        code=exc.code,
+        details=_jsonable(exc.details) or None,
+    )
+
+
+@_maps(ResourceError)
+def _resource_error(request: Request[Any, Any, Any], exc: ResourceError) -> Response[Problem]:
+    # The first errors only: a file whose every row is bad must not make an answer larger than itself.
+    shown = _limits(request).max_import_errors
+    omitted = max(0, len(exc.errors) - shown)
+    return problem(
+        422,
+        "invalid-resource",
+        "The file does not validate",
+        exc.message + (f" ({omitted} more errors not listed.)" if omitted else ""),
+        request,
+        errors=_jsonable(exc.errors[:shown]),
+        errors_omitted=omitted or None,
+    )
+
+
+@_maps(TooLarge)
+def _too_large(request: Request[Any, Any, Any], exc: TooLarge) -> Response[Problem]:
+    return problem(
+        413,
+        "too-large",
+        f"Too many {exc.what}" if exc.what in ("events", "rows") else f"The {exc.what} is too large",
+        exc.message,
+        request,
+        field=exc.field,
+        event_index=exc.index,
+        limit=exc.limit,
+    )
+
+
+@_maps(RequestEntityTooLarge)
+def _request_entity_too_large(request: Request[Any, Any, Any], exc: RequestEntityTooLarge) -> Response[Problem]:
+    limit = _limits(request).max_body_bytes
+    return problem(
+        413,
+        "too-large",
+        "The body is too large",
+        f"A request body takes at most {limit} bytes.",
+        request,
+        limit=limit,
+    )
+
+
+@_maps(NoSuchSeat)
+def _no_such_seat(request: Request[Any, Any, Any], exc: NoSuchSeat) -> Response[Problem]:
+    return problem(422, "no-such-seat", "No such seat", str(exc), request, field="seat", details={"seats": exc.seats})
+
+
+@_maps(UnstorableValue)
+def _unstorable_value(request: Request[Any, Any, Any], exc: UnstorableValue) -> Response[Problem]:
+    return problem(422, "unstorable-value", "A value cannot be stored", str(exc), request)
+
+
+@_maps(MissingReference)
+def _missing_reference(request: Request[Any, Any, Any], exc: MissingReference) -> Response[Problem]:
+    return problem(404, "not-found", f"No such {exc.what}", str(exc), request)
+
+
+@_maps(NotFoundException)
+def _not_found_exception(request: Request[Any, Any, Any], exc: NotFoundException) -> Response[Problem]:
+    return problem(404, "not-found", "Not found", exc.detail, request)
+
+
+@_maps(RateLimited)
+def _rate_limited(request: Request[Any, Any, Any], exc: RateLimited) -> Response[Problem]:
+    limited = problem(429, "rate-limited", "Too many requests", exc.message, request)
+    limited.headers["Retry-After"] = str(exc.retry_after)
+    return limited
+
+
+@_maps(NotAuthorizedException)
+def _not_authorized_exception(request: Request[Any, Any, Any], exc: NotAuthorizedException) -> Response[Problem]:
+    # The app says why when it can (a server without an operator key); litestar's default says nothing.
+    said = exc.detail if exc.detail != HTTPStatus.UNAUTHORIZED.phrase else None
+    detail = said or "Send 'Authorization: Bearer <key>' with a valid key."
+    return problem(401, "unauthorized", "An API key is needed", detail, request)
+
+
+@_maps(PermissionDeniedException)
+def _permission_denied_exception(request: Request[Any, Any, Any], exc: PermissionDeniedException) -> Response[Problem]:
+    return problem(403, "forbidden", "This key may not do that", exc.detail or "Forbidden.", request)
+
+
+@_maps(ValidationException)
+def _validation_exception(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:
+    errors = exc.extra if isinstance(exc.extra, list) else None
+    field = None
+    if errors and isinstance(errors[0], dict):
+        field = str(errors[0].get("key") or "") or None
+    return problem(
+        400,
+        "malformed-request",
+        "The request does not decode",
+        exc.detail,
+        request,
+        field=field,
+        errors=_jsonable(errors) if errors else None,
+    )
+
+
+@_maps(HTTPException)
+def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
+    if exc.status_code == 400:
         return problem(400, "malformed-request", "The request does not decode", exc.detail, request)
-    if isinstance(exc, HTTPException):
-        return problem(exc.status_code, "http-error", exc.detail, exc.detail, request)
+    return problem(exc.status_code, "http-error", exc.detail, exc.detail, request)
+
+
+@_maps(Exception)
+def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    # Never the exception's text: it may carry SQL, paths or values from another club.
     get_logger().exception("request.failed", error_type=type(exc).__name__)
     return problem(
         HTTP_500_INTERNAL_SERVER_ERROR,
@@ -234,8 +312,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def exception_handlers() -> dict[int | type[Exception], Any]:
-    """Litestar exception handlers: everything goes through `_to_problem`."""
-    return {Exception: _to_problem}
+    """Litestar exception handlers: the problem table above."""
+    return {kind: handler for kind, handler in PROBLEMS.items()}
 
 
 MEDIA_PROBLEM = MediaType.JSON
