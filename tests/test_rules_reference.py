@@ -20,9 +20,9 @@ CITED = re.compile(r"\b(G|MN|AS|M44)(-[A-Z0-9]+)+\b")
 # Which ruleset's file holds the ids of each prefix (G: the general file, served under every ruleset).
 RULESET_OF_PREFIX = {"MN": "milles-nautiques", "AS": "atlantic-storm", "M44": "memoire-44"}
 SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "node_modules"}
-# `../shared`, `shared/rules`..., `decisions.md`, and the same path built with pathlib (`"shared" / "data"`).
-# Tests may read the reference data beside the repository (`shared` / `data`: facts with their sources,
-# never copied in); nothing may send a reader to the rule texts, readings or design notes.
+# A path into the folder beside the repository that holds the rule texts, the readings file and the design
+# notes, written out or built with pathlib. Tests may read the reference data there (facts with their
+# sources, never copied in); nothing may send a reader to the texts, readings or notes.
 OUTSIDE_POINTERS = re.compile(
     r"\.\./shared/(?!data\b)|shared/(rules|seeds|notes)\b|decisions\.md|[\"']shared[\"']\s*/\s*[\"'](rules|seeds|notes)"
 )
