@@ -15,7 +15,7 @@ import msgspec
 from domain.ruleset import Event, RuleError, Ruleset, Setup
 
 
-class GameStarted(Event, frozen=True, tag="tablelog.game_started"):
+class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started"):
     """The first event of every game's stream (G-5)."""
 
     ruleset: str
@@ -23,7 +23,7 @@ class GameStarted(Event, frozen=True, tag="tablelog.game_started"):
     setup: Setup
 
 
-class Correction(Event, frozen=True, tag="tablelog.correction"):
+class Correction(Event, frozen=True, kw_only=True, tag="tablelog.correction"):
     """Voids the latest `voids` events still in effect (G-3). Corrections themselves are never
     voided: to take one back, report the voided events again."""
 

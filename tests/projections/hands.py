@@ -34,12 +34,12 @@ ROUNDS = 2
 TURNS_PER_PLAYER = 2
 
 
-class Drew(Event, tag="hands.drew"):
+class Drew(Event, kw_only=True, tag="hands.drew"):
     seat: int
     card: str | None = None
 
 
-class Played(Event, tag="hands.played"):
+class Played(Event, kw_only=True, tag="hands.played"):
     seat: int
     card: str
 

@@ -29,12 +29,12 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     target: int = 10
 
 
-class Rolled(Event, frozen=True, tag="tally.rolled"):
+class Rolled(Event, frozen=True, kw_only=True, tag="tally.rolled"):
     seat: int
     face: int
 
 
-class Noted(Event, frozen=True, tag="tally.noted"):
+class Noted(Event, frozen=True, kw_only=True, tag="tally.noted"):
     seat: int
     text: str
 
