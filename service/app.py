@@ -9,6 +9,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import anyio
 import anyio.to_thread
 import msgspec
 from litestar import Controller, Litestar, MediaType, Request, Response, get, post
@@ -440,7 +441,7 @@ class GameController(Controller):
         summary="The state at a version, in a view (a spectate key: public, behind the spectator delay)",
         opt=PUBLIC,
     )
-    def read_state(
+    async def read_state(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
@@ -451,10 +452,17 @@ class GameController(Controller):
         version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> StateOut:
         _require_club(principal, club_id)
+        viewer = _viewer(view, seat)
         horizon = spectator_horizon(records.store, principal, game_id)
         if horizon is not None:
             version = min(version or horizon, horizon)
-        at, state = records.state(club_id, game_id, _viewer(view, seat), version)
+        if version is None:
+            # The latest state is the remembered fold plus the events since: cheap enough for the loop.
+            at, state = records.state(club_id, game_id, viewer)
+        else:
+            # An earlier version is folded from the start (up to the whole game): a worker thread's job,
+            # so one long read never stalls every other request of the process (issue 13).
+            at, state = await anyio.to_thread.run_sync(records.state, club_id, game_id, viewer, version)
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
     @get("/{game_id:str}/result", sync_to_thread=False, summary="The game's result (finished or not)")

@@ -366,3 +366,31 @@ def test_a_writer_behind_another_process_gets_a_conflict_not_a_lost_event(databa
         assert retried.status_code == 201, retried.text
         events = first.get(f"/clubs/c1/games/{game_id}/events", headers=api_one.auth(token)).json()["events"]
         assert [e["data"].get("face") for e in events[1:]] == [3, 4, 1]
+
+
+def test_an_earlier_state_is_folded_in_a_worker_thread_and_the_latest_on_the_loop(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13: an earlier version is folded from the start (a long game took 0.77 s), so it must not
+    # run on the event loop, where it would stall every other request of the process.
+    import threading
+
+    from service.records import GameRecords
+
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token)
+    assert api.append("c1", token, game_id, 1, [rolled(0, 3), rolled(1, 4)]).status_code == 201
+    threads: list[str] = []
+    original = GameRecords.state
+
+    def watched(self: GameRecords, *args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(self, *args)
+
+    monkeypatch.setattr(GameRecords, "state", watched)
+    earlier = api.client.get(f"/clubs/c1/games/{game_id}/state", params={"version": 2}, headers=api.auth(token))
+    latest = api.client.get(f"/clubs/c1/games/{game_id}/state", headers=api.auth(token))
+    assert (earlier.json()["version"], latest.json()["version"]) == (2, 3)
+    # anyio names the threads it hands work to; the event loop's thread is another one.
+    assert threads[0].startswith("AnyIO worker thread") and not threads[1].startswith("AnyIO worker thread")
