@@ -437,7 +437,6 @@ class GameController(Controller):
 
     @get(
         "/{game_id:str}/state",
-        sync_to_thread=False,
         summary="The state at a version, in a view (a spectate key: public, behind the spectator delay)",
         opt=PUBLIC,
     )
