@@ -394,3 +394,29 @@ def test_an_earlier_state_is_folded_in_a_worker_thread_and_the_latest_on_the_loo
     assert (earlier.json()["version"], latest.json()["version"]) == (2, 3)
     # anyio names the threads it hands work to; the event loop's thread is another one.
     assert threads[0].startswith("AnyIO worker thread") and not threads[1].startswith("AnyIO worker thread")
+
+
+def test_a_large_batch_is_appended_in_a_worker_thread_and_a_small_one_on_the_loop(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13: 32 writers of 500-event batches held the loop (and `/health`) for seconds.
+    import threading
+
+    from service.app import LOOP_BATCH
+    from service.records import GameRecords
+
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token)
+    threads: list[str] = []
+    original = GameRecords.append
+
+    def watched(self: GameRecords, *args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(self, *args)
+
+    monkeypatch.setattr(GameRecords, "append", watched)
+    assert api.append("c1", token, game_id, 1, [rolled(0, 1)]).status_code == 201
+    many = [rolled((index + 1) % 2, 1) for index in range(LOOP_BATCH + 1)]
+    assert api.append("c1", token, game_id, 2, many).status_code == 201
+    assert not threads[0].startswith("AnyIO worker thread") and threads[1].startswith("AnyIO worker thread")
