@@ -20,7 +20,7 @@ from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
 from service.store.access import Scope
-from service.store.base import Recorder, Store
+from service.store.base import AlreadyExists, Recorder, Store
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -314,7 +314,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     except BadEvent as error:
         print(f"line {error.index + 1}: {error.message}", file=sys.stderr)
         return 1
-    except registry.UnknownRuleset as error:
+    except (registry.UnknownRuleset, AlreadyExists) as error:
         print(str(error), file=sys.stderr)
         return 1
     finally:

@@ -282,6 +282,14 @@ class Store(AccessStore, Protocol):
         as the events."""
         ...
 
+    def restore_game(
+        self, game: GameRecord, events: Sequence[NewEvent], recorded_at: Sequence[datetime], *, recorded_by: Recorder
+    ) -> AppendResult:
+        """Write an imported game whole, in one transaction: its listing as given (created, finished and
+        when) and its events from version 1, each with the time it was first recorded. AlreadyExists when
+        the game's id is taken."""
+        ...
+
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """A stream's events after `after_version`, in version order."""
         ...
