@@ -361,6 +361,10 @@ class GameRecords:
         chain the export recorded. The listing (title, created and finished times) and each event's
         recorded time are kept when the export holds them (exports made before they were written get the
         time of the import); the game is written in one transaction."""
+        return self.write_import(self.prepare_import(club_id, lines, game_id), recorded_by)
+
+    def prepare_import(self, club_id: str, lines: Sequence[bytes], game_id: str | None = None) -> PreparedGame:
+        """An exported game checked whole (events, chain, times), nothing written yet."""
         if not lines:
             raise BadEvent(0, None, "The file holds no events.")
         try:
@@ -407,15 +411,23 @@ class GameRecords:
             finished_at=(listing.finished_at or recorded_at[-1]) if finished else None,
             title=listing.title,
         )
+        return PreparedGame(
+            record=record, events=new_events, recorded_at=recorded_at, folded=folded, players=head.setup.players
+        )
+
+    def write_import(self, prepared: PreparedGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
+        """Store a prepared game (its players who are not yet the club's first)."""
+        record = prepared.record
         if self.store.get_game(record.game_id) is not None:
             raise AlreadyExists("game", record.game_id)
-        known = {p.player_id for p in self.store.get_players(club_id, [p.player_id for p in head.setup.players])}
-        for player in head.setup.players:
+        players = prepared.players
+        known = {p.player_id for p in self.store.get_players(record.club_id, [p.player_id for p in players])}
+        for player in players:
             if player.player_id not in known:
-                self.store.create_player(club_id, player.player_id, player.name)
-        result = self.store.restore_game(record, new_events, recorded_at, recorded_by=recorded_by)
-        self._remember(record.game_id, folded)
-        self._remember_link(record.game_id, len(new_events), new_events[-1].chain)
+                self.store.create_player(record.club_id, player.player_id, player.name)
+        result = self.store.restore_game(record, prepared.events, prepared.recorded_at, recorded_by=recorded_by)
+        self._remember(record.game_id, prepared.folded)
+        self._remember_link(record.game_id, len(prepared.events), prepared.events[-1].chain)
         return record, result
 
     def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
@@ -551,6 +563,16 @@ def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -
             raise BatchRuleError(index, event_tag(event), error, folded.ruleset.name) from None
         folded = folded.apply(event)
     return folded
+
+
+class PreparedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """An exported game checked and ready to store: its listing, its chained events and their times."""
+
+    record: GameRecord
+    events: list[NewEvent]
+    recorded_at: list[datetime]
+    folded: Folded
+    players: tuple[Player, ...]
 
 
 class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):

@@ -38,22 +38,26 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 @pytest.fixture
-def new_server(database_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
+def new_server_url(database_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     """A second, fresh database on the same backend (the server a club moves to)."""
     if database_url.startswith("sqlite"):
-        with club_store(f"sqlite:///{tmp_path / 'new-server.db'}") as opened:
-            yield opened
+        yield f"sqlite:///{tmp_path / 'new-server.db'}"
         return
     base = str(request.getfixturevalue("postgres_url"))
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:
-        with club_store(f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}") as opened:
-            yield opened
+        yield f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def new_server(new_server_url: str) -> Iterator[Store]:
+    with club_store(new_server_url) as opened:
+        yield opened
 
 
 def played_in_march(store: Store, game_id: str = "march") -> None:
