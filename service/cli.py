@@ -20,7 +20,7 @@ from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
 from service.store.access import Scope
-from service.store.base import AlreadyExists, Recorder, Store
+from service.store.base import AlreadyExists, Recorder, Store, StoreError
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -216,7 +216,7 @@ def cmd_club_import(args: argparse.Namespace) -> int:
     store = _store(_settings(args))
     try:
         document = import_club(GameRecords(store), Path(args.file).read_bytes())
-    except (ClubImportError, AlreadyExists, OSError) as error:
+    except (ClubImportError, StoreError, OSError) as error:
         print(str(error).splitlines()[0], file=sys.stderr)
         return 1
     finally:

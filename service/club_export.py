@@ -10,7 +10,8 @@ from typing import Any, Literal, get_args
 import msgspec
 
 from domain import registry
-from projections.standings import Removal
+from projections.campaigns import Campaign
+from projections.standings import League, Removal
 from service.readmodels import CollectionKind
 from service.records import BadEvent, BatchRuleError, GameRecords, PreparedGame
 from service.store.base import MAX_BATCH, AlreadyExists, GameFilter, NewEvent, Recorder
@@ -52,8 +53,8 @@ class CollectionEntry(msgspec.Struct, frozen=True, kw_only=True):
     definition: msgspec.Raw
     game_ids: list[str]
     removals: list[Removal] = msgspec.field(default_factory=list)
-    stream_id: str | None = None
     events: list[StreamEvent] = msgspec.field(default_factory=list)
+    """A tournament's own stream (empty for a league or campaign)."""
 
 
 class ClubExport(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,7 +88,6 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
                     definition=msgspec.Raw(found.definition),
                     game_ids=list(found.game_ids),
                     removals=store.removals(kind, club_id, found.collection_id),
-                    stream_id=stream,
                     events=[
                         StreamEvent(type=e.type, schema_version=e.schema_version, data=msgspec.Raw(e.data))
                         for e in (store.read_stream(stream) if stream else [])
@@ -151,12 +151,13 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
     for game in prepared:
         records.write_import(game, by)
     for collection in document.collections:
-        if collection.stream_id is not None and collection.events:
+        if collection.events:
             events = [
                 NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in collection.events
             ]
             for offset in range(0, len(events), MAX_BATCH):
-                store.append(collection.stream_id, events[offset : offset + MAX_BATCH], offset, recorded_by=by)
+                stream = _tournament_stream(club_id, collection.collection_id)
+                store.append(stream, events[offset : offset + MAX_BATCH], offset, recorded_by=by)
         store.create_collection(collection.kind, club_id, collection.collection_id, bytes(collection.definition))
         for game_id in collection.game_ids:
             store.add_collection_game(collection.kind, club_id, collection.collection_id, game_id)
@@ -177,8 +178,19 @@ def _check_references(document: ClubExport) -> None:
                 f"Resource {resource.resource_id!r}: version {resource.version} where {seen[key]} was due "
                 "(versions come 1, 2, ... in order)."
             )
+    from service.api_competitions import TournamentCreated
+
+    shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
     games = {g.game_id for g in document.games}
     for collection in document.collections:
+        try:
+            msgspec.json.decode(collection.definition, type=shapes[collection.kind])
+        except msgspec.DecodeError as error:
+            raise ClubImportError(f"The {collection.kind} {collection.collection_id!r}: {error}") from None
+        if collection.events and collection.kind != "tournament":
+            raise ClubImportError(
+                f"The {collection.kind} {collection.collection_id!r} has events: only a tournament has."
+            )
         unknown = sorted({*collection.game_ids, *(r.game_id for r in collection.removals)} - games)
         if unknown:
             raise ClubImportError(

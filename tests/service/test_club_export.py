@@ -139,3 +139,18 @@ def test_the_club_commands_move_a_club_and_name_a_refusal_in_one_line(old_store:
     assert again.returncode == 0 and (tmp_path / "again.json").read_bytes() == exported + b"\n"
     twice = tablelog("club", "import", str(source), env=env, check=False)
     assert twice.returncode == 1 and twice.stderr.count("\n") == 1 and "c1" in twice.stderr
+
+
+def test_a_club_file_whose_league_names_a_game_it_lacks_is_refused_before_anything_is_written(
+    old_store: Store, fresh: Store
+) -> None:
+    document = json.loads(export_club(GameRecords(old_store), "c1"))
+    league = next(c for c in document["collections"] if c["kind"] == "league")
+    league["game_ids"].append("elsewhere")
+    with pytest.raises(ClubImportError, match=r"The league 'autumn' names games not in the file: \['elsewhere'\]"):
+        import_club(GameRecords(fresh), json.dumps(document).encode())
+    league["game_ids"].pop()
+    league["definition"]["starts"] = "soon"
+    with pytest.raises(ClubImportError, match="The league 'autumn': "):
+        import_club(GameRecords(fresh), json.dumps(document).encode())
+    assert fresh.get_club("c1") is None and fresh.count_events() == 0
