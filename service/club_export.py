@@ -5,7 +5,8 @@ and share links are never written. An import checks every game before it writes 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal, get_args
+from datetime import datetime
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -14,7 +15,7 @@ from projections.campaigns import Campaign
 from projections.standings import League, Removal
 from service.readmodels import CollectionKind
 from service.records import BadEvent, BatchRuleError, GameRecords, PreparedGame
-from service.store.base import MAX_BATCH, AlreadyExists, GameFilter, NewEvent, Recorder
+from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
 
@@ -42,6 +43,7 @@ class StreamEvent(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     schema_version: int
     data: msgspec.Raw
+    recorded_at: Annotated[datetime, msgspec.Meta(tz=True)]
 
 
 class CollectionEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,7 +91,12 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
                     game_ids=list(found.game_ids),
                     removals=store.removals(kind, club_id, found.collection_id),
                     events=[
-                        StreamEvent(type=e.type, schema_version=e.schema_version, data=msgspec.Raw(e.data))
+                        StreamEvent(
+                            type=e.type,
+                            schema_version=e.schema_version,
+                            data=msgspec.Raw(e.data),
+                            recorded_at=e.recorded_at,
+                        )
                         for e in (store.read_stream(stream) if stream else [])
                     ],
                 )
@@ -152,12 +159,12 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
         records.write_import(game, by)
     for collection in document.collections:
         if collection.events:
-            events = [
-                NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in collection.events
-            ]
-            for offset in range(0, len(events), MAX_BATCH):
-                stream = _tournament_stream(club_id, collection.collection_id)
-                store.append(stream, events[offset : offset + MAX_BATCH], offset, recorded_by=by)
+            store.restore_stream(
+                _tournament_stream(club_id, collection.collection_id),
+                [NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in collection.events],
+                [e.recorded_at for e in collection.events],
+                recorded_by=by,
+            )
         store.create_collection(collection.kind, club_id, collection.collection_id, bytes(collection.definition))
         for game_id in collection.game_ids:
             store.add_collection_game(collection.kind, club_id, collection.collection_id, game_id)

@@ -425,7 +425,9 @@ class GameRecords:
         for player in players:
             if player.player_id not in known:
                 self.store.create_player(record.club_id, player.player_id, player.name)
-        result = self.store.restore_game(record, prepared.events, prepared.recorded_at, recorded_by=recorded_by)
+        result = self.store.restore_stream(
+            record.game_id, prepared.events, prepared.recorded_at, recorded_by=recorded_by, game=record
+        )
         self._remember(record.game_id, prepared.folded)
         self._remember_link(record.game_id, len(prepared.events), prepared.events[-1].chain)
         return record, result

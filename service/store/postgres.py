@@ -323,11 +323,17 @@ class PostgresStore(AccessSql):
             stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
         )
 
-    def restore_game(
-        self, game: GameRecord, events: Sequence[NewEvent], recorded_at: Sequence[datetime], *, recorded_by: Recorder
+    def restore_stream(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        recorded_at: Sequence[datetime],
+        *,
+        recorded_by: Recorder,
+        game: GameRecord | None = None,
     ) -> AppendResult:
         if not 1 <= len(events) < 2**POSITION_SHIFT:
-            raise ValueError(f"a restored game holds 1 to {2**POSITION_SHIFT - 1} events")
+            raise ValueError(f"a restored stream holds 1 to {2**POSITION_SHIFT - 1} events")
         batch = msgspec.json.encode(
             [
                 (e.type, e.schema_version, msgspec.Raw(e.data), e.chain, moment)
@@ -336,29 +342,30 @@ class PostgresStore(AccessSql):
         ).decode()
         try:
             with self._tx() as conn:
-                conn.execute(
-                    "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, "
-                    "finished, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        game.game_id,
-                        game.club_id,
-                        game.ruleset,
-                        game.ruleset_version,
-                        list(game.player_ids),
-                        game.title,
-                        game.created_at,
-                        game.finished,
-                        game.finished_at,
-                    ),
-                )
+                if game is not None:
+                    conn.execute(
+                        "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, "
+                        "finished, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        (
+                            game.game_id,
+                            game.club_id,
+                            game.ruleset,
+                            game.ruleset_version,
+                            list(game.player_ids),
+                            game.title,
+                            game.created_at,
+                            game.finished,
+                            game.finished_at,
+                        ),
+                    )
                 rows = conn.execute(
                     _RESTORE_EVENTS,
-                    {"stream": game.game_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
+                    {"stream": stream_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
                 ).fetchall()
         except pg_errors.UniqueViolation:
-            raise AlreadyExists("game", game.game_id) from None
+            raise AlreadyExists("game" if game is not None else "stream", stream_id) from None
         return AppendResult(
-            stream_id=game.game_id,
+            stream_id=stream_id,
             first_version=1,
             last_version=len(events),
             positions=tuple(position for _, position in sorted(rows)),

@@ -256,20 +256,29 @@ class SqliteStore(AccessSql):
     def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         return self._replayed(self._conn(), stream_id, idempotency_key, fingerprint)
 
-    def restore_game(
-        self, game: GameRecord, events: Sequence[NewEvent], recorded_at: Sequence[datetime], *, recorded_by: Recorder
+    def restore_stream(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        recorded_at: Sequence[datetime],
+        *,
+        recorded_by: Recorder,
+        game: GameRecord | None = None,
     ) -> AppendResult:
         if not events:
-            raise ValueError("a restored game holds at least one event")
+            raise ValueError("a restored stream holds at least one event")
         with self._write() as conn:
-            _insert_game(conn, game)
+            if game is not None:
+                _insert_game(conn, game)
+            if conn.execute("SELECT 1 FROM events WHERE stream_id = ? LIMIT 1", (stream_id,)).fetchone():
+                raise AlreadyExists("stream", stream_id)
             positions = []
             for version, (event, moment) in enumerate(zip(events, recorded_at, strict=True), start=1):
                 cursor = conn.execute(
                     "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
                     "key_id, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        game.game_id,
+                        stream_id,
                         version,
                         event.type,
                         event.schema_version,
@@ -281,9 +290,7 @@ class SqliteStore(AccessSql):
                     ),
                 )
                 positions.append(int(cursor.lastrowid or 0))
-        return AppendResult(
-            stream_id=game.game_id, first_version=1, last_version=len(events), positions=tuple(positions)
-        )
+        return AppendResult(stream_id=stream_id, first_version=1, last_version=len(events), positions=tuple(positions))
 
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
         rows = (

@@ -79,7 +79,7 @@ def played_in_march(store: Store, game_id: str = "march") -> None:
         finished_at=times[-1],
         title="Friday night, table 2",
     )
-    store.restore_game(listing, events, times, recorded_by=BY)
+    store.restore_stream(game_id, events, times, recorded_by=BY, game=listing)
 
 
 def _seats() -> list[SeatSpec]:
