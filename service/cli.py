@@ -20,7 +20,7 @@ from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
 from service.store.access import Scope
-from service.store.base import Recorder, Store
+from service.store.base import AlreadyExists, Recorder, Store, StoreError
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -188,6 +188,46 @@ def cmd_club_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_club_export(args: argparse.Namespace) -> int:
+    """Write a whole club (players, resources, games, leagues, campaigns, tournaments; never its keys)."""
+    from service.club_export import export_club
+    from service.records import GameRecords
+
+    store = _store(_settings(args))
+    try:
+        document = export_club(GameRecords(store), args.club_id)
+    except LookupError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    if args.output:
+        Path(args.output).write_bytes(document + b"\n")
+    else:
+        sys.stdout.buffer.write(document + b"\n")
+    return 0
+
+
+def cmd_club_import(args: argparse.Namespace) -> int:
+    """Create a club from a club export; every game is checked before anything is written."""
+    from service.club_export import ClubImportError, import_club
+    from service.records import GameRecords
+
+    store = _store(_settings(args))
+    try:
+        document = import_club(GameRecords(store), Path(args.file).read_bytes())
+    except (ClubImportError, StoreError, OSError) as error:
+        print(str(error).splitlines()[0], file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    print(
+        f"club {document.club_id} imported: {len(document.players)} players, {len(document.resources)} resource "
+        f"versions, {len(document.games)} games, {len(document.collections)} leagues, campaigns and tournaments"
+    )
+    return 0
+
+
 def _new_key(store: Store, club_id: str, name: str, scope: Scope = "record", expires: datetime | None = None) -> str:
     """Create an API key for a club; returns its token (only its hash is stored)."""
     from service.auth import new_key
@@ -314,7 +354,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     except BadEvent as error:
         print(f"line {error.index + 1}: {error.message}", file=sys.stderr)
         return 1
-    except registry.UnknownRuleset as error:
+    except (registry.UnknownRuleset, AlreadyExists) as error:
         print(str(error), file=sys.stderr)
         return 1
     finally:
@@ -465,6 +505,15 @@ def build_parser() -> argparse.ArgumentParser:
     club_create.add_argument("name")
     _database_flags(club_create)
     club_create.set_defaults(run=cmd_club_create)
+    club_export = club.add_parser("export", help="write a whole club as one JSON document (never its keys)")
+    club_export.add_argument("club_id")
+    club_export.add_argument("-o", "--output")
+    _database_flags(club_export)
+    club_export.set_defaults(run=cmd_club_export)
+    club_import = club.add_parser("import", help="create a club from a club export (every game re-validated)")
+    club_import.add_argument("file")
+    _database_flags(club_import)
+    club_import.set_defaults(run=cmd_club_import)
 
     key = commands.add_parser("key", help="API keys").add_subparsers(dest="action", required=True)
     key_create = key.add_parser("create", help="create a club API key; prints the token once")

@@ -13,7 +13,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -24,6 +24,7 @@ from service.limits import Count, Id, Limits, check_id
 from service.store.base import (
     CHAIN_START,
     MAX_BATCH,
+    AlreadyExists,
     AppendResult,
     GameFilter,
     GameProgress,
@@ -356,64 +357,96 @@ class GameRecords:
     def import_stream(
         self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder, game_id: str | None = None
     ) -> tuple[GameRecord, AppendResult]:
-        """Import an exported game (JSON Lines, set-up first), re-validating every event."""
+        """Import an exported game (JSON Lines, set-up first), re-validating every event and checking the
+        chain the export recorded. The listing (title, created and finished times) and each event's
+        recorded time are kept when the export holds them (exports made before they were written get the
+        time of the import); the game is written in one transaction."""
+        return self.write_import(self.prepare_import(club_id, lines, game_id), recorded_by)
+
+    def prepare_import(self, club_id: str, lines: Sequence[bytes], game_id: str | None = None) -> PreparedGame:
+        """An exported game checked whole (events, chain, times), nothing written yet."""
         if not lines:
             raise BadEvent(0, None, "The file holds no events.")
         try:
             head = msgspec.json.decode(lines[0], type=GameStarted)
+            kept = [msgspec.json.decode(line, type=_ExportedMembers) for line in lines]
         except msgspec.DecodeError as error:
             raise _bad_event(0, error) from None
         ruleset = registry.get(head.ruleset)
         events = self.decode_batch(ruleset, list(lines[1:]), first_index=1) if len(lines) > 1 else []
-        known = {p.player_id for p in self.store.get_players(club_id, [p.player_id for p in head.setup.players])}
-        for player in head.setup.players:
-            if player.player_id not in known:
-                self.store.create_player(club_id, player.player_id, player.name)
         folded = _accept_batch(start(ruleset, head), events, first_index=1)
         everything = [head, *events]
         new_events = chained(CHAIN_START, [_new_event(e) for e in everything])
-        for index, (line, event) in enumerate(zip(lines, new_events, strict=True)):
-            recorded = msgspec.json.decode(line, type=_ExportedLink).tablelog_chain
-            if recorded is not None and recorded != event.chain:
+        now = datetime.now(UTC)
+        recorded_at: list[datetime] = []
+        for index, (members, event) in enumerate(zip(kept, new_events, strict=True)):
+            if members.tablelog_chain is not None and members.tablelog_chain != event.chain:
                 raise BadEvent(
                     index,
                     "tablelog_chain",
                     f"Event {index} ({event.type}) does not match the chain the export recorded: it, or an event "
                     "before it, was changed or removed after the export.",
                 )
-        game_id = game_id or uuid.uuid4().hex
+            moment = members.tablelog_recorded_at or now
+            if recorded_at and moment < recorded_at[-1]:
+                raise BadEvent(
+                    index,
+                    "tablelog_recorded_at",
+                    f"Event {index} ({event.type}) is recorded before the event ahead of it: a stream's events "
+                    "are recorded in order.",
+                )
+            recorded_at.append(moment)
+        listing = kept[0].tablelog_game or _ExportedGame()
+        finished = ruleset.result(folded.state).finished
         record = GameRecord(
-            game_id=game_id,
+            game_id=game_id or uuid.uuid4().hex,
             club_id=club_id,
             ruleset=ruleset.name,
             ruleset_version=head.ruleset_version,
             player_ids=tuple(p.player_id for p in head.setup.players),
-            created_at=datetime.now(UTC),
+            created_at=listing.created_at or recorded_at[0],
+            version=len(new_events),
+            finished=finished,
+            # The listing's end is when the event that ended the game was recorded (see _append_at).
+            finished_at=(listing.finished_at or recorded_at[-1]) if finished else None,
+            title=listing.title,
         )
-        result: AppendResult | None = None
-        for offset in range(0, len(new_events), MAX_BATCH):
-            chunk = new_events[offset : offset + MAX_BATCH]
-            last = offset + len(chunk) == len(new_events)
-            result = self.store.append(
-                game_id,
-                chunk,
-                offset,
-                recorded_by=recorded_by,
-                game=record if offset == 0 else None,
-                progress=GameProgress(finished=ruleset.result(folded.state).finished) if last else None,
-            )
-        assert result is not None
-        self._remember(game_id, folded)
+        return PreparedGame(
+            record=record, events=new_events, recorded_at=recorded_at, folded=folded, players=head.setup.players
+        )
+
+    def write_import(self, prepared: PreparedGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
+        """Store a prepared game (its players who are not yet the club's first)."""
+        record = prepared.record
+        if self.store.get_game(record.game_id) is not None:
+            raise AlreadyExists("game", record.game_id)
+        players = prepared.players
+        known = {p.player_id for p in self.store.get_players(record.club_id, [p.player_id for p in players])}
+        for player in players:
+            if player.player_id not in known:
+                self.store.create_player(record.club_id, player.player_id, player.name)
+        result = self.store.restore_stream(
+            record.game_id, prepared.events, prepared.recorded_at, recorded_by=recorded_by, game=record
+        )
+        self._remember(record.game_id, prepared.folded)
+        self._remember_link(record.game_id, len(prepared.events), prepared.events[-1].chain)
         return record, result
 
     def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
-        """A game's events as JSON Lines (the stored bytes, set-up first), each with its chain link as
-        `tablelog_chain`, so an import finds an event changed since."""
-        self._owned(club_id, game_id)
+        """A game's events as JSON Lines (the stored bytes, set-up first), each with its recorded time as
+        `tablelog_recorded_at` and its chain link as `tablelog_chain`, so an import keeps when each event
+        happened and finds an event changed since; the first line also carries the game's listing as
+        `tablelog_game` (title, created and finished times)."""
+        record = self.game(club_id, game_id)
+        listing = _ExportedGame(title=record.title, created_at=record.created_at, finished_at=record.finished_at)
         lines, link = [], CHAIN_START
         for event in self.store.read_stream(game_id):
             link = chain_hash(link, event)
-            lines.append(_with_link(event.data, link))
+            members: dict[str, Any] = {"tablelog_recorded_at": event.recorded_at}
+            if event.version == 1:
+                members["tablelog_game"] = listing
+            members["tablelog_chain"] = link
+            lines.append(_with_members(event.data, members))
         return lines
 
     def verify(self) -> Iterator[ChainBreak]:
@@ -534,6 +567,16 @@ def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -
     return folded
 
 
+class PreparedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """An exported game checked and ready to store: its listing, its chained events and their times."""
+
+    record: GameRecord
+    events: list[NewEvent]
+    recorded_at: list[datetime]
+    folded: Folded
+    players: tuple[Player, ...]
+
+
 class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
     """An event whose chain link does not follow: it, or an event before it, was changed or removed."""
 
@@ -543,15 +586,32 @@ class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
-class _ExportedLink(msgspec.Struct, frozen=True):
+_Moment = Annotated[datetime, msgspec.Meta(tz=True)]
+"""A time in an export: with its zone (a time without one could be read as any)."""
+
+
+class _ExportedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's listing as an export carries it on its first line."""
+
+    title: str = ""
+    created_at: _Moment | None = None
+    finished_at: _Moment | None = None
+
+
+class _ExportedMembers(msgspec.Struct, frozen=True, kw_only=True):
+    """What an export adds to each event's body (each optional: older exports lack some)."""
+
     tablelog_chain: str | None = None
+    tablelog_recorded_at: _Moment | None = None
+    tablelog_game: _ExportedGame | None = None
 
 
-def _with_link(data: bytes, link: str) -> bytes:
-    """An event's stored JSON object with its chain link added as the last member."""
+def _with_members(data: bytes, members: dict[str, Any]) -> bytes:
+    """An event's stored JSON object with the export's members added after its own."""
     body = data.rstrip()
+    added = msgspec.json.encode(members)[1:-1]
     separator = b"" if body == b"{}" else b","
-    return body[:-1] + separator + b'"tablelog_chain":"' + link.encode() + b'"}'
+    return body[:-1] + separator + added + b"}"
 
 
 def _new_event(event: Any) -> NewEvent:

@@ -282,6 +282,20 @@ class Store(AccessStore, Protocol):
         as the events."""
         ...
 
+    def restore_stream(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        recorded_at: Sequence[datetime],
+        *,
+        recorded_by: Recorder,
+        game: GameRecord | None = None,
+    ) -> AppendResult:
+        """Write an imported stream whole, in one transaction: its events from version 1, each with the
+        time it was first recorded, and for a game its listing as given (created, finished and when).
+        AlreadyExists when the stream (or the game's id) is taken."""
+        ...
+
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """A stream's events after `after_version`, in version order."""
         ...

@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -135,6 +136,15 @@ SELECT {_FIRST_POSITION} + 1, %(stream)s, %(expected)s + 1, %(type)s, %(schema_v
        %(data)s::json, %(club)s, %(key)s, %(chain)s
 WHERE {_EXPECTED_CHECK}
 RETURNING position
+"""
+
+# An imported game's events, each with the time it was first recorded (`e.event->>4`), from version 1.
+_RESTORE_EVENTS = f"""
+INSERT INTO events (position, stream_id, version, type, schema_version, data, recorded_at, club_id, key_id, chain)
+SELECT {_FIRST_POSITION} + e.ord, %(stream)s, e.ord, {_BATCH_COLUMNS}, (e.event->>4)::timestamptz,
+       %(club)s, %(key)s, e.event->>3
+FROM {_BATCH}
+RETURNING version, position
 """
 
 
@@ -311,6 +321,54 @@ class PostgresStore(AccessSql):
             raise self._conflict(stream_id, expected_version)
         return AppendResult(
             stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+        )
+
+    def restore_stream(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        recorded_at: Sequence[datetime],
+        *,
+        recorded_by: Recorder,
+        game: GameRecord | None = None,
+    ) -> AppendResult:
+        if not 1 <= len(events) < 2**POSITION_SHIFT:
+            raise ValueError(f"a restored stream holds 1 to {2**POSITION_SHIFT - 1} events")
+        batch = msgspec.json.encode(
+            [
+                (e.type, e.schema_version, msgspec.Raw(e.data), e.chain, moment)
+                for e, moment in zip(events, recorded_at, strict=True)
+            ]
+        ).decode()
+        try:
+            with self._tx() as conn:
+                if game is not None:
+                    conn.execute(
+                        "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, "
+                        "finished, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        (
+                            game.game_id,
+                            game.club_id,
+                            game.ruleset,
+                            game.ruleset_version,
+                            list(game.player_ids),
+                            game.title,
+                            game.created_at,
+                            game.finished,
+                            game.finished_at,
+                        ),
+                    )
+                rows = conn.execute(
+                    _RESTORE_EVENTS,
+                    {"stream": stream_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
+                ).fetchall()
+        except pg_errors.UniqueViolation:
+            raise AlreadyExists("game" if game is not None else "stream", stream_id) from None
+        return AppendResult(
+            stream_id=stream_id,
+            first_version=1,
+            last_version=len(events),
+            positions=tuple(position for _, position in sorted(rows)),
         )
 
     def _append_plain(

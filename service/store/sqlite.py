@@ -201,26 +201,7 @@ class SqliteStore(AccessSql):
                 if replay is not None:
                     return replay
             if game is not None:
-                try:
-                    conn.execute(
-                        "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, "
-                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            game.game_id,
-                            game.club_id,
-                            game.ruleset,
-                            game.ruleset_version,
-                            msgspec.json.encode(game.player_ids).decode(),
-                            game.title,
-                            game.created_at.isoformat(),
-                        ),
-                    )
-                except sqlite3.IntegrityError:
-                    raise AlreadyExists("game", game.game_id) from None
-                conn.executemany(
-                    "INSERT INTO game_players (game_id, player_id) VALUES (?, ?)",
-                    [(game.game_id, p) for p in dict.fromkeys(game.player_ids)],
-                )
+                _insert_game(conn, game)
             current = conn.execute(
                 "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
             ).fetchone()[0]
@@ -274,6 +255,42 @@ class SqliteStore(AccessSql):
 
     def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         return self._replayed(self._conn(), stream_id, idempotency_key, fingerprint)
+
+    def restore_stream(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        recorded_at: Sequence[datetime],
+        *,
+        recorded_by: Recorder,
+        game: GameRecord | None = None,
+    ) -> AppendResult:
+        if not events:
+            raise ValueError("a restored stream holds at least one event")
+        with self._write() as conn:
+            if game is not None:
+                _insert_game(conn, game)
+            if conn.execute("SELECT 1 FROM events WHERE stream_id = ? LIMIT 1", (stream_id,)).fetchone():
+                raise AlreadyExists("stream", stream_id)
+            positions = []
+            for version, (event, moment) in enumerate(zip(events, recorded_at, strict=True), start=1):
+                cursor = conn.execute(
+                    "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
+                    "key_id, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        stream_id,
+                        version,
+                        event.type,
+                        event.schema_version,
+                        event.data.decode(),
+                        moment.isoformat(),
+                        recorded_by.club_id,
+                        recorded_by.key_id,
+                        event.chain,
+                    ),
+                )
+                positions.append(int(cursor.lastrowid or 0))
+        return AppendResult(stream_id=stream_id, first_version=1, last_version=len(events), positions=tuple(positions))
 
     def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
         rows = (
@@ -497,3 +514,29 @@ def _statements(script: str) -> list[str]:
     if current.strip():
         statements.append(current.strip())
     return statements
+
+
+def _insert_game(conn: sqlite3.Connection, game: GameRecord) -> None:
+    """A game's listing and its players (AlreadyExists when the id is taken)."""
+    try:
+        conn.execute(
+            "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, "
+            "finished, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.game_id,
+                game.club_id,
+                game.ruleset,
+                game.ruleset_version,
+                msgspec.json.encode(game.player_ids).decode(),
+                game.title,
+                game.created_at.isoformat(),
+                game.finished,
+                game.finished_at.isoformat() if game.finished_at else None,
+            ),
+        )
+    except sqlite3.IntegrityError:
+        raise AlreadyExists("game", game.game_id) from None
+    conn.executemany(
+        "INSERT INTO game_players (game_id, player_id) VALUES (?, ?)",
+        [(game.game_id, p) for p in dict.fromkeys(game.player_ids)],
+    )

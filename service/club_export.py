@@ -1,0 +1,211 @@
+"""A whole club as one JSON document, to move it to another server: its players, resources (every
+version), games (each as its game export), leagues, campaigns and tournaments. API keys, page sessions
+and share links are never written. An import checks every game before it writes anything."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from typing import Annotated, Any, Literal, get_args
+
+import msgspec
+
+from domain import registry
+from projections.campaigns import Campaign
+from projections.standings import League, Removal
+from service.readmodels import CollectionKind
+from service.records import BadEvent, BatchRuleError, GameRecords, PreparedGame
+from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder
+
+FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
+
+
+class PlayerEntry(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+
+
+class ResourceEntry(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    kind: str
+    resource_id: str
+    version: int
+    content: Any
+
+
+class GameEntry(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    lines: list[msgspec.Raw]
+    """The game's export, one JSON object per event (see `GameRecords.export_stream`)."""
+
+
+class StreamEvent(msgspec.Struct, frozen=True, kw_only=True):
+    type: str
+    schema_version: int
+    data: msgspec.Raw
+    recorded_at: Annotated[datetime, msgspec.Meta(tz=True)]
+
+
+class CollectionEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A league, campaign or tournament: its definition, games in assigned order, removals, and (for a
+    tournament) its own event stream."""
+
+    kind: CollectionKind
+    collection_id: str
+    definition: msgspec.Raw
+    game_ids: list[str]
+    removals: list[Removal] = msgspec.field(default_factory=list)
+    events: list[StreamEvent] = msgspec.field(default_factory=list)
+    """A tournament's own stream (empty for a league or campaign)."""
+
+
+class ClubExport(msgspec.Struct, frozen=True, kw_only=True):
+    format: Literal["tablelog-club/1"]
+    club_id: str
+    name: str
+    players: list[PlayerEntry]
+    resources: list[ResourceEntry]
+    games: list[GameEntry]
+    collections: list[CollectionEntry]
+
+
+def export_club(records: GameRecords, club_id: str) -> bytes:
+    """The club as one JSON document (the same club always gives the same bytes)."""
+    store = records.store
+    club = store.get_club(club_id)
+    if club is None:
+        raise LookupError(f"No club {club_id!r}.")
+    games, offset = [], 0
+    while page := store.list_games(club_id, GameFilter(limit=500, offset=offset)):
+        games.extend(page)
+        offset += len(page)
+    collections = []
+    for kind in get_args(CollectionKind):
+        for found in store.list_collections(kind, club_id):
+            stream = _tournament_stream(club_id, found.collection_id) if kind == "tournament" else None
+            collections.append(
+                CollectionEntry(
+                    kind=kind,
+                    collection_id=found.collection_id,
+                    definition=msgspec.Raw(found.definition),
+                    game_ids=list(found.game_ids),
+                    removals=store.removals(kind, club_id, found.collection_id),
+                    events=[
+                        StreamEvent(
+                            type=e.type,
+                            schema_version=e.schema_version,
+                            data=msgspec.Raw(e.data),
+                            recorded_at=e.recorded_at,
+                        )
+                        for e in (store.read_stream(stream) if stream else [])
+                    ],
+                )
+            )
+    document = ClubExport(
+        format=FORMAT,
+        club_id=club.club_id,
+        name=club.name,
+        players=[PlayerEntry(player_id=p.player_id, name=p.name) for p in store.list_players(club_id)],
+        resources=[
+            ResourceEntry(
+                ruleset=r.ruleset, kind=r.kind, resource_id=r.resource_id, version=r.version, content=r.content
+            )
+            for r in store.list_resources(club_id)
+        ],
+        games=[
+            GameEntry(
+                game_id=g.game_id, lines=[msgspec.Raw(line) for line in records.export_stream(club_id, g.game_id)]
+            )
+            for g in sorted(games, key=lambda g: (g.created_at, g.game_id))
+        ],
+        collections=collections,
+    )
+    return msgspec.json.encode(document)
+
+
+class ClubImportError(Exception):
+    """A club file that cannot be imported (nothing was written)."""
+
+
+def import_club(records: GameRecords, data: bytes) -> ClubExport:
+    """Create the club of a club export on this server. The club must not exist here; every game is
+    checked (events, chain, times) and every resource version parsed before anything is written."""
+    store = records.store
+    try:
+        document = msgspec.json.decode(data, type=ClubExport)
+    except msgspec.DecodeError as error:
+        raise ClubImportError(f"Not a club export: {error}") from None
+    club_id = document.club_id
+    if store.get_club(club_id) is not None:
+        raise AlreadyExists("club", club_id)
+    prepared: list[PreparedGame] = []
+    for entry in document.games:
+        try:
+            prepared.append(records.prepare_import(club_id, [bytes(line) for line in entry.lines], entry.game_id))
+        except BadEvent as error:
+            raise ClubImportError(f"Game {entry.game_id!r}, event {error.index}: {error.message}") from None
+        except (BatchRuleError, registry.UnknownRuleset) as error:
+            raise ClubImportError(f"Game {entry.game_id!r}: {error}") from None
+        if store.get_game(entry.game_id) is not None:
+            raise AlreadyExists("game", entry.game_id)
+    _check_references(document)
+    store.create_club(club_id, document.name)
+    for player in document.players:
+        store.create_player(club_id, player.player_id, player.name)
+    for resource in document.resources:
+        store.add_resource(club_id, resource.ruleset, resource.kind, resource.resource_id, resource.content)
+    by = Recorder(club_id=club_id)
+    for game in prepared:
+        records.write_import(game, by)
+    for collection in document.collections:
+        if collection.events:
+            store.restore_stream(
+                _tournament_stream(club_id, collection.collection_id),
+                [NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in collection.events],
+                [e.recorded_at for e in collection.events],
+                recorded_by=by,
+            )
+        store.create_collection(collection.kind, club_id, collection.collection_id, bytes(collection.definition))
+        for game_id in collection.game_ids:
+            store.add_collection_game(collection.kind, club_id, collection.collection_id, game_id)
+        for removal in collection.removals:
+            store.record_removal(collection.kind, club_id, collection.collection_id, removal)
+    return document
+
+
+def _check_references(document: ClubExport) -> None:
+    """What the writes rely on, checked before the first: resource versions 1, 2, ... in order (a store
+    numbers them as they come), and collections naming only the file's games."""
+    seen: Counter[tuple[str, str, str]] = Counter()
+    for resource in document.resources:
+        key = (resource.ruleset, resource.kind, resource.resource_id)
+        seen[key] += 1
+        if resource.version != seen[key]:
+            raise ClubImportError(
+                f"Resource {resource.resource_id!r}: version {resource.version} where {seen[key]} was due "
+                "(versions come 1, 2, ... in order)."
+            )
+    from service.api_competitions import TournamentCreated
+
+    shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
+    games = {g.game_id for g in document.games}
+    for collection in document.collections:
+        try:
+            msgspec.json.decode(collection.definition, type=shapes[collection.kind])
+        except msgspec.DecodeError as error:
+            raise ClubImportError(f"The {collection.kind} {collection.collection_id!r}: {error}") from None
+        if collection.events and collection.kind != "tournament":
+            raise ClubImportError(
+                f"The {collection.kind} {collection.collection_id!r} has events: only a tournament has."
+            )
+        unknown = sorted({*collection.game_ids, *(r.game_id for r in collection.removals)} - games)
+        if unknown:
+            raise ClubImportError(
+                f"The {collection.kind} {collection.collection_id!r} names games not in the file: {unknown}."
+            )
+
+
+def _tournament_stream(club_id: str, tournament_id: str) -> str:
+    from service.api_competitions import stream_id
+
+    return stream_id(club_id, tournament_id)
