@@ -40,6 +40,15 @@ SAME_SVG = """(expected) => {
 parser, so the comparison does not depend on how the server spelled the markup)."""
 
 
+CURRENT_IN_SIGHT = """() => {
+  const list = document.querySelector(".narration"), current = list.querySelector(".current");
+  const outer = list.getBoundingClientRect(), inner = current.getBoundingClientRect();
+  return inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
+}"""
+"""True when the current step's line is inside the narration list's scrolled box, not hidden above or
+below it."""
+
+
 def expected_picture(site: Site, game_id: str, ruleset: str, number: int, view: str = "public") -> str:
     """What the game's picture draws at `number` for the view, from the API's view and changed paths."""
     shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view={view}", site.record)
@@ -57,6 +66,7 @@ def check_step(page: Any, site: Site, game_id: str, steps: list[dict[str, Any]],
     if number > 1:
         shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
         assert page.locator(".changes li").all_inner_texts() == changes_of(shown), (game_id, number)
+    assert page.evaluate(CURRENT_IN_SIGHT), (game_id, number)
     if drawn:
         assert page.evaluate(SAME_SVG, expected_picture(site, game_id, drawn, number)), (game_id, number)
     else:
