@@ -96,13 +96,14 @@ def _event_text(before: State, event: Any, after: State) -> str:
         shown = ", ".join(f"{convoy_name(before, item.convoy)} is {_label(item.card)}" for item in event.convoys)
         return f"The table reveals convoys: {shown}."
     who = names[event.seat]
+    # The narration is read by everyone who may follow the game, spectators included (G-2): a drawn card
+    # and a convoy laid face down are told as the table sees them, even when the record knows the card.
     if isinstance(event, Drew):
-        return f"{who} draws {_label(event.card)}." if event.card else f"{who} draws a card."
+        return f"{who} draws a card."
     if isinstance(event, Discarded):
         return f"{who} discards {_label(event.card)}."
     if isinstance(event, ConvoyPlaced):
-        what = _label(event.card) if event.card else "a convoy"
-        return f"{who} lays {what} face down {_where_laid(before, event)}: {convoy_name(after, len(after.convoys))}."
+        return f"{who} lays a convoy face down {_where_laid(before, event)}: {convoy_name(after, len(after.convoys))}."
     target = convoy_name(before, event.convoy)
     if isinstance(event, MilesPlayed):
         distance = after.convoys[event.convoy - 1].distance

@@ -113,13 +113,14 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
         body.append(text(x + CARD_W / 2, y + 22, _tons(card), 14, anchor="middle", font_weight="bold"))
         ink = "#1b1b1b"
     distance = int(convoy.get("distance", 0))
-    body.append(text(x + CARD_W / 2, y + 44, f"{distance:,} mi", 14, anchor="middle", fill=ink))
+    body.append(text(x + CARD_W / 2, y + 47, f"{distance:,} mi", 14, anchor="middle", fill=ink))
     filled = (CARD_W - 12) * min(distance, ARRIVAL_MILES) / ARRIVAL_MILES
     body.append(rect(x + 6, y + 50, CARD_W - 12, 5, fill="#adb5bd"))
     if filled:
         body.append(rect(x + 6, y + 50, filled, 5, fill="#2f9e44"))
     if detected:
-        body.append(text(x + CARD_W - 5, y + 37, "radar", 11, anchor="end", fill="#e8590c", font_weight="bold"))
+        # Its own line between the tonnage and the miles, so it never runs over either (phone width).
+        body.append(text(x + CARD_W / 2, y + 33, "radar", 10, anchor="middle", fill="#e8590c", font_weight="bold"))
     for i, (label, colour, _) in enumerate(badges):
         top = y + 58 + BADGE_H * i
         body.append(rect(x + 3, top, CARD_W - 6, BADGE_H - 2, rx=3, fill=colour))

@@ -5,6 +5,7 @@ spectator never sees a hidden card."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any
@@ -13,8 +14,9 @@ import httpx
 import pytest
 
 from domain import registry
+from domain.milles_nautiques.catalogue import BY_NAME
 from service.pages.render import change_text
-from tests.pages.conftest import Site, screenshot, sign_in
+from tests.pages.conftest import ROOT, Site, screenshot, sign_in
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
 
@@ -29,15 +31,46 @@ QUICK_STEPS = 40
 """Steps walked one by one at the start of a long game (the heavy run walks them all)."""
 
 
-def check_step(page: Any, site: Site, game_id: str, steps: list[dict[str, Any]], number: int, drawn: bool) -> None:
-    """The viewer is at `number`: its narration is that step's, and the table shows what changed there."""
+SAME_SVG = """(expected) => {
+  const drawn = new DOMParser().parseFromString(expected, "text/html").querySelector("svg");
+  const shown = document.querySelectorAll(".picture svg");
+  return shown.length === 1 && drawn !== null && shown[0].outerHTML === drawn.outerHTML;
+}"""
+"""True when the page shows exactly one picture and it is `expected` (both read by the browser's HTML
+parser, so the comparison does not depend on how the server spelled the markup)."""
+
+
+CURRENT_IN_SIGHT = """() => {
+  const list = document.querySelector(".narration"), current = list.querySelector(".current");
+  const outer = list.getBoundingClientRect(), inner = current.getBoundingClientRect();
+  return inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
+}"""
+"""True when the current step's line is inside the narration list's scrolled box, not hidden above or
+below it."""
+
+
+def expected_picture(site: Site, game_id: str, ruleset: str, number: int, view: str = "public") -> str:
+    """What the game's picture draws at `number` for the view, from the API's view and changed paths."""
+    shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view={view}", site.record)
+    draw = registry.get(ruleset).picture
+    assert draw is not None
+    return draw(shown["view"], [tuple(c["path"]) for c in shown["changes"]])
+
+
+def check_step(page: Any, site: Site, game_id: str, steps: list[dict[str, Any]], number: int, drawn: str) -> None:
+    """The viewer is at `number`: its narration is that step's, the table shows what changed there, and
+    the picture is the game's drawing of that step's public view with that step's changes highlighted."""
     page.wait_for_selector(f'#viewer[data-step="{number}"]')
     current = page.locator(".narration li.current")
     assert current.locator("a").first.inner_text() == steps[number - 1]["text"], (game_id, number)
     if number > 1:
         shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
         assert page.locator(".changes li").all_inner_texts() == changes_of(shown), (game_id, number)
-    assert page.locator(".picture svg" if drawn else ".picture .state").count() == 1
+    assert page.evaluate(CURRENT_IN_SIGHT), (game_id, number)
+    if drawn:
+        assert page.evaluate(SAME_SVG, expected_picture(site, game_id, drawn, number)), (game_id, number)
+    else:
+        assert page.locator(".picture .state").count() == 1
 
 
 def walk(browser: Any, site: Site, every_step: bool) -> None:
@@ -48,7 +81,8 @@ def walk(browser: Any, site: Site, every_step: bool) -> None:
     for stem, game_id in site.games.items():
         told = site.get(f"/clubs/c1/games/{game_id}/replay", site.record)
         steps = told["steps"]
-        drawn = getattr(registry.get(told["ruleset"]), "picture", None) is not None
+        drawn = told["ruleset"] if getattr(registry.get(told["ruleset"]), "picture", None) else ""
+        assert drawn, f"{stem}: every recorded game's ruleset draws a picture"
         page.goto(f"/club/c1/games/{game_id}/replay/1")
         check_step(page, site, game_id, steps, 1, drawn)
         forward = len(steps) if every_step else min(len(steps), QUICK_STEPS)
@@ -69,7 +103,10 @@ def walk(browser: Any, site: Site, every_step: bool) -> None:
             struck = page.locator(f'.narration li[data-step="{voided[0]["version"]}"]')
             assert struck.locator("s").inner_text() == voided[0]["text"]
             assert f"correction at step {voided[0]['voided_by']}" in struck.inner_text()
-            screenshot(page, f"replay-{stem}")
+        middle = len(steps) // 2  # a step well into the game, with something highlighted as changed
+        page.goto(f"/club/c1/games/{game_id}/replay/{middle}")
+        check_step(page, site, game_id, steps, middle, drawn)
+        screenshot(page, f"replay-{stem}")
     page.context.close()
 
 
@@ -113,15 +150,51 @@ def test_a_replay_opens_at_the_step_and_view_asked_and_offers_only_the_views_the
     spectator.context.close()
 
 
+def hidden_convoys(site: Site, game_id: str, number: int) -> list[str]:
+    """The convoys the record knows at `number` that the public view shows face down, leaving out any
+    whose tonnage a face-up convoy shows too (its number is then rightly on the page)."""
+    public = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)["view"]["convoys"]
+    full = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=full", site.record)["view"]["convoys"]
+    shown = {BY_NAME[c["card"]].tons for c in public if c["card"]}
+    return [
+        f["card"]
+        for p, f in zip(public, full, strict=True)
+        if p["card"] is None and BY_NAME[f["card"]].tons not in shown
+    ]
+
+
+def told_so_far(page: Any, number: int) -> str:
+    """The page's picture and its narration up to step `number`: the replay's narration also lists the
+    steps after it, where a convoy may since have been detected and named."""
+    return str(
+        page.evaluate(
+            """(number) => [document.querySelector(".picture").outerHTML].concat(
+                 Array.from(document.querySelectorAll(".narration li"))
+                   .filter((li) => Number(li.dataset.step) <= number).map((li) => li.outerHTML)).join("\\n")""",
+            number,
+        )
+    )
+
+
 def test_a_spectate_key_never_sees_a_hidden_card_in_the_pages_or_the_stream(browser: Any, site: Site) -> None:
     game_id = site.games["two_players_to_forty"]
     steps = len(site.get(f"/clubs/c1/games/{game_id}/replay", site.record)["steps"])
     spectate = site.key("spectate")["token"]
     page = sign_in(browser, site, spectate)
+    face_down = 0
     for number in range(1, steps + 1):
         page.goto(f"/club/c1/games/{game_id}/replay/{number}?view=full")
         shown = page.locator(".picture").inner_text()
         assert "known" not in shown and "unknown" not in shown, number  # hands appear only in seat views
+        # The page is the public picture, and a convoy laid face down shows no tonnage anywhere in it.
+        assert page.evaluate(SAME_SVG, expected_picture(site, game_id, "milles-nautiques", number)), number
+        html = told_so_far(page, number)
+        for card in hidden_convoys(site, game_id, number):
+            tons = f"{BY_NAME[card].tons:,}"
+            assert tons in expected_picture(site, game_id, "milles-nautiques", number, "full")  # the record's
+            assert card not in html and tons not in html, (number, card)
+            face_down += 1
+    assert face_down >= 10  # the game has convoys face down for many steps: the check above ran
     page.context.close()
     with (
         httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=5)) as client,
@@ -134,6 +207,12 @@ def test_a_spectate_key_never_sees_a_hidden_card_in_the_pages_or_the_stream(brow
             if last and line.startswith("data: "):
                 break
     assert seen.count("event: step") == steps and '"hand"' not in seen and '"known"' not in seen
+    # Each step the stream sends names no convoy still face down at that step, by card or tonnage.
+    sent = re.findall(r"^id: (\d+)\n(?:event: step\n)?data: (.*)$", seen, flags=re.MULTILINE)
+    assert len(sent) == steps, seen[:400]
+    for number, data in sent:
+        for card in hidden_convoys(site, game_id, int(number)):
+            assert card not in data and f"{BY_NAME[card].tons:,}" not in data, (number, card)
 
 
 def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: Any, site: Site) -> None:
@@ -213,6 +292,40 @@ def test_the_live_table_follows_a_game_as_events_are_appended_over_the_api(brows
     page.wait_for_selector(".narration li.voided s:text('Seat 1 rolls a 4')")
     assert "Seat 1 rolls a 3" in page.locator(".narration li.current").inner_text()
     screenshot(page, "live")
+    page.context.close()
+
+
+def test_the_live_picture_follows_a_card_game_and_never_turns_a_face_down_convoy_up(browser: Any, site: Site) -> None:
+    token = site.record
+    lines = (ROOT / "tests/domain/milles_nautiques/fixtures/two_players_to_forty.jsonl").read_bytes().splitlines()
+    setup = json.loads(lines[0])["setup"]
+    game_id = site.api.game(
+        "c1",
+        token,
+        {
+            "ruleset": "milles-nautiques",
+            "players": [{"player_id": p["player_id"]} for p in setup["players"]],
+            "options": setup["options"],
+        },
+    )
+    page = sign_in(browser, site, site.key("spectate")["token"])
+    page.goto(f"/club/c1/games/{game_id}/live")
+    page.wait_for_selector("#live-state:text('following')")
+    assert page.evaluate(SAME_SVG, expected_picture(site, game_id, "milles-nautiques", 1))
+    before = page.locator(".picture svg").inner_html()
+    for number, line in enumerate(lines[1:9], start=2):  # the deal, then three convoys laid face down
+        append(site.api, token, game_id, [json.loads(line)])
+        page.wait_for_selector(f"#live-step:text('{number}')")
+        expected = expected_picture(site, game_id, "milles-nautiques", number)
+        page.wait_for_function(SAME_SVG, arg=expected)  # the picture is swapped in once it is fetched
+        now = page.locator(".picture svg").inner_html()
+        assert now != before, number  # every step here changes what the table sees
+        before = now
+        html = told_so_far(page, number)
+        for card in hidden_convoys(site, game_id, number):
+            assert card not in html and f"{BY_NAME[card].tons:,}" not in html, (number, card)
+    assert page.locator(".picture svg [aria-label*='face down']").count() >= 3
+    screenshot(page, "live-picture")
     page.context.close()
 
 

@@ -27,12 +27,21 @@
         viewer().replaceWith(fresh);
         document.title = page.title;
         if (push) { history.pushState({}, "", url); }
-        var current = fresh.querySelector(".narration .current");
-        if (current) { current.scrollIntoView({ block: "nearest" }); }
+        showCurrent();
         bind();
       })
       .catch(function () { /* navigated away already */ })
       .finally(function () { busy = false; });
+  }
+
+  // The narration list scrolls by itself (a long game's window is taller than the picture): bring the
+  // current step into it, a little below its top, without moving the page.
+  function showCurrent() {
+    var list = viewer().querySelector(".narration");
+    var current = list && list.querySelector(".current");
+    if (!current) { return; }
+    var offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += offset - list.clientHeight / 3;
   }
 
   function link(rel) {
@@ -65,5 +74,6 @@
   });
 
   window.addEventListener("popstate", function () { go(window.location.href, false); });
+  showCurrent();
   bind();
 })();

@@ -45,10 +45,10 @@ def test_a_convoy_is_named_by_the_order_its_layer_laid_it_not_by_its_place_in_th
     assert line.chapters == (("round", 1), ("turn", 8))
 
 
-def test_a_convoy_laid_says_where_it_lies_in_the_row():
+def test_a_convoy_laid_says_where_it_lies_in_the_row_and_never_what_it_is():
     scene = Scene()
     assert told(scene.draw(), ConvoyPlaced(seat=0, position=0, card="convoy_5000")).text == (
-        "Alain lays a 5,000-ton convoy face down to open the row: Alain's first convoy."
+        "Alain lays a convoy face down to open the row: Alain's first convoy."
     )
     scene.skip()
     assert told(scene.draw(), ConvoyPlaced(seat=0, position=1)).text == (
@@ -56,14 +56,14 @@ def test_a_convoy_laid_says_where_it_lies_in_the_row():
     )
     scene.skip()
     assert told(scene.draw(), ConvoyPlaced(seat=0, position=1, card="trawler")).text == (
-        "Alain lays the trawler face down between Alain's first convoy and Alain's second convoy: Alain's third convoy."
+        "Alain lays a convoy face down between Alain's first convoy and Alain's second convoy: Alain's third convoy."
     )
 
 
 def test_in_team_play_a_convoy_is_named_after_the_partner_who_laid_it():
     scene = Scene(players=4, teams=True).turn(ConvoyPlaced(seat=0, position=0, card="convoy_5000")).skip()
     line = told(scene.draw(), ConvoyPlaced(seat=2, position=0, card="convoy_2500"))
-    assert line.text == "Claire lays a 2,500-ton convoy face down at the port end of the row: Claire's first convoy."
+    assert line.text == "Claire lays a convoy face down at the port end of the row: Claire's first convoy."
     assert told(scene.draw(), RadarPlayed(seat=3, convoy=2)).text == (
         "Damien's radar detects Claire's first convoy: it is a 2,500-ton convoy."
     )
@@ -76,7 +76,7 @@ def test_a_battle_decided_at_the_start_of_a_turn_names_the_convoy_by_its_laying_
     # Bea lays a second convoy at the port end and leaves the cruiser unanswered.
     line = told(scene, ConvoyPlaced(seat=1, position=0, card="convoy_2500"))
     assert line.text == (
-        "Bea lays a 2,500-ton convoy face down at the port end of the row: Bea's second convoy. "
+        "Bea lays a convoy face down at the port end of the row: Bea's second convoy. "
         "At the start of Alain's turn, Alain's ship has held: Bea's first convoy is sunk and captured by Alain."
     )
 
@@ -84,6 +84,8 @@ def test_a_battle_decided_at_the_start_of_a_turn_names_the_convoy_by_its_laying_
 def test_a_face_down_draw_and_a_discard_say_only_what_the_record_knows():
     scene = Scene()
     assert told(scene, Drew(seat=0)).text == "Alain draws a card."
+    # A draw the record knows is told as the table saw it too (G-2: spectators read the narration).
+    assert told(Scene(), Drew(seat=0, card="miles_2000")).text == "Alain draws a card."
     assert told(scene, Discarded(seat=0, card="frigate")).text == "Alain discards a frigate."
 
 
