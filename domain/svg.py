@@ -32,12 +32,6 @@ def esc(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def points(half_points: int) -> str:
-    """Half-points as people read them: 53 -> "26.5", 54 -> "27"."""
-    whole, half = divmod(half_points, 2)
-    return f"{whole}.5" if half else str(whole)
-
-
 def shorten(words: str, limit: int) -> str:
     """Text cut to `limit` characters with an ellipsis, where a long name would run into its neighbours
     (the whole name stays in the element's aria-label)."""

@@ -25,7 +25,7 @@ from domain.milles_nautiques.events import (
     StormPlayed,
     WarshipPlayed,
 )
-from domain.milles_nautiques.scoring import arrived_sides, points, round_winners
+from domain.milles_nautiques.scoring import arrived_sides, points, points_text, round_winners
 from domain.milles_nautiques.state import Consequence, State
 from domain.ruleset import Narration
 
@@ -72,11 +72,6 @@ def _where_laid(before: State, event: ConvoyPlaced) -> str:
     if place == len(row):
         return "at the starboard end of the row"
     return f"between {convoy_name(before, row[place - 1])} and {convoy_name(before, row[place])}"
-
-
-def points_text(half_points: int) -> str:
-    """Half-points as people read points: 25 -> "12.5", 24 -> "12"."""
-    return f"{half_points // 2}.5" if half_points % 2 else str(half_points // 2)
 
 
 def _label(card: str | None) -> str:

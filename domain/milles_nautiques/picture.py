@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME
-from domain.svg import Changed, changed_class, document, esc, group, points, rect, shorten, text, to_data
+from domain.milles_nautiques.scoring import points_text
+from domain.svg import Changed, changed_class, document, esc, group, rect, shorten, text, to_data
 
 WIDTH = 400
 MARGIN = 8
@@ -220,7 +221,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
     score_changed = changed("sides", index, "score")
     if score_changed:
         body.append(rect(WIDTH - MARGIN - 92, y - 17, 92, 23, rx=4, fill="#fff4e6", class_="changed"))
-    body.append(text(WIDTH - MARGIN - 4, y, f"{points(total)} pts", 17, anchor="end", font_weight="bold"))
+    body.append(text(WIDTH - MARGIN - 4, y, f"{points_text(total)} pts", 17, anchor="end", font_weight="bold"))
     parts = [
         ("convoys", score.get("convoy", 0)),
         ("captures", score.get("capture", 0)),
@@ -232,7 +233,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
         text(
             MARGIN,
             y,
-            " · ".join(f"{label} {points(int(v))}" for label, v in parts if v) or "no points yet",
+            " · ".join(f"{label} {points_text(int(v))}" for label, v in parts if v) or "no points yet",
             13,
             fill="#495057",
         )
@@ -267,7 +268,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
     y += 4
     frame = rect(2, y0 + 2, WIDTH - 4, y - y0 - 4, rx=8, fill="#f1f3f5", stroke="#ced4da")
     label = (
-        f"{side.get('name', '')}: {points(total)} points, {len(at_sea)} at sea, {len(in_port)} in port, "
+        f"{side.get('name', '')}: {points_text(total)} points, {len(at_sea)} at sea, {len(in_port)} in port, "
         f"{len(captured)} captured"
     )
     return group(label, [frame, *body]), y

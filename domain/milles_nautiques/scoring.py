@@ -191,3 +191,9 @@ def result(state: State) -> Result:
         winners=tuple(seat for seat, side in enumerate(state.side_of) if side in winners),
         void=finished and not winners,
     )
+
+
+def points_text(half_points: int) -> str:
+    """Half-points as people read points: 53 -> "26.5", 54 -> "27" (scores are kept in half-points)."""
+    whole, half = divmod(half_points, 2)
+    return f"{whole}.5" if half else str(whole)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.milles_nautiques.scoring import GAME_TARGET
+from domain.milles_nautiques.scoring import GAME_TARGET, points_text
 from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
 
 
@@ -49,7 +49,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             totals=totals,
             finished=True,
             winners=winners,
-            note=f"{winners[0]} wins the game with {_points(totals[winners[0]])} points.",
+            note=f"{winners[0]} wins the game with {points_text(totals[winners[0]])} points.",
         )
     dealer = last.options.get("dealer")
     next_dealer = None
@@ -107,8 +107,3 @@ def _same_table(labels: dict[int, str], setup: Setup, number: int) -> None:
             "Every round of a game is played by the same players in the same seats.",
             round=number,
         )
-
-
-def _points(half_points: int) -> str:
-    """Half-points as the points people read (53 -> "26.5")."""
-    return str(half_points // 2) if half_points % 2 == 0 else f"{half_points / 2:g}"

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from domain import registry
+from domain.milles_nautiques.scoring import points_text as points
 from domain.record import Correction, start
 from domain.ruleset import Viewer
-from domain.svg import Changed, esc, points
+from domain.svg import Changed, esc
 from projections.diff import diff
 from tests.domain.test_ruleset_contract import FIXTURES, load
 from tests.support import tally
