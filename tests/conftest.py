@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -68,9 +69,9 @@ def _with_search_path(url: str, schema: str) -> str:
     return f"{url}{separator}options={quote(f'-csearch_path={schema}')}"
 
 
-@pytest.fixture
-def postgres_schema_url(postgres_url: str) -> Iterator[str]:
-    """A URL whose connections work in a fresh schema of their own, dropped after the test."""
+@contextmanager
+def fresh_schema(postgres_url: str) -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own, dropped on leaving."""
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
@@ -79,6 +80,13 @@ def postgres_schema_url(postgres_url: str) -> Iterator[str]:
     finally:
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def postgres_schema_url(postgres_url: str) -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own, dropped after the test."""
+    with fresh_schema(postgres_url) as url:
+        yield url
 
 
 @pytest.fixture

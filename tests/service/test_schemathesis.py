@@ -1,17 +1,19 @@
 """schemathesis against the committed OpenAPI document and a real server: no request a client can send
 gets a 5xx, and every answer matches what the document says (status, content type, body schema).
 
-Requests go to one club with its own key (path parameters `club_id` and `game_id` are pinned to a club
-and a game that exist, so requests reach past the key check); every other parameter and body is
-generated, valid and invalid. Sized for CI: a few hundred requests in all
-(`TABLELOG_SCHEMATHESIS_EXAMPLES`, default 8 per operation). The live stream (`/live`,
-server-sent events that never end) is left out.
+Requests go to one club (path parameters `club_id` and `game_id` are pinned to a club and a game that
+exist, so requests reach past the key check); every other parameter and body is generated, valid and
+invalid. Each test runs on both databases and with both kinds of key: the club's record key, and the
+operator key (which reaches other code paths: club creation, key management, refusals of club reads).
+Sized for CI: a few hundred requests per run (`TABLELOG_SCHEMATHESIS_EXAMPLES`, default 8 per
+operation). The live stream (`/live`, server-sent events that never end) is left out.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import msgspec
@@ -26,6 +28,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.openapi import DEFAULT_PATH
+from tests.conftest import fresh_schema
+from tests.service.api_support import OPERATOR
 from tests.service.test_sse import served
 
 SCHEMA = schemathesis.openapi.from_path(DEFAULT_PATH).exclude(path_regex=r"/live$")
@@ -43,9 +47,24 @@ class Target(msgspec.Struct, frozen=True):
     token: str
 
 
-@pytest.fixture(scope="module")
-def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
-    with served(f"sqlite:///{tmp_path_factory.mktemp('schemathesis') / 't.db'}") as site:
+@pytest.fixture(
+    scope="module",
+    params=[
+        ("sqlite", "record"),
+        ("sqlite", "operator"),
+        pytest.param(("postgres", "record"), marks=pytest.mark.postgres),
+        pytest.param(("postgres", "operator"), marks=pytest.mark.postgres),
+    ],
+    ids=lambda p: "-".join(p),
+)
+def target(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    backend, key = request.param
+    with ExitStack() as stack:
+        if backend == "sqlite":
+            url = f"sqlite:///{tmp_path_factory.mktemp('schemathesis') / 't.db'}"
+        else:
+            url = stack.enter_context(fresh_schema(request.getfixturevalue("postgres_url")))
+        site = stack.enter_context(served(url))
         token = site.api.club(CLUB)
         site.api.players(CLUB, token, "alain", "bea")
         site.api.game(
@@ -53,7 +72,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
             token,
             {"game_id": GAME, "ruleset": "milles-nautiques", "players": [{"player_id": "alain"}, {"player_id": "bea"}]},
         )
-        yield Target(site.base, token)
+        yield Target(site.base, token if key == "record" else OPERATOR)
 
 
 def aim(case: Any, target: Target, *, game: bool = True) -> None:
