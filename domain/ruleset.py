@@ -106,6 +106,11 @@ class Viewer(msgspec.Struct, frozen=True, kw_only=True):
     def of_seat(cls, seat: int) -> Viewer:
         return cls(kind="seat", seat=seat)
 
+    def sees(self, seat: int | None) -> bool:
+        """Whether this viewer sees what `seat` holds in secret: the full record sees every seat, a seat
+        sees its own, the public none."""
+        return self.kind == "full" or (self.kind == "seat" and seat is not None and self.seat == seat)
+
 
 class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
     """One seat's score. `score` is an integer in the ruleset's `score_unit` (half-points for
@@ -224,8 +229,9 @@ class Ruleset(Protocol):
         """What `viewer` may see of `state` (G-2), as msgspec-encodable data."""
         ...
 
-    def result(self, state: Any) -> Result:
-        """Finished or not, scores and placements."""
+    def result(self, state: Any, viewer: Viewer) -> Result:
+        """Finished or not, scores and placements, as `viewer` may know them (G-2): an unfinished game's
+        score never counts a card the viewer has not seen."""
         ...
 
     def legal_events(self, state: Any, seat: int) -> list[Any] | None:
@@ -234,8 +240,9 @@ class Ruleset(Protocol):
         their outcome is unknown to the record."""
         ...
 
-    def narrate(self, before: Any, event: Any, after: Any) -> Narration:
-        """One replay line for `event`, given the states around it."""
+    def narrate(self, before: Any, event: Any, after: Any, viewer: Viewer) -> Narration:
+        """One replay line for `event`, given the states around it, told as `viewer` may know it (G-2):
+        the public line never names a card the public has not seen; the full record's tells all."""
         ...
 
     def series_status(self, games: Sequence[SeriesGame]) -> SeriesStatus:
@@ -259,9 +266,9 @@ class GameRuleset:
     validate: Callable[[Any, Any], None]
     evolve: Callable[[Any, Any], Any]
     view: Callable[[Any, Viewer], Any]
-    result: Callable[[Any], Result]
+    result: Callable[[Any, Viewer], Result]
     legal_events: Callable[[Any, int], list[Any] | None]
-    narrate: Callable[[Any, Any, Any], Narration]
+    narrate: Callable[[Any, Any, Any, Viewer], Narration]
     series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]
     # Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
     # projections.diff) that changed from the step before, to highlight. None: the game has no picture.

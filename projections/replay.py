@@ -10,6 +10,9 @@ nearest snapshot instead of the whole stream. A snapshot carries what `domain.re
 go on (the set-up, the encoded state and the game events still in effect, which a later correction
 refolds from the start); it is ignored when it was made under another ruleset version.
 
+A replay is told for one viewer, as a view is drawn for one: the narration comes from the ruleset's
+`narrate` with that viewer, so the public's steps say "draws a card" where the full record names it.
+
 Everything here works for any game through the `Ruleset` protocol alone.
 """
 
@@ -91,8 +94,9 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     last_event: bytes
 
 
-def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
-    """Narrate a whole stream (its `GameStarted` first) in one fold."""
+def replay(ruleset: Ruleset, events: Sequence[Any], viewer: Viewer) -> Replay:
+    """Narrate a whole stream (its `GameStarted` first) in one fold, each line told as `viewer` may know
+    it (G-2: the public's replay never names a card the public has not seen)."""
     started = _started(ruleset, events)
     folded = start(ruleset, started)
     steps: list[Step] = [Step(version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup))]
@@ -111,7 +115,7 @@ def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
             )
         else:
             after = folded.apply(event, version)
-            told = ruleset.narrate(folded.state, event, after.state)
+            told = ruleset.narrate(folded.state, event, after.state, viewer)
             # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
             chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
             steps.append(

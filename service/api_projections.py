@@ -263,13 +263,20 @@ class ReplayController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        view: FromQuery[Literal["public", "seat", "full"]] = "public",
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> Replay:
         """Every step (narration, seat, chapters; voided events shown as what they were, marked with the
-        correction that voided them) and the first step of every chapter, to jump by."""
+        correction that voided them) and the first step of every chapter, to jump by. The narration is
+        told for the view asked (G-2): the public's never names a card the public has not seen, a seat's
+        names its own draws, the full record's tells everything."""
         _require_club(principal, club_id)
-        _, ruleset = _game(records, club_id, game_id)
+        viewer = _viewer(view, seat)
+        record, ruleset = _game(records, club_id, game_id)
+        if viewer.seat is not None:
+            check_seat(record, viewer.seat)
         horizon = spectator_horizon(records.store, principal, game_id)
-        return replay(ruleset, _events(records.store, ruleset, game_id, up_to=horizon))
+        return replay(ruleset, _events(records.store, ruleset, game_id, up_to=horizon), viewer)
 
     @get(
         "/replay/{step:int}",
@@ -461,8 +468,9 @@ class LiveGame:
         if last <= self.sent:
             return []
         # Narration needs the whole record (a later correction marks what it voided), so the steps are
-        # told from one fold of the events so far; the public states come from our own running fold.
-        steps = replay(self.ruleset, self.events[:last]).steps
+        # told from one fold of the events so far, for the public as the states are (G-2: spectators
+        # never read a card the public has not seen); the states come from our own running fold.
+        steps = replay(self.ruleset, self.events[:last], Viewer.public()).steps
         out = []
         for version in range(self.sent + 1, last + 1):
             self.folded = self._fold_to(version)

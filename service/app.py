@@ -479,9 +479,13 @@ class GameController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        view: FromQuery[Literal["public", "seat", "full"]] = "public",
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> ResultOut:
+        """Scores as the view asked may know them (G-2): until the game is over, a card the viewer has
+        not seen counts for nothing (a face-down convoy, captured cards lying face down)."""
         _require_club(principal, club_id)
-        version, result = records.result(club_id, game_id)
+        version, result = records.result(club_id, game_id, _viewer(view, seat))
         return ResultOut(game_id=game_id, version=version, result=result)
 
     @get("/{game_id:str}/legal", sync_to_thread=False, summary="The events a seat may report now")

@@ -32,6 +32,7 @@ import msgspec
 
 from domain import registry
 from domain.record import Correction, Folded, GameStarted, decoder, start
+from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
@@ -75,7 +76,8 @@ class GameFold:
     def outcome(self) -> Outcome:
         """The game's outcome now. It became finished when its last event was recorded: the rules refuse
         events after the end (G-1), so that event ended it; a correction that reopens it clears that."""
-        result = self.folded.ruleset.result(self.folded.state)
+        # Standings and ratings are public: the result as the public knows it (G-2).
+        result = self.folded.ruleset.result(self.folded.state, Viewer.public())
         if result.finished != self.finished:
             self.finished = result.finished
             self.finished_at = self.last_recorded if result.finished else None

@@ -310,9 +310,9 @@ class GameRecords:
         folded = cached if cached is not None and cached.version == expected_version else self.folded(record)
         if folded.version != expected_version:
             raise VersionConflict(game_id, expected_version, folded.version)
-        was_finished = ruleset.result(folded.state).finished
+        was_finished = ruleset.result(folded.state, Viewer.public()).finished
         folded = _accept_batch(folded, events)
-        finished = ruleset.result(folded.state).finished
+        finished = ruleset.result(folded.state, Viewer.public()).finished
         new_events = chained(self._link_at(game_id, expected_version), new_events)
         result = self.store.append(
             game_id,
@@ -397,7 +397,7 @@ class GameRecords:
                 )
             recorded_at.append(moment)
         listing = kept[0].tablelog_game or _ExportedGame()
-        finished = ruleset.result(folded.state).finished
+        finished = ruleset.result(folded.state, Viewer.public()).finished
         record = GameRecord(
             game_id=game_id or uuid.uuid4().hex,
             club_id=club_id,
@@ -520,10 +520,13 @@ class GameRecords:
         folded = self.folded(record, at_version)
         return folded.version, folded.ruleset.view(folded.state, viewer)
 
-    def result(self, club_id: str, game_id: str) -> tuple[int, Result]:
+    def result(self, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
+        """The result as `viewer` may know it (G-2), as `state` gives the view."""
         record = self._owned(club_id, game_id)
+        if viewer.seat is not None:
+            check_seat(record, viewer.seat)
         folded = self.folded(record)
-        return folded.version, folded.ruleset.result(folded.state)
+        return folded.version, folded.ruleset.result(folded.state, viewer)
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
         record = self._owned(club_id, game_id)

@@ -23,7 +23,7 @@ from domain.atlantic_storm.events import (
 )
 from domain.atlantic_storm.rules import storm_hit
 from domain.atlantic_storm.state import State
-from domain.ruleset import Narration
+from domain.ruleset import Narration, Viewer
 
 SIDE = {"allied": "the Allies", "german": "the Germans"}
 ZONE = {"air": "an air", "surface": "a surface", "submarine": "a submarine", "combined": "a combined"}
@@ -32,7 +32,11 @@ HALF = {1: "first-round ", 2: "second-round "}
 
 
 def _names(state: State, numbers: tuple[str, ...] | list[str]) -> str:
-    names = [state.cards[n].name for n in numbers]
+    return _listed([state.cards[n].name for n in numbers])
+
+
+def _listed(names: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -50,11 +54,12 @@ def _chapters(state: State) -> tuple[tuple[str, int], ...]:
     return chapters
 
 
-def narrate(before: State, event: Any, after: State) -> Narration:
-    """One line for `event`; it also tells what the event decided (a battle won, a tie, the end)."""
+def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
+    """One line for `event` as `viewer` may know it; it also tells what the event decided (a battle won,
+    a tie, the end)."""
     seat: int | None = getattr(event, "seat", None)
     who = before.names[seat] if seat is not None else ""
-    text = _text(before, event, after, who)
+    text = _secret_text(before, event, who, viewer) or _text(before, event, after, who)
     decision = after.decision
     if decision is not None and decision is not before.decision:
         convoy = before.cards[decision.convoy].name
@@ -74,6 +79,24 @@ def narrate(before: State, event: Any, after: State) -> Narration:
     if after.phase == "over" and before.phase != "over":
         text += " That was the last convoy: the game is over."
     return Narration(text=text, seat=seat, chapters=_chapters(before))
+
+
+def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
+    """The line of an event whose cards only its seat sees (G-2): cards drawn into a hand, and a card
+    discarded instead of a play, which goes face down to a pile nobody looks through (AS-3, AS-12).
+    They are named to that seat and in the full record; everyone else reads how many. An intelligence
+    card discarded after its turn was played face up, so it is named to all."""
+    if isinstance(event, CardsDrawn):
+        count = len(event.cards)
+        if viewer.sees(event.seat) and any(event.cards):
+            drawn = [before.cards[c].name if c is not None else "a card face down" for c in event.cards]
+            return f"{who} draws {_listed(drawn)}."
+        return f"{who} draws {count} card{'s' if count != 1 else ''}."
+    if isinstance(event, CardDiscarded):
+        battle = before.battle
+        shown = battle is not None and bool(battle.queue) and battle.queue[0].intelligence == event.card
+        return f"{who} discards {before.cards[event.card].name if shown or viewer.sees(event.seat) else 'a card'}."
+    return None
 
 
 def _text(before: State, event: Any, after: State, who: str) -> str:
@@ -104,8 +127,6 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, IntelligencePlayed):
         card = cards[event.card]
         return f"{who} plays {card.name} and will play last this round, for {SIDE.get(card.side, card.side)}."
-    if isinstance(event, CardDiscarded):
-        return f"{who} discards {cards[event.card].name}."
     if isinstance(event, HandDiscarded):
         return f"{who} discards the whole hand ({len(event.cards)} cards)."
     if isinstance(event, StormRolled):
@@ -130,9 +151,6 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, SpoilsDivided):
         parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}" for s in event.shares]
         return f"{who} divides the spoils: " + "; ".join(parts) + "."
-    if isinstance(event, CardsDrawn):
-        count = len(event.cards)
-        return f"{who} draws {count} card{'s' if count != 1 else ''}."
     if isinstance(event, DeckReshuffled):
         return f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into a new deck."
     return f"{who} reports {type(event).__name__}."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.atlantic_storm.state import State
-from domain.ruleset import PlayerResult, Result
+from domain.ruleset import PlayerResult, Result, Viewer
 
 SCORE_UNIT = "vp"
 
@@ -19,12 +19,14 @@ def card_vp(state: State, seat: int) -> int:
     return sum(state.cards[c].vp or 0 for c in state.captured[seat])
 
 
-def result(state: State) -> Result:
+def result(state: State, viewer: Viewer) -> Result:
     """Scores with their breakdown, placements by AS-13 (most VP, then most convoy VP, then the lowest
-    numbered convoy held; no convoy ranks last) and the winner once the game is over."""
+    numbered convoy held; no convoy ranks last) and the winner once the game is over. Until then a seat's
+    captured cards lie face down, so their VP count only for a viewer who sees them (G-2, as in `view`)."""
     seats = range(state.players)
+    finished = state.phase == "over"
     convoys = [convoy_vp(state, seat) for seat in seats]
-    cards = [card_vp(state, seat) for seat in seats]
+    cards = [card_vp(state, seat) if finished or viewer.sees(seat) else 0 for seat in seats]
     keys = [
         (
             convoys[seat] + cards[seat],
@@ -42,7 +44,6 @@ def result(state: State) -> Result:
         )
         for seat in seats
     )
-    finished = state.phase == "over"
     best = max(keys)
     winners = tuple(seat for seat in seats if keys[seat] == best) if finished else ()
     return Result(finished=finished, score_unit=SCORE_UNIT, players=players, winners=winners)

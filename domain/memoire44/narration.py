@@ -1,4 +1,7 @@
-"""Replay lines: "Allies (Bea) play Attack Centre, ordering 3 units", chapters (("turn", n),)."""
+"""Replay lines: "Allies (Bea) play Attack Centre, ordering 3 units", chapters (("turn", n),).
+
+A line is told as its viewer may know it (G-2): a drawn command card is named only to the seat that drew
+it and in the full record; everyone else reads that a card was drawn."""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.rules import is_battle_back, plays_from_token
 from domain.memoire44.state import State, Unit
-from domain.ruleset import Narration
+from domain.ruleset import Narration, Viewer
 
 
 def _side(state: State, seat: int) -> str:
@@ -53,11 +56,11 @@ def _orders_text(card: str) -> str:
     return f", ordering {count} unit{'s' if count > 1 else ''}"
 
 
-def narrate(before: State, event: Any, after: State) -> Narration:
+def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
     """One plain-English line for `event`, with its consequences (hits, eliminations, medals, victory)."""
     seat = getattr(event, "seat", None)
     who = _side(before, seat) if seat is not None else "The table"
-    text = _text(before, event, after, who)
+    text = _secret_text(event, who, viewer) or _text(before, event, after, who)
     for camp in (0, 1):
         if after.medals[camp] != before.medals[camp]:
             text += f" {after.sides[camp].title()} now have {_count(after.medals[camp], 'medal')}."
@@ -67,10 +70,21 @@ def narrate(before: State, event: Any, after: State) -> Narration:
     return Narration(text=text, seat=seat, chapters=(("turn", max(before.turn, 1)),))
 
 
+def _secret_text(event: Any, who: str, viewer: Viewer) -> str | None:
+    """The line of an event whose card only its seat sees (G-2): named to that seat and in the full
+    record, "a card" to everyone else (the enemy and the spectators)."""
+    if isinstance(event, CardDrawn | CardCommitted):
+        if not viewer.sees(event.seat):
+            card = "a card"
+        else:  # the full record says when it does not know the card either
+            card = CARDS[event.card].name if event.card else "a card (face down)"
+        if isinstance(event, CardDrawn):
+            return f"{who} draw {card}."
+        return f"{who} place {card} under the commissar token for their next turn."
+    return None
+
+
 def _text(before: State, event: Any, after: State, who: str) -> str:
-    if isinstance(event, CardDrawn):
-        card = CARDS[event.card].name if event.card else "a card (face down)"
-        return f"{who} draw {card}."
     if isinstance(event, CardPlayed):
         if event.card == "ambush":
             target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
@@ -105,9 +119,6 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
             f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
         )
-    if isinstance(event, CardCommitted):
-        # The card stays hidden from the enemy (G-2), so the line never names it.
-        return f"{who} place a card under the commissar token for their next turn."
     if isinstance(event, VisibilityRolled):
         light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
         return f"{who} roll {', '.join(event.faces)} for the light: {light}."

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from domain.memoire44.rules import eliminations, objective_medals
 from domain.memoire44.state import State
-from domain.ruleset import PlayerResult, Result
+from domain.ruleset import PlayerResult, Result, Viewer
 
 SCORE_UNIT = "medal"
 
 
-def result(state: State) -> Result:
-    """Finished when a side reached its medal count or the table ended the game; the winner places 1."""
+def result(state: State, viewer: Viewer) -> Result:
+    """Finished when a side reached its medal count or the table ended the game; the winner places 1.
+    Medals are won in the open, so every viewer reads the same result."""
     held = objective_medals(state)
     kills = eliminations(state)
     players = []

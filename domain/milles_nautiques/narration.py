@@ -26,8 +26,8 @@ from domain.milles_nautiques.events import (
     WarshipPlayed,
 )
 from domain.milles_nautiques.scoring import arrived_sides, points, points_text, round_winners
-from domain.milles_nautiques.state import Consequence, State
-from domain.ruleset import Narration
+from domain.milles_nautiques.state import Consequence, State, seen_by
+from domain.ruleset import Narration, Viewer
 
 ORDINALS = (
     "first",
@@ -82,7 +82,7 @@ def _miles(distance: int) -> str:
     return f"{distance:,} miles"
 
 
-def _event_text(before: State, event: Any, after: State) -> str:
+def _event_text(before: State, event: Any, after: State, viewer: Viewer) -> str:
     names = before.names
     if isinstance(event, Dealt):
         first = names[(event.dealer + 1) % len(names)]
@@ -91,14 +91,16 @@ def _event_text(before: State, event: Any, after: State) -> str:
         shown = ", ".join(f"{convoy_name(before, item.convoy)} is {_label(item.card)}" for item in event.convoys)
         return f"The table reveals convoys: {shown}."
     who = names[event.seat]
-    # The narration is read by everyone who may follow the game, spectators included (G-2): a drawn card
-    # and a convoy laid face down are told as the table sees them, even when the record knows the card.
+    # A drawn card and a convoy laid face down are told as the viewer knows them (G-2): the drawer's own
+    # draw, his side's convoys (MN-18) and the full record name the card; everyone else reads "a card".
     if isinstance(event, Drew):
-        return f"{who} draws a card."
+        return f"{who} draws {_label(event.card) if viewer.sees(event.seat) else 'a card'}."
     if isinstance(event, Discarded):
         return f"{who} discards {_label(event.card)}."
     if isinstance(event, ConvoyPlaced):
-        return f"{who} lays a convoy face down {_where_laid(before, event)}: {convoy_name(after, len(after.convoys))}."
+        laid = seen_by(after, viewer).convoys[-1].card
+        what = f"{_label(laid)} face down" if laid is not None else "a convoy face down"
+        return f"{who} lays {what} {_where_laid(before, event)}: {convoy_name(after, len(after.convoys))}."
     target = convoy_name(before, event.convoy)
     if isinstance(event, MilesPlayed):
         distance = after.convoys[event.convoy - 1].distance
@@ -209,9 +211,9 @@ def _consequence_text(after: State, consequence: Consequence) -> str:
     return f"{start} {who}'s mine explodes: {target} is sunk and captured by {who}."  # "mined"
 
 
-def narrate(before: State, event: Any, after: State) -> Narration:
-    """One replay line for `event`, followed by what the rules did on their own."""
-    parts = [_event_text(before, event, after)]
+def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
+    """One replay line for `event` as `viewer` may know it, followed by what the rules did on their own."""
+    parts = [_event_text(before, event, after, viewer)]
     parts.extend(_consequence_text(after, c) for c in after.consequences)
     seat = getattr(event, "seat", None)
     if isinstance(event, Dealt | ConvoysRevealed) or before.phase == "reveal":

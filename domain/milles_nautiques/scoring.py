@@ -10,8 +10,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.milles_nautiques.catalogue import BY_NAME, TRAWLER
-from domain.milles_nautiques.state import Convoy, State, as_seen_by
-from domain.ruleset import PlayerResult, Result
+from domain.milles_nautiques.state import Convoy, State, seen_by
+from domain.ruleset import PlayerResult, Result, Viewer
 
 # Columns: 2,500 / 5,000 / 10,000 / 20,000 tons. Rows: the distance bands of MN-13. Half-points.
 TONNAGE_COLUMN: dict[int, int] = {2500: 0, 5000: 1, 10000: 2, 20000: 3}
@@ -162,10 +162,10 @@ def side_scores(state: State) -> tuple[SideScore, ...]:
 SCORE_UNIT = "half_point"
 
 
-def result(state: State) -> Result:
+def result(state: State, viewer: Viewer) -> Result:
     """Scores per seat (a team's score for each partner), with the split in `breakdown`. Until the round
-    is over they count only what the public has seen (G-2: a face-down convoy's tonnage stays hidden)."""
-    state = as_seen_by(state, None)
+    is over they count only what `viewer` has seen (G-2: a face-down convoy's tonnage stays hidden)."""
+    state = seen_by(state, viewer)
     scores = side_scores(state)
     totals = [score.total for score in scores]
     finished = state.phase == "over"

@@ -12,6 +12,8 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
+from domain.ruleset import Viewer
+
 Phase = Literal["deal", "draw", "play", "extra_draw", "reveal", "over"]
 Status = Literal["at_sea", "arrived", "destroyed"]
 
@@ -122,3 +124,14 @@ def as_seen_by(state: State, side: int | None) -> State:
         convoy if sees_card(state, convoy, side) else replace(convoy, card=None) for convoy in state.convoys
     )
     return replace(state, convoys=convoys)
+
+
+def seen_by(state: State, viewer: Viewer) -> State:
+    """The round as `viewer` knows it: `as_seen_by` the viewer's side, the public's for the public or a
+    seat not at this table, the round itself for the full record."""
+    if viewer.kind == "full":
+        return state
+    seat = viewer.seat
+    if viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.side_of):
+        return as_seen_by(state, state.side_of[seat])
+    return as_seen_by(state, None)

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.milles_nautiques.catalogue import CARDS
 from domain.milles_nautiques.scoring import side_scores
-from domain.milles_nautiques.state import Convoy, State, as_seen_by
+from domain.milles_nautiques.state import Convoy, State, seen_by
 from domain.ruleset import Viewer
 
 
@@ -40,18 +40,9 @@ def _convoy(convoy: Convoy) -> dict[str, Any]:
     }
 
 
-def _as_seen(state: State, viewer: Viewer) -> State:
-    if viewer.kind == "full":
-        return state
-    seat = viewer.seat
-    if viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.side_of):
-        return as_seen_by(state, state.side_of[seat])
-    return as_seen_by(state, None)  # the public, or a seat not at this table
-
-
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The round as `viewer` may see it, as JSON-able data."""
-    state = _as_seen(state, viewer)
+    state = seen_by(state, viewer)
     players = []
     for seat, hand in enumerate(state.hands):
         entry: dict[str, Any] = {
@@ -61,7 +52,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "side": state.side_of[seat],
             "hand_size": hand.size,
         }
-        if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat):
+        if viewer.sees(seat):
             entry["hand"] = {"known": list(hand.known), "unknown": hand.unknown}
         players.append(entry)
     scores = side_scores(state)

@@ -46,14 +46,14 @@ class ViewChoice(msgspec.Struct, frozen=True, kw_only=True):
     current: bool
 
 
-def viewer_of(principal: Principal, view: str, seat: int | None, players: Sequence[Player]) -> Viewer:
-    """The view asked for, where the principal may see it; a spectator always gets the public view."""
+def viewer_of(principal: Principal, view: str, seat: int | None, seats: int) -> Viewer:
+    """The view asked for, where the principal may see it (a spectator always gets the public view), at
+    a table of `seats` seats."""
     if not principal.sees_hidden or view not in ("seat", "full"):
         return Viewer.public()
     if view == "full":
         return Viewer.full()
-    seats = {p.seat for p in players}
-    return Viewer.of_seat(seat) if seat in seats else Viewer.public()
+    return Viewer.of_seat(seat) if seat is not None and 0 <= seat < seats else Viewer.public()
 
 
 def view_choices(principal: Principal, viewer: Viewer, players: Sequence[Player]) -> list[ViewChoice]:
@@ -191,13 +191,14 @@ def game_step(
     record = records.game(club_id, game_id)
     ruleset = registry.get(record.ruleset)
     horizon = spectator_horizon(records.store, principal, game_id)
-    indexed = told_up_to(records, ruleset, game_id, horizon)
+    # The narration is the viewer's too (G-2): a seat's replay names its own draws, the public's none.
+    viewer = viewer_of(principal, view, seat, len(record.player_ids))
+    indexed = told_up_to(records, ruleset, game_id, horizon, viewer)
     told = indexed.replay
     last = len(told.steps)
     at = last if step is None else step
     if not 1 <= at <= last:
         raise NotFound("step", f"{at} (this game has steps 1 to {last})")
-    viewer = viewer_of(principal, view, seat, told.players)
     # Seek from the latest snapshot before the step (view_at folds to the step before it, then applies
     # the step): only the events after it are read.
     snaps = [s for s in replay_snapshots(records.store, ruleset, game_id, at, snapshot_every) if s.version < at][-1:]
@@ -223,22 +224,22 @@ def game_step(
     }
 
 
-_TOLD: OrderedDict[tuple[str, str, str, int], Told] = OrderedDict()
+_TOLD: OrderedDict[tuple[str, str, str, int, Viewer], Told] = OrderedDict()
 _TOLD_LOCK = threading.Lock()
 
 
-def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: int | None) -> Told:
-    """The game narrated up to `horizon` (all of it when None). A record only grows, so the narration of
-    its first N events never changes: it is remembered per game and length (a step page then folds only
-    from the nearest snapshot, as the API's does)."""
+def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: int | None, viewer: Viewer) -> Told:
+    """The game narrated for `viewer` up to `horizon` (all of it when None). A record only grows, so the
+    narration of its first N events never changes: it is remembered per game, length and viewer (a step
+    page then folds only from the nearest snapshot, as the API's does)."""
     length = records.store.stream_version(game_id) if horizon is None else horizon
-    key = (game_id, ruleset.name, ruleset.version, length)
+    key = (game_id, ruleset.name, ruleset.version, length, viewer)
     with _TOLD_LOCK:
         told = _TOLD.get(key)
         if told is not None:
             _TOLD.move_to_end(key)
             return told
-    told = Told.of(replay(ruleset, _events(records.store, ruleset, game_id, up_to=length)))
+    told = Told.of(replay(ruleset, _events(records.store, ruleset, game_id, up_to=length), viewer))
     with _TOLD_LOCK:
         _TOLD[key] = told
         while len(_TOLD) > 64:
@@ -266,7 +267,7 @@ def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every:
     delay = records.store.spectator_delay(game_id)
     horizon = spectators_horizon(records.store, game_id)
     events = _events(records.store, ruleset, game_id, up_to=horizon)
-    told = replay(ruleset, events)
+    told = replay(ruleset, events, Viewer.public())
     at = len(told.steps)
     snaps = replay_snapshots(records.store, ruleset, game_id, at, snapshot_every)
     shown = view_at(ruleset, events, at, Viewer.public(), snaps)

@@ -43,14 +43,14 @@ def test_a_recorded_game_meets_the_ruleset_contract(path: Path) -> None:
         encoded = msgspec.msgpack.encode(folded.state)
         assert msgspec.msgpack.decode(encoded, type=ruleset.state_type) == folded.state
         if not isinstance(event, Correction):
-            line = ruleset.narrate(before, event, folded.state)
+            line = ruleset.narrate(before, event, folded.state, Viewer.full())
             assert isinstance(line, Narration) and line.text.strip()
         for viewer in viewers:
             msgspec.json.encode(ruleset.view(folded.state, viewer))
-        result = ruleset.result(folded.state)
+        result = ruleset.result(folded.state, Viewer.public())
         assert all(isinstance(p.score, int) for p in result.players)
         assert all(isinstance(v, int) for p in result.players for v in p.breakdown.values())
-    assert ruleset.result(folded.state).finished
+    assert ruleset.result(folded.state, Viewer.public()).finished
     again = start(ruleset, events[0])
     for event in events[1:]:
         again = again.apply(event)

@@ -142,7 +142,7 @@ class Hands:
         ]
         return data
 
-    def result(self, state: State) -> Result:
+    def result(self, state: State, viewer: Viewer) -> Result:
         sides: dict[int, int] = {}
         for player in state.players:
             score = sum(POINTS[card] for card in state.played[player.seat])
@@ -169,10 +169,10 @@ class Hands:
         cards = set(hand.known) | ({c for c in CARDS if _seen(state, c) < COPIES} if hand.unknown else set())
         return [Played(seat=seat, card=card) for card in sorted(cards)]
 
-    def narrate(self, before: State, event: Any, after: State) -> Narration:
+    def narrate(self, before: State, event: Any, after: State, viewer: Viewer) -> Narration:
         name = before.players[event.seat].name
         if isinstance(event, Drew):
-            text = f"{name} draws {event.card}" if event.card else f"{name} draws a card"
+            text = f"{name} draws {event.card}" if event.card and viewer.sees(event.seat) else f"{name} draws a card"
         else:
             text = f"{name} plays {event.card}"
         chapters = (("round", before.round), ("turn", before.turn))

@@ -7,7 +7,7 @@ import pytest
 
 from domain.milles_nautiques import RULESET as MN
 from domain.record import fold
-from domain.ruleset import Player, PlayerResult, Result, SeriesStatus, Setup
+from domain.ruleset import Player, PlayerResult, Result, SeriesStatus, Setup, Viewer
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.errors import ProjectionError
 from tests.projections.games import duel_setup, tally_stream
@@ -21,7 +21,9 @@ def played(game_id: str, first: tuple[str, str], second: tuple[str, str], *faces
     """A tally game to 10 where seat 0 and seat 1 roll `faces` in turn."""
     setup = duel_setup(first, second)
     stream = tally_stream(setup, *(Rolled(seat=n % 2, face=face) for n, face in enumerate(faces)))
-    return CampaignGame(game_id=game_id, setup=setup, result=RULESET.result(fold(RULESET, stream).state))
+    return CampaignGame(
+        game_id=game_id, setup=setup, result=RULESET.result(fold(RULESET, stream).state, Viewer.public())
+    )
 
 
 def mn_round(

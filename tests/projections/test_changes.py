@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.record import Correction, fold
-from domain.ruleset import Setup
+from domain.ruleset import Setup, Viewer
 from projections.campaigns import Campaign, CampaignGame, campaign_status
 from projections.changes import campaign_changes, standings_changes
 from projections.diff import Change
@@ -28,7 +28,7 @@ LEAGUE = league(("p1", "p2", "p3"), Scoring(win_draw_loss=(3, 1, 0)), ("points",
 
 
 def _league_game(game_id: str, setup: Setup, stream: list[Any], day: int) -> LeagueGame:
-    result = RULESET.result(fold(RULESET, stream).state)
+    result = RULESET.result(fold(RULESET, stream).state, Viewer.public())
     return LeagueGame(game_id=game_id, finished_at=at(day), players=setup.players, result=result)
 
 
@@ -96,8 +96,14 @@ def test_a_correction_changes_the_campaign_totals_from_that_game_on():
 
     def status(stream: list[Any]) -> Any:
         games = [
-            CampaignGame(game_id="A", setup=SETUP_A, result=RULESET.result(fold(RULESET, stream).state)),
-            CampaignGame(game_id="second", setup=second_setup, result=RULESET.result(fold(RULESET, second).state)),
+            CampaignGame(
+                game_id="A", setup=SETUP_A, result=RULESET.result(fold(RULESET, stream).state, Viewer.public())
+            ),
+            CampaignGame(
+                game_id="second",
+                setup=second_setup,
+                result=RULESET.result(fold(RULESET, second).state, Viewer.public()),
+            ),
         ]
         return campaign_status(RULESET, campaign, games)
 

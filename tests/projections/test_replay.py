@@ -36,7 +36,7 @@ def _views(state: object) -> list[object]:
 
 def test_generated_games_contain_corrections_and_voided_events():
     # Guards the generator the other tests rely on: without corrections they would prove little.
-    steps = [step for seed in SEEDS for step in replay(RULESET, random_tally_game(seed)).steps]
+    steps = [step for seed in SEEDS for step in replay(RULESET, random_tally_game(seed), Viewer.public()).steps]
     assert any(step.type == "tablelog.correction" for step in steps)
     assert any(step.voided for step in steps)
 
@@ -152,7 +152,7 @@ def test_a_replay_marks_voided_events_and_narrates_the_correction():
         Correction(voids=2, reason="wrong die"),
         Rolled(seat=1, face=4),
     ]
-    steps = replay(RULESET, events).steps
+    steps = replay(RULESET, events, Viewer.public()).steps
     assert [s.voided for s in steps] == [False, False, True, True, False, False]
     assert steps[2].voided_by == steps[3].voided_by == 5
     # Voided events show as what they were.
@@ -167,20 +167,20 @@ def test_a_replay_marks_voided_events_and_narrates_the_correction():
 
 def test_a_correction_of_one_event_says_so_without_a_reason():
     events = [STARTED, Rolled(seat=0, face=3), Correction(voids=1)]
-    assert replay(RULESET, events).steps[-1].text == "Correction: voids the last event."
+    assert replay(RULESET, events, Viewer.public()).steps[-1].text == "Correction: voids the last event."
 
 
 def test_every_step_is_narrated_from_the_states_around_it():
     for seed in SEEDS:
         events = random_tally_game(seed)
-        steps = replay(RULESET, events).steps
+        steps = replay(RULESET, events, Viewer.public()).steps
         for step in steps[1:]:
             event = events[step.version - 1]
             if isinstance(event, Correction):
                 continue
             before = fold(RULESET, events[: step.version - 1]).state
             after = fold(RULESET, events[: step.version]).state
-            told = RULESET.narrate(before, event, after)
+            told = RULESET.narrate(before, event, after, Viewer.public())
             assert (step.text, step.seat, step.chapters) == (told.text, told.seat, told.chapters)
 
 
@@ -193,7 +193,7 @@ def test_the_chapter_index_gives_the_first_step_of_each_chapter():
         Correction(voids=1),
         Rolled(seat=1, face=4),
     ]
-    index = {mark.chapters: mark.version for mark in replay(RULESET, events).chapters}
+    index = {mark.chapters: mark.version for mark in replay(RULESET, events, Viewer.public()).chapters}
     # Turn 2 starts with the note; the correction (step 5) and the new roll stay in turn 2.
     assert index == {(("turn", 1),): 2, (("turn", 2),): 3}
 
@@ -278,7 +278,7 @@ def test_a_hidden_draw_shows_in_the_seats_view_and_only_as_a_size_in_public():
 
 def test_nested_chapters_index_every_round_and_every_turn_of_it():
     events = random_hands_game(2, players=3)
-    replayed = replay(hands.RULESET, events)
+    replayed = replay(hands.RULESET, events, Viewer.public())
     index = {mark.chapters: mark.version for mark in replayed.chapters}
     assert index[(("round", 1),)] == 2
     second = index[(("round", 2),)]
@@ -292,14 +292,14 @@ def test_nested_chapters_index_every_round_and_every_turn_of_it():
 
 def test_a_team_game_starts_with_its_sides_named():
     events = random_hands_game(1, players=4, teams=True)
-    assert replay(hands.RULESET, events).steps[0].text == (
+    assert replay(hands.RULESET, events, Viewer.public()).steps[0].text == (
         "A game of Hands starts: Alain and Carla (team 0) against Bea and Dan (team 1)."
     )
 
 
 def test_a_replay_and_a_step_view_survive_json():
     events = random_hands_game(3, players=4, teams=True)
-    replayed = replay(hands.RULESET, events)
+    replayed = replay(hands.RULESET, events, Viewer.public())
     assert msgspec.json.decode(msgspec.json.encode(replayed), type=type(replayed)) == replayed
     step = view_at(hands.RULESET, events, 9, Viewer.of_seat(2))
     back = msgspec.json.decode(msgspec.json.encode(step), type=StepView)

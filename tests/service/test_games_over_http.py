@@ -124,5 +124,5 @@ def test_a_recorded_game_is_recorded_again_over_http_event_by_event(api: Api, pa
         got = api.client.get(f"/clubs/club/games/{game_id}/state?{query}", headers=api.auth(token)).json()
         assert got["version"] == len(events) and got["state"] == view, name
     result = api.client.get(f"/clubs/club/games/{game_id}/result", headers=api.auth(token)).json()["result"]
-    assert result == msgspec.json.decode(msgspec.json.encode(ruleset.result(expected)))
+    assert result == msgspec.json.decode(msgspec.json.encode(ruleset.result(expected, Viewer.public())))
     assert api.client.get(f"/clubs/club/games/{game_id}", headers=api.auth(token)).json()["finished"] is True

@@ -21,6 +21,7 @@ from litestar.testing import TestClient
 
 from domain import registry
 from domain.record import decoder, fold
+from domain.ruleset import Viewer
 from service.app import create_app
 from service.logs import configure_logging
 from service.projector import Games, Runner, projections, rebuild
@@ -84,7 +85,7 @@ def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> in
             if number == games - 1 and batches == 3:
                 break
             folded = records.folded(record)
-            finished = tally.RULESET.result(folded.state).finished
+            finished = tally.RULESET.result(folded.state, Viewer.public()).finished
             if finished and (reopened or rng.random() < 0.3):
                 break
             batch: list[dict[str, Any]] = []
@@ -145,7 +146,7 @@ def test_every_event_is_applied_once_and_summaries_equal_a_plain_fold(store: Sto
         summary = summaries[game.game_id]
         assert summary.version == len(events)
         assert summary.applied == len(events), "an event was applied more or less than once"
-        assert summary.outcome.result == tally.RULESET.result(folded.state)
+        assert summary.outcome.result == tally.RULESET.result(folded.state, Viewer.public())
         assert summary.outcome.finished == game.finished
         # Finished when the finishing event was recorded, as the game's listing says too.
         assert summary.outcome.finished_at == game.finished_at
@@ -167,8 +168,8 @@ def test_a_correction_of_a_finished_game_is_recorded_with_the_outcome_before_and
             changed += 1
             before = fold(tally.RULESET, events[: change.version - 1])
             after = fold(tally.RULESET, events[: change.version])
-            assert change.before.result == tally.RULESET.result(before.state)
-            assert change.after.result == tally.RULESET.result(after.state)
+            assert change.before.result == tally.RULESET.result(before.state, Viewer.public())
+            assert change.after.result == tally.RULESET.result(after.state, Viewer.public())
             assert change.before.finished and not change.after.finished  # the correction reopened it
             assert change.before.finished_at is not None and change.after.finished_at is None
     assert changed >= 2, "the seed should correct some finished games"

@@ -99,7 +99,7 @@ class Tally:
             data.pop("turn")
         return data
 
-    def result(self, state: State) -> Result:
+    def result(self, state: State, viewer: Viewer) -> Result:
         order = sorted(set(state.scores), reverse=True)
         players = tuple(
             PlayerResult(seat=seat, score=score, placement=order.index(score) + 1, breakdown={"dice": score})
@@ -117,11 +117,12 @@ class Tally:
             return []
         return [Rolled(seat=seat, face=face) for face in range(1, 7)]
 
-    def narrate(self, before: State, event: Any, after: State) -> Narration:
+    def narrate(self, before: State, event: Any, after: State, viewer: Viewer) -> Narration:
         if isinstance(event, Noted):
-            return Narration(
-                text=f"Seat {event.seat} notes: {event.text}", seat=event.seat, chapters=(("turn", before.turn),)
-            )
+            # A note is the seat's own (the test ruleset's hidden information): only its seat and the
+            # full record read its text.
+            text = f"Seat {event.seat} notes: {event.text}" if viewer.sees(event.seat) else f"Seat {event.seat} notes"
+            return Narration(text=text, seat=event.seat, chapters=(("turn", before.turn),))
         return Narration(
             text=f"Seat {event.seat} rolls a {event.face}", seat=event.seat, chapters=(("turn", before.turn),)
         )

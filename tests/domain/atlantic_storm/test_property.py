@@ -37,11 +37,11 @@ def check_invariants(game: RandomGame) -> None:
     holdings = (truth.convoys_won, truth.captured)
     if holdings != game.checked_holdings or truth.phase == "over":
         game.checked_holdings = holdings
-        result = RULESET.result(truth)
+        result = RULESET.result(truth, Viewer.full())
         for seat, player in enumerate(result.players):
             held = truth.convoys_won[seat] + truth.captured[seat]
             assert player.score == sum(truth.cards[c].vp or 0 for c in held)
-        assert RULESET.result(record) == result
+        assert RULESET.result(record, Viewer.full()) == result
 
 
 def narrate_and_view(game: RandomGame) -> None:
@@ -49,7 +49,7 @@ def narrate_and_view(game: RandomGame) -> None:
     folded = fold(RULESET, [game.record_started])
     for _, event in game.record.effective_events():
         after = folded.apply(event)
-        line = RULESET.narrate(folded.state, event, after.state)
+        line = RULESET.narrate(folded.state, event, after.state, Viewer.full())
         assert line.text and "None" not in line.text
         folded = after
         public = RULESET.view(folded.state, Viewer.public())
@@ -70,7 +70,7 @@ def play_games(count: int, seed: int) -> int:
         game.play(check_invariants)
         if number % 50 == 0:
             narrate_and_view(game)
-        result = RULESET.result(game.truth.state)
+        result = RULESET.result(game.truth.state, Viewer.full())
         assert result.finished
         assert game.truth.state.battles_fought == 20
         assert result.winners

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from domain.atlantic_storm import RULESET
 from domain.record import decoder, fold, start
+from domain.ruleset import Viewer
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "three_players_two_convoys.jsonl"
 
@@ -33,7 +34,7 @@ def events() -> list:
 
 
 def test_the_recorded_game_folds_to_the_vp_worked_out_by_hand():
-    result = RULESET.result(fold(RULESET, events()).state)
+    result = RULESET.result(fold(RULESET, events()).state, Viewer.full())
     assert result.finished
     assert [(p.score, p.breakdown) for p in result.players] == [
         (0, {"convoy": 0, "cards": 0}),

@@ -24,7 +24,7 @@ from domain.atlantic_storm.events import (
     ZoneDeclared,
 )
 from domain.atlantic_storm.rules import hand_size
-from domain.ruleset import RuleError
+from domain.ruleset import RuleError, Viewer
 from tests.domain.atlantic_storm.support import Table, at_battle, make_setup, refused
 
 # --- AS-2 set-up ------------------------------------------------------------------------------------
@@ -226,7 +226,7 @@ def test_a_fate_card_destroys_its_victim_played_earlier_in_the_round_at_once():
     assert table.state.battle.plays[0].normals == ()
     table.play(CardDiscarded(seat=2, card="A17"))
     # U552 (surface 1) wins against nothing; the victim counts for its captor.
-    assert RULESET.result(table.state).players[1].breakdown == {"convoy": 7, "cards": 2}
+    assert RULESET.result(table.state, Viewer.full()).players[1].breakdown == {"convoy": 7, "cards": 2}
 
 
 def test_a_victim_played_after_its_fate_card_is_unaffected():
@@ -494,7 +494,7 @@ def test_the_game_ends_after_the_last_convoy():
     table.play(
         CardsPlayed(seat=0, normals=("A16",)), CardsPlayed(seat=1, normals=("G6",)), CardDiscarded(seat=2, card="A17")
     )
-    result = RULESET.result(table.state)
+    result = RULESET.result(table.state, Viewer.full())
     assert table.state.phase == "over"
     assert result.finished and result.winners == (0,)
     assert refused(table, CardsDrawn(seat=1, cards=(None,))).rule_id == "AS-13"
@@ -504,10 +504,10 @@ def test_the_winner_is_decided_by_vp_then_convoy_vp_then_the_lowest_numbered_con
     state = msgspec.structs.replace(RULESET.initial(make_setup(["Alain", "Bea", "Carl"])), phase="over")
     # Bea: 7 + 1 = 8 VP, Alain: 6 + 2 = 8 VP -> Bea has more convoy VP.
     state = msgspec.structs.replace(state, convoys_won=(("C4",), ("C1",), ()), captured=(("A1",), ("G2",), ()))
-    assert RULESET.result(state).winners == (1,)
+    assert RULESET.result(state, Viewer.full()).winners == (1,)
     # Alain: HX 84 (3) + SC 7 (5) = 8; Bea: PQ 17 (6) + QP 11 (2) = 8; both all convoy VP: lowest convoy C3.
     state = msgspec.structs.replace(state, convoys_won=(("C3", "C6"), ("C4", "C5"), ()), captured=((), (), ()))
-    result = RULESET.result(state)
+    result = RULESET.result(state, Viewer.full())
     assert result.winners == (0,)
     assert [p.placement for p in result.players] == [1, 2, 3]
 

@@ -15,6 +15,7 @@ from domain.atlantic_storm.events import (
     StormStruck,
 )
 from domain.record import decoder, fold, schema_version
+from domain.ruleset import Viewer
 from tests.domain.atlantic_storm.support import Table, at_battle, refused
 
 ALAIN, BEA = 0, 1
@@ -139,7 +140,7 @@ def test_the_replay_says_which_play_the_storm_cancelled_or_which_play_it_skipped
     before = table.state
     cancel = StormStruck(seat=ALAIN, target=BEA, effect="cancel", half=1)
     skip = StormStruck(seat=ALAIN, target=BEA, effect="skip")
-    texts = [RULESET.narrate(before, e, RULESET.evolve(before, e)).text for e in (cancel, skip)]
+    texts = [RULESET.narrate(before, e, RULESET.evolve(before, e), Viewer.full()).text for e in (cancel, skip)]
     assert texts[0] == "Alain's storm cancels Bea's first-round play (U38)."
     assert texts[1].startswith("Alain's storm makes Bea skip the turn.")
     first = at_battle([["A16", "A1"], ["G2", "S1"]], "C1")
@@ -150,7 +151,7 @@ def test_the_replay_says_which_play_the_storm_cancelled_or_which_play_it_skipped
     )
     skip_next = StormStruck(seat=BEA, target=ALAIN, effect="skip")
     after = RULESET.evolve(first.state, skip_next)
-    assert RULESET.narrate(first.state, skip_next, after).text == (
+    assert RULESET.narrate(first.state, skip_next, after, Viewer.full()).text == (
         "Bea's storm makes Alain skip the play in the second round."
     )
 
@@ -165,7 +166,7 @@ def test_a_storm_recorded_before_the_choice_existed_still_folds_as_it_did():
     # U38 cancelled and Bea's second play gone: the battle is decided at once, 6 to 0.
     assert "G2" in state.discard
     assert (state.decision.allied, state.decision.german) == (6, 0)
-    text = RULESET.narrate(table.state, old, RULESET.evolve(table.state, old)).text
+    text = RULESET.narrate(table.state, old, RULESET.evolve(table.state, old), Viewer.full()).text
     assert text.startswith("Alain's storm cancels Bea's first-round play (U38) and makes Bea skip the turn.")
     assert schema_version(StormStruck(seat=0, target=None)) == 2  # rows stored from now on; older rows say 1
     assert msgspec.json.encode(StormStruck(seat=0, target=1)) == (

@@ -31,7 +31,7 @@ def test_the_replay_tells_the_five_player_example_in_plain_english():
     lines = []
     for event in table.events[1:]:
         after = folded.apply(event)
-        lines.append(RULESET.narrate(folded.state, event, after.state))
+        lines.append(RULESET.narrate(folded.state, event, after.state, Viewer.full()))
         folded = after
     texts = [n.text for n in lines]
     assert texts[0].endswith("A cut the lowest number and deals.")

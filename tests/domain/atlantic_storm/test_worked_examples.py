@@ -20,7 +20,7 @@ from domain.atlantic_storm.events import (
     StormStruck,
     ZoneDeclared,
 )
-from domain.ruleset import RuleError
+from domain.ruleset import RuleError, Viewer
 from tests.domain.atlantic_storm.support import Table, make_setup
 
 A, B, C, D, E = range(5)
@@ -69,7 +69,7 @@ def test_the_five_player_example_ends_eight_to_seven_and_b_takes_the_trick():
     # U38 and U501 "are discarded" gives way to the rule sections (and the spoils example): captured.
     assert state.convoys_won[B] == ("C1",)
     assert sorted(state.captured[B]) == ["G2", "G3"]
-    result = RULESET.result(state)
+    result = RULESET.result(state, Viewer.full())
     assert result.players[B].score == 9
     assert result.players[B].breakdown == {"convoy": 7, "cards": 2}
     # Markgraf went to the discard with the storm; Sunderland, radar, EG 36 and Black Gap too.
@@ -94,7 +94,7 @@ def test_the_spoils_example_gives_e_one_card_and_b_keeps_eight_vp():
     assert table.state.phase == "spoils"
     assert table.state.battle.outcome.eligible == (B, E)
     table.play(SpoilsDivided(seat=B, shares=(Share(seat=B, cards=("C1", "G3")), Share(seat=E, cards=("G2",)))))
-    result = RULESET.result(table.state)
+    result = RULESET.result(table.state, Viewer.full())
     assert result.players[B].score == 8
     assert result.players[E].score == 1
     assert table.state.convoys_won[B] == ("C1",)
@@ -144,7 +144,7 @@ def test_the_two_player_example_ends_twelve_to_six_and_b_takes_ons_5_and_steinbr
     assert state.decision.trick_winner == 1  # B's single play 3+2=5 is the highest Allied play (AS-14)
     assert state.convoys_won[1] == ("C2",)
     assert state.captured[1] == ("G5",)
-    assert RULESET.result(state).players[1].breakdown == {"convoy": 4, "cards": 2}
+    assert RULESET.result(state, Viewer.full()).players[1].breakdown == {"convoy": 4, "cards": 2}
 
 
 def test_in_the_two_player_game_each_player_plays_twice_before_the_battle_is_decided():

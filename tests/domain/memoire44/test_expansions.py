@@ -482,9 +482,9 @@ def test_a_set_up_embeds_the_settings_so_stored_games_fold_the_same():
 # ---------------------------------------------------------------- narration and views
 
 
-def _narrated(game, event):
+def _narrated(game, event, viewer=None):
     before = game.state
-    return RULESET.narrate(before, event, game.accept(event)).text
+    return RULESET.narrate(before, event, game.accept(event), viewer or Viewer.full()).text
 
 
 def test_the_expansion_events_are_narrated_with_their_rule():
@@ -596,8 +596,11 @@ def test_a_face_down_placement_from_a_hand_the_record_knows_is_refused():
 
 def test_the_commissar_placement_is_narrated_without_naming_the_card_and_its_play_from_the_token():
     game = _commissar()
-    text = _narrated(game, CardCommitted(seat=ALLIES, card="attack_centre"))
+    before, placed = game.state, CardCommitted(seat=ALLIES, card="attack_centre")
+    text = _narrated(game, placed, Viewer.public())
     assert text == "Allies (Bea) place a card under the commissar token for their next turn."
+    told = RULESET.narrate(before, placed, game.state, Viewer.of_seat(ALLIES)).text
+    assert told == "Allies (Bea) place Attack Centre under the commissar token for their next turn."
     _quiet_turn(game, ALLIES, "direct_from_hq")
     _quiet_turn(game, AXIS, "direct_from_hq")
     game.accept(CardCommitted(seat=ALLIES, card="probe_left"))

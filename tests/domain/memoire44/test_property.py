@@ -7,6 +7,7 @@ import random
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.ruleset import Viewer
 
 from .harness import RandomTable, setup_for
 
@@ -36,7 +37,7 @@ def _play(count, first_seed=0, variants=({},)):
         scenario = SCENARIOS[(seed // len(variants)) % len(SCENARIOS)]
         table = RandomTable(rng, setup_for(scenario, sides=sides, options=options))
         state = table.play()
-        result = RULESET.result(state)
+        result = RULESET.result(state, Viewer.public())
         assert result.finished and len(result.winners) == 1
         winner = state.camp_of(result.winners[0])
         assert state.medals[winner] >= state.victory[winner]

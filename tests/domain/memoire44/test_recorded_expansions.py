@@ -12,6 +12,7 @@ import pytest
 from domain.memoire44 import RULESET
 from domain.memoire44.events import Battle, CardTaken, Retreated, UnitMoved
 from domain.record import fold, start
+from domain.ruleset import Viewer
 
 from .harness import check_invariants, check_shipped_scenario, read_record, state_after
 
@@ -72,7 +73,7 @@ def test_the_village_changes_hands_and_its_medal_follows(events):
 def test_the_axis_win_by_retaking_the_village(events):
     state = fold(RULESET, events).state
     assert state.over and state.winner == 0 and state.villages == ((2, 0),)
-    result = RULESET.result(state)
+    result = RULESET.result(state, Viewer.public())
     assert [p.score for p in result.players] == [6, 1]
     # 4 eliminations + the village + the temporary medal on its hex; the Allies keep their 1 elimination.
     assert result.players[0].breakdown == {"eliminations": 4, "objectives": 2, "special": 0}
@@ -83,6 +84,6 @@ def test_every_event_narrates_with_its_turn(events):
     state = RULESET.initial(events[0].setup)
     for event in events[1:]:
         after = RULESET.evolve(state, event)
-        line = RULESET.narrate(state, event, after)
+        line = RULESET.narrate(state, event, after, Viewer.full())
         assert line.text and line.chapters[0][0] == "turn"
         state = after

@@ -12,6 +12,7 @@ from domain.memoire44 import RULESET
 from domain.memoire44.board import hex_name
 from domain.memoire44.events import Battle, CardDrawn, GroundTaken, Retreated
 from domain.record import Correction, fold, start
+from domain.ruleset import Viewer
 
 from .harness import check_shipped_scenario, read_record, state_after
 
@@ -60,11 +61,11 @@ def test_the_first_medal_is_the_allied_armour_eliminated(events):
 def test_the_game_ends_on_the_fourth_axis_medal(events):
     state = fold(RULESET, events).state
     assert state.over and state.winner == 0
-    result = RULESET.result(state)
+    result = RULESET.result(state, Viewer.public())
     assert result.finished and result.winners == (0,)
     assert [p.score for p in result.players] == [4, 0]
     assert result.players[0].breakdown == {"eliminations": 4, "objectives": 0, "special": 0}
-    assert not RULESET.result(state_after(events, len(events) - 2)).finished
+    assert not RULESET.result(state_after(events, len(events) - 2), Viewer.public()).finished
 
 
 def test_retreats_in_the_record_go_towards_the_units_own_edge(events):
@@ -90,11 +91,14 @@ def test_every_event_narrates_in_plain_english_with_its_turn(events):
     turns = []
     for event in events[1:]:
         after = RULESET.evolve(state, event)
-        line = RULESET.narrate(state, event, after)
+        line = RULESET.narrate(state, event, after, Viewer.full())
         assert line.text and line.chapters[0][0] == "turn"
         turns.append(line.chapters[0][1])
         if isinstance(event, CardDrawn) and event.card is None:
             assert "face down" in line.text
+        if isinstance(event, CardDrawn):  # G-2: the public never reads which card was drawn
+            public = RULESET.narrate(state, event, after, Viewer.public()).text
+            assert public == line.text.split(" draw ")[0] + " draw a card."
         state = after
     assert turns == sorted(turns) and turns[-1] > 10
 
@@ -104,7 +108,7 @@ def test_the_replay_reads_as_sentences_with_counts_in_the_singular_where_they_ar
     lines = []
     for count, event in enumerate(events[1:], start=1):
         before, after = state_after(events, count - 1), state_after(events, count)
-        text = RULESET.narrate(before, event, after).text
+        text = RULESET.narrate(before, event, after, Viewer.full()).text
         lines.append(text)
         if isinstance(event, Retreated) and len(event.path) == 1:
             assert f"retreats to {hex_name(event.path[0])}" in text

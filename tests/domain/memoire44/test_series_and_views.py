@@ -13,7 +13,7 @@ from .tables import ALLIES, hexagon, table
 def _game(sides, seed, scenario="hedgerow_lane"):
     setup = setup_for(scenario, sides=sides)
     state = RandomTable(random.Random(seed), setup).play()
-    return SeriesGame(setup=setup, result=RULESET.result(state))
+    return SeriesGame(setup=setup, result=RULESET.result(state, Viewer.public()))
 
 
 def test_a_two_game_match_with_sides_swapped_sums_medals_per_player():
@@ -94,9 +94,9 @@ def test_a_played_card_is_narrated_with_the_units_it_orders():
     game = table([hexagon(6, 12, unit="infus"), hexagon(0, 0, unit="infger")], allies=("attack_centre",))
     before = game.state
     after = game.accept(CardPlayed(seat=ALLIES, card="attack_centre"))
-    line = RULESET.narrate(before, CardPlayed(seat=ALLIES, card="attack_centre"), after)
+    line = RULESET.narrate(before, CardPlayed(seat=ALLIES, card="attack_centre"), after, Viewer.full())
     assert line.text == "Allies (Bea) play Attack Centre, ordering 3 units."
     assert line.seat == ALLIES and line.chapters == (("turn", 1),)
     ordered = UnitsOrdered(seat=ALLIES, units=(0,))
-    line = RULESET.narrate(after, ordered, game.accept(ordered))
+    line = RULESET.narrate(after, ordered, game.accept(ordered), Viewer.full())
     assert line.text == "Allies (Bea) order 1 unit: infantry at G7."

@@ -18,19 +18,19 @@ from domain.milles_nautiques.events import (
     WarshipPlayed,
 )
 from domain.milles_nautiques.narration import points_text
-from domain.ruleset import Narration
+from domain.ruleset import Narration, Viewer
 from tests.domain.milles_nautiques.scene import Scene, laid_and_sailed_in
 
 
 def told(scene: Scene, event: Any) -> Narration:
     before = scene.state
     scene.do(event)
-    return RULESET.narrate(before, event, scene.state)
+    return RULESET.narrate(before, event, scene.state, Viewer.public())
 
 
 def last_line(scene: Scene) -> str:
     """The replay line of the latest event the scene played."""
-    return RULESET.narrate(scene.before, scene.latest, scene.state).text
+    return RULESET.narrate(scene.before, scene.latest, scene.state, Viewer.public()).text
 
 
 def test_a_convoy_is_named_by_the_order_its_layer_laid_it_not_by_its_place_in_the_row():

@@ -12,6 +12,7 @@ import pytest
 
 from domain.milles_nautiques import RULESET
 from domain.record import fold
+from domain.ruleset import Viewer
 from tests.domain.milles_nautiques.table import Table, make_setup
 
 ROUNDS = 2000
@@ -29,7 +30,7 @@ def play_rounds(first_seed: int, count: int) -> Counter[str]:
             rng, make_setup(players, teams, dealer), known=rng.choice((1.0, 0.5, 0.0)), hidden=rng.choice((0.0, 0.4))
         )
         state = table.play(table.check)
-        result = RULESET.result(state)
+        result = RULESET.result(state, Viewer.public())
         assert result.finished
         assert bool(result.winners) != result.void
         if seed % 50 == 0:  # the record replays to the same state with evolve alone

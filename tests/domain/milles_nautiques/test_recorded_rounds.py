@@ -24,7 +24,7 @@ def _replay(name: str) -> tuple[list[Any], Folded]:
 
 
 def _scores(folded: Folded) -> dict[int, tuple[int, dict[str, int]]]:
-    return {p.seat: (p.score, p.breakdown) for p in RULESET.result(folded.state).players}
+    return {p.seat: (p.score, p.breakdown) for p in RULESET.result(folded.state, Viewer.public()).players}
 
 
 def test_a_two_player_round_ends_when_alain_reaches_forty_points():
@@ -43,7 +43,7 @@ def test_a_two_player_round_ends_when_alain_reaches_forty_points():
     Bea: captured a 5,000 (5 points) but has no convoy in port, so she scores nothing (MN-15): 0.
     """
     _, folded = _replay("two_players_to_forty")
-    result = RULESET.result(folded.state)
+    result = RULESET.result(folded.state, Viewer.public())
     assert result.finished and not result.void
     assert result.winners == (0,)
     assert _scores(folded) == {
@@ -69,7 +69,7 @@ def test_a_four_player_team_round_scores_the_team_of_alain_and_claire():
     Team = 50 points = 100 half-points, shown for both partners. Bea and Damien: no convoy in port, 0.
     """
     _, folded = _replay("four_players_in_teams")
-    result = RULESET.result(folded.state)
+    result = RULESET.result(folded.state, Viewer.public())
     assert result.finished
     assert result.winners == (0, 2)
     team = (100, {"convoy": 40, "capture": 40, "round_bonus": 20, "slowness_bonus": 0})
@@ -98,7 +98,7 @@ def test_a_round_whose_cards_run_out_goes_to_the_best_scorer_with_a_convoy_in_po
     state = folded.state
     assert state.ended == "cards"
     assert state.stock == 0 and all(hand.size == 0 for hand in state.hands)
-    result = RULESET.result(state)
+    result = RULESET.result(state, Viewer.public())
     assert result.winners == (1,)
     assert _scores(folded) == {
         0: (35, {"convoy": 21, "capture": 0, "round_bonus": 0, "slowness_bonus": 14}),
@@ -119,7 +119,7 @@ def test_a_recorded_round_narrates_every_event_in_round_and_turn_chapters():
     for event in events[1:]:
         before = folded.state
         folded = folded.apply(event)
-        lines.append(RULESET.narrate(before, event, folded.state))
+        lines.append(RULESET.narrate(before, event, folded.state, Viewer.public()))
     assert lines[0].text == "Bea deals six cards to each player; Alain plays first."
     assert lines[0].chapters == (("round", 1),)
     texts = [line.text for line in lines]

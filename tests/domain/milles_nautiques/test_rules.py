@@ -27,7 +27,7 @@ from domain.milles_nautiques.events import (
     StormPlayed,
     WarshipPlayed,
 )
-from domain.ruleset import Player, RuleError, Setup
+from domain.ruleset import Player, RuleError, Setup, Viewer
 from tests.domain.milles_nautiques.scene import Scene
 from tests.domain.milles_nautiques.table import make_setup
 
@@ -544,7 +544,7 @@ def test_a_detected_five_thousand_left_at_zero_miles_scores_as_a_ten_thousand():
     )
     assert scene.convoy(1).detected and scene.convoy(1).distance == 0
     # 1 point for the detected 5,000 (the 10,000 column at 0 miles) + 2.5 for the 2,500 in port.
-    assert RULESET.result(scene.state).players[0].breakdown["convoy"] == 2 + 5
+    assert RULESET.result(scene.state, Viewer.public()).players[0].breakdown["convoy"] == 2 + 5
 
 
 # MN-15: the end of the round -------------------------------------------------------------------
@@ -556,11 +556,11 @@ def test_capture_points_count_only_once_the_captor_has_a_convoy_in_port():
     scene.turn(ConvoyPlaced(seat=1, position=0, card="convoy_20000"))
     scene.skip().turn(PlanePlayed(seat=1, convoy=1)).skip().turn(PlanePlayed(seat=1, convoy=1))
     assert scene.convoy(1).status == "destroyed"
-    assert RULESET.result(scene.state).players[1].score == 0
+    assert RULESET.result(scene.state, Viewer.public()).players[1].score == 0
     for card in ("miles_2000", "miles_2000"):
         scene.skip().turn(MilesPlayed(seat=1, convoy=2, card=card))
     assert (scene.state.phase, scene.state.ended) == ("over", "forty")
-    assert RULESET.result(scene.state).players[1].breakdown == {
+    assert RULESET.result(scene.state, Viewer.public()).players[1].breakdown == {
         "convoy": 40,
         "capture": 40,
         "round_bonus": 20,
@@ -600,7 +600,7 @@ def test_a_mine_that_brings_its_layer_to_forty_ends_the_round_before_his_draw():
 
 def test_a_round_with_no_convoy_in_port_when_the_cards_run_out_is_void():
     scene = Scene(players=3).run_out({0: [ConvoyPlaced(seat=0, position=0, card="convoy_20000")]})
-    result = RULESET.result(scene.state)
+    result = RULESET.result(scene.state, Viewer.public())
     assert result.finished and result.void
     assert result.winners == ()
     assert all(player.score == 0 for player in result.players)
@@ -620,12 +620,12 @@ def test_a_convoy_the_record_never_knew_must_be_revealed_before_the_round_is_sco
         },
     )
     assert scene.state.phase == "reveal"
-    assert not RULESET.result(scene.state).finished
+    assert not RULESET.result(scene.state, Viewer.public()).finished
     assert (
         scene.refuse(ConvoysRevealed(convoys=(RevealedConvoy(convoy=1, card="convoy_5000"),))).code == "already_known"
     )
     scene.do(ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_10000"),)))
-    result = RULESET.result(scene.state)
+    result = RULESET.result(scene.state, Viewer.public())
     assert result.finished and result.winners == (0,)
     # 5,000 in port 5 + 10,000 at 0 miles 1 = 6 points, +10 winner; no slowness (2,000s).
     assert result.players[0].score == 12 + 20
@@ -642,7 +642,7 @@ def test_a_player_showing_face_down_convoys_that_make_forty_ends_the_round():
     assert scene.state.phase == "draw"  # the record knows 20 points: convoy 1
     scene.do(ConvoysRevealed(convoys=(RevealedConvoy(convoy=2, card="convoy_20000"),)))
     assert (scene.state.phase, scene.state.ended, scene.state.forty_sides) == ("over", "forty", (0,))
-    assert RULESET.result(scene.state).players[0].breakdown["convoy"] == 80
+    assert RULESET.result(scene.state, Viewer.public()).players[0].breakdown["convoy"] == 80
 
 
 def test_pending_mines_and_battles_are_not_decided_when_the_cards_run_out():
@@ -726,7 +726,7 @@ def test_one_fast_arrival_withholds_the_slowness_bonus_unless_it_is_the_trawler(
         },
     )
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived"]
-    assert RULESET.result(scene.state).players[0].breakdown["slowness_bonus"] == bonus
+    assert RULESET.result(scene.state, Viewer.public()).players[0].breakdown["slowness_bonus"] == bonus
 
 
 def test_sides_level_at_the_top_share_the_round_win():
@@ -746,7 +746,7 @@ def test_sides_level_at_the_top_share_the_round_win():
             ],
         },
     )
-    result = RULESET.result(scene.state)
+    result = RULESET.result(scene.state, Viewer.public())
     assert result.winners == (0, 1)
     assert [p.score for p in result.players] == [10 + 20, 10 + 20]
     assert [p.placement for p in result.players] == [1, 1]
@@ -766,13 +766,13 @@ def test_a_trawler_in_port_gives_no_right_to_score_so_captures_do_not_reach_fort
         scene.skip().turn(MilesPlayed(seat=1, convoy=2, card=card))
     assert scene.convoy(2).status == "arrived" and scene.state.rows[1] == ()
     assert scene.state.phase == "draw"  # not over: no 40 points
-    assert RULESET.result(scene.state).players[1].breakdown["capture"] == 0
+    assert RULESET.result(scene.state, Viewer.public()).players[1].breakdown["capture"] == 0
     scene.skip().turn(ConvoyPlaced(seat=1, position=0, card="convoy_2500"))
     for _ in range(4):
         scene.skip().turn(MilesPlayed(seat=1, convoy=3, card="miles_1000"))
     # A real convoy in port: 2.5 + 40 captured = 42.5 points, the round is over.
     assert (scene.state.phase, scene.state.ended, scene.state.forty_sides) == ("over", "forty", (1,))
-    assert RULESET.result(scene.state).players[1].breakdown["capture"] == 80
+    assert RULESET.result(scene.state, Viewer.public()).players[1].breakdown["capture"] == 80
 
 
 def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
@@ -795,7 +795,7 @@ def test_a_trawler_in_port_does_not_win_a_round_whose_cards_run_out():
         },
     )
     assert [c.status for c in scene.state.convoys] == ["arrived", "arrived", "destroyed"]
-    result = RULESET.result(scene.state)
+    result = RULESET.result(scene.state, Viewer.public())
     assert result.winners == (0,)
     assert [p.score for p in result.players] == [5 + 20, 0]
 
@@ -812,7 +812,7 @@ def test_a_round_whose_only_convoy_in_port_is_the_trawler_is_void():
         },
     )
     assert scene.convoy(1).status == "arrived"
-    result = RULESET.result(scene.state)
+    result = RULESET.result(scene.state, Viewer.public())
     assert result.finished and result.void and result.winners == ()
     assert [p.score for p in result.players] == [0, 0]
     assert [c.kind for c in scene.state.consequences] == ["round_void"]

@@ -77,7 +77,7 @@ def test_the_public_score_and_result_do_not_tell_a_face_down_convoys_tonnage():
     small, large = alain_in_port_beside("convoy_5000").state, alain_in_port_beside("convoy_20000").state
     for viewer in (Viewer.public(), Viewer.of_seat(1), Viewer.of_seat(7)):
         assert RULESET.view(small, viewer) == RULESET.view(large, viewer)
-    assert RULESET.result(small) == RULESET.result(large)
+    assert RULESET.result(small, Viewer.public()) == RULESET.result(large, Viewer.public())
     assert RULESET.view(large, Viewer.public())["sides"][0]["score"]["convoy"] == 0
     assert RULESET.view(large, Viewer.full())["sides"][0]["score"]["convoy"] == 5 + 8  # 20,000 at 200 miles
     assert RULESET.view(large, Viewer.of_seat(0))["sides"][0]["score"]["convoy"] == 5 + 8
@@ -93,7 +93,7 @@ def test_the_convoys_the_public_has_seen_count_in_the_public_score():
     scene.turn(MilesPlayed(seat=0, convoy=1, card="miles_2000"))
     assert scene.state.phase == "draw"
     assert RULESET.view(scene.state, Viewer.public())["sides"][0]["score"]["convoy"] == 10 + 2
-    assert RULESET.result(scene.state).players[0].breakdown["convoy"] == 10 + 2
+    assert RULESET.result(scene.state, Viewer.public()).players[0].breakdown["convoy"] == 10 + 2
 
 
 def test_a_face_down_trawler_in_port_looks_like_any_convoy_in_port_to_the_public():
@@ -107,5 +107,5 @@ def test_a_face_down_trawler_in_port_looks_like_any_convoy_in_port_to_the_public
 
     trawler, real = table("trawler").state, table("convoy_5000").state
     assert RULESET.view(trawler, Viewer.public()) == RULESET.view(real, Viewer.public())
-    assert RULESET.result(trawler) == RULESET.result(real)
+    assert RULESET.result(trawler, Viewer.public()) == RULESET.result(real, Viewer.public())
     assert RULESET.view(real, Viewer.full())["sides"][0]["score"]["convoy"] == 10 + 2
