@@ -17,6 +17,7 @@ from domain.milles_nautiques.scoring import points_text
 from domain.svg import Changed, changed_class, document, esc, group, rect, shorten, text, to_data
 
 WIDTH = 400
+HAND_TEXT = 15
 MARGIN = 8
 CARD_W = 72
 CARD_GAP = 6
@@ -238,15 +239,17 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
             fill="#495057",
         )
     )
-    hands = []
+    # One line per player at HAND_TEXT units: a phone shows the 400-unit picture about 350 px wide, so
+    # the hand lines read at 13 px or more there (issue 11); a team's line of three never runs over.
     for seat in side.get("seats", ()):
         player = data["players"][seat]
         turn = " (to play)" if data.get("to_play") == seat and data.get("phase") not in ("over", "deal") else ""
-        hands.append(f"{player.get('name', '')}: {player.get('hand_size', 0)} in hand{turn}")
         if changed("players", seat, "hand_size") or changed("players", seat, "hand"):
-            body.append(rect(MARGIN - 2, y + 4, WIDTH - 2 * MARGIN + 4, 18, rx=3, fill="none", class_="changed"))
-    y += 17
-    body.append(text(MARGIN, y, "; ".join(hands), 13))
+            body.append(
+                rect(MARGIN - 2, y + 4, WIDTH - 2 * MARGIN + 4, HAND_TEXT + 6, rx=3, fill="none", class_="changed")
+            )
+        y += HAND_TEXT + 4
+        body.append(text(MARGIN, y, f"{player.get('name', '')}: {player.get('hand_size', 0)} in hand{turn}", HAND_TEXT))
     y += 6
     by_number = {c["number"]: c for c in convoys}
     at_sea = [by_number[n] for n in side.get("row", ()) if n in by_number]

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from domain import registry
+from domain import registry, rules_reference
 from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
@@ -27,6 +27,7 @@ from service.api_projections import (
     league_games,
     replay_snapshots,
 )
+from service.api_rulesets import rule_url
 from service.auth import Principal
 from service.guards import spectator_horizon, spectators_horizon
 from service.pages.render import campaign_plot, change_text, points, state_html, unit_word
@@ -336,6 +337,25 @@ def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date 
     }
 
 
+class RuleHint(msgspec.Struct, frozen=True, kw_only=True):
+    """A rule id as the pages show it: a link to its entry in the rules reference, its words on hover."""
+
+    rule_id: str
+    url: str
+    hint: str
+
+
+def rule_hint(ruleset: Ruleset, rule_id: str) -> RuleHint:
+    """The rules reference's entry for `rule_id` (issue 17: "the club pages show it on hover"): its title
+    and first paragraph, shortened to a tooltip's length."""
+    entry = rules_reference.entry_for(ruleset, rule_id)
+    if entry is None:
+        return RuleHint(rule_id=rule_id, url=rule_url(ruleset.name, rule_id), hint=rule_id)
+    first = " ".join(entry.text.split("\n\n")[0].split())
+    hint = f"{entry.rule_id}: {entry.title}. {first}"
+    return RuleHint(rule_id=rule_id, url=rule_url(ruleset.name, rule_id), hint=hint[:400])
+
+
 def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[str, Any]:
     campaign, game_ids = _campaign(records, club_id, campaign_id)
     ruleset = registry.get(campaign.ruleset)
@@ -353,6 +373,7 @@ def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[
         "names": names,
         "plot": campaign_plot(counted, names, unit, status.status.target),
         "decisive": next((s.game_id for s in status.steps if s.counted and s.status.finished), None),
+        "rules": {s.rule_id: rule_hint(ruleset, s.rule_id) for s in status.steps if s.rule_id},
         "points": points,
         "unit_word": unit_word(unit),
     }

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from domain import registry
+from domain.memoire44.catalogue import CARDS
 from domain.milles_nautiques.catalogue import BY_NAME
 from service.pages.render import change_text
 from tests.pages.conftest import ROOT, Site, screenshot, sign_in
@@ -38,6 +39,14 @@ SAME_SVG = """(expected) => {
 }"""
 """True when the page shows exactly one picture and it is `expected` (both read by the browser's HTML
 parser, so the comparison does not depend on how the server spelled the markup)."""
+
+
+DESCRIBED_BY_CURRENT = """() => {
+  const figure = document.querySelector(".picture");
+  const line = document.getElementById(figure.getAttribute("aria-describedby") || "");
+  return line !== null && line.classList.contains("current") && document.querySelectorAll("#told-now").length === 1;
+}"""
+"""True when the picture's text alternative (aria-describedby) is the current step's narration line."""
 
 
 CURRENT_IN_SIGHT = """() => {
@@ -67,6 +76,7 @@ def check_step(page: Any, site: Site, game_id: str, steps: list[dict[str, Any]],
         shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
         assert page.locator(".changes li").all_inner_texts() == changes_of(shown), (game_id, number)
     assert page.evaluate(CURRENT_IN_SIGHT), (game_id, number)
+    assert page.evaluate(DESCRIBED_BY_CURRENT), (game_id, number)
     if drawn:
         assert page.evaluate(SAME_SVG, expected_picture(site, game_id, drawn, number)), (game_id, number)
     else:
@@ -215,6 +225,47 @@ def test_a_spectate_key_never_sees_a_hidden_card_in_the_pages_or_the_stream(brow
             assert card not in data and f"{BY_NAME[card].tons:,}" not in data, (number, card)
 
 
+def test_a_spectate_key_never_reads_a_memoire44_drawn_card_in_the_pages_the_replay_or_the_stream(
+    browser: Any, site: Site
+) -> None:
+    """G-2 (issue 16): the narration of a draw names the card to its seat and the record only."""
+    game_id = site.games["hedgerow_lane_axis_medal_victory"]
+    events = site.get(f"/clubs/c1/games/{game_id}/events?limit=1000", site.record)["events"]
+    drawn = {
+        event["version"]: CARDS[event["data"]["card"]].name
+        for event in events
+        if event["type"] == "memoire44.card_drawn" and event["data"].get("card")
+    }
+    assert len(drawn) >= 10
+    full = site.get(f"/clubs/c1/games/{game_id}/replay?view=full", site.record)["steps"]
+    assert all(name in full[n - 1]["text"] for n, name in drawn.items())  # the record tells all
+    spectate = site.key("spectate")["token"]
+    steps = site.get(f"/clubs/c1/games/{game_id}/replay", spectate)["steps"]
+    assert steps == site.get(f"/clubs/c1/games/{game_id}/replay?view=public", site.record)["steps"]
+    for number in drawn:
+        assert steps[number - 1]["text"].endswith(" draw a card."), steps[number - 1]
+    page = sign_in(browser, site, spectate)
+    for number in sorted(drawn)[:12]:
+        page.goto(f"/club/c1/games/{game_id}/replay/{number}?view=full")  # asks for more than it may see
+        line = page.locator(f'.narration li[data-step="{number}"]').inner_text()
+        assert drawn[number] not in line and line.strip().endswith("draw a card."), (number, line)
+        assert page.evaluate(DESCRIBED_BY_CURRENT)
+    page.context.close()
+    with (
+        httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=5)) as client,
+        client.stream("GET", f"/clubs/c1/games/{game_id}/live", headers=Api.auth(spectate)) as stream,
+    ):
+        seen = ""
+        for line in stream.iter_lines():
+            seen += line + "\n"
+            if line.startswith(f"id: {len(steps)}"):
+                break
+    sent = dict(re.findall(r"^id: (\d+)\n(?:event: step\n)?data: (.*)$", seen, flags=re.MULTILINE))
+    for number, name in drawn.items():
+        text = json.loads(sent[str(number)])["step"]["text"]
+        assert name not in text and text.endswith(" draw a card."), (number, text)
+
+
 def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: Any, site: Site) -> None:
     game_id = site.games["two_players_to_forty"]
     token = site.record
@@ -291,6 +342,7 @@ def test_the_live_table_follows_a_game_as_events_are_appended_over_the_api(brows
     page.wait_for_selector("#live-step:text('5')")
     page.wait_for_selector(".narration li.voided s:text('Seat 1 rolls a 4')")
     assert "Seat 1 rolls a 3" in page.locator(".narration li.current").inner_text()
+    assert page.evaluate(DESCRIBED_BY_CURRENT)  # the picture's text alternative follows the stream
     screenshot(page, "live")
     page.context.close()
 

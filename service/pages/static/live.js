@@ -43,11 +43,15 @@
   source.addEventListener("step", function (event) {
     var data = JSON.parse(event.data);
     var step = data.step;
-    list.querySelectorAll("li.current").forEach(function (li) { li.classList.remove("current"); });
+    list.querySelectorAll("li.current").forEach(function (li) {
+      li.classList.remove("current");
+      li.removeAttribute("id");
+    });
     var item = document.createElement("li");
     item.value = step.version;
     item.setAttribute("data-step", step.version);
     item.className = "current";
+    item.id = "told-now"; // the picture's aria-describedby: its text alternative is the latest line
     item.textContent = step.text;
     list.appendChild(item);
     item.scrollIntoView({ block: "nearest" });

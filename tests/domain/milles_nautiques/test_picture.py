@@ -57,6 +57,16 @@ def test_the_record_and_the_owners_side_see_their_own_face_down_tonnage():
     assert "20,000" not in draw(state, Viewer.of_seat(2))  # Claire sees her side's convoys, not Bea's
 
 
+def test_each_hand_has_its_own_line_readable_at_phone_width():
+    # Issue 11: the picture is 400 units wide and a 360 px phone shows it about 350 px wide, so text of
+    # 14 units or more reads at 12 px or more there.
+    root = ET.fromstring(draw(team_table().state))
+    width = float(root.get("viewBox", "0 0 400 0").split()[2])
+    lines = [t for t in root.iter(f"{SVG}text") if "in hand" in (t.text or "")]
+    assert len(lines) == 4  # one per player, never one long line per team
+    assert all(float(t.get("font-size", "0")) * 350 / width >= 12 for t in lines)
+
+
 def test_hands_are_drawn_as_counts_only():
     document = draw(team_table().state)
     assert "Alain: 6 in hand" in document
