@@ -94,3 +94,46 @@ def _token_in(page: str) -> str:
 
 def _csrf(api: Api) -> str:
     return _token_in(api.client.get("/club/c1").text)
+
+
+def test_a_rule_id_on_a_page_links_its_entry_and_shows_its_words_on_hover() -> None:
+    # Issue 17 part 1 / issue 11: a refusal's rule id reads as a link to the rules reference, with the
+    # rule's title and first paragraph as its tooltip; the campaign page draws one for a refused game.
+    from types import SimpleNamespace
+
+    from jinja2 import Environment, FileSystemLoader
+
+    from domain import registry, rules_reference
+    from service.pages import TEMPLATES
+    from service.pages.reads import rule_hint
+
+    ruleset = registry.get("milles-nautiques")
+    hint = rule_hint(ruleset, "MN-17")
+    entry = rules_reference.entry_for(ruleset, "MN-17")
+    assert entry is not None and hint.url == "/rulesets/milles-nautiques/rules/MN-17"
+    assert hint.hint.startswith(f"MN-17: {entry.title}. ") and len(hint.hint) <= 400
+    totals = SimpleNamespace(totals={}, finished=False, next_dealer=None, note="", target=None)
+    refused = SimpleNamespace(
+        game_id="g2", counted=False, note="refused by rule MN-17: not the same players", rule_id="MN-17", status=totals
+    )
+    html = (
+        Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
+        .get_template("campaign.html")
+        .render(
+            campaign=SimpleNamespace(campaign_id="winter"),
+            title="Milles Nautiques",
+            names={},
+            status=SimpleNamespace(status=totals, steps=[refused]),
+            rules={"MN-17": hint},
+            decisive=None,
+            plot="",
+            points=lambda total, unit: total,
+            unit="",
+            unit_word="",
+            links=SimpleNamespace(game=lambda game_id: None, home=lambda: "/club/c1"),
+            principal=None,
+        )
+    )
+    link = re.search(r'<a class="rule" href="([^"]+)" title="([^"]+)"><abbr[^>]*>MN-17</abbr></a>', html)
+    assert link is not None and link.group(1) == hint.url
+    assert link.group(2).startswith("MN-17: ") and entry.title in link.group(2)

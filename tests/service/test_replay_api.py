@@ -16,7 +16,7 @@ from projections.diff import diff
 from projections.replay import decode_snapshot, encode_snapshot, replay, snapshot, view_at
 from service.readmodels import SnapshotRow
 from service.store.base import Store
-from tests.service.api_support import Api
+from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import as_json, projection_api, roll, wait_for_projector
 from tests.support import tally
 
@@ -151,3 +151,26 @@ def test_a_snapshot_stored_in_an_older_format_is_rebuilt_on_demand(api: Api) -> 
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
     assert all(decode_snapshot(s.data).version == s.version for s in store.snapshots(game_id))
+
+
+def test_the_replay_is_narrated_for_the_view_asked_and_a_spectate_key_reads_the_public_one(api: Api) -> None:
+    # G-2 (issue 16): the test ruleset's notes are their seat's own; the public reads that a note was made.
+    token, game_id, _ = corrected_game(api)
+    url = f"/clubs/c1/games/{game_id}/replay"
+
+    def last_line(key: str, **params: Any) -> str:
+        response = api.client.get(url, params=params, headers=api.auth(key))
+        assert response.status_code == 200, response.text
+        return str(response.json()["steps"][-1]["text"])
+
+    assert last_line(token) == last_line(token, view="public") == "Seat 1 notes"
+    assert last_line(token, view="seat", seat=0) == "Seat 1 notes"
+    assert last_line(token, view="seat", seat=1) == last_line(token, view="full") == "Seat 1 notes: Bea sighs"
+    spectate = api.client.post(
+        "/clubs/c1/keys", json={"name": "screen", "scope": "spectate"}, headers=api.auth(OPERATOR)
+    ).json()["token"]
+    assert last_line(spectate) == "Seat 1 notes"
+    refused = api.client.get(url, params={"view": "full"}, headers=api.auth(spectate))
+    assert refused.status_code == 403
+    beyond = api.client.get(url, params={"view": "seat", "seat": 7}, headers=api.auth(token))
+    assert beyond.status_code == 422 and beyond.json()["type"] == "/problems/no-such-seat"

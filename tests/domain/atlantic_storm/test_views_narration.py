@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from domain.atlantic_storm import RULESET
-from domain.atlantic_storm.events import CardsPlayed
+from domain.atlantic_storm.events import CardDiscarded, CardsDrawn, CardsPlayed
 from domain.record import Correction, decoder, fold
 from domain.ruleset import Viewer
+from tests.domain.atlantic_storm.random_player import RandomGame
+from tests.domain.atlantic_storm.support import generated_catalogue
 from tests.domain.atlantic_storm.test_worked_examples import five_player_battle
 
 
@@ -54,3 +58,37 @@ def test_a_correction_voids_a_mistaken_play_and_the_fold_skips_it():
     raw = b"\n".join(__import__("msgspec").json.encode(e) for e in mistaken)
     decoded = [decoder(RULESET).decode(line) for line in raw.splitlines()]
     assert decoded[1:] == mistaken[1:]
+
+
+def test_an_unfinished_result_counts_captured_cards_only_for_who_sees_them():
+    # G-2: captured cards lie face down until the game ends (the view hides them), so the result does too.
+    state = five_player_battle("basic").state
+    assert state.phase != "over" and state.captured[1]
+    full = RULESET.result(state, Viewer.full()).players[1]
+    public = RULESET.result(state, Viewer.public()).players[1]
+    bea = RULESET.result(state, Viewer.of_seat(1)).players[1]
+    assert full == bea and full.breakdown["cards"] == RULESET.view(state, Viewer.of_seat(1))["players"][1]["card_vp"]
+    assert public.breakdown == {"convoy": full.breakdown["convoy"], "cards": 0}
+    assert RULESET.result(state, Viewer.of_seat(0)).players[1] == public
+
+
+def test_a_draw_and_a_discard_are_named_to_their_seat_only():
+    # G-2: drawn cards join a hand unseen; a discard instead of a play goes face down (AS-3, AS-12).
+    game = RandomGame(random.Random(16), generated_catalogue(0), 3, "basic", hidden=0.0)
+    game.play(lambda _: None)
+    folded, checked = fold(RULESET, [game.record_started]), 0
+    for _, event in game.truth.effective_events():
+        after = folded.apply(event)
+        if isinstance(event, CardsDrawn | CardDiscarded) and (
+            not isinstance(event, CardDiscarded) or folded.state.battle.queue[0].intelligence is None
+        ):
+            cards = event.cards if isinstance(event, CardsDrawn) else (event.card,)
+            names = [folded.state.cards[c].name for c in cards if c]
+            own = RULESET.narrate(folded.state, event, after.state, Viewer.of_seat(event.seat)).text
+            public = RULESET.narrate(folded.state, event, after.state, Viewer.public()).text
+            other = RULESET.narrate(folded.state, event, after.state, Viewer.of_seat((event.seat + 1) % 3)).text
+            assert all(name in own for name in names) and other == public, own
+            assert not any(name in public for name in names), public
+            checked += 1
+        folded = after
+    assert checked > 20

@@ -194,3 +194,24 @@ def test_a_round_ended_at_forty_with_face_down_convoys_is_scored_once_they_are_s
         "The table reveals convoys: Bea's first convoy is a 5,000-ton convoy. Every convoy is face up: "
         "Alain reaches 40 points and wins the round."
     )
+
+
+def test_a_draw_is_named_to_its_drawer_and_a_face_down_convoy_to_its_side_only():
+    # G-2 (issue 16): the line follows the viewer, as the view does; the full record tells everything.
+    scene = Scene(players=4, teams=True)
+    before, drew = scene.state, Drew(seat=0, card="miles_2000")
+    scene.do(drew)
+    lines = {
+        name: RULESET.narrate(before, drew, scene.state, viewer).text
+        for name, viewer in (("public", Viewer.public()), ("partner", Viewer.of_seat(2)), ("own", Viewer.of_seat(0)))
+    }
+    assert lines["public"] == lines["partner"] == "Alain draws a card."
+    assert lines["own"] == RULESET.narrate(before, drew, scene.state, Viewer.full()).text == "Alain draws 2,000 miles."
+    before, laid = scene.state, ConvoyPlaced(seat=0, position=0, card="convoy_20000")
+    scene.do(laid)
+    said = {seat: RULESET.narrate(before, laid, scene.state, Viewer.of_seat(seat)).text for seat in range(4)}
+    hidden = "Alain lays a convoy face down to open the row: Alain's first convoy."
+    shown = "Alain lays a 20,000-ton convoy face down to open the row: Alain's first convoy."
+    assert said == {0: shown, 1: hidden, 2: shown, 3: hidden}  # MN-18: partners know each other's convoys
+    assert RULESET.narrate(before, laid, scene.state, Viewer.public()).text == hidden
+    assert RULESET.narrate(before, laid, scene.state, Viewer.full()).text == shown
