@@ -305,6 +305,7 @@ def test_random_games_tell_the_public_the_same_when_their_hidden_cards_are_swapp
 
 
 @pytest.mark.heavy
+@pytest.mark.skipif(not os.environ.get("TABLELOG_HEAVY"), reason="set TABLELOG_HEAVY=<multiplier>")
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_many_more_random_games_keep_their_hidden_cards_hidden(name: str) -> None:
     multiplier = int(os.environ.get("TABLELOG_HEAVY", "1") or 1)
