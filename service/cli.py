@@ -296,9 +296,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from service.records import GameRecords
 
     store = _store(_settings(args))
-    record = store.get_game(args.game)
+    record = store.get_game(args.club, args.game)
     if record is None:
-        print(f"no game {args.game!r}", file=sys.stderr)
+        print(f"no game {args.game!r} in club {args.club!r}", file=sys.stderr)
         return 2
     lines = GameRecords(store).export_stream(record.club_id, record.game_id)
     out = open(args.output, "wb") if args.output else sys.stdout.buffer  # noqa: SIM115
@@ -323,7 +323,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     finally:
         store.close()
     for broken in breaks:
-        print(f"game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}", file=sys.stderr)
+        print(f"club {broken.club_id}, game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}", file=sys.stderr)
     if breaks:
         print(
             f"{len(breaks)} events break their game's chain: the record was changed outside tablelog", file=sys.stderr
@@ -542,6 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=cmd_verify)
     export = commands.add_parser("export", help="write a game's events as JSON Lines")
     export.add_argument("game")
+    export.add_argument("--club", required=True, help="the game's club (game ids are each club's own)")
     export.add_argument("-o", "--output")
     _database_flags(export)
     export.set_defaults(run=cmd_export)

@@ -15,7 +15,7 @@ from projections.campaigns import Campaign
 from projections.standings import League, Removal
 from service.readmodels import CollectionKind
 from service.records import BadEvent, BatchRuleError, GameRecords, PreparedGame
-from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder
+from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder, StreamId
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
 
@@ -146,8 +146,7 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
             raise ClubImportError(f"Game {entry.game_id!r}, event {error.index}: {error.message}") from None
         except (BatchRuleError, registry.UnknownRuleset) as error:
             raise ClubImportError(f"Game {entry.game_id!r}: {error}") from None
-        if store.get_game(entry.game_id) is not None:
-            raise AlreadyExists("game", entry.game_id)
+    # The club is new here, so none of its game ids is taken (another club's games are no matter).
     _check_references(document)
     store.create_club(club_id, document.name)
     for player in document.players:
@@ -189,6 +188,9 @@ def _check_references(document: ClubExport) -> None:
 
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
     games = {g.game_id for g in document.games}
+    if len(games) != len(document.games):
+        twice = sorted(game_id for game_id, n in Counter(g.game_id for g in document.games).items() if n > 1)
+        raise ClubImportError(f"Games listed twice: {twice}.")
     for collection in document.collections:
         try:
             msgspec.json.decode(collection.definition, type=shapes[collection.kind])
@@ -205,7 +207,7 @@ def _check_references(document: ClubExport) -> None:
             )
 
 
-def _tournament_stream(club_id: str, tournament_id: str) -> str:
+def _tournament_stream(club_id: str, tournament_id: str) -> StreamId:
     from service.api_competitions import stream_id
 
     return stream_id(club_id, tournament_id)
