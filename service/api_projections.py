@@ -668,7 +668,10 @@ class CampaignController(Controller):
         # Refused now rather than when the status is read: the campaign's players, and what the series
         # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
         *earlier, game = campaign_games(
-            records, club_id, [*game_ids, data.game_id], records.store.game_summaries(club_id, [*game_ids, data.game_id])
+            records,
+            club_id,
+            [*game_ids, data.game_id],
+            records.store.game_summaries(club_id, [*game_ids, data.game_id]),
         )
         admit(registry.get(campaign.ruleset), campaign, earlier, game)
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)

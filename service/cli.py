@@ -323,7 +323,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     finally:
         store.close()
     for broken in breaks:
-        print(f"club {broken.club_id}, game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}", file=sys.stderr)
+        print(
+            f"club {broken.club_id}, game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}",
+            file=sys.stderr,
+        )
     if breaks:
         print(
             f"{len(breaks)} events break their game's chain: the record was changed outside tablelog", file=sys.stderr

@@ -169,9 +169,7 @@ class Games:
             if old is not None:
                 new = fold.outcome()
                 if (old.finished or new.finished) and old != new:
-                    writes.append(
-                        ResultChange(stream_id=event.stream_id, version=event.version, before=old, after=new)
-                    )
+                    writes.append(ResultChange(stream_id=event.stream_id, version=event.version, before=old, after=new))
             if event.version % self.every == 0:
                 writes.extend(self._snapshot(event.stream_id, fold))
             latest[event.stream_id] = fold

@@ -316,7 +316,9 @@ class Store(AccessStore, Protocol):
         AlreadyExists when the stream, or the game's id in its club, is taken."""
         ...
 
-    def read_stream(self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         """A stream's events after `after_version`, in version order."""
         ...
 

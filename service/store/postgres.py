@@ -366,7 +366,9 @@ class PostgresStore(AccessSql):
                     {"stream": stream_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
                 ).fetchall()
         except pg_errors.UniqueViolation:
-            raise AlreadyExists("game", game.game_id) if game is not None else AlreadyExists("stream", stream_id) from None
+            raise (
+                AlreadyExists("game", game.game_id) if game is not None else AlreadyExists("stream", stream_id)
+            ) from None
         return AppendResult(
             stream_id=stream_id,
             first_version=1,
@@ -444,7 +446,9 @@ class PostgresStore(AccessSql):
             return None
         return self._replay(stream_id, idempotency_key, fingerprint, row[0], row[1])
 
-    def read_stream(self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         with self._connect() as conn:
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",

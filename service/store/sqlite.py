@@ -244,7 +244,9 @@ class SqliteStore(AccessSql):
                 )
             return result
 
-    def _replayed(self, conn: sqlite3.Connection, stream_id: StreamId, key: str, fingerprint: str) -> AppendResult | None:
+    def _replayed(
+        self, conn: sqlite3.Connection, stream_id: StreamId, key: str, fingerprint: str
+    ) -> AppendResult | None:
         row = conn.execute(
             "SELECT fingerprint, result FROM idempotency_keys WHERE stream_id = ? AND key = ?", (stream_id, key)
         ).fetchone()
@@ -293,7 +295,9 @@ class SqliteStore(AccessSql):
                 positions.append(int(cursor.lastrowid or 0))
         return AppendResult(stream_id=stream_id, first_version=1, last_version=len(events), positions=tuple(positions))
 
-    def read_stream(self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         rows = (
             self._conn()
             .execute(
@@ -414,7 +418,9 @@ class SqliteStore(AccessSql):
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         row = (
             self._conn()
-            .execute(f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.club_id = ? AND g.game_id = ?", (club_id, game_id))
+            .execute(
+                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.club_id = ? AND g.game_id = ?", (club_id, game_id)
+            )
             .fetchone()
         )
         return self._game(row) if row else None
@@ -424,7 +430,8 @@ class SqliteStore(AccessSql):
             club_id,
             where,
             mark="?",
-            player_clause="game_id IN (SELECT game_id FROM game_players p WHERE p.club_id = g.club_id AND player_id = ?)",
+            player_clause="game_id IN (SELECT p.game_id FROM game_players p "
+            "WHERE p.club_id = g.club_id AND p.player_id = ?)",
             value=_stored,
         )
         rows = (
