@@ -4,13 +4,18 @@ club holds an id (every answer is the same before and after the other club recor
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.service.api_support import Api
+from service.records import GameRecords, NewGame, SeatSpec
+from service.store.base import Recorder
+from tests.service.api_support import Api, club_store
 from tests.service.test_projector_support import append, projection_api, roll, wait_for_projector
+from tests.test_e2e import environment, tablelog
 
 CLUBS = ("c1", "c2")
 # Alain wins friday-1 at c1 (12-2), Bea wins it at c2 (12-4), in a different number of events.
@@ -198,3 +203,33 @@ def test_no_answer_tells_a_club_that_another_club_holds_a_game_id(api: Api) -> N
     assert create(api, "c2", tokens["c2"], "saturday-1")["game_id"] == "saturday-1"
     assert get(api, tokens["c2"], "/clubs/c2/games/saturday-1")["version"] == 1
     assert get(api, tokens["c1"], "/clubs/c1/games/saturday-1")["version"] == len(PLAYED["c1"]) + 1
+
+
+def test_the_cli_exports_the_named_clubs_game_and_imports_under_an_id_another_club_holds(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'clubs.db'}"
+    env = environment(url)
+    with club_store(url) as store:
+        store.create_club("c2", "Club Two")
+        for player in ("alain", "bea"):
+            store.create_player("c2", player, player.capitalize())
+        records = GameRecords(store)
+        seats = [SeatSpec(player_id="alain"), SeatSpec(player_id="bea")]
+        for club in CLUBS:
+            by = Recorder(club_id=club)
+            records.create_game(club, NewGame(ruleset="tally", players=seats, game_id="friday-1"), by)
+            records.append(club, "friday-1", [roll(*r) for r in PLAYED[club]], 1, by)
+    exported = {}
+    for club in CLUBS:
+        exported[club] = tmp_path / f"{club}.jsonl"
+        tablelog("export", "friday-1", "--club", club, "-o", str(exported[club]), env=env)
+        rolls = [json.loads(line) for line in exported[club].read_text().splitlines()[1:]]
+        assert [(r["seat"], r["face"]) for r in rolls] == PLAYED[club]
+    missing = tablelog("export", "friday-1", "--club", "c3", env=env, check=False)
+    assert missing.returncode == 2 and missing.stderr == "no game 'friday-1' in club 'c3'\n"
+    # c1's game goes to c2 under an id c1 also holds (and c2 not yet): taken at c2 alone.
+    moved = tablelog("import", str(exported["c1"]), "--club", "c2", "--game-id", "friday-2", env=env)
+    assert "game friday-2 imported: 4 events" in moved.stdout
+    taken = tablelog("import", str(exported["c1"]), "--club", "c2", "--game-id", "friday-1", env=env, check=False)
+    assert taken.returncode == 1 and taken.stderr == "game 'friday-1' already exists.\n"
+    tablelog("import", str(exported["c2"]), "--club", "c1", "--game-id", "friday-2", env=env)
+    assert "events verified" in tablelog("verify", env=env).stdout
