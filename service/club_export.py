@@ -13,8 +13,9 @@ import msgspec
 from domain import registry
 from projections.campaigns import Campaign
 from projections.standings import League, Removal
+from service.limits import CLUB_ID_PATTERN, check_id
 from service.readmodels import CollectionKind
-from service.records import BadEvent, BatchRuleError, GameRecords, PreparedGame
+from service.records import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
 from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder, StreamId
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
@@ -74,7 +75,7 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
     store = records.store
     club = store.get_club(club_id)
     if club is None:
-        raise LookupError(f"No club {club_id!r}.")
+        raise NotFound("club", club_id)
     games, offset = [], 0
     while page := store.list_games(club_id, GameFilter(limit=500, offset=offset)):
         games.extend(page)
@@ -135,7 +136,7 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
         document = msgspec.json.decode(data, type=ClubExport)
     except msgspec.DecodeError as error:
         raise ClubImportError(f"Not a club export: {error}") from None
-    club_id = document.club_id
+    club_id = check_id(records.limits, "club_id", document.club_id, CLUB_ID_PATTERN)
     if store.get_club(club_id) is not None:
         raise AlreadyExists("club", club_id)
     prepared: list[PreparedGame] = []
@@ -187,10 +188,17 @@ def _check_references(document: ClubExport) -> None:
     from service.api_competitions import TournamentCreated
 
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
+    # Each id once, so that no write after the first one meets a taken id (a failed import writes nothing).
+    for what, ids in (
+        ("Players", [p.player_id for p in document.players]),
+        ("Games", [g.game_id for g in document.games]),
+        ("Leagues, campaigns and tournaments", [f"{c.kind} {c.collection_id}" for c in document.collections]),
+        *((f"Games of the {c.kind} {c.collection_id!r}", c.game_ids) for c in document.collections),
+    ):
+        twice = sorted(ident for ident, n in Counter(ids).items() if n > 1)
+        if twice:
+            raise ClubImportError(f"{what} listed twice: {twice}.")
     games = {g.game_id for g in document.games}
-    if len(games) != len(document.games):
-        twice = sorted(game_id for game_id, n in Counter(g.game_id for g in document.games).items() if n > 1)
-        raise ClubImportError(f"Games listed twice: {twice}.")
     for collection in document.collections:
         try:
             msgspec.json.decode(collection.definition, type=shapes[collection.kind])

@@ -224,7 +224,8 @@ class GameRecords:
             raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
         except (msgspec.ValidationError, TypeError, KeyError) as error:
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
-        game_id = request.game_id or uuid.uuid4().hex
+        # Checked here whatever the caller (API, CLI, an import): a game id names its stream (`game_stream`).
+        game_id = check_id(self.limits, "game_id", request.game_id or uuid.uuid4().hex)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -404,7 +405,7 @@ class GameRecords:
             recorded_at.append(moment)
         listing = kept[0].tablelog_game or _ExportedGame()
         finished = ruleset.result(folded.state).finished
-        game_id = game_id or uuid.uuid4().hex
+        game_id = check_id(self.limits, "game_id", game_id or uuid.uuid4().hex)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
