@@ -38,13 +38,16 @@ from service.guards import (
     unauthorized,
 )
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
+from service.live import Live
 from service.logs import bind, configure_logging, get_logger, request_context
+from service.notify import Hub
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.ratelimit import Limiter, rate_limit_middleware
 from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
+from service.store.postgres import PostgresStore
 
 API_VERSION = "0.1.0"
 
@@ -606,7 +609,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
         app.state.records = GameRecords(opened, limits=app.state.limits)
-        app.state.authenticator = Authenticator(opened, settings.operator_key)
+        # One subscription per process to what changed in the database (service.notify): live streams
+        # follow it, remembered credentials are forgotten on a revocation heard.
+        app.state.hub = hub = Hub()
+        if isinstance(opened, PostgresStore):
+            hub.listen(opened.url)
+        else:  # SQLite announces nothing: this process's appends are told in process
+            app.state.records.appended = hub.appended
+        app.state.live = Live(hub, settings.live_poll_seconds)
+        app.state.authenticator = Authenticator(opened, settings.operator_key, hub=hub)
         app.state.projector = None
         if settings.run_projector:
             # Load the built-in games here, before the projector thread and the request threads both ask
@@ -628,6 +639,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         gc.freeze()
 
     def shutdown(app: Litestar) -> None:
+        app.state.hub.close()
         if app.state.projector is not None:
             app.state.projector.stop()
         if own_store:

@@ -11,7 +11,7 @@ import re
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -138,6 +138,8 @@ class GameRecords:
         self._links: dict[str, tuple[int, str]] = {}
         """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
+        self.appended: Callable[[str, int | None], None] | None = None
+        """Told each append of this process (set where the database does not announce them: SQLite)."""
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
@@ -327,6 +329,8 @@ class GameRecords:
         if not result.replayed:
             self._remember(game_id, folded)
             self._remember_link(game_id, result.last_version, new_events[-1].chain)
+            if self.appended is not None:
+                self.appended(game_id, result.last_version)
         return result
 
     def _link_at(self, game_id: str, version: int) -> str:

@@ -33,8 +33,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
-    live_poll_seconds: float = 0.5
-    """How often a live stream looks for new events."""
+    live_poll_seconds: float = 3.0
+    """How often a live game is looked at in the store when no notification came (one missed, or an
+    append by another worker on SQLite), and how often a stream re-checks its key while revocations
+    are not heard (SQLite)."""
     live_keepalive_seconds: float = 15.0
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
