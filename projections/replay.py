@@ -110,7 +110,9 @@ def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
 def opening(ruleset: Ruleset, events: Sequence[Any]) -> tuple[Folded, Step]:
     """The fold after a stream's `GameStarted`, and its step 1."""
     started = _started(ruleset, events)
-    return start(ruleset, started), Step(version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup))
+    return start(ruleset, started), Step(
+        version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup)
+    )
 
 
 def tell(ruleset: Ruleset, folded: Folded, event: Any, version: int, steps: list[Step]) -> tuple[Folded, list[int]]:
