@@ -481,7 +481,8 @@ class LiveGame:
                 if time.monotonic() - quiet_since > keepalive_seconds:
                     quiet_since = time.monotonic()
                     yield ServerSentEventMessage(comment="keep-alive")
-                await follower.wait(keepalive_seconds if still_valid.settled() else poll_seconds)
+                wait = keepalive_seconds - (time.monotonic() - quiet_since)
+                await follower.wait(wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
         finally:
             self.live.leave(follower)
 
