@@ -516,6 +516,12 @@ class GameRecords:
             folded = folded.apply(dec.decode(event.data), event.version)
         return folded
 
+    def warm(self, game_id: str) -> bool:
+        """Whether the game's latest fold is remembered (reading or appending at its head folds only the
+        events since, if any)."""
+        with self._lock:
+            return game_id in self._cache
+
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
         record = self._owned(club_id, game_id)
