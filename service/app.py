@@ -49,6 +49,7 @@ from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
 from service.store.postgres import PostgresStore
+from service.store.roles import migrate_database
 
 T = TypeVar("T")
 
@@ -613,8 +614,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
 
     def startup(app: Litestar) -> None:
         opened = store or open_store(settings.database_url, pool_size=settings.pool_size)
-        if settings.migrate_on_start:
-            applied = opened.migrate()
+        if settings.migrate_on_start and opened.pending_migrations():
+            # As the migration role when one is set (the app's own role may not change the schema).
+            migration_url = settings.migration_database_url
+            applied = migrate_database(settings.database_url, migration_url) if migration_url else opened.migrate()
             if applied:
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened

@@ -14,6 +14,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the service can be told. See the README's Configure section."""
 
     database_url: str = DEFAULT_DATABASE_URL
+    migration_database_url: str | None = None
+    """PostgreSQL: the role that owns the schema, for `tablelog migrate` (and a migration on start). When
+    set, the app's own role (`database_url`'s user) is granted only what the service needs: it can
+    append to the record but never change, delete or truncate it, nor disable its triggers."""
     operator_key: str | None = None
     """Bearer token that may create clubs and their API keys. None: club creation only by the CLI."""
     host: str = "127.0.0.1"
