@@ -16,6 +16,7 @@ shows it, as a full replay of that much would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -106,7 +107,11 @@ class Follower:
 
     # -- told by the hub (any thread) ------------------------------------------------------------
     def heard(self, version: int | None) -> None:
-        self._loop.call_soon_threadsafe(self._on_heard, version)
+        self._soon(self._on_heard, version)
+
+    def _soon(self, work: Callable[..., None], *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed (the server stops): nobody watches
+            self._loop.call_soon_threadsafe(work, *args)
 
     def _on_heard(self, version: int | None) -> None:
         if version is None:
@@ -117,7 +122,7 @@ class Follower:
 
     def wake_soon(self) -> None:
         """`wake`, from any thread (the hub's)."""
-        self._loop.call_soon_threadsafe(self.wake)
+        self._soon(self.wake)
 
     def wake(self) -> None:
         """Wake every stream of the game (a new step, or something for each stream to check)."""
@@ -142,24 +147,26 @@ class Follower:
             if not self._due():
                 return
             self._stale, self._read_at = False, time.monotonic()
-            changed = await anyio.to_thread.run_sync(self._read_and_tell)
-        for key in changed:
-            self._messages.pop(key, None)
+            last, changed = await anyio.to_thread.run_sync(self._read_and_tell)
+            for key in changed:
+                self._messages.pop(key, None)
+            self.released = last  # only now, on the loop: no stream sends a step before its message is current
         if changed:
             self.wake()
 
-    def _read_and_tell(self) -> list[tuple[Viewer, int]]:
-        """Read the new events and the delay, and tell the steps now released (a worker thread)."""
+    def _read_and_tell(self) -> tuple[int, list[tuple[Viewer, int]]]:
+        """Read the new events and the delay, and tell the steps now released (a worker thread): how many
+        are released, and the steps (by viewer and version) new or changed."""
         stored = self.store.read_stream(self.game_id, after_version=len(self.events))
         dec = decoder(self.ruleset)
         self.events += [dec.decode(e.data) for e in stored]
         self.recorded += [e.recorded_at for e in stored]
         delay = self.store.spectator_delay(self.game_id)
         last = released(self.recorded, delay)
-        changed = [(viewer, v) for viewer, teller in self.tellers.items() for v in teller.tell(self.events, last)]
+        tellers = list(self.tellers.items())  # a stream may add one meanwhile: told on the next pump
+        changed = [(viewer, v) for viewer, teller in tellers for v in teller.tell(self.events, last)]
         self._due_at = _next_release(self.recorded, last, delay)
-        self.released = last
-        return changed
+        return last, changed
 
     def teller(self, viewer: Viewer) -> Teller:
         known = self.tellers.get(viewer)
