@@ -482,9 +482,9 @@ class LiveGame:
                     quiet_since = time.monotonic()
                     yield ServerSentEventMessage(comment="keep-alive")
                 wait = keepalive_seconds - (time.monotonic() - quiet_since)
-                await follower.wait(wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
+                await follower.wait(self, wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
         finally:
-            self.live.leave(follower)
+            self.live.leave(follower, self)
 
 
 # -- leagues --------------------------------------------------------------------------------------------------

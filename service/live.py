@@ -101,6 +101,7 @@ class Follower:
         self._due_at: float | None = None
         """When (wall clock) the next step held back by a delay in seconds comes out."""
         self._messages: dict[tuple[Viewer, int], str] = {}
+        self._poller: object | None = None
         self._lock = anyio.Lock()
         self._wake = anyio.Event()
         self._loop = asyncio.get_running_loop()
@@ -208,13 +209,23 @@ class Follower:
             out[version] = teller.message(version, state)
         return out
 
-    async def wait(self, timeout: float) -> None:
-        """Until woken, the next held-back step is due, or `timeout` seconds pass."""
+    async def wait(self, stream: object, timeout: float) -> None:
+        """Until woken, the next held-back step is due, or `timeout` seconds pass. One stream of the game
+        (the first to wait) also wakes for the fallback poll; the others sleep until there is news."""
+        if self._poller is None:
+            self._poller = stream
         if self._due_at is not None:
             timeout = min(timeout, max(0.0, self._due_at - time.time()))
-        timeout = min(timeout, max(0.0, self._read_at + self.poll_seconds - time.monotonic()))
+        if self._poller is stream:
+            timeout = min(timeout, max(0.0, self._read_at + self.poll_seconds - time.monotonic()))
         with anyio.move_on_after(timeout):
             await self._wake.wait()
+
+    def left(self, stream: object) -> None:
+        """A stream closed: if it kept the poll, another takes it over."""
+        if self._poller is stream:
+            self._poller = None
+            self.wake()
 
 
 def _next_release(recorded: Sequence[datetime], last: int, delay: SpectatorDelay) -> float | None:
@@ -242,7 +253,8 @@ class Live:
         known[0].streams += 1
         return known[0]
 
-    def leave(self, follower: Follower) -> None:
+    def leave(self, follower: Follower, stream: object) -> None:
+        follower.left(stream)
         follower.streams -= 1
         if follower.streams == 0:
             _, unsubscribe, off_access = self._followers.pop(follower.game_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,3 +106,40 @@ def test_a_step_appended_through_another_process_reaches_a_spectator_by_notifica
             assert [v for v, _ in spectator.take(1, timeout=5)] == [4]
         finally:
             spectator.close()
+
+
+def test_an_append_nobody_announced_reaches_spectators_by_the_slow_poll(sqlite_path: Path) -> None:
+    # Two workers on one SQLite file: the writer's process tells only its own streams; the watcher's finds
+    # the steps when its follower looks at the store (once per game per poll, not once per stream).
+    url = f"sqlite:///{sqlite_path}"
+    with served(url, live_poll_seconds=0.3) as writer, served(url, live_poll_seconds=0.3) as watcher:
+        token, game_id = new_game(writer)
+        spectators = [Spectator(watcher, token, game_id) for _ in range(3)]
+        try:
+            for spectator in spectators:
+                assert [v for v, _ in spectator.take(1)] == [1]
+            reads = _count_reads(watcher, game_id)
+            append(writer.api, token, game_id, [roll(0, 2)])
+            for spectator in spectators:
+                check_steps(watcher, game_id, spectator.take(1, timeout=5), first=2)
+            time.sleep(1.0)
+            # About one read per 0.3 s for the game, whatever the number of streams (three polling streams
+            # would read about ten times a second).
+            assert reads["count"] <= 8, reads
+        finally:
+            for spectator in spectators:
+                spectator.close()
+
+
+def _count_reads(site: Any, game_id: str) -> dict[str, int]:
+    store = site.store
+    original = store.read_stream
+    reads = {"count": 0}
+
+    def counted(stream_id: str, **options: Any) -> Any:
+        if stream_id == game_id:
+            reads["count"] += 1
+        return original(stream_id, **options)
+
+    store.read_stream = counted
+    return reads
