@@ -627,8 +627,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         app.state.hub = hub = Hub()
         if isinstance(opened, PostgresStore):
             hub.listen(opened.url)
-        else:  # SQLite announces nothing: this process's appends are told in process
-            app.state.records.appended = hub.appended
+        app.state.records.appended = hub.announce
         app.state.live = Live(hub, settings.live_poll_seconds)
         app.state.authenticator = Authenticator(opened, settings.operator_key, hub=hub)
         app.state.projector = None

@@ -1,11 +1,13 @@
 """One subscription per server process to what changed in the database: a game's stream grew (live
 spectating follows it) or a credential was revoked (remembered credentials are forgotten).
 
-On PostgreSQL the process keeps one dedicated connection that LISTENs on two channels; triggers of
-migration 008 NOTIFY them at commit (`tablelog_events:<schema>` with the club, stream and version,
-`tablelog_access:<schema>` with the revocation counter). On SQLite, single-host, the appends of this
-process are announced in process (`Hub.appended`); other workers find them by the slow poll of live
-streams, and credentials are checked against the counter on each request as before.
+On PostgreSQL the process keeps one dedicated connection that LISTENs on two channels, named after the
+schema so deployments (or test schemas) sharing a database never hear each other:
+`tablelog_events:<schema>` carries [stream, version] pairs, sent by each process after its appends commit
+(`Announcer`, batched) and by a trigger when a spectator delay changes (migration 008);
+`tablelog_access:<schema>` carries the revocation counter, sent by a trigger with every revocation. On
+SQLite, single-host, a process's appends are told in process only; other workers' are found by the live
+streams' slow poll, and credentials are checked against the counter on each request as before.
 
 `Hub.listening` says whether the database connection is up and listening. While it is not (SQLite,
 or the connection was lost and is being re-made), nothing may rely on hearing a revocation, so the
@@ -28,10 +30,13 @@ StreamListener = Callable[[int | None], None]
 """Told a stream's new version (None: something else about it changed, such as its spectator delay)."""
 
 
-class _Appended(msgspec.Struct, frozen=True):
-    stream: str
-    version: int | None = None
-    club: str | None = None
+Appended = list[tuple[str, int | None]]
+"""A message on the events channel: [stream, version] pairs (version None: something else changed)."""
+_appended = msgspec.json.Decoder(Appended)
+SPACING = 0.003
+"""Seconds between two announcements of a process (appends in between share one)."""
+PAYLOAD_BYTES = 7000
+"""Under PostgreSQL's 8,000-byte limit on a NOTIFY payload."""
 
 
 class Hub:
@@ -46,6 +51,7 @@ class Hub:
         self.heard_generation = 0
         self._heard = threading.Condition(self._lock)
         self.listener: PostgresListener | None = None
+        self.announcer: Announcer | None = None
 
     # -- subscribers ----------------------------------------------------------------------------
     def subscribe(self, stream_id: str, listener: StreamListener) -> Callable[[], None]:
@@ -62,6 +68,10 @@ class Hub:
                     self._streams.pop(stream_id, None)
 
         return unsubscribe
+
+    def following(self) -> bool:
+        """Whether any stream is followed in this process."""
+        return bool(self._streams)
 
     def on_access(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call `listener` on each revocation heard and each change of `listening`."""
@@ -110,15 +120,27 @@ class Hub:
             time.sleep(grace)
         return heard
 
+    def announce(self, stream_id: str, version: int) -> None:
+        """This process appended to a stream (after the commit): its own streams are told now, other
+        processes through the database when it is PostgreSQL."""
+        self.appended(stream_id, version)
+        if self.announcer is not None:
+            self.announcer.announce(stream_id, version)
+
     # -- the database subscription ---------------------------------------------------------------
     def listen(self, url: str, *, retry_seconds: float = 1.0) -> None:
-        """Start listening on PostgreSQL at `url` (a thread with its own connection)."""
+        """Start listening on PostgreSQL at `url` (a thread with its own connection), and announcing this
+        process's appends there (another)."""
         self.listener = PostgresListener(url, self, retry_seconds=retry_seconds)
         self.listener.start()
+        self.announcer = Announcer(url, retry_seconds=retry_seconds)
+        self.announcer.start()
 
     def close(self) -> None:
         if self.listener is not None:
             self.listener.stop()
+        if self.announcer is not None:
+            self.announcer.stop()
 
 
 class PostgresListener:
@@ -176,9 +198,80 @@ class PostgresListener:
     def _dispatch(self, appended: bool, payload: str) -> None:
         try:
             if appended:
-                note = msgspec.json.decode(payload, type=_Appended)
-                self.hub.appended(note.stream, note.version)
+                if self.hub.following():  # else nothing to tell: skip the decoding (every append of the cluster)
+                    for stream, version in _appended.decode(payload):
+                        self.hub.appended(stream, version)
             else:
                 self.hub.access_changed(int(payload))
         except (msgspec.DecodeError, ValueError) as error:
             get_logger().warning("notify.unreadable", payload=payload[:200], error=str(error))
+
+
+class Announcer:
+    """NOTIFYs other processes of this process's appends, after their commits, from a thread with its own
+    connection: whatever piled up while one NOTIFY went out goes in the next, one statement for all (the
+    latest version per stream). Not in the append's own transaction: a NOTIFY there holds PostgreSQL's
+    notification lock until the commit is flushed, so concurrent appends would commit one at a time. An
+    announcement lost with the process or the connection is made up for by the live streams' slow poll."""
+
+    def __init__(self, url: str, *, retry_seconds: float = 1.0) -> None:
+        self.url = url
+        self.retry_seconds = retry_seconds
+        self._pending: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tablelog-announcer", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(5)
+
+    def announce(self, stream_id: str, version: int) -> None:
+        with self._lock:
+            self._pending[stream_id] = max(version, self._pending.get(stream_id, 0))
+        self._wake.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._send()
+            except psycopg.Error as error:
+                get_logger().warning("notify.announcer_lost", error=type(error).__name__)
+            self._stop.wait(self.retry_seconds)
+
+    def _send(self) -> None:
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+            row = conn.execute("SELECT current_schema()").fetchone()
+            assert row is not None
+            channel = f"tablelog_events:{row[0]}"
+            while not self._stop.is_set():
+                self._wake.wait(1.0)
+                with self._lock:
+                    self._wake.clear()
+                    pending, self._pending = self._pending, {}
+                if pending:
+                    conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (channel, _payloads(pending)))
+                    # Appends arriving meanwhile go out together in the next message: at most `SPACING`
+                    # later, and the cluster's listeners wake a few hundred times a second, not per append.
+                    self._stop.wait(SPACING)
+
+
+def _payloads(pending: dict[str, int]) -> list[str]:
+    """The pending appends as few messages as fit PostgreSQL's payload limit."""
+    out: list[str] = []
+    chunk: Appended = []
+    size = 2
+    for stream, version in pending.items():
+        item = len(stream) + 24  # the pair's JSON, generously (ids are short, checked by the API)
+        if chunk and size + item > PAYLOAD_BYTES:
+            out.append(msgspec.json.encode(chunk).decode())
+            chunk, size = [], 2
+        chunk.append((stream, version))
+        size += item
+    out.append(msgspec.json.encode(chunk).decode())
+    return out

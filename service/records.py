@@ -138,8 +138,8 @@ class GameRecords:
         self._links: dict[str, tuple[int, str]] = {}
         """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
-        self.appended: Callable[[str, int | None], None] | None = None
-        """Told each append of this process (set where the database does not announce them: SQLite)."""
+        self.appended: Callable[[str, int], None] | None = None
+        """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:

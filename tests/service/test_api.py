@@ -434,11 +434,7 @@ def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_th
 
     settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
     with TestClient(create_app(settings)) as before:
-        api = Api(before)
-        token = api.club("c1")
-        api.players("c1", token, "alain", "bea")
-        game_id = api.tally_game("c1", token)
-        assert api.append("c1", token, game_id, 1, [rolled(0, 3), rolled(1, 4)]).status_code == 201
+        token, game_id = Api(before).played_game("c1", [rolled(0, 3), rolled(1, 4)])
     threads: list[str] = []
     method = "append" if read == "events" else "folded"
     original = getattr(GameRecords, method)

@@ -52,10 +52,7 @@ def test_the_app_role_records_and_reads_and_every_way_to_undo_the_record_is_refu
     )
     with TestClient(create_app(settings)) as client:
         api = Api(client)
-        token = api.club("c1")
-        api.players("c1", token, "alain", "bea")
-        game_id = api.tally_game("c1", token)
-        assert api.append("c1", token, game_id, 1, [roll(0, 3), roll(1, 4)]).status_code == 201
+        token, game_id = api.played_game("c1", [roll(0, 3), roll(1, 4)])
         events = client.get(f"/clubs/c1/games/{game_id}/events", headers=api.auth(token)).json()["events"]
         assert [e["data"].get("face") for e in events] == [None, 3, 4]
         # The projector (in this process) writes its read models as the app role too.
