@@ -3,10 +3,12 @@ import time; the store is opened (and migrated) at start-up and closed at shutdo
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import gc
 import time
 import uuid
+import weakref
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
@@ -475,7 +477,7 @@ class GameController(Controller):
         else:
             # An earlier version is folded from the start (up to the whole game): a worker thread's job,
             # so one long read never stalls every other request of the process (issue 13).
-            at, state = await anyio.to_thread.run_sync(records.state, club_id, game_id, viewer, version)
+            at, state = await heavy(functools.partial(records.state, club_id, game_id, viewer, version))
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
     @get("/{game_id:str}/result", summary="The game's result (finished or not)")
@@ -515,7 +517,22 @@ async def near_fold(records: GameRecords, game_id: str, work: Callable[[], T], *
     """Run `work` (a read or a small append at the latest version) on the event loop when the game's fold is
     remembered, so at most a few new events are folded; else (the cold first fold of a long game after a
     restart, or a large batch) in a worker thread, so it never stalls every other request of the process."""
-    return work() if small and records.warm(game_id) else await anyio.to_thread.run_sync(work)
+    return work() if small and records.warm(game_id) else await heavy(work)
+
+
+HEAVY_THREADS = 2
+_lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
+
+
+async def heavy(work: Callable[[], T]) -> T:
+    """Run CPU-bound `work` (folds, checking large batches) in a worker thread, at most `HEAVY_THREADS` at
+    once per process. They hold the GIL while they compute: with one thread per waiting request (32 writers
+    of 500-event batches) the event loop waited its turn behind all of them, and `/health` with it (bench/)."""
+    loop = asyncio.get_running_loop()
+    lane = _lanes.get(loop)
+    if lane is None:
+        lane = _lanes[loop] = anyio.CapacityLimiter(HEAVY_THREADS)
+    return await anyio.to_thread.run_sync(work, limiter=lane)
 
 
 @get("/health", tags=["operations"], summary="Liveness", sync_to_thread=False)

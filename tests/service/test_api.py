@@ -4,9 +4,12 @@ with the problem body checked."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from litestar.testing import TestClient
 
@@ -455,3 +458,46 @@ def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_th
                 assert answer.status_code == 200 and answer.json()["version"] == 3
     assert len(threads) >= 1 and threads[0].startswith("AnyIO worker thread"), threads
     assert not threads[-1].startswith("AnyIO worker thread"), "the remembered fold left the loop"
+
+
+def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_turn(
+    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13 part 7: each waiting large batch was a thread computing with the GIL; 32 of them left the
+    # event loop (and `/health`) waiting its turn behind all of them.
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from service.app import HEAVY_THREADS, LOOP_BATCH
+    from service.records import GameRecords
+    from tests.service.test_sse import served
+
+    running, most = [0], [0]
+    lock = threading.Lock()
+    original = GameRecords.append
+
+    def watched(self: GameRecords, *args: Any) -> Any:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.2)  # long enough for the six to overlap, were they let
+            return original(self, *args)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(GameRecords, "append", watched)
+    with served(f"sqlite:///{sqlite_path}") as site:
+        token = site.api.club("c1")
+        site.api.players("c1", token, "alain", "bea")
+        games = [site.api.tally_game("c1", token) for _ in range(6)]
+        batch = [rolled(index % 2, 1) for index in range(LOOP_BATCH + 1)]
+
+        def write(game_id: str) -> int:
+            with httpx.Client(base_url=site.base, timeout=30) as client:
+                return Api(client).append("c1", token, game_id, 1, batch).status_code
+
+        with ThreadPoolExecutor(6) as pool:
+            assert list(pool.map(write, games)) == [201] * 6
+    assert 1 <= most[0] <= HEAVY_THREADS == 2
