@@ -284,3 +284,28 @@ def test_a_process_listens_again_after_its_connection_is_killed_and_hears_the_ne
         assert first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR)).status_code == 200
         assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 401
         assert second.app.state.hub.heard_generation >= 1  # heard, not read
+
+
+@pytest.mark.postgres
+def test_a_listening_process_reads_no_revocation_counter_per_request_yet_refuses_a_key_revoked_elsewhere(
+    postgres_schema_url: str,
+) -> None:
+    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
+    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+        token = Api(first).club("c1")
+        key_id = token.split("_")[1]
+        store = second.app.state.store
+        reads = [0]
+        original = store.access_generation
+
+        def counted() -> int:
+            reads[0] += 1
+            return int(original())
+
+        store.access_generation = counted
+        for _ in range(5):
+            assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
+        assert reads[0] == 0, "a listening process read the counter on a request"
+        assert first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR)).status_code == 200
+        assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 401
+        assert reads[0] == 0
