@@ -11,7 +11,7 @@ import re
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -141,6 +141,8 @@ class GameRecords:
         self._links: dict[StreamId, tuple[int, str]] = {}
         """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
+        self.appended: Callable[[str, int], None] | None = None
+        """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
@@ -334,6 +336,8 @@ class GameRecords:
         if not result.replayed:
             self._remember(stream_id, folded)
             self._remember_link(stream_id, result.last_version, new_events[-1].chain)
+            if self.appended is not None:
+                self.appended(stream_id, result.last_version)
         return result
 
     def _link_at(self, stream_id: StreamId, version: int) -> str:
@@ -525,6 +529,12 @@ class GameRecords:
         for event in stored:
             folded = folded.apply(dec.decode(event.data), event.version)
         return folded
+
+    def warm(self, game_id: str) -> bool:
+        """Whether the game's latest fold is remembered (reading or appending at its head folds only the
+        events since, if any)."""
+        with self._lock:
+            return game_id in self._cache
 
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
