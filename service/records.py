@@ -7,6 +7,7 @@ state was folded from, so a concurrent writer turns into a conflict, never a los
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 import uuid
@@ -138,6 +139,16 @@ class GameRecords:
         self._links: dict[str, tuple[int, str]] = {}
         """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
+
+    def reading_from(self, store: Store) -> GameRecords:
+        """These records reading through another store (a read replica's, `service.store.replicas`), sharing
+        the remembered folds and identities: a fold is stamped with its version, so one read from a
+        replica that lags is refreshed, or refused as a conflict, like any stale fold."""
+        if store is self.store:
+            return self
+        other = copy.copy(self)
+        other.store = store
+        return other
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
