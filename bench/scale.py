@@ -14,8 +14,11 @@ Measured, level by level on the same club:
 - the CPU time per request of node A, node B, the projector, the primary (all its processes), the
   replica (all its processes) and the load generator, from /proc, as the HTTP section reports it.
 
-Not measured here: live-stream delivery to thousands of spectators (each stream polls the store on its
-own until the per-process fan-out of issue 13 lands; see deploy/README.md for what that costs).
+- live streams: 1,000 then 5,000 spectators on one game, half on each node, while node A
+  records a step every half second: how long after each append was acknowledged each stream received
+  it (p50, p99, max), whether every stream received every step, and the CPU each part used per second
+  meanwhile. Each stream polls the store on its own (`TABLELOG_LIVE_POLL_SECONDS`, 0.5 s) until a
+  per-process fan-out lands (issue 13): this measures what that costs.
 """
 
 from __future__ import annotations
@@ -23,14 +26,16 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import psycopg
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, processes_named, scratch_schema
-from bench.web import Server, _load, prepare, running_server
+from bench.web import CLUB, Connection, Server, _load, prepare, running_server
 from tests.support.cluster import Standby, with_address
 
 COMPONENTS = ("node_a", "node_b", "projector", "primary", "replica", "load_generator")
@@ -137,7 +142,88 @@ def _level(
     }
 
 
-def run(database_url: str, sizes: Sizes, clients: int = 16) -> dict[str, Any]:
+class Spectator:
+    """One live stream read with asyncio: when each step's id arrived."""
+
+    def __init__(self) -> None:
+        self.received: dict[int, float] = {}
+
+    async def follow(self, port: int, path: str, token: str, opened: asyncio.Event, stop: asyncio.Event) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        status = await reader.readline()
+        if b" 200 " not in status:
+            raise RuntimeError(f"a live stream was refused: {status!r}")
+        opened.set()
+        try:
+            while not stop.is_set():
+                line = await reader.readline()
+                if not line:
+                    return
+                if line.startswith(b"id: "):
+                    self.received[int(line[4:])] = time.perf_counter()
+        finally:
+            writer.close()
+
+
+def live_delivery(
+    a: Server, b: Server, replica_pid: int, token: str, game: str, version: int, streams: int, steps: int
+) -> dict[str, Any]:
+    """`streams` spectators of `game`, half on each node, while node A appends `steps` steps."""
+    path = f"/clubs/{CLUB}/games/{game}/live?after={version}"
+    spectators = [Spectator() for _ in range(streams)]
+    acknowledged: dict[int, float] = {}
+
+    async def watch() -> float:
+        stop = asyncio.Event()
+        opened = [asyncio.Event() for _ in spectators]
+        tasks = [
+            asyncio.create_task(s.follow((a if n % 2 == 0 else b).port, path, token, opened[n], stop))
+            for n, s in enumerate(spectators)
+        ]
+        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), timeout=120)
+        await asyncio.sleep(2.0)  # every stream past its first poll
+        started = time.perf_counter()
+        connection = await Connection.open(a.port, token)
+        for step in range(version, version + steps):
+            body = msgspec.json.encode(
+                {"expected_version": step, "events": [{"type": "tally.rolled", "seat": (step - 1) % 2, "face": 3}]}
+            )
+            status, answer = await connection.request("POST", f"/clubs/{CLUB}/games/{game}/events", body)
+            if status != 201:
+                raise RuntimeError(f"append refused: {status} {answer[:200]!r}")
+            acknowledged[step + 1] = time.perf_counter()
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(3.0)  # the last step reaches every stream
+        connection.close()
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return time.perf_counter() - started
+
+    meter = Meter(a, b, replica_pid)
+    seconds = asyncio.run(watch())
+    used = meter.per_request_us(1)
+    delays = [s.received[v] - at for s in spectators for v, at in acknowledged.items() if v in s.received]
+    missing = sum(1 for s in spectators for v in acknowledged if v not in s.received)
+    return {
+        "streams": streams,
+        "steps": steps,
+        "deliveries": len(delays),
+        "missing": missing,
+        "p50_ms": round(percentile(delays, 0.5) * 1000, 1) if delays else None,
+        "p99_ms": round(percentile(delays, 0.99) * 1000, 1) if delays else None,
+        "max_ms": round(max(delays) * 1000, 1) if delays else None,
+        # CPU cores each part kept busy while the streams were open (CPU seconds per second).
+        "cores": {part: round((us or 0) / 1e6 / seconds, 2) for part, us in used.items()},
+    }
+
+
+def run(database_url: str, sizes: Sizes, clients: int = 16, streams: tuple[int, ...] = (1000, 5000)) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
         standby = Standby(database_url)
@@ -149,8 +235,11 @@ def run(database_url: str, sizes: Sizes, clients: int = 16) -> dict[str, Any]:
             "TABLELOG_READ_DATABASE_URLS": replica_url,
             "TABLELOG_READ_REPLICA_MAX_LAG_SECONDS": "5",
         }
-        a = stack.enter_context(running_server(url, 1, "process", settings=read_settings))
-        b = stack.enter_context(running_server(url, 1, "thread", settings={"TABLELOG_RUN_PROJECTOR": "false"}))
+        spectators = {"TABLELOG_MAX_STREAMS_PER_KEY": "0", "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": "0"}
+        a = stack.enter_context(running_server(url, 1, "process", settings=read_settings | spectators))
+        b = stack.enter_context(
+            running_server(url, 1, "thread", settings={"TABLELOG_RUN_PROJECTOR": "false"} | spectators)
+        )
         token, games = prepare(a.base, clients)
         versions = dict.fromkeys(games, 1)
         half = clients // 2
@@ -169,8 +258,14 @@ def run(database_url: str, sizes: Sizes, clients: int = 16) -> dict[str, Any]:
             row["cpu_us_per_request"] = meter.per_request_us(row["requests"])
             row["replica_lag"] = lag.report()
             rows.append(row)
+        steps = 5 if sizes.name == "smoke" else 20
+        live = []
+        for count in streams:
+            game = games[0]
+            live.append(live_delivery(a, b, replica_pid, token, game, versions[game], count, steps))
+            versions[game] += steps
         standby.wait_until_replayed()
-    return {"rows": rows, "seconds_per_level": sizes.http_seconds, "clients": clients}
+    return {"rows": rows, "live": live, "seconds_per_level": sizes.http_seconds, "clients": clients}
 
 
 def print_scale(result: dict[str, Any]) -> None:
@@ -181,12 +276,18 @@ def print_scale(result: dict[str, Any]) -> None:
     )
     for row in result["rows"]:
         cpu = row["cpu_us_per_request"]
-        parts = ", ".join(
-            str(cpu[k]) for k in ("node_a", "node_b", "projector", "primary", "replica", "load_generator")
-        )
+        parts = ", ".join(str(cpu[k]) for k in COMPONENTS)
         lag = row["replica_lag"]
-        lag_text = f"{lag.get('ms_p99')} / {round(lag.get('bytes_p99', 0) / 1024, 1)}" if lag else "-"
+        # The age of the last replayed commit is a lag only while commits flow (the append levels).
+        lag_ms = lag.get("ms_p99") if row["kind"] == "append" else "-"
+        lag_text = f"{lag_ms} / {round(lag.get('bytes_p99', 0) / 1024, 1)}" if lag else "-"
         print(
             f"{row['kind']:<7}{row['where']:<18}{row['clients']:>8}{row['requests_per_s']:>9}  "
             f"{'/'.join(map(str, row['p50_ms'])):<14}{'/'.join(map(str, row['p99_ms'])):<16}{parts:<58}{lag_text}"
+        )
+    for live in result.get("live", []):
+        print(
+            f"\nLive: {live['streams']} streams over two nodes, {live['steps']} steps: "
+            f"delivery p50 {live['p50_ms']} ms, p99 {live['p99_ms']} ms, max {live['max_ms']} ms; "
+            f"{live['missing']} deliveries missing; cores busy: {live['cores']}"
         )
