@@ -192,8 +192,9 @@ class Replica:
 
 class RoutedStore:
     """The store a lag-tolerant request reads through: `REPLICA_READS` from its replica, everything else
-    from the primary. Once a read had to go to the primary (a miss, a failure), the rest of the request
-    reads there too, so one answer never mixes an older replica's rows with the primary's newer ones."""
+    from the primary. Once a read had to go to the primary (a miss, a failure, the replica out of the
+    rotation: a live stream outlives many checks), the rest of the request reads there too, so one answer
+    never mixes an older replica's rows with the primary's newer ones."""
 
     def __init__(self, primary: Store, replica: Replica, on_failure: Callable[[Replica, BaseException], None]) -> None:
         self._primary = primary
@@ -212,6 +213,8 @@ class RoutedStore:
 
         def read(*args: Any, **kwargs: Any) -> Any:
             replica = self._replica
+            if replica is not None and not replica.in_rotation:
+                self._replica = replica = None
             if replica is None:
                 return on_primary(*args, **kwargs)
             try:

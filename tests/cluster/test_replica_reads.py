@@ -9,11 +9,16 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
+import psycopg
 import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from service.store import open_store
+from service.store.base import NewEvent, Recorder
+from service.store.replicas import ReplicaSet, RoutedStore
 from tests.cluster.conftest import on_replica, replay_paused
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
@@ -139,3 +144,35 @@ def test_without_replicas_set_an_append_still_answers_its_position_and_reads_sta
         appended = api.append("c1", token, game, 1, [roll(0, 3)])
         assert int(appended.headers["Tablelog-Position"]) == appended.json()["positions"][-1]
         assert "replicas" not in api.client.get("/ready", headers=api.auth(OPERATOR)).json()["checks"]
+
+
+def test_a_long_request_reading_a_replica_moves_to_the_primary_once_the_replica_leaves_the_rotation(
+    standby: Standby, schema_url: str
+) -> None:
+    """What a live stream relies on: it reads through one routed store for as long as it is open."""
+    primary = open_store(schema_url)
+    replicas = ReplicaSet(schema_url, [on_replica(standby, schema_url)], check_seconds=0.1, max_lag_seconds=60)
+    try:
+        primary.migrate()
+        primary.create_club("c1", "Club")
+        first = primary.append(
+            "s-1", [NewEvent(type="t", schema_version=1, data=b"{}")], 0, recorded_by=Recorder(club_id="c1")
+        )
+        replicas.check()
+        routed = anyio.run(replicas.read_store, primary, first.positions[-1])
+        assert isinstance(routed, RoutedStore) and routed.replica is not None
+        assert routed.stream_version("s-1") == 1
+        with replay_paused(standby):
+            primary.append(
+                "s-1", [NewEvent(type="t", schema_version=1, data=b"{}")], 1, recorded_by=Recorder(club_id="c1")
+            )
+            assert routed.stream_version("s-1") == 1  # the replica's answer, one append behind
+            replicas.failed(replicas.replicas[0], psycopg.OperationalError("gone"))
+            assert replicas.reports()[replicas.replicas[0].name].status == "unreachable"
+            assert routed.stream_version("s-1") == 2  # the primary's, from now on
+            assert routed.replica is None
+            # A new request with nothing in rotation reads the primary itself.
+            assert anyio.run(replicas.read_store, primary, None) is primary
+    finally:
+        replicas.close()
+        primary.close()
