@@ -52,11 +52,34 @@ def with_address(url: str, host: str, port: int) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _run(args: list[str], *, user: str | None = None, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(args, capture_output=True, text=True, timeout=120, user=user, env=env)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
+def _run(groups: Path | None, args: list[str], *, user: str | None = None, env: dict[str, str] | None = None) -> str:
+    """Run a command to its end; in a process group of its own, written to `groups` for `guard` to kill."""
+    process = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, user=user, env=env, start_new_session=True
+    )
+    if groups is not None:
+        with groups.open("a") as file:
+            file.write(f"{process.pid}\n")
+    out, err = process.communicate(timeout=120)
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {err.strip() or out.strip()}")
+    return out
+
+
+def guard(*commands: str) -> subprocess.Popen[bytes]:
+    """A watcher, in a session of its own, that runs these shell commands once this test process is gone:
+    a run killed mid-way (a time-out, a SIGKILL) must not leave a replica, a node or a namespace behind.
+    Kill it once the cleanup ran normally."""
+    script = f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done; " + "; ".join(commands)
+    return subprocess.Popen(
+        ["bash", "-c", script], start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def unguard(watcher: subprocess.Popen[bytes] | None) -> None:
+    if watcher is not None and watcher.poll() is None:
+        watcher.kill()
+        watcher.wait(timeout=10)
 
 
 # -- the replica --------------------------------------------------------------------------------------
@@ -68,6 +91,7 @@ class Standby:
     port: int = 0
     directory: Path = field(default_factory=Path)
     bin: Path = field(default_factory=Path)
+    watcher: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -106,9 +130,16 @@ class Standby:
         self.directory = Path(tempfile.mkdtemp(prefix="tablelog-replica-"))
         shutil.chown(self.directory, "postgres", "postgres")
         data = self.directory / "data"
+        groups = self.directory / "process-groups"
+        self.watcher = guard(
+            f"for group in $(cat {groups} 2>/dev/null); do kill -9 -$group; done",
+            f"runuser -u postgres -- {self.bin / 'pg_ctl'} -D {data} -m immediate -w stop",
+            f"rm -rf {self.directory}",
+        )
         self.port = free_port()
         env = {**os.environ, "PGPASSWORD": parts.password or ""}
         _run(
+            groups,
             [
                 str(self.bin / "pg_basebackup"),
                 "-h", "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres",
@@ -134,6 +165,7 @@ class Standby:
         for name in ("postgresql.conf", "pg_hba.conf"):
             shutil.chown(data / name, "postgres", "postgres")
         _run(
+            None,
             [str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.directory / "log"), "-w", "-t", "60", "start"],
             user="postgres",
         )
@@ -165,6 +197,7 @@ class Standby:
         return path.read_text()[-3000:] if path.exists() else ""
 
     def stop(self) -> None:
+        unguard(self.watcher)
         if self.directory.exists():
             data = self.directory / "data"
             if (data / "postmaster.pid").exists():
@@ -253,6 +286,7 @@ class Namespace:
     name: str
     host: str
     address: str
+    watcher: subprocess.Popen[bytes] | None = None
 
     @classmethod
     def create(cls, tag: str, index: int) -> Namespace:
@@ -267,12 +301,13 @@ class Namespace:
         name = f"tl{pid}{tag}"
         outside, inside = f"tlh{pid}{tag}"[:15], f"tln{pid}{tag}"[:15]
         made = cls(name=name, host=host, address=address)
+        made.watcher = guard(f"ip netns delete {name}", f"ip link delete {outside}")
         try:
-            _run(["ip", "netns", "add", name])
-            _run(["ip", "link", "add", outside, "type", "veth", "peer", "name", inside])
-            _run(["ip", "link", "set", inside, "netns", name])
-            _run(["ip", "addr", "add", f"{host}/30", "dev", outside])
-            _run(["ip", "link", "set", outside, "up"])
+            _run(None, ["ip", "netns", "add", name])
+            _run(None, ["ip", "link", "add", outside, "type", "veth", "peer", "name", inside])
+            _run(None, ["ip", "link", "set", inside, "netns", name])
+            _run(None, ["ip", "addr", "add", f"{host}/30", "dev", outside])
+            _run(None, ["ip", "link", "set", outside, "up"])
             made.run("ip", "addr", "add", f"{address}/30", "dev", inside)
             made.run("ip", "link", "set", inside, "up")
             made.run("ip", "link", "set", "lo", "up")
@@ -282,12 +317,13 @@ class Namespace:
         return made
 
     def run(self, *args: str) -> str:
-        return _run(["ip", "netns", "exec", self.name, *args])
+        return _run(None, ["ip", "netns", "exec", self.name, *args])
 
     def delete(self) -> None:
         # Deleting the namespace deletes its veth end, and with it the pair.
         subprocess.run(["ip", "netns", "delete", self.name], capture_output=True, timeout=30)
         subprocess.run(["ip", "link", "delete", f"tlh{os.getpid()}{self.name[-1]}"[:15]], capture_output=True)
+        unguard(self.watcher)
 
 
 # -- nodes ---------------------------------------------------------------------------------------------------
@@ -300,6 +336,7 @@ class Node:
     port: int = 8000
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    watcher: subprocess.Popen[bytes] | None = None
 
     @property
     def base(self) -> str:
@@ -320,6 +357,7 @@ class Node:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
+        self.watcher = guard(f"kill -9 -{self.process.pid}", f"rm -f {self.log_path}")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -345,6 +383,9 @@ class Node:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        unguard(self.watcher)
+        if self.log_path is not None:
+            self.log_path.unlink(missing_ok=True)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:] if self.log_path and self.log_path.exists() else ""
