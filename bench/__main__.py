@@ -21,8 +21,9 @@ from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
-ON_REQUEST = ("live", "health")
-"""Sections run only when named in --sections (each serves its own servers for a minute or more)."""
+ON_REQUEST = ("live", "health", "scale")
+"""Sections run only when named in --sections: each serves its own servers for a minute or more, and
+`scale` makes a replica with pg_basebackup (root, the server's binaries)."""
 
 
 def _git_commit() -> str:
@@ -42,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a tiny run that checks the harness works (seconds)")
     parser.add_argument("--out", type=Path, help="write the results as JSON here (bench/results/ is git-ignored)")
-    parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
+    parser.add_argument(
+        "--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS + ON_REQUEST)}"
+    )
     parser.add_argument("--http-workers", type=int, default=os.cpu_count() or 2, help="server workers (default: cores)")
     parser.add_argument(
         "--http-projector",
@@ -117,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         results["pages"] = pages.run(
             sizes, lengths=(100, 1000) if args.smoke else (100, 10_000), samples=5 if args.smoke else 40
         )
+    if "scale" in wanted:
+        from bench import scale  # the replica's helpers live with the tests' cluster
+
+        _progress(started, "scale")
+        results["scale"] = scale.run(url, sizes)
     results["memory"] = {
         "server_during_http": results.get("http", {}).get("server_memory"),
         "rebuild_peak_rss_mib": results.get("rebuild", {}).get("peak_rss_mib"),
@@ -124,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     results["targets"] = targets(results)
     results["meta"]["seconds"] = round(time.perf_counter() - started, 1)
     print_report(results)
+    if "scale" in results:
+        from bench.scale import print_scale
+
+        print_scale(results["scale"])
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_bytes(msgspec.json.format(msgspec.json.encode(results), indent=2))

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import anyio.to_thread
 import msgspec
 from litestar import Controller, Litestar, MediaType, Request, Response, get, post
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import PermissionDeniedException, ValidationException
 from litestar.openapi import OpenAPIConfig
@@ -72,6 +72,14 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
 
 # Batches up to this many events are appended on the event loop; larger ones in a worker thread.
 LOOP_BATCH = 16
+
+POSITION_HEADER = "Tablelog-Position"
+MAX_POSITION = 2**63 - 1
+"""Global positions are PostgreSQL bigints."""
+POSITION_DOC = (
+    "Read-your-writes with read replicas: the last position an append answered (its `Tablelog-Position` "
+    "header). The read is served by a replica that has replayed it, else by the primary. Writes ignore it."
+)
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -218,14 +226,28 @@ def provide_principal(request: Request[Any, Any, Any], state: State) -> Principa
     return principal
 
 
-def provide_records(state: State, principal: NamedDependency[Principal]) -> GameRecords:
-    """The game records, handed out once the caller is known.
+async def provide_records(
+    request: Request[Any, Any, Any],
+    state: State,
+    principal: NamedDependency[Principal],
+    tablelog_position: Annotated[
+        int | None,
+        HeaderParameter(name=POSITION_HEADER, required=False, ge=0, le=MAX_POSITION, description=POSITION_DOC),
+    ] = None,
+    position: Annotated[int | None, QueryParameter(ge=0, le=MAX_POSITION, description=POSITION_DOC)] = None,
+) -> GameRecords:
+    """The game records, handed out once the caller is known; a read's records read through a replica
+    when the node has some (`service.store.replicas`), one that has replayed the position asked for.
 
     Taking the principal orders the two dependencies: litestar resolves independent dependencies
     concurrently in a task group, which cost more than the rest of the dependency work per request
     (bench/: `python -m bench.profile http`)."""
     del principal
-    return state.records
+    replicas = state.get("replicas")
+    if replicas is None or request.method != "GET":
+        return state.records
+    wanted = tablelog_position if tablelog_position is not None else position
+    return state.records.reading_from(await replicas.read_store(state.store, wanted))
 
 
 def _require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
@@ -408,6 +430,13 @@ class GameController(Controller):
         "/{game_id:str}/events",
         status_code=201,
         summary="Append a batch of events (checked by the rules; all or nothing)",
+        response_headers=[
+            ResponseHeader(
+                name=POSITION_HEADER,
+                description="The last global position the append wrote: send it back on a read to read your writes.",
+                documentation_only=True,
+            )
+        ],
     )
     async def append(
         self,
@@ -417,7 +446,7 @@ class GameController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
-    ) -> AppendOut:
+    ) -> Response[AppendOut]:
         recorder = _require_club(principal, club_id)
         append = functools.partial(
             records.append, club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
@@ -426,13 +455,14 @@ class GameController(Controller):
         # an import-sized batch is checked in a worker thread, so it never stalls the other requests.
         result = await near_fold(records, game_id, append, small=len(data.events) <= LOOP_BATCH)
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
-        return AppendOut(
+        out = AppendOut(
             game_id=game_id,
             first_version=result.first_version,
             last_version=result.last_version,
             positions=result.positions,
             replayed=result.replayed,
         )
+        return Response(out, status_code=201, headers={POSITION_HEADER: str(max(result.positions, default=0))})
 
     @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
     def read_events(
@@ -562,10 +592,12 @@ def ready(request: Request[Any, Any, Any], state: State) -> Response[Any]:
         return problem(503, "not-ready", "Not ready", detail)
     if not operator:
         return Response(Health(status="ready"))
-    # A lagging projection does not make the server unready: the record is served, read models catch up.
-    return Response(
-        Health(status="ready", checks={"database": "ok", "migrations": "applied", "projections": projections})
-    )
+    # A lagging projection (or replica) does not make the server unready: the record is served from the
+    # primary, read models catch up.
+    checks: dict[str, Any] = {"database": "ok", "migrations": "applied", "projections": projections}
+    if state.get("replicas") is not None:
+        checks["replicas"] = state.replicas.reports()
+    return Response(Health(status="ready", checks=checks))
 
 
 # -- request logging ------------------------------------------------------------------------------------
@@ -647,6 +679,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         app.state.records.appended = hub.announce
         app.state.live = Live(hub, settings.live_poll_seconds)
         app.state.authenticator = Authenticator(opened, settings.operator_key, hub=hub)
+        app.state.replicas = None
+        if settings.read_database_urls:
+            from service.store.replicas import ReplicaSet  # psycopg's pools, only where replicas are set
+
+            app.state.replicas = ReplicaSet.from_settings(settings)
+            if app.state.replicas is not None:
+                app.state.replicas.start()
         app.state.projector = None
         if settings.run_projector:
             # Load the built-in games here, before the projector thread and the request threads both ask
@@ -671,6 +710,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         app.state.hub.close()
         if app.state.projector is not None:
             app.state.projector.stop()
+        if app.state.get("replicas") is not None:
+            app.state.replicas.close()
         if own_store:
             app.state.store.close()
 
@@ -678,7 +719,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         dependencies={
             # Cheap enough for the event loop: keys are remembered (a miss is one indexed lookup).
             "principal": Provide(provide_principal, sync_to_thread=False),
-            "records": Provide(provide_records, sync_to_thread=False),
+            "records": Provide(provide_records),
         },
         route_handlers=[
             ClubController,

@@ -7,6 +7,7 @@ state was folded from, so a concurrent writer turns into a conflict, never a los
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 import uuid
@@ -143,6 +144,16 @@ class GameRecords:
         self._lock = threading.Lock()
         self.appended: Callable[[str, int], None] | None = None
         """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
+
+    def reading_from(self, store: Store) -> GameRecords:
+        """These records reading through another store (a read replica's, `service.store.replicas`), sharing
+        the remembered folds and identities: a fold is stamped with its version, so one read from a
+        replica that lags is refreshed, or refused as a conflict, like any stale fold."""
+        if store is self.store:
+            return self
+        other = copy.copy(self)
+        other.store = store
+        return other
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:

@@ -71,6 +71,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Row errors listed in the answer to a resource import that does not validate (then a count of the rest)."""
     max_resource_rows: int = 10_000
     """Most lines in a resource file (a catalogue, a scenario)."""
+    # Read replicas (service.store.replicas): PostgreSQL streaming replicas that serve lag-tolerant reads.
+    read_database_urls: str = ""
+    """Comma-separated postgresql:// URLs of streaming replicas of `database_url`; empty: every read on the primary."""
+    read_replica_max_lag_seconds: float = 5.0
+    """A replica further behind the primary than this leaves the rotation until it catches up."""
+    read_replica_wait_seconds: float = 0.25
+    """How long a read that names a position (`Tablelog-Position`) waits for a replica to replay it before the
+    primary serves it."""
+    read_replica_check_seconds: float = 1.0
+    """How often each node measures its replicas' lag (and tries an unreachable one again)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
