@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 
 from service.cli import build_parser
@@ -38,24 +39,38 @@ def test_every_compose_service_runs_a_tablelog_command_with_known_settings() -> 
     assert shlex.join(ours["api"]["command"]).startswith("serve")
 
 
-def test_the_service_runs_as_a_restricted_role_and_only_migrate_knows_the_owner() -> None:
+@pytest.mark.parametrize(
+    ("profile", "database", "services_of_ours"),
+    [
+        ("compose.yaml", "postgres", ("api", "projector", "migrate")),
+        ("compose.scale.yaml", "primary", ("api-a", "api-b", "projector", "migrate")),
+    ],
+)
+def test_the_service_runs_as_a_restricted_role_and_only_migrate_knows_the_owner(
+    profile: str, database: str, services_of_ours: tuple[str, ...]
+) -> None:
     # Issue 13 part 9: a compromised app must not be able to undo the record; PostgreSQL lets only a
     # table's owner (or a superuser, as the image's POSTGRES_USER is) disable its triggers or drop it.
     from service.store.roles import app_role
 
-    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    compose = yaml.safe_load((ROOT / "deploy" / profile).read_text())
     services = compose["services"]
-    owner = services["postgres"]["environment"]["POSTGRES_USER"]
-    for name in ("api", "projector", "migrate"):
+    owner = services[database]["environment"]["POSTGRES_USER"]
+    for name in services_of_ours:
         env = services[name]["environment"]
-        role = app_role(env["TABLELOG_DATABASE_URL"].replace("${", "").replace("}", ""))
-        assert role not in (None, owner), f"{name} connects as {role}"
+        urls = [env["TABLELOG_DATABASE_URL"], *env.get("TABLELOG_READ_DATABASE_URLS", "").split(",")]
+        for url in filter(None, urls):
+            role = app_role(url.replace("${", "").replace("}", ""))
+            assert role not in (None, owner), f"{name} connects as {role}"
         assert ("TABLELOG_MIGRATION_DATABASE_URL" in env) == (name == "migrate"), name
     migration = services["migrate"]["environment"]["TABLELOG_MIGRATION_DATABASE_URL"]
     assert app_role(migration.replace("${", "").replace("}", "")) == owner
     init = (ROOT / "deploy" / "initdb" / "app-role.sh").read_text()
     assert f"CREATE ROLE {role} LOGIN" in init and "NOSUPERUSER" in init
-    assert "./initdb:/docker-entrypoint-initdb.d:ro" in services["postgres"]["volumes"]
+    mounts = [volume.split(":")[:2] for volume in services[database]["volumes"]]
+    assert any(
+        source.startswith("./initdb") and target.startswith("/docker-entrypoint-initdb.d") for source, target in mounts
+    )
 
 
 def test_the_scale_profile_runs_a_primary_a_replica_two_nodes_reading_it_one_projector_and_nginx_in_front() -> None:
