@@ -15,14 +15,15 @@ from typing import Any
 
 import msgspec
 
-from bench import append, fold, pages, rebuild, seek, web
+from bench import append, fold, health, live, pages, rebuild, seek, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
-OPT_IN = ("scale",)
-"""Sections run only when named: `scale` makes a replica with pg_basebackup (root, the server's binaries)."""
+ON_REQUEST = ("live", "health", "scale")
+"""Sections run only when named in --sections (each serves its own servers for a minute or more; `scale`
+also makes a replica with pg_basebackup: root and the server's binaries)."""
 
 
 def _git_commit() -> str:
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="a tiny run that checks the harness works (seconds)")
     parser.add_argument("--out", type=Path, help="write the results as JSON here (bench/results/ is git-ignored)")
     parser.add_argument(
-        "--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS + OPT_IN)}"
+        "--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS + ON_REQUEST)}"
     )
     parser.add_argument("--http-workers", type=int, default=os.cpu_count() or 2, help="server workers (default: cores)")
     parser.add_argument(
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rebuild_games:
         sizes = msgspec.structs.replace(sizes, rebuild_games=args.rebuild_games)
     wanted = [s.strip() for s in args.sections.split(",") if s.strip()]
-    unknown = set(wanted) - set(SECTIONS) - set(OPT_IN)
+    unknown = set(wanted) - set(SECTIONS) - set(ON_REQUEST)
     if unknown:
         parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
     url = args.database_url or database_url()
@@ -101,10 +102,16 @@ def main(argv: list[str] | None = None) -> int:
         payloads = append.payloads_from([g for played in games.values() for g in played])
         _progress(started, "append")
         results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
+    baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
     if "http" in wanted:
         _progress(started, "http")
-        baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
         results["http"] = web.run(url, sizes, args.http_workers, args.http_projector, baseline)
+    if "live" in wanted:
+        _progress(started, "live")
+        results["live"] = live.run(url, sizes, baseline)
+    if "health" in wanted:
+        _progress(started, "health")
+        results["health"] = health.run(url, sizes, args.http_workers, baseline)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)
