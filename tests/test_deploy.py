@@ -88,6 +88,8 @@ def test_the_scale_profile_runs_a_primary_a_replica_two_nodes_reading_it_one_pro
         unknown = {k for k in settings if k.startswith("TABLELOG_")} - known
         assert not unknown, f"{name} sets settings that do not exist: {unknown}"
         assert urlsplit(settings["TABLELOG_DATABASE_URL"]).hostname == "primary"
+        assert urlsplit(settings["TABLELOG_DATABASE_URL"]).username == "tablelog_app", "the restricted role"
+        assert ("TABLELOG_MIGRATION_DATABASE_URL" in settings) == (name == "migrate"), name
         if name.startswith("api-"):
             assert args.command == "serve" and args.port == 8000
             assert urlsplit(settings["TABLELOG_READ_DATABASE_URLS"]).hostname == "replica"
