@@ -206,6 +206,15 @@ class MissingReference(StoreError):
         self.what = what
 
 
+class StoreUnavailable(StoreError):
+    """The database did not answer: a connection lost (a restart, a fail-over, a connection cut) or none
+    free in time. Nothing of the request is known to be stored; sending it again is safe (an append with
+    the same idempotency key is stored once)."""
+
+    def __init__(self) -> None:
+        super().__init__("The database cannot be reached just now: send the request again in a moment.")
+
+
 class ImmutableRecord(StoreError):
     """An attempt to change or delete a stored event (the database refuses it)."""
 

@@ -47,6 +47,7 @@ from service.store.base import (
     Recorder,
     Resource,
     StoredEvent,
+    StoreUnavailable,
     StreamId,
     UnstorableValue,
     VersionConflict,
@@ -212,6 +213,10 @@ class PostgresStore(AccessSql):
         except pg_errors.ForeignKeyViolation as error:
             constraint = error.diag.constraint_name or ""
             raise MissingReference(next((w for w in ("club", "game") if f"{w}_id" in constraint), "record")) from None
+        except psycopg.OperationalError as error:  # after the data errors: some of those are operational too
+            if error.sqlstate is None or error.sqlstate.startswith(("08", "57")):  # connection, operator intervention
+                raise StoreUnavailable() from error
+            raise
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
