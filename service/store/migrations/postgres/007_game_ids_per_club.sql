@@ -12,16 +12,13 @@ ALTER TABLE games ADD CONSTRAINT games_stream_id_key UNIQUE (stream_id);
 ALTER TABLE games DROP CONSTRAINT games_pkey;
 ALTER TABLE games ADD PRIMARY KEY (club_id, game_id);
 
--- The constraints keep their names: the store tells a missing game by `game_id` in the name.
-ALTER TABLE collection_games ADD CONSTRAINT collection_games_game_id_fkey
-    FOREIGN KEY (club_id, game_id) REFERENCES games (club_id, game_id);
+ALTER TABLE collection_games ADD FOREIGN KEY (club_id, game_id) REFERENCES games (club_id, game_id);
 DROP INDEX collection_games_by_game;
 CREATE INDEX collection_games_by_game ON collection_games (club_id, game_id);
 
 -- A delay belongs to the game's stream (one id, unique across clubs).
 ALTER TABLE spectator_delays RENAME COLUMN game_id TO stream_id;
-ALTER TABLE spectator_delays ADD CONSTRAINT spectator_delays_game_id_fkey
-    FOREIGN KEY (stream_id) REFERENCES games (stream_id);
+ALTER TABLE spectator_delays ADD FOREIGN KEY (stream_id) REFERENCES games (stream_id);
 
 -- Read models: a summary per (club, game id); corrections and snapshots per stream.
 ALTER TABLE game_summaries DROP CONSTRAINT game_summaries_pkey;
