@@ -237,8 +237,7 @@ class GameRecords:
             raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
         except (msgspec.ValidationError, TypeError, KeyError) as error:
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
-        # Checked here whatever the caller (API, CLI, an import): a game id names its stream (`game_stream`).
-        game_id = check_id(self.limits, "game_id", request.game_id or uuid.uuid4().hex)
+        game_id = _given_id(self.limits, request.game_id)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -420,7 +419,7 @@ class GameRecords:
             recorded_at.append(moment)
         listing = kept[0].tablelog_game or _ExportedGame()
         finished = ruleset.result(folded.state).finished
-        game_id = check_id(self.limits, "game_id", game_id or uuid.uuid4().hex)
+        game_id = _given_id(self.limits, game_id)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -583,6 +582,12 @@ class GameRecords:
             self._cache.move_to_end(stream_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def _given_id(limits: Limits, game_id: str | None) -> str:
+    """A new game's id: the one given, checked whatever the caller (API, CLI, an import) as it names the
+    game's stream (`game_stream`), or a new one."""
+    return uuid.uuid4().hex if game_id is None else check_id(limits, "game_id", game_id)
 
 
 def check_seat(record: GameRecord, seat: int) -> None:
