@@ -7,6 +7,7 @@ import msgspec
 
 from domain.memoire44.board import Board, BoardSpec, Hex, board_from
 from domain.memoire44.expansions import BASE, Expansions
+from domain.memoire44.overlord import InitiativeTable
 from domain.memoire44.scenario import Objective
 
 
@@ -46,6 +47,7 @@ class Order(msgspec.Struct, frozen=True, kw_only=True):
     stopped: bool = False
     overrun: bool = False
     advance: bool = False
+    card: str | None = None  # Overlord (M44-OV-5): the card that ordered it, when several are played a turn
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,14 +120,28 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     # the hex of its latest battle; both cleared when the next command card is played.
     last_move: tuple[Hex, ...] = ()
     last_battle: Hex | None = None
+    # Overlord team tables (M44-OV-2 to M44-OV-7); all empty at a two-player table.
+    commanders: tuple[int, ...] = ()  # per camp, the seat of its commander-in-chief
+    commands: tuple[tuple[str, ...], ...] = ()  # per seat, the sections it commands
+    given: tuple[Hand, ...] = ()  # per seat, the cards handed to it this turn and not yet played
+    gifted: tuple[int, ...] = ()  # seats given a card this turn
+    played_in: tuple[str, ...] = ()  # sections the active side has played a card in this turn
+    initiative: tuple[int, ...] = ()  # seats that took the initiative this turn
+    general: int | None = None  # the seat whose card (or initiative) is being carried out
+    initiative_table: InitiativeTable | None = None
+
+    @property
+    def teams(self) -> bool:
+        """Whether this is an Overlord team table."""
+        return bool(self.commanders)
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""
         return self.seat_camp[seat]
 
     def seat_of(self, camp: int) -> int:
-        """The seat commanding a camp."""
-        return self.seat_camp.index(camp)
+        """The seat commanding a camp (its commander-in-chief at a team table)."""
+        return self.commanders[camp] if self.commanders else self.seat_camp.index(camp)
 
     def order_of(self, uid: int) -> Order | None:
         """The unit's order this turn, if ordered."""

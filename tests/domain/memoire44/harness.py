@@ -20,10 +20,13 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     CardTaken,
     DeckReshuffled,
     DiceRolled,
+    Gift,
     GroundTaken,
+    InitiativeTaken,
     Retreated,
     UnitMoved,
     VisibilityRolled,
@@ -33,7 +36,7 @@ from domain.memoire44.rules import commissar_camp, italian_camp, pile_size, play
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold
-from domain.ruleset import Player, ResourceRef, Setup
+from domain.ruleset import Player, ResourceRef, RuleError, Setup
 
 KIND = RULESET.resource_kinds["scenario"]
 
@@ -61,6 +64,57 @@ def setup_for(
         players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat) for seat, name in enumerate(players)),
         options=options,
         resources={"scenario": ref},
+    )
+
+
+# An Overlord table of six (M44-OV-2): per side a commander-in-chief and two generals, team 0 Axis.
+SIX = (
+    ("Alain", 0, "commander"),
+    ("Bea", 0, "left"),
+    ("Chloe", 0, "centre+right"),
+    ("Denis", 1, "commander+centre"),
+    ("Emma", 1, "left"),
+    ("Fred", 1, "right"),
+)
+# A test initiative table (its values are made up for tests, not the published table's).
+TEST_INITIATIVE = {
+    "source": "made up for the tests",
+    "faces": {
+        "infantry": {"orders": 1, "kinds": ["infantry"]},
+        "armour": {"orders": 1, "kinds": ["armour"]},
+        "grenade": {"orders": 2},
+        "star": {"orders": 1},
+        "flag": {"orders": 0},
+    },
+}
+
+
+def team_setup_for(
+    scenario_id: str,
+    seats: tuple[tuple[str, int, str], ...] = SIX,
+    sides: tuple[str, str] | None = None,
+    options: dict[str, Any] | None = None,
+    initiative: dict[str, Any] | None = None,
+) -> Setup:
+    """An Overlord team set-up: each seat's name, team (0 or 1) and role (M44-OV-2)."""
+    base = setup_for(scenario_id, sides=sides, options=options)
+    resources = dict(base.resources)
+    if initiative is not None:
+        data = msgspec.json.encode(initiative)
+        resources["initiative_table"] = ResourceRef(
+            kind="initiative_table",
+            resource_id="test",
+            version=1,
+            content_hash=content_hash(data),
+            content=RULESET.resource_kinds["initiative_table"].parse(data),
+        )
+    return Setup(
+        players=tuple(
+            Player(player_id=f"p-{name.lower()}", name=name, seat=seat, team=team)
+            for seat, (name, team, _) in enumerate(seats)
+        ),
+        options=base.options | {"roles": [role for _, _, role in seats]},
+        resources=resources,
     )
 
 
@@ -107,14 +161,18 @@ def check_invariants(state: State) -> None:
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
     for card, spec in CARDS.items():
-        placed = sum(h.known.count(card) for h in state.hands) + state.discard.count(card)
+        placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
         assert placed <= spec.count, card
     if state.phase == "card":
         held = [h.size for h in state.hands]
         commissar = commissar_camp(state)
         if commissar is not None:
             held[commissar] += len(state.token)  # M44-RU-1: the card under the token is still held
-        assert tuple(held) == state.hand_limit
+        if state.teams:  # M44-OV-4: the commander draws two, so his hand may be below the scenario's size
+            assert all(0 < h <= limit for h, limit in zip(held, state.hand_limit, strict=True)), held
+            assert not any(g.size for g in state.given)
+        else:
+            assert tuple(held) == state.hand_limit
 
 
 class RandomTable:
@@ -127,6 +185,7 @@ class RandomTable:
         self.deck = [card for card, spec in CARDS.items() for _ in range(spec.count)]
         rng.shuffle(self.deck)
         self.real_hands: list[list[str]] = [[], []]
+        self.real_given: list[list[str]] = [[] for _ in setup.players]
         self.real_token: list[str] = []
         self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
@@ -142,12 +201,21 @@ class RandomTable:
             self.state = RULESET.evolve(self.state, event)
             self.events.append(event)
             check_invariants(self.state)
+            # Cards conserved: the record's draw pile is the physical one (hands, generals' cards, token, discards).
+            assert pile_size(self.state) == len(self.deck)
         return self.state
 
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
+        if isinstance(event, CardsGiven):
+            for gift in event.gifts:
+                assert gift.card is not None
+                self.real_hands[state.active].remove(gift.card)
+                self.real_given[gift.general].append(gift.card)
+        elif isinstance(event, CardPlayed) and event.card != "ambush" and state.teams:
+            self.real_given[event.seat].remove(event.card)
+        elif isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
             assert self.real_token.pop(0) == event.card
         elif isinstance(event, CardPlayed | CardDiscarded):
             self.real_hands[state.seat_camp[event.seat]].remove(event.card)
@@ -160,14 +228,17 @@ class RandomTable:
             assert camp is not None
             self.real_hands[camp].remove(event.card)
         elif isinstance(event, DeckReshuffled):
-            in_hands = self.real_hands[0] + self.real_hands[1] + self.real_token
+            in_hands = (
+                self.real_hands[0] + self.real_hands[1] + self.real_token + [c for g in self.real_given for c in g]
+            )
             self.deck = [c for c, spec in CARDS.items() for _ in range(spec.count - in_hands.count(c))]
             self.rng.shuffle(self.deck)
             assert len(self.deck) == DECK_SIZE - len(in_hands)
 
     def choose(self) -> Any:
         state, rng = self.state, self.rng
-        options = [(seat, e) for seat in (0, 1) for e in RULESET.legal_events(state, seat) or ()]
+        seats = range(len(state.seat_camp))
+        options = [(seat, e) for seat in seats for e in RULESET.legal_events(state, seat) or ()]
         assert options, f"no legal event in phase {state.phase}"
         active = [e for seat, e in options if state.seat_camp[seat] == state.active]
         others = [e for seat, e in options if state.seat_camp[seat] != state.active]
@@ -190,6 +261,16 @@ class RandomTable:
             face_down = bool(hidden) and rng.random() < 0.3
             self.committing = rng.choice(hidden if face_down else [c for c in self.real_hands[camp] if c != "ambush"])
             return CardCommitted(seat=state.seat_of(camp), card=None if face_down else self.committing)
+        if CardsGiven in by_type:
+            return self.gifts(by_type[CardsGiven])
+        if state.teams and (CardPlayed in by_type or InitiativeTaken in by_type):
+            plays = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_given[e.seat]]
+            plays += [self.fill(e) for e in by_type.get(InitiativeTaken, []) if rng.random() < 0.3]
+            if plays and (any(self.real_given) or rng.random() < 0.5):
+                return rng.choice(plays)
+            events = [e for e in events if not isinstance(e, CardPlayed | InitiativeTaken)]
+            by_type.pop(CardPlayed, None)
+            by_type.pop(InitiativeTaken, None)
         if CardPlayed in by_type:
             source = self.real_token[:1] if plays_from_token(state, camp) else self.real_hands[camp]
             playable = [e for e in by_type[CardPlayed] if e.card in source]
@@ -206,6 +287,26 @@ class RandomTable:
             return self.fill(rng.choice(fights))
         rest = [e for e in events if not isinstance(e, UnitMoved | Battle | WireRemoved | GroundTaken)]
         return self.fill(rng.choice(rest or events))
+
+    def gifts(self, options: list[CardsGiven]) -> CardsGiven:
+        """The commander hands out real cards: a face-down card of the hand is named as it is given."""
+        state, rng = self.state, self.rng
+        hidden = list(self.real_hands[state.active])
+        for card in state.hands[state.active].known:
+            hidden.remove(card)
+        for _ in range(50):
+            event = rng.choice(options)
+            pool = list(hidden)
+            rng.shuffle(pool)
+            gifts = tuple(Gift(general=g.general, card=g.card or pool.pop()) for g in event.gifts)
+            named = CardsGiven(seat=event.seat, gifts=gifts)
+            try:
+                RULESET.validate(state, named)
+            except RuleError:
+                continue
+            return named
+        known = [e for e in options if all(g.card is not None for g in e.gifts)]
+        return rng.choice(known)
 
     def move(self, moves: list[UnitMoved]) -> UnitMoved:
         """Mostly towards the nearest enemy, so armies meet."""
@@ -229,6 +330,8 @@ class RandomTable:
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, DiceRolled):
             return DiceRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, InitiativeTaken):
+            return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))
         if isinstance(event, VisibilityRolled):
             return VisibilityRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
         if isinstance(event, CardTaken):

@@ -79,7 +79,7 @@ def test_the_shipped_overlord_scenario_sets_up_for_two_players():
     assert state.board.cols == 26 and state.expansions.blitz
 
 
-def test_an_overlord_table_of_six_players_is_refused_until_team_play_is_recorded():
+def test_an_overlord_table_of_six_players_without_their_roles_is_refused():
     setup = setup_for("meuse_line")
     players = tuple(Player(player_id=f"p-{i}", name=f"P{i}", seat=i, team=i % 2) for i in range(6))
     with pytest.raises(RuleError) as error:
