@@ -81,6 +81,13 @@ def initial(setup: Setup) -> State:
     roles = None
     if len(seats) > 2:
         roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
+        if scenario.expansions.commissar:
+            # M44-OV-8: the Eastern Front team rules (three cards under the commissar token) are not recorded yet.
+            raise RuleError(
+                "M44-OV-8",
+                "eastern_front_teams",
+                "The Russian commissar at an Overlord team table (Eastern Front) is not recorded yet.",
+            )
         seat_camp = tuple(team_camp[p.team or 0] for p in players)
     else:
         seat_camp = team_camp

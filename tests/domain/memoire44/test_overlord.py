@@ -24,7 +24,7 @@ from domain.memoire44.events import (
 from domain.memoire44.setup import seat_sides
 from domain.ruleset import Player, ResourceError, RuleError, Viewer
 
-from .harness import SIX, TEST_INITIATIVE, team_setup_for
+from .harness import SIX, TEST_INITIATIVE, setup_for, team_setup_for
 from .tables import Table, hexagon, m44, setup_from
 
 ALAIN, BEA, CHLOE, DENIS, EMMA, FRED = range(6)
@@ -327,3 +327,10 @@ def test_an_initiative_table_with_a_face_missing_is_refused_on_import():
         kind.parse(msgspec.json.encode({"source": "x", "faces": faces}))
     assert any(e["field"] == "faces.flag" for e in error.value.errors)
     assert kind.builtin() == {}  # no public source of the values: none shipped
+
+
+def test_a_team_table_under_the_commissar_rule_is_refused_until_the_eastern_front_rules_are_recorded():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(team_setup_for("meuse_line", options={"russian_commissar_rule": "ALLIES"}))
+    assert error.value.rule_id == "M44-OV-8"
+    assert RULESET.initial(setup_for("meuse_line", options={"russian_commissar_rule": "ALLIES"})).token == ()
