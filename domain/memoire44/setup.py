@@ -143,5 +143,6 @@ def initial(setup: Setup) -> State:
         commands=roles.commands if roles else (),
         given=tuple(Hand() for _ in players) if roles else (),
         initiative_table=initiative_table,
+        teams=roles is not None,
     )
     return recount(state)

@@ -129,11 +129,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     initiative: tuple[int, ...] = ()  # seats that took the initiative this turn
     general: int | None = None  # the seat whose card (or initiative) is being carried out
     initiative_table: InitiativeTable | None = None
-
-    @property
-    def teams(self) -> bool:
-        """Whether this is an Overlord team table."""
-        return bool(self.commanders)
+    teams: bool = False  # an Overlord team table (kept as a field: the rules read it on every event)
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""
