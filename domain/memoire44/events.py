@@ -159,6 +159,7 @@ class CardsGiven(Event, tag="memoire44.cards_given", kw_only=True, frozen=True):
 
     seat: int
     gifts: tuple[Gift, ...]
+    marines: int | None = None  # M44-OV-9: the general who orders one more unit this turn
 
 
 class InitiativeTaken(Event, tag="memoire44.initiative_taken", kw_only=True, frozen=True):

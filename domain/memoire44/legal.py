@@ -11,6 +11,8 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
@@ -55,6 +57,7 @@ from domain.memoire44.rules import (
     italian_camp,
     known_copies,
     leaves_room,
+    marines_extra,
     move_allowance,
     moves_allowed,
     orderable,
@@ -165,7 +168,11 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
     if seat == state.general and state.phase == "roll":
         events.append(DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1)))
     if seat == state.general and state.phase == "order":
-        events.extend(UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp))
+        choices = _orders(state, camp)
+        if marines_extra(state, camp):  # M44-OV-9: one more unit of the section
+            spare = [u.uid for u in orderable(state, camp)]
+            choices = [tuple(sorted((*c, extra))) for c in choices for extra in spare if extra not in c] or choices
+        events.extend(UnitsOrdered(seat=seat, units=units) for units in dict.fromkeys(choices))
     if commander and state.phase in ("move", "battle"):
         if state.phase == "move":
             events.extend(_moves(state, seat))
@@ -194,6 +201,8 @@ def _gifts(state: State, seat: int, camp: int) -> list[Any]:
                 if _gifts_fit(state, gifts):
                     key = tuple(sorted((g.general, g.card or "") for g in gifts))
                     found.setdefault(key, CardsGiven(seat=seat, gifts=gifts))
+    if state.expansions.marines == state.sides[camp]:  # M44-OV-9: and the general with one more unit
+        return [replace(e, marines=g) for e in found.values() for g in generals]
     return list(found.values())
 
 

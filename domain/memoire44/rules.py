@@ -781,6 +781,13 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
                 unit=uid,
             )
     problem = may_order(state, camp, event.units)
+    # M44-OV-9: one more unit than the card allows, of any kind, in the same section.
+    if (
+        problem is not None
+        and marines_extra(state, camp)
+        and any(may_order(state, camp, tuple(u for u in event.units if u != extra)) is None for extra in event.units)
+    ):
+        problem = None
     if problem is not None:
         raise _refuse(
             "M44-5",
@@ -1030,6 +1037,14 @@ def play_sections(state: State, seat: int, effective: str, counter: bool = False
     return tuple(s for s in own if s not in state.played_in)
 
 
+def marines_extra(state: State, camp: int) -> bool:
+    """Whether the play being ordered may order one more unit under the US Marines rule (M44-OV-9): the
+    general the commander chose this turn, or any tactic card of the side (the two do not add up)."""
+    if state.expansions.marines != state.sides[camp] or state.effective == INITIATIVE:
+        return False
+    return state.general == state.marines or CARDS[str(state.effective)].kind == "tactic"
+
+
 def leaves_room(state: State, seat: int, card: str, section: str) -> bool:
     """Whether playing `card` in `section` leaves a section for each other card `seat` was given."""
     given = state.given[seat]
@@ -1075,6 +1090,13 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
         raise _refuse("M44-OV-3", "not_commander", "Only the commander-in-chief hands out the side's cards.")
     if visibility_roll_due(state, camp):
         raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if event.marines is not None:
+        if state.expansions.marines != state.sides[camp]:
+            raise _refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
+        if not 0 <= event.marines < len(state.seat_camp) or state.seat_camp[event.marines] != camp:
+            raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+        if not state.commands[event.marines]:
+            raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
     hand = state.hands[camp]
     count = len(event.gifts)
     if not 1 <= count <= MAX_GIFTS or hand.size - count < 1:
@@ -1428,6 +1450,7 @@ def _next_turn(state: State) -> State:
         played_in=(),
         initiative=(),
         general=None,
+        marines=None,
     )
 
 
@@ -1771,6 +1794,7 @@ def _evolve_gifts(state: State, event: CardsGiven) -> State:
         hands=_with_hand(state, camp, hand),
         given=tuple(given),
         gifted=tuple(sorted({g.general for g in event.gifts})),
+        marines=event.marines,
         phase="plays",
         last_move=(),
         last_battle=None,

@@ -91,6 +91,13 @@ def initial(setup: Setup) -> State:
         seat_camp = tuple(team_camp[p.team or 0] for p in players)
     else:
         seat_camp = team_camp
+        if scenario.expansions.marines:
+            # M44-OV-9: the rules summary gives the Marines rule for Overlord team tables only.
+            raise RuleError(
+                "M44-OV-9",
+                "marines_two_players",
+                "The US Marines rule is recorded at Overlord team tables only (the rules summary gives no other).",
+            )
     table = setup.resources.get("initiative_table")
     initiative_table = None
     if table is not None and roles is not None:

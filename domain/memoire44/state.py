@@ -128,6 +128,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     played_in: tuple[str, ...] = ()  # sections the active side has played a card in this turn
     initiative: tuple[int, ...] = ()  # seats that took the initiative this turn
     general: int | None = None  # the seat whose card (or initiative) is being carried out
+    marines: int | None = None  # the general the commander chose to order one more unit (M44-OV-9)
     initiative_table: InitiativeTable | None = None
     teams: bool = False  # an Overlord team table (kept as a field: the rules read it on every event)
 

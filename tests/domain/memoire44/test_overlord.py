@@ -334,3 +334,65 @@ def test_a_team_table_under_the_commissar_rule_is_refused_until_the_eastern_fron
         RULESET.initial(team_setup_for("meuse_line", options={"russian_commissar_rule": "ALLIES"}))
     assert error.value.rule_id == "M44-OV-8"
     assert RULESET.initial(setup_for("meuse_line", options={"russian_commissar_rule": "ALLIES"})).token == ()
+
+
+# ---------------------------------------------------------------- M44-OV-9: the US Marines
+
+
+MARINE_UNITS = [*UNITS, hexagon(2, 40, unit="infger"), hexagon(1, 37, unit="tankger")]  # units 6 and 7: Axis left
+
+
+def marines_table() -> Table:
+    data = m44(MARINE_UNITS, board_type="OVERLORD", starting="PLAYER1", options={"gung_ho": "AXIS"})
+    game = Table(_team_setup(data))
+    for seat, cards in ((ALAIN, ("probe_left", "move_out", "attack_centre", "direct_from_hq")), (DENIS, ALLIED_HAND)):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    return game
+
+
+def test_the_marines_general_orders_one_more_unit_than_his_card_allows():
+    game = marines_table()
+    state = game.accept(CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"),), marines=BEA))
+    assert state.marines == BEA
+    game.accept(CardPlayed(seat=BEA, card="probe_left"))
+    state = game.accept(UnitsOrdered(seat=BEA, units=(0, 6, 7)))  # Probe orders 2; the Marines 3 (M44-OV-9)
+    assert [o.uid for o in state.orders] == [0, 6, 7]
+
+
+def test_a_tactic_card_of_the_marines_side_orders_one_more_unit_of_any_kind():
+    game = marines_table()
+    game.accept(CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="move_out"),)))
+    game.accept(CardPlayed(seat=BEA, card="move_out"))
+    state = game.accept(UnitsOrdered(seat=BEA, units=(0, 6, 7)))  # Move Out! orders infantry; the armour is extra
+    assert [o.card for o in state.orders] == ["move_out"] * 3
+
+
+def test_a_section_card_of_a_general_not_chosen_orders_no_extra_unit():
+    game = marines_table()
+    game.accept(CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"),), marines=CHLOE))
+    game.accept(CardPlayed(seat=BEA, card="probe_left"))
+    error = game.refused(UnitsOrdered(seat=BEA, units=(0, 6, 7)))
+    assert (error.rule_id, error.code) == ("M44-5", "wrong_order")
+
+
+def test_without_the_marines_rule_the_extra_unit_and_the_named_general_are_refused():
+    game = team_table(hexagons=MARINE_UNITS)
+    error = game.refused(CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"),), marines=BEA))
+    assert (error.rule_id, error.code) == ("M44-OV-9", "no_marines")
+    game.accept(_gift(ALAIN, (BEA, "probe_left")), CardPlayed(seat=BEA, card="probe_left"))
+    error = game.refused(UnitsOrdered(seat=BEA, units=(0, 6, 7)))
+    assert (error.rule_id, error.code) == ("M44-5", "wrong_order")
+
+
+def test_the_marines_extra_unit_goes_to_a_general_of_the_side():
+    game = marines_table()
+    error = game.refused(CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"),), marines=EMMA))
+    assert (error.rule_id, error.code) == ("M44-OV-9", "not_a_general")
+
+
+def test_the_marines_rule_at_a_two_player_table_is_refused():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(setup_for("meuse_line", options={"gung_ho": True}))
+    assert error.value.rule_id == "M44-OV-9"
+    assert RULESET.initial(team_setup_for("meuse_line", options={"gung_ho": True})).expansions.marines == "ALLIES"

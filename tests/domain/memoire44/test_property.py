@@ -55,7 +55,12 @@ def test_random_players_finish_scenarios_at_night_and_in_bad_weather_without_err
 
 TEAM_GAMES = 40
 # Team tables of six (M44-OV-2) with the expansions the random players meet most, half with an initiative table.
-TEAM_VARIANTS = ({}, {"night_visibility_rules": True}, {"weather": "snow", "italy_high_command": True}, {})
+TEAM_VARIANTS = (
+    {},
+    {"night_visibility_rules": True, "gung_ho": "AXIS"},
+    {"weather": "snow", "italy_high_command": True},
+    {"gung_ho": True},
+)
 
 
 def _play_teams(count, first_seed=30_000):
