@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
 from domain.memoire44.catalogue import CARDS, FACES
+from domain.memoire44.combat import CombatDeckKind
 from domain.memoire44.events import Memoire44Event
 from domain.memoire44.overlord import InitiativeTableKind
 from domain.memoire44.picture import picture
@@ -20,7 +21,11 @@ RULESET = GameRuleset(
     title="Mémoire 44",
     event_type=Memoire44Event,
     state_type=State,
-    resource_kinds={"scenario": ScenarioKind(), "initiative_table": InitiativeTableKind()},
+    resource_kinds={
+        "scenario": ScenarioKind(),
+        "initiative_table": InitiativeTableKind(),
+        "combat_deck": CombatDeckKind(),
+    },
     initial=setup.initial,  # the scenario set up, opening hands still to draw
     validate=rules.validate,
     evolve=rules.evolve,

@@ -170,6 +170,22 @@ class InitiativeTaken(Event, tag="memoire44.initiative_taken", kw_only=True, fro
     face: str
 
 
+class CombatCardDrawn(Event, tag="memoire44.combat_card_drawn", kw_only=True, frozen=True):
+    """A combat card drawn (M44-CC-1): dealt at the start, after a Recon card, after Their Finest Hour;
+    `card` None when face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class CombatCardPlayed(Event, tag="memoire44.combat_card_played", kw_only=True, frozen=True):
+    """A combat card played (M44-CC-2), on one of the seat's units (`unit`) or for the seat itself."""
+
+    seat: int
+    card: str
+    unit: int | None = None
+
+
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardDrawn,
     CardPlayed,
@@ -189,4 +205,6 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardCommitted,
     CardsGiven,
     InitiativeTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
 ]

@@ -14,6 +14,8 @@ from domain.memoire44.events import (
     CardPlayed,
     CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
     GameEnded,
@@ -150,6 +152,13 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         row = table.faces.get(event.face) if table is not None else None
         orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
         return f"{who} take the initiative with no card, rolling {event.face}{orders}."
+    if isinstance(event, CombatCardDrawn):
+        return f"{who} draw a combat card."  # which one stays hidden (G-2)
+    if isinstance(event, CombatCardPlayed):
+        deck = before.combat_deck
+        name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
+        on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
+        return f"{who} play the combat card {name}{on}."
     return f"{who}: {type(event).__name__}."
 
 

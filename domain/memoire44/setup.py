@@ -6,6 +6,7 @@ import msgspec
 
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
+from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, CombatDeck, parse_combat_deck
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
 from domain.memoire44.rules import recount
 from domain.memoire44.scenario import Scenario, unit_nation
@@ -53,6 +54,23 @@ def team_sides(setup: Setup) -> tuple[str, str]:
             sides=list(sides),
         )
     return sides
+
+
+def combat_deck_of(setup: Setup) -> CombatDeck:
+    """The combat deck the set-up embeds (M44-CC-1); refused, naming it, when missing or bad."""
+    ref = setup.resources.get("combat_deck")
+    if ref is None:
+        raise RuleError(
+            "M44-CC-1",
+            "missing_combat_deck",
+            "The scenario plays with combat cards, but the combat card deck is missing: import it as the "
+            "game's combat_deck resource (the rules summary does not list the deck).",
+            missing="combat_deck",
+        )
+    try:
+        return parse_combat_deck(ref.content)
+    except ResourceError as error:
+        raise RuleError("M44-CC-1", "bad_combat_deck", error.message) from None
 
 
 def seat_sides(setup: Setup) -> tuple[str, ...]:
@@ -128,6 +146,11 @@ def initial(setup: Setup) -> State:
         # M44-IT-1: the Italian side starts with six command cards whatever the scenario says.
         axis = scenario.sides.index("AXIS")
         hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
+    deck = combat_deck_of(setup) if scenario.expansions.combat_cards else None
+    if deck is not None:  # M44-CC-1: two each, or one to each general at a team table
+        deal = tuple(
+            DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
+        )
     state = State(
         board_spec=board,
         scenario_id=scenario_id,
@@ -151,5 +174,8 @@ def initial(setup: Setup) -> State:
         given=tuple(Hand() for _ in players) if roles else (),
         initiative_table=initiative_table,
         teams=roles is not None,
+        combat_deck=deck,
+        combat_hands=tuple(Hand() for _ in seats) if deck else (),
+        combat_due=deal if deck else (),
     )
     return recount(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.memoire44.board import Board, BoardSpec, Hex, board_from
+from domain.memoire44.combat import CombatDeck
 from domain.memoire44.expansions import BASE, Expansions
 from domain.memoire44.overlord import InitiativeTable
 from domain.memoire44.scenario import Objective
@@ -131,6 +132,14 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     marines: int | None = None  # the general the commander chose to order one more unit (M44-OV-9)
     initiative_table: InitiativeTable | None = None
     teams: bool = False  # an Overlord team table (kept as a field: the rules read it on every event)
+    # Combat cards (M44-CC-1 to M44-CC-3); empty without the deck.
+    combat_deck: CombatDeck | None = None
+    combat_hands: tuple[Hand, ...] = ()  # per seat
+    combat_discard: tuple[str, ...] = ()
+    combat_due: tuple[int, ...] = ()  # per seat, combat cards it may draw
+    combat_helped: tuple[int, ...] = ()  # units helped by a combat card this turn
+    combat_players: tuple[int, ...] = ()  # seats helped by a combat card (not on a unit) this turn
+    combat_boosts: tuple[tuple[int, str], ...] = ()  # (unit, effect) adding a battle die this turn
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""

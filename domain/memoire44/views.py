@@ -66,7 +66,26 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
     if state.teams:
         view["teams"] = _teams(state, viewer)
+    if state.combat_deck is not None:
+        view["combat"] = _combat(state, viewer)
     return view
+
+
+def _combat(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Combat cards (M44-CC-1): each seat's cards seen by that seat only (G-2), the count by everyone."""
+    hands = []
+    for seat, hand in enumerate(state.combat_hands):
+        entry: dict[str, Any] = {"seat": seat, "count": hand.size, "may_draw": state.combat_due[seat]}
+        if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat):
+            entry["known"] = list(hand.known)
+            entry["unknown"] = hand.unknown
+        hands.append(entry)
+    return {
+        "hands": hands,
+        "discard": list(state.combat_discard),
+        "helped_units": list(state.combat_helped),
+        "boosts": [list(b) for b in state.combat_boosts],
+    }
 
 
 def _camp_of(state: State, seat: int) -> int | None:

@@ -22,6 +22,8 @@ from domain.memoire44.events import (
     CardPlayed,
     CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
     Gift,
@@ -32,7 +34,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import commissar_camp, italian_camp, pile_size, plays_from_token
+from domain.memoire44.rules import combat_pile, commissar_camp, italian_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold
@@ -59,12 +61,14 @@ def setup_for(
     ref = ResourceRef(
         kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
     )
-    options = {"sides": list(sides)} if sides else {}
-    return Setup(
+    setup = Setup(
         players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat) for seat, name in enumerate(players)),
-        options=options,
+        options={"sides": list(sides)} if sides else {},
         resources={"scenario": ref},
     )
+    if (options or {}).get("combat_cards"):
+        setup = with_resource(setup, "combat_deck", TEST_COMBAT_DECK)
+    return setup
 
 
 # An Overlord table of six (M44-OV-2): per side a commander-in-chief and two generals, team 0 Axis.
@@ -89,6 +93,32 @@ TEST_INITIATIVE = {
 }
 
 
+# A test combat deck (made up for tests: the rules summary names four effects but not the deck).
+TEST_COMBAT_DECK = {
+    "source": "made up for the tests",
+    "cards": {
+        "tenacity": {"name": "Tenacity", "count": 3, "effect": "tenacity"},
+        "street_fighting": {"name": "Street Fighting", "count": 3, "effect": "street_fighting"},
+        "tropical_fury": {"name": "Tropical Fury", "count": 2, "effect": "tropical_fury"},
+        "ardour": {"name": "Ardour", "count": 3, "effect": "ardour"},
+        "smoke": {"name": "Smoke Screen", "count": 2, "effect": "text"},
+    },
+}
+
+
+def with_resource(setup: Setup, kind: str, content: dict[str, Any]) -> Setup:
+    """`setup` with a club resource of `kind` embedded (an initiative table, a combat deck)."""
+    data = msgspec.json.encode(content)
+    ref = ResourceRef(
+        kind=kind,
+        resource_id="test",
+        version=1,
+        content_hash=content_hash(data),
+        content=RULESET.resource_kinds[kind].parse(data),
+    )
+    return msgspec.structs.replace(setup, resources=setup.resources | {kind: ref})
+
+
 def team_setup_for(
     scenario_id: str,
     seats: tuple[tuple[str, int, str], ...] = SIX,
@@ -98,23 +128,17 @@ def team_setup_for(
 ) -> Setup:
     """An Overlord team set-up: each seat's name, team (0 or 1) and role (M44-OV-2)."""
     base = setup_for(scenario_id, sides=sides, options=options)
-    resources = dict(base.resources)
     if initiative is not None:
-        data = msgspec.json.encode(initiative)
-        resources["initiative_table"] = ResourceRef(
-            kind="initiative_table",
-            resource_id="test",
-            version=1,
-            content_hash=content_hash(data),
-            content=RULESET.resource_kinds["initiative_table"].parse(data),
-        )
+        base = with_resource(base, "initiative_table", initiative)
+    if (options or {}).get("combat_cards"):
+        base = with_resource(base, "combat_deck", TEST_COMBAT_DECK)
     return Setup(
         players=tuple(
             Player(player_id=f"p-{name.lower()}", name=name, seat=seat, team=team)
             for seat, (name, team, _) in enumerate(seats)
         ),
         options=base.options | {"roles": [role for _, _, role in seats]},
-        resources=resources,
+        resources=base.resources,
     )
 
 
@@ -186,6 +210,9 @@ class RandomTable:
         rng.shuffle(self.deck)
         self.real_hands: list[list[str]] = [[], []]
         self.real_given: list[list[str]] = [[] for _ in setup.players]
+        self.combat_deck = [c for c, spec in TEST_COMBAT_DECK["cards"].items() for _ in range(spec["count"])]
+        rng.shuffle(self.combat_deck)
+        self.real_combat: list[list[str]] = [[] for _ in setup.players]
         self.real_token: list[str] = []
         self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
@@ -198,17 +225,27 @@ class RandomTable:
             event = self.choose()
             RULESET.validate(self.state, event)
             self.after(event)
+            before = self.state
             self.state = RULESET.evolve(self.state, event)
+            if len(self.state.combat_discard) < len(before.combat_discard):  # M44-CC-1: Their Finest Hour
+                held = [c for hand in self.real_combat for c in hand]
+                cards = TEST_COMBAT_DECK["cards"]
+                self.combat_deck = [c for c, spec in cards.items() for _ in range(spec["count"] - held.count(c))]
+                self.rng.shuffle(self.combat_deck)
             self.events.append(event)
             check_invariants(self.state)
             # Cards conserved: the record's draw pile is the physical one (hands, generals' cards, token, discards).
             assert pile_size(self.state) == len(self.deck)
+            if self.state.combat_deck is not None:
+                assert combat_pile(self.state) == len(self.combat_deck)  # the combat deck too
         return self.state
 
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CardsGiven):
+        if isinstance(event, CombatCardPlayed):
+            self.real_combat[event.seat].remove(event.card)
+        elif isinstance(event, CardsGiven):
             for gift in event.gifts:
                 assert gift.card is not None
                 self.real_hands[state.active].remove(gift.card)
@@ -239,6 +276,13 @@ class RandomTable:
         state, rng = self.state, self.rng
         seats = range(len(state.seat_camp))
         options = [(seat, e) for seat in seats for e in RULESET.legal_events(state, seat) or ()]
+        assert options, f"no legal event in phase {state.phase}"
+        # Combat cards (M44-CC-1, M44-CC-2): drawn when allowed, now and then played from the real cards.
+        combat = [e for _, e in options if isinstance(e, CombatCardDrawn)]
+        combat += [e for _, e in options if isinstance(e, CombatCardPlayed) and e.card in self.real_combat[e.seat]]
+        options = [(seat, e) for seat, e in options if not isinstance(e, CombatCardDrawn | CombatCardPlayed)]
+        if combat and (not options or rng.random() < 0.2):
+            return self.fill(rng.choice(combat))
         assert options, f"no legal event in phase {state.phase}"
         active = [e for seat, e in options if state.seat_camp[seat] == state.active]
         others = [e for seat, e in options if state.seat_camp[seat] != state.active]
@@ -330,6 +374,10 @@ class RandomTable:
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, DiceRolled):
             return DiceRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, CombatCardDrawn):
+            card = self.combat_deck.pop()
+            self.real_combat[event.seat].append(card)
+            return CombatCardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
         if isinstance(event, InitiativeTaken):
             return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))
         if isinstance(event, VisibilityRolled):

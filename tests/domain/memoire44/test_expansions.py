@@ -105,7 +105,6 @@ def test_the_expansion_settings_are_read_from_the_scenario_options():
     [
         ({"air_rules": True}, "game_info.options.air_rules", "air superiority table"),
         ({"dday_rules": True}, "game_info.options.dday_rules", "D-Day reinforcement table"),
-        ({"combat_cards": True}, "game_info.options.combat_cards", "combat card deck"),
         ({"gung_ho": "PACIFIC"}, "game_info.options.gung_ho", "must name a side"),
         ({"mystery_rule": True}, "game_info.options.mystery_rule", "unknown option"),
         ({"weather": "hail"}, "game_info.options.weather", "weather must be one of"),

@@ -23,8 +23,10 @@ VARIANTS = (
     {"russian_commissar_rule": "ALLIES"},
     {"russian_commissar_rule": "AXIS", "blitz_rules": True},
     {"air_superiority": "AXIS", "off_board_artillery": "ALLIES"},
+    {"combat_cards": True, "weather": "rain"},
+    {"combat_cards": True, "night_visibility_rules": True, "british_commonwealth": True},
 )
-VARIANT_GAMES = 112
+VARIANT_GAMES = 126
 
 
 def _play(count, first_seed=0, variants=({},)):
@@ -59,7 +61,7 @@ TEAM_VARIANTS = (
     {},
     {"night_visibility_rules": True, "gung_ho": "AXIS"},
     {"weather": "snow", "italy_high_command": True},
-    {"gung_ho": True},
+    {"gung_ho": True, "combat_cards": True},
 )
 
 
