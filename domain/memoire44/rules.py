@@ -1328,6 +1328,8 @@ def combat_play_problem(state: State, seat: int, camp: int, card: str, uid: int 
     assert unit.hex is not None
     if effect == TENACITY:
         pending = state.pending
+        if pending is not None and pending.kind == "retreat" and pending.unit == uid and pending.fixed:
+            return "M44-DD-5", "flags_fixed", "A Barrage's flags cannot be ignored, not even with Tenacity."
         if pending is None or pending.kind != "retreat" or pending.unit != uid or pending.ignorable >= pending.flags:
             return "M44-CC-3", "no_flag", "Tenacity ignores a flag rolled against the unit, before it retreats."
         return None
@@ -1793,6 +1795,7 @@ def _evolve_battle(state: State, event: Battle) -> State:
                 close=close,
                 overrun_battle=overrun_battle,
                 battle_back=back,
+                fixed=barrage,
             ),
         )
     elif figures == 0 and close:

@@ -65,6 +65,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     close: bool = False
     overrun_battle: bool = False
     battle_back: bool = False
+    fixed: bool = False  # a Barrage's flags: none may be ignored, not even by Tenacity (M44-DD-5)
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):

@@ -177,3 +177,18 @@ def test_the_public_sees_how_many_combat_cards_a_player_holds_never_which():
     event = CombatCardDrawn(seat=ALLIES, card="smoke")
     line = RULESET.narrate(before, event, game.accept(event)).text
     assert "Smoke" not in line and "combat card" in line
+
+
+def test_tenacity_cannot_ignore_the_flag_of_off_board_artillery():
+    data = m44(HEXES, options={"combat_cards": True, "off_board_artillery": "ALLIES"})
+    game = Table(with_resource(setup_from(data), "combat_deck", TEST_COMBAT_DECK))
+    for card in ("direct_from_hq", "probe_centre", "attack_centre", "probe_left"):
+        game.accept(CardDrawn(seat=AXIS, card=card))
+    for card in ("recon_1_centre", "probe_right", "attack_left", "attack_right"):
+        game.accept(CardDrawn(seat=ALLIES, card=card))
+    _deal(game, AXIS, "tenacity", "ardour")
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre", as_card="barrage"))
+    game.accept(Battle(seat=ALLIES, unit=None, target=(3, 5), dice=4, faces=("flag", "armour", "armour", "armour")))
+    error = game.refused(CombatCardPlayed(seat=AXIS, card="tenacity", unit=0))
+    assert (error.rule_id, error.code) == ("M44-DD-5", "flags_fixed")
+    game.accept(Retreated(seat=AXIS, unit=0, path=((2, 6),)))
