@@ -9,11 +9,11 @@ recorded as played with no computed effect (M44-7).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError
 
 # The effects the rules summary names, and a card's own printed text.
@@ -51,13 +51,7 @@ class CombatDeck(msgspec.Struct, frozen=True, kw_only=True):
 
 def parse_combat_deck(content: Any) -> CombatDeck:
     """The deck from its JSON form; ResourceError naming each bad row."""
-    try:
-        deck = msgspec.convert(content, CombatDeck)
-    except msgspec.ValidationError as error:
-        raise ResourceError(f"The combat deck cannot be read: {error}.") from None
-    errors: list[dict[str, Any]] = []
-    if not deck.source.strip():
-        errors.append({"field": "source", "message": "name where the deck's list comes from"})
+    deck, errors = read_table(content, CombatDeck, "the combat deck")
     if not deck.cards:
         errors.append({"field": "cards", "message": "the deck has cards"})
     for card_id, card in sorted(deck.cards.items()):
@@ -70,18 +64,12 @@ def parse_combat_deck(content: Any) -> CombatDeck:
     return deck
 
 
-class CombatDeckKind:
-    """The `combat_deck` resource kind: a JSON list of the combat cards, their counts and effects."""
+class CombatDeckKind(JsonTableKind):
+    """The `combat_deck` resource kind: a JSON list of the combat cards, their counts and effects. The
+    project ships none: no public list of the deck's cards and counts was found."""
 
     name = "combat_deck"
-    media_types: tuple[str, ...] = ("application/json",)
+    what = "the combat deck"
 
-    def parse(self, data: bytes) -> Any:
-        try:
-            content = msgspec.json.decode(data)
-        except msgspec.DecodeError as error:
-            raise ResourceError(f"The combat deck is not JSON: {error}.") from None
-        return msgspec.to_builtins(parse_combat_deck(content))
-
-    def builtin(self) -> Mapping[str, bytes]:
-        return {}
+    def check(self, content: Any) -> msgspec.Struct:
+        return parse_combat_deck(content)

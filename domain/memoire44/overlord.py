@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from domain.memoire44.catalogue import FACE_NAMES, SECTIONS, UNIT_KINDS
+from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError, RuleError
 
 COMMANDER = "commander"
@@ -44,13 +45,7 @@ class InitiativeTable(msgspec.Struct, frozen=True, kw_only=True):
 
 def parse_initiative_table(content: Any) -> InitiativeTable:
     """The table from its JSON form; ResourceError naming each bad row."""
-    try:
-        table = msgspec.convert(content, InitiativeTable)
-    except msgspec.ValidationError as error:
-        raise ResourceError(f"The initiative table cannot be read: {error}.") from None
-    errors: list[dict[str, Any]] = []
-    if not table.source.strip():
-        errors.append({"field": "source", "message": "name where the table's values come from"})
+    table, errors = read_table(content, InitiativeTable, "the initiative table")
     for face in sorted(FACE_NAMES - set(table.faces)):
         errors.append({"field": f"faces.{face}", "message": "every die face has a row"})
     for face, row in sorted(table.faces.items()):
@@ -66,22 +61,15 @@ def parse_initiative_table(content: Any) -> InitiativeTable:
     return table
 
 
-class InitiativeTableKind:
+class InitiativeTableKind(JsonTableKind):
     """The `initiative_table` resource kind: a JSON file of the Overlord initiative table. The project
     ships none: the rules summary does not print the table and no public source of its values was found."""
 
     name = "initiative_table"
-    media_types: tuple[str, ...] = ("application/json",)
+    what = "the initiative table"
 
-    def parse(self, data: bytes) -> Any:
-        try:
-            content = msgspec.json.decode(data)
-        except msgspec.DecodeError as error:
-            raise ResourceError(f"The initiative table is not JSON: {error}.") from None
-        return msgspec.to_builtins(parse_initiative_table(content))
-
-    def builtin(self) -> Mapping[str, bytes]:
-        return {}
+    def check(self, content: Any) -> msgspec.Struct:
+        return parse_initiative_table(content)
 
 
 class Roles(msgspec.Struct, frozen=True, kw_only=True):

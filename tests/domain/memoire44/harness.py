@@ -37,7 +37,7 @@ from domain.memoire44.events import (
 from domain.memoire44.rules import combat_pile, commissar_camp, italian_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
-from domain.record import GameStarted, decoder, fold
+from domain.record import GameStarted, decoder, fold, start
 from domain.ruleset import Player, ResourceRef, RuleError, Setup
 
 KIND = RULESET.resource_kinds["scenario"]
@@ -403,6 +403,16 @@ def read_record(name: str) -> list[Any]:
 def state_after(events: list[Any], count: int) -> State:
     """The state after the first `count` game events of a record (its set-up is event 0)."""
     return fold(RULESET, events[: count + 1]).state  # type: ignore[no-any-return]
+
+
+def check_record(events: list[Any]) -> None:
+    """Every event of a record is accepted in turn, the invariants hold after each, and the accepted fold
+    equals the plain fold."""
+    folded = start(RULESET, events[0])
+    for event in events[1:]:
+        folded = folded.accept(event)
+        check_invariants(folded.state)
+    assert folded.state == fold(RULESET, events).state
 
 
 def check_shipped_scenario(first: Any, scenario_id: str) -> None:
