@@ -41,6 +41,7 @@ from domain.record import GameStarted, decoder, fold, start
 from domain.ruleset import Player, ResourceRef, RuleError, Setup
 
 KIND = RULESET.resource_kinds["scenario"]
+HERE = Path(__file__).parent
 
 
 def with_options(scenario_id: str, options: dict[str, Any]) -> bytes:
@@ -80,30 +81,12 @@ SIX = (
     ("Emma", 1, "left"),
     ("Fred", 1, "right"),
 )
-# A test initiative table (its values are made up for tests, not the published table's).
-TEST_INITIATIVE = {
-    "source": "made up for the tests",
-    "faces": {
-        "infantry": {"orders": 1, "kinds": ["infantry"]},
-        "armour": {"orders": 1, "kinds": ["armour"]},
-        "grenade": {"orders": 2},
-        "star": {"orders": 1},
-        "flag": {"orders": 0},
-    },
-}
+# A test initiative table (initiative_table.json: values made up for tests, not the published table's).
+TEST_INITIATIVE: dict[str, Any] = msgspec.json.decode((HERE / "initiative_table.json").read_bytes())
 
 
-# A test combat deck (made up for tests: the rules summary names four effects but not the deck).
-TEST_COMBAT_DECK = {
-    "source": "made up for the tests",
-    "cards": {
-        "tenacity": {"name": "Tenacity", "count": 3, "effect": "tenacity"},
-        "street_fighting": {"name": "Street Fighting", "count": 3, "effect": "street_fighting"},
-        "tropical_fury": {"name": "Tropical Fury", "count": 2, "effect": "tropical_fury"},
-        "ardour": {"name": "Ardour", "count": 3, "effect": "ardour"},
-        "smoke": {"name": "Smoke Screen", "count": 2, "effect": "text"},
-    },
-}
+# A test combat deck (combat_deck.json, made up for tests: the rules summary names the effects, not the deck).
+TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json").read_bytes())
 
 
 def with_resource(setup: Setup, kind: str, content: dict[str, Any]) -> Setup:
