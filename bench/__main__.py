@@ -15,12 +15,14 @@ from typing import Any
 
 import msgspec
 
-from bench import append, fold, pages, rebuild, seek, web
+from bench import append, fold, health, live, pages, rebuild, seek, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
+ON_REQUEST = ("live", "health")
+"""Sections run only when named in --sections (each serves its own servers for a minute or more)."""
 
 
 def _git_commit() -> str:
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rebuild_games:
         sizes = msgspec.structs.replace(sizes, rebuild_games=args.rebuild_games)
     wanted = [s.strip() for s in args.sections.split(",") if s.strip()]
-    unknown = set(wanted) - set(SECTIONS)
+    unknown = set(wanted) - set(SECTIONS) - set(ON_REQUEST)
     if unknown:
         parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
     url = args.database_url or database_url()
@@ -97,10 +99,16 @@ def main(argv: list[str] | None = None) -> int:
         payloads = append.payloads_from([g for played in games.values() for g in played])
         _progress(started, "append")
         results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
+    baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
     if "http" in wanted:
         _progress(started, "http")
-        baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
         results["http"] = web.run(url, sizes, args.http_workers, args.http_projector, baseline)
+    if "live" in wanted:
+        _progress(started, "live")
+        results["live"] = live.run(url, sizes, baseline)
+    if "health" in wanted:
+        _progress(started, "health")
+        results["health"] = health.run(url, sizes, args.http_workers, baseline)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)

@@ -81,6 +81,8 @@ def server_environment(
         # rate limits (service/ratelimit.py) are off for it.
         "TABLELOG_RATE_LIMIT_WRITES_PER_MINUTE": "0",
         "TABLELOG_RATE_LIMIT_READS_PER_MINUTE": "0",
+        "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": "0",  # the live section opens a thousand streams with one key
+        "TABLELOG_MAX_STREAMS_PER_KEY": "0",
     }
     return env
 

@@ -14,6 +14,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the service can be told. See the README's Configure section."""
 
     database_url: str = DEFAULT_DATABASE_URL
+    migration_database_url: str | None = None
+    """PostgreSQL: the role that owns the schema, for `tablelog migrate` (and a migration on start). When
+    set, the app's own role (`database_url`'s user) is granted only what the service needs: it can
+    append to the record but never change, delete or truncate it, nor disable its triggers."""
     operator_key: str | None = None
     """Bearer token that may create clubs and their API keys. None: club creation only by the CLI."""
     host: str = "127.0.0.1"
@@ -33,8 +37,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
-    live_poll_seconds: float = 0.5
-    """How often a live stream looks for new events."""
+    live_poll_seconds: float = 3.0
+    """How often a live game is looked at in the store when no notification came (one missed, or an
+    append by another worker on SQLite), and how often a stream re-checks its key while revocations
+    are not heard (SQLite)."""
     live_keepalive_seconds: float = 15.0
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""

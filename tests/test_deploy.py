@@ -33,3 +33,23 @@ def test_every_compose_service_runs_a_tablelog_command_with_known_settings() -> 
         unknown = {k for k in service["environment"] if k.startswith("TABLELOG_")} - known
         assert not unknown, f"{name} sets settings that do not exist: {unknown}"
     assert shlex.join(ours["api"]["command"]).startswith("serve")
+
+
+def test_the_service_runs_as_a_restricted_role_and_only_migrate_knows_the_owner() -> None:
+    # Issue 13 part 9: a compromised app must not be able to undo the record; PostgreSQL lets only a
+    # table's owner (or a superuser, as the image's POSTGRES_USER is) disable its triggers or drop it.
+    from service.store.roles import app_role
+
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    services = compose["services"]
+    owner = services["postgres"]["environment"]["POSTGRES_USER"]
+    for name in ("api", "projector", "migrate"):
+        env = services[name]["environment"]
+        role = app_role(env["TABLELOG_DATABASE_URL"].replace("${", "").replace("}", ""))
+        assert role not in (None, owner), f"{name} connects as {role}"
+        assert ("TABLELOG_MIGRATION_DATABASE_URL" in env) == (name == "migrate"), name
+    migration = services["migrate"]["environment"]["TABLELOG_MIGRATION_DATABASE_URL"]
+    assert app_role(migration.replace("${", "").replace("}", "")) == owner
+    init = (ROOT / "deploy" / "initdb" / "app-role.sh").read_text()
+    assert f"CREATE ROLE {role} LOGIN" in init and "NOSUPERUSER" in init
+    assert "./initdb:/docker-entrypoint-initdb.d:ro" in services["postgres"]["volumes"]

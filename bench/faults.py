@@ -1,0 +1,323 @@
+"""Faults: the record under concurrent writers while the server is killed (SIGKILL, the whole process
+tree) and its database connections are cut, then started again; and the server's memory under a
+barrage of bad input. Issue 13's evidence, in one command:
+
+    .venv/bin/python -m bench.faults --out bench/results/faults.json      # about 2 minutes
+    .venv/bin/python -m bench.faults --smoke                               # seconds
+
+**Writers.** Each writer owns one Tally game and appends batches of 1 to 5 events at the version it
+expects, each batch under an idempotency key. A batch whose answer did not arrive (the server died, the
+connection broke, a 5xx) is sent again, same key and body, until an answer comes: a 201 (first or
+replayed) acknowledges it. Every event's face is a function of its game and version, so a stored event
+can be checked against what was sent. At the end every game's stream is read back from the database:
+`lost` counts acknowledged events missing, `duplicated` events stored beyond the acknowledged ones (a
+batch stored twice), `wrong` events whose content is not what was sent at that version.
+
+**Faults.** While the writers run, a killer alternates: SIGKILL the server's process tree and start a
+new one on the same database, or terminate every PostgreSQL connection of the server
+(`pg_terminate_backend`), which its pool must survive.
+
+**Bad input.** A server at rest is measured (resident memory of its process tree), then sent the
+hostile inputs of issue 13 from several clients at once (10 MB bodies, JSON nested 100,000 deep,
+invalid UTF-8, integers past 2^63, NUL bytes, 3,000-character ids, a catalogue of 9,999 bad rows);
+every answer must be a 4xx, and the peak memory is reported as a multiple of the memory at rest.
+Only 127.0.0.1 is ever addressed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from contextlib import ExitStack, suppress
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+
+from bench.common import PeakMemory, database_url, process_tree, scratch_schema
+from bench.web import CLUB, Server, prepare, running_server
+
+RETRY_PAUSE = 0.05
+
+
+def face(game: str, version: int) -> int:
+    """The face sent at `version` of `game`: any stored event can be checked against it."""
+    return 1 + (version * 7 + sum(map(ord, game))) % 6
+
+
+class Record:
+    """What the writers were told: per game, the versions acknowledged; and every answer's status."""
+
+    def __init__(self) -> None:
+        self.acknowledged: dict[str, set[int]] = {}
+        self.statuses: Counter[str] = Counter()
+        self.retries = 0
+
+
+class Target:
+    """Where the server is now: the killer replaces it, the writers follow."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.base = server.base
+
+
+async def writer(target: Target, token: str, game: str, record: Record, until: float, seed: int) -> None:
+    rng = random.Random(seed)
+    version = 1  # Tally games start at version 1 (their game_started)
+    acknowledged = record.acknowledged.setdefault(game, set())
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(timeout=10) as http:
+        while time.monotonic() < until:
+            size = rng.randint(1, 5)
+            events = [
+                {"type": "tally.rolled", "seat": v % 2, "face": face(game, v)}
+                for v in range(version + 1, version + 1 + size)
+            ]
+            body = {"expected_version": version, "events": events}
+            key = {"Idempotency-Key": f"{game}-{version}"}
+            while True:  # the same batch, same key, until it is answered
+                try:
+                    answer = await http.post(
+                        f"{target.base}/clubs/{CLUB}/games/{game}/events", json=body, headers=headers | key
+                    )
+                except httpx.TransportError:
+                    record.statuses["no answer"] += 1
+                    record.retries += 1
+                    await asyncio.sleep(RETRY_PAUSE)
+                    continue
+                record.statuses[str(answer.status_code)] += 1
+                if answer.status_code in (429, 503) or answer.status_code >= 500:
+                    record.retries += 1
+                    await asyncio.sleep(RETRY_PAUSE)
+                    continue
+                break
+            if answer.status_code != 201:
+                raise RuntimeError(f"{game} at {version}: {answer.status_code} {answer.text[:300]}")
+            written = answer.json()
+            acknowledged.update(range(written["first_version"], written["last_version"] + 1))
+            version = written["last_version"]
+
+
+def kill_tree(server: Server) -> None:
+    for pid in reversed(process_tree(server.process.pid)):
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    server.process.wait()
+
+
+def named(url: str, application: str) -> str:
+    """`url` with an application name, by which this run finds its server's connections (and no one
+    else's: other work shares the database server)."""
+    return f"{url}{'&' if '?' in url else '?'}application_name={application}"
+
+
+def cut_connections(url: str, application: str) -> int:
+    """Terminate the server's PostgreSQL connections (those named `application`); how many."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", (application,)
+        ).fetchall()
+    return len(rows)
+
+
+def check_streams(url: str, record: Record) -> dict[str, int]:
+    stored: dict[str, dict[int, int]] = {}
+    with psycopg.connect(url) as conn:
+        for stream, version, data in conn.execute("SELECT stream_id, version, data FROM events"):
+            payload = data if isinstance(data, dict) else json.loads(data)
+            if payload.get("type") == "tally.rolled":
+                stored.setdefault(stream, {})[version] = payload["face"]
+    acknowledged = lost = duplicated = wrong = 0
+    for game, versions in record.acknowledged.items():
+        have = next((v for k, v in stored.items() if k == game or k.endswith("/" + game)), {})
+        acknowledged += len(versions)
+        lost += len(versions - have.keys())
+        duplicated += len(have.keys() - versions)
+        wrong += sum(1 for v, f in have.items() if f != face(game, v))
+    return {"acknowledged": acknowledged, "lost": lost, "duplicated": duplicated, "wrong": wrong}
+
+
+def run_faults(url: str, writers: int, seconds: float, faults: int, workers: int) -> dict[str, Any]:
+    record = Record()
+    application = f"bench_faults_{os.getpid()}"
+    with scratch_schema(url, "faults") as (_, schema_url), ExitStack() as servers:
+        server_url = named(schema_url, application)
+        target = Target(servers.enter_context(running_server(server_url, workers, projector="thread")))
+        server = target.server
+        token, games = prepare(server.base, writers)
+        until = time.monotonic() + seconds
+        done: list[str] = []
+        kills = cuts = 0
+
+        def killer() -> None:
+            nonlocal kills, cuts
+            pause = seconds / (faults + 1)
+            for number in range(faults):
+                time.sleep(pause)
+                if number % 2 == 0:
+                    kill_tree(target.server)
+                    kills += 1
+                    # A new server on the same database, stopped with the others at the end.
+                    target.server = servers.enter_context(running_server(server_url, workers, projector="thread"))
+                    target.base = target.server.base
+                else:
+                    cut_connections(schema_url, application)
+                    cuts += 1
+            done.append("ok")
+
+        thread = threading.Thread(target=killer, daemon=True)
+        thread.start()
+
+        async def all_writers() -> None:
+            await asyncio.gather(
+                *(writer(target, token, g, record, until, seed) for seed, g in enumerate(games, start=1))
+            )
+
+        asyncio.run(all_writers())
+        thread.join()
+        result = check_streams(schema_url, record)
+    return result | {
+        "writers": writers,
+        "seconds": seconds,
+        "server_kills": kills,
+        "connection_cuts": cuts,
+        "retries": record.retries,
+        "answers": dict(record.statuses),
+    }
+
+
+def hostile_requests(game: str) -> list[tuple[str, str, bytes]]:
+    """Issue 13's bad inputs: (method, path, body); a body that starts with a letter is sent as CSV."""
+    events = f"/clubs/{CLUB}/games/{game}/events"
+    columns = "number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,fate_victim"
+    header = columns + ",victim,cargo,source\n"
+    bad_rows = header + "".join(f"Z{n},bad{n},nobody,,?,,x,x,x,,,-1,,,,,\n" for n in range(9_999))
+    return [
+        ("POST", events, b"x" * 10_000_000),
+        ("POST", events, b"[" * 100_000 + b"]" * 100_000),
+        ("POST", events, b'{"expected_version": 1, "events": [{"type": "tally.rolled", "\xff\xfe": 1}]}'),
+        ("POST", events, b'{"expected_version": 99999999999999999999, "events": []}'),
+        (
+            "POST",
+            events,
+            b'{"expected_version": 1, "events": [{"type": "tally.noted", "seat": 0, "text": "a\\u0000b"}]}',
+        ),
+        ("GET", f"/clubs/{CLUB}/games/{game}/state?version=9223372036854775808", b""),
+        ("GET", f"/clubs/{CLUB}/games/{game}/events?after=99999999999999999999", b""),
+        ("GET", f"/clubs/{CLUB}/games/{game}/replay/9223372036854775808", b""),
+        ("GET", f"/clubs/{CLUB}/games/{'g' * 3000}", b""),
+        ("GET", f"/clubs/{CLUB}/games?from=99999-01-01", b""),
+        ("GET", f"/clubs/{CLUB}/games/{game}/state?view=seat&seat=99", b""),
+        ("POST", f"/clubs/{CLUB}/resources/atlantic-storm/catalogue/bad", bad_rows.encode()),
+        ("POST", f"/clubs/{CLUB}/resources/atlantic-storm/catalogue/big", bad_rows.encode() * 30),
+    ]
+
+
+def run_bad_input(url: str, rounds: int, clients: int, workers: int) -> dict[str, Any]:
+    statuses: Counter[str] = Counter()
+    with scratch_schema(url, "badinput") as (_, schema_url), running_server(schema_url, workers, "thread") as server:
+        token, games = prepare(server.base, 1)
+        headers = {"Authorization": f"Bearer {token}"}
+        time.sleep(1.0)
+        rest = PeakMemory(server.process.pid)
+        rest.sample()
+        at_rest = rest.report()["largest_sampled_total_mib"]
+        memory = PeakMemory(server.process.pid)
+        stop = threading.Event()
+
+        def sample() -> None:
+            while not stop.is_set():
+                memory.sample()
+                stop.wait(0.05)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        requests = hostile_requests(games[0])
+        started = time.monotonic()
+        health_ms: list[float] = []
+
+        async def hammer() -> None:
+            async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+
+                async def client() -> None:
+                    for _ in range(rounds):
+                        for method, path, body in requests:
+                            kind = "text/csv" if body[:1].isalpha() else "application/json"
+                            answer = await http.request(
+                                method, path, content=body, headers=headers | {"Content-Type": kind}
+                            )
+                            statuses[str(answer.status_code)] += 1
+
+                async def health() -> None:
+                    while not all_done.is_set():
+                        t = time.perf_counter()
+                        await http.get("/health")
+                        health_ms.append((time.perf_counter() - t) * 1000)
+                        await asyncio.sleep(0.1)
+
+                all_done = asyncio.Event()
+                watcher = asyncio.create_task(health())
+                await asyncio.gather(*(client() for _ in range(clients)))
+                all_done.set()
+                await watcher
+
+        asyncio.run(hammer())
+        elapsed = time.monotonic() - started
+        time.sleep(1.0)
+        memory.sample()
+        after = PeakMemory(server.process.pid)
+        after.sample()
+        stop.set()
+        sampler.join()
+    peak = memory.report()["largest_sampled_total_mib"]
+    return {
+        "requests": sum(statuses.values()),
+        "answers": dict(statuses),
+        "server_errors": sum(n for s, n in statuses.items() if s.startswith("5")),
+        "seconds": round(elapsed, 1),
+        "memory_at_rest_mib": at_rest,
+        "peak_memory_mib": peak,
+        "peak_over_rest": round(peak / at_rest, 2) if at_rest else None,
+        "memory_after_mib": after.report()["largest_sampled_total_mib"],
+        "health_max_ms": round(max(health_ms), 1) if health_ms else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=database_url())
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: checks the harness")
+    parser.add_argument("--writers", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--faults", type=int, default=9, help="alternating server kills and connection cuts")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.writers, args.seconds, args.faults = 4, 6.0, 2
+    report = {
+        "faults": run_faults(args.database_url, args.writers, args.seconds, args.faults, args.workers),
+        "bad_input": run_bad_input(args.database_url, 1 if args.smoke else 5, 2 if args.smoke else 8, args.workers),
+    }
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text)
+    f, b = report["faults"], report["bad_input"]
+    ok = f["lost"] == 0 and f["duplicated"] == 0 and f["wrong"] == 0 and b["server_errors"] == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
