@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Union
 
+import msgspec
+
 from domain.memoire44.board import Hex
 from domain.ruleset import Event
 
@@ -144,6 +146,46 @@ class GameEnded(Event, tag="memoire44.game_ended", kw_only=True, frozen=True):
     reason: str = ""
 
 
+class Gift(msgspec.Struct, frozen=True, kw_only=True):
+    """One command card the commander-in-chief hands to a general (`card` None when face down, G-2)."""
+
+    general: int
+    card: str | None = None
+
+
+class CardsGiven(Event, tag="memoire44.cards_given", kw_only=True, frozen=True):
+    """Overlord (M44-OV-3): the commander-in-chief (`seat`) hands one to three command cards to his
+    generals at the start of the side's turn."""
+
+    seat: int
+    gifts: tuple[Gift, ...]
+    marines: int | None = None  # M44-OV-9: the general who orders one more unit this turn
+
+
+class InitiativeTaken(Event, tag="memoire44.initiative_taken", kw_only=True, frozen=True):
+    """Overlord (M44-OV-7): a general given no card this turn rolls one die and acts as the initiative
+    table says for that face."""
+
+    seat: int
+    face: str
+
+
+class CombatCardDrawn(Event, tag="memoire44.combat_card_drawn", kw_only=True, frozen=True):
+    """A combat card drawn (M44-CC-1): dealt at the start, after a Recon card, after Their Finest Hour;
+    `card` None when face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class CombatCardPlayed(Event, tag="memoire44.combat_card_played", kw_only=True, frozen=True):
+    """A combat card played (M44-CC-2), on one of the seat's units (`unit`) or for the seat itself."""
+
+    seat: int
+    card: str
+    unit: int | None = None
+
+
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardDrawn,
     CardPlayed,
@@ -161,4 +203,8 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardTaken,
     VisibilityRolled,
     CardCommitted,
+    CardsGiven,
+    InitiativeTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
 ]
