@@ -37,6 +37,12 @@ RULESET = GameRuleset(
     picture=picture,  # the battlefield as SVG, drawn from a view
     options_type=setup.Options,
     field_values={"card": tuple(CARDS), "faces": tuple(dict.fromkeys(FACES))},
+    field_descriptions={
+        "unit": "A unit, by its number: its place in the scenario file's list of units, from 0.",
+        "faces": "The faces the dice showed, one per die.",
+        "path": "The hexes the unit goes through, in order, each as [row, column] (doubled columns, as `.m44` files).",
+        "to": "The hex the unit moves into, as [row, column] (doubled columns, as `.m44` files).",
+    },
     player_counts=(2, 4, 5, 6, 7, 8),  # two players, or two teams of 2 to 4 (M44-OV-2)
     series_next=series.series_next,  # the second game: same scenario, sides swapped
     seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
