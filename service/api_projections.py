@@ -10,8 +10,8 @@ The service never names a game: everything goes through the ruleset found by nam
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from datetime import date, datetime
+from collections.abc import AsyncIterator, Sequence
+from datetime import date
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -24,7 +24,7 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from domain import registry
-from domain.record import Folded, GameStarted, decoder, start
+from domain.record import GameStarted, decoder
 from domain.ruleset import Result, Ruleset, Viewer
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
@@ -33,23 +33,22 @@ from projections.errors import ProjectionError
 from projections.replay import (
     Replay,
     Snapshot,
-    Step,
     StepView,
     decode_snapshot,
     replay,
-    seek,
     snapshots_for,
     view_at,
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
-from service.auth import Principal
-from service.guards import GUARDS, PUBLIC, released, spectator_horizon
+from service.auth import Principal, Watch
+from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
+from service.live import Live
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound, check_seat
-from service.store.base import GameRecord, Store
+from service.store.base import GameRecord, Store, StreamId
 
 _ID = ID_PATTERN
 
@@ -122,17 +121,10 @@ class DelayIn(msgspec.Struct, frozen=True, kw_only=True):
     seconds: Annotated[int, msgspec.Meta(ge=0, le=86_400)] = 0
 
 
-class LiveStep(msgspec.Struct, frozen=True, kw_only=True):
-    """One step pushed to spectators: its narration and the public state after it."""
-
-    step: Step
-    state: Any
-
-
 # -- shared reads -------------------------------------------------------------------------------------
-def _events(store: Store, ruleset: Ruleset, game_id: str, up_to: int | None = None) -> list[Any]:
+def _events(store: Store, ruleset: Ruleset, stream_id: StreamId, up_to: int | None = None) -> list[Any]:
     dec = decoder(ruleset)
-    return [dec.decode(e.data) for e in store.read_stream(game_id, limit=up_to)]
+    return [dec.decode(e.data) for e in store.read_stream(stream_id, limit=up_to)]
 
 
 def _game(records: GameRecords, club_id: str, game_id: str) -> tuple[GameRecord, Ruleset]:
@@ -140,22 +132,22 @@ def _game(records: GameRecords, club_id: str, game_id: str) -> tuple[GameRecord,
     return record, registry.get(record.ruleset)
 
 
-def _started(store: Store, game_id: str) -> GameStarted:
-    first = store.read_stream(game_id, limit=1)
+def _started(store: Store, stream_id: StreamId) -> GameStarted:
+    first = store.read_stream(stream_id, limit=1)
     return msgspec.json.decode(first[0].data, type=GameStarted)
 
 
-def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, every: int) -> list[Snapshot]:
-    """The game's stored snapshots up to `step`, rebuilt first when they were made under another
-    ruleset version (or are missing though the game is `every` events long)."""
-    rows = store.snapshots(game_id, up_to=step)
+def replay_snapshots(store: Store, ruleset: Ruleset, stream_id: StreamId, step: int, every: int) -> list[Snapshot]:
+    """The stored snapshots of the game on `stream_id` up to `step`, rebuilt first when they were made
+    under another ruleset version (or are missing though the game is `every` events long)."""
+    rows = store.snapshots(stream_id, up_to=step)
     decoded = _decodable(rows)
     if decoded is None or any(row.ruleset_version != ruleset.version for row in rows) or (not rows and step >= every):
         try:
-            made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
+            made = snapshots_for(ruleset, _events(store, ruleset, stream_id), every)
         except ProjectionError:  # a state that does not survive its encoding: seek from the start
             return []
-        store.replace_snapshots(game_id, [snapshot_row(game_id, snap) for snap in made])
+        store.replace_snapshots(stream_id, [snapshot_row(stream_id, snap) for snap in made])
         return [snap for snap in made if snap.version <= step]
     return decoded
 
@@ -222,14 +214,16 @@ def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> 
     ]
 
 
-def campaign_games(store: Store, game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[CampaignGame]:
+def campaign_games(
+    records: GameRecords, club_id: str, game_ids: Sequence[str], summaries: dict[str, GameSummary]
+) -> list[CampaignGame]:
     """A campaign's games in order, with their set-ups (a game the projector has not reached yet reads
     as unfinished: the campaign waits for it)."""
     unplayed = Result(finished=False, score_unit="", players=())
     return [
         CampaignGame(
             game_id=g,
-            setup=_started(store, g).setup,
+            setup=_started(records.store, records.stream(club_id, g)).setup,
             result=summaries[g].outcome.result if g in summaries else unplayed,
         )
         for g in game_ids
@@ -275,8 +269,8 @@ class ReplayController(Controller):
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
-        horizon = spectator_horizon(records.store, principal, game_id)
-        return replay(ruleset, _events(records.store, ruleset, game_id, up_to=horizon), viewer)
+        horizon = spectator_horizon(records.store, principal, record.stream_id)
+        return replay(ruleset, _events(records.store, ruleset, record.stream_id, up_to=horizon), viewer)
 
     @get(
         "/replay/{step:int}",
@@ -301,7 +295,7 @@ class ReplayController(Controller):
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
-        horizon = spectator_horizon(records.store, principal, game_id)
+        horizon = spectator_horizon(records.store, principal, record.stream_id)
         if horizon is not None and step > horizon:
             raise NotFound(f"step (spectators see this game up to step {horizon})", str(step))
         if not 1 <= step <= record.version:
@@ -309,8 +303,8 @@ class ReplayController(Controller):
             raise ProjectionError(
                 "no_such_step", f"This game has steps 1 to {record.version}.", step=step, steps=record.version
             )
-        events = _events(records.store, ruleset, game_id, up_to=step)
-        snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
+        events = _events(records.store, ruleset, record.stream_id, up_to=step)
+        snaps = replay_snapshots(records.store, ruleset, record.stream_id, step, state.settings.snapshot_every)
         return view_at(ruleset, events, step, viewer, snaps)
 
     @get(
@@ -333,9 +327,9 @@ class ReplayController(Controller):
         ] = None,
     ) -> GameChangesOut:
         _require_club(principal, club_id)
-        records.game(club_id, game_id)
+        record = records.game(club_id, game_id)
         store = records.store
-        changes = store.result_changes(game_id)
+        changes = store.result_changes(record.stream_id)
         versions = tuple(c.version for c in changes)
         chosen = [c for c in changes if correction is None or c.version == correction]
         if not chosen:
@@ -349,7 +343,7 @@ class ReplayController(Controller):
             if kind == "league":
                 league, assigned = _league(records, club_id, collection_id)
                 game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
-                summaries = store.game_summaries(game_ids)
+                summaries = store.game_summaries(club_id, game_ids)
                 before = league_table(
                     records, club_id, league, league_games(game_ids, _with(summaries, game_id, change.before))
                 )
@@ -361,12 +355,16 @@ class ReplayController(Controller):
                 campaign, assigned = _campaign(records, club_id, collection_id)
                 game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
                 ruleset = registry.get(campaign.ruleset)
-                summaries = store.game_summaries(game_ids)
+                summaries = store.game_summaries(club_id, game_ids)
                 old = campaign_status(
-                    ruleset, campaign, campaign_games(store, game_ids, _with(summaries, game_id, change.before))
+                    ruleset,
+                    campaign,
+                    campaign_games(records, club_id, game_ids, _with(summaries, game_id, change.before)),
                 )
                 new = campaign_status(
-                    ruleset, campaign, campaign_games(store, game_ids, _with(summaries, game_id, change.after))
+                    ruleset,
+                    campaign,
+                    campaign_games(records, club_id, game_ids, _with(summaries, game_id, change.after)),
                 )
                 campaigns.append(CampaignChange(campaign_id=collection_id, changes=campaign_changes(old, new, game_id)))
         return GameChangesOut(
@@ -387,11 +385,14 @@ class ReplayController(Controller):
         data: JSONBody[DelayIn],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        state: State,
     ) -> SpectatorDelay:
         _require_club(principal, club_id)
-        records.game(club_id, game_id)
+        record = records.game(club_id, game_id)
         delay = SpectatorDelay(events=data.events, seconds=data.seconds)
-        records.store.set_spectator_delay(game_id, delay)
+        records.store.set_spectator_delay(record.stream_id, delay)
+        # This process's streams look again now (others hear it from the database).
+        state.hub.appended(record.stream_id, None)
         return delay
 
     @get(
@@ -405,8 +406,7 @@ class ReplayController(Controller):
         records: NamedDependency[GameRecords],
     ) -> SpectatorDelay:
         _require_club(principal, club_id)
-        records.game(club_id, game_id)
-        return records.store.spectator_delay(game_id)
+        return records.store.spectator_delay(records.game(club_id, game_id).stream_id)
 
     @get(
         "/live",
@@ -433,9 +433,9 @@ class ReplayController(Controller):
         resume without loss or duplicates. With a spectator delay, steps are held back until they are
         that many events or seconds old."""
         _require_club(principal, club_id)
-        _, ruleset = _game(records, club_id, game_id)
+        record, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-        live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
+        live = LiveGame(state.live, records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
         settings = state.settings
         return ServerSentEvent(
             live.messages(
@@ -445,72 +445,59 @@ class ReplayController(Controller):
 
 
 class LiveGame:
-    """A game followed for one spectator: new events are read by polling the store (every worker of a
-    multi-process server sees them), narrated, and released once the spectator delay allows."""
+    """One spectator's stream of a game: the steps its process's follower of the game told
+    (`service.live`), from where the spectator is, released once the spectator delay allows."""
 
-    def __init__(self, store: Store, ruleset: Ruleset, game_id: str, sent: int, snapshot_every: int) -> None:
+    def __init__(
+        self, live: Live, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int
+    ) -> None:
+        self.live = live
         self.store = store
         self.ruleset = ruleset
         self.game_id = game_id
         self.sent = sent
         self.snapshot_every = snapshot_every
-        self.events: list[Any] = []
-        self.recorded: list[datetime] = []
-        self.folded: Folded | None = None
+        self.viewer = Viewer.public()
 
-    def _poll(self) -> list[LiveStep]:
-        """The steps that may be sent now (blocking: run in a worker thread)."""
-        stored = self.store.read_stream(self.game_id, after_version=len(self.events))
-        dec = decoder(self.ruleset)
-        self.events += [dec.decode(e.data) for e in stored]
-        self.recorded += [e.recorded_at for e in stored]
-        last = released(self.recorded, self.store.spectator_delay(self.game_id))
-        if last <= self.sent:
-            return []
-        # Narration needs the whole record (a later correction marks what it voided), so the steps are
-        # told from one fold of the events so far, for the public as the states are (G-2: spectators
-        # never read a card the public has not seen); the states come from our own running fold.
-        steps = replay(self.ruleset, self.events[:last], Viewer.public()).steps
-        out = []
-        for version in range(self.sent + 1, last + 1):
-            self.folded = self._fold_to(version)
-            out.append(LiveStep(step=steps[version - 1], state=self.ruleset.view(self.folded.state, Viewer.public())))
-        self.sent = last
-        return out
-
-    def _fold_to(self, version: int) -> Folded:
-        """The fold after step `version`: the next event on the running fold, or (first time, resuming
-        after a disconnect) a seek from the stored snapshots."""
-        if self.folded is not None:
-            return self.folded.apply(self.events[version - 1], version)
-        if version == 1:
-            return start(self.ruleset, self.events[0])
-        snaps = replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
-        return seek(self.ruleset, self.events, version, snaps)
+    def _snapshots(self, version: int) -> list[Snapshot]:
+        return replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
 
     async def messages(
-        self, poll_seconds: float, keepalive_seconds: float, still_valid: Callable[[], bool] = lambda: True
+        self, poll_seconds: float, keepalive_seconds: float, still_valid: Watch
     ) -> AsyncIterator[ServerSentEventMessage]:
         """The stream: steps as they may be sent, a comment now and then to keep the line open. It ends
         once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
         the browser's reconnection is then refused."""
-        quiet_since = time.monotonic()
-        yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
-        while True:
+        follower = self.live.join(self.store, self.ruleset, self.game_id, self._snapshots)
+        teller = follower.teller(self.viewer)
+        try:
+            quiet_since = checked_at = time.monotonic()
+            yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
             if not await anyio.to_thread.run_sync(still_valid):
                 yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
                 return
-            steps = await anyio.to_thread.run_sync(self._poll)
-            for item in steps:
-                yield ServerSentEventMessage(
-                    id=item.step.version, event="step", data=msgspec.json.encode(item).decode()
-                )
-            if steps:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > keepalive_seconds:
-                quiet_since = time.monotonic()
-                yield ServerSentEventMessage(comment="keep-alive")
-            await anyio.sleep(poll_seconds)
+            while True:
+                # Nothing to read while no revocation was heard; else (or not listening) a look now and then.
+                if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
+                    checked_at = time.monotonic()
+                    if not await anyio.to_thread.run_sync(still_valid):
+                        yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                        return
+                await follower.pump()
+                told = min(follower.released, len(teller.steps))
+                if self.sent < told:
+                    for version, data in await follower.messages(self.viewer, self.sent, told):
+                        yield ServerSentEventMessage(id=version, event="step", data=data)
+                    self.sent = told
+                    quiet_since = time.monotonic()
+                    continue
+                if time.monotonic() - quiet_since > keepalive_seconds:
+                    quiet_since = time.monotonic()
+                    yield ServerSentEventMessage(comment="keep-alive")
+                wait = keepalive_seconds - (time.monotonic() - quiet_since)
+                await follower.wait(self, wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
+        finally:
+            self.live.leave(follower, self)
 
 
 # -- leagues --------------------------------------------------------------------------------------------------
@@ -602,7 +589,7 @@ class LeagueController(Controller):
         league, assigned = _league(records, club_id, league_id)
         game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
         table = league_table(
-            records, club_id, league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of
+            records, club_id, league, league_games(game_ids, records.store.game_summaries(club_id, game_ids)), as_of
         )
         return msgspec.structs.replace(table, removals=removals)
 
@@ -671,7 +658,10 @@ class CampaignController(Controller):
         # Refused now rather than when the status is read: the campaign's players, and what the series
         # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
         *earlier, game = campaign_games(
-            records.store, [*game_ids, data.game_id], records.store.game_summaries([*game_ids, data.game_id])
+            records,
+            club_id,
+            [*game_ids, data.game_id],
+            records.store.game_summaries(club_id, [*game_ids, data.game_id]),
         )
         admit(registry.get(campaign.ruleset), campaign, earlier, game)
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
@@ -693,9 +683,9 @@ class CampaignController(Controller):
         _require_club(principal, club_id)
         campaign, assigned = _campaign(records, club_id, campaign_id)
         game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
-        summaries = records.store.game_summaries(game_ids)
+        summaries = records.store.game_summaries(club_id, game_ids)
         status = campaign_status(
-            registry.get(campaign.ruleset), campaign, campaign_games(records.store, game_ids, summaries)
+            registry.get(campaign.ruleset), campaign, campaign_games(records, club_id, game_ids, summaries)
         )
         return msgspec.structs.replace(status, removals=removals)
 

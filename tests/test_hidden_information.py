@@ -31,7 +31,7 @@ from domain.milles_nautiques import events as mn
 from domain.record import Folded, GameStarted, decoder, effective_events_of, start
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay
-from service.api_projections import LiveStep
+from service.live import LiveStep
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = sorted((ROOT / "tests" / "domain").glob("*/fixtures/*.jsonl"))
@@ -88,8 +88,12 @@ def _storm_mentions(event: Any) -> list[tuple[str, Path_, int]]:
     return []
 
 
+def _m44_partners(state: Any, seat: int) -> frozenset[int]:
+    return frozenset(s for s, camp in enumerate(state.seat_camp) if camp == state.seat_camp[seat])  # one hand a side
+
+
 SECRETS = {
-    "memoire-44": Secrets(_m44_mentions),
+    "memoire-44": Secrets(_m44_mentions, partners=_m44_partners),
     "milles-nautiques": Secrets(_mn_mentions, _mn_shows, _mn_partners),
     "atlantic-storm": Secrets(_storm_mentions),
 }

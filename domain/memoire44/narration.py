@@ -1,7 +1,8 @@
 """Replay lines: "Allies (Bea) play Attack Centre, ordering 3 units", chapters (("turn", n),).
 
-A line is told as its viewer may know it (G-2): a drawn command card is named only to the seat that drew
-it and in the full record; everyone else reads that a card was drawn."""
+A line is told as its viewer may know it (G-2): a drawn command card is named only to the side that drew
+it (its seats, as the view shows them the hand) and in the full record; everyone else reads that a card
+was drawn."""
 
 from __future__ import annotations
 
@@ -15,11 +16,15 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
     GameEnded,
     GroundTaken,
+    InitiativeTaken,
     MedalAwarded,
     Retreated,
     UnitMoved,
@@ -60,7 +65,7 @@ def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narratio
     """One plain-English line for `event`, with its consequences (hits, eliminations, medals, victory)."""
     seat = getattr(event, "seat", None)
     who = _side(before, seat) if seat is not None else "The table"
-    text = _secret_text(event, who, viewer) or _text(before, event, after, who)
+    text = _secret_text(before, event, who, viewer) or _text(before, event, after, who)
     for camp in (0, 1):
         if after.medals[camp] != before.medals[camp]:
             text += f" {after.sides[camp].title()} now have {_count(after.medals[camp], 'medal')}."
@@ -70,11 +75,21 @@ def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narratio
     return Narration(text=text, seat=seat, chapters=(("turn", max(before.turn, 1)),))
 
 
-def _secret_text(event: Any, who: str, viewer: Viewer) -> str | None:
-    """The line of an event whose card only its seat sees (G-2): named to that seat and in the full
-    record, "a card" to everyone else (the enemy and the spectators)."""
+def _sees_hand(state: State, viewer: Viewer, seat: int) -> bool:
+    """Whether `viewer` sees the hand `seat` draws into: the full record, and every seat of that side (a
+    side's generals share its hand, as the view shows it)."""
+    if viewer.kind == "full":
+        return True
+    mine = viewer.seat
+    camps = state.seat_camp
+    return viewer.kind == "seat" and mine is not None and 0 <= mine < len(camps) and camps[mine] == camps[seat]
+
+
+def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
+    """The line of an event whose card only its side sees (G-2): named to that side's seats and in the
+    full record, "a card" to everyone else (the enemy and the spectators)."""
     if isinstance(event, CardDrawn | CardCommitted):
-        if not viewer.sees(event.seat):
+        if not _sees_hand(before, viewer, event.seat):
             card = "a card"
         else:  # the full record says when it does not know the card either
             card = CARDS[event.card].name if event.card else "a card (face down)"
@@ -147,6 +162,25 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return f"{who} receive {_count(event.medals, 'medal')} under the scenario's rules: {reason}."
     if isinstance(event, GameEnded):
         return f"{who} ends the game: {event.reason or 'no reason given'}."
+    if isinstance(event, CardsGiven):
+        # M44-OV-3: how many cards each general gets, never which (G-2).
+        counts: dict[int, int] = {}
+        for gift in event.gifts:
+            counts[gift.general] = counts.get(gift.general, 0) + 1
+        shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
+        return f"{who} hand out command cards as commander-in-chief: {shares}."
+    if isinstance(event, InitiativeTaken):
+        table = before.initiative_table
+        row = table.faces.get(event.face) if table is not None else None
+        orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
+        return f"{who} take the initiative with no card, rolling {event.face}{orders}."
+    if isinstance(event, CombatCardDrawn):
+        return f"{who} draw a combat card."  # which one stays hidden (G-2)
+    if isinstance(event, CombatCardPlayed):
+        deck = before.combat_deck
+        name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
+        on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
+        return f"{who} play the combat card {name}{on}."
     return f"{who}: {type(event).__name__}."
 
 
