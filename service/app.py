@@ -453,7 +453,7 @@ class GameController(Controller):
         )
         # A scorekeeper's few events stay on the loop (a thread hop cost more than the append itself; bench/);
         # an import-sized batch is checked in a worker thread, so it never stalls the other requests.
-        result = await near_fold(records, game_id, append, small=len(data.events) <= LOOP_BATCH)
+        result = await near_fold(records, club_id, game_id, append, small=len(data.events) <= LOOP_BATCH)
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
         out = AppendOut(
             game_id=game_id,
@@ -503,7 +503,9 @@ class GameController(Controller):
         if horizon is not None:
             version = min(version or horizon, horizon)
         if version is None:
-            at, state = await near_fold(records, game_id, functools.partial(records.state, club_id, game_id, viewer))
+            at, state = await near_fold(
+                records, club_id, game_id, functools.partial(records.state, club_id, game_id, viewer)
+            )
         else:
             # An earlier version is folded from the start (up to the whole game): a worker thread's job,
             # so one long read never stalls every other request of the process (issue 13).
@@ -524,7 +526,9 @@ class GameController(Controller):
         not seen counts for nothing (a face-down convoy, captured cards lying face down)."""
         _require_club(principal, club_id)
         viewer = _viewer(view, seat)
-        version, result = await near_fold(records, game_id, functools.partial(records.result, club_id, game_id, viewer))
+        version, result = await near_fold(
+            records, club_id, game_id, functools.partial(records.result, club_id, game_id, viewer)
+        )
         return ResultOut(game_id=game_id, version=version, result=result)
 
     @get("/{game_id:str}/legal", summary="The events a seat may report now")
@@ -538,7 +542,7 @@ class GameController(Controller):
     ) -> LegalOut:
         _require_club(principal, club_id)
         legal = functools.partial(records.legal_events, club_id, game_id, seat)
-        version, events = await near_fold(records, game_id, legal)
+        version, events = await near_fold(records, club_id, game_id, legal)
         return LegalOut(
             game_id=game_id,
             version=version,
@@ -548,11 +552,13 @@ class GameController(Controller):
         )
 
 
-async def near_fold(records: GameRecords, game_id: str, work: Callable[[], T], *, small: bool = True) -> T:
+async def near_fold(
+    records: GameRecords, club_id: str, game_id: str, work: Callable[[], T], *, small: bool = True
+) -> T:
     """Run `work` (a read or a small append at the latest version) on the event loop when the game's fold is
     remembered, so at most a few new events are folded; else (the cold first fold of a long game after a
     restart, or a large batch) in a worker thread, so it never stalls every other request of the process."""
-    return work() if small and records.warm(game_id) else await heavy(work)
+    return work() if small and records.warm(club_id, game_id) else await heavy(work)
 
 
 HEAVY_THREADS = 2

@@ -540,11 +540,13 @@ class GameRecords:
             folded = folded.apply(dec.decode(event.data), event.version)
         return folded
 
-    def warm(self, game_id: str) -> bool:
+    def warm(self, club_id: str, game_id: str) -> bool:
         """Whether the game's latest fold is remembered (reading or appending at its head folds only the
         events since, if any)."""
         with self._lock:
-            return game_id in self._cache
+            record = self._identities.get((club_id, game_id))
+            # A game made by this process is remembered before its listing is read back: a new game's stream.
+            return (record.stream_id if record is not None else game_stream(club_id, game_id)) in self._cache
 
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
