@@ -86,6 +86,7 @@ def test_a_thousand_random_games_of_two_to_six_players_play_to_the_end_with_ever
 
 
 @pytest.mark.heavy
+@pytest.mark.skipif(not os.environ.get("TABLELOG_HEAVY"), reason="set TABLELOG_HEAVY=<multiplier>")
 def test_many_more_random_games_play_to_the_end():
     multiplier = int(os.environ.get("TABLELOG_HEAVY", "1"))
     play_games(GAMES * 10 * multiplier, seed=4242)
