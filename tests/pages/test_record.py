@@ -1,0 +1,133 @@
+"""The scorekeeper's recording page in a real browser at phone width (issue 12): a game started from the
+page's form and recorded by taps on the choices the rules allow, checked before sending and by the
+server; undo as a correction; two pages on one game; a round recorded without a connection."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain import registry
+from domain.record import decoder, fold
+from tests.pages.conftest import ARTEFACTS, PHONE, Site, sign_in
+from tests.service.api_support import Api
+
+pytestmark = pytest.mark.browser
+
+
+def phone(browser: Any, site: Site) -> Any:
+    return sign_in(browser, site, site.record, PHONE)
+
+
+def start_game(page: Any, ruleset: str, seats: list[str], **fields: str) -> str:
+    """Start a game through the page's form; returns its id (the recording page opens)."""
+    page.goto(f"/club/c1/games/new?ruleset={ruleset}")
+    for seat, player in enumerate(seats):
+        page.select_option(f"#seat_{seat}", player)
+    for name, value in fields.items():
+        if page.locator(f"select#{name}").count():
+            page.select_option(f"#{name}", value)
+        else:
+            page.fill(f"#{name}", value)
+    page.click("form.new-game button[type=submit]")
+    page.wait_for_url(re.compile(r".*/games/[^/]+/record$"))
+    settled(page)
+    return str(page.url.rsplit("/", 2)[-2])
+
+
+def settled(page: Any) -> None:
+    """Until the page is ready and nothing waits to be sent."""
+    page.wait_for_selector("#recorder[data-ready=true]")
+    page.wait_for_function("document.getElementById('waiting').textContent === '0'")
+
+
+def choices(page: Any) -> list[dict[str, Any]]:
+    return [json.loads(e) for e in page.locator("button.choice").evaluate_all("bs => bs.map(b => b.dataset.event)")]
+
+
+def tap(page: Any, event: dict[str, Any]) -> None:
+    """Tap the button of `event` (exactly one button offers it) and wait until the server has it."""
+    before = int(page.locator("#version").inner_text())
+    page.locator("button.choice").nth(choices(page).index(event)).click()
+    page.wait_for_function(f"Number(document.getElementById('version').textContent) > {before}")
+    settled(page)
+
+
+def stored_events(site: Site, game_id: str) -> list[dict[str, Any]]:
+    return [
+        e["data"] | {"type": e["type"]}
+        for e in site.get(f"/clubs/c1/games/{game_id}/events?limit=1000", site.record)["events"]
+    ]
+
+
+def refolded_result(site: Site, game_id: str) -> tuple[Any, Any]:
+    """The API's result of the game, and the result of the same events posted to a new game by the API."""
+    events = stored_events(site, game_id)
+    started = events[0]
+    copy = site.http.post(
+        "/clubs/c1/games",
+        json={
+            "ruleset": started["ruleset"],
+            "players": [{"player_id": p["player_id"], "seat": p["seat"]} for p in started["setup"]["players"]],
+            "variant": started["setup"]["variant"],
+            "options": started["setup"]["options"],
+        },
+        headers=Api.auth(site.record),
+    )
+    assert copy.status_code == 201, copy.text
+    copied = copy.json()["game_id"]
+    appended = site.http.post(
+        f"/clubs/c1/games/{copied}/events",
+        json={"expected_version": 1, "events": events[1:]},
+        headers=Api.auth(site.record),
+    )
+    assert appended.status_code == 201, appended.text
+    return site.get(f"/clubs/c1/games/{game_id}/result", site.record)["result"], site.get(
+        f"/clubs/c1/games/{copied}/result", site.record
+    )["result"]
+
+
+def local_fold(site: Site, game_id: str) -> Any:
+    ruleset = registry.get("milles-nautiques")
+    dec = decoder(ruleset)
+    lines = [json.dumps(e).encode() for e in stored_events(site, game_id)]
+    return ruleset.result(fold(ruleset, [dec.decode(line) for line in lines]).state)
+
+
+def shot(page: Any, name: str) -> None:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / f"record-{name}-phone.png"), full_page=False)
+
+
+def known_play(events: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal tap, preferring a card the table names (a face-down convoy would leave the round
+    waiting for a reveal at its end, which the game does not list)."""
+    named = [e for e in events if not (e["type"].endswith("convoy_placed") and e.get("card") is None)]
+    plays = [e for e in named if not e["type"].endswith("discarded")]
+    return rng.choice(plays or named or events)
+
+
+def test_a_milles_nautiques_round_recorded_by_taps_only_folds_to_the_apis_result(browser: Any, site: Site) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p1", "p2"], option_dealer="1")
+    shot(page, "milles-nautiques-start")
+    rng = random.Random(12)
+    taps = 0
+    while page.locator("button.choice").count():
+        tap(page, known_play(choices(page), rng))
+        taps += 1
+        if taps == 6:
+            shot(page, "milles-nautiques-turn")
+        assert taps < 400, "the round never ended"
+    assert "The game is over." in page.locator("#choices").inner_text()
+    shot(page, "milles-nautiques-over")
+    recorded, copied = refolded_result(site, game_id)
+    assert recorded["finished"] and recorded == copied
+    assert recorded == msgspec.json.decode(msgspec.json.encode(local_fold(site, game_id)))
+    assert len(stored_events(site, game_id)) == taps + 1
+    page.context.close()
