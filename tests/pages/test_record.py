@@ -131,3 +131,75 @@ def test_a_milles_nautiques_round_recorded_by_taps_only_folds_to_the_apis_result
     assert recorded == msgspec.json.decode(msgspec.json.encode(local_fold(site, game_id)))
     assert len(stored_events(site, game_id)) == taps + 1
     page.context.close()
+
+
+def first_taps(page: Any, count: int, rng: random.Random) -> None:
+    for _ in range(count):
+        tap(page, known_play(choices(page), rng))
+
+
+def test_undo_records_a_correction_with_its_reason_and_the_replay_shows_the_voided_step(
+    browser: Any, site: Site
+) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p1", "p2"], option_dealer="0")
+    first_taps(page, 4, random.Random(3))
+    voided = stored_events(site, game_id)[-1]
+    page.click("#undo summary")
+    page.select_option("#undo-reason", "Wrong card recorded")
+    page.click("#undo-form button[type=submit]")
+    page.wait_for_function("Number(document.getElementById('version').textContent) === 6")
+    settled(page)
+    events = stored_events(site, game_id)
+    assert events[-1] == {"type": "tablelog.correction", "voids": 1, "reason": "Wrong card recorded"}
+    assert events[-2] == voided, "nothing is deleted: the voided step stays in the record"
+    assert page.locator("#told li.voided").count() == 1
+    shot(page, "undo")
+    page.goto(f"/club/c1/games/{game_id}/replay/6")
+    assert page.locator(".narration li.voided").count() == 1
+    assert "correction at step 6" in page.locator(".narration li.voided").inner_text()
+    page.context.close()
+
+
+def test_two_pages_on_one_game_show_the_conflict_and_lose_nothing(browser: Any, site: Site) -> None:
+    first, second = phone(browser, site), phone(browser, site)
+    game_id = start_game(first, "milles-nautiques", ["p3", "p4"], option_dealer="1")
+    second.goto(f"/club/c1/games/{game_id}/record")
+    settled(second)
+    deal = choices(first)[0]
+    tap(first, deal)  # the first scorekeeper deals...
+    second.locator("button.choice").first.click()  # ...the second, not knowing, deals too
+    conflict = second.locator("#conflict")
+    conflict.wait_for(state="visible")
+    assert "Someone else recorded first" in conflict.inner_text()
+    assert conflict.locator("ol.theirs li").all_inner_texts() == [stored_narration(site, game_id)[-1]]
+    assert conflict.locator("ol.mine li").count() == 1
+    assert second.locator("#waiting").inner_text() == "1", "the stale tap still waits: nothing is lost"
+    shot(second, "conflict")
+    second.click("#reapply")  # a second deal is refused by the rules, in their words
+    problem = second.locator("#problem")
+    problem.wait_for(state="visible")
+    assert second.locator("#problem .rule-id").inner_text().startswith("MN-")
+    assert len(stored_events(site, game_id)) == 2
+    second.click("#drop-mine")
+    settled(second)
+    # Both at the same step again: the second records a correction while the first records a draw; the
+    # correction is still legal after the draw, and re-applied it is recorded after it.
+    draw = choices(first)[0]
+    tap(first, draw)
+    second.click("#undo summary")
+    second.fill("#undo-text", "the deal was wrong")
+    second.click("#undo-form button[type=submit]")
+    second.locator("#conflict").wait_for(state="visible")
+    second.click("#reapply")
+    settled(second)
+    events = stored_events(site, game_id)
+    assert [e["type"] for e in events[1:]] == [deal["type"], draw["type"], "tablelog.correction"]
+    assert events[-1]["reason"] == "the deal was wrong"
+    first.context.close()
+    second.context.close()
+
+
+def stored_narration(site: Site, game_id: str) -> list[str]:
+    replay = site.get(f"/clubs/c1/games/{game_id}/replay", site.record)
+    return [s["text"] for s in replay["steps"]]
