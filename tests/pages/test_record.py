@@ -203,3 +203,63 @@ def test_two_pages_on_one_game_show_the_conflict_and_lose_nothing(browser: Any, 
 def stored_narration(site: Site, game_id: str) -> list[str]:
     replay = site.get(f"/clubs/c1/games/{game_id}/replay", site.record)
     return [s["text"] for s in replay["steps"]]
+
+
+def next_events(site: Site, game_id: str, count: int, rng: random.Random) -> list[dict[str, Any]]:
+    """`count` legal events after the game's stored ones, found with the game's own `legal_events` on a
+    local fold (the test's scorekeeper knows what happens at the table)."""
+    ruleset = registry.get("milles-nautiques")
+    dec = decoder(ruleset)
+    folded = fold(ruleset, [dec.decode(json.dumps(e).encode()) for e in stored_events(site, game_id)])
+    state, picked = folded.state, []
+    for _ in range(count):
+        listed = [e for seat in range(2) for e in ruleset.legal_events(state, seat)]
+        event = msgspec.to_builtins(rng.choice([e for e in listed if getattr(e, "card", "") is not None] or listed))
+        picked.append(event)
+        state = ruleset.evolve(state, dec.decode(json.dumps(event).encode()))
+    return picked
+
+
+def record_offline(page: Any, event: dict[str, Any]) -> None:
+    """Record `event` without a connection: by its button where the page still knows what the rules
+    allow, else through the form (checked when sent)."""
+    offered = choices(page)
+    waiting = int(page.locator("#waiting").inner_text())
+    if event in offered:
+        page.locator("button.choice").nth(offered.index(event)).click()
+    else:
+        page.locator("#another").evaluate("d => d.open = true")
+        page.select_option("#form-type", event["type"])
+        for name, value in event.items():
+            if name == "type" or value is None or value is False:
+                continue
+            field = page.locator(f"#event-form [name={name}]")
+            if field.evaluate("f => f.tagName") == "SELECT":
+                field.select_option(str(value))
+            else:
+                field.fill(",".join(map(str, value)) if isinstance(value, list) else str(value))
+        page.click("#event-form button[type=submit]")
+    page.wait_for_function(f"document.getElementById('waiting').textContent === '{waiting + 1}'")
+
+
+def test_offline_taps_wait_survive_a_reload_and_are_sent_once_in_order(browser: Any, site: Site) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p-alain", "p-bea"], option_dealer="0")
+    first_taps(page, 3, random.Random(5))
+    page.wait_for_selector("#recorder[data-shell=kept]")
+    before = stored_events(site, game_id)
+    planned = next_events(site, game_id, 10, random.Random(6))
+    page.context.set_offline(True)
+    for number, event in enumerate(planned, start=1):
+        record_offline(page, event)
+        assert page.locator("#waiting").inner_text() == str(number)
+    assert page.locator("#connection").inner_text() == "offline"
+    shot(page, "offline")
+    page.reload()
+    page.wait_for_selector("#recorder[data-ready=true]")
+    assert page.locator("#waiting").inner_text() == "10", "a reload without a connection loses nothing"
+    assert stored_events(site, game_id) == before, "nothing reached the server while offline"
+    page.context.set_offline(False)
+    settled(page)
+    assert stored_events(site, game_id) == before + planned
+    page.context.close()
