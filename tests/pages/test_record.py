@@ -263,3 +263,34 @@ def test_offline_taps_wait_survive_a_reload_and_are_sent_once_in_order(browser: 
     settled(page)
     assert stored_events(site, game_id) == before + planned
     page.context.close()
+
+
+def test_a_refused_start_and_a_refused_event_show_the_apis_problem_in_words_and_store_nothing(
+    browser: Any, site: Site
+) -> None:
+    page = phone(browser, site)
+    page.goto("/club/c1/games/new?ruleset=milles-nautiques")
+    page.select_option("#seat_0", "p1")
+    page.click("form.new-game button[type=submit]")
+    refused = site.http.post(
+        "/clubs/c1/games",
+        json={"ruleset": "milles-nautiques", "players": [{"player_id": "p1", "seat": 0}]},
+        headers=Api.auth(site.record),
+    )
+    assert refused.status_code == 422
+    problem = refused.json()
+    shown = page.locator(".problem")
+    assert problem["detail"] in shown.inner_text() and problem["rule_id"] in shown.inner_text()
+    shot(page, "start-refused")
+    game_id = start_game(page, "milles-nautiques", ["p1", "p2"], option_dealer="0")
+    page.locator("#another").evaluate("d => d.open = true")  # Bea draws before the deal: the rules refuse
+    page.select_option("#form-type", "milles_nautiques.drew")
+    page.fill("#event-form [name=seat]", "1")
+    page.click("#event-form button[type=submit]")
+    page.locator("#problem").wait_for(state="visible")
+    rule = page.locator("#problem .rule-id")
+    assert rule.inner_text().startswith("MN-") and rule.get_attribute("href").startswith("/rulesets/milles-nautiques/rules/")
+    assert page.locator("#waiting").inner_text() == "0"
+    assert len(stored_events(site, game_id)) == 1, "nothing the rules refuse is sent"
+    shot(page, "event-refused")
+    page.context.close()
