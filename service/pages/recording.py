@@ -87,6 +87,8 @@ class Choices(msgspec.Struct, kw_only=True):
     picture: str
     told: list[Line]
     tables: list[Table]
+    names: dict[str, list[tuple[str, str]]] = msgspec.field(default_factory=dict)
+    """Names a field may hold that come from the game's resources (`field_names`), with their words."""
 
 
 # -- what may happen next -----------------------------------------------------------------------------------
@@ -166,7 +168,13 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choi
         picture=draw(msgspec.to_builtins(view), []) if draw is not None else "",
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state),
+        names=resource_names(ruleset, folded.state),
     )
+
+
+def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, str]]]:
+    listed = getattr(ruleset, "field_names", None)
+    return {field: list(values) for field, values in (listed(state) if listed else {}).items()}
 
 
 def checked(folded: Folded, events: Sequence[Any]) -> Folded:

@@ -213,7 +213,7 @@ def next_events(site: Site, game_id: str, count: int, rng: random.Random) -> lis
     folded = fold(ruleset, [dec.decode(json.dumps(e).encode()) for e in stored_events(site, game_id)])
     state, picked = folded.state, []
     for _ in range(count):
-        listed = [e for seat in range(2) for e in ruleset.legal_events(state, seat)]
+        listed = [e for seat in range(2) for e in ruleset.legal_events(state, seat) or []]
         event = msgspec.to_builtins(rng.choice([e for e in listed if getattr(e, "card", "") is not None] or listed))
         picked.append(event)
         state = ruleset.evolve(state, dec.decode(json.dumps(event).encode()))
@@ -289,8 +289,91 @@ def test_a_refused_start_and_a_refused_event_show_the_apis_problem_in_words_and_
     page.click("#event-form button[type=submit]")
     page.locator("#problem").wait_for(state="visible")
     rule = page.locator("#problem .rule-id")
-    assert rule.inner_text().startswith("MN-") and rule.get_attribute("href").startswith("/rulesets/milles-nautiques/rules/")
+    assert rule.inner_text().startswith("MN-") and rule.get_attribute("href").startswith(
+        "/rulesets/milles-nautiques/rules/"
+    )
     assert page.locator("#waiting").inner_text() == "0"
     assert len(stored_events(site, game_id)) == 1, "nothing the rules refuse is sent"
     shot(page, "event-refused")
+    page.context.close()
+
+
+def fits(listed: Any, wanted: Any) -> bool:
+    """`wanted` is `listed` with some of its unknown (null) parts named, or its placeholders chosen."""
+    if isinstance(listed, dict) and isinstance(wanted, dict):
+        return listed.keys() == wanted.keys() and all(fits(listed[k], wanted[k]) for k in listed if k != "faces")
+    if isinstance(listed, list) and isinstance(wanted, list):
+        return len(listed) == len(wanted) and all(fits(a, b) for a, b in zip(listed, wanted, strict=True))
+    return listed is None or listed == wanted
+
+
+def leaves(listed: Any, wanted: Any) -> list[Any]:
+    """The values the editor asks for, in its order: each null (or placeholder) leaf of the listed event."""
+    if isinstance(listed, dict):
+        return [v for k in listed if k != "type" for v in leaves(listed[k], wanted[k])]
+    if isinstance(listed, list):
+        return [v for a, b in zip(listed, wanted, strict=True) for v in leaves(a, b)]
+    return [wanted] if listed is None else []
+
+
+def record_by_taps(page: Any, event: dict[str, Any]) -> None:
+    """Record `event` as a scorekeeper would: its button; or the button of its listed form and the
+    editor's choices for what the table showed; or, where the game lists nothing (a cut), the form."""
+    offered = choices(page)
+    before = int(page.locator("#version").inner_text())
+    if event in offered:
+        page.locator("button.choice").nth(offered.index(event)).click()
+    elif any(fits(o, event) for o in offered):
+        index = next(i for i, o in enumerate(offered) if fits(o, event))
+        button = page.locator("button.choice").nth(index)
+        named = button.locator("xpath=following-sibling::*[1][contains(@class, 'name-it')]")
+        (named if named.count() else button).click()
+        selects = page.locator(".editor select")
+        values = leaves(offered[index], event) or list(event.get("faces", []))
+        assert selects.count() == len(values), (event, offered[index])
+        for i, value in enumerate(values):
+            selects.nth(i).select_option(str(value))
+        page.click(".editor button[type=submit]")
+    else:
+        page.locator("#another").evaluate("d => d.open = true")
+        page.select_option("#form-type", event["type"])
+        for name, value in event.items():
+            if name != "type":
+                page.fill(
+                    f"#event-form [name={name}]", ",".join(map(str, value)) if isinstance(value, list) else str(value)
+                )
+        page.click("#event-form button[type=submit]")
+    page.wait_for_function(f"Number(document.getElementById('version').textContent) > {before}")
+    settled(page)
+
+
+def test_an_atlantic_storm_battle_with_a_storm_and_a_fate_card_is_recorded_by_taps(browser: Any, site: Site) -> None:
+    from tests.domain.atlantic_storm.random_player import RandomGame
+    from tests.domain.atlantic_storm.support import EXAMPLES
+
+    imported = site.http.post(
+        "/clubs/c1/resources/atlantic-storm/catalogue/examples", content=EXAMPLES, headers=Api.auth(site.record)
+    )
+    assert imported.status_code == 201, imported.text
+    table = RandomGame(random.Random(62), EXAMPLES, 2, "basic", hidden=0.0, audit=0)  # seed: a storm and a fate
+    battle: list[dict[str, Any]] = []
+    fought = False
+    while not fought or table.truth.state.battle is not None:  # the cut, the deal, then one battle
+        event, _ = table.next_events()
+        table.truth = table.truth.accept(event)
+        battle.append(msgspec.json.decode(msgspec.json.encode(event)))
+        fought = fought or table.truth.state.battle is not None
+    assert any(e["type"] == "atlantic_storm.storm_rolled" for e in battle)
+    assert any(e["type"] == "atlantic_storm.cards_played" and e["victims"] for e in battle)
+    page = phone(browser, site)
+    game_id = start_game(
+        page, "atlantic-storm", ["p-alain", "p-bea"], resource_catalogue="examples", option_pile_size="3"
+    )
+    for number, event in enumerate(battle):
+        record_by_taps(page, event)
+        if event["type"] == "atlantic_storm.storm_rolled":
+            shot(page, "atlantic-storm-storm")
+        if number == 1:
+            shot(page, "atlantic-storm-battle")
+    assert stored_events(site, game_id)[1:] == battle
     page.context.close()

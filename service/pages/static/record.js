@@ -130,12 +130,12 @@
           button.addEventListener("click", () => tapped(choice, button));
           group.append(button);
           const fields = editable(choice.event);
-          if (fields.length && fields.every((f) => f.kind === "one")) {
+          if (fields.length && !fields.some((f) => f.required)) {
             // A face-down draw is one tap; naming the card the table saw is the small button beside it.
             const name = document.createElement("button");
             name.type = "button";
             name.className = "name-it";
-            name.textContent = `…name the ${fields.map((f) => f.name).join(", ")}`;
+            name.textContent = `…name the ${[...new Set(fields.map((f) => f.field))].join(", ")}`;
             name.addEventListener("click", () => openEditor(choice, fields, name));
             group.append(name);
           }
@@ -210,54 +210,55 @@
     }
     return null;
   }
-  function arrayItems(prop) {
+  // The parts of a listed event the table may name (leaves of its fields, however nested): a card left
+  // null (face down: naming it is optional) or a die given as a placeholder (it must be chosen). Values
+  // come from the schema (the game's fixed names) or from the game's resources (`names`).
+  function itemsOf(prop) {
     prop = resolve(prop);
     if (prop.type === "array") return prop.items || (prop.prefixItems || [])[0];
-    for (const option of prop.anyOf || []) if (resolve(option).type === "array") return arrayItems(option);
+    for (const option of prop.anyOf || []) if (resolve(option).type === "array") return itemsOf(option);
     return null;
   }
   function editable(event) {
     const props = propsOf(event.type);
-    const fields = [];
-    for (const [name, value] of Object.entries(event)) {
-      if (name === "type") continue;
-      if (value === null && enumOf(props[name])) fields.push({ name, kind: "one", values: enumOf(props[name]) });
-      else if (Array.isArray(value) && value.length && value.every((v) => typeof v === "string")) {
-        const values = enumOf(arrayItems(props[name]));
-        if (values) fields.push({ name, kind: "many", values });
+    const leaves = [];
+    const walk = (field, value, prop, path) => {
+      if (Array.isArray(value)) {
+        value.forEach((v, i) => walk(field, v, itemsOf(prop) || prop, [...path, i]));
+        return;
       }
-    }
-    return fields;
+      const fixed = enumOf(prop);
+      const values = fixed ? fixed.map((v) => [v, v]) : memory.data.names[field] || null;
+      if (!values) return;
+      if (value === null) leaves.push({ field, path, values, required: false });
+      else if (typeof value === "string" && path.length && fixed) leaves.push({ field, path, values, required: true });
+    };
+    for (const [name, value] of Object.entries(event)) if (name !== "type") walk(name, value, props[name], []);
+    return leaves;
   }
-
   function tapped(choice, button) {
-    const fields = editable(choice.event).filter((f) => f.kind === "many");
-    if (!fields.length) return take([{ event: choice.event, label: choice.label, then: choice.then }]);
+    const fields = editable(choice.event);
+    if (!fields.some((f) => f.required)) return take([{ event: choice.event, label: choice.label, then: choice.then }]);
     openEditor(choice, fields, button);
   }
 
-  function openEditor(choice, fields, button) {
+  function openEditor(choice, leaves, button) {
     document.querySelectorAll(".editor").forEach((e) => e.remove());
     const form = document.createElement("form");
     form.className = "editor";
     const note = document.createElement("p");
     note.textContent = choice.label;
     form.append(note);
-    for (const field of fields) {
-      const count = field.kind === "many" ? choice.event[field.name].length : 1;
-      for (let i = 0; i < count; i += 1) {
-        const label = document.createElement("label");
-        label.textContent = field.kind === "many" ? `${words(field.name)} ${i + 1} of ${count} ` : `${words(field.name)} `;
-        const select = document.createElement("select");
-        select.name = field.name;
-        select.dataset.index = String(i);
-        if (field.kind === "one") select.append(new Option("(face down, not seen)", ""));
-        else select.append(new Option("choose…", ""));
-        for (const v of field.values) select.append(new Option(v, v));
-        label.append(select);
-        form.append(label);
-      }
-    }
+    leaves.forEach((leaf, index) => {
+      const label = document.createElement("label");
+      label.textContent = `${words(leaf.field)} ${leaf.path.map((i) => i + 1).join(" · ")} `;
+      const select = document.createElement("select");
+      select.dataset.leaf = String(index);
+      select.append(new Option(leaf.required ? "choose…" : "(face down, not seen)", ""));
+      for (const [value, text] of leaf.values) select.append(new Option(text, value));
+      label.append(select);
+      form.append(label);
+    });
     const ok = document.createElement("button");
     ok.type = "submit";
     ok.className = "big primary";
@@ -265,23 +266,24 @@
     form.append(ok);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      const event = { ...choice.event };
-      for (const field of fields) {
-        const selects = [...form.querySelectorAll(`select[name="${field.name}"]`)];
-        if (field.kind === "one") event[field.name] = selects[0].value || null;
-        else {
-          if (selects.some((s) => !s.value)) return showProblem({ title: "Not complete", detail: `Choose every ${words(field.name).toLowerCase()} as the table shows it.` });
-          event[field.name] = selects.map((s) => s.value);
-        }
+      const event = JSON.parse(JSON.stringify(choice.event));
+      const named = [];
+      for (const select of form.querySelectorAll("select")) {
+        const leaf = leaves[Number(select.dataset.leaf)];
+        if (leaf.required && !select.value) return showProblem({ title: "Not complete", detail: `Choose every ${words(leaf.field).toLowerCase()} as the table shows it.` });
+        let holder = event;
+        const path = [leaf.field, ...leaf.path];
+        for (const step of path.slice(0, -1)) holder = holder[step];
+        holder[path[path.length - 1]] = select.value || null;
+        if (select.value) named.push(select.selectedOptions[0].textContent);
       }
       form.remove();
       const listed = same(event, choice.event);
-      take([{ event, label: choice.label + (listed ? "" : ` (${describe(event, fields)})`), then: listed ? choice.then : undefined }], !listed);
+      take([{ event, label: choice.label + (listed ? "" : ` (${named.join(", ")})`), then: listed ? choice.then : undefined }], !listed);
     });
     button.after(form);
     form.querySelector("select").focus();
   }
-  const describe = (event, fields) => fields.map((f) => `${f.name}: ${[].concat(event[f.name] ?? "face down").join(", ")}`).join("; ");
 
   // Events a tap adds: straight to the queue (and sent), or to the draft when gathering. Events the
   // look-ahead does not list are checked by the server first when it can be reached.
@@ -518,17 +520,17 @@
         l.append(`${words(name)} `);
         const values = enumOf(prop);
         let input;
-        if (values && !arrayItems(prop)) {
+        if (values && !itemsOf(prop)) {
           input = document.createElement("select");
           input.append(new Option("(none)", ""));
           for (const v of values) input.append(new Option(v, v));
         } else {
           input = document.createElement("input");
-          const items = arrayItems(prop);
+          const items = itemsOf(prop);
           input.placeholder = items ? "comma-separated" : resolve(prop).type === "integer" ? "a number" : "";
         }
         input.name = name;
-        input.dataset.kind = arrayItems(prop) ? "array" : JSON.stringify(resolve(prop).type || (resolve(prop).anyOf || []).map((o) => resolve(o).type));
+        input.dataset.kind = itemsOf(prop) ? "array" : JSON.stringify(resolve(prop).type || (resolve(prop).anyOf || []).map((o) => resolve(o).type));
         l.append(input);
         fields.append(l);
       }
