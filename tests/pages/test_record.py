@@ -101,6 +101,7 @@ def local_fold(site: Site, game_id: str) -> Any:
 
 def shot(page: Any, name: str) -> None:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTEFACTS / f"record-{name}-phone.png"), full_page=False)
 
 
@@ -316,9 +317,12 @@ def leaves(listed: Any, wanted: Any) -> list[Any]:
     return [wanted] if listed is None else []
 
 
-def record_by_taps(page: Any, event: dict[str, Any]) -> None:
-    """Record `event` as a scorekeeper would: its button; or the button of its listed form and the
-    editor's choices for what the table showed; or, where the game lists nothing (a cut), the form."""
+def record_by_taps(page: Any, event: dict[str, Any], picks: tuple[str, ...] = ()) -> None:
+    """Record `event` as a scorekeeper would: `picks` tapped in the picture first (a unit, hexes), then
+    its button; or the button of its listed form and the editor's choices for what the table showed; or,
+    where the game lists nothing (a cut), the form."""
+    for selector in picks:
+        page.locator(f"#picture {selector}").first.click(force=True)  # a unit may stand on the hex
     offered = choices(page)
     before = int(page.locator("#version").inner_text())
     if event in offered:
@@ -328,11 +332,15 @@ def record_by_taps(page: Any, event: dict[str, Any]) -> None:
         button = page.locator("button.choice").nth(index)
         named = button.locator("xpath=following-sibling::*[1][contains(@class, 'name-it')]")
         (named if named.count() else button).click()
-        selects = page.locator(".editor select")
-        values = leaves(offered[index], event) or list(event.get("faces", []))
-        assert selects.count() == len(values), (event, offered[index])
-        for i, value in enumerate(values):
-            selects.nth(i).select_option(str(value))
+        if page.locator(".editor fieldset.faces").count():  # dice: each face tapped as it shows
+            for face in event["faces"]:
+                page.click(f'.editor button.face[data-face="{face}"]')
+        else:
+            selects = page.locator(".editor select")
+            values = leaves(offered[index], event)
+            assert selects.count() == len(values), (event, offered[index])
+            for i, value in enumerate(values):
+                selects.nth(i).select_option(str(value))
         page.click(".editor button[type=submit]")
     else:
         page.locator("#another").evaluate("d => d.open = true")
@@ -376,4 +384,41 @@ def test_an_atlantic_storm_battle_with_a_storm_and_a_fate_card_is_recorded_by_ta
         if number == 1:
             shot(page, "atlantic-storm-battle")
     assert stored_events(site, game_id)[1:] == battle
+    page.context.close()
+
+
+def hex_pick(where: list[int]) -> str:
+    return f"""path[data-pick='{{"any":[{where[0]},{where[1]}]}}']"""
+
+
+def unit_pick(uid: int) -> str:
+    return f"""g[data-pick^='{{"unit":{uid},']"""
+
+
+def test_three_memoire_44_turns_with_moves_battles_and_a_retreat_are_recorded_by_taps_on_hexes(
+    browser: Any, site: Site
+) -> None:
+    from tests.domain.memoire44.harness import RandomTable, setup_for
+
+    table = RandomTable(random.Random(0), setup_for("hedgerow_lane"), face_down=1.0)  # seed: a retreat
+    turns: list[dict[str, Any]] = []
+    while sum(e["type"] == "memoire44.card_played" for e in turns) < 4:
+        event = table.choose()
+        table.after(event)
+        table.state = registry.get("memoire-44").evolve(table.state, event)
+        turns.append(msgspec.json.decode(msgspec.json.encode(event)))
+    turns.pop()  # the fourth card starts a fourth turn
+    assert {"memoire44.unit_moved", "memoire44.battle", "memoire44.retreated"} <= {e["type"] for e in turns}
+    page = phone(browser, site)
+    game_id = start_game(page, "memoire-44", ["p-alain", "p-bea"], resource_scenario="hedgerow_lane")
+    for event in turns:
+        picks: tuple[str, ...] = ()
+        if event["type"] in ("memoire44.unit_moved", "memoire44.retreated"):
+            picks = (unit_pick(event["unit"]), *(hex_pick(h) for h in event["path"]))
+        elif event["type"] == "memoire44.battle":
+            picks = (unit_pick(event["unit"]), hex_pick(event["target"]))
+        record_by_taps(page, event, picks)
+        if event["type"] == "memoire44.retreated":
+            shot(page, "memoire-44-retreat")
+    assert stored_events(site, game_id)[1:] == turns
     page.context.close()

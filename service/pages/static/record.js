@@ -18,6 +18,7 @@
   const memory = saved && saved.data.version >= fresh.version ? saved : { data: fresh, queue: [], draft: [], conflict: null };
   if (saved && saved.data.version < fresh.version) Object.assign(memory, { queue: saved.queue, draft: saved.draft, conflict: saved.conflict });
   let online = navigator.onLine;
+  let picks = []; // what was tapped in the picture: the choices shown name all of it
   let flushing = false;
   const save = () => localStorage.setItem(storeKey, JSON.stringify(memory));
 
@@ -58,7 +59,7 @@
     $("picture").innerHTML = data.picture;
     const told = $("told");
     told.replaceChildren(
-      ...data.told.map((line) => {
+      ...[...data.told].reverse().map((line) => {
         const li = document.createElement("li");
         li.value = line.version;
         li.textContent = line.text;
@@ -100,7 +101,23 @@
       return;
     }
     let offered = 0;
-    for (const seat of table.seats) {
+    if (picks.length) {
+      const bar = document.createElement("p");
+      bar.className = "picked";
+      bar.textContent = `Picked in the picture: ${picks.map((p) => p.name).join(" → ")} `;
+      const clear = document.createElement("button");
+      clear.type = "button";
+      clear.id = "clear-picks";
+      clear.textContent = "Clear";
+      clear.addEventListener("click", () => {
+        picks = [];
+        renderChoices();
+      });
+      bar.append(clear);
+      box.append(bar);
+    }
+    for (const full of table.seats) {
+      const seat = { ...full, choices: full.choices.filter((c) => picks.every((p) => matches(c.event, p.match))) };
       if (seat.enumerable && seat.choices.length === 0) continue;
       const section = document.createElement("section");
       section.className = "seat";
@@ -159,10 +176,22 @@
     if (!offered && !table.seats.some((s) => !s.enumerable)) {
       const p = document.createElement("p");
       p.className = "meta";
-      p.textContent = memory.data.finished && pendingEvents().length === 0 ? "The game is over." : "Nobody may report anything here.";
+      p.textContent = picks.length
+        ? "Nothing the rules allow names all of what was picked: clear it and pick again."
+        : memory.data.finished && pendingEvents().length === 0
+          ? "The game is over."
+          : "Nobody may report anything here.";
       box.append(p);
     }
   }
+
+  function deepHas(value, target) {
+    if (same(value, target)) return true;
+    if (Array.isArray(value)) return value.some((v) => deepHas(v, target));
+    if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => k !== "type" && deepHas(v, target));
+    return false;
+  }
+  const matches = (event, pick) => Object.entries(pick).some(([k, v]) => (k === "any" ? deepHas(event, v) : same(event[k], v)));
 
   function showProblem(problem) {
     const box = $("problem");
@@ -223,6 +252,12 @@
     const props = propsOf(event.type);
     const leaves = [];
     const walk = (field, value, prop, path) => {
+      const items = itemsOf(prop);
+      if (Array.isArray(value) && !value.length && items && enumOf(items)) {
+        // Dice listed by count only (an empty list of faces): the faces are added as the dice show them.
+        leaves.push({ field, path, values: enumOf(items).map((v) => [v, v]), required: true, grow: true });
+        return;
+      }
       if (Array.isArray(value)) {
         value.forEach((v, i) => walk(field, v, itemsOf(prop) || prop, [...path, i]));
         return;
@@ -250,6 +285,42 @@
     note.textContent = choice.label;
     form.append(note);
     leaves.forEach((leaf, index) => {
+      if (leaf.grow) {
+        const box = document.createElement("fieldset");
+        box.className = "faces";
+        box.dataset.leaf = String(index);
+        box.dataset.chosen = "[]";
+        const legend = document.createElement("legend");
+        const shown = () => {
+          const chosen = JSON.parse(box.dataset.chosen);
+          legend.textContent = `${words(leaf.field)}: ${chosen.length ? chosen.join(", ") : "tap each die as it shows"}`;
+        };
+        box.append(legend);
+        for (const [value, text] of leaf.values) {
+          const face = document.createElement("button");
+          face.type = "button";
+          face.className = "face";
+          face.dataset.face = value;
+          face.textContent = text;
+          face.addEventListener("click", () => {
+            box.dataset.chosen = JSON.stringify([...JSON.parse(box.dataset.chosen), value]);
+            shown();
+          });
+          box.append(face);
+        }
+        const undo = document.createElement("button");
+        undo.type = "button";
+        undo.className = "face";
+        undo.textContent = "← take back";
+        undo.addEventListener("click", () => {
+          box.dataset.chosen = JSON.stringify(JSON.parse(box.dataset.chosen).slice(0, -1));
+          shown();
+        });
+        box.append(undo);
+        shown();
+        form.append(box);
+        return;
+      }
       const label = document.createElement("label");
       label.textContent = `${words(leaf.field)} ${leaf.path.map((i) => i + 1).join(" · ")} `;
       const select = document.createElement("select");
@@ -268,6 +339,13 @@
       e.preventDefault();
       const event = JSON.parse(JSON.stringify(choice.event));
       const named = [];
+      for (const box of form.querySelectorAll("fieldset.faces")) {
+        const leaf = leaves[Number(box.dataset.leaf)];
+        const chosen = JSON.parse(box.dataset.chosen);
+        if (!chosen.length) return showProblem({ title: "Not complete", detail: `Tap each of the ${words(leaf.field).toLowerCase()} as the table shows them.` });
+        event[leaf.field] = chosen;
+        named.push(chosen.join(", "));
+      }
       for (const select of form.querySelectorAll("select")) {
         const leaf = leaves[Number(select.dataset.leaf)];
         if (leaf.required && !select.value) return showProblem({ title: "Not complete", detail: `Choose every ${words(leaf.field).toLowerCase()} as the table shows it.` });
@@ -282,13 +360,14 @@
       take([{ event, label: choice.label + (listed ? "" : ` (${named.join(", ")})`), then: listed ? choice.then : undefined }], !listed);
     });
     button.after(form);
-    form.querySelector("select").focus();
+    form.querySelector("select, button").focus();
   }
 
   // Events a tap adds: straight to the queue (and sent), or to the draft when gathering. Events the
   // look-ahead does not list are checked by the server first when it can be reached.
   async function take(items, needsCheck = false) {
     showProblem(null);
+    picks = [];
     if (needsCheck || items.some((i) => i.then === undefined)) {
       const refusal = await checkFirst(items.map((i) => i.event));
       if (refusal) return showProblem(refusal);
@@ -597,6 +676,14 @@
       })
       .catch(() => {});
   }
+
+  $("picture").addEventListener("click", (e) => {
+    const element = e.target.closest("[data-pick]");
+    if (!element) return;
+    picks.push({ match: JSON.parse(element.dataset.pick), name: element.dataset.pickName });
+    renderChoices();
+    $("choices").scrollIntoView({ block: "start" });
+  });
 
   buildForm();
   relink();
