@@ -42,6 +42,7 @@ def test_the_first_table_lists_every_legal_event_of_every_seat_and_each_link_lea
     assert linked, "the look-ahead reaches past the current state"
     union = ruleset.event_type
     for choice in linked:
+        assert choice.then is not None
         after = ruleset.evolve(folded.state, msgspec.convert(choice.event, union))
         for seat in tables[choice.then].seats:
             expected = [msgspec.to_builtins(e) for e in ruleset.legal_events(after, seat.seat) or []]
