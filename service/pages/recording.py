@@ -324,7 +324,7 @@ class RecordPages(Controller):
         records: NamedDependency[GameRecords],
     ) -> Response[Any]:
         form = {k: str(v) for k, v in (await request.form()).items()}
-        ruleset = registry.get(form.get("ruleset", ""))
+        ruleset = registry.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
         try:
             record, _ = records.create_game(club_id, new_game_of(ruleset, form), _recorder(principal, club_id))
         except Exception as error:  # shown as the API's problem details, in words (unknown errors re-raise)

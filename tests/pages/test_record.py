@@ -422,3 +422,31 @@ def test_three_memoire_44_turns_with_moves_battles_and_a_retreat_are_recorded_by
             shot(page, "memoire-44-retreat")
     assert stored_events(site, game_id)[1:] == turns
     page.context.close()
+
+
+def test_several_gathered_events_go_as_one_batch_and_only_a_record_key_may_record(browser: Any, site: Site) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p1", "p2"], option_dealer="1")
+    posts: list[str] = []
+    page.on(
+        "request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/record/events") else None
+    )
+    page.check("#gather")
+    deal = choices(page)[0]
+    page.locator("button.choice").first.click()  # the deal, then (from the look-ahead) the first draw
+    page.wait_for_function("document.querySelectorAll('#gathered-list li').length === 1")
+    draw = choices(page)[0]
+    page.locator("button.choice").first.click()
+    assert page.locator("#waiting").inner_text() == "0", "gathered events wait for the scorekeeper"
+    page.click("#record-gathered")
+    page.wait_for_function("document.getElementById('version').textContent === '3'")
+    settled(page)
+    assert len(posts) == 1
+    assert [e["type"] for e in stored_events(site, game_id)[1:]] == [deal["type"], draw["type"]]
+    page.context.close()
+    reader = sign_in(browser, site, site.key("read")["token"], PHONE)
+    refused = reader.goto(f"/club/c1/games/{game_id}/record")
+    assert refused is not None and refused.status == 403
+    assert "record key" in reader.locator("main").inner_text()
+    assert reader.request.get(f"/club/c1/games/{game_id}/record/choices").status == 403
+    reader.context.close()
