@@ -28,13 +28,14 @@ from markupsafe import Markup
 
 from domain import registry
 from domain.record import Folded
-from domain.ruleset import RuleError, Ruleset, Viewer
+from domain.ruleset import Ruleset, Viewer
+from service.app import AppendIn, AppendOut
 from service.auth import Principal
 from service.errors import PROBLEMS, exception_handlers
 from service.event_schemas import ruleset_event_schema
 from service.pages import reads
 from service.pages.controllers import STATIC, Links, member_guard
-from service.records import BatchRuleError, GameRecords, NewGame, ResourceChoice, SeatSpec
+from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.store.base import GameRecord, Recorder, VersionConflict
 
 LOOK_AHEAD_TABLES = 24
@@ -175,18 +176,6 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choi
 def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, str]]]:
     listed = getattr(ruleset, "field_names", None)
     return {field: list(values) for field, values in (listed(state) if listed else {}).items()}
-
-
-def checked(folded: Folded, events: Sequence[Any]) -> Folded:
-    """`folded` with `events` applied, each checked by the rules first (the first refused names its
-    index), nothing stored: the page's check before it sends."""
-    for index, event in enumerate(events):
-        try:
-            folded.check(event)
-        except RuleError as error:
-            raise BatchRuleError(index, str(event.__struct_config__.tag), error, folded.ruleset.name) from None
-        folded = folded.apply(event)
-    return folded
 
 
 @functools.cache
@@ -367,15 +356,10 @@ class RecordPages(Controller):
         return Response(body, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
-class Batch(msgspec.Struct, frozen=True, kw_only=True):
-    expected_version: int
-    events: list[dict[str, Any]]
-
-
 class Recorded(msgspec.Struct, frozen=True, kw_only=True):
-    first_version: int
-    last_version: int
-    replayed: bool
+    """The API's answer to the append, with the choices after it (the page shows them next)."""
+
+    appended: AppendOut
     choices: Choices
 
 
@@ -398,7 +382,7 @@ class RecordApi(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        data: JSONBody[Batch],
+        data: JSONBody[AppendIn],
         records: NamedDependency[GameRecords],
     ) -> Choices:
         """Check events the page has not sent yet on top of the game (nothing is stored): a 409 when the
@@ -407,7 +391,7 @@ class RecordApi(Controller):
         folded = records.folded(record)
         if folded.version != data.expected_version:
             raise VersionConflict(game_id, data.expected_version, folded.version)
-        after = checked(folded, records.decode_batch(folded.ruleset, data.events)) if data.events else folded
+        after = accept_batch(folded, records.decode_batch(folded.ruleset, data.events)) if data.events else folded
         payload = choices_at(records, record, folded)
         if after is folded:
             return payload
@@ -420,7 +404,7 @@ class RecordApi(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        data: JSONBody[Batch],
+        data: JSONBody[AppendIn],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
@@ -435,12 +419,14 @@ class RecordApi(Controller):
             idempotency_key,
         )
         record = records.game(club_id, game_id)
-        return Recorded(
+        appended = AppendOut(
+            game_id=game_id,
             first_version=result.first_version,
             last_version=result.last_version,
+            positions=result.positions,
             replayed=result.replayed,
-            choices=choices_at(records, record, records.folded(record)),
         )
+        return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record)))
 
 
 HANDLERS = [RecordPages, RecordApi]

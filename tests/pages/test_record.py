@@ -411,6 +411,8 @@ def test_three_memoire_44_turns_with_moves_battles_and_a_retreat_are_recorded_by
     assert {"memoire44.unit_moved", "memoire44.battle", "memoire44.retreated"} <= {e["type"] for e in turns}
     page = phone(browser, site)
     game_id = start_game(page, "memoire-44", ["p-alain", "p-bea"], resource_scenario="hedgerow_lane")
+    page.click("#zoom")  # hexes large enough for a thumb
+    shown_picked = False
     for event in turns:
         picks: tuple[str, ...] = ()
         if event["type"] in ("memoire44.unit_moved", "memoire44.retreated"):
@@ -420,6 +422,12 @@ def test_three_memoire_44_turns_with_moves_battles_and_a_retreat_are_recorded_by
         record_by_taps(page, event, picks)
         if event["type"] == "memoire44.retreated":
             shot(page, "memoire-44-retreat")
+        if event["type"] == "memoire44.unit_moved" and not shown_picked:
+            page.locator(f"#picture {unit_pick(event['unit'])}").first.click(force=True)
+            page.locator("#picture").screenshot(path=str(ARTEFACTS / "record-memoire-44-zoomed-phone.png"))
+            shot(page, "memoire-44-picked")
+            page.click("#clear-picks")
+            shown_picked = True
     assert stored_events(site, game_id)[1:] == turns
     page.context.close()
 

@@ -111,6 +111,7 @@
       clear.textContent = "Clear";
       clear.addEventListener("click", () => {
         picks = [];
+        document.querySelectorAll("#picture .chosen").forEach((e) => e.classList.remove("chosen"));
         renderChoices();
       });
       bar.append(clear);
@@ -146,7 +147,11 @@
           button.dataset.event = JSON.stringify(choice.event);
           button.addEventListener("click", () => tapped(choice, button));
           group.append(button);
-          const fields = editable(choice.event);
+          // A null the game lists beside named variants of the same event is a choice of its own (a storm
+          // used on nobody), not a card the record does not know: nothing to name there.
+          const fields = editable(choice.event).filter(
+            (f) => f.path.length || !seat.choices.some((o) => o.event.type === choice.event.type && o.event[f.field] != null)
+          );
           if (fields.length && !fields.some((f) => f.required)) {
             // A face-down draw is one tap; naming the card the table saw is the small button beside it.
             const name = document.createElement("button");
@@ -677,10 +682,15 @@
       .catch(() => {});
   }
 
+  $("zoom").addEventListener("click", () => {
+    const zoomed = $("picture").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", String(zoomed));
+  });
   $("picture").addEventListener("click", (e) => {
     const element = e.target.closest("[data-pick]");
     if (!element) return;
     picks.push({ match: JSON.parse(element.dataset.pick), name: element.dataset.pickName });
+    element.classList.add("chosen");
     renderChoices();
     $("choices").scrollIntoView({ block: "start" });
   });
