@@ -243,6 +243,19 @@ def record_offline(page: Any, event: dict[str, Any]) -> None:
     page.wait_for_function(f"document.getElementById('waiting').textContent === '{waiting + 1}'")
 
 
+def refuse_offline(page: Any, seat: int) -> None:
+    """Without a connection, a draw by a seat the last known choices give nothing to do is refused in
+    the page, in the rule's words, and not queued."""
+    page.locator("#another").evaluate("d => d.open = true")
+    page.select_option("#form-type", "milles_nautiques.drew")
+    page.fill("#event-form [name=seat]", str(seat))
+    page.click("#event-form button[type=submit]")
+    page.locator("#problem").wait_for(state="visible")
+    assert page.locator("#problem .rule-id").inner_text() == "G-1"
+    assert "not among what the rules allow" in page.locator("#problem").inner_text()
+    assert page.locator("#waiting").inner_text() == "0"
+
+
 def test_offline_taps_wait_survive_a_reload_and_are_sent_once_in_order(browser: Any, site: Site) -> None:
     page = phone(browser, site)
     game_id = start_game(page, "milles-nautiques", ["p-alain", "p-bea"], option_dealer="0")
@@ -251,6 +264,9 @@ def test_offline_taps_wait_survive_a_reload_and_are_sent_once_in_order(browser: 
     before = stored_events(site, game_id)
     planned = next_events(site, game_id, 10, random.Random(6))
     page.context.set_offline(True)
+    acting = {e["seat"] for e in choices(page)}
+    idle = next(seat for seat in (0, 1) if seat not in acting)
+    refuse_offline(page, idle)
     for number, event in enumerate(planned, start=1):
         record_offline(page, event)
         assert page.locator("#waiting").inner_text() == str(number)
@@ -458,3 +474,25 @@ def test_several_gathered_events_go_as_one_batch_and_only_a_record_key_may_recor
     assert "record key" in reader.locator("main").inner_text()
     assert reader.request.get(f"/club/c1/games/{game_id}/record/choices").status == 403
     reader.context.close()
+
+
+def test_a_conflict_found_on_reconnecting_is_shown_and_the_offline_tap_still_waits(browser: Any, site: Site) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p3", "p4"], option_dealer="0")
+    page.wait_for_selector("#recorder[data-shell=kept]")
+    deal = choices(page)[0]
+    page.context.set_offline(True)
+    page.locator("button.choice").first.click()
+    page.wait_for_function("document.getElementById('waiting').textContent === '1'")
+    other = site.http.post(  # meanwhile the arbiter records the deal from the API
+        f"/clubs/c1/games/{game_id}/events",
+        json={"expected_version": 1, "events": [deal]},
+        headers=Api.auth(site.record),
+    )
+    assert other.status_code == 201, other.text
+    page.context.set_offline(False)
+    page.locator("#conflict").wait_for(state="visible")
+    assert page.locator("#waiting").inner_text() == "1", "the offline tap is kept until the scorekeeper decides"
+    assert page.locator("#conflict ol.theirs li").count() == 1
+    assert len(stored_events(site, game_id)) == 2
+    page.context.close()
