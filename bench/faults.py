@@ -96,7 +96,7 @@ async def writer(target: Target, token: str, game: str, record: Record, until: f
                     await asyncio.sleep(RETRY_PAUSE)
                     continue
                 record.statuses[str(answer.status_code)] += 1
-                if answer.status_code >= 500 or answer.status_code == 429:
+                if answer.status_code in (429, 503) or answer.status_code >= 500:
                     record.retries += 1
                     await asyncio.sleep(RETRY_PAUSE)
                     continue

@@ -16,7 +16,9 @@ from domain.ruleset import Event, RuleError, Ruleset, Setup
 
 
 class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started"):
-    """The first event of every game's stream (G-5)."""
+    """The first event of every game's stream (G-5). `ruleset` names the game's rules and
+    `ruleset_version` the version of its rules core the game is recorded under. `setup` is how the game
+    starts: players, variant, options and resources."""
 
     ruleset: str
     ruleset_version: str
@@ -24,8 +26,8 @@ class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started")
 
 
 class Correction(Event, frozen=True, kw_only=True, tag="tablelog.correction"):
-    """Voids the latest `voids` events still in effect (G-3). Corrections themselves are never
-    voided: to take one back, report the voided events again."""
+    """Voids the latest `voids` events still in effect (G-3). `reason` says why, for the replay.
+    Corrections themselves are never voided: to take one back, report the voided events again."""
 
     voids: int
     reason: str = ""

@@ -48,8 +48,8 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
-    """A player at the table: the club's player id, the name shown in replays, a seat (0-based,
-    clockwise / to the left) and, in team games, a team number."""
+    """A player at the table. `player_id` is the club's player id. `name` is the name shown in replays.
+    `seat` is the seat (0-based, clockwise / to the left). `team` is the team number in team games."""
 
     player_id: str
     name: str
@@ -59,8 +59,9 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
 
 class ResourceRef(msgspec.Struct, frozen=True, kw_only=True):
     """A club resource embedded in a game's set-up, so the fold never needs storage: the game
-    records which catalogue or scenario it was played with (id, version, content hash) and its
-    parsed content."""
+    records which catalogue or scenario it was played with and its parsed content. `kind` is the
+    resource kind (`catalogue`, `scenario`). `resource_id` and `version` name the club's resource.
+    `content_hash` is the hash of its content. `content` is the parsed content itself."""
 
     kind: str
     resource_id: str
@@ -70,8 +71,9 @@ class ResourceRef(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True):
-    """How a game starts: players and seats, the rules variant, game-specific options (each ruleset
-    converts them into its own struct) and the resources it was played with."""
+    """How a game starts. `players` are the players and their seats. `variant` is the rules variant.
+    `options` are the game's own options (each ruleset converts them into its own struct). `resources`
+    are the club resources it was played with, by kind."""
 
     players: tuple[Player, ...]
     variant: str = "standard"
@@ -270,6 +272,9 @@ class GameRuleset:
     variants: tuple[str, ...] = ("standard",)
     options_type: type | None = None
     field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # What a field that many of the game's events share means (field name -> one sentence), where the
+    # event's own docstring does not say it: Milles Nautiques' `convoy` number, for example.
+    field_descriptions: Mapping[str, str] = field(default_factory=dict)
     # Optional members (the defaults fit a game that says nothing of them):
     player_counts: tuple[int, ...] = ()
     """How many players the game takes (empty: not stated)."""

@@ -49,7 +49,7 @@ from service.auth import Principal
 from service.guards import GUARDS, PUBLIC
 from service.readmodels import CollectionKind
 from service.records import GameRecords, NotFound
-from service.store.base import NewEvent, Recorder, Store
+from service.store.base import NewEvent, Recorder, Store, StreamId
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 
@@ -104,8 +104,8 @@ class TournamentEventsOut(msgspec.Struct, frozen=True, kw_only=True):
     events: list[RecordedEvent]
 
 
-def stream_id(club_id: str, tournament_id: str) -> str:
-    return f"tournament/{club_id}/{tournament_id}"
+def stream_id(club_id: str, tournament_id: str) -> StreamId:
+    return StreamId(f"tournament/{club_id}/{tournament_id}")
 
 
 def _load(store: Store, club_id: str, tournament_id: str) -> tuple[Tournament, int]:
@@ -140,16 +140,16 @@ def _record(
     return TournamentOut(tournament=state, version=version + len(events))
 
 
-def _standings(records: GameRecords, state: Tournament, after_round: int | None) -> Standings:
+def _standings(records: GameRecords, club_id: str, state: Tournament, after_round: int | None) -> Standings:
     game_ids = [t.game_id for r in state.rounds for t in r.tables if t.game_id is not None]
-    games = {g.game_id: g for g in league_games(game_ids, records.store.game_summaries(game_ids))}
+    games = {g.game_id: g for g in league_games(game_ids, records.store.game_summaries(club_id, game_ids))}
     scale = score_scale(registry.get(state.definition.ruleset))
     return tournament_standings(state, games, after_round, scale=scale)
 
 
-def _unfinished_tables(records: GameRecords, paired: Round) -> list[int]:
+def _unfinished_tables(records: GameRecords, club_id: str, paired: Round) -> list[int]:
     game_ids = [t.game_id for t in paired.tables if t.game_id is not None]
-    summaries = records.store.game_summaries(game_ids)
+    summaries = records.store.game_summaries(club_id, game_ids)
     return [
         t.table
         for t in paired.tables
@@ -292,7 +292,7 @@ class TournamentController(Controller):
         recorder = _require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         if state.rounds:
-            waiting = _unfinished_tables(records, state.rounds[-1])
+            waiting = _unfinished_tables(records, club_id, state.rounds[-1])
             if waiting:
                 raise ProjectionError(
                     "round_not_finished",
@@ -301,7 +301,7 @@ class TournamentController(Controller):
                     round=len(state.rounds),
                     tables=waiting,
                 )
-        paired = pair(state, self._order(records, state))
+        paired = pair(state, self._order(records, club_id, state))
         return _record(records.store, recorder, tournament_id, state, version, [paired])
 
     @post(
@@ -324,7 +324,7 @@ class TournamentController(Controller):
         unpaired = RoundUnpaired(round=number, reason=data.reason)
         check(state, unpaired)
         before = apply(state, unpaired)
-        paired = pair(before, self._order(records, before))
+        paired = pair(before, self._order(records, club_id, before))
         return _record(records.store, recorder, tournament_id, state, version, [unpaired, paired])
 
     @post(
@@ -386,11 +386,11 @@ class TournamentController(Controller):
     ) -> Standings:
         _require_club(principal, club_id)
         state, _ = _load(records.store, club_id, tournament_id)
-        return _standings(records, state, round)
+        return _standings(records, club_id, state, round)
 
     @staticmethod
-    def _order(records: GameRecords, state: Tournament) -> list[str]:
-        table = _standings(records, state, None) if state.rounds else None
+    def _order(records: GameRecords, club_id: str, state: Tournament) -> list[str]:
+        table = _standings(records, club_id, state, None) if state.rounds else None
         return ranking(state.active, table, state.definition.seed)
 
 

@@ -109,7 +109,8 @@ PROBLEMS: dict[int, tuple[str, dict[str, Any]]] = {
         {"type": "/problems/rate-limited", "title": "Too many requests", "status": 429, "detail": "Try again in 2 s."},
     ),
     503: (
-        "Not ready: the database cannot be reached or migrations are pending.",
+        "The database cannot be reached (a lost connection: retry after `Retry-After` seconds; an append sent "
+        "again with the same `Idempotency-Key` is never stored twice), or, on `/ready`, migrations are pending.",
         {"type": "/problems/not-ready", "title": "Not ready", "status": 503, "detail": "Migrations not applied."},
     ),
 }
@@ -143,7 +144,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any], takes_a_key: bo
         statuses.append(422)  # a league or campaign that cannot be derived as asked
     if path != "/health":  # every other request is counted by the rate limits (service/ratelimit.py)
         statuses.append(429)
-    if path == "/ready":
+    if takes_a_key or path == "/ready":  # every keyed request reads the database
         statuses.append(503)
     return sorted(statuses)
 

@@ -49,7 +49,7 @@ from service.limits import ID_PATTERN, MAX_INT
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound, check_seat
-from service.store.base import GameRecord, Store
+from service.store.base import GameRecord, Store, StreamId
 
 _ID = ID_PATTERN
 
@@ -130,9 +130,9 @@ class LiveStep(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # -- shared reads -------------------------------------------------------------------------------------
-def _events(store: Store, ruleset: Ruleset, game_id: str, up_to: int | None = None) -> list[Any]:
+def _events(store: Store, ruleset: Ruleset, stream_id: StreamId, up_to: int | None = None) -> list[Any]:
     dec = decoder(ruleset)
-    return [dec.decode(e.data) for e in store.read_stream(game_id, limit=up_to)]
+    return [dec.decode(e.data) for e in store.read_stream(stream_id, limit=up_to)]
 
 
 def _game(records: GameRecords, club_id: str, game_id: str) -> tuple[GameRecord, Ruleset]:
@@ -140,22 +140,22 @@ def _game(records: GameRecords, club_id: str, game_id: str) -> tuple[GameRecord,
     return record, registry.get(record.ruleset)
 
 
-def _started(store: Store, game_id: str) -> GameStarted:
-    first = store.read_stream(game_id, limit=1)
+def _started(store: Store, stream_id: StreamId) -> GameStarted:
+    first = store.read_stream(stream_id, limit=1)
     return msgspec.json.decode(first[0].data, type=GameStarted)
 
 
-def replay_snapshots(store: Store, ruleset: Ruleset, game_id: str, step: int, every: int) -> list[Snapshot]:
-    """The game's stored snapshots up to `step`, rebuilt first when they were made under another
-    ruleset version (or are missing though the game is `every` events long)."""
-    rows = store.snapshots(game_id, up_to=step)
+def replay_snapshots(store: Store, ruleset: Ruleset, stream_id: StreamId, step: int, every: int) -> list[Snapshot]:
+    """The stored snapshots of the game on `stream_id` up to `step`, rebuilt first when they were made
+    under another ruleset version (or are missing though the game is `every` events long)."""
+    rows = store.snapshots(stream_id, up_to=step)
     decoded = _decodable(rows)
     if decoded is None or any(row.ruleset_version != ruleset.version for row in rows) or (not rows and step >= every):
         try:
-            made = snapshots_for(ruleset, _events(store, ruleset, game_id), every)
+            made = snapshots_for(ruleset, _events(store, ruleset, stream_id), every)
         except ProjectionError:  # a state that does not survive its encoding: seek from the start
             return []
-        store.replace_snapshots(game_id, [snapshot_row(game_id, snap) for snap in made])
+        store.replace_snapshots(stream_id, [snapshot_row(stream_id, snap) for snap in made])
         return [snap for snap in made if snap.version <= step]
     return decoded
 
@@ -222,14 +222,16 @@ def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> 
     ]
 
 
-def campaign_games(store: Store, game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[CampaignGame]:
+def campaign_games(
+    records: GameRecords, club_id: str, game_ids: Sequence[str], summaries: dict[str, GameSummary]
+) -> list[CampaignGame]:
     """A campaign's games in order, with their set-ups (a game the projector has not reached yet reads
     as unfinished: the campaign waits for it)."""
     unplayed = Result(finished=False, score_unit="", players=())
     return [
         CampaignGame(
             game_id=g,
-            setup=_started(store, g).setup,
+            setup=_started(records.store, records.stream(club_id, g)).setup,
             result=summaries[g].outcome.result if g in summaries else unplayed,
         )
         for g in game_ids
@@ -267,9 +269,9 @@ class ReplayController(Controller):
         """Every step (narration, seat, chapters; voided events shown as what they were, marked with the
         correction that voided them) and the first step of every chapter, to jump by."""
         _require_club(principal, club_id)
-        _, ruleset = _game(records, club_id, game_id)
-        horizon = spectator_horizon(records.store, principal, game_id)
-        return replay(ruleset, _events(records.store, ruleset, game_id, up_to=horizon))
+        record, ruleset = _game(records, club_id, game_id)
+        horizon = spectator_horizon(records.store, principal, record.stream_id)
+        return replay(ruleset, _events(records.store, ruleset, record.stream_id, up_to=horizon))
 
     @get(
         "/replay/{step:int}",
@@ -294,7 +296,7 @@ class ReplayController(Controller):
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
-        horizon = spectator_horizon(records.store, principal, game_id)
+        horizon = spectator_horizon(records.store, principal, record.stream_id)
         if horizon is not None and step > horizon:
             raise NotFound(f"step (spectators see this game up to step {horizon})", str(step))
         if not 1 <= step <= record.version:
@@ -302,8 +304,8 @@ class ReplayController(Controller):
             raise ProjectionError(
                 "no_such_step", f"This game has steps 1 to {record.version}.", step=step, steps=record.version
             )
-        events = _events(records.store, ruleset, game_id, up_to=step)
-        snaps = replay_snapshots(records.store, ruleset, game_id, step, state.settings.snapshot_every)
+        events = _events(records.store, ruleset, record.stream_id, up_to=step)
+        snaps = replay_snapshots(records.store, ruleset, record.stream_id, step, state.settings.snapshot_every)
         return view_at(ruleset, events, step, viewer, snaps)
 
     @get(
@@ -326,9 +328,9 @@ class ReplayController(Controller):
         ] = None,
     ) -> GameChangesOut:
         _require_club(principal, club_id)
-        records.game(club_id, game_id)
+        record = records.game(club_id, game_id)
         store = records.store
-        changes = store.result_changes(game_id)
+        changes = store.result_changes(record.stream_id)
         versions = tuple(c.version for c in changes)
         chosen = [c for c in changes if correction is None or c.version == correction]
         if not chosen:
@@ -342,7 +344,7 @@ class ReplayController(Controller):
             if kind == "league":
                 league, assigned = _league(records, club_id, collection_id)
                 game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
-                summaries = store.game_summaries(game_ids)
+                summaries = store.game_summaries(club_id, game_ids)
                 before = league_table(
                     records, club_id, league, league_games(game_ids, _with(summaries, game_id, change.before))
                 )
@@ -354,12 +356,16 @@ class ReplayController(Controller):
                 campaign, assigned = _campaign(records, club_id, collection_id)
                 game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
                 ruleset = registry.get(campaign.ruleset)
-                summaries = store.game_summaries(game_ids)
+                summaries = store.game_summaries(club_id, game_ids)
                 old = campaign_status(
-                    ruleset, campaign, campaign_games(store, game_ids, _with(summaries, game_id, change.before))
+                    ruleset,
+                    campaign,
+                    campaign_games(records, club_id, game_ids, _with(summaries, game_id, change.before)),
                 )
                 new = campaign_status(
-                    ruleset, campaign, campaign_games(store, game_ids, _with(summaries, game_id, change.after))
+                    ruleset,
+                    campaign,
+                    campaign_games(records, club_id, game_ids, _with(summaries, game_id, change.after)),
                 )
                 campaigns.append(CampaignChange(campaign_id=collection_id, changes=campaign_changes(old, new, game_id)))
         return GameChangesOut(
@@ -382,9 +388,9 @@ class ReplayController(Controller):
         records: NamedDependency[GameRecords],
     ) -> SpectatorDelay:
         _require_club(principal, club_id)
-        records.game(club_id, game_id)
+        record = records.game(club_id, game_id)
         delay = SpectatorDelay(events=data.events, seconds=data.seconds)
-        records.store.set_spectator_delay(game_id, delay)
+        records.store.set_spectator_delay(record.stream_id, delay)
         return delay
 
     @get(
@@ -398,8 +404,7 @@ class ReplayController(Controller):
         records: NamedDependency[GameRecords],
     ) -> SpectatorDelay:
         _require_club(principal, club_id)
-        records.game(club_id, game_id)
-        return records.store.spectator_delay(game_id)
+        return records.store.spectator_delay(records.game(club_id, game_id).stream_id)
 
     @get(
         "/live",
@@ -426,9 +431,9 @@ class ReplayController(Controller):
         resume without loss or duplicates. With a spectator delay, steps are held back until they are
         that many events or seconds old."""
         _require_club(principal, club_id)
-        _, ruleset = _game(records, club_id, game_id)
+        record, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-        live = LiveGame(records.store, ruleset, game_id, resume, state.settings.snapshot_every)
+        live = LiveGame(records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
         settings = state.settings
         return ServerSentEvent(
             live.messages(
@@ -441,7 +446,7 @@ class LiveGame:
     """A game followed for one spectator: new events are read by polling the store (every worker of a
     multi-process server sees them), narrated, and released once the spectator delay allows."""
 
-    def __init__(self, store: Store, ruleset: Ruleset, game_id: str, sent: int, snapshot_every: int) -> None:
+    def __init__(self, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int) -> None:
         self.store = store
         self.ruleset = ruleset
         self.game_id = game_id
@@ -594,7 +599,7 @@ class LeagueController(Controller):
         league, assigned = _league(records, club_id, league_id)
         game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
         table = league_table(
-            records, club_id, league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of
+            records, club_id, league, league_games(game_ids, records.store.game_summaries(club_id, game_ids)), as_of
         )
         return msgspec.structs.replace(table, removals=removals)
 
@@ -663,7 +668,10 @@ class CampaignController(Controller):
         # Refused now rather than when the status is read: the campaign's players, and what the series
         # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
         *earlier, game = campaign_games(
-            records.store, [*game_ids, data.game_id], records.store.game_summaries([*game_ids, data.game_id])
+            records,
+            club_id,
+            [*game_ids, data.game_id],
+            records.store.game_summaries(club_id, [*game_ids, data.game_id]),
         )
         admit(registry.get(campaign.ruleset), campaign, earlier, game)
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
@@ -685,9 +693,9 @@ class CampaignController(Controller):
         _require_club(principal, club_id)
         campaign, assigned = _campaign(records, club_id, campaign_id)
         game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
-        summaries = records.store.game_summaries(game_ids)
+        summaries = records.store.game_summaries(club_id, game_ids)
         status = campaign_status(
-            registry.get(campaign.ruleset), campaign, campaign_games(records.store, game_ids, summaries)
+            registry.get(campaign.ruleset), campaign, campaign_games(records, club_id, game_ids, summaries)
         )
         return msgspec.structs.replace(status, removals=removals)
 

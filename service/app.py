@@ -460,7 +460,7 @@ class GameController(Controller):
     ) -> StateOut:
         _require_club(principal, club_id)
         viewer = _viewer(view, seat)
-        horizon = spectator_horizon(records.store, principal, game_id)
+        horizon = spectator_horizon(records.store, principal, records.stream(club_id, game_id))
         if horizon is not None:
             version = min(version or horizon, horizon)
         if version is None:

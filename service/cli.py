@@ -7,9 +7,10 @@ import errno
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import uvicorn
@@ -20,7 +21,7 @@ from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
 from service.store.access import Scope
-from service.store.base import AlreadyExists, Recorder, Store, StoreError
+from service.store.base import Recorder, Store, StoreError
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -181,9 +182,14 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_club_create(args: argparse.Namespace) -> int:
+    from service.limits import CLUB_ID_PATTERN, Limits, check_id
+
+    check_id(Limits.of(), "club_id", args.club_id, CLUB_ID_PATTERN)
     store = _store(_settings(args))
-    club = store.create_club(args.club_id, args.name)
-    store.close()
+    try:
+        club = store.create_club(args.club_id, args.name)
+    finally:
+        store.close()
     print(f"club {club.club_id} created")
     return 0
 
@@ -196,9 +202,6 @@ def cmd_club_export(args: argparse.Namespace) -> int:
     store = _store(_settings(args))
     try:
         document = export_club(GameRecords(store), args.club_id)
-    except LookupError as error:
-        print(str(error), file=sys.stderr)
-        return 2
     finally:
         store.close()
     if args.output:
@@ -210,15 +213,13 @@ def cmd_club_export(args: argparse.Namespace) -> int:
 
 def cmd_club_import(args: argparse.Namespace) -> int:
     """Create a club from a club export; every game is checked before anything is written."""
-    from service.club_export import ClubImportError, import_club
+    from service.club_export import import_club
     from service.records import GameRecords
 
+    data = Path(args.file).read_bytes()
     store = _store(_settings(args))
     try:
-        document = import_club(GameRecords(store), Path(args.file).read_bytes())
-    except (ClubImportError, StoreError, OSError) as error:
-        print(str(error).splitlines()[0], file=sys.stderr)
-        return 1
+        document = import_club(GameRecords(store), data)
     finally:
         store.close()
     print(
@@ -296,19 +297,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     from service.records import GameRecords
 
     store = _store(_settings(args))
-    record = store.get_game(args.game)
-    if record is None:
-        print(f"no game {args.game!r}", file=sys.stderr)
-        return 2
-    lines = GameRecords(store).export_stream(record.club_id, record.game_id)
-    out = open(args.output, "wb") if args.output else sys.stdout.buffer  # noqa: SIM115
     try:
-        for line in lines:
-            out.write(line + b"\n")
+        record = store.get_game(args.club, args.game)
+        if record is None:
+            print(f"no game {args.game!r} in club {args.club!r}", file=sys.stderr)
+            return 2
+        lines = GameRecords(store).export_stream(record.club_id, record.game_id)
     finally:
-        if args.output:
-            out.close()
-    store.close()
+        store.close()
+    document = b"".join(line + b"\n" for line in lines)
+    if args.output:
+        Path(args.output).write_bytes(document)
+    else:
+        sys.stdout.buffer.write(document)
     return 0
 
 
@@ -323,7 +324,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     finally:
         store.close()
     for broken in breaks:
-        print(f"game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}", file=sys.stderr)
+        print(
+            f"club {broken.club_id}, game {broken.game_id}: event {broken.version} ({broken.type}): {broken.reason}",
+            file=sys.stderr,
+        )
     if breaks:
         print(
             f"{len(breaks)} events break their game's chain: the record was changed outside tablelog", file=sys.stderr
@@ -334,29 +338,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from service.records import BadEvent, BatchRuleError, GameRecords
+    from service.records import GameRecords
 
-    store = _store(_settings(args))
-    if store.get_club(args.club) is None:
-        print(f"no club {args.club!r}", file=sys.stderr)
-        return 2
     lines = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
+    store = _store(_settings(args))
     try:
+        if store.get_club(args.club) is None:
+            print(f"no club {args.club!r}", file=sys.stderr)
+            return 2
         record, result = GameRecords(store).import_stream(
             args.club, lines, Recorder(club_id=args.club), game_id=args.game_id
         )
-    except BatchRuleError as error:
-        print(
-            f"line {error.index + 1} ({error.event_type}) refused by rule {error.error.rule_id}: {error.error.message}",
-            file=sys.stderr,
-        )
-        return 1
-    except BadEvent as error:
-        print(f"line {error.index + 1}: {error.message}", file=sys.stderr)
-        return 1
-    except (registry.UnknownRuleset, AlreadyExists) as error:
-        print(str(error), file=sys.stderr)
-        return 1
     finally:
         store.close()
     print(f"game {record.game_id} imported: {result.last_version} events")
@@ -364,20 +356,16 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_resource_import(args: argparse.Namespace) -> int:
-    from domain.ruleset import ResourceError
     from service.records import GameRecords
 
-    store = _store(_settings(args))
     path = Path(args.file)
+    data = path.read_bytes()
+    store = _store(_settings(args))
     try:
-        stored = GameRecords(store).import_resource(
-            args.club, args.ruleset, args.kind, args.id or path.stem, path.read_bytes()
-        )
-    except ResourceError as error:
-        print(error.message, file=sys.stderr)
-        for row in error.errors:
-            print("  " + ", ".join(f"{k}={v}" for k, v in row.items()), file=sys.stderr)
-        return 1
+        if store.get_club(args.club) is None:
+            print(f"no club {args.club!r}", file=sys.stderr)
+            return 2
+        stored = GameRecords(store).import_resource(args.club, args.ruleset, args.kind, args.id or path.stem, data)
     finally:
         store.close()
     print(f"{args.kind} {stored.resource_id} version {stored.version} imported ({stored.content_hash})")
@@ -542,6 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=cmd_verify)
     export = commands.add_parser("export", help="write a game's events as JSON Lines")
     export.add_argument("game")
+    export.add_argument("--club", required=True, help="the game's club (game ids are each club's own)")
     export.add_argument("-o", "--output")
     _database_flags(export)
     export.set_defaults(run=cmd_export)
@@ -574,11 +563,73 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
+    """How each error a command may meet is told: its exit status and its line (a resource's bad rows
+    follow its line, one each). Status 2: something named does not exist; 1: a refusal."""
+    import sqlite3
+
+    import psycopg
+    import psycopg_pool
+    from litestar.exceptions import ValidationException
+
+    from domain.ruleset import ResourceError
+    from service.club_export import ClubImportError
+    from service.limits import TooLarge
+    from service.records import BadEvent, BatchRuleError, NotFound, SetupError
+
+    def database(error: Exception) -> str:
+        return f"the database refused or could not be reached: {str(error).strip() or type(error).__name__}"
+
+    def rows(error: ResourceError) -> str:
+        return "\n".join([error.message, *("  " + ", ".join(f"{k}={v}" for k, v in r.items()) for r in error.errors)])
+
+    return {
+        # Events are numbered as the lines of the file that holds them (blank lines aside).
+        BatchRuleError: (
+            1,
+            lambda e: f"line {e.index + 1} ({e.event_type}) refused by rule {e.error.rule_id}: {e.error.message}",
+        ),
+        BadEvent: (1, lambda e: f"line {e.index + 1}: {e.message}"),
+        ResourceError: (1, rows),
+        NotFound: (2, str),
+        SetupError: (1, str),
+        ValidationException: (1, lambda e: e.detail),
+        TooLarge: (1, str),
+        ClubImportError: (1, str),
+        registry.UnknownRuleset: (1, str),
+        StoreError: (1, str),
+        OSError: (1, lambda e: f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e)),
+        sqlite3.Error: (1, database),
+        psycopg.Error: (1, database),
+        psycopg_pool.PoolTimeout: (1, database),
+    }
+
+
+def _refusal(error: BaseException) -> tuple[int, str] | None:
+    """The status and text of an error the table knows (by its class or the nearest base class)."""
+    table = _refusals()
+    for kind in type(error).__mro__:
+        if kind in table:
+            status, text = table[kind]
+            return status, text(error)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tablelog` console script."""
+    """Entry point of the `tablelog` console script. An error a command may meet (a taken id, a missing
+    file, a refused import...) is told on stderr without a traceback: one line (a resource's bad rows one
+    line each), and an exit status of 1, or 2 when something named does not exist."""
     registry.load_modules(m for m in Settings.from_env().extra_rulesets.split(",") if m.strip())
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except Exception as error:
+        refused = _refusal(error)
+        if refused is None:
+            raise
+        status, text = refused
+        print(text, file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":

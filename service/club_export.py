@@ -13,9 +13,10 @@ import msgspec
 from domain import registry
 from projections.campaigns import Campaign
 from projections.standings import League, Removal
+from service.limits import CLUB_ID_PATTERN, check_id
 from service.readmodels import CollectionKind
-from service.records import BadEvent, BatchRuleError, GameRecords, PreparedGame
-from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder
+from service.records import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
+from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder, StreamId
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
 
@@ -74,7 +75,7 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
     store = records.store
     club = store.get_club(club_id)
     if club is None:
-        raise LookupError(f"No club {club_id!r}.")
+        raise NotFound("club", club_id)
     games, offset = [], 0
     while page := store.list_games(club_id, GameFilter(limit=500, offset=offset)):
         games.extend(page)
@@ -135,7 +136,7 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
         document = msgspec.json.decode(data, type=ClubExport)
     except msgspec.DecodeError as error:
         raise ClubImportError(f"Not a club export: {error}") from None
-    club_id = document.club_id
+    club_id = check_id(records.limits, "club_id", document.club_id, CLUB_ID_PATTERN)
     if store.get_club(club_id) is not None:
         raise AlreadyExists("club", club_id)
     prepared: list[PreparedGame] = []
@@ -146,8 +147,7 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
             raise ClubImportError(f"Game {entry.game_id!r}, event {error.index}: {error.message}") from None
         except (BatchRuleError, registry.UnknownRuleset) as error:
             raise ClubImportError(f"Game {entry.game_id!r}: {error}") from None
-        if store.get_game(entry.game_id) is not None:
-            raise AlreadyExists("game", entry.game_id)
+    # The club is new here, so none of its game ids is taken (another club's games are no matter).
     _check_references(document)
     store.create_club(club_id, document.name)
     for player in document.players:
@@ -188,6 +188,16 @@ def _check_references(document: ClubExport) -> None:
     from service.api_competitions import TournamentCreated
 
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
+    # Each id once, so that no write after the first one meets a taken id (a failed import writes nothing).
+    for what, ids in (
+        ("Players", [p.player_id for p in document.players]),
+        ("Games", [g.game_id for g in document.games]),
+        ("Leagues, campaigns and tournaments", [f"{c.kind} {c.collection_id}" for c in document.collections]),
+        *((f"Games of the {c.kind} {c.collection_id!r}", c.game_ids) for c in document.collections),
+    ):
+        twice = sorted(ident for ident, n in Counter(ids).items() if n > 1)
+        if twice:
+            raise ClubImportError(f"{what} listed twice: {twice}.")
     games = {g.game_id for g in document.games}
     for collection in document.collections:
         try:
@@ -205,7 +215,7 @@ def _check_references(document: ClubExport) -> None:
             )
 
 
-def _tournament_stream(club_id: str, tournament_id: str) -> str:
+def _tournament_stream(club_id: str, tournament_id: str) -> StreamId:
     from service.api_competitions import stream_id
 
     return stream_id(club_id, tournament_id)

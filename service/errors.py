@@ -31,7 +31,14 @@ from service.limits import Limits, TooLarge
 from service.logs import get_logger
 from service.ratelimit import RateLimited
 from service.records import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
-from service.store.base import AlreadyExists, IdempotencyMismatch, MissingReference, UnstorableValue, VersionConflict
+from service.store.base import (
+    AlreadyExists,
+    IdempotencyMismatch,
+    MissingReference,
+    StoreUnavailable,
+    UnstorableValue,
+    VersionConflict,
+)
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -233,6 +240,13 @@ def _no_such_seat(request: Request[Any, Any, Any], exc: NoSuchSeat) -> Response[
 @_maps(UnstorableValue)
 def _unstorable_value(request: Request[Any, Any, Any], exc: UnstorableValue) -> Response[Problem]:
     return problem(422, "unstorable-value", "A value cannot be stored", str(exc), request)
+
+
+@_maps(StoreUnavailable)
+def _store_unavailable(request: Request[Any, Any, Any], exc: StoreUnavailable) -> Response[Problem]:
+    unavailable = problem(503, "unavailable", "The database cannot be reached", str(exc), request)
+    unavailable.headers["Retry-After"] = "1"
+    return unavailable
 
 
 @_maps(MissingReference)

@@ -65,8 +65,11 @@ def _with_values(schema: dict[str, Any], values: tuple[str, ...]) -> dict[str, A
     return out
 
 
-def _described(schema: dict[str, Any], field_values: Mapping[str, tuple[str, ...]]) -> dict[str, Any]:
-    """A struct's schema with a readable description, each field's description and allowed values."""
+def _described(
+    schema: dict[str, Any], field_values: Mapping[str, tuple[str, ...]], field_descriptions: Mapping[str, str]
+) -> dict[str, Any]:
+    """A struct's schema with a readable description, each field's description and allowed values: the
+    docstring's sentences that name the field, else the game's word on the field, else the common one."""
     out = dict(schema)
     doc = " ".join(str(out.get("description", "")).split())
     if doc:
@@ -80,8 +83,8 @@ def _described(schema: dict[str, Any], field_values: Mapping[str, tuple[str, ...
         mentions = [s for s in sentences if f"`{name}`" in s]
         if mentions:
             prop["description"] = " ".join(mentions)
-        elif name in COMMON_FIELDS:
-            prop["description"] = COMMON_FIELDS[name]
+        elif name in field_descriptions or name in COMMON_FIELDS:
+            prop["description"] = field_descriptions.get(name) or COMMON_FIELDS[name]
         properties[name] = prop
     if properties:
         out["properties"] = properties
@@ -89,12 +92,17 @@ def _described(schema: dict[str, Any], field_values: Mapping[str, tuple[str, ...
 
 
 def _components(
-    types: Iterable[Any], prefix: str, field_values: Mapping[str, tuple[str, ...]], template: str
+    types: Iterable[Any],
+    prefix: str,
+    template: str,
+    field_values: Mapping[str, tuple[str, ...]] | None = None,
+    field_descriptions: Mapping[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     _, raw = msgspec.json.schema_components(list(types), ref_template="{name}")
     names = {name: _tag(schema) or f"{prefix}.{name}" for name, schema in raw.items()}
     return {
-        names[name]: _rewrite_refs(_described(schema, field_values), names, template) for name, schema in raw.items()
+        names[name]: _rewrite_refs(_described(schema, field_values or {}, field_descriptions or {}), names, template)
+        for name, schema in raw.items()
     }
 
 
@@ -134,11 +142,15 @@ def example(schema: Mapping[str, Any], components: Mapping[str, Any], template: 
 
 def event_components(rulesets: Iterable[Ruleset], template: str = OPENAPI_REFS) -> dict[str, dict[str, Any]]:
     """Every event schema of `rulesets` and the union of each, by component name, refs in `template`."""
-    components = _components([GameStarted, Correction], SHARED_PREFIX, {}, template)
+    components = _components([GameStarted, Correction], SHARED_PREFIX, template)
     unions: dict[str, dict[str, Any]] = {}
     for ruleset in rulesets:
         components |= _components(
-            [ruleset.event_type], ruleset.name, getattr(ruleset, "field_values", {}) or {}, template
+            [ruleset.event_type],
+            ruleset.name,
+            template,
+            getattr(ruleset, "field_values", None),
+            getattr(ruleset, "field_descriptions", None),
         )
         unions[union_name(ruleset)] = tagged_union(ruleset, template)
     for schema in components.values():

@@ -28,7 +28,7 @@ from litestar.handlers.base import BaseRouteHandler
 from service.auth import Principal
 from service.readmodels import SpectatorDelay
 from service.records import NotFound
-from service.store.base import Store
+from service.store.base import Store, StreamId
 
 Needs = Literal["operator", "keys", "write", "read", "public"]
 
@@ -111,18 +111,18 @@ def released(recorded: Sequence[datetime], delay: SpectatorDelay, now: float | N
     return max(last, 0)
 
 
-def spectator_horizon(store: Store, principal: Principal, game_id: str) -> int | None:
-    """The last step `principal` may see of a game, or None when it sees all of it."""
-    return None if principal.sees_hidden else spectators_horizon(store, game_id)
+def spectator_horizon(store: Store, principal: Principal, stream_id: StreamId) -> int | None:
+    """The last step `principal` may see of the game on `stream_id`, or None when it sees all of it."""
+    return None if principal.sees_hidden else spectators_horizon(store, stream_id)
 
 
-def spectators_horizon(store: Store, game_id: str) -> int | None:
-    """The last step spectators may see of a game now (at least the set-up), or None when it has no
-    spectator delay."""
-    delay = store.spectator_delay(game_id)
+def spectators_horizon(store: Store, stream_id: StreamId) -> int | None:
+    """The last step spectators may see of the game on `stream_id` now (at least the set-up), or None
+    when it has no spectator delay."""
+    delay = store.spectator_delay(stream_id)
     if not delay.events and not delay.seconds:
         return None
-    recorded = [e.recorded_at for e in store.read_stream(game_id)]
+    recorded = [e.recorded_at for e in store.read_stream(stream_id)]
     return max(1, released(recorded, delay))
 
 

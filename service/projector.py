@@ -37,7 +37,7 @@ from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
 from service.ratings import Ratings
 from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
-from service.store.base import Store, StoredEvent
+from service.store.base import Store, StoredEvent, StreamId, stream_game
 
 CORRECTION = Correction.__struct_config__.tag
 GAME_STARTED = GameStarted.__struct_config__.tag
@@ -154,9 +154,10 @@ class Games:
         self.ratings = Ratings(store)
 
     def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
-        latest: dict[str, GameFold] = {}
-        applied: dict[str, int] = {}
-        was_finished: dict[str, bool] = {}
+        # By stream: unique across clubs (a game id is its club's own).
+        latest: dict[StreamId, GameFold] = {}
+        applied: dict[StreamId, int] = {}
+        was_finished: dict[StreamId, bool] = {}
         writes: list[ReadModelWrite] = []
         for event in events:
             fold = self.folds.before(event)
@@ -168,28 +169,28 @@ class Games:
             if old is not None:
                 new = fold.outcome()
                 if (old.finished or new.finished) and old != new:
-                    writes.append(ResultChange(game_id=event.stream_id, version=event.version, before=old, after=new))
+                    writes.append(ResultChange(stream_id=event.stream_id, version=event.version, before=old, after=new))
             if event.version % self.every == 0:
                 writes.extend(self._snapshot(event.stream_id, fold))
             latest[event.stream_id] = fold
             applied[event.stream_id] = applied.get(event.stream_id, 0) + 1
-        summaries: dict[str, GameSummary] = {}
-        for game_id, fold in latest.items():
+        summaries: dict[StreamId, GameSummary] = {}
+        for stream_id, fold in latest.items():
             folded = fold.folded
-            summaries[game_id] = GameSummary(
-                game_id=game_id,
+            summaries[stream_id] = GameSummary(
+                game_id=stream_game(stream_id),
                 club_id=fold.club_id,
                 ruleset=folded.ruleset.name,
                 ruleset_version=folded.ruleset.version,
                 version=folded.version,
-                applied=applied[game_id],
+                applied=applied[stream_id],
                 started_at=fold.started_at,
                 players=folded.setup.players,
                 outcome=fold.outcome(),
             )
         writes.extend(summaries.values())
         changes = [w for w in writes if isinstance(w, ResultChange)]
-        corrected = {change.game_id for change in changes}
+        corrected = {change.stream_id for change in changes}
         finished = [
             s for g, s in summaries.items() if s.outcome.finished and not was_finished[g] and g not in corrected
         ]
@@ -197,22 +198,22 @@ class Games:
         return writes
 
     @staticmethod
-    def _snapshot(game_id: str, fold: GameFold) -> list[ReadModelWrite]:
+    def _snapshot(stream_id: StreamId, fold: GameFold) -> list[ReadModelWrite]:
         try:
-            return [snapshot_row(game_id, snapshot(fold.folded))]
+            return [snapshot_row(stream_id, snapshot(fold.folded))]
         except ProjectionError as error:
             # A ruleset whose state does not survive its encoding gets no snapshots (its replays fold
             # from the start) rather than stalling the projection behind it.
             get_logger().warning(
-                "projector.snapshot_skipped", game_id=game_id, code=error.code, ruleset=fold.folded.ruleset.name
+                "projector.snapshot_skipped", stream_id=stream_id, code=error.code, ruleset=fold.folded.ruleset.name
             )
             return []
 
 
-def snapshot_row(game_id: str, snap: Snapshot) -> SnapshotRow:
+def snapshot_row(stream_id: StreamId, snap: Snapshot) -> SnapshotRow:
     """A replay snapshot as a stored row."""
     return SnapshotRow(
-        game_id=game_id, version=snap.version, ruleset_version=snap.ruleset_version, data=encode_snapshot(snap)
+        stream_id=stream_id, version=snap.version, ruleset_version=snap.ruleset_version, data=encode_snapshot(snap)
     )
 
 

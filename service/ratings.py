@@ -15,7 +15,7 @@ from datetime import datetime
 
 from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate
 from service.readmodels import GameSummary, RatingRows, ResultChange
-from service.store.base import Store
+from service.store.base import Store, StreamId
 
 Key = tuple[str, str]
 """(club id, ruleset)."""
@@ -39,20 +39,20 @@ class Ratings:
         self.store = store
 
     def writes(
-        self, finished: Sequence[GameSummary], changes: Sequence[ResultChange], batch: dict[str, GameSummary]
+        self, finished: Sequence[GameSummary], changes: Sequence[ResultChange], batch: dict[StreamId, GameSummary]
     ) -> list[RatingRows]:
         """`finished`: games that finished in the batch (not by a correction); `changes`: what the batch's
         corrections changed in games' outcomes; `batch`: every summary the batch writes (newer than the
-        store's)."""
+        store's), by stream."""
         fresh: dict[Key, list[RatedGame]] = {}
         for summary in finished:
             fresh.setdefault((summary.club_id, summary.ruleset), []).append(rated(summary))
         starts: dict[Key, list[Order]] = {}
         for change in changes:
-            summary = batch[change.game_id]
+            summary = batch[change.stream_id]
             orders = starts.setdefault((summary.club_id, summary.ruleset), [])
             orders.extend(
-                (o.finished_at, change.game_id)
+                (o.finished_at, summary.game_id)
                 for o in (change.before, change.after)
                 if o.finished and o.finished_at is not None
             )
@@ -70,7 +70,7 @@ class Ratings:
                 out.append(_rows(key, now, history, {p: r.games for p, r in current.items()}, ()))
         return out
 
-    def _again(self, key: Key, start: Order, batch: dict[str, GameSummary]) -> RatingRows:
+    def _again(self, key: Key, start: Order, batch: dict[StreamId, GameSummary]) -> RatingRows:
         """The ratings of `key` derived again from the game at `start` on. Every finished game the store
         holds is rated (ratings are written with the summaries), so the games to rate again are those
         with history points from `start` on, and the batch's own."""
@@ -95,8 +95,8 @@ class Ratings:
                     last_game=before.game_id,
                     last_finished_at=before.finished_at,
                 )
-        summaries = self.store.game_summaries(sorted(again))
-        summaries.update({g: s for g, s in batch.items() if (s.club_id, s.ruleset) == key})
+        summaries = self.store.game_summaries(key[0], sorted(again))
+        summaries.update({s.game_id: s for s in batch.values() if (s.club_id, s.ruleset) == key})
         games = sorted((rated(s) for s in summaries.values() if s.outcome.finished), key=order_key)
         now, history = rate(base, [g for g in games if order_key(g) >= start])
         truncate = tuple((player, kept[player]) for player in sorted(first_later))

@@ -2,7 +2,7 @@
 
 Read models (rebuildable from the event log, see `service.projector`):
 
-- `game_summaries`: one row per game: version, finished, when, players and result. Standings and
+- `game_summaries`: one row per game of a club: version, finished, when, players and result. Standings and
   campaigns read it, never the event log.
 - `game_result_changes`: what each correction (G-3) changed in a game's outcome, so the API can
   show what it changed in standings and campaigns.
@@ -29,7 +29,7 @@ import msgspec
 from domain.ruleset import Player, Result
 from projections.ratings import PlayerRating, RatingPoint, Skill
 from projections.standings import Removal
-from service.store.base import AlreadyExists
+from service.store.base import AlreadyExists, StreamId
 
 CollectionKind = Literal["league", "campaign", "tournament"]
 """A tournament is listed here too (its record is its own event stream)."""
@@ -58,18 +58,18 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ResultChange(msgspec.Struct, frozen=True, kw_only=True):
-    """The outcome of `game_id` before and after the correction at stream version `version`."""
+    """The outcome of the game on `stream_id` before and after the correction at version `version`."""
 
-    game_id: str
+    stream_id: StreamId
     version: int
     before: Outcome
     after: Outcome
 
 
 class SnapshotRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A stored replay snapshot (`projections.replay.encode_snapshot` bytes)."""
+    """A stored replay snapshot (`projections.replay.encode_snapshot` bytes) of the game on `stream_id`."""
 
-    game_id: str
+    stream_id: StreamId
     version: int
     ruleset_version: str
     data: bytes
@@ -202,7 +202,7 @@ class ReadModelSql:
             cursor.executemany(
                 self._q(
                     f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+                    "ON CONFLICT (club_id, game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
                     "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
                     "finished = excluded.finished, finished_at = excluded.finished_at, "
                     "players = excluded.players, result = excluded.result"
@@ -226,10 +226,10 @@ class ReadModelSql:
             )
         if changes:
             cursor.executemany(
-                self._q("INSERT INTO game_result_changes (game_id, version, before, after) VALUES (?, ?, ?, ?)"),
+                self._q("INSERT INTO game_result_changes (stream_id, version, before, after) VALUES (?, ?, ?, ?)"),
                 [
                     (
-                        w.game_id,
+                        w.stream_id,
                         w.version,
                         msgspec.json.encode(w.before).decode(),
                         msgspec.json.encode(w.after).decode(),
@@ -240,11 +240,11 @@ class ReadModelSql:
         if snapshots:
             cursor.executemany(
                 self._q(
-                    "INSERT INTO replay_snapshots (game_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+                    "INSERT INTO replay_snapshots (stream_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (stream_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
                     "data = excluded.data"
                 ),
-                [(w.game_id, w.version, w.ruleset_version, w.data) for w in snapshots],
+                [(w.stream_id, w.version, w.ruleset_version, w.data) for w in snapshots],
             )
         for rows in ratings:
             self._write_ratings(cursor, rows)
@@ -363,12 +363,15 @@ class ReadModelSql:
         return int(count), oldest if isinstance(oldest, datetime) or oldest is None else _time(oldest)
 
     # -- game summaries -------------------------------------------------------------------------
-    def game_summaries(self, game_ids: Sequence[str]) -> dict[str, GameSummary]:
-        """The summaries of these games that the projector has written, by game id."""
+    def game_summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]:
+        """The summaries of these games of the club that the projector has written, by game id."""
         if not game_ids:
             return {}
         marks = ", ".join("?" for _ in game_ids)
-        rows = self._rows(f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE game_id IN ({marks})", game_ids)
+        rows = self._rows(
+            f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND game_id IN ({marks})",
+            [club_id, *game_ids],
+        )
         return {row[0]: _summary(row) for row in rows}
 
     def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]:
@@ -425,15 +428,15 @@ class ReadModelSql:
         )
         return [_point(r) for r in rows]
 
-    def result_changes(self, game_id: str) -> list[ResultChange]:
-        """The corrections that changed a game's outcome, oldest first."""
+    def result_changes(self, stream_id: StreamId) -> list[ResultChange]:
+        """The corrections that changed the outcome of the game on `stream_id`, oldest first."""
         rows = self._rows(
-            "SELECT game_id, version, before, after FROM game_result_changes WHERE game_id = ? ORDER BY version",
-            (game_id,),
+            "SELECT stream_id, version, before, after FROM game_result_changes WHERE stream_id = ? ORDER BY version",
+            (stream_id,),
         )
         return [
             ResultChange(
-                game_id=r[0],
+                stream_id=r[0],
                 version=r[1],
                 before=msgspec.json.decode(r[2].encode(), type=Outcome),
                 after=msgspec.json.decode(r[3].encode(), type=Outcome),
@@ -442,19 +445,19 @@ class ReadModelSql:
         ]
 
     # -- replay snapshots -----------------------------------------------------------------------
-    def snapshots(self, game_id: str, *, up_to: int | None = None) -> list[SnapshotRow]:
-        """A game's stored snapshots (at or before version `up_to`), oldest first."""
+    def snapshots(self, stream_id: StreamId, *, up_to: int | None = None) -> list[SnapshotRow]:
+        """The stored snapshots of the game on `stream_id` (at or before version `up_to`), oldest first."""
         rows = self._rows(
-            "SELECT game_id, version, ruleset_version, data FROM replay_snapshots "
-            "WHERE game_id = ? AND version <= ? ORDER BY version",
-            (game_id, up_to if up_to is not None else 2**31 - 1),
+            "SELECT stream_id, version, ruleset_version, data FROM replay_snapshots "
+            "WHERE stream_id = ? AND version <= ? ORDER BY version",
+            (stream_id, up_to if up_to is not None else 2**31 - 1),
         )
-        return [SnapshotRow(game_id=r[0], version=r[1], ruleset_version=r[2], data=bytes(r[3])) for r in rows]
+        return [SnapshotRow(stream_id=r[0], version=r[1], ruleset_version=r[2], data=bytes(r[3])) for r in rows]
 
-    def replace_snapshots(self, game_id: str, rows: Sequence[SnapshotRow]) -> None:
+    def replace_snapshots(self, stream_id: StreamId, rows: Sequence[SnapshotRow]) -> None:
         """Replace a game's snapshots (rebuilt under a new ruleset version)."""
         with self._rm_write() as conn:
-            conn.execute(self._q("DELETE FROM replay_snapshots WHERE game_id = ?"), (game_id,))
+            conn.execute(self._q("DELETE FROM replay_snapshots WHERE stream_id = ?"), (stream_id,))
             self._write_rows(conn, rows)
 
     # -- leagues and campaigns ------------------------------------------------------------------
@@ -581,20 +584,20 @@ class ReadModelSql:
         ]
 
     # -- spectator delays -----------------------------------------------------------------------
-    def spectator_delay(self, game_id: str) -> SpectatorDelay:
-        """A game's live delay (none when never set)."""
-        rows = self._rows("SELECT events, seconds FROM spectator_delays WHERE game_id = ?", (game_id,))
+    def spectator_delay(self, stream_id: StreamId) -> SpectatorDelay:
+        """The live delay of the game on `stream_id` (none when never set)."""
+        rows = self._rows("SELECT events, seconds FROM spectator_delays WHERE stream_id = ?", (stream_id,))
         return SpectatorDelay(events=rows[0][0], seconds=rows[0][1]) if rows else SpectatorDelay()
 
-    def set_spectator_delay(self, game_id: str, delay: SpectatorDelay) -> None:
+    def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None:
         """Set a game's live delay."""
         with self._rm_write() as conn:
             conn.execute(
                 self._q(
-                    "INSERT INTO spectator_delays (game_id, events, seconds) VALUES (?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"
+                    "INSERT INTO spectator_delays (stream_id, events, seconds) VALUES (?, ?, ?) "
+                    "ON CONFLICT (stream_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"
                 ),
-                (game_id, delay.events, delay.seconds),
+                (stream_id, delay.events, delay.seconds),
             )
 
 

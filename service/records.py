@@ -34,10 +34,12 @@ from service.store.base import (
     Resource,
     Store,
     StoredEvent,
+    StreamId,
     VersionConflict,
     chain_hash,
     chained,
     content_hash,
+    game_stream,
     request_fingerprint,
 )
 
@@ -132,18 +134,19 @@ class GameRecords:
     def __init__(self, store: Store, *, cache_size: int = 512, limits: Limits | None = None) -> None:
         self.store = store
         self.limits = limits or Limits.of()
-        self._cache: OrderedDict[str, Folded] = OrderedDict()
+        self._cache: OrderedDict[StreamId, Folded] = OrderedDict()
+        """Folds by stream (unique across clubs, as game ids are not)."""
         self._cache_size = cache_size
-        self._identities: dict[str, GameRecord] = {}
-        self._links: dict[str, tuple[int, str]] = {}
+        self._identities: dict[tuple[str, str], GameRecord] = {}
+        self._links: dict[StreamId, tuple[int, str]] = {}
         """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
-        """A game of the club, or NotFound (another club's game is not found either)."""
-        record = self.store.get_game(game_id)
-        if record is None or record.club_id != club_id:
+        """A game of the club, or NotFound (whether or not another club has a game of that id)."""
+        record = self.store.get_game(club_id, game_id)
+        if record is None:
             raise NotFound("game", game_id)
         return record
 
@@ -151,16 +154,18 @@ class GameRecords:
         """Like `game`, for callers that need only what never changes (club, ruleset): remembered, so
         appends and reads skip a round trip. Its version and finished flag may be stale."""
         with self._lock:
-            known = self._identities.get(game_id)
+            known = self._identities.get((club_id, game_id))
         if known is None:
             known = self.game(club_id, game_id)
             with self._lock:
                 if len(self._identities) >= self._cache_size:
                     self._identities.clear()
-                self._identities[game_id] = known
-        if known.club_id != club_id:
-            raise NotFound("game", game_id)
+                self._identities[club_id, game_id] = known
         return known
+
+    def stream(self, club_id: str, game_id: str) -> StreamId:
+        """The stream holding the events of the club's game (NotFound as `game`)."""
+        return self._owned(club_id, game_id).stream_id
 
     def resolve_resource(self, club_id: str, ruleset: Ruleset, kind: str, choice: ResourceChoice) -> ResourceRef:
         """The club's resource of that id (a given or the latest version), else one the project ships."""
@@ -219,7 +224,8 @@ class GameRecords:
             raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
         except (msgspec.ValidationError, TypeError, KeyError) as error:
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
-        game_id = request.game_id or uuid.uuid4().hex
+        # Checked here whatever the caller (API, CLI, an import): a game id names its stream (`game_stream`).
+        game_id = check_id(self.limits, "game_id", request.game_id or uuid.uuid4().hex)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -228,18 +234,19 @@ class GameRecords:
             player_ids=tuple(p.player_id for p in players),
             created_at=datetime.now(UTC),
             title=request.title,
+            stream_id=game_stream(club_id, game_id),
         )
         first = chained(CHAIN_START, [_new_event(started)])
         result = self.store.append(
-            game_id,
+            record.stream_id,
             first,
             0,
             recorded_by=recorded_by,
             game=record,
             progress=GameProgress(finished=False),
         )
-        self._remember(game_id, folded)
-        self._remember_link(game_id, 1, first[0].chain)
+        self._remember(record.stream_id, folded)
+        self._remember_link(record.stream_id, 1, first[0].chain)
         return record, result
 
     # -- events ---------------------------------------------------------------------------------
@@ -277,7 +284,7 @@ class GameRecords:
             self.limits.event(index, new.data)
         fingerprint = request_fingerprint(new_events, expected_version) if idempotency_key else ""
         if idempotency_key:
-            replay = self.store.replayed_append(game_id, idempotency_key, fingerprint)
+            replay = self.store.replayed_append(record.stream_id, idempotency_key, fingerprint)
             if replay is not None:
                 return replay
         try:
@@ -286,7 +293,7 @@ class GameRecords:
             # A copy of this very append (same key, same body) may have won the race since the look
             # above, here or in another worker: every copy gets its first result, never a conflict.
             if idempotency_key:
-                replay = self.store.replayed_append(game_id, idempotency_key, fingerprint)
+                replay = self.store.replayed_append(record.stream_id, idempotency_key, fingerprint)
                 if replay is not None:
                     return replay
             raise
@@ -302,20 +309,20 @@ class GameRecords:
         idempotency_key: str | None,
     ) -> AppendResult:
         """Check the batch against the game at `expected_version` and append it there."""
-        game_id = record.game_id
+        stream_id = record.stream_id
         with self._lock:
-            cached = self._cache.get(game_id)
+            cached = self._cache.get(stream_id)
         # A fold remembered at the version the writer expects needs no refresh: were the stream ahead
         # (another worker appended), the store's own version check refuses the append as a conflict.
         folded = cached if cached is not None and cached.version == expected_version else self.folded(record)
         if folded.version != expected_version:
-            raise VersionConflict(game_id, expected_version, folded.version)
+            raise VersionConflict(stream_id, expected_version, folded.version)
         was_finished = ruleset.result(folded.state).finished
         folded = accept_batch(folded, events)
         finished = ruleset.result(folded.state).finished
-        new_events = chained(self._link_at(game_id, expected_version), new_events)
+        new_events = chained(self._link_at(stream_id, expected_version), new_events)
         result = self.store.append(
-            game_id,
+            stream_id,
             new_events,
             expected_version,
             recorded_by=recorded_by,
@@ -325,34 +332,34 @@ class GameRecords:
             progress=GameProgress(finished=finished) if finished != was_finished else None,
         )
         if not result.replayed:
-            self._remember(game_id, folded)
-            self._remember_link(game_id, result.last_version, new_events[-1].chain)
+            self._remember(stream_id, folded)
+            self._remember_link(stream_id, result.last_version, new_events[-1].chain)
         return result
 
-    def _link_at(self, game_id: str, version: int) -> str:
+    def _link_at(self, stream_id: StreamId, version: int) -> str:
         """The chain link of the game's event `version` (remembered, stored, or computed for events
         recorded before links were kept)."""
         if version == 0:
             return CHAIN_START
         with self._lock:
-            known = self._links.get(game_id)
+            known = self._links.get(stream_id)
         if known is not None and known[0] == version:
             return known[1]
-        stored = self.store.read_stream(game_id, after_version=version - 1, limit=1)
+        stored = self.store.read_stream(stream_id, after_version=version - 1, limit=1)
         if stored and stored[0].chain is not None:
             return stored[0].chain
         link = CHAIN_START
-        for event in self.store.read_stream(game_id, limit=version):
+        for event in self.store.read_stream(stream_id, limit=version):
             link = chain_hash(link, event)
         return link
 
-    def _remember_link(self, game_id: str, version: int, link: str | None) -> None:
+    def _remember_link(self, stream_id: StreamId, version: int, link: str | None) -> None:
         if link is None:
             return
         with self._lock:
             if len(self._links) >= self._cache_size:
                 self._links.clear()
-            self._links[game_id] = (version, link)
+            self._links[stream_id] = (version, link)
 
     def import_stream(
         self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder, game_id: str | None = None
@@ -398,9 +405,11 @@ class GameRecords:
             recorded_at.append(moment)
         listing = kept[0].tablelog_game or _ExportedGame()
         finished = ruleset.result(folded.state).finished
+        game_id = check_id(self.limits, "game_id", game_id or uuid.uuid4().hex)
         record = GameRecord(
-            game_id=game_id or uuid.uuid4().hex,
+            game_id=game_id,
             club_id=club_id,
+            stream_id=game_stream(club_id, game_id),
             ruleset=ruleset.name,
             ruleset_version=head.ruleset_version,
             player_ids=tuple(p.player_id for p in head.setup.players),
@@ -418,7 +427,7 @@ class GameRecords:
     def write_import(self, prepared: PreparedGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
         """Store a prepared game (its players who are not yet the club's first)."""
         record = prepared.record
-        if self.store.get_game(record.game_id) is not None:
+        if self.store.get_game(record.club_id, record.game_id) is not None:
             raise AlreadyExists("game", record.game_id)
         players = prepared.players
         known = {p.player_id for p in self.store.get_players(record.club_id, [p.player_id for p in players])}
@@ -426,10 +435,10 @@ class GameRecords:
             if player.player_id not in known:
                 self.store.create_player(record.club_id, player.player_id, player.name)
         result = self.store.restore_stream(
-            record.game_id, prepared.events, prepared.recorded_at, recorded_by=recorded_by, game=record
+            record.stream_id, prepared.events, prepared.recorded_at, recorded_by=recorded_by, game=record
         )
-        self._remember(record.game_id, prepared.folded)
-        self._remember_link(record.game_id, len(prepared.events), prepared.events[-1].chain)
+        self._remember(record.stream_id, prepared.folded)
+        self._remember_link(record.stream_id, len(prepared.events), prepared.events[-1].chain)
         return record, result
 
     def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
@@ -440,7 +449,7 @@ class GameRecords:
         record = self.game(club_id, game_id)
         listing = _ExportedGame(title=record.title, created_at=record.created_at, finished_at=record.finished_at)
         lines, link = [], CHAIN_START
-        for event in self.store.read_stream(game_id):
+        for event in self.store.read_stream(record.stream_id):
             link = chain_hash(link, event)
             members: dict[str, Any] = {"tablelog_recorded_at": event.recorded_at}
             if event.version == 1:
@@ -456,22 +465,27 @@ class GameRecords:
             offset = 0
             while games := self.store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
                 for game in games:
-                    yield from self.verify_game(game.game_id)
+                    yield from self.verify_game(game)
                 offset += len(games)
 
-    def verify_game(self, game_id: str) -> Iterator[ChainBreak]:
+    def verify_game(self, game: GameRecord) -> Iterator[ChainBreak]:
         """One game's events checked against its chain (each break reported once)."""
         link = CHAIN_START
-        for expected, event in enumerate(self.store.read_stream(game_id), start=1):
+        for expected, event in enumerate(self.store.read_stream(game.stream_id), start=1):
             link = chain_hash(link, event)
             if event.version != expected:
                 yield ChainBreak(
-                    game_id=game_id, version=event.version, type=event.type, reason="events before it are missing"
+                    club_id=game.club_id,
+                    game_id=game.game_id,
+                    version=event.version,
+                    type=event.type,
+                    reason="events before it are missing",
                 )
                 return
             if event.chain is not None and event.chain != link:
                 yield ChainBreak(
-                    game_id=game_id,
+                    club_id=game.club_id,
+                    game_id=game.game_id,
                     version=event.version,
                     type=event.type,
                     reason="its link does not follow from the events before it",
@@ -480,20 +494,20 @@ class GameRecords:
 
     # -- reading --------------------------------------------------------------------------------
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
-        self._owned(club_id, game_id)
-        return self.store.read_stream(game_id, after_version=after_version, limit=limit)
+        record = self._owned(club_id, game_id)
+        return self.store.read_stream(record.stream_id, after_version=after_version, limit=limit)
 
     def folded(self, record: GameRecord, at_version: int | None = None) -> Folded:
         """The game folded to `at_version` (the latest when None)."""
         ruleset = registry.get(record.ruleset)
         with self._lock:
-            cached = self._cache.get(record.game_id)
+            cached = self._cache.get(record.stream_id)
         if at_version is None and cached is not None:
-            newer = self.store.read_stream(record.game_id, after_version=cached.version)
+            newer = self.store.read_stream(record.stream_id, after_version=cached.version)
             folded = self._fold_onto(ruleset, cached, newer)
-            self._remember(record.game_id, folded)
+            self._remember(record.stream_id, folded)
             return folded
-        stored = self.store.read_stream(record.game_id, limit=at_version)
+        stored = self.store.read_stream(record.stream_id, limit=at_version)
         if not stored:
             raise NotFound("game", record.game_id)
         if at_version is not None and (at_version < 1 or at_version > stored[-1].version):
@@ -502,7 +516,7 @@ class GameRecords:
         folded = start(ruleset, dec.decode(stored[0].data), version=stored[0].version)
         folded = self._fold_onto(ruleset, folded, stored[1:])
         if at_version is None:
-            self._remember(record.game_id, folded)
+            self._remember(record.stream_id, folded)
         return folded
 
     @staticmethod
@@ -542,10 +556,10 @@ class GameRecords:
         content = ruleset.resource_kinds[kind].parse(data)  # raises ResourceError row by row
         return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
 
-    def _remember(self, game_id: str, folded: Folded) -> None:
+    def _remember(self, stream_id: StreamId, folded: Folded) -> None:
         with self._lock:
-            self._cache[game_id] = folded
-            self._cache.move_to_end(game_id)
+            self._cache[stream_id] = folded
+            self._cache.move_to_end(stream_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
@@ -580,6 +594,7 @@ class PreparedGame(msgspec.Struct, frozen=True, kw_only=True):
 class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
     """An event whose chain link does not follow: it, or an event before it, was changed or removed."""
 
+    club_id: str
     game_id: str
     version: int
     type: str

@@ -124,7 +124,7 @@ def test_a_real_server_records_a_game_over_http_and_the_cli_exports_and_reimport
         assert result["finished"] and result["winners"] == [0]
 
     exported = tmp_path / "game.jsonl"
-    tablelog("export", game_id, "-o", str(exported), env=env)
+    tablelog("export", game_id, "--club", "e2e", "-o", str(exported), env=env)
     lines = exported.read_text().splitlines()
     assert len(lines) == 4 and json.loads(lines[0])["type"] == "tablelog.game_started"
     imported = tablelog("import", str(exported), "--club", "e2e", "--game-id", "copy", env=env)

@@ -17,13 +17,15 @@ StormEffect = Literal["cancel", "skip"]
 
 
 class ConvoysCut(Event, tag="atlantic_storm.convoys_cut", frozen=True, kw_only=True, gc=False):
-    """Each player cut the convoy deck and showed a convoy, by seat; the lowest number deals (AS-2)."""
+    """Each player cut the convoy deck and showed a convoy; the lowest number deals (AS-2). `cuts` holds the
+    convoy each seat showed, by seat."""
 
     cuts: tuple[str, ...]
 
 
 class CardsDealt(Event, tag="atlantic_storm.cards_dealt", frozen=True, kw_only=True, gc=False):
-    """The dealer dealt six force cards to each player (AS-2), by seat; None is a card dealt face down."""
+    """The dealer dealt six force cards to each player (AS-2). `hands` holds each seat's cards, by seat;
+    None is a card dealt face down (G-2)."""
 
     hands: tuple[tuple[str | None, ...], ...]
 
@@ -38,14 +40,15 @@ class ConvoyTurned(Event, tag="atlantic_storm.convoy_turned", frozen=True, kw_on
 
 
 class ZoneDeclared(Event, tag="atlantic_storm.zone_declared", frozen=True, kw_only=True, gc=False):
-    """The round leader declared the zone (AS-3)."""
+    """The round leader declared the `zone` of the battle (AS-3): air, surface, submarine or combined."""
 
     seat: int
     zone: Zone
 
 
 class Bonus(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """A bonus card in a play, attached to one of the play's normal cards or standing alone (AS-4)."""
+    """A bonus card in a play (AS-4). `card` is the bonus card; `parent` the normal card of the play it
+    is attached to, or None when it stands alone."""
 
     card: str
     parent: str | None = None
@@ -54,6 +57,8 @@ class Bonus(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 class CardsPlayed(Event, tag="atlantic_storm.cards_played", frozen=True, kw_only=True, gc=False):
     """A play (AS-3): normal card(s) with bonus, special and supply cards, all of one side.
 
+    Cards are named by number. `normals` are the play's normal cards (one, or two with an admiral).
+    `bonuses` are its bonus cards. `specials` are its special cards. `supplies` are its supply cards.
     `admiral` says how an admiral in the play is used (AS-7): `combined` changes the zone for the round,
     `two_normals` lets the play hold two normal cards. `victims` announces the fate victims of the play's
     fate cards (AS-6): the convoy (its value doubles) or cards played earlier this round (destroyed)."""
@@ -68,29 +73,30 @@ class CardsPlayed(Event, tag="atlantic_storm.cards_played", frozen=True, kw_only
 
 
 class IntelligencePlayed(Event, tag="atlantic_storm.intelligence_played", frozen=True, kw_only=True, gc=False):
-    """Ultra or B-Dienst played instead of a play or discard; the player's turn moves to the end of the
-    round (AS-7)."""
+    """Ultra or B-Dienst (`card`) played instead of a play or discard; the player's turn moves to the end
+    of the round (AS-7)."""
 
     seat: int
     card: str
 
 
 class CardDiscarded(Event, tag="atlantic_storm.card_discarded", frozen=True, kw_only=True, gc=False):
-    """A player discarded one card instead of playing (AS-3); after an intelligence card, that card."""
+    """A player discarded one `card` instead of playing (AS-3); after an intelligence card, that card."""
 
     seat: int
     card: str
 
 
 class HandDiscarded(Event, tag="atlantic_storm.hand_discarded", frozen=True, kw_only=True, gc=False):
-    """Advanced game: a player discarded his whole hand instead of playing (AS-3)."""
+    """Advanced game: a player discarded his whole hand instead of playing (AS-3). `cards` are the cards
+    of that hand."""
 
     seat: int
     cards: tuple[str, ...]
 
 
 class StormRolled(Event, tag="atlantic_storm.storm_rolled", frozen=True, kw_only=True, gc=False):
-    """The storm's holder rolled its die at the end of his turn (AS-7)."""
+    """The storm's holder rolled its die at the end of his turn (AS-7). `face` is the face it showed (1 to 6)."""
 
     seat: int
     face: int
@@ -114,7 +120,8 @@ class StormStruck(Event, tag="atlantic_storm.storm_struck", frozen=True, kw_only
 
 
 class DiceRolled(Event, tag="atlantic_storm.dice_rolled", frozen=True, kw_only=True, gc=False):
-    """The dice for a card's '?' values, rolled by the card's player after every play (AS-5)."""
+    """The dice for a card's '?' values, rolled by the card's player after every play (AS-5). `card` is the
+    card the dice are for; `faces` the faces they showed, one per die."""
 
     seat: int
     card: str
@@ -122,7 +129,7 @@ class DiceRolled(Event, tag="atlantic_storm.dice_rolled", frozen=True, kw_only=T
 
 
 class SupplyTaken(Event, tag="atlantic_storm.supply_taken", frozen=True, kw_only=True, gc=False):
-    """A supply card on the winning side refuelled `card` into its player's hand, or nothing (AS-8)."""
+    """A supply card (`supply`) on the winning side refuelled `card` into its player's hand, or nothing (AS-8)."""
 
     seat: int
     supply: str
@@ -130,21 +137,23 @@ class SupplyTaken(Event, tag="atlantic_storm.supply_taken", frozen=True, kw_only
 
 
 class Share(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """The spoils one player receives."""
+    """The spoils one player receives: `cards`, the convoy and captured cards given to that `seat`."""
 
     seat: int
     cards: tuple[str, ...]
 
 
 class SpoilsDivided(Event, tag="atlantic_storm.spoils_divided", frozen=True, kw_only=True, gc=False):
-    """Advanced game: the trick winner's division of the convoy and captured cards (AS-15)."""
+    """Advanced game: the trick winner's division of the convoy and captured cards (AS-15). `shares` holds
+    what each player receives."""
 
     seat: int
     shares: tuple[Share, ...]
 
 
 class CardsDrawn(Event, tag="atlantic_storm.cards_drawn", frozen=True, kw_only=True, gc=False):
-    """A player drew force cards while refilling his hand (AS-12); None is a card drawn face down."""
+    """A player drew force cards while refilling his hand (AS-12). `cards` are the cards drawn; None is a
+    card drawn face down (G-2)."""
 
     seat: int
     cards: tuple[str | None, ...]

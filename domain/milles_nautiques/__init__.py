@@ -55,6 +55,9 @@ RULESET = GameRuleset(
         **dict.fromkeys(("card", "hands", "revealed"), tuple(BY_NAME)),
         "ship": tuple(card.name for card in CARDS if card.category == WARSHIP),
     },
+    field_descriptions={
+        "convoy": "The convoy aimed at, by its number in the round (1 = the first convoy laid); it never changes.",
+    },
     player_counts=(2, 3, 4, 5, 6),  # MN-18
     score_scale=2,  # scores in half-points
     series_next=series.series_next,  # same seats, next round, the deal passing left (MN-17, MN-19)

@@ -15,15 +15,17 @@ from domain.ruleset import Event
 
 
 class Dealt(Event, tag="milles_nautiques.dealt", kw_only=True, frozen=True):
-    """The dealer deals six cards to each player, one at a time from his left (MN-2, MN-19).
-    `hands` optionally gives, seat by seat, the cards the record knows (the rest are face down)."""
+    """The dealer deals six cards to each player, one at a time from his left (MN-2, MN-19). `dealer` is
+    the dealer's seat. `hands` optionally gives, seat by seat, the cards the record knows (the rest are
+    face down)."""
 
     dealer: int
     hands: tuple[tuple[str, ...], ...] = ()
 
 
 class Drew(Event, tag="milles_nautiques.drew", kw_only=True, frozen=True):
-    """A player draws the top card of the stock, known or face down (G-2)."""
+    """A player draws the top card of the stock. `card` is the card drawn, or None when it is drawn face
+    down (G-2)."""
 
     seat: int
     card: str | None = None
@@ -39,7 +41,7 @@ class ConvoyPlaced(Event, tag="milles_nautiques.convoy_placed", kw_only=True, fr
 
 
 class MilesPlayed(Event, tag="milles_nautiques.miles_played", kw_only=True, frozen=True):
-    """A miles card laid on one of the player's (team's) convoys (MN-4)."""
+    """A miles `card` laid on one of the player's (team's) convoys, `convoy` (MN-4)."""
 
     seat: int
     convoy: int
@@ -129,14 +131,14 @@ class NeutralFlagPlayed(Event, tag="milles_nautiques.neutral_flag_played", kw_on
 
 
 class Discarded(Event, tag="milles_nautiques.discarded", kw_only=True, frozen=True):
-    """A card discarded face up instead of a play (MN-2)."""
+    """A `card` discarded face up instead of a play (MN-2)."""
 
     seat: int
     card: str
 
 
 class RevealedConvoy(msgspec.Struct, frozen=True, kw_only=True):
-    """One convoy turned face up: its number in the round and its card."""
+    """One convoy turned face up. `convoy` is its number in the round; `card` is its card."""
 
     convoy: int
     card: str
@@ -144,7 +146,8 @@ class RevealedConvoy(msgspec.Struct, frozen=True, kw_only=True):
 
 class ConvoysRevealed(Event, tag="milles_nautiques.convoys_revealed", kw_only=True, frozen=True):
     """The table tells the record the cards of convoys it did not know (G-2): at the end of the round
-    to complete the score, or during it (a player showing his convoys to claim 40 points, MN-15)."""
+    to complete the score, or during it (a player showing his convoys to claim 40 points, MN-15).
+    `convoys` lists each convoy turned face up with its card."""
 
     convoys: tuple[RevealedConvoy, ...]
 

@@ -414,7 +414,9 @@ def _live_stream(
     """The live stream the API serves (public view, spectator delay), for a page's EventSource."""
     record = records.game(club_id, game_id)
     resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-    live = LiveGame(records.store, registry.get(record.ruleset), game_id, resume, state.settings.snapshot_every)
+    live = LiveGame(
+        records.store, registry.get(record.ruleset), record.stream_id, resume, state.settings.snapshot_every
+    )
     settings = state.settings
     return ServerSentEvent(
         live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal))

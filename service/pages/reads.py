@@ -32,7 +32,7 @@ from service.guards import spectator_horizon, spectators_horizon
 from service.pages.render import campaign_plot, change_text, points, state_html, unit_word
 from service.readmodels import SpectatorDelay
 from service.records import GameRecords, NotFound
-from service.store.base import GameFilter, GameRecord
+from service.store.base import GameFilter, GameRecord, StreamId
 
 WINDOW = 12
 """Steps of narration shown on each side of the current one (a long game's list stays short)."""
@@ -123,7 +123,7 @@ class StreamEvents(Sequence[Any]):
     step page reads the set-up and the events after the snapshot it seeks from, not the whole record
     (a correction that refolds from the start asks for the rest, and gets it)."""
 
-    def __init__(self, records: GameRecords, ruleset: Ruleset, game_id: str, length: int, read_from: int) -> None:
+    def __init__(self, records: GameRecords, ruleset: Ruleset, game_id: StreamId, length: int, read_from: int) -> None:
         self._store, self._decoder, self._game_id, self._length = records.store, decoder(ruleset), game_id, length
         self._read: dict[int, Any] = {}
         self._load(1, 1)
@@ -190,8 +190,8 @@ def game_step(
     """The replay viewer at `step` (the last one the principal may see when None)."""
     record = records.game(club_id, game_id)
     ruleset = registry.get(record.ruleset)
-    horizon = spectator_horizon(records.store, principal, game_id)
-    indexed = told_up_to(records, ruleset, game_id, horizon)
+    horizon = spectator_horizon(records.store, principal, record.stream_id)
+    indexed = told_up_to(records, ruleset, record.stream_id, horizon)
     told = indexed.replay
     last = len(told.steps)
     at = last if step is None else step
@@ -200,8 +200,9 @@ def game_step(
     viewer = viewer_of(principal, view, seat, told.players)
     # Seek from the latest snapshot before the step (view_at folds to the step before it, then applies
     # the step): only the events after it are read.
-    snaps = [s for s in replay_snapshots(records.store, ruleset, game_id, at, snapshot_every) if s.version < at][-1:]
-    events = StreamEvents(records, ruleset, game_id, at, snaps[0].version if snaps else 1)
+    stream = record.stream_id
+    snaps = [s for s in replay_snapshots(records.store, ruleset, stream, at, snapshot_every) if s.version < at][-1:]
+    events = StreamEvents(records, ruleset, stream, at, snaps[0].version if snaps else 1)
     shown = view_at(ruleset, events, at, viewer, snaps)
     current = told.steps[at - 1]
     return {
@@ -227,7 +228,7 @@ _TOLD: OrderedDict[tuple[str, str, str, int], Told] = OrderedDict()
 _TOLD_LOCK = threading.Lock()
 
 
-def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: str, horizon: int | None) -> Told:
+def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: StreamId, horizon: int | None) -> Told:
     """The game narrated up to `horizon` (all of it when None). A record only grows, so the narration of
     its first N events never changes: it is remembered per game and length (a step page then folds only
     from the nearest snapshot, as the API's does)."""
@@ -263,12 +264,13 @@ def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every:
     follows holds steps back the same way)."""
     record = records.game(club_id, game_id)
     ruleset = registry.get(record.ruleset)
-    delay = records.store.spectator_delay(game_id)
-    horizon = spectators_horizon(records.store, game_id)
-    events = _events(records.store, ruleset, game_id, up_to=horizon)
+    stream = record.stream_id
+    delay = records.store.spectator_delay(stream)
+    horizon = spectators_horizon(records.store, stream)
+    events = _events(records.store, ruleset, stream, up_to=horizon)
     told = replay(ruleset, events)
     at = len(told.steps)
-    snaps = replay_snapshots(records.store, ruleset, game_id, at, snapshot_every)
+    snaps = replay_snapshots(records.store, ruleset, stream, at, snapshot_every)
     shown = view_at(ruleset, events, at, Viewer.public(), snaps)
     return {
         "game": record,
@@ -318,7 +320,7 @@ def _player_names(records: GameRecords, club_id: str) -> dict[str, str]:
 
 def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date | None) -> dict[str, Any]:
     league, game_ids = _league(records, club_id, league_id)
-    table = standings(league, league_games(game_ids, records.store.game_summaries(game_ids)), as_of)
+    table = standings(league, league_games(game_ids, records.store.game_summaries(club_id, game_ids)), as_of)
     why = {(s.upper, s.lower): s.text for s in table.separations}
     explained = [
         (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
@@ -338,8 +340,8 @@ def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date 
 def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[str, Any]:
     campaign, game_ids = _campaign(records, club_id, campaign_id)
     ruleset = registry.get(campaign.ruleset)
-    summaries = records.store.game_summaries(game_ids)
-    games = campaign_games(records.store, game_ids, summaries)
+    summaries = records.store.game_summaries(club_id, game_ids)
+    games = campaign_games(records, club_id, game_ids, summaries)
     status = campaign_status(ruleset, campaign, games)
     unit = games[0].result.score_unit if games else ""
     names = _names(records, club_id, campaign, status.status.totals)
@@ -371,7 +373,7 @@ def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str,
         raise NotFound("player", player_id)
     games = store.list_games(club_id, GameFilter(player_id=player_id, limit=200))
     games.sort(key=lambda g: g.created_at, reverse=True)
-    summaries = store.game_summaries([g.game_id for g in games])
+    summaries = store.game_summaries(club_id, [g.game_id for g in games])
     results = []
     for game in games:
         summary = summaries.get(game.game_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NewType, Protocol
 
 import msgspec
 
@@ -29,6 +29,23 @@ if TYPE_CHECKING:
         SpectatorDelay,
     )
 
+StreamId = NewType("StreamId", str)
+"""The id of an event stream, unique across clubs. A game's id is its club's own (two clubs may each
+have `friday-1`); its stream is `game_stream(club, game)`, or the bare game id for games recorded when
+game ids were unique across clubs (their events cannot be rewritten). The games listing maps one to the
+other, so a stream-keyed method is reached through a game's listing, never with a bare game id."""
+
+
+def game_stream(club_id: str, game_id: str) -> StreamId:
+    """The stream of a new game: '/' is in no id, so it meets no other club's game nor an older game."""
+    return StreamId(f"{club_id}/{game_id}")
+
+
+def stream_game(stream_id: str) -> str:
+    """The game id of a game's stream (either form of `StreamId`)."""
+    return stream_id.rpartition("/")[2]
+
+
 MAX_BATCH = 1000
 """Most events in one append (PostgreSQL positions leave room for 2**20 per transaction)."""
 
@@ -46,7 +63,7 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     """An event as the record keeps it."""
 
-    stream_id: str
+    stream_id: StreamId
     version: int
     position: int
     type: str
@@ -70,7 +87,7 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     """What an append wrote: the versions and global positions of its events. `replayed` is true when
     an idempotent retry returned the first result and wrote nothing."""
 
-    stream_id: str
+    stream_id: StreamId
     first_version: int
     last_version: int
     positions: tuple[int, ...]
@@ -91,6 +108,9 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
     finished: bool = False
     finished_at: datetime | None = None
     title: str = ""
+    stream_id: StreamId = StreamId("")
+    """The stream holding its events (read from the listing; an append that creates the game lists it
+    under the stream appended to)."""
 
 
 class GameProgress(msgspec.Struct, frozen=True, kw_only=True):
@@ -186,6 +206,15 @@ class MissingReference(StoreError):
         self.what = what
 
 
+class StoreUnavailable(StoreError):
+    """The database did not answer: a connection lost (a restart, a fail-over, a connection cut) or none
+    free in time. Nothing of the request is known to be stored; sending it again is safe (an append with
+    the same idempotency key is stored once)."""
+
+    def __init__(self) -> None:
+        super().__init__("The database cannot be reached just now: send the request again in a moment.")
+
+
 class ImmutableRecord(StoreError):
     """An attempt to change or delete a stored event (the database refuses it)."""
 
@@ -266,7 +295,7 @@ class Store(AccessStore, Protocol):
     # events
     def append(
         self,
-        stream_id: str,
+        stream_id: StreamId,
         events: Sequence[NewEvent],
         expected_version: int,
         *,
@@ -284,7 +313,7 @@ class Store(AccessStore, Protocol):
 
     def restore_stream(
         self,
-        stream_id: str,
+        stream_id: StreamId,
         events: Sequence[NewEvent],
         recorded_at: Sequence[datetime],
         *,
@@ -293,14 +322,16 @@ class Store(AccessStore, Protocol):
     ) -> AppendResult:
         """Write an imported stream whole, in one transaction: its events from version 1, each with the
         time it was first recorded, and for a game its listing as given (created, finished and when).
-        AlreadyExists when the stream (or the game's id) is taken."""
+        AlreadyExists when the stream, or the game's id in its club, is taken."""
         ...
 
-    def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         """A stream's events after `after_version`, in version order."""
         ...
 
-    def stream_version(self, stream_id: str) -> int:
+    def stream_version(self, stream_id: StreamId) -> int:
         """The stream's last version (0 for a stream with no events)."""
         ...
 
@@ -309,7 +340,7 @@ class Store(AccessStore, Protocol):
         with the last position it saw never skips an event that commits late nor sees one twice."""
         ...
 
-    def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+    def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         """The first result of an append made with this key and body, if any (IdempotencyMismatch for
         another body)."""
         ...
@@ -336,8 +367,8 @@ class Store(AccessStore, Protocol):
     def acquire_lease(self, name: str, owner: str, seconds: float) -> bool: ...
     def release_lease(self, name: str, owner: str) -> None: ...
     def lease_owner(self, name: str) -> str | None: ...
-    def game_summaries(self, game_ids: Sequence[str]) -> dict[str, GameSummary]: ...
-    def result_changes(self, game_id: str) -> list[ResultChange]: ...
+    def game_summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]: ...
+    def result_changes(self, stream_id: StreamId) -> list[ResultChange]: ...
     def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]: ...
     def player_ratings(self, club_id: str, ruleset: str) -> dict[str, PlayerRating]: ...
     def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]: ...
@@ -345,8 +376,8 @@ class Store(AccessStore, Protocol):
         self, club_id: str, ruleset: str, since: datetime
     ) -> list[tuple[str, int, RatingPoint]]: ...
     def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None: ...
-    def snapshots(self, game_id: str, *, up_to: int | None = None) -> list[SnapshotRow]: ...
-    def replace_snapshots(self, game_id: str, rows: Sequence[SnapshotRow]) -> None: ...
+    def snapshots(self, stream_id: StreamId, *, up_to: int | None = None) -> list[SnapshotRow]: ...
+    def replace_snapshots(self, stream_id: StreamId, rows: Sequence[SnapshotRow]) -> None: ...
 
     # leagues, campaigns, live delays
     def create_collection(
@@ -360,8 +391,8 @@ class Store(AccessStore, Protocol):
     def collections_of_game(self, club_id: str, game_id: str) -> list[tuple[CollectionKind, str]]: ...
     def record_removal(self, kind: CollectionKind, club_id: str, collection_id: str, removal: Removal) -> None: ...
     def removals(self, kind: CollectionKind, club_id: str, collection_id: str) -> list[Removal]: ...
-    def spectator_delay(self, game_id: str) -> SpectatorDelay: ...
-    def set_spectator_delay(self, game_id: str, delay: SpectatorDelay) -> None: ...
+    def spectator_delay(self, stream_id: StreamId) -> SpectatorDelay: ...
+    def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None: ...
 
     # clubs, keys, players
     def create_club(self, club_id: str, name: str) -> Club: ...
@@ -372,7 +403,10 @@ class Store(AccessStore, Protocol):
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]: ...
 
     # games
-    def get_game(self, game_id: str) -> GameRecord | None: ...
+    def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
+        """The club's game of that id (None when the club has none: another club's is not seen)."""
+        ...
+
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]: ...
 
     # resources

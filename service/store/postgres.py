@@ -47,6 +47,8 @@ from service.store.base import (
     Recorder,
     Resource,
     StoredEvent,
+    StoreUnavailable,
+    StreamId,
     UnstorableValue,
     VersionConflict,
     content_hash,
@@ -69,16 +71,16 @@ WITH prior AS (
     WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
 ), created AS (
-    INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at,
+    INSERT INTO games (game_id, club_id, stream_id, ruleset, ruleset_version, player_ids, title, created_at,
                        finished, finished_at)
-    SELECT %(stream)s, %(game_club)s, %(ruleset)s, %(ruleset_version)s, %(player_ids)s, %(title)s,
+    SELECT %(game)s, %(game_club)s, %(stream)s, %(ruleset)s, %(ruleset_version)s, %(player_ids)s, %(title)s,
            %(created_at)s, %(finished)s, CASE WHEN %(finished)s THEN now() END
     WHERE %(create)s AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
 ), listed AS (
     UPDATE games SET finished = %(finished)s,
                      finished_at = CASE WHEN %(finished)s THEN coalesce(finished_at, now()) END
-    WHERE game_id = %(stream)s AND %(progress)s AND NOT %(create)s AND EXISTS (SELECT 1 FROM inserted)
+    WHERE stream_id = %(stream)s AND %(progress)s AND NOT %(create)s AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
 ), remembered AS (
     INSERT INTO idempotency_keys (stream_id, key, fingerprint, result)
@@ -211,6 +213,10 @@ class PostgresStore(AccessSql):
         except pg_errors.ForeignKeyViolation as error:
             constraint = error.diag.constraint_name or ""
             raise MissingReference(next((w for w in ("club", "game") if f"{w}_id" in constraint), "record")) from None
+        except psycopg.OperationalError as error:  # after the data errors: some of those are operational too
+            if error.sqlstate is None or error.sqlstate.startswith(("08", "57")):  # connection, operator intervention
+                raise StoreUnavailable() from error
+            raise
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
@@ -262,7 +268,7 @@ class PostgresStore(AccessSql):
     # -- events ---------------------------------------------------------------------------------
     def append(
         self,
-        stream_id: str,
+        stream_id: StreamId,
         events: Sequence[NewEvent],
         expected_version: int,
         *,
@@ -292,6 +298,7 @@ class PostgresStore(AccessSql):
             "progress": progress is not None,
             "finished": finished,
             "create": game is not None,
+            "game": game.game_id if game else None,
             "game_club": game.club_id if game else None,
             "ruleset": game.ruleset if game else None,
             "ruleset_version": game.ruleset_version if game else None,
@@ -304,7 +311,7 @@ class PostgresStore(AccessSql):
                 row = conn.execute(_APPEND_WITH_LISTING, params).fetchone()
         except pg_errors.UniqueViolation:
             if game is not None:  # its stream or its listing exists already
-                raise AlreadyExists("game", stream_id) from None
+                raise AlreadyExists("game", game.game_id) from None
             # A concurrent writer won the race: a retry with the same key gets the first result.
             if idempotency_key:
                 replay = self.replayed_append(stream_id, idempotency_key, fingerprint)
@@ -317,7 +324,7 @@ class PostgresStore(AccessSql):
             return self._replay(stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
         if positions is None:
             if game is not None:
-                raise AlreadyExists("game", stream_id)
+                raise AlreadyExists("game", game.game_id)
             raise self._conflict(stream_id, expected_version)
         return AppendResult(
             stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
@@ -325,7 +332,7 @@ class PostgresStore(AccessSql):
 
     def restore_stream(
         self,
-        stream_id: str,
+        stream_id: StreamId,
         events: Sequence[NewEvent],
         recorded_at: Sequence[datetime],
         *,
@@ -344,11 +351,12 @@ class PostgresStore(AccessSql):
             with self._tx() as conn:
                 if game is not None:
                     conn.execute(
-                        "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, "
-                        "finished, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        "INSERT INTO games (game_id, club_id, stream_id, ruleset, ruleset_version, player_ids, "
+                        "title, created_at, finished, finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                         (
                             game.game_id,
                             game.club_id,
+                            stream_id,
                             game.ruleset,
                             game.ruleset_version,
                             list(game.player_ids),
@@ -363,7 +371,9 @@ class PostgresStore(AccessSql):
                     {"stream": stream_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
                 ).fetchall()
         except pg_errors.UniqueViolation:
-            raise AlreadyExists("game" if game is not None else "stream", stream_id) from None
+            raise (
+                AlreadyExists("game", game.game_id) if game is not None else AlreadyExists("stream", stream_id)
+            ) from None
         return AppendResult(
             stream_id=stream_id,
             first_version=1,
@@ -372,7 +382,7 @@ class PostgresStore(AccessSql):
         )
 
     def _append_plain(
-        self, stream_id: str, events: Sequence[NewEvent], expected_version: int, recorded_by: Recorder
+        self, stream_id: StreamId, events: Sequence[NewEvent], expected_version: int, recorded_by: Recorder
     ) -> AppendResult:
         """An append with nothing beside its events: the leanest statement, one round trip."""
         try:
@@ -406,11 +416,11 @@ class PostgresStore(AccessSql):
             positions=tuple(sorted(position for (position,) in positions)),
         )
 
-    def _conflict(self, stream_id: str, expected_version: int) -> VersionConflict:
+    def _conflict(self, stream_id: StreamId, expected_version: int) -> VersionConflict:
         return VersionConflict(stream_id, expected_version, self.stream_version(stream_id))
 
     def _replay(
-        self, stream_id: str, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
+        self, stream_id: StreamId, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
     ) -> AppendResult:
         """The first result of an append made with this key (IdempotencyMismatch for another body)."""
         if prior_fingerprint != fingerprint:
@@ -431,7 +441,7 @@ class PostgresStore(AccessSql):
             replayed=True,
         )
 
-    def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+    def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         with self._connect() as conn:
             row = conn.execute(
                 "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
@@ -441,7 +451,9 @@ class PostgresStore(AccessSql):
             return None
         return self._replay(stream_id, idempotency_key, fingerprint, row[0], row[1])
 
-    def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         with self._connect() as conn:
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",
@@ -449,7 +461,7 @@ class PostgresStore(AccessSql):
             ).fetchall()
         return [_event(row) for row in rows]
 
-    def stream_version(self, stream_id: str) -> int:
+    def stream_version(self, stream_id: StreamId) -> int:
         with self._connect() as conn:
             row = conn.execute(
                 "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,)
@@ -544,8 +556,8 @@ class PostgresStore(AccessSql):
     # -- games --------------------------------------------------------------------------------------
     _GAME_COLUMNS = (
         "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, "
-        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = games.game_id), "
-        "finished, finished_at, title"
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = games.stream_id), "
+        "finished, finished_at, title, stream_id"
     )
 
     @staticmethod
@@ -561,11 +573,14 @@ class PostgresStore(AccessSql):
             finished=row[7],
             finished_at=row[8],
             title=row[9],
+            stream_id=row[10],
         )
 
-    def get_game(self, game_id: str) -> GameRecord | None:
+    def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         with self._connect() as conn:
-            row = conn.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,)).fetchone()
+            row = conn.execute(
+                f"SELECT {self._GAME_COLUMNS} FROM games WHERE club_id = %s AND game_id = %s", (club_id, game_id)
+            ).fetchone()
         return self._game(row) if row else None
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:

@@ -34,6 +34,7 @@ from service.store.base import (
     Recorder,
     Resource,
     StoredEvent,
+    StreamId,
     UnstorableValue,
     VersionConflict,
     content_hash,
@@ -183,7 +184,7 @@ class SqliteStore(AccessSql):
     # -- events ---------------------------------------------------------------------------------
     def append(
         self,
-        stream_id: str,
+        stream_id: StreamId,
         events: Sequence[NewEvent],
         expected_version: int,
         *,
@@ -201,7 +202,7 @@ class SqliteStore(AccessSql):
                 if replay is not None:
                     return replay
             if game is not None:
-                _insert_game(conn, game)
+                _insert_game(conn, game, stream_id)
             current = conn.execute(
                 "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
             ).fetchone()[0]
@@ -233,7 +234,7 @@ class SqliteStore(AccessSql):
             if progress is not None:
                 conn.execute(
                     "UPDATE games SET finished = ?, finished_at = CASE WHEN ? "
-                    "THEN coalesce(finished_at, ?) END WHERE game_id = ?",
+                    "THEN coalesce(finished_at, ?) END WHERE stream_id = ?",
                     (progress.finished, progress.finished, now, stream_id),
                 )
             if idempotency_key:
@@ -243,7 +244,9 @@ class SqliteStore(AccessSql):
                 )
             return result
 
-    def _replayed(self, conn: sqlite3.Connection, stream_id: str, key: str, fingerprint: str) -> AppendResult | None:
+    def _replayed(
+        self, conn: sqlite3.Connection, stream_id: StreamId, key: str, fingerprint: str
+    ) -> AppendResult | None:
         row = conn.execute(
             "SELECT fingerprint, result FROM idempotency_keys WHERE stream_id = ? AND key = ?", (stream_id, key)
         ).fetchone()
@@ -253,12 +256,12 @@ class SqliteStore(AccessSql):
             raise IdempotencyMismatch(stream_id, key)
         return msgspec.structs.replace(msgspec.json.decode(row[1].encode(), type=AppendResult), replayed=True)
 
-    def replayed_append(self, stream_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+    def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         return self._replayed(self._conn(), stream_id, idempotency_key, fingerprint)
 
     def restore_stream(
         self,
-        stream_id: str,
+        stream_id: StreamId,
         events: Sequence[NewEvent],
         recorded_at: Sequence[datetime],
         *,
@@ -269,7 +272,7 @@ class SqliteStore(AccessSql):
             raise ValueError("a restored stream holds at least one event")
         with self._write() as conn:
             if game is not None:
-                _insert_game(conn, game)
+                _insert_game(conn, game, stream_id)
             if conn.execute("SELECT 1 FROM events WHERE stream_id = ? LIMIT 1", (stream_id,)).fetchone():
                 raise AlreadyExists("stream", stream_id)
             positions = []
@@ -292,7 +295,9 @@ class SqliteStore(AccessSql):
                 positions.append(int(cursor.lastrowid or 0))
         return AppendResult(stream_id=stream_id, first_version=1, last_version=len(events), positions=tuple(positions))
 
-    def read_stream(self, stream_id: str, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
         rows = (
             self._conn()
             .execute(
@@ -303,7 +308,7 @@ class SqliteStore(AccessSql):
         )
         return [_event(row) for row in rows]
 
-    def stream_version(self, stream_id: str) -> int:
+    def stream_version(self, stream_id: StreamId) -> int:
         row = (
             self._conn()
             .execute("SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,))
@@ -390,8 +395,8 @@ class SqliteStore(AccessSql):
     # -- games --------------------------------------------------------------------------------------
     _GAME_COLUMNS = (
         "g.game_id, g.club_id, g.ruleset, g.ruleset_version, g.player_ids, g.created_at, "
-        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = g.game_id), g.finished, "
-        "g.finished_at, g.title"
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = g.stream_id), g.finished, "
+        "g.finished_at, g.title, g.stream_id"
     )
 
     @staticmethod
@@ -407,11 +412,16 @@ class SqliteStore(AccessSql):
             finished=bool(row[7]),
             finished_at=_time(row[8]),
             title=row[9],
+            stream_id=row[10],
         )
 
-    def get_game(self, game_id: str) -> GameRecord | None:
+    def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         row = (
-            self._conn().execute(f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.game_id = ?", (game_id,)).fetchone()
+            self._conn()
+            .execute(
+                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.club_id = ? AND g.game_id = ?", (club_id, game_id)
+            )
+            .fetchone()
         )
         return self._game(row) if row else None
 
@@ -420,7 +430,8 @@ class SqliteStore(AccessSql):
             club_id,
             where,
             mark="?",
-            player_clause="game_id IN (SELECT game_id FROM game_players WHERE player_id = ?)",
+            player_clause="game_id IN (SELECT p.game_id FROM game_players p "
+            "WHERE p.club_id = g.club_id AND p.player_id = ?)",
             value=_stored,
         )
         rows = (
@@ -516,15 +527,17 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-def _insert_game(conn: sqlite3.Connection, game: GameRecord) -> None:
-    """A game's listing and its players (AlreadyExists when the id is taken)."""
+def _insert_game(conn: sqlite3.Connection, game: GameRecord, stream_id: StreamId) -> None:
+    """A game's listing, under the stream holding its events, and its players (AlreadyExists when the
+    club has a game of that id)."""
     try:
         conn.execute(
-            "INSERT INTO games (game_id, club_id, ruleset, ruleset_version, player_ids, title, created_at, "
-            "finished, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (game_id, club_id, stream_id, ruleset, ruleset_version, player_ids, title, "
+            "created_at, finished, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.game_id,
                 game.club_id,
+                stream_id,
                 game.ruleset,
                 game.ruleset_version,
                 msgspec.json.encode(game.player_ids).decode(),
@@ -537,6 +550,6 @@ def _insert_game(conn: sqlite3.Connection, game: GameRecord) -> None:
     except sqlite3.IntegrityError:
         raise AlreadyExists("game", game.game_id) from None
     conn.executemany(
-        "INSERT INTO game_players (game_id, player_id) VALUES (?, ?)",
-        [(game.game_id, p) for p in dict.fromkeys(game.player_ids)],
+        "INSERT INTO game_players (club_id, game_id, player_id) VALUES (?, ?, ?)",
+        [(game.club_id, game.game_id, p) for p in dict.fromkeys(game.player_ids)],
     )

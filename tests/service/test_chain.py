@@ -14,11 +14,16 @@ import pytest
 
 from service.records import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from service.store import open_store
-from service.store.base import CHAIN_START, NewEvent, Recorder, Store, chain_hash
+from service.store.base import CHAIN_START, NewEvent, Recorder, Store, StreamId, chain_hash, game_stream
 from tests.service.api_support import club_store
 from tests.test_e2e import environment, tablelog
 
 BY = Recorder(club_id="c1")
+
+
+def stream(game_id: str) -> StreamId:
+    """The stream of club c1's game."""
+    return game_stream("c1", game_id)
 
 
 def rolled(seat: int, face: int) -> dict[str, Any]:
@@ -38,7 +43,7 @@ def new_game(records: GameRecords, game_id: str) -> None:
 
 def recomputed(store: Store, game_id: str) -> list[str]:
     links, link = [], CHAIN_START
-    for event in store.read_stream(game_id):
+    for event in store.read_stream(stream(game_id)):
         link = chain_hash(link, event)
         links.append(link)
     return links
@@ -50,7 +55,7 @@ def test_every_event_is_stored_with_its_link_whichever_worker_appends_it(store: 
     for version, (worker, face) in enumerate([(one, 3), (two, 4), (two, 1), (one, 2)], start=1):
         worker.append("c1", "g1", [rolled((version - 1) % 2, face)], version, BY)
     two.append("c1", "g1", [rolled(0, 1), rolled(1, 1)], 5, BY)
-    stored = [e.chain for e in store.read_stream("g1")]
+    stored = [e.chain for e in store.read_stream(stream("g1"))]
     assert len(stored) == 7 and stored == recomputed(store, "g1")
     assert list(one.verify()) == []
 
@@ -60,13 +65,13 @@ def test_a_game_recorded_before_links_were_kept_is_chained_on_from_its_events(st
     new_game(records, "g1")
     # An event appended as before links were kept: no link stored.
     store.append(
-        "g1",
+        stream("g1"),
         [NewEvent(type="tally.rolled", schema_version=1, data=b'{"type":"tally.rolled","seat":0,"face":5}')],
         1,
         recorded_by=BY,
     )
     GameRecords(store).append("c1", "g1", [rolled(1, 2)], 2, BY)
-    events = store.read_stream("g1")
+    events = store.read_stream(stream("g1"))
     assert events[1].chain is None and events[2].chain == recomputed(store, "g1")[2]
     assert list(records.verify()) == []
 
@@ -77,12 +82,14 @@ def _change_event(url: str, game_id: str, version: int, data: str) -> None:
     if url.startswith("sqlite"):
         conn = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
         conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("UPDATE events SET data = ? WHERE stream_id = ? AND version = ?", (data, game_id, version))
+        conn.execute("UPDATE events SET data = ? WHERE stream_id = ? AND version = ?", (data, stream(game_id), version))
         conn.close()
     else:
         with psycopg.connect(url, autocommit=True) as pg:
             pg.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
-            pg.execute("UPDATE events SET data = %s WHERE stream_id = %s AND version = %s", (data, game_id, version))
+            pg.execute(
+                "UPDATE events SET data = %s WHERE stream_id = %s AND version = %s", (data, stream(game_id), version)
+            )
 
 
 def test_verify_names_an_event_changed_in_the_database(store: Store, database_url: str) -> None:
@@ -93,7 +100,11 @@ def test_verify_names_an_event_changed_in_the_database(store: Store, database_ur
     _change_event(database_url, "g2", 3, json.dumps(rolled(1, 6)))
     assert list(records.verify()) == [
         ChainBreak(
-            game_id="g2", version=3, type="tally.rolled", reason="its link does not follow from the events before it"
+            club_id="c1",
+            game_id="g2",
+            version=3,
+            type="tally.rolled",
+            reason="its link does not follow from the events before it",
         )
     ]
 
@@ -114,7 +125,7 @@ def test_the_verify_command_names_the_changed_event_and_fails(tmp_path: Path) ->
     _change_event(url, "friday-1", 2, json.dumps(rolled(0, 6)))
     failed = tablelog("verify", env=env, check=False)
     assert failed.returncode == 1
-    assert "game friday-1: event 2 (tally.rolled)" in failed.stderr
+    assert "club c1, game friday-1: event 2 (tally.rolled)" in failed.stderr
 
 
 def test_an_export_carries_the_links_and_an_edited_export_is_refused_naming_the_event(store: Store) -> None:
@@ -124,17 +135,17 @@ def test_an_export_carries_the_links_and_an_edited_export_is_refused_naming_the_
     lines = records.export_stream("c1", "g1")
     assert [json.loads(line)["tablelog_chain"] for line in lines] == recomputed(store, "g1")
     records.import_stream("c1", lines, BY, game_id="copy")
-    assert [e.data for e in store.read_stream("copy")] == [e.data for e in store.read_stream("g1")]
+    assert [e.data for e in store.read_stream(stream("copy"))] == [e.data for e in store.read_stream(stream("g1"))]
 
     edited = json.loads(lines[2]) | {"face": 5}  # still a legal roll: only the chain tells
     with pytest.raises(BadEvent) as refused:
         records.import_stream("c1", [*lines[:2], json.dumps(edited).encode(), *lines[3:]], BY, game_id="edited")
     assert refused.value.index == 2 and refused.value.field == "tablelog_chain"
     assert "Event 2 (tally.rolled)" in refused.value.message
-    assert store.get_game("edited") is None
+    assert store.get_game("c1", "edited") is None
 
     unlinked = [
         json.dumps({k: v for k, v in json.loads(line).items() if k != "tablelog_chain"}).encode() for line in lines
     ]
     records.import_stream("c1", unlinked, BY, game_id="older-export")  # an export made before links
-    assert recomputed(store, "older-export") == [e.chain for e in store.read_stream("older-export")]
+    assert recomputed(store, "older-export") == [e.chain for e in store.read_stream(stream("older-export"))]

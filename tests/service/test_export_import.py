@@ -20,7 +20,17 @@ from service.api_projections import league_games
 from service.projector import Games, rebuild
 from service.records import BadEvent, GameRecords, NewGame, SeatSpec
 from service.store import open_store
-from service.store.base import CHAIN_START, GameFilter, GameRecord, NewEvent, Recorder, Store, StoredEvent, chained
+from service.store.base import (
+    CHAIN_START,
+    GameFilter,
+    GameRecord,
+    NewEvent,
+    Recorder,
+    Store,
+    StoredEvent,
+    chained,
+    game_stream,
+)
 from tests.service.api_support import club_store
 from tests.test_e2e import environment, tablelog
 
@@ -67,7 +77,7 @@ def played_in_march(store: Store, game_id: str = "march") -> None:
     records = GameRecords(store)
     records.create_game("c1", NewGame(ruleset="tally", players=_seats(), game_id="template"), BY)
     records.append("c1", "template", [rolled(0, 6), rolled(1, 2), rolled(0, 6)], 1, BY)
-    events = chained(CHAIN_START, [_as_new(e) for e in store.read_stream("template")])
+    events = chained(CHAIN_START, [_as_new(e) for e in store.read_stream(game_stream("c1", "template"))])
     times = [MARCH + timedelta(minutes=5 * i) for i in range(len(events))]
     listing = GameRecord(
         game_id=game_id,
@@ -91,12 +101,19 @@ def _as_new(event: StoredEvent) -> NewEvent:
     return NewEvent(type=event.type, schema_version=event.schema_version, data=event.data)
 
 
+def events_of(store: Store, game_id: str) -> list[StoredEvent]:
+    """Club c1's game's events, from the stream its listing names."""
+    game = store.get_game("c1", game_id)
+    assert game is not None
+    return store.read_stream(game.stream_id)
+
+
 def stored(store: Store, game_id: str) -> list[tuple[int, str, bytes, datetime, str | None]]:
-    return [(e.version, e.type, e.data, e.recorded_at, e.chain) for e in store.read_stream(game_id)]
+    return [(e.version, e.type, e.data, e.recorded_at, e.chain) for e in events_of(store, game_id)]
 
 
 def listed(store: Store, game_id: str) -> tuple[object, ...]:
-    game = store.get_game(game_id)
+    game = store.get_game("c1", game_id)
     assert game is not None
     return (game.title, game.created_at, game.version, game.finished, game.finished_at, game.player_ids)
 
@@ -107,7 +124,7 @@ def march_table(store: Store, game_id: str, starts: date, ends: date) -> list[tu
     # read gate), and other tests' transactions run beside this one: rebuild until the game is projected.
     deadline = time.monotonic() + 10
     rebuild(store, Games(store))
-    while not store.game_summaries([game_id]) and time.monotonic() < deadline:
+    while not store.game_summaries("c1", [game_id]) and time.monotonic() < deadline:
         time.sleep(0.05)
         rebuild(store, Games(store))
     league = League(
@@ -118,7 +135,7 @@ def march_table(store: Store, game_id: str, starts: date, ends: date) -> list[tu
         ends=ends,
         scoring=Scoring(win_draw_loss=(3, 1, 0)),
     )
-    table = standings(league, league_games([game_id], store.game_summaries([game_id])))
+    table = standings(league, league_games([game_id], store.game_summaries("c1", [game_id])))
     return [(line.finished_at.isoformat(), line.counted, line.note) for line in table.games]
 
 
@@ -160,7 +177,7 @@ def test_a_game_recorded_here_keeps_its_exact_times_through_an_export(store: Sto
     GameRecords(new_server).import_stream("c1", records.export_stream("c1", "g1"), BY, game_id="g1")
     assert stored(new_server, "g1") == stored(store, "g1")
     assert listed(new_server, "g1") == listed(store, "g1")
-    assert listed(new_server, "g1")[:4] == ("Club night", store.get_game("g1").created_at, 4, False)  # type: ignore[union-attr]
+    assert listed(new_server, "g1")[:4] == ("Club night", store.get_game("c1", "g1").created_at, 4, False)  # type: ignore[union-attr]
 
 
 def test_an_export_made_before_times_were_kept_still_imports_at_the_time_of_the_import(
@@ -174,10 +191,10 @@ def test_an_export_made_before_times_were_kept_still_imports_at_the_time_of_the_
     ]
     before = datetime.now(UTC)
     GameRecords(new_server).import_stream("c1", older, BY, game_id="march")
-    game = new_server.get_game("march")
+    game = new_server.get_game("c1", "march")
     assert game is not None and game.title == "" and game.finished and game.created_at >= before
-    assert [e.data for e in new_server.read_stream("march")] == [e.data for e in store.read_stream("march")]
-    assert all(e.recorded_at >= before for e in new_server.read_stream("march"))
+    assert [e.data for e in events_of(new_server, "march")] == [e.data for e in events_of(store, "march")]
+    assert all(e.recorded_at >= before for e in events_of(new_server, "march"))
 
 
 def test_an_edited_time_out_of_order_is_refused_and_nothing_is_stored(store: Store, new_server: Store) -> None:
@@ -198,7 +215,7 @@ def test_the_export_and_import_commands_carry_the_times_between_two_servers(tmp_
     with club_store(new_url):
         pass
     exported = tmp_path / "march.jsonl"
-    tablelog("export", "march", "-o", str(exported), env=environment(old_url))
+    tablelog("export", "march", "--club", "c1", "-o", str(exported), env=environment(old_url))
     imported = tablelog("import", str(exported), "--club", "c1", "--game-id", "march", env=environment(new_url))
     assert "game march imported: 4 events" in imported.stdout
     again = tablelog(

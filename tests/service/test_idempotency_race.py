@@ -12,7 +12,7 @@ import pytest
 
 from domain.ruleset import Viewer
 from service.records import GameRecords, NewGame, SeatSpec
-from service.store.base import AppendResult, Recorder, Store
+from service.store.base import AppendResult, Recorder, Store, game_stream
 from tests.service.api_support import club_store
 
 COPIES = 200
@@ -76,4 +76,4 @@ def test_every_concurrent_copy_of_an_idempotent_append_gets_the_first_result(sto
     first = [r for r in results if not r.replayed]
     assert len(first) == 1
     assert {(r.first_version, r.last_version, r.positions) for r in results} == {(2, 3, first[0].positions)}
-    assert [e.version for e in store.read_stream("friday-1")] == [1, 2, 3]
+    assert [e.version for e in store.read_stream(game_stream("c1", "friday-1"))] == [1, 2, 3]

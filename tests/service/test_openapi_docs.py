@@ -84,7 +84,7 @@ def test_every_error_response_is_a_problem_with_the_fields_actually_sent(spec: d
                     assert response["content"].keys() == {"application/problem+json"}, (method, path, status)
                     assert response["content"]["application/problem+json"]["schema"] == {"$ref": REF + "Problem"}
     append = spec["paths"]["/clubs/{club_id}/games/{game_id}/events"]["post"]["responses"]
-    assert sorted(append) == ["201", "400", "401", "403", "404", "409", "413", "422", "429"]
+    assert sorted(append) == ["201", "400", "401", "403", "404", "409", "413", "422", "429", "503"]
     refusal = append["422"]["content"]["application/problem+json"]["example"]
     assert refusal["rule_url"] == "/rulesets/milles-nautiques/rules/MN-2" and refusal["event_index"] == 0
     health = spec["paths"]["/health"]["get"]

@@ -27,7 +27,7 @@ from service.projector import Games, Runner, projections, rebuild
 from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
-from service.store.base import GameFilter, Recorder, Store
+from service.store.base import GameFilter, Recorder, Store, game_stream
 from tests.service.api_support import OPERATOR
 from tests.service.test_projector_support import free_port
 from tests.support import tally
@@ -119,12 +119,14 @@ def drain(store: Store, *, until: int, runners: list[Runner] | None = None, time
 
 def read_models(store: Store) -> dict[str, Any]:
     """Every read-model row of the recorded games, comparable with ==."""
-    game_ids = [g.game_id for g in store.list_games("c1", _all())]
-    summaries = store.game_summaries(game_ids)
+    games = store.list_games("c1", _all())
+    summaries = store.game_summaries("c1", [g.game_id for g in games])
     return {
-        "summaries": {g: msgspec.to_builtins(summaries.get(g)) for g in sorted(game_ids)},
-        "changes": {g: msgspec.to_builtins(store.result_changes(g)) for g in sorted(game_ids)},
-        "snapshots": {g: [(s.version, s.ruleset_version, s.data) for s in store.snapshots(g)] for g in game_ids},
+        "summaries": {g.game_id: msgspec.to_builtins(summaries.get(g.game_id)) for g in games},
+        "changes": {g.game_id: msgspec.to_builtins(store.result_changes(g.stream_id)) for g in games},
+        "snapshots": {
+            g.game_id: [(s.version, s.ruleset_version, s.data) for s in store.snapshots(g.stream_id)] for g in games
+        },
     }
 
 
@@ -136,11 +138,11 @@ def test_every_event_is_applied_once_and_summaries_equal_a_plain_fold(store: Sto
     last = record_games(store, 6, seed=1)
     drain(store, until=last)
     games = store.list_games("c1", _all())
-    summaries = store.game_summaries([g.game_id for g in games])
+    summaries = store.game_summaries("c1", [g.game_id for g in games])
     assert len(summaries) == len(games) == 6
     assert any(g.finished for g in games) and not all(g.finished for g in games)
     for game in games:
-        events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.game_id)]
+        events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.stream_id)]
         folded = fold(tally.RULESET, events)
         summary = summaries[game.game_id]
         assert summary.version == len(events)
@@ -150,10 +152,10 @@ def test_every_event_is_applied_once_and_summaries_equal_a_plain_fold(store: Sto
         # Finished when the finishing event was recorded, as the game's listing says too.
         assert summary.outcome.finished_at == game.finished_at
         if game.finished:
-            assert summary.outcome.finished_at == store.read_stream(game.game_id)[-1].recorded_at
+            assert summary.outcome.finished_at == store.read_stream(game.stream_id)[-1].recorded_at
         assert [p.player_id for p in summary.players] == list(game.player_ids)
         # A snapshot after every 5th event, each one the plain fold of the events before it.
-        snapshots = store.snapshots(game.game_id)
+        snapshots = store.snapshots(game.stream_id)
         assert [s.version for s in snapshots] == list(range(5, len(events) + 1, 5))
 
 
@@ -162,8 +164,8 @@ def test_a_correction_of_a_finished_game_is_recorded_with_the_outcome_before_and
     drain(store, until=last)
     changed = 0
     for game in store.list_games("c1", _all()):
-        events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.game_id)]
-        for change in store.result_changes(game.game_id):
+        events = [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game.stream_id)]
+        for change in store.result_changes(game.stream_id):
             changed += 1
             before = fold(tally.RULESET, events[: change.version - 1])
             after = fold(tally.RULESET, events[: change.version])
@@ -230,7 +232,7 @@ def test_rival_runners_racing_without_leases_apply_each_event_exactly_once(datab
         other.close()
     assert not errors
     assert sum(applied) == total, f"applied {applied} of {total} events"
-    summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
+    summaries = store.game_summaries("c1", [g.game_id for g in store.list_games("c1", _all())])
     assert all(s.applied == s.version for s in summaries.values())
 
 
@@ -283,7 +285,7 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
         restarted.send_signal(signal.SIGTERM)
         assert restarted.wait(20) == 0
     after_restart = read_models(store)
-    summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
+    summaries = store.game_summaries("c1", [g.game_id for g in store.list_games("c1", _all())])
     assert all(s.applied == s.version for s in summaries.values())
     done = subprocess.run(
         [sys.executable, "-m", "service.cli", "rebuild", "games"],
@@ -325,9 +327,9 @@ def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshot
             *records.append("c1", "opaque", [msgspec.to_builtins(tally.Rolled(seat=0, face=1))], version, BY).positions,
         )
     drain(store, until=last)
-    assert store.snapshots("opaque") == []
-    assert store.snapshots("g8-000"), "the tally game's snapshots were held up"
-    assert store.game_summaries(["opaque"])["opaque"].version == 12
+    assert store.snapshots(game_stream("c1", "opaque")) == []
+    assert store.snapshots(game_stream("c1", "g8-000")), "the tally game's snapshots were held up"
+    assert store.game_summaries("c1", ["opaque"])["opaque"].version == 12
 
 
 def test_ready_reports_each_projections_lag(database_url: str) -> None:
@@ -412,5 +414,5 @@ def test_a_server_with_two_workers_applies_each_event_once(database_url: str, st
     finally:
         server.terminate()
         server.wait(30)
-    summaries = store.game_summaries([g.game_id for g in store.list_games("c1", _all())])
+    summaries = store.game_summaries("c1", [g.game_id for g in store.list_games("c1", _all())])
     assert len(summaries) == 8 and all(s.applied == s.version for s in summaries.values())

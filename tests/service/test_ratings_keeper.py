@@ -37,7 +37,7 @@ class MemoryStore:
     def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None:
         return self.points.get((player_id, number))
 
-    def game_summaries(self, game_ids: list[str]) -> dict[str, GameSummary]:
+    def game_summaries(self, club_id: str, game_ids: list[str]) -> dict[str, GameSummary]:
         return {g: self.summaries[g] for g in game_ids if g in self.summaries}
 
     def apply(self, rows: RatingRows) -> None:
@@ -118,7 +118,7 @@ def test_kept_ratings_equal_ratings_from_scratch_after_every_batch(
             after = summary(before.game_id, minute, tuple(p.player_id for p in before.players), places, not reopen)
             if before.outcome != after.outcome:
                 changes.append(
-                    ResultChange(game_id=before.game_id, version=2, before=before.outcome, after=after.outcome)
+                    ResultChange(stream_id=before.game_id, version=2, before=before.outcome, after=after.outcome)
                 )
             batch[before.game_id] = after
             finished = [f for f in finished if f.game_id != before.game_id]

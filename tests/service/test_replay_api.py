@@ -15,7 +15,7 @@ from domain.ruleset import Viewer
 from projections.diff import diff
 from projections.replay import decode_snapshot, encode_snapshot, replay, snapshot, view_at
 from service.readmodels import SnapshotRow
-from service.store.base import Store
+from service.store.base import Store, game_stream
 from tests.service.api_support import Api
 from tests.service.test_projector_support import as_json, projection_api, roll, wait_for_projector
 from tests.support import tally
@@ -58,7 +58,7 @@ def corrected_game(api: Api) -> tuple[str, str, int]:
 
 
 def stored_events(store: Store, game_id: str) -> list[Any]:
-    return [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game_id)]
+    return [decoder(tally.RULESET).decode(e.data) for e in store.read_stream(game_stream("c1", game_id))]
 
 
 def test_the_replay_lists_every_step_with_voided_events_as_they_were_and_the_chapter_index(api: Api) -> None:
@@ -83,7 +83,9 @@ def test_the_state_at_every_step_in_every_view_equals_a_plain_fold_of_the_first_
     wait_for_projector(api, position)
     store: Store = api.client.app.state.store
     events = stored_events(store, game_id)
-    assert [s.version for s in store.snapshots(game_id)] == list(range(EVERY, len(events) + 1, EVERY))
+    assert [s.version for s in store.snapshots(game_stream("c1", game_id))] == list(
+        range(EVERY, len(events) + 1, EVERY)
+    )
     for step in range(1, len(events) + 1):
         for view, seat, viewer in VIEWS:
             params: dict[str, Any] = {"view": view} | ({"seat": seat} if seat is not None else {})
@@ -109,13 +111,14 @@ def test_a_snapshot_made_under_an_old_ruleset_version_is_rebuilt_on_demand(api: 
     # A snapshot "of version 0.9" whose state is wrong: using it would give a wrong view.
     wrong = fold(tally.RULESET, events[:6])
     old = msgspec.structs.replace(snapshot(wrong), version=9, ruleset_version="0.9.0")
+    stream = game_stream("c1", game_id)
     store.replace_snapshots(
-        game_id, [SnapshotRow(game_id=game_id, version=9, ruleset_version="0.9.0", data=encode_snapshot(old))]
+        stream, [SnapshotRow(stream_id=stream, version=9, ruleset_version="0.9.0", data=encode_snapshot(old))]
     )
     response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"}, headers=api.auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
-    rebuilt = store.snapshots(game_id)
+    rebuilt = store.snapshots(game_stream("c1", game_id))
     assert [(s.version, s.ruleset_version) for s in rebuilt] == [
         (v, tally.RULESET.version) for v in range(EVERY, len(events) + 1, EVERY)
     ]
@@ -143,11 +146,12 @@ def test_a_snapshot_stored_in_an_older_format_is_rebuilt_on_demand(api: Api) -> 
     wait_for_projector(api, position)
     store: Store = api.client.app.state.store
     events = stored_events(store, game_id)
+    stream = game_stream("c1", game_id)
     store.replace_snapshots(
-        game_id,
-        [SnapshotRow(game_id=game_id, version=EVERY, ruleset_version=tally.RULESET.version, data=b"\x93\x01\x02\x03")],
+        stream,
+        [SnapshotRow(stream_id=stream, version=EVERY, ruleset_version=tally.RULESET.version, data=b"\x93\x01\x02\x03")],
     )  # not a Snapshot any more
     response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"}, headers=api.auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
-    assert all(decode_snapshot(s.data).version == s.version for s in store.snapshots(game_id))
+    assert all(decode_snapshot(s.data).version == s.version for s in store.snapshots(game_stream("c1", game_id)))

@@ -20,7 +20,7 @@ from domain.record import decoder, fold
 from domain.ruleset import Viewer
 from service.app import create_app
 from service.settings import Settings
-from service.store.base import Store
+from service.store.base import Store, game_stream
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, as_json, correction, free_port, roll
 from tests.support import tally
@@ -140,7 +140,7 @@ def new_game(site: Served) -> tuple[str, str]:
 
 def check_steps(site: Served, game_id: str, received: list[tuple[int, dict[str, Any]]], first: int) -> None:
     """Ids follow on from `first` and each step carries its narration and the public state after it."""
-    events = [decoder(tally.RULESET).decode(e.data) for e in site.store.read_stream(game_id)]
+    events = [decoder(tally.RULESET).decode(e.data) for e in site.store.read_stream(game_stream("c1", game_id))]
     assert [version for version, _ in received] == list(range(first, first + len(received)))
     for version, data in received:
         assert data["step"]["version"] == version

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Iterator
@@ -9,6 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from domain.ruleset import Result
+from service.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 from service.store import open_store
 from service.store.base import (
     AlreadyExists,
@@ -17,11 +20,13 @@ from service.store.base import (
     GameRecord,
     IdempotencyMismatch,
     ImmutableRecord,
+    MissingReference,
     NewEvent,
     Recorder,
     Store,
     StoredEvent,
     VersionConflict,
+    game_stream,
 )
 
 BY = Recorder(club_id="c1", key_id="k1")
@@ -129,10 +134,10 @@ def test_read_all_pages_every_stream_in_position_order(store: Store) -> None:
     assert [e.type for e in first + rest] == ["test.a", "test.b", "test.c", "test.d"]
 
 
-def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally") -> GameRecord:
+def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally", club_id: str = "c1") -> GameRecord:
     return GameRecord(
         game_id=game_id,
-        club_id="c1",
+        club_id=club_id,
         ruleset=ruleset,
         ruleset_version="1.0.0",
         player_ids=players,
@@ -144,13 +149,13 @@ def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally") -> Game
 def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(store: Store) -> None:
     store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
     store.append("g1", events("a", "b"), 1, recorded_by=BY)  # no progress: the listing is not written
-    unfinished = store.get_game("g1")
+    unfinished = store.get_game("c1", "g1")
     assert unfinished is not None and (unfinished.version, unfinished.finished) == (3, False)
     store.append("g1", events("end"), 3, recorded_by=BY, progress=GameProgress(finished=True))
-    listed = store.get_game("g1")
+    listed = store.get_game("c1", "g1")
     assert listed is not None
     assert (listed.version, listed.finished, listed.player_ids) == (4, True, ("p1", "p2"))
-    assert listed.finished_at is not None
+    assert listed.finished_at is not None and listed.stream_id == "g1"
     assert [g.version for g in store.list_games("c1", GameFilter())] == [4]
     with pytest.raises(AlreadyExists):
         store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1",)))
@@ -169,6 +174,85 @@ def test_games_are_listed_with_filters(store: Store) -> None:
     assert ids(finished=False) == ["g1"]
     assert ids(created_from=datetime(2999, 1, 1, tzinfo=UTC)) == []
     assert store.list_games("other-club", GameFilter()) == []
+
+
+def test_two_clubs_each_keep_a_game_of_the_same_id_on_its_own_stream(store: Store) -> None:
+    store.create_club("c2", "Club Two")
+    two = Recorder(club_id="c2")
+    store.append(game_stream("c1", "friday-1"), events("s"), 0, recorded_by=BY, game=game("friday-1", ("p1",)))
+    store.append(
+        game_stream("c2", "friday-1"),
+        events("s", "t"),
+        0,
+        recorded_by=two,
+        game=game("friday-1", ("p9",), club_id="c2"),
+        progress=GameProgress(finished=True),
+    )
+    one, other = store.get_game("c1", "friday-1"), store.get_game("c2", "friday-1")
+    assert one is not None and other is not None
+    assert (one.stream_id, one.version, one.finished, one.player_ids) == ("c1/friday-1", 1, False, ("p1",))
+    assert (other.stream_id, other.version, other.finished, other.player_ids) == ("c2/friday-1", 2, True, ("p9",))
+    assert [e.type for e in store.read_stream(other.stream_id)] == ["test.s", "test.t"]
+    assert store.get_game("c3", "friday-1") is None
+    assert [g.game_id for g in store.list_games("c2", GameFilter(player_id="p1"))] == []
+    assert [g.game_id for g in store.list_games("c2", GameFilter(player_id="p9"))] == ["friday-1"]
+    # The id is taken within its club only.
+    with pytest.raises(AlreadyExists):
+        store.append(
+            game_stream("c2", "other"), events("s"), 0, recorded_by=two, game=game("friday-1", ("p9",), club_id="c2")
+        )
+    store.create_club("c3", "Club Three")
+    for attempt in range(2):  # an import writes the club's own friday-1 once
+        restore = functools.partial(
+            store.restore_stream,
+            game_stream("c3", "friday-1"),
+            events("s"),
+            [datetime.now(UTC)],
+            recorded_by=Recorder(club_id="c3"),
+            game=game("friday-1", ("p1",), club_id="c3"),
+        )
+        if attempt:
+            with pytest.raises(AlreadyExists):
+                restore()
+        else:
+            restore()
+    assert [g.stream_id for g in store.list_games("c3", GameFilter())] == ["c3/friday-1"]
+
+
+def test_read_models_and_club_records_of_same_id_games_stay_with_their_club(store: Store) -> None:
+    store.create_club("c2", "Club Two")
+    streams = {club: game_stream(club, "friday-1") for club in ("c1", "c2")}
+    for club, stream in streams.items():
+        store.append(
+            stream, events("s"), 0, recorded_by=Recorder(club_id=club), game=game("friday-1", (), club_id=club)
+        )
+    summary = GameSummary(
+        game_id="friday-1",
+        club_id="c2",
+        ruleset="tally",
+        ruleset_version="1.0.0",
+        version=1,
+        applied=1,
+        started_at=datetime.now(UTC),
+        players=(),
+        outcome=Outcome(finished=False, finished_at=None, result=Result(finished=False, score_unit="", players=())),
+    )
+    snapshot = SnapshotRow(stream_id=streams["c2"], version=1, ruleset_version="1.0.0", data=b"x")
+    assert store.commit_projection("games", 0, 1, [summary, snapshot])
+    assert store.game_summaries("c1", ["friday-1"]) == {}
+    assert store.game_summaries("c2", ["friday-1"]) == {"friday-1": summary}
+    assert store.snapshots(streams["c1"]) == [] and store.snapshots(streams["c2"]) == [snapshot]
+    store.set_spectator_delay(streams["c2"], SpectatorDelay(events=3))
+    assert store.spectator_delay(streams["c1"]) == SpectatorDelay()
+    assert store.spectator_delay(streams["c2"]) == SpectatorDelay(events=3)
+    store.create_collection("league", "c2", "spring", b"{}")
+    store.add_collection_game("league", "c2", "spring", "friday-1")
+    assert store.collections_of_game("c1", "friday-1") == []
+    assert store.collections_of_game("c2", "friday-1") == [("league", "spring")]
+    store.create_collection("league", "c2", "summer", b"{}")
+    store.append(game_stream("c1", "saturday-1"), events("s"), 0, recorded_by=BY, game=game("saturday-1", ()))
+    with pytest.raises(MissingReference):  # a game id another club holds is no game of this club's
+        store.add_collection_game("league", "c2", "summer", "saturday-1")
 
 
 def test_clubs_players_and_keys_are_kept(store: Store) -> None:
