@@ -159,7 +159,7 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any) -> list[T
 def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choices:
     ruleset = folded.ruleset
     names = {p.seat: p.name for p in folded.setup.players}
-    told = reads.told_up_to(records, ruleset, record.game_id, folded.version).replay
+    told = reads.told_up_to(records, ruleset, record.stream_id, folded.version).replay
     draw = getattr(ruleset, "picture", None)
     view = ruleset.view(folded.state, Viewer.full())
     return Choices(
