@@ -15,12 +15,15 @@ from typing import Any
 
 import msgspec
 
-from bench import append, fold, pages, rebuild, seek, web
+from bench import append, fold, health, live, pages, rebuild, seek, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
+ON_REQUEST = ("live", "health", "scale")
+"""Sections run only when named in --sections: each serves its own servers for a minute or more, and
+`scale` makes a replica with pg_basebackup (root, the server's binaries)."""
 
 
 def _git_commit() -> str:
@@ -40,7 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--smoke", action="store_true", help="a tiny run that checks the harness works (seconds)")
     parser.add_argument("--out", type=Path, help="write the results as JSON here (bench/results/ is git-ignored)")
-    parser.add_argument("--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS)}")
+    parser.add_argument(
+        "--sections", default=",".join(SECTIONS), help=f"comma-separated, of {', '.join(SECTIONS + ON_REQUEST)}"
+    )
     parser.add_argument("--http-workers", type=int, default=os.cpu_count() or 2, help="server workers (default: cores)")
     parser.add_argument(
         "--http-projector",
@@ -63,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rebuild_games:
         sizes = msgspec.structs.replace(sizes, rebuild_games=args.rebuild_games)
     wanted = [s.strip() for s in args.sections.split(",") if s.strip()]
-    unknown = set(wanted) - set(SECTIONS)
+    unknown = set(wanted) - set(SECTIONS) - set(ON_REQUEST)
     if unknown:
         parser.error(f"unknown sections: {', '.join(sorted(unknown))}")
     url = args.database_url or database_url()
@@ -97,10 +102,16 @@ def main(argv: list[str] | None = None) -> int:
         payloads = append.payloads_from([g for played in games.values() for g in played])
         _progress(started, "append")
         results["append"] = append.run(url, sizes, payloads, require_eventsourcing=not args.smoke)
+    baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
     if "http" in wanted:
         _progress(started, "http")
-        baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
         results["http"] = web.run(url, sizes, args.http_workers, args.http_projector, baseline)
+    if "live" in wanted:
+        _progress(started, "live")
+        results["live"] = live.run(url, sizes, baseline)
+    if "health" in wanted:
+        _progress(started, "health")
+        results["health"] = health.run(url, sizes, args.http_workers, baseline)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)
@@ -109,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         results["pages"] = pages.run(
             sizes, lengths=(100, 1000) if args.smoke else (100, 10_000), samples=5 if args.smoke else 40
         )
+    if "scale" in wanted:
+        from bench import scale  # the replica's helpers live with the tests' cluster
+
+        _progress(started, "scale")
+        results["scale"] = scale.run(url, sizes)
     results["memory"] = {
         "server_during_http": results.get("http", {}).get("server_memory"),
         "rebuild_peak_rss_mib": results.get("rebuild", {}).get("peak_rss_mib"),
@@ -116,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     results["targets"] = targets(results)
     results["meta"]["seconds"] = round(time.perf_counter() - started, 1)
     print_report(results)
+    if "scale" in results:
+        from bench.scale import print_scale
+
+        print_scale(results["scale"])
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_bytes(msgspec.json.format(msgspec.json.encode(results), indent=2))

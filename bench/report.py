@@ -290,6 +290,57 @@ def print_report(results: dict[str, Any]) -> None:
             ],
         )
         print(f"page weight: {section['page_weight_bytes']:,} bytes (heaviest step page + CSS + JS)")
+    if "live" in results:
+        _table(
+            "Live (one game, one worker; a step appended every "
+            f"{results['live']['interval_s']} s; latency from sending the append to each stream receiving it)",
+            [
+                "code",
+                "events",
+                "spectators",
+                "delivered",
+                "missing",
+                "p50 ms",
+                "p99 ms",
+                "CPU us/delivered",
+                "CPU ms/step",
+                "idle CPU ms/s",
+            ],
+            [
+                [
+                    r["code"],
+                    r["game_length"],
+                    r["spectators"],
+                    r["delivered"],
+                    r["missing"],
+                    r["p50_ms"],
+                    r["p99_ms"],
+                    r["server_cpu_us_per_delivered"],
+                    r["server_cpu_ms_per_step"],
+                    r["server_idle_cpu_ms_per_s"],
+                ]
+                for r in results["live"]["rows"]
+            ],
+        )
+    if "health" in results:
+        _table(
+            f"/health under load (workers {results['health']['workers']}; probe every 50 ms)",
+            ["code", "writers", "batch", "events/s", "probes", "p50 ms", "p99 ms", "max ms", "over 100 ms"],
+            [
+                [
+                    r["code"],
+                    r["writers"],
+                    r["batch"],
+                    r["events_per_s"],
+                    r["health_probes"],
+                    r["health_p50_ms"],
+                    r["health_p99_ms"],
+                    r["health_max_ms"],
+                    r["health_over_100_ms"],
+                ]
+                for r in results["health"]["rows"]
+            ],
+        )
     memory = results["memory"]
     server = memory["server_during_http"]
     print("\n## Memory")

@@ -81,6 +81,8 @@ def server_environment(
         # rate limits (service/ratelimit.py) are off for it.
         "TABLELOG_RATE_LIMIT_WRITES_PER_MINUTE": "0",
         "TABLELOG_RATE_LIMIT_READS_PER_MINUTE": "0",
+        "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": "0",  # the live section opens a thousand streams with one key
+        "TABLELOG_MAX_STREAMS_PER_KEY": "0",
     }
     return env
 
@@ -108,14 +110,19 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 @contextmanager
 def running_server(
-    database_url: str, workers: int, projector: str = "process", code: Code = THIS_CHECKOUT
+    database_url: str,
+    workers: int,
+    projector: str = "process",
+    code: Code = THIS_CHECKOUT,
+    settings: dict[str, str] | None = None,
 ) -> Iterator[Server]:
     """`tablelog serve` of `code` on a free loopback port, ready (with `tablelog project` beside it
-    unless the projector runs as a thread of the server); stopped afterwards."""
+    unless the projector runs as a thread of the server); stopped afterwards. `settings` are more
+    TABLELOG_* variables for the server."""
     if projector not in PROJECTOR_LAYOUTS:
         raise ValueError(f"projector layout {projector!r}: one of {', '.join(PROJECTOR_LAYOUTS)}")
     port = free_port()
-    env = server_environment(database_url, workers, projector, code.tree)
+    env = server_environment(database_url, workers, projector, code.tree) | (settings or {})
     # Logs go to a file, never to a pipe nobody reads while the load runs: a full pipe blocks the
     # workers that write to it, and the run would measure that instead of the server.
     log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)

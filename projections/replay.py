@@ -94,30 +94,10 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
 def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
     """Narrate a whole stream (its `GameStarted` first) in one fold."""
     started = _started(ruleset, events)
-    folded = start(ruleset, started)
-    steps: list[Step] = [Step(version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup))]
+    folded, first = opening(ruleset, events)
+    steps = [first]
     for version, event in enumerate(events[1:], start=2):
-        if isinstance(event, Correction):
-            in_effect = {v for v, _ in folded.effective_events()}
-            after = folded.apply(event, version)
-            still = {v for v, _ in after.effective_events()}
-            for voided in sorted(in_effect - still):
-                steps[voided - 1] = msgspec.structs.replace(steps[voided - 1], voided=True, voided_by=version)
-            # A correction happens where the table was: it keeps the previous step's chapters.
-            steps.append(
-                Step(
-                    version=version, type=event_tag(event), text=_narrate_correction(event), chapters=steps[-1].chapters
-                )
-            )
-        else:
-            after = folded.apply(event, version)
-            told = ruleset.narrate(folded.state, event, after.state)
-            # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
-            chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
-            steps.append(
-                Step(version=version, type=event_tag(event), text=told.text, seat=told.seat, chapters=chapters)
-            )
-        folded = after
+        folded, _ = tell(ruleset, folded, event, version, steps)
     return Replay(
         ruleset=started.ruleset,
         ruleset_version=started.ruleset_version,
@@ -125,6 +105,39 @@ def replay(ruleset: Ruleset, events: Sequence[Any]) -> Replay:
         steps=tuple(steps),
         chapters=chapter_index(steps),
     )
+
+
+def opening(ruleset: Ruleset, events: Sequence[Any]) -> tuple[Folded, Step]:
+    """The fold after a stream's `GameStarted`, and its step 1."""
+    started = _started(ruleset, events)
+    return start(ruleset, started), Step(
+        version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup)
+    )
+
+
+def tell(ruleset: Ruleset, folded: Folded, event: Any, version: int, steps: list[Step]) -> tuple[Folded, list[int]]:
+    """Narrate event `version`, which follows `folded` and `steps` (the steps so far): its step is added to
+    `steps`, and the steps a correction voids are marked in place. Returns the fold after it and the
+    versions it voided. A step's narration depends only on the stream up to it, so a live stream tells
+    each new step once, with this, as it comes."""
+    if isinstance(event, Correction):
+        in_effect = {v for v, _ in folded.effective_events()}
+        after = folded.apply(event, version)
+        still = {v for v, _ in after.effective_events()}
+        voided = sorted(in_effect - still)
+        for old in voided:
+            steps[old - 1] = msgspec.structs.replace(steps[old - 1], voided=True, voided_by=version)
+        # A correction happens where the table was: it keeps the previous step's chapters.
+        steps.append(
+            Step(version=version, type=event_tag(event), text=_narrate_correction(event), chapters=steps[-1].chapters)
+        )
+        return after, voided
+    after = folded.apply(event, version)
+    told = ruleset.narrate(folded.state, event, after.state)
+    # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
+    chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
+    steps.append(Step(version=version, type=event_tag(event), text=told.text, seat=told.seat, chapters=chapters))
+    return after, []
 
 
 def chapter_index(steps: Sequence[Step]) -> tuple[ChapterMark, ...]:

@@ -10,8 +10,8 @@ The service never names a game: everything goes through the ruleset found by nam
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from datetime import date, datetime
+from collections.abc import AsyncIterator, Sequence
+from datetime import date
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -24,7 +24,7 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from domain import registry
-from domain.record import Folded, GameStarted, decoder, start
+from domain.record import GameStarted, decoder
 from domain.ruleset import Result, Ruleset, Viewer
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
@@ -33,19 +33,18 @@ from projections.errors import ProjectionError
 from projections.replay import (
     Replay,
     Snapshot,
-    Step,
     StepView,
     decode_snapshot,
     replay,
-    seek,
     snapshots_for,
     view_at,
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.app import _require_club, _viewer
-from service.auth import Principal
-from service.guards import GUARDS, PUBLIC, released, spectator_horizon
+from service.auth import Principal, Watch
+from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
+from service.live import Live
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound, check_seat
@@ -120,13 +119,6 @@ class DelayIn(msgspec.Struct, frozen=True, kw_only=True):
 
     events: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
     seconds: Annotated[int, msgspec.Meta(ge=0, le=86_400)] = 0
-
-
-class LiveStep(msgspec.Struct, frozen=True, kw_only=True):
-    """One step pushed to spectators: its narration and the public state after it."""
-
-    step: Step
-    state: Any
 
 
 # -- shared reads -------------------------------------------------------------------------------------
@@ -386,11 +378,14 @@ class ReplayController(Controller):
         data: JSONBody[DelayIn],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        state: State,
     ) -> SpectatorDelay:
         _require_club(principal, club_id)
         record = records.game(club_id, game_id)
         delay = SpectatorDelay(events=data.events, seconds=data.seconds)
         records.store.set_spectator_delay(record.stream_id, delay)
+        # This process's streams look again now (others hear it from the database).
+        state.hub.appended(record.stream_id, None)
         return delay
 
     @get(
@@ -433,7 +428,7 @@ class ReplayController(Controller):
         _require_club(principal, club_id)
         record, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-        live = LiveGame(records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
+        live = LiveGame(state.live, records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
         settings = state.settings
         return ServerSentEvent(
             live.messages(
@@ -443,71 +438,59 @@ class ReplayController(Controller):
 
 
 class LiveGame:
-    """A game followed for one spectator: new events are read by polling the store (every worker of a
-    multi-process server sees them), narrated, and released once the spectator delay allows."""
+    """One spectator's stream of a game: the steps its process's follower of the game told
+    (`service.live`), from where the spectator is, released once the spectator delay allows."""
 
-    def __init__(self, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int) -> None:
+    def __init__(
+        self, live: Live, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int
+    ) -> None:
+        self.live = live
         self.store = store
         self.ruleset = ruleset
         self.game_id = game_id
         self.sent = sent
         self.snapshot_every = snapshot_every
-        self.events: list[Any] = []
-        self.recorded: list[datetime] = []
-        self.folded: Folded | None = None
+        self.viewer = Viewer.public()
 
-    def _poll(self) -> list[LiveStep]:
-        """The steps that may be sent now (blocking: run in a worker thread)."""
-        stored = self.store.read_stream(self.game_id, after_version=len(self.events))
-        dec = decoder(self.ruleset)
-        self.events += [dec.decode(e.data) for e in stored]
-        self.recorded += [e.recorded_at for e in stored]
-        last = released(self.recorded, self.store.spectator_delay(self.game_id))
-        if last <= self.sent:
-            return []
-        # Narration needs the whole record (a later correction marks what it voided), so the steps are
-        # told from one fold of the events so far; the public states come from our own running fold.
-        steps = replay(self.ruleset, self.events[:last]).steps
-        out = []
-        for version in range(self.sent + 1, last + 1):
-            self.folded = self._fold_to(version)
-            out.append(LiveStep(step=steps[version - 1], state=self.ruleset.view(self.folded.state, Viewer.public())))
-        self.sent = last
-        return out
-
-    def _fold_to(self, version: int) -> Folded:
-        """The fold after step `version`: the next event on the running fold, or (first time, resuming
-        after a disconnect) a seek from the stored snapshots."""
-        if self.folded is not None:
-            return self.folded.apply(self.events[version - 1], version)
-        if version == 1:
-            return start(self.ruleset, self.events[0])
-        snaps = replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
-        return seek(self.ruleset, self.events, version, snaps)
+    def _snapshots(self, version: int) -> list[Snapshot]:
+        return replay_snapshots(self.store, self.ruleset, self.game_id, version, self.snapshot_every)
 
     async def messages(
-        self, poll_seconds: float, keepalive_seconds: float, still_valid: Callable[[], bool] = lambda: True
+        self, poll_seconds: float, keepalive_seconds: float, still_valid: Watch
     ) -> AsyncIterator[ServerSentEventMessage]:
         """The stream: steps as they may be sent, a comment now and then to keep the line open. It ends
         once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
         the browser's reconnection is then refused."""
-        quiet_since = time.monotonic()
-        yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
-        while True:
+        follower = self.live.join(self.store, self.ruleset, self.game_id, self._snapshots)
+        teller = follower.teller(self.viewer)
+        try:
+            quiet_since = checked_at = time.monotonic()
+            yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
             if not await anyio.to_thread.run_sync(still_valid):
                 yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
                 return
-            steps = await anyio.to_thread.run_sync(self._poll)
-            for item in steps:
-                yield ServerSentEventMessage(
-                    id=item.step.version, event="step", data=msgspec.json.encode(item).decode()
-                )
-            if steps:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > keepalive_seconds:
-                quiet_since = time.monotonic()
-                yield ServerSentEventMessage(comment="keep-alive")
-            await anyio.sleep(poll_seconds)
+            while True:
+                # Nothing to read while no revocation was heard; else (or not listening) a look now and then.
+                if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
+                    checked_at = time.monotonic()
+                    if not await anyio.to_thread.run_sync(still_valid):
+                        yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                        return
+                await follower.pump()
+                told = min(follower.released, len(teller.steps))
+                if self.sent < told:
+                    for version, data in await follower.messages(self.viewer, self.sent, told):
+                        yield ServerSentEventMessage(id=version, event="step", data=data)
+                    self.sent = told
+                    quiet_since = time.monotonic()
+                    continue
+                if time.monotonic() - quiet_since > keepalive_seconds:
+                    quiet_since = time.monotonic()
+                    yield ServerSentEventMessage(comment="keep-alive")
+                wait = keepalive_seconds - (time.monotonic() - quiet_since)
+                await follower.wait(self, wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
+        finally:
+            self.live.leave(follower, self)
 
 
 # -- leagues --------------------------------------------------------------------------------------------------

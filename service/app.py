@@ -3,17 +3,20 @@ import time; the store is opened (and migrated) at start-up and closed at shutdo
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import gc
 import time
 import uuid
+import weakref
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 import msgspec
 from litestar import Controller, Litestar, MediaType, Request, Response, get, post
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import PermissionDeniedException, ValidationException
 from litestar.openapi import OpenAPIConfig
@@ -38,13 +41,19 @@ from service.guards import (
     unauthorized,
 )
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest, Count, Limits, check_moment
+from service.live import Live
 from service.logs import bind, configure_logging, get_logger, request_context
+from service.notify import Hub
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.ratelimit import Limiter, rate_limit_middleware
 from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
+from service.store.postgres import PostgresStore
+from service.store.roles import migrate_database
+
+T = TypeVar("T")
 
 API_VERSION = "0.1.0"
 
@@ -63,6 +72,14 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
 
 # Batches up to this many events are appended on the event loop; larger ones in a worker thread.
 LOOP_BATCH = 16
+
+POSITION_HEADER = "Tablelog-Position"
+MAX_POSITION = 2**63 - 1
+"""Global positions are PostgreSQL bigints."""
+POSITION_DOC = (
+    "Read-your-writes with read replicas: the last position an append answered (its `Tablelog-Position` "
+    "header). The read is served by a replica that has replayed it, else by the primary. Writes ignore it."
+)
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -209,14 +226,28 @@ def provide_principal(request: Request[Any, Any, Any], state: State) -> Principa
     return principal
 
 
-def provide_records(state: State, principal: NamedDependency[Principal]) -> GameRecords:
-    """The game records, handed out once the caller is known.
+async def provide_records(
+    request: Request[Any, Any, Any],
+    state: State,
+    principal: NamedDependency[Principal],
+    tablelog_position: Annotated[
+        int | None,
+        HeaderParameter(name=POSITION_HEADER, required=False, ge=0, le=MAX_POSITION, description=POSITION_DOC),
+    ] = None,
+    position: Annotated[int | None, QueryParameter(ge=0, le=MAX_POSITION, description=POSITION_DOC)] = None,
+) -> GameRecords:
+    """The game records, handed out once the caller is known; a read's records read through a replica
+    when the node has some (`service.store.replicas`), one that has replayed the position asked for.
 
     Taking the principal orders the two dependencies: litestar resolves independent dependencies
     concurrently in a task group, which cost more than the rest of the dependency work per request
     (bench/: `python -m bench.profile http`)."""
     del principal
-    return state.records
+    replicas = state.get("replicas")
+    if replicas is None or request.method != "GET":
+        return state.records
+    wanted = tablelog_position if tablelog_position is not None else position
+    return state.records.reading_from(await replicas.read_store(state.store, wanted))
 
 
 def _require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
@@ -333,12 +364,12 @@ class ClubController(Controller):
 
 class GameController(Controller):
     """A club's games. The handlers a scorekeeper's table calls at every step (append, state, result,
-    legal events, the listing) run on the event loop (`sync_to_thread=False`): their work is one indexed
-    query and a fold past a remembered state (the whole game when none is remembered, milliseconds for
-    these games), and handing them to a worker thread cost more CPU than the work itself (bench/: 633
-    -> 465 us of server CPU per append). A thread would not free the loop during the fold anyway (the
-    GIL); what the loop waits for here is the query, well under a millisecond. Work that can run long
-    (lists, imports, replays, live streams) stays in worker threads."""
+    legal events, the listing) run on the event loop while the game's fold is remembered: their work is
+    one indexed query and a fold past that state, and handing them to a worker thread cost more CPU than
+    the work itself (bench/: 633 -> 465 us of server CPU per append). The first fold of a game in a
+    process (the whole game, after a restart), a large batch and an earlier version go to a worker thread
+    (`near_fold`), so a long game never holds the loop. Work that can run long (lists, imports, replays,
+    live streams) stays in worker threads."""
 
     path = "/clubs/{club_id:str}/games"
     tags = ("games",)
@@ -399,6 +430,13 @@ class GameController(Controller):
         "/{game_id:str}/events",
         status_code=201,
         summary="Append a batch of events (checked by the rules; all or nothing)",
+        response_headers=[
+            ResponseHeader(
+                name=POSITION_HEADER,
+                description="The last global position the append wrote: send it back on a read to read your writes.",
+                documentation_only=True,
+            )
+        ],
     )
     async def append(
         self,
@@ -408,22 +446,23 @@ class GameController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
-    ) -> AppendOut:
+    ) -> Response[AppendOut]:
         recorder = _require_club(principal, club_id)
         append = functools.partial(
             records.append, club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
         )
         # A scorekeeper's few events stay on the loop (a thread hop cost more than the append itself; bench/);
         # an import-sized batch is checked in a worker thread, so it never stalls the other requests.
-        result = append() if len(data.events) <= LOOP_BATCH else await anyio.to_thread.run_sync(append)
+        result = await near_fold(records, club_id, game_id, append, small=len(data.events) <= LOOP_BATCH)
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
-        return AppendOut(
+        out = AppendOut(
             game_id=game_id,
             first_version=result.first_version,
             last_version=result.last_version,
             positions=result.positions,
             replayed=result.replayed,
         )
+        return Response(out, status_code=201, headers={POSITION_HEADER: str(max(result.positions, default=0))})
 
     @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
     def read_events(
@@ -464,16 +503,17 @@ class GameController(Controller):
         if horizon is not None:
             version = min(version or horizon, horizon)
         if version is None:
-            # The latest state is the remembered fold plus the events since: cheap enough for the loop.
-            at, state = records.state(club_id, game_id, viewer)
+            at, state = await near_fold(
+                records, club_id, game_id, functools.partial(records.state, club_id, game_id, viewer)
+            )
         else:
             # An earlier version is folded from the start (up to the whole game): a worker thread's job,
             # so one long read never stalls every other request of the process (issue 13).
-            at, state = await anyio.to_thread.run_sync(records.state, club_id, game_id, viewer, version)
+            at, state = await heavy(functools.partial(records.state, club_id, game_id, viewer, version))
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
-    @get("/{game_id:str}/result", sync_to_thread=False, summary="The game's result (finished or not)")
-    def read_result(
+    @get("/{game_id:str}/result", summary="The game's result (finished or not)")
+    async def read_result(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
@@ -481,11 +521,13 @@ class GameController(Controller):
         records: NamedDependency[GameRecords],
     ) -> ResultOut:
         _require_club(principal, club_id)
-        version, result = records.result(club_id, game_id)
+        version, result = await near_fold(
+            records, club_id, game_id, functools.partial(records.result, club_id, game_id)
+        )
         return ResultOut(game_id=game_id, version=version, result=result)
 
-    @get("/{game_id:str}/legal", sync_to_thread=False, summary="The events a seat may report now")
-    def legal(
+    @get("/{game_id:str}/legal", summary="The events a seat may report now")
+    async def legal(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
@@ -494,7 +536,8 @@ class GameController(Controller):
         records: NamedDependency[GameRecords],
     ) -> LegalOut:
         _require_club(principal, club_id)
-        version, events = records.legal_events(club_id, game_id, seat)
+        legal = functools.partial(records.legal_events, club_id, game_id, seat)
+        version, events = await near_fold(records, club_id, game_id, legal)
         return LegalOut(
             game_id=game_id,
             version=version,
@@ -502,6 +545,30 @@ class GameController(Controller):
             enumerable=events is not None,
             events=[msgspec.to_builtins(e) for e in events or []],
         )
+
+
+async def near_fold(
+    records: GameRecords, club_id: str, game_id: str, work: Callable[[], T], *, small: bool = True
+) -> T:
+    """Run `work` (a read or a small append at the latest version) on the event loop when the game's fold is
+    remembered, so at most a few new events are folded; else (the cold first fold of a long game after a
+    restart, or a large batch) in a worker thread, so it never stalls every other request of the process."""
+    return work() if small and records.warm(club_id, game_id) else await heavy(work)
+
+
+HEAVY_THREADS = 2
+_lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
+
+
+async def heavy(work: Callable[[], T]) -> T:
+    """Run CPU-bound `work` (folds, checking large batches) in a worker thread, at most `HEAVY_THREADS` at
+    once per process. They hold the GIL while they compute: with one thread per waiting request (32 writers
+    of 500-event batches) the event loop waited its turn behind all of them, and `/health` with it (bench/)."""
+    loop = asyncio.get_running_loop()
+    lane = _lanes.get(loop)
+    if lane is None:
+        lane = _lanes[loop] = anyio.CapacityLimiter(HEAVY_THREADS)
+    return await anyio.to_thread.run_sync(work, limiter=lane)
 
 
 @get("/health", tags=["operations"], summary="Liveness", sync_to_thread=False)
@@ -531,10 +598,12 @@ def ready(request: Request[Any, Any, Any], state: State) -> Response[Any]:
         return problem(503, "not-ready", "Not ready", detail)
     if not operator:
         return Response(Health(status="ready"))
-    # A lagging projection does not make the server unready: the record is served, read models catch up.
-    return Response(
-        Health(status="ready", checks={"database": "ok", "migrations": "applied", "projections": projections})
-    )
+    # A lagging projection (or replica) does not make the server unready: the record is served from the
+    # primary, read models catch up.
+    checks: dict[str, Any] = {"database": "ok", "migrations": "applied", "projections": projections}
+    if state.get("replicas") is not None:
+        checks["replicas"] = state.replicas.reports()
+    return Response(Health(status="ready", checks=checks))
 
 
 # -- request logging ------------------------------------------------------------------------------------
@@ -600,13 +669,29 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
 
     def startup(app: Litestar) -> None:
         opened = store or open_store(settings.database_url, pool_size=settings.pool_size)
-        if settings.migrate_on_start:
-            applied = opened.migrate()
+        if settings.migrate_on_start and opened.pending_migrations():
+            # As the migration role when one is set (the app's own role may not change the schema).
+            migration_url = settings.migration_database_url
+            applied = migrate_database(settings.database_url, migration_url) if migration_url else opened.migrate()
             if applied:
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
         app.state.records = GameRecords(opened, limits=app.state.limits)
-        app.state.authenticator = Authenticator(opened, settings.operator_key)
+        # One subscription per process to what changed in the database (service.notify): live streams
+        # follow it, remembered credentials are forgotten on a revocation heard.
+        app.state.hub = hub = Hub()
+        if isinstance(opened, PostgresStore):
+            hub.listen(opened.url)
+        app.state.records.appended = hub.announce
+        app.state.live = Live(hub, settings.live_poll_seconds)
+        app.state.authenticator = Authenticator(opened, settings.operator_key, hub=hub)
+        app.state.replicas = None
+        if settings.read_database_urls:
+            from service.store.replicas import ReplicaSet  # psycopg's pools, only where replicas are set
+
+            app.state.replicas = ReplicaSet.from_settings(settings)
+            if app.state.replicas is not None:
+                app.state.replicas.start()
         app.state.projector = None
         if settings.run_projector:
             # Load the built-in games here, before the projector thread and the request threads both ask
@@ -628,8 +713,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         gc.freeze()
 
     def shutdown(app: Litestar) -> None:
+        app.state.hub.close()
         if app.state.projector is not None:
             app.state.projector.stop()
+        if app.state.get("replicas") is not None:
+            app.state.replicas.close()
         if own_store:
             app.state.store.close()
 
@@ -637,7 +725,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         dependencies={
             # Cheap enough for the event loop: keys are remembered (a miss is one indexed lookup).
             "principal": Provide(provide_principal, sync_to_thread=False),
-            "records": Provide(provide_records, sync_to_thread=False),
+            "records": Provide(provide_records),
         },
         route_handlers=[
             ClubController,

@@ -7,9 +7,11 @@ A key has a scope: `record` (writes and every view of its club), `read` (every v
 `spectate` (public views only, behind each game's spectator delay). A session acts with its key's scope;
 a share link sees its one game, league or campaign as a spectator would.
 
-Revocation: the store raises a counter in the same transaction as every revocation; each request reads
-it (one indexed row) and a process that finds it moved forgets every credential it remembered, so a
-revoked key, session or link is refused on its next request on every worker.
+Revocation: the store raises a counter in the same transaction as every revocation, and a process that
+finds it moved forgets every credential it remembered, so a revoked key, session or link is refused on
+its next request on every worker. On PostgreSQL the process hears the counter move (LISTEN/NOTIFY,
+`service.notify`) and reads nothing per request; while it is not listening (SQLite, or its listening
+connection was lost) each request reads the counter (one indexed row) instead.
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
 
+from service.notify import Hub
 from service.store.access import Scope, ShareKind
 from service.store.base import Store
 
@@ -168,26 +170,43 @@ def authenticate_share(store: Store, token: str | None) -> Principal | None:
 
 
 class Authenticator:
-    """Resolves tokens, remembering them until the revocation counter moves (or `ttl` seconds pass): a
-    request then costs one read of the counter rather than the credential's rows. Each kind of token is
-    remembered apart, so a token is only ever taken for what it was first checked as."""
+    """Resolves tokens, remembering them until a revocation happens anywhere (or `ttl` seconds pass): a
+    request then costs nothing when the process listens for revocations (`hub`), else one read of the
+    counter, rather than the credential's rows. Each kind of token is remembered apart, so a token is
+    only ever taken for what it was first checked as."""
 
-    def __init__(self, store: Store, operator_key: str | None, ttl: float = 30.0, size: int = 4096) -> None:
+    def __init__(
+        self, store: Store, operator_key: str | None, ttl: float = 30.0, size: int = 4096, hub: Hub | None = None
+    ) -> None:
         self.store = store
         self.operator_key = operator_key
         self.ttl = ttl
         self.size = size
+        self.hub = hub
         self._known: dict[tuple[str, str], tuple[float, Principal]] = {}
-        self._generation: int | None = None
+        self._seen: tuple[str, int] | None = None
         self._lock = threading.Lock()
+
+    def _revocations(self) -> tuple[str, int]:
+        """Where revocations stand: the hub's epoch while it listens, else the stored counter."""
+        hub = self.hub
+        if hub is not None and hub.listening:
+            return "heard", hub.access_epoch
+        return "read", self.store.access_generation()
 
     def _fresh(self) -> None:
         """Forget everything remembered when a revocation happened anywhere since we last looked."""
-        generation = self.store.access_generation()
+        seen = self._revocations()
         with self._lock:
-            if generation != self._generation:
+            if seen != self._seen:
                 self._known.clear()
-                self._generation = generation
+                self._seen = seen
+
+    def settle(self) -> None:
+        """After a revocation made here: wait (briefly) until this process hears it back, so the answer
+        goes out only once every listening process has been told (blocking: call it in a worker thread)."""
+        if self.hub is not None and self.hub.listening:
+            self.hub.wait_heard(self.store.access_generation(), timeout=2.0)
 
     def _resolve(self, token: str | None, kind: Literal["key", "session", "share"]) -> Principal | None:
         if not token:
@@ -229,26 +248,44 @@ class Authenticator:
         """A share link token."""
         return self._resolve(token, "share")
 
-    def watch(self, principal: Principal) -> Callable[[], bool]:
-        """A check a long request (a live stream) calls now and then: False once the principal has
-        expired or what it stands on was revoked. It reads the rows again only when the revocation
-        counter moved since its last call (and on its first call)."""
-        seen: int | None = None
+    def watch(self, principal: Principal) -> Watch:
+        """A check a long request (a live stream) calls now and then (see `Watch`)."""
+        return Watch(self, principal)
 
-        def still_valid() -> bool:
-            nonlocal seen
-            if principal.operator:
-                return True
-            now = _now()
-            if principal.expires_at is not None and principal.expires_at <= now:
-                return False
-            generation = self.store.access_generation()
-            if generation == seen:
-                return True
-            seen = generation
-            return _in_force(self.store, principal, now)
 
-        return still_valid
+class Watch:
+    """Whether a principal still stands: False once it has expired or what it stands on was revoked.
+    A call reads the rows again only when revocations moved since its last call (and on its first);
+    `settled` says, without reading anything, that a call would find nothing new."""
+
+    def __init__(self, authenticator: Authenticator, principal: Principal) -> None:
+        self.authenticator = authenticator
+        self.principal = principal
+        self._seen: tuple[str, int] | None = None
+
+    def _expired(self) -> bool:
+        expires = self.principal.expires_at
+        return expires is not None and expires <= _now()
+
+    def settled(self) -> bool:
+        """True when the process listens, has heard no revocation since the last call, and the principal
+        has not expired (no I/O: a live stream asks this on every step)."""
+        if self.principal.operator:
+            return True
+        hub = self.authenticator.hub
+        listening = hub is not None and hub.listening and self._seen == ("heard", hub.access_epoch)
+        return listening and not self._expired()
+
+    def __call__(self) -> bool:
+        if self.principal.operator:
+            return True
+        if self._expired():
+            return False
+        revocations = self.authenticator._revocations()
+        if revocations == self._seen:
+            return True
+        self._seen = revocations
+        return _in_force(self.authenticator.store, self.principal, _now())
 
 
 def _in_force(store: Store, principal: Principal, now: datetime) -> bool:

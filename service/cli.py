@@ -22,6 +22,7 @@ from service.settings import Settings
 from service.store import open_store
 from service.store.access import Scope
 from service.store.base import Recorder, Store, StoreError
+from service.store.roles import migrate_database
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -35,8 +36,11 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _store(settings: Settings) -> Store:
+    """The store, migrated first if a migration is pending (as the migration role when one is set: the
+    app's own role may not change the schema)."""
     store = open_store(settings.database_url, pool_size=settings.pool_size)
-    store.migrate()
+    if store.pending_migrations():
+        migrate_database(settings.database_url, settings.migration_database_url)
     return store
 
 
@@ -174,9 +178,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    store = open_store(_settings(args).database_url)
-    applied = store.migrate()
-    store.close()
+    settings = _settings(args)
+    applied = migrate_database(settings.database_url, settings.migration_database_url)
     print("applied: " + ", ".join(applied) if applied else "the schema is up to date")
     return 0
 

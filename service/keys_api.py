@@ -221,11 +221,12 @@ class KeyController(Controller):
         summary="Revoke a key: refused from its next request on every worker; its sessions and live streams end",
     )
     def revoke_key(
-        self, club_id: FromPath[str], key_id: FromPath[str], records: NamedDependency[GameRecords]
+        self, club_id: FromPath[str], key_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> KeyOut:
         club_key(records, club_id, key_id)
         revoked = records.store.revoke_api_key(key_id)
         assert revoked is not None
+        state.authenticator.settle()
         get_logger(club_id=club_id).info("key.revoked", revoked_key_id=key_id)
         return key_out(revoked)
 
@@ -251,11 +252,12 @@ class ShareController(Controller):
 
     @post("/{share_id:str}/revoke", sync_to_thread=True, status_code=200, summary="Revoke a share link")
     def revoke_share(
-        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords]
+        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> ShareOut:
         club_share(records, club_id, share_id)
         revoked = records.store.revoke_share_link(share_id)
         assert revoked is not None
+        state.authenticator.settle()
         return share_out(revoked)
 
 

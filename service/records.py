@@ -7,11 +7,12 @@ state was folded from, so a concurrent writer turns into a conflict, never a los
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -141,6 +142,18 @@ class GameRecords:
         self._links: dict[StreamId, tuple[int, str]] = {}
         """Each game's last known version and chain link, so an append need not read it back."""
         self._lock = threading.Lock()
+        self.appended: Callable[[str, int], None] | None = None
+        """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
+
+    def reading_from(self, store: Store) -> GameRecords:
+        """These records reading through another store (a read replica's, `service.store.replicas`), sharing
+        the remembered folds and identities: a fold is stamped with its version, so one read from a
+        replica that lags is refreshed, or refused as a conflict, like any stale fold."""
+        if store is self.store:
+            return self
+        other = copy.copy(self)
+        other.store = store
+        return other
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
@@ -224,8 +237,7 @@ class GameRecords:
             raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
         except (msgspec.ValidationError, TypeError, KeyError) as error:
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
-        # Checked here whatever the caller (API, CLI, an import): a game id names its stream (`game_stream`).
-        game_id = check_id(self.limits, "game_id", request.game_id or uuid.uuid4().hex)
+        game_id = _given_id(self.limits, request.game_id)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -334,6 +346,8 @@ class GameRecords:
         if not result.replayed:
             self._remember(stream_id, folded)
             self._remember_link(stream_id, result.last_version, new_events[-1].chain)
+            if self.appended is not None:
+                self.appended(stream_id, result.last_version)
         return result
 
     def _link_at(self, stream_id: StreamId, version: int) -> str:
@@ -405,7 +419,7 @@ class GameRecords:
             recorded_at.append(moment)
         listing = kept[0].tablelog_game or _ExportedGame()
         finished = ruleset.result(folded.state).finished
-        game_id = check_id(self.limits, "game_id", game_id or uuid.uuid4().hex)
+        game_id = _given_id(self.limits, game_id)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -526,6 +540,14 @@ class GameRecords:
             folded = folded.apply(dec.decode(event.data), event.version)
         return folded
 
+    def warm(self, club_id: str, game_id: str) -> bool:
+        """Whether the game's latest fold is remembered (reading or appending at its head folds only the
+        events since, if any)."""
+        with self._lock:
+            record = self._identities.get((club_id, game_id))
+            # A game made by this process is remembered before its listing is read back: a new game's stream.
+            return (record.stream_id if record is not None else game_stream(club_id, game_id)) in self._cache
+
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
         record = self._owned(club_id, game_id)
@@ -562,6 +584,12 @@ class GameRecords:
             self._cache.move_to_end(stream_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def _given_id(limits: Limits, game_id: str | None) -> str:
+    """A new game's id: the one given, checked whatever the caller (API, CLI, an import) as it names the
+    game's stream (`game_stream`), or a new one."""
+    return uuid.uuid4().hex if game_id is None else check_id(limits, "game_id", game_id)
 
 
 def check_seat(record: GameRecord, seat: int) -> None:

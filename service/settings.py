@@ -14,6 +14,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the service can be told. See the README's Configure section."""
 
     database_url: str = DEFAULT_DATABASE_URL
+    migration_database_url: str | None = None
+    """PostgreSQL: the role that owns the schema, for `tablelog migrate` (and a migration on start). When
+    set, the app's own role (`database_url`'s user) is granted only what the service needs: it can
+    append to the record but never change, delete or truncate it, nor disable its triggers."""
     operator_key: str | None = None
     """Bearer token that may create clubs and their API keys. None: club creation only by the CLI."""
     host: str = "127.0.0.1"
@@ -33,8 +37,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
-    live_poll_seconds: float = 0.5
-    """How often a live stream looks for new events."""
+    live_poll_seconds: float = 3.0
+    """How often a live game is looked at in the store when no notification came (one missed, or an
+    append by another worker on SQLite), and how often a stream re-checks its key while revocations
+    are not heard (SQLite)."""
     live_keepalive_seconds: float = 15.0
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
@@ -65,6 +71,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Row errors listed in the answer to a resource import that does not validate (then a count of the rest)."""
     max_resource_rows: int = 10_000
     """Most lines in a resource file (a catalogue, a scenario)."""
+    # Read replicas (service.store.replicas): PostgreSQL streaming replicas that serve lag-tolerant reads.
+    read_database_urls: str = ""
+    """Comma-separated postgresql:// URLs of streaming replicas of `database_url`; empty: every read on the primary."""
+    read_replica_max_lag_seconds: float = 5.0
+    """A replica further behind the primary than this leaves the rotation until it catches up."""
+    read_replica_wait_seconds: float = 0.25
+    """How long a read that names a position (`Tablelog-Position`) waits for a replica to replay it before the
+    primary serves it."""
+    read_replica_check_seconds: float = 1.0
+    """How often each node measures its replicas' lag (and tries an unreachable one again)."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:

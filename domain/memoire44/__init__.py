@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
 from domain.memoire44.catalogue import CARDS, FACES
+from domain.memoire44.combat import CombatDeckKind
 from domain.memoire44.events import Memoire44Event
+from domain.memoire44.overlord import InitiativeTableKind
 from domain.memoire44.picture import picture
 from domain.memoire44.scenario import ScenarioKind
 from domain.memoire44.state import State
@@ -19,7 +21,11 @@ RULESET = GameRuleset(
     title="Mémoire 44",
     event_type=Memoire44Event,
     state_type=State,
-    resource_kinds={"scenario": ScenarioKind()},
+    resource_kinds={
+        "scenario": ScenarioKind(),
+        "initiative_table": InitiativeTableKind(),
+        "combat_deck": CombatDeckKind(),
+    },
     initial=setup.initial,  # the scenario set up, opening hands still to draw
     validate=rules.validate,
     evolve=rules.evolve,
@@ -31,7 +37,13 @@ RULESET = GameRuleset(
     picture=picture,  # the battlefield as SVG, drawn from a view
     options_type=setup.Options,
     field_values={"card": tuple(CARDS), "faces": tuple(dict.fromkeys(FACES))},
-    player_counts=(2,),
+    field_descriptions={
+        "unit": "A unit, by its number: its place in the scenario file's list of units, from 0.",
+        "faces": "The faces the dice showed, one per die.",
+        "path": "The hexes the unit goes through, in order, each as [row, column] (doubled columns, as `.m44` files).",
+        "to": "The hex the unit moves into, as [row, column] (doubled columns, as `.m44` files).",
+    },
+    player_counts=(2, 4, 5, 6, 7, 8),  # two players, or two teams of 2 to 4 (M44-OV-2)
     series_next=series.series_next,  # the second game: same scenario, sides swapped
     seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Union
 
+import msgspec
+
 from domain.memoire44.board import Hex
 from domain.ruleset import Event
 
@@ -23,8 +25,9 @@ class CardDrawn(Event, tag="memoire44.card_drawn", kw_only=True, frozen=True):
 
 
 class CardPlayed(Event, tag="memoire44.card_played", kw_only=True, frozen=True):
-    """A command card played face up. `section` is the tactic-card choice of a section (Infantry
-    Assault); `target` the ordered enemy unit's hex an Ambush answers."""
+    """A command card played face up. `card` is the card played. `section` is the tactic-card choice of
+    a section (Infantry Assault); `target` the ordered enemy unit's hex an Ambush answers. `as_card` is
+    the card it is played as (a German Recon 1 as Air Power, M44-BL-1)."""
 
     seat: int
     card: str
@@ -35,7 +38,7 @@ class CardPlayed(Event, tag="memoire44.card_played", kw_only=True, frozen=True):
 
 class CardTaken(Event, tag="memoire44.card_taken", kw_only=True, frozen=True):
     """Italian High Command (M44-IT-1): after an Italian unit is lost, the enemy (`seat`) takes one of
-    the Italian hand's cards at random; it is shown and discarded."""
+    the Italian hand's cards at random (`card`); it is shown and discarded."""
 
     seat: int
     card: str
@@ -58,7 +61,7 @@ class VisibilityRolled(Event, tag="memoire44.visibility_rolled", kw_only=True, f
 
 
 class CardDiscarded(Event, tag="memoire44.card_discarded", kw_only=True, frozen=True):
-    """After a Recon card, the one of the two cards drawn that is not kept."""
+    """After a Recon card, the one of the two cards drawn that is not kept (`card`)."""
 
     seat: int
     card: str
@@ -78,7 +81,7 @@ class DiceRolled(Event, tag="memoire44.dice_rolled", kw_only=True, frozen=True):
 
 
 class UnitsOrdered(Event, tag="memoire44.units_ordered", kw_only=True, frozen=True):
-    """The units the played card orders, by number."""
+    """The `units` the played card orders, by number."""
 
     seat: int
     units: tuple[int, ...]
@@ -100,8 +103,8 @@ class WireRemoved(Event, tag="memoire44.wire_removed", kw_only=True, frozen=True
 
 
 class Battle(Event, tag="memoire44.battle", kw_only=True, frozen=True):
-    """A battle: the attacking unit (None for Air Power and Barrage), the target hex, the number of dice
-    the table counted and the faces rolled."""
+    """A battle. `unit` is the attacking unit (None for Air Power and Barrage). `target` is the target
+    hex. `dice` is the number of dice the table counted. `faces` are the faces rolled."""
 
     seat: int
     unit: int | None
@@ -129,7 +132,8 @@ class GroundTaken(Event, tag="memoire44.ground_taken", kw_only=True, frozen=True
 
 
 class MedalAwarded(Event, tag="memoire44.medal_awarded", kw_only=True, frozen=True):
-    """A medal the scenario's special rules give (written as text, so accepted as reported, M44-7)."""
+    """A medal the scenario's special rules give (written as text, so accepted as reported, M44-7).
+    `medals` is how many; `reason` says what for."""
 
     seat: int
     medals: int = 1
@@ -137,11 +141,54 @@ class MedalAwarded(Event, tag="memoire44.medal_awarded", kw_only=True, frozen=Tr
 
 
 class GameEnded(Event, tag="memoire44.game_ended", kw_only=True, frozen=True):
-    """The table ends the game other than by medals (a scenario's turn limit, a concession)."""
+    """The table ends the game other than by medals (a scenario's turn limit, a concession). `winner` is
+    the winning seat (None: nobody wins). `reason` says why."""
 
     seat: int | None = None
     winner: int | None = None
     reason: str = ""
+
+
+class Gift(msgspec.Struct, frozen=True, kw_only=True):
+    """One command card the commander-in-chief hands to a general (`general`, his seat); `card` is None
+    when it is handed face down (G-2)."""
+
+    general: int
+    card: str | None = None
+
+
+class CardsGiven(Event, tag="memoire44.cards_given", kw_only=True, frozen=True):
+    """Overlord (M44-OV-3): the commander-in-chief (`seat`) hands one to three command cards to his
+    generals at the start of the side's turn: `gifts`, one per card. `marines` names the general who
+    orders one more unit this turn (US Marines, M44-OV-9)."""
+
+    seat: int
+    gifts: tuple[Gift, ...]
+    marines: int | None = None  # M44-OV-9: the general who orders one more unit this turn
+
+
+class InitiativeTaken(Event, tag="memoire44.initiative_taken", kw_only=True, frozen=True):
+    """Overlord (M44-OV-7): a general given no card this turn rolls one die and acts as the initiative
+    table says for that face (`face`)."""
+
+    seat: int
+    face: str
+
+
+class CombatCardDrawn(Event, tag="memoire44.combat_card_drawn", kw_only=True, frozen=True):
+    """A combat card drawn (M44-CC-1): dealt at the start, after a Recon card, after Their Finest Hour;
+    `card` None when face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class CombatCardPlayed(Event, tag="memoire44.combat_card_played", kw_only=True, frozen=True):
+    """A combat `card` played (M44-CC-2), on one of the seat's units (`unit`) or for the seat itself."""
+
+    seat: int
+    card: str
+    unit: int | None = None
 
 
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
@@ -161,4 +208,8 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardTaken,
     VisibilityRolled,
     CardCommitted,
+    CardsGiven,
+    InitiativeTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
 ]

@@ -3,7 +3,7 @@
 The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
 `italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
 the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
-core does not record yet (air rules, D-Day, combat cards, Marines) are refused by name, so a club never
+core does not record yet (air rules, D-Day reinforcements) are refused by name, so a club never
 records a game under rules it silently ignores; an option nobody knows is refused as unknown.
 """
 
@@ -29,20 +29,21 @@ SUPPORTED: dict[str, str] = {
     "russian_commissar_rule": "the Russian commissar (M44-RU-1, M44-RU-2)",
     "air_superiority": "D-Day air superiority (M44-DD-4)",
     "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
+    "gung_ho": "the US Marines at an Overlord team table (M44-OV-9)",
+    "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
 }
 # Options whose value names a side; `true` means the Allies.
 SIDE_OPTIONS: dict[str, str] = {
     "russian_commissar_rule": "commissar",
     "air_superiority": "air_superiority",
     "off_board_artillery": "off_board_artillery",
+    "gung_ho": "marines",
 }
 NOT_YET: dict[str, str] = {
     "air_rules": "the Air Pack rules (they need the air superiority table by theatre and date and the air "
     "units' duel values, which the rules summary does not print)",
     "dday_rules": "the D-Day Landings reinforcements (they need the D-Day reinforcement table, which the rules "
     "summary does not print; the control objectives, air_superiority and off_board_artillery are recorded)",
-    "combat_cards": "the combat cards (they need the combat card deck, which the rules summary does not list)",
-    "gung_ho": "the US Marines command rule",
 }
 
 
@@ -59,6 +60,8 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     commissar: str = ""  # the side under the commissar rule, "" if none
     air_superiority: str = ""  # the side rolling 2 dice per hex with Air Power ("": the Allies, as in the base game)
     off_board_artillery: str = ""  # the side whose Recon 1 cards may be played as Barrage
+    marines: str = ""  # the side under the US Marines command rule (M44-OV-9)
+    combat_cards: bool = False  # M44-CC-1
 
     @property
     def snow(self) -> bool:
@@ -119,6 +122,8 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             commissar=flags.get("commissar", ""),
             air_superiority=flags.get("air_superiority", ""),
             off_board_artillery=flags.get("off_board_artillery", ""),
+            marines=flags.get("marines", ""),
+            combat_cards=flags.get("combat_cards", False),
         ),
         errors,
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
@@ -19,36 +21,54 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
+    Gift,
     GroundTaken,
+    InitiativeTaken,
     Retreated,
     UnitMoved,
     UnitsOrdered,
     VisibilityRolled,
     WireRemoved,
 )
+from domain.memoire44.overlord import MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
 from domain.memoire44.rules import (
     CARD_BATTLES,
     COMMISSAR_FREE,
     FOUR_OF_A_KIND,
+    INITIATIVE,
+    SECTION_CARDS,
     adjacent_enemies,
     alive,
     ambush_problem,
     battle_dice,
     battle_problem,
     battles_allowed,
+    can_act_now,
     card_battle_problem,
+    card_for,
     cards_held,
+    combat_copies,
+    combat_pile,
+    combat_play_problem,
     commissar_camp,
     full_day,
+    given_left,
     italian_camp,
     known_copies,
+    leaves_room,
+    marines_extra,
     move_allowance,
     moves_allowed,
+    orderable,
     path_problem,
     pile_size,
+    play_sections,
     plays_from_token,
     reachable,
     recon_played_as,
@@ -65,6 +85,34 @@ def legal_events(state: State, seat: int) -> list[Any]:
     """Every event (or event form) `seat` may report at `state`."""
     if state.over or not 0 <= seat < len(state.seat_camp):
         return []
+    events = _game_events(state, seat)
+    if state.combat_deck is not None:
+        events += _combat_events(state, seat)
+    return events
+
+
+def _combat_events(state: State, seat: int) -> list[Any]:
+    """Combat cards (M44-CC-1, M44-CC-2): a draw the seat may make, and each card it may play now."""
+    events: list[Any] = []
+    retreat = state.pending is not None and state.pending.kind == "retreat"
+    if state.combat_due[seat] > 0 and combat_pile(state) > 0 and not retreat:
+        events.append(CombatCardDrawn(seat=seat))
+    deck = state.combat_deck
+    assert deck is not None
+    hand = state.combat_hands[seat]
+    cards = set(hand.known)
+    if hand.unknown:
+        cards |= {c for c, spec in deck.cards.items() if combat_copies(state, c) < spec.count}
+    camp = state.seat_camp[seat]
+    units: list[int | None] = [None, *(u.uid for u in alive(state, camp))]
+    for card in sorted(cards):
+        for uid in units:
+            if combat_play_problem(state, seat, camp, card, uid) is None:
+                events.append(CombatCardPlayed(seat=seat, card=card, unit=uid))
+    return events
+
+
+def _game_events(state: State, seat: int) -> list[Any]:
     camp = state.seat_camp[seat]
     pending = state.pending
     if pending is not None and pending.kind == "retreat":
@@ -96,6 +144,8 @@ def legal_events(state: State, seat: int) -> list[Any]:
         return _ambush_battles(state, seat) if camp == state.ambush else []
     if camp != state.active:
         return ground + _ambushes(state, seat, camp)
+    if state.teams:
+        return ground + _team_events(state, seat, camp)
     if state.phase == "card":
         if visibility_roll_due(state, camp):
             return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
@@ -111,6 +161,101 @@ def legal_events(state: State, seat: int) -> list[Any]:
     events.extend(_battles(state, seat, camp))
     events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
+
+
+def _team_events(state: State, seat: int, camp: int) -> list[Any]:
+    """At an Overlord team table (M44-OV-3 to M44-OV-7): the commander-in-chief hands out cards and
+    reports the side's moves, battles and draws (any seat of the side may; they are listed once, under
+    his seat); each general plays his cards, takes the initiative, and orders his units."""
+    commander = seat == state.commanders[camp]
+    if state.phase == "card":
+        if not commander:
+            return []
+        if visibility_roll_due(state, camp):
+            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
+        return _gifts(state, seat, camp)
+    events: list[Any] = []
+    if state.commands[seat] and can_act_now(state):
+        given = state.given[seat]
+        cards = set(given.known) | (
+            {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count} if given.unknown else set()
+        )
+        cards.discard("ambush")
+        if state.last_played[1 - camp] is None:
+            cards.discard("counter_attack")
+        for card in sorted(cards):
+            for as_card in (None, *recon_played_as(state, camp, card)):
+                effective = as_card or card
+                if card == "counter_attack":
+                    answered = state.last_played[1 - camp]
+                    assert answered is not None
+                    effective = answered[0]
+                if effective == "ambush":
+                    continue
+                for section in play_sections(state, seat, effective, counter=card == "counter_attack"):
+                    if not leaves_room(state, seat, card, section):
+                        continue
+                    events.append(CardPlayed(seat=seat, card=card, section=section, as_card=as_card))
+        if state.initiative_table is not None and seat not in state.gifted and seat not in state.initiative:
+            events.append(InitiativeTaken(seat=seat, face="star"))
+    if seat == state.general and state.phase == "roll":
+        events.append(DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1)))
+    if seat == state.general and state.phase == "order":
+        choices = _orders(state, camp)
+        if marines_extra(state, camp):  # M44-OV-9: one more unit of the section
+            spare = [u.uid for u in orderable(state, camp)]
+            choices = [tuple(sorted((*c, extra))) for c in choices for extra in spare if extra not in c] or choices
+        events.extend(UnitsOrdered(seat=seat, units=units) for units in dict.fromkeys(choices))
+    if commander and state.phase in ("move", "battle"):
+        if state.phase == "move":
+            events.extend(_moves(state, seat))
+        events.extend(_advances(state, seat))
+        battles = _battles(state, seat, camp)
+        if given_left(state):  # M44-OV-6: no unit battles while a general still has a card to play
+            battles = [b for b in battles if b.unit is None]
+        events.extend(battles)
+        if not given_left(state):
+            events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+    return events
+
+
+def _gifts(state: State, seat: int, camp: int) -> list[Any]:
+    """Every way the commander-in-chief may hand out cards (M44-OV-3): 1 to 3 of his cards, keeping one,
+    at most 2 to a general and only 1 if it is a tactic card, a section card to a general of its section."""
+    hand = state.hands[camp]
+    items: list[str | None] = [*hand.known, *([None] * hand.unknown)]
+    generals = [s for s, c in enumerate(state.seat_camp) if c == camp and state.commands[s]]
+    found: dict[tuple[tuple[int, str], ...], CardsGiven] = {}
+    for count in range(1, min(MAX_GIFTS, len(items) - 1) + 1):
+        for picked in combinations(range(len(items)), count):
+            cards = [items[i] for i in picked]
+            for to in product(generals, repeat=count):
+                gifts = tuple(Gift(general=g, card=c) for g, c in zip(to, cards, strict=True))
+                if _gifts_fit(state, gifts):
+                    key = tuple(sorted((g.general, g.card or "") for g in gifts))
+                    found.setdefault(key, CardsGiven(seat=seat, gifts=gifts))
+    if state.expansions.marines == state.sides[camp]:  # M44-OV-9: and the general with one more unit
+        return [replace(e, marines=g) for e in found.values() for g in generals]
+    return list(found.values())
+
+
+def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
+    per: dict[int, list[str | None]] = {}
+    for gift in gifts:
+        spec = CARDS.get(gift.card) if gift.card is not None else None
+        if spec is not None and spec.kind == "section" and not set(spec.sections) & set(state.commands[gift.general]):
+            return False
+        per.setdefault(gift.general, []).append(gift.card)
+    camp = state.active
+    for general, cards in per.items():
+        tactic = any(c is not None and CARDS[c].kind == "tactic" for c in cards)
+        if len(cards) > MAX_PER_GENERAL or (tactic and len(cards) > 1):
+            return False
+        if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
+            return False
+        if "ambush" in cards or ("counter_attack" in cards and state.last_played[1 - camp] is None):
+            return False
+    return True
 
 
 def _needs_reshuffle(state: State) -> bool:
@@ -197,13 +342,23 @@ def _ambush_battles(state: State, seat: int) -> list[Any]:
 
 
 def _orders(state: State, camp: int) -> list[tuple[int, ...]]:
+    """The order choices; ordering no unit is left when the card finds none (a general's empty section)."""
+    return _order_choices(state, camp) or [()]
+
+
+def _order_choices(state: State, camp: int) -> list[tuple[int, ...]]:
     card = str(state.effective)
+    units = orderable(state, camp)
+    if card == INITIATIVE:
+        assert state.initiative_table is not None
+        row = state.initiative_table.faces[state.roll[0]]
+        fit = [u.uid for u in units if not row.kinds or u.kind in row.kinds]
+        return list(combinations(fit, min(row.orders, len(fit))))
     spec = CARDS[card]
-    units = list(alive(state, camp))
     if spec.kind == "section":
         per = spec.orders
         choices: list[list[tuple[int, ...]]] = []
-        for section in spec.sections:
+        for section in (state.section,) if state.teams else spec.sections:
             inside = [u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)]
             size = len(inside) if per is None else min(per, len(inside))
             choices.append(list(combinations(inside, size)))
@@ -253,7 +408,7 @@ def _moves(state: State, seat: int) -> list[Any]:
         if unit.hex is None or order.moves >= 1 or moves_allowed(state, unit) == 0:
             continue
         allowance = move_allowance(state, unit)
-        free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
+        free = card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY
         for path in reachable(state, unit, allowance, free).values():
             events.append(UnitMoved(seat=seat, unit=unit.uid, path=path))
     return events
@@ -274,15 +429,15 @@ def _advances(state: State, seat: int) -> list[Any]:
 def _battles(state: State, seat: int, camp: int) -> list[Any]:
     events: list[Any] = []
     if state.effective in CARD_BATTLES:
-        if not full_day(state):
+        if full_day(state):
+            for target in alive(state, 1 - camp):
+                assert target.hex is not None
+                if card_battle_problem(state, camp, target.hex) is not None:
+                    continue
+                dice, _ = battle_dice(state, None, target)
+                events.append(Battle(seat=seat, unit=None, target=target.hex, dice=dice, faces=()))
+        if not state.teams:  # at a team table, units other generals ordered battle too (M44-OV-5)
             return events
-        for target in alive(state, 1 - camp):
-            assert target.hex is not None
-            if card_battle_problem(state, camp, target.hex) is not None:
-                continue
-            dice, _ = battle_dice(state, None, target)
-            events.append(Battle(seat=seat, unit=None, target=target.hex, dice=dice, faces=()))
-        return events
     for order in state.orders:
         unit = state.units[order.uid]
         if unit.hex is None:

@@ -12,11 +12,15 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
     GameEnded,
     GroundTaken,
+    InitiativeTaken,
     MedalAwarded,
     Retreated,
     UnitMoved,
@@ -136,6 +140,25 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return f"{who} receive {_count(event.medals, 'medal')} under the scenario's rules: {reason}."
     if isinstance(event, GameEnded):
         return f"{who} ends the game: {event.reason or 'no reason given'}."
+    if isinstance(event, CardsGiven):
+        # M44-OV-3: how many cards each general gets, never which (G-2).
+        counts: dict[int, int] = {}
+        for gift in event.gifts:
+            counts[gift.general] = counts.get(gift.general, 0) + 1
+        shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
+        return f"{who} hand out command cards as commander-in-chief: {shares}."
+    if isinstance(event, InitiativeTaken):
+        table = before.initiative_table
+        row = table.faces.get(event.face) if table is not None else None
+        orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
+        return f"{who} take the initiative with no card, rolling {event.face}{orders}."
+    if isinstance(event, CombatCardDrawn):
+        return f"{who} draw a combat card."  # which one stays hidden (G-2)
+    if isinstance(event, CombatCardPlayed):
+        deck = before.combat_deck
+        name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
+        on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
+        return f"{who} play the combat card {name}{on}."
     return f"{who}: {type(event).__name__}."
 
 

@@ -130,12 +130,24 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
         marks("hands", i) for i in range(len(hands)) if hands[i].get("side") == name
     )
     label = f"{name}, {side.get('player', '')}: {second}"
+    third = []
+    team = [t for t in data.get("teams", ()) if t.get("side") == name]
+    if team:  # M44-OV-2: who commands what at a team table
+        roles = [
+            f"{t.get('player', '')} {'commander' if t.get('commander') else ''}"
+            f"{'+' if t.get('commander') and t.get('sections') else ''}{'+'.join(t.get('sections', ()))}"
+            for t in team
+        ]
+        third.append("; ".join(roles))
+        label += f", {'; '.join(roles)}"
     if active and data.get("card"):
         card = CARDS.get(str(data["card"]))
         playing = f"playing {card.name if card else data['card']}"
-        body.append(text(MARGIN + 42, y + 96, playing, SMALL + 2, font_weight="bold"))
+        third.append(playing)
         label += f", {playing}"
         changed = changed or marks("card")
+    if third:
+        body.append(text(MARGIN + 42, y + 96, shorten(" · ".join(third), 90), SMALL + 2, font_weight="bold"))
     if changed:
         body.insert(0, rect(MARGIN - 4, y - 4, 13 * HEX_W + 8, 110, rx=6, fill="#fff4e6", class_="changed"))
     return group(label + (", to play" if active else ""), body)

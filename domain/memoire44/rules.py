@@ -27,17 +27,22 @@ from domain.memoire44.catalogue import (
     SECTIONS,
     UNIT_TYPES,
 )
+from domain.memoire44.combat import CLOSE_DIE, RANGED_DIE, STREET_FIGHTING, TENACITY, TEXT
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
     GameEnded,
     GroundTaken,
+    InitiativeTaken,
     MedalAwarded,
     Retreated,
     UnitMoved,
@@ -45,6 +50,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
+from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
@@ -53,6 +59,8 @@ CARD_BATTLES = frozenset({"air_power", "barrage"})
 ROLL_CARDS = frozenset({"their_finest_hour", "medics_and_mechanics"})
 # Tactic cards that order up to four units of one kind, or one unit of any kind if the camp has none.
 FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFANTRY}
+SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "section"}
+INITIATIVE = "initiative"  # what a general acting on the initiative table plays (M44-OV-7)
 
 
 # ---------------------------------------------------------------- small shared helpers
@@ -66,8 +74,10 @@ def camp_of_seat(state: State, seat: int) -> int:
 
 
 def pile_size(state: State) -> int:
-    """Cards left in the draw pile: the deck less the hands and the discards."""
-    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard) - len(state.token)
+    """Cards left in the draw pile: the deck less the hands, the cards handed to generals (M44-OV-3) and
+    the discards."""
+    given = sum(h.size for h in state.given) if state.given else 0
+    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard) - len(state.token) - given
 
 
 def known_copies(state: State, card: str) -> int:
@@ -77,7 +87,18 @@ def known_copies(state: State, card: str) -> int:
         + state.hands[1].known.count(card)
         + state.discard.count(card)
         + state.token.count(card)
+        + (sum(h.known.count(card) for h in state.given) if state.given else 0)
     )
+
+
+def card_for(state: State, uid: int | None) -> str | None:
+    """The card that ordered unit `uid` this turn: the turn's card, or at an Overlord team table the card
+    of the general who ordered it (M44-OV-5)."""
+    if uid is not None and state.teams:
+        for order in state.orders:
+            if order.uid == uid:
+                return order.card
+    return state.effective
 
 
 def unit_at(state: State, hex_: Hex) -> Unit | None:
@@ -89,6 +110,22 @@ def unit_at(state: State, hex_: Hex) -> Unit | None:
 def alive(state: State, camp: int) -> Iterable[Unit]:
     """A camp's units still on the board."""
     return (u for u in state.units if u.camp == camp and u.hex is not None)
+
+
+def orderable(state: State, camp: int) -> list[Unit]:
+    """The units the played card may order: a camp's units on the board, at a team table only those in
+    the section the card was played in (or the general's own sections on the initiative) and not yet
+    ordered by another general this turn (M44-OV-5)."""
+    units = list(alive(state, camp))
+    if not state.teams:
+        return units
+    where = set((state.section,) if state.section else state.commands[state.general or 0])
+    ordered = {o.uid for o in state.orders}  # a unit on a section line is ordered once a turn
+    return [
+        u
+        for u in units
+        if u.hex is not None and u.uid not in ordered and where & set(state.board.sections(u.hex, camp))
+    ]
 
 
 def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
@@ -208,7 +245,7 @@ def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
 def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int, list[str]]:
     """The dice a battle gets and the computation shown to the table (M44-2, M44-4, tactic cards)."""
     assert target.hex is not None
-    card = state.effective
+    card = card_for(state, None if attacker is None else attacker.uid)
     if is_battle_back(state, attacker):
         return 1, ["British Commonwealth battle back: 1 die, terrain ignored"]
     if attacker is None:
@@ -246,13 +283,16 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
     if bonus:
         dice += 1
         steps.append(f"{CARDS[str(card)].name}: +1")
+    if state.combat_boosts and (boost := combat_boost(state, attacker.uid, close)):
+        dice += boost
+        steps.append(f"combat card: +{boost}")  # M44-CC-3
     return max(dice, 0), steps
 
 
 def unsure_dice(state: State, attacker: Unit | None, target: Unit, dice: int) -> tuple[int, ...]:
     """Other dice counts accepted where the reading is unsure (M44-7): whether Close Assault adds a die
     to the close assaults it orders."""
-    if state.effective == "close_assault" and attacker is not None and attacker.camp == state.active:
+    if attacker is not None and card_for(state, attacker.uid) == "close_assault" and attacker.camp == state.active:
         assert attacker.hex is not None and target.hex is not None
         if distance(attacker.hex, target.hex) == 1 and dice > 1:
             return (dice - 1,)
@@ -277,26 +317,29 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
     """Why the played card cannot order these units, or None if it can (M44-5, tactic cards)."""
     card = str(state.effective)
     units = [state.units[uid] for uid in uids]
+    if card == INITIATIVE:
+        return initiative_order_problem(state, units)
     spec = CARDS[card]
     if spec.kind == "section":
-        return _fits_sections(state, camp, units, spec.sections, spec.orders)
+        sections = (str(state.section),) if state.teams else spec.sections  # M44-OV-5: where it was played
+        return _fits_sections(state, camp, units, sections, spec.orders)
     if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
         kind = FOUR_OF_A_KIND.get(card, INFANTRY)
         limit = 1 if card == "behind_enemy_lines" else 4
-        if any(u.kind == kind for u in alive(state, camp)):
+        if any(u.kind == kind for u in orderable(state, camp)):
             if any(u.kind != kind for u in units):
                 return f"{spec.name} orders {kind} units only"
             return None if len(units) <= limit else f"{spec.name} orders at most {limit} units"
         return None if len(units) <= 1 else f"with no {kind} unit, {spec.name} orders one unit"
     if card == "artillery_bombard":
-        if any(u.kind == ARTILLERY for u in alive(state, camp)):
+        if any(u.kind == ARTILLERY for u in orderable(state, camp)):
             return None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
         return None if len(units) <= 1 else "with no artillery, Artillery Bombard orders one unit"
     if card == "infantry_assault":
         section = str(state.section)
         eligible = [
             u
-            for u in alive(state, camp)
+            for u in orderable(state, camp)
             if u.kind == INFANTRY and section in state.board.sections(u.hex or (0, 0), camp)
         ]
         if eligible:
@@ -357,7 +400,7 @@ def _fits_sections(
 
 def move_allowance(state: State, unit: Unit) -> int:
     """Hexes an ordered unit may move (M44-2 and the tactic cards)."""
-    card = state.effective
+    card = card_for(state, unit.uid)
     if card in ("dig_in", "firefight"):
         return 0
     if card == "behind_enemy_lines" and unit.kind == INFANTRY:
@@ -373,7 +416,7 @@ def move_allowance(state: State, unit: Unit) -> int:
 
 def battle_after_move(state: State, unit: Unit) -> int:
     """The most hexes a unit may move and still battle."""
-    card = state.effective
+    card = card_for(state, unit.uid)
     if card == "behind_enemy_lines" and unit.kind == INFANTRY:
         return 3
     if card == "infantry_assault" and unit.kind == INFANTRY:
@@ -383,7 +426,7 @@ def battle_after_move(state: State, unit: Unit) -> int:
 
 def moves_allowed(state: State, unit: Unit) -> int:
     """Separate moves a unit makes: Behind Enemy Lines moves, battles and moves again."""
-    return 2 if state.effective == "behind_enemy_lines" and unit.kind == INFANTRY else 1
+    return 2 if card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY else 1
 
 
 def path_problem(
@@ -453,10 +496,11 @@ def reachable(state: State, unit: Unit, allowance: int, free: bool) -> dict[Hex,
 
 def battles_allowed(state: State, unit: Unit, order: Order) -> int:
     """How many battles an ordered unit has this turn."""
-    if state.effective == "dig_in":
+    card = order.card if state.teams else state.effective
+    if card == "dig_in":
         return 0
     allowed = 1
-    if state.effective == "artillery_bombard" and unit.kind == ARTILLERY and order.moved == 0:
+    if card == "artillery_bombard" and unit.kind == ARTILLERY and order.moved == 0:
         allowed = 2
     return allowed + (1 if order.overrun else 0)
 
@@ -483,7 +527,7 @@ def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: He
         return "M44-2", f"{hex_name(target_hex)} is {rng} hexes away; {unit.kind} reaches {reach}"
     if rng > 1 and adjacent_enemies(state, unit):
         return "M44-2", "a unit next to an enemy must battle an adjacent enemy (close assault)"
-    if rng == 1 and state.effective == "firefight":
+    if rng == 1 and (order.card if state.teams else state.effective) == "firefight":
         return "M44-5", "Firefight: ordered units open fire, not close assault"
     if rng > 1 and state.expansions.reduced_visibility:
         return "M44-WX-2", f"in {state.expansions.weather} a unit battles only an enemy next to it"
@@ -572,7 +616,7 @@ def validate(state: State, event: Any) -> None:
     if (
         state.pending is not None
         and state.pending.kind == "retreat"
-        and not isinstance(event, Retreated | MedalAwarded | GameEnded)
+        and not isinstance(event, Retreated | MedalAwarded | GameEnded | CombatCardPlayed)
     ):
         raise _refuse("M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first.")
     check(state, event, camp)
@@ -616,6 +660,8 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
     elif state.phase in ("move", "battle") and camp == state.active:
         if state.ambush_target is not None:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        if given_left(state):
+            raise _refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
     else:
         raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
     if pile_size(state) == 0 or state.reshuffle_due:
@@ -628,6 +674,9 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     _check_nothing_to_take(state)
     if event.card == "ambush":
         _validate_ambush(state, event, camp)
+        return
+    if state.teams:
+        _validate_team_play(state, event, camp)
         return
     if camp != state.active or state.phase != "card":
         raise _refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
@@ -654,6 +703,18 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         )
     else:
         _check_hand(state, camp, event.card)
+    effective = _effective_card(state, event, camp)
+    if effective == "infantry_assault":
+        if event.section not in SECTIONS:
+            raise _refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
+    elif event.section is not None and effective != "counter_attack":
+        raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
+    if effective == "ambush":
+        raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+
+
+def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
+    """The card a played card acts as: a Recon 1 played as another card, or the card Counter-Attack copies."""
     effective = event.card
     if event.as_card is not None:
         if event.as_card not in recon_played_as(state, camp, event.card):
@@ -671,13 +732,7 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         if answered is None:
             raise _refuse("M44-5", "nothing_to_counter", "Counter-Attack copies a card the enemy has played.")
         effective = answered[0]
-    if effective == "infantry_assault":
-        if event.section not in SECTIONS:
-            raise _refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
-    elif event.section is not None and effective != "counter_attack":
-        raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
-    if effective == "ambush":
-        raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+    return effective
 
 
 def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, str] | None:
@@ -719,8 +774,10 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
 def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     if camp != state.active or state.phase != "order":
         raise _refuse("M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase)
-    if len(set(event.units)) != len(event.units):
+    if len(set(event.units)) != len(event.units) or any(state.order_of(uid) for uid in event.units):
         raise _refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
+    if state.teams:
+        _validate_team_order(state, event, camp)
     for uid in event.units:
         if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
             raise _refuse(
@@ -730,11 +787,18 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
                 unit=uid,
             )
     problem = may_order(state, camp, event.units)
+    # M44-OV-9: one more unit than the card allows, of any kind, in the same section.
+    if (
+        problem is not None
+        and marines_extra(state, camp)
+        and any(may_order(state, camp, tuple(u for u in event.units if u != extra)) is None for extra in event.units)
+    ):
+        problem = None
     if problem is not None:
         raise _refuse(
             "M44-5",
             "wrong_order",
-            f"{CARDS[str(state.effective)].name}: {problem}.",
+            f"{card_name(str(state.effective))}: {problem}.",
             card=state.effective,
             units=list(event.units),
         )
@@ -759,13 +823,13 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
         if problem is not None:
             raise _refuse("M44-NA-1", "illegal_advance", f"Desert advance refused: {problem[1]}.", unit=event.unit)
         return
-    second = state.effective == "behind_enemy_lines" and order.moves == 1 and order.battles == 1
+    second = card_for(state, unit.uid) == "behind_enemy_lines" and order.moves == 1 and order.battles == 1
     if state.phase == "battle" and not second:
         raise _refuse("M44-6", "moves_before_battles", "All moves come before the first battle.")
     if order.moves >= moves_allowed(state, unit) or (order.moves == 1 and not second):
         raise _refuse("M44-6", "moved_already", "This unit has already moved this turn.")
     allowance = move_allowance(state, unit)
-    free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
+    free = card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY
     problem = path_problem(state, unit, event.path, allowance, free)
     if problem is not None:
         raise _refuse(
@@ -827,8 +891,14 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
         attacker = None
     else:
         attacker, order = _ordered_unit(state, event.unit, camp)
-        if state.effective in CARD_BATTLES:
+        if card_for(state, event.unit) in CARD_BATTLES:
             raise _refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
+        if state.teams and (given_left(state) or state.phase in ("order", "roll")):
+            raise _refuse(
+                "M44-OV-6",
+                "moves_first",
+                "Overlord: every general plays his cards and moves his units before the first battle.",
+            )
         problem = battle_problem(state, attacker, order, event.target)
         if problem is not None:
             raise _refuse(
@@ -944,6 +1014,344 @@ def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
         )
 
 
+# ---------------------------------------------------------------- Overlord team tables (M44-OV-3 to M44-OV-7)
+
+
+def given_left(state: State) -> int:
+    """Cards handed to generals this turn and not yet played (M44-OV-3)."""
+    return sum(h.size for h in state.given) if state.given else 0
+
+
+def unit_battled(state: State) -> bool:
+    """Whether a unit of the active side has battled (or removed wire) this turn."""
+    return any(o.battles for o in state.orders)
+
+
+def card_name(card: str) -> str:
+    """A card's name, or the initiative's."""
+    return "Initiative" if card == INITIATIVE else CARDS[card].name
+
+
+def play_sections(state: State, seat: int, effective: str, counter: bool = False) -> tuple[str, ...]:
+    """The sections `seat` may play a card acting as `effective` in: those he commands and, for a
+    section card, the card names (mirrored for Counter-Attack), less those the side already played in
+    this turn (M44-OV-5)."""
+    spec = CARDS[effective]
+    own = state.commands[seat]
+    if spec.kind == "section" and not counter:  # a Counter-Attack copy acts where it is played
+        own = tuple(s for s in own if s in spec.sections)
+    return tuple(s for s in own if s not in state.played_in)
+
+
+def marines_extra(state: State, camp: int) -> bool:
+    """Whether the play being ordered may order one more unit under the US Marines rule (M44-OV-9): the
+    general the commander chose this turn, or any tactic card of the side (the two do not add up)."""
+    if state.expansions.marines != state.sides[camp] or state.effective == INITIATIVE:
+        return False
+    return state.general == state.marines or CARDS[str(state.effective)].kind == "tactic"
+
+
+def leaves_room(state: State, seat: int, card: str, section: str) -> bool:
+    """Whether playing `card` in `section` leaves a section for each other card `seat` was given."""
+    given = state.given[seat]
+    rest: list[str | None] = list(given.known)
+    if card in rest:
+        rest.remove(card)
+    rest += [None] * (given.unknown - (0 if card in given.known else 1))
+    if not rest:
+        return True
+    free = tuple(s for s in state.commands[seat] if s not in state.played_in and s != section)
+    return gifts_fit(free, rest, SECTION_CARDS)
+
+
+def can_act_now(state: State) -> bool:
+    """Whether a general of the active side may play a card or take the initiative now: after the
+    commander handed out his cards, between other generals' plays, before any unit battles (M44-OV-6)."""
+    return (
+        state.phase in ("plays", "move", "battle")
+        and state.pending is None
+        and state.ambush_target is None
+        and not unit_battled(state)
+    )
+
+
+def initiative_order_problem(state: State, units: list[Unit]) -> str | None:
+    """Why the initiative roll does not let the general order these units (M44-OV-7), or None."""
+    assert state.initiative_table is not None and state.general is not None
+    row = state.initiative_table.faces[state.roll[0]]
+    if len(units) > row.orders:
+        return f"the initiative roll orders at most {row.orders} unit(s)"
+    if row.kinds and any(u.kind not in row.kinds for u in units):
+        return f"the initiative roll orders {' or '.join(row.kinds)} units only"
+    return None
+
+
+def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
+    if not state.teams:
+        raise _refuse("M44-OV-3", "no_teams", "Cards are handed out only at an Overlord team table.")
+    _check_nothing_to_take(state)
+    if camp != state.active or state.phase != "card":
+        raise _refuse("M44-OV-3", "gift_timing", "The commander-in-chief hands out cards at the start of the turn.")
+    if event.seat != state.commanders[camp]:
+        raise _refuse("M44-OV-3", "not_commander", "Only the commander-in-chief hands out the side's cards.")
+    if visibility_roll_due(state, camp):
+        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if event.marines is not None:
+        if state.expansions.marines != state.sides[camp]:
+            raise _refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
+        if not 0 <= event.marines < len(state.seat_camp) or state.seat_camp[event.marines] != camp:
+            raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+        if not state.commands[event.marines]:
+            raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+    hand = state.hands[camp]
+    count = len(event.gifts)
+    if not 1 <= count <= MAX_GIFTS or hand.size - count < 1:
+        raise _refuse(
+            "M44-OV-3",
+            "gift_count",
+            f"The commander-in-chief hands out 1 to {MAX_GIFTS} cards and keeps at least one ({hand.size} in hand).",
+            gifts=count,
+        )
+    known = list(hand.known)
+    unknown = hand.unknown
+    per_general: dict[int, list[str | None]] = {}
+    for gift in event.gifts:
+        general = gift.general
+        if not 0 <= general < len(state.seat_camp) or state.seat_camp[general] != camp or not state.commands[general]:
+            raise _refuse(
+                "M44-OV-3", "not_a_general", f"Seat {general} commands no section of this side.", seat=general
+            )
+        card = gift.card
+        if card is not None and card in known:
+            known.remove(card)
+        elif unknown:
+            unknown -= 1
+            if card is not None:
+                _check_unplaced(state, card)
+        else:
+            raise _refuse(
+                "M44-5", "card_not_in_hand", "The commander-in-chief hands out cards from his hand.", card=card
+            )
+        spec = CARDS.get(card) if card is not None else None
+        if spec is not None and spec.kind == "section" and not set(spec.sections) & set(state.commands[general]):
+            raise _refuse(
+                "M44-OV-3",
+                "wrong_general",
+                f"{spec.name} goes to a general commanding the {' or '.join(spec.sections)} section.",
+                card=card,
+                seat=general,
+            )
+        per_general.setdefault(general, []).append(card)
+    for general, cards in per_general.items():
+        tactic = any(c is not None and CARDS[c].kind == "tactic" for c in cards)
+        if len(cards) > MAX_PER_GENERAL or (tactic and len(cards) > 1):
+            raise _refuse(
+                "M44-OV-3",
+                "too_many_for_general",
+                "A general receives at most 2 cards, and only one if it is a tactic card.",
+                seat=general,
+            )
+        if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
+            raise _refuse(
+                "M44-OV-3",
+                "no_section_for_card",
+                "A general plays one card per section he commands: these cards do not fit his sections.",
+                seat=general,
+            )
+        unplayable = [
+            c for c in cards if c == "ambush" or (c == "counter_attack" and state.last_played[1 - camp] is None)
+        ]
+        if unplayable:
+            raise _refuse(
+                "M44-OV-3",
+                "unplayable_gift",
+                f"{CARDS[str(unplayable[0])].name} cannot be played by a general this turn.",
+                card=unplayable[0],
+            )
+
+
+def _validate_team_play(state: State, event: CardPlayed, camp: int) -> None:
+    if camp != state.active or not can_act_now(state):
+        raise _refuse(
+            "M44-OV-6",
+            "play_timing",
+            "A general plays his cards after the commander hands them out and before the first battle.",
+        )
+    given = state.given[event.seat]
+    if event.card not in given.known:
+        if not given.unknown:
+            raise _refuse("M44-OV-5", "card_not_given", "A general plays only the cards he was given this turn.")
+        _check_unplaced(state, event.card)
+    effective = _effective_card(state, event, camp)
+    if effective == "ambush":
+        raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+    sections = play_sections(state, event.seat, effective, counter=event.card == "counter_attack")
+    sections = tuple(s for s in sections if leaves_room(state, event.seat, event.card, s))
+    if event.section is None and len(sections) == 1:
+        return
+    if event.section not in sections:
+        raise _refuse(
+            "M44-OV-5",
+            "play_section",
+            f"{CARDS[event.card].name} is played in one section this general commands where the side has not "
+            f"played yet: {', '.join(sections) or 'none left'}.",
+            section=event.section,
+        )
+
+
+def _validate_team_order(state: State, event: UnitsOrdered, camp: int) -> None:
+    if event.seat != state.general:
+        raise _refuse("M44-OV-5", "not_the_general", "The general who played the card orders its units.")
+    sections = (state.section,) if state.section else state.commands[event.seat]
+    for uid in event.units:
+        hex_ = state.units[uid].hex
+        if hex_ is not None and not set(sections) & set(state.board.sections(hex_, camp)):
+            raise _refuse(
+                "M44-OV-5",
+                "outside_section",
+                f"The unit at {hex_name(hex_)} is not in the {' or '.join(s for s in sections if s)} section.",
+                unit=uid,
+            )
+
+
+def _validate_initiative(state: State, event: InitiativeTaken, camp: int) -> None:
+    if not state.teams:
+        raise _refuse("M44-OV-7", "no_teams", "The initiative is taken only at an Overlord team table.")
+    if camp != state.active or not can_act_now(state):
+        raise _refuse(
+            "M44-OV-7", "initiative_timing", "A general takes the initiative in his side's turn, before battles."
+        )
+    if not state.commands[event.seat] or event.seat in state.gifted or event.seat in state.initiative:
+        raise _refuse(
+            "M44-OV-7",
+            "initiative_not_allowed",
+            "Only a general given no card this turn takes the initiative, once.",
+            seat=event.seat,
+        )
+    if state.initiative_table is None:
+        raise _refuse(
+            "M44-OV-7",
+            "missing_initiative_table",
+            "The Overlord initiative table is missing: import it as the game's initiative_table resource.",
+            missing="initiative_table",
+        )
+    if event.face not in FACE_NAMES:
+        raise _refuse("M44-3", "wrong_faces", "Report the face rolled (infantry, armour, grenade, star, flag).")
+
+
+# ---------------------------------------------------------------- combat cards (M44-CC-1 to M44-CC-3)
+
+
+def combat_pile(state: State) -> int:
+    """Combat cards left to draw: the deck less the hands and the discards."""
+    assert state.combat_deck is not None
+    return state.combat_deck.size - sum(h.size for h in state.combat_hands) - len(state.combat_discard)
+
+
+def combat_copies(state: State, card: str) -> int:
+    """Copies of combat card `card` the record knows the place of."""
+    return sum(h.known.count(card) for h in state.combat_hands) + state.combat_discard.count(card)
+
+
+def combat_boost(state: State, uid: int, close: bool) -> int:
+    """Battle dice combat cards add to unit `uid`'s battles this turn (M44-CC-3)."""
+    return sum(
+        1
+        for unit, effect in state.combat_boosts
+        if unit == uid and (effect in CLOSE_DIE if close else effect in RANGED_DIE)
+    )
+
+
+def near_town(state: State, hex_: Hex) -> bool:
+    """Whether `hex_` is a town, village or buildings hex, or next to one (M44-CC-3, Street Fighting)."""
+    board = state.board
+    return any(board.terrain[h].name == "town" for h in (hex_, *board.neighbours(hex_)))
+
+
+def _no_combat_deck() -> RuleError:
+    return _refuse("M44-CC-1", "no_combat_cards", "This game is not played with combat cards.")
+
+
+def _check_combat_card(state: State, seat: int, card: str) -> None:
+    deck = state.combat_deck
+    assert deck is not None
+    if card not in deck.cards:
+        raise _refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {card!r}.", card=card)
+    hand = state.combat_hands[seat]
+    if card in hand.known:
+        return
+    if not hand.unknown:
+        raise _refuse("M44-CC-2", "not_in_hand", f"{deck.cards[card].name} is not in that seat's combat cards.")
+    if combat_copies(state, card) >= deck.cards[card].count:
+        raise _refuse(
+            "G-2", "too_many_copies", f"The combat deck holds {deck.cards[card].count} {deck.cards[card].name}."
+        )
+
+
+def _validate_combat_drawn(state: State, event: CombatCardDrawn, camp: int) -> None:
+    deck = state.combat_deck
+    if deck is None:
+        raise _no_combat_deck()
+    if state.combat_due[event.seat] <= 0:
+        raise _refuse(
+            "M44-CC-1",
+            "no_combat_draw",
+            "A combat card is drawn in the deal, after a Recon card and after Their Finest Hour only.",
+        )
+    if combat_pile(state) <= 0:
+        raise _refuse("M44-CC-1", "combat_pile_empty", "The combat pile is empty.")
+    if event.card is not None:
+        if event.card not in deck.cards:
+            raise _refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {event.card!r}.")
+        if combat_copies(state, event.card) >= deck.cards[event.card].count:
+            raise _refuse("G-2", "too_many_copies", f"Every {deck.cards[event.card].name} is already placed.")
+
+
+def combat_play_problem(state: State, seat: int, camp: int, card: str, uid: int | None) -> tuple[str, str, str] | None:
+    """(rule, code, reason) why `seat` cannot play combat card `card` on unit `uid` now, or None."""
+    deck = state.combat_deck
+    assert deck is not None
+    effect = deck.cards[card].effect
+    if state.phase in ("deal", "over"):
+        return "M44-CC-2", "combat_timing", "Combat cards are played during the turns."
+    if uid is None:
+        if effect != TEXT:
+            return "M44-CC-3", "needs_unit", f"{deck.cards[card].name} is played on a unit."
+        if seat in state.combat_players:
+            return "M44-CC-2", "helped_already", "That player is already helped by a combat card this turn."
+        return None
+    if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
+        return "M44-CC-2", "not_your_unit", f"Unit {uid} is not one of this side's units on the board."
+    if uid in state.combat_helped:
+        return "M44-CC-2", "helped_already", "That unit is already helped by a combat card this turn."
+    unit = state.units[uid]
+    assert unit.hex is not None
+    if effect == TENACITY:
+        pending = state.pending
+        if pending is not None and pending.kind == "retreat" and pending.unit == uid and pending.fixed:
+            return "M44-DD-5", "flags_fixed", "A Barrage's flags cannot be ignored, not even with Tenacity."
+        if pending is None or pending.kind != "retreat" or pending.unit != uid or pending.ignorable >= pending.flags:
+            return "M44-CC-3", "no_flag", "Tenacity ignores a flag rolled against the unit, before it retreats."
+        return None
+    if effect == TEXT:
+        return None
+    order = state.order_of(uid)
+    if camp != state.active or order is None or state.phase not in ("move", "battle"):
+        return "M44-CC-2", "beside_command_card", "The card helps a unit the command card played this turn ordered."
+    if effect == STREET_FIGHTING and not near_town(state, unit.hex):
+        return "M44-CC-3", "not_in_town", "Street Fighting helps a unit in or next to a town, village or buildings."
+    return None
+
+
+def _validate_combat_played(state: State, event: CombatCardPlayed, camp: int) -> None:
+    if state.combat_deck is None:
+        raise _no_combat_deck()
+    _check_combat_card(state, event.seat, event.card)
+    problem = combat_play_problem(state, event.seat, camp, event.card, event.unit)
+    if problem is not None:
+        raise _refuse(problem[0], problem[1], problem[2], card=event.card, unit=event.unit)
+
+
 def _validate_visibility(state: State, event: VisibilityRolled, camp: int) -> None:
     if camp != state.active or state.phase != "card" or not visibility_roll_due(state, camp):
         raise _refuse("M44-NT-1", "no_light_roll", "The Allied side rolls for the light at the start of its turn.")
@@ -978,6 +1386,10 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     CardTaken: _validate_taken,
     VisibilityRolled: _validate_visibility,
     CardCommitted: _validate_committed,
+    CardsGiven: _validate_gifts,
+    InitiativeTaken: _validate_initiative,
+    CombatCardDrawn: _validate_combat_drawn,
+    CombatCardPlayed: _validate_combat_played,
 }
 
 
@@ -1154,6 +1566,15 @@ def _next_turn(state: State) -> State:
         draws_due=(0, 0),
         visibility_rolled=False,
         committed=False,
+        given=tuple(Hand() for _ in state.given) if state.teams else (),
+        gifted=(),
+        played_in=(),
+        initiative=(),
+        general=None,
+        marines=None,
+        combat_helped=(),
+        combat_players=(),
+        combat_boosts=(),
     )
 
 
@@ -1161,7 +1582,12 @@ def _evolve_drawn(state: State, event: CardDrawn) -> State:
     camp = state.seat_camp[event.seat]
     if state.phase in ("move", "battle"):
         due = [0, 0]
-        due[state.active] = 2 if state.effective in RECON_CARDS else 1
+        if state.teams:
+            # M44-OV-4: the commander-in-chief draws two, up to the scenario's hand size.
+            held = state.hands[state.active].size
+            due[state.active] = max(0, min(COMMANDER_DRAWS, state.hand_limit[state.active] - held))
+        else:
+            due[state.active] = 2 if state.effective in RECON_CARDS else 1
         if state.ambush is not None:
             due[state.ambush] += 1
         state = replace(state, phase="draw", draws_due=(due[0], due[1]), pending=None)
@@ -1178,7 +1604,7 @@ def _evolve_drawn(state: State, event: CardDrawn) -> State:
         return state
     if state.phase == "deal":
         return replace(state, phase="card", turn=1)
-    if state.effective in RECON_CARDS:
+    if state.effective in RECON_CARDS and not state.teams:
         return replace(state, phase="recon")
     return _next_turn(state)
 
@@ -1192,6 +1618,8 @@ def _evolve_discarded(state: State, event: CardDiscarded) -> State:
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
+    if state.teams and event.card != "ambush":
+        return _evolve_team_play(state, event, camp)
     if event.card != "ambush" and plays_from_token(state, camp):
         state = replace(state, token=state.token[1:], discard=(*state.discard, event.card))
     else:
@@ -1200,6 +1628,11 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
         return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
+    return _card_in_play(state, event, camp)
+
+
+def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
+    """The played card's effect on the turn: what it acts as, in which section, what comes next."""
     effective, section = event.as_card or event.card, event.section
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
@@ -1215,6 +1648,8 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
     last = list(state.last_played)
     last[camp] = (effective, section)
     phase = "battle" if effective in CARD_BATTLES else "roll" if effective in ROLL_CARDS else "order"
+    if state.combat_deck is not None:
+        state = _combat_draws(state, event, event.card if event.card in RECON_CARDS else effective)
     return replace(
         state,
         card=event.card,
@@ -1228,12 +1663,40 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
     )
 
 
+def _evolve_team_play(state: State, event: CardPlayed, camp: int) -> State:
+    """M44-OV-5: a general plays a card he was given, in one section; his orders follow. Units ordered by
+    earlier plays this turn keep their card (`Order.card`)."""
+    section = event.section
+    if section is None:
+        effective = event.as_card or event.card
+        if event.card == "counter_attack":
+            answered = state.last_played[1 - camp]
+            assert answered is not None
+            effective = answered[0]
+        section = play_sections(state, event.seat, effective, counter=event.card == "counter_attack")[0]
+    given = list(state.given)
+    given[event.seat] = _take_card(given[event.seat], event.card)
+    state = replace(state, given=tuple(given), discard=(*state.discard, event.card))
+    state = _card_in_play(state, event, camp)
+    return replace(
+        state,
+        section=section,
+        played_in=(*state.played_in, section),
+        general=event.seat,
+        phase="move" if state.phase == "battle" else state.phase,
+    )
+
+
 def _evolve_rolled(state: State, event: DiceRolled) -> State:
     return replace(state, roll=event.faces, phase="order")
 
 
 def _evolve_ordered(state: State, event: UnitsOrdered) -> State:
-    state = replace(state, orders=tuple(Order(uid=uid) for uid in event.units), phase="move")
+    if state.teams:  # M44-OV-5: each general's orders join the turn's, with the card that gave them
+        orders = (*state.orders, *(Order(uid=uid, card=state.effective) for uid in event.units))
+    else:
+        orders = tuple(Order(uid=uid) for uid in event.units)
+    state = replace(state, orders=orders, phase="move")
     if state.effective == "dig_in":
         obstacles = dict(state.obstacles)
         for uid in event.units:
@@ -1260,7 +1723,7 @@ def _evolve_moved(state: State, event: UnitMoved) -> State:
         state = _move_unit(state, unit, end)
         order = replace(order, advance=False, stopped=stopped)
         return recount(replace(state, orders=_set_order(state.orders, order), last_move=moved))
-    free = state.effective == "behind_enemy_lines" and unit.kind == INFANTRY
+    free = card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY
     stopped = order.stopped or (state.board.terrain[end].no_battle and not free)
     order = replace(order, moved=order.moved + len(event.path), moves=order.moves + 1, stopped=stopped)
     state = _move_unit(state, unit, end)
@@ -1309,14 +1772,17 @@ def _evolve_battle(state: State, event: Battle) -> State:
         state = replace(state, orders=_set_order(state.orders, replace(order, battles=order.battles + 1)))
     else:
         state = replace(state, card_targets=(*state.card_targets, event.target))
-    state = replace(state, phase="battle", last_battle=event.target)
+    # At a team table a card's own battle (Air Power, Barrage) leaves other generals' units free to move.
+    phase = state.phase if attacker is None and state.teams else "battle"
+    state = replace(state, phase=phase, last_battle=event.target)
     figures = max(0, target.figures - hits)
     state = _move_unit(state, target, target.hex, figures)
     close = attacker is not None and attacker.hex is not None and distance(attacker.hex, event.target) == 1
     back = close and not ambushing and battles_back(state, target)
     if figures > 0 and flags:
         obstacle = state.obstacles.get(event.target)
-        ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag and state.effective != "barrage" else 0
+        barrage = card_for(state, None if attacker is None else attacker.uid) == "barrage"
+        ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag and not barrage else 0
         state = replace(
             state,
             pending=Pending(
@@ -1329,6 +1795,7 @@ def _evolve_battle(state: State, event: Battle) -> State:
                 close=close,
                 overrun_battle=overrun_battle,
                 battle_back=back,
+                fixed=barrage,
             ),
         )
     elif figures == 0 and close:
@@ -1432,6 +1899,93 @@ def _evolve_committed(state: State, event: CardCommitted) -> State:
     return replace(state, hands=_with_hand(state, camp, hand), token=(*state.token, event.card), committed=True)
 
 
+def _evolve_gifts(state: State, event: CardsGiven) -> State:
+    camp = state.seat_camp[event.seat]
+    hand = state.hands[camp]
+    given = list(state.given)
+    for gift in event.gifts:
+        card = gift.card
+        if card is not None and card in hand.known:
+            hand = _take_card(hand, card)
+            given[gift.general] = Hand(known=(*given[gift.general].known, card), unknown=given[gift.general].unknown)
+        else:  # a face-down card of the hand, named now or still unknown (G-2)
+            hand = Hand(known=hand.known, unknown=hand.unknown - 1)
+            old = given[gift.general]
+            given[gift.general] = (
+                Hand(known=(*old.known, card), unknown=old.unknown)
+                if card is not None
+                else Hand(known=old.known, unknown=old.unknown + 1)
+            )
+    return replace(
+        state,
+        hands=_with_hand(state, camp, hand),
+        given=tuple(given),
+        gifted=tuple(sorted({g.general for g in event.gifts})),
+        marines=event.marines,
+        phase="plays",
+        last_move=(),
+        last_battle=None,
+    )
+
+
+def _evolve_initiative(state: State, event: InitiativeTaken) -> State:
+    assert state.initiative_table is not None
+    row = state.initiative_table.faces[event.face]
+    return replace(
+        state,
+        initiative=(*state.initiative, event.seat),
+        general=event.seat,
+        card=None,
+        effective=INITIATIVE,
+        section=None,
+        roll=(event.face,),
+        phase="order" if row.orders else ("move" if state.phase == "plays" and state.orders else state.phase),
+    )
+
+
+def _evolve_combat_drawn(state: State, event: CombatCardDrawn) -> State:
+    hands = list(state.combat_hands)
+    hand = hands[event.seat]
+    hands[event.seat] = (
+        Hand(known=(*hand.known, event.card), unknown=hand.unknown)
+        if event.card is not None
+        else Hand(known=hand.known, unknown=hand.unknown + 1)
+    )
+    due = list(state.combat_due)
+    due[event.seat] -= 1
+    return replace(state, combat_hands=tuple(hands), combat_due=tuple(due))
+
+
+def _evolve_combat_played(state: State, event: CombatCardPlayed) -> State:
+    assert state.combat_deck is not None
+    effect = state.combat_deck.cards[event.card].effect
+    hands = list(state.combat_hands)
+    hands[event.seat] = _take_card(hands[event.seat], event.card)
+    state = replace(state, combat_hands=tuple(hands), combat_discard=(*state.combat_discard, event.card))
+    if event.unit is None:
+        return replace(state, combat_players=(*state.combat_players, event.seat))
+    state = replace(state, combat_helped=(*state.combat_helped, event.unit))
+    if effect == TENACITY and state.pending is not None:
+        return replace(state, pending=replace(state.pending, ignorable=state.pending.ignorable + 1))
+    if effect in CLOSE_DIE or effect in RANGED_DIE:
+        return replace(state, combat_boosts=(*state.combat_boosts, (event.unit, effect)))
+    return state
+
+
+def _combat_draws(state: State, event: CardPlayed, effective: str) -> State:
+    """M44-CC-1: a Recon card lets its player draw a combat card; Their Finest Hour reshuffles the combat
+    discards and every player (every general at a team table) draws one."""
+    due = list(state.combat_due)
+    if effective in RECON_CARDS:
+        due[event.seat] += 1
+    if effective == "their_finest_hour":
+        for seat in range(len(due)):
+            if not state.teams or state.commands[seat]:
+                due[seat] += 1
+        state = replace(state, combat_discard=())
+    return replace(state, combat_due=tuple(due))
+
+
 def _evolve_visibility(state: State, event: VisibilityRolled) -> State:
     light = min(FULL_DAY, state.visibility + event.faces.count("star"))
     return replace(state, visibility=light, visibility_rolled=True)
@@ -1466,4 +2020,8 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     CardTaken: _evolve_taken,
     VisibilityRolled: _evolve_visibility,
     CardCommitted: _evolve_committed,
+    CardsGiven: _evolve_gifts,
+    InitiativeTaken: _evolve_initiative,
+    CombatCardDrawn: _evolve_combat_drawn,
+    CombatCardPlayed: _evolve_combat_played,
 }

@@ -27,5 +27,6 @@ def result(state: State) -> Result:
                 breakdown={"eliminations": kills[camp], "objectives": held[camp], "special": state.special[camp]},
             )
         )
-    winners = (state.seat_of(state.winner),) if state.winner is not None else ()
+    # A side wins: at an Overlord team table every seat of it (M44-OV-2).
+    winners = tuple(s for s, c in enumerate(state.seat_camp) if c == state.winner) if state.winner is not None else ()
     return Result(finished=state.over, score_unit=SCORE_UNIT, players=tuple(players), winners=winners)

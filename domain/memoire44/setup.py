@@ -6,16 +6,29 @@ import msgspec
 
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
+from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, CombatDeck, parse_combat_deck
+from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
 from domain.memoire44.rules import recount
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
-from domain.ruleset import RuleError, Setup
+from domain.ruleset import ResourceError, RuleError, Setup
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
-    """`sides`: the side seat 0 and seat 1 command (default: seat 0 the scenario's player 1)."""
+    """`sides`: the side seat 0 and seat 1 command (default: seat 0 the scenario's player 1); at an
+    Overlord team table (more than two players, each with `Player.team` 0 or 1), the side team 0 and
+    team 1 command. `roles`, at a team table: per seat, `commander` or the sections it commands
+    (`left`, `centre+right`, `commander+centre`; M44-OV-2)."""
 
     sides: tuple[str, str] | None = None
+    roles: tuple[str, ...] | None = None
+
+
+def options_of(setup: Setup) -> Options:
+    try:
+        return msgspec.convert(setup.options, Options)
+    except msgspec.ValidationError as error:
+        raise RuleError("M44-6", "bad_options", f"Set-up options: {error}.") from None
 
 
 def scenario_of(setup: Setup) -> tuple[str, Scenario]:
@@ -29,14 +42,10 @@ def scenario_of(setup: Setup) -> tuple[str, Scenario]:
         raise RuleError("M44-6", "bad_scenario", f"The scenario cannot be read: {error}.") from None
 
 
-def seat_sides(setup: Setup) -> tuple[str, str]:
-    """The side each seat commands."""
+def team_sides(setup: Setup) -> tuple[str, str]:
+    """The side seat 0 and seat 1 command, or at a team table team 0 and team 1."""
     _, scenario = scenario_of(setup)
-    try:
-        options = msgspec.convert(setup.options, Options)
-    except msgspec.ValidationError as error:
-        raise RuleError("M44-6", "bad_options", f"Set-up options: {error}.") from None
-    sides = options.sides or scenario.sides
+    sides = options_of(setup).sides or scenario.sides
     if sorted(sides) != sorted(scenario.sides):
         raise RuleError(
             "M44-6",
@@ -47,22 +56,73 @@ def seat_sides(setup: Setup) -> tuple[str, str]:
     return sides
 
 
+def combat_deck_of(setup: Setup) -> CombatDeck:
+    """The combat deck the set-up embeds (M44-CC-1); refused, naming it, when missing or bad."""
+    ref = setup.resources.get("combat_deck")
+    if ref is None:
+        raise RuleError(
+            "M44-CC-1",
+            "missing_combat_deck",
+            "The scenario plays with combat cards, but the combat card deck is missing: import it as the "
+            "game's combat_deck resource (the rules summary does not list the deck).",
+            missing="combat_deck",
+        )
+    try:
+        return parse_combat_deck(ref.content)
+    except ResourceError as error:
+        raise RuleError("M44-CC-1", "bad_combat_deck", error.message) from None
+
+
+def seat_sides(setup: Setup) -> tuple[str, ...]:
+    """The side each seat commands (at a team table, its team's side)."""
+    sides = team_sides(setup)
+    players = sorted(setup.players, key=lambda p: p.seat)
+    if len(players) <= 2:
+        return sides
+    return tuple(sides[p.team] if p.team in (0, 1) else "" for p in players)
+
+
 def initial(setup: Setup) -> State:
     """The board, units and objectives of the scenario, both hands still to be drawn (M44-6)."""
     scenario_id, scenario = scenario_of(setup)
-    seats = sorted(p.seat for p in setup.players)
-    if len(seats) > 2:
-        # M44-OV-2: an Overlord table of a commander and generals per side is not recorded yet.
+    players = sorted(setup.players, key=lambda p: p.seat)
+    seats = [p.seat for p in players]
+    if seats != list(range(len(seats))) or not 2 <= len(seats) <= 2 * (MAX_GENERALS + 1):
         raise RuleError(
-            "M44-OV-2",
-            "teams_not_supported",
-            "Team play (a commander-in-chief and generals per side) is not recorded yet; seat two players.",
+            "M44-6",
+            "two_players",
+            "Mémoire 44 is played by two players (seats 0 and 1), or by two teams of two to four (M44-OV-2).",
             seats=seats,
         )
-    if seats != [0, 1]:
-        raise RuleError("M44-6", "two_players", "Mémoire 44 is played by two players, seats 0 and 1.", seats=seats)
-    sides = seat_sides(setup)
-    names = {p.seat: p.name for p in setup.players}
+    sides = team_sides(setup)
+    team_camp = (scenario.sides.index(sides[0]), scenario.sides.index(sides[1]))
+    roles = None
+    if len(seats) > 2:
+        roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
+        if scenario.expansions.commissar:
+            # M44-OV-8: the Eastern Front team rules (three cards under the commissar token) are not recorded yet.
+            raise RuleError(
+                "M44-OV-8",
+                "eastern_front_teams",
+                "The Russian commissar at an Overlord team table (Eastern Front) is not recorded yet.",
+            )
+        seat_camp = tuple(team_camp[p.team or 0] for p in players)
+    else:
+        seat_camp = team_camp
+        if scenario.expansions.marines:
+            # M44-OV-9: the rules summary gives the Marines rule for Overlord team tables only.
+            raise RuleError(
+                "M44-OV-9",
+                "marines_two_players",
+                "The US Marines rule is recorded at Overlord team tables only (the rules summary gives no other).",
+            )
+    table = setup.resources.get("initiative_table")
+    initiative_table = None
+    if table is not None and roles is not None:
+        try:
+            initiative_table = parse_initiative_table(table.content)
+        except ResourceError as error:
+            raise RuleError("M44-OV-7", "bad_initiative_table", error.message) from None
     board = BoardSpec(
         scenario.board_type,
         tuple(sorted(((h.row, h.col), h.terrain) for h in scenario.hexes)),
@@ -86,13 +146,18 @@ def initial(setup: Setup) -> State:
         # M44-IT-1: the Italian side starts with six command cards whatever the scenario says.
         axis = scenario.sides.index("AXIS")
         hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
+    deck = combat_deck_of(setup) if scenario.expansions.combat_cards else None
+    if deck is not None:  # M44-CC-1: two each, or one to each general at a team table
+        deal = tuple(
+            DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
+        )
     state = State(
         board_spec=board,
         scenario_id=scenario_id,
         scenario_name=scenario.name,
         sides=scenario.sides,
-        players=(names[0], names[1]),
-        seat_camp=tuple(scenario.sides.index(side) for side in sides),
+        players=tuple(p.name for p in players),
+        seat_camp=seat_camp,
         hand_limit=hand_limit,
         victory=scenario.victory,
         objectives=scenario.objectives,
@@ -104,5 +169,13 @@ def initial(setup: Setup) -> State:
         draws_due=hand_limit,
         expansions=scenario.expansions,
         visibility=1 if scenario.expansions.night else 0,
+        commanders=roles.commanders if roles else (),
+        commands=roles.commands if roles else (),
+        given=tuple(Hand() for _ in players) if roles else (),
+        initiative_table=initiative_table,
+        teams=roles is not None,
+        combat_deck=deck,
+        combat_hands=tuple(Hand() for _ in seats) if deck else (),
+        combat_due=deal if deck else (),
     )
     return recount(state)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import msgspec
 
 from domain.memoire44.board import Board, BoardSpec, Hex, board_from
+from domain.memoire44.combat import CombatDeck
 from domain.memoire44.expansions import BASE, Expansions
+from domain.memoire44.overlord import InitiativeTable
 from domain.memoire44.scenario import Objective
 
 
@@ -46,6 +48,7 @@ class Order(msgspec.Struct, frozen=True, kw_only=True):
     stopped: bool = False
     overrun: bool = False
     advance: bool = False
+    card: str | None = None  # Overlord (M44-OV-5): the card that ordered it, when several are played a turn
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,6 +65,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     close: bool = False
     overrun_battle: bool = False
     battle_back: bool = False
+    fixed: bool = False  # a Barrage's flags: none may be ignored, not even by Tenacity (M44-DD-5)
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,14 +122,33 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     # the hex of its latest battle; both cleared when the next command card is played.
     last_move: tuple[Hex, ...] = ()
     last_battle: Hex | None = None
+    # Overlord team tables (M44-OV-2 to M44-OV-7); all empty at a two-player table.
+    commanders: tuple[int, ...] = ()  # per camp, the seat of its commander-in-chief
+    commands: tuple[tuple[str, ...], ...] = ()  # per seat, the sections it commands
+    given: tuple[Hand, ...] = ()  # per seat, the cards handed to it this turn and not yet played
+    gifted: tuple[int, ...] = ()  # seats given a card this turn
+    played_in: tuple[str, ...] = ()  # sections the active side has played a card in this turn
+    initiative: tuple[int, ...] = ()  # seats that took the initiative this turn
+    general: int | None = None  # the seat whose card (or initiative) is being carried out
+    marines: int | None = None  # the general the commander chose to order one more unit (M44-OV-9)
+    initiative_table: InitiativeTable | None = None
+    teams: bool = False  # an Overlord team table (kept as a field: the rules read it on every event)
+    # Combat cards (M44-CC-1 to M44-CC-3); empty without the deck.
+    combat_deck: CombatDeck | None = None
+    combat_hands: tuple[Hand, ...] = ()  # per seat
+    combat_discard: tuple[str, ...] = ()
+    combat_due: tuple[int, ...] = ()  # per seat, combat cards it may draw
+    combat_helped: tuple[int, ...] = ()  # units helped by a combat card this turn
+    combat_players: tuple[int, ...] = ()  # seats helped by a combat card (not on a unit) this turn
+    combat_boosts: tuple[tuple[int, str], ...] = ()  # (unit, effect) adding a battle die this turn
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""
         return self.seat_camp[seat]
 
     def seat_of(self, camp: int) -> int:
-        """The seat commanding a camp."""
-        return self.seat_camp.index(camp)
+        """The seat commanding a camp (its commander-in-chief at a team table)."""
+        return self.commanders[camp] if self.commanders else self.seat_camp.index(camp)
 
     def order_of(self, uid: int) -> Order | None:
         """The unit's order this turn, if ordered."""

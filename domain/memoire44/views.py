@@ -19,7 +19,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     for camp, hand in enumerate(state.hands):
         seat = state.seat_of(camp)
         entry: dict[str, Any] = {"side": state.sides[camp], "seat": seat, "count": hand.size}
-        sees = viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat)
+        # A side's cards are seen by its own seats: at a team table the whole team (M44-OV-3).
+        sees = viewer.kind == "full" or (
+            viewer.kind == "seat" and viewer.seat is not None and _camp_of(state, viewer.seat) == camp
+        )
         if sees:
             entry["known"] = list(hand.known)
             entry["unknown"] = hand.unknown
@@ -27,7 +30,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             # M44-RU-1: the cards under the commissar token are as hidden as the hand (G-2).
             entry["under_token"] = {"count": len(state.token)} | ({"cards": list(state.token)} if sees else {})
         hands.append(entry)
-    return {
+    view = {
         "scenario": {"id": state.scenario_id, "name": state.scenario_name},
         "board": state.board.to_builtins(),
         "sides": [
@@ -61,3 +64,52 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "last_move": [list(h) for h in state.last_move],
         "last_battle": None if state.last_battle is None else list(state.last_battle),
     }
+    if state.teams:
+        view["teams"] = _teams(state, viewer)
+    if state.combat_deck is not None:
+        view["combat"] = _combat(state, viewer)
+    return view
+
+
+def _combat(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Combat cards (M44-CC-1): each seat's cards seen by that seat only (G-2), the count by everyone."""
+    hands = []
+    for seat, hand in enumerate(state.combat_hands):
+        entry: dict[str, Any] = {"seat": seat, "count": hand.size, "may_draw": state.combat_due[seat]}
+        if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == seat):
+            entry["known"] = list(hand.known)
+            entry["unknown"] = hand.unknown
+        hands.append(entry)
+    return {
+        "hands": hands,
+        "discard": list(state.combat_discard),
+        "helped_units": list(state.combat_helped),
+        "boosts": [list(b) for b in state.combat_boosts],
+    }
+
+
+def _camp_of(state: State, seat: int) -> int | None:
+    return state.seat_camp[seat] if 0 <= seat < len(state.seat_camp) else None
+
+
+def _teams(state: State, viewer: Viewer) -> list[dict[str, Any]]:
+    """Who commands what at an Overlord team table (M44-OV-2), the cards handed to each general this turn
+    (how many for everyone, which only for the general's own side, G-2), and what each has played."""
+    seats = []
+    for seat, camp in enumerate(state.seat_camp):
+        given = state.given[seat]
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "player": state.players[seat],
+            "side": state.sides[camp],
+            "commander": state.commanders[camp] == seat,
+            "sections": list(state.commands[seat]),
+            "given": given.size,
+            "initiative": seat in state.initiative,
+        }
+        if viewer.kind == "full" or (
+            viewer.kind == "seat" and viewer.seat is not None and _camp_of(state, viewer.seat) == camp
+        ):
+            entry["given_cards"] = list(given.known)
+        seats.append(entry)
+    return seats

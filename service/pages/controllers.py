@@ -221,6 +221,7 @@ class SignInController(Controller):
         principal = state.authenticator.session(request.cookies.get(SESSION_COOKIE))
         if principal is not None and principal.session_id is not None:
             state.store.revoke_page_session(principal.session_id)
+            state.authenticator.settle()
         response: Response[Any] = Redirect(path="/sign-in", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/")
         return response
@@ -390,10 +391,11 @@ class ClubPages(Controller):
 
     @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke_share(
-        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords]
+        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> Redirect:
         club_share(records, club_id, share_id)
         records.store.revoke_share_link(share_id)
+        state.authenticator.settle()
         return Redirect(path=f"/club/{club_id}/shares", status_code=303)
 
 
@@ -415,7 +417,12 @@ def _live_stream(
     record = records.game(club_id, game_id)
     resume = max(0, last_event_id if last_event_id is not None else (after or 0))
     live = LiveGame(
-        records.store, registry.get(record.ruleset), record.stream_id, resume, state.settings.snapshot_every
+        state.live,
+        records.store,
+        registry.get(record.ruleset),
+        record.stream_id,
+        resume,
+        state.settings.snapshot_every,
     )
     settings = state.settings
     return ServerSentEvent(

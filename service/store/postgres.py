@@ -212,7 +212,9 @@ class PostgresStore(AccessSql):
             raise UnstorableValue("a number out of range, or a character the database refuses (NUL)") from None
         except pg_errors.ForeignKeyViolation as error:
             constraint = error.diag.constraint_name or ""
-            raise MissingReference(next((w for w in ("club", "game") if f"{w}_id" in constraint), "record")) from None
+            # A game's keys name its club too (club_id, game_id): the game is the more telling of the two.
+            named = (("game_id", "game"), ("stream_id", "game"), ("club_id", "club"))
+            raise MissingReference(next((what for column, what in named if column in constraint), "record")) from None
         except psycopg.OperationalError as error:  # after the data errors: some of those are operational too
             if error.sqlstate is None or error.sqlstate.startswith(("08", "57")):  # connection, operator intervention
                 raise StoreUnavailable() from error

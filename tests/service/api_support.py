@@ -53,6 +53,14 @@ class Api:
             {"ruleset": "tally", "players": [{"player_id": p} for p in players], "options": options or {}},
         )
 
+    def played_game(self, club_id: str, events: list[dict[str, Any]]) -> tuple[str, str]:
+        """A new club with alain and bea, and a Tally game of theirs with `events` appended: (token, game id)."""
+        token = self.club(club_id)
+        self.players(club_id, token, "alain", "bea")
+        game_id = self.tally_game(club_id, token)
+        assert self.append(club_id, token, game_id, 1, events).status_code == 201
+        return token, game_id
+
     def append(
         self,
         club_id: str,

@@ -4,9 +4,12 @@ with the problem body checked."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from litestar.testing import TestClient
 
@@ -420,3 +423,81 @@ def test_a_large_batch_is_appended_in_a_worker_thread_and_a_small_one_on_the_loo
     many = [rolled((index + 1) % 2, 1) for index in range(LOOP_BATCH + 1)]
     assert api.append("c1", token, game_id, 2, many).status_code == 201
     assert not threads[0].startswith("AnyIO worker thread") and threads[1].startswith("AnyIO worker thread")
+
+
+@pytest.mark.parametrize("read", ["state", "result", "legal?seat=0", "events"])
+def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_the_next_on_the_loop(
+    database_url: str, read: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13 part 7: a process that has not folded a game yet (after a restart) folds the whole game; a
+    # long one would hold the event loop (and `/health`) for as long.
+    import threading
+
+    from service.records import GameRecords
+
+    settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
+    with TestClient(create_app(settings)) as before:
+        token, game_id = Api(before).played_game("c1", [rolled(0, 3), rolled(1, 4)])
+    threads: list[str] = []
+    method = "append" if read == "events" else "folded"
+    original = getattr(GameRecords, method)
+
+    def watched(self: GameRecords, *args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(self, *args)
+
+    monkeypatch.setattr(GameRecords, method, watched)
+    with TestClient(create_app(settings)) as restarted:
+        api = Api(restarted)
+        if read == "events":  # an append is the first to fold the game
+            assert api.append("c1", token, game_id, 3, [rolled(0, 1)]).status_code == 201
+            assert api.append("c1", token, game_id, 4, [rolled(1, 1)]).status_code == 201
+        else:
+            for _ in range(2):
+                answer = restarted.get(f"/clubs/c1/games/{game_id}/{read}", headers=api.auth(token))
+                assert answer.status_code == 200 and answer.json()["version"] == 3
+    assert len(threads) >= 1 and threads[0].startswith("AnyIO worker thread"), threads
+    assert not threads[-1].startswith("AnyIO worker thread"), "the remembered fold left the loop"
+
+
+def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_turn(
+    sqlite_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13 part 7: each waiting large batch was a thread computing with the GIL; 32 of them left the
+    # event loop (and `/health`) waiting its turn behind all of them.
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from service.app import HEAVY_THREADS, LOOP_BATCH
+    from service.records import GameRecords
+    from tests.service.test_sse import served
+
+    running, most = [0], [0]
+    lock = threading.Lock()
+    original = GameRecords.append
+
+    def watched(self: GameRecords, *args: Any) -> Any:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.2)  # long enough for the six to overlap, were they let
+            return original(self, *args)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(GameRecords, "append", watched)
+    with served(f"sqlite:///{sqlite_path}") as site:
+        token = site.api.club("c1")
+        site.api.players("c1", token, "alain", "bea")
+        games = [site.api.tally_game("c1", token) for _ in range(6)]
+        batch = [rolled(index % 2, 1) for index in range(LOOP_BATCH + 1)]
+
+        def write(game_id: str) -> int:
+            with httpx.Client(base_url=site.base, timeout=30) as client:
+                return Api(client).append("c1", token, game_id, 1, batch).status_code
+
+        with ThreadPoolExecutor(6) as pool:
+            assert list(pool.map(write, games)) == [201] * 6
+    assert 1 <= most[0] <= HEAVY_THREADS == 2

@@ -135,6 +135,15 @@ def test_each_club_ranks_and_pairs_its_own_friday_1(api: Api) -> None:
         assert league["rows"][0]["points"] == 3 and len(league["games"]) == 1
     seats = get(api, tokens["c1"], "/clubs/c1/games/friday-1")["player_ids"]
     assert winners == {"c1": (seats[0], seats[0]), "c2": (seats[1], seats[1])}
+    # Taking c1's friday-1 out of c1's league leaves c2's league as it was.
+    removed = api.client.post(
+        "/clubs/c1/leagues/autumn/games/friday-1/removal", json={"reason": "misread"}, headers=api.auth(tokens["c1"])
+    )
+    assert removed.status_code == 201, removed.text
+    assert removed.json()["counted_game_ids"] == []
+    assert get(api, tokens["c1"], "/clubs/c1/leagues/autumn/standings")["rows"][0]["points"] == 0
+    kept = get(api, tokens["c2"], "/clubs/c2/leagues/autumn/standings")
+    assert (kept["rows"][0]["player_id"], kept["rows"][0]["points"], kept["removals"]) == (seats[1], 3, [])
 
 
 # Every question a club's key can ask about a game id (path, method, body).

@@ -228,3 +228,84 @@ def test_a_revocation_on_one_process_is_refused_on_the_next_request_of_another(d
         refused = second.get("/clubs/c1/players", headers=Api.auth(token))
         assert refused.status_code == 401 and refused.json()["type"] == "/problems/unauthorized"
         assert first.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 401
+
+
+@pytest.mark.postgres
+def test_a_process_that_lost_its_listening_connection_reads_the_counter_and_refuses_a_revoked_key_at_once(
+    postgres_schema_url: str,
+) -> None:
+    """Issue 15: revocations are heard (LISTEN/NOTIFY), not read per request. While a process's listening
+    connection is down it reads the counter on each request again, so it never serves a revoked key."""
+    import psycopg
+
+    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
+    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+        token = Api(first).club("c1")
+        key_id = token.split("_")[1]
+        for worker in (first, second):
+            assert worker.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
+        hub = second.app.state.hub
+        assert hub.listening
+        hub.listener.retry_seconds = 60  # stays down for the test
+        with psycopg.connect(postgres_schema_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (hub.listener.backend_pid,))
+        deadline = time.monotonic() + 5
+        while hub.listening:
+            assert time.monotonic() < deadline, "the lost listening connection was not noticed"
+            time.sleep(0.01)
+        # The second process still remembers the key, and hears nothing now.
+        assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
+        assert first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR)).status_code == 200
+        refused = second.get("/clubs/c1/players", headers=Api.auth(token))
+        assert refused.status_code == 401 and refused.json()["type"] == "/problems/unauthorized"
+
+
+@pytest.mark.postgres
+def test_a_process_listens_again_after_its_connection_is_killed_and_hears_the_next_revocation(
+    postgres_schema_url: str,
+) -> None:
+    import psycopg
+
+    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
+    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+        token = Api(first).club("c1")
+        key_id = token.split("_")[1]
+        listener = second.app.state.hub.listener
+        listener.retry_seconds = 0.05
+        killed = listener.backend_pid
+        with psycopg.connect(postgres_schema_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (killed,))
+        deadline = time.monotonic() + 5
+        while listener.connections < 2 or not second.app.state.hub.listening:
+            assert time.monotonic() < deadline, "the listening connection was not made again"
+            time.sleep(0.01)
+        assert listener.backend_pid != killed
+        assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
+        assert first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR)).status_code == 200
+        assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 401
+        assert second.app.state.hub.heard_generation >= 1  # heard, not read
+
+
+@pytest.mark.postgres
+def test_a_listening_process_reads_no_revocation_counter_per_request_yet_refuses_a_key_revoked_elsewhere(
+    postgres_schema_url: str,
+) -> None:
+    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
+    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+        token = Api(first).club("c1")
+        key_id = token.split("_")[1]
+        store = second.app.state.store
+        reads = [0]
+        original = store.access_generation
+
+        def counted() -> int:
+            reads[0] += 1
+            return int(original())
+
+        store.access_generation = counted
+        for _ in range(5):
+            assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
+        assert reads[0] == 0, "a listening process read the counter on a request"
+        assert first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR)).status_code == 200
+        assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 401
+        assert reads[0] == 0

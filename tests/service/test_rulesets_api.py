@@ -64,8 +64,9 @@ def test_a_ruleset_names_its_variants_and_its_resource_kinds_with_their_formats(
     )
     assert "card list" in catalogue["description"]
     memoire = api.client.get("/rulesets/memoire-44").json()
-    assert memoire["resource_kinds"][0]["name"] == "scenario"
-    assert "hedgerow_lane" in memoire["resource_kinds"][0]["shipped"]
+    kinds = {kind["name"]: kind for kind in memoire["resource_kinds"]}
+    assert "hedgerow_lane" in kinds["scenario"]["shipped"]
+    assert kinds["initiative_table"]["shipped"] == []  # M44-OV-7: no public source, none shipped
     assert "their_finest_hour" in memoire["events"]["$defs"]["memoire44.card_played"]["properties"]["card"]["enum"]
 
 

@@ -251,8 +251,9 @@ def test_read_models_and_club_records_of_same_id_games_stay_with_their_club(stor
     assert store.collections_of_game("c2", "friday-1") == [("league", "spring")]
     store.create_collection("league", "c2", "summer", b"{}")
     store.append(game_stream("c1", "saturday-1"), events("s"), 0, recorded_by=BY, game=game("saturday-1", ()))
-    with pytest.raises(MissingReference):  # a game id another club holds is no game of this club's
+    with pytest.raises(MissingReference) as missing:  # a game id another club holds is no game of this club's
         store.add_collection_game("league", "c2", "summer", "saturday-1")
+    assert "game" in missing.value.what
 
 
 def test_clubs_players_and_keys_are_kept(store: Store) -> None:

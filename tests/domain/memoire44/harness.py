@@ -20,22 +20,28 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     CardTaken,
+    CombatCardDrawn,
+    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
+    Gift,
     GroundTaken,
+    InitiativeTaken,
     Retreated,
     UnitMoved,
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import commissar_camp, italian_camp, pile_size, plays_from_token
+from domain.memoire44.rules import combat_pile, commissar_camp, italian_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
-from domain.record import GameStarted, decoder, fold
-from domain.ruleset import Player, ResourceRef, Setup
+from domain.record import GameStarted, decoder, fold, start
+from domain.ruleset import Player, ResourceRef, RuleError, Setup
 
 KIND = RULESET.resource_kinds["scenario"]
+HERE = Path(__file__).parent
 
 
 def with_options(scenario_id: str, options: dict[str, Any]) -> bytes:
@@ -56,11 +62,66 @@ def setup_for(
     ref = ResourceRef(
         kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
     )
-    options = {"sides": list(sides)} if sides else {}
-    return Setup(
+    setup = Setup(
         players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat) for seat, name in enumerate(players)),
-        options=options,
+        options={"sides": list(sides)} if sides else {},
         resources={"scenario": ref},
+    )
+    if (options or {}).get("combat_cards"):
+        setup = with_resource(setup, "combat_deck", TEST_COMBAT_DECK)
+    return setup
+
+
+# An Overlord table of six (M44-OV-2): per side a commander-in-chief and two generals, team 0 Axis.
+SIX = (
+    ("Alain", 0, "commander"),
+    ("Bea", 0, "left"),
+    ("Chloe", 0, "centre+right"),
+    ("Denis", 1, "commander+centre"),
+    ("Emma", 1, "left"),
+    ("Fred", 1, "right"),
+)
+# A test initiative table (initiative_table.json: values made up for tests, not the published table's).
+TEST_INITIATIVE: dict[str, Any] = msgspec.json.decode((HERE / "initiative_table.json").read_bytes())
+
+
+# A test combat deck (combat_deck.json, made up for tests: the rules summary names the effects, not the deck).
+TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json").read_bytes())
+
+
+def with_resource(setup: Setup, kind: str, content: dict[str, Any]) -> Setup:
+    """`setup` with a club resource of `kind` embedded (an initiative table, a combat deck)."""
+    data = msgspec.json.encode(content)
+    ref = ResourceRef(
+        kind=kind,
+        resource_id="test",
+        version=1,
+        content_hash=content_hash(data),
+        content=RULESET.resource_kinds[kind].parse(data),
+    )
+    return msgspec.structs.replace(setup, resources=setup.resources | {kind: ref})
+
+
+def team_setup_for(
+    scenario_id: str,
+    seats: tuple[tuple[str, int, str], ...] = SIX,
+    sides: tuple[str, str] | None = None,
+    options: dict[str, Any] | None = None,
+    initiative: dict[str, Any] | None = None,
+) -> Setup:
+    """An Overlord team set-up: each seat's name, team (0 or 1) and role (M44-OV-2)."""
+    base = setup_for(scenario_id, sides=sides, options=options)
+    if initiative is not None:
+        base = with_resource(base, "initiative_table", initiative)
+    if (options or {}).get("combat_cards"):
+        base = with_resource(base, "combat_deck", TEST_COMBAT_DECK)
+    return Setup(
+        players=tuple(
+            Player(player_id=f"p-{name.lower()}", name=name, seat=seat, team=team)
+            for seat, (name, team, _) in enumerate(seats)
+        ),
+        options=base.options | {"roles": [role for _, _, role in seats]},
+        resources=base.resources,
     )
 
 
@@ -107,14 +168,18 @@ def check_invariants(state: State) -> None:
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
     for card, spec in CARDS.items():
-        placed = sum(h.known.count(card) for h in state.hands) + state.discard.count(card)
+        placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
         assert placed <= spec.count, card
     if state.phase == "card":
         held = [h.size for h in state.hands]
         commissar = commissar_camp(state)
         if commissar is not None:
             held[commissar] += len(state.token)  # M44-RU-1: the card under the token is still held
-        assert tuple(held) == state.hand_limit
+        if state.teams:  # M44-OV-4: the commander draws two, so his hand may be below the scenario's size
+            assert all(0 < h <= limit for h, limit in zip(held, state.hand_limit, strict=True)), held
+            assert not any(g.size for g in state.given)
+        else:
+            assert tuple(held) == state.hand_limit
 
 
 class RandomTable:
@@ -127,6 +192,10 @@ class RandomTable:
         self.deck = [card for card, spec in CARDS.items() for _ in range(spec.count)]
         rng.shuffle(self.deck)
         self.real_hands: list[list[str]] = [[], []]
+        self.real_given: list[list[str]] = [[] for _ in setup.players]
+        self.combat_deck = [c for c, spec in TEST_COMBAT_DECK["cards"].items() for _ in range(spec["count"])]
+        rng.shuffle(self.combat_deck)
+        self.real_combat: list[list[str]] = [[] for _ in setup.players]
         self.real_token: list[str] = []
         self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
@@ -139,15 +208,34 @@ class RandomTable:
             event = self.choose()
             RULESET.validate(self.state, event)
             self.after(event)
+            before = self.state
             self.state = RULESET.evolve(self.state, event)
+            if len(self.state.combat_discard) < len(before.combat_discard):  # M44-CC-1: Their Finest Hour
+                held = [c for hand in self.real_combat for c in hand]
+                cards = TEST_COMBAT_DECK["cards"]
+                self.combat_deck = [c for c, spec in cards.items() for _ in range(spec["count"] - held.count(c))]
+                self.rng.shuffle(self.combat_deck)
             self.events.append(event)
             check_invariants(self.state)
+            # Cards conserved: the record's draw pile is the physical one (hands, generals' cards, token, discards).
+            assert pile_size(self.state) == len(self.deck)
+            if self.state.combat_deck is not None:
+                assert combat_pile(self.state) == len(self.combat_deck)  # the combat deck too
         return self.state
 
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
+        if isinstance(event, CombatCardPlayed):
+            self.real_combat[event.seat].remove(event.card)
+        elif isinstance(event, CardsGiven):
+            for gift in event.gifts:
+                assert gift.card is not None
+                self.real_hands[state.active].remove(gift.card)
+                self.real_given[gift.general].append(gift.card)
+        elif isinstance(event, CardPlayed) and event.card != "ambush" and state.teams:
+            self.real_given[event.seat].remove(event.card)
+        elif isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
             assert self.real_token.pop(0) == event.card
         elif isinstance(event, CardPlayed | CardDiscarded):
             self.real_hands[state.seat_camp[event.seat]].remove(event.card)
@@ -160,14 +248,24 @@ class RandomTable:
             assert camp is not None
             self.real_hands[camp].remove(event.card)
         elif isinstance(event, DeckReshuffled):
-            in_hands = self.real_hands[0] + self.real_hands[1] + self.real_token
+            in_hands = (
+                self.real_hands[0] + self.real_hands[1] + self.real_token + [c for g in self.real_given for c in g]
+            )
             self.deck = [c for c, spec in CARDS.items() for _ in range(spec.count - in_hands.count(c))]
             self.rng.shuffle(self.deck)
             assert len(self.deck) == DECK_SIZE - len(in_hands)
 
     def choose(self) -> Any:
         state, rng = self.state, self.rng
-        options = [(seat, e) for seat in (0, 1) for e in RULESET.legal_events(state, seat) or ()]
+        seats = range(len(state.seat_camp))
+        options = [(seat, e) for seat in seats for e in RULESET.legal_events(state, seat) or ()]
+        assert options, f"no legal event in phase {state.phase}"
+        # Combat cards (M44-CC-1, M44-CC-2): drawn when allowed, now and then played from the real cards.
+        combat = [e for _, e in options if isinstance(e, CombatCardDrawn)]
+        combat += [e for _, e in options if isinstance(e, CombatCardPlayed) and e.card in self.real_combat[e.seat]]
+        options = [(seat, e) for seat, e in options if not isinstance(e, CombatCardDrawn | CombatCardPlayed)]
+        if combat and (not options or rng.random() < 0.2):
+            return self.fill(rng.choice(combat))
         assert options, f"no legal event in phase {state.phase}"
         active = [e for seat, e in options if state.seat_camp[seat] == state.active]
         others = [e for seat, e in options if state.seat_camp[seat] != state.active]
@@ -190,6 +288,16 @@ class RandomTable:
             face_down = bool(hidden) and rng.random() < 0.3
             self.committing = rng.choice(hidden if face_down else [c for c in self.real_hands[camp] if c != "ambush"])
             return CardCommitted(seat=state.seat_of(camp), card=None if face_down else self.committing)
+        if CardsGiven in by_type:
+            return self.gifts(by_type[CardsGiven])
+        if state.teams and (CardPlayed in by_type or InitiativeTaken in by_type):
+            plays = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_given[e.seat]]
+            plays += [self.fill(e) for e in by_type.get(InitiativeTaken, []) if rng.random() < 0.3]
+            if plays and (any(self.real_given) or rng.random() < 0.5):
+                return rng.choice(plays)
+            events = [e for e in events if not isinstance(e, CardPlayed | InitiativeTaken)]
+            by_type.pop(CardPlayed, None)
+            by_type.pop(InitiativeTaken, None)
         if CardPlayed in by_type:
             source = self.real_token[:1] if plays_from_token(state, camp) else self.real_hands[camp]
             playable = [e for e in by_type[CardPlayed] if e.card in source]
@@ -206,6 +314,26 @@ class RandomTable:
             return self.fill(rng.choice(fights))
         rest = [e for e in events if not isinstance(e, UnitMoved | Battle | WireRemoved | GroundTaken)]
         return self.fill(rng.choice(rest or events))
+
+    def gifts(self, options: list[CardsGiven]) -> CardsGiven:
+        """The commander hands out real cards: a face-down card of the hand is named as it is given."""
+        state, rng = self.state, self.rng
+        hidden = list(self.real_hands[state.active])
+        for card in state.hands[state.active].known:
+            hidden.remove(card)
+        for _ in range(50):
+            event = rng.choice(options)
+            pool = list(hidden)
+            rng.shuffle(pool)
+            gifts = tuple(Gift(general=g.general, card=g.card or pool.pop()) for g in event.gifts)
+            named = CardsGiven(seat=event.seat, gifts=gifts)
+            try:
+                RULESET.validate(state, named)
+            except RuleError:
+                continue
+            return named
+        known = [e for e in options if all(g.card is not None for g in e.gifts)]
+        return rng.choice(known)
 
     def move(self, moves: list[UnitMoved]) -> UnitMoved:
         """Mostly towards the nearest enemy, so armies meet."""
@@ -229,6 +357,12 @@ class RandomTable:
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, DiceRolled):
             return DiceRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
+        if isinstance(event, CombatCardDrawn):
+            card = self.combat_deck.pop()
+            self.real_combat[event.seat].append(card)
+            return CombatCardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
+        if isinstance(event, InitiativeTaken):
+            return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))
         if isinstance(event, VisibilityRolled):
             return VisibilityRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
         if isinstance(event, CardTaken):
@@ -252,6 +386,16 @@ def read_record(name: str) -> list[Any]:
 def state_after(events: list[Any], count: int) -> State:
     """The state after the first `count` game events of a record (its set-up is event 0)."""
     return fold(RULESET, events[: count + 1]).state  # type: ignore[no-any-return]
+
+
+def check_record(events: list[Any]) -> None:
+    """Every event of a record is accepted in turn, the invariants hold after each, and the accepted fold
+    equals the plain fold."""
+    folded = start(RULESET, events[0])
+    for event in events[1:]:
+        folded = folded.accept(event)
+        check_invariants(folded.state)
+    assert folded.state == fold(RULESET, events).state
 
 
 def check_shipped_scenario(first: Any, scenario_id: str) -> None:

@@ -79,7 +79,7 @@ def test_the_shipped_overlord_scenario_sets_up_for_two_players():
     assert state.board.cols == 26 and state.expansions.blitz
 
 
-def test_an_overlord_table_of_six_players_is_refused_until_team_play_is_recorded():
+def test_an_overlord_table_of_six_players_without_their_roles_is_refused():
     setup = setup_for("meuse_line")
     players = tuple(Player(player_id=f"p-{i}", name=f"P{i}", seat=i, team=i % 2) for i in range(6))
     with pytest.raises(RuleError) as error:
@@ -105,8 +105,7 @@ def test_the_expansion_settings_are_read_from_the_scenario_options():
     [
         ({"air_rules": True}, "game_info.options.air_rules", "air superiority table"),
         ({"dday_rules": True}, "game_info.options.dday_rules", "D-Day reinforcement table"),
-        ({"combat_cards": True}, "game_info.options.combat_cards", "combat card deck"),
-        ({"gung_ho": True}, "game_info.options.gung_ho", "not recorded by tablelog yet"),
+        ({"gung_ho": "PACIFIC"}, "game_info.options.gung_ho", "must name a side"),
         ({"mystery_rule": True}, "game_info.options.mystery_rule", "unknown option"),
         ({"weather": "hail"}, "game_info.options.weather", "weather must be one of"),
         ({"blitz_rules": "yes"}, "game_info.options.blitz_rules", "true or false"),

@@ -160,3 +160,15 @@ def test_the_turns_last_move_and_battle_are_drawn_until_the_next_card(events):
     view = view_at(events, played + 1)
     assert view["last_move"] == [] and view["last_battle"] is None
     assert "Last move" not in RULESET.picture(view, ()) and "<polyline" not in RULESET.picture(view, ())
+
+
+def test_a_team_table_shows_who_commands_each_section_and_never_the_cards_handed_out():
+    from tests.domain.memoire44.harness import read_record, state_after
+
+    record = read_record("meuse_line_overlord_six.jsonl")
+    state = state_after(record, 12)  # the Axis commander has just handed out two cards (M44-OV-3)
+    svg = RULESET.picture(RULESET.view(state, Viewer.public()), ())
+    ET.fromstring(svg)
+    assert "Alain commander; Bea left; Chloe centre+right" in svg  # M44-OV-2
+    assert "Denis commander+centre; Emma left; Fred right" in svg
+    assert "Medics" not in svg and "Infantry Assault" not in svg  # given, not yet played (G-2)

@@ -8,7 +8,7 @@ import pytest
 
 from domain.memoire44 import RULESET
 
-from .harness import RandomTable, setup_for
+from .harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
 
 SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
 GAMES = 500
@@ -23,8 +23,10 @@ VARIANTS = (
     {"russian_commissar_rule": "ALLIES"},
     {"russian_commissar_rule": "AXIS", "blitz_rules": True},
     {"air_superiority": "AXIS", "off_board_artillery": "ALLIES"},
+    {"combat_cards": True, "weather": "rain"},
+    {"combat_cards": True, "night_visibility_rules": True, "british_commonwealth": True},
 )
-VARIANT_GAMES = 112
+VARIANT_GAMES = 126
 
 
 def _play(count, first_seed=0, variants=({},)):
@@ -53,6 +55,40 @@ def test_random_players_finish_scenarios_at_night_and_in_bad_weather_without_err
     assert _play(VARIANT_GAMES, first_seed=10_000, variants=VARIANTS) == VARIANT_GAMES
 
 
+TEAM_GAMES = 40
+# Team tables of six (M44-OV-2) with the expansions the random players meet most, half with an initiative table.
+TEAM_VARIANTS = (
+    {},
+    {"night_visibility_rules": True, "gung_ho": "AXIS"},
+    {"weather": "snow", "italy_high_command": True},
+    {"gung_ho": True, "combat_cards": True},
+)
+
+
+def _play_teams(count, first_seed=30_000):
+    finished = 0
+    for seed in range(first_seed, first_seed + count):
+        rng = random.Random(seed)
+        sides = ("AXIS", "ALLIES") if seed % 4 < 2 else ("ALLIES", "AXIS")
+        scenario = SCENARIOS[seed % len(SCENARIOS)]
+        setup = team_setup_for(
+            scenario,
+            sides=sides,
+            options=TEAM_VARIANTS[(seed // len(SCENARIOS)) % len(TEAM_VARIANTS)],
+            initiative=TEST_INITIATIVE if seed % 2 else None,
+        )
+        state = RandomTable(rng, setup).play()
+        result = RULESET.result(state)
+        assert result.finished and len(result.winners) == 3  # the whole winning side
+        assert {state.camp_of(s) for s in result.winners} == {state.winner}
+        finished += 1
+    return finished
+
+
+def test_random_team_tables_of_six_finish_overlord_games_without_error():
+    assert _play_teams(TEAM_GAMES) == TEAM_GAMES
+
+
 @pytest.mark.heavy
 def test_random_players_finish_many_more_scenarios_without_error():
     multiplier = int(os.environ.get("TABLELOG_HEAVY", "0") or 0)
@@ -60,3 +96,4 @@ def test_random_players_finish_many_more_scenarios_without_error():
         pytest.skip("set TABLELOG_HEAVY=<multiplier> to run")
     assert _play(GAMES * multiplier, first_seed=GAMES) == GAMES * multiplier
     assert _play(VARIANT_GAMES * multiplier, first_seed=20_000, variants=VARIANTS) == VARIANT_GAMES * multiplier
+    assert _play_teams(TEAM_GAMES * multiplier, first_seed=40_000) == TEAM_GAMES * multiplier

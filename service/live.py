@@ -1,0 +1,264 @@
+"""Live spectating: each game followed once per server process, however many watch it.
+
+A `Follower` per game and process reads the game's new events once, narrates each new step once per
+kind of viewer watching (today the public, for spectators) with a running fold, and keeps the encoded
+messages; every stream of the game (`LiveGame`) sends them from there. The follower wakes when the
+process hears that the stream grew (`service.notify`: PostgreSQL's NOTIFY, or an append in this process
+on SQLite), when a step held back by the spectator delay becomes due, and otherwise looks at the store
+every `poll_seconds` in case a notification was missed (once per game, never once per stream).
+
+Narration of a step depends only on the stream up to it, except that a later correction marks the
+steps it voids: the follower marks them as it tells the correction (`projections.replay.tell`), and only
+ever tells the steps spectators may see now, so a step is sent as the record up to the release horizon
+shows it, as a full replay of that much would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+import anyio
+import msgspec
+
+from domain.record import Folded, decoder
+from domain.ruleset import Ruleset, Viewer
+from projections.replay import Snapshot, Step, opening, seek, tell
+from service.guards import released
+from service.notify import Hub
+from service.readmodels import SpectatorDelay
+from service.store.base import Store, StreamId
+
+KEPT = 1000
+"""Encoded public states kept per game (the latest steps): a spectator resuming further back is caught up
+by a fold of its own, from the nearest snapshot."""
+
+Snapshots = Callable[[int], list[Snapshot]]
+"""The game's stored snapshots up to a step."""
+
+
+class LiveStep(msgspec.Struct, frozen=True, kw_only=True):
+    """One step pushed to spectators: its narration and the public state after it."""
+
+    step: Step
+    state: Any
+
+
+class Teller:
+    """A game told step by step for one kind of viewer, with its running fold."""
+
+    def __init__(self, ruleset: Ruleset, viewer: Viewer) -> None:
+        self.ruleset = ruleset
+        self.viewer = viewer
+        self.folded: Folded | None = None
+        self.steps: list[Step] = []
+        self.states: dict[int, bytes] = {}
+        """The encoded view after each of the latest `KEPT` steps."""
+
+    def tell(self, events: Sequence[Any], upto: int) -> set[int]:
+        """Tell the steps up to `upto`; the versions whose step is new or changed (voided)."""
+        changed: set[int] = set()
+        for version in range(len(self.steps) + 1, upto + 1):
+            if self.folded is None:
+                self.folded, first = opening(self.ruleset, events)
+                self.steps.append(first)
+            else:
+                self.folded, voided = tell(self.ruleset, self.folded, events[version - 1], version, self.steps)
+                changed.update(voided)
+            self.states[version] = msgspec.json.encode(self.ruleset.view(self.folded.state, self.viewer))
+            self.states.pop(version - KEPT, None)
+            changed.add(version)
+        return changed
+
+    def message(self, version: int, state: bytes) -> str:
+        return msgspec.json.encode(LiveStep(step=self.steps[version - 1], state=msgspec.Raw(state))).decode()
+
+
+class Follower:
+    """One game followed for every stream of this process that watches it."""
+
+    def __init__(
+        self, store: Store, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots, poll_seconds: float
+    ) -> None:
+        self.store = store
+        self.ruleset = ruleset
+        self.game_id = game_id
+        self.snapshots = snapshots
+        self.poll_seconds = poll_seconds
+        self.events: list[Any] = []
+        self.recorded: list[datetime] = []
+        self.tellers: dict[Viewer, Teller] = {}
+        self.released = 0
+        """Steps spectators may see now, all told."""
+        self.streams = 0
+        self._heard = 0
+        self._stale = True
+        """Something other than an append changed (the spectator delay) or nothing was read yet."""
+        self._read_at = -math.inf
+        self._due_at: float | None = None
+        """When (wall clock) the next step held back by a delay in seconds comes out."""
+        self._messages: dict[tuple[Viewer, int], str] = {}
+        self._poller: object | None = None
+        self._lock = anyio.Lock()
+        self._wake = anyio.Event()
+        self._loop = asyncio.get_running_loop()
+
+    # -- told by the hub (any thread) ------------------------------------------------------------
+    def heard(self, version: int | None) -> None:
+        self._soon(self._on_heard, version)
+
+    def _soon(self, work: Callable[..., None], *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed (the server stops): nobody watches
+            self._loop.call_soon_threadsafe(work, *args)
+
+    def _on_heard(self, version: int | None) -> None:
+        if version is None:
+            self._stale = True
+        else:
+            self._heard = max(self._heard, version)
+        self.wake()
+
+    def wake_soon(self) -> None:
+        """`wake`, from any thread (the hub's)."""
+        self._soon(self.wake)
+
+    def wake(self) -> None:
+        """Wake every stream of the game (a new step, or something for each stream to check)."""
+        woken, self._wake = self._wake, anyio.Event()
+        woken.set()
+
+    # -- reading and telling ---------------------------------------------------------------------
+    def _due(self) -> bool:
+        return (
+            self._stale
+            or self._heard > len(self.events)
+            or time.monotonic() - self._read_at >= self.poll_seconds
+            or (self._due_at is not None and time.time() >= self._due_at)
+        )
+
+    async def pump(self) -> None:
+        """Read and tell what is new, if anything may be (the first stream to ask does it; the others
+        find it done)."""
+        if not self._due():
+            return
+        async with self._lock:
+            if not self._due():
+                return
+            self._stale, self._read_at = False, time.monotonic()
+            last, changed = await anyio.to_thread.run_sync(self._read_and_tell)
+            for key in changed:
+                self._messages.pop(key, None)
+            self.released = last  # only now, on the loop: no stream sends a step before its message is current
+        if changed:
+            self.wake()
+
+    def _read_and_tell(self) -> tuple[int, list[tuple[Viewer, int]]]:
+        """Read the new events and the delay, and tell the steps now released (a worker thread): how many
+        are released, and the steps (by viewer and version) new or changed."""
+        stored = self.store.read_stream(self.game_id, after_version=len(self.events))
+        dec = decoder(self.ruleset)
+        self.events += [dec.decode(e.data) for e in stored]
+        self.recorded += [e.recorded_at for e in stored]
+        delay = self.store.spectator_delay(self.game_id)
+        last = released(self.recorded, delay)
+        tellers = list(self.tellers.items())  # a stream may add one meanwhile: told on the next pump
+        changed = [(viewer, v) for viewer, teller in tellers for v in teller.tell(self.events, last)]
+        self._due_at = _next_release(self.recorded, last, delay)
+        return last, changed
+
+    def teller(self, viewer: Viewer) -> Teller:
+        known = self.tellers.get(viewer)
+        if known is None:
+            known = self.tellers[viewer] = Teller(self.ruleset, viewer)
+            self._stale = True  # told on the next pump
+        return known
+
+    async def messages(self, viewer: Viewer, after: int, upto: int) -> list[tuple[int, str]]:
+        """The encoded messages of steps `after + 1` to `upto` (already told) for `viewer`."""
+        teller = self.tellers[viewer]
+        first = after + 1
+        older = [v for v in range(first, upto + 1) if v not in teller.states]
+        caught = await anyio.to_thread.run_sync(self._catch_up, teller, older) if older else {}
+        out = []
+        for version in range(first, upto + 1):
+            if version in caught:
+                out.append((version, caught[version]))
+                continue
+            key = (viewer, version)
+            message = self._messages.get(key)
+            if message is None:
+                message = self._messages[key] = teller.message(version, teller.states[version])
+                self._messages.pop((viewer, version - KEPT), None)
+            out.append((version, message))
+        return out
+
+    def _catch_up(self, teller: Teller, versions: list[int]) -> dict[int, str]:
+        """Messages for steps older than the kept ones: one stream's own fold from the nearest snapshot
+        (a worker thread; a spectator resuming far back, or joining a long game from its start)."""
+        folded: Folded | None = None
+        out = {}
+        for version in versions:
+            if folded is None or folded.version != version - 1:
+                folded = seek(self.ruleset, self.events, version, self.snapshots(version))
+            else:
+                folded = folded.apply(self.events[version - 1], version)
+            state = msgspec.json.encode(self.ruleset.view(folded.state, teller.viewer))
+            out[version] = teller.message(version, state)
+        return out
+
+    async def wait(self, stream: object, timeout: float) -> None:
+        """Until woken, the next held-back step is due, or `timeout` seconds pass. One stream of the game
+        (the first to wait) also wakes for the fallback poll; the others sleep until there is news."""
+        if self._poller is None:
+            self._poller = stream
+        if self._due_at is not None:
+            timeout = min(timeout, max(0.0, self._due_at - time.time()))
+        if self._poller is stream:
+            timeout = min(timeout, max(0.0, self._read_at + self.poll_seconds - time.monotonic()))
+        with anyio.move_on_after(timeout):
+            await self._wake.wait()
+
+    def left(self, stream: object) -> None:
+        """A stream closed: if it kept the poll, another takes it over."""
+        if self._poller is stream:
+            self._poller = None
+            self.wake()
+
+
+def _next_release(recorded: Sequence[datetime], last: int, delay: SpectatorDelay) -> float | None:
+    """When the first step held back only by the delay in seconds comes out (None: no such step)."""
+    if not delay.seconds or last >= len(recorded) - delay.events:
+        return None
+    return recorded[last].timestamp() + delay.seconds
+
+
+class Live:
+    """The followers of one server process, by game, and their subscription to the hub."""
+
+    def __init__(self, hub: Hub, poll_seconds: float) -> None:
+        self.hub = hub
+        self.poll_seconds = poll_seconds
+        self._followers: dict[str, tuple[Follower, Callable[[], None], Callable[[], None]]] = {}
+
+    def join(self, store: Store, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots) -> Follower:
+        """The game's follower (made for the first stream), counting one more stream."""
+        known = self._followers.get(game_id)
+        if known is None:
+            follower = Follower(store, ruleset, game_id, snapshots, self.poll_seconds)
+            known = (follower, self.hub.subscribe(game_id, follower.heard), self.hub.on_access(follower.wake_soon))
+            self._followers[game_id] = known
+        known[0].streams += 1
+        return known[0]
+
+    def leave(self, follower: Follower, stream: object) -> None:
+        follower.left(stream)
+        follower.streams -= 1
+        if follower.streams == 0:
+            _, unsubscribe, off_access = self._followers.pop(follower.game_id)
+            unsubscribe()
+            off_access()
