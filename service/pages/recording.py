@@ -35,6 +35,7 @@ from service.errors import PROBLEMS, exception_handlers
 from service.event_schemas import ruleset_event_schema
 from service.pages import reads
 from service.pages.controllers import STATIC, Links, member_guard
+from service.pages.render import state_html
 from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.store.base import GameRecord, Recorder, VersionConflict
 
@@ -166,7 +167,7 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choi
         game_id=record.game_id,
         version=folded.version,
         finished=ruleset.result(folded.state).finished,
-        picture=draw(msgspec.to_builtins(view), []) if draw is not None else "",
+        picture=draw(msgspec.to_builtins(view), []) if draw else str(state_html(msgspec.to_builtins(view), [])),
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state),
         names=resource_names(ruleset, folded.state),
