@@ -373,12 +373,14 @@ class RecordApi(Controller):
     opt = RECORD
     exception_handlers = exception_handlers()
 
-    @get("/choices", sync_to_thread=False)
+    # The choices and their look-ahead are up to tens of milliseconds of CPU on a crowded Mémoire 44 turn
+    # (bench.recording): worker threads, so they never hold up the loop's other requests.
+    @get("/choices", sync_to_thread=True)
     def choices(self, club_id: FromPath[str], game_id: FromPath[str], records: NamedDependency[GameRecords]) -> Choices:
         record = records.game(club_id, game_id)
         return choices_at(records, record, records.folded(record))
 
-    @post("/check", sync_to_thread=False, status_code=200)
+    @post("/check", sync_to_thread=True, status_code=200)
     def check(
         self,
         club_id: FromPath[str],
@@ -400,7 +402,7 @@ class RecordApi(Controller):
         payload.tables = look_ahead(folded.ruleset, names, after.state)
         return payload
 
-    @post("/events", sync_to_thread=False, status_code=201)
+    @post("/events", sync_to_thread=True, status_code=201)
     def append(
         self,
         club_id: FromPath[str],
