@@ -291,3 +291,7 @@ class GameRuleset:
     """Raise RuleError when `setup` cannot be the next game of a series after these finished games."""
     seat_sides: Callable[[Setup], tuple[str, ...]] | None = None
     """In a two-sided game, the side each seat commands (None where seats are not sides)."""
+    field_names: Callable[[Any], Mapping[str, Sequence[tuple[str, str]]]] | None = None
+    """At a state, the names an event field may hold where they come from the game's resources (a
+    catalogue's card numbers), each with the words people read: the recording page offers them for a card
+    the record does not know yet (None: `field_values` says it all)."""

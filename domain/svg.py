@@ -10,6 +10,7 @@ viewBox and no fixed size, so a page scales them to a phone's width; sizes are c
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -80,6 +81,17 @@ def rect(x: float, y: float, width: float, height: float, **attrs: object) -> st
 
 def circle(cx: float, cy: float, r: float, **attrs: object) -> str:
     return f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}"{_attrs(attrs)}/>'
+
+
+def pick(name: str, **matches: object) -> dict[str, object]:
+    """Attributes saying what tapping an element picks, for the recording page, which narrows the events
+    it offers to those the pick matches: a field by name (`unit=3`), or a value anywhere (`any=[2, 10]`)."""
+    return {"data_pick": json.dumps(matches, separators=(",", ":")), "data_pick_name": name}
+
+
+def pick_attributes(name: str, **matches: object) -> str:
+    """`pick` written out, for an element drawn as a string."""
+    return _attrs(pick(name, **matches))
 
 
 def group(label: str | None, body: Iterable[str], **attrs: object) -> str:

@@ -330,7 +330,7 @@ class GameRecords:
         if folded.version != expected_version:
             raise VersionConflict(stream_id, expected_version, folded.version)
         was_finished = ruleset.result(folded.state, Viewer.public()).finished
-        folded = _accept_batch(folded, events)
+        folded = accept_batch(folded, events)
         finished = ruleset.result(folded.state, Viewer.public()).finished
         new_events = chained(self._link_at(stream_id, expected_version), new_events)
         result = self.store.append(
@@ -395,7 +395,7 @@ class GameRecords:
             raise _bad_event(0, error) from None
         ruleset = registry.get(head.ruleset)
         events = self.decode_batch(ruleset, list(lines[1:]), first_index=1) if len(lines) > 1 else []
-        folded = _accept_batch(start(ruleset, head), events, first_index=1)
+        folded = accept_batch(start(ruleset, head), events, first_index=1)
         everything = [head, *events]
         new_events = chained(CHAIN_START, [_new_event(e) for e in everything])
         now = datetime.now(UTC)
@@ -601,7 +601,7 @@ def check_seat(record: GameRecord, seat: int) -> None:
         raise NoSuchSeat(seat, len(record.player_ids))
 
 
-def _accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -> Folded:
+def accept_batch(folded: Folded, events: Sequence[Any], first_index: int = 0) -> Folded:
     """Check and apply each event in turn; the first one refused names its index in the batch."""
     for index, event in enumerate(events, start=first_index):
         try:

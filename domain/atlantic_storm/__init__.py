@@ -29,6 +29,7 @@ RULESET = GameRuleset(
     view=views.view,
     result=scoring.result,  # VP split into convoy and card VP, placements by AS-13
     legal_events=legal.legal_events,
+    field_names=legal.field_names,  # card numbers from the catalogue, for the recording page
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
     picture=picture,  # the table as SVG, drawn from a view

@@ -252,3 +252,12 @@ def _divisions(trick: tuple[str, ...], eligible: tuple[int, ...], seat: int) -> 
         if len(out) >= SPOILS_LISTED:
             break
     return out
+
+
+def field_names(state: State) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The catalogue's card numbers, with their names, for the fields that name a force card or a convoy
+    (the recording page offers them where a deal, a draw or a cut is reported)."""
+    cards = sorted(state.cards.items())
+    forces = tuple((number, f"{number} {card.name}") for number, card in cards if card.category != "convoy")
+    convoys = tuple((number, f"{number} {card.name}") for number, card in cards if card.category == "convoy")
+    return {"hands": forces, "cards": forces, "cuts": convoys}

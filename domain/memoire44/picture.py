@@ -19,7 +19,20 @@ from typing import Any
 
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS
-from domain.svg import Changed, changed_class, circle, document, esc, group, rect, shorten, text, to_data
+from domain.svg import (
+    Changed,
+    changed_class,
+    circle,
+    document,
+    esc,
+    group,
+    pick,
+    pick_attributes,
+    rect,
+    shorten,
+    text,
+    to_data,
+)
 
 HEX_W = 60.0  # pointy-top hexes: a doubled column is half a hex
 HALF_W = HEX_W / 2
@@ -160,7 +173,8 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         label = f' aria-label="{hex_name((row, col))} {esc(terrain)}"' if cell else ""
         tiles.append(
             f'<path class="hex" d="M{x:g} {y - RADIUS:.2f}{_HEX}" '
-            f'fill="{TERRAIN_FILL.get(terrain, "#dee2e6")}" stroke="#6b705c" stroke-width="1.5"{label}/>'
+            f'fill="{TERRAIN_FILL.get(terrain, "#dee2e6")}" stroke="#6b705c" stroke-width="1.5"{label}'
+            f"{pick_attributes(hex_name((row, col)), any=[row, col])}/>"
         )
         if cell and cell.get("bridge"):
             tiles.append(rect(x - 8, y - RADIUS * 0.8, 16, RADIUS * 1.6, fill="#7a5230", aria_label="bridge"))
@@ -218,7 +232,8 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
             words.append("moved")
         if hit:
             words.append("hit")
-        units.append(group(", ".join(words), parts))
+        here = pick(hex_name((row, col)), unit=unit.get("uid", index), any=[row, col])
+        units.append(group(", ".join(words), parts, **here))
     body.append(group("Units", units))
 
     body.append(_last_action(data, pending))

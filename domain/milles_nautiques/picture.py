@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME
 from domain.milles_nautiques.scoring import points_text
-from domain.svg import Changed, changed_class, document, esc, group, rect, shorten, text, to_data
+from domain.svg import Changed, changed_class, document, esc, group, pick, rect, shorten, text, to_data
 
 WIDTH = 400
 HAND_TEXT = 15
@@ -164,7 +164,7 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
     words.extend(said for _, _, said in badges)
     if ships:
         words.append(f"{len(ships)} ship{'s' if len(ships) > 1 else ''} in battle")
-    return group(", ".join(words), body, class_=None)
+    return group(", ".join(words), body, class_=None, **pick(f"convoy {number}", convoy=number))
 
 
 def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:

@@ -533,9 +533,11 @@ class PagesCsrf(CSRFMiddleware):
 def pages_router() -> Router:
     """Every page, behind the CSRF check for form posts (the API, which takes bearer keys and no
     cookies, is outside it)."""
+    from service.pages.recording import HANDLERS as RECORDING
+
     return Router(
         path="/",
-        route_handlers=[SignInController, ClubPages, SharePages],
+        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING],
         middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
         exception_handlers=EXCEPTION_HANDLERS,
         include_in_schema=False,

@@ -1,0 +1,180 @@
+"""Recording at the table (issue 12): how long a scorekeeper's tap takes to be acknowledged, and how long
+the legal choices take to compute after each event. Target: p99 under 100 ms on these machines.
+
+A real server (`uvicorn --factory service.app:app_factory`, one worker, SQLite, its own process) on
+127.0.0.1; a signed-in page session (cookie and CSRF header, as the page sends them) records each event
+of a recorded fixture game one by one through the recording page's endpoint, with an idempotency key
+and the expected version. The time is the request's round trip, which includes the choices the page
+shows next (computed by the server and sent with the acknowledgement). Then, in this process, the
+choices themselves are computed at every state of the same games with the look-ahead and with the
+current state's choices only, side by side, so the look-ahead's share is a ratio of one run.
+
+    .venv/bin/python -m bench.recording
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.common import median, percentile
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = (
+    ROOT / "tests/domain/milles_nautiques/fixtures/cards_run_out.jsonl",
+    ROOT / "tests/domain/memoire44/fixtures/hedgerow_lane_axis_medal_victory.jsonl",
+)
+OPERATOR = "bench-operator"
+
+
+def _times(samples: list[float]) -> dict[str, float]:
+    return {
+        "n": len(samples),
+        "p50_ms": round(median(samples), 2),
+        "p99_ms": round(percentile(samples, 0.99), 2),
+        "max_ms": round(max(samples), 2),
+    }
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(folder: str, port: int) -> subprocess.Popen[bytes]:
+    env = os.environ | {
+        "TABLELOG_DATABASE_URL": f"sqlite:///{Path(folder) / 'recording.db'}",
+        "TABLELOG_OPERATOR_KEY": OPERATOR,
+        "TABLELOG_LOG_LEVEL": "warning",
+        "TABLELOG_LOG_FORMAT": "json",
+    }
+    command = [sys.executable, "-m", "uvicorn", "--factory", "service.app:app_factory", "--port", str(port)]
+    return subprocess.Popen(
+        [*command, "--host", "127.0.0.1", "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL
+    )
+
+
+def _signed_in(client: httpx.Client) -> None:
+    auth = {"Authorization": f"Bearer {OPERATOR}"}
+    client.post("/clubs", json={"club_id": "bench", "name": "Bench"}, headers=auth).raise_for_status()
+    made = client.post("/clubs/bench/keys", json={"name": "scorer", "scope": "record"}, headers=auth)
+    token = made.json()["token"]
+    client.headers["Authorization"] = f"Bearer {token}"
+    form = client.get("/sign-in").text
+    csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
+    assert csrf is not None
+    signed = client.post("/sign-in", data={"key": token, "next": "", "_csrf_token": csrf.group(1)})
+    assert signed.status_code in (200, 303), signed.text
+
+
+def _record_round(client: httpx.Client, path: Path) -> list[float]:
+    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
+    setup = lines[0]["setup"]
+    for player in setup["players"]:
+        client.post("/clubs/bench/players", json={"player_id": player["player_id"], "name": player["name"]})
+    resources = {kind: {"resource_id": ref["resource_id"]} for kind, ref in setup["resources"].items()}
+    created = client.post(
+        "/clubs/bench/games",
+        json={
+            "ruleset": lines[0]["ruleset"],
+            "players": [{"player_id": p["player_id"], "seat": p["seat"]} for p in setup["players"]],
+            "variant": setup["variant"],
+            "options": setup["options"],
+            "resources": resources,
+        },
+    )
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+    page = client.get(f"/club/bench/games/{game_id}/record")
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
+    assert token is not None
+    headers = {"x-csrftoken": token.group(1)}
+    taps = []
+    for version, event in enumerate(lines[1:], start=1):
+        started = time.perf_counter()
+        answer = client.post(
+            f"/club/bench/games/{game_id}/record/events",
+            json={"expected_version": version, "events": [event]},
+            headers=headers | {"Idempotency-Key": uuid.uuid4().hex},
+        )
+        taps.append((time.perf_counter() - started) * 1000)
+        assert answer.status_code == 201, answer.text
+    return taps
+
+
+def _choices_in_process(path: Path) -> dict[str, Any]:
+    """The choices after each event, computed with the look-ahead and without, side by side."""
+    from domain import registry
+    from domain.record import decoder, start
+    from service.pages import recording
+
+    lines = path.read_bytes().splitlines()
+    ruleset = registry.get(json.loads(lines[0])["ruleset"])
+    read = decoder(ruleset)
+    folded = start(ruleset, read.decode(lines[0]))
+    names = {p.seat: p.name for p in folded.setup.players}
+    ahead, now_only, sizes = [], [], []
+    for line in lines[1:]:
+        folded = folded.apply(read.decode(line))
+        started = time.perf_counter()
+        tables = recording.look_ahead(ruleset, names, folded.state)
+        ahead.append((time.perf_counter() - started) * 1000)
+        sizes.append(len(json.dumps([recording.msgspec.to_builtins(t) for t in tables])))
+        saved = recording.LOOK_AHEAD_TABLES
+        recording.LOOK_AHEAD_TABLES = 1
+        try:
+            started = time.perf_counter()
+            recording.look_ahead(ruleset, names, folded.state)
+            now_only.append((time.perf_counter() - started) * 1000)
+        finally:
+            recording.LOOK_AHEAD_TABLES = saved
+    return {
+        "with_look_ahead": _times(ahead),
+        "current_state_only": _times(now_only),
+        "ratio_p50": round(median(ahead) / median(now_only), 2),
+        "bytes_p50": int(median([float(s) for s in sizes])),
+        "bytes_max": max(sizes),
+    }
+
+
+def run() -> dict[str, Any]:
+    results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0]}
+    with tempfile.TemporaryDirectory() as folder:
+        port = _port()
+        server = _serve(folder, port)
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                deadline = time.monotonic() + 30
+                while True:
+                    try:
+                        if client.get("/health").status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        pass
+                    assert time.monotonic() < deadline, "the server did not start"
+                    time.sleep(0.1)
+                _signed_in(client)
+                for path in FIXTURES:
+                    results[path.stem] = {"tap_to_acknowledged": _times(_record_round(client, path))}
+        finally:
+            server.terminate()
+            server.wait(10)
+    for path in FIXTURES:
+        results[path.stem]["choices"] = _choices_in_process(path)
+    return results
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(), indent=2))

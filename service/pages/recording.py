@@ -1,0 +1,436 @@
+"""The scorekeeper's recording page (issue 12): start a game from a form, then record it by choosing among
+the events the rules allow now, checked before they are sent and again by the server.
+
+The page never holds a copy of the rules: the server describes what may happen next as data (`Choices`),
+each legal event with a label the game writes itself (its narration of that event: `narrate(state,
+event, evolve(state, event))`), and a bounded look-ahead (the choices after each choice, a few levels,
+states met twice described once) so a page that loses its connection can keep checking taps against
+what it last knew. Taps past the look-ahead are queued as "checked when sent" (see the README's
+"Recording at the table"). Events go in through the same use case as the API's append
+(`GameRecords.append`: expected version, idempotency key, the rules' check), so a refusal is the same
+problem details.
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody
+from litestar.response import Redirect, Template
+from markupsafe import Markup
+
+from domain import registry
+from domain.record import Folded
+from domain.ruleset import Ruleset, Viewer
+from service.app import AppendIn, AppendOut
+from service.auth import Principal
+from service.errors import PROBLEMS, exception_handlers
+from service.event_schemas import ruleset_event_schema
+from service.pages import reads
+from service.pages.controllers import STATIC, Links, member_guard
+from service.pages.render import state_html
+from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
+from service.store.base import GameRecord, Recorder, VersionConflict
+
+LOOK_AHEAD_TABLES = 24
+"""States described ahead of the current one (breadth first): enough for a turn or two of taps while
+the Wi-Fi is down, small enough that answering a tap stays a few milliseconds."""
+LOOK_AHEAD_DEPTH = 3
+LOOK_AHEAD_CHOICES = 240
+"""Choices described in all (the current state's are always all there): a Mémoire 44 turn's moves are
+many, and the page's answer must stay small."""
+TOLD_LINES = 12
+MAX_SEATS = 6
+
+
+class Choice(msgspec.Struct, kw_only=True):
+    """One event a seat may report, as the page offers it: the event (the API's JSON), the game's own
+    words for it, and the index of the table of choices after it in the look-ahead (None: not known)."""
+
+    event: dict[str, Any]
+    label: str
+    then: int | None = None
+
+
+class SeatChoices(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str
+    enumerable: bool
+    """False where the game cannot list what may happen (the page offers a form built from the schema)."""
+    choices: list[Choice]
+
+
+class Table(msgspec.Struct, kw_only=True):
+    """What every seat may report at one state."""
+
+    seats: list[SeatChoices]
+
+
+class Line(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    text: str
+    voided: bool = False
+
+
+class Choices(msgspec.Struct, kw_only=True):
+    """The recording page's data at a version: the picture, the last narration lines, and the tables of
+    choices (the first is now; the others are the look-ahead, reached through `Choice.then`)."""
+
+    game_id: str
+    version: int
+    finished: bool
+    picture: str
+    told: list[Line]
+    tables: list[Table]
+    names: dict[str, list[tuple[str, str]]] = msgspec.field(default_factory=dict)
+    """Names a field may hold that come from the game's resources (`field_names`), with their words."""
+
+
+# -- what may happen next -----------------------------------------------------------------------------------
+def label_of(ruleset: Ruleset, state: Any, event: Any) -> tuple[str, Any]:
+    """The game's own line for `event` at `state` (its narration), and the state after it."""
+    after = ruleset.evolve(state, event)
+    # The scorekeeper records the whole table: the full record's words name the card a choice names.
+    return ruleset.narrate(state, event, after, Viewer.full()).text, after
+
+
+def told_apart(choices: Sequence[Choice]) -> None:
+    """Where the game's words are the same for different events (its narration is written as the table
+    sees it, so a convoy laid face down reads alike whatever its card), add the fields they differ in."""
+    alike: dict[str, list[Choice]] = {}
+    for choice in choices:
+        alike.setdefault(choice.label, []).append(choice)
+    for group in alike.values():
+        if len(group) < 2:
+            continue
+        names = [k for k in group[0].event if len({msgspec.json.encode(c.event.get(k)) for c in group}) > 1]
+        for choice in group:
+            parts = [f"{k.replace('_', ' ')} {_plain(choice.event.get(k))}" for k in names]
+            choice.label = f"{choice.label} ({', '.join(parts)})"
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "not named"
+    if isinstance(value, list | tuple):
+        return " ".join(_plain(v) for v in value) or "none"
+    return str(value).replace("_", " ")
+
+
+def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any) -> list[Table]:
+    """The choices at `state` and, breadth first, after each of them (bounded); a state met twice is
+    described once (its encoding is its identity: the fold is deterministic)."""
+    tables: list[Table] = []
+    seen: dict[bytes, int] = {}
+    pending: deque[tuple[Any, Choice | None, int]] = deque([(state, None, 0)])
+    described = 0
+    while pending and len(tables) < LOOK_AHEAD_TABLES and (not tables or described < LOOK_AHEAD_CHOICES):
+        at, reached_by, depth = pending.popleft()
+        identity = pickle.dumps(at)  # equal states built the same way pickle alike; a miss only repeats work
+        if identity in seen:
+            if reached_by is not None:
+                reached_by.then = seen[identity]
+            continue
+        table = Table(seats=[])
+        for seat, name in sorted(names.items()):
+            listed = ruleset.legal_events(at, seat)
+            choices = []
+            for event in listed or []:
+                label, after = label_of(ruleset, at, event)
+                choice = Choice(event=msgspec.to_builtins(event), label=label)
+                choices.append(choice)
+                if depth + 1 < LOOK_AHEAD_DEPTH:
+                    pending.append((after, choice, depth + 1))
+            told_apart(choices)
+            table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed is not None, choices=choices))
+            described += len(choices)
+        seen[identity] = len(tables)
+        if reached_by is not None:
+            reached_by.then = len(tables)
+        tables.append(table)
+    return tables
+
+
+def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choices:
+    ruleset = folded.ruleset
+    names = {p.seat: p.name for p in folded.setup.players}
+    told = reads.told_up_to(records, ruleset, record.stream_id, folded.version, Viewer.full()).replay
+    draw = getattr(ruleset, "picture", None)
+    view = ruleset.view(folded.state, Viewer.full())
+    return Choices(
+        game_id=record.game_id,
+        version=folded.version,
+        finished=ruleset.result(folded.state, Viewer.full()).finished,
+        picture=draw(msgspec.to_builtins(view), []) if draw else str(state_html(msgspec.to_builtins(view), [])),
+        told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
+        tables=look_ahead(ruleset, names, folded.state),
+        names=resource_names(ruleset, folded.state),
+    )
+
+
+def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, str]]]:
+    listed = getattr(ruleset, "field_names", None)
+    return {field: list(values) for field, values in (listed(state) if listed else {}).items()}
+
+
+@functools.cache
+def event_schema(ruleset_name: str) -> str:
+    """The ruleset's events as one JSON Schema document (the page builds its small forms from it)."""
+    return msgspec.json.encode(ruleset_event_schema(registry.get(ruleset_name))).decode()
+
+
+# -- starting a game ----------------------------------------------------------------------------------------
+def option_fields(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """The set-up options as form fields (name, kind, description), from the options struct's schema."""
+    if ruleset.options_type is None:  # type: ignore[attr-defined]
+        return []
+    schema = msgspec.json.schema(ruleset.options_type)  # type: ignore[attr-defined]
+    body = next(iter(schema.get("$defs", {}).values()), schema)
+    fields = []
+    for name, prop in body.get("properties", {}).items():
+        kinds = {p.get("type") for p in prop.get("anyOf", [prop])}
+        kind = "integer" if "integer" in kinds else "list" if "array" in kinds else "text"
+        fields.append({"name": name, "kind": kind, "default": prop.get("default")})
+    return fields
+
+
+def option_values(ruleset: Ruleset, form: Mapping[str, str]) -> dict[str, Any]:
+    """The options filled in (blank ones left to the game's defaults)."""
+    options: dict[str, Any] = {}
+    for field in option_fields(ruleset):
+        raw = form.get(f"option_{field['name']}", "").strip()
+        if not raw:
+            continue
+        if field["kind"] == "integer":
+            options[field["name"]] = int(raw) if raw.lstrip("-").isdigit() else raw
+        elif field["kind"] == "list":
+            options[field["name"]] = [part.strip() for part in raw.split(",") if part.strip()]
+        else:
+            options[field["name"]] = raw
+    return options
+
+
+def resource_choices(records: GameRecords, club_id: str, ruleset: Ruleset) -> dict[str, list[str]]:
+    """Per kind of resource: the club's imported ones, then the ones the project ships."""
+    club = [r for r in records.store.list_resources(club_id) if r.ruleset == ruleset.name]
+    out: dict[str, list[str]] = {}
+    for kind, reader in ruleset.resource_kinds.items():
+        ids = sorted({r.resource_id for r in club if r.kind == kind}) + sorted(reader.builtin())
+        out[kind] = list(dict.fromkeys(ids))
+    return out
+
+
+def new_game_of(ruleset: Ruleset, form: Mapping[str, str]) -> NewGame:
+    seats: list[SeatSpec] = []
+    for seat in range(MAX_SEATS):
+        player = form.get(f"seat_{seat}", "").strip()
+        if player:
+            team = form.get(f"team_{seat}", "").strip()
+            seats.append(SeatSpec(player_id=player, seat=len(seats), team=int(team) if team.isdigit() else None))
+    resources = {
+        kind: ResourceChoice(resource_id=form[f"resource_{kind}"])
+        for kind in ruleset.resource_kinds
+        if form.get(f"resource_{kind}", "").strip()
+    }
+    return NewGame(
+        ruleset=ruleset.name,
+        players=seats,
+        variant=form.get("variant", "standard") or "standard",
+        options=option_values(ruleset, form),
+        resources=resources,
+        title=form.get("title", "").strip(),
+    )
+
+
+def problem_words(request: Request[Any, Any, Any], error: Exception) -> dict[str, Any]:
+    """The problem details the API would answer for `error` (the same table), for a page to show."""
+    for kind in type(error).__mro__:
+        handler = PROBLEMS.get(kind)
+        if handler is not None:
+            return dict(msgspec.to_builtins(handler(request, error).content))
+    raise error
+
+
+def _recorder(principal: Principal, club_id: str) -> Recorder:
+    return Recorder(club_id=club_id, key_id=principal.key_id)
+
+
+def _form_page(
+    records: GameRecords, principal: Principal, club_id: str, ruleset: Ruleset | None, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "links": reads_links(club_id),
+        "principal": principal,
+        "rulesets": registry.all_rulesets(),
+        "ruleset": ruleset,
+        "players": records.store.list_players(club_id),
+        "seats": range(MAX_SEATS),
+        "options": option_fields(ruleset) if ruleset else [],
+        "resources": resource_choices(records, club_id, ruleset) if ruleset else {},
+        "form": {},
+        "problem": None,
+        **extra,
+    }
+
+
+def reads_links(club_id: str) -> Links:
+    return Links(base=f"/club/{club_id}", club_id=club_id)
+
+
+RECORD = {"needs": "record"}
+
+
+class RecordPages(Controller):
+    """The pages a record key's session opens: a new game's form and a game's recording page."""
+
+    path = "/club/{club_id:str}"
+    guards = (member_guard,)
+    include_in_schema = False
+    opt = RECORD
+
+    @get("/games/new", sync_to_thread=True)
+    def new_game_form(
+        self,
+        club_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        ruleset: FromQuery[str | None] = None,
+    ) -> Template:
+        chosen = registry.get(ruleset) if ruleset else None
+        return Template(template_name="new_game.html", context=_form_page(records, principal, club_id, chosen))
+
+    @post("/games/new", status_code=303)
+    async def start_game(
+        self,
+        club_id: FromPath[str],
+        request: Request[Any, Any, Any],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> Response[Any]:
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        ruleset = registry.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
+        try:
+            record, _ = records.create_game(club_id, new_game_of(ruleset, form), _recorder(principal, club_id))
+        except Exception as error:  # shown as the API's problem details, in words (unknown errors re-raise)
+            context = _form_page(records, principal, club_id, ruleset, form=form)
+            context["problem"] = problem_words(request, error)
+            return Template(template_name="new_game.html", context=context, status_code=422)
+        return Redirect(path=f"/club/{club_id}/games/{record.game_id}/record", status_code=303)
+
+    @get("/games/{game_id:str}/record", sync_to_thread=True)
+    def record_page(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> Template:
+        record = records.game(club_id, game_id)
+        folded = records.folded(record)
+        payload = choices_at(records, record, folded)
+        return Template(
+            template_name="record.html",
+            context={
+                "links": reads_links(club_id),
+                "principal": principal,
+                "game": record,
+                "ruleset": folded.ruleset,
+                "players": sorted(folded.setup.players, key=lambda p: p.seat),
+                "payload": msgspec.json.encode(payload).decode().replace("</", "<\\/"),
+                "schema": event_schema(record.ruleset).replace("</", "<\\/"),
+                "picture": Markup(payload.picture),
+            },
+        )
+
+    @get("/record-sw.js", sync_to_thread=False)
+    def service_worker(self, club_id: FromPath[str]) -> Response[bytes]:
+        """The recording pages' service worker, served from the club's path so it may keep the club's
+        recording pages for offline reloads (a worker's scope is its own directory)."""
+        del club_id
+        body = (STATIC / "record-sw.js").read_bytes()
+        return Response(body, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+    """The API's answer to the append, with the choices after it (the page shows them next)."""
+
+    appended: AppendOut
+    choices: Choices
+
+
+class RecordApi(Controller):
+    """The recording page's JSON calls (problem details on refusal, like the API's)."""
+
+    path = "/club/{club_id:str}/games/{game_id:str}/record"
+    guards = (member_guard,)
+    include_in_schema = False
+    opt = RECORD
+    exception_handlers = exception_handlers()
+
+    # The choices and their look-ahead are up to tens of milliseconds of CPU on a crowded Mémoire 44 turn
+    # (bench.recording): worker threads, so they never hold up the loop's other requests.
+    @get("/choices", sync_to_thread=True)
+    def choices(self, club_id: FromPath[str], game_id: FromPath[str], records: NamedDependency[GameRecords]) -> Choices:
+        record = records.game(club_id, game_id)
+        return choices_at(records, record, records.folded(record))
+
+    @post("/check", sync_to_thread=True, status_code=200)
+    def check(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[AppendIn],
+        records: NamedDependency[GameRecords],
+    ) -> Choices:
+        """Check events the page has not sent yet on top of the game (nothing is stored): a 409 when the
+        game moved on from `expected_version`, the rule's refusal as a 422, else the choices after them."""
+        record = records.game(club_id, game_id)
+        folded = records.folded(record)
+        if folded.version != data.expected_version:
+            raise VersionConflict(game_id, data.expected_version, folded.version)
+        after = accept_batch(folded, records.decode_batch(folded.ruleset, data.events)) if data.events else folded
+        payload = choices_at(records, record, folded)
+        if after is folded:
+            return payload
+        names = {p.seat: p.name for p in folded.setup.players}
+        payload.tables = look_ahead(folded.ruleset, names, after.state)
+        return payload
+
+    @post("/events", sync_to_thread=True, status_code=201)
+    def append(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[AppendIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
+    ) -> Recorded:
+        """Record a batch through the API's own use case, and answer with the choices after it."""
+        result = records.append(
+            club_id,
+            game_id,
+            data.events,
+            data.expected_version,
+            _recorder(principal, club_id),
+            idempotency_key,
+        )
+        record = records.game(club_id, game_id)
+        appended = AppendOut(
+            game_id=game_id,
+            first_version=result.first_version,
+            last_version=result.last_version,
+            positions=result.positions,
+            replayed=result.replayed,
+        )
+        return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record)))
+
+
+HANDLERS = [RecordPages, RecordApi]
