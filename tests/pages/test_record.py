@@ -14,6 +14,7 @@ import pytest
 
 from domain import registry
 from domain.record import decoder, fold
+from domain.ruleset import Viewer
 from tests.pages.conftest import ARTEFACTS, PHONE, Site, sign_in
 from tests.service.api_support import Api
 
@@ -96,7 +97,7 @@ def local_fold(site: Site, game_id: str) -> Any:
     ruleset = registry.get("milles-nautiques")
     dec = decoder(ruleset)
     lines = [json.dumps(e).encode() for e in stored_events(site, game_id)]
-    return ruleset.result(fold(ruleset, [dec.decode(line) for line in lines]).state)
+    return ruleset.result(fold(ruleset, [dec.decode(line) for line in lines]).state, Viewer.full())
 
 
 def shot(page: Any, name: str) -> None:
