@@ -49,7 +49,7 @@ from service.ratelimit import Limiter, rate_limit_middleware
 from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
-from service.store.base import GameFilter, GameRecord, Recorder, Store, StoredEvent
+from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, Store, StoredEvent
 from service.store.postgres import PostgresStore
 from service.store.roles import migrate_database
 
@@ -123,6 +123,17 @@ class AppendOut(msgspec.Struct, frozen=True, kw_only=True):
     last_version: int
     positions: tuple[int, ...]
     replayed: bool
+
+    @classmethod
+    def of(cls, game_id: str, result: AppendResult) -> AppendOut:
+        """The answer to an append of `game_id` (the API's, and the recording page's)."""
+        return cls(
+            game_id=game_id,
+            first_version=result.first_version,
+            last_version=result.last_version,
+            positions=result.positions,
+            replayed=result.replayed,
+        )
 
 
 class EventOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -455,13 +466,7 @@ class GameController(Controller):
         # an import-sized batch is checked in a worker thread, so it never stalls the other requests.
         result = await near_fold(records, club_id, game_id, append, small=len(data.events) <= LOOP_BATCH)
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
-        out = AppendOut(
-            game_id=game_id,
-            first_version=result.first_version,
-            last_version=result.last_version,
-            positions=result.positions,
-            replayed=result.replayed,
-        )
+        out = AppendOut.of(game_id, result)
         return Response(out, status_code=201, headers={POSITION_HEADER: str(max(result.positions, default=0))})
 
     @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")

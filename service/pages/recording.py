@@ -423,13 +423,7 @@ class RecordApi(Controller):
             idempotency_key,
         )
         record = records.game(club_id, game_id)
-        appended = AppendOut(
-            game_id=game_id,
-            first_version=result.first_version,
-            last_version=result.last_version,
-            positions=result.positions,
-            replayed=result.replayed,
-        )
+        appended = AppendOut.of(game_id, result)
         return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record)))
 
 
