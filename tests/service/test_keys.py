@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -215,12 +216,19 @@ def test_a_live_stream_ends_when_its_key_is_revoked_and_cannot_reconnect(club: C
     again.close()
 
 
-def test_a_revocation_on_one_process_is_refused_on_the_next_request_of_another(database_url: str) -> None:
-    """Two app instances (as two workers) on one database, each remembering the key it has seen."""
+@contextmanager
+def two_processes(database_url: str) -> Iterator[tuple[TestClient[Any], TestClient[Any], str, str]]:
+    """Two app instances (as two workers) on one database, and a club key made through the first: its token
+    and its id."""
     settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
     with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
         token = Api(first).club("c1")
-        key_id = token.split("_")[1]
+        yield first, second, token, token.split("_")[1]
+
+
+def test_a_revocation_on_one_process_is_refused_on_the_next_request_of_another(database_url: str) -> None:
+    """Two app instances (as two workers) on one database, each remembering the key it has seen."""
+    with two_processes(database_url) as (first, second, token, key_id):
         for worker in (first, second, first, second):  # both remember it now
             assert worker.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
         revoked = first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR))
@@ -238,10 +246,7 @@ def test_a_process_that_lost_its_listening_connection_reads_the_counter_and_refu
     connection is down it reads the counter on each request again, so it never serves a revoked key."""
     import psycopg
 
-    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
-        token = Api(first).club("c1")
-        key_id = token.split("_")[1]
+    with two_processes(postgres_schema_url) as (first, second, token, key_id):
         for worker in (first, second):
             assert worker.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 200
         hub = second.app.state.hub
@@ -266,10 +271,7 @@ def test_a_process_listens_again_after_its_connection_is_killed_and_hears_the_ne
 ) -> None:
     import psycopg
 
-    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
-        token = Api(first).club("c1")
-        key_id = token.split("_")[1]
+    with two_processes(postgres_schema_url) as (first, second, token, key_id):
         listener = second.app.state.hub.listener
         listener.retry_seconds = 0.05
         killed = listener.backend_pid
@@ -290,10 +292,7 @@ def test_a_process_listens_again_after_its_connection_is_killed_and_hears_the_ne
 def test_a_listening_process_reads_no_revocation_counter_per_request_yet_refuses_a_key_revoked_elsewhere(
     postgres_schema_url: str,
 ) -> None:
-    settings = Settings(database_url=postgres_schema_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
-        token = Api(first).club("c1")
-        key_id = token.split("_")[1]
+    with two_processes(postgres_schema_url) as (first, second, token, key_id):
         store = second.app.state.store
         reads = [0]
         original = store.access_generation
