@@ -20,18 +20,24 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
 
-def smoke_run(postgres_url: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
-    out = tmp_path / "smoke.json"
+def bench_smoke(module: str, postgres_url: str, out: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m MODULE --smoke --out OUT` on the test PostgreSQL, as a process of its own (no setting of
+    this process's leaks into it)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     env |= {"PYTHONPATH": str(ROOT), "TABLELOG_BENCH_DATABASE_URL": postgres_url}
-    done = subprocess.run(
-        [sys.executable, "-m", "bench", "--smoke", "--out", str(out)],
+    return subprocess.run(
+        [sys.executable, "-m", module, "--smoke", "--out", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def smoke_run(postgres_url: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
+    out = tmp_path / "smoke.json"
+    done = bench_smoke("bench", postgres_url, out)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return json.loads(out.read_text()), done.stdout
 

@@ -7,14 +7,12 @@ are the bench's to report, not a test's.)"""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.test_bench_smoke import bench_smoke
+
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
 
@@ -22,16 +20,7 @@ def test_no_acknowledged_event_is_lost_or_duplicated_when_the_server_is_killed_a
     postgres_url: str, tmp_path: Path
 ) -> None:
     out = tmp_path / "faults.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
-    env |= {"PYTHONPATH": str(ROOT), "TABLELOG_BENCH_DATABASE_URL": postgres_url}
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.faults", "--smoke", "--out", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = bench_smoke("bench.faults", postgres_url, out)
     report = json.loads(out.read_text()) if out.exists() else {}
     assert report, done.stdout[-3000:] + done.stderr[-3000:]
     faults, bad = report["faults"], report["bad_input"]
