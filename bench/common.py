@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import statistics
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,26 @@ class PeakMemory:
             "sum_of_process_peaks_mib": round(sum(peaks) / 1024, 1),
             "largest_sampled_total_mib": round(self.total_kib / 1024, 1),
         }
+
+
+@contextmanager
+def sampled(memories: Sequence[PeakMemory], every: float) -> Iterator[None]:
+    """Sample each of `memories` every `every` seconds in a thread while the block runs, and once more at
+    its end (a peak in the last interval is kept by the kernel's high-water mark)."""
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            for memory in memories:
+                memory.sample()
+            stop.wait(every)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        sampler.join()
+        for memory in memories:
+            memory.sample()

@@ -43,7 +43,7 @@ from typing import Any
 import httpx
 import psycopg
 
-from bench.common import PeakMemory, database_url, process_tree, scratch_schema
+from bench.common import PeakMemory, database_url, process_tree, sampled, scratch_schema
 from bench.web import CLUB, Server, prepare, running_server
 
 RETRY_PAUSE = 0.05
@@ -68,7 +68,10 @@ class Target:
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        self.base = server.base
+
+    @property
+    def base(self) -> str:
+        return self.server.base
 
 
 async def writer(target: Target, token: str, game: str, record: Record, until: float, seed: int) -> None:
@@ -153,10 +156,8 @@ def run_faults(url: str, writers: int, seconds: float, faults: int, workers: int
     with scratch_schema(url, "faults") as (_, schema_url), ExitStack() as servers:
         server_url = named(schema_url, application)
         target = Target(servers.enter_context(running_server(server_url, workers, projector="thread")))
-        server = target.server
-        token, games = prepare(server.base, writers)
+        token, games = prepare(target.base, writers)
         until = time.monotonic() + seconds
-        done: list[str] = []
         kills = cuts = 0
 
         def killer() -> None:
@@ -169,11 +170,9 @@ def run_faults(url: str, writers: int, seconds: float, faults: int, workers: int
                     kills += 1
                     # A new server on the same database, stopped with the others at the end.
                     target.server = servers.enter_context(running_server(server_url, workers, projector="thread"))
-                    target.base = target.server.base
                 else:
                     cut_connections(schema_url, application)
                     cuts += 1
-            done.append("ok")
 
         thread = threading.Thread(target=killer, daemon=True)
         thread.start()
@@ -233,52 +232,41 @@ def run_bad_input(url: str, rounds: int, clients: int, workers: int) -> dict[str
         rest.sample()
         at_rest = rest.report()["largest_sampled_total_mib"]
         memory = PeakMemory(server.process.pid)
-        stop = threading.Event()
+        with sampled([memory], every=0.05):
+            requests = hostile_requests(games[0])
+            started = time.monotonic()
+            health_ms: list[float] = []
 
-        def sample() -> None:
-            while not stop.is_set():
-                memory.sample()
-                stop.wait(0.05)
+            async def hammer() -> None:
+                async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
 
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        requests = hostile_requests(games[0])
-        started = time.monotonic()
-        health_ms: list[float] = []
+                    async def client() -> None:
+                        for _ in range(rounds):
+                            for method, path, body in requests:
+                                kind = "text/csv" if body[:1].isalpha() else "application/json"
+                                answer = await http.request(
+                                    method, path, content=body, headers=headers | {"Content-Type": kind}
+                                )
+                                statuses[str(answer.status_code)] += 1
 
-        async def hammer() -> None:
-            async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+                    async def health() -> None:
+                        while not all_done.is_set():
+                            t = time.perf_counter()
+                            await http.get("/health")
+                            health_ms.append((time.perf_counter() - t) * 1000)
+                            await asyncio.sleep(0.1)
 
-                async def client() -> None:
-                    for _ in range(rounds):
-                        for method, path, body in requests:
-                            kind = "text/csv" if body[:1].isalpha() else "application/json"
-                            answer = await http.request(
-                                method, path, content=body, headers=headers | {"Content-Type": kind}
-                            )
-                            statuses[str(answer.status_code)] += 1
+                    all_done = asyncio.Event()
+                    watcher = asyncio.create_task(health())
+                    await asyncio.gather(*(client() for _ in range(clients)))
+                    all_done.set()
+                    await watcher
 
-                async def health() -> None:
-                    while not all_done.is_set():
-                        t = time.perf_counter()
-                        await http.get("/health")
-                        health_ms.append((time.perf_counter() - t) * 1000)
-                        await asyncio.sleep(0.1)
-
-                all_done = asyncio.Event()
-                watcher = asyncio.create_task(health())
-                await asyncio.gather(*(client() for _ in range(clients)))
-                all_done.set()
-                await watcher
-
-        asyncio.run(hammer())
-        elapsed = time.monotonic() - started
-        time.sleep(1.0)
-        memory.sample()
+            asyncio.run(hammer())
+            elapsed = time.monotonic() - started
+            time.sleep(1.0)
         after = PeakMemory(server.process.pid)
         after.sample()
-        stop.set()
-        sampler.join()
     peak = memory.report()["largest_sampled_total_mib"]
     return {
         "requests": sum(statuses.values()),

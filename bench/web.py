@@ -22,7 +22,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -32,7 +31,17 @@ from typing import Any
 import httpx
 import msgspec
 
-from bench.common import ROOT, PeakMemory, Sizes, cpu_seconds, percentile, process_tree, processes_named, scratch_schema
+from bench.common import (
+    ROOT,
+    PeakMemory,
+    Sizes,
+    cpu_seconds,
+    percentile,
+    process_tree,
+    processes_named,
+    sampled,
+    scratch_schema,
+)
 
 OPERATOR = "bench-operator-key"
 REQUEST_TIMEOUT = 30.0
@@ -385,18 +394,7 @@ def run(
         server = servers[0]
         memory = PeakMemory(server.process.pid)
         projector_memory = PeakMemory(server.projector.pid) if server.projector else None
-        stop = threading.Event()
-
-        def sample() -> None:
-            while not stop.is_set():
-                memory.sample()
-                if projector_memory is not None:
-                    projector_memory.sample()
-                stop.wait(0.1)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        try:
+        with sampled([memory, *([projector_memory] if projector_memory else [])], every=0.1):
             prepared = [prepare(s.base, max(sizes.http_clients)) for s in servers]
             versions = [dict.fromkeys(games, 1) for _, games in prepared]
             for clients in sizes.http_clients:
@@ -408,10 +406,6 @@ def run(
                         row["code"] = code.label
                         rows.append(row)
             caught_up = wait_for_projector(server.base)
-        finally:
-            stop.set()
-            sampler.join()
-            memory.sample()
     return {
         "rows": rows,
         "workers": workers,
