@@ -259,9 +259,7 @@ def decode_snapshot(data: bytes) -> Snapshot:
 
 
 def _decode_state(ruleset: Ruleset, data: bytes) -> Any:
-    # The contract names the state type; the getattr keeps a ruleset without it decodable as plain
-    # data, which then fails the round-trip check in `snapshot` rather than crashing here.
-    return msgspec.msgpack.decode(data, type=getattr(ruleset, "state_type", Any))
+    return msgspec.msgpack.decode(data, type=ruleset.state_type)
 
 
 def _last_event(folded: Folded) -> bytes:

@@ -14,9 +14,9 @@ from domain.atlantic_storm.catalogue import CatalogueKind
 from domain.atlantic_storm.events import AtlanticStormEvent
 from domain.atlantic_storm.picture import picture
 from domain.atlantic_storm.state import State
-from domain.ruleset import GameRuleset
+from domain.ruleset import Ruleset
 
-RULESET = GameRuleset(
+RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     name="atlantic-storm",
     version="1.1.0",  # 1.1: AS-18 and AS-19 (stored games fold as before)
     title="Atlantic Storm",

@@ -32,9 +32,9 @@ from domain.milles_nautiques.catalogue import BY_NAME, CARDS, WARSHIP
 from domain.milles_nautiques.events import MillesNautiquesEvent
 from domain.milles_nautiques.picture import picture
 from domain.milles_nautiques.state import State
-from domain.ruleset import GameRuleset
+from domain.ruleset import Ruleset
 
-RULESET = GameRuleset(
+RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     name="milles-nautiques",
     version="1.1.0",  # 1.1: MN-6 restarts, MN-20, MN-21, MN-22 (stored snapshots are rebuilt)
     title="Milles Nautiques",
