@@ -1,5 +1,5 @@
-"""Atlantic Storm's rules: `initial`, `validate` (raises RuleError naming the AS-n reading) and `evolve`
-(applies an accepted event with every automatic consequence, never validating).
+"""Atlantic Storm's rules: `validate` (raises RuleError naming the AS-n reading) and `evolve` (applies an
+accepted event with every automatic consequence, never validating). The set-up is in `setup`.
 
 Each AS-n id is explained in this package's RULES.md (the general G-n ids in domain/RULES.md); gap
 readings this core adds are marked "gap reading" where they are applied and listed under their id there.
@@ -11,8 +11,9 @@ from typing import Any
 
 import msgspec
 
-from domain.atlantic_storm.catalogue import Card, load
+from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import (
+    AtlanticStormEvent,
     CardDiscarded,
     CardsDealt,
     CardsDrawn,
@@ -31,7 +32,7 @@ from domain.atlantic_storm.events import (
     ZoneDeclared,
 )
 from domain.atlantic_storm.state import Battle, Decision, Outcome, Play, State, Storm, Turn
-from domain.ruleset import RuleError, Setup
+from domain.ruleset import RuleError
 
 replace = msgspec.structs.replace
 
@@ -39,83 +40,6 @@ HAND = 6
 MAX_HAND = 9
 REFUELLED = ("ship", "carrier", "escort_group", "submarine", "wolfpack")
 MILK_COW_REFUELS = ("submarine", "wolfpack")
-
-
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Set-up options. `pile_size` is how many convoys are fought for (AS-2: 20); a club may agree a
-    shorter game (gap reading: the rest of the rules are unchanged)."""
-
-    pile_size: int = 20
-
-
-# ---------------------------------------------------------------------------------------------------
-# Set-up
-
-
-def initial(setup: Setup) -> State:
-    """The table before the cut (AS-2); refuses a set-up the game cannot be played with."""
-    players = len(setup.players)
-    if not 2 <= players <= 6:
-        raise RuleError("AS-2", "player_count", "Atlantic Storm is for two to six players.", players=players)
-    if sorted(p.seat for p in setup.players) != list(range(players)):
-        raise RuleError("AS-2", "seats", "Seats must be numbered 0 to n-1, clockwise.")
-    if setup.variant not in ("basic", "advanced"):
-        raise RuleError("AS-2", "variant", "The variant is 'basic' or 'advanced'.", variant=setup.variant)
-    if setup.variant == "advanced" and players == 2:
-        raise RuleError(
-            "AS-14", "advanced_two_players", "The advanced rules are not used with two players (rulebook section 14)."
-        )
-    try:
-        options = msgspec.convert(setup.options, Options)
-    except msgspec.ValidationError as error:
-        raise RuleError("AS-2", "options", f"Bad set-up options: {error}.") from None
-    ref = setup.resources.get("catalogue")
-    if ref is None:
-        raise RuleError("AS-2", "no_catalogue", "An Atlantic Storm game needs a card catalogue.")
-    catalogue = load(ref.content)
-    # One pass over the rows, every game start: numbered cards by number and by name (a later row wins).
-    cards: dict[str, Card] = {}
-    by_name: dict[str, str] = {}
-    for card in catalogue.cards:
-        if card.numbered:
-            cards[card.number] = card
-            by_name[card.name] = card.number
-    convoys = sum([card.category == "convoy" for card in cards.values()])
-    forces = len(cards) - convoys
-    needed = options.pile_size * (2 if setup.variant == "advanced" else 1)
-    if not 1 <= options.pile_size <= 20 or convoys < needed:
-        raise RuleError(
-            "AS-2",
-            "pile_size",
-            f"The convoy pile needs {needed} convoys; the catalogue has "
-            f"{convoys} numbered ones (and a game is 1 to 20 battles).",
-            pile_size=options.pile_size,
-            convoys=convoys,
-        )
-    if forces < HAND * players:
-        raise RuleError(
-            "AS-2", "small_deck", "The catalogue has too few force cards to deal six each.", force_cards=forces
-        )
-    victims = {
-        number: by_name[card.fate_victim]
-        for number, card in cards.items()
-        if card.fate_victim and card.fate_victim in by_name
-    }
-    names = tuple(p.name for p in sorted(setup.players, key=lambda p: p.seat))
-    return State(
-        variant=setup.variant,
-        names=names,
-        cards=cards,
-        victims=victims,
-        force_total=forces,
-        pile_size=options.pile_size,
-        deck=forces,
-        hands=((),) * players,
-        unknown=(0,) * players,
-        hand_sizes=(HAND,) * players,
-        convoys_won=((),) * players,
-        captured=((),) * players,
-    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -249,8 +173,14 @@ def hand_size(state: State, convoys: tuple[str, ...]) -> int:
 # Validation
 
 
-def validate(state: State, event: Any) -> None:
-    """Raise RuleError if `event` cannot happen at `state` (G-1)."""
+def validate(state: State, event: AtlanticStormEvent) -> None:
+    """Raise RuleError if `event` cannot happen at `state` (G-1): the game over and the seat range first,
+    then the event's own checks."""
+    if state.phase == "over":
+        raise RuleError("AS-13", "game_over", "The game is over.")
+    seat = getattr(event, "seat", None)
+    if seat is not None and not 0 <= seat < len(state.names):
+        _seat(state, seat)
     handler = _VALIDATORS.get(type(event))
     if handler is None:
         raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
@@ -939,7 +869,7 @@ _VALIDATORS: dict[type, Any] = {
 # Evolution
 
 
-def evolve(state: State, event: Any) -> State:
+def evolve(state: State, event: AtlanticStormEvent) -> State:
     """Apply an accepted event and every automatic consequence."""
     result: State = _EVOLVERS[type(event)](state, event)
     return result
@@ -1471,17 +1401,4 @@ _EVOLVERS: dict[type, Any] = {
 }
 
 
-def check(state: State, event: Any) -> None:
-    """`validate` with the seat range checked first (the ruleset's entry point)."""
-    if state.phase == "over":
-        raise RuleError("AS-13", "game_over", "The game is over.")
-    seat = getattr(event, "seat", None)
-    if seat is not None and not 0 <= seat < len(state.names):
-        _seat(state, seat)
-    handler = _VALIDATORS.get(type(event))
-    if handler is None:
-        raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
-    handler(state, event)
-
-
-__all__ = ["Options", "check", "evolve", "initial", "validate"]
+__all__ = ["evolve", "validate"]
