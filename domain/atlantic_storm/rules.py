@@ -199,7 +199,7 @@ def _seat(state: State, seat: int) -> None:
         raise RuleError("G-1", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
 
 
-def _check_cut(state: State, event: ConvoysCut) -> None:
+def _validate_cut(state: State, event: ConvoysCut) -> None:
     _phase(state, "cut", rule="AS-2")
     if len(event.cuts) != state.players:
         raise RuleError("AS-2", "cut_count", "Every player cuts one convoy.", cuts=len(event.cuts))
@@ -210,7 +210,7 @@ def _check_cut(state: State, event: ConvoysCut) -> None:
             raise RuleError("AS-2", "cut_not_convoy", f"{number} is not a convoy card.", card=number)
 
 
-def _check_deal(state: State, event: CardsDealt) -> None:
+def _validate_deal(state: State, event: CardsDealt) -> None:
     _phase(state, "deal", rule="AS-2")
     if len(event.hands) != state.players or any(len(hand) != HAND for hand in event.hands):
         raise RuleError("AS-2", "deal_size", "The dealer deals six force cards to each player.")
@@ -222,7 +222,7 @@ def _check_deal(state: State, event: CardsDealt) -> None:
             raise RuleError("AS-2", "convoy_dealt", f"{number} is a convoy, not a force card.", card=number)
 
 
-def _check_convoy(state: State, event: ConvoyTurned) -> None:
+def _validate_convoy(state: State, event: ConvoyTurned) -> None:
     if state.phase != "turn_convoy":
         _phase(state, "turn_convoy")
     if event.seat != state.leader:
@@ -252,7 +252,7 @@ def _check_convoy(state: State, event: ConvoyTurned) -> None:
         )
 
 
-def _check_zone(state: State, event: ZoneDeclared) -> None:
+def _validate_zone(state: State, event: ZoneDeclared) -> None:
     if state.phase != "declare_zone":
         _phase(state, "declare_zone")
     assert state.battle is not None
@@ -389,7 +389,7 @@ def fate_effects(
     return tuple(doubled), tuple(destroyed)
 
 
-def _check_play(state: State, event: CardsPlayed) -> None:
+def _validate_play(state: State, event: CardsPlayed) -> None:
     turn = _turn(state, event.seat)
     battle = state.battle
     assert battle is not None
@@ -537,7 +537,7 @@ def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
             )
 
 
-def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
+def _validate_intelligence(state: State, event: IntelligencePlayed) -> None:
     turn = _turn(state, event.seat)
     battle = state.battle
     assert battle is not None
@@ -553,7 +553,7 @@ def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
     _side_allowed(state, battle, card.side, turn, [card])
 
 
-def _check_discard(state: State, event: CardDiscarded) -> None:
+def _validate_discard(state: State, event: CardDiscarded) -> None:
     turn = _turn(state, event.seat)
     if turn.intelligence is not None:
         if event.card != turn.intelligence:
@@ -567,7 +567,7 @@ def _check_discard(state: State, event: CardDiscarded) -> None:
     _in_hand(state, event.seat, (event.card,))
 
 
-def _check_hand_discard(state: State, event: HandDiscarded) -> None:
+def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
     turn = _turn(state, event.seat)
     if state.variant != "advanced":
         raise RuleError("AS-3", "one_card_discard", "In the basic game a player discards exactly one card.")
@@ -587,7 +587,7 @@ def _check_hand_discard(state: State, event: HandDiscarded) -> None:
         )
 
 
-def _check_storm_roll(state: State, event: StormRolled) -> None:
+def _validate_storm_roll(state: State, event: StormRolled) -> None:
     _phase(state, "storm_roll", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
@@ -642,7 +642,7 @@ def storm_hit(state: State, event: StormStruck) -> tuple[tuple[int, ...], bool]:
     return halves, any(t.seat == target and t.intelligence is None for t in battle.queue)
 
 
-def _check_storm_strike(state: State, event: StormStruck) -> None:
+def _validate_storm_strike(state: State, event: StormStruck) -> None:
     _phase(state, "storm_choice", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
@@ -712,7 +712,7 @@ def pending_dice(state: State, battle: Battle | None = None) -> tuple[tuple[int,
     return tuple(out)
 
 
-def _check_dice(state: State, event: DiceRolled) -> None:
+def _validate_dice(state: State, event: DiceRolled) -> None:
     _phase(state, "dice", rule="AS-5")
     for seat, card, dice in pending_dice(state):
         if card == event.card:
@@ -732,7 +732,7 @@ def _check_dice(state: State, event: DiceRolled) -> None:
     raise RuleError("AS-5", "no_die", "No die is due for that card.", card=event.card)
 
 
-def _check_supply(state: State, event: SupplyTaken) -> None:
+def _validate_supply(state: State, event: SupplyTaken) -> None:
     _phase(state, "supply", rule="AS-8")
     battle = state.battle
     assert battle is not None and battle.outcome is not None
@@ -763,7 +763,7 @@ def supply_candidates(state: State, supply: str) -> tuple[str, ...]:
     return tuple(n for n in battle.outcome.candidates if state.cards[n].unit in units)
 
 
-def _check_spoils(state: State, event: SpoilsDivided) -> None:
+def _validate_spoils(state: State, event: SpoilsDivided) -> None:
     _phase(state, "spoils", rule="AS-15")
     battle = state.battle
     assert battle is not None and battle.outcome is not None
@@ -798,7 +798,7 @@ def draw_needed(state: State, seat: int) -> int:
     return max(0, state.hand_sizes[seat] - state.hand_count(seat))
 
 
-def _check_draw(state: State, event: CardsDrawn) -> None:
+def _validate_draw(state: State, event: CardsDrawn) -> None:
     if state.phase != "refill":
         _phase(state, "refill", rule="AS-12")
     seat = state.draw_queue[0]
@@ -838,7 +838,7 @@ def _check_draw(state: State, event: CardsDrawn) -> None:
             )
 
 
-def _check_reshuffle(state: State, event: DeckReshuffled) -> None:
+def _validate_reshuffle(state: State, event: DeckReshuffled) -> None:
     _phase(state, "refill", rule="AS-12")
     if state.deck > 0 or not state.discard:
         raise RuleError(
@@ -847,21 +847,21 @@ def _check_reshuffle(state: State, event: DeckReshuffled) -> None:
 
 
 _VALIDATORS: dict[type, Any] = {
-    ConvoysCut: _check_cut,
-    CardsDealt: _check_deal,
-    ConvoyTurned: _check_convoy,
-    ZoneDeclared: _check_zone,
-    CardsPlayed: _check_play,
-    IntelligencePlayed: _check_intelligence,
-    CardDiscarded: _check_discard,
-    HandDiscarded: _check_hand_discard,
-    StormRolled: _check_storm_roll,
-    StormStruck: _check_storm_strike,
-    DiceRolled: _check_dice,
-    SupplyTaken: _check_supply,
-    SpoilsDivided: _check_spoils,
-    CardsDrawn: _check_draw,
-    DeckReshuffled: _check_reshuffle,
+    ConvoysCut: _validate_cut,
+    CardsDealt: _validate_deal,
+    ConvoyTurned: _validate_convoy,
+    ZoneDeclared: _validate_zone,
+    CardsPlayed: _validate_play,
+    IntelligencePlayed: _validate_intelligence,
+    CardDiscarded: _validate_discard,
+    HandDiscarded: _validate_hand_discard,
+    StormRolled: _validate_storm_roll,
+    StormStruck: _validate_storm_strike,
+    DiceRolled: _validate_dice,
+    SupplyTaken: _validate_supply,
+    SpoilsDivided: _validate_spoils,
+    CardsDrawn: _validate_draw,
+    DeckReshuffled: _validate_reshuffle,
 }
 
 
@@ -879,12 +879,12 @@ def _number_key(number: str) -> int:
     return int(number[1:])
 
 
-def _cut(state: State, event: ConvoysCut) -> State:
+def _evolve_cut(state: State, event: ConvoysCut) -> State:
     dealer = min(range(state.players), key=lambda s: _number_key(event.cuts[s]))
     return replace(state, dealer=dealer, leader=dealer, phase="deal")
 
 
-def _deal(state: State, event: CardsDealt) -> State:
+def _evolve_deal(state: State, event: CardsDealt) -> State:
     hands = tuple(tuple(c for c in hand if c is not None) for hand in event.hands)
     unknown = tuple(sum(1 for c in hand if c is None) for hand in event.hands)
     located = frozenset(c for hand in hands for c in hand)
@@ -898,7 +898,7 @@ def _deal(state: State, event: CardsDealt) -> State:
     )
 
 
-def _turn_convoy(state: State, event: ConvoyTurned) -> State:
+def _evolve_turn_convoy(state: State, event: ConvoyTurned) -> State:
     seen = state.convoys_seen | {event.convoy}
     convoy_discard = state.convoy_discard
     if event.discarded is not None:
@@ -913,7 +913,7 @@ def _order_from(state: State, leader: int) -> tuple[int, ...]:
     return tuple([(leader + i) % players for i in range(players)])
 
 
-def _declare(state: State, event: ZoneDeclared) -> State:
+def _evolve_declare(state: State, event: ZoneDeclared) -> State:
     battle = state.battle
     assert battle is not None
     queue = tuple(Turn(seat=s) for s in _order_from(state, battle.leader))
@@ -943,7 +943,7 @@ def _leave_hand(state: State, seat: int, numbers: tuple[str, ...]) -> dict[str, 
     return changes
 
 
-def _play(state: State, event: CardsPlayed) -> State:
+def _evolve_play(state: State, event: CardsPlayed) -> State:
     battle = state.battle
     assert battle is not None
     seat = event.seat
@@ -1015,7 +1015,7 @@ def _play(state: State, event: CardsPlayed) -> State:
     return _end_turn(state, battle, seat, captured=captured, discard=discard, **_leave_hand(state, seat, numbers))
 
 
-def _intelligence(state: State, event: IntelligencePlayed) -> State:
+def _evolve_intelligence(state: State, event: IntelligencePlayed) -> State:
     battle = state.battle
     assert battle is not None
     card = state.cards[event.card]
@@ -1026,7 +1026,7 @@ def _intelligence(state: State, event: IntelligencePlayed) -> State:
     return _end_turn(state, battle, event.seat, **_leave_hand(state, event.seat, (event.card,)))
 
 
-def _discard_card(state: State, event: CardDiscarded) -> State:
+def _evolve_discard_card(state: State, event: CardDiscarded) -> State:
     battle = state.battle
     assert battle is not None
     discard = (*state.discard, event.card)
@@ -1036,7 +1036,7 @@ def _discard_card(state: State, event: CardDiscarded) -> State:
     return _end_turn(state, battle, event.seat, discard=discard, **_leave_hand(state, event.seat, (event.card,)))
 
 
-def _discard_hand(state: State, event: HandDiscarded) -> State:
+def _evolve_discard_hand(state: State, event: HandDiscarded) -> State:
     battle = state.battle
     assert battle is not None
     return _end_turn(
@@ -1061,7 +1061,7 @@ def _next_turn(state: State, battle: Battle) -> State:
     return _round_over(state, battle)
 
 
-def _storm_roll(state: State, event: StormRolled) -> State:
+def _evolve_storm_roll(state: State, event: StormRolled) -> State:
     battle = state.battle
     assert battle is not None and battle.storm is not None
     if event.face <= 3:
@@ -1076,7 +1076,7 @@ def _storm_roll(state: State, event: StormRolled) -> State:
     return _next_turn(state, replace(battle, storm=storm))
 
 
-def _storm_strike(state: State, event: StormStruck) -> State:
+def _evolve_storm_strike(state: State, event: StormStruck) -> State:
     battle = state.battle
     assert battle is not None
     discard = state.discard
@@ -1116,7 +1116,7 @@ def _round_over(state: State, battle: Battle) -> State:
     return _resolve(state, battle)
 
 
-def _dice(state: State, event: DiceRolled) -> State:
+def _evolve_dice(state: State, event: DiceRolled) -> State:
     battle = state.battle
     assert battle is not None
     plays = tuple(
@@ -1271,7 +1271,7 @@ def _after_supplies(state: State) -> State:
     return _award(state, ((battle.outcome.trick_winner, battle.outcome.trick),))
 
 
-def _supply(state: State, event: SupplyTaken) -> State:
+def _evolve_supply(state: State, event: SupplyTaken) -> State:
     battle = state.battle
     assert battle is not None and battle.outcome is not None
     outcome = battle.outcome
@@ -1287,7 +1287,7 @@ def _supply(state: State, event: SupplyTaken) -> State:
     return _after_supplies(replace(state, hands=hands, battle=replace(battle, outcome=outcome)))
 
 
-def _spoils(state: State, event: SpoilsDivided) -> State:
+def _evolve_spoils(state: State, event: SpoilsDivided) -> State:
     return _award(state, tuple((share.seat, share.cards) for share in event.shares))
 
 
@@ -1363,7 +1363,7 @@ def _settle_refill(state: State) -> State:
     return replace(state, draw_queue=(), battle=battle, phase="play")
 
 
-def _draw(state: State, event: CardsDrawn) -> State:
+def _evolve_draw(state: State, event: CardsDrawn) -> State:
     seat = event.seat
     known = tuple([c for c in event.cards if c is not None])
     hidden = len(event.cards) - len(known)
@@ -1377,27 +1377,27 @@ def _draw(state: State, event: CardsDrawn) -> State:
     return _settle_refill(state)
 
 
-def _reshuffle(state: State, event: DeckReshuffled) -> State:
+def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
     # G-4: the discard pile becomes the deck; its cards' places are unknown again.
     return replace(state, deck=len(state.discard), located=state.located - set(state.discard), discard=())
 
 
 _EVOLVERS: dict[type, Any] = {
-    ConvoysCut: _cut,
-    CardsDealt: _deal,
-    ConvoyTurned: _turn_convoy,
-    ZoneDeclared: _declare,
-    CardsPlayed: _play,
-    IntelligencePlayed: _intelligence,
-    CardDiscarded: _discard_card,
-    HandDiscarded: _discard_hand,
-    StormRolled: _storm_roll,
-    StormStruck: _storm_strike,
-    DiceRolled: _dice,
-    SupplyTaken: _supply,
-    SpoilsDivided: _spoils,
-    CardsDrawn: _draw,
-    DeckReshuffled: _reshuffle,
+    ConvoysCut: _evolve_cut,
+    CardsDealt: _evolve_deal,
+    ConvoyTurned: _evolve_turn_convoy,
+    ZoneDeclared: _evolve_declare,
+    CardsPlayed: _evolve_play,
+    IntelligencePlayed: _evolve_intelligence,
+    CardDiscarded: _evolve_discard_card,
+    HandDiscarded: _evolve_discard_hand,
+    StormRolled: _evolve_storm_roll,
+    StormStruck: _evolve_storm_strike,
+    DiceRolled: _evolve_dice,
+    SupplyTaken: _evolve_supply,
+    SpoilsDivided: _evolve_spoils,
+    CardsDrawn: _evolve_draw,
+    DeckReshuffled: _evolve_reshuffle,
 }
 
 
