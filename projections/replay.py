@@ -13,7 +13,7 @@ refolds from the start); it is ignored when it was made under another ruleset ve
 A replay is told for one viewer, as a view is drawn for one: the narration comes from the ruleset's
 `narrate` with that viewer, so the public's steps say "draws a card" where the full record names it.
 
-Everything here works for any game through the `Ruleset` protocol alone.
+Everything here works for any game through the `Ruleset` contract alone.
 """
 
 from __future__ import annotations
