@@ -13,9 +13,9 @@ from domain.memoire44.overlord import InitiativeTableKind
 from domain.memoire44.picture import picture
 from domain.memoire44.scenario import ScenarioKind
 from domain.memoire44.state import State
-from domain.ruleset import GameRuleset
+from domain.ruleset import Ruleset
 
-RULESET = GameRuleset(
+RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     name="memoire-44",
     version="1.1.0",
     title="Mémoire 44",
