@@ -26,6 +26,8 @@ from domain.memoire44.events import (
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
+    ReinforcementPlaced,
+    ReinforcementsRolled,
     Retreated,
     UnitMoved,
     UnitsOrdered,
@@ -181,6 +183,16 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
         on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
         return f"{who} play the combat card {name}{on}."
+    if isinstance(event, ReinforcementsRolled):
+        brought = ", ".join(after.reinforcements) or "nothing"
+        return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
+    if isinstance(event, ReinforcementPlaced):
+        camp = before.seat_camp[event.seat]
+        left = after.reserve[camp].get(event.kind, 0)
+        return (
+            f"{who} bring in a reinforcement {event.kind} unit at {hex_name(event.hex)} "
+            f"({_count(left, 'figure')} of {event.kind} left in reserve)."
+        )
     return f"{who}: {type(event).__name__}."
 
 

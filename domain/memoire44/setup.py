@@ -7,6 +7,7 @@ import msgspec
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, CombatDeck, parse_combat_deck
+from domain.memoire44.dday import ReinforcementTable, parse_reinforcement_table
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
 from domain.memoire44.rules import recount
 from domain.memoire44.scenario import Scenario, unit_nation
@@ -73,6 +74,23 @@ def combat_deck_of(setup: Setup) -> CombatDeck:
         raise RuleError("M44-CC-1", "bad_combat_deck", error.message) from None
 
 
+def reinforcement_table_of(setup: Setup) -> ReinforcementTable:
+    """The D-Day reinforcement table the set-up embeds (M44-DD-6); refused, naming it, when missing or bad."""
+    ref = setup.resources.get("reinforcement_table")
+    if ref is None:
+        raise RuleError(
+            "M44-DD-6",
+            "missing_reinforcement_table",
+            "The scenario plays with the D-Day reinforcements, but the reinforcement table is missing: import it "
+            "as the game's reinforcement_table resource (the rules summary does not print it).",
+            missing="reinforcement_table",
+        )
+    try:
+        return parse_reinforcement_table(ref.content)
+    except ResourceError as error:
+        raise RuleError("M44-DD-6", "bad_reinforcement_table", error.message) from None
+
+
 def seat_sides(setup: Setup) -> tuple[str, ...]:
     """The side each seat commands (at a team table, its team's side)."""
     sides = team_sides(setup)
@@ -107,6 +125,14 @@ def initial(setup: Setup) -> State:
                 "The Russian commissar at an Overlord team table (Eastern Front) is not recorded yet.",
             )
         seat_camp = tuple(team_camp[p.team or 0] for p in players)
+        if scenario.expansions.dday:
+            # M44-DD-6: the summary rolls one die per card the side holds, which a team table splits.
+            raise RuleError(
+                "M44-DD-6",
+                "dday_teams",
+                "The D-Day reinforcements are recorded at two-player tables only: the rules summary counts the "
+                "cards one player holds, which an Overlord team table splits between commander and generals.",
+            )
     else:
         seat_camp = team_camp
         if scenario.expansions.marines:
@@ -147,6 +173,8 @@ def initial(setup: Setup) -> State:
         axis = scenario.sides.index("AXIS")
         hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
     deck = combat_deck_of(setup) if scenario.expansions.combat_cards else None
+    dday = scenario.dday if scenario.expansions.dday else None
+    reinforcement_table = reinforcement_table_of(setup) if dday is not None else None
     if deck is not None:  # M44-CC-1: two each, or one to each general at a team table
         deal = tuple(
             DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
@@ -177,5 +205,8 @@ def initial(setup: Setup) -> State:
         combat_deck=deck,
         combat_hands=tuple(Hand() for _ in seats) if deck else (),
         combat_due=deal if deck else (),
+        dday=dday,
+        reinforcement_table=reinforcement_table,
+        reserve=dday.reserve if dday is not None else (),
     )
     return recount(state)
