@@ -153,13 +153,15 @@ def expected_medals(state: State) -> tuple[int, int]:
     """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed; the
     D-Day control of villages, beaches and bridges, M44-DD-1 to M44-DD-3)."""
     medals = [0, 0]
+    board = state.board
     for unit in state.units:
         if unit.figures == 0:
             medals[1 - unit.camp] += 1
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
-        near = {u.camp for u in state.units if u.hex and any(distance(u.hex, h) <= 1 for h in objective.hexes)}
+        around = {spot for h in objective.hexes for spot in (h, *board.neighbours(h))}
+        near = {u.camp for u in state.units if u.hex in around}
         holder = {
             "temporary": objective.camp if mine > 0 else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
