@@ -7,12 +7,13 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
 
-from domain.memoire44.board import Hex, distance, hex_name, sight_line
+from domain.memoire44.board import BoardSpec, Hex, board_from, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
     ARMOUR,
     ARTILLERY,
@@ -1570,15 +1571,25 @@ def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = N
     return state
 
 
-def _near(state: State, hexes: tuple[Hex, ...]) -> set[int]:
-    """The camps with a unit on or next to any of `hexes`."""
+@functools.lru_cache(maxsize=256)
+def control_zone(spec: BoardSpec, hexes: tuple[Hex, ...]) -> tuple[Hex, ...]:
+    """`hexes` and their neighbours: where a unit bears on a beach's or a bridge's control (M44-DD-2, 3)."""
+    board = board_from(spec)
+    return tuple(dict.fromkeys(spot for hex_ in hexes for spot in (hex_, *board.neighbours(hex_))))
+
+
+def _near(state: State, index: int) -> set[int]:
+    """The camps with a unit on or next to objective `index` (its zone is kept in the state, since
+    medals are recounted after every move); it stops looking once both camps are found."""
+    zone = state.zones[index] if state.zones else control_zone(state.board_spec, state.objectives[index].hexes)
+    occupant, units = state.occupant, state.units
     camps: set[int] = set()
-    board = state.board
-    for hex_ in hexes:
-        for spot in (hex_, *board.neighbours(hex_)):
-            uid = state.occupant.get(spot)
-            if uid is not None:
-                camps.add(state.units[uid].camp)
+    for spot in zone:
+        uid = occupant.get(spot)
+        if uid is not None:
+            camps.add(units[uid].camp)
+            if len(camps) == 2:
+                break
     return camps
 
 
@@ -1596,7 +1607,7 @@ def objective_holder(state: State, index: int) -> int | None:
     if objective.kind == "village":
         return village_holder(state, index)
     if objective.kind in ("beach", "bridge"):
-        near = _near(state, objective.hexes)
+        near = _near(state, index)
         if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
             return objective.camp if 1 - objective.camp not in near else None
         return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it

@@ -9,7 +9,7 @@ from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, CombatDeck, parse_combat_deck
 from domain.memoire44.dday import ReinforcementTable, parse_reinforcement_table
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
-from domain.memoire44.rules import recount
+from domain.memoire44.rules import control_zone, recount
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
 from domain.ruleset import ResourceError, RuleError, Setup
@@ -189,6 +189,7 @@ def initial(setup: Setup) -> State:
         hand_limit=hand_limit,
         victory=scenario.victory,
         objectives=scenario.objectives,
+        zones=tuple(control_zone(board, o.hexes) for o in scenario.objectives),
         units=units,
         occupant={u.hex: u.uid for u in units if u.hex is not None},
         obstacles={(h.row, h.col): h.obstacle for h in scenario.hexes if h.obstacle in OBSTACLES},

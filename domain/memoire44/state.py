@@ -119,6 +119,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     token: tuple[str | None, ...] = ()
     committed: bool = False
     villages: tuple[tuple[int, int], ...] = ()  # (objective index, camp) of villages that changed hands
+    zones: tuple[tuple[Hex, ...], ...] = ()  # per objective, its hexes and their neighbours (M44-DD-2, M44-DD-3)
     # What the replay's picture marks: the hexes of the turn's latest move (its start, then its path) and
     # the hex of its latest battle; both cleared when the next command card is played.
     last_move: tuple[Hex, ...] = ()
