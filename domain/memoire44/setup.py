@@ -62,7 +62,7 @@ def team_sides(setup: Setup) -> tuple[str, str]:
     return sides
 
 
-def club_table(setup: Setup, kind: str, rule: str, needed_for: str, parse: Callable[[Any], T]) -> T:
+def club_table(setup: Setup, kind: str, rule: str, what: str, needed_for: str, parse: Callable[[Any], T]) -> T:
     """A table the rules summary names without printing it, which the set-up embeds as the club resource
     `kind` (the combat deck, M44-CC-1; the D-Day reinforcement table, M44-DD-6); refused, naming it, when
     missing or bad."""
@@ -71,7 +71,7 @@ def club_table(setup: Setup, kind: str, rule: str, needed_for: str, parse: Calla
         raise RuleError(
             rule,
             f"missing_{kind}",
-            f"The scenario plays with {needed_for}, but {kind} is missing: import it as the game's {kind} "
+            f"The scenario plays with {needed_for}, but {what} is missing: import it as the game's {kind} "
             "resource (the rules summary does not print it).",
             missing=kind,
         )
@@ -164,13 +164,20 @@ def initial(setup: Setup) -> State:
         axis = scenario.sides.index("AXIS")
         hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
     deck = (
-        club_table(setup, "combat_deck", "M44-CC-1", "combat cards", parse_combat_deck)
+        club_table(setup, "combat_deck", "M44-CC-1", "the combat card deck", "combat cards", parse_combat_deck)
         if scenario.expansions.combat_cards
         else None
     )
     dday = scenario.dday if scenario.expansions.dday else None
     reinforcement_table = (
-        club_table(setup, "reinforcement_table", "M44-DD-6", "the D-Day reinforcements", parse_reinforcement_table)
+        club_table(
+            setup,
+            "reinforcement_table",
+            "M44-DD-6",
+            "the reinforcement table",
+            "the D-Day reinforcements",
+            parse_reinforcement_table,
+        )
         if dday is not None
         else None
     )
