@@ -8,6 +8,7 @@ from __future__ import annotations
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
 from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.combat import CombatDeckKind
+from domain.memoire44.dday import ReinforcementTableKind
 from domain.memoire44.events import Memoire44Event
 from domain.memoire44.overlord import InitiativeTableKind
 from domain.memoire44.picture import picture
@@ -25,6 +26,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
         "scenario": ScenarioKind(),
         "initiative_table": InitiativeTableKind(),
         "combat_deck": CombatDeckKind(),
+        "reinforcement_table": ReinforcementTableKind(),
     },
     initial=setup.initial,  # the scenario set up, opening hands still to draw
     validate=rules.validate,

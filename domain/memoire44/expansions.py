@@ -3,7 +3,7 @@
 The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
 `italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
 the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
-core does not record yet (air rules, D-Day reinforcements) are refused by name, so a club never
+core does not record yet (the air rules) are refused by name, so a club never
 records a game under rules it silently ignores; an option nobody knows is refused as unknown.
 """
 
@@ -31,6 +31,8 @@ SUPPORTED: dict[str, str] = {
     "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
     "gung_ho": "the US Marines at an Overlord team table (M44-OV-9)",
     "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
+    "dday_rules": "the D-Day Landings reinforcements (M44-DD-6 to M44-DD-9), with the reinforcement table "
+    "imported as a resource and the scenario's `game_info.dday` reserve, entry tokens and landing craft",
 }
 # Options whose value names a side; `true` means the Allies.
 SIDE_OPTIONS: dict[str, str] = {
@@ -42,8 +44,6 @@ SIDE_OPTIONS: dict[str, str] = {
 NOT_YET: dict[str, str] = {
     "air_rules": "the Air Pack rules (they need the air superiority table by theatre and date and the air "
     "units' duel values, which the rules summary does not print)",
-    "dday_rules": "the D-Day Landings reinforcements (they need the D-Day reinforcement table, which the rules "
-    "summary does not print; the control objectives, air_superiority and off_board_artillery are recorded)",
 }
 
 
@@ -62,6 +62,7 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     off_board_artillery: str = ""  # the side whose Recon 1 cards may be played as Barrage
     marines: str = ""  # the side under the US Marines command rule (M44-OV-9)
     combat_cards: bool = False  # M44-CC-1
+    dday: bool = False  # D-Day reinforcements (M44-DD-6 to M44-DD-9)
 
     @property
     def snow(self) -> bool:
@@ -124,6 +125,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             off_board_artillery=flags.get("off_board_artillery", ""),
             marines=flags.get("marines", ""),
             combat_cards=flags.get("combat_cards", False),
+            dday=flags.get("dday_rules", False),
         ),
         errors,
     )

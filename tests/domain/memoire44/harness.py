@@ -29,6 +29,8 @@ from domain.memoire44.events import (
     Gift,
     GroundTaken,
     InitiativeTaken,
+    ReinforcementPlaced,
+    ReinforcementsRolled,
     Retreated,
     UnitMoved,
     VisibilityRolled,
@@ -69,6 +71,8 @@ def setup_for(
     )
     if (options or {}).get("combat_cards"):
         setup = with_resource(setup, "combat_deck", TEST_COMBAT_DECK)
+    if ref.content["expansions"]["dday"]:
+        setup = with_resource(setup, "reinforcement_table", TEST_REINFORCEMENTS)
     return setup
 
 
@@ -87,6 +91,22 @@ TEST_INITIATIVE: dict[str, Any] = msgspec.json.decode((HERE / "initiative_table.
 
 # A test combat deck (combat_deck.json, made up for tests: the rules summary names the effects, not the deck).
 TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json").read_bytes())
+
+
+# A test D-Day reinforcement table (reinforcement_table.json, made up for tests: the summary does not print it).
+TEST_REINFORCEMENTS: dict[str, Any] = msgspec.json.decode((HERE / "reinforcement_table.json").read_bytes())
+
+
+def figures_held(state: State) -> dict[tuple[int, str], int]:
+    """D-Day (M44-DD-8, M44-DD-9): per camp and unit kind, the figures in reserve, on the board, and the one
+    each eliminated unit left as a medal; reinforcements and losses only move figures between them."""
+    held: dict[tuple[int, str], int] = {}
+    for camp, reserve in enumerate(state.reserve):
+        for kind, figures in reserve.items():
+            held[(camp, kind)] = held.get((camp, kind), 0) + figures
+    for unit in state.units:
+        held[(unit.camp, unit.kind)] = held.get((unit.camp, unit.kind), 0) + (unit.figures or 1)
+    return held
 
 
 def with_resource(setup: Setup, kind: str, content: dict[str, Any]) -> Setup:
@@ -133,13 +153,15 @@ def expected_medals(state: State) -> tuple[int, int]:
     """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed; the
     D-Day control of villages, beaches and bridges, M44-DD-1 to M44-DD-3)."""
     medals = [0, 0]
+    board = state.board
     for unit in state.units:
         if unit.figures == 0:
             medals[1 - unit.camp] += 1
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
-        near = {u.camp for u in state.units if u.hex and any(distance(u.hex, h) <= 1 for h in objective.hexes)}
+        around = {spot for h in objective.hexes for spot in (h, *board.neighbours(h))}
+        near = {u.camp for u in state.units if u.hex in around}
         holder = {
             "temporary": objective.camp if mine > 0 else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
@@ -165,6 +187,7 @@ def check_invariants(state: State) -> None:
             assert state.occupant[unit.hex] == unit.uid
             assert state.board.passable(unit.hex)
     assert len(state.occupant) == len(seen)
+    assert all(figures >= 0 for reserve in state.reserve for figures in reserve.values()), state.reserve
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
     for card, spec in CARDS.items():
@@ -203,6 +226,7 @@ class RandomTable:
     def play(self, limit: int = 20000) -> State:
         """Play to the end; every event is validated, applied and checked."""
         check_invariants(self.state)
+        figures = figures_held(self.state)
         while not self.state.over:
             assert len(self.events) < limit, "the game did not end"
             event = self.choose()
@@ -217,6 +241,7 @@ class RandomTable:
                 self.rng.shuffle(self.combat_deck)
             self.events.append(event)
             check_invariants(self.state)
+            assert not self.state.reserve or figures_held(self.state) == figures  # M44-DD-8, M44-DD-9
             # Cards conserved: the record's draw pile is the physical one (hands, generals' cards, token, discards).
             assert pile_size(self.state) == len(self.deck)
             if self.state.combat_deck is not None:
@@ -307,6 +332,8 @@ class RandomTable:
             return CardDiscarded(seat=seat, card=rng.choice(self.real_hands[state.active]))
         if GroundTaken in by_type and rng.random() < 0.7:
             return by_type[GroundTaken][0]
+        if ReinforcementPlaced in by_type and rng.random() < 0.8:
+            return rng.choice(by_type[ReinforcementPlaced])
         if UnitMoved in by_type and rng.random() < 0.85:
             return self.move(by_type[UnitMoved])
         fights = by_type.get(Battle, []) + by_type.get(WireRemoved, [])
@@ -363,6 +390,8 @@ class RandomTable:
             return CombatCardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
         if isinstance(event, InitiativeTaken):
             return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))
+        if isinstance(event, ReinforcementsRolled):
+            return ReinforcementsRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
         if isinstance(event, VisibilityRolled):
             return VisibilityRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
         if isinstance(event, CardTaken):
@@ -392,9 +421,11 @@ def check_record(events: list[Any]) -> None:
     """Every event of a record is accepted in turn, the invariants hold after each, and the accepted fold
     equals the plain fold."""
     folded = start(RULESET, events[0])
+    figures = figures_held(folded.state)
     for event in events[1:]:
         folded = folded.accept(event)
         check_invariants(folded.state)
+        assert not folded.state.reserve or figures_held(folded.state) == figures  # M44-DD-8, M44-DD-9
     assert folded.state == fold(RULESET, events).state
 
 
