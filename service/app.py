@@ -3,15 +3,11 @@ import time; the store is opened (and migrated) at start-up and closed at shutdo
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import gc
 import time
 import uuid
-import weakref
-from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
@@ -50,10 +46,8 @@ from service.records import GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, Store, StoredEvent
-from service.store.postgres import PostgresStore
+from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
-
-T = TypeVar("T")
 
 API_VERSION = "0.1.0"
 
@@ -69,9 +63,6 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     created_at: datetime
 
-
-# Batches up to this many events are appended on the event loop; larger ones in a worker thread.
-LOOP_BATCH = 16
 
 POSITION_HEADER = "Tablelog-Position"
 MAX_POSITION = 2**63 - 1
@@ -375,12 +366,12 @@ class ClubController(Controller):
 
 class GameController(Controller):
     """A club's games. The handlers a scorekeeper's table calls at every step (append, state, result,
-    legal events, the listing) run on the event loop while the game's fold is remembered: their work is
-    one indexed query and a fold past that state, and handing them to a worker thread cost more CPU than
-    the work itself (bench/: 633 -> 465 us of server CPU per append). The first fold of a game in a
-    process (the whole game, after a restart), a large batch and an earlier version go to a worker thread
-    (`near_fold`), so a long game never holds the loop. Work that can run long (lists, imports, replays,
-    live streams) stays in worker threads."""
+    legal events, the listing) run on the event loop and await the store (psycopg's async pool on
+    PostgreSQL, `GameRecords.loop_store`): handing them to a worker thread cost more CPU than the work itself
+    (bench/), and waiting on the database there held the loop. A fold from the start (the first of a game
+    in a process, an earlier version) and a large batch are computed in a worker thread (`records.heavy`),
+    so a long game never holds the loop. Work that can run long (lists, imports, replays, live streams)
+    stays in worker threads."""
 
     path = "/clubs/{club_id:str}/games"
     tags = ("games",)
@@ -426,8 +417,8 @@ class GameController(Controller):
         )
         return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
 
-    @get("/{game_id:str}", sync_to_thread=False, summary="A game's listing", opt=PUBLIC)
-    def get_game(
+    @get("/{game_id:str}", summary="A game's listing", opt=PUBLIC)
+    async def get_game(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
@@ -435,7 +426,7 @@ class GameController(Controller):
         records: NamedDependency[GameRecords],
     ) -> GameOut:
         _require_club(principal, club_id)
-        return _game_out(records.game(club_id, game_id))
+        return _game_out(await records.game_async(club_id, game_id))
 
     @post(
         "/{game_id:str}/events",
@@ -459,12 +450,9 @@ class GameController(Controller):
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Response[AppendOut]:
         recorder = _require_club(principal, club_id)
-        append = functools.partial(
-            records.append, club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
+        result = await records.append_async(
+            club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
         )
-        # A scorekeeper's few events stay on the loop (a thread hop cost more than the append itself; bench/);
-        # an import-sized batch is checked in a worker thread, so it never stalls the other requests.
-        result = await near_fold(records, club_id, game_id, append, small=len(data.events) <= LOOP_BATCH)
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
         out = AppendOut.of(game_id, result)
         return Response(out, status_code=201, headers={POSITION_HEADER: str(max(result.positions, default=0))})
@@ -504,17 +492,12 @@ class GameController(Controller):
     ) -> StateOut:
         _require_club(principal, club_id)
         viewer = _viewer(view, seat)
-        horizon = spectator_horizon(records.store, principal, records.stream(club_id, game_id))
-        if horizon is not None:
-            version = min(version or horizon, horizon)
-        if version is None:
-            at, state = await near_fold(
-                records, club_id, game_id, functools.partial(records.state, club_id, game_id, viewer)
-            )
-        else:
-            # An earlier version is folded from the start (up to the whole game): a worker thread's job,
-            # so one long read never stalls every other request of the process (issue 13).
-            at, state = await heavy(functools.partial(records.state, club_id, game_id, viewer, version))
+        if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
+            stream = await records.stream_async(club_id, game_id)
+            horizon = await anyio.to_thread.run_sync(spectator_horizon, records.store, principal, stream)
+            if horizon is not None:
+                version = min(version or horizon, horizon)
+        at, state = await records.state_async(club_id, game_id, viewer, version)
         return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
 
     @get("/{game_id:str}/result", summary="The game's result (finished or not)")
@@ -531,9 +514,7 @@ class GameController(Controller):
         not seen counts for nothing (a face-down convoy, captured cards lying face down)."""
         _require_club(principal, club_id)
         viewer = _viewer(view, seat)
-        version, result = await near_fold(
-            records, club_id, game_id, functools.partial(records.result, club_id, game_id, viewer)
-        )
+        version, result = await records.result_async(club_id, game_id, viewer)
         return ResultOut(game_id=game_id, version=version, result=result)
 
     @get("/{game_id:str}/legal", summary="The events a seat may report now")
@@ -546,8 +527,7 @@ class GameController(Controller):
         records: NamedDependency[GameRecords],
     ) -> LegalOut:
         _require_club(principal, club_id)
-        legal = functools.partial(records.legal_events, club_id, game_id, seat)
-        version, events = await near_fold(records, club_id, game_id, legal)
+        version, events = await records.legal_events_async(club_id, game_id, seat)
         return LegalOut(
             game_id=game_id,
             version=version,
@@ -555,30 +535,6 @@ class GameController(Controller):
             enumerable=events is not None,
             events=[msgspec.to_builtins(e) for e in events or []],
         )
-
-
-async def near_fold(
-    records: GameRecords, club_id: str, game_id: str, work: Callable[[], T], *, small: bool = True
-) -> T:
-    """Run `work` (a read or a small append at the latest version) on the event loop when the game's fold is
-    remembered, so at most a few new events are folded; else (the cold first fold of a long game after a
-    restart, or a large batch) in a worker thread, so it never stalls every other request of the process."""
-    return work() if small and records.warm(club_id, game_id) else await heavy(work)
-
-
-HEAVY_THREADS = 2
-_lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
-
-
-async def heavy(work: Callable[[], T]) -> T:
-    """Run CPU-bound `work` (folds, checking large batches) in a worker thread, at most `HEAVY_THREADS` at
-    once per process. They hold the GIL while they compute: with one thread per waiting request (32 writers
-    of 500-event batches) the event loop waited its turn behind all of them, and `/health` with it (bench/)."""
-    loop = asyncio.get_running_loop()
-    lane = _lanes.get(loop)
-    if lane is None:
-        lane = _lanes[loop] = anyio.CapacityLimiter(HEAVY_THREADS)
-    return await anyio.to_thread.run_sync(work, limiter=lane)
 
 
 @get("/health", tags=["operations"], summary="Liveness", sync_to_thread=False)
@@ -687,6 +643,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
         app.state.records = GameRecords(opened, limits=app.state.limits)
+        app.state.hot_pool = None
         # One subscription per process to what changed in the database (service.notify): live streams
         # follow it, remembered credentials are forgotten on a revocation heard.
         app.state.hub = hub = Hub()
@@ -722,6 +679,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         # this a worker paused about 60 ms per full collection under load; bench/).
         gc.freeze()
 
+    async def open_hot_path(app: Litestar) -> None:
+        """The hot path on PostgreSQL awaits psycopg's async pool, opened on this worker's event loop."""
+        if isinstance(app.state.store, PostgresStore):
+            app.state.hot_pool = AsyncPostgresEvents(app.state.store.url, max_size=settings.pool_size)
+            await app.state.hot_pool.open()
+            app.state.records.loop_store = app.state.hot_pool
+
+    async def close_hot_path(app: Litestar) -> None:
+        if app.state.get("hot_pool") is not None:
+            await app.state.hot_pool.close()
+
     def shutdown(app: Litestar) -> None:
         app.state.hub.close()
         if app.state.projector is not None:
@@ -747,8 +715,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             ready,
             api_docs.assets_router(),
         ],
-        on_startup=[startup],
-        on_shutdown=[shutdown],
+        on_startup=[startup, open_hot_path],
+        on_shutdown=[close_hot_path, shutdown],
         state=app_state,
         exception_handlers=exception_handlers(),
         middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],

@@ -215,9 +215,8 @@ class Authenticator:
             return Principal(operator=True)
         self._fresh()
         now = time.monotonic()
-        with self._lock:
-            known = self._known.get((kind, token))
-        if known is not None and now - known[0] < self.ttl:
+        known = self._known_at(kind, token, now)
+        if known is not None:
             principal: Principal | None = known[1]
         elif kind == "key":
             principal = authenticate(self.store, token, None)
@@ -236,9 +235,31 @@ class Authenticator:
                 self._known[(kind, token)] = (now, principal)
         return principal
 
+    def _known_at(self, kind: str, token: str, now: float) -> tuple[float, Principal] | None:
+        """What is remembered of a token, while it may still be trusted (`ttl`)."""
+        with self._lock:
+            known = self._known.get((kind, token))
+        return known if known is not None and now - known[0] < self.ttl else None
+
     def __call__(self, token: str | None) -> Principal | None:
         """An API bearer token: the operator key or a club key."""
         return self._resolve(token, "key")
+
+    def remembered(self, token: str | None) -> Principal | None:
+        """An API bearer token's principal when it is known without reading the database (the operator
+        key, or a key remembered while this process hears revocations), else None: then call the
+        authenticator itself (in a worker thread on the event loop: it reads the database)."""
+        if not token:
+            return None
+        if self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
+            return Principal(operator=True)
+        if self.hub is None or not self.hub.listening:
+            return None
+        self._fresh()  # reads nothing while listening
+        known = self._known_at("key", token, time.monotonic())
+        if known is None or (known[1].expires_at is not None and known[1].expires_at <= _now()):
+            return None
+        return known[1]
 
     def session(self, token: str | None) -> Principal | None:
         """A page session cookie."""

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
+import anyio.to_thread
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
@@ -83,9 +84,15 @@ def unauthorized(authenticator: Any) -> NotAuthorizedException:
     return NotAuthorizedException() if authenticator.operator_key else NotAuthorizedException(NO_OPERATOR_KEY)
 
 
-def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
-    """The API guard: a bearer key (401 without a valid one), allowed what the handler needs (403)."""
-    principal = connection.app.state.authenticator(bearer(connection))
+async def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """The API guard: a bearer key (401 without a valid one), allowed what the handler needs (403).
+    Guards are coroutines: litestar runs a plain function guard in a worker thread, a hop that cost more
+    than the rest of an append's work (bench/); a key not remembered is read in one."""
+    authenticator = connection.app.state.authenticator
+    token = bearer(connection)
+    principal = authenticator.remembered(token)
+    if principal is None and token:
+        principal = await anyio.to_thread.run_sync(authenticator, token)
     if principal is None:
         raise unauthorized(connection.app.state.authenticator)
     check(
@@ -133,10 +140,12 @@ def is_operator(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
     return bool(operator_key) and token is not None and hmac.compare_digest(token.encode(), operator_key.encode())
 
 
-def club_exists(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+async def club_exists(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     """An app-wide guard: the operator's calls on a club that does not exist are a 404 before anything is
     tried (a club's own key reaches only its club, which exists)."""
     del handler
     club_id = connection.path_params.get("club_id")
-    if club_id is not None and is_operator(connection) and connection.app.state.store.get_club(club_id) is None:
+    if club_id is None or not is_operator(connection):
+        return
+    if await anyio.to_thread.run_sync(connection.app.state.store.get_club, club_id) is None:
         raise NotFound("club", club_id)

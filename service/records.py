@@ -7,21 +7,27 @@ state was folded from, so a concurrent writer turns into a conflict, never a los
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import functools
 import re
 import threading
 import uuid
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple, TypeVar, cast
 
+import anyio
+import anyio.to_thread
 import msgspec
 
 from domain import registry
 from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
 from service.limits import Count, Id, Limits, check_id
+from service.store.async_events import AsyncEvents, InThreads
 from service.store.base import (
     CHAIN_START,
     MAX_BATCH,
@@ -43,6 +49,54 @@ from service.store.base import (
     game_stream,
     request_fingerprint,
 )
+from service.store.steps import run, run_async
+
+T = TypeVar("T")
+
+LOOP_BATCH = 16
+"""Batches up to this many events are checked on the event loop; larger ones in a worker thread."""
+LOOP_FOLD = 64
+"""Up to this many new events are folded onto a remembered fold on the event loop."""
+HEAVY_THREADS = 2
+"""At most this many worker threads per process compute folds and check large batches at once."""
+
+
+class Call(NamedTuple):
+    """A step of a use case: a store method to call (`Store` blocking, `AsyncEvents` awaited)."""
+
+    method: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any] = {}  # noqa: RUF012 (never mutated)
+
+
+class Work(NamedTuple):
+    """A step of a use case: CPU-bound work, which the event loop hands to a worker thread (`heavy`)."""
+
+    work: Callable[[], Any]
+
+
+RecordSteps = Generator[Call | Work, Any, T]
+
+
+def _cpu(work: Callable[[], T], large: bool) -> RecordSteps[T]:
+    """Do `work` here when it is small, else as a `Work` step."""
+    if large:
+        return cast(T, (yield Work(work)))
+    return work()
+
+
+_lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
+
+
+async def heavy(work: Callable[[], T]) -> T:
+    """Run CPU-bound `work` (folds, checking large batches) in a worker thread, at most `HEAVY_THREADS` at
+    once per process. They hold the GIL while they compute: with one thread per waiting request (32 writers
+    of 500-event batches) the event loop waited its turn behind all of them, and `/health` with it (bench/)."""
+    loop = asyncio.get_running_loop()
+    lane = _lanes.get(loop)
+    if lane is None:
+        lane = _lanes[loop] = anyio.CapacityLimiter(HEAVY_THREADS)
+    return await anyio.to_thread.run_sync(work, limiter=lane)
 
 
 class NotFound(Exception):
@@ -132,8 +186,17 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
 class GameRecords:
     """The use cases the API and the CLI share."""
 
-    def __init__(self, store: Store, *, cache_size: int = 512, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_size: int = 512,
+        limits: Limits | None = None,
+        loop_store: AsyncEvents | None = None,
+    ) -> None:
         self.store = store
+        self.loop_store: AsyncEvents = loop_store if loop_store is not None else InThreads(store)
+        """The same store as the event loop awaits it (the `_async` use cases)."""
         self.limits = limits or Limits.of()
         self._cache: OrderedDict[StreamId, Folded] = OrderedDict()
         """Folds by stream (unique across clubs, as game ids are not)."""
@@ -153,23 +216,50 @@ class GameRecords:
             return self
         other = copy.copy(self)
         other.store = store
+        other.loop_store = InThreads(store)
         return other
+
+    # -- running the use cases ------------------------------------------------------------------
+    # Each use case that the HTTP API calls at every step of a game is written once as steps (see
+    # `service.store.steps`): run blocking on `store` (the CLI, the pages, worker threads), or awaited on
+    # `loop_store` by its `_async` twin, the CPU-bound parts (a first fold, a large batch) in worker threads.
+    def _run(self, steps: RecordSteps[T]) -> T:
+        return run(steps, self._execute)
+
+    async def _run_async(self, steps: RecordSteps[T]) -> T:
+        return await run_async(steps, self._execute_async)
+
+    def _execute(self, request: Call | Work) -> Any:
+        if isinstance(request, Work):
+            return request.work()
+        return getattr(self.store, request.method)(*request.args, **request.kwargs)
+
+    async def _execute_async(self, request: Call | Work) -> Any:
+        if isinstance(request, Work):
+            return await heavy(request.work)
+        return await getattr(self.loop_store, request.method)(*request.args, **request.kwargs)
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
         """A game of the club, or NotFound (whether or not another club has a game of that id)."""
-        record = self.store.get_game(club_id, game_id)
+        return self._run(self._game(club_id, game_id))
+
+    async def game_async(self, club_id: str, game_id: str) -> GameRecord:
+        return await self._run_async(self._game(club_id, game_id))
+
+    def _game(self, club_id: str, game_id: str) -> RecordSteps[GameRecord]:
+        record = yield Call("get_game", (club_id, game_id))
         if record is None:
             raise NotFound("game", game_id)
-        return record
+        return cast(GameRecord, record)
 
-    def _owned(self, club_id: str, game_id: str) -> GameRecord:
+    def _owned(self, club_id: str, game_id: str) -> RecordSteps[GameRecord]:
         """Like `game`, for callers that need only what never changes (club, ruleset): remembered, so
         appends and reads skip a round trip. Its version and finished flag may be stale."""
         with self._lock:
             known = self._identities.get((club_id, game_id))
         if known is None:
-            known = self.game(club_id, game_id)
+            known = yield from self._game(club_id, game_id)
             with self._lock:
                 if len(self._identities) >= self._cache_size:
                     self._identities.clear()
@@ -178,7 +268,10 @@ class GameRecords:
 
     def stream(self, club_id: str, game_id: str) -> StreamId:
         """The stream holding the events of the club's game (NotFound as `game`)."""
-        return self._owned(club_id, game_id).stream_id
+        return self._run(self._owned(club_id, game_id)).stream_id
+
+    async def stream_async(self, club_id: str, game_id: str) -> StreamId:
+        return (await self._run_async(self._owned(club_id, game_id))).stream_id
 
     def resolve_resource(self, club_id: str, ruleset: Ruleset, kind: str, choice: ResourceChoice) -> ResourceRef:
         """The club's resource of that id (a given or the latest version), else one the project ships."""
@@ -287,28 +380,64 @@ class GameRecords:
         idempotency_key: str | None = None,
     ) -> AppendResult:
         """Check every event, then append the batch atomically at `expected_version`."""
+        return self._run(self._append(club_id, game_id, raw_events, expected_version, recorded_by, idempotency_key))
+
+    async def append_async(
+        self,
+        club_id: str,
+        game_id: str,
+        raw_events: Sequence[Any],
+        expected_version: int,
+        recorded_by: Recorder,
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        return await self._run_async(
+            self._append(club_id, game_id, raw_events, expected_version, recorded_by, idempotency_key)
+        )
+
+    def _append(
+        self,
+        club_id: str,
+        game_id: str,
+        raw_events: Sequence[Any],
+        expected_version: int,
+        recorded_by: Recorder,
+        idempotency_key: str | None,
+    ) -> RecordSteps[AppendResult]:
         self.limits.batch(list(raw_events))
-        record = self._owned(club_id, game_id)
+        record = yield from self._owned(club_id, game_id)
         ruleset = registry.get(record.ruleset)
-        events = self.decode_batch(ruleset, raw_events)
-        new_events = [_new_event(e) for e in events]
-        for index, new in enumerate(new_events):
-            self.limits.event(index, new.data)
+        # An import-sized batch is decoded and checked in a worker thread (on the loop, a scorekeeper's
+        # few events cost less than the hop), so it never stalls the other requests.
+        large = len(raw_events) > LOOP_BATCH
+        events, new_events = yield from _cpu(functools.partial(self._decoded, ruleset, raw_events), large)
         fingerprint = request_fingerprint(new_events, expected_version) if idempotency_key else ""
         if idempotency_key:
-            replay = self.store.replayed_append(record.stream_id, idempotency_key, fingerprint)
+            replay = yield Call("replayed_append", (record.stream_id, idempotency_key, fingerprint))
             if replay is not None:
-                return replay
+                return cast(AppendResult, replay)
         try:
-            return self._append_at(record, ruleset, events, new_events, expected_version, recorded_by, idempotency_key)
+            return (
+                yield from self._append_at(
+                    record, ruleset, events, new_events, expected_version, recorded_by, idempotency_key, large
+                )
+            )
         except VersionConflict:
             # A copy of this very append (same key, same body) may have won the race since the look
             # above, here or in another worker: every copy gets its first result, never a conflict.
             if idempotency_key:
-                replay = self.store.replayed_append(record.stream_id, idempotency_key, fingerprint)
+                replay = yield Call("replayed_append", (record.stream_id, idempotency_key, fingerprint))
                 if replay is not None:
-                    return replay
+                    return cast(AppendResult, replay)
             raise
+
+    def _decoded(self, ruleset: Ruleset, raw_events: Sequence[Any]) -> tuple[list[Any], list[NewEvent]]:
+        """A batch decoded, and encoded as the store keeps it (each within the limits)."""
+        events = self.decode_batch(ruleset, raw_events)
+        new_events = [_new_event(e) for e in events]
+        for index, new in enumerate(new_events):
+            self.limits.event(index, new.data)
+        return events, new_events
 
     def _append_at(
         self,
@@ -319,29 +448,35 @@ class GameRecords:
         expected_version: int,
         recorded_by: Recorder,
         idempotency_key: str | None,
-    ) -> AppendResult:
+        large: bool,
+    ) -> RecordSteps[AppendResult]:
         """Check the batch against the game at `expected_version` and append it there."""
         stream_id = record.stream_id
         with self._lock:
             cached = self._cache.get(stream_id)
         # A fold remembered at the version the writer expects needs no refresh: were the stream ahead
         # (another worker appended), the store's own version check refuses the append as a conflict.
-        folded = cached if cached is not None and cached.version == expected_version else self.folded(record)
+        if cached is not None and cached.version == expected_version:
+            folded = cached
+        else:
+            folded = yield from self._folded(record)
         if folded.version != expected_version:
             raise VersionConflict(stream_id, expected_version, folded.version)
         was_finished = ruleset.result(folded.state, Viewer.public()).finished
-        folded = accept_batch(folded, events)
+        folded = yield from _cpu(functools.partial(accept_batch, folded, events), large)
         finished = ruleset.result(folded.state, Viewer.public()).finished
-        new_events = chained(self._link_at(stream_id, expected_version), new_events)
-        result = self.store.append(
-            stream_id,
-            new_events,
-            expected_version,
-            recorded_by=recorded_by,
-            idempotency_key=idempotency_key,
-            # The listing changes only when the game ends (or a correction takes its end back); most
-            # appends write their events alone.
-            progress=GameProgress(finished=finished) if finished != was_finished else None,
+        link = yield from self._link_at(stream_id, expected_version)
+        new_events = chained(link, new_events)
+        result: AppendResult = yield Call(
+            "append",
+            (stream_id, new_events, expected_version),
+            {
+                "recorded_by": recorded_by,
+                "idempotency_key": idempotency_key,
+                # The listing changes only when the game ends (or a correction takes its end back); most
+                # appends write their events alone.
+                "progress": GameProgress(finished=finished) if finished != was_finished else None,
+            },
         )
         if not result.replayed:
             self._remember(stream_id, folded)
@@ -350,7 +485,7 @@ class GameRecords:
                 self.appended(stream_id, result.last_version)
         return result
 
-    def _link_at(self, stream_id: StreamId, version: int) -> str:
+    def _link_at(self, stream_id: StreamId, version: int) -> RecordSteps[str]:
         """The chain link of the game's event `version` (remembered, stored, or computed for events
         recorded before links were kept)."""
         if version == 0:
@@ -359,11 +494,11 @@ class GameRecords:
             known = self._links.get(stream_id)
         if known is not None and known[0] == version:
             return known[1]
-        stored = self.store.read_stream(stream_id, after_version=version - 1, limit=1)
+        stored = yield Call("read_stream", (stream_id,), {"after_version": version - 1, "limit": 1})
         if stored and stored[0].chain is not None:
-            return stored[0].chain
+            return cast(str, stored[0].chain)
         link = CHAIN_START
-        for event in self.store.read_stream(stream_id, limit=version):
+        for event in (yield Call("read_stream", (stream_id,), {"limit": version})):
             link = chain_hash(link, event)
         return link
 
@@ -508,30 +643,39 @@ class GameRecords:
 
     # -- reading --------------------------------------------------------------------------------
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
-        record = self._owned(club_id, game_id)
+        record = self._run(self._owned(club_id, game_id))
         return self.store.read_stream(record.stream_id, after_version=after_version, limit=limit)
 
     def folded(self, record: GameRecord, at_version: int | None = None) -> Folded:
         """The game folded to `at_version` (the latest when None)."""
+        return self._run(self._folded(record, at_version))
+
+    def _folded(self, record: GameRecord, at_version: int | None = None) -> RecordSteps[Folded]:
         ruleset = registry.get(record.ruleset)
         with self._lock:
             cached = self._cache.get(record.stream_id)
         if at_version is None and cached is not None:
-            newer = self.store.read_stream(record.stream_id, after_version=cached.version)
-            folded = self._fold_onto(ruleset, cached, newer)
+            newer = yield Call("read_stream", (record.stream_id,), {"after_version": cached.version})
+            fold = functools.partial(self._fold_onto, ruleset, cached, newer)
+            folded = yield from _cpu(fold, len(newer) > LOOP_FOLD)
             self._remember(record.stream_id, folded)
             return folded
-        stored = self.store.read_stream(record.stream_id, limit=at_version)
+        stored = yield Call("read_stream", (record.stream_id,), {"limit": at_version})
         if not stored:
             raise NotFound("game", record.game_id)
         if at_version is not None and (at_version < 1 or at_version > stored[-1].version):
             raise NotFound("version", str(at_version))
-        dec = decoder(ruleset)
-        folded = start(ruleset, dec.decode(stored[0].data), version=stored[0].version)
-        folded = self._fold_onto(ruleset, folded, stored[1:])
+        # A fold from the start (the first of a game in this process, or of an earlier version) may be a
+        # whole long game: a worker thread's job, so one read never stalls the others (issue 13).
+        folded = yield Work(functools.partial(self._fold_from_start, ruleset, stored))
         if at_version is None:
             self._remember(record.stream_id, folded)
-        return folded
+        return cast(Folded, folded)
+
+    @classmethod
+    def _fold_from_start(cls, ruleset: Ruleset, stored: Sequence[StoredEvent]) -> Folded:
+        folded = start(ruleset, decoder(ruleset).decode(stored[0].data), version=stored[0].version)
+        return cls._fold_onto(ruleset, folded, stored[1:])
 
     @staticmethod
     def _fold_onto(ruleset: Ruleset, folded: Folded, stored: Sequence[StoredEvent]) -> Folded:
@@ -540,35 +684,50 @@ class GameRecords:
             folded = folded.apply(dec.decode(event.data), event.version)
         return folded
 
-    def warm(self, club_id: str, game_id: str) -> bool:
-        """Whether the game's latest fold is remembered (reading or appending at its head folds only the
-        events since, if any)."""
-        with self._lock:
-            record = self._identities.get((club_id, game_id))
-            # A game made by this process is remembered before its listing is read back: a new game's stream.
-            return (record.stream_id if record is not None else game_stream(club_id, game_id)) in self._cache
-
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
-        record = self._owned(club_id, game_id)
-        if viewer.seat is not None:
-            check_seat(record, viewer.seat)
-        folded = self.folded(record, at_version)
+        return self._run(self._state(club_id, game_id, viewer, at_version))
+
+    async def state_async(
+        self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None
+    ) -> tuple[int, Any]:
+        return await self._run_async(self._state(club_id, game_id, viewer, at_version))
+
+    def _state(
+        self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None
+    ) -> RecordSteps[tuple[int, Any]]:
+        folded = yield from self._seen_by(club_id, game_id, viewer.seat, at_version)
         return folded.version, folded.ruleset.view(folded.state, viewer)
 
     def result(self, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
         """The result as `viewer` may know it (G-2), as `state` gives the view."""
-        record = self._owned(club_id, game_id)
-        if viewer.seat is not None:
-            check_seat(record, viewer.seat)
-        folded = self.folded(record)
+        return self._run(self._result(club_id, game_id, viewer))
+
+    async def result_async(self, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
+        return await self._run_async(self._result(club_id, game_id, viewer))
+
+    def _result(self, club_id: str, game_id: str, viewer: Viewer) -> RecordSteps[tuple[int, Result]]:
+        folded = yield from self._seen_by(club_id, game_id, viewer.seat)
         return folded.version, folded.ruleset.result(folded.state, viewer)
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
-        record = self._owned(club_id, game_id)
-        check_seat(record, seat)
-        folded = self.folded(record)
+        return self._run(self._legal_events(club_id, game_id, seat))
+
+    async def legal_events_async(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
+        return await self._run_async(self._legal_events(club_id, game_id, seat))
+
+    def _legal_events(self, club_id: str, game_id: str, seat: int) -> RecordSteps[tuple[int, list[Any] | None]]:
+        folded = yield from self._seen_by(club_id, game_id, seat)
         return folded.version, folded.ruleset.legal_events(folded.state, seat)
+
+    def _seen_by(
+        self, club_id: str, game_id: str, seat: int | None, at_version: int | None = None
+    ) -> RecordSteps[Folded]:
+        """The game folded for a viewer at `seat` (None: no seat), which must be at its table."""
+        record = yield from self._owned(club_id, game_id)
+        if seat is not None:
+            check_seat(record, seat)
+        return (yield from self._folded(record, at_version))
 
     # -- resources ------------------------------------------------------------------------------
     def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:

@@ -18,17 +18,18 @@ transaction delays tailing; it never loses events).
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import tuple_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 from service.store.access_sql import AccessSql
 from service.store.base import (
@@ -56,6 +57,9 @@ from service.store.base import (
     request_fingerprint,
 )
 from service.store.migrations import Migration, load_migrations
+from service.store.steps import run, run_async
+
+T = TypeVar("T")
 
 POSITION_SHIFT = 20
 assert MAX_BATCH < 2**POSITION_SHIFT
@@ -173,6 +177,223 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
+_GAME_COLUMNS = (
+    "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, "
+    "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = games.stream_id), "
+    "finished, finished_at, title, stream_id"
+)
+
+
+def _game(row: tuple[Any, ...]) -> GameRecord:
+    return GameRecord(
+        game_id=row[0],
+        club_id=row[1],
+        ruleset=row[2],
+        ruleset_version=row[3],
+        player_ids=tuple(row[4]),
+        created_at=row[5],
+        version=row[6],
+        finished=row[7],
+        finished_at=row[8],
+        title=row[9],
+        stream_id=row[10],
+    )
+
+
+# -- the hot path's statements, as steps (service.store.steps): run on a pooled connection, blocking by
+# `PostgresStore` and on the event loop by `AsyncPostgresEvents`, one piece of code for both.
+class Query(NamedTuple):
+    """A statement to execute and what to fetch of its rows (one row, or all of them)."""
+
+    sql: str
+    params: Any
+    one: bool = False
+
+
+QuerySteps = Generator[Query, Any, T]
+
+
+def append_steps(
+    stream_id: StreamId,
+    events: Sequence[NewEvent],
+    expected_version: int,
+    *,
+    recorded_by: Recorder,
+    idempotency_key: str | None = None,
+    game: GameRecord | None = None,
+    progress: GameProgress | None = None,
+) -> QuerySteps[AppendResult]:
+    """`Store.append` on PostgreSQL."""
+    if not events or len(events) > MAX_BATCH:
+        raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
+    if idempotency_key is None and game is None and progress is None:
+        return (yield from _append_plain_steps(stream_id, events, expected_version, recorded_by))
+    fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
+    last = expected_version + len(events)
+    finished = progress.finished if progress is not None else False
+    # One statement in autocommit: the version check, the events, the game's listing and the
+    # idempotency key are written together or not at all, in one round trip (no BEGIN / COMMIT).
+    params = {
+        "stream": stream_id,
+        "expected": expected_version,
+        "club": recorded_by.club_id,
+        "key": recorded_by.key_id,
+        "batch": _batch(events),
+        "idem": idempotency_key,
+        "fingerprint": fingerprint,
+        "versions": msgspec.json.encode({"first_version": expected_version + 1, "last_version": last}).decode(),
+        "progress": progress is not None,
+        "finished": finished,
+        "create": game is not None,
+        "game": game.game_id if game else None,
+        "game_club": game.club_id if game else None,
+        "ruleset": game.ruleset if game else None,
+        "ruleset_version": game.ruleset_version if game else None,
+        "player_ids": list(game.player_ids) if game else None,
+        "title": game.title if game else None,
+        "created_at": game.created_at if game else None,
+    }
+    try:
+        row = yield Query(_APPEND_WITH_LISTING, params, one=True)
+    except pg_errors.UniqueViolation:
+        if game is not None:  # its stream or its listing exists already
+            raise AlreadyExists("game", game.game_id) from None
+        # A concurrent writer won the race: a retry with the same key gets the first result.
+        if idempotency_key:
+            replay = yield from replayed_append_steps(stream_id, idempotency_key, fingerprint)
+            if replay is not None:
+                return replay
+        raise (yield from _conflict_steps(stream_id, expected_version)) from None
+    assert row is not None
+    positions, prior_fingerprint, prior_result = row
+    if prior_fingerprint is not None:
+        return (
+            yield from _replay_steps(stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
+        )
+    if positions is None:
+        if game is not None:
+            raise AlreadyExists("game", game.game_id)
+        raise (yield from _conflict_steps(stream_id, expected_version))
+    return AppendResult(
+        stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+    )
+
+
+def _append_plain_steps(
+    stream_id: StreamId, events: Sequence[NewEvent], expected_version: int, recorded_by: Recorder
+) -> QuerySteps[AppendResult]:
+    """An append with nothing beside its events: the leanest statement, one round trip."""
+    params: dict[str, Any] = {
+        "stream": stream_id,
+        "expected": expected_version,
+        "club": recorded_by.club_id,
+        "key": recorded_by.key_id,
+    }
+    if len(events) == 1:
+        one = events[0]
+        params |= {
+            "type": one.type,
+            "schema_version": one.schema_version,
+            "data": one.data.decode(),
+            "chain": one.chain,
+        }
+    else:
+        params["batch"] = _batch(events)
+    try:
+        positions = yield Query(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params)
+    except pg_errors.UniqueViolation:
+        raise (yield from _conflict_steps(stream_id, expected_version)) from None
+    if not positions:
+        raise (yield from _conflict_steps(stream_id, expected_version))
+    return AppendResult(
+        stream_id=stream_id,
+        first_version=expected_version + 1,
+        last_version=expected_version + len(events),
+        # Positions grow with the index in the append, so their order is the events' order.
+        positions=tuple(sorted(position for (position,) in positions)),
+    )
+
+
+def _conflict_steps(stream_id: StreamId, expected_version: int) -> QuerySteps[VersionConflict]:
+    return VersionConflict(stream_id, expected_version, (yield from stream_version_steps(stream_id)))
+
+
+def _replay_steps(
+    stream_id: StreamId, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
+) -> QuerySteps[AppendResult]:
+    """The first result of an append made with this key (IdempotencyMismatch for another body)."""
+    if prior_fingerprint != fingerprint:
+        raise IdempotencyMismatch(stream_id, key)
+    first = msgspec.json.decode(prior_result.encode(), type=_AppendedVersions)
+    row = yield Query(
+        "SELECT array_agg(position ORDER BY version) FROM events WHERE stream_id = %s AND version BETWEEN %s AND %s",
+        (stream_id, first.first_version, first.last_version),
+        one=True,
+    )
+    positions = tuple(row[0]) if row and row[0] else ()
+    return AppendResult(
+        stream_id=stream_id,
+        first_version=first.first_version,
+        last_version=first.last_version,
+        positions=positions,
+        replayed=True,
+    )
+
+
+def replayed_append_steps(
+    stream_id: StreamId, idempotency_key: str, fingerprint: str
+) -> QuerySteps[AppendResult | None]:
+    row = yield Query(
+        "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
+        (stream_id, idempotency_key),
+        one=True,
+    )
+    if row is None:
+        return None
+    return (yield from _replay_steps(stream_id, idempotency_key, fingerprint, row[0], row[1]))
+
+
+def read_stream_steps(stream_id: StreamId, after_version: int, limit: int | None) -> QuerySteps[list[StoredEvent]]:
+    rows = yield Query(
+        f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",
+        (stream_id, after_version, limit),
+    )
+    return [_event(row) for row in rows]
+
+
+def stream_version_steps(stream_id: StreamId) -> QuerySteps[int]:
+    row = yield Query("SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,), one=True)
+    return int(row[0]) if row else 0
+
+
+def get_game_steps(club_id: str, game_id: str) -> QuerySteps[GameRecord | None]:
+    row = yield Query(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE club_id = %s AND game_id = %s", (club_id, game_id), one=True
+    )
+    return _game(row) if row else None
+
+
+def _store_error(error: Exception) -> Exception | None:
+    """The store's own error for a driver's error, None for one that is not translated (the one
+    translation, for the blocking and the async pool alike)."""
+    if isinstance(error, pg_errors.ProgramLimitExceeded):
+        return UnstorableValue("a value too long to be indexed")
+    if isinstance(error, psycopg.DataError):
+        # Never the driver's text: it may quote the client's value.
+        return UnstorableValue("a number out of range, or a character the database refuses (NUL)")
+    if isinstance(error, pg_errors.ForeignKeyViolation):
+        constraint = error.diag.constraint_name or ""
+        # A game's keys name its club too (club_id, game_id): the game is the more telling of the two.
+        named = (("game_id", "game"), ("stream_id", "game"), ("club_id", "club"))
+        return MissingReference(next((what for column, what in named if column in constraint), "record"))
+    # After the data errors: some of those are operational too.
+    if isinstance(error, psycopg.OperationalError) and (
+        error.sqlstate is None or error.sqlstate.startswith(("08", "57"))  # connection, operator intervention
+    ):
+        return StoreUnavailable()
+    return None
+
+
 class PostgresStore(AccessSql):
     """The `Store` on PostgreSQL (read models: `service.readmodels`)."""
 
@@ -205,20 +426,16 @@ class PostgresStore(AccessSql):
         try:
             with self._pool.connection(timeout=timeout) as conn:
                 yield conn
-        except pg_errors.ProgramLimitExceeded:
-            raise UnstorableValue("a value too long to be indexed") from None
-        except psycopg.DataError:
-            # Never the driver's text: it may quote the client's value.
-            raise UnstorableValue("a number out of range, or a character the database refuses (NUL)") from None
-        except pg_errors.ForeignKeyViolation as error:
-            constraint = error.diag.constraint_name or ""
-            # A game's keys name its club too (club_id, game_id): the game is the more telling of the two.
-            named = (("game_id", "game"), ("stream_id", "game"), ("club_id", "club"))
-            raise MissingReference(next((what for column, what in named if column in constraint), "record")) from None
-        except psycopg.OperationalError as error:  # after the data errors: some of those are operational too
-            if error.sqlstate is None or error.sqlstate.startswith(("08", "57")):  # connection, operator intervention
-                raise StoreUnavailable() from error
-            raise
+        except psycopg.Error as error:
+            translated = _store_error(error)
+            if translated is None:
+                raise
+            raise translated from (error if isinstance(translated, StoreUnavailable) else None)
+
+    def _run(self, steps: QuerySteps[T]) -> T:
+        """Run a piece of the hot path on one pooled connection (see `append_steps`)."""
+        with self._connect() as conn:
+            return run(steps, functools.partial(_execute, conn))
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
@@ -279,57 +496,16 @@ class PostgresStore(AccessSql):
         game: GameRecord | None = None,
         progress: GameProgress | None = None,
     ) -> AppendResult:
-        if not events or len(events) > MAX_BATCH:
-            raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
-        if idempotency_key is None and game is None and progress is None:
-            return self._append_plain(stream_id, events, expected_version, recorded_by)
-        fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
-        last = expected_version + len(events)
-        finished = progress.finished if progress is not None else False
-        # One statement in autocommit: the version check, the events, the game's listing and the
-        # idempotency key are written together or not at all, in one round trip (no BEGIN / COMMIT).
-        params = {
-            "stream": stream_id,
-            "expected": expected_version,
-            "club": recorded_by.club_id,
-            "key": recorded_by.key_id,
-            "batch": _batch(events),
-            "idem": idempotency_key,
-            "fingerprint": fingerprint,
-            "versions": msgspec.json.encode({"first_version": expected_version + 1, "last_version": last}).decode(),
-            "progress": progress is not None,
-            "finished": finished,
-            "create": game is not None,
-            "game": game.game_id if game else None,
-            "game_club": game.club_id if game else None,
-            "ruleset": game.ruleset if game else None,
-            "ruleset_version": game.ruleset_version if game else None,
-            "player_ids": list(game.player_ids) if game else None,
-            "title": game.title if game else None,
-            "created_at": game.created_at if game else None,
-        }
-        try:
-            with self._connect() as conn:
-                row = conn.execute(_APPEND_WITH_LISTING, params).fetchone()
-        except pg_errors.UniqueViolation:
-            if game is not None:  # its stream or its listing exists already
-                raise AlreadyExists("game", game.game_id) from None
-            # A concurrent writer won the race: a retry with the same key gets the first result.
-            if idempotency_key:
-                replay = self.replayed_append(stream_id, idempotency_key, fingerprint)
-                if replay is not None:
-                    return replay
-            raise self._conflict(stream_id, expected_version) from None
-        assert row is not None
-        positions, prior_fingerprint, prior_result = row
-        if prior_fingerprint is not None:
-            return self._replay(stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
-        if positions is None:
-            if game is not None:
-                raise AlreadyExists("game", game.game_id)
-            raise self._conflict(stream_id, expected_version)
-        return AppendResult(
-            stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+        return self._run(
+            append_steps(
+                stream_id,
+                events,
+                expected_version,
+                recorded_by=recorded_by,
+                idempotency_key=idempotency_key,
+                game=game,
+                progress=progress,
+            )
         )
 
     def restore_stream(
@@ -383,92 +559,16 @@ class PostgresStore(AccessSql):
             positions=tuple(position for _, position in sorted(rows)),
         )
 
-    def _append_plain(
-        self, stream_id: StreamId, events: Sequence[NewEvent], expected_version: int, recorded_by: Recorder
-    ) -> AppendResult:
-        """An append with nothing beside its events: the leanest statement, one round trip."""
-        try:
-            params: dict[str, Any] = {
-                "stream": stream_id,
-                "expected": expected_version,
-                "club": recorded_by.club_id,
-                "key": recorded_by.key_id,
-            }
-            if len(events) == 1:
-                one = events[0]
-                params |= {
-                    "type": one.type,
-                    "schema_version": one.schema_version,
-                    "data": one.data.decode(),
-                    "chain": one.chain,
-                }
-            else:
-                params["batch"] = _batch(events)
-            with self._connect() as conn:
-                positions = conn.execute(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params).fetchall()
-        except pg_errors.UniqueViolation:
-            raise self._conflict(stream_id, expected_version) from None
-        if not positions:
-            raise self._conflict(stream_id, expected_version)
-        return AppendResult(
-            stream_id=stream_id,
-            first_version=expected_version + 1,
-            last_version=expected_version + len(events),
-            # Positions grow with the index in the append, so their order is the events' order.
-            positions=tuple(sorted(position for (position,) in positions)),
-        )
-
-    def _conflict(self, stream_id: StreamId, expected_version: int) -> VersionConflict:
-        return VersionConflict(stream_id, expected_version, self.stream_version(stream_id))
-
-    def _replay(
-        self, stream_id: StreamId, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
-    ) -> AppendResult:
-        """The first result of an append made with this key (IdempotencyMismatch for another body)."""
-        if prior_fingerprint != fingerprint:
-            raise IdempotencyMismatch(stream_id, key)
-        first = msgspec.json.decode(prior_result.encode(), type=_AppendedVersions)
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT array_agg(position ORDER BY version) FROM events "
-                "WHERE stream_id = %s AND version BETWEEN %s AND %s",
-                (stream_id, first.first_version, first.last_version),
-            ).fetchone()
-        positions = tuple(row[0]) if row and row[0] else ()
-        return AppendResult(
-            stream_id=stream_id,
-            first_version=first.first_version,
-            last_version=first.last_version,
-            positions=positions,
-            replayed=True,
-        )
-
     def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
-                (stream_id, idempotency_key),
-            ).fetchone()
-        if row is None:
-            return None
-        return self._replay(stream_id, idempotency_key, fingerprint, row[0], row[1])
+        return self._run(replayed_append_steps(stream_id, idempotency_key, fingerprint))
 
     def read_stream(
         self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",
-                (stream_id, after_version, limit),
-            ).fetchall()
-        return [_event(row) for row in rows]
+        return self._run(read_stream_steps(stream_id, after_version, limit))
 
     def stream_version(self, stream_id: StreamId) -> int:
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,)
-            ).fetchone()
-        return int(row[0]) if row else 0
+        return self._run(stream_version_steps(stream_id))
 
     def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
         with self._connect() as conn:
@@ -556,45 +656,18 @@ class PostgresStore(AccessSql):
         return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
 
     # -- games --------------------------------------------------------------------------------------
-    _GAME_COLUMNS = (
-        "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, "
-        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = games.stream_id), "
-        "finished, finished_at, title, stream_id"
-    )
-
-    @staticmethod
-    def _game(row: tuple[Any, ...]) -> GameRecord:
-        return GameRecord(
-            game_id=row[0],
-            club_id=row[1],
-            ruleset=row[2],
-            ruleset_version=row[3],
-            player_ids=tuple(row[4]),
-            created_at=row[5],
-            version=row[6],
-            finished=row[7],
-            finished_at=row[8],
-            title=row[9],
-            stream_id=row[10],
-        )
-
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
-        with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {self._GAME_COLUMNS} FROM games WHERE club_id = %s AND game_id = %s", (club_id, game_id)
-            ).fetchone()
-        return self._game(row) if row else None
+        return self._run(get_game_steps(club_id, game_id))
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         condition, params = game_filter_sql(club_id, where, mark="%s", player_clause="player_ids @> ARRAY[?]")
         sql = (
-            f"SELECT {self._GAME_COLUMNS} FROM games WHERE {condition} "
-            "ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition} ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
         )
         params += [where.limit, where.offset]
         with self._connect() as conn:
             rows = conn.execute(sql, params).fetchall()
-        return [self._game(row) for row in rows]
+        return [_game(row) for row in rows]
 
     # -- resources ----------------------------------------------------------------------------------
     def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
@@ -661,3 +734,82 @@ class PostgresStore(AccessSql):
                 (club_id, ruleset, ruleset),
             ).fetchall()
         return [self._resource(row) for row in rows]
+
+
+def _execute(conn: psycopg.Connection[Any], query: Query) -> Any:
+    cursor = conn.execute(query.sql, query.params)
+    return cursor.fetchone() if query.one else cursor.fetchall()
+
+
+async def _execute_async(conn: psycopg.AsyncConnection[Any], query: Query) -> Any:
+    cursor = await conn.execute(query.sql, query.params)
+    return await (cursor.fetchone() if query.one else cursor.fetchall())
+
+
+class AsyncPostgresEvents:
+    """The HTTP hot path on the event loop (`service.store.base.AsyncEvents`): the same statements as
+    `PostgresStore`, on psycopg's async pool, so a worker waits on PostgreSQL without holding its loop
+    and without a thread hop. Opened and closed on the loop that uses it (one per server worker)."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self._pool = AsyncConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"autocommit": True, "row_factory": tuple_row},
+            open=False,
+            name="tablelog-async",
+        )
+
+    async def open(self) -> None:
+        await self._pool.open()
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def _run(self, steps: QuerySteps[T]) -> T:
+        try:
+            async with self._pool.connection() as conn:
+                return await run_async(steps, functools.partial(_execute_async, conn))
+        except psycopg.Error as error:
+            translated = _store_error(error)
+            if translated is None:
+                raise
+            raise translated from (error if isinstance(translated, StoreUnavailable) else None)
+
+    async def append(
+        self,
+        stream_id: StreamId,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        *,
+        recorded_by: Recorder,
+        idempotency_key: str | None = None,
+        game: GameRecord | None = None,
+        progress: GameProgress | None = None,
+    ) -> AppendResult:
+        return await self._run(
+            append_steps(
+                stream_id,
+                events,
+                expected_version,
+                recorded_by=recorded_by,
+                idempotency_key=idempotency_key,
+                game=game,
+                progress=progress,
+            )
+        )
+
+    async def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        return await self._run(replayed_append_steps(stream_id, idempotency_key, fingerprint))
+
+    async def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        return await self._run(read_stream_steps(stream_id, after_version, limit))
+
+    async def stream_version(self, stream_id: StreamId) -> int:
+        return await self._run(stream_version_steps(stream_id))
+
+    async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
+        return await self._run(get_game_steps(club_id, game_id))

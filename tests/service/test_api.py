@@ -376,22 +376,11 @@ def test_an_earlier_state_is_folded_in_a_worker_thread_and_the_latest_on_the_loo
 ) -> None:
     # Issue 13: an earlier version is folded from the start (a long game took 0.77 s), so it must not
     # run on the event loop, where it would stall every other request of the process.
-    import threading
-
-    from service.records import GameRecords
-
     token = api.club("c1")
     api.players("c1", token, "alain", "bea")
     game_id = api.tally_game("c1", token)
     assert api.append("c1", token, game_id, 1, [rolled(0, 3), rolled(1, 4)]).status_code == 201
-    threads: list[str] = []
-    original = GameRecords.state
-
-    def watched(self: GameRecords, *args: Any) -> Any:
-        threads.append(threading.current_thread().name)
-        return original(self, *args)
-
-    monkeypatch.setattr(GameRecords, "state", watched)
+    threads = fold_threads(monkeypatch)
     earlier = api.client.get(f"/clubs/c1/games/{game_id}/state", params={"version": 2}, headers=api.auth(token))
     latest = api.client.get(f"/clubs/c1/games/{game_id}/state", headers=api.auth(token))
     assert (earlier.json()["version"], latest.json()["version"]) == (2, 3)
@@ -399,29 +388,43 @@ def test_an_earlier_state_is_folded_in_a_worker_thread_and_the_latest_on_the_loo
     assert threads[0].startswith("AnyIO worker thread") and not threads[1].startswith("AnyIO worker thread")
 
 
-def test_a_large_batch_is_appended_in_a_worker_thread_and_a_small_one_on_the_loop(
+def fold_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The threads that fold games and check batches from now on (the CPU-bound steps of `GameRecords`),
+    in order: anyio names the threads it hands work to; the event loop's thread is another one."""
+    import threading
+
+    from service import records
+
+    threads: list[str] = []
+    fold_onto, accept = records.GameRecords._fold_onto, records.accept_batch
+
+    def folding(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return fold_onto(*args)
+
+    def checking(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return accept(*args, **kwargs)
+
+    monkeypatch.setattr(records.GameRecords, "_fold_onto", staticmethod(folding))
+    monkeypatch.setattr(records, "accept_batch", checking)
+    return threads
+
+
+def test_a_large_batch_is_checked_in_a_worker_thread_and_a_small_one_on_the_loop(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 13: 32 writers of 500-event batches held the loop (and `/health`) for seconds.
-    import threading
-
-    from service.app import LOOP_BATCH
-    from service.records import GameRecords
+    from service.records import LOOP_BATCH
 
     token = api.club("c1")
     api.players("c1", token, "alain", "bea")
     game_id = api.tally_game("c1", token)
-    threads: list[str] = []
-    original = GameRecords.append
-
-    def watched(self: GameRecords, *args: Any) -> Any:
-        threads.append(threading.current_thread().name)
-        return original(self, *args)
-
-    monkeypatch.setattr(GameRecords, "append", watched)
+    threads = fold_threads(monkeypatch)
     assert api.append("c1", token, game_id, 1, [rolled(0, 1)]).status_code == 201
     many = [rolled((index + 1) % 2, 1) for index in range(LOOP_BATCH + 1)]
     assert api.append("c1", token, game_id, 2, many).status_code == 201
+    assert len(threads) == 2, threads
     assert not threads[0].startswith("AnyIO worker thread") and threads[1].startswith("AnyIO worker thread")
 
 
@@ -431,22 +434,10 @@ def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_th
 ) -> None:
     # Issue 13 part 7: a process that has not folded a game yet (after a restart) folds the whole game; a
     # long one would hold the event loop (and `/health`) for as long.
-    import threading
-
-    from service.records import GameRecords
-
     settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
     with TestClient(create_app(settings)) as before:
         token, game_id = Api(before).played_game("c1", [rolled(0, 3), rolled(1, 4)])
-    threads: list[str] = []
-    method = "append" if read == "events" else "folded"
-    original = getattr(GameRecords, method)
-
-    def watched(self: GameRecords, *args: Any) -> Any:
-        threads.append(threading.current_thread().name)
-        return original(self, *args)
-
-    monkeypatch.setattr(GameRecords, method, watched)
+    threads = fold_threads(monkeypatch)
     with TestClient(create_app(settings)) as restarted:
         api = Api(restarted)
         if read == "events":  # an append is the first to fold the game
@@ -468,26 +459,26 @@ def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_tur
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from service.app import HEAVY_THREADS, LOOP_BATCH
-    from service.records import GameRecords
+    from service import records
+    from service.records import HEAVY_THREADS, LOOP_BATCH
     from tests.service.test_sse import served
 
     running, most = [0], [0]
     lock = threading.Lock()
-    original = GameRecords.append
+    original = records.accept_batch
 
-    def watched(self: GameRecords, *args: Any) -> Any:
+    def watched(*args: Any, **kwargs: Any) -> Any:
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
         try:
             time.sleep(0.2)  # long enough for the six to overlap, were they let
-            return original(self, *args)
+            return original(*args, **kwargs)
         finally:
             with lock:
                 running[0] -= 1
 
-    monkeypatch.setattr(GameRecords, "append", watched)
+    monkeypatch.setattr(records, "accept_batch", watched)
     with served(f"sqlite:///{sqlite_path}") as site:
         token = site.api.club("c1")
         site.api.players("c1", token, "alain", "bea")

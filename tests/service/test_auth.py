@@ -45,3 +45,28 @@ def test_a_wrong_secret_the_operator_key_and_no_token_are_told_apart(tmp_path: P
     assert operator is not None and operator.operator and operator.club_id is None
     assert secret_hash == hash_secret(token.split("_", 2)[2]) and secret_hash not in token
     store.close()
+
+
+def test_a_key_is_known_without_the_database_only_while_revocations_are_heard(tmp_path: Path) -> None:
+    from service.notify import Hub
+
+    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    store.migrate()
+    store.create_club("c1", "Club")
+    key_id, token, secret_hash = new_key()
+    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    hub = Hub()
+    check = Authenticator(store, operator_key="op", hub=hub)
+    operator = check.remembered("op")
+    assert operator is not None and operator.operator
+    assert check.remembered(None) is None and check.remembered(token) is None  # never read yet
+    hub.access_changed(listening=True)
+    assert check(token) is not None
+    known = check.remembered(token)
+    assert known is not None and known.key_id == key_id
+    hub.access_changed(1)  # a revocation heard anywhere: forget, read again
+    assert check.remembered(token) is None
+    assert check(token) is not None and check.remembered(token) is not None
+    hub.access_changed(listening=False)  # deaf: a revocation could be missed, so always read
+    assert check.remembered(token) is None
+    store.close()

@@ -7,12 +7,15 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any, cast
 
 import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from domain.ruleset import Result
 from service.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 from service.store import open_store
+from service.store.async_events import AsyncEvents, InThreads
 from service.store.base import (
     AlreadyExists,
     GameFilter,
@@ -28,6 +31,7 @@ from service.store.base import (
     VersionConflict,
     game_stream,
 )
+from service.store.postgres import AsyncPostgresEvents, PostgresStore
 
 BY = Recorder(club_id="c1", key_id="k1")
 
@@ -47,15 +51,51 @@ def events(*names: str) -> list[NewEvent]:
     return [NewEvent(type=f"test.{n}", schema_version=1, data=b'{"n":"%s"}' % n.encode()) for n in names]
 
 
+HOT_PATH = frozenset({"append", "replayed_append", "read_stream", "stream_version", "get_game"})
+"""The `Store` methods that `AsyncEvents` also offers, awaited by the HTTP hot path."""
+
+
+class OnTheLoop:
+    """A `Store` whose hot-path methods are awaited through `AsyncEvents` on an event loop (a portal
+    thread; calls from several threads run there concurrently), the rest blocking as usual: the contract
+    tests that take it hold for the hot path as for the blocking store."""
+
+    def __init__(self, store: Store, hot: AsyncEvents, portal: BlockingPortal) -> None:
+        self._store, self._hot, self._portal = store, hot, portal
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in HOT_PATH:
+            return getattr(self._store, name)
+        method = getattr(self._hot, name)
+        return lambda *args, **kwargs: self._portal.call(functools.partial(method, *args, **kwargs))
+
+
 @pytest.fixture
-def store(database_url: str) -> Iterator[Store]:
+def store(database_url: str, request: pytest.FixtureRequest) -> Iterator[Store]:
     store = open_store(database_url, pool_size=20)
     store.migrate()
     store.create_club("c1", "Club One")
     try:
-        yield store
+        if getattr(request, "param", "blocking") == "blocking":
+            yield store
+            return
+        with start_blocking_portal() as portal:
+            if isinstance(store, PostgresStore):
+                hot: Any = AsyncPostgresEvents(store.url, max_size=20)
+                portal.call(hot.open)
+            else:
+                hot = InThreads(store)
+            try:
+                yield cast(Store, OnTheLoop(store, hot, portal))
+            finally:
+                if isinstance(hot, AsyncPostgresEvents):
+                    portal.call(hot.close)
     finally:
         store.close()
+
+
+both_paths = pytest.mark.parametrize("store", ["blocking", "event loop"], indirect=True)
+"""For the tests of the hot path: run them on the blocking store and awaited on the event loop."""
 
 
 def test_migrations_are_applied_once_and_then_none_is_pending(store: Store) -> None:
@@ -63,6 +103,7 @@ def test_migrations_are_applied_once_and_then_none_is_pending(store: Store) -> N
     assert store.migrate() == []
 
 
+@both_paths
 def test_an_append_is_read_back_with_versions_positions_and_recorder(store: Store) -> None:
     result = store.append("g1", events("a", "b"), 0, recorded_by=BY)
     assert (result.first_version, result.last_version) == (1, 2)
@@ -76,11 +117,13 @@ def test_an_append_is_read_back_with_versions_positions_and_recorder(store: Stor
     assert store.stream_version("nothing") == 0
 
 
+@both_paths
 def test_reading_a_stream_pages_by_version(store: Store) -> None:
     store.append("g1", events("a", "b", "c", "d"), 0, recorded_by=BY)
     assert [e.version for e in store.read_stream("g1", after_version=1, limit=2)] == [2, 3]
 
 
+@both_paths
 def test_a_stale_expected_version_is_a_conflict_that_reports_the_current_version(store: Store) -> None:
     store.append("g1", events("a", "b"), 0, recorded_by=BY)
     with pytest.raises(VersionConflict) as conflict:
@@ -92,6 +135,7 @@ def test_a_stale_expected_version_is_a_conflict_that_reports_the_current_version
     assert store.stream_version("g1") == 2
 
 
+@both_paths
 def test_a_failed_batch_writes_none_of_its_events(store: Store) -> None:
     store.append("g1", events("a"), 0, recorded_by=BY)
     with pytest.raises(VersionConflict):
@@ -101,6 +145,7 @@ def test_a_failed_batch_writes_none_of_its_events(store: Store) -> None:
     assert [e.type for e in read_all_when_visible(store, 2)] == ["test.a", "test.after"]
 
 
+@both_paths
 def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store: Store) -> None:
     first = store.append("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1")
     again = store.append("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1")
@@ -109,6 +154,7 @@ def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store: 
     assert len(store.read_stream("g1")) == 2
 
 
+@both_paths
 def test_an_idempotency_key_reused_with_another_body_is_refused(store: Store) -> None:
     store.append("g1", events("a"), 0, recorded_by=BY, idempotency_key="k-1")
     with pytest.raises(IdempotencyMismatch):
@@ -146,6 +192,7 @@ def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally", club_id
     )
 
 
+@both_paths
 def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(store: Store) -> None:
     store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
     store.append("g1", events("a", "b"), 1, recorded_by=BY)  # no progress: the listing is not written
@@ -176,6 +223,7 @@ def test_games_are_listed_with_filters(store: Store) -> None:
     assert store.list_games("other-club", GameFilter()) == []
 
 
+@both_paths
 def test_two_clubs_each_keep_a_game_of_the_same_id_on_its_own_stream(store: Store) -> None:
     store.create_club("c2", "Club Two")
     two = Recorder(club_id="c2")
@@ -283,6 +331,7 @@ def test_resources_are_versioned_and_immutable(store: Store) -> None:
     assert [r.version for r in store.list_resources("c1")] == [1, 2]
 
 
+@both_paths
 def test_concurrent_writers_on_one_stream_write_each_version_once(store: Store) -> None:
     """Eight writers race to append 25 events each to one stream, retrying on conflict."""
     written: list[int] = []

@@ -54,10 +54,12 @@ def test_a_request_on_a_cut_connection_gets_a_503_problem_and_the_retry_is_store
         assert answer.json()["type"] == "/problems/unavailable"
         assert "send the request again" in answer.json()["detail"]
 
-        retried = client.post(f"/clubs/c1/games/{game}/events", json=batch, headers=headers)
-        assert retried.status_code == 201, retried.text
-        again = client.post(f"/clubs/c1/games/{game}/events", json=batch, headers=headers)
-        assert again.status_code == 201 and again.json()["replayed"] is True
+        # The process holds two pools (the blocking one and its event loop's, `service.store.postgres`): each
+        # finds its cut connection on its next use, so a client retrying as told may meet a second 503.
+        answers = [client.post(f"/clubs/c1/games/{game}/events", json=batch, headers=headers) for _ in range(3)]
+        assert [a.status_code for a in answers if a.status_code != 503][:1] == [201], [a.text for a in answers]
+        assert all(a.headers.get("retry-after") == "1" for a in answers if a.status_code == 503)
+        assert answers[-1].status_code == 201 and answers[-1].json()["replayed"] is True
         events = client.get(f"/clubs/c1/games/{game}/events", headers=api.auth(token)).json()
         rolls = [e for e in events["events"] if e["type"] == "tally.rolled"]
         assert len(rolls) == 1
