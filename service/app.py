@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+import sys
 import time
 import uuid
 import weakref
@@ -586,6 +587,9 @@ async def near_fold(
 
 
 HEAVY_THREADS = 2
+SWITCH_INTERVAL = 0.001
+"""How long a heavy thread may hold the GIL while the event loop's thread waits for it (Python's default:
+5 ms, paid at each of the loop's wake-ups while heavy threads compute)."""
 _lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
 
 
@@ -697,6 +701,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
     own_store = store is None
 
     def startup(app: Litestar) -> None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
         opened = store or open_store(settings.database_url, pool_size=settings.pool_size)
         if settings.migrate_on_start and opened.pending_migrations():
             # As the migration role when one is set (the app's own role may not change the schema).
