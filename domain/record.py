@@ -33,7 +33,7 @@ class Correction(Event, frozen=True, kw_only=True, tag="tablelog.correction"):
     reason: str = ""
 
 
-class _Link(msgspec.Struct, frozen=True, array_like=True):
+class _Link(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A cons cell of the events in effect, newest first, so appending is O(1) and states share it."""
 
     version: int

@@ -4,6 +4,7 @@ import time; the store is opened (and migrated) at start-up and closed at shutdo
 from __future__ import annotations
 
 import gc
+import sys
 import time
 import uuid
 from datetime import datetime
@@ -40,9 +41,11 @@ from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT, BoundedRequest,
 from service.live import Live
 from service.logs import bind, configure_logging, get_logger, request_context
 from service.notify import Hub
+from service.positions import SECRET_NAME as POSITION_SECRET
+from service.positions import BadToken, PositionTokens
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.ratelimit import Limiter, rate_limit_middleware
-from service.records import GameRecords, NewGame, NotFound
+from service.records import SWITCH_INTERVAL, GameRecords, NewGame, NotFound
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, Store, StoredEvent
@@ -65,11 +68,11 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 POSITION_HEADER = "Tablelog-Position"
-MAX_POSITION = 2**63 - 1
-"""Global positions are PostgreSQL bigints."""
 POSITION_DOC = (
-    "Read-your-writes with read replicas: the last position an append answered (its `Tablelog-Position` "
-    "header). The read is served by a replica that has replayed it, else by the primary. Writes ignore it."
+    "Read-your-writes with read replicas: the token an append answered (its `Tablelog-Position` header, or "
+    "`position` in its body), sent back as it is. The read is served by a replica that has caught up with "
+    "that append, else by the primary. Writes ignore it. A token is opaque and opens only for the club it "
+    "was given to; anything else (such as the number older versions answered) is refused with a 400."
 )
 
 
@@ -112,24 +115,27 @@ class AppendOut(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     first_version: int
     last_version: int
-    positions: tuple[int, ...]
+    position: str
+    """Read-your-writes token (also the `Tablelog-Position` header): opaque, see `service.positions`."""
     replayed: bool
 
     @classmethod
-    def of(cls, game_id: str, result: AppendResult) -> AppendOut:
-        """The answer to an append of `game_id` (the API's, and the recording page's)."""
+    def of(cls, tokens: PositionTokens, club_id: str, game_id: str, result: AppendResult) -> AppendOut:
+        """The answer to an append of `game_id` (the API's, and the recording page's). Its global positions
+        stay sealed in the token: their gaps would tell how much other clubs write (issue 13 part 10)."""
         return cls(
             game_id=game_id,
             first_version=result.first_version,
             last_version=result.last_version,
-            positions=result.positions,
+            position=tokens.seal(club_id, max(result.positions, default=0)),
             replayed=result.replayed,
         )
 
 
 class EventOut(msgspec.Struct, frozen=True, kw_only=True):
+    """An event of a game, numbered by its version in the game (never by its global position)."""
+
     version: int
-    position: int
     type: str
     schema_version: int
     recorded_at: datetime
@@ -198,7 +204,6 @@ def _game_out(game: GameRecord) -> GameOut:
 def _event_out(event: StoredEvent) -> EventOut:
     return EventOut(
         version=event.version,
-        position=event.position,
         type=event.type,
         schema_version=event.schema_version,
         recorded_at=event.recorded_at,
@@ -233,10 +238,9 @@ async def provide_records(
     state: State,
     principal: NamedDependency[Principal],
     tablelog_position: Annotated[
-        int | None,
-        HeaderParameter(name=POSITION_HEADER, required=False, ge=0, le=MAX_POSITION, description=POSITION_DOC),
+        str | None, HeaderParameter(name=POSITION_HEADER, required=False, max_length=100, description=POSITION_DOC)
     ] = None,
-    position: Annotated[int | None, QueryParameter(ge=0, le=MAX_POSITION, description=POSITION_DOC)] = None,
+    position: Annotated[str | None, QueryParameter(max_length=100, description=POSITION_DOC)] = None,
 ) -> GameRecords:
     """The game records, handed out once the caller is known; a read's records read through a replica
     when the node has some (`service.store.replicas`), one that has replayed the position asked for.
@@ -245,11 +249,26 @@ async def provide_records(
     concurrently in a task group, which cost more than the rest of the dependency work per request
     (bench/: `python -m bench.profile http`)."""
     del principal
+    token, source = (tablelog_position, "header") if tablelog_position is not None else (position, "query")
+    # Opened whether or not this node has replicas, so a client learns of a bad token on any deployment.
+    wanted = None if token is None else _opened(state.tokens, request.path_params.get("club_id", ""), token, source)
     replicas = state.get("replicas")
     if replicas is None or request.method != "GET":
         return state.records
-    wanted = tablelog_position if tablelog_position is not None else position
     return state.records.reading_from(await replicas.read_store(state.store, wanted))
+
+
+def _opened(tokens: PositionTokens, club_id: str, token: str, source: str) -> int:
+    try:
+        return tokens.open(club_id, token)
+    except BadToken:
+        field = POSITION_HEADER if source == "header" else "position"
+        raise ValidationException(
+            detail=f"{field} is not a read-your-writes token this service gave to club {club_id!r}: send back "
+            f"the `{POSITION_HEADER}` of one of its appends as it is (tokens are opaque; the numbers older "
+            "versions answered are no longer taken).",
+            extra=[{"key": field, "message": "not a read-your-writes token of this club", "source": source}],
+        ) from None
 
 
 def _require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
@@ -435,7 +454,7 @@ class GameController(Controller):
         response_headers=[
             ResponseHeader(
                 name=POSITION_HEADER,
-                description="The last global position the append wrote: send it back on a read to read your writes.",
+                description="A read-your-writes token (opaque): send it back on a read to read your writes.",
                 documentation_only=True,
             )
         ],
@@ -447,6 +466,7 @@ class GameController(Controller):
         data: JSONBody[AppendIn],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Response[AppendOut]:
         recorder = _require_club(principal, club_id)
@@ -454,8 +474,8 @@ class GameController(Controller):
             club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
         )
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
-        out = AppendOut.of(game_id, result)
-        return Response(out, status_code=201, headers={POSITION_HEADER: str(max(result.positions, default=0))})
+        out = AppendOut.of(state.tokens, club_id, game_id, result)
+        return Response(out, status_code=201, headers={POSITION_HEADER: out.position})
 
     @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
     def read_events(
@@ -634,6 +654,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
     own_store = store is None
 
     def startup(app: Litestar) -> None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
         opened = store or open_store(settings.database_url, pool_size=settings.pool_size)
         if settings.migrate_on_start and opened.pending_migrations():
             # As the migration role when one is set (the app's own role may not change the schema).
@@ -644,6 +665,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
         app.state.store = opened
         app.state.records = GameRecords(opened, limits=app.state.limits)
         app.state.hot_pool = None
+        # Every node seals read-your-writes tokens alike: the key is a setting or made once in the database.
+        app.state.tokens = PositionTokens(settings.position_key or opened.server_secret(POSITION_SECRET))
         # One subscription per process to what changed in the database (service.notify): live streams
         # follow it, remembered credentials are forgotten on a revocation heard.
         app.state.hub = hub = Hub()

@@ -59,6 +59,9 @@ LOOP_FOLD = 64
 """Up to this many new events are folded onto a remembered fold on the event loop."""
 HEAVY_THREADS = 2
 """At most this many worker threads per process compute folds and check large batches at once."""
+SWITCH_INTERVAL = 0.001
+"""How long a heavy thread may hold the GIL while the event loop's thread waits for it (Python's default:
+5 ms, paid at each of the loop's wake-ups while heavy threads compute)."""
 
 
 class Call(NamedTuple):

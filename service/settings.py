@@ -81,6 +81,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     primary serves it."""
     read_replica_check_seconds: float = 1.0
     """How often each node measures its replicas' lag (and tries an unreachable one again)."""
+    position_key: str | None = None
+    """The secret that seals read-your-writes tokens (`Tablelog-Position`; any string, at least 32
+    characters). None: one made once in the database (`server_secrets`), which every node reads alike."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:

@@ -21,6 +21,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody
 from litestar.response import Redirect, Template
@@ -411,6 +412,7 @@ class RecordApi(Controller):
         data: JSONBody[AppendIn],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Recorded:
         """Record a batch through the API's own use case, and answer with the choices after it."""
@@ -423,7 +425,7 @@ class RecordApi(Controller):
             idempotency_key,
         )
         record = records.game(club_id, game_id)
-        appended = AppendOut.of(game_id, result)
+        appended = AppendOut.of(state.tokens, club_id, game_id, result)
         return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record)))
 
 

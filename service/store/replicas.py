@@ -6,12 +6,13 @@ Everything else of the request, and every write, idempotency check and version c
 primary: a `RoutedStore` sends only the methods it names to the replica. Keys, sessions and revocations
 are read from the primary by the authenticator, so a revoked key is refused at once on every node.
 
-Read-your-writes. An append answers with the global positions it wrote (`Tablelog-Position`, the last
-of them). A position is `(transaction id << 20) + index` (`service.store.postgres`), so a replica has
-the append once that transaction is visible in the replica's own snapshot: a client that sends the
-position back (header `Tablelog-Position` or query `position`) is served by a replica only once it has
-replayed it; the node waits up to `read_replica_wait_seconds`, then asks the primary. No round trip is
-added to the append: the token is the position it returns already.
+Read-your-writes. An append answers with the last global position it wrote, sealed in an opaque token
+(`Tablelog-Position`, `service.positions`); the node opens it again when a client sends it back. A
+position is `(transaction id << 20) + index` (`service.store.postgres`), so a replica has the append
+once that transaction is visible in the replica's own snapshot: a client that sends the token back
+(header `Tablelog-Position` or query `position`) is served by a replica only once it has replayed it;
+the node waits up to `read_replica_wait_seconds`, then asks the primary. No round trip is added to the
+append: the token seals the position it returns already.
 
 Rotation. Each node measures its replicas every `read_replica_check_seconds`: the primary's WAL
 position (`pg_current_wal_lsn`) against each replica's replayed one (`pg_last_wal_replay_lsn`). A

@@ -1,5 +1,7 @@
 """The generic fold: start, evolve, corrections (G-3), determinism."""
 
+import gc
+
 import msgspec
 import pytest
 
@@ -98,3 +100,15 @@ def test_the_events_in_effect_are_found_from_the_corrections_alone():
     ]
     assert effective_events_of(events) == fold(RULESET, events).effective_events()
     assert [v for v, _ in effective_events_of(events)] == [2, 8]
+
+
+def test_a_long_fold_adds_nothing_for_the_garbage_collector_to_scan():
+    # A server remembers each game's fold, with one link per event in effect: tracked, they made every full
+    # collection scan every remembered event (pauses of 40 to 160 ms under the bench's heaviest load).
+    # Links are immutable and only point to older links, so they can never be part of a cycle.
+    gc.collect()
+    before = len(gc.get_objects())
+    folded = fold(RULESET, [STARTED, *(Rolled(seat=i % 2, face=1 + i % 6) for i in range(5000))])
+    gc.collect()
+    assert folded.effective_count == 5000
+    assert len(gc.get_objects()) - before < 100
