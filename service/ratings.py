@@ -61,7 +61,9 @@ class Ratings:
             current = self.store.player_ratings(*key)
             games = sorted(fresh.get(key, []), key=order_key)
             latest = max(((r.last_finished_at, r.last_game) for r in current.values()), default=None)
-            if games and latest is not None and order_key(games[0]) <= latest:
+            # Derived again from the earliest of what changed: a batch's own games before a corrected game's
+            # place are not in the store's history yet, so they start the derivation too.
+            if games and (starts.get(key) or (latest is not None and order_key(games[0]) <= latest)):
                 starts.setdefault(key, []).append(order_key(games[0]))
             if starts.get(key):
                 out.append(self._again(key, min(starts[key]), batch))

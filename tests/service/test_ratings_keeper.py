@@ -5,10 +5,11 @@ store is an in-memory stand-in applying the rows as the SQL does."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
 import msgspec
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from domain.ruleset import Player, PlayerResult, Result
@@ -80,18 +81,21 @@ GAME = st.tuples(st.integers(0, 50), st.lists(st.sampled_from("abcde"), min_size
     games=st.lists(GAME, min_size=1, max_size=14),
     batches=st.lists(st.integers(1, 3), max_size=14),
     corrections=st.lists(st.tuples(st.integers(0, 13), st.booleans(), st.integers(0, 50)), max_size=5),
-    data=st.data(),
+    places=st.randoms(use_true_random=False),
 )
+# Found by hypothesis: a game corrected in the batch it finished in, beside another game of the batch that
+# finished before it (the batch's own earlier game was left out when the ratings were derived again).
+@example(games=[(0, ["a", "b"]), (0, ["a", "b"])], batches=[3], corrections=[(1, False, 0)], places=random.Random(0))
 def test_kept_ratings_equal_ratings_from_scratch_after_every_batch(
     games: list[tuple[int, list[str]]],
     batches: list[int],
     corrections: list[tuple[int, bool, int]],
-    data: st.DataObject,
+    places: random.Random,
 ) -> None:
     store = MemoryStore()
     keeper = Ratings(store)  # type: ignore[arg-type]
     arriving = [
-        summary(f"g{n:02}", minute, tuple(seats), tuple(data.draw(st.permutations(range(1, len(seats) + 1)))), True)
+        summary(f"g{n:02}", minute, tuple(seats), tuple(places.sample(range(1, len(seats) + 1), len(seats))), True)
         for n, (minute, seats) in enumerate(games)
     ]
     steps: list[list[GameSummary | tuple[int, bool, int]]] = []
