@@ -6,6 +6,7 @@ The rules and the readings chosen are listed by id (M44-n) in `RULES.md`, beside
 from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
+from domain.memoire44.air import AirPackKind
 from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.combat import CombatDeckKind
 from domain.memoire44.events import Memoire44Event
@@ -25,6 +26,7 @@ RULESET = GameRuleset(
         "scenario": ScenarioKind(),
         "initiative_table": InitiativeTableKind(),
         "combat_deck": CombatDeckKind(),
+        "air_pack": AirPackKind(),
     },
     initial=setup.initial,  # the scenario set up, opening hands still to draw
     validate=rules.validate,

@@ -191,6 +191,71 @@ class CombatCardPlayed(Event, tag="memoire44.combat_card_played", kw_only=True, 
     unit: int | None = None
 
 
+class AirCardDrawn(Event, tag="memoire44.air_card_drawn", kw_only=True, frozen=True):
+    """An air combat card drawn (M44-AIR-2): in the deal, after a Recon card, after Their Finest Hour, or
+    for destroying a plane; `card` is None when face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class PlaneDeployed(Event, tag="memoire44.plane_deployed", kw_only=True, frozen=True):
+    """A plane of the side's lot (`plane`, its id in the air pack) put on the board at `hex` with the air
+    combat card `card` beside the command card (M44-AIR-3). `use_effect`: the card's printed effect is
+    used this turn instead of a standard attack (only when its symbol matches the plane's)."""
+
+    seat: int
+    plane: str
+    card: str
+    hex: Hex
+    use_effect: bool = False
+
+
+class PlaneOrdered(Event, tag="memoire44.plane_ordered", kw_only=True, frozen=True):
+    """The side's plane (`plane`) ordered by the command card, as one of the units it orders (M44-AIR-4)."""
+
+    seat: int
+    plane: str
+
+
+class PlaneMoved(Event, tag="memoire44.plane_moved", kw_only=True, frozen=True):
+    """The plane's flight (M44-AIR-5): the hexes it enters, in order. `markers` are the hexes of enemy
+    ground units it drops an ammunition marker on as it passes (M44-AIR-6)."""
+
+    seat: int
+    plane: str
+    path: tuple[Hex, ...]
+    markers: tuple[Hex, ...] = ()
+
+
+class AirStrike(Event, tag="memoire44.air_strike", kw_only=True, frozen=True):
+    """A plane's standard attack on the ground unit under one ammunition marker (`target`): the dice
+    counted (`dice`) and the faces rolled (M44-AIR-6)."""
+
+    seat: int
+    target: Hex
+    dice: int
+    faces: tuple[str, ...]
+
+
+class Dogfight(Event, tag="memoire44.dogfight", kw_only=True, frozen=True):
+    """The side's plane (`plane`) duels the enemy plane next to it, rolling its duel value (M44-AIR-7)."""
+
+    seat: int
+    plane: str
+    dice: int
+    faces: tuple[str, ...]
+
+
+class AntiAircraft(Event, tag="memoire44.anti_aircraft", kw_only=True, frozen=True):
+    """An ordered ground unit (`unit`) fires at the enemy plane (M44-AIR-8)."""
+
+    seat: int
+    unit: int
+    dice: int
+    faces: tuple[str, ...]
+
+
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardDrawn,
     CardPlayed,
@@ -212,4 +277,11 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     InitiativeTaken,
     CombatCardDrawn,
     CombatCardPlayed,
+    AirCardDrawn,
+    PlaneDeployed,
+    PlaneOrdered,
+    PlaneMoved,
+    AirStrike,
+    Dogfight,
+    AntiAircraft,
 ]

@@ -3,7 +3,7 @@
 The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
 `italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
 the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
-core does not record yet (air rules, D-Day reinforcements) are refused by name, so a club never
+core does not record yet (D-Day reinforcements) are refused by name, so a club never
 records a game under rules it silently ignores; an option nobody knows is refused as unknown.
 """
 
@@ -31,6 +31,8 @@ SUPPORTED: dict[str, str] = {
     "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
     "gung_ho": "the US Marines at an Overlord team table (M44-OV-9)",
     "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
+    "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-10), with the air pack imported as a resource",
+    "air_theatre": "the theatre and date the air pack's superiority table is read at (M44-AIR-1)",
 }
 # Options whose value names a side; `true` means the Allies.
 SIDE_OPTIONS: dict[str, str] = {
@@ -40,8 +42,6 @@ SIDE_OPTIONS: dict[str, str] = {
     "gung_ho": "marines",
 }
 NOT_YET: dict[str, str] = {
-    "air_rules": "the Air Pack rules (they need the air superiority table by theatre and date and the air "
-    "units' duel values, which the rules summary does not print)",
     "dday_rules": "the D-Day Landings reinforcements (they need the D-Day reinforcement table, which the rules "
     "summary does not print; the control objectives, air_superiority and off_board_artillery are recorded)",
 }
@@ -62,6 +62,8 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     off_board_artillery: str = ""  # the side whose Recon 1 cards may be played as Barrage
     marines: str = ""  # the side under the US Marines command rule (M44-OV-9)
     combat_cards: bool = False  # M44-CC-1
+    air: bool = False  # M44-AIR-1
+    air_theatre: str = ""  # the key of the air pack's superiority table (M44-AIR-1)
 
     @property
     def snow(self) -> bool:
@@ -98,6 +100,12 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
                 continue
             flags["weather"] = value or ""
             continue
+        if name == "air_theatre":
+            if not isinstance(value, str):
+                errors.append((field, f"must name a theatre of the air pack's superiority table, not {value!r}"))
+                continue
+            flags["air_theatre"] = value
+            continue
         if name in SIDE_OPTIONS:
             # The editor names the side; `true` means the Allies (the Russians', the D-Day landings' side).
             side = "ALLIES" if value is True else "" if value in (False, None) else value
@@ -124,6 +132,8 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             off_board_artillery=flags.get("off_board_artillery", ""),
             marines=flags.get("marines", ""),
             combat_cards=flags.get("combat_cards", False),
+            air=flags.get("air_rules", False),
+            air_theatre=flags.get("air_theatre", ""),
         ),
         errors,
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.memoire44.air import cards_for_play, turn_over
 from domain.memoire44.board import Hex, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
     ARMOUR,
@@ -455,6 +456,8 @@ def path_problem(
             return "M44-4", f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
         if hex_ in state.occupant:
             return "M44-1", f"{hex_name(hex_)} is occupied"
+        if state.air is not None and any(p.hex == hex_ and p.camp != unit.camp for p in state.air.planes):
+            return "M44-AIR-5", f"a ground unit does not move through the enemy plane at {hex_name(hex_)}"
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
             return "M44-4", f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
@@ -1517,6 +1520,8 @@ def recount(state: State) -> State:
         state = replace(state, villages=villages)
     held = objective_medals(state)
     kills = eliminations(state)
+    if state.air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down
+        kills = (kills[0] + state.air.kills[0], kills[1] + state.air.kills[1])
     medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
     winner = None
     for camp in (state.active, 1 - state.active):
@@ -1550,6 +1555,8 @@ def evolve(state: State, event: Any) -> State:
 
 
 def _next_turn(state: State) -> State:
+    if state.air is not None:  # M44-AIR-4: a plane not activated this turn leaves the board
+        state = replace(state, air=turn_over(state.air, state.active))
     return replace(
         state,
         phase="card",
@@ -1650,6 +1657,10 @@ def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     phase = "battle" if effective in CARD_BATTLES else "roll" if effective in ROLL_CARDS else "order"
     if state.combat_deck is not None:
         state = _combat_draws(state, event, event.card if event.card in RECON_CARDS else effective)
+    if state.air is not None:  # M44-AIR-9: Recon and Their Finest Hour draw air combat cards
+        state = replace(
+            state, air=cards_for_play(state.air, camp, effective, bool(RECON_CARDS & {event.card, effective}))
+        )
     return replace(
         state,
         card=event.card,
@@ -2025,3 +2036,7 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     CombatCardDrawn: _evolve_combat_drawn,
     CombatCardPlayed: _evolve_combat_played,
 }
+
+
+# The air events' validators and evolvers (M44-AIR-2 to M44-AIR-8) join the tables above.
+from domain.memoire44 import airplay  # noqa: E402,F401

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.memoire44.airplay import initial_air
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, CombatDeck, parse_combat_deck
@@ -177,5 +178,6 @@ def initial(setup: Setup) -> State:
         combat_deck=deck,
         combat_hands=tuple(Hand() for _ in seats) if deck else (),
         combat_due=deal if deck else (),
+        air=initial_air(setup, scenario, roles is not None),
     )
     return recount(state)
