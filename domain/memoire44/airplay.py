@@ -25,7 +25,7 @@ from domain.memoire44.air import (
     strike_hits,
 )
 from domain.memoire44.board import Hex, distance, hex_name
-from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES
+from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -99,7 +99,7 @@ def initial_air(setup: Setup, scenario: Scenario, teams: bool) -> AirState | Non
             )
         side = pack.superiority[theatre]
     sides = scenario.sides
-    beach = any(h.terrain == "beach" for h in scenario.hexes)
+    beach = any(TERRAINS[h.terrain].beach for h in scenario.hexes if h.terrain in TERRAINS)
     superiority = sides.index(side)
     deal = [DEAL - beach + (camp == superiority) for camp in (0, 1)]
     planes = tuple(Plane(plane=plane_id, camp=sides.index(spec.side)) for plane_id, spec in sorted(pack.planes.items()))

@@ -140,6 +140,16 @@ def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
     return found
 
 
+def near_enemy_plane(state: State, unit: Unit) -> bool:
+    """Whether an enemy plane flies next to `unit`: Close Assault may order it against the plane (M44-AIR-9)."""
+    air, here = state.air, unit.hex
+    return (
+        air is not None
+        and here is not None
+        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) == 1 for p in air.planes)
+    )
+
+
 def toward_home(camp: int) -> int:
     """The row step of a retreat: camp 0's edge is row 0 (M44-3)."""
     return -1 if camp == 0 else 1
@@ -351,7 +361,7 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
             )
         return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
     if card == "close_assault":
-        if all(adjacent_enemies(state, u) for u in units):
+        if all(adjacent_enemies(state, u) or near_enemy_plane(state, u) for u in units):
             return None
         return "Close Assault orders units next to an enemy only"
     if card in ("direct_from_hq", "firefight"):

@@ -89,6 +89,10 @@ TEST_INITIATIVE: dict[str, Any] = msgspec.json.decode((HERE / "initiative_table.
 TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json").read_bytes())
 
 
+# A test air pack (air_pack.json, made up for tests: the rules summary relies on tables it does not print).
+TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes())
+
+
 def with_resource(setup: Setup, kind: str, content: dict[str, Any]) -> Setup:
     """`setup` with a club resource of `kind` embedded (an initiative table, a combat deck)."""
     data = msgspec.json.encode(content)
