@@ -256,8 +256,8 @@ def _check_air_card(air: AirState, camp: int, card: str) -> None:
         raise _refuse("G-2", "too_many_copies", f"The air combat deck holds {air.pack.cards[card].count}.")
 
 
-def deploy_problem(state: State, camp: int, index: int, hex_: Hex) -> tuple[str, str, str] | None:
-    """(rule, code, reason) why `camp` cannot deploy plane `index` at `hex_` now, or None (M44-AIR-3)."""
+def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] | None:
+    """(rule, code, reason) why `camp` cannot deploy plane `index` now, wherever, or None (M44-AIR-3)."""
     air = state.air
     assert air is not None
     if camp != state.active or state.phase != "move":
@@ -274,18 +274,18 @@ def deploy_problem(state: State, camp: int, index: int, hex_: Hex) -> tuple[str,
     plane = air.planes[index]
     if plane.lost:
         return "M44-AIR-7", "plane_lost", "A plane shot down never returns."
-    if hex_ not in state.board.hexes:
-        return "M44-AIR-3", "off_board", f"{hex_} is not on the board."
-    if enemy_plane_at(state, hex_, camp):
-        return "M44-AIR-5", "air_occupied", f"An enemy plane flies over {hex_name(hex_)}."
     return None
 
 
 def _validate_deployed(state: State, event: PlaneDeployed, camp: int) -> None:
     air, index = _own_plane(state, camp, event.plane)
-    problem = deploy_problem(state, camp, index, event.hex)
+    problem = deploy_problem(state, camp, index)
     if problem is not None:
         raise _refuse(*problem, plane=event.plane)
+    if event.hex not in state.board.hexes:
+        raise _refuse("M44-AIR-3", "off_board", f"{event.hex} is not on the board.")
+    if enemy_plane_at(state, event.hex, camp):
+        raise _refuse("M44-AIR-5", "air_occupied", f"An enemy plane flies over {hex_name(event.hex)}.")
     _check_air_card(air, camp, event.card)
     symbol = air.pack.planes[event.plane].symbol
     if event.use_effect and air.pack.cards[event.card].symbol != symbol:
@@ -629,7 +629,7 @@ def legal(state: State, seat: int) -> list[Any]:
         if plane.camp != camp:
             continue
         symbol = air.pack.planes[plane.plane].symbol
-        if plane.hex is None and cards and deploy_problem(state, camp, index, next(iter(state.board.hexes))) is None:
+        if plane.hex is None and cards and deploy_problem(state, camp, index) is None:
             for card in sorted(cards):
                 for hex_ in sorted(state.board.hexes):
                     if not enemy_plane_at(state, hex_, camp):

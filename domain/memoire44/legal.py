@@ -13,6 +13,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.memoire44 import airplay
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
@@ -88,6 +89,8 @@ def legal_events(state: State, seat: int) -> list[Any]:
     events = _game_events(state, seat)
     if state.combat_deck is not None:
         events += _combat_events(state, seat)
+    if state.air is not None:
+        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-8
     return events
 
 

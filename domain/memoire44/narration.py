@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.memoire44.airplay import AIR_EVENTS
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS, FULL_DAY
 from domain.memoire44.events import (
+    AirCardDrawn,
+    AirStrike,
+    AntiAircraft,
     Battle,
     CardCommitted,
     CardDiscarded,
@@ -22,10 +26,14 @@ from domain.memoire44.events import (
     CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
+    Dogfight,
     GameEnded,
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
+    PlaneDeployed,
+    PlaneMoved,
+    PlaneOrdered,
     Retreated,
     UnitMoved,
     UnitsOrdered,
@@ -88,6 +96,10 @@ def _sees_hand(state: State, viewer: Viewer, seat: int) -> bool:
 def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
     """The line of an event whose card only its side sees (G-2): named to that side's seats and in the
     full record, "a card" to everyone else (the enemy and the spectators)."""
+    if isinstance(event, AirCardDrawn):
+        seen = _sees_hand(before, viewer, event.seat) and before.air is not None and event.card is not None
+        card = before.air.pack.cards[str(event.card)].name if seen and before.air else "an air combat card"
+        return f"{who} draw {card}."
     if isinstance(event, CardDrawn | CardCommitted):
         if not _sees_hand(before, viewer, event.seat):
             card = "a card"
@@ -181,6 +193,8 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
         on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
         return f"{who} play the combat card {name}{on}."
+    if isinstance(event, AIR_EVENTS):
+        return _air_text(before, event, after, who)
     return f"{who}: {type(event).__name__}."
 
 
@@ -206,6 +220,56 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
     if after.pending is not None and after.pending.kind == "retreat":
         text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
     return text
+
+
+def _plane_name(state: State, plane: str) -> str:
+    return state.air.pack.planes[plane].name if state.air is not None else plane
+
+
+def _plane_fate(before: State, after: State) -> str:
+    """What happened to the planes hit (M44-AIR-7, M44-AIR-8)."""
+    if before.air is None or after.air is None:
+        return ""
+    for old, new in zip(before.air.planes, after.air.planes, strict=True):
+        if old.hex is not None and new.hex is None:
+            name = _plane_name(before, old.plane)
+            return f" The {name} is shot down." if new.lost else f" The {name} is driven off the board."
+    return " It misses."
+
+
+def _air_text(before: State, event: Any, after: State, who: str) -> str:
+    """The air events' lines (M44-AIR-3 to M44-AIR-8); the air combat card played is shown to all."""
+    if isinstance(event, PlaneDeployed):
+        assert before.air is not None
+        card = before.air.pack.cards[event.card].name
+        use = ", using the card's own effect" if event.use_effect else ""
+        return f"{who} deploy the {_plane_name(before, event.plane)} at {hex_name(event.hex)} with {card}{use}."
+    if isinstance(event, PlaneOrdered):
+        return f"{who} order the {_plane_name(before, event.plane)}."
+    if isinstance(event, PlaneMoved):
+        path = " → ".join(hex_name(h) for h in event.path)
+        marks = ", ".join(hex_name(h) for h in event.markers)
+        dropped = f", dropping ammunition on {marks}" if marks else ""
+        return f"{who} fly the {_plane_name(before, event.plane)} → {path}{dropped}."
+    if isinstance(event, AirStrike):
+        target = before.units[before.occupant[event.target]]
+        text = f"{who} strike the {_unit(before, target)} from the air: {', '.join(event.faces)}."
+        lost = target.figures - after.units[target.uid].figures
+        if after.units[target.uid].figures == 0:
+            text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
+        elif lost:
+            text += f" {_count(lost, 'figure')} lost."
+        if after.pending is not None and after.pending.kind == "retreat":
+            text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
+        return text
+    if isinstance(event, Dogfight):
+        faces = ", ".join(event.faces)
+        return f"{who} dogfight with the {_plane_name(before, event.plane)}: {faces}.{_plane_fate(before, after)}"
+    assert isinstance(event, AntiAircraft)
+    faces = ", ".join(event.faces)
+    return (
+        f"{who} fire at the enemy plane with the {_own(before.units[event.unit])}: {faces}.{_plane_fate(before, after)}"
+    )
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:
