@@ -176,7 +176,7 @@ def anti_aircraft_dice(state: State, unit: Unit, plane_hex: Hex) -> tuple[int, s
         if reach > ARTILLERY_REACH:
             return f"artillery fires at a plane at most {ARTILLERY_REACH} hexes away, not {reach}"
         return ARTILLERY_DICE, f"artillery at a plane: {ARTILLERY_DICE}"
-    if reach != 1:
+    if reach > 1:  # a plane over the unit's own hex is as close as one next to it
         return f"{unit.kind} fires only at a plane next to it, not {reach} hexes away"
     if rules.card_for(state, unit.uid) == "close_assault":
         return GROUND_DICE + 1, f"{unit.kind} at an adjacent plane: {GROUND_DICE}; Close Assault: +1"

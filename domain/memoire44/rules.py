@@ -141,12 +141,13 @@ def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
 
 
 def near_enemy_plane(state: State, unit: Unit) -> bool:
-    """Whether an enemy plane flies next to `unit`: Close Assault may order it against the plane (M44-AIR-9)."""
+    """Whether an enemy plane flies next to `unit` or over it: Close Assault may order it against the plane
+    (M44-AIR-9)."""
     air, here = state.air, unit.hex
     return (
         air is not None
         and here is not None
-        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) == 1 for p in air.planes)
+        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) <= 1 for p in air.planes)
     )
 
 
@@ -1855,8 +1856,8 @@ def _offer_ground(state: State, attacker: Unit | None, hex_: Hex, overrun_battle
     if attacker is None or attacker.kind == ARTILLERY:
         return replace(state, pending=None)
     current = state.units[attacker.uid]
-    if current.hex is None:
-        return replace(state, pending=None)
+    if current.hex is None or path_problem(state, current, (hex_,), 1, free=True) is not None:
+        return replace(state, pending=None)  # e.g. an enemy plane over the hex (M44-AIR-5)
     return replace(
         state, pending=Pending(kind="take_ground", unit=attacker.uid, hex=hex_, overrun_battle=overrun_battle)
     )

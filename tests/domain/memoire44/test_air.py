@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.board import hex_name
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -29,7 +30,7 @@ from domain.memoire44.events import (
     UnitMoved,
     UnitsOrdered,
 )
-from domain.ruleset import ResourceError, RuleError
+from domain.ruleset import ResourceError, RuleError, Viewer
 
 from .harness import TEST_AIR_PACK, team_setup_for, with_resource
 from .tables import ALLIES, AXIS, Table, hexagon, m44, setup_from
@@ -462,3 +463,64 @@ def test_an_ambush_against_a_plane_is_not_recorded():
     allied_spitfire(game, at=(4, 10))
     error = game.refused(CardPlayed(seat=AXIS, card="ambush", target=(4, 10)))
     assert error.code == "ambush_target"  # M44-AIR-10: Ambush answers ground units only, for now
+
+
+# ---------------------------------------------------------------- views, replay lines, picture (G-2)
+
+
+def test_air_combat_cards_are_hidden_from_the_enemy_and_the_public():
+    game = air_table()
+    public = RULESET.view(game.state, Viewer.public())["air"]
+    assert [h["count"] for h in public["hands"]] == [2, 3] and "known" not in public["hands"][ALLIES]  # M44-AIR-2
+    enemy = RULESET.view(game.state, Viewer.of_seat(AXIS))["air"]
+    assert "known" not in enemy["hands"][ALLIES] and enemy["hands"][AXIS]["known"] == ["fighter_sweep", "bomb_run"]
+    before = game.state
+    event = AirCardDrawn(seat=ALLIES, card="bomb_run")
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"))
+    before = game.state
+    after = game.accept(event)
+    assert RULESET.narrate(before, event, after, Viewer.public()).text == "Allies (Bea) draw an air combat card."
+    assert RULESET.narrate(before, event, after, Viewer.of_seat(AXIS)).text.endswith("an air combat card.")
+    assert RULESET.narrate(before, event, after, Viewer.of_seat(ALLIES)).text == "Allies (Bea) draw Bomb Run."
+
+
+def test_the_replay_tells_the_flight_the_strike_and_the_plane_shot_down():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    event: Any = PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(4, 12))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert line == "Allies (Bea) deploy the Spitfire at " + hex_name((4, 12)) + " with Fighter Sweep."
+    event = PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 11),), markers=((3, 11),))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert "dropping ammunition on" in line
+    event = AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("armour",))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert line.endswith("armour. 1 figure lost.")
+    svg = RULESET.picture(RULESET.view(game.state, Viewer.public()))
+    assert "Allied plane, Spitfire" in svg or "Allies plane, Spitfire" in svg  # the picture draws planes
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1,)))
+    event = AntiAircraft(seat=AXIS, unit=1, dice=3, faces=("grenade", "star", "star"))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert "The Spitfire is shot down. Axis now have 1 medal." in line
+    assert "Spitfire" not in RULESET.picture(RULESET.view(game.state, Viewer.public()))
+
+
+def test_the_recording_page_is_offered_the_air_events():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    offered = RULESET.legal_events(game.state, ALLIES)
+    deploys = [e for e in offered if isinstance(e, PlaneDeployed)]
+    assert {e.plane for e in deploys} == {"spitfire", "typhoon"}  # M44-AIR-3
+    assert len({e.hex for e in deploys}) == len(game.state.board.hexes)  # any hex
+    assert all(not isinstance(e, PlaneDeployed) for e in RULESET.legal_events(game.state, AXIS))
+    game.accept(deploys[0])
+    offered = RULESET.legal_events(game.state, ALLIES)
+    assert any(isinstance(e, PlaneMoved) and e.markers for e in offered)
+    for event in offered:
+        if isinstance(event, PlaneMoved):
+            game.folded.check(event)  # every flight offered is accepted
