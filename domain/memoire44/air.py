@@ -132,5 +132,15 @@ def turn_over(air: AirState, camp: int) -> AirState:
         for i, p in enumerate(air.planes)
     )
     return replace(
-        air, planes=planes, card_played=False, activated=(), moved=(), fought=(), effect=(), markers=(), shot=()
+        air,
+        planes=planes,
+        card_played=False,
+        activated=(),
+        moved=(),
+        fought=(),
+        effect=(),
+        markers=(),
+        shot=(),
+        bomb=None,
+        bomb_markers=0,
     )

@@ -30,6 +30,7 @@ from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
     AntiAircraft,
+    Bombing,
     Dogfight,
     PlaneDeployed,
     PlaneMoved,
@@ -39,7 +40,8 @@ from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Pending, Plane, State, Unit
 from domain.ruleset import ResourceError, RuleError, Setup
 
-AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft)
+AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
+BOMBED_KINDS = ("temporary", "permanent")  # M44-AIR-11: the objectives a bombing takes (never a majority)
 
 
 def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
@@ -333,6 +335,55 @@ def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
     problem = marker_problem(state, camp, event.path, event.markers)
     if problem is not None:
         raise _refuse("M44-AIR-6", "bad_markers", f"Markers refused: {problem}.")
+    if event.bomb:
+        if index in air.effect:
+            raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no bombing.")
+        if bomb_target(state, camp, event.path[-1]) is None:
+            raise _refuse(
+                "M44-AIR-11",
+                "no_objective",
+                f"A bomb is laid where the plane stops, on an objective of its side not yet held (not a majority "
+                f"objective, nor one the enemy retook from a bombing); {hex_name(event.path[-1])} is none.",
+            )
+
+
+def bomb_target(state: State, camp: int, hex_: Hex) -> int | None:
+    """The objective a bomb laid at `hex_` by `camp` would take, or None (M44-AIR-11)."""
+    air = state.air
+    assert air is not None
+    for index, objective in enumerate(state.objectives):
+        if (
+            hex_ in objective.hexes
+            and objective.camp == camp
+            and objective.kind in BOMBED_KINDS
+            and index not in air.bombed
+            and index not in air.retaken
+            and index not in state.permanent
+        ):
+            return index
+    return None
+
+
+def bombing_dice(air: AirState) -> tuple[int, ...]:
+    """Dice a bombing may roll: one, or one per ammunition marker of the flight (M44-7, M44-AIR-11)."""
+    return tuple(sorted({1, air.bomb_markers} - {0}))
+
+
+def _validate_bombing(state: State, event: Bombing, camp: int) -> None:
+    air = _air(state)
+    _check_turn(state, camp, ("move", "battle"), "A bombing comes in its side's turn")
+    if air.bomb is None:
+        raise _refuse("M44-AIR-11", "no_bomb", "No bomb token lies on an objective this turn.")
+    if air.markers:
+        raise _refuse("M44-AIR-11", "strikes_first", "The bombing is rolled after the plane's standard attack.")
+    if event.dice not in bombing_dice(air):
+        raise _refuse(
+            "M44-AIR-11",
+            "wrong_dice_count",
+            f"A bombing rolls {' or '.join(map(str, bombing_dice(air)))} dice, not {event.dice}.",
+            reported=event.dice,
+        )
+    _check_faces(event.faces, event.dice, "M44-AIR-11")
 
 
 def _check_faces(faces: tuple[str, ...], dice: int, rule: str) -> None:
@@ -419,6 +470,7 @@ VALIDATORS: dict[type, Callable[..., None]] = {
     AirStrike: _validate_strike,
     Dogfight: _validate_dogfight,
     AntiAircraft: _validate_anti_aircraft,
+    Bombing: _validate_bombing,
 }
 
 
@@ -482,12 +534,15 @@ def _evolve_moved(state: State, event: PlaneMoved) -> State:
     planes = list(air.planes)
     start = planes[index].hex
     planes[index] = replace(planes[index], hex=event.path[-1])
+    camp = state.seat_camp[event.seat]
     air = replace(
         air,
         planes=tuple(planes),
         moved=(*air.moved, index),
         markers=event.markers,
-        fought=(*air.fought, index) if event.markers else air.fought,
+        fought=(*air.fought, index) if event.markers or event.bomb else air.fought,
+        bomb=bomb_target(state, camp, event.path[-1]) if event.bomb else None,
+        bomb_markers=len(event.markers),
     )
     return replace(state, air=air, last_move=(start, *event.path) if start is not None else event.path)
 
@@ -562,6 +617,19 @@ def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
     return _plane_hit(state, camp, event.faces, card=False)
 
 
+def _evolve_bombing(state: State, event: Bombing) -> State:
+    air = _air(state)
+    index = air.bomb
+    assert index is not None
+    state = replace(state, air=replace(air, bomb=None), phase="battle", last_battle=state.objectives[index].hexes[0])
+    if "grenade" not in event.faces:
+        return state
+    if state.objectives[index].kind == "permanent":  # kept for good, as if a unit had entered it
+        return rules.recount(replace(state, permanent=(*state.permanent, index)))
+    assert state.air is not None
+    return rules.recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, index))))
+
+
 EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     AirCardDrawn: _evolve_drawn,
     PlaneDeployed: _evolve_deployed,
@@ -570,6 +638,7 @@ EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     AirStrike: _evolve_strike,
     Dogfight: _evolve_dogfight,
     AntiAircraft: _evolve_anti_aircraft,
+    Bombing: _evolve_bombing,
 }
 
 
@@ -650,6 +719,8 @@ def legal(state: State, seat: int) -> list[Any]:
                 markers = () if index in air.effect else _markers_along(state, camp, path)
                 if markers:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
+                if index not in air.effect and bomb_target(state, camp, path[-1]) is not None:
+                    events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
         enemy = flying(air, 1 - camp)
         duel = air.pack.planes[plane.plane].duel
         if (
@@ -663,6 +734,8 @@ def legal(state: State, seat: int) -> list[Any]:
             events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
     for hex_ in air.markers:
         events.append(AirStrike(seat=seat, target=hex_, dice=strike_dice(state), faces=()))
+    if air.bomb is not None and not air.markers:
+        events.extend(Bombing(seat=seat, dice=dice, faces=()) for dice in bombing_dice(air))
     enemy = flying(air, 1 - camp)
     if enemy is not None:
         for order in state.orders:

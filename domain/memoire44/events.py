@@ -226,6 +226,16 @@ class PlaneMoved(Event, tag="memoire44.plane_moved", kw_only=True, frozen=True):
     plane: str
     path: tuple[Hex, ...]
     markers: tuple[Hex, ...] = ()
+    bomb: bool = False  # M44-AIR-11: a bomb token on the hex it stops in, an objective of its side
+
+
+class Bombing(Event, tag="memoire44.bombing", kw_only=True, frozen=True):
+    """Strategic bombing (M44-AIR-11): the plane's roll for the bomb token it laid on an objective; a
+    grenade takes the objective's medal."""
+
+    seat: int
+    dice: int
+    faces: tuple[str, ...]
 
 
 class AirStrike(Event, tag="memoire44.air_strike", kw_only=True, frozen=True):
@@ -284,4 +294,5 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     AirStrike,
     Dogfight,
     AntiAircraft,
+    Bombing,
 ]

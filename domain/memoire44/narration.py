@@ -16,6 +16,7 @@ from domain.memoire44.events import (
     AirStrike,
     AntiAircraft,
     Battle,
+    Bombing,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
@@ -250,7 +251,8 @@ def _air_text(before: State, event: Any, after: State, who: str) -> str:
         path = " → ".join(hex_name(h) for h in event.path)
         marks = ", ".join(hex_name(h) for h in event.markers)
         dropped = f", dropping ammunition on {marks}" if marks else ""
-        return f"{who} fly the {_plane_name(before, event.plane)} → {path}{dropped}."
+        bomb = ", laying a bomb token to take the objective" if event.bomb else ""
+        return f"{who} fly the {_plane_name(before, event.plane)} → {path}{dropped}{bomb}."
     if isinstance(event, AirStrike):
         target = before.units[before.occupant[event.target]]
         text = f"{who} strike the {_unit(before, target)} from the air: {', '.join(event.faces)}."
@@ -265,6 +267,12 @@ def _air_text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, Dogfight):
         faces = ", ".join(event.faces)
         return f"{who} dogfight with the {_plane_name(before, event.plane)}: {faces}.{_plane_fate(before, after)}"
+    if isinstance(event, Bombing):
+        took = any(i not in before.permanent for i in after.permanent) or (
+            after.air is not None and before.air is not None and after.air.bombed != before.air.bombed
+        )
+        result = "the objective is taken" if took else "it misses"
+        return f"{who} roll {', '.join(event.faces)} for the strategic bombing: {result}."
     assert isinstance(event, AntiAircraft)
     faces = ", ".join(event.faces)
     return (

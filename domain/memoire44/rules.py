@@ -52,7 +52,7 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
-from domain.memoire44.state import Hand, Order, Pending, State, Unit
+from domain.memoire44.state import AirState, Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
@@ -1479,12 +1479,30 @@ def objective_holder(state: State, index: int) -> int | None:
     camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
     mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
     if objective.kind == "temporary":
-        held = mine > 0
+        held = mine > 0 or (state.air is not None and index in state.air.bombed)  # M44-AIR-11
     elif objective.kind == "majority":
         held = mine > theirs
     else:
         held = index in state.permanent
     return objective.camp if held else None
+
+
+def retaken(state: State) -> AirState:
+    """The air state once the enemy's ground units retake the objectives a bombing holds (M44-AIR-11): an
+    enemy unit in one of its hexes ends the hold for good."""
+    air = state.air
+    assert air is not None
+    back = tuple(
+        index
+        for index in air.bombed
+        if any(
+            h in state.occupant and state.units[state.occupant[h]].camp != state.objectives[index].camp
+            for h in state.objectives[index].hexes
+        )
+    )
+    if not back:
+        return air
+    return replace(air, bombed=tuple(i for i in air.bombed if i not in back), retaken=(*air.retaken, *back))
 
 
 def objective_medals(state: State) -> tuple[int, int]:
@@ -1529,6 +1547,8 @@ def recount(state: State) -> State:
                 villages = (*((v, c) for v, c in villages if v != index), (index, camp))
     if villages != state.villages:
         state = replace(state, villages=villages)
+    if state.air is not None and state.air.bombed:
+        state = replace(state, air=retaken(state))  # M44-AIR-11
     held = objective_medals(state)
     kills = eliminations(state)
     if state.air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down

@@ -97,6 +97,10 @@ class AirState(msgspec.Struct, frozen=True, kw_only=True):
     effect: tuple[int, ...] = ()  # planes using their air combat card's printed effect this turn
     markers: tuple[Hex, ...] = ()  # ammunition markers still to be rolled for (M44-AIR-6)
     shot: tuple[int, ...] = ()  # ground units that fired at a plane this turn
+    bomb: int | None = None  # the objective a bomb token lies on, still to be rolled for (M44-AIR-11)
+    bomb_markers: int = 0  # ammunition markers of the bombing flight (M44-7: one die, or one per marker)
+    bombed: tuple[int, ...] = ()  # temporary objectives held by a successful bombing (M44-AIR-11)
+    retaken: tuple[int, ...] = ()  # objectives the enemy retook from a bombing: no second bombing
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):

@@ -104,6 +104,8 @@ def _air(state: State, viewer: Viewer) -> dict[str, Any]:
         "discard": list(air.discard),
         "markers": [list(h) for h in air.markers],
         "medals": list(air.kills),
+        "bomb": air.bomb,
+        "bombed": list(air.bombed),
     }
 
 

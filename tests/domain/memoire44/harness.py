@@ -20,6 +20,7 @@ from domain.memoire44.events import (
     AirStrike,
     AntiAircraft,
     Battle,
+    Bombing,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
@@ -154,7 +155,7 @@ def expected_medals(state: State) -> tuple[int, int]:
         mine = owners.count(objective.camp)
         near = {u.camp for u in state.units if u.hex and any(distance(u.hex, h) <= 1 for h in objective.hexes)}
         holder = {
-            "temporary": objective.camp if mine > 0 else None,
+            "temporary": objective.camp if mine > 0 or (state.air and index in state.air.bombed) else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
             "permanent": objective.camp if index in state.permanent else None,
             "village": dict(state.villages).get(index, objective.camp),
@@ -183,6 +184,10 @@ def check_invariants(state: State) -> None:
     assert len(state.occupant) == len(seen)
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
+    if state.air is not None:  # M44-AIR-11: no enemy unit stands on an objective a bombing holds
+        for index in state.air.bombed:
+            camp = state.objectives[index].camp
+            assert not any(u.hex in state.objectives[index].hexes and u.camp != camp for u in state.units)
     for card, spec in CARDS.items():
         placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
         assert placed <= spec.count, card
@@ -307,7 +312,8 @@ class RandomTable:
         ]
         options = [(seat, e) for seat, e in options if not isinstance(e, AIR_EVENTS)]
         if air and (not options or rng.random() < 0.4):
-            strikes = [e for e in air if isinstance(e, AirStrike | Dogfight | AntiAircraft)]
+            strikes = [e for e in air if isinstance(e, AirStrike | Dogfight | AntiAircraft | Bombing)]
+            strikes += [e for e in air if isinstance(e, PlaneMoved) and e.bomb]
             strikes += [e for e in air if isinstance(e, PlaneMoved) and e.markers and rng.random() < 0.02]
             return self.fill(rng.choice(strikes if strikes and rng.random() < 0.7 else air))
         assert options, f"no legal event in phase {state.phase}"
@@ -409,7 +415,7 @@ class RandomTable:
             card = self.air_deck.pop()
             self.real_air[self.state.seat_camp[event.seat]].append(card)
             return AirCardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
-        if isinstance(event, AirStrike | Dogfight | AntiAircraft):
+        if isinstance(event, AirStrike | Dogfight | AntiAircraft | Bombing):
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, InitiativeTaken):
             return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))

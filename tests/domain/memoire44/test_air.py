@@ -18,6 +18,7 @@ from domain.memoire44.events import (
     AirStrike,
     AntiAircraft,
     Battle,
+    Bombing,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -446,6 +447,53 @@ def test_barrage_never_targets_a_plane():
     error = game.refused(Battle(seat=AXIS, unit=None, target=(2, 8), dice=4, faces=("grenade",) * 4))
     assert error.code == "no_target"  # M44-AIR-9: a plane is no unit a Barrage may target
     game.accept(Battle(seat=AXIS, unit=None, target=(6, 12), dice=4, faces=("star",) * 4))
+
+
+# ---------------------------------------------------------------- M44-AIR-11: strategic bombing
+
+
+def bombing_table() -> Table:
+    game = Table(air_setup([*HEXES, hexagon(2, 14, tags=("medal1",))]))  # an Allied objective behind the Axis
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    return game
+
+
+def test_a_bomb_on_an_objective_takes_its_medal_until_an_enemy_unit_retakes_it():
+    game = bombing_table()
+    allied_spitfire(game, at=(4, 12))
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13),), bomb=True))
+    assert _rule(error) == ("M44-AIR-11", "no_objective")
+    game.accept(
+        PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 11), (2, 12), (2, 14)), markers=((3, 11),), bomb=True)
+    )
+    error = game.refused(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+    assert _rule(error) == ("M44-AIR-11", "strikes_first")
+    game.accept(AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("star",)))
+    error = game.refused(Bombing(seat=ALLIES, dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-11", "wrong_dice_count")
+    state = game.accept(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+    assert state.medals == (0, 1) and state.air is not None and state.air.bombed == (0,)  # M44-AIR-11
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    state = game.accept(CardDrawn(seat=ALLIES))
+    assert plane_hex(game, "spitfire") is None and state.medals == (0, 1)  # the plane gone, the objective held
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1,)))
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((2, 12), (2, 14))))
+    assert state.medals == (0, 0) and state.air is not None and state.air.retaken == (0,)  # retaken by the Axis
+
+
+def test_a_bombing_that_rolls_no_grenade_takes_nothing():
+    game = bombing_table()
+    allied_spitfire(game, at=(4, 12))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
+    state = game.accept(Bombing(seat=ALLIES, dice=1, faces=("flag",)))
+    assert state.medals == (0, 0) and state.air is not None and state.air.bomb is None
+    error = game.refused(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+    assert _rule(error) == ("M44-AIR-11", "no_bomb")
 
 
 # ---------------------------------------------------------------- M44-AIR-10: not recorded yet
