@@ -37,7 +37,7 @@ from domain.memoire44.events import (
     PlaneOrdered,
 )
 from domain.memoire44.scenario import Scenario
-from domain.memoire44.state import AirState, Hand, Pending, Plane, State, Unit
+from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
 from domain.ruleset import ResourceError, RuleError, Setup
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
@@ -434,24 +434,33 @@ def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
     _check_faces(event.faces, duel, "M44-AIR-7")
 
 
-def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> None:
-    air = _air(state)
-    _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
-    unit, order = rules._ordered_unit(state, event.unit, camp)
+def anti_aircraft_problem(state: State, camp: int, unit: Unit, order: Order) -> RuleError | tuple[int, str]:
+    """Why the ordered `unit` cannot fire at the enemy plane now, or (dice, how counted) (M44-AIR-8)."""
+    air = state.air
+    assert air is not None and unit.hex is not None
     enemy = flying(air, 1 - camp)
-    if enemy is None:
-        raise _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
-    plane_hex = air.planes[enemy].hex
-    assert plane_hex is not None and unit.hex is not None
+    plane_hex = None if enemy is None else air.planes[enemy].hex
+    if plane_hex is None:
+        return _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
     if order.battles >= rules.battles_allowed(state, unit, order):
-        raise _refuse("M44-6", "no_battle_left", "This unit has no battle left this turn.")
+        return _refuse("M44-6", "no_battle_left", "This unit has no battle left this turn.")
     if order.moved > rules.battle_after_move(state, unit) or order.stopped:
-        raise _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
+        return _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
     if rules.adjacent_enemies(state, unit):
-        raise _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
+        return _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
     counted = anti_aircraft_dice(state, unit, plane_hex)
     if isinstance(counted, str):
-        raise _refuse("M44-AIR-8", "out_of_reach", f"Fire refused: {counted}.")
+        return _refuse("M44-AIR-8", "out_of_reach", f"Fire refused: {counted}.")
+    return counted
+
+
+def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> None:
+    _air(state)  # refused without the air rules
+    _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
+    unit, order = rules._ordered_unit(state, event.unit, camp)
+    counted = anti_aircraft_problem(state, camp, unit, order)
+    if isinstance(counted, RuleError):
+        raise counted
     if event.dice != counted[0]:
         raise _refuse(
             "M44-AIR-8",
@@ -736,17 +745,13 @@ def legal(state: State, seat: int) -> list[Any]:
         events.append(AirStrike(seat=seat, target=hex_, dice=strike_dice(state), faces=()))
     if air.bomb is not None and not air.markers:
         events.extend(Bombing(seat=seat, dice=dice, faces=()) for dice in bombing_dice(air))
-    enemy = flying(air, 1 - camp)
-    if enemy is not None:
+    if flying(air, 1 - camp) is not None:
         for order in state.orders:
             unit = state.units[order.uid]
-            try:
-                _validate_anti_aircraft(state, AntiAircraft(seat=seat, unit=unit.uid, dice=0, faces=()), camp)
-            except RuleError as error:
-                if error.code != "wrong_dice_count":
-                    continue
-            counted = anti_aircraft_dice(state, unit, air.planes[enemy].hex or (0, 0))
-            if not isinstance(counted, str):
+            if unit.hex is None:
+                continue
+            counted = anti_aircraft_problem(state, camp, unit, order)
+            if not isinstance(counted, RuleError):
                 events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=counted[0], faces=()))
     return events
 

@@ -30,6 +30,7 @@ from domain.memoire44.events import (
     Retreated,
     UnitMoved,
     UnitsOrdered,
+    VisibilityRolled,
 )
 from domain.ruleset import ResourceError, RuleError, Viewer
 
@@ -195,6 +196,18 @@ def test_a_card_is_used_for_its_effect_only_with_the_planes_symbol():
     # Using the card's effect takes the place of the standard attack.
     error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 10),), markers=((4, 10),)))
     assert _rule(error) == ("M44-AIR-3", "card_effect")
+
+
+def test_no_plane_is_deployed_before_full_daylight():
+    game = Table(air_setup(options=AIR | {"night_visibility_rules": True}))
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    game.accept(VisibilityRolled(seat=ALLIES, faces=("flag",) * 4))
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11)))
+    assert _rule(error) == ("M44-AIR-3", "not_full_day")
 
 
 def end_axis_turn(game: Table) -> None:
