@@ -219,8 +219,9 @@ class PlaneOrdered(Event, tag="memoire44.plane_ordered", kw_only=True, frozen=Tr
 
 
 class PlaneMoved(Event, tag="memoire44.plane_moved", kw_only=True, frozen=True):
-    """The plane's flight (M44-AIR-5): the hexes it enters, in order. `markers` are the hexes of enemy
-    ground units it drops an ammunition marker on as it passes (M44-AIR-6)."""
+    """The flight of the side's plane `plane` (M44-AIR-5): the hexes it enters, in order. `markers` are
+    the hexes of enemy ground units it drops an ammunition marker on as it passes (M44-AIR-6). `bomb`: it
+    lays a bomb token where it stops, an objective of its side (M44-AIR-11)."""
 
     seat: int
     plane: str
@@ -230,8 +231,8 @@ class PlaneMoved(Event, tag="memoire44.plane_moved", kw_only=True, frozen=True):
 
 
 class Bombing(Event, tag="memoire44.bombing", kw_only=True, frozen=True):
-    """Strategic bombing (M44-AIR-11): the plane's roll for the bomb token it laid on an objective; a
-    grenade takes the objective's medal."""
+    """Strategic bombing (M44-AIR-11): the plane's roll for the bomb token it laid on an objective, with
+    `dice` dice; a grenade takes the objective's medal."""
 
     seat: int
     dice: int
@@ -249,7 +250,8 @@ class AirStrike(Event, tag="memoire44.air_strike", kw_only=True, frozen=True):
 
 
 class Dogfight(Event, tag="memoire44.dogfight", kw_only=True, frozen=True):
-    """The side's plane (`plane`) duels the enemy plane next to it, rolling its duel value (M44-AIR-7)."""
+    """The side's plane (`plane`) duels the enemy plane next to it, rolling its duel value as `dice` dice
+    (M44-AIR-7)."""
 
     seat: int
     plane: str
@@ -258,7 +260,7 @@ class Dogfight(Event, tag="memoire44.dogfight", kw_only=True, frozen=True):
 
 
 class AntiAircraft(Event, tag="memoire44.anti_aircraft", kw_only=True, frozen=True):
-    """An ordered ground unit (`unit`) fires at the enemy plane (M44-AIR-8)."""
+    """An ordered ground unit (`unit`) fires at the enemy plane with `dice` dice (M44-AIR-8)."""
 
     seat: int
     unit: int
