@@ -213,6 +213,12 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
         f"{who} battle with {source}{overrun} against the {_unit(before, target)}: "
         f"{_count(event.dice, 'die', 'dice')}, {', '.join(event.faces)}."
     )
+    return text + _hit_text(before, target, after)
+
+
+def _hit_text(before: State, target: Unit, after: State) -> str:
+    """What a battle or an air strike did to its target: figures lost, elimination, a retreat due."""
+    text = ""
     lost = target.figures - after.units[target.uid].figures
     if after.units[target.uid].figures == 0:
         text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
@@ -256,14 +262,7 @@ def _air_text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, AirStrike):
         target = before.units[before.occupant[event.target]]
         text = f"{who} strike the {_unit(before, target)} from the air: {', '.join(event.faces)}."
-        lost = target.figures - after.units[target.uid].figures
-        if after.units[target.uid].figures == 0:
-            text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
-        elif lost:
-            text += f" {_count(lost, 'figure')} lost."
-        if after.pending is not None and after.pending.kind == "retreat":
-            text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
-        return text
+        return text + _hit_text(before, target, after)
     if isinstance(event, Dogfight):
         faces = ", ".join(event.faces)
         return f"{who} dogfight with the {_plane_name(before, event.plane)}: {faces}.{_plane_fate(before, after)}"
