@@ -31,6 +31,7 @@ from domain.memoire44.events import (
     AirStrike,
     AntiAircraft,
     Bombing,
+    CardPlayed,
     Dogfight,
     PlaneDeployed,
     PlaneMoved,
@@ -391,9 +392,15 @@ def _check_faces(faces: tuple[str, ...], dice: int, rule: str) -> None:
         raise _refuse(rule, "wrong_faces", f"Report the {dice} faces rolled.", faces=list(faces))
 
 
+def _check_ambush_first(state: State) -> None:
+    if state.ambush is not None and state.ambush_target is not None:
+        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit fires first.")
+
+
 def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
     air = _air(state)
     _check_turn(state, camp, ("move", "battle"), "A plane's attack comes in its side's turn")
+    _check_ambush_first(state)
     if event.target not in air.markers:
         raise _refuse("M44-AIR-6", "no_marker", f"There is no ammunition marker at {hex_name(event.target)}.")
     dice = strike_dice(state)
@@ -454,9 +461,39 @@ def anti_aircraft_problem(state: State, camp: int, unit: Unit, order: Order) -> 
     return counted
 
 
+def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, str] | None:
+    """(code, reason) why `camp` cannot answer the ammunition marker the enemy plane dropped on its unit
+    at `target` with Ambush now, or None (M44-AIR-12)."""
+    air = state.air
+    assert air is not None
+    if camp == state.active or state.ambush is not None or state.phase not in ("move", "battle"):
+        return "ambush_timing", "Ambush answers an enemy's attack, once a turn."
+    unit = rules.unit_at(state, target) if target is not None else None
+    if unit is None or unit.camp != camp or target not in air.markers or flying(air, 1 - camp) is None:
+        return "ambush_target", "Against a plane, Ambush names the hex of your unit it dropped a marker on."
+    return None
+
+
+def ambushing(state: State, camp: int) -> Unit | None:
+    """The unit answering the enemy plane with Ambush, if `camp` is to fire it now (M44-AIR-12)."""
+    air, hex_ = state.air, state.ambush_target
+    if air is None or state.ambush != camp or hex_ is None or hex_ not in air.markers:
+        return None
+    return rules.unit_at(state, hex_)
+
+
 def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> None:
     _air(state)  # refused without the air rules
+    ambusher = ambushing(state, camp)
+    if ambusher is not None:  # M44-AIR-12: the unit under the marker fires first, three dice
+        if event.unit != ambusher.uid:
+            raise _refuse("M44-AIR-12", "ambush_fire", "Ambush: the unit under the marker fires at the plane.")
+        if event.dice != GROUND_DICE:
+            raise _refuse("M44-AIR-12", "wrong_dice_count", f"Ambush: {GROUND_DICE} dice.", computed=GROUND_DICE)
+        _check_faces(event.faces, GROUND_DICE, "M44-AIR-12")
+        return
     _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
+    _check_ambush_first(state)
     unit, order = rules._ordered_unit(state, event.unit, camp)
     counted = anti_aircraft_problem(state, camp, unit, order)
     if isinstance(counted, RuleError):
@@ -612,6 +649,12 @@ def _evolve_dogfight(state: State, event: Dogfight) -> State:
 def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
     air = _air(state)
     camp = state.seat_camp[event.seat]
+    if ambushing(state, camp) is not None:
+        # M44-AIR-12: a plane the ambush downs or drives off does not finish its attack.
+        state = _plane_hit(replace(state, ambush_target=None), camp, event.faces, card=False)
+        assert state.air is not None
+        enemy = flying(state.air, 1 - camp)
+        return state if enemy is not None else replace(state, air=replace(state.air, markers=(), bomb=None))
     order = state.order_of(event.unit)
     assert order is not None
     enemy = flying(air, 1 - camp)
@@ -698,7 +741,14 @@ def legal(state: State, seat: int) -> list[Any]:
     events: list[Any] = []
     if air.due[camp] > 0 and air_pile(air) > 0 and not retreat and state.phase not in ("deal",):
         events.append(AirCardDrawn(seat=seat))
-    if retreat or camp != state.active or state.phase not in ("move", "battle"):
+    ambusher = ambushing(state, camp)
+    if ambusher is not None:  # M44-AIR-12
+        return [*events, AntiAircraft(seat=seat, unit=ambusher.uid, dice=GROUND_DICE, faces=())]
+    if not retreat and "ambush" in state.hands[camp].known:
+        for hex_ in air.markers:
+            if ambush_problem(state, camp, hex_) is None:
+                events.append(CardPlayed(seat=seat, card="ambush", target=hex_))
+    if retreat or camp != state.active or state.phase not in ("move", "battle") or state.ambush_target is not None:
         return events
     cards = set(air.hands[camp].known)
     if air.hands[camp].unknown:

@@ -335,6 +335,8 @@ def _ambush_battles(state: State, seat: int) -> list[Any]:
     """After Ambush, the ambushing side's units next to the assaulting unit may battle it."""
     target_hex = state.ambush_target
     assert target_hex is not None
+    if state.air is not None and target_hex in state.air.markers:
+        return []  # M44-AIR-12: an ambush against a plane fires at it (the air events offer that)
     target = unit_at(state, target_hex)
     assert target is not None
     events: list[Any] = []

@@ -114,6 +114,9 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
 
 def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, CardPlayed):
+        if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
+            own = _own(before.units[before.occupant[event.target]])
+            return f"{who} play Ambush: the {own} fires at the enemy plane dropping a marker on it."
         if event.card == "ambush":
             target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
             return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."

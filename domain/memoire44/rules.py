@@ -766,7 +766,10 @@ def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, st
 
 def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
     _check_hand(state, camp, "ambush")
-    problem = ambush_problem(state, camp, event.target)
+    if state.air is not None and event.target in state.air.markers:
+        problem = airplay.ambush_problem(state, camp, event.target)  # M44-AIR-12: against a plane
+    else:
+        problem = ambush_problem(state, camp, event.target)
     if problem is not None:
         raise _refuse("M44-5", problem[0], problem[1])
 
@@ -880,6 +883,8 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
                 f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
             )
         attacker = state.units[pending.unit]
+    elif state.air is not None and state.ambush_target is not None and state.ambush_target in state.air.markers:
+        raise _refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
     elif state.ambush is not None and state.ambush_target is not None:
         if camp != state.ambush:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
@@ -1665,7 +1670,8 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
         state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
-        return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
+        plane = state.air is not None and event.target in state.air.markers  # M44-AIR-12: moves may go on
+        return replace(state, ambush=camp, ambush_target=event.target, phase=state.phase if plane else "battle")
     return _card_in_play(state, event, camp)
 
 
@@ -2070,4 +2076,4 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
 
 
 # The air events' validators and evolvers (M44-AIR-2 to M44-AIR-8) join the tables above.
-from domain.memoire44 import airplay  # noqa: E402,F401
+from domain.memoire44 import airplay  # noqa: E402

@@ -519,11 +519,34 @@ def test_air_rules_at_a_team_table_are_refused_by_name():
     assert _rule(error.value) == ("M44-AIR-10", "air_teams")
 
 
-def test_an_ambush_against_a_plane_is_not_recorded():
+# ---------------------------------------------------------------- M44-AIR-12: Ambush against a plane
+
+
+def test_an_ambush_fires_at_the_plane_dropping_a_marker_and_downing_it_ends_its_attack():
     game = air_table(axis=("attack_centre", "probe_centre", "ambush", "barrage"))
     allied_spitfire(game, at=(4, 10))
     error = game.refused(CardPlayed(seat=AXIS, card="ambush", target=(4, 10)))
-    assert error.code == "ambush_target"  # M44-AIR-10: Ambush answers ground units only, for now
+    assert error.code == "ambush_target"  # no marker dropped yet: Ambush names the hex of the unit marked
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9), (3, 11)), markers=((3, 9), (3, 11))))
+    game.accept(CardPlayed(seat=AXIS, card="ambush", target=(3, 9)))
+    error = game.refused(AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("armour",)))
+    assert _rule(error) == ("M44-5", "ambush_first")
+    error = game.refused(AntiAircraft(seat=AXIS, unit=1, dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-12", "ambush_fire")  # the unit under the marker fires
+    state = game.accept(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("flag", "star", "star")))
+    assert plane_hex(game, "spitfire") is None and state.air is not None and state.air.markers == ()  # M44-AIR-12
+    assert state.phase == "move"  # the Allies' other units may still move
+
+
+def test_an_ambush_that_misses_lets_the_plane_strike():
+    game = air_table(axis=("attack_centre", "probe_centre", "ambush", "barrage"))
+    allied_spitfire(game, at=(4, 10))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9),), markers=((3, 9),)))
+    game.accept(CardPlayed(seat=AXIS, card="ambush", target=(3, 9)))
+    state = game.accept(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("star", "star", "infantry")))
+    assert plane_hex(game, "spitfire") == (3, 9) and state.air is not None and state.air.markers == ((3, 9),)
+    state = game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("infantry",)))
+    assert state.units[0].figures == 3
 
 
 # ---------------------------------------------------------------- views, replay lines, picture (G-2)
