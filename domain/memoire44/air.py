@@ -128,7 +128,9 @@ def turn_over(air: AirState, camp: int) -> AirState:
     """The end of `camp`'s turn (M44-AIR-4): its plane, if not activated this turn, leaves the board
     without a medal; what the planes did this turn is forgotten."""
     planes = tuple(
-        replace(p, hex=None) if p.camp == camp and p.hex is not None and i not in air.activated else p
+        replace(p, hex=None)
+        if p.camp == camp and p.hex is not None and not p.grounded and i not in air.activated
+        else p
         for i, p in enumerate(air.planes)
     )
     return replace(

@@ -25,7 +25,7 @@ from domain.memoire44.air import (
     strike_hits,
 )
 from domain.memoire44.board import Hex, distance, hex_name
-from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS
+from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS, UNIT_TYPES
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -105,7 +105,18 @@ def initial_air(setup: Setup, scenario: Scenario, teams: bool) -> AirState | Non
     beach = any(TERRAINS[h.terrain].beach for h in scenario.hexes if h.terrain in TERRAINS)
     superiority = sides.index(side)
     deal = [DEAL - beach + (camp == superiority) for camp in (0, 1)]
-    planes = tuple(Plane(plane=plane_id, camp=sides.index(spec.side)) for plane_id, spec in sorted(pack.planes.items()))
+    grounded = {plane: (row, col) for plane, row, col in options.planes_on_ground}
+    for plane in sorted(set(grounded) - set(pack.planes)):
+        raise _refuse(
+            "M44-AIR-13",
+            "unknown_plane",
+            f"The scenario puts the plane {plane!r} on the ground, but the air pack has no such plane.",
+            missing=f"planes.{plane}",
+        )
+    planes = tuple(
+        Plane(plane=plane_id, camp=sides.index(spec.side), hex=grounded.get(plane_id), grounded=plane_id in grounded)
+        for plane_id, spec in sorted(pack.planes.items())
+    )
     return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]))
 
 
@@ -130,9 +141,9 @@ def plane_index(air: AirState, plane: str) -> int | None:
 
 
 def flying(air: AirState, camp: int) -> int | None:
-    """The index of `camp`'s plane on the board, if any (one plane per side, M44-AIR-3)."""
+    """The index of `camp`'s plane in the air, if any (one plane per side, M44-AIR-3)."""
     for index, entry in enumerate(air.planes):
-        if entry.camp == camp and entry.hex is not None:
+        if entry.camp == camp and entry.hex is not None and not entry.grounded:
             return index
     return None
 
@@ -277,6 +288,8 @@ def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] 
     plane = air.planes[index]
     if plane.lost:
         return "M44-AIR-7", "plane_lost", "A plane shot down never returns."
+    if plane.hex is not None:
+        return "M44-AIR-3", "on_the_board", "That plane is already on the board."
     return None
 
 
@@ -307,6 +320,8 @@ def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
         raise _refuse("M44-AIR-4", "not_flying", "Only a plane on the board is ordered.")
     if index in air.activated:
         raise _refuse("M44-AIR-4", "ordered_twice", "The plane is already ordered this turn.")
+    if air.planes[index].grounded and flying(air, camp) is not None:
+        raise _refuse("M44-AIR-13", "one_plane", "A plane takes off only while no other of its side flies.")
     problem = order_problem(state, camp, index)
     if problem is not None:
         raise _refuse("M44-AIR-4", "wrong_order", f"{problem}.", card=state.effective)
@@ -441,11 +456,28 @@ def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
     _check_faces(event.faces, duel, "M44-AIR-7")
 
 
-def anti_aircraft_problem(state: State, camp: int, unit: Unit, order: Order) -> RuleError | tuple[int, str]:
-    """Why the ordered `unit` cannot fire at the enemy plane now, or (dice, how counted) (M44-AIR-8)."""
+def grounded_target(air: AirState, camp: int, plane: str) -> int | None:
+    """The index of `plane` if it is an enemy plane standing on the ground (M44-AIR-13)."""
+    index = plane_index(air, plane)
+    if index is None or air.planes[index].camp == camp or not air.planes[index].grounded:
+        return None
+    return index
+
+
+def anti_aircraft_problem(
+    state: State, camp: int, unit: Unit, order: Order, plane: str | None = None
+) -> RuleError | tuple[int, str]:
+    """Why the ordered `unit` cannot fire at the enemy plane now (the one flying, or `plane` on the
+    ground), or (dice, how counted) (M44-AIR-8, M44-AIR-13)."""
     air = state.air
     assert air is not None and unit.hex is not None
-    enemy = flying(air, 1 - camp)
+    if plane is not None:
+        index = grounded_target(air, camp, plane)
+        if index is None:
+            return _refuse("M44-AIR-13", "not_on_ground", f"{plane!r} is no enemy plane on the ground.")
+        enemy: int | None = index
+    else:
+        enemy = flying(air, 1 - camp)
     plane_hex = None if enemy is None else air.planes[enemy].hex
     if plane_hex is None:
         return _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
@@ -455,6 +487,11 @@ def anti_aircraft_problem(state: State, camp: int, unit: Unit, order: Order) -> 
         return _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
     if rules.adjacent_enemies(state, unit):
         return _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
+    if plane is not None:  # M44-AIR-13: a plane on the ground is a target at the unit's own ranges
+        reach, dice = distance(unit.hex, plane_hex), UNIT_TYPES[unit.kind].dice
+        if not 1 <= reach <= len(dice):
+            return _refuse("M44-AIR-13", "out_of_reach", f"{unit.kind} reaches 1 to {len(dice)} hexes, not {reach}.")
+        return dice[reach - 1], f"{unit.kind} at range {reach}: {dice[reach - 1]}"
     counted = anti_aircraft_dice(state, unit, plane_hex)
     if isinstance(counted, str):
         return _refuse("M44-AIR-8", "out_of_reach", f"Fire refused: {counted}.")
@@ -495,7 +532,7 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
     _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
     _check_ambush_first(state)
     unit, order = rules._ordered_unit(state, event.unit, camp)
-    counted = anti_aircraft_problem(state, camp, unit, order)
+    counted = anti_aircraft_problem(state, camp, unit, order, event.plane)
     if isinstance(counted, RuleError):
         raise counted
     if event.dice != counted[0]:
@@ -570,7 +607,9 @@ def _evolve_ordered(state: State, event: PlaneOrdered) -> State:
     air = _air(state)
     index = plane_index(air, event.plane)
     assert index is not None
-    return _with_air(state, replace(air, activated=(*air.activated, index)))
+    planes = list(air.planes)
+    planes[index] = replace(planes[index], grounded=False)  # M44-AIR-13: a plane on the ground takes off
+    return _with_air(state, replace(air, planes=tuple(planes), activated=(*air.activated, index)))
 
 
 def _evolve_moved(state: State, event: PlaneMoved) -> State:
@@ -612,13 +651,18 @@ def _evolve_strike(state: State, event: AirStrike) -> State:
     return rules.recount(state)
 
 
-def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool) -> State:
-    """The enemy plane hit by `camp`: destroyed on a grenade (a medal for `camp`, never to return, and in a
-    dogfight an air combat card), driven off the board on a flag (M44-AIR-7, M44-AIR-8)."""
+def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool, enemy: int | None = None) -> State:
+    """The enemy plane hit by `camp` (the one flying, unless `enemy` names one on the ground): destroyed on a
+    grenade (a medal for `camp`, never to return, and in a dogfight an air combat card), driven off the
+    board on a flag (M44-AIR-7, M44-AIR-8); on the ground, destroyed on a grenade or a flag, for an air
+    combat card (M44-AIR-13)."""
     air = _air(state)
-    enemy = flying(air, 1 - camp)
+    if enemy is None:
+        enemy = flying(air, 1 - camp)
+        result = duel_faces_result(faces)
+    else:
+        result = "destroyed" if {"grenade", "flag"} & set(faces) else "missed"
     assert enemy is not None
-    result = duel_faces_result(faces)
     if result == "missed":
         return state
     planes = list(air.planes)
@@ -657,7 +701,7 @@ def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
         return state if enemy is not None else replace(state, air=replace(state.air, markers=(), bomb=None))
     order = state.order_of(event.unit)
     assert order is not None
-    enemy = flying(air, 1 - camp)
+    enemy = flying(air, 1 - camp) if event.plane is None else plane_index(air, event.plane)
     assert enemy is not None
     state = replace(
         state,
@@ -666,6 +710,8 @@ def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
         phase="battle",
         last_battle=air.planes[enemy].hex,
     )
+    if event.plane is not None:
+        return _plane_hit(state, camp, event.faces, card=True, enemy=enemy)
     return _plane_hit(state, camp, event.faces, card=False)
 
 
@@ -803,6 +849,13 @@ def legal(state: State, seat: int) -> list[Any]:
             counted = anti_aircraft_problem(state, camp, unit, order)
             if not isinstance(counted, RuleError):
                 events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=counted[0], faces=()))
+    for target in air.planes:
+        if target.grounded and target.camp != camp:
+            for order in state.orders:
+                unit = state.units[order.uid]
+                found = anti_aircraft_problem(state, camp, unit, order, target.plane) if unit.hex else None
+                if isinstance(found, tuple):
+                    events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
     return events
 
 

@@ -260,12 +260,14 @@ class Dogfight(Event, tag="memoire44.dogfight", kw_only=True, frozen=True):
 
 
 class AntiAircraft(Event, tag="memoire44.anti_aircraft", kw_only=True, frozen=True):
-    """An ordered ground unit (`unit`) fires at the enemy plane with `dice` dice (M44-AIR-8)."""
+    """An ordered ground unit (`unit`) fires at the enemy plane with `dice` dice (M44-AIR-8), or at the
+    enemy plane `plane` standing on the ground (M44-AIR-13)."""
 
     seat: int
     unit: int
     dice: int
     faces: tuple[str, ...]
+    plane: str | None = None
 
 
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)

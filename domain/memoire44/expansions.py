@@ -33,6 +33,7 @@ SUPPORTED: dict[str, str] = {
     "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
     "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-10), with the air pack imported as a resource",
     "air_theatre": "the theatre and date the air pack's superiority table is read at (M44-AIR-1)",
+    "air_planes_on_ground": "planes standing on the ground at the start, by plane id: [row, col] (M44-AIR-13)",
 }
 # Options whose value names a side; `true` means the Allies.
 SIDE_OPTIONS: dict[str, str] = {
@@ -64,6 +65,7 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     combat_cards: bool = False  # M44-CC-1
     air: bool = False  # M44-AIR-1
     air_theatre: str = ""  # the key of the air pack's superiority table (M44-AIR-1)
+    planes_on_ground: tuple[tuple[str, int, int], ...] = ()  # (plane id, row, col), M44-AIR-13
 
     @property
     def snow(self) -> bool:
@@ -100,6 +102,14 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
                 continue
             flags["weather"] = value or ""
             continue
+        if name == "air_planes_on_ground":
+            try:
+                spots = msgspec.convert(value, dict[str, tuple[int, int]])
+            except msgspec.ValidationError:
+                errors.append((field, "must map plane ids to a hex [row, col]"))
+                continue
+            flags["planes_on_ground"] = tuple((plane, row, col) for plane, (row, col) in sorted(spots.items()))
+            continue
         if name == "air_theatre":
             if not isinstance(value, str):
                 errors.append((field, f"must name a theatre of the air pack's superiority table, not {value!r}"))
@@ -134,6 +144,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             combat_cards=flags.get("combat_cards", False),
             air=flags.get("air_rules", False),
             air_theatre=flags.get("air_theatre", ""),
+            planes_on_ground=flags.get("planes_on_ground", ()),
         ),
         errors,
     )

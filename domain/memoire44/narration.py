@@ -277,9 +277,8 @@ def _air_text(before: State, event: Any, after: State, who: str) -> str:
         return f"{who} roll {', '.join(event.faces)} for the strategic bombing: {result}."
     assert isinstance(event, AntiAircraft)
     faces = ", ".join(event.faces)
-    return (
-        f"{who} fire at the enemy plane with the {_own(before.units[event.unit])}: {faces}.{_plane_fate(before, after)}"
-    )
+    aim = "the enemy plane" if event.plane is None else f"the {_plane_name(before, event.plane)} on the ground"
+    return f"{who} fire at {aim} with the {_own(before.units[event.unit])}: {faces}.{_plane_fate(before, after)}"
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

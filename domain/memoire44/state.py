@@ -77,6 +77,7 @@ class Plane(msgspec.Struct, frozen=True, kw_only=True):
     camp: int
     hex: Hex | None = None
     lost: bool = False
+    grounded: bool = False  # on the ground where the scenario put it, until ordered (M44-AIR-13)
 
 
 class AirState(msgspec.Struct, frozen=True, kw_only=True):

@@ -97,6 +97,7 @@ def _air(state: State, viewer: Viewer) -> dict[str, Any]:
                 "side": state.sides[p.camp],
                 "hex": None if p.hex is None else list(p.hex),
                 "lost": p.lost,
+                "grounded": p.grounded,
             }
             for p in air.planes
         ],

@@ -549,6 +549,54 @@ def test_an_ambush_that_misses_lets_the_plane_strike():
     assert state.units[0].figures == 3
 
 
+# ---------------------------------------------------------------- M44-AIR-13: planes on the ground
+
+
+def ground_table(allies=("direct_from_hq", "attack_centre", "probe_centre", "recon_1_centre")) -> Table:
+    options = AIR | {"air_planes_on_ground": {"bf109": [5, 13]}}
+    game = Table(air_setup(options=options))
+    for seat, cards in (
+        (AXIS, ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq")),
+        (ALLIES, allies),
+    ):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    return game
+
+
+def test_a_plane_on_the_ground_is_destroyed_by_a_flag_for_an_air_card_and_never_returns():
+    game = ground_table()
+    assert plane_hex(game, "bf109") == (5, 13) and game.state.air.planes[0].grounded  # M44-AIR-13
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=(3, 4)))
+    error = game.refused(AntiAircraft(seat=ALLIES, unit=4, dice=1, faces=("flag",), plane="bf109"))
+    assert _rule(error) == ("M44-AIR-13", "out_of_reach")
+    error = game.refused(AntiAircraft(seat=ALLIES, unit=3, dice=2, faces=("flag", "star"), plane="bf109"))
+    assert _rule(error) == ("M44-AIR-8", "wrong_dice_count")
+    state = game.accept(AntiAircraft(seat=ALLIES, unit=3, dice=3, faces=("flag", "star", "star"), plane="bf109"))
+    assert state.air is not None and state.air.planes[0].lost and plane_hex(game, "bf109") is None
+    assert state.air.due == (2, 4) and state.medals == (0, 1)
+
+
+def test_a_plane_on_the_ground_stays_until_ordered_then_takes_off():
+    game = ground_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    assert plane_hex(game, "bf109") == (5, 13)  # not ordered, yet not removed: it stands on the ground
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    state = game.accept(PlaneOrdered(seat=AXIS, plane="bf109"))
+    assert state.air is not None and not state.air.planes[0].grounded  # M44-AIR-13: it takes off
+    game.accept(PlaneMoved(seat=AXIS, plane="bf109", path=((4, 12),)))
+
+
+def test_a_plane_the_air_pack_lacks_is_refused_on_the_ground():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(air_setup(options=AIR | {"air_planes_on_ground": {"stuka": [1, 1]}}))
+    assert (error.value.rule_id, error.value.details["missing"]) == ("M44-AIR-13", "planes.stuka")
+
+
 # ---------------------------------------------------------------- views, replay lines, picture (G-2)
 
 
