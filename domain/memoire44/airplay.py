@@ -805,18 +805,23 @@ def legal(state: State, seat: int) -> list[Any]:
         symbol = air.pack.planes[plane.plane].symbol
         if plane.hex is None and cards and deploy_problem(state, camp, index) is None:
             for card in sorted(cards):
+                # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
+                uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
                 for hex_ in sorted(state.board.hexes):
                     if not enemy_plane_at(state, hex_, camp):
-                        events.append(PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_))
-                if air.pack.cards[card].symbol == symbol:
-                    events.append(
-                        PlaneDeployed(
-                            seat=seat, plane=plane.plane, card=card, hex=plane_home(state, camp), use_effect=True
+                        events.extend(
+                            PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_, use_effect=use)
+                            for use in uses
                         )
-                    )
         if plane.hex is None:
             continue
-        if state.phase == "move" and index not in air.activated and order_problem(state, camp, index) is None:
+        takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
+        if (
+            state.phase == "move"
+            and index not in air.activated
+            and not takes_off
+            and order_problem(state, camp, index) is None
+        ):
             events.append(PlaneOrdered(seat=seat, plane=plane.plane))
         if state.phase == "move" and index in air.activated and index not in air.moved:
             for path in _flights(state, camp, index).values():
@@ -857,12 +862,6 @@ def legal(state: State, seat: int) -> list[Any]:
                 if isinstance(found, tuple):
                     events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
     return events
-
-
-def plane_home(state: State, camp: int) -> Hex:
-    """A hex on the side's own edge, to offer a deployment for the card's effect (any hex is allowed)."""
-    row = 0 if camp == 0 else max(h[0] for h in state.board.hexes)
-    return min(h for h in state.board.hexes if h[0] == row)
 
 
 # The rules core dispatches the air events here (see the module docstring).
