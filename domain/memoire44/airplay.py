@@ -1,4 +1,4 @@
-"""Air rules in play (M44-AIR-2 to M44-AIR-9): the set-up of the air pack, and validate, evolve and the
+"""Air rules in play (M44-AIR-2 to M44-AIR-13): the set-up of the air pack, and validate, evolve and the
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 

@@ -90,7 +90,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.combat_deck is not None:
         events += _combat_events(state, seat)
     if state.air is not None:
-        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-8
+        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-13
     return events
 
 

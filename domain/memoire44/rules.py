@@ -2075,5 +2075,5 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
 }
 
 
-# The air events' validators and evolvers (M44-AIR-2 to M44-AIR-8) join the tables above.
+# The air events' validators and evolvers (M44-AIR-2 to M44-AIR-13) join the tables above.
 from domain.memoire44 import airplay  # noqa: E402
