@@ -10,6 +10,9 @@ infantry at J5, already cut down by an air strike at step 71, is eliminated at s
 infantry unit enters the temporary objective G5 at step 95 and the Allies reach their four medals.
 """
 
+from pathlib import Path
+
+import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
@@ -17,7 +20,7 @@ from domain.memoire44.events import AirCardDrawn, AirStrike, AntiAircraft, Plane
 from domain.memoire44.scenario import content_hash
 from domain.ruleset import Viewer
 
-from .harness import check_record, read_record, state_after, with_options
+from .harness import check_record, read_record, state_after
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +29,13 @@ def events():
 
 
 def test_the_record_is_hedgerow_lane_with_the_air_rules(events):
-    # The shipped scenario with the air settings added to its options (M44-SC-1).
+    # The shipped scenario with the air settings added to its options (M44-SC-1), imported as a club's file.
     ref = events[0].setup.resources["scenario"]
-    options = {"air_rules": True, "air_theatre": "normandy-1944"}
-    assert ref.content_hash == content_hash(with_options("hedgerow_lane", options))
+    assert ref.resource_id == "hedgerow_lane_air"
+    assert ref.content_hash == content_hash((Path(__file__).parent / "hedgerow_lane_air.m44").read_bytes())
+    shipped = msgspec.json.decode(RULESET.resource_kinds["scenario"].builtin()["hedgerow_lane"])
+    imported = msgspec.json.decode((Path(__file__).parent / "hedgerow_lane_air.m44").read_bytes())
+    assert imported["board"] == shipped["board"] and imported["game_info"]["options"]["air_rules"] is True
     state = state_after(events, 0)
     assert state.expansions.air and state.air is not None
     assert state.sides[state.air.superiority] == "ALLIES" and state.air.due == (2, 3)  # M44-AIR-2
