@@ -219,7 +219,8 @@ class RandomTable:
         self.real_combat: list[list[str]] = [[] for _ in setup.players]
         self.real_token: list[str] = []
         self.air_deck = [c for c, spec in TEST_AIR_PACK["cards"].items() for _ in range(spec["count"])]
-        rng.shuffle(self.air_deck)
+        if self.state.air is not None:  # without the air rules, the seeded games stay the ones they were
+            rng.shuffle(self.air_deck)
         self.real_air: list[list[str]] = [[], []]  # per camp
         self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
