@@ -13,9 +13,10 @@ import importlib
 import re
 from functools import cache
 from importlib import resources
-from typing import Any
 
 import msgspec
+
+from domain.ruleset import Ruleset
 
 FILE_NAME = "RULES.md"
 GENERAL_PACKAGE = "domain"
@@ -123,27 +124,26 @@ def general() -> RulesReference:
     return load(GENERAL_PACKAGE)
 
 
-def package_of(ruleset: Any) -> str:
-    """The package a ruleset's rules reference lives in: its optional `rules_package` attribute, else
-    the package its state type is defined in (every game package defines its state there)."""
-    explicit = getattr(ruleset, "rules_package", None)
-    if explicit:
-        return str(explicit)
+def package_of(ruleset: Ruleset) -> str:
+    """The package a ruleset's rules reference lives in: its `rules_package`, else the package its state
+    type is defined in (every game package defines its state there)."""
+    if ruleset.rules_package:
+        return ruleset.rules_package
     module = importlib.import_module(ruleset.state_type.__module__)
     return str(module.__package__ or module.__name__)
 
 
-def of_ruleset(ruleset: Any) -> RulesReference:
+def of_ruleset(ruleset: Ruleset) -> RulesReference:
     """A game's own rules reference (without the general rules)."""
     package = package_of(ruleset)
     return EMPTY if package == GENERAL_PACKAGE else load(package)
 
 
-def entries_for(ruleset: Any) -> tuple[RuleEntry, ...]:
+def entries_for(ruleset: Ruleset) -> tuple[RuleEntry, ...]:
     """Every rule a ruleset's refusals may name: the general rules, then the game's own."""
     return general().entries + of_ruleset(ruleset).entries
 
 
-def entry_for(ruleset: Any, rule_id: str) -> RuleEntry | None:
+def entry_for(ruleset: Ruleset, rule_id: str) -> RuleEntry | None:
     """The entry for `rule_id` under a ruleset (general or the game's own), if there is one."""
     return general().get(rule_id) or of_ruleset(ruleset).get(rule_id)

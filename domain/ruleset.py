@@ -4,13 +4,21 @@
 `domain.registry`), so adding a game never touches them. The shape follows the Decider pattern:
 `initial(setup)`, `validate(state, event)` (raises `RuleError`), `evolve(state, event) -> state`.
 A replay is `reduce(evolve, events, initial(setup))` (see `domain.record.fold`).
+
+The contract is one frozen dataclass, `Ruleset[StateT, EventT]`, rather than a Protocol: every game
+is a package of plain functions (`setup.initial`, `rules.validate`, `legal.legal_events`...), so a
+game's `RULESET` is assembled from them instead of a class whose methods only forward to its modules;
+the optional members get their defaults in one place, so callers read them as attributes instead of
+`getattr` with a fallback; and the type parameters let mypy check each game's functions against its
+own state and event types (`RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(...)`). Code that
+serves any game writes plain `Ruleset` (its parameters are then `Any`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -180,109 +188,61 @@ class ResourceKind(Protocol):
         ...
 
 
-@runtime_checkable
-class Ruleset(Protocol):
-    """What a game provides to the rest of tablelog."""
-
-    # Read-only members, so a class attribute of a narrower type satisfies them.
-    @property
-    def name(self) -> str:
-        """The ruleset's stable name (`milles-nautiques`)."""
-        ...
-
-    @property
-    def version(self) -> str:
-        """The rules core's version, recorded in every game's first event (G-5)."""
-        ...
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def event_type(self) -> Any:
-        """The tagged union of the game's event structs (a `typing.Union`)."""
-        ...
-
-    @property
-    def state_type(self) -> type:
-        """The frozen struct type of the game's state (snapshots decode it)."""
-        ...
-
-    @property
-    def resource_kinds(self) -> Mapping[str, ResourceKind]:
-        """The kinds of club resource the game reads, by name."""
-        ...
-
-    def initial(self, setup: Setup) -> Any:
-        """The state before any event; raises RuleError for a set-up the game cannot be played with."""
-        ...
-
-    def validate(self, state: Any, event: Any) -> None:
-        """Raise RuleError if `event` cannot happen at `state`; return None if it can."""
-        ...
-
-    def evolve(self, state: Any, event: Any) -> Any:
-        """Apply an accepted event, with every automatic consequence; never validates."""
-        ...
-
-    def view(self, state: Any, viewer: Viewer) -> Any:
-        """What `viewer` may see of `state` (G-2), as msgspec-encodable data."""
-        ...
-
-    def result(self, state: Any, viewer: Viewer) -> Result:
-        """Finished or not, scores and placements, as `viewer` may know them (G-2): an unfinished game's
-        score never counts a card the viewer has not seen."""
-        ...
-
-    def legal_events(self, state: Any, seat: int) -> list[Any] | None:
-        """The events `seat` may report at `state`, where the game can enumerate them (None where it
-        cannot). Events the table reports about chance (draws, dice) are listed by form only where
-        their outcome is unknown to the record."""
-        ...
-
-    def narrate(self, before: Any, event: Any, after: Any, viewer: Viewer) -> Narration:
-        """One replay line for `event`, given the states around it, told as `viewer` may know it (G-2):
-        the public line never names a card the public has not seen; the full record's tells all."""
-        ...
-
-    def series_status(self, games: Sequence[SeriesGame]) -> SeriesStatus:
-        """The ruleset's series rules (campaigns) over finished games in order."""
-        ...
+StateT = TypeVar("StateT")
+"""A game's state: a frozen msgspec struct (snapshots decode it with `state_type`)."""
+EventT = TypeVar("EventT")
+"""A game's events: the tagged union of its event structs."""
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class GameRuleset:
-    """A `Ruleset` assembled from the functions of a game's package: every game has the same shape
-    (catalogue, events, state, rules, scoring, views, narration, series), so each exports one of these
-    rather than a class of methods that only forward to its modules."""
+class Ruleset(Generic[StateT, EventT]):
+    """What a game provides to the rest of tablelog, assembled from the functions of its package
+    (every game package has the same modules; `tests/domain/test_game_packages.py` checks it)."""
 
     name: str
+    """The ruleset's stable name (`milles-nautiques`)."""
     version: str
+    """The rules core's version, recorded in every game's first event (G-5)."""
     title: str
     event_type: Any
-    state_type: type
+    """The tagged union of the game's event structs (a `typing.Union`, which is no `type[EventT]`)."""
+    state_type: type[StateT]
+    """The frozen struct type of the game's state (snapshots decode it)."""
     resource_kinds: Mapping[str, ResourceKind]
-    initial: Callable[[Setup], Any]
-    validate: Callable[[Any, Any], None]
-    evolve: Callable[[Any, Any], Any]
-    view: Callable[[Any, Viewer], Any]
-    result: Callable[[Any, Viewer], Result]
-    legal_events: Callable[[Any, int], list[Any] | None]
-    narrate: Callable[[Any, Any, Any, Viewer], Narration]
+    """The kinds of club resource the game reads, by name."""
+    initial: Callable[[Setup], StateT]
+    """The state before any event; raises RuleError for a set-up the game cannot be played with."""
+    validate: Callable[[StateT, EventT], None]
+    """Raise RuleError if `event` cannot happen at `state`; return None if it can."""
+    evolve: Callable[[StateT, EventT], StateT]
+    """Apply an accepted event, with every automatic consequence; never validates."""
+    view: Callable[[StateT, Viewer], Any]
+    """What `viewer` may see of `state` (G-2), as msgspec-encodable data."""
+    result: Callable[[StateT, Viewer], Result]
+    """Finished or not, scores and placements, as `viewer` may know them (G-2): an unfinished game's
+    score never counts a card the viewer has not seen."""
+    legal_events: Callable[[StateT, int], list[EventT] | None]
+    """The events `seat` may report at `state`, where the game can enumerate them (None where it
+    cannot). Events the table reports about chance (draws, dice) are listed by form only where their
+    outcome is unknown to the record."""
+    narrate: Callable[[StateT, EventT, StateT, Viewer], Narration]
+    """One replay line for `event`, given the states around it, told as `viewer` may know it (G-2): the
+    public line never names a card the public has not seen; the full record's tells all."""
     series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]
-    # Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
-    # projections.diff) that changed from the step before, to highlight. None: the game has no picture.
+    """The ruleset's series rules (campaigns) over finished games in order."""
+    # Optional members (the defaults fit a game that says nothing of them):
     picture: Callable[[Any, Sequence[tuple[str, ...]]], str] | None = None
+    """Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
+    projections.diff) that changed from the step before, to highlight. None: the game has no picture."""
     # What the API documents about a game's set-up and events (`GET /rulesets/{name}`, the OpenAPI
     # document): the variants it accepts, the struct its options convert to, and the names an event
     # field may hold (field name -> allowed values: card or unit names), where the game has fixed ones.
     variants: tuple[str, ...] = ("standard",)
     options_type: type | None = None
     field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # What a field that many of the game's events share means (field name -> one sentence), where the
-    # event's own docstring does not say it: Milles Nautiques' `convoy` number, for example.
     field_descriptions: Mapping[str, str] = field(default_factory=dict)
-    # Optional members (the defaults fit a game that says nothing of them):
+    """What a field that many of the game's events share means (field name -> one sentence), where the
+    event's own docstring does not say it: Milles Nautiques' `convoy` number, for example."""
     player_counts: tuple[int, ...] = ()
     """How many players the game takes (empty: not stated)."""
     score_scale: int = 1
@@ -291,7 +251,10 @@ class GameRuleset:
     """Raise RuleError when `setup` cannot be the next game of a series after these finished games."""
     seat_sides: Callable[[Setup], tuple[str, ...]] | None = None
     """In a two-sided game, the side each seat commands (None where seats are not sides)."""
-    field_names: Callable[[Any], Mapping[str, Sequence[tuple[str, str]]]] | None = None
+    field_names: Callable[[StateT], Mapping[str, Sequence[tuple[str, str]]]] | None = None
     """At a state, the names an event field may hold where they come from the game's resources (a
     catalogue's card numbers), each with the words people read: the recording page offers them for a card
     the record does not know yet (None: `field_values` says it all)."""
+    rules_package: str | None = None
+    """The package whose `RULES.md` holds the game's rules reference (None: the package that defines
+    `state_type`, as every game package does)."""

@@ -1,4 +1,4 @@
-"""Pure projections of game records, for every ruleset through the `Ruleset` protocol alone:
+"""Pure projections of game records, for every ruleset through the `Ruleset` contract alone:
 
 - `replay`: a game told step by step, the state at any step in any view, snapshots and seeking;
 - `standings`: league tables with a declarative tie-break chain that explains itself;

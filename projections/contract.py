@@ -1,5 +1,5 @@
-"""The optional members of the ruleset contract (`domain.ruleset.GameRuleset`), read with their
-defaults for a ruleset that does not state them, and the points people read from exact score units."""
+"""What projections read from the ruleset contract's optional members (`domain.ruleset.Ruleset`: its
+defaults fit a game that does not state them), and the points people read from exact score units."""
 
 from __future__ import annotations
 
@@ -14,24 +14,22 @@ Points = int | float
 
 def player_counts(ruleset: Ruleset) -> tuple[int, ...]:
     """How many players the game takes (empty: not stated)."""
-    return tuple(getattr(ruleset, "player_counts", ()) or ())
+    return ruleset.player_counts
 
 
 def score_scale(ruleset: Ruleset) -> int:
     """Score units in one point (2 where scores are kept in half-points)."""
-    return int(getattr(ruleset, "score_scale", 1) or 1)
+    return ruleset.score_scale
 
 
 def series_next(ruleset: Ruleset) -> Callable[[Sequence[SeriesGame], Setup], None] | None:
     """The ruleset's check of the next game of a series, if it has one."""
-    check: Callable[[Sequence[SeriesGame], Setup], None] | None = getattr(ruleset, "series_next", None)
-    return check
+    return ruleset.series_next
 
 
 def seat_sides(ruleset: Ruleset) -> Callable[[Setup], tuple[str, ...]] | None:
     """In a two-sided game, the side each seat commands (None where seats are not sides)."""
-    sides: Callable[[Setup], tuple[str, ...]] | None = getattr(ruleset, "seat_sides", None)
-    return sides
+    return ruleset.seat_sides
 
 
 def as_points(units: int, scale: int) -> Points:

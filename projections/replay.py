@@ -13,7 +13,7 @@ refolds from the start); it is ignored when it was made under another ruleset ve
 A replay is told for one viewer, as a view is drawn for one: the narration comes from the ruleset's
 `narrate` with that viewer, so the public's steps say "draws a card" where the full record names it.
 
-Everything here works for any game through the `Ruleset` protocol alone.
+Everything here works for any game through the `Ruleset` contract alone.
 """
 
 from __future__ import annotations
@@ -259,9 +259,7 @@ def decode_snapshot(data: bytes) -> Snapshot:
 
 
 def _decode_state(ruleset: Ruleset, data: bytes) -> Any:
-    # The contract names the state type; the getattr keeps a ruleset without it decodable as plain
-    # data, which then fails the round-trip check in `snapshot` rather than crashing here.
-    return msgspec.msgpack.decode(data, type=getattr(ruleset, "state_type", Any))
+    return msgspec.msgpack.decode(data, type=ruleset.state_type)
 
 
 def _last_event(folded: Folded) -> bytes:

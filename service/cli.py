@@ -124,7 +124,7 @@ def _first_club(settings: Settings, store: Store) -> None:
     print(
         f"\nA first club was made in this new database: {club_id!r} ({name}). Its scorekeeper key, shown only "
         f"this once:\n\n    {token}\n\nTry it:  curl -s {base}/clubs/{club_id} -H 'Authorization: Bearer {token}'\n"
-        f"API documentation: {base}/docs\n",
+        f"The club's pages: {base}/sign-in (sign in with that key)\nAPI documentation: {base}/docs\n",
         flush=True,
     )
 

@@ -4,6 +4,7 @@ repository sends a reader to the design notes kept outside it."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from pathlib import Path
@@ -175,10 +176,6 @@ def test_a_package_without_a_reference_file_has_an_empty_reference() -> None:
 
 
 def test_a_ruleset_may_name_the_package_of_its_reference() -> None:
-    class Named:
-        rules_package = "domain"
-        state_type = int
-
-    assert rules_reference.package_of(Named()) == "domain"
     game = registry.get("milles-nautiques")
+    assert rules_reference.package_of(dataclasses.replace(game, rules_package="domain")) == "domain"
     assert rules_reference.package_of(game) == "domain.milles_nautiques"

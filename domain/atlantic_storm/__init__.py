@@ -9,22 +9,22 @@ resource kind, see catalogues/README.md).
 
 from __future__ import annotations
 
-from domain.atlantic_storm import legal, narration, rules, scoring, series, views
+from domain.atlantic_storm import legal, narration, rules, scoring, series, setup, views
 from domain.atlantic_storm.catalogue import CatalogueKind
 from domain.atlantic_storm.events import AtlanticStormEvent
 from domain.atlantic_storm.picture import picture
 from domain.atlantic_storm.state import State
-from domain.ruleset import GameRuleset
+from domain.ruleset import Ruleset
 
-RULESET = GameRuleset(
+RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     name="atlantic-storm",
     version="1.1.0",  # 1.1: AS-18 and AS-19 (stored games fold as before)
     title="Atlantic Storm",
     event_type=AtlanticStormEvent,
     state_type=State,
     resource_kinds={"catalogue": CatalogueKind()},
-    initial=rules.initial,  # the table before the dealer's cut (AS-2)
-    validate=rules.check,  # raises RuleError naming the AS-n reading
+    initial=setup.initial,  # the table before the dealer's cut (AS-2)
+    validate=rules.validate,  # raises RuleError naming the AS-n reading
     evolve=rules.evolve,
     view=views.view,
     result=scoring.result,  # VP split into convoy and card VP, placements by AS-13
@@ -34,7 +34,7 @@ RULESET = GameRuleset(
     series_status=series.series_status,  # the 75 VP series (AS-16)
     picture=picture,  # the table as SVG, drawn from a view
     variants=("basic", "advanced"),
-    options_type=rules.Options,  # card numbers depend on the club's catalogue: no fixed field values
+    options_type=setup.Options,  # card numbers depend on the club's catalogue: no fixed field values
     player_counts=(2, 3, 4, 5, 6),  # AS-2
     series_next=series.series_next,  # one variant and pile for the whole series (AS-16)
 )

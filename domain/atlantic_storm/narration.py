@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.atlantic_storm.events import (
+    AtlanticStormEvent,
     CardDiscarded,
     CardsDealt,
     CardsDrawn,
@@ -54,7 +55,7 @@ def _chapters(state: State) -> tuple[tuple[str, int], ...]:
     return chapters
 
 
-def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
+def narrate(before: State, event: AtlanticStormEvent, after: State, viewer: Viewer) -> Narration:
     """One line for `event` as `viewer` may know it; it also tells what the event decided (a battle won,
     a tie, the end)."""
     seat: int | None = getattr(event, "seat", None)

@@ -1,5 +1,5 @@
-"""Atlantic Storm's rules: `initial`, `validate` (raises RuleError naming the AS-n reading) and `evolve`
-(applies an accepted event with every automatic consequence, never validating).
+"""Atlantic Storm's rules: `validate` (raises RuleError naming the AS-n reading) and `evolve` (applies an
+accepted event with every automatic consequence, never validating). The set-up is in `setup`.
 
 Each AS-n id is explained in this package's RULES.md (the general G-n ids in domain/RULES.md); gap
 readings this core adds are marked "gap reading" where they are applied and listed under their id there.
@@ -11,8 +11,9 @@ from typing import Any
 
 import msgspec
 
-from domain.atlantic_storm.catalogue import Card, load
+from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import (
+    AtlanticStormEvent,
     CardDiscarded,
     CardsDealt,
     CardsDrawn,
@@ -31,7 +32,7 @@ from domain.atlantic_storm.events import (
     ZoneDeclared,
 )
 from domain.atlantic_storm.state import Battle, Decision, Outcome, Play, State, Storm, Turn
-from domain.ruleset import RuleError, Setup
+from domain.ruleset import RuleError
 
 replace = msgspec.structs.replace
 
@@ -39,83 +40,6 @@ HAND = 6
 MAX_HAND = 9
 REFUELLED = ("ship", "carrier", "escort_group", "submarine", "wolfpack")
 MILK_COW_REFUELS = ("submarine", "wolfpack")
-
-
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Set-up options. `pile_size` is how many convoys are fought for (AS-2: 20); a club may agree a
-    shorter game (gap reading: the rest of the rules are unchanged)."""
-
-    pile_size: int = 20
-
-
-# ---------------------------------------------------------------------------------------------------
-# Set-up
-
-
-def initial(setup: Setup) -> State:
-    """The table before the cut (AS-2); refuses a set-up the game cannot be played with."""
-    players = len(setup.players)
-    if not 2 <= players <= 6:
-        raise RuleError("AS-2", "player_count", "Atlantic Storm is for two to six players.", players=players)
-    if sorted(p.seat for p in setup.players) != list(range(players)):
-        raise RuleError("AS-2", "seats", "Seats must be numbered 0 to n-1, clockwise.")
-    if setup.variant not in ("basic", "advanced"):
-        raise RuleError("AS-2", "variant", "The variant is 'basic' or 'advanced'.", variant=setup.variant)
-    if setup.variant == "advanced" and players == 2:
-        raise RuleError(
-            "AS-14", "advanced_two_players", "The advanced rules are not used with two players (rulebook section 14)."
-        )
-    try:
-        options = msgspec.convert(setup.options, Options)
-    except msgspec.ValidationError as error:
-        raise RuleError("AS-2", "options", f"Bad set-up options: {error}.") from None
-    ref = setup.resources.get("catalogue")
-    if ref is None:
-        raise RuleError("AS-2", "no_catalogue", "An Atlantic Storm game needs a card catalogue.")
-    catalogue = load(ref.content)
-    # One pass over the rows, every game start: numbered cards by number and by name (a later row wins).
-    cards: dict[str, Card] = {}
-    by_name: dict[str, str] = {}
-    for card in catalogue.cards:
-        if card.numbered:
-            cards[card.number] = card
-            by_name[card.name] = card.number
-    convoys = sum([card.category == "convoy" for card in cards.values()])
-    forces = len(cards) - convoys
-    needed = options.pile_size * (2 if setup.variant == "advanced" else 1)
-    if not 1 <= options.pile_size <= 20 or convoys < needed:
-        raise RuleError(
-            "AS-2",
-            "pile_size",
-            f"The convoy pile needs {needed} convoys; the catalogue has "
-            f"{convoys} numbered ones (and a game is 1 to 20 battles).",
-            pile_size=options.pile_size,
-            convoys=convoys,
-        )
-    if forces < HAND * players:
-        raise RuleError(
-            "AS-2", "small_deck", "The catalogue has too few force cards to deal six each.", force_cards=forces
-        )
-    victims = {
-        number: by_name[card.fate_victim]
-        for number, card in cards.items()
-        if card.fate_victim and card.fate_victim in by_name
-    }
-    names = tuple(p.name for p in sorted(setup.players, key=lambda p: p.seat))
-    return State(
-        variant=setup.variant,
-        names=names,
-        cards=cards,
-        victims=victims,
-        force_total=forces,
-        pile_size=options.pile_size,
-        deck=forces,
-        hands=((),) * players,
-        unknown=(0,) * players,
-        hand_sizes=(HAND,) * players,
-        convoys_won=((),) * players,
-        captured=((),) * players,
-    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -249,8 +173,14 @@ def hand_size(state: State, convoys: tuple[str, ...]) -> int:
 # Validation
 
 
-def validate(state: State, event: Any) -> None:
-    """Raise RuleError if `event` cannot happen at `state` (G-1)."""
+def validate(state: State, event: AtlanticStormEvent) -> None:
+    """Raise RuleError if `event` cannot happen at `state` (G-1): the game over and the seat range first,
+    then the event's own checks."""
+    if state.phase == "over":
+        raise RuleError("AS-13", "game_over", "The game is over.")
+    seat = getattr(event, "seat", None)
+    if seat is not None and not 0 <= seat < len(state.names):
+        _seat(state, seat)
     handler = _VALIDATORS.get(type(event))
     if handler is None:
         raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
@@ -269,7 +199,7 @@ def _seat(state: State, seat: int) -> None:
         raise RuleError("G-1", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
 
 
-def _check_cut(state: State, event: ConvoysCut) -> None:
+def _validate_cut(state: State, event: ConvoysCut) -> None:
     _phase(state, "cut", rule="AS-2")
     if len(event.cuts) != state.players:
         raise RuleError("AS-2", "cut_count", "Every player cuts one convoy.", cuts=len(event.cuts))
@@ -280,7 +210,7 @@ def _check_cut(state: State, event: ConvoysCut) -> None:
             raise RuleError("AS-2", "cut_not_convoy", f"{number} is not a convoy card.", card=number)
 
 
-def _check_deal(state: State, event: CardsDealt) -> None:
+def _validate_deal(state: State, event: CardsDealt) -> None:
     _phase(state, "deal", rule="AS-2")
     if len(event.hands) != state.players or any(len(hand) != HAND for hand in event.hands):
         raise RuleError("AS-2", "deal_size", "The dealer deals six force cards to each player.")
@@ -292,7 +222,7 @@ def _check_deal(state: State, event: CardsDealt) -> None:
             raise RuleError("AS-2", "convoy_dealt", f"{number} is a convoy, not a force card.", card=number)
 
 
-def _check_convoy(state: State, event: ConvoyTurned) -> None:
+def _validate_convoy(state: State, event: ConvoyTurned) -> None:
     if state.phase != "turn_convoy":
         _phase(state, "turn_convoy")
     if event.seat != state.leader:
@@ -322,7 +252,7 @@ def _check_convoy(state: State, event: ConvoyTurned) -> None:
         )
 
 
-def _check_zone(state: State, event: ZoneDeclared) -> None:
+def _validate_zone(state: State, event: ZoneDeclared) -> None:
     if state.phase != "declare_zone":
         _phase(state, "declare_zone")
     assert state.battle is not None
@@ -459,7 +389,7 @@ def fate_effects(
     return tuple(doubled), tuple(destroyed)
 
 
-def _check_play(state: State, event: CardsPlayed) -> None:
+def _validate_play(state: State, event: CardsPlayed) -> None:
     turn = _turn(state, event.seat)
     battle = state.battle
     assert battle is not None
@@ -607,7 +537,7 @@ def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
             )
 
 
-def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
+def _validate_intelligence(state: State, event: IntelligencePlayed) -> None:
     turn = _turn(state, event.seat)
     battle = state.battle
     assert battle is not None
@@ -623,7 +553,7 @@ def _check_intelligence(state: State, event: IntelligencePlayed) -> None:
     _side_allowed(state, battle, card.side, turn, [card])
 
 
-def _check_discard(state: State, event: CardDiscarded) -> None:
+def _validate_discard(state: State, event: CardDiscarded) -> None:
     turn = _turn(state, event.seat)
     if turn.intelligence is not None:
         if event.card != turn.intelligence:
@@ -637,7 +567,7 @@ def _check_discard(state: State, event: CardDiscarded) -> None:
     _in_hand(state, event.seat, (event.card,))
 
 
-def _check_hand_discard(state: State, event: HandDiscarded) -> None:
+def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
     turn = _turn(state, event.seat)
     if state.variant != "advanced":
         raise RuleError("AS-3", "one_card_discard", "In the basic game a player discards exactly one card.")
@@ -657,7 +587,7 @@ def _check_hand_discard(state: State, event: HandDiscarded) -> None:
         )
 
 
-def _check_storm_roll(state: State, event: StormRolled) -> None:
+def _validate_storm_roll(state: State, event: StormRolled) -> None:
     _phase(state, "storm_roll", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
@@ -712,7 +642,7 @@ def storm_hit(state: State, event: StormStruck) -> tuple[tuple[int, ...], bool]:
     return halves, any(t.seat == target and t.intelligence is None for t in battle.queue)
 
 
-def _check_storm_strike(state: State, event: StormStruck) -> None:
+def _validate_storm_strike(state: State, event: StormStruck) -> None:
     _phase(state, "storm_choice", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
@@ -782,7 +712,7 @@ def pending_dice(state: State, battle: Battle | None = None) -> tuple[tuple[int,
     return tuple(out)
 
 
-def _check_dice(state: State, event: DiceRolled) -> None:
+def _validate_dice(state: State, event: DiceRolled) -> None:
     _phase(state, "dice", rule="AS-5")
     for seat, card, dice in pending_dice(state):
         if card == event.card:
@@ -802,7 +732,7 @@ def _check_dice(state: State, event: DiceRolled) -> None:
     raise RuleError("AS-5", "no_die", "No die is due for that card.", card=event.card)
 
 
-def _check_supply(state: State, event: SupplyTaken) -> None:
+def _validate_supply(state: State, event: SupplyTaken) -> None:
     _phase(state, "supply", rule="AS-8")
     battle = state.battle
     assert battle is not None and battle.outcome is not None
@@ -833,7 +763,7 @@ def supply_candidates(state: State, supply: str) -> tuple[str, ...]:
     return tuple(n for n in battle.outcome.candidates if state.cards[n].unit in units)
 
 
-def _check_spoils(state: State, event: SpoilsDivided) -> None:
+def _validate_spoils(state: State, event: SpoilsDivided) -> None:
     _phase(state, "spoils", rule="AS-15")
     battle = state.battle
     assert battle is not None and battle.outcome is not None
@@ -868,7 +798,7 @@ def draw_needed(state: State, seat: int) -> int:
     return max(0, state.hand_sizes[seat] - state.hand_count(seat))
 
 
-def _check_draw(state: State, event: CardsDrawn) -> None:
+def _validate_draw(state: State, event: CardsDrawn) -> None:
     if state.phase != "refill":
         _phase(state, "refill", rule="AS-12")
     seat = state.draw_queue[0]
@@ -908,7 +838,7 @@ def _check_draw(state: State, event: CardsDrawn) -> None:
             )
 
 
-def _check_reshuffle(state: State, event: DeckReshuffled) -> None:
+def _validate_reshuffle(state: State, event: DeckReshuffled) -> None:
     _phase(state, "refill", rule="AS-12")
     if state.deck > 0 or not state.discard:
         raise RuleError(
@@ -917,21 +847,21 @@ def _check_reshuffle(state: State, event: DeckReshuffled) -> None:
 
 
 _VALIDATORS: dict[type, Any] = {
-    ConvoysCut: _check_cut,
-    CardsDealt: _check_deal,
-    ConvoyTurned: _check_convoy,
-    ZoneDeclared: _check_zone,
-    CardsPlayed: _check_play,
-    IntelligencePlayed: _check_intelligence,
-    CardDiscarded: _check_discard,
-    HandDiscarded: _check_hand_discard,
-    StormRolled: _check_storm_roll,
-    StormStruck: _check_storm_strike,
-    DiceRolled: _check_dice,
-    SupplyTaken: _check_supply,
-    SpoilsDivided: _check_spoils,
-    CardsDrawn: _check_draw,
-    DeckReshuffled: _check_reshuffle,
+    ConvoysCut: _validate_cut,
+    CardsDealt: _validate_deal,
+    ConvoyTurned: _validate_convoy,
+    ZoneDeclared: _validate_zone,
+    CardsPlayed: _validate_play,
+    IntelligencePlayed: _validate_intelligence,
+    CardDiscarded: _validate_discard,
+    HandDiscarded: _validate_hand_discard,
+    StormRolled: _validate_storm_roll,
+    StormStruck: _validate_storm_strike,
+    DiceRolled: _validate_dice,
+    SupplyTaken: _validate_supply,
+    SpoilsDivided: _validate_spoils,
+    CardsDrawn: _validate_draw,
+    DeckReshuffled: _validate_reshuffle,
 }
 
 
@@ -939,7 +869,7 @@ _VALIDATORS: dict[type, Any] = {
 # Evolution
 
 
-def evolve(state: State, event: Any) -> State:
+def evolve(state: State, event: AtlanticStormEvent) -> State:
     """Apply an accepted event and every automatic consequence."""
     result: State = _EVOLVERS[type(event)](state, event)
     return result
@@ -949,12 +879,12 @@ def _number_key(number: str) -> int:
     return int(number[1:])
 
 
-def _cut(state: State, event: ConvoysCut) -> State:
+def _evolve_cut(state: State, event: ConvoysCut) -> State:
     dealer = min(range(state.players), key=lambda s: _number_key(event.cuts[s]))
     return replace(state, dealer=dealer, leader=dealer, phase="deal")
 
 
-def _deal(state: State, event: CardsDealt) -> State:
+def _evolve_deal(state: State, event: CardsDealt) -> State:
     hands = tuple(tuple(c for c in hand if c is not None) for hand in event.hands)
     unknown = tuple(sum(1 for c in hand if c is None) for hand in event.hands)
     located = frozenset(c for hand in hands for c in hand)
@@ -968,7 +898,7 @@ def _deal(state: State, event: CardsDealt) -> State:
     )
 
 
-def _turn_convoy(state: State, event: ConvoyTurned) -> State:
+def _evolve_turn_convoy(state: State, event: ConvoyTurned) -> State:
     seen = state.convoys_seen | {event.convoy}
     convoy_discard = state.convoy_discard
     if event.discarded is not None:
@@ -983,7 +913,7 @@ def _order_from(state: State, leader: int) -> tuple[int, ...]:
     return tuple([(leader + i) % players for i in range(players)])
 
 
-def _declare(state: State, event: ZoneDeclared) -> State:
+def _evolve_declare(state: State, event: ZoneDeclared) -> State:
     battle = state.battle
     assert battle is not None
     queue = tuple(Turn(seat=s) for s in _order_from(state, battle.leader))
@@ -1013,7 +943,7 @@ def _leave_hand(state: State, seat: int, numbers: tuple[str, ...]) -> dict[str, 
     return changes
 
 
-def _play(state: State, event: CardsPlayed) -> State:
+def _evolve_play(state: State, event: CardsPlayed) -> State:
     battle = state.battle
     assert battle is not None
     seat = event.seat
@@ -1085,7 +1015,7 @@ def _play(state: State, event: CardsPlayed) -> State:
     return _end_turn(state, battle, seat, captured=captured, discard=discard, **_leave_hand(state, seat, numbers))
 
 
-def _intelligence(state: State, event: IntelligencePlayed) -> State:
+def _evolve_intelligence(state: State, event: IntelligencePlayed) -> State:
     battle = state.battle
     assert battle is not None
     card = state.cards[event.card]
@@ -1096,7 +1026,7 @@ def _intelligence(state: State, event: IntelligencePlayed) -> State:
     return _end_turn(state, battle, event.seat, **_leave_hand(state, event.seat, (event.card,)))
 
 
-def _discard_card(state: State, event: CardDiscarded) -> State:
+def _evolve_discard_card(state: State, event: CardDiscarded) -> State:
     battle = state.battle
     assert battle is not None
     discard = (*state.discard, event.card)
@@ -1106,7 +1036,7 @@ def _discard_card(state: State, event: CardDiscarded) -> State:
     return _end_turn(state, battle, event.seat, discard=discard, **_leave_hand(state, event.seat, (event.card,)))
 
 
-def _discard_hand(state: State, event: HandDiscarded) -> State:
+def _evolve_discard_hand(state: State, event: HandDiscarded) -> State:
     battle = state.battle
     assert battle is not None
     return _end_turn(
@@ -1131,7 +1061,7 @@ def _next_turn(state: State, battle: Battle) -> State:
     return _round_over(state, battle)
 
 
-def _storm_roll(state: State, event: StormRolled) -> State:
+def _evolve_storm_roll(state: State, event: StormRolled) -> State:
     battle = state.battle
     assert battle is not None and battle.storm is not None
     if event.face <= 3:
@@ -1146,7 +1076,7 @@ def _storm_roll(state: State, event: StormRolled) -> State:
     return _next_turn(state, replace(battle, storm=storm))
 
 
-def _storm_strike(state: State, event: StormStruck) -> State:
+def _evolve_storm_strike(state: State, event: StormStruck) -> State:
     battle = state.battle
     assert battle is not None
     discard = state.discard
@@ -1186,7 +1116,7 @@ def _round_over(state: State, battle: Battle) -> State:
     return _resolve(state, battle)
 
 
-def _dice(state: State, event: DiceRolled) -> State:
+def _evolve_dice(state: State, event: DiceRolled) -> State:
     battle = state.battle
     assert battle is not None
     plays = tuple(
@@ -1341,7 +1271,7 @@ def _after_supplies(state: State) -> State:
     return _award(state, ((battle.outcome.trick_winner, battle.outcome.trick),))
 
 
-def _supply(state: State, event: SupplyTaken) -> State:
+def _evolve_supply(state: State, event: SupplyTaken) -> State:
     battle = state.battle
     assert battle is not None and battle.outcome is not None
     outcome = battle.outcome
@@ -1357,7 +1287,7 @@ def _supply(state: State, event: SupplyTaken) -> State:
     return _after_supplies(replace(state, hands=hands, battle=replace(battle, outcome=outcome)))
 
 
-def _spoils(state: State, event: SpoilsDivided) -> State:
+def _evolve_spoils(state: State, event: SpoilsDivided) -> State:
     return _award(state, tuple((share.seat, share.cards) for share in event.shares))
 
 
@@ -1433,7 +1363,7 @@ def _settle_refill(state: State) -> State:
     return replace(state, draw_queue=(), battle=battle, phase="play")
 
 
-def _draw(state: State, event: CardsDrawn) -> State:
+def _evolve_draw(state: State, event: CardsDrawn) -> State:
     seat = event.seat
     known = tuple([c for c in event.cards if c is not None])
     hidden = len(event.cards) - len(known)
@@ -1447,41 +1377,28 @@ def _draw(state: State, event: CardsDrawn) -> State:
     return _settle_refill(state)
 
 
-def _reshuffle(state: State, event: DeckReshuffled) -> State:
+def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
     # G-4: the discard pile becomes the deck; its cards' places are unknown again.
     return replace(state, deck=len(state.discard), located=state.located - set(state.discard), discard=())
 
 
 _EVOLVERS: dict[type, Any] = {
-    ConvoysCut: _cut,
-    CardsDealt: _deal,
-    ConvoyTurned: _turn_convoy,
-    ZoneDeclared: _declare,
-    CardsPlayed: _play,
-    IntelligencePlayed: _intelligence,
-    CardDiscarded: _discard_card,
-    HandDiscarded: _discard_hand,
-    StormRolled: _storm_roll,
-    StormStruck: _storm_strike,
-    DiceRolled: _dice,
-    SupplyTaken: _supply,
-    SpoilsDivided: _spoils,
-    CardsDrawn: _draw,
-    DeckReshuffled: _reshuffle,
+    ConvoysCut: _evolve_cut,
+    CardsDealt: _evolve_deal,
+    ConvoyTurned: _evolve_turn_convoy,
+    ZoneDeclared: _evolve_declare,
+    CardsPlayed: _evolve_play,
+    IntelligencePlayed: _evolve_intelligence,
+    CardDiscarded: _evolve_discard_card,
+    HandDiscarded: _evolve_discard_hand,
+    StormRolled: _evolve_storm_roll,
+    StormStruck: _evolve_storm_strike,
+    DiceRolled: _evolve_dice,
+    SupplyTaken: _evolve_supply,
+    SpoilsDivided: _evolve_spoils,
+    CardsDrawn: _evolve_draw,
+    DeckReshuffled: _evolve_reshuffle,
 }
 
 
-def check(state: State, event: Any) -> None:
-    """`validate` with the seat range checked first (the ruleset's entry point)."""
-    if state.phase == "over":
-        raise RuleError("AS-13", "game_over", "The game is over.")
-    seat = getattr(event, "seat", None)
-    if seat is not None and not 0 <= seat < len(state.names):
-        _seat(state, seat)
-    handler = _VALIDATORS.get(type(event))
-    if handler is None:
-        raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
-    handler(state, event)
-
-
-__all__ = ["Options", "check", "evolve", "initial", "validate"]
+__all__ = ["evolve", "validate"]

@@ -9,14 +9,15 @@ from domain.memoire44 import legal, narration, rules, scoring, series, setup, vi
 from domain.memoire44.air import AirPackKind
 from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.combat import CombatDeckKind
+from domain.memoire44.dday import ReinforcementTableKind
 from domain.memoire44.events import Memoire44Event
 from domain.memoire44.overlord import InitiativeTableKind
 from domain.memoire44.picture import picture
 from domain.memoire44.scenario import ScenarioKind
 from domain.memoire44.state import State
-from domain.ruleset import GameRuleset
+from domain.ruleset import Ruleset
 
-RULESET = GameRuleset(
+RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     name="memoire-44",
     version="1.1.0",
     title="Mémoire 44",
@@ -27,6 +28,7 @@ RULESET = GameRuleset(
         "initiative_table": InitiativeTableKind(),
         "combat_deck": CombatDeckKind(),
         "air_pack": AirPackKind(),
+        "reinforcement_table": ReinforcementTableKind(),
     },
     initial=setup.initial,  # the scenario set up, opening hands still to draw
     validate=rules.validate,

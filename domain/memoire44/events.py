@@ -270,6 +270,23 @@ class AntiAircraft(Event, tag="memoire44.anti_aircraft", kw_only=True, frozen=Tr
     plane: str | None = None
 
 
+class ReinforcementsRolled(Event, tag="memoire44.reinforcements_rolled", kw_only=True, frozen=True):
+    """D-Day (M44-DD-6): after showing its card, the side's reinforcement dice (one per command card held,
+    the played one included, two more for a Recon card); the imported table says what each face brings."""
+
+    seat: int
+    faces: tuple[str, ...]
+
+
+class ReinforcementPlaced(Event, tag="memoire44.reinforcement_placed", kw_only=True, frozen=True):
+    """D-Day (M44-DD-7, M44-DD-8): a full unit of `kind` the roll brought, taken from the reserve and
+    placed at `hex` (an Axis entry token, an empty Allied landing craft or a beach the Allies control)."""
+
+    seat: int
+    kind: str
+    hex: Hex
+
+
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardDrawn,
     CardPlayed,
@@ -299,4 +316,6 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     Dogfight,
     AntiAircraft,
     Bombing,
+    ReinforcementsRolled,
+    ReinforcementPlaced,
 ]

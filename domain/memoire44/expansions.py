@@ -3,7 +3,7 @@
 The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
 `italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
 the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
-core does not record yet (D-Day reinforcements) are refused by name, so a club never
+core does not record yet (none at present) are refused by name, so a club never
 records a game under rules it silently ignores; an option nobody knows is refused as unknown.
 """
 
@@ -34,6 +34,8 @@ SUPPORTED: dict[str, str] = {
     "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-13), with the air pack imported as a resource",
     "air_theatre": "the theatre and date the air pack's superiority table is read at (M44-AIR-1)",
     "air_planes_on_ground": "planes standing on the ground at the start, by plane id: [row, col] (M44-AIR-13)",
+    "dday_rules": "the D-Day Landings reinforcements (M44-DD-6 to M44-DD-9), with the reinforcement table "
+    "imported as a resource and the scenario's `game_info.dday` reserve, entry tokens and landing craft",
 }
 # Options whose value names a side; `true` means the Allies.
 SIDE_OPTIONS: dict[str, str] = {
@@ -42,9 +44,7 @@ SIDE_OPTIONS: dict[str, str] = {
     "off_board_artillery": "off_board_artillery",
     "gung_ho": "marines",
 }
-NOT_YET: dict[str, str] = {
-    "dday_rules": "the D-Day Landings reinforcements (they need the D-Day reinforcement table, which the rules "
-    "summary does not print; the control objectives, air_superiority and off_board_artillery are recorded)",
+NOT_YET: dict[str, str] = {  # none at present
 }
 
 
@@ -66,6 +66,7 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     air: bool = False  # M44-AIR-1
     air_theatre: str = ""  # the key of the air pack's superiority table (M44-AIR-1)
     planes_on_ground: tuple[tuple[str, int, int], ...] = ()  # (plane id, row, col), M44-AIR-13
+    dday: bool = False  # D-Day reinforcements (M44-DD-6 to M44-DD-9)
 
     @property
     def snow(self) -> bool:
@@ -145,6 +146,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             air=flags.get("air_rules", False),
             air_theatre=flags.get("air_theatre", ""),
             planes_on_ground=flags.get("planes_on_ground", ()),
+            dday=flags.get("dday_rules", False),
         ),
         errors,
     )

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from domain.memoire44 import airplay
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
+from domain.memoire44.dday import full_strength
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
@@ -31,6 +32,8 @@ from domain.memoire44.events import (
     Gift,
     GroundTaken,
     InitiativeTaken,
+    ReinforcementPlaced,
+    ReinforcementsRolled,
     Retreated,
     UnitMoved,
     UnitsOrdered,
@@ -69,10 +72,14 @@ from domain.memoire44.rules import (
     orderable,
     path_problem,
     pile_size,
+    placement_hexes,
+    placing_open,
     play_sections,
     plays_from_token,
     reachable,
     recon_played_as,
+    reinforcement_dice,
+    reinforcement_roll_due,
     retreat_depth,
     retreat_reach,
     retreat_steps,
@@ -155,11 +162,14 @@ def _game_events(state: State, seat: int) -> list[Any]:
         return _cards(state, seat, camp)
     if state.phase == "roll":
         return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
+    if reinforcement_roll_due(state, camp):  # M44-DD-6: before the orders or the card's battle
+        return [ReinforcementsRolled(seat=seat, faces=("star",) * reinforcement_dice(state, camp))]
     if state.phase == "order":
         return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
     events = ground
     if state.phase == "move":
         events.extend(_moves(state, seat))
+    events.extend(_placements(state, seat, camp))
     events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
     events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
@@ -462,3 +472,16 @@ def _battles(state: State, seat: int, camp: int) -> list[Any]:
                 if dice:
                     events.append(Battle(seat=seat, unit=unit.uid, target=target.hex, dice=dice, faces=()))
     return events
+
+
+def _placements(state: State, seat: int, camp: int) -> list[Any]:
+    """D-Day (M44-DD-7, M44-DD-8): each reinforcement the roll brought, where it may be placed now."""
+    if not state.reinforcements or not placing_open(state) or state.ambush_target is not None:
+        return []
+    hexes = placement_hexes(state, camp)
+    return [
+        ReinforcementPlaced(seat=seat, kind=kind, hex=hex_)
+        for kind in dict.fromkeys(state.reinforcements)
+        if state.reserve[camp].get(kind, 0) >= full_strength(kind)
+        for hex_ in hexes
+    ]

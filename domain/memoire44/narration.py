@@ -35,6 +35,8 @@ from domain.memoire44.events import (
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
+    ReinforcementPlaced,
+    ReinforcementsRolled,
     Retreated,
     UnitMoved,
     UnitsOrdered,
@@ -96,7 +98,8 @@ def _sees_hand(state: State, viewer: Viewer, seat: int) -> bool:
 
 def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
     """The line of an event whose card only its side sees (G-2): named to that side's seats and in the
-    full record, "a card" to everyone else (the enemy and the spectators)."""
+    full record, "a card" to everyone else (the enemy and the spectators); the cards a commander-in-chief
+    hands out likewise, and a combat card to the seat that draws it."""
     if isinstance(event, AirCardDrawn):
         seen = _sees_hand(before, viewer, event.seat) and before.air is not None and event.card is not None
         card = before.air.pack.cards[str(event.card)].name if seen and before.air else "an air combat card"
@@ -109,6 +112,21 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
         if isinstance(event, CardDrawn):
             return f"{who} draw {card}."
         return f"{who} place {card} under the commissar token for their next turn."
+    if isinstance(event, CardsGiven) and _sees_hand(before, viewer, event.seat):
+        # M44-OV-3: the side's seats (who share its cards) and the full record read which card went to whom.
+        given: dict[int, list[str]] = {}
+        for gift in event.gifts:
+            name = CARDS[gift.card].name if gift.card else "a card (face down)"
+            given.setdefault(gift.general, []).append(name)
+        shares = ", ".join(f"{' and '.join(names)} to {before.players[g]}" for g, names in given.items())
+        return f"{who} hand out command cards as commander-in-chief: {shares}."
+    if isinstance(event, CombatCardDrawn) and (
+        viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == event.seat)
+    ):
+        # M44-CC-1: a combat card is seen by the seat holding it (as the view shows it) and in the full record.
+        deck = before.combat_deck
+        drawn = deck.cards.get(event.card) if deck is not None and event.card is not None else None
+        return f"{who} draw the combat card {drawn.name}." if drawn else f"{who} draw a combat card (face down)."
     return None
 
 
@@ -199,6 +217,16 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         return f"{who} play the combat card {name}{on}."
     if isinstance(event, AIR_EVENTS):
         return _air_text(before, event, after, who)
+    if isinstance(event, ReinforcementsRolled):
+        brought = ", ".join(after.reinforcements) or "nothing"
+        return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
+    if isinstance(event, ReinforcementPlaced):
+        camp = before.seat_camp[event.seat]
+        left = after.reserve[camp].get(event.kind, 0)
+        return (
+            f"{who} bring in a reinforcement {event.kind} unit at {hex_name(event.hex)} "
+            f"({_count(left, 'figure')} of {event.kind} left in reserve)."
+        )
     return f"{who}: {type(event).__name__}."
 
 

@@ -7,13 +7,14 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
 
 from domain.memoire44.air import cards_for_play, turn_over
-from domain.memoire44.board import Hex, distance, hex_name, sight_line
+from domain.memoire44.board import BoardSpec, Hex, board_from, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
     ARMOUR,
     ARTILLERY,
@@ -29,6 +30,7 @@ from domain.memoire44.catalogue import (
     UNIT_TYPES,
 )
 from domain.memoire44.combat import CLOSE_DIE, RANGED_DIE, STREET_FIGHTING, TENACITY, TEXT
+from domain.memoire44.dday import RECON_EXTRA_DICE, full_strength, reinforcements_for, returned_to_reserve
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
@@ -45,6 +47,8 @@ from domain.memoire44.events import (
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
+    ReinforcementPlaced,
+    ReinforcementsRolled,
     Retreated,
     UnitMoved,
     UnitsOrdered,
@@ -676,6 +680,7 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
         if given_left(state):
             raise _refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
+        _check_reinforcement_roll(state, camp)
     else:
         raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
     if pile_size(state) == 0 or state.reshuffle_due:
@@ -791,6 +796,7 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
 def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     if camp != state.active or state.phase != "order":
         raise _refuse("M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase)
+    _check_reinforcement_roll(state, camp)
     if len(set(event.units)) != len(event.units) or any(state.order_of(uid) for uid in event.units):
         raise _refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
     if state.teams:
@@ -904,6 +910,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
             raise _refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
         if not full_day(state):
             raise _refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
+        _check_reinforcement_roll(state, camp)
         problem = card_battle_problem(state, camp, event.target)
         if problem is not None:
             raise _refuse("M44-5", problem[0], problem[1])
@@ -1031,6 +1038,127 @@ def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
             "name_the_card",
             "Every card of that hand is known to the record: name the one placed under the token.",
         )
+
+
+# ---------------------------------------------------------------- D-Day reinforcements (M44-DD-4, M44-DD-6 to 9)
+
+
+def air_denies_reinforcements(state: State, camp: int) -> bool:
+    """M44-DD-4: no Axis reinforcements on the turn after an Allied Air Power (the Allies' last card)."""
+    last = state.last_played[1 - camp]
+    return state.sides[camp] == "AXIS" and last is not None and last[0] == "air_power"
+
+
+def reinforcement_dice(state: State, camp: int) -> int:
+    """M44-DD-6: one die per command card held, the card shown included, two more for a Recon card."""
+    return cards_held(state, camp) + 1 + (RECON_EXTRA_DICE if state.card in RECON_CARDS else 0)
+
+
+def reinforcement_roll_due(state: State, camp: int) -> bool:
+    """Whether the active side still rolls for reinforcements this turn (M44-DD-6): after its card is
+    shown (and Their Finest Hour's own dice), before its orders or its card's battle."""
+    return (
+        state.dday is not None
+        and camp == state.active
+        and not state.reinforced
+        and state.card is not None
+        and (state.phase == "order" or (state.phase == "battle" and state.last_battle is None))
+        and not air_denies_reinforcements(state, camp)
+    )
+
+
+def _check_reinforcement_roll(state: State, camp: int) -> None:
+    if reinforcement_roll_due(state, camp):
+        raise _refuse(
+            "M44-DD-6",
+            "roll_reinforcements",
+            f"D-Day: the side rolls {reinforcement_dice(state, camp)} dice for reinforcements first.",
+            dice=reinforcement_dice(state, camp),
+        )
+
+
+def _validate_reinforcement_roll(state: State, event: ReinforcementsRolled, camp: int) -> None:
+    if state.dday is None:
+        raise _refuse("M44-DD-6", "no_dday", "Reinforcements are rolled only under the D-Day rules.")
+    if camp == state.active and air_denies_reinforcements(state, camp) and not state.reinforced:
+        raise _refuse(
+            "M44-DD-4", "air_attack", "No Axis reinforcements on the turn after an Allied Air Power (air superiority)."
+        )
+    if not reinforcement_roll_due(state, camp):
+        raise _refuse(
+            "M44-DD-6",
+            "roll_timing",
+            "Reinforcements are rolled once a turn, by the active side, after its card (and Their Finest Hour's "
+            "own dice), before its orders.",
+            phase=state.phase,
+        )
+    expected = reinforcement_dice(state, camp)
+    if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
+        raise _refuse(
+            "M44-DD-6",
+            "wrong_roll",
+            f"The reinforcement roll is one die per command card held, the card shown included"
+            f"{', two more for Recon' if state.card in RECON_CARDS else ''}: {expected} dice.",
+            expected=expected,
+            reported=len(event.faces),
+        )
+
+
+def placing_open(state: State) -> bool:
+    """M44-DD-7: a reinforcement is placed as a move: after the orders (or an Air Power or Barrage card),
+    before the turn's first battle."""
+    return (
+        state.phase == "move" or (state.phase == "battle" and state.effective in CARD_BATTLES)
+    ) and state.last_battle is None
+
+
+def placement_hexes(state: State, camp: int) -> list[Hex]:
+    """Where `camp` may place a reinforcement now (M44-DD-7): an empty Axis entry token; an empty Allied
+    landing craft, or an empty hex of a beach the Allies control."""
+    assert state.dday is not None
+    if state.sides[camp] == "AXIS":
+        spots = list(state.dday.entry_tokens)
+    else:
+        spots = list(state.dday.landing_craft)
+        for index, objective in enumerate(state.objectives):
+            if objective.kind == "beach" and objective_holder(state, index) == camp:
+                spots.extend(objective.hexes)
+    board = state.board
+    return [h for h in dict.fromkeys(spots) if h not in state.occupant and board.passable(h)]
+
+
+def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> None:
+    if state.dday is None or camp != state.active or event.kind not in state.reinforcements:
+        raise _refuse(
+            "M44-DD-6",
+            "no_reinforcement",
+            "Only a unit the side's reinforcement roll brought this turn is placed.",
+            kind=event.kind,
+            brought=list(state.reinforcements),
+        )
+    if not placing_open(state) or state.ambush_target is not None:
+        raise _refuse(
+            "M44-DD-7",
+            "place_as_move",
+            "A reinforcement is placed as a move: after the orders, before the first battle.",
+            phase=state.phase,
+        )
+    needed, left = full_strength(event.kind), state.reserve[camp].get(event.kind, 0)
+    if left < needed:
+        raise _refuse(
+            "M44-DD-8",
+            "reserve_short",
+            f"The reserve holds {left} {event.kind} figure(s); a unit needs {needed}.",
+            reserve=left,
+            needed=needed,
+        )
+    if event.hex not in placement_hexes(state, camp):
+        where = (
+            "an empty entry token"
+            if state.sides[camp] == "AXIS"
+            else "an empty landing craft or an empty hex of a beach the Allies control"
+        )
+        raise _refuse("M44-DD-7", "placement", f"{hex_name(event.hex)} is not {where}.", hex=list(event.hex))
 
 
 # ---------------------------------------------------------------- Overlord team tables (M44-OV-3 to M44-OV-7)
@@ -1409,6 +1537,8 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     InitiativeTaken: _validate_initiative,
     CombatCardDrawn: _validate_combat_drawn,
     CombatCardPlayed: _validate_combat_played,
+    ReinforcementsRolled: _validate_reinforcement_roll,
+    ReinforcementPlaced: _validate_placed,
 }
 
 
@@ -1436,6 +1566,15 @@ def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = N
     if unit.hex is not None:
         del occupant[unit.hex]
     figures = unit.figures if figures is None else figures
+    if state.reserve:
+        # M44-DD-8, M44-DD-9: figures come back only from the reserve; lost ones return to it but the last.
+        left = state.reserve[unit.camp].get(unit.kind, 0)
+        figures = min(figures, unit.figures + left)
+        change = returned_to_reserve(unit.figures, figures) - max(figures - unit.figures, 0)
+        if change:
+            reserve = list(state.reserve)
+            reserve[unit.camp] = reserve[unit.camp] | {unit.kind: left + change}
+            state = replace(state, reserve=tuple(reserve))
     if figures == 0:
         to = None
     if to is not None:
@@ -1451,15 +1590,25 @@ def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = N
     return state
 
 
-def _near(state: State, hexes: tuple[Hex, ...]) -> set[int]:
-    """The camps with a unit on or next to any of `hexes`."""
+@functools.lru_cache(maxsize=256)
+def control_zone(spec: BoardSpec, hexes: tuple[Hex, ...]) -> tuple[Hex, ...]:
+    """`hexes` and their neighbours: where a unit bears on a beach's or a bridge's control (M44-DD-2, 3)."""
+    board = board_from(spec)
+    return tuple(dict.fromkeys(spot for hex_ in hexes for spot in (hex_, *board.neighbours(hex_))))
+
+
+def _near(state: State, index: int) -> set[int]:
+    """The camps with a unit on or next to objective `index` (its zone is kept in the state, since
+    medals are recounted after every move); it stops looking once both camps are found."""
+    zone = state.zones[index] if state.zones else control_zone(state.board_spec, state.objectives[index].hexes)
+    occupant, units = state.occupant, state.units
     camps: set[int] = set()
-    board = state.board
-    for hex_ in hexes:
-        for spot in (hex_, *board.neighbours(hex_)):
-            uid = state.occupant.get(spot)
-            if uid is not None:
-                camps.add(state.units[uid].camp)
+    for spot in zone:
+        uid = occupant.get(spot)
+        if uid is not None:
+            camps.add(units[uid].camp)
+            if len(camps) == 2:
+                break
     return camps
 
 
@@ -1477,7 +1626,7 @@ def objective_holder(state: State, index: int) -> int | None:
     if objective.kind == "village":
         return village_holder(state, index)
     if objective.kind in ("beach", "bridge"):
-        near = _near(state, objective.hexes)
+        near = _near(state, index)
         if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
             return objective.camp if 1 - objective.camp not in near else None
         return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it
@@ -1618,6 +1767,8 @@ def _next_turn(state: State) -> State:
         combat_helped=(),
         combat_players=(),
         combat_boosts=(),
+        reinforced=False,
+        reinforcements=(),
     )
 
 
@@ -2046,6 +2197,37 @@ def _evolve_medal(state: State, event: MedalAwarded) -> State:
     return recount(replace(state, special=(special[0], special[1])))
 
 
+def _evolve_reinforcement_roll(state: State, event: ReinforcementsRolled) -> State:
+    assert state.reinforcement_table is not None
+    side = state.sides[state.seat_camp[event.seat]]
+    brought = reinforcements_for(state.reinforcement_table, side, event.faces)
+    return replace(state, reinforced=True, reinforcements=brought)
+
+
+def _evolve_placed(state: State, event: ReinforcementPlaced) -> State:
+    """M44-DD-7, M44-DD-8: a full unit from the reserve, numbered after the others; it neither moves nor
+    battles this turn (it is not among the turn's orders)."""
+    camp = state.seat_camp[event.seat]
+    figures = full_strength(event.kind)
+    unit = Unit(uid=len(state.units), camp=camp, kind=event.kind, size=figures, figures=figures, hex=event.hex)
+    reserve = list(state.reserve)
+    reserve[camp] = reserve[camp] | {event.kind: reserve[camp][event.kind] - figures}
+    brought = list(state.reinforcements)
+    brought.remove(event.kind)
+    occupant = dict(state.occupant)
+    occupant[event.hex] = unit.uid
+    return recount(
+        replace(
+            state,
+            units=(*state.units, unit),
+            occupant=occupant,
+            reserve=tuple(reserve),
+            reinforcements=tuple(brought),
+            last_move=(event.hex,),
+        )
+    )
+
+
 def _evolve_end(state: State, event: GameEnded) -> State:
     winner = None if event.winner is None else state.seat_camp[event.winner]
     return replace(state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table")
@@ -2072,6 +2254,8 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     InitiativeTaken: _evolve_initiative,
     CombatCardDrawn: _evolve_combat_drawn,
     CombatCardPlayed: _evolve_combat_played,
+    ReinforcementsRolled: _evolve_reinforcement_roll,
+    ReinforcementPlaced: _evolve_placed,
 }
 
 

@@ -6,7 +6,8 @@ unit{name, nbr_units, badge}, tags}` in doubled columns) and `text`. Player 1 si
 Objective medals come from the hexes' `medalN` tags (the token's colour names the side that scores it:
 `medal1` Allied, `medal2` Axis: a gap reading) as temporary objectives, or from an optional
 `game_info.objectives` list naming the kind (temporary, majority, permanent, as the seed defines them;
-village, beach, bridge as its D-Day rules control them).
+village, beach, bridge as its D-Day rules control them). With `dday_rules` on, `game_info.dday` gives the
+figures in reserve per side and unit kind, the Axis entry tokens and the Allied landing craft.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import msgspec
 
 from domain.memoire44.board import BOARD_SIZES, Hex
 from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UNIT_PREFIXES, UNIT_TYPES
+from domain.memoire44.dday import DDay, parse_dday
 from domain.memoire44.expansions import BASE, Expansions, parse_options
 from domain.ruleset import ResourceError
 
@@ -88,6 +90,7 @@ class Scenario(msgspec.Struct, frozen=True, kw_only=True):
     objectives: tuple[Objective, ...] = ()
     special_rules: str = ""
     expansions: Expansions = BASE
+    dday: DDay | None = None  # the D-Day reserve, entry tokens and landing craft (M44-DD-6 to M44-DD-9)
 
 
 def _name(entry: Any) -> str:
@@ -240,6 +243,21 @@ def parse_m44(data: bytes) -> Scenario:
             )
             continue
         objectives.append(objective)
+    dday = None
+    if expansions.dday or info.get("dday") is not None:
+        # M44-DD-6 to M44-DD-9: the reinforcements need the reserve and where reinforcements enter.
+        if not expansions.dday:
+            bad(None, "game_info.dday", "is read only with the option dday_rules turned on")
+        elif info.get("dday") is None:
+            bad(None, "game_info.dday", "the D-Day rules need the reserve, entry tokens and landing craft")
+        else:
+            dday, refused = parse_dday(
+                info["dday"],
+                sides,
+                lambda h: 0 <= h[0] < rows and 0 <= h[1] <= 2 * (cols - 1) and h[1] % 2 == h[0] % 2,
+            )
+            for field, message in refused:
+                bad(None, field, message)
     if errors:
         raise ResourceError(f"The scenario has {len(errors)} error(s).", errors)
 
@@ -261,6 +279,7 @@ def parse_m44(data: bytes) -> Scenario:
         objectives=tuple(objectives),
         special_rules=rules,
         expansions=expansions,
+        dday=dday,
     )
 
 

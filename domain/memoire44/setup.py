@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import msgspec
 
 from domain.memoire44.airplay import initial_air
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
-from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, CombatDeck, parse_combat_deck
+from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, parse_combat_deck
+from domain.memoire44.dday import parse_reinforcement_table
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
-from domain.memoire44.rules import recount
+from domain.memoire44.rules import control_zone, recount
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
 from domain.ruleset import ResourceError, RuleError, Setup
+
+T = TypeVar("T")
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,21 +63,23 @@ def team_sides(setup: Setup) -> tuple[str, str]:
     return sides
 
 
-def combat_deck_of(setup: Setup) -> CombatDeck:
-    """The combat deck the set-up embeds (M44-CC-1); refused, naming it, when missing or bad."""
-    ref = setup.resources.get("combat_deck")
+def club_table(setup: Setup, kind: str, rule: str, what: str, needed_for: str, parse: Callable[[Any], T]) -> T:
+    """A table the rules summary names without printing it, which the set-up embeds as the club resource
+    `kind` (the combat deck, M44-CC-1; the D-Day reinforcement table, M44-DD-6); refused, naming it, when
+    missing or bad."""
+    ref = setup.resources.get(kind)
     if ref is None:
         raise RuleError(
-            "M44-CC-1",
-            "missing_combat_deck",
-            "The scenario plays with combat cards, but the combat card deck is missing: import it as the "
-            "game's combat_deck resource (the rules summary does not list the deck).",
-            missing="combat_deck",
+            rule,
+            f"missing_{kind}",
+            f"The scenario plays with {needed_for}, but {what} is missing: import it as the game's {kind} "
+            "resource (the rules summary does not print it).",
+            missing=kind,
         )
     try:
-        return parse_combat_deck(ref.content)
+        return parse(ref.content)
     except ResourceError as error:
-        raise RuleError("M44-CC-1", "bad_combat_deck", error.message) from None
+        raise RuleError(rule, f"bad_{kind}", error.message) from None
 
 
 def seat_sides(setup: Setup) -> tuple[str, ...]:
@@ -101,13 +109,22 @@ def initial(setup: Setup) -> State:
     if len(seats) > 2:
         roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
         if scenario.expansions.commissar:
-            # M44-OV-8: the Eastern Front team rules (three cards under the commissar token) are not recorded yet.
+            # M44-OV-8: the summary's Eastern Front lines leave the team turn open (RULES.md lists what).
             raise RuleError(
                 "M44-OV-8",
                 "eastern_front_teams",
-                "The Russian commissar at an Overlord team table (Eastern Front) is not recorded yet.",
+                "The Russian commissar at an Overlord team table (Eastern Front) is not recorded: the rules "
+                "summary does not say how the cards under the token reach the generals.",
             )
         seat_camp = tuple(team_camp[p.team or 0] for p in players)
+        if scenario.expansions.dday:
+            # M44-DD-6: the summary rolls one die per card the side holds, which a team table splits.
+            raise RuleError(
+                "M44-DD-6",
+                "dday_teams",
+                "The D-Day reinforcements are recorded at two-player tables only: the rules summary counts the "
+                "cards one player holds, which an Overlord team table splits between commander and generals.",
+            )
     else:
         seat_camp = team_camp
         if scenario.expansions.marines:
@@ -147,7 +164,24 @@ def initial(setup: Setup) -> State:
         # M44-IT-1: the Italian side starts with six command cards whatever the scenario says.
         axis = scenario.sides.index("AXIS")
         hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
-    deck = combat_deck_of(setup) if scenario.expansions.combat_cards else None
+    deck = (
+        club_table(setup, "combat_deck", "M44-CC-1", "the combat card deck", "combat cards", parse_combat_deck)
+        if scenario.expansions.combat_cards
+        else None
+    )
+    dday = scenario.dday if scenario.expansions.dday else None
+    reinforcement_table = (
+        club_table(
+            setup,
+            "reinforcement_table",
+            "M44-DD-6",
+            "the reinforcement table",
+            "the D-Day reinforcements",
+            parse_reinforcement_table,
+        )
+        if dday is not None
+        else None
+    )
     if deck is not None:  # M44-CC-1: two each, or one to each general at a team table
         deal = tuple(
             DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
@@ -162,6 +196,7 @@ def initial(setup: Setup) -> State:
         hand_limit=hand_limit,
         victory=scenario.victory,
         objectives=scenario.objectives,
+        zones=tuple(control_zone(board, o.hexes) for o in scenario.objectives),
         units=units,
         occupant={u.hex: u.uid for u in units if u.hex is not None},
         obstacles={(h.row, h.col): h.obstacle for h in scenario.hexes if h.obstacle in OBSTACLES},
@@ -179,5 +214,8 @@ def initial(setup: Setup) -> State:
         combat_hands=tuple(Hand() for _ in seats) if deck else (),
         combat_due=deal if deck else (),
         air=initial_air(setup, scenario, roles is not None),
+        dday=dday,
+        reinforcement_table=reinforcement_table,
+        reserve=dday.reserve if dday is not None else (),
     )
     return recount(state)

@@ -8,6 +8,7 @@ import msgspec
 from domain.memoire44.air import AirPack
 from domain.memoire44.board import Board, BoardSpec, Hex, board_from
 from domain.memoire44.combat import CombatDeck
+from domain.memoire44.dday import DDay, ReinforcementTable
 from domain.memoire44.expansions import BASE, Expansions
 from domain.memoire44.overlord import InitiativeTable
 from domain.memoire44.scenario import Objective
@@ -154,6 +155,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     token: tuple[str | None, ...] = ()
     committed: bool = False
     villages: tuple[tuple[int, int], ...] = ()  # (objective index, camp) of villages that changed hands
+    zones: tuple[tuple[Hex, ...], ...] = ()  # per objective, its hexes and their neighbours (M44-DD-2, M44-DD-3)
     # What the replay's picture marks: the hexes of the turn's latest move (its start, then its path) and
     # the hex of its latest battle; both cleared when the next command card is played.
     last_move: tuple[Hex, ...] = ()
@@ -178,6 +180,12 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     combat_players: tuple[int, ...] = ()  # seats helped by a combat card (not on a unit) this turn
     combat_boosts: tuple[tuple[int, str], ...] = ()  # (unit, effect) adding a battle die this turn
     air: AirState | None = None  # the air rules (M44-AIR-1); None without them
+    # D-Day reinforcements (M44-DD-6 to M44-DD-9); None and empty without the D-Day rules.
+    dday: DDay | None = None
+    reinforcement_table: ReinforcementTable | None = None
+    reserve: tuple[dict[str, int], ...] = ()  # per camp, figures in reserve by unit kind
+    reinforced: bool = False  # the side has rolled for reinforcements this turn
+    reinforcements: tuple[str, ...] = ()  # unit kinds the roll brought, not yet placed
 
     def camp_of(self, seat: int) -> int:
         """The camp a seat commands."""

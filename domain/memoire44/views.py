@@ -70,6 +70,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         view["combat"] = _combat(state, viewer)
     if state.air is not None:
         view["air"] = _air(state, viewer)
+    if state.dday is not None:
+        view["dday"] = _dday(state)
     return view
 
 
@@ -107,6 +109,21 @@ def _air(state: State, viewer: Viewer) -> dict[str, Any]:
         "medals": list(air.kills),
         "bomb": air.bomb,
         "bombed": list(air.bombed),
+    }
+
+
+def _dday(state: State) -> dict[str, Any]:
+    """D-Day (M44-DD-6 to M44-DD-9), all public: the figures in reserve per side, where reinforcements
+    enter, and the units this turn's roll brought that are still to place."""
+    assert state.dday is not None
+    return {
+        "reserve": [
+            {"side": state.sides[camp], "figures": dict(reserve)} for camp, reserve in enumerate(state.reserve)
+        ],
+        "entry_tokens": [list(h) for h in state.dday.entry_tokens],
+        "landing_craft": [list(h) for h in state.dday.landing_craft],
+        "reinforcements": list(state.reinforcements),
+        "rolled": state.reinforced,
     }
 
 

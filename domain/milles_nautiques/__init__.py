@@ -27,30 +27,30 @@ Readings chosen where the rule texts are silent (each has a test in tests/domain
 
 from __future__ import annotations
 
-from domain.milles_nautiques import narration, rules, scoring, series, views
+from domain.milles_nautiques import legal, narration, rules, scoring, series, setup, views
 from domain.milles_nautiques.catalogue import BY_NAME, CARDS, WARSHIP
 from domain.milles_nautiques.events import MillesNautiquesEvent
 from domain.milles_nautiques.picture import picture
 from domain.milles_nautiques.state import State
-from domain.ruleset import GameRuleset
+from domain.ruleset import Ruleset
 
-RULESET = GameRuleset(
+RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     name="milles-nautiques",
     version="1.1.0",  # 1.1: MN-6 restarts, MN-20, MN-21, MN-22 (stored snapshots are rebuilt)
     title="Milles Nautiques",
     event_type=MillesNautiquesEvent,
     state_type=State,
     resource_kinds={},
-    initial=rules.initial,
+    initial=setup.initial,
     validate=rules.validate,
     evolve=rules.evolve,
     view=views.view,
     result=scoring.result,  # in half-points (MN-17), convoy / capture / bonuses apart
-    legal_events=rules.legal_events,
+    legal_events=legal.legal_events,
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
     picture=picture,  # the table as SVG, drawn from a view
-    options_type=rules.Options,
+    options_type=setup.Options,
     field_values={
         **dict.fromkeys(("card", "hands", "revealed"), tuple(BY_NAME)),
         "ship": tuple(card.name for card in CARDS if card.category == WARSHIP),

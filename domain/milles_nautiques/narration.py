@@ -16,6 +16,7 @@ from domain.milles_nautiques.events import (
     Drew,
     FairSeaPlayed,
     MilesPlayed,
+    MillesNautiquesEvent,
     MineLaid,
     MinesweeperPlayed,
     NeutralFlagPlayed,
@@ -211,7 +212,7 @@ def _consequence_text(after: State, consequence: Consequence) -> str:
     return f"{start} {who}'s mine explodes: {target} is sunk and captured by {who}."  # "mined"
 
 
-def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
+def narrate(before: State, event: MillesNautiquesEvent, after: State, viewer: Viewer) -> Narration:
     """One replay line for `event` as `viewer` may know it, followed by what the rules did on their own."""
     parts = [_event_text(before, event, after, viewer)]
     parts.extend(_consequence_text(after, c) for c in after.consequences)

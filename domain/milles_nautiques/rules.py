@@ -1,5 +1,6 @@
-"""Milles Nautiques: the set-up, `validate` (each refusal names its rule, described in RULES.md) and `evolve`
-(applies an accepted event and every automatic consequence; never validates).
+"""Milles Nautiques: `validate` (each refusal names its rule, described in RULES.md) and `evolve` (applies an
+accepted event and every automatic consequence; never validates). The set-up is in `setup`, the events a
+seat may report in `legal`.
 
 Turn flow (MN-2, MN-19): after the deal the player on the dealer's left draws, then plays or discards
 one card; two submarines played together are followed by an extra draw. When a turn passes to a player,
@@ -11,15 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from itertools import pairwise
-from typing import Annotated, Any
+from typing import Any
 
-import msgspec
 from msgspec.structs import replace
 
 from domain.milles_nautiques.catalogue import (
     ARRIVAL_MILES,
     BY_NAME,
-    CARDS,
     CONVOY_CARDS,
     CONVOY_COUNT,
     COUNTS,
@@ -43,6 +42,7 @@ from domain.milles_nautiques.events import (
     Drew,
     FairSeaPlayed,
     MilesPlayed,
+    MillesNautiquesEvent,
     MineLaid,
     MinesweeperPlayed,
     NeutralFlagPlayed,
@@ -54,83 +54,17 @@ from domain.milles_nautiques.events import (
 )
 from domain.milles_nautiques.scoring import ROUND_TARGET, points
 from domain.milles_nautiques.state import Consequence, Convoy, Hand, Ship, State
-from domain.ruleset import RuleError, Setup
-
-
-class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Set-up options: who deals this round (MN-19) and its number in the game of rounds (MN-17)."""
-
-    dealer: int | None = None
-    round: Annotated[int, msgspec.Meta(ge=1)] = 1
-
-
-# ---------------------------------------------------------------------------------------------- set-up
-
-
-def initial(setup: Setup) -> State:
-    """The table before the deal; refuses a table the game cannot be played at."""
-    players = sorted(setup.players, key=lambda p: p.seat)
-    count = len(players)
-    if not 2 <= count <= 6:
-        raise RuleError("MN-18", "player_count", "Milles Nautiques is played by 2 to 6 players.", players=count)
-    if [p.seat for p in players] != list(range(count)):
-        raise RuleError(
-            "MN-2", "bad_seats", "Seats must be numbered 0, 1, 2... round the table.", seats=[p.seat for p in players]
-        )
-    try:
-        options = msgspec.convert(setup.options, Options)
-    except msgspec.ValidationError as error:
-        raise RuleError("MN-19", "bad_options", f"Unreadable set-up options: {error}.") from None
-    if options.dealer is not None and not 0 <= options.dealer < count:
-        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.", dealer=options.dealer)
-    side_of, side_seats = _sides([p.team for p in players])
-    return State(
-        names=tuple(p.name for p in players),
-        player_ids=tuple(p.player_id for p in players),
-        side_of=side_of,
-        side_seats=side_seats,
-        round_number=options.round,
-        dealer=options.dealer,
-        hands=(Hand(),) * count,
-        rows=((),) * len(side_seats),
-        discard=(0,) * len(CARDS),
-        seen=(0,) * len(CARDS),
-    )
-
-
-def _sides(teams: list[int | None]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Seat -> side, and each side's seats. MN-18: teams of two partners facing each other, 4 or 6
-    players; otherwise everyone plays alone."""
-    count = len(teams)
-    if all(team is None for team in teams):
-        return tuple(range(count)), tuple((seat,) for seat in range(count))
-    if any(team is None for team in teams) or count not in (4, 6):
-        raise RuleError("MN-18", "bad_teams", "Team play is for 4 or 6 players, every player in a team.")
-    half = count // 2
-    for seat in range(half):
-        if teams[seat] != teams[seat + half]:
-            raise RuleError(
-                "MN-18",
-                "partners_not_facing",
-                "Partners sit facing each other: seats 0 and 2 (or 0 and 3 with six players).",
-                seat=seat,
-                partner=seat + half,
-            )
-    if len(set(teams)) != half:
-        raise RuleError("MN-18", "bad_teams", "Each team is exactly two partners.")
-    side_seats = tuple((seat, seat + half) for seat in range(half))
-    return tuple(seat % half for seat in range(count)), side_seats
-
+from domain.ruleset import RuleError
 
 # ---------------------------------------------------------------------------------------------- validate
 
 
-def validate(state: State, event: Any) -> None:
+def validate(state: State, event: MillesNautiquesEvent) -> None:
     """Raise RuleError if `event` cannot have happened at `state` (G-1)."""
-    check = _CHECKS.get(type(event))
-    if check is None:
+    handler = _VALIDATORS.get(type(event))
+    if handler is None:
         raise RuleError("G-1", "unknown_event", "This is not a Milles Nautiques event.")
-    check(state, event)
+    handler(state, event)
 
 
 def _known_card(card: str) -> None:
@@ -216,7 +150,7 @@ def _own(state: State, seat: int, convoy: Convoy) -> bool:
     return state.side_of[seat] == convoy.side
 
 
-def _check_dealt(state: State, event: Dealt) -> None:
+def _validate_dealt(state: State, event: Dealt) -> None:
     count = len(state.hands)
     if state.phase != "deal":
         raise RuleError("MN-2", "already_dealt", "The cards of this round have been dealt.")
@@ -243,14 +177,14 @@ def _check_dealt(state: State, event: Dealt) -> None:
         _identify(state, card, number)
 
 
-def _check_drew(state: State, event: Drew) -> None:
+def _validate_drew(state: State, event: Drew) -> None:
     _turn(state, event.seat, drawing=True)
     if event.card is not None:
         _known_card(event.card)
         _identify(state, event.card)
 
 
-def _check_convoy_placed(state: State, event: ConvoyPlaced) -> None:
+def _validate_convoy_placed(state: State, event: ConvoyPlaced) -> None:
     _turn(state, event.seat)
     if event.card is None:
         # G-2: a convoy the record cannot name comes from the face-down part of the hand, and there
@@ -275,7 +209,7 @@ def _check_convoy_placed(state: State, event: ConvoyPlaced) -> None:
         )
 
 
-def _check_miles(state: State, event: MilesPlayed) -> None:
+def _validate_miles(state: State, event: MilesPlayed) -> None:
     _known_card(event.card)
     if event.card not in MILES_CARDS:
         raise RuleError("MN-4", "not_miles", f"{BY_NAME[event.card].label} is not a miles card.")
@@ -290,7 +224,7 @@ def _check_miles(state: State, event: MilesPlayed) -> None:
         )
 
 
-def _check_alert(state: State, event: AlertPlayed) -> None:
+def _validate_alert(state: State, event: AlertPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "alert")
     if _own(state, event.seat, convoy):
         raise RuleError("MN-5", "own_convoy", "An alert goes on an opponent's convoy.")
@@ -301,7 +235,7 @@ def _check_alert(state: State, event: AlertPlayed) -> None:
     # MN-22: a convoy in a storm may be alerted; only the attacks it allows wait (MN-10).
 
 
-def _check_alert_ended(state: State, event: AlertEnded) -> None:
+def _validate_alert_ended(state: State, event: AlertEnded) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "end_of_alert")
     if not _own(state, event.seat, convoy):
         raise RuleError("MN-5", "not_your_convoy", "An end of alert saves your own (your team's) convoy.")
@@ -319,7 +253,7 @@ def battle_tied(battle: tuple[Ship, ...]) -> bool:
     return tied
 
 
-def _check_warship(state: State, event: WarshipPlayed) -> None:
+def _validate_warship(state: State, event: WarshipPlayed) -> None:
     _known_card(event.ship)
     if event.ship not in WARSHIPS:
         raise RuleError("MN-6", "not_a_warship", f"{BY_NAME[event.ship].label} is not a warship.")
@@ -355,7 +289,7 @@ def _check_warship(state: State, event: WarshipPlayed) -> None:
         )
 
 
-def _check_plane(state: State, event: PlanePlayed) -> None:
+def _validate_plane(state: State, event: PlanePlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "plane")
     if _own(state, event.seat, convoy):
         raise RuleError("MN-7", "own_convoy", "Planes attack an opponent's convoy.")
@@ -373,7 +307,7 @@ def _check_plane(state: State, event: PlanePlayed) -> None:
         )
 
 
-def _check_plane_hit(state: State, event: PlaneHit) -> None:
+def _validate_plane_hit(state: State, event: PlaneHit) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "plane_hit")
     if not _own(state, event.seat, convoy):
         raise RuleError("MN-7", "not_your_convoy", "A plane-hit defends your own (your team's) convoy.")
@@ -381,7 +315,7 @@ def _check_plane_hit(state: State, event: PlaneHit) -> None:
         raise RuleError("MN-7", "no_plane", "There is no plane on that convoy.")
 
 
-def _check_mine(state: State, event: MineLaid) -> None:
+def _validate_mine(state: State, event: MineLaid) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "mine")
     if _own(state, event.seat, convoy):
         raise RuleError("MN-8", "own_convoy", "A mine goes on an opponent's convoy.")
@@ -390,7 +324,7 @@ def _check_mine(state: State, event: MineLaid) -> None:
         raise RuleError("MN-8", "already_mined", "That convoy already has a mine.")
 
 
-def _check_minesweeper(state: State, event: MinesweeperPlayed) -> None:
+def _validate_minesweeper(state: State, event: MinesweeperPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "minesweeper")
     if not _own(state, event.seat, convoy):
         raise RuleError("MN-8", "not_your_convoy", "A minesweeper clears your own (your team's) convoy.")
@@ -398,7 +332,7 @@ def _check_minesweeper(state: State, event: MinesweeperPlayed) -> None:
         raise RuleError("MN-8", "no_mine", "There is no mine on that convoy.")
 
 
-def _check_radar(state: State, event: RadarPlayed) -> None:
+def _validate_radar(state: State, event: RadarPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "radar")
     if _own(state, event.seat, convoy):
         raise RuleError("MN-9", "own_convoy", "You cannot detect your own (your team's) convoys.")
@@ -426,7 +360,7 @@ def _check_revealed_card(state: State, convoy: Convoy, card: str) -> None:
         )
 
 
-def _check_storm(state: State, event: StormPlayed) -> None:
+def _validate_storm(state: State, event: StormPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "storm")
     if convoy.storm:
         raise RuleError("MN-10", "already_in_storm", "That convoy is already in a storm.")
@@ -434,13 +368,13 @@ def _check_storm(state: State, event: StormPlayed) -> None:
         raise RuleError("MN-10", "battle_on_convoy", "No storm on a convoy in a naval battle.")
 
 
-def _check_fair_sea(state: State, event: FairSeaPlayed) -> None:
+def _validate_fair_sea(state: State, event: FairSeaPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "fair_sea")
     if not convoy.storm:
         raise RuleError("MN-10", "no_storm", "A fair sea ends a storm; that convoy is in none.")
 
 
-def _check_neutral(state: State, event: NeutralFlagPlayed) -> None:
+def _validate_neutral(state: State, event: NeutralFlagPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "neutral_flag")
     if not _own(state, event.seat, convoy):
         raise RuleError("MN-11", "not_your_convoy", "The neutral flag goes on your own (your team's) convoy.")
@@ -450,12 +384,12 @@ def _check_neutral(state: State, event: NeutralFlagPlayed) -> None:
         )
 
 
-def _check_discard(state: State, event: Discarded) -> None:
+def _validate_discard(state: State, event: Discarded) -> None:
     _turn(state, event.seat)
     _in_hand(state, event.seat, event.card)
 
 
-def _check_revealed(state: State, event: ConvoysRevealed) -> None:
+def _validate_revealed(state: State, event: ConvoysRevealed) -> None:
     if state.phase == "deal":
         raise RuleError("MN-2", "not_dealt", "No convoy has been laid yet.")
     if state.phase == "over":
@@ -480,39 +414,39 @@ def _check_revealed(state: State, event: ConvoysRevealed) -> None:
         _identify(state, card, number, revealing=True)
 
 
-_CARD_CHECKS: dict[type, Callable[[State, Any], None]] = {
-    AlertPlayed: _check_alert,
-    AlertEnded: _check_alert_ended,
-    PlanePlayed: _check_plane,
-    PlaneHit: _check_plane_hit,
-    MineLaid: _check_mine,
-    MinesweeperPlayed: _check_minesweeper,
-    RadarPlayed: _check_radar,
-    StormPlayed: _check_storm,
-    FairSeaPlayed: _check_fair_sea,
-    NeutralFlagPlayed: _check_neutral,
+_CARD_VALIDATORS: dict[type, Callable[[State, Any], None]] = {
+    AlertPlayed: _validate_alert,
+    AlertEnded: _validate_alert_ended,
+    PlanePlayed: _validate_plane,
+    PlaneHit: _validate_plane_hit,
+    MineLaid: _validate_mine,
+    MinesweeperPlayed: _validate_minesweeper,
+    RadarPlayed: _validate_radar,
+    StormPlayed: _validate_storm,
+    FairSeaPlayed: _validate_fair_sea,
+    NeutralFlagPlayed: _validate_neutral,
 }
 
-_CHECKS: dict[type, Callable[[State, Any], None]] = {
-    Dealt: _check_dealt,
-    Drew: _check_drew,
-    ConvoyPlaced: _check_convoy_placed,
-    MilesPlayed: _check_miles,
-    WarshipPlayed: _check_warship,
-    Discarded: _check_discard,
-    ConvoysRevealed: _check_revealed,
-    **_CARD_CHECKS,
+_VALIDATORS: dict[type, Callable[[State, Any], None]] = {
+    Dealt: _validate_dealt,
+    Drew: _validate_drew,
+    ConvoyPlaced: _validate_convoy_placed,
+    MilesPlayed: _validate_miles,
+    WarshipPlayed: _validate_warship,
+    Discarded: _validate_discard,
+    ConvoysRevealed: _validate_revealed,
+    **_CARD_VALIDATORS,
 }
 
 
 # ---------------------------------------------------------------------------------------------- evolve
 
 
-def evolve(state: State, event: Any) -> State:
+def evolve(state: State, event: MillesNautiquesEvent) -> State:
     """Apply an accepted event and every automatic consequence."""
     if state.consequences:
         state = replace(state, consequences=())
-    return _APPLY[type(event)](state, event)
+    return _EVOLVERS[type(event)](state, event)
 
 
 def _bump(counts: tuple[int, ...], cards: Iterable[str]) -> tuple[int, ...]:
@@ -690,7 +624,7 @@ def _start_of_turn(state: State, seat: int) -> State:
     return state
 
 
-def _apply_dealt(state: State, event: Dealt) -> State:
+def _evolve_dealt(state: State, event: Dealt) -> State:
     count = len(state.hands)
     known = [tuple(sorted(cards)) for cards in event.hands] or [()] * count
     hands = tuple(Hand(known=cards, unknown=HAND_SIZE - len(cards)) for cards in known)
@@ -707,7 +641,7 @@ def _apply_dealt(state: State, event: Dealt) -> State:
     )
 
 
-def _apply_drew(state: State, event: Drew) -> State:
+def _evolve_drew(state: State, event: Drew) -> State:
     hand = state.hands[event.seat]
     if event.card is None:
         state = _with_hand(state, event.seat, Hand(known=hand.known, unknown=hand.unknown + 1))
@@ -720,7 +654,7 @@ def _apply_drew(state: State, event: Drew) -> State:
     return replace(state, phase="play")
 
 
-def _apply_convoy_placed(state: State, event: ConvoyPlaced) -> State:
+def _evolve_convoy_placed(state: State, event: ConvoyPlaced) -> State:
     if event.card is None:  # G-2: from the face-down part of the hand
         hand = state.hands[event.seat]
         state = _with_hand(state, event.seat, Hand(known=hand.known, unknown=hand.unknown - 1))
@@ -735,7 +669,7 @@ def _apply_convoy_placed(state: State, event: ConvoyPlaced) -> State:
     return _after_play(replace(state, convoys=(*state.convoys, convoy), rows=tuple(rows)))
 
 
-def _apply_miles(state: State, event: MilesPlayed) -> State:
+def _evolve_miles(state: State, event: MilesPlayed) -> State:
     state = _take(state, event.seat, event.card)
     convoy = state.convoys[event.convoy - 1]
     miles = BY_NAME[event.card].miles
@@ -751,7 +685,7 @@ def _apply_miles(state: State, event: MilesPlayed) -> State:
     return _after_play(state)
 
 
-def _apply_warship(state: State, event: WarshipPlayed) -> State:
+def _evolve_warship(state: State, event: WarshipPlayed) -> State:
     copies = 2 if event.paired else 1
     state = _take(state, event.seat, event.ship, copies)
     convoy = state.convoys[event.convoy - 1]
@@ -764,7 +698,7 @@ def _apply_warship(state: State, event: WarshipPlayed) -> State:
     return _after_play(_put(state, replace(convoy, battle=(*convoy.battle, ship))), paired=event.paired)
 
 
-def _apply_card_on_convoy(state: State, event: Any) -> State:
+def _evolve_card_on_convoy(state: State, event: Any) -> State:
     card = CARD_OF_EVENT[type(event)]
     state = _take(state, event.seat, card)
     convoy = state.convoys[event.convoy - 1]
@@ -801,12 +735,12 @@ def _apply_card_on_convoy(state: State, event: Any) -> State:
     return _after_play(state)
 
 
-def _apply_discard(state: State, event: Discarded) -> State:
+def _evolve_discard(state: State, event: Discarded) -> State:
     state = _take(state, event.seat, event.card)
     return _after_play(replace(state, discard=_bump(state.discard, (event.card,))))
 
 
-def _apply_revealed(state: State, event: ConvoysRevealed) -> State:
+def _evolve_revealed(state: State, event: ConvoysRevealed) -> State:
     convoys = list(state.convoys)
     for item in event.convoys:
         convoys[item.convoy - 1] = replace(convoys[item.convoy - 1], card=item.card)
@@ -818,68 +752,13 @@ def _apply_revealed(state: State, event: ConvoysRevealed) -> State:
     return _check_forty(state)  # MN-15: a player who shows his convoys may have reached 40
 
 
-_APPLY: dict[type, Callable[[State, Any], State]] = {
-    Dealt: _apply_dealt,
-    Drew: _apply_drew,
-    ConvoyPlaced: _apply_convoy_placed,
-    MilesPlayed: _apply_miles,
-    WarshipPlayed: _apply_warship,
-    Discarded: _apply_discard,
-    ConvoysRevealed: _apply_revealed,
-    **{kind: _apply_card_on_convoy for kind in CARD_OF_EVENT},
+_EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+    Dealt: _evolve_dealt,
+    Drew: _evolve_drew,
+    ConvoyPlaced: _evolve_convoy_placed,
+    MilesPlayed: _evolve_miles,
+    WarshipPlayed: _evolve_warship,
+    Discarded: _evolve_discard,
+    ConvoysRevealed: _evolve_revealed,
+    **{kind: _evolve_card_on_convoy for kind in CARD_OF_EVENT},
 }
-
-
-# ---------------------------------------------------------------------------------------------- legal events
-
-_EVENT_OF_CARD: dict[str, type] = {card: kind for kind, card in CARD_OF_EVENT.items()}
-# Which convoys a card can aim at: the player's (team's) own, an opponent's, or any. A first sieve for
-# `legal_events`; `validate` decides.
-_OWN_ROW = frozenset({"end_of_alert", "plane_hit", "minesweeper", "neutral_flag"})
-_OTHER_ROWS = frozenset({"alert", "plane", "mine", "radar"})
-
-
-def legal_events(state: State, seat: int) -> list[Any]:
-    """Every event `seat` may report now. Draws and the deal are listed by form only (card unknown);
-    cards from the face-down part of a hand are listed for every kind it could still be (G-2).
-    The end-of-round reveal is the table's, not a seat's, and is not listed."""
-    if state.phase == "deal":
-        return [Dealt(dealer=seat)] if state.dealer in (None, seat) and 0 <= seat < len(state.hands) else []
-    if state.phase in ("reveal", "over") or seat != state.to_play:
-        return []
-    if state.phase in ("draw", "extra_draw"):
-        return [Drew(seat=seat)]
-    hand = state.hands[seat]
-    possible = set(hand.known)
-    if hand.unknown:
-        possible.update(card.name for i, card in enumerate(CARDS) if state.seen[i] < card.count)
-    side = state.side_of[seat]
-    row = state.rows[side]
-    others = [n for other, numbers in enumerate(state.rows) if other != side for n in numbers]
-    at_sea = [c.number for c in state.convoys if c.status == "at_sea"]
-    alerted = [c.number for c in state.convoys if c.alert]  # MN-6: every battle needs an alert
-    candidates: list[Any] = []
-    for card in (c.name for c in CARDS if c.name in possible):
-        if card in CONVOY_CARDS:
-            candidates.extend(ConvoyPlaced(seat=seat, position=p, card=card) for p in range(len(row) + 1))
-        elif card in MILES_CARDS:
-            candidates.extend(MilesPlayed(seat=seat, convoy=n, card=card) for n in row)
-        elif card in WARSHIPS:
-            candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card) for n in alerted)
-            if card == "submarine":
-                candidates.extend(WarshipPlayed(seat=seat, convoy=n, ship=card, paired=True) for n in alerted)
-        else:
-            event_type = _EVENT_OF_CARD[card]
-            targets = row if card in _OWN_ROW else others if card in _OTHER_ROWS else at_sea
-            candidates.extend(event_type(seat=seat, convoy=n) for n in targets)
-        candidates.append(Discarded(seat=seat, card=card))
-    if hand.unknown:
-        candidates.extend(ConvoyPlaced(seat=seat, position=p) for p in range(len(row) + 1))
-    legal = []
-    for event in candidates:
-        try:
-            validate(state, event)
-        except RuleError:
-            continue
-        legal.append(event)
-    return legal

@@ -189,9 +189,9 @@ def event_schema(ruleset_name: str) -> str:
 # -- starting a game ----------------------------------------------------------------------------------------
 def option_fields(ruleset: Ruleset) -> list[dict[str, Any]]:
     """The set-up options as form fields (name, kind, description), from the options struct's schema."""
-    if ruleset.options_type is None:  # type: ignore[attr-defined]
+    if ruleset.options_type is None:
         return []
-    schema = msgspec.json.schema(ruleset.options_type)  # type: ignore[attr-defined]
+    schema = msgspec.json.schema(ruleset.options_type)
     body = next(iter(schema.get("$defs", {}).values()), schema)
     fields = []
     for name, prop in body.get("properties", {}).items():

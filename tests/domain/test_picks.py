@@ -23,7 +23,7 @@ def picture_after(fixture: str, count: int) -> tuple[str, Any]:
     read = decoder(ruleset)
     state = fold(ruleset, [read.decode(line) for line in lines[: count + 1]]).state
     view = ruleset.view(state, Viewer.public())
-    draw = getattr(ruleset, "picture", None)
+    draw = ruleset.picture
     assert draw is not None
     return str(draw(view, [])), view
 

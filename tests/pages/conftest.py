@@ -152,9 +152,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         thread.join(10)
 
 
-def sign_in(browser: Any, site: Site, token: str, width: dict[str, int] = LAPTOP) -> Any:
-    """A new browser context signed in with `token` through the sign-in form; returns its page."""
-    context = browser.new_context(viewport=width, base_url=site.base)
+def sign_in(browser: Any, site: Site, token: str, width: dict[str, int] = LAPTOP, **options: Any) -> Any:
+    """A new browser context (with Playwright's context `options`) signed in with `token` through the
+    sign-in form; returns its page."""
+    context = browser.new_context(viewport=width, base_url=site.base, **options)
     page = context.new_page()
     page.goto("/sign-in")
     page.fill("#key", token)

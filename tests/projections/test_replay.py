@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import msgspec
 import pytest
 
@@ -23,7 +25,7 @@ from projections.replay import (
 )
 from tests.projections import hands
 from tests.projections.games import random_hands_game, random_tally_game, tally_setup
-from tests.support.tally import RULESET, Noted, Rolled, Tally
+from tests.support.tally import RULESET, Noted, Rolled
 
 STARTED = GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=tally_setup(2, target=10))
 SEEDS = range(12)
@@ -93,13 +95,9 @@ def test_a_snapshot_survives_its_bytes():
     assert restored.state == fold(RULESET, events[: snap.version]).state
 
 
-class _TallyTwo(Tally):
-    version = "2.0.0"
-
-
 def test_a_snapshot_made_under_another_ruleset_version_is_ignored():
     events = [STARTED, Rolled(seat=0, face=3), Rolled(seat=1, face=5), Rolled(seat=0, face=2)]
-    newer = _TallyTwo()
+    newer = dataclasses.replace(RULESET, version="2.0.0")
     made_under_v2 = snapshot(seek(newer, events, 3))
     # Forge a different state under v2 so using it would show: the v1 seek must ignore it.
     forged = msgspec.structs.replace(

@@ -55,6 +55,7 @@ def test_a_first_start_on_a_new_sqlite_database_makes_a_club_and_prints_its_key_
     assert (
         "'my-club'" in printed
         and f"curl -s http://127.0.0.1:8123/clubs/my-club -H 'Authorization: Bearer {token}'" in printed
+        and "The club's pages: http://127.0.0.1:8123/sign-in" in printed
     )
     principal = Authenticator(store, None)(token)
     assert principal is not None and principal.club_id == "my-club" and not principal.operator

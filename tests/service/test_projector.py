@@ -3,6 +3,7 @@ process and a restart), read models equal to a rebuild from zero and to a plain 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import signal
@@ -301,18 +302,15 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     assert read_models(store) == after_restart
 
 
-class Opaque(tally.Tally):
-    """Tally whose declared state type cannot hold its state: its snapshots cannot be made."""
-
-    name = "opaque-tally"
-    state_type = dict
+# Tally whose declared state type cannot hold its state: its snapshots cannot be made.
+OPAQUE = dataclasses.replace(tally.RULESET, name="opaque-tally", state_type=dict)
 
 
 def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshots_of_other_games(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Registered for this test only, so the registry other tests see is unchanged.
-    monkeypatch.setitem(registry._rulesets, Opaque.name, Opaque())
+    monkeypatch.setitem(registry._rulesets, OPAQUE.name, OPAQUE)
     last = record_games(store, 1, seed=8)
     records = GameRecords(store)
     records.create_game(

@@ -37,6 +37,8 @@ from domain.memoire44.events import (
     InitiativeTaken,
     PlaneDeployed,
     PlaneMoved,
+    ReinforcementPlaced,
+    ReinforcementsRolled,
     Retreated,
     UnitMoved,
     VisibilityRolled,
@@ -79,6 +81,8 @@ def setup_for(
         setup = with_resource(setup, "combat_deck", TEST_COMBAT_DECK)
     if (options or {}).get("air_rules"):
         setup = with_resource(setup, "air_pack", TEST_AIR_PACK)
+    if ref.content["expansions"]["dday"]:
+        setup = with_resource(setup, "reinforcement_table", TEST_REINFORCEMENTS)
     return setup
 
 
@@ -101,6 +105,20 @@ TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json
 
 # A test air pack (air_pack.json, made up for tests: the rules summary relies on tables it does not print).
 TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes())
+# A test D-Day reinforcement table (reinforcement_table.json, made up for tests: the summary does not print it).
+TEST_REINFORCEMENTS: dict[str, Any] = msgspec.json.decode((HERE / "reinforcement_table.json").read_bytes())
+
+
+def figures_held(state: State) -> dict[tuple[int, str], int]:
+    """D-Day (M44-DD-8, M44-DD-9): per camp and unit kind, the figures in reserve, on the board, and the one
+    each eliminated unit left as a medal; reinforcements and losses only move figures between them."""
+    held: dict[tuple[int, str], int] = {}
+    for camp, reserve in enumerate(state.reserve):
+        for kind, figures in reserve.items():
+            held[(camp, kind)] = held.get((camp, kind), 0) + figures
+    for unit in state.units:
+        held[(unit.camp, unit.kind)] = held.get((unit.camp, unit.kind), 0) + (unit.figures or 1)
+    return held
 
 
 def with_resource(setup: Setup, kind: str, content: dict[str, Any]) -> Setup:
@@ -147,13 +165,15 @@ def expected_medals(state: State) -> tuple[int, int]:
     """Medals recomputed from scratch: enemy units eliminated plus objectives held (M44-6, seed; the
     D-Day control of villages, beaches and bridges, M44-DD-1 to M44-DD-3)."""
     medals = [0, 0]
+    board = state.board
     for unit in state.units:
         if unit.figures == 0:
             medals[1 - unit.camp] += 1
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
-        near = {u.camp for u in state.units if u.hex and any(distance(u.hex, h) <= 1 for h in objective.hexes)}
+        around = {spot for h in objective.hexes for spot in (h, *board.neighbours(h))}
+        near = {u.camp for u in state.units if u.hex in around}
         holder = {
             "temporary": objective.camp if mine > 0 or (state.air and index in state.air.bombed) else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
@@ -182,6 +202,7 @@ def check_invariants(state: State) -> None:
             assert state.occupant[unit.hex] == unit.uid
             assert state.board.passable(unit.hex)
     assert len(state.occupant) == len(seen)
+    assert all(figures >= 0 for reserve in state.reserve for figures in reserve.values()), state.reserve
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
     if state.air is not None:  # M44-AIR-11: no enemy unit stands on an objective a bombing holds
@@ -228,6 +249,7 @@ class RandomTable:
     def play(self, limit: int = 20000) -> State:
         """Play to the end; every event is validated, applied and checked."""
         check_invariants(self.state)
+        figures = figures_held(self.state)
         while not self.state.over:
             assert len(self.events) < limit, "the game did not end"
             event = self.choose()
@@ -248,6 +270,7 @@ class RandomTable:
                 self.rng.shuffle(self.air_deck)
             self.events.append(event)
             check_invariants(self.state)
+            assert not self.state.reserve or figures_held(self.state) == figures  # M44-DD-8, M44-DD-9
             # Cards conserved: the record's draw pile is the physical one (hands, generals' cards, token, discards).
             assert pile_size(self.state) == len(self.deck)
             if self.state.combat_deck is not None:
@@ -358,6 +381,8 @@ class RandomTable:
             return CardDiscarded(seat=seat, card=rng.choice(self.real_hands[state.active]))
         if GroundTaken in by_type and rng.random() < 0.7:
             return by_type[GroundTaken][0]
+        if ReinforcementPlaced in by_type and rng.random() < 0.8:
+            return rng.choice(by_type[ReinforcementPlaced])
         if UnitMoved in by_type and rng.random() < 0.85:
             return self.move(by_type[UnitMoved])
         fights = by_type.get(Battle, []) + by_type.get(WireRemoved, [])
@@ -420,6 +445,8 @@ class RandomTable:
             return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, InitiativeTaken):
             return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))
+        if isinstance(event, ReinforcementsRolled):
+            return ReinforcementsRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
         if isinstance(event, VisibilityRolled):
             return VisibilityRolled(seat=event.seat, faces=tuple(rng.choice(FACES) for _ in event.faces))
         if isinstance(event, CardTaken):
@@ -449,9 +476,11 @@ def check_record(events: list[Any]) -> None:
     """Every event of a record is accepted in turn, the invariants hold after each, and the accepted fold
     equals the plain fold."""
     folded = start(RULESET, events[0])
+    figures = figures_held(folded.state)
     for event in events[1:]:
         folded = folded.accept(event)
         check_invariants(folded.state)
+        assert not folded.state.reserve or figures_held(folded.state) == figures  # M44-DD-8, M44-DD-9
     assert folded.state == fold(RULESET, events).state
 
 

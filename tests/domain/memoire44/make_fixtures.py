@@ -1,4 +1,4 @@
-"""Writes the recorded Mémoire 44 team game and air game (JSON Lines, the GameStarted first). Run once:
+"""Writes the recorded Mémoire 44 team game, D-Day game and air game (JSON Lines, the GameStarted first). Run once:
 `python -m tests.domain.memoire44.make_fixtures`. A fixture that exists is never rewritten: recorded
 games are never edited. The medals at chosen steps are checked by hand in test_recorded_overlord.py
 and test_recorded_air.py."""
@@ -30,6 +30,14 @@ def overlord_six() -> list[Any]:
     """Meuse Line (Overlord board, Blitz) at a table of six with the test initiative table, played by the
     seeded random players: Alain, Bea and Chloe the Axis; Denis, Emma and Fred the Allies (harness.SIX)."""
     table = RandomTable(random.Random(4420), team_setup_for("meuse_line", initiative=TEST_INITIATIVE))
+    table.play()
+    return table.events
+
+
+def dday_landing() -> list[Any]:
+    """Pointe du Verrier (the D-Day reinforcements, M44-DD-6 to M44-DD-9) with the test reinforcement table,
+    played by the seeded random players: Alain the Axis, Bea the Allies."""
+    table = RandomTable(random.Random(1470), setup_for("pointe_du_verrier"))
     table.play()
     return table.events
 
@@ -73,3 +81,4 @@ def write(name: str, events: list[Any]) -> None:
 if __name__ == "__main__":
     write("meuse_line_overlord_six.jsonl", overlord_six())
     write("hedgerow_lane_air_allied_victory.jsonl", hedgerow_air())
+    write("pointe_du_verrier_dday.jsonl", dday_landing())

@@ -13,6 +13,7 @@ from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import Folded, GameStarted, start
 from domain.ruleset import Player, ResourceRef, RuleError, Setup
+from tests.domain.memoire44.harness import with_resource
 
 KIND = RULESET.resource_kinds["scenario"]
 AXIS, ALLIES = 0, 1  # seats: Alain commands the Axis (player 1, row 0), Bea the Allies
@@ -98,15 +99,22 @@ class Table:
 
 
 def table(
-    hexagons: list[dict[str, Any]], axis: tuple[str, ...] = (), allies: tuple[str, ...] = (), **game_info: Any
+    hexagons: list[dict[str, Any]],
+    axis: tuple[str, ...] = (),
+    allies: tuple[str, ...] = (),
+    resources: dict[str, dict[str, Any]] | None = None,
+    **game_info: Any,
 ) -> Table:
-    """A table with the given hexagons, opening hands dealt: the named cards first, then face-down
-    ones up to the hand size."""
+    """A table with the given hexagons and club `resources` (kind -> JSON content), opening hands dealt:
+    the named cards first, then face-down ones up to the hand size."""
     merged: dict[tuple[int, int], dict[str, Any]] = {}
     for entry in hexagons:  # a hex named twice (terrain, then a unit) is one hexagon
         merged.setdefault((entry["row"], entry["col"]), {}).update(entry)
     data = m44(list(merged.values()), **game_info)
-    game = Table(setup_from(data))
+    setup = setup_from(data)
+    for kind, content in (resources or {}).items():
+        setup = with_resource(setup, kind, content)
+    game = Table(setup)
     for seat, cards in ((AXIS, axis), (ALLIES, allies)):
         camp = game.state.seat_camp[seat]
         for card in cards:

@@ -175,8 +175,16 @@ def test_the_public_sees_how_many_combat_cards_a_player_holds_never_which():
     assert RULESET.view(game.state, Viewer.of_seat(AXIS))["combat"]["hands"][AXIS]["known"] == ["tenacity", "ardour"]
     before = game.state
     event = CombatCardDrawn(seat=ALLIES, card="smoke")
-    line = RULESET.narrate(before, event, game.accept(event), Viewer.full()).text
-    assert "Smoke" not in line and "combat card" in line
+    after = game.accept(event)
+    for viewer in (Viewer.public(), Viewer.of_seat(AXIS)):
+        assert RULESET.narrate(before, event, after, viewer).text == "Allies (Bea) draw a combat card."
+    # The full record and the drawing seat read which card it was, or that the record does not know it.
+    for viewer in (Viewer.full(), Viewer.of_seat(ALLIES)):
+        line = RULESET.narrate(before, event, after, viewer).text
+        assert line == "Allies (Bea) draw the combat card Smoke Screen."
+    hidden = CombatCardDrawn(seat=ALLIES)
+    line = RULESET.narrate(after, hidden, game.accept(hidden), Viewer.full()).text
+    assert line == "Allies (Bea) draw a combat card (face down)."
 
 
 def test_tenacity_cannot_ignore_the_flag_of_off_board_artillery():

@@ -183,8 +183,12 @@ def test_the_hand_out_names_no_card_to_the_public():
     before = game.state
     event = _gift(ALAIN, (BEA, "probe_left"), (CHLOE, "attack_centre"))
     after = game.accept(event)
+    for viewer in (Viewer.public(), Viewer.of_seat(DENIS)):  # the enemy too
+        line = RULESET.narrate(before, event, after, viewer).text
+        assert line.endswith(": 1 card to Bea, 1 card to Chloe.") and "Probe" not in line and "Attack" not in line
+    # The full record names them, as the side's own seats read them (G-2: the side shares its cards).
     line = RULESET.narrate(before, event, after, Viewer.full()).text
-    assert "2" not in line.split(":")[0] and "1 card to Bea" in line and "Probe" not in line and "Attack" not in line
+    assert line.endswith(": Probe Left to Bea, Attack Centre to Chloe.")
     public = RULESET.view(after, Viewer.public())
     assert "probe_left" not in msgspec.json.encode(public).decode()  # G-2
     assert [t["given"] for t in public["teams"]] == [0, 1, 1, 0, 0, 0]

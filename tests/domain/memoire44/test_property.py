@@ -7,11 +7,14 @@ import random
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.events import ReinforcementPlaced
 from domain.ruleset import Viewer
 
 from .harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
 
 SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
+# The D-Day reinforcements are refused at team tables (M44-DD-6): team games play the other scenarios.
+TEAM_SCENARIOS = [s for s in SCENARIOS if not setup_for(s).resources.get("reinforcement_table")]
 GAMES = 500
 
 
@@ -70,6 +73,24 @@ def test_random_players_finish_scenarios_with_the_air_rules_without_error():
     assert _play(AIR_GAMES, first_seed=20_000, variants=AIR_VARIANTS) == AIR_GAMES
 
 
+DDAY_GAMES = 30
+
+
+def test_random_players_land_reinforcements_and_keep_every_figure_accounted_for():
+    # M44-DD-6 to M44-DD-9 on the D-Day scenario, with the expansions on top; the harness checks after every
+    # event that figures stay within their units, that reserve + board + medal figures are conserved per
+    # side and kind, and that medals are eliminations plus objectives held.
+    placed = 0
+    for seed in range(60_000, 60_000 + DDAY_GAMES):
+        sides = ("AXIS", "ALLIES") if seed % 2 else ("ALLIES", "AXIS")
+        options = ({}, *VARIANTS)[seed % (len(VARIANTS) + 1)]
+        table = RandomTable(random.Random(seed), setup_for("pointe_du_verrier", sides=sides, options=options))
+        state = table.play()
+        assert state.over and state.reserve
+        placed += sum(isinstance(e, ReinforcementPlaced) for e in table.events)
+    assert placed > DDAY_GAMES  # reinforcements do land (the invariants are not checked on empty games)
+
+
 TEAM_GAMES = 40
 # Team tables of six (M44-OV-2) with the expansions the random players meet most, half with an initiative table.
 TEAM_VARIANTS = (
@@ -85,11 +106,11 @@ def _play_teams(count, first_seed=30_000):
     for seed in range(first_seed, first_seed + count):
         rng = random.Random(seed)
         sides = ("AXIS", "ALLIES") if seed % 4 < 2 else ("ALLIES", "AXIS")
-        scenario = SCENARIOS[seed % len(SCENARIOS)]
+        scenario = TEAM_SCENARIOS[seed % len(TEAM_SCENARIOS)]
         setup = team_setup_for(
             scenario,
             sides=sides,
-            options=TEAM_VARIANTS[(seed // len(SCENARIOS)) % len(TEAM_VARIANTS)],
+            options=TEAM_VARIANTS[(seed // len(TEAM_SCENARIOS)) % len(TEAM_VARIANTS)],
             initiative=TEST_INITIATIVE if seed % 2 else None,
         )
         state = RandomTable(rng, setup).play()

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
-from domain.memoire44.events import Battle, CardPlayed, CardsGiven, InitiativeTaken
+from domain.memoire44.events import Battle, CardPlayed, CardsGiven, Gift, InitiativeTaken
 from domain.record import fold
 from domain.ruleset import Viewer
 
@@ -44,8 +44,19 @@ def test_the_commanders_hand_out_and_the_generals_play_in_their_sections(events)
     assert players <= {BEA, CHLOE, DENIS, EMMA, FRED} and ALAIN not in players  # M44-OV-5: Alain commands no section
     assert any(isinstance(e, InitiativeTaken) for e in events)  # M44-OV-7
     before, after = state_after(events, 11), state_after(events, 12)
+    # The full record and the side's own seats read which card went to whom; the enemy and the public how many.
     line = RULESET.narrate(before, events[12], after, Viewer.full()).text
-    assert line == "Axis (Alain) hand out command cards as commander-in-chief: 1 card to Bea, 1 card to Chloe."
+    assert line == (
+        "Axis (Alain) hand out command cards as commander-in-chief: "
+        "Infantry Assault to Bea, Medics & Mechanics to Chloe."
+    )
+    assert RULESET.narrate(before, events[12], after, Viewer.of_seat(BEA)).text == line
+    for viewer in (Viewer.public(), Viewer.of_seat(DENIS)):
+        told = RULESET.narrate(before, events[12], after, viewer).text
+        assert told == "Axis (Alain) hand out command cards as commander-in-chief: 1 card to Bea, 1 card to Chloe."
+    face_down = CardsGiven(seat=ALAIN, gifts=(Gift(general=CHLOE, card=None), Gift(general=CHLOE, card="attack_right")))
+    told = RULESET.narrate(before, face_down, before, Viewer.full()).text
+    assert told.endswith("commander-in-chief: a card (face down) and Attack Right to Chloe.")
     public = msgspec.json.encode(RULESET.view(after, Viewer.public())).decode()
     assert "infantry_assault" not in public and "medics_and_mechanics" not in public  # G-2
 

@@ -11,6 +11,7 @@ from domain.memoire44.catalogue import CARDS, DECK_SIZE
 from domain.memoire44.scenario import Scenario
 from domain.ruleset import ResourceError
 
+from .harness import setup_for
 from .tables import hexagon, m44, setup_from
 
 KIND = RULESET.resource_kinds["scenario"]
@@ -107,13 +108,13 @@ def test_bad_game_info_is_reported():
 
 def test_the_shipped_scenarios_import_and_set_up():
     shipped = KIND.builtin()
-    assert set(shipped) == {"hedgerow_lane", "vernay_crossroads", "sidi_ghazal", "meuse_line"}
-    for scenario_id, data in shipped.items():
-        state = RULESET.initial(setup_from(data, scenario_id))
+    assert set(shipped) == {"hedgerow_lane", "vernay_crossroads", "sidi_ghazal", "meuse_line", "pointe_du_verrier"}
+    for scenario_id in shipped:
+        state = RULESET.initial(setup_for(scenario_id))  # with the test reinforcement table for D-Day
         assert state.scenario_id == scenario_id
         assert state.draws_due == state.hand_limit
         assert {u.camp for u in state.units} == {0, 1}
-    boards = {i: RULESET.initial(setup_from(d, i)).board_spec.board_type for i, d in shipped.items()}
+    boards = {i: RULESET.initial(setup_for(i)).board_spec.board_type for i in shipped}
     assert boards["sidi_ghazal"] == "BRKTHRU" and boards["meuse_line"] == "OVERLORD"  # M44-BT-1, M44-OV-1
 
 
