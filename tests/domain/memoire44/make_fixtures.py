@@ -17,6 +17,7 @@ from domain.ruleset import ResourceRef, Setup
 from tests.domain.memoire44.harness import (
     TEST_AIR_PACK,
     TEST_INITIATIVE,
+    TEST_REINFORCEMENTS,
     RandomTable,
     setup_for,
     team_setup_for,
@@ -69,6 +70,31 @@ def hedgerow_air() -> list[Any]:
     return table.events
 
 
+def dday_air_setup() -> Setup:
+    """Pointe du Verrier with the air rules, as a club imports it: the file pointe_du_verrier_air.m44 beside
+    these tests (the D-Day scenario with `air_rules` and `air_theatre` added), the test reinforcement
+    table and the test air pack."""
+    data = (Path(__file__).resolve().parent / "pointe_du_verrier_air.m44").read_bytes()
+    kind = RULESET.resource_kinds["scenario"]
+    ref = ResourceRef(
+        kind="scenario",
+        resource_id="pointe_du_verrier_air",
+        version=1,
+        content_hash=content_hash(data),
+        content=kind.parse(data),
+    )
+    setup = msgspec.structs.replace(setup_for("hedgerow_lane"), resources={"scenario": ref})
+    return with_resource(with_resource(setup, "reinforcement_table", TEST_REINFORCEMENTS), "air_pack", TEST_AIR_PACK)
+
+
+def dday_air() -> list[Any]:
+    """Pointe du Verrier (D-Day) with the air rules, played by the seeded random players: Alain the Axis,
+    Bea the Allies."""
+    table = RandomTable(random.Random(131), dday_air_setup(), face_down=0.1)
+    table.play()
+    return table.events
+
+
 def write(name: str, events: list[Any]) -> None:
     path = FIXTURES / name
     if path.exists():
@@ -82,3 +108,4 @@ if __name__ == "__main__":
     write("meuse_line_overlord_six.jsonl", overlord_six())
     write("hedgerow_lane_air_allied_victory.jsonl", hedgerow_air())
     write("pointe_du_verrier_dday.jsonl", dday_landing())
+    write("pointe_du_verrier_air_axis_victory.jsonl", dday_air())
