@@ -21,7 +21,6 @@ from domain.memoire44.air import (
     MAX_MARKERS,
     AirPack,
     duel_faces_result,
-    parse_air_pack,
     strike_hits,
 )
 from domain.memoire44.board import Hex, distance, hex_name
@@ -39,7 +38,7 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
-from domain.ruleset import ResourceError, RuleError, Setup
+from domain.ruleset import RuleError
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
 BOMBED_KINDS = ("temporary", "permanent")  # M44-AIR-11: the objectives a bombing takes (never a majority)
@@ -52,26 +51,9 @@ def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
 # ---------------------------------------------------------------- set-up (M44-AIR-1, M44-AIR-2)
 
 
-def air_pack_of(setup: Setup) -> AirPack:
-    """The air pack the set-up embeds; refused, naming it, when missing or bad (M44-AIR-1)."""
-    ref = setup.resources.get("air_pack")
-    if ref is None:
-        raise _refuse(
-            "M44-AIR-1",
-            "missing_air_pack",
-            "The scenario plays with the air rules, but the air pack is missing: import it as the game's "
-            "air_pack resource (the air combat deck, the planes with their duel values and air superiority "
-            "by theatre, which the rules summary does not print).",
-            missing="air_pack",
-        )
-    try:
-        return parse_air_pack(ref.content)
-    except ResourceError as error:
-        raise _refuse("M44-AIR-1", "bad_air_pack", error.message) from None
-
-
-def initial_air(setup: Setup, scenario: Scenario, teams: bool) -> AirState | None:
-    """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2)."""
+def initial_air(scenario: Scenario, teams: bool, pack: Callable[[], AirPack]) -> AirState | None:
+    """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2).
+    `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
     options = scenario.expansions
     if not options.air:
         return None
@@ -81,7 +63,12 @@ def initial_air(setup: Setup, scenario: Scenario, teams: bool) -> AirState | Non
             "air_teams",
             "The air rules at an Overlord team table are not recorded yet (who holds the air combat cards).",
         )
-    pack = air_pack_of(setup)
+    return air_state(scenario, pack())
+
+
+def air_state(scenario: Scenario, pack: AirPack) -> AirState:
+    """The air state at the start, from the scenario's settings and the club's air pack (M44-AIR-1)."""
+    options = scenario.expansions
     side = options.air_superiority
     if not side:
         theatre = options.air_theatre
