@@ -1,8 +1,8 @@
 """Mémoire 44 validate + evolve per core, side by side: the base game (two players, the scenarios as
 shipped), the expansions (night, weather, nations, commissar, D-Day settings on top of them), the D-Day
-reinforcements (the D-Day scenario, alone and with those expansions), and Overlord team tables of six. The
-four sets are measured in turns, several rounds interleaved, so a
-shared machine's load falls on all of them alike. Run: `python -m bench.memoire44 [--games N]`.
+reinforcements (the D-Day scenario, alone and with those expansions), the air rules (with the test air
+pack), and Overlord team tables of six. The five sets are measured in turns, several rounds interleaved,
+so a shared machine's load falls on all of them alike. Run: `python -m bench.memoire44 [--games N]`.
 
 Target (issue 14): above 50,000 events/s per core (CPU time) with the expansions on.
 """
@@ -17,7 +17,7 @@ from bench.fold import _measure, _validate_and_evolve
 from bench.games import Game
 from domain.memoire44 import RULESET
 from tests.domain.memoire44.harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
-from tests.domain.memoire44.test_property import TEAM_SCENARIOS, TEAM_VARIANTS, VARIANTS
+from tests.domain.memoire44.test_property import AIR_VARIANTS, TEAM_SCENARIOS, TEAM_VARIANTS, VARIANTS
 
 SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
 
@@ -33,6 +33,8 @@ def _games(kind: str, count: int, seed: int) -> list[Game]:
             setup = setup_for(scenario, options=VARIANTS[number % len(VARIANTS)])
         elif kind == "d-day":  # the D-Day reinforcements (M44-DD-6 to M44-DD-9), alone and with the others
             setup = setup_for("pointe_du_verrier", options=({}, *VARIANTS)[number % (len(VARIANTS) + 1)])
+        elif kind == "air rules":
+            setup = setup_for(scenario, options=AIR_VARIANTS[number % len(AIR_VARIANTS)])
         else:
             setup = team_setup_for(
                 TEAM_SCENARIOS[number % len(TEAM_SCENARIOS)],
@@ -51,7 +53,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
-    sets = {kind: _games(kind, args.games, 50_000) for kind in ("base", "expansions", "d-day", "teams of six")}
+    kinds = ("base", "expansions", "d-day", "air rules", "teams of six")
+    sets = {kind: _games(kind, args.games, 50_000) for kind in kinds}
     rates: dict[str, list[float]] = {kind: [] for kind in sets}
     for _ in range(args.rounds):
         for kind, games in sets.items():

@@ -51,7 +51,7 @@ class Secrets:
 
 
 def _m44_mentions(event: Any) -> list[tuple[str, Path_, int]]:
-    if isinstance(event, m44.CardDrawn | m44.CardCommitted):
+    if isinstance(event, m44.CardDrawn | m44.CardCommitted | m44.AirCardDrawn):  # the air combat cards too
         return [("card", (), event.seat)]
     return []
 
@@ -259,10 +259,12 @@ def test_a_recorded_game_tells_the_public_the_same_when_its_hidden_cards_are_swa
 
 def _memoire44_game(rng: random.Random, number: int) -> list[Any]:
     from tests.domain.memoire44.harness import RandomTable, setup_for
-    from tests.domain.memoire44.test_property import SCENARIOS
+    from tests.domain.memoire44.test_property import AIR_VARIANTS, SCENARIOS
 
     sides = ("AXIS", "ALLIES") if number % 2 else ("ALLIES", "AXIS")
-    table = RandomTable(rng, setup_for(SCENARIOS[number % len(SCENARIOS)], sides=sides), face_down=0.0)
+    options = AIR_VARIANTS[0] if number % 3 == 2 else None  # one game in three with the air combat deck
+    setup = setup_for(SCENARIOS[number % len(SCENARIOS)], sides=sides, options=options)
+    table = RandomTable(rng, setup, face_down=0.0)
     table.play()
     return table.events
 

@@ -6,6 +6,7 @@ The rules and the readings chosen are listed by id (M44-n) in `RULES.md`, beside
 from __future__ import annotations
 
 from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
+from domain.memoire44.air import AirPackKind
 from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.combat import CombatDeckKind
 from domain.memoire44.dday import ReinforcementTableKind
@@ -26,6 +27,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
         "scenario": ScenarioKind(),
         "initiative_table": InitiativeTableKind(),
         "combat_deck": CombatDeckKind(),
+        "air_pack": AirPackKind(),
         "reinforcement_table": ReinforcementTableKind(),
     },
     initial=setup.initial,  # the scenario set up, opening hands still to draw

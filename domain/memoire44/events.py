@@ -191,6 +191,85 @@ class CombatCardPlayed(Event, tag="memoire44.combat_card_played", kw_only=True, 
     unit: int | None = None
 
 
+class AirCardDrawn(Event, tag="memoire44.air_card_drawn", kw_only=True, frozen=True):
+    """An air combat card drawn (M44-AIR-2): in the deal, after a Recon card, after Their Finest Hour, or
+    for destroying a plane; `card` is None when face down (G-2)."""
+
+    seat: int
+    card: str | None = None
+
+
+class PlaneDeployed(Event, tag="memoire44.plane_deployed", kw_only=True, frozen=True):
+    """A plane of the side's lot (`plane`, its id in the air pack) put on the board at `hex` with the air
+    combat card `card` beside the command card (M44-AIR-3). `use_effect`: the card's printed effect is
+    used this turn instead of a standard attack (only when its symbol matches the plane's)."""
+
+    seat: int
+    plane: str
+    card: str
+    hex: Hex
+    use_effect: bool = False
+
+
+class PlaneOrdered(Event, tag="memoire44.plane_ordered", kw_only=True, frozen=True):
+    """The side's plane (`plane`) ordered by the command card, as one of the units it orders (M44-AIR-4)."""
+
+    seat: int
+    plane: str
+
+
+class PlaneMoved(Event, tag="memoire44.plane_moved", kw_only=True, frozen=True):
+    """The flight of the side's plane `plane` (M44-AIR-5): the hexes it enters, in order. `markers` are
+    the hexes of enemy ground units it drops an ammunition marker on as it passes (M44-AIR-6). `bomb`: it
+    lays a bomb token where it stops, an objective of its side (M44-AIR-11)."""
+
+    seat: int
+    plane: str
+    path: tuple[Hex, ...]
+    markers: tuple[Hex, ...] = ()
+    bomb: bool = False  # M44-AIR-11: a bomb token on the hex it stops in, an objective of its side
+
+
+class Bombing(Event, tag="memoire44.bombing", kw_only=True, frozen=True):
+    """Strategic bombing (M44-AIR-11): the plane's roll for the bomb token it laid on an objective, with
+    `dice` dice; a grenade takes the objective's medal."""
+
+    seat: int
+    dice: int
+    faces: tuple[str, ...]
+
+
+class AirStrike(Event, tag="memoire44.air_strike", kw_only=True, frozen=True):
+    """A plane's standard attack on the ground unit under one ammunition marker (`target`): the dice
+    counted (`dice`) and the faces rolled (M44-AIR-6)."""
+
+    seat: int
+    target: Hex
+    dice: int
+    faces: tuple[str, ...]
+
+
+class Dogfight(Event, tag="memoire44.dogfight", kw_only=True, frozen=True):
+    """The side's plane (`plane`) duels the enemy plane next to it, rolling its duel value as `dice` dice
+    (M44-AIR-7)."""
+
+    seat: int
+    plane: str
+    dice: int
+    faces: tuple[str, ...]
+
+
+class AntiAircraft(Event, tag="memoire44.anti_aircraft", kw_only=True, frozen=True):
+    """An ordered ground unit (`unit`) fires at the enemy plane with `dice` dice (M44-AIR-8), or at the
+    enemy plane `plane` standing on the ground (M44-AIR-13)."""
+
+    seat: int
+    unit: int
+    dice: int
+    faces: tuple[str, ...]
+    plane: str | None = None
+
+
 class ReinforcementsRolled(Event, tag="memoire44.reinforcements_rolled", kw_only=True, frozen=True):
     """D-Day (M44-DD-6): after showing its card, the side's reinforcement dice (one per command card held,
     the played one included, two more for a Recon card); the imported table says what each face brings."""
@@ -229,6 +308,14 @@ Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     InitiativeTaken,
     CombatCardDrawn,
     CombatCardPlayed,
+    AirCardDrawn,
+    PlaneDeployed,
+    PlaneOrdered,
+    PlaneMoved,
+    AirStrike,
+    Dogfight,
+    AntiAircraft,
+    Bombing,
     ReinforcementsRolled,
     ReinforcementPlaced,
 ]

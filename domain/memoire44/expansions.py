@@ -3,7 +3,7 @@
 The scenario editor's own option names are kept (`blitz_rules`, `italy_high_command`,
 `italy_royal_army`, `british_commonwealth`, `night_visibility_rules`, `russian_commissar_rule`, ...);
 the project adds `weather` (`snow`, `fog`, `rain`, `darkness`). Options the format knows but the rules
-core does not record yet (the air rules) are refused by name, so a club never
+core does not record yet (none at present) are refused by name, so a club never
 records a game under rules it silently ignores; an option nobody knows is refused as unknown.
 """
 
@@ -31,6 +31,9 @@ SUPPORTED: dict[str, str] = {
     "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
     "gung_ho": "the US Marines at an Overlord team table (M44-OV-9)",
     "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
+    "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-13), with the air pack imported as a resource",
+    "air_theatre": "the theatre and date the air pack's superiority table is read at (M44-AIR-1)",
+    "air_planes_on_ground": "planes standing on the ground at the start, by plane id: [row, col] (M44-AIR-13)",
     "dday_rules": "the D-Day Landings reinforcements (M44-DD-6 to M44-DD-9), with the reinforcement table "
     "imported as a resource and the scenario's `game_info.dday` reserve, entry tokens and landing craft",
 }
@@ -41,9 +44,7 @@ SIDE_OPTIONS: dict[str, str] = {
     "off_board_artillery": "off_board_artillery",
     "gung_ho": "marines",
 }
-NOT_YET: dict[str, str] = {
-    "air_rules": "the Air Pack rules (they need the air superiority table by theatre and date and the air "
-    "units' duel values, which the rules summary does not print)",
+NOT_YET: dict[str, str] = {  # none at present
 }
 
 
@@ -62,6 +63,9 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     off_board_artillery: str = ""  # the side whose Recon 1 cards may be played as Barrage
     marines: str = ""  # the side under the US Marines command rule (M44-OV-9)
     combat_cards: bool = False  # M44-CC-1
+    air: bool = False  # M44-AIR-1
+    air_theatre: str = ""  # the key of the air pack's superiority table (M44-AIR-1)
+    planes_on_ground: tuple[tuple[str, int, int], ...] = ()  # (plane id, row, col), M44-AIR-13
     dday: bool = False  # D-Day reinforcements (M44-DD-6 to M44-DD-9)
 
     @property
@@ -99,6 +103,20 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
                 continue
             flags["weather"] = value or ""
             continue
+        if name == "air_planes_on_ground":
+            try:
+                spots = msgspec.convert(value, dict[str, tuple[int, int]])
+            except msgspec.ValidationError:
+                errors.append((field, "must map plane ids to a hex [row, col]"))
+                continue
+            flags["planes_on_ground"] = tuple((plane, row, col) for plane, (row, col) in sorted(spots.items()))
+            continue
+        if name == "air_theatre":
+            if not isinstance(value, str):
+                errors.append((field, f"must name a theatre of the air pack's superiority table, not {value!r}"))
+                continue
+            flags["air_theatre"] = value
+            continue
         if name in SIDE_OPTIONS:
             # The editor names the side; `true` means the Allies (the Russians', the D-Day landings' side).
             side = "ALLIES" if value is True else "" if value in (False, None) else value
@@ -125,6 +143,9 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             off_board_artillery=flags.get("off_board_artillery", ""),
             marines=flags.get("marines", ""),
             combat_cards=flags.get("combat_cards", False),
+            air=flags.get("air_rules", False),
+            air_theatre=flags.get("air_theatre", ""),
+            planes_on_ground=flags.get("planes_on_ground", ()),
             dday=flags.get("dday_rules", False),
         ),
         errors,

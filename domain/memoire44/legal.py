@@ -13,6 +13,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.memoire44 import airplay
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.dday import full_strength
@@ -95,6 +96,8 @@ def legal_events(state: State, seat: int) -> list[Any]:
     events = _game_events(state, seat)
     if state.combat_deck is not None:
         events += _combat_events(state, seat)
+    if state.air is not None:
+        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-13
     return events
 
 
@@ -342,6 +345,8 @@ def _ambush_battles(state: State, seat: int) -> list[Any]:
     """After Ambush, the ambushing side's units next to the assaulting unit may battle it."""
     target_hex = state.ambush_target
     assert target_hex is not None
+    if state.air is not None and target_hex in state.air.markers:
+        return []  # M44-AIR-12: an ambush against a plane fires at it (the air events offer that)
     target = unit_at(state, target_hex)
     assert target is not None
     events: list[Any] = []

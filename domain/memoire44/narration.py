@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.memoire44.airplay import AIR_EVENTS
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS, FULL_DAY
 from domain.memoire44.events import (
+    AirCardDrawn,
+    AirStrike,
+    AntiAircraft,
     Battle,
+    Bombing,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
@@ -22,10 +27,14 @@ from domain.memoire44.events import (
     CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
+    Dogfight,
     GameEnded,
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
+    PlaneDeployed,
+    PlaneMoved,
+    PlaneOrdered,
     ReinforcementPlaced,
     ReinforcementsRolled,
     Retreated,
@@ -91,6 +100,10 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
     """The line of an event whose card only its side sees (G-2): named to that side's seats and in the
     full record, "a card" to everyone else (the enemy and the spectators); the cards a commander-in-chief
     hands out likewise, and a combat card to the seat that draws it."""
+    if isinstance(event, AirCardDrawn):
+        seen = _sees_hand(before, viewer, event.seat) and before.air is not None and event.card is not None
+        card = before.air.pack.cards[str(event.card)].name if seen and before.air else "an air combat card"
+        return f"{who} draw {card}."
     if isinstance(event, CardDrawn | CardCommitted):
         if not _sees_hand(before, viewer, event.seat):
             card = "a card"
@@ -119,6 +132,9 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
 
 def _text(before: State, event: Any, after: State, who: str) -> str:
     if isinstance(event, CardPlayed):
+        if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
+            own = _own(before.units[before.occupant[event.target]])
+            return f"{who} play Ambush: the {own} fires at the enemy plane dropping a marker on it."
         if event.card == "ambush":
             target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
             return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
@@ -199,6 +215,8 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
         on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
         return f"{who} play the combat card {name}{on}."
+    if isinstance(event, AIR_EVENTS):
+        return _air_text(before, event, after, who)
     if isinstance(event, ReinforcementsRolled):
         brought = ", ".join(after.reinforcements) or "nothing"
         return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
@@ -226,6 +244,12 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
         f"{who} battle with {source}{overrun} against the {_unit(before, target)}: "
         f"{_count(event.dice, 'die', 'dice')}, {', '.join(event.faces)}."
     )
+    return text + _hit_text(before, target, after)
+
+
+def _hit_text(before: State, target: Unit, after: State) -> str:
+    """What a battle or an air strike did to its target: figures lost, elimination, a retreat due."""
+    text = ""
     lost = target.figures - after.units[target.uid].figures
     if after.units[target.uid].figures == 0:
         text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
@@ -234,6 +258,55 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
     if after.pending is not None and after.pending.kind == "retreat":
         text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
     return text
+
+
+def _plane_name(state: State, plane: str) -> str:
+    return state.air.pack.planes[plane].name if state.air is not None else plane
+
+
+def _plane_fate(before: State, after: State) -> str:
+    """What happened to the planes hit (M44-AIR-7, M44-AIR-8)."""
+    if before.air is None or after.air is None:
+        return ""
+    for old, new in zip(before.air.planes, after.air.planes, strict=True):
+        if old.hex is not None and new.hex is None:
+            name = _plane_name(before, old.plane)
+            return f" The {name} is shot down." if new.lost else f" The {name} is driven off the board."
+    return " It misses."
+
+
+def _air_text(before: State, event: Any, after: State, who: str) -> str:
+    """The air events' lines (M44-AIR-3 to M44-AIR-8); the air combat card played is shown to all."""
+    if isinstance(event, PlaneDeployed):
+        assert before.air is not None
+        card = before.air.pack.cards[event.card].name
+        use = ", using the card's own effect" if event.use_effect else ""
+        return f"{who} deploy the {_plane_name(before, event.plane)} at {hex_name(event.hex)} with {card}{use}."
+    if isinstance(event, PlaneOrdered):
+        return f"{who} order the {_plane_name(before, event.plane)}."
+    if isinstance(event, PlaneMoved):
+        path = " → ".join(hex_name(h) for h in event.path)
+        marks = ", ".join(hex_name(h) for h in event.markers)
+        dropped = f", dropping ammunition on {marks}" if marks else ""
+        bomb = ", laying a bomb token to take the objective" if event.bomb else ""
+        return f"{who} fly the {_plane_name(before, event.plane)} → {path}{dropped}{bomb}."
+    if isinstance(event, AirStrike):
+        target = before.units[before.occupant[event.target]]
+        text = f"{who} strike the {_unit(before, target)} from the air: {', '.join(event.faces)}."
+        return text + _hit_text(before, target, after)
+    if isinstance(event, Dogfight):
+        faces = ", ".join(event.faces)
+        return f"{who} dogfight with the {_plane_name(before, event.plane)}: {faces}.{_plane_fate(before, after)}"
+    if isinstance(event, Bombing):
+        took = any(i not in before.permanent for i in after.permanent) or (
+            after.air is not None and before.air is not None and after.air.bombed != before.air.bombed
+        )
+        result = "the objective is taken" if took else "it misses"
+        return f"{who} roll {', '.join(event.faces)} for the strategic bombing: {result}."
+    assert isinstance(event, AntiAircraft)
+    faces = ", ".join(event.faces)
+    aim = "the enemy plane" if event.plane is None else f"the {_plane_name(before, event.plane)} on the ground"
+    return f"{who} fire at {aim} with the {_own(before.units[event.unit])}: {faces}.{_plane_fate(before, after)}"
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

@@ -153,6 +153,38 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
     return group(label + (", to play" if active else ""), body)
 
 
+def _planes(air: dict[str, Any], marks: Changed) -> str:
+    """The planes on the board (M44-AIR-3), drawn above the ground units they may share a hex with, and
+    the ammunition markers still to be rolled for (M44-AIR-6)."""
+    parts: list[str] = []
+    for index, plane in enumerate(air.get("planes", ())):
+        where = plane.get("hex")
+        if where is None:
+            continue
+        row, col = int(where[0]), int(where[1])
+        x, y = _centre(row, col)
+        y -= RADIUS * 0.55  # the top of the hex, so the ground unit's token stays readable
+        side = str(plane.get("side", ""))
+        fill = SIDE_FILL.get(side, "#868e96")
+        moved = marks("air", "planes", index, "hex")
+        mark = ' class="changed"' if moved else ""
+        glyph = (
+            f'<path d="M{x:g} {y - 14:g}l4 10h14v6l-14 2l-2 8h5v5h-14v-5h5l-2-8l-14-2v-6h14z" fill="{fill}" '
+            f'stroke="#ffffff" stroke-width="2"{mark}/>'
+        )
+        label = f"{hex_name((row, col))}: {side.title()} plane, {plane.get('name', '')}"
+        parts.append(group(label + (", moved" if moved else ""), [glyph]))
+    for where in air.get("markers", ()):
+        x, y = _centre(int(where[0]), int(where[1]))
+        parts.append(
+            group(
+                f"{hex_name((where[0], where[1]))}: ammunition marker",
+                [circle(x + HALF_W * 0.55, y + RADIUS * 0.45, 8, fill="#e03131", stroke="#ffffff", stroke_width=2)],
+            )
+        )
+    return group("Planes", parts)
+
+
 def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     """The battlefield as an SVG document, outlining what the `changed` paths name."""
     data = to_data(view)
@@ -235,6 +267,8 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         here = pick(hex_name((row, col)), unit=unit.get("uid", index), any=[row, col])
         units.append(group(", ".join(words), parts, **here))
     body.append(group("Units", units))
+    if data.get("air"):
+        body.append(_planes(data["air"], marks))
 
     body.append(_last_action(data, pending))
 

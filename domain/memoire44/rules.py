@@ -13,6 +13,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.memoire44.air import cards_for_play, turn_over
 from domain.memoire44.board import BoardSpec, Hex, board_from, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
     ARMOUR,
@@ -55,7 +56,7 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
-from domain.memoire44.state import Hand, Order, Pending, State, Unit
+from domain.memoire44.state import AirState, Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
@@ -141,6 +142,17 @@ def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
         if other is not None and other.camp != unit.camp:
             found.append(other)
     return found
+
+
+def near_enemy_plane(state: State, unit: Unit) -> bool:
+    """Whether an enemy plane flies next to `unit` or over it: Close Assault may order it against the plane
+    (M44-AIR-9)."""
+    air, here = state.air, unit.hex
+    return (
+        air is not None
+        and here is not None
+        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) <= 1 for p in air.planes)
+    )
 
 
 def toward_home(camp: int) -> int:
@@ -354,7 +366,7 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
             )
         return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
     if card == "close_assault":
-        if all(adjacent_enemies(state, u) for u in units):
+        if all(adjacent_enemies(state, u) or near_enemy_plane(state, u) for u in units):
             return None
         return "Close Assault orders units next to an enemy only"
     if card in ("direct_from_hq", "firefight"):
@@ -459,6 +471,8 @@ def path_problem(
             return "M44-4", f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
         if hex_ in state.occupant:
             return "M44-1", f"{hex_name(hex_)} is occupied"
+        if state.air is not None and any(p.hex == hex_ and p.camp != unit.camp for p in state.air.planes):
+            return "M44-AIR-5", f"a ground unit does not move through the enemy plane at {hex_name(hex_)}"
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
             return "M44-4", f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
@@ -757,7 +771,10 @@ def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, st
 
 def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
     _check_hand(state, camp, "ambush")
-    problem = ambush_problem(state, camp, event.target)
+    if state.air is not None and event.target in state.air.markers:
+        problem = airplay.ambush_problem(state, camp, event.target)  # M44-AIR-12: against a plane
+    else:
+        problem = ambush_problem(state, camp, event.target)
     if problem is not None:
         raise _refuse("M44-5", problem[0], problem[1])
 
@@ -872,6 +889,8 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
                 f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
             )
         attacker = state.units[pending.unit]
+    elif state.air is not None and state.ambush_target is not None and state.ambush_target in state.air.markers:
+        raise _refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
     elif state.ambush is not None and state.ambush_target is not None:
         if camp != state.ambush:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
@@ -1614,12 +1633,30 @@ def objective_holder(state: State, index: int) -> int | None:
     camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
     mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
     if objective.kind == "temporary":
-        held = mine > 0
+        held = mine > 0 or (state.air is not None and index in state.air.bombed)  # M44-AIR-11
     elif objective.kind == "majority":
         held = mine > theirs
     else:
         held = index in state.permanent
     return objective.camp if held else None
+
+
+def retaken(state: State) -> AirState:
+    """The air state once the enemy's ground units retake the objectives a bombing holds (M44-AIR-11): an
+    enemy unit in one of its hexes ends the hold for good."""
+    air = state.air
+    assert air is not None
+    back = tuple(
+        index
+        for index in air.bombed
+        if any(
+            h in state.occupant and state.units[state.occupant[h]].camp != state.objectives[index].camp
+            for h in state.objectives[index].hexes
+        )
+    )
+    if not back:
+        return air
+    return replace(air, bombed=tuple(i for i in air.bombed if i not in back), retaken=(*air.retaken, *back))
 
 
 def objective_medals(state: State) -> tuple[int, int]:
@@ -1664,8 +1701,12 @@ def recount(state: State) -> State:
                 villages = (*((v, c) for v, c in villages if v != index), (index, camp))
     if villages != state.villages:
         state = replace(state, villages=villages)
+    if state.air is not None and state.air.bombed:
+        state = replace(state, air=retaken(state))  # M44-AIR-11
     held = objective_medals(state)
     kills = eliminations(state)
+    if state.air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down
+        kills = (kills[0] + state.air.kills[0], kills[1] + state.air.kills[1])
     medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
     winner = None
     for camp in (state.active, 1 - state.active):
@@ -1699,6 +1740,8 @@ def evolve(state: State, event: Any) -> State:
 
 
 def _next_turn(state: State) -> State:
+    if state.air is not None:  # M44-AIR-4: a plane not activated this turn leaves the board
+        state = replace(state, air=turn_over(state.air, state.active))
     return replace(
         state,
         phase="card",
@@ -1778,7 +1821,8 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
         state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
-        return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
+        plane = state.air is not None and event.target in state.air.markers  # M44-AIR-12: moves may go on
+        return replace(state, ambush=camp, ambush_target=event.target, phase=state.phase if plane else "battle")
     return _card_in_play(state, event, camp)
 
 
@@ -1801,6 +1845,10 @@ def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     phase = "battle" if effective in CARD_BATTLES else "roll" if effective in ROLL_CARDS else "order"
     if state.combat_deck is not None:
         state = _combat_draws(state, event, event.card if event.card in RECON_CARDS else effective)
+    if state.air is not None:  # M44-AIR-9: Recon and Their Finest Hour draw air combat cards
+        state = replace(
+            state, air=cards_for_play(state.air, camp, effective, bool(RECON_CARDS & {event.card, effective}))
+        )
     return replace(
         state,
         card=event.card,
@@ -1985,8 +2033,8 @@ def _offer_ground(state: State, attacker: Unit | None, hex_: Hex, overrun_battle
     if attacker is None or attacker.kind == ARTILLERY:
         return replace(state, pending=None)
     current = state.units[attacker.uid]
-    if current.hex is None:
-        return replace(state, pending=None)
+    if current.hex is None or path_problem(state, current, (hex_,), 1, free=True) is not None:
+        return replace(state, pending=None)  # e.g. an enemy plane over the hex (M44-AIR-5)
     return replace(
         state, pending=Pending(kind="take_ground", unit=attacker.uid, hex=hex_, overrun_battle=overrun_battle)
     )
@@ -2209,3 +2257,7 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     ReinforcementsRolled: _evolve_reinforcement_roll,
     ReinforcementPlaced: _evolve_placed,
 }
+
+
+# The air events' validators and evolvers (M44-AIR-2 to M44-AIR-13) join the tables above.
+from domain.memoire44 import airplay  # noqa: E402

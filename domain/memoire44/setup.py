@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from domain.memoire44.air import parse_air_pack
+from domain.memoire44.airplay import initial_air
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, parse_combat_deck
@@ -64,8 +66,8 @@ def team_sides(setup: Setup) -> tuple[str, str]:
 
 def club_table(setup: Setup, kind: str, rule: str, what: str, needed_for: str, parse: Callable[[Any], T]) -> T:
     """A table the rules summary names without printing it, which the set-up embeds as the club resource
-    `kind` (the combat deck, M44-CC-1; the D-Day reinforcement table, M44-DD-6); refused, naming it, when
-    missing or bad."""
+    `kind` (the combat deck, M44-CC-1; the D-Day reinforcement table, M44-DD-6; the air pack, M44-AIR-1);
+    refused, naming it, when missing or bad."""
     ref = setup.resources.get(kind)
     if ref is None:
         raise RuleError(
@@ -212,6 +214,11 @@ def initial(setup: Setup) -> State:
         combat_deck=deck,
         combat_hands=tuple(Hand() for _ in seats) if deck else (),
         combat_due=deal if deck else (),
+        air=initial_air(
+            scenario,
+            roles is not None,
+            lambda: club_table(setup, "air_pack", "M44-AIR-1", "the air pack", "the air rules", parse_air_pack),
+        ),
         dday=dday,
         reinforcement_table=reinforcement_table,
         reserve=dday.reserve if dday is not None else (),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.memoire44.air import AirPack
 from domain.memoire44.board import Board, BoardSpec, Hex, board_from
 from domain.memoire44.combat import CombatDeck
 from domain.memoire44.dday import DDay, ReinforcementTable
@@ -67,6 +68,41 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     overrun_battle: bool = False
     battle_back: bool = False
     fixed: bool = False  # a Barrage's flags: none may be ignored, not even by Tenacity (M44-DD-5)
+
+
+class Plane(msgspec.Struct, frozen=True, kw_only=True):
+    """A plane of a side's lot (M44-AIR-1): `plane` is its id in the air pack; `hex` is where it flies
+    (None off the board); `lost` once destroyed, never to return (M44-AIR-7, M44-AIR-8)."""
+
+    plane: str
+    camp: int
+    hex: Hex | None = None
+    lost: bool = False
+    grounded: bool = False  # on the ground where the scenario put it, until ordered (M44-AIR-13)
+
+
+class AirState(msgspec.Struct, frozen=True, kw_only=True):
+    """The air rules in play (M44-AIR-1 to M44-AIR-9): the pack, the side with air superiority, the
+    planes, each side's air combat cards (G-2), and what the planes did this turn."""
+
+    pack: AirPack
+    superiority: int
+    planes: tuple[Plane, ...]
+    hands: tuple[Hand, Hand] = (Hand(), Hand())
+    discard: tuple[str, ...] = ()
+    due: tuple[int, int] = (0, 0)  # air combat cards each side may draw now
+    kills: tuple[int, int] = (0, 0)  # medals each side scored by destroying planes (M44-AIR-7)
+    card_played: bool = False  # the active side played its air combat card this turn
+    activated: tuple[int, ...] = ()  # planes (index) deployed or ordered this turn
+    moved: tuple[int, ...] = ()
+    fought: tuple[int, ...] = ()  # planes that made their one attack this turn
+    effect: tuple[int, ...] = ()  # planes using their air combat card's printed effect this turn
+    markers: tuple[Hex, ...] = ()  # ammunition markers still to be rolled for (M44-AIR-6)
+    shot: tuple[int, ...] = ()  # ground units that fired at a plane this turn
+    bomb: int | None = None  # the objective a bomb token lies on, still to be rolled for (M44-AIR-11)
+    bomb_markers: int = 0  # ammunition markers of the bombing flight (M44-7: one die, or one per marker)
+    bombed: tuple[int, ...] = ()  # temporary objectives held by a successful bombing (M44-AIR-11)
+    retaken: tuple[int, ...] = ()  # objectives the enemy retook from a bombing: no second bombing
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,6 +179,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     combat_helped: tuple[int, ...] = ()  # units helped by a combat card this turn
     combat_players: tuple[int, ...] = ()  # seats helped by a combat card (not on a unit) this turn
     combat_boosts: tuple[tuple[int, str], ...] = ()  # (unit, effect) adding a battle die this turn
+    air: AirState | None = None  # the air rules (M44-AIR-1); None without them
     # D-Day reinforcements (M44-DD-6 to M44-DD-9); None and empty without the D-Day rules.
     dday: DDay | None = None
     reinforcement_table: ReinforcementTable | None = None

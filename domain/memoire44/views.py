@@ -68,9 +68,48 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         view["teams"] = _teams(state, viewer)
     if state.combat_deck is not None:
         view["combat"] = _combat(state, viewer)
+    if state.air is not None:
+        view["air"] = _air(state, viewer)
     if state.dday is not None:
         view["dday"] = _dday(state)
     return view
+
+
+def _air(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The air rules (M44-AIR-1 to M44-AIR-8): planes and markers are public; a side's air combat cards
+    are seen by its own seats, their count by everyone (G-2)."""
+    air = state.air
+    assert air is not None
+    hands = []
+    for camp, hand in enumerate(air.hands):
+        entry: dict[str, Any] = {"side": state.sides[camp], "count": hand.size, "may_draw": air.due[camp]}
+        if viewer.kind == "full" or (
+            viewer.kind == "seat" and viewer.seat is not None and _camp_of(state, viewer.seat) == camp
+        ):
+            entry["known"] = list(hand.known)
+            entry["unknown"] = hand.unknown
+        hands.append(entry)
+    return {
+        "superiority": state.sides[air.superiority],
+        "planes": [
+            {
+                "plane": p.plane,
+                "name": air.pack.planes[p.plane].name,
+                "symbol": air.pack.planes[p.plane].symbol,
+                "side": state.sides[p.camp],
+                "hex": None if p.hex is None else list(p.hex),
+                "lost": p.lost,
+                "grounded": p.grounded,
+            }
+            for p in air.planes
+        ],
+        "hands": hands,
+        "discard": list(air.discard),
+        "markers": [list(h) for h in air.markers],
+        "medals": list(air.kills),
+        "bomb": air.bomb,
+        "bombed": list(air.bombed),
+    }
 
 
 def _dday(state: State) -> dict[str, Any]:

@@ -12,10 +12,15 @@ from typing import Any
 import msgspec
 
 from domain.memoire44 import RULESET
+from domain.memoire44.airplay import AIR_EVENTS, air_pile
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
 from domain.memoire44.events import (
+    AirCardDrawn,
+    AirStrike,
+    AntiAircraft,
     Battle,
+    Bombing,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
@@ -26,9 +31,12 @@ from domain.memoire44.events import (
     CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
+    Dogfight,
     Gift,
     GroundTaken,
     InitiativeTaken,
+    PlaneDeployed,
+    PlaneMoved,
     ReinforcementPlaced,
     ReinforcementsRolled,
     Retreated,
@@ -71,6 +79,8 @@ def setup_for(
     )
     if (options or {}).get("combat_cards"):
         setup = with_resource(setup, "combat_deck", TEST_COMBAT_DECK)
+    if (options or {}).get("air_rules"):
+        setup = with_resource(setup, "air_pack", TEST_AIR_PACK)
     if ref.content["expansions"]["dday"]:
         setup = with_resource(setup, "reinforcement_table", TEST_REINFORCEMENTS)
     return setup
@@ -93,6 +103,8 @@ TEST_INITIATIVE: dict[str, Any] = msgspec.json.decode((HERE / "initiative_table.
 TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json").read_bytes())
 
 
+# A test air pack (air_pack.json, made up for tests: the rules summary relies on tables it does not print).
+TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes())
 # A test D-Day reinforcement table (reinforcement_table.json, made up for tests: the summary does not print it).
 TEST_REINFORCEMENTS: dict[str, Any] = msgspec.json.decode((HERE / "reinforcement_table.json").read_bytes())
 
@@ -163,7 +175,7 @@ def expected_medals(state: State) -> tuple[int, int]:
         around = {spot for h in objective.hexes for spot in (h, *board.neighbours(h))}
         near = {u.camp for u in state.units if u.hex in around}
         holder = {
-            "temporary": objective.camp if mine > 0 else None,
+            "temporary": objective.camp if mine > 0 or (state.air and index in state.air.bombed) else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
             "permanent": objective.camp if index in state.permanent else None,
             "village": dict(state.villages).get(index, objective.camp),
@@ -172,6 +184,9 @@ def expected_medals(state: State) -> tuple[int, int]:
         }[objective.kind]
         if holder is not None:
             medals[holder] += objective.medals
+    if state.air is not None:  # M44-AIR-7, M44-AIR-8: a plane shot down is a medal for the enemy
+        for plane in state.air.planes:
+            medals[1 - plane.camp] += plane.lost
     return medals[0] + state.special[0], medals[1] + state.special[1]
 
 
@@ -190,6 +205,10 @@ def check_invariants(state: State) -> None:
     assert all(figures >= 0 for reserve in state.reserve for figures in reserve.values()), state.reserve
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
+    if state.air is not None:  # M44-AIR-11: no enemy unit stands on an objective a bombing holds
+        for index in state.air.bombed:
+            camp = state.objectives[index].camp
+            assert not any(u.hex in state.objectives[index].hexes and u.camp != camp for u in state.units)
     for card, spec in CARDS.items():
         placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
         assert placed <= spec.count, card
@@ -220,6 +239,10 @@ class RandomTable:
         rng.shuffle(self.combat_deck)
         self.real_combat: list[list[str]] = [[] for _ in setup.players]
         self.real_token: list[str] = []
+        self.air_deck = [c for c, spec in TEST_AIR_PACK["cards"].items() for _ in range(spec["count"])]
+        if self.state.air is not None:  # without the air rules, the seeded games stay the ones they were
+            rng.shuffle(self.air_deck)
+        self.real_air: list[list[str]] = [[], []]  # per camp
         self.committing = ""  # the real card behind a face-down CardCommitted
         self.face_down = face_down
 
@@ -239,6 +262,12 @@ class RandomTable:
                 cards = TEST_COMBAT_DECK["cards"]
                 self.combat_deck = [c for c, spec in cards.items() for _ in range(spec["count"] - held.count(c))]
                 self.rng.shuffle(self.combat_deck)
+            air, was = self.state.air, before.air
+            if air is not None and was is not None and len(air.discard) < len(was.discard):  # M44-AIR-9
+                held = [c for hand in self.real_air for c in hand]
+                cards = TEST_AIR_PACK["cards"]
+                self.air_deck = [c for c, spec in cards.items() for _ in range(spec["count"] - held.count(c))]
+                self.rng.shuffle(self.air_deck)
             self.events.append(event)
             check_invariants(self.state)
             assert not self.state.reserve or figures_held(self.state) == figures  # M44-DD-8, M44-DD-9
@@ -246,6 +275,8 @@ class RandomTable:
             assert pile_size(self.state) == len(self.deck)
             if self.state.combat_deck is not None:
                 assert combat_pile(self.state) == len(self.combat_deck)  # the combat deck too
+            if self.state.air is not None:
+                assert air_pile(self.state.air) == len(self.air_deck)  # and the air combat deck
         return self.state
 
     def after(self, event: Any) -> None:
@@ -253,6 +284,8 @@ class RandomTable:
         state = self.state
         if isinstance(event, CombatCardPlayed):
             self.real_combat[event.seat].remove(event.card)
+        elif isinstance(event, PlaneDeployed):
+            self.real_air[state.seat_camp[event.seat]].remove(event.card)
         elif isinstance(event, CardsGiven):
             for gift in event.gifts:
                 assert gift.card is not None
@@ -288,9 +321,25 @@ class RandomTable:
         # Combat cards (M44-CC-1, M44-CC-2): drawn when allowed, now and then played from the real cards.
         combat = [e for _, e in options if isinstance(e, CombatCardDrawn)]
         combat += [e for _, e in options if isinstance(e, CombatCardPlayed) and e.card in self.real_combat[e.seat]]
-        options = [(seat, e) for seat, e in options if not isinstance(e, CombatCardDrawn | CombatCardPlayed)]
+        combat += [e for _, e in options if isinstance(e, AirCardDrawn)]
+        options = [
+            (seat, e) for seat, e in options if not isinstance(e, CombatCardDrawn | CombatCardPlayed | AirCardDrawn)
+        ]
         if combat and (not options or rng.random() < 0.2):
             return self.fill(rng.choice(combat))
+        # The air rules (M44-AIR-3 to M44-AIR-8): planes deployed with real cards, ordered, flown, fighting.
+        air = [
+            e
+            for _, e in options
+            if isinstance(e, AIR_EVENTS)
+            and not (isinstance(e, PlaneDeployed) and e.card not in self.real_air[state.seat_camp[e.seat]])
+        ]
+        options = [(seat, e) for seat, e in options if not isinstance(e, AIR_EVENTS)]
+        if air and (not options or rng.random() < 0.4):
+            strikes = [e for e in air if isinstance(e, AirStrike | Dogfight | AntiAircraft | Bombing)]
+            strikes += [e for e in air if isinstance(e, PlaneMoved) and e.bomb]
+            strikes += [e for e in air if isinstance(e, PlaneMoved) and e.markers and rng.random() < 0.02]
+            return self.fill(rng.choice(strikes if strikes and rng.random() < 0.7 else air))
         assert options, f"no legal event in phase {state.phase}"
         active = [e for seat, e in options if state.seat_camp[seat] == state.active]
         others = [e for seat, e in options if state.seat_camp[seat] != state.active]
@@ -388,6 +437,12 @@ class RandomTable:
             card = self.combat_deck.pop()
             self.real_combat[event.seat].append(card)
             return CombatCardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
+        if isinstance(event, AirCardDrawn):
+            card = self.air_deck.pop()
+            self.real_air[self.state.seat_camp[event.seat]].append(card)
+            return AirCardDrawn(seat=event.seat, card=None if rng.random() < self.face_down else card)
+        if isinstance(event, AirStrike | Dogfight | AntiAircraft | Bombing):
+            return msgspec.structs.replace(event, faces=tuple(rng.choice(FACES) for _ in range(event.dice)))
         if isinstance(event, InitiativeTaken):
             return InitiativeTaken(seat=event.seat, face=rng.choice(FACES))
         if isinstance(event, ReinforcementsRolled):

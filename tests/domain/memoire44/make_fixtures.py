@@ -1,6 +1,7 @@
-"""Writes the recorded Mémoire 44 team game and D-Day game (JSON Lines, the GameStarted first). Run once:
+"""Writes the recorded Mémoire 44 team game, D-Day game and air game (JSON Lines, the GameStarted first). Run once:
 `python -m tests.domain.memoire44.make_fixtures`. A fixture that exists is never rewritten: recorded
-games are never edited. The medals at chosen steps are checked by hand in test_recorded_overlord.py."""
+games are never edited. The medals at chosen steps are checked by hand in test_recorded_overlord.py
+and test_recorded_air.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,18 @@ from typing import Any
 
 import msgspec
 
-from tests.domain.memoire44.harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
+from domain.memoire44 import RULESET
+from domain.memoire44.scenario import content_hash
+from domain.ruleset import ResourceRef, Setup
+from tests.domain.memoire44.harness import (
+    TEST_AIR_PACK,
+    TEST_INITIATIVE,
+    TEST_REINFORCEMENTS,
+    RandomTable,
+    setup_for,
+    team_setup_for,
+    with_resource,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -31,6 +43,58 @@ def dday_landing() -> list[Any]:
     return table.events
 
 
+def hedgerow_air_setup() -> Setup:
+    """Hedgerow Lane with the air settings, as a club imports it: the file hedgerow_lane_air.m44 beside these
+    tests (the shipped scenario with `air_rules` and `air_theatre` added), and the test air pack."""
+    data = (Path(__file__).resolve().parent / "hedgerow_lane_air.m44").read_bytes()
+    kind = RULESET.resource_kinds["scenario"]
+    ref = ResourceRef(
+        kind="scenario",
+        resource_id="hedgerow_lane_air",
+        version=1,
+        content_hash=content_hash(data),
+        content=kind.parse(data),
+    )
+    setup = setup_for("hedgerow_lane")
+    setup = msgspec.structs.replace(setup, resources={"scenario": ref})
+    return with_resource(setup, "air_pack", TEST_AIR_PACK)
+
+
+def hedgerow_air() -> list[Any]:
+    """Hedgerow Lane (standard board) with the air rules, the test air pack and Normandy 1944 air
+    superiority (the Allies), played by the seeded random players: Alain the Axis, Bea the Allies. The
+    record was written at commit c20758a; the random players have been offered more air events since, so
+    a new run would play another game (the record itself is never rewritten)."""
+    table = RandomTable(random.Random(4415), hedgerow_air_setup(), face_down=0.1)
+    table.play()
+    return table.events
+
+
+def dday_air_setup() -> Setup:
+    """Pointe du Verrier with the air rules, as a club imports it: the file pointe_du_verrier_air.m44 beside
+    these tests (the D-Day scenario with `air_rules` and `air_theatre` added), the test reinforcement
+    table and the test air pack."""
+    data = (Path(__file__).resolve().parent / "pointe_du_verrier_air.m44").read_bytes()
+    kind = RULESET.resource_kinds["scenario"]
+    ref = ResourceRef(
+        kind="scenario",
+        resource_id="pointe_du_verrier_air",
+        version=1,
+        content_hash=content_hash(data),
+        content=kind.parse(data),
+    )
+    setup = msgspec.structs.replace(setup_for("hedgerow_lane"), resources={"scenario": ref})
+    return with_resource(with_resource(setup, "reinforcement_table", TEST_REINFORCEMENTS), "air_pack", TEST_AIR_PACK)
+
+
+def dday_air() -> list[Any]:
+    """Pointe du Verrier (D-Day) with the air rules, played by the seeded random players: Alain the Axis,
+    Bea the Allies."""
+    table = RandomTable(random.Random(131), dday_air_setup(), face_down=0.1)
+    table.play()
+    return table.events
+
+
 def write(name: str, events: list[Any]) -> None:
     path = FIXTURES / name
     if path.exists():
@@ -42,4 +106,6 @@ def write(name: str, events: list[Any]) -> None:
 
 if __name__ == "__main__":
     write("meuse_line_overlord_six.jsonl", overlord_six())
+    write("hedgerow_lane_air_allied_victory.jsonl", hedgerow_air())
     write("pointe_du_verrier_dday.jsonl", dday_landing())
+    write("pointe_du_verrier_air_axis_victory.jsonl", dday_air())

@@ -103,7 +103,7 @@ def test_the_expansion_settings_are_read_from_the_scenario_options():
 @pytest.mark.parametrize(
     ("options", "field", "words"),
     [
-        ({"air_rules": True}, "game_info.options.air_rules", "air superiority table"),
+        ({"air_theatre": 1944}, "game_info.options.air_theatre", "must name a theatre"),
         ({"dday_rules": True}, "game_info.dday", "reserve, entry tokens and landing craft"),  # M44-DD-6
         ({"gung_ho": "PACIFIC"}, "game_info.options.gung_ho", "must name a side"),
         ({"mystery_rule": True}, "game_info.options.mystery_rule", "unknown option"),

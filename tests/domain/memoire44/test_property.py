@@ -59,6 +59,20 @@ def test_random_players_finish_scenarios_at_night_and_in_bad_weather_without_err
     assert _play(VARIANT_GAMES, first_seed=10_000, variants=VARIANTS) == VARIANT_GAMES
 
 
+AIR_GAMES = 40
+# The air rules (M44-AIR-1 to M44-AIR-9) with the test air pack, alone and beside other expansions.
+AIR_VARIANTS = (
+    {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
+    {"air_rules": True, "air_theatre": "russia-1941", "night_visibility_rules": True},
+    {"air_rules": True, "air_superiority": "AXIS", "combat_cards": True, "weather": "snow"},
+)
+
+
+def test_random_players_finish_scenarios_with_the_air_rules_without_error():
+    # Cards conserved includes the air combat deck; medals include the planes shot down.
+    assert _play(AIR_GAMES, first_seed=20_000, variants=AIR_VARIANTS) == AIR_GAMES
+
+
 DDAY_GAMES = 30
 
 

@@ -1,0 +1,856 @@
+"""Air rules in play (M44-AIR-2 to M44-AIR-13): the set-up of the air pack, and validate, evolve and the
+legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
+plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
+
+The rules core registers the validators and evolvers below in its own dispatch tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.memoire44 import rules
+from domain.memoire44.air import (
+    ARTILLERY_DICE,
+    ARTILLERY_REACH,
+    DEAL,
+    GROUND_DICE,
+    MAX_MARKERS,
+    AirPack,
+    duel_faces_result,
+    strike_hits,
+)
+from domain.memoire44.board import Hex, distance, hex_name
+from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS, UNIT_TYPES
+from domain.memoire44.events import (
+    AirCardDrawn,
+    AirStrike,
+    AntiAircraft,
+    Bombing,
+    CardPlayed,
+    Dogfight,
+    PlaneDeployed,
+    PlaneMoved,
+    PlaneOrdered,
+)
+from domain.memoire44.scenario import Scenario
+from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
+from domain.ruleset import RuleError
+
+AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
+BOMBED_KINDS = ("temporary", "permanent")  # M44-AIR-11: the objectives a bombing takes (never a majority)
+
+
+def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
+    return RuleError(rule, code, message, **details)
+
+
+# ---------------------------------------------------------------- set-up (M44-AIR-1, M44-AIR-2)
+
+
+def initial_air(scenario: Scenario, teams: bool, pack: Callable[[], AirPack]) -> AirState | None:
+    """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2).
+    `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
+    options = scenario.expansions
+    if not options.air:
+        return None
+    if teams:
+        raise _refuse(
+            "M44-AIR-10",
+            "air_teams",
+            "The air rules at an Overlord team table are not recorded yet (who holds the air combat cards).",
+        )
+    return air_state(scenario, pack())
+
+
+def air_state(scenario: Scenario, pack: AirPack) -> AirState:
+    """The air state at the start, from the scenario's settings and the club's air pack (M44-AIR-1)."""
+    options = scenario.expansions
+    side = options.air_superiority
+    if not side:
+        theatre = options.air_theatre
+        if not theatre:
+            raise _refuse(
+                "M44-AIR-1",
+                "missing_air_superiority",
+                "Air superiority is missing: name the scenario's theatre (option air_theatre) in the air pack's "
+                "superiority table, or the side with air superiority (option air_superiority).",
+                missing="air_theatre",
+            )
+        if theatre not in pack.superiority:
+            raise _refuse(
+                "M44-AIR-1",
+                "missing_air_superiority",
+                f"Air superiority is missing: the air pack's superiority table has no row {theatre!r}.",
+                missing=f"superiority.{theatre}",
+            )
+        side = pack.superiority[theatre]
+    sides = scenario.sides
+    beach = any(TERRAINS[h.terrain].beach for h in scenario.hexes if h.terrain in TERRAINS)
+    superiority = sides.index(side)
+    deal = [DEAL - beach + (camp == superiority) for camp in (0, 1)]
+    grounded = {plane: (row, col) for plane, row, col in options.planes_on_ground}
+    for plane in sorted(set(grounded) - set(pack.planes)):
+        raise _refuse(
+            "M44-AIR-13",
+            "unknown_plane",
+            f"The scenario puts the plane {plane!r} on the ground, but the air pack has no such plane.",
+            missing=f"planes.{plane}",
+        )
+    planes = tuple(
+        Plane(plane=plane_id, camp=sides.index(spec.side), hex=grounded.get(plane_id), grounded=plane_id in grounded)
+        for plane_id, spec in sorted(pack.planes.items())
+    )
+    return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]))
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def air_pile(air: AirState) -> int:
+    """Air combat cards left to draw: the deck less the hands and the discards."""
+    return air.pack.size - air.hands[0].size - air.hands[1].size - len(air.discard)
+
+
+def air_copies(air: AirState, card: str) -> int:
+    """Copies of air combat card `card` the record knows the place of."""
+    return air.hands[0].known.count(card) + air.hands[1].known.count(card) + air.discard.count(card)
+
+
+def plane_index(air: AirState, plane: str) -> int | None:
+    for index, entry in enumerate(air.planes):
+        if entry.plane == plane:
+            return index
+    return None
+
+
+def flying(air: AirState, camp: int) -> int | None:
+    """The index of `camp`'s plane in the air, if any (one plane per side, M44-AIR-3)."""
+    for index, entry in enumerate(air.planes):
+        if entry.camp == camp and entry.hex is not None and not entry.grounded:
+            return index
+    return None
+
+
+def enemy_plane_at(state: State, hex_: Hex, camp: int) -> bool:
+    """Whether an enemy plane flies over `hex_`: ground units do not move through it (M44-AIR-5)."""
+    air = state.air
+    return air is not None and any(p.hex == hex_ and p.camp != camp for p in air.planes)
+
+
+def _no_air() -> RuleError:
+    return _refuse("M44-AIR-1", "no_air_rules", "This game is not played with the air rules.")
+
+
+def _air(state: State) -> AirState:
+    if state.air is None:
+        raise _no_air()
+    return state.air
+
+
+def _own_plane(state: State, camp: int, plane: str) -> tuple[AirState, int]:
+    air = _air(state)
+    index = plane_index(air, plane)
+    if index is None or air.planes[index].camp != camp:
+        raise _refuse("M44-AIR-1", "not_your_plane", f"{plane!r} is not a plane of this side's lot.", plane=plane)
+    return air, index
+
+
+def _check_turn(state: State, camp: int, phases: tuple[str, ...], what: str) -> None:
+    if camp != state.active or state.phase not in phases:
+        raise _refuse("M44-6", "not_now", f"{what} (phase now: {state.phase}).", phase=state.phase)
+
+
+def strike_dice(state: State) -> int:
+    """Dice per ammunition marker: one, two under Their Finest Hour (M44-AIR-6, M44-AIR-9)."""
+    return 2 if state.effective == "their_finest_hour" else 1
+
+
+def anti_aircraft_dice(state: State, unit: Unit, plane_hex: Hex) -> tuple[int, str] | str:
+    """(dice, how counted) for `unit` firing at the plane over `plane_hex`, or why it cannot (M44-AIR-8)."""
+    assert unit.hex is not None
+    reach = distance(unit.hex, plane_hex)
+    if unit.kind == ARTILLERY:
+        if reach > ARTILLERY_REACH:
+            return f"artillery fires at a plane at most {ARTILLERY_REACH} hexes away, not {reach}"
+        return ARTILLERY_DICE, f"artillery at a plane: {ARTILLERY_DICE}"
+    if reach > 1:  # a plane over the unit's own hex is as close as one next to it
+        return f"{unit.kind} fires only at a plane next to it, not {reach} hexes away"
+    if rules.card_for(state, unit.uid) == "close_assault":
+        return GROUND_DICE + 1, f"{unit.kind} at an adjacent plane: {GROUND_DICE}; Close Assault: +1"
+    return GROUND_DICE, f"{unit.kind} at an adjacent plane: {GROUND_DICE}"
+
+
+def order_problem(state: State, camp: int, index: int) -> str | None:
+    """Why the turn's command card cannot order the plane as one of its units, or None (M44-AIR-4)."""
+    air = state.air
+    assert air is not None
+    plane_hex = air.planes[index].hex
+    assert plane_hex is not None
+    card = str(state.effective)
+    ordered = [state.units[o.uid] for o in state.orders]
+    as_unit = Unit(uid=-1, camp=camp, kind="plane", size=1, figures=1, hex=plane_hex)
+    spec = CARDS.get(card)
+    if spec is not None and spec.kind == "section":
+        return rules._fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
+    if card == "direct_from_hq":
+        return None if len(ordered) < 4 else "Direct from HQ orders at most 4 units"
+    if card == "their_finest_hour":
+        # A star orders any unit; the units ordered may already use the stars (M44-AIR-9).
+        spare = state.roll.count("star")
+        for kind, symbol in ((INFANTRY, "infantry"), ("armour", "armour"), (ARTILLERY, "")):
+            spare -= max(0, sum(u.kind == kind for u in ordered) - (state.roll.count(symbol) if symbol else 0))
+        return None if spare >= 1 else "Their Finest Hour orders a plane with a star not used by another unit"
+    return f"{rules.card_name(card)} orders no plane"
+
+
+def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tuple[Hex, ...]) -> str | None:
+    """Why these ammunition markers cannot be dropped along `path`, or None (M44-AIR-6)."""
+    if len(markers) > MAX_MARKERS:
+        return f"a plane attacks at most {MAX_MARKERS} hexes of ground units in one flight, not {len(markers)}"
+    if len(set(markers)) != len(markers):
+        return "one ammunition marker per hex"
+    for number, hex_ in enumerate(markers):
+        if hex_ not in path:
+            return f"{hex_name(hex_)} is not a hex the plane passes"
+        target = rules.unit_at(state, hex_)
+        if target is None or target.camp == camp:
+            return f"there is no enemy ground unit at {hex_name(hex_)}"
+        if number and distance(markers[number - 1], hex_) != 1:
+            return "the hexes marked follow each other, each next to the one before"
+    return None
+
+
+# ---------------------------------------------------------------- validate
+
+
+def _validate_drawn(state: State, event: AirCardDrawn, camp: int) -> None:
+    air = _air(state)
+    if air.due[camp] <= 0:
+        raise _refuse(
+            "M44-AIR-2",
+            "no_air_draw",
+            "An air combat card is drawn in the deal, after a Recon card, after Their Finest Hour and for "
+            "shooting down a plane in a dogfight only.",
+        )
+    if air_pile(air) <= 0:
+        raise _refuse("M44-AIR-2", "air_pile_empty", "The air combat pile is empty.")
+    if event.card is not None:
+        if event.card not in air.pack.cards:
+            raise _refuse("M44-AIR-1", "unknown_air_card", f"The air combat deck has no card {event.card!r}.")
+        if air_copies(air, event.card) >= air.pack.cards[event.card].count:
+            raise _refuse("G-2", "too_many_copies", f"Every {air.pack.cards[event.card].name} is already placed.")
+
+
+def _check_air_card(air: AirState, camp: int, card: str) -> None:
+    if card not in air.pack.cards:
+        raise _refuse("M44-AIR-1", "unknown_air_card", f"The air combat deck has no card {card!r}.", card=card)
+    hand = air.hands[camp]
+    if card in hand.known:
+        return
+    if not hand.unknown:
+        raise _refuse("M44-AIR-3", "not_in_hand", f"{air.pack.cards[card].name} is not in that side's air cards.")
+    if air_copies(air, card) >= air.pack.cards[card].count:
+        raise _refuse("G-2", "too_many_copies", f"The air combat deck holds {air.pack.cards[card].count}.")
+
+
+def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] | None:
+    """(rule, code, reason) why `camp` cannot deploy plane `index` now, wherever, or None (M44-AIR-3)."""
+    air = state.air
+    assert air is not None
+    if camp != state.active or state.phase != "move":
+        return "M44-AIR-3", "deploy_timing", "A plane is deployed in its side's turn, after the card and its orders."
+    if air.card_played:
+        return "M44-AIR-3", "one_air_card", "One air combat card a turn."
+    spec = CARDS.get(str(state.effective))
+    if spec is None or spec.kind != "section":
+        return "M44-AIR-3", "tactic_card", "A plane is deployed beside a command card other than a tactic card."
+    if not rules.full_day(state):
+        return "M44-AIR-3", "not_full_day", "No plane is deployed before full daylight."
+    if flying(air, camp) is not None:
+        return "M44-AIR-3", "one_plane", "One plane per side on the board."
+    plane = air.planes[index]
+    if plane.lost:
+        return "M44-AIR-7", "plane_lost", "A plane shot down never returns."
+    if plane.hex is not None:
+        return "M44-AIR-3", "on_the_board", "That plane is already on the board."
+    return None
+
+
+def _validate_deployed(state: State, event: PlaneDeployed, camp: int) -> None:
+    air, index = _own_plane(state, camp, event.plane)
+    problem = deploy_problem(state, camp, index)
+    if problem is not None:
+        raise _refuse(*problem, plane=event.plane)
+    if event.hex not in state.board.hexes:
+        raise _refuse("M44-AIR-3", "off_board", f"{event.hex} is not on the board.")
+    if enemy_plane_at(state, event.hex, camp):
+        raise _refuse("M44-AIR-5", "air_occupied", f"An enemy plane flies over {hex_name(event.hex)}.")
+    _check_air_card(air, camp, event.card)
+    symbol = air.pack.planes[event.plane].symbol
+    if event.use_effect and air.pack.cards[event.card].symbol != symbol:
+        raise _refuse(
+            "M44-AIR-3",
+            "symbol_mismatch",
+            f"Only a card showing the plane's symbol ({symbol}) is used for its own effect; this one makes a "
+            "standard attack only.",
+        )
+
+
+def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
+    air, index = _own_plane(state, camp, event.plane)
+    _check_turn(state, camp, ("move",), "A plane is ordered with the turn's units, before any battle")
+    if air.planes[index].hex is None:
+        raise _refuse("M44-AIR-4", "not_flying", "Only a plane on the board is ordered.")
+    if index in air.activated:
+        raise _refuse("M44-AIR-4", "ordered_twice", "The plane is already ordered this turn.")
+    if air.planes[index].grounded and flying(air, camp) is not None:
+        raise _refuse("M44-AIR-13", "one_plane", "A plane takes off only while no other of its side flies.")
+    problem = order_problem(state, camp, index)
+    if problem is not None:
+        raise _refuse("M44-AIR-4", "wrong_order", f"{problem}.", card=state.effective)
+
+
+def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
+    air, index = _own_plane(state, camp, event.plane)
+    _check_turn(state, camp, ("move",), "Planes move with the units, before any battle")
+    if index not in air.activated or index in air.moved:
+        raise _refuse("M44-AIR-5", "not_activated", "A plane moves once, in a turn it is deployed or ordered.")
+    here = air.planes[index].hex
+    assert here is not None
+    if not event.path:
+        raise _refuse("M44-AIR-5", "empty_flight", "A flight enters at least one hex.")
+    for hex_ in event.path:
+        if hex_ not in state.board.hexes or distance(here, hex_) != 1:
+            raise _refuse(
+                "M44-AIR-5", "illegal_flight", f"{hex_name(hex_)} is not a board hex next to {hex_name(here)}."
+            )
+        if enemy_plane_at(state, hex_, camp):
+            raise _refuse(
+                "M44-AIR-5", "air_occupied", f"A plane does not fly through the enemy plane at {hex_name(hex_)}."
+            )
+        here = hex_
+    if event.markers and index in air.effect:
+        raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no standard attack.")
+    problem = marker_problem(state, camp, event.path, event.markers)
+    if problem is not None:
+        raise _refuse("M44-AIR-6", "bad_markers", f"Markers refused: {problem}.")
+    if event.bomb:
+        if index in air.effect:
+            raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no bombing.")
+        if bomb_target(state, camp, event.path[-1]) is None:
+            raise _refuse(
+                "M44-AIR-11",
+                "no_objective",
+                f"A bomb is laid where the plane stops, on an objective of its side not yet held (not a majority "
+                f"objective, nor one the enemy retook from a bombing); {hex_name(event.path[-1])} is none.",
+            )
+
+
+def bomb_target(state: State, camp: int, hex_: Hex) -> int | None:
+    """The objective a bomb laid at `hex_` by `camp` would take, or None (M44-AIR-11)."""
+    air = state.air
+    assert air is not None
+    for index, objective in enumerate(state.objectives):
+        if (
+            hex_ in objective.hexes
+            and objective.camp == camp
+            and objective.kind in BOMBED_KINDS
+            and index not in air.bombed
+            and index not in air.retaken
+            and index not in state.permanent
+        ):
+            return index
+    return None
+
+
+def bombing_dice(air: AirState) -> tuple[int, ...]:
+    """Dice a bombing may roll: one, or one per ammunition marker of the flight (M44-7, M44-AIR-11)."""
+    return tuple(sorted({1, air.bomb_markers} - {0}))
+
+
+def _validate_bombing(state: State, event: Bombing, camp: int) -> None:
+    air = _air(state)
+    _check_turn(state, camp, ("move", "battle"), "A bombing comes in its side's turn")
+    if air.bomb is None:
+        raise _refuse("M44-AIR-11", "no_bomb", "No bomb token lies on an objective this turn.")
+    if air.markers:
+        raise _refuse("M44-AIR-11", "strikes_first", "The bombing is rolled after the plane's standard attack.")
+    if event.dice not in bombing_dice(air):
+        raise _refuse(
+            "M44-AIR-11",
+            "wrong_dice_count",
+            f"A bombing rolls {' or '.join(map(str, bombing_dice(air)))} dice, not {event.dice}.",
+            reported=event.dice,
+        )
+    _check_faces(event.faces, event.dice, "M44-AIR-11")
+
+
+def _check_faces(faces: tuple[str, ...], dice: int, rule: str) -> None:
+    if len(faces) != dice or not set(faces) <= FACE_NAMES:
+        raise _refuse(rule, "wrong_faces", f"Report the {dice} faces rolled.", faces=list(faces))
+
+
+def _check_ambush_first(state: State) -> None:
+    if state.ambush is not None and state.ambush_target is not None:
+        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit fires first.")
+
+
+def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
+    air = _air(state)
+    _check_turn(state, camp, ("move", "battle"), "A plane's attack comes in its side's turn")
+    _check_ambush_first(state)
+    if event.target not in air.markers:
+        raise _refuse("M44-AIR-6", "no_marker", f"There is no ammunition marker at {hex_name(event.target)}.")
+    dice = strike_dice(state)
+    if event.dice != dice:
+        raise _refuse(
+            "M44-AIR-6",
+            "wrong_dice_count",
+            f"One die per marker{' and one more under Their Finest Hour' if dice == 2 else ''}: {dice}, "
+            f"not {event.dice}.",
+            computed=dice,
+            reported=event.dice,
+        )
+    _check_faces(event.faces, dice, "M44-AIR-6")
+
+
+def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
+    air, index = _own_plane(state, camp, event.plane)
+    _check_turn(state, camp, ("move", "battle"), "A dogfight comes in its side's turn")
+    plane = air.planes[index]
+    if plane.hex is None or index not in air.activated:
+        raise _refuse("M44-AIR-7", "not_activated", "A plane ordered or deployed this turn duels.")
+    if index in air.fought or index in air.effect:
+        raise _refuse("M44-AIR-7", "fought", "The plane has made its attack this turn.")
+    enemy = flying(air, 1 - camp)
+    if enemy is None or air.planes[enemy].hex is None or distance(plane.hex, air.planes[enemy].hex or plane.hex) != 1:
+        raise _refuse("M44-AIR-7", "no_enemy_plane", "A dogfight is fought against an enemy plane next to yours.")
+    duel = air.pack.planes[plane.plane].duel
+    if duel is None:
+        raise _refuse(
+            "M44-AIR-1",
+            "missing_duel_value",
+            f"The duel value of {air.pack.planes[plane.plane].name} is missing from the air pack "
+            f"(planes.{plane.plane}.duel).",
+            missing=f"planes.{plane.plane}.duel",
+        )
+    if event.dice != duel:
+        raise _refuse("M44-AIR-7", "wrong_dice_count", f"The plane rolls its duel value, {duel} dice.", computed=duel)
+    _check_faces(event.faces, duel, "M44-AIR-7")
+
+
+def grounded_target(air: AirState, camp: int, plane: str) -> int | None:
+    """The index of `plane` if it is an enemy plane standing on the ground (M44-AIR-13)."""
+    index = plane_index(air, plane)
+    if index is None or air.planes[index].camp == camp or not air.planes[index].grounded:
+        return None
+    return index
+
+
+def anti_aircraft_problem(
+    state: State, camp: int, unit: Unit, order: Order, plane: str | None = None
+) -> RuleError | tuple[int, str]:
+    """Why the ordered `unit` cannot fire at the enemy plane now (the one flying, or `plane` on the
+    ground), or (dice, how counted) (M44-AIR-8, M44-AIR-13)."""
+    air = state.air
+    assert air is not None and unit.hex is not None
+    if plane is not None:
+        index = grounded_target(air, camp, plane)
+        if index is None:
+            return _refuse("M44-AIR-13", "not_on_ground", f"{plane!r} is no enemy plane on the ground.")
+        enemy: int | None = index
+    else:
+        enemy = flying(air, 1 - camp)
+    plane_hex = None if enemy is None else air.planes[enemy].hex
+    if plane_hex is None:
+        return _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
+    if order.battles >= rules.battles_allowed(state, unit, order):
+        return _refuse("M44-6", "no_battle_left", "This unit has no battle left this turn.")
+    if order.moved > rules.battle_after_move(state, unit) or order.stopped:
+        return _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
+    if rules.adjacent_enemies(state, unit):
+        return _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
+    if plane is not None:  # M44-AIR-13: a plane on the ground is a target at the unit's own ranges
+        reach, dice = distance(unit.hex, plane_hex), UNIT_TYPES[unit.kind].dice
+        if not 1 <= reach <= len(dice):
+            return _refuse("M44-AIR-13", "out_of_reach", f"{unit.kind} reaches 1 to {len(dice)} hexes, not {reach}.")
+        return dice[reach - 1], f"{unit.kind} at range {reach}: {dice[reach - 1]}"
+    counted = anti_aircraft_dice(state, unit, plane_hex)
+    if isinstance(counted, str):
+        return _refuse("M44-AIR-8", "out_of_reach", f"Fire refused: {counted}.")
+    return counted
+
+
+def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, str] | None:
+    """(code, reason) why `camp` cannot answer the ammunition marker the enemy plane dropped on its unit
+    at `target` with Ambush now, or None (M44-AIR-12)."""
+    air = state.air
+    assert air is not None
+    if camp == state.active or state.ambush is not None or state.phase not in ("move", "battle"):
+        return "ambush_timing", "Ambush answers an enemy's attack, once a turn."
+    unit = rules.unit_at(state, target) if target is not None else None
+    if unit is None or unit.camp != camp or target not in air.markers or flying(air, 1 - camp) is None:
+        return "ambush_target", "Against a plane, Ambush names the hex of your unit it dropped a marker on."
+    return None
+
+
+def ambushing(state: State, camp: int) -> Unit | None:
+    """The unit answering the enemy plane with Ambush, if `camp` is to fire it now (M44-AIR-12)."""
+    air, hex_ = state.air, state.ambush_target
+    if air is None or state.ambush != camp or hex_ is None or hex_ not in air.markers:
+        return None
+    return rules.unit_at(state, hex_)
+
+
+def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> None:
+    _air(state)  # refused without the air rules
+    ambusher = ambushing(state, camp)
+    if ambusher is not None:  # M44-AIR-12: the unit under the marker fires first, three dice
+        if event.unit != ambusher.uid:
+            raise _refuse("M44-AIR-12", "ambush_fire", "Ambush: the unit under the marker fires at the plane.")
+        if event.dice != GROUND_DICE:
+            raise _refuse("M44-AIR-12", "wrong_dice_count", f"Ambush: {GROUND_DICE} dice.", computed=GROUND_DICE)
+        _check_faces(event.faces, GROUND_DICE, "M44-AIR-12")
+        return
+    _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
+    _check_ambush_first(state)
+    unit, order = rules._ordered_unit(state, event.unit, camp)
+    counted = anti_aircraft_problem(state, camp, unit, order, event.plane)
+    if isinstance(counted, RuleError):
+        raise counted
+    if event.dice != counted[0]:
+        raise _refuse(
+            "M44-AIR-8",
+            "wrong_dice_count",
+            f"This fire gets {counted[0]} dice, not {event.dice}: {counted[1]}.",
+            computed=counted[0],
+        )
+    _check_faces(event.faces, counted[0], "M44-AIR-8")
+
+
+VALIDATORS: dict[type, Callable[..., None]] = {
+    AirCardDrawn: _validate_drawn,
+    PlaneDeployed: _validate_deployed,
+    PlaneOrdered: _validate_ordered,
+    PlaneMoved: _validate_moved,
+    AirStrike: _validate_strike,
+    Dogfight: _validate_dogfight,
+    AntiAircraft: _validate_anti_aircraft,
+    Bombing: _validate_bombing,
+}
+
+
+# ---------------------------------------------------------------- evolve
+
+
+def _with_air(state: State, air: AirState) -> State:
+    return replace(state, air=air)
+
+
+def _hand_plus(hand: Hand, card: str | None) -> Hand:
+    if card is None:
+        return Hand(known=hand.known, unknown=hand.unknown + 1)
+    return Hand(known=(*hand.known, card), unknown=hand.unknown)
+
+
+def _evolve_drawn(state: State, event: AirCardDrawn) -> State:
+    air = _air(state)
+    camp = state.seat_camp[event.seat]
+    hands = list(air.hands)
+    hands[camp] = _hand_plus(hands[camp], event.card)
+    due = list(air.due)
+    due[camp] -= 1
+    return _with_air(state, replace(air, hands=(hands[0], hands[1]), due=(due[0], due[1])))
+
+
+def _evolve_deployed(state: State, event: PlaneDeployed) -> State:
+    air = _air(state)
+    camp = state.seat_camp[event.seat]
+    index = plane_index(air, event.plane)
+    assert index is not None
+    hands = list(air.hands)
+    hands[camp] = rules._take_card(hands[camp], event.card)
+    planes = list(air.planes)
+    planes[index] = replace(planes[index], hex=event.hex)
+    return _with_air(
+        state,
+        replace(
+            air,
+            planes=tuple(planes),
+            hands=(hands[0], hands[1]),
+            discard=(*air.discard, event.card),
+            card_played=True,
+            activated=(*air.activated, index),
+            effect=(*air.effect, index) if event.use_effect else air.effect,
+        ),
+    )
+
+
+def _evolve_ordered(state: State, event: PlaneOrdered) -> State:
+    air = _air(state)
+    index = plane_index(air, event.plane)
+    assert index is not None
+    planes = list(air.planes)
+    planes[index] = replace(planes[index], grounded=False)  # M44-AIR-13: a plane on the ground takes off
+    return _with_air(state, replace(air, planes=tuple(planes), activated=(*air.activated, index)))
+
+
+def _evolve_moved(state: State, event: PlaneMoved) -> State:
+    air = _air(state)
+    index = plane_index(air, event.plane)
+    assert index is not None
+    planes = list(air.planes)
+    start = planes[index].hex
+    planes[index] = replace(planes[index], hex=event.path[-1])
+    camp = state.seat_camp[event.seat]
+    air = replace(
+        air,
+        planes=tuple(planes),
+        moved=(*air.moved, index),
+        markers=event.markers,
+        fought=(*air.fought, index) if event.markers or event.bomb else air.fought,
+        bomb=bomb_target(state, camp, event.path[-1]) if event.bomb else None,
+        bomb_markers=len(event.markers),
+    )
+    return replace(state, air=air, last_move=(start, *event.path) if start is not None else event.path)
+
+
+def _evolve_strike(state: State, event: AirStrike) -> State:
+    air = _air(state)
+    markers = list(air.markers)
+    markers.remove(event.target)
+    state = replace(state, air=replace(air, markers=tuple(markers)), phase="battle", last_battle=event.target)
+    target = rules.unit_at(state, event.target)
+    if target is None:
+        return state
+    hits, flags = strike_hits(event.faces, target.kind)
+    figures = max(0, target.figures - hits)
+    state = rules._move_unit(state, target, target.hex, figures)
+    if figures and flags:
+        obstacle = state.obstacles.get(event.target)
+        ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag else 0
+        pending = Pending(kind="retreat", unit=target.uid, hex=event.target, flags=flags, ignorable=ignorable)
+        state = replace(state, pending=pending)
+    return rules.recount(state)
+
+
+def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool, enemy: int | None = None) -> State:
+    """The enemy plane hit by `camp` (the one flying, unless `enemy` names one on the ground): destroyed on a
+    grenade (a medal for `camp`, never to return, and in a dogfight an air combat card), driven off the
+    board on a flag (M44-AIR-7, M44-AIR-8); on the ground, destroyed on a grenade or a flag, for an air
+    combat card (M44-AIR-13)."""
+    air = _air(state)
+    if enemy is None:
+        enemy = flying(air, 1 - camp)
+        result = duel_faces_result(faces)
+    else:
+        result = "destroyed" if {"grenade", "flag"} & set(faces) else "missed"
+    assert enemy is not None
+    if result == "missed":
+        return state
+    planes = list(air.planes)
+    planes[enemy] = replace(planes[enemy], hex=None, lost=result == "destroyed")
+    air = replace(air, planes=tuple(planes))
+    if result == "destroyed":
+        kills = list(air.kills)
+        kills[camp] += 1
+        due = list(air.due)
+        due[camp] += 1 if card else 0
+        air = replace(air, kills=(kills[0], kills[1]), due=(due[0], due[1]))
+    return rules.recount(replace(state, air=air))
+
+
+def _evolve_dogfight(state: State, event: Dogfight) -> State:
+    air = _air(state)
+    camp = state.seat_camp[event.seat]
+    index = plane_index(air, event.plane)
+    assert index is not None
+    enemy = flying(air, 1 - camp)
+    assert enemy is not None
+    state = replace(
+        state, air=replace(air, fought=(*air.fought, index)), phase="battle", last_battle=air.planes[enemy].hex
+    )
+    return _plane_hit(state, camp, event.faces, card=True)
+
+
+def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
+    air = _air(state)
+    camp = state.seat_camp[event.seat]
+    if ambushing(state, camp) is not None:
+        # M44-AIR-12: a plane the ambush downs or drives off does not finish its attack.
+        state = _plane_hit(replace(state, ambush_target=None), camp, event.faces, card=False)
+        assert state.air is not None
+        enemy = flying(state.air, 1 - camp)
+        return state if enemy is not None else replace(state, air=replace(state.air, markers=(), bomb=None))
+    order = state.order_of(event.unit)
+    assert order is not None
+    enemy = flying(air, 1 - camp) if event.plane is None else plane_index(air, event.plane)
+    assert enemy is not None
+    state = replace(
+        state,
+        orders=rules._set_order(state.orders, replace(order, battles=order.battles + 1)),
+        air=replace(air, shot=(*air.shot, event.unit)),
+        phase="battle",
+        last_battle=air.planes[enemy].hex,
+    )
+    if event.plane is not None:
+        return _plane_hit(state, camp, event.faces, card=True, enemy=enemy)
+    return _plane_hit(state, camp, event.faces, card=False)
+
+
+def _evolve_bombing(state: State, event: Bombing) -> State:
+    air = _air(state)
+    index = air.bomb
+    assert index is not None
+    state = replace(state, air=replace(air, bomb=None), phase="battle", last_battle=state.objectives[index].hexes[0])
+    if "grenade" not in event.faces:
+        return state
+    if state.objectives[index].kind == "permanent":  # kept for good, as if a unit had entered it
+        return rules.recount(replace(state, permanent=(*state.permanent, index)))
+    assert state.air is not None
+    return rules.recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, index))))
+
+
+EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+    AirCardDrawn: _evolve_drawn,
+    PlaneDeployed: _evolve_deployed,
+    PlaneOrdered: _evolve_ordered,
+    PlaneMoved: _evolve_moved,
+    AirStrike: _evolve_strike,
+    Dogfight: _evolve_dogfight,
+    AntiAircraft: _evolve_anti_aircraft,
+    Bombing: _evolve_bombing,
+}
+
+
+# ---------------------------------------------------------------- legal events
+
+
+def _flights(state: State, camp: int, index: int) -> dict[Hex, tuple[Hex, ...]]:
+    """Every hex the plane can fly to, with one shortest flight to it (M44-AIR-5)."""
+    air = state.air
+    assert air is not None
+    start = air.planes[index].hex
+    assert start is not None
+    found: dict[Hex, tuple[Hex, ...]] = {}
+    frontier: list[tuple[Hex, ...]] = [()]
+    while frontier:
+        nxt = []
+        for path in frontier:
+            for hex_ in state.board.neighbours(path[-1] if path else start):
+                if hex_ in found or hex_ == start or enemy_plane_at(state, hex_, camp):
+                    continue
+                found[hex_] = (*path, hex_)
+                nxt.append(found[hex_])
+        frontier = nxt
+    return found
+
+
+def _markers_along(state: State, camp: int, path: tuple[Hex, ...]) -> tuple[Hex, ...]:
+    """The first run of enemy ground units along a flight, up to three (M44-AIR-6)."""
+    run: list[Hex] = []
+    for hex_ in path:
+        unit = rules.unit_at(state, hex_)
+        if unit is not None and unit.camp != camp and (not run or distance(run[-1], hex_) == 1):
+            run.append(hex_)
+            if len(run) == MAX_MARKERS:
+                break
+        elif run:
+            break
+    return tuple(run)
+
+
+def legal(state: State, seat: int) -> list[Any]:
+    """The air events `seat` may report now."""
+    air = state.air
+    if air is None:
+        return []
+    camp = state.seat_camp[seat]
+    retreat = state.pending is not None and state.pending.kind == "retreat"
+    events: list[Any] = []
+    if air.due[camp] > 0 and air_pile(air) > 0 and not retreat and state.phase not in ("deal",):
+        events.append(AirCardDrawn(seat=seat))
+    ambusher = ambushing(state, camp)
+    if ambusher is not None:  # M44-AIR-12
+        return [*events, AntiAircraft(seat=seat, unit=ambusher.uid, dice=GROUND_DICE, faces=())]
+    if not retreat and "ambush" in state.hands[camp].known:
+        for hex_ in air.markers:
+            if ambush_problem(state, camp, hex_) is None:
+                events.append(CardPlayed(seat=seat, card="ambush", target=hex_))
+    if retreat or camp != state.active or state.phase not in ("move", "battle") or state.ambush_target is not None:
+        return events
+    cards = set(air.hands[camp].known)
+    if air.hands[camp].unknown:
+        cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}
+    for index, plane in enumerate(air.planes):
+        if plane.camp != camp:
+            continue
+        symbol = air.pack.planes[plane.plane].symbol
+        if plane.hex is None and cards and deploy_problem(state, camp, index) is None:
+            for card in sorted(cards):
+                # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
+                uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
+                for hex_ in sorted(state.board.hexes):
+                    if not enemy_plane_at(state, hex_, camp):
+                        events.extend(
+                            PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_, use_effect=use)
+                            for use in uses
+                        )
+        if plane.hex is None:
+            continue
+        takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
+        if (
+            state.phase == "move"
+            and index not in air.activated
+            and not takes_off
+            and order_problem(state, camp, index) is None
+        ):
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane))
+        if state.phase == "move" and index in air.activated and index not in air.moved:
+            for path in _flights(state, camp, index).values():
+                events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
+                markers = () if index in air.effect else _markers_along(state, camp, path)
+                if markers:
+                    events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
+                if index not in air.effect and bomb_target(state, camp, path[-1]) is not None:
+                    events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
+        enemy = flying(air, 1 - camp)
+        duel = air.pack.planes[plane.plane].duel
+        if (
+            enemy is not None
+            and index in air.activated
+            and index not in air.fought
+            and index not in air.effect
+            and duel is not None
+            and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
+        ):
+            events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
+    for hex_ in air.markers:
+        events.append(AirStrike(seat=seat, target=hex_, dice=strike_dice(state), faces=()))
+    if air.bomb is not None and not air.markers:
+        events.extend(Bombing(seat=seat, dice=dice, faces=()) for dice in bombing_dice(air))
+    if flying(air, 1 - camp) is not None:
+        for order in state.orders:
+            unit = state.units[order.uid]
+            if unit.hex is None:
+                continue
+            counted = anti_aircraft_problem(state, camp, unit, order)
+            if not isinstance(counted, RuleError):
+                events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=counted[0], faces=()))
+    for target in air.planes:
+        if target.grounded and target.camp != camp:
+            for order in state.orders:
+                unit = state.units[order.uid]
+                found = anti_aircraft_problem(state, camp, unit, order, target.plane) if unit.hex else None
+                if isinstance(found, tuple):
+                    events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
+    return events
+
+
+# The rules core dispatches the air events here (see the module docstring).
+rules._VALIDATORS.update(VALIDATORS)
+rules._EVOLVERS.update(EVOLVERS)

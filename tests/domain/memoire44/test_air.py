@@ -1,0 +1,658 @@
+"""Air rules (M44-AIR-1 to M44-AIR-10), with the test air pack: each rule id accepted and refused.
+
+Alain (seat 0) commands the Axis: infantry at (3, 9) (unit 0), armour at (3, 11) (unit 1), artillery at
+(1, 11) (unit 2). Bea (seat 1) the Allies: infantry at (6, 12) (unit 3), infantry at (8, 8) (unit 4),
+artillery at (7, 13) (unit 5). Every unit stands in the centre section; the Allies start and have air
+superiority (the pack's row for Normandy 1944).
+"""
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.memoire44 import RULESET
+from domain.memoire44.board import hex_name
+from domain.memoire44.events import (
+    AirCardDrawn,
+    AirStrike,
+    AntiAircraft,
+    Battle,
+    Bombing,
+    CardDiscarded,
+    CardDrawn,
+    CardPlayed,
+    DiceRolled,
+    Dogfight,
+    PlaneDeployed,
+    PlaneMoved,
+    PlaneOrdered,
+    Retreated,
+    UnitMoved,
+    UnitsOrdered,
+    VisibilityRolled,
+)
+from domain.ruleset import ResourceError, RuleError, Viewer
+
+from .harness import TEST_AIR_PACK, team_setup_for, with_resource
+from .tables import ALLIES, AXIS, Table, hexagon, m44, setup_from
+
+HEXES = [
+    hexagon(3, 9, unit="infger"),
+    hexagon(3, 11, unit="tankger"),
+    hexagon(1, 11, unit="gunger"),
+    hexagon(6, 12, unit="infus"),
+    hexagon(8, 8, unit="infus"),
+    hexagon(7, 13, unit="gunus"),
+]
+AIR = {"air_rules": True, "air_theatre": "normandy-1944"}
+
+
+def air_setup(hexes: list[dict[str, Any]] = HEXES, options: dict[str, Any] | None = None, pack: Any = TEST_AIR_PACK):
+    data = m44(hexes, options=AIR if options is None else options)
+    setup = setup_from(data)
+    return setup if pack is None else with_resource(setup, "air_pack", pack)
+
+
+def air_table(
+    allies: tuple[str, ...] = ("attack_centre", "recon_1_centre", "their_finest_hour", "close_assault"),
+    axis: tuple[str, ...] = ("attack_centre", "probe_centre", "direct_from_hq", "barrage"),
+    allied_air: tuple[str, ...] = ("fighter_sweep", "bomb_run", "fighter_sweep"),
+    axis_air: tuple[str, ...] = ("fighter_sweep", "bomb_run"),
+) -> Table:
+    game = Table(air_setup())
+    for card in axis:
+        game.accept(CardDrawn(seat=AXIS, card=card))
+    for card in allies:
+        game.accept(CardDrawn(seat=ALLIES, card=card))
+    for card in allied_air:
+        game.accept(AirCardDrawn(seat=ALLIES, card=card))
+    for card in axis_air:
+        game.accept(AirCardDrawn(seat=AXIS, card=card))
+    return game
+
+
+def _rule(error: RuleError) -> tuple[str, str]:
+    return error.rule_id, error.code
+
+
+def allied_spitfire(game: Table, at=(5, 11), card="attack_centre", units=(3,)) -> None:
+    """The Allies play `card`, order `units` and deploy the Spitfire at `at` with a Fighter Sweep."""
+    game.accept(CardPlayed(seat=ALLIES, card=card), UnitsOrdered(seat=ALLIES, units=units))
+    game.accept(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=at))
+
+
+def end_turn(game: Table, seat: int, card: str | None = None) -> None:
+    game.accept(CardDrawn(seat=seat, card=card))
+
+
+def plane_hex(game: Table, plane: str):
+    air = game.state.air
+    assert air is not None
+    return next(p.hex for p in air.planes if p.plane == plane)
+
+
+# ---------------------------------------------------------------- M44-AIR-1: the air pack
+
+
+def test_air_rules_without_the_air_pack_are_refused_naming_it():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(air_setup(pack=None))
+    assert (error.value.rule_id, error.value.details["missing"]) == ("M44-AIR-1", "air_pack")
+
+
+def test_a_theatre_missing_from_the_superiority_table_is_refused_naming_the_row():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(air_setup(options={"air_rules": True, "air_theatre": "burma-1945"}))
+    assert error.value.details["missing"] == "superiority.burma-1945"  # M44-AIR-1
+    # The scenario may name the side itself: then no table row is needed.
+    state = RULESET.initial(air_setup(options={"air_rules": True, "air_superiority": "AXIS"}))
+    assert state.air is not None and state.air.superiority == AXIS
+
+
+def test_an_air_pack_with_bad_rows_is_refused_on_import_and_none_ships():
+    kind = RULESET.resource_kinds["air_pack"]
+    bad = TEST_AIR_PACK | {"planes": {"odd": {"name": "Odd", "side": "NAVY", "symbol": "fighter", "duel": 9}}}
+    with pytest.raises(ResourceError) as error:
+        kind.parse(msgspec.json.encode(bad))
+    assert {e["field"] for e in error.value.errors} == {"planes.odd.side", "planes.odd.duel"}  # M44-AIR-1
+    assert kind.builtin() == {}  # no public source of the values to cite: none shipped
+
+
+def test_a_dogfight_needing_a_missing_duel_value_is_refused_naming_it():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneDeployed(seat=ALLIES, plane="typhoon", card="fighter_sweep", hex=(5, 11)))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(4, 10)))
+    end_turn(game, AXIS)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneOrdered(seat=ALLIES, plane="typhoon"))
+    error = game.refused(Dogfight(seat=ALLIES, plane="typhoon", dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-1", "missing_duel_value")
+    assert error.details["missing"] == "planes.typhoon.duel"
+
+
+# ---------------------------------------------------------------- M44-AIR-2: the air combat deck
+
+
+def test_the_deal_gives_the_side_with_air_superiority_one_more_card():
+    game = air_table(allied_air=(), axis_air=())
+    air = game.state.air
+    assert air is not None and air.due == (2, 3)  # M44-AIR-2: Axis 2, Allies 2 + 1
+    game.accept(AirCardDrawn(seat=AXIS), AirCardDrawn(seat=AXIS))
+    error = game.refused(AirCardDrawn(seat=AXIS))
+    assert _rule(error) == ("M44-AIR-2", "no_air_draw")
+
+
+def test_a_beach_takes_one_card_off_each_side():
+    state = RULESET.initial(air_setup([*HEXES, hexagon(5, 5, terrain="beach")]))
+    assert state.air is not None and state.air.due == (1, 2)  # M44-AIR-2
+
+
+def test_a_recon_card_draws_an_air_combat_card():
+    game = air_table()
+    state = game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"))
+    assert state.air is not None and state.air.due == (0, 1)  # M44-AIR-9
+    state = game.accept(AirCardDrawn(seat=ALLIES, card="bomb_run"))
+    assert state.air is not None and state.air.hands[ALLIES].size == 4
+
+
+# ---------------------------------------------------------------- M44-AIR-3: deployment
+
+
+def test_a_plane_is_deployed_with_a_section_card_and_an_air_card_on_any_hex_even_occupied():
+    game = air_table()
+    allied_spitfire(game, at=(3, 9))  # over the Axis infantry
+    state = game.state
+    assert plane_hex(game, "spitfire") == (3, 9)  # M44-AIR-3
+    assert state.air is not None and state.air.discard == ("fighter_sweep",) and state.air.hands[ALLIES].size == 2
+    assert state.occupant[(3, 9)] == 0  # the ground unit stays: planes are kept apart
+
+
+def test_deployment_beside_a_tactic_card_a_second_card_or_a_second_plane_is_refused():
+    game = air_table(allies=("direct_from_hq", "attack_centre", "recon_1_centre", "close_assault"))
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=(3,)))
+    error = game.refused(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11)))
+    assert _rule(error) == ("M44-AIR-3", "tactic_card")
+    game = air_table()
+    allied_spitfire(game)
+    error = game.refused(PlaneDeployed(seat=ALLIES, plane="typhoon", card="bomb_run", hex=(5, 9)))
+    assert _rule(error) == ("M44-AIR-3", "one_air_card")
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneDeployed(seat=ALLIES, plane="typhoon", card="bomb_run", hex=(5, 9)))
+    assert _rule(error) == ("M44-AIR-3", "one_plane")
+
+
+def test_a_card_is_used_for_its_effect_only_with_the_planes_symbol():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneDeployed(seat=ALLIES, plane="spitfire", card="bomb_run", hex=(5, 11), use_effect=True))
+    assert _rule(error) == ("M44-AIR-3", "symbol_mismatch")
+    game.accept(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11), use_effect=True))
+    # Using the card's effect takes the place of the standard attack.
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 10),), markers=((4, 10),)))
+    assert _rule(error) == ("M44-AIR-3", "card_effect")
+
+
+def test_no_plane_is_deployed_before_full_daylight():
+    game = Table(air_setup(options=AIR | {"night_visibility_rules": True}))
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    game.accept(VisibilityRolled(seat=ALLIES, faces=("flag",) * 4))
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11)))
+    assert _rule(error) == ("M44-AIR-3", "not_full_day")
+
+
+def end_axis_turn(game: Table) -> None:
+    game.accept(CardPlayed(seat=AXIS, card="probe_centre"), UnitsOrdered(seat=AXIS, units=()))
+    end_turn(game, AXIS)
+
+
+# ---------------------------------------------------------------- M44-AIR-4: activation or removal
+
+
+def test_a_plane_not_ordered_in_its_sides_turn_leaves_without_a_medal():
+    game = air_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    assert plane_hex(game, "spitfire") == (5, 11)  # the enemy's turn does not count
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_recon_turn(game)
+    state = game.state
+    assert plane_hex(game, "spitfire") is None  # M44-AIR-4
+    assert state.medals == (0, 0)
+    assert state.air is not None and not state.air.planes[0].lost
+
+
+def end_recon_turn(game: Table) -> None:
+    """The Allies end a Recon turn: two cards drawn, one discarded."""
+    game.accept(CardDrawn(seat=ALLIES, card="probe_left"), CardDrawn(seat=ALLIES, card="probe_right"))
+    game.accept(CardDiscarded(seat=ALLIES, card="probe_left"))
+
+
+def test_a_plane_is_ordered_as_one_of_the_cards_units_in_its_section():
+    game = air_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=(3,)))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    assert _rule(error) == ("M44-AIR-4", "wrong_order")  # Recon 1 orders one unit, already given
+    game = air_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    state = game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    assert state.air is not None and state.air.activated == (1,)  # M44-AIR-4 (planes sorted by id: the Spitfire is 1)
+    end_recon_turn(game)
+    assert plane_hex(game, "spitfire") == (5, 11)  # ordered: it stays
+
+
+# ---------------------------------------------------------------- M44-AIR-5: flight
+
+
+def test_a_plane_flies_any_distance_over_ground_units_but_not_through_the_enemy_plane():
+    game = air_table()
+    allied_spitfire(game, at=(8, 2))
+    state = game.accept(
+        PlaneMoved(seat=ALLIES, plane="spitfire", path=((7, 3), (6, 4), (5, 5), (4, 6), (3, 7), (3, 9)))
+    )
+    assert plane_hex(game, "spitfire") == (3, 9)  # M44-AIR-5: six hexes, ending over the Axis infantry
+    assert state.last_move[-1] == (3, 9)
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=(1,)))
+    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(5, 9)))
+    error = game.refused(PlaneMoved(seat=AXIS, plane="bf109", path=((4, 8), (3, 9), (2, 10))))
+    assert _rule(error) == ("M44-AIR-5", "air_occupied")
+    game.accept(PlaneMoved(seat=AXIS, plane="bf109", path=((4, 8), (3, 7), (2, 8))))
+
+
+def test_a_ground_unit_does_not_enter_the_enemy_planes_hex():
+    game = air_table()
+    allied_spitfire(game, at=(4, 10))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=(0,)))
+    error = game.refused(UnitMoved(seat=AXIS, unit=0, path=((4, 10),)))
+    assert _rule(error) == ("M44-AIR-5", "illegal_move")
+    game.accept(UnitMoved(seat=AXIS, unit=0, path=((4, 8),)))
+
+
+# ---------------------------------------------------------------- M44-AIR-6: standard attack
+
+
+def test_ammunition_markers_then_one_die_each_hitting_by_the_units_symbol():
+    game = air_table()
+    allied_spitfire(game, at=(5, 11))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 10), (3, 9), (3, 11)), markers=((3, 9), (3, 11))))
+    error = game.refused(AirStrike(seat=ALLIES, target=(3, 9), dice=2, faces=("infantry", "infantry")))
+    assert _rule(error) == ("M44-AIR-6", "wrong_dice_count")
+    state = game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("grenade",)))
+    assert state.units[0].figures == 4  # M44-AIR-6: a grenade does not hit
+    state = game.accept(AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("armour",)))
+    assert state.units[1].figures == 2
+    error = game.refused(AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("armour",)))
+    assert _rule(error) == ("M44-AIR-6", "no_marker")
+
+
+def test_a_flag_makes_the_ground_unit_retreat():
+    game = air_table()
+    allied_spitfire(game, at=(4, 10))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9),), markers=((3, 9),)))
+    state = game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("flag",)))
+    assert state.pending is not None and state.pending.kind == "retreat" and state.pending.flags == 1
+    state = game.accept(Retreated(seat=AXIS, unit=0, path=((2, 8),)))
+    assert state.units[0].hex == (2, 8)
+
+
+def test_more_than_three_markers_or_a_broken_run_is_refused():
+    hexes = [*HEXES, hexagon(3, 13, unit="infger"), hexagon(3, 15, unit="infger")]
+    game = Table(air_setup(hexes))
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    allied_spitfire(game, at=(4, 8))
+    row = ((3, 9), (3, 11), (3, 13), (3, 15))
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=row, markers=row))
+    assert _rule(error) == ("M44-AIR-6", "bad_markers")
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=row, markers=((3, 9), (3, 13))))
+    assert _rule(error) == ("M44-AIR-6", "bad_markers")
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=row, markers=row[:3]))
+
+
+# ---------------------------------------------------------------- M44-AIR-7: dogfights
+
+
+def _two_planes(game: Table) -> None:
+    allied_spitfire(game, at=(5, 11))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(4, 10)))
+    end_turn(game, AXIS)
+
+
+def test_a_dogfight_rolls_the_duel_value_and_a_grenade_destroys_the_plane_for_a_medal():
+    game = air_table()
+    _two_planes(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    error = game.refused(Dogfight(seat=ALLIES, plane="spitfire", dice=2, faces=("grenade", "star")))
+    assert _rule(error) == ("M44-AIR-7", "wrong_dice_count")
+    state = game.accept(Dogfight(seat=ALLIES, plane="spitfire", dice=3, faces=("grenade", "star", "flag")))
+    assert plane_hex(game, "bf109") is None and state.air is not None and state.air.planes[0].lost
+    assert state.medals == (0, 1)  # M44-AIR-7: the plane's token is a medal for the Allies
+    assert state.air.due == (0, 2)  # the Recon draw and the card for the kill
+    error = game.refused(Dogfight(seat=ALLIES, plane="spitfire", dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-7", "fought")
+
+
+def test_a_flag_drives_the_plane_off_and_it_may_return():
+    game = air_table()
+    _two_planes(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    state = game.accept(Dogfight(seat=ALLIES, plane="spitfire", dice=3, faces=("flag", "star", "infantry")))
+    assert plane_hex(game, "bf109") is None and state.air is not None and not state.air.planes[0].lost
+    assert state.medals == (0, 0)
+
+
+def test_a_dogfight_against_a_plane_not_next_to_yours_is_refused():
+    game = air_table()
+    _two_planes(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((6, 12), (7, 11))))
+    error = game.refused(Dogfight(seat=ALLIES, plane="spitfire", dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-7", "no_enemy_plane")
+
+
+# ---------------------------------------------------------------- M44-AIR-8: fire at planes
+
+
+def test_a_ground_unit_fires_three_dice_at_an_adjacent_plane_artillery_four_at_two_hexes():
+    game = air_table()
+    allied_spitfire(game, at=(2, 10))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(0, 2)))
+    error = game.refused(AntiAircraft(seat=AXIS, unit=2, dice=3, faces=("star",) * 3))
+    assert _rule(error) == ("M44-AIR-8", "wrong_dice_count")
+    state = game.accept(AntiAircraft(seat=AXIS, unit=2, dice=4, faces=("star", "star", "infantry", "armour")))
+    assert plane_hex(game, "spitfire") == (2, 10)
+    state = game.accept(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("grenade", "star", "star")))
+    assert plane_hex(game, "spitfire") is None and state.air is not None and state.air.planes[1].lost
+    assert state.medals == (1, 0)  # M44-AIR-8
+
+
+def test_fire_at_a_plane_out_of_reach_or_from_a_unit_next_to_an_enemy_is_refused():
+    game = air_table()
+    allied_spitfire(game, at=(5, 9))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(0, 2)))
+    error = game.refused(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("star",) * 3))
+    assert _rule(error) == ("M44-AIR-8", "out_of_reach")  # infantry two hexes away
+    error = game.refused(AntiAircraft(seat=AXIS, unit=2, dice=4, faces=("star",) * 4))
+    assert _rule(error) == ("M44-AIR-8", "out_of_reach")  # artillery four hexes away
+
+
+# ---------------------------------------------------------------- M44-AIR-9: command cards and planes
+
+
+def test_their_finest_hour_adds_a_die_per_marker_and_shuffles_the_air_discards_back():
+    game = air_table()
+    allied_spitfire(game, at=(4, 10))
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    state = game.accept(CardPlayed(seat=ALLIES, card="their_finest_hour"))
+    assert state.air is not None and state.air.discard == () and state.air.due == (1, 1)  # M44-AIR-9
+    held = game.state.hands[ALLIES].size + 1
+    game.accept(DiceRolled(seat=ALLIES, faces=("star",) + ("flag",) * (held - 1)))
+    game.accept(UnitsOrdered(seat=ALLIES, units=()), PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9),), markers=((3, 9),)))
+    error = game.refused(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("infantry",)))
+    assert _rule(error) == ("M44-AIR-6", "wrong_dice_count")
+    state = game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=2, faces=("infantry", "infantry")))
+    assert state.units[0].figures == 2
+
+
+def test_their_finest_hour_orders_a_plane_only_with_a_star():
+    game = air_table()
+    allied_spitfire(game, at=(4, 10))
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="their_finest_hour"))
+    held = game.state.hands[ALLIES].size + 1
+    game.accept(DiceRolled(seat=ALLIES, faces=("flag",) * held), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    assert _rule(error) == ("M44-AIR-4", "wrong_order")
+
+
+def test_close_assault_orders_a_unit_next_to_an_enemy_plane_and_gives_it_a_die_more():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(7, 11)))
+    end_turn(game, AXIS)
+    game.accept(CardPlayed(seat=ALLIES, card="close_assault"))
+    error = game.refused(UnitsOrdered(seat=ALLIES, units=(3, 4)))
+    assert _rule(error) == ("M44-5", "wrong_order")  # the infantry at (8, 8) is next to nothing
+    game.accept(UnitsOrdered(seat=ALLIES, units=(3,)))
+    error = game.refused(AntiAircraft(seat=ALLIES, unit=3, dice=3, faces=("star",) * 3))
+    assert _rule(error) == ("M44-AIR-8", "wrong_dice_count")
+    state = game.accept(AntiAircraft(seat=ALLIES, unit=3, dice=4, faces=("flag", "star", "star", "star")))
+    assert plane_hex(game, "bf109") is None and state.air is not None and not state.air.planes[0].lost  # M44-AIR-9
+
+
+def test_barrage_never_targets_a_plane():
+    game = air_table()
+    allied_spitfire(game, at=(2, 8))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="barrage"))
+    error = game.refused(Battle(seat=AXIS, unit=None, target=(2, 8), dice=4, faces=("grenade",) * 4))
+    assert error.code == "no_target"  # M44-AIR-9: a plane is no unit a Barrage may target
+    game.accept(Battle(seat=AXIS, unit=None, target=(6, 12), dice=4, faces=("star",) * 4))
+
+
+# ---------------------------------------------------------------- M44-AIR-11: strategic bombing
+
+
+def bombing_table() -> Table:
+    game = Table(air_setup([*HEXES, hexagon(2, 14, tags=("medal1",))]))  # an Allied objective behind the Axis
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    return game
+
+
+def test_a_bomb_on_an_objective_takes_its_medal_until_an_enemy_unit_retakes_it():
+    game = bombing_table()
+    allied_spitfire(game, at=(4, 12))
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13),), bomb=True))
+    assert _rule(error) == ("M44-AIR-11", "no_objective")
+    game.accept(
+        PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 11), (2, 12), (2, 14)), markers=((3, 11),), bomb=True)
+    )
+    error = game.refused(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+    assert _rule(error) == ("M44-AIR-11", "strikes_first")
+    game.accept(AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("star",)))
+    error = game.refused(Bombing(seat=ALLIES, dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-11", "wrong_dice_count")
+    state = game.accept(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+    assert state.medals == (0, 1) and state.air is not None and state.air.bombed == (0,)  # M44-AIR-11
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    state = game.accept(CardDrawn(seat=ALLIES))
+    assert plane_hex(game, "spitfire") is None and state.medals == (0, 1)  # the plane gone, the objective held
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1,)))
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((2, 12), (2, 14))))
+    assert state.medals == (0, 0) and state.air is not None and state.air.retaken == (0,)  # retaken by the Axis
+
+
+def test_a_bombing_that_rolls_no_grenade_takes_nothing():
+    game = bombing_table()
+    allied_spitfire(game, at=(4, 12))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
+    state = game.accept(Bombing(seat=ALLIES, dice=1, faces=("flag",)))
+    assert state.medals == (0, 0) and state.air is not None and state.air.bomb is None
+    error = game.refused(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+    assert _rule(error) == ("M44-AIR-11", "no_bomb")
+
+
+# ---------------------------------------------------------------- M44-AIR-10: not recorded yet
+
+
+def test_air_rules_at_a_team_table_are_refused_by_name():
+    setup = with_resource(team_setup_for("vernay_crossroads", options=AIR), "air_pack", TEST_AIR_PACK)
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(setup)
+    assert _rule(error.value) == ("M44-AIR-10", "air_teams")
+
+
+# ---------------------------------------------------------------- M44-AIR-12: Ambush against a plane
+
+
+def test_an_ambush_fires_at_the_plane_dropping_a_marker_and_downing_it_ends_its_attack():
+    game = air_table(axis=("attack_centre", "probe_centre", "ambush", "barrage"))
+    allied_spitfire(game, at=(4, 10))
+    error = game.refused(CardPlayed(seat=AXIS, card="ambush", target=(4, 10)))
+    assert error.code == "ambush_target"  # no marker dropped yet: Ambush names the hex of the unit marked
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9), (3, 11)), markers=((3, 9), (3, 11))))
+    game.accept(CardPlayed(seat=AXIS, card="ambush", target=(3, 9)))
+    error = game.refused(AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("armour",)))
+    assert _rule(error) == ("M44-5", "ambush_first")
+    error = game.refused(AntiAircraft(seat=AXIS, unit=1, dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-12", "ambush_fire")  # the unit under the marker fires
+    state = game.accept(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("flag", "star", "star")))
+    assert plane_hex(game, "spitfire") is None and state.air is not None and state.air.markers == ()  # M44-AIR-12
+    assert state.phase == "move"  # the Allies' other units may still move
+
+
+def test_an_ambush_that_misses_lets_the_plane_strike():
+    game = air_table(axis=("attack_centre", "probe_centre", "ambush", "barrage"))
+    allied_spitfire(game, at=(4, 10))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9),), markers=((3, 9),)))
+    game.accept(CardPlayed(seat=AXIS, card="ambush", target=(3, 9)))
+    state = game.accept(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("star", "star", "infantry")))
+    assert plane_hex(game, "spitfire") == (3, 9) and state.air is not None and state.air.markers == ((3, 9),)
+    state = game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("infantry",)))
+    assert state.units[0].figures == 3
+
+
+# ---------------------------------------------------------------- M44-AIR-13: planes on the ground
+
+
+def ground_table(allies=("direct_from_hq", "attack_centre", "probe_centre", "recon_1_centre")) -> Table:
+    options = AIR | {"air_planes_on_ground": {"bf109": [5, 13]}}
+    game = Table(air_setup(options=options))
+    for seat, cards in (
+        (AXIS, ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq")),
+        (ALLIES, allies),
+    ):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    return game
+
+
+def test_a_plane_on_the_ground_is_destroyed_by_a_flag_for_an_air_card_and_never_returns():
+    game = ground_table()
+    assert plane_hex(game, "bf109") == (5, 13) and game.state.air.planes[0].grounded  # M44-AIR-13
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=(3, 4)))
+    error = game.refused(AntiAircraft(seat=ALLIES, unit=4, dice=1, faces=("flag",), plane="bf109"))
+    assert _rule(error) == ("M44-AIR-13", "out_of_reach")
+    error = game.refused(AntiAircraft(seat=ALLIES, unit=3, dice=2, faces=("flag", "star"), plane="bf109"))
+    assert _rule(error) == ("M44-AIR-8", "wrong_dice_count")
+    state = game.accept(AntiAircraft(seat=ALLIES, unit=3, dice=3, faces=("flag", "star", "star"), plane="bf109"))
+    assert state.air is not None and state.air.planes[0].lost and plane_hex(game, "bf109") is None
+    assert state.air.due == (2, 4) and state.medals == (0, 1)
+
+
+def test_a_plane_on_the_ground_stays_until_ordered_then_takes_off():
+    game = ground_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    assert plane_hex(game, "bf109") == (5, 13)  # not ordered, yet not removed: it stands on the ground
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    state = game.accept(PlaneOrdered(seat=AXIS, plane="bf109"))
+    assert state.air is not None and not state.air.planes[0].grounded  # M44-AIR-13: it takes off
+    game.accept(PlaneMoved(seat=AXIS, plane="bf109", path=((4, 12),)))
+
+
+def test_a_plane_the_air_pack_lacks_is_refused_on_the_ground():
+    with pytest.raises(RuleError) as error:
+        RULESET.initial(air_setup(options=AIR | {"air_planes_on_ground": {"stuka": [1, 1]}}))
+    assert (error.value.rule_id, error.value.details["missing"]) == ("M44-AIR-13", "planes.stuka")
+
+
+# ---------------------------------------------------------------- views, replay lines, picture (G-2)
+
+
+def test_air_combat_cards_are_hidden_from_the_enemy_and_the_public():
+    game = air_table()
+    public = RULESET.view(game.state, Viewer.public())["air"]
+    assert [h["count"] for h in public["hands"]] == [2, 3] and "known" not in public["hands"][ALLIES]  # M44-AIR-2
+    enemy = RULESET.view(game.state, Viewer.of_seat(AXIS))["air"]
+    assert "known" not in enemy["hands"][ALLIES] and enemy["hands"][AXIS]["known"] == ["fighter_sweep", "bomb_run"]
+    before = game.state
+    event = AirCardDrawn(seat=ALLIES, card="bomb_run")
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"))
+    before = game.state
+    after = game.accept(event)
+    assert RULESET.narrate(before, event, after, Viewer.public()).text == "Allies (Bea) draw an air combat card."
+    assert RULESET.narrate(before, event, after, Viewer.of_seat(AXIS)).text.endswith("an air combat card.")
+    assert RULESET.narrate(before, event, after, Viewer.of_seat(ALLIES)).text == "Allies (Bea) draw Bomb Run."
+
+
+def test_the_replay_tells_the_flight_the_strike_and_the_plane_shot_down():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    event: Any = PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(4, 12))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert line == "Allies (Bea) deploy the Spitfire at " + hex_name((4, 12)) + " with Fighter Sweep."
+    event = PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 11),), markers=((3, 11),))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert "dropping ammunition on" in line
+    event = AirStrike(seat=ALLIES, target=(3, 11), dice=1, faces=("armour",))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert line.endswith("armour. 1 figure lost.")
+    svg = RULESET.picture(RULESET.view(game.state, Viewer.public()))
+    assert "Allied plane, Spitfire" in svg or "Allies plane, Spitfire" in svg  # the picture draws planes
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1,)))
+    event = AntiAircraft(seat=AXIS, unit=1, dice=3, faces=("grenade", "star", "star"))
+    before = game.state
+    line = RULESET.narrate(before, event, game.accept(event), Viewer.public()).text
+    assert "The Spitfire is shot down. Axis now have 1 medal." in line
+    assert "Spitfire" not in RULESET.picture(RULESET.view(game.state, Viewer.public()))
+
+
+def test_the_recording_page_is_offered_the_air_events():
+    game = air_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    offered = RULESET.legal_events(game.state, ALLIES)
+    deploys = [e for e in offered if isinstance(e, PlaneDeployed)]
+    assert {e.plane for e in deploys} == {"spitfire", "typhoon"}  # M44-AIR-3
+    assert len({e.hex for e in deploys}) == len(game.state.board.hexes)  # any hex
+    assert all(not isinstance(e, PlaneDeployed) for e in RULESET.legal_events(game.state, AXIS))
+    game.accept(deploys[0])
+    offered = RULESET.legal_events(game.state, ALLIES)
+    assert any(isinstance(e, PlaneMoved) and e.markers for e in offered)
+    for event in offered:
+        if isinstance(event, PlaneMoved):
+            game.folded.check(event)  # every flight offered is accepted
