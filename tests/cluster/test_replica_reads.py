@@ -148,7 +148,7 @@ def test_without_replicas_set_an_append_still_answers_its_position_and_reads_sta
         appended = api.append("c1", token, game, 1, [roll(0, 3)])
         sealed = appended.headers["Tablelog-Position"]
         assert sealed == appended.json()["position"]
-        assert api.client.app.state.tokens.open("c1", sealed) == api.client.app.state.store.head_position()
+        assert api.opened("c1", sealed) == api.client.app.state.store.head_position()
         assert "replicas" not in api.client.get("/ready", headers=api.auth(OPERATOR)).json()["checks"]
 
 

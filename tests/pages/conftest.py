@@ -73,7 +73,7 @@ class Site:
         self.app = app
         self.database_url = database_url
         self.http = httpx.Client(base_url=base, timeout=20)
-        self.api = Api(self.http)
+        self.api = Api(self.http, app)
         self.record = self.api.club("c1")
         self.games: dict[str, str] = {}  # fixture file stem -> game id
 

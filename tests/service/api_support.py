@@ -13,8 +13,15 @@ OPERATOR = "operator-secret-for-tests"
 
 
 class Api:
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, app: Any = None) -> None:
+        """`client`: a litestar TestClient, or an HTTP client of a real server whose `app` is given."""
         self.client = client
+        self.app = app if app is not None else getattr(client, "app", None)
+
+    def opened(self, club_id: str, token: str) -> int:
+        """The global position behind a read-your-writes token (the test opens it with the app's key; a
+        club is never shown the position itself)."""
+        return int(self.app.state.tokens.open(club_id, token))
 
     @staticmethod
     def auth(token: str) -> dict[str, str]:

@@ -38,7 +38,7 @@ def append(api: Api, token: str, game_id: str, events: list[dict[str, Any]], clu
     read-your-writes token the club was given: the position itself is never shown to a club)."""
     response = api.append(club_id, token, game_id, api.version(club_id, token, game_id), events)
     assert response.status_code == 201, response.text
-    return int(api.client.app.state.tokens.open(club_id, response.json()["position"]))
+    return api.opened(club_id, response.json()["position"])
 
 
 def wait_for_projector(api: Api, position: int) -> None:

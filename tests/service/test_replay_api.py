@@ -53,7 +53,7 @@ def corrected_game(api: Api) -> tuple[str, str, int]:
         response = api.append("c1", token, game_id, version, batch)
         assert response.status_code == 201, response.text
         version = response.json()["last_version"]
-        position = api.client.app.state.tokens.open("c1", response.json()["position"])
+        position = api.opened("c1", response.json()["position"])
     return token, game_id, position
 
 

@@ -32,7 +32,7 @@ class Served:
     def __init__(self, base: str, app: Any) -> None:
         self.base = base
         self.app = app
-        self.api = Api(httpx.Client(base_url=base, timeout=10))
+        self.api = Api(httpx.Client(base_url=base, timeout=10), app)
 
     @property
     def store(self) -> Store:
