@@ -44,8 +44,8 @@ from projections.tournaments import (
     tournament_standings,
 )
 from service.api_projections import counted_ids, league_games
-from service.app import _require_club
 from service.auth import Principal
+from service.dependencies import require_club
 from service.guards import GUARDS, PUBLIC
 from service.readmodels import CollectionKind
 from service.records import GameRecords, NotFound
@@ -170,7 +170,7 @@ class TournamentController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         ruleset = registry.get(data.ruleset)
         scoring = data.scoring
         bye = data.bye_points
@@ -198,7 +198,7 @@ class TournamentController(Controller):
     def list_tournaments(
         self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
     ) -> list[TournamentCreated]:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         return [
             msgspec.json.decode(c.definition, type=TournamentCreated)
             for c in records.store.list_collections("tournament", club_id)
@@ -214,7 +214,7 @@ class TournamentController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         return TournamentOut(tournament=state, version=version)
 
@@ -226,7 +226,7 @@ class TournamentController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentEventsOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         stored = records.store.read_stream(stream_id(club_id, tournament_id))
         if not stored:
             raise NotFound("tournament", tournament_id)
@@ -253,7 +253,7 @@ class TournamentController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         found = records.store.get_players(club_id, [data.player_id])
         if not found:
@@ -275,7 +275,7 @@ class TournamentController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         event = PlayerWithdrew(player_id=player_id, reason=data.reason)
         return _record(records.store, recorder, tournament_id, state, version, [event])
@@ -289,7 +289,7 @@ class TournamentController(Controller):
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
         """Refused (422 `round_not_finished`) while a table of the latest round has no finished game."""
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         if state.rounds:
             waiting = _unfinished_tables(records, club_id, state.rounds[-1])
@@ -319,7 +319,7 @@ class TournamentController(Controller):
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
         """Its games are detached; the round is paired from the standings as they are now."""
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         unpaired = RoundUnpaired(round=number, reason=data.reason)
         check(state, unpaired)
@@ -344,7 +344,7 @@ class TournamentController(Controller):
     ) -> TournamentOut:
         """The game is of the tournament's ruleset and played by the table's players; in a two-sided
         game, in the seats the pairing gave (422 `wrong_seats` otherwise)."""
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         event = GameAttached(round=number, table=table, game_id=data.game_id)
         check(state, event)
@@ -384,7 +384,7 @@ class TournamentController(Controller):
         records: NamedDependency[GameRecords],
         round: Annotated[int | None, QueryParameter(ge=0, description="after this round (default: the latest)")] = None,
     ) -> Standings:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         state, _ = _load(records.store, club_id, tournament_id)
         return _standings(records, club_id, state, round)
 
@@ -437,7 +437,7 @@ class RatingsController(Controller):
     ) -> RatingsOut:
         """OpenSkill (Plackett–Luce) ratings from every finished game of the club, kept by the projector
         and derived again when a correction changes a rated game."""
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         registry.get(ruleset)
         return RatingsOut(ruleset=ruleset, players=self._rows(records, club_id, ruleset))
 
@@ -455,7 +455,7 @@ class RatingsController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> RatingHistoryOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         registry.get(ruleset)
         found = records.store.get_players(club_id, [player_id])
         if not found:
@@ -558,7 +558,7 @@ class RemovalController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> RemovalsOut:
-        recorder = _require_club(principal, club_id)
+        recorder = require_club(principal, club_id)
         action = _ACTIONS.get(change)
         if action is None:
             raise NotFound("change (removal or restoration)", change)

@@ -40,8 +40,8 @@ from projections.replay import (
     view_at,
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
-from service.app import _require_club, _viewer
 from service.auth import Principal, Watch
+from service.dependencies import require_club, viewer_of
 from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.live import Live
@@ -264,8 +264,8 @@ class ReplayController(Controller):
         correction that voided them) and the first step of every chapter, to jump by. The narration is
         told for the view asked (G-2): the public's never names a card the public has not seen, a seat's
         names its own draws, the full record's tells everything."""
-        _require_club(principal, club_id)
-        viewer = _viewer(view, seat)
+        require_club(principal, club_id)
+        viewer = viewer_of(view, seat)
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
@@ -290,8 +290,8 @@ class ReplayController(Controller):
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> StepView:
         """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded."""
-        _require_club(principal, club_id)
-        viewer = _viewer(view, seat)
+        require_club(principal, club_id)
+        viewer = viewer_of(view, seat)
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
@@ -326,7 +326,7 @@ class ReplayController(Controller):
             ),
         ] = None,
     ) -> GameChangesOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         record = records.game(club_id, game_id)
         store = records.store
         changes = store.result_changes(record.stream_id)
@@ -387,7 +387,7 @@ class ReplayController(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> SpectatorDelay:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         record = records.game(club_id, game_id)
         delay = SpectatorDelay(events=data.events, seconds=data.seconds)
         records.store.set_spectator_delay(record.stream_id, delay)
@@ -405,7 +405,7 @@ class ReplayController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> SpectatorDelay:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         return records.store.spectator_delay(records.game(club_id, game_id).stream_id)
 
     @get(
@@ -432,7 +432,7 @@ class ReplayController(Controller):
         (narration, seat, chapters) and the public state after it. Reconnect with `Last-Event-ID` to
         resume without loss or duplicates. With a spectator delay, steps are held back until they are
         that many events or seconds old."""
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         record, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
         live = LiveGame(state.live, records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
@@ -514,7 +514,7 @@ class LeagueController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         registry.get(data.ruleset)
         league = League(**msgspec.structs.asdict(data))
         check_league(league)
@@ -529,7 +529,7 @@ class LeagueController(Controller):
     def list_leagues(
         self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
     ) -> list[LeagueOut]:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         return [
             LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
             for c in records.store.list_collections("league", club_id)
@@ -543,7 +543,7 @@ class LeagueController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         league, game_ids = _league(records, club_id, league_id)
         return LeagueOut(league=league, game_ids=game_ids)
 
@@ -556,7 +556,7 @@ class LeagueController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         league, _ = _league(records, club_id, league_id)
         record = _assign(records, club_id, league.ruleset, data.game_id)
         if not record.finished:
@@ -585,7 +585,7 @@ class LeagueController(Controller):
         ] = None,
     ) -> Standings:
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         league, assigned = _league(records, club_id, league_id)
         game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
         table = league_table(
@@ -608,7 +608,7 @@ class CampaignController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         check_player_count(registry.get(data.ruleset), len(data.players))
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
         known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
@@ -624,7 +624,7 @@ class CampaignController(Controller):
     def list_campaigns(
         self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
     ) -> list[CampaignOut]:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         return [
             CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
             for c in records.store.list_collections("campaign", club_id)
@@ -638,7 +638,7 @@ class CampaignController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         campaign, game_ids = _campaign(records, club_id, campaign_id)
         return CampaignOut(campaign=campaign, game_ids=game_ids)
 
@@ -651,7 +651,7 @@ class CampaignController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         campaign, assigned = _campaign(records, club_id, campaign_id)
         game_ids, _ = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         _assign(records, club_id, campaign.ruleset, data.game_id)
@@ -680,7 +680,7 @@ class CampaignController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignStatus:
-        _require_club(principal, club_id)
+        require_club(principal, club_id)
         campaign, assigned = _campaign(records, club_id, campaign_id)
         game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         summaries = records.store.game_summaries(club_id, game_ids)

@@ -92,3 +92,60 @@ def test_the_boundary_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
     sample.write_text("import random\nfrom service.app import create_app\nfrom domain import ruleset\n")
     assert imported_roots(sample) & IMPURE == {"random", "service"}
+
+
+def _runtime_imports(path: Path, modules: set[str]) -> set[str]:
+    """The project modules `path` imports when it runs (anywhere in it, functions included), leaving out
+    imports made only for type checking."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(child)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
+        for statement in node.body
+        for child in ast.walk(statement)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                found.add(submodule if submodule in modules else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found & modules
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of `graph`, as the modules along it, or [] when there is none."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        for imported in sorted(graph[module]):
+            if found := visit(imported, [*path, module]):
+                return found
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        if found := visit(module, []):
+            return found
+    return []
+
+
+def test_service_and_projections_import_no_module_that_imports_them_back() -> None:
+    """One composition root assembles the app: a handler module never imports it back (app <->
+    api_projections was such a cycle, kept apart by an import inside a function)."""
+    files = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for layer in ("service", "projections")
+        for path in (ROOT / layer).rglob("*.py")
+    }
+    graph = {name: _runtime_imports(path, set(files)) - {name} for name, path in files.items()}
+    assert _cycle(graph) == []

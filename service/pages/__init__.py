@@ -1,5 +1,5 @@
 """The club's pages, served by `tablelog serve` beside the API: the page routes (`controllers`), their
-Jinja2 templates (`templates/`) and static files (`static/`). `service.app` registers `HANDLERS` and the
+Jinja2 templates (`templates/`) and static files (`static/`). `service.app` registers `handlers()` and the
 template configuration."""
 
 from __future__ import annotations
@@ -7,17 +7,40 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from litestar import Router
+from litestar.middleware.base import DefineMiddleware
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
-from service.pages.controllers import STATIC, pages_router
+from service.pages.controllers import (
+    EXCEPTION_HANDLERS,
+    STATIC,
+    ClubPages,
+    PagesCsrf,
+    SharePages,
+    SignInController,
+    csrf_config,
+)
+from service.pages.recording import HANDLERS as RECORDING
 
 TEMPLATES = Path(__file__).parent / "templates"
 
 
 def template_config() -> TemplateConfig[JinjaTemplateEngine]:
     return TemplateConfig(directory=TEMPLATES, engine=JinjaTemplateEngine)
+
+
+def pages_router() -> Router:
+    """Every page, behind the CSRF check for form posts (the API, which takes bearer keys and no
+    cookies, is outside it)."""
+    return Router(
+        path="/",
+        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING],
+        middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
+        exception_handlers=EXCEPTION_HANDLERS,
+        include_in_schema=False,
+    )
 
 
 def handlers() -> list[Any]:

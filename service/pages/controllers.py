@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Controller, Request, Response, Router, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.config.csrf import CSRFConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import Cookie, State
@@ -23,7 +23,6 @@ from litestar.di import NamedDependency
 from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException, ValidationException
 from litestar.handlers.base import BaseRouteHandler
-from litestar.middleware import DefineMiddleware
 from litestar.middleware.csrf import CSRFMiddleware
 from litestar.params import Body, FromPath, FromQuery, HeaderParameter, QueryParameter
 from litestar.response import Redirect, ServerSentEvent, Template
@@ -528,17 +527,3 @@ class PagesCsrf(CSRFMiddleware):
         if not self.config.secret:
             self.config.secret = scope["litestar_app"].state.store.server_secret("pages_csrf")
         await super().__call__(scope, receive, send)
-
-
-def pages_router() -> Router:
-    """Every page, behind the CSRF check for form posts (the API, which takes bearer keys and no
-    cookies, is outside it)."""
-    from service.pages.recording import HANDLERS as RECORDING
-
-    return Router(
-        path="/",
-        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING],
-        middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
-        exception_handlers=EXCEPTION_HANDLERS,
-        include_in_schema=False,
-    )

@@ -30,7 +30,7 @@ from markupsafe import Markup
 from domain import registry
 from domain.record import Folded
 from domain.ruleset import Ruleset, Viewer
-from service.app import AppendIn, AppendOut
+from service.api_games import AppendIn, AppendOut
 from service.auth import Principal
 from service.errors import PROBLEMS, exception_handlers
 from service.event_schemas import ruleset_event_schema

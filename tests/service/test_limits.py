@@ -12,7 +12,8 @@ import pytest
 from litestar.testing import TestClient
 
 from domain import registry
-from service.app import ClubIn, PlayerIn, create_app
+from service.api_clubs import ClubIn, PlayerIn
+from service.app import create_app
 from service.limits import Limits
 from service.records import NewGame
 from service.settings import Settings

@@ -1,0 +1,143 @@
+"""The clubs API: clubs, their players and their resources (catalogues, scenarios)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import anyio.to_thread
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
+
+from service.auth import Principal
+from service.dependencies import require_club, require_operator
+from service.guards import (
+    GUARDS,
+    OPERATOR,
+    PUBLIC,
+)
+from service.limits import CLUB_ID_PATTERN, ID_PATTERN
+from service.logs import get_logger
+from service.records import GameRecords, NotFound
+
+
+class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: Annotated[str, msgspec.Meta(pattern=CLUB_ID_PATTERN)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
+    club_id: str
+    name: str
+    created_at: datetime
+
+
+class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: Annotated[str, msgspec.Meta(pattern=ID_PATTERN)]
+    name: Annotated[str, msgspec.Meta(min_length=1)]
+
+
+class PlayerOut(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+    created_at: datetime
+
+
+class ResourceOut(msgspec.Struct, frozen=True, kw_only=True):
+    ruleset: str
+    kind: str
+    resource_id: str
+    version: int
+    content_hash: str
+    created_at: datetime
+
+
+class ClubController(Controller):
+    path = "/clubs"
+    tags = ("clubs",)
+    guards = GUARDS
+
+    @post("/", sync_to_thread=True, summary="Create a club (operator key)", opt=OPERATOR)
+    def create_club(self, data: JSONBody[ClubIn], principal: NamedDependency[Principal], state: State) -> ClubOut:
+        require_operator(principal)
+        club = state.store.create_club(data.club_id, data.name)
+        get_logger(club_id=club.club_id).info("club.created")
+        return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
+
+    @get("/{club_id:str}", sync_to_thread=True, summary="A club", opt=PUBLIC)
+    def get_club(self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> ClubOut:
+        require_club(principal, club_id)
+        club = state.store.get_club(club_id)
+        if club is None:
+            raise NotFound("club", club_id)
+        return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
+
+    @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
+    def create_player(
+        self, club_id: FromPath[str], data: JSONBody[PlayerIn], principal: NamedDependency[Principal], state: State
+    ) -> PlayerOut:
+        require_club(principal, club_id)
+        player = state.store.create_player(club_id, data.player_id, data.name)
+        return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
+
+    @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players", opt=PUBLIC)
+    def list_players(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State
+    ) -> list[PlayerOut]:
+        require_club(principal, club_id)
+        return [
+            PlayerOut(player_id=p.player_id, name=p.name, created_at=p.created_at)
+            for p in state.store.list_players(club_id)
+        ]
+
+    @post(
+        "/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}",
+        summary="Import a club resource (a card catalogue, a scenario) as a new immutable version",
+        description="The request body is the file itself (CSV, .m44 JSON...), read as bytes whatever its "
+        "content type, and validated row by row.",
+    )
+    async def import_resource(
+        self,
+        club_id: FromPath[str],
+        ruleset: FromPath[str],
+        kind: FromPath[str],
+        resource_id: FromPath[str],
+        request: Request[Any, Any, Any],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> ResourceOut:
+        require_club(principal, club_id)
+        # Read as bytes ourselves: a JSON scenario must not be parsed as a request body.
+        data = await request.body()
+        stored = await anyio.to_thread.run_sync(records.import_resource, club_id, ruleset, kind, resource_id, data)
+        get_logger(club_id=club_id).info(
+            "resource.imported", ruleset=ruleset, kind=kind, resource_id=resource_id, version=stored.version
+        )
+        return ResourceOut(
+            ruleset=stored.ruleset,
+            kind=stored.kind,
+            resource_id=stored.resource_id,
+            version=stored.version,
+            content_hash=stored.content_hash,
+            created_at=stored.created_at,
+        )
+
+    @get("/{club_id:str}/resources", sync_to_thread=True, summary="The club's imported resources")
+    def list_resources(
+        self, club_id: FromPath[str], principal: NamedDependency[Principal], state: State
+    ) -> list[ResourceOut]:
+        require_club(principal, club_id)
+        return [
+            ResourceOut(
+                ruleset=r.ruleset,
+                kind=r.kind,
+                resource_id=r.resource_id,
+                version=r.version,
+                content_hash=r.content_hash,
+                created_at=r.created_at,
+            )
+            for r in state.store.list_resources(club_id)
+        ]

@@ -1,0 +1,313 @@
+"""The games API: start a game, append its events, read its events, state, result and legal events."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import anyio.to_thread
+import msgspec
+from litestar import Controller, Response, get, post
+from litestar.datastructures import ResponseHeader, State
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+
+from domain.ruleset import Result
+from service.auth import Principal
+from service.dependencies import POSITION_HEADER, require_club, viewer_of
+from service.guards import (
+    GUARDS,
+    PUBLIC,
+    spectator_horizon,
+)
+from service.limits import MAX_INT, Count, check_moment
+from service.logs import bind, get_logger
+from service.positions import PositionTokens
+from service.records import GameRecords, NewGame
+from service.store.base import AppendResult, GameFilter, GameRecord, StoredEvent
+
+
+class GameOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    ruleset: str
+    ruleset_version: str
+    player_ids: tuple[str, ...]
+    title: str
+    created_at: datetime
+    version: int
+    finished: bool
+    finished_at: datetime | None
+
+
+class GamesOut(msgspec.Struct, frozen=True, kw_only=True):
+    games: list[GameOut]
+
+
+class AppendIn(msgspec.Struct, frozen=True, kw_only=True):
+    """A batch of events, appended only if the game is at `expected_version`. Each event is an object
+    whose `type` names it (see `GET /rulesets` for each ruleset's event types)."""
+
+    expected_version: Count
+    events: list[dict[str, Any]]
+
+
+class AppendOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    first_version: int
+    last_version: int
+    position: str
+    """Read-your-writes token (also the `Tablelog-Position` header): opaque, see `service.positions`."""
+    replayed: bool
+
+    @classmethod
+    def of(cls, tokens: PositionTokens, club_id: str, game_id: str, result: AppendResult) -> AppendOut:
+        """The answer to an append of `game_id` (the API's, and the recording page's). Its global positions
+        stay sealed in the token: their gaps would tell how much other clubs write (issue 13 part 10)."""
+        return cls(
+            game_id=game_id,
+            first_version=result.first_version,
+            last_version=result.last_version,
+            position=tokens.seal(club_id, max(result.positions, default=0)),
+            replayed=result.replayed,
+        )
+
+
+class EventOut(msgspec.Struct, frozen=True, kw_only=True):
+    """An event of a game, numbered by its version in the game (never by its global position)."""
+
+    version: int
+    type: str
+    schema_version: int
+    recorded_at: datetime
+    club_id: str
+    key_id: str | None
+    data: dict[str, Any]
+
+
+class EventsOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    events: list[EventOut]
+    next_after: int | None
+    """Pass as `after` to read the next page; null at the end."""
+
+
+class StateOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    view: Literal["public", "seat", "full"]
+    seat: int | None
+    state: Any
+
+
+class ResultOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    result: Result
+
+
+class LegalOut(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    version: int
+    seat: int
+    enumerable: bool
+    events: list[dict[str, Any]]
+
+
+def _game_out(game: GameRecord) -> GameOut:
+    return GameOut(
+        game_id=game.game_id,
+        ruleset=game.ruleset,
+        ruleset_version=game.ruleset_version,
+        player_ids=game.player_ids,
+        title=game.title,
+        created_at=game.created_at,
+        version=game.version,
+        finished=game.finished,
+        finished_at=game.finished_at,
+    )
+
+
+def _event_out(event: StoredEvent) -> EventOut:
+    return EventOut(
+        version=event.version,
+        type=event.type,
+        schema_version=event.schema_version,
+        recorded_at=event.recorded_at,
+        club_id=event.club_id,
+        key_id=event.key_id,
+        data=msgspec.json.decode(event.data),
+    )
+
+
+class GameController(Controller):
+    """A club's games. The handlers a scorekeeper's table calls at every step (append, state, result,
+    legal events, the listing) run on the event loop and await the store (psycopg's async pool on
+    PostgreSQL, `GameRecords.loop_store`): handing them to a worker thread cost more CPU than the work itself
+    (bench/), and waiting on the database there held the loop. A fold from the start (the first of a game
+    in a process, an earlier version) and a large batch are computed in a worker thread (`records.heavy`),
+    so a long game never holds the loop. Work that can run long (lists, imports, replays, live streams)
+    stays in worker threads."""
+
+    path = "/clubs/{club_id:str}/games"
+    tags = ("games",)
+    guards = GUARDS
+
+    @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
+    def create_game(
+        self,
+        club_id: FromPath[str],
+        data: JSONBody[NewGame],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> GameOut:
+        recorder = require_club(principal, club_id)
+        record, result = records.create_game(club_id, data, recorder)
+        bind(game_id=record.game_id)
+        get_logger().info("game.created", ruleset=record.ruleset)
+        return _game_out(msgspec.structs.replace(record, version=result.last_version))
+
+    @get("/", sync_to_thread=True, summary="The club's games, filtered", opt=PUBLIC)
+    def list_games(
+        self,
+        club_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        state: State,
+        ruleset: FromQuery[str | None] = None,
+        player: FromQuery[str | None] = None,
+        finished: FromQuery[bool | None] = None,
+        created_from: Annotated[datetime | None, QueryParameter(name="from")] = None,
+        created_to: Annotated[datetime | None, QueryParameter(name="to")] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
+        offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
+    ) -> GamesOut:
+        require_club(principal, club_id)
+        where = GameFilter(
+            ruleset=ruleset,
+            player_id=player,
+            finished=finished,
+            created_from=check_moment("from", created_from),
+            created_to=check_moment("to", created_to),
+            limit=limit,
+            offset=offset,
+        )
+        return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
+
+    @get("/{game_id:str}", summary="A game's listing", opt=PUBLIC)
+    async def get_game(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> GameOut:
+        require_club(principal, club_id)
+        return _game_out(await records.game_async(club_id, game_id))
+
+    @post(
+        "/{game_id:str}/events",
+        status_code=201,
+        summary="Append a batch of events (checked by the rules; all or nothing)",
+        response_headers=[
+            ResponseHeader(
+                name=POSITION_HEADER,
+                description="A read-your-writes token (opaque): send it back on a read to read your writes.",
+                documentation_only=True,
+            )
+        ],
+    )
+    async def append(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[AppendIn],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        state: State,
+        idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
+    ) -> Response[AppendOut]:
+        recorder = require_club(principal, club_id)
+        result = await records.append_async(
+            club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
+        )
+        bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
+        out = AppendOut.of(state.tokens, club_id, game_id, result)
+        return Response(out, status_code=201, headers={POSITION_HEADER: out.position})
+
+    @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
+    def read_events(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+    ) -> EventsOut:
+        require_club(principal, club_id)
+        events = records.events(club_id, game_id, after, limit)
+        return EventsOut(
+            game_id=game_id,
+            events=[_event_out(e) for e in events],
+            next_after=events[-1].version if len(events) == limit else None,
+        )
+
+    @get(
+        "/{game_id:str}/state",
+        summary="The state at a version, in a view (a spectate key: public, behind the spectator delay)",
+        opt=PUBLIC,
+    )
+    async def read_state(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        view: FromQuery[Literal["public", "seat", "full"]] = "public",
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
+        version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
+    ) -> StateOut:
+        require_club(principal, club_id)
+        viewer = viewer_of(view, seat)
+        if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
+            stream = await records.stream_async(club_id, game_id)
+            horizon = await anyio.to_thread.run_sync(spectator_horizon, records.store, principal, stream)
+            if horizon is not None:
+                version = min(version or horizon, horizon)
+        at, state = await records.state_async(club_id, game_id, viewer, version)
+        return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
+
+    @get("/{game_id:str}/result", summary="The game's result (finished or not)")
+    async def read_result(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+        view: FromQuery[Literal["public", "seat", "full"]] = "public",
+        seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
+    ) -> ResultOut:
+        """Scores as the view asked may know them (G-2): until the game is over, a card the viewer has
+        not seen counts for nothing (a face-down convoy, captured cards lying face down)."""
+        require_club(principal, club_id)
+        viewer = viewer_of(view, seat)
+        version, result = await records.result_async(club_id, game_id, viewer)
+        return ResultOut(game_id=game_id, version=version, result=result)
+
+    @get("/{game_id:str}/legal", summary="The events a seat may report now")
+    async def legal(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        seat: Annotated[int, QueryParameter(ge=0, le=MAX_INT)],
+        principal: NamedDependency[Principal],
+        records: NamedDependency[GameRecords],
+    ) -> LegalOut:
+        require_club(principal, club_id)
+        version, events = await records.legal_events_async(club_id, game_id, seat)
+        return LegalOut(
+            game_id=game_id,
+            version=version,
+            seat=seat,
+            enumerable=events is not None,
+            events=[msgspec.to_builtins(e) for e in events or []],
+        )

@@ -1,0 +1,115 @@
+"""What the API's handlers are given (litestar dependencies): the caller, the records to read (a replica
+when the client's read-your-writes token allows), the club a key may reach, the viewer a request names."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.exceptions import PermissionDeniedException, ValidationException
+from litestar.params import FromPath, HeaderParameter, QueryParameter
+
+from domain.ruleset import Viewer
+from service.auth import Principal
+from service.guards import (
+    bearer,
+    check,
+    unauthorized,
+)
+from service.logs import bind
+from service.positions import BadToken, PositionTokens
+from service.records import GameRecords
+from service.store.base import Recorder
+
+POSITION_HEADER = "Tablelog-Position"
+POSITION_DOC = (
+    "Read-your-writes with read replicas: the token an append answered (its `Tablelog-Position` header, or "
+    "`position` in its body), sent back as it is. The read is served by a replica that has caught up with "
+    "that append, else by the primary. Writes ignore it. A token is opaque and opens only for the club it "
+    "was given to; anything else (such as the number older versions answered) is refused with a 400."
+)
+
+
+# -- dependencies ---------------------------------------------------------------------------------------
+def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
+    """The caller, as the guard found it (`service.guards`); for a handler without the guard, from its
+    bearer token (401 without) with the guard's default rule: a read key reads, a record key writes."""
+    principal = request.scope["state"].get("principal")
+    if principal is None:
+        principal = state.authenticator(bearer(request))
+        if principal is None:
+            raise unauthorized(state.authenticator)
+        check(
+            principal,
+            "read" if request.method in ("GET", "HEAD") else "write",
+            request.path_params.get("club_id"),
+            request.query_params.get("view"),
+        )
+    if principal.club_id:
+        bind(key_id=principal.key_id)
+    return principal
+
+
+async def provide_records(
+    request: Request[Any, Any, Any],
+    state: State,
+    principal: NamedDependency[Principal],
+    tablelog_position: Annotated[
+        str | None, HeaderParameter(name=POSITION_HEADER, required=False, max_length=100, description=POSITION_DOC)
+    ] = None,
+    position: Annotated[str | None, QueryParameter(max_length=100, description=POSITION_DOC)] = None,
+) -> GameRecords:
+    """The game records, handed out once the caller is known; a read's records read through a replica
+    when the node has some (`service.store.replicas`), one that has replayed the position asked for.
+
+    Taking the principal orders the two dependencies: litestar resolves independent dependencies
+    concurrently in a task group, which cost more than the rest of the dependency work per request
+    (bench/: `python -m bench.profile http`)."""
+    del principal
+    token, source = (tablelog_position, "header") if tablelog_position is not None else (position, "query")
+    # Opened whether or not this node has replicas, so a client learns of a bad token on any deployment.
+    wanted = (
+        None if token is None else opened_token(state.tokens, request.path_params.get("club_id", ""), token, source)
+    )
+    replicas = state.get("replicas")
+    if replicas is None or request.method != "GET":
+        return state.records
+    return state.records.reading_from(await replicas.read_store(state.store, wanted))
+
+
+def opened_token(tokens: PositionTokens, club_id: str, token: str, source: str) -> int:
+    try:
+        return tokens.open(club_id, token)
+    except BadToken:
+        field = POSITION_HEADER if source == "header" else "position"
+        raise ValidationException(
+            detail=f"{field} is not a read-your-writes token this service gave to club {club_id!r}: send back "
+            f"the `{POSITION_HEADER}` of one of its appends as it is (tokens are opaque; the numbers older "
+            "versions answered are no longer taken).",
+            extra=[{"key": field, "message": "not a read-your-writes token of this club", "source": source}],
+        ) from None
+
+
+def require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
+    """A club's key reaches only its own club; the operator reaches every club."""
+    if not principal.operator and principal.club_id != club_id:
+        raise PermissionDeniedException(detail="This key belongs to another club.")
+    return Recorder(club_id=club_id, key_id=principal.key_id)
+
+
+def require_operator(principal: NamedDependency[Principal]) -> None:
+    if not principal.operator:
+        raise PermissionDeniedException(detail="Only the operator key may do this.")
+
+
+def viewer_of(view: str, seat: int | None) -> Viewer:
+    if view == "seat":
+        if seat is None:
+            raise ValidationException(
+                detail="A seat view needs the seat number: add ?seat=N.",
+                extra=[{"key": "seat", "message": "required with view=seat", "source": "query"}],
+            )
+        return Viewer.of_seat(seat)
+    return Viewer(kind=view)  # type: ignore[arg-type]
