@@ -23,7 +23,7 @@ import threading
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 import msgspec
 import psycopg
@@ -373,9 +373,17 @@ def get_game_steps(club_id: str, game_id: str) -> QuerySteps[GameRecord | None]:
     return _game(row) if row else None
 
 
+def _raise_translated(error: psycopg.Error) -> NoReturn:
+    """Raise the store's own error for a driver's error, or the driver's error itself when it has none
+    (the one translation, for the blocking and the async pool alike)."""
+    translated = _store_error(error)
+    if translated is None:
+        raise error
+    raise translated from (error if isinstance(translated, StoreUnavailable) else None)
+
+
 def _store_error(error: Exception) -> Exception | None:
-    """The store's own error for a driver's error, None for one that is not translated (the one
-    translation, for the blocking and the async pool alike)."""
+    """The store's own error for a driver's error, None for one that is not translated."""
     if isinstance(error, pg_errors.ProgramLimitExceeded):
         return UnstorableValue("a value too long to be indexed")
     if isinstance(error, psycopg.DataError):
@@ -427,10 +435,7 @@ class PostgresStore(AccessSql):
             with self._pool.connection(timeout=timeout) as conn:
                 yield conn
         except psycopg.Error as error:
-            translated = _store_error(error)
-            if translated is None:
-                raise
-            raise translated from (error if isinstance(translated, StoreUnavailable) else None)
+            _raise_translated(error)
 
     def _run(self, steps: QuerySteps[T]) -> T:
         """Run a piece of the hot path on one pooled connection (see `append_steps`)."""
@@ -772,10 +777,7 @@ class AsyncPostgresEvents:
             async with self._pool.connection() as conn:
                 return await run_async(steps, functools.partial(_execute_async, conn))
         except psycopg.Error as error:
-            translated = _store_error(error)
-            if translated is None:
-                raise
-            raise translated from (error if isinstance(translated, StoreUnavailable) else None)
+            _raise_translated(error)
 
     async def append(
         self,
