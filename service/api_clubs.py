@@ -14,11 +14,7 @@ from litestar.params import FromPath, JSONBody
 
 from service.auth import Principal
 from service.dependencies import require_club, require_operator
-from service.guards import (
-    GUARDS,
-    OPERATOR,
-    PUBLIC,
-)
+from service.guards import GUARDS, OPERATOR, PUBLIC
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN
 from service.logs import get_logger
 from service.records import GameRecords, NotFound

@@ -15,11 +15,7 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 from domain.ruleset import Result
 from service.auth import Principal
 from service.dependencies import POSITION_HEADER, require_club, viewer_of
-from service.guards import (
-    GUARDS,
-    PUBLIC,
-    spectator_horizon,
-)
+from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
 from service.positions import PositionTokens

@@ -28,10 +28,7 @@ from service.api_projections import HANDLERS as PROJECTION_HANDLERS
 from service.auth import Authenticator
 from service.dependencies import provide_principal, provide_records
 from service.errors import exception_handlers, problem
-from service.guards import (
-    club_exists,
-    is_operator,
-)
+from service.guards import club_exists, is_operator
 from service.keys_api import HANDLERS as KEY_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.live import Live
@@ -51,7 +48,6 @@ from service.store.roles import migrate_database
 API_VERSION = "0.1.0"
 
 
-# -- wire structs -----------------------------------------------------------------------------------
 class Health(msgspec.Struct, frozen=True, kw_only=True):
     status: str
     checks: dict[str, Any] = msgspec.field(default_factory=dict)

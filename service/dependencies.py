@@ -32,7 +32,6 @@ POSITION_DOC = (
 )
 
 
-# -- dependencies ---------------------------------------------------------------------------------------
 def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
     """The caller, as the guard found it (`service.guards`); for a handler without the guard, from its
     bearer token (401 without) with the guard's default rule: a read key reads, a record key writes."""
