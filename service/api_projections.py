@@ -45,6 +45,7 @@ from service.dependencies import require_club, viewer_of
 from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.live import Live
+from service.logs import get_logger
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.records import GameRecords, NotFound, check_seat
@@ -470,10 +471,12 @@ class LiveGame:
         the browser's reconnection is then refused."""
         follower = self.live.join(self.store, self.ruleset, self.game_id, self._snapshots)
         teller = follower.teller(self.viewer)
+        ended = "closed by the spectator"
         try:
             quiet_since = checked_at = time.monotonic()
             yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
             if not await anyio.to_thread.run_sync(still_valid):
+                ended = "revoked"
                 yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
                 return
             while True:
@@ -481,6 +484,7 @@ class LiveGame:
                 if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
                     checked_at = time.monotonic()
                     if not await anyio.to_thread.run_sync(still_valid):
+                        ended = "revoked"
                         yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
                         return
                 await follower.pump()
@@ -496,8 +500,12 @@ class LiveGame:
                     yield ServerSentEventMessage(comment="keep-alive")
                 wait = keepalive_seconds - (time.monotonic() - quiet_since)
                 await follower.wait(self, wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
+        except Exception as error:
+            ended = f"failed: {type(error).__name__}: {error}"
+            raise
         finally:
             self.live.leave(follower, self)
+            get_logger().info("live.ended", why=ended, sent=self.sent)
 
 
 # -- leagues --------------------------------------------------------------------------------------------------
