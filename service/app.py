@@ -114,6 +114,10 @@ def logging_middleware(app: ASGIApp) -> ASGIApp:
         with request_context(request_id=request_id, **ids):
             try:
                 await app(scope, receive, send_wrapper)
+            except Exception as error:
+                # Raised by a middleware inside this one (a rate limit), answered by the app's handlers.
+                status = getattr(error, "status_code", 500)
+                raise
             finally:
                 get_logger().info(
                     "request.finished",

@@ -30,6 +30,8 @@ _MAX_BUCKETS = 100_000
 class RateLimited(Exception):
     """A request past a limit: 429, retry after `retry_after` seconds."""
 
+    status_code = 429
+
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.message = message
