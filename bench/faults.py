@@ -61,6 +61,17 @@ class Record:
         self.acknowledged: dict[str, set[int]] = {}
         self.statuses: Counter[str] = Counter()
         self.retries = 0
+        self.faults_done = threading.Event()
+
+    def writing(self, until: float, least: int) -> bool:
+        """Whether the writers go on: until the time is up, every fault has happened and at least
+        `least` events are acknowledged (a slow machine runs longer rather than proving less), at most
+        two minutes past the time."""
+        now = time.monotonic()
+        if now >= until + 120:
+            return False
+        done = self.faults_done.is_set() and sum(len(v) for v in self.acknowledged.values()) >= least
+        return now < until or not done
 
 
 class Target:
@@ -74,13 +85,13 @@ class Target:
         return self.server.base
 
 
-async def writer(target: Target, token: str, game: str, record: Record, until: float, seed: int) -> None:
+async def writer(target: Target, token: str, game: str, record: Record, until: float, least: int, seed: int) -> None:
     rng = random.Random(seed)
     version = 1  # Tally games start at version 1 (their game_started)
     acknowledged = record.acknowledged.setdefault(game, set())
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(timeout=10) as http:
-        while time.monotonic() < until:
+        while record.writing(until, least):
             size = rng.randint(1, 5)
             events = [
                 {"type": "tally.rolled", "seat": v % 2, "face": face(game, v)}
@@ -150,7 +161,7 @@ def check_streams(url: str, record: Record) -> dict[str, int]:
     return {"acknowledged": acknowledged, "lost": lost, "duplicated": duplicated, "wrong": wrong}
 
 
-def run_faults(url: str, writers: int, seconds: float, faults: int, workers: int) -> dict[str, Any]:
+def run_faults(url: str, writers: int, seconds: float, faults: int, workers: int, least: int) -> dict[str, Any]:
     record = Record()
     application = f"bench_faults_{os.getpid()}"
     with scratch_schema(url, "faults") as (_, schema_url), ExitStack() as servers:
@@ -173,13 +184,14 @@ def run_faults(url: str, writers: int, seconds: float, faults: int, workers: int
                 else:
                     cut_connections(schema_url, application)
                     cuts += 1
+            record.faults_done.set()
 
         thread = threading.Thread(target=killer, daemon=True)
         thread.start()
 
         async def all_writers() -> None:
             await asyncio.gather(
-                *(writer(target, token, g, record, until, seed) for seed, g in enumerate(games, start=1))
+                *(writer(target, token, g, record, until, least, seed) for seed, g in enumerate(games, start=1))
             )
 
         asyncio.run(all_writers())
@@ -289,12 +301,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--faults", type=int, default=9, help="alternating server kills and connection cuts")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--least", type=int, default=0, help="go on past --seconds until this many are acknowledged")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.smoke:
-        args.writers, args.seconds, args.faults = 4, 6.0, 2
+        args.writers, args.seconds, args.faults, args.least = 4, 6.0, 2, max(args.least, 150)
     report = {
-        "faults": run_faults(args.database_url, args.writers, args.seconds, args.faults, args.workers),
+        "faults": run_faults(args.database_url, args.writers, args.seconds, args.faults, args.workers, args.least),
         "bad_input": run_bad_input(args.database_url, 1 if args.smoke else 5, 2 if args.smoke else 8, args.workers),
     }
     text = json.dumps(report, indent=2)

@@ -27,7 +27,7 @@ def test_no_acknowledged_event_is_lost_or_duplicated_when_the_server_is_killed_a
     # The faults happened and bit: the server was killed, connections were cut, requests went unanswered.
     assert faults["server_kills"] >= 1 and faults["connection_cuts"] >= 1
     assert faults["answers"].get("no answer", 0) > 0 and faults["retries"] > 0
-    assert faults["acknowledged"] > 100
+    assert faults["acknowledged"] >= 150  # the smoke run goes on until that many, however slow the machine
     assert (faults["lost"], faults["duplicated"], faults["wrong"]) == (0, 0, 0)
     # A cut connection is a 503 to send again, never a 500.
     assert not [status for status in faults["answers"] if status.startswith("5") and status != "503"], faults
