@@ -121,7 +121,6 @@ def _options_schema(options_type: type | None) -> dict[str, Any]:
 
 
 def _build_detail(ruleset: Ruleset) -> RulesetDetailOut:
-    options_type = getattr(ruleset, "options_type", None)
     return RulesetDetailOut(
         name=ruleset.name,
         version=ruleset.version,
@@ -129,8 +128,8 @@ def _build_detail(ruleset: Ruleset) -> RulesetDetailOut:
         event_types=sorted(event_tags(ruleset)),
         events=ruleset_event_schema(ruleset),
         resource_kinds=_kinds(ruleset),
-        variants=list(getattr(ruleset, "variants", ("standard",))),
-        options=_options_schema(options_type),
+        variants=list(ruleset.variants),
+        options=_options_schema(ruleset.options_type),
         rules_url=f"/rulesets/{ruleset.name}/rules",
     )
 

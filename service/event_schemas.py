@@ -149,8 +149,8 @@ def event_components(rulesets: Iterable[Ruleset], template: str = OPENAPI_REFS) 
             [ruleset.event_type],
             ruleset.name,
             template,
-            getattr(ruleset, "field_values", None),
-            getattr(ruleset, "field_descriptions", None),
+            ruleset.field_values,
+            ruleset.field_descriptions,
         )
         unions[union_name(ruleset)] = tagged_union(ruleset, template)
     for schema in components.values():

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 
 import msgspec
+from markupsafe import Markup
 
 from domain import registry, rules_reference
 from domain.record import decoder
@@ -252,13 +253,14 @@ def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: StreamId, horizo
 def picture_of(ruleset: Ruleset, shown: StepView) -> Any:
     """The game's own picture of the view (inlined SVG), or the view as a readable list when the game
     draws none. Either is drawn from the view the viewer may see, never from the state."""
-    changed = [tuple(str(p) for p in c.path) for c in shown.changes if c.path]
-    draw = getattr(ruleset, "picture", None)
-    if draw is not None:
-        from markupsafe import Markup
+    return drawn(ruleset, shown.view, [tuple(str(p) for p in c.path) for c in shown.changes if c.path])
 
-        return Markup(draw(shown.view, changed))
-    return state_html(shown.view, changed)
+
+def drawn(ruleset: Ruleset, view: Any, changed: Sequence[tuple[str, ...]]) -> Markup:
+    """A view (as plain data) drawn by the game's picture, or as a readable list when it has none."""
+    if ruleset.picture is not None:
+        return Markup(ruleset.picture(view, changed))
+    return state_html(view, changed)
 
 
 def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every: int) -> dict[str, Any]:

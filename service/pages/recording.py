@@ -36,7 +36,6 @@ from service.errors import PROBLEMS, exception_handlers
 from service.event_schemas import ruleset_event_schema
 from service.pages import reads
 from service.pages.controllers import STATIC, Links, member_guard
-from service.pages.render import state_html
 from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.store.base import GameRecord, Recorder, VersionConflict
 
@@ -163,13 +162,12 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choi
     ruleset = folded.ruleset
     names = {p.seat: p.name for p in folded.setup.players}
     told = reads.told_up_to(records, ruleset, record.stream_id, folded.version, Viewer.full()).replay
-    draw = getattr(ruleset, "picture", None)
     view = ruleset.view(folded.state, Viewer.full())
     return Choices(
         game_id=record.game_id,
         version=folded.version,
         finished=ruleset.result(folded.state, Viewer.full()).finished,
-        picture=draw(msgspec.to_builtins(view), []) if draw else str(state_html(msgspec.to_builtins(view), [])),
+        picture=str(reads.drawn(ruleset, msgspec.to_builtins(view), [])),
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state),
         names=resource_names(ruleset, folded.state),
@@ -177,8 +175,8 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choi
 
 
 def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, str]]]:
-    listed = getattr(ruleset, "field_names", None)
-    return {field: list(values) for field, values in (listed(state) if listed else {}).items()}
+    listed = ruleset.field_names(state) if ruleset.field_names is not None else {}
+    return {field: list(values) for field, values in listed.items()}
 
 
 @functools.cache
