@@ -13,11 +13,12 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[Api]:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}", operator_key=OPERATOR))
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}", operator_key=OPERATOR), rulesets=RULESETS)
     with TestClient(app) as client:
         yield Api(client)
 
