@@ -1,4 +1,4 @@
-"""What every registered game owes the rest of tablelog, checked on each game's recorded fixtures:
+"""What every game served owes the rest of tablelog, checked on each game's recorded fixtures:
 deterministic folds, states that survive a snapshot (encoded and decoded with `state_type`), views and
 results that go over the wire, a narration line for every event, and integer scores."""
 
