@@ -15,6 +15,7 @@ from typing import Any
 
 from domain import registry
 from domain.record import GameStarted
+from domain.registry import Rulesets
 from domain.ruleset import Player, Ruleset, Setup
 
 Game = list[Any]
@@ -69,22 +70,20 @@ PLAYERS: dict[str, Callable[[random.Random], Game]] = {
 
 
 def game_rulesets() -> tuple[list[Ruleset], dict[str, str]]:
-    """The three games' rulesets (registered if the registry does not list them yet), and the
-    games that could not be loaded with the reason."""
+    """The three games' rulesets, and the games that could not be loaded with the reason."""
     loaded: list[Ruleset] = []
     missing: dict[str, str] = {}
     for name, module in GAME_MODULES.items():
         try:
-            ruleset = registry.get(name)
-        except registry.UnknownRuleset:
-            try:
-                ruleset = importlib.import_module(module).RULESET
-            except Exception as error:  # a game still being written: say so and go on
-                missing[name] = f"{type(error).__name__}: {error}"
-                continue
-            registry.register(ruleset)
-        loaded.append(ruleset)
+            loaded.append(importlib.import_module(module).RULESET)
+        except Exception as error:  # a game still being written: say so and go on
+            missing[name] = f"{type(error).__name__}: {error}"
     return loaded, missing
+
+
+def bench_rulesets() -> Rulesets:
+    """The games a bench's records, projector and app serve: the built-in ones and Tally."""
+    return registry.load(["tests.support.tally"])
 
 
 def random_games(ruleset: Ruleset, count: int, seed: int) -> list[Game]:
@@ -107,8 +106,7 @@ def tally_game(length: int, seed: int) -> Game:
 
 
 def tally_ruleset() -> Ruleset:
-    """The test ruleset Tally, registered."""
+    """The test ruleset Tally."""
     from tests.support import tally
 
-    registry.register(tally.RULESET)
     return tally.RULESET

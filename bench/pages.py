@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from bench.common import Sizes, median, percentile
-from bench.games import tally_game, tally_ruleset
+from bench.games import bench_rulesets, tally_game, tally_ruleset
 from domain.ruleset import Viewer
 from projections.replay import snapshots_for, view_at
 from service.pages.controllers import STATIC
@@ -77,7 +77,7 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
             run_projector=False,
             snapshot_every=sizes.snapshot_every,
         )
-        app = create_app(settings)
+        app = create_app(settings, rulesets=bench_rulesets())
         with TestClient(app) as client:
             auth = {"Authorization": f"Bearer {OPERATOR}"}
             client.post("/clubs", json={"club_id": "bench", "name": "Bench"}, headers=auth)

@@ -101,7 +101,7 @@ def profile_rebuild(count: int, html: Path | None) -> None:
         try:
 
             def work() -> None:
-                for projection in projections(store):
+                for projection in projections(store, games.bench_rulesets()):
                     started = time.perf_counter()
                     rebuild(store, projection)
                     print(f"{projection.name}: {events / (time.perf_counter() - started):,.0f} events/s")

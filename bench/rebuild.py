@@ -48,7 +48,7 @@ def _environment(url: str) -> dict[str, str]:
     env |= {
         "PYTHONPATH": str(ROOT),
         "TABLELOG_DATABASE_URL": url,
-        # The games may not be registered as built-ins yet; registering them again is harmless.
+        # The games may not be built-ins yet; naming a built-in again is harmless (it is served once).
         "TABLELOG_EXTRA_RULESETS": ",".join(GAME_MODULES.values()),
         "TABLELOG_LOG_FORMAT": "json",
     }

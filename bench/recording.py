@@ -116,12 +116,12 @@ def _record_round(client: httpx.Client, path: Path) -> list[float]:
 
 def _choices_in_process(path: Path) -> dict[str, Any]:
     """The choices after each event, computed with the look-ahead and without, side by side."""
-    from domain import registry
+    from bench.games import bench_rulesets
     from domain.record import decoder, start
     from service.pages import recording
 
     lines = path.read_bytes().splitlines()
-    ruleset = registry.get(json.loads(lines[0])["ruleset"])
+    ruleset = bench_rulesets().get(json.loads(lines[0])["ruleset"])
     read = decoder(ruleset)
     folded = start(ruleset, read.decode(lines[0]))
     names = {p.seat: p.name for p in folded.setup.players}

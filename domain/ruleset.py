@@ -1,8 +1,9 @@
 """The contract every game implements.
 
-`service/` and `projections/` reach a game only through `Ruleset` (found by name in
-`domain.registry`), so adding a game never touches them. The shape follows the Decider pattern:
-`initial(setup)`, `validate(state, event)` (raises `RuleError`), `evolve(state, event) -> state`.
+`service/` and `projections/` reach a game only through `Ruleset` (found by name in the
+`domain.registry.Rulesets` they are given), so adding a game never touches them. The shape follows the
+Decider pattern: `initial(setup)`, `validate(state, event)` (raises `RuleError`),
+`evolve(state, event) -> state`.
 A replay is `reduce(evolve, events, initial(setup))` (see `domain.record.fold`).
 
 The contract is one frozen dataclass, `Ruleset[StateT, EventT]`, rather than a Protocol: every game

@@ -19,7 +19,6 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
-from domain import registry
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
 from projections.ratings import RatingPoint
@@ -143,7 +142,7 @@ def _record(
 def _standings(records: GameRecords, club_id: str, state: Tournament, after_round: int | None) -> Standings:
     game_ids = [t.game_id for r in state.rounds for t in r.tables if t.game_id is not None]
     games = {g.game_id: g for g in league_games(game_ids, records.store.game_summaries(club_id, game_ids))}
-    scale = score_scale(registry.get(state.definition.ruleset))
+    scale = score_scale(records.rulesets.get(state.definition.ruleset))
     return tournament_standings(state, games, after_round, scale=scale)
 
 
@@ -171,7 +170,7 @@ class TournamentController(Controller):
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
         recorder = require_club(principal, club_id)
-        ruleset = registry.get(data.ruleset)
+        ruleset = records.rulesets.get(data.ruleset)
         scoring = data.scoring
         bye = data.bye_points
         if bye is None:
@@ -438,7 +437,7 @@ class RatingsController(Controller):
         """OpenSkill (Plackett–Luce) ratings from every finished game of the club, kept by the projector
         and derived again when a correction changes a rated game."""
         require_club(principal, club_id)
-        registry.get(ruleset)
+        records.rulesets.get(ruleset)
         return RatingsOut(ruleset=ruleset, players=self._rows(records, club_id, ruleset))
 
     @get(
@@ -456,7 +455,7 @@ class RatingsController(Controller):
         records: NamedDependency[GameRecords],
     ) -> RatingHistoryOut:
         require_club(principal, club_id)
-        registry.get(ruleset)
+        records.rulesets.get(ruleset)
         found = records.store.get_players(club_id, [player_id])
         if not found:
             raise NotFound("player", player_id)

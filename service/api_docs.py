@@ -2,7 +2,7 @@
 and the interactive docs served from an installed package (no request leaves the server).
 
 `complete(document, app)` is the one place the generated document is post-processed:
-- every ruleset's events as components (`service.event_schemas`): a tagged union per ruleset
+- the events of every ruleset the app serves as components (`service.event_schemas`): a tagged union per ruleset
   (`milles-nautiques.event`) and `AnyEvent`, which the events of an append and of `/legal` follow;
 - the problem details (`Problem`, `application/problem+json`) each endpoint can answer, in place of
   litestar's generic 400 body, which this service never sends;
@@ -14,7 +14,6 @@ through it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +23,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
-from domain import registry
-from domain.ruleset import Ruleset
+from domain.registry import Rulesets
 from service.errors import PROBLEM_JSON, Problem
 from service.event_schemas import OPENAPI_REFS, event_components, event_tags, union_name
 from service.guards import authorize
@@ -182,11 +180,11 @@ def _problem_schema() -> dict[str, Any]:
     return dict(schema)
 
 
-def complete(document: dict[str, Any], app: Litestar, rulesets: Sequence[Ruleset] | None = None) -> dict[str, Any]:
-    """The generated document with the events of `rulesets` (default: every registered one), the problems
-    and the key requirements filled in."""
+def complete(document: dict[str, Any], app: Litestar) -> dict[str, Any]:
+    """The generated document with the events of the app's rulesets, the problems and the key requirements
+    filled in."""
     doc = copy.deepcopy(document)
-    rulesets = registry.all_rulesets() if rulesets is None else rulesets
+    rulesets: Rulesets = app.state.rulesets
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     schemas |= event_components(rulesets)
     tags = sorted({tag for ruleset in rulesets for tag in event_tags(ruleset)})

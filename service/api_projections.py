@@ -23,7 +23,6 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Path
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from domain import registry
 from domain.record import GameStarted, decoder
 from domain.ruleset import Result, Ruleset, Viewer
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
@@ -130,7 +129,7 @@ def _events(store: Store, ruleset: Ruleset, stream_id: StreamId, up_to: int | No
 
 def _game(records: GameRecords, club_id: str, game_id: str) -> tuple[GameRecord, Ruleset]:
     record = records.game(club_id, game_id)
-    return record, registry.get(record.ruleset)
+    return record, records.rulesets.get(record.ruleset)
 
 
 def _started(store: Store, stream_id: StreamId) -> GameStarted:
@@ -191,7 +190,7 @@ def league_table(
 ) -> Standings:
     """The standings in the league's own points (the ruleset's score scale), with the members' names."""
     names = {p.player_id: p.name for p in records.store.get_players(club_id, league.members)}
-    return standings(league, games, as_of, scale=score_scale(registry.get(league.ruleset)), names=names)
+    return standings(league, games, as_of, scale=score_scale(records.rulesets.get(league.ruleset)), names=names)
 
 
 def _with(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
@@ -355,7 +354,7 @@ class ReplayController(Controller):
             else:
                 campaign, assigned = _campaign(records, club_id, collection_id)
                 game_ids, _ = counted_ids(records, kind, club_id, collection_id, assigned)
-                ruleset = registry.get(campaign.ruleset)
+                ruleset = records.rulesets.get(campaign.ruleset)
                 summaries = store.game_summaries(club_id, game_ids)
                 old = campaign_status(
                     ruleset,
@@ -523,7 +522,7 @@ class LeagueController(Controller):
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
         require_club(principal, club_id)
-        registry.get(data.ruleset)
+        records.rulesets.get(data.ruleset)
         league = League(**msgspec.structs.asdict(data))
         check_league(league)
         known = {p.player_id for p in records.store.get_players(club_id, league.members)}
@@ -617,7 +616,7 @@ class CampaignController(Controller):
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
         require_club(principal, club_id)
-        check_player_count(registry.get(data.ruleset), len(data.players))
+        check_player_count(records.rulesets.get(data.ruleset), len(data.players))
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
         known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
         unknown = [p for p in campaign.players if p not in known]
@@ -671,7 +670,7 @@ class CampaignController(Controller):
             [*game_ids, data.game_id],
             records.store.game_summaries(club_id, [*game_ids, data.game_id]),
         )
-        admit(registry.get(campaign.ruleset), campaign, earlier, game)
+        admit(records.rulesets.get(campaign.ruleset), campaign, earlier, game)
         records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
         return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
 
@@ -693,7 +692,7 @@ class CampaignController(Controller):
         game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         summaries = records.store.game_summaries(club_id, game_ids)
         status = campaign_status(
-            registry.get(campaign.ruleset), campaign, campaign_games(records, club_id, game_ids, summaries)
+            records.rulesets.get(campaign.ruleset), campaign, campaign_games(records, club_id, game_ids, summaries)
         )
         return msgspec.structs.replace(status, removals=removals)
 

@@ -2,7 +2,7 @@
 variants and options, and its rules reference (`domain/RULES.md`, `domain/<game>/RULES.md`).
 
 No key needed: none of it belongs to a club. The service never names a game; everything comes from
-the registry and the ruleset contract.
+the rulesets the app serves (the `rulesets` dependency) and the ruleset contract.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ from typing import Any
 
 import msgspec
 from litestar import get
+from litestar.di import NamedDependency
 from litestar.params import FromPath
 
-from domain import registry, rules_reference
+from domain import rules_reference
+from domain.registry import Rulesets
 from domain.rules_reference import RuleEntry
 from domain.ruleset import Ruleset
 from service.event_schemas import event_tags, ruleset_event_schema
@@ -135,7 +137,7 @@ def _build_detail(ruleset: Ruleset) -> RulesetDetailOut:
 
 
 @get("/rulesets", tags=["rulesets"], summary="The games this server records", sync_to_thread=False)
-def list_rulesets() -> list[RulesetOut]:
+def list_rulesets(rulesets: NamedDependency[Rulesets]) -> list[RulesetOut]:
     return [
         RulesetOut(
             name=ruleset.name,
@@ -144,7 +146,7 @@ def list_rulesets() -> list[RulesetOut]:
             event_types=sorted(event_tags(ruleset)),
             resource_kinds=_kinds(ruleset),
         )
-        for ruleset in registry.all_rulesets()
+        for ruleset in rulesets
     ]
 
 
@@ -154,8 +156,8 @@ def list_rulesets() -> list[RulesetOut]:
     summary="A ruleset: its events (JSON Schema), resource kinds, variants and options",
     sync_to_thread=False,
 )
-def get_ruleset(name: FromPath[str]) -> RulesetDetailOut:
-    return _detail(registry.get(name))
+def get_ruleset(name: FromPath[str], rulesets: NamedDependency[Rulesets]) -> RulesetDetailOut:
+    return _detail(rulesets.get(name))
 
 
 @get(
@@ -164,8 +166,8 @@ def get_ruleset(name: FromPath[str]) -> RulesetDetailOut:
     summary="The rules reference of a ruleset: the general rules (G-n), then the game's own",
     sync_to_thread=False,
 )
-def list_rules(name: FromPath[str]) -> RulesOut:
-    ruleset = registry.get(name)
+def list_rules(name: FromPath[str], rulesets: NamedDependency[Rulesets]) -> RulesOut:
+    ruleset = rulesets.get(name)
     return RulesOut(
         ruleset=ruleset.name,
         title=ruleset.title,
@@ -179,8 +181,8 @@ def list_rules(name: FromPath[str]) -> RulesOut:
     summary="One rule: what it says, the reading chosen, its source (a refusal's `rule_url`)",
     sync_to_thread=False,
 )
-def get_rule(name: FromPath[str], rule_id: FromPath[str]) -> RuleOut:
-    ruleset = registry.get(name)
+def get_rule(name: FromPath[str], rule_id: FromPath[str], rulesets: NamedDependency[Rulesets]) -> RuleOut:
+    ruleset = rulesets.get(name)
     entry = rules_reference.entry_for(ruleset, rule_id)
     if entry is None:
         raise NotFound("rule", rule_id)

@@ -1,7 +1,9 @@
 """The HTTP API (litestar). `create_app(settings)` is the one composition root: it assembles the resources'
 controllers (`api_clubs`, `api_games`, `api_projections`, `api_competitions`, `api_rulesets`, `keys_api`,
-the pages) with their dependencies (`dependencies`); none of them imports this module. Nothing is opened
-at import time; the store is opened (and migrated) at start-up and closed at shutdown."""
+the pages) with their dependencies (`dependencies`); none of them imports this module. The games served
+(`domain.registry.Rulesets`) are built here once and handed down: to the records and the projector, to
+handlers through the `rulesets` dependency and `records.rulesets`. Nothing is opened at import time; the
+store is opened (and migrated) at start-up and closed at shutdown."""
 
 from __future__ import annotations
 
@@ -19,14 +21,14 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from domain import registry
+from domain.registry import Rulesets
 from service import api_docs, api_rulesets, pages
 from service.api_clubs import ClubController
 from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
 from service.api_games import GameController
 from service.api_projections import HANDLERS as PROJECTION_HANDLERS
 from service.auth import Authenticator
-from service.dependencies import provide_principal, provide_records
+from service.dependencies import provide_principal, provide_records, provide_rulesets
 from service.errors import exception_handlers, problem
 from service.guards import club_exists, is_operator
 from service.keys_api import HANDLERS as KEY_HANDLERS
@@ -144,13 +146,20 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def create_app(settings: Settings | None = None, store: Store | None = None, configure_logs: bool = True) -> Litestar:
-    """Build the app. A store given here (tests) is used as is; otherwise it is opened at start-up."""
+def create_app(
+    settings: Settings | None = None,
+    rulesets: Rulesets | None = None,
+    store: Store | None = None,
+    configure_logs: bool = True,
+) -> Litestar:
+    """Build the app. The games it serves are `rulesets` when given (tests add their own), else the
+    settings' (`Settings.rulesets`). A store given here (tests) is used as is; otherwise it is opened at
+    start-up."""
     settings = settings or Settings.from_env()
-    registry.load_modules(m for m in settings.extra_rulesets.split(",") if m.strip())
+    rulesets = settings.rulesets() if rulesets is None else rulesets
     if configure_logs:
         configure_logging(settings.log_format, settings.log_level)
-    app_state = State({"settings": settings, "limits": Limits.of(settings)})
+    app_state = State({"settings": settings, "limits": Limits.of(settings), "rulesets": rulesets})
     own_store = store is None
 
     def startup(app: Litestar) -> None:
@@ -163,7 +172,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             if applied:
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
-        app.state.records = GameRecords(opened, limits=app.state.limits)
+        app.state.records = GameRecords(opened, rulesets, limits=app.state.limits)
         app.state.hot_pool = None
         # Every node seals read-your-writes tokens alike: the key is a setting or made once in the database.
         app.state.tokens = PositionTokens(settings.position_key or opened.server_secret(POSITION_SECRET))
@@ -184,12 +193,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
                 app.state.replicas.start()
         app.state.projector = None
         if settings.run_projector:
-            # Load the built-in games here, before the projector thread and the request threads both ask
-            # the registry for them.
-            registry.all_rulesets()
             runners = [
                 Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
-                for projection in projections(opened, snapshot_every=settings.snapshot_every)
+                for projection in projections(opened, rulesets, snapshot_every=settings.snapshot_every)
             ]
             app.state.projector = ProjectorThread(
                 runners,
@@ -227,6 +233,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None, con
             # Cheap enough for the event loop: keys are remembered (a miss is one indexed lookup).
             "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records),
+            "rulesets": Provide(provide_rulesets, sync_to_thread=False),
         },
         route_handlers=[
             ClubController,

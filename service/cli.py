@@ -1,4 +1,7 @@
-"""The `tablelog` command: serve, migrate, export / import games, clubs and keys, resource imports."""
+"""The `tablelog` command: serve, migrate, export / import games, clubs and keys, resource imports.
+
+`main` is the command line's composition root: it builds the games served (`Settings.rulesets`) once and
+builds the parser for them; each command finds them in `args.rulesets`."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import msgspec
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from domain import registry
+from domain.registry import Rulesets, UnknownRuleset
 from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
@@ -204,7 +207,7 @@ def cmd_club_export(args: argparse.Namespace) -> int:
 
     store = _store(_settings(args))
     try:
-        document = export_club(GameRecords(store), args.club_id)
+        document = export_club(GameRecords(store, args.rulesets), args.club_id)
     finally:
         store.close()
     if args.output:
@@ -222,7 +225,7 @@ def cmd_club_import(args: argparse.Namespace) -> int:
     data = Path(args.file).read_bytes()
     store = _store(_settings(args))
     try:
-        document = import_club(GameRecords(store), data)
+        document = import_club(GameRecords(store, args.rulesets), data)
     finally:
         store.close()
     print(
@@ -305,7 +308,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if record is None:
             print(f"no game {args.game!r} in club {args.club!r}", file=sys.stderr)
             return 2
-        lines = GameRecords(store).export_stream(record.club_id, record.game_id)
+        lines = GameRecords(store, args.rulesets).export_stream(record.club_id, record.game_id)
     finally:
         store.close()
     document = b"".join(line + b"\n" for line in lines)
@@ -322,7 +325,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     store = _store(_settings(args))
     try:
-        breaks = list(GameRecords(store).verify())
+        breaks = list(GameRecords(store, args.rulesets).verify())
         checked = store.count_events()
     finally:
         store.close()
@@ -349,7 +352,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         if store.get_club(args.club) is None:
             print(f"no club {args.club!r}", file=sys.stderr)
             return 2
-        record, result = GameRecords(store).import_stream(
+        record, result = GameRecords(store, args.rulesets).import_stream(
             args.club, lines, Recorder(club_id=args.club), game_id=args.game_id
         )
     finally:
@@ -368,7 +371,9 @@ def cmd_resource_import(args: argparse.Namespace) -> int:
         if store.get_club(args.club) is None:
             print(f"no club {args.club!r}", file=sys.stderr)
             return 2
-        stored = GameRecords(store).import_resource(args.club, args.ruleset, args.kind, args.id or path.stem, data)
+        stored = GameRecords(store, args.rulesets).import_resource(
+            args.club, args.ruleset, args.kind, args.id or path.stem, data
+        )
     finally:
         store.close()
     print(f"{args.kind} {stored.resource_id} version {stored.version} imported ({stored.content_hash})")
@@ -388,7 +393,7 @@ def cmd_project(args: argparse.Namespace) -> int:
     store = _store(settings)
     runners = [
         Runner(store, projection, batch=args.batch, lease_seconds=settings.projector_lease_seconds)
-        for projection in projections(store, snapshot_every=settings.snapshot_every)
+        for projection in projections(store, args.rulesets, snapshot_every=settings.snapshot_every)
     ]
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -423,7 +428,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     store = _store(settings)
-    by_name = {p.name: p for p in projections(store, snapshot_every=settings.snapshot_every)}
+    by_name = {p.name: p for p in projections(store, args.rulesets, snapshot_every=settings.snapshot_every)}
     if args.projection not in by_name:
         print(f"no projection {args.projection!r}; the projections are {', '.join(by_name)}", file=sys.stderr)
         store.close()
@@ -461,8 +466,10 @@ def _database_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database-url", help="sqlite:///path.db (default ./tablelog.db) or postgresql://...")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
+    """The commands, for the games in `rulesets` (a resource import command per kind they read)."""
     parser = argparse.ArgumentParser(prog="tablelog", description="Game records and replays for tabletop clubs.")
+    parser.set_defaults(rulesets=rulesets)
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="run the HTTP service")
@@ -547,12 +554,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     # One command per kind of resource the rulesets read: `tablelog catalogue import atlantic-storm FILE`.
     kinds: dict[str, list[str]] = {}
-    for ruleset in registry.all_rulesets():
+    for ruleset in rulesets:
         for kind in ruleset.resource_kinds:
             kinds.setdefault(kind, []).append(ruleset.name)
     kinds.setdefault("resource", [])
-    for kind, rulesets in sorted(kinds.items()):
-        group = commands.add_parser(kind, help=f"import a {kind}" + (f" ({', '.join(rulesets)})" if rulesets else ""))
+    for kind, readers in sorted(kinds.items()):
+        group = commands.add_parser(kind, help=f"import a {kind}" + (f" ({', '.join(readers)})" if readers else ""))
         actions = group.add_subparsers(dest="action", required=True)
         importer = actions.add_parser("import", help=f"validate and store a club's {kind} file")
         importer.add_argument("ruleset")
@@ -599,7 +606,7 @@ def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
         ValidationException: (1, lambda e: e.detail),
         TooLarge: (1, str),
         ClubImportError: (1, str),
-        registry.UnknownRuleset: (1, str),
+        UnknownRuleset: (1, str),
         StoreError: (1, str),
         OSError: (1, lambda e: f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e)),
         sqlite3.Error: (1, database),
@@ -618,12 +625,13 @@ def _refusal(error: BaseException) -> tuple[int, str] | None:
     return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `tablelog` console script. An error a command may meet (a taken id, a missing
-    file, a refused import...) is told on stderr without a traceback: one line (a resource's bad rows one
-    line each), and an exit status of 1, or 2 when something named does not exist."""
-    registry.load_modules(m for m in Settings.from_env().extra_rulesets.split(",") if m.strip())
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, rulesets: Rulesets | None = None) -> int:
+    """Entry point of the `tablelog` console script, for the games in `rulesets` (tests add their own) or
+    else the environment's settings'. An error a command may meet (a taken id, a missing file, a refused
+    import...) is told on stderr without a traceback: one line (a resource's bad rows one line each), and an
+    exit status of 1, or 2 when something named does not exist."""
+    rulesets = Settings.from_env().rulesets() if rulesets is None else rulesets
+    args = build_parser(rulesets).parse_args(argv)
     try:
         return int(args.run(args))
     except Exception as error:

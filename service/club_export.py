@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
-from domain import registry
+from domain.registry import UnknownRuleset
 from projections.campaigns import Campaign
 from projections.standings import League, Removal
 from service.limits import CLUB_ID_PATTERN, check_id
@@ -145,7 +145,7 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
             prepared.append(records.prepare_import(club_id, [bytes(line) for line in entry.lines], entry.game_id))
         except BadEvent as error:
             raise ClubImportError(f"Game {entry.game_id!r}, event {error.index}: {error.message}") from None
-        except (BatchRuleError, registry.UnknownRuleset) as error:
+        except (BatchRuleError, UnknownRuleset) as error:
             raise ClubImportError(f"Game {entry.game_id!r}: {error}") from None
     # The club is new here, so none of its game ids is taken (another club's games are no matter).
     _check_references(document)

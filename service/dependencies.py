@@ -1,5 +1,6 @@
 """What the API's handlers are given (litestar dependencies): the caller, the records to read (a replica
-when the client's read-your-writes token allows), the club a key may reach, the viewer a request names."""
+when the client's read-your-writes token allows), the games served, the club a key may reach, the viewer a
+request names."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from litestar.di import NamedDependency
 from litestar.exceptions import PermissionDeniedException, ValidationException
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
+from domain.registry import Rulesets
 from domain.ruleset import Viewer
 from service.auth import Principal
 from service.guards import (
@@ -76,6 +78,12 @@ async def provide_records(
     if replicas is None or request.method != "GET":
         return state.records
     return state.records.reading_from(await replicas.read_store(state.store, wanted))
+
+
+def provide_rulesets(state: State) -> Rulesets:
+    """The games this app serves, as `create_app` was given them."""
+    rulesets: Rulesets = state.rulesets
+    return rulesets
 
 
 def opened_token(tokens: PositionTokens, club_id: str, token: str, source: str) -> int:

@@ -1,4 +1,4 @@
-"""JSON Schemas of every ruleset's events, built from the registry (the service never names a game).
+"""JSON Schemas of every ruleset's events, built from the rulesets given (the service never names a game).
 
 Each ruleset's events form a tagged union: `oneOf` its event structs, with a discriminator on `type`.
 Event components are named by their never-renamed tag (`milles_nautiques.warship_played`), the structs

@@ -5,7 +5,6 @@ The committed `openapi/openapi.json` is kept in step with the code by `tests/ser
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
@@ -21,10 +20,9 @@ DEFAULT_PATH = Path(__file__).resolve().parents[1] / "openapi" / "openapi.json"
 
 def document() -> bytes:
     """The OpenAPI document as stable, indented JSON."""
-    app = create_app(Settings(), store=None, configure_logs=False)
-    # The games the project ships, whatever else a process registered (tests add their own).
-    builtin = [importlib.import_module(module).RULESET for module in registry.BUILTIN_MODULES]
-    schema = complete(app.openapi_schema.to_schema(), app, builtin)
+    # The games the project ships, whatever the environment adds.
+    app = create_app(Settings(), rulesets=registry.load(), configure_logs=False)
+    schema = complete(app.openapi_schema.to_schema(), app)
     return msgspec.json.format(msgspec.json.encode(schema, order="sorted"), indent=2) + b"\n"
 
 

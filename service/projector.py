@@ -30,8 +30,8 @@ from typing import Any, Protocol
 
 import msgspec
 
-from domain import registry
 from domain.record import Correction, Folded, GameStarted, decoder, start
+from domain.registry import Rulesets, UnknownRuleset
 from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
@@ -86,17 +86,18 @@ class GameFold:
 
 class GameFolds:
     """Games folded event by event, the latest `size` kept; on a miss a game is folded again from its
-    stream."""
+    stream. Games of a ruleset not in `rulesets` are skipped."""
 
-    def __init__(self, store: Store, *, size: int = 256) -> None:
+    def __init__(self, store: Store, rulesets: Rulesets, *, size: int = 256) -> None:
         self.store = store
+        self.rulesets = rulesets
         self._cache: OrderedDict[str, GameFold] = OrderedDict()
         self._size = size
         self._unknown: set[str] = set()
 
     def before(self, event: StoredEvent) -> GameFold | None:
         """The game's fold just before `event` (None before the first event, or for a game of a
-        ruleset not registered here)."""
+        ruleset not served here)."""
         fold = self._cache.get(event.stream_id)
         if fold is not None and fold.folded.version == event.version - 1:
             return fold
@@ -110,7 +111,7 @@ class GameFolds:
 
     def apply(self, fold: GameFold | None, event: StoredEvent) -> GameFold | None:
         """`fold` advanced by `event` (a new fold for a game's first event); None when the game's ruleset
-        is not registered here: its events are skipped, and counted by a rebuild once it is."""
+        is not served here: its events are skipped, and counted by a rebuild once it is."""
         if fold is None:
             if event.version != 1 or event.stream_id in self._unknown:
                 return None
@@ -119,8 +120,8 @@ class GameFolds:
                 return None
             started = msgspec.json.decode(event.data, type=GameStarted)
             try:
-                ruleset = registry.get(started.ruleset)
-            except registry.UnknownRuleset:
+                ruleset = self.rulesets.get(started.ruleset)
+            except UnknownRuleset:
                 self._unknown.add(event.stream_id)
                 get_logger().warning("projector.unknown_ruleset", game_id=event.stream_id, ruleset=started.ruleset)
                 return None
@@ -150,9 +151,9 @@ class Games:
         "rating_history",
     )
 
-    def __init__(self, store: Store, *, snapshot_every: int = 100) -> None:
+    def __init__(self, store: Store, rulesets: Rulesets, *, snapshot_every: int = 100) -> None:
         self.every = snapshot_every
-        self.folds = GameFolds(store)
+        self.folds = GameFolds(store, rulesets)
         self.ratings = Ratings(store)
 
     def handle(self, events: Sequence[StoredEvent]) -> list[ReadModelWrite]:
@@ -219,9 +220,9 @@ def snapshot_row(stream_id: StreamId, snap: Snapshot) -> SnapshotRow:
     )
 
 
-def projections(store: Store, *, snapshot_every: int = 100) -> list[Projection]:
-    """Every projection the service keeps."""
-    return [Games(store, snapshot_every=snapshot_every)]
+def projections(store: Store, rulesets: Rulesets, *, snapshot_every: int = 100) -> list[Projection]:
+    """Every projection the service keeps, of the games in `rulesets`."""
+    return [Games(store, rulesets, snapshot_every=snapshot_every)]
 
 
 PROJECTION_NAMES = (Games.name,)

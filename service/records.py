@@ -23,8 +23,8 @@ import anyio
 import anyio.to_thread
 import msgspec
 
-from domain import registry
 from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
+from domain.registry import Rulesets
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
 from service.limits import Count, Id, Limits, check_id
 from service.store.async_events import AsyncEvents, InThreads
@@ -187,17 +187,20 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class GameRecords:
-    """The use cases the API and the CLI share."""
+    """The use cases the API and the CLI share, over the games in `rulesets` (a game of another ruleset
+    is an UnknownRuleset)."""
 
     def __init__(
         self,
         store: Store,
+        rulesets: Rulesets,
         *,
         cache_size: int = 512,
         limits: Limits | None = None,
         loop_store: AsyncEvents | None = None,
     ) -> None:
         self.store = store
+        self.rulesets = rulesets
         self.loop_store: AsyncEvents = loop_store if loop_store is not None else InThreads(store)
         """The same store as the event loop awaits it (the `_async` use cases)."""
         self.limits = limits or Limits.of()
@@ -301,7 +304,7 @@ class GameRecords:
 
     def create_game(self, club_id: str, request: NewGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
         """Create a game: its first event records the set-up and the ruleset version (G-5)."""
-        ruleset = registry.get(request.ruleset)
+        ruleset = self.rulesets.get(request.ruleset)
         players_by_id = {
             p.player_id: p for p in self.store.get_players(club_id, [s.player_id for s in request.players])
         }
@@ -409,7 +412,7 @@ class GameRecords:
     ) -> RecordSteps[AppendResult]:
         self.limits.batch(list(raw_events))
         record = yield from self._owned(club_id, game_id)
-        ruleset = registry.get(record.ruleset)
+        ruleset = self.rulesets.get(record.ruleset)
         # An import-sized batch is decoded and checked in a worker thread (on the loop, a scorekeeper's
         # few events cost less than the hop), so it never stalls the other requests.
         large = len(raw_events) > LOOP_BATCH
@@ -531,7 +534,7 @@ class GameRecords:
             kept = [msgspec.json.decode(line, type=_ExportedMembers) for line in lines]
         except msgspec.DecodeError as error:
             raise _bad_event(0, error) from None
-        ruleset = registry.get(head.ruleset)
+        ruleset = self.rulesets.get(head.ruleset)
         events = self.decode_batch(ruleset, list(lines[1:]), first_index=1) if len(lines) > 1 else []
         folded = accept_batch(start(ruleset, head), events, first_index=1)
         everything = [head, *events]
@@ -654,7 +657,7 @@ class GameRecords:
         return self._run(self._folded(record, at_version))
 
     def _folded(self, record: GameRecord, at_version: int | None = None) -> RecordSteps[Folded]:
-        ruleset = registry.get(record.ruleset)
+        ruleset = self.rulesets.get(record.ruleset)
         with self._lock:
             cached = self._cache.get(record.stream_id)
         if at_version is None and cached is not None:
@@ -736,7 +739,7 @@ class GameRecords:
     def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:
         """Validate a club's file (a catalogue, a scenario) and store it as a new immutable version."""
         check_id(self.limits, "resource_id", resource_id)
-        ruleset = registry.get(ruleset_name)
+        ruleset = self.rulesets.get(ruleset_name)
         if kind not in ruleset.resource_kinds:
             raise NotFound("resource kind", f"{ruleset_name}/{kind}")
         self.limits.resource(data)

@@ -7,6 +7,8 @@ from typing import Literal
 
 import msgspec
 
+from domain import registry
+
 DEFAULT_DATABASE_URL = "sqlite:///./tablelog.db"
 
 
@@ -44,7 +46,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     live_keepalive_seconds: float = 15.0
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
-    """Comma-separated modules exporting RULESET, registered beside the built-in games."""
+    """Comma-separated modules exporting RULESET, served beside the built-in games (`rulesets`)."""
     # Rate limits (service.ratelimit), per server process; 0 turns one off.
     rate_limit_writes_per_minute: int = 1200
     """Writes (appends, creations, imports) a minute per API key."""
@@ -84,6 +86,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     position_key: str | None = None
     """The secret that seals read-your-writes tokens (`Tablelog-Position`; any string, at least 32
     characters). None: one made once in the database (`server_secrets`), which every node reads alike."""
+
+    def rulesets(self) -> registry.Rulesets:
+        """The games this process serves: the built-in ones (`domain.registry`) and `extra_rulesets`. Built
+        once by each composition root (`service.app.create_app`, `service.cli.main`), which hands it down."""
+        return registry.load(self.extra_rulesets.split(","))
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:

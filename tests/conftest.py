@@ -20,11 +20,6 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
-from domain import registry
-from tests.support import tally
-
-registry.register(tally.RULESET)
-
 LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
 

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
+from domain import registry
 from service.cli import build_parser
 from service.settings import Settings
 
@@ -28,7 +29,7 @@ def test_the_image_installs_the_project_with_the_readmes_install_script() -> Non
 def test_every_compose_service_runs_a_tablelog_command_with_known_settings() -> None:
     compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
     known = {f"TABLELOG_{name.upper()}" for name in Settings.__struct_fields__}
-    parser = build_parser()
+    parser = build_parser(registry.load())
     ours = {name: svc for name, svc in compose["services"].items() if "build" in svc}
     assert set(ours) == {"migrate", "api", "projector"}
     for name, service in ours.items():
@@ -78,7 +79,7 @@ def test_the_scale_profile_runs_a_primary_a_replica_two_nodes_reading_it_one_pro
     services = compose["services"]
     assert set(services) == {"primary", "replica", "migrate", "api-a", "api-b", "projector", "proxy"}
     known = {f"TABLELOG_{name.upper()}" for name in Settings.__struct_fields__}
-    parser = build_parser()
+    parser = build_parser(registry.load())
     ours = {name: svc for name, svc in services.items() if "build" in svc}
     assert set(ours) == {"migrate", "api-a", "api-b", "projector"}
     for name, service in ours.items():

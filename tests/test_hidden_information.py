@@ -24,7 +24,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import registry
 from domain.atlantic_storm import events as storm
 from domain.memoire44 import events as m44
 from domain.milles_nautiques import events as mn
@@ -32,6 +31,7 @@ from domain.record import Folded, GameStarted, decoder, effective_events_of, sta
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay
 from service.live import LiveStep
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = sorted((ROOT / "tests" / "domain").glob("*/fixtures/*.jsonl"))
@@ -247,7 +247,7 @@ def _in_effect(events: list[Any]) -> list[Any]:
 
 def _fixture(path: Path) -> tuple[Ruleset, list[Any]]:
     lines = [line for line in path.read_bytes().splitlines() if line.strip()]
-    ruleset = registry.get(msgspec.json.decode(lines[0], type=GameStarted).ruleset)
+    ruleset = RULESETS.get(msgspec.json.decode(lines[0], type=GameStarted).ruleset)
     return ruleset, _in_effect([decoder(ruleset).decode(line) for line in lines])
 
 
@@ -297,7 +297,7 @@ GAMES: dict[str, Callable[[random.Random, int], list[Any]]] = {
 
 
 def play_and_swap(name: str, games: int, seed: int) -> int:
-    ruleset = registry.get(name)
+    ruleset = RULESETS.get(name)
     compared = 0
     for number in range(games):
         rng = random.Random(seed + number)

@@ -13,6 +13,7 @@ import pytest
 
 from domain import registry, rules_reference
 from domain.rules_reference import RulesReferenceError, parse
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 THIS_FILE = Path(__file__).resolve()
@@ -56,7 +57,7 @@ def reference_for_prefix(prefix: str) -> tuple[str, rules_reference.RulesReferen
     """The file (package) that must hold the ids of `prefix`, and its parsed content."""
     if prefix == "G":
         return rules_reference.GENERAL_PACKAGE, rules_reference.general()
-    ruleset = registry.get(RULESET_OF_PREFIX[prefix])
+    ruleset = RULESETS.get(RULESET_OF_PREFIX[prefix])
     return rules_reference.package_of(ruleset), rules_reference.of_ruleset(ruleset)
 
 
@@ -80,7 +81,7 @@ def _cited_in_tests(rule_id: str, test_texts: list[str]) -> bool:
 def test_every_entry_of_every_reference_is_cited_by_a_test() -> None:
     # This file names ids only as examples of the format: citing them here does not count.
     test_texts = [p.read_text(encoding="utf-8") for p in _text_files(ROOT / "tests") if p.resolve() != THIS_FILE]
-    references = [rules_reference.general()] + [rules_reference.of_ruleset(r) for r in registry.all_rulesets()]
+    references = [rules_reference.general()] + [rules_reference.of_ruleset(r) for r in RULESETS]
     uncited = [e.rule_id for ref in references for e in ref.entries if not _cited_in_tests(e.rule_id, test_texts)]
     assert uncited == [], f"entries no test under tests/ cites: {', '.join(uncited)}"
 
@@ -176,6 +177,6 @@ def test_a_package_without_a_reference_file_has_an_empty_reference() -> None:
 
 
 def test_a_ruleset_may_name_the_package_of_its_reference() -> None:
-    game = registry.get("milles-nautiques")
+    game = RULESETS.get("milles-nautiques")
     assert rules_reference.package_of(dataclasses.replace(game, rules_package="domain")) == "domain"
     assert rules_reference.package_of(game) == "domain.milles_nautiques"

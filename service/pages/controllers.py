@@ -28,7 +28,6 @@ from litestar.params import Body, FromPath, FromQuery, HeaderParameter, QueryPar
 from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
 
-from domain import registry
 from projections.errors import ProjectionError
 from service.api_projections import LiveGame
 from service.auth import Principal, new_session
@@ -418,7 +417,7 @@ def _live_stream(
     live = LiveGame(
         state.live,
         records.store,
-        registry.get(record.ruleset),
+        records.rulesets.get(record.ruleset),
         record.stream_id,
         resume,
         state.settings.snapshot_every,

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 from markupsafe import Markup
 
-from domain import registry, rules_reference
+from domain import rules_reference
 from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
@@ -191,7 +191,7 @@ def game_step(
 ) -> dict[str, Any]:
     """The replay viewer at `step` (the last one the principal may see when None)."""
     record = records.game(club_id, game_id)
-    ruleset = registry.get(record.ruleset)
+    ruleset = records.rulesets.get(record.ruleset)
     horizon = spectator_horizon(records.store, principal, record.stream_id)
     # The narration is the viewer's too (G-2): a seat's replay names its own draws, the public's none.
     viewer = viewer_of(principal, view, seat, len(record.player_ids))
@@ -267,7 +267,7 @@ def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every:
     """The live page as it opens: the public view at the last step spectators may see (the stream that
     follows holds steps back the same way)."""
     record = records.game(club_id, game_id)
-    ruleset = registry.get(record.ruleset)
+    ruleset = records.rulesets.get(record.ruleset)
     stream = record.stream_id
     delay = records.store.spectator_delay(stream)
     horizon = spectators_horizon(records.store, stream)
@@ -314,7 +314,7 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
         "campaigns": [c.collection_id for c in store.list_collections("campaign", club_id)],
         "players": store.list_players(club_id),
         "names": _player_names(records, club_id),
-        "titles": {r.name: r.title for r in registry.all_rulesets()},
+        "titles": {r.name: r.title for r in records.rulesets},
     }
 
 
@@ -330,7 +330,7 @@ def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date 
         (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
         for i, row in enumerate(table.rows)
     ]
-    ruleset = registry.get(league.ruleset)
+    ruleset = records.rulesets.get(league.ruleset)
     return {
         "league": league,
         "table": table,
@@ -362,7 +362,7 @@ def rule_hint(ruleset: Ruleset, rule_id: str) -> RuleHint:
 
 def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[str, Any]:
     campaign, game_ids = _campaign(records, club_id, campaign_id)
-    ruleset = registry.get(campaign.ruleset)
+    ruleset = records.rulesets.get(campaign.ruleset)
     summaries = records.store.game_summaries(club_id, game_ids)
     games = campaign_games(records, club_id, game_ids, summaries)
     status = campaign_status(ruleset, campaign, games)
@@ -415,7 +415,7 @@ def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str,
         "results": results,
         "leagues": leagues,
         "names": _player_names(records, club_id),
-        "titles": {r.name: r.title for r in registry.all_rulesets()},
+        "titles": {r.name: r.title for r in records.rulesets},
     }
 
 

@@ -27,7 +27,6 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
-from domain import registry
 from domain.record import Folded
 from domain.ruleset import Ruleset, Viewer
 from service.api_games import AppendIn, AppendOut
@@ -180,9 +179,9 @@ def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, st
 
 
 @functools.cache
-def event_schema(ruleset_name: str) -> str:
+def event_schema(ruleset: Ruleset) -> str:
     """The ruleset's events as one JSON Schema document (the page builds its small forms from it)."""
-    return msgspec.json.encode(ruleset_event_schema(registry.get(ruleset_name))).decode()
+    return msgspec.json.encode(ruleset_event_schema(ruleset)).decode()
 
 
 # -- starting a game ----------------------------------------------------------------------------------------
@@ -267,7 +266,7 @@ def _form_page(
     return {
         "links": reads_links(club_id),
         "principal": principal,
-        "rulesets": registry.all_rulesets(),
+        "rulesets": records.rulesets,
         "ruleset": ruleset,
         "players": records.store.list_players(club_id),
         "seats": range(MAX_SEATS),
@@ -302,7 +301,7 @@ class RecordPages(Controller):
         records: NamedDependency[GameRecords],
         ruleset: FromQuery[str | None] = None,
     ) -> Template:
-        chosen = registry.get(ruleset) if ruleset else None
+        chosen = records.rulesets.get(ruleset) if ruleset else None
         return Template(template_name="new_game.html", context=_form_page(records, principal, club_id, chosen))
 
     @post("/games/new", status_code=303)
@@ -314,7 +313,7 @@ class RecordPages(Controller):
         records: NamedDependency[GameRecords],
     ) -> Response[Any]:
         form = {k: str(v) for k, v in (await request.form()).items()}
-        ruleset = registry.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
+        ruleset = records.rulesets.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
         try:
             record, _ = records.create_game(club_id, new_game_of(ruleset, form), _recorder(principal, club_id))
         except Exception as error:  # shown as the API's problem details, in words (unknown errors re-raise)
@@ -343,7 +342,7 @@ class RecordPages(Controller):
                 "ruleset": folded.ruleset,
                 "players": sorted(folded.setup.players, key=lambda p: p.seat),
                 "payload": msgspec.json.encode(payload).decode().replace("</", "<\\/"),
-                "schema": event_schema(record.ruleset).replace("</", "<\\/"),
+                "schema": event_schema(folded.ruleset).replace("</", "<\\/"),
                 "picture": Markup(payload.picture),
             },
         )

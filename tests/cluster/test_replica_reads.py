@@ -24,6 +24,7 @@ from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import roll
 from tests.support.cluster import Standby, free_port, with_address
+from tests.support.rulesets import RULESETS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("cluster")]
 
@@ -40,7 +41,7 @@ def node(schema_url: str, replicas: str, **settings: Any) -> Iterator[Api]:
         "read_replica_wait_seconds": 0.3,
         "snapshot_every": 5,
     }
-    with TestClient(create_app(Settings(**(options | settings)), configure_logs=False)) as client:
+    with TestClient(create_app(Settings(**(options | settings)), configure_logs=False, rulesets=RULESETS)) as client:
         yield Api(client)
 
 

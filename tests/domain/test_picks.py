@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from domain import registry
 from domain.record import decoder, fold
 from domain.ruleset import Viewer
 from domain.svg import pick
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 PICK = re.compile(r"data-pick=\"([^\"]+)\" data-pick-name=\"([^\"]+)\"")
@@ -19,7 +19,7 @@ PICK = re.compile(r"data-pick=\"([^\"]+)\" data-pick-name=\"([^\"]+)\"")
 
 def picture_after(fixture: str, count: int) -> tuple[str, Any]:
     lines = (ROOT / fixture).read_bytes().splitlines()
-    ruleset = registry.get(json.loads(lines[0])["ruleset"])
+    ruleset = RULESETS.get(json.loads(lines[0])["ruleset"])
     read = decoder(ruleset)
     state = fold(ruleset, [read.decode(line) for line in lines[: count + 1]]).state
     view = ruleset.view(state, Viewer.public())

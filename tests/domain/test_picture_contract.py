@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from domain import registry
 from domain.milles_nautiques.scoring import points_text as points
 from domain.record import Correction, start
 from domain.ruleset import Viewer
@@ -18,6 +17,7 @@ from domain.svg import Changed, esc
 from projections.diff import diff
 from tests.domain.test_ruleset_contract import FIXTURES, load
 from tests.support import tally
+from tests.support.rulesets import RULESETS
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -36,7 +36,7 @@ def changed_elements(root: ET.Element) -> list[ET.Element]:
 
 
 def test_every_built_in_game_draws_pictures_and_a_ruleset_without_one_says_none() -> None:
-    for ruleset in registry.all_rulesets():
+    for ruleset in RULESETS:
         picture = ruleset.picture
         assert picture is None or callable(picture)
         if ruleset.name != "tally":

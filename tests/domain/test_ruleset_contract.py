@@ -1,4 +1,4 @@
-"""What every registered game owes the rest of tablelog, checked on each game's recorded fixtures:
+"""What every game served owes the rest of tablelog, checked on each game's recorded fixtures:
 deterministic folds, states that survive a snapshot (encoded and decoded with `state_type`), views and
 results that go over the wire, a narration line for every event, and integer scores."""
 
@@ -14,9 +14,9 @@ import msgspec
 import pytest
 
 import domain
-from domain import registry
 from domain.record import Correction, GameStarted, decoder, start
 from domain.ruleset import Event, Narration, Viewer
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "tests" / "domain").glob("*/fixtures/*.jsonl"))
@@ -24,13 +24,13 @@ FIXTURES = sorted((ROOT / "tests" / "domain").glob("*/fixtures/*.jsonl"))
 
 def load(path: Path) -> tuple[Any, list[Any]]:
     lines = [line for line in path.read_bytes().splitlines() if line.strip()]
-    ruleset = registry.get(msgspec.json.decode(lines[0], type=GameStarted).ruleset)
+    ruleset = RULESETS.get(msgspec.json.decode(lines[0], type=GameStarted).ruleset)
     return ruleset, [decoder(ruleset).decode(line) for line in lines]
 
 
 def test_every_built_in_game_has_recorded_fixtures() -> None:
     games = {p.parent.parent.name.replace("_", "") for p in FIXTURES}
-    for ruleset in registry.all_rulesets():
+    for ruleset in RULESETS:
         if ruleset.name != "tally":
             assert ruleset.name.replace("-", "") in games, f"{ruleset.name} has no recorded fixture"
 
@@ -81,7 +81,7 @@ EVENT_CLASSES = _event_classes()
 
 def test_the_event_classes_found_are_those_of_the_record_and_every_game() -> None:
     assert {GameStarted, Correction} <= set(EVENT_CLASSES)
-    for ruleset in registry.all_rulesets():
+    for ruleset in RULESETS:
         if ruleset.name in ("tally", "hands"):
             continue
         union = set(getattr(ruleset.event_type, "__args__", (ruleset.event_type,)))

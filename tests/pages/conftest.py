@@ -25,6 +25,7 @@ from service.cli import main as tablelog
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import free_port
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -97,7 +98,8 @@ class Site:
         for path in FIXTURES:
             game_id = re.sub(r"[^a-z0-9-]", "-", path.stem)
             code = tablelog(
-                ["import", str(path), "--club", "c1", "--game-id", game_id, "--database-url", self.database_url]
+                ["import", str(path), "--club", "c1", "--game-id", game_id, "--database-url", self.database_url],
+                rulesets=RULESETS,
             )
             assert code == 0
             self.games[path.stem] = game_id
@@ -131,7 +133,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             live_poll_seconds=0.1,
             live_keepalive_seconds=1,
             projector_poll_seconds=0.05,
-        )
+        ),
+        rulesets=RULESETS,
     )
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=1)

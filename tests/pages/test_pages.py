@@ -13,13 +13,13 @@ from typing import Any
 import httpx
 import pytest
 
-from domain import registry
 from domain.memoire44.catalogue import CARDS
 from domain.milles_nautiques.catalogue import BY_NAME
 from service.pages.render import change_text
 from tests.pages.conftest import ROOT, Site, screenshot, sign_in
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
+from tests.support.rulesets import RULESETS
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +61,7 @@ below it."""
 def expected_picture(site: Site, game_id: str, ruleset: str, number: int, view: str = "public") -> str:
     """What the game's picture draws at `number` for the view, from the API's view and changed paths."""
     shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view={view}", site.record)
-    draw = registry.get(ruleset).picture
+    draw = RULESETS.get(ruleset).picture
     assert draw is not None
     return draw(shown["view"], [tuple(c["path"]) for c in shown["changes"]])
 
@@ -91,7 +91,7 @@ def walk(browser: Any, site: Site, every_step: bool) -> None:
     for stem, game_id in site.games.items():
         told = site.get(f"/clubs/c1/games/{game_id}/replay", site.record)
         steps = told["steps"]
-        drawn = told["ruleset"] if getattr(registry.get(told["ruleset"]), "picture", None) else ""
+        drawn = told["ruleset"] if getattr(RULESETS.get(told["ruleset"]), "picture", None) else ""
         assert drawn, f"{stem}: every recorded game's ruleset draws a picture"
         page.goto(f"/club/c1/games/{game_id}/replay/1")
         check_step(page, site, game_id, steps, 1, drawn)

@@ -15,6 +15,7 @@ from service.pages.render import change_text
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
@@ -26,7 +27,8 @@ def member(tmp_path: Any) -> Iterator[tuple[Api, str]]:
             log_format="json",
             run_projector=False,
             snapshot_every=10,
-        )
+        ),
+        rulesets=RULESETS,
     )
     with TestClient(app) as client:
         api = Api(client)
@@ -103,11 +105,11 @@ def test_a_rule_id_on_a_page_links_its_entry_and_shows_its_words_on_hover() -> N
 
     from jinja2 import Environment, FileSystemLoader
 
-    from domain import registry, rules_reference
+    from domain import rules_reference
     from service.pages import TEMPLATES
     from service.pages.reads import rule_hint
 
-    ruleset = registry.get("milles-nautiques")
+    ruleset = RULESETS.get("milles-nautiques")
     hint = rule_hint(ruleset, "MN-17")
     entry = rules_reference.entry_for(ruleset, "MN-17")
     assert entry is not None and hint.url == "/rulesets/milles-nautiques/rules/MN-17"

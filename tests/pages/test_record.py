@@ -12,11 +12,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import registry
 from domain.record import decoder, fold
 from domain.ruleset import Viewer
 from tests.pages.conftest import ARTEFACTS, PHONE, Site, sign_in
 from tests.service.api_support import Api
+from tests.support.rulesets import RULESETS
 
 pytestmark = pytest.mark.browser
 
@@ -94,7 +94,7 @@ def refolded_result(site: Site, game_id: str) -> tuple[Any, Any]:
 
 
 def local_fold(site: Site, game_id: str) -> Any:
-    ruleset = registry.get("milles-nautiques")
+    ruleset = RULESETS.get("milles-nautiques")
     dec = decoder(ruleset)
     lines = [json.dumps(e).encode() for e in stored_events(site, game_id)]
     return ruleset.result(fold(ruleset, [dec.decode(line) for line in lines]).state, Viewer.full())
@@ -219,7 +219,7 @@ def stored_narration(site: Site, game_id: str) -> list[str]:
 def next_events(site: Site, game_id: str, count: int, rng: random.Random) -> list[dict[str, Any]]:
     """`count` legal events after the game's stored ones, found with the game's own `legal_events` on a
     local fold (the test's scorekeeper knows what happens at the table)."""
-    ruleset = registry.get("milles-nautiques")
+    ruleset = RULESETS.get("milles-nautiques")
     dec = decoder(ruleset)
     folded = fold(ruleset, [dec.decode(json.dumps(e).encode()) for e in stored_events(site, game_id)])
     state, picked = folded.state, []
@@ -464,7 +464,7 @@ def test_three_memoire_44_turns_with_moves_battles_and_a_retreat_are_recorded_by
     while sum(e["type"] == "memoire44.card_played" for e in turns) < 4:
         event = table.choose()
         table.after(event)
-        table.state = registry.get("memoire-44").evolve(table.state, event)
+        table.state = RULESETS.get("memoire-44").evolve(table.state, event)
         turns.append(msgspec.json.decode(msgspec.json.encode(event)))
     turns.pop()  # the fourth card starts a fourth turn
     assert {"memoire44.unit_moved", "memoire44.battle", "memoire44.retreated"} <= {e["type"] for e in turns}

@@ -10,16 +10,16 @@ from typing import Any
 
 import msgspec
 
-from domain import registry
 from domain.record import decoder, start
 from service.pages import recording
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def folded_after(fixture: str, count: int) -> Any:
     lines = (ROOT / fixture).read_bytes().splitlines()
-    ruleset = registry.get(json.loads(lines[0])["ruleset"])
+    ruleset = RULESETS.get(json.loads(lines[0])["ruleset"])
     read = decoder(ruleset)
     folded = start(ruleset, read.decode(lines[0]))
     for line in lines[1 : count + 1]:
@@ -72,11 +72,11 @@ def test_an_atlantic_storm_deal_is_offered_the_catalogues_force_cards_and_a_cut_
     assert {n for n, _ in names["hands"]} == {n for n, c in cards.items() if c.category != "convoy"}
     assert {n for n, _ in names["cuts"]} == {n for n, c in cards.items() if c.category == "convoy"}
     assert all(label.startswith(number + " ") and label != number + " " for number, label in names["cuts"])
-    assert recording.resource_names(registry.get("milles-nautiques"), None) == {}
+    assert recording.resource_names(RULESETS.get("milles-nautiques"), None) == {}
 
 
 def test_the_new_game_form_reads_the_options_struct_and_leaves_blank_ones_to_the_game() -> None:
-    ruleset = registry.get("milles-nautiques")
+    ruleset = RULESETS.get("milles-nautiques")
     assert [f["name"] for f in recording.option_fields(ruleset)] == ["dealer", "round"]
     form = {"ruleset": ruleset.name, "seat_0": "p1", "seat_1": "p2", "option_dealer": "1", "option_round": ""}
     game = recording.new_game_of(ruleset, form)

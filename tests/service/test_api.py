@@ -16,11 +16,12 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
 def api(database_url: str) -> Iterator[Api]:
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"), rulesets=RULESETS)
     with TestClient(app) as client:
         yield Api(client)
 
@@ -324,7 +325,7 @@ def test_rulesets_health_ready_and_docs_are_served(api: Api) -> None:
 def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_secret(
     database_url: str, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"), rulesets=RULESETS)
     with TestClient(app) as client:
         api = Api(client)
         token = api.club("c1")
@@ -353,9 +354,10 @@ def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_se
 def test_a_writer_behind_another_process_gets_a_conflict_not_a_lost_event(database_url: str) -> None:
     """Two servers on one database (two workers): each remembers folds, and one appends behind the
     other's back. The other's stale fold must not let an event in at a taken version."""
-    one = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    one = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"), rulesets=RULESETS)
     two = create_app(
-        Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", migrate_on_start=False)
+        Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", migrate_on_start=False),
+        rulesets=RULESETS,
     )
     with TestClient(one) as first, TestClient(two) as second:
         api_one, api_two = Api(first), Api(second)
@@ -436,10 +438,10 @@ def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_th
     # Issue 13 part 7: a process that has not folded a game yet (after a restart) folds the whole game; a
     # long one would hold the event loop (and `/health`) for as long.
     settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-    with TestClient(create_app(settings)) as before:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as before:
         token, game_id = Api(before).played_game("c1", [rolled(0, 3), rolled(1, 4)])
     threads = fold_threads(monkeypatch)
-    with TestClient(create_app(settings)) as restarted:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as restarted:
         api = Api(restarted)
         if read == "events":  # an append is the first to fold the game
             assert api.append("c1", token, game_id, 3, [rolled(0, 1)]).status_code == 201

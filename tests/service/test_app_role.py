@@ -19,6 +19,7 @@ from service.store.roles import app_role, migrate_database
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import roll
+from tests.support.rulesets import RULESETS
 
 pytestmark = pytest.mark.postgres
 
@@ -50,7 +51,7 @@ def test_the_app_role_records_and_reads_and_every_way_to_undo_the_record_is_refu
     settings = Settings(
         database_url=url, operator_key=OPERATOR, log_format="json", projector_poll_seconds=0.05, live_poll_seconds=0.1
     )
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
         api = Api(client)
         token, game_id = api.played_game("c1", [roll(0, 3), roll(1, 4)])
         events = client.get(f"/clubs/c1/games/{game_id}/events", headers=api.auth(token)).json()["events"]

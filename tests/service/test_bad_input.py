@@ -15,6 +15,7 @@ from service.settings import Settings
 from service.store import open_store
 from service.store.base import UnstorableValue
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 HUGE = 2**63
 
@@ -37,7 +38,7 @@ class World:
 
 @pytest.fixture
 def world(database_url: str) -> Iterator[World]:
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"), rulesets=RULESETS)
     with TestClient(app, raise_server_exceptions=False) as client:
         api = Api(client)
         token = api.club("c1")

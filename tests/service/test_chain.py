@@ -16,6 +16,7 @@ from service.records import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from service.store import open_store
 from service.store.base import CHAIN_START, NewEvent, Recorder, Store, StreamId, chain_hash, game_stream
 from tests.service.api_support import club_store
+from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
 
 BY = Recorder(club_id="c1")
@@ -50,7 +51,7 @@ def recomputed(store: Store, game_id: str) -> list[str]:
 
 
 def test_every_event_is_stored_with_its_link_whichever_worker_appends_it(store: Store) -> None:
-    one, two = GameRecords(store), GameRecords(store)
+    one, two = GameRecords(store, RULESETS), GameRecords(store, RULESETS)
     new_game(one, "g1")
     for version, (worker, face) in enumerate([(one, 3), (two, 4), (two, 1), (one, 2)], start=1):
         worker.append("c1", "g1", [rolled((version - 1) % 2, face)], version, BY)
@@ -61,7 +62,7 @@ def test_every_event_is_stored_with_its_link_whichever_worker_appends_it(store: 
 
 
 def test_a_game_recorded_before_links_were_kept_is_chained_on_from_its_events(store: Store) -> None:
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     new_game(records, "g1")
     # An event appended as before links were kept: no link stored.
     store.append(
@@ -70,7 +71,7 @@ def test_a_game_recorded_before_links_were_kept_is_chained_on_from_its_events(st
         1,
         recorded_by=BY,
     )
-    GameRecords(store).append("c1", "g1", [rolled(1, 2)], 2, BY)
+    GameRecords(store, RULESETS).append("c1", "g1", [rolled(1, 2)], 2, BY)
     events = store.read_stream(stream("g1"))
     assert events[1].chain is None and events[2].chain == recomputed(store, "g1")[2]
     assert list(records.verify()) == []
@@ -93,7 +94,7 @@ def _change_event(url: str, game_id: str, version: int, data: str) -> None:
 
 
 def test_verify_names_an_event_changed_in_the_database(store: Store, database_url: str) -> None:
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     for game_id in ("g1", "g2"):
         new_game(records, game_id)
         records.append("c1", game_id, [rolled(0, 3), rolled(1, 4), rolled(0, 2)], 1, BY)
@@ -117,7 +118,7 @@ def test_the_verify_command_names_the_changed_event_and_fails(tmp_path: Path) ->
     store.create_club("c1", "Club")
     for player in ("alain", "bea"):
         store.create_player("c1", player, player.capitalize())
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     new_game(records, "friday-1")
     records.append("c1", "friday-1", [rolled(0, 3), rolled(1, 4)], 1, BY)
     store.close()
@@ -129,7 +130,7 @@ def test_the_verify_command_names_the_changed_event_and_fails(tmp_path: Path) ->
 
 
 def test_an_export_carries_the_links_and_an_edited_export_is_refused_naming_the_event(store: Store) -> None:
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     new_game(records, "g1")
     records.append("c1", "g1", [rolled(0, 3), rolled(1, 4), rolled(0, 2)], 1, BY)
     lines = records.export_stream("c1", "g1")

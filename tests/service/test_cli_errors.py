@@ -15,6 +15,7 @@ from service.store import open_store
 from service.store.base import GameFilter, Recorder
 from tests.service.api_support import club_store
 from tests.service.test_projector_support import roll
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def url(tmp_path: Path) -> str:
     """A club c1 (players alain, bea) with one game, friday-1, four events long."""
     url = f"sqlite:///{tmp_path / 'club.db'}"
     with club_store(url) as store:
-        records = GameRecords(store)
+        records = GameRecords(store, RULESETS)
         seats = [SeatSpec(player_id="alain"), SeatSpec(player_id="bea")]
         records.create_game("c1", NewGame(ruleset="tally", players=seats, game_id="friday-1"), Recorder(club_id="c1"))
         records.append("c1", "friday-1", [roll(0, 3), roll(1, 4), roll(0, 2)], 1, Recorder(club_id="c1"))
@@ -31,7 +32,7 @@ def url(tmp_path: Path) -> str:
 
 def refused(capsys: pytest.CaptureFixture[str], status: int, *argv: str) -> str:
     """Run a command that must fail with `status`; its stderr, checked to be one line."""
-    assert main(list(argv)) == status
+    assert main(list(argv), rulesets=RULESETS) == status
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     return err.strip()
@@ -86,10 +87,10 @@ def test_a_refused_game_import_is_one_line_and_writes_nothing(
 ) -> None:
     db = ("--database-url", url)
     exported = tmp_path / "friday.jsonl"
-    assert main(["export", "friday-1", "--club", "c1", "-o", str(exported), *db]) == 0
+    assert main(["export", "friday-1", "--club", "c1", "-o", str(exported), *db], rulesets=RULESETS) == 0
     lines = exported.read_text().splitlines()
     # Into another club a new player would be made: a refusal must not leave it behind.
-    assert main(["club", "create", "c2", "Club Two", *db]) == 0
+    assert main(["club", "create", "c2", "Club Two", *db], rulesets=RULESETS) == 0
     before = contents(url)
     assert refused(capsys, 1, "import", str(exported), "--club", "c1", "--game-id", "friday-1", *db) == (
         "game 'friday-1' already exists."
@@ -114,7 +115,7 @@ def test_a_refused_club_import_is_one_line_and_writes_nothing(
 ) -> None:
     db = ("--database-url", url)
     exported = tmp_path / "club.json"
-    assert main(["club", "export", "c1", "-o", str(exported), *db]) == 0
+    assert main(["club", "export", "c1", "-o", str(exported), *db], rulesets=RULESETS) == 0
     document = json.loads(exported.read_text())
     before = contents(url)
     assert refused(capsys, 1, "club", "import", str(exported), *db) == "club 'c1' already exists."
@@ -147,7 +148,7 @@ def test_a_refused_resource_import_is_one_line_and_a_bad_file_one_line_per_row(
     )
     bad = tmp_path / "catalogue.csv"
     bad.write_text("id,name\nzz,zz\n")
-    assert main(["catalogue", "import", "atlantic-storm", str(bad), "--club", "c1", *db]) == 1
+    assert main(["catalogue", "import", "atlantic-storm", str(bad), "--club", "c1", *db], rulesets=RULESETS) == 1
     first, *rows = capsys.readouterr().err.splitlines()
     assert first == "The catalogue's header lacks columns."
     assert rows and all(row.startswith("  row=1, field=") for row in rows)

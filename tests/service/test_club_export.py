@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from domain import registry
 from service.club_export import ClubImportError, export_club, import_club
 from service.records import GameRecords
 from service.store import open_store
@@ -19,9 +18,10 @@ from service.store.base import Store
 from tests.service.api_support import Api
 from tests.service.test_export_import import new_server_url  # noqa: F401  (the fixture)
 from tests.service.test_projector_support import append, projection_api, roll
+from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
 
-CATALOGUE = registry.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
+CATALOGUE = RULESETS.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
 
 
 @pytest.fixture
@@ -102,7 +102,7 @@ def fresh(new_server_url: str) -> Iterator[Store]:  # noqa: F811
 
 
 def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store: Store, fresh: Store) -> None:
-    exported = export_club(GameRecords(old_store), "c1")
+    exported = export_club(GameRecords(old_store, RULESETS), "c1")
     document = json.loads(exported)
     assert [p["player_id"] for p in document["players"]] == ["alain", "bea"]
     assert [r["version"] for r in document["resources"]] == [1, 2]
@@ -113,21 +113,21 @@ def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store:
     keys = old_store.list_api_keys("c1")
     assert keys and not any(key.secret_hash.encode() in exported or b'"scorer"' in exported for key in keys)
 
-    import_club(GameRecords(fresh), exported)
-    assert export_club(GameRecords(fresh), "c1") == exported
+    import_club(GameRecords(fresh, RULESETS), exported)
+    assert export_club(GameRecords(fresh, RULESETS), "c1") == exported
     assert fresh.list_api_keys("c1") == []
 
 
 def test_a_club_file_with_an_edited_event_is_refused_and_leaves_nothing_behind(old_store: Store, fresh: Store) -> None:
-    document = json.loads(export_club(GameRecords(old_store), "c1"))
+    document = json.loads(export_club(GameRecords(old_store, RULESETS), "c1"))
     document["games"][-1]["lines"][1]["face"] = 5  # still a legal roll: only the chain tells
     with pytest.raises(ClubImportError, match=r"event 1: Event 1 \(tally.rolled\) does not match the chain"):
-        import_club(GameRecords(fresh), json.dumps(document).encode())
+        import_club(GameRecords(fresh, RULESETS), json.dumps(document).encode())
     assert fresh.get_club("c1") is None and fresh.count_events() == 0
 
 
 def test_the_club_commands_move_a_club_and_name_a_refusal_in_one_line(old_store: Store, tmp_path: Path) -> None:
-    exported = export_club(GameRecords(old_store), "c1")
+    exported = export_club(GameRecords(old_store, RULESETS), "c1")
     url = f"sqlite:///{tmp_path / 'moved.db'}"
     env = environment(url)
     tablelog("migrate", env=env)
@@ -144,13 +144,13 @@ def test_the_club_commands_move_a_club_and_name_a_refusal_in_one_line(old_store:
 def test_a_club_file_whose_league_names_a_game_it_lacks_is_refused_before_anything_is_written(
     old_store: Store, fresh: Store
 ) -> None:
-    document = json.loads(export_club(GameRecords(old_store), "c1"))
+    document = json.loads(export_club(GameRecords(old_store, RULESETS), "c1"))
     league = next(c for c in document["collections"] if c["kind"] == "league")
     league["game_ids"].append("elsewhere")
     with pytest.raises(ClubImportError, match=r"The league 'autumn' names games not in the file: \['elsewhere'\]"):
-        import_club(GameRecords(fresh), json.dumps(document).encode())
+        import_club(GameRecords(fresh, RULESETS), json.dumps(document).encode())
     league["game_ids"].pop()
     league["definition"]["starts"] = "soon"
     with pytest.raises(ClubImportError, match="The league 'autumn': "):
-        import_club(GameRecords(fresh), json.dumps(document).encode())
+        import_club(GameRecords(fresh, RULESETS), json.dumps(document).encode())
     assert fresh.get_club("c1") is None and fresh.count_events() == 0

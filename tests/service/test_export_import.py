@@ -32,6 +32,7 @@ from service.store.base import (
     game_stream,
 )
 from tests.service.api_support import club_store
+from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
 
 BY = Recorder(club_id="c1")
@@ -74,7 +75,7 @@ def new_server(new_server_url: str) -> Iterator[Store]:
 def played_in_march(store: Store, game_id: str = "march") -> None:
     """A finished tally game (alain reaches 10) recorded on the old server in March 2025, written as the
     store keeps it: the events' times are in the past, so only kept times put it in a March league."""
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     records.create_game("c1", NewGame(ruleset="tally", players=_seats(), game_id="template"), BY)
     records.append("c1", "template", [rolled(0, 6), rolled(1, 2), rolled(0, 6)], 1, BY)
     events = chained(CHAIN_START, [_as_new(e) for e in store.read_stream(game_stream("c1", "template"))])
@@ -123,10 +124,10 @@ def march_table(store: Store, game_id: str, starts: date, ends: date) -> list[tu
     # On PostgreSQL the global log shows an event once no older transaction is open on the server (the
     # read gate), and other tests' transactions run beside this one: rebuild until the game is projected.
     deadline = time.monotonic() + 10
-    rebuild(store, Games(store))
+    rebuild(store, Games(store, RULESETS))
     while not store.game_summaries("c1", [game_id]) and time.monotonic() < deadline:
         time.sleep(0.05)
-        rebuild(store, Games(store))
+        rebuild(store, Games(store, RULESETS))
     league = League(
         league_id="spring",
         ruleset="tally",
@@ -141,7 +142,7 @@ def march_table(store: Store, game_id: str, starts: date, ends: date) -> list[tu
 
 def test_a_game_moved_to_a_new_server_keeps_its_events_times_title_and_end(store: Store, new_server: Store) -> None:
     played_in_march(store)
-    lines = GameRecords(store).export_stream("c1", "march")
+    lines = GameRecords(store, RULESETS).export_stream("c1", "march")
     first = json.loads(lines[0])
     assert first["tablelog_game"] == {
         "title": "Friday night, table 2",
@@ -150,17 +151,19 @@ def test_a_game_moved_to_a_new_server_keeps_its_events_times_title_and_end(store
     }
     assert [json.loads(line)["tablelog_recorded_at"] for line in lines][-1] == "2025-03-10T20:30:00Z"
 
-    GameRecords(new_server).import_stream("c1", lines, BY, game_id="march")
+    GameRecords(new_server, RULESETS).import_stream("c1", lines, BY, game_id="march")
     assert stored(new_server, "march") == stored(store, "march")
     assert listed(new_server, "march") == listed(store, "march")
     assert listed(new_server, "march")[4] == MARCH + timedelta(minutes=15)
     # A second move gives the same file: nothing is lost or added on the way.
-    assert GameRecords(new_server).export_stream("c1", "march") == lines
+    assert GameRecords(new_server, RULESETS).export_stream("c1", "march") == lines
 
 
 def test_a_moved_game_falls_in_the_same_league_period_as_on_the_old_server(store: Store, new_server: Store) -> None:
     played_in_march(store)
-    GameRecords(new_server).import_stream("c1", GameRecords(store).export_stream("c1", "march"), BY, "march")
+    GameRecords(new_server, RULESETS).import_stream(
+        "c1", GameRecords(store, RULESETS).export_stream("c1", "march"), BY, "march"
+    )
     march = (date(2025, 3, 1), date(2025, 3, 31))
     counted = [("2025-03-10T20:30:00+00:00", True, "")]
     assert march_table(store, "march", *march) == counted
@@ -170,11 +173,11 @@ def test_a_moved_game_falls_in_the_same_league_period_as_on_the_old_server(store
 
 
 def test_a_game_recorded_here_keeps_its_exact_times_through_an_export(store: Store, new_server: Store) -> None:
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     records.create_game("c1", NewGame(ruleset="tally", players=_seats(), game_id="g1", title="Club night"), BY)
     records.append("c1", "g1", [rolled(0, 3), rolled(1, 4)], 1, BY)
     records.append("c1", "g1", [rolled(0, 2)], 3, BY)
-    GameRecords(new_server).import_stream("c1", records.export_stream("c1", "g1"), BY, game_id="g1")
+    GameRecords(new_server, RULESETS).import_stream("c1", records.export_stream("c1", "g1"), BY, game_id="g1")
     assert stored(new_server, "g1") == stored(store, "g1")
     assert listed(new_server, "g1") == listed(store, "g1")
     assert listed(new_server, "g1")[:4] == ("Club night", store.get_game("c1", "g1").created_at, 4, False)  # type: ignore[union-attr]
@@ -187,10 +190,10 @@ def test_an_export_made_before_times_were_kept_still_imports_at_the_time_of_the_
     new_members = ("tablelog_recorded_at", "tablelog_game")
     older = [
         json.dumps({k: v for k, v in json.loads(line).items() if k not in new_members}).encode()
-        for line in GameRecords(store).export_stream("c1", "march")
+        for line in GameRecords(store, RULESETS).export_stream("c1", "march")
     ]
     before = datetime.now(UTC)
-    GameRecords(new_server).import_stream("c1", older, BY, game_id="march")
+    GameRecords(new_server, RULESETS).import_stream("c1", older, BY, game_id="march")
     game = new_server.get_game("c1", "march")
     assert game is not None and game.title == "" and game.finished and game.created_at >= before
     assert [e.data for e in events_of(new_server, "march")] == [e.data for e in events_of(store, "march")]
@@ -199,10 +202,12 @@ def test_an_export_made_before_times_were_kept_still_imports_at_the_time_of_the_
 
 def test_an_edited_time_out_of_order_is_refused_and_nothing_is_stored(store: Store, new_server: Store) -> None:
     played_in_march(store)
-    lines = GameRecords(store).export_stream("c1", "march")
+    lines = GameRecords(store, RULESETS).export_stream("c1", "march")
     edited = json.loads(lines[2]) | {"tablelog_recorded_at": "2025-03-09T10:00:00Z"}
     with pytest.raises(BadEvent) as refused:
-        GameRecords(new_server).import_stream("c1", [lines[0], lines[1], json.dumps(edited).encode(), *lines[3:]], BY)
+        GameRecords(new_server, RULESETS).import_stream(
+            "c1", [lines[0], lines[1], json.dumps(edited).encode(), *lines[3:]], BY
+        )
     assert refused.value.index == 2 and refused.value.field == "tablelog_recorded_at"
     assert new_server.list_games("c1", GameFilter()) == []
 

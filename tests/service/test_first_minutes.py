@@ -18,12 +18,13 @@ from service.auth import Authenticator
 from service.settings import Settings
 from service.store import open_store
 from tests.service.api_support import OPERATOR
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_without_an_operator_key_a_refused_request_says_why_and_how_to_get_a_key(tmp_path: Path) -> None:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}"), configure_logs=False)
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}"), configure_logs=False, rulesets=RULESETS)
     with TestClient(app) as client:
         refused = client.post(
             "/clubs", json={"club_id": "brest", "name": "Brest"}, headers={"Authorization": "Bearer x"}
@@ -36,7 +37,9 @@ def test_without_an_operator_key_a_refused_request_says_why_and_how_to_get_a_key
 
 def test_with_an_operator_key_a_refused_request_keeps_the_plain_answer(tmp_path: Path) -> None:
     app = create_app(
-        Settings(database_url=f"sqlite:///{tmp_path / 't.db'}", operator_key=OPERATOR), configure_logs=False
+        Settings(database_url=f"sqlite:///{tmp_path / 't.db'}", operator_key=OPERATOR),
+        configure_logs=False,
+        rulesets=RULESETS,
     )
     with TestClient(app) as client:
         refused = client.post("/clubs", json={"club_id": "brest", "name": "Brest"})

@@ -15,6 +15,7 @@ from service.records import GameRecords, NewGame, SeatSpec
 from service.store.base import Recorder
 from tests.service.api_support import Api, club_store
 from tests.service.test_projector_support import append, projection_api, roll, wait_for_projector
+from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
 
 CLUBS = ("c1", "c2")
@@ -221,7 +222,7 @@ def test_the_cli_exports_the_named_clubs_game_and_imports_under_an_id_another_cl
         store.create_club("c2", "Club Two")
         for player in ("alain", "bea"):
             store.create_player("c2", player, player.capitalize())
-        records = GameRecords(store)
+        records = GameRecords(store, RULESETS)
         seats = [SeatSpec(player_id="alain"), SeatSpec(player_id="bea")]
         for club in CLUBS:
             by = Recorder(club_id=club)

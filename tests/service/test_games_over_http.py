@@ -12,12 +12,12 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain import registry
 from domain.record import GameStarted, decoder, fold, start
 from domain.ruleset import RuleError, Viewer
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,14 +29,14 @@ def fixtures() -> list[Path]:
 def read_fixture(path: Path) -> tuple[Any, list[Any], list[dict[str, Any]]]:
     lines = [line for line in path.read_bytes().splitlines() if line.strip()]
     head = msgspec.json.decode(lines[0], type=GameStarted)
-    ruleset = registry.get(head.ruleset)
+    ruleset = RULESETS.get(head.ruleset)
     events = [decoder(ruleset).decode(line) for line in lines]
     return ruleset, events, [msgspec.json.decode(line) for line in lines]
 
 
 @pytest.fixture
 def api(database_url: str) -> Iterator[Api]:
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"), rulesets=RULESETS)
     with TestClient(app) as client:
         yield Api(client)
 

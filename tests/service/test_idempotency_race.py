@@ -14,6 +14,7 @@ from domain.ruleset import Viewer
 from service.records import GameRecords, NewGame, SeatSpec
 from service.store.base import AppendResult, Recorder, Store, game_stream
 from tests.service.api_support import club_store
+from tests.support.rulesets import RULESETS
 
 COPIES = 200
 WORKERS = 2  # server processes: each has its own GameRecords (its own remembered folds)
@@ -49,7 +50,7 @@ class CheckedAtOnce:
 @pytest.mark.parametrize("interleaving", ["as it comes", "every copy checks first"])
 def test_every_concurrent_copy_of_an_idempotent_append_gets_the_first_result(store: Store, interleaving: str) -> None:
     shared: Any = store if interleaving == "as it comes" else CheckedAtOnce(store, COPIES)
-    workers = [GameRecords(shared) for _ in range(WORKERS)]
+    workers = [GameRecords(shared, RULESETS) for _ in range(WORKERS)]
     players = [SeatSpec(player_id="alain"), SeatSpec(player_id="bea")]
     workers[0].create_game("c1", NewGame(ruleset="tally", players=players, game_id="friday-1"), BY)
     for worker in workers:  # each worker has folded the game once, as a busy server has

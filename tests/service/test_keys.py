@@ -20,6 +20,7 @@ from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, roll
 from tests.service.test_sse import Served, Spectator, served
+from tests.support.rulesets import RULESETS
 
 SCOPES = ("record", "read", "spectate")
 
@@ -221,7 +222,10 @@ def two_processes(database_url: str) -> Iterator[tuple[TestClient[Any], TestClie
     """Two app instances (as two workers) on one database, and a club key made through the first: its token
     and its id."""
     settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+    with (
+        TestClient(create_app(settings, rulesets=RULESETS)) as first,
+        TestClient(create_app(settings, rulesets=RULESETS)) as second,
+    ):
         token = Api(first).club("c1")
         yield first, second, token, token.split("_")[1]
 

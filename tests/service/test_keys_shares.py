@@ -14,11 +14,15 @@ from service.app import create_app
 from service.auth import Principal
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
 def api(database_url: str) -> Iterator[Api]:
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False))
+    app = create_app(
+        Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False),
+        rulesets=RULESETS,
+    )
     with TestClient(app) as client:
         yield Api(client)
 
@@ -70,7 +74,10 @@ def test_a_handler_without_the_guard_still_keeps_reads_and_writes_to_their_scope
     def read(club_id: str, principal: NamedDependency[Principal]) -> dict[str, str]:
         return {"scope": principal.scope}
 
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False))
+    app = create_app(
+        Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False),
+        rulesets=RULESETS,
+    )
     app.register(write)
     app.register(read)
     with TestClient(app) as client:

@@ -18,6 +18,7 @@ from service.settings import Settings
 from service.store import open_store
 from service.store.base import NewEvent, Recorder, Store
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 BY = Recorder(club_id="c1")
 
@@ -30,7 +31,7 @@ def rolled(seat: int) -> dict[str, Any]:
 def stalled(database_url: str) -> Iterator[tuple[Api, str, str]]:
     """A site whose projector does not run, with a game of 3 events."""
     settings = Settings(database_url=database_url, operator_key=OPERATOR, run_projector=False, log_format="json")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
         api = Api(client)
         token = api.club("c1")
         api.players("c1", token, "alain", "bea")

@@ -11,15 +11,15 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain import registry
 from service.api_clubs import ClubIn, PlayerIn
 from service.app import create_app
 from service.limits import Limits
 from service.records import NewGame
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
-CATALOGUE = registry.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
+CATALOGUE = RULESETS.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
 HEADER = next(line for line in CATALOGUE.splitlines() if line.startswith(b"number,"))
 
 
@@ -28,7 +28,7 @@ def site(database_url: str) -> Callable[..., Any]:
     @contextmanager
     def open_site(**bounds: Any) -> Iterator[tuple[Api, str, str]]:
         settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", **bounds)
-        with TestClient(create_app(settings)) as client:
+        with TestClient(create_app(settings, rulesets=RULESETS)) as client:
             api = Api(client)
             token = api.club("c1")
             api.players("c1", token, "alain", "bea")

@@ -36,6 +36,7 @@ from service.store.base import (
 from service.store.migrations import Migration, load_migrations
 from tests.service.test_projector_support import roll
 from tests.support import tally
+from tests.support.rulesets import RULESETS
 
 BEFORE = "006_ratings_and_exclusions"
 UNFINISHED = Result(finished=False, score_unit="", players=())
@@ -220,7 +221,7 @@ def check_read_back(store: Store) -> None:
     replayed = store.replayed_append(friday.stream_id, "deal-1", "f" * 64)
     assert replayed is not None and (replayed.first_version, replayed.last_version) == (2, 4)
 
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     assert list(records.verify()) == []
     _, state = records.state("c1", "friday-1", Viewer.full())
     folded = fold(tally.RULESET, [decoder(tally.RULESET).decode(e.data) for e in FRIDAY])
@@ -232,7 +233,7 @@ def check_read_back(store: Store) -> None:
     seats = [SeatSpec(player_id="alain"), SeatSpec(player_id="bea")]
     made, _ = records.create_game("c2", NewGame(ruleset="tally", players=seats, game_id="friday-1"), by)
     assert made.stream_id == "c2/friday-1"
-    assert list(GameRecords(store).verify()) == []
+    assert list(GameRecords(store, RULESETS).verify()) == []
     assert store.get_game("c1", "friday-1") == friday
     # An export of the migrated game imports under the same id at the other club and reads the same.
     lines = records.export_stream("c1", "friday-1")

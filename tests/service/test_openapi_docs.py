@@ -14,15 +14,15 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain import registry
 from domain.record import decoder
 from service.app import create_app
 from service.errors import Problem
 from service.openapi import document
 from service.settings import Settings
+from tests.support.rulesets import RULESETS
 
 REF = "#/components/schemas/"
-BUILTIN = [registry.get(name) for name in ("milles-nautiques", "atlantic-storm", "memoire-44")]
+BUILTIN = [RULESETS.get(name) for name in ("milles-nautiques", "atlantic-storm", "memoire-44")]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,8 @@ def spec() -> dict[str, Any]:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient[Any]]:
-    with TestClient(create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}"), configure_logs=False)) as c:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 't.db'}")
+    with TestClient(create_app(settings, rulesets=RULESETS, configure_logs=False)) as c:
         yield c
 
 
@@ -67,7 +68,7 @@ def test_event_fields_carry_descriptions_and_the_games_names(spec: dict[str, Any
     assert "MN-6" in warship["description"]
     assert warship["properties"]["seat"]["description"].startswith("The seat that acts")
     drew = spec["components"]["schemas"]["milles_nautiques.drew"]["properties"]["card"]
-    assert {"type": "string", "enum": list(registry.get("milles-nautiques").field_values["card"])} in drew["anyOf"]
+    assert {"type": "string", "enum": list(RULESETS.get("milles-nautiques").field_values["card"])} in drew["anyOf"]
     faces = spec["components"]["schemas"]["memoire44.dice_rolled"]["properties"]["faces"]["items"]["enum"]
     assert faces == ["infantry", "armour", "grenade", "star", "flag"]
 
@@ -94,14 +95,14 @@ def test_every_error_response_is_a_problem_with_the_fields_actually_sent(spec: d
     assert rule["security"] == [] and "401" not in rule["responses"] and "404" in rule["responses"]
 
 
-def test_the_served_document_is_the_committed_one_with_every_registered_ruleset(
+def test_the_served_document_is_the_committed_one_with_every_served_ruleset(
     client: TestClient[Any], spec: dict[str, Any]
 ) -> None:
     response = client.get("/docs/openapi.json")
     assert response.status_code == 200
     served = response.json()
     assert served["paths"] == spec["paths"]
-    # This process also registered the test ruleset: its events are served beside the shipped games'.
+    # This app also serves the test ruleset: its events are documented beside the shipped games'.
     assert "tally.event" in served["components"]["schemas"] and "tally.event" not in spec["components"]["schemas"]
     for name, schema in spec["components"]["schemas"].items():
         if name != "AnyEvent":

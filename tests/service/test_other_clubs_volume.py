@@ -20,6 +20,7 @@ from service.positions import TOKEN_LENGTH, BadToken
 from service.settings import Settings
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 QUIET, BUSY = "quiet", "busy"
 _MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?")
@@ -65,7 +66,7 @@ def seen(response: Any) -> tuple[int, dict[str, str], Any]:
 def two_clubs(database_url: str) -> Iterator[tuple[Any, Api, str, str]]:
     """The app with the quiet and the busy club, each with alain and bea: client, api and their keys."""
     settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
         api = Api(client)
         quiet, busy = api.club(QUIET), api.club(BUSY)
         for club, token in ((QUIET, quiet), (BUSY, busy)):
@@ -158,7 +159,7 @@ def test_every_node_of_a_deployment_opens_the_tokens_of_the_others(database_url:
     tokens = []
     for position_key in (None, None, "k" * 40, "k" * 40, "another key, long enough to be taken......"):
         settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
-        app = create_app(msgspec.structs.replace(settings, position_key=position_key))
+        app = create_app(msgspec.structs.replace(settings, position_key=position_key), rulesets=RULESETS)
         with TestClient(app):
             tokens.append(app.state.tokens)
     sealed = tokens[0].seal(QUIET, 77)

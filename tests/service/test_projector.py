@@ -20,8 +20,8 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from domain import registry
 from domain.record import decoder, fold
+from domain.registry import Rulesets
 from domain.ruleset import Viewer
 from service.app import create_app
 from service.logs import configure_logging
@@ -33,6 +33,7 @@ from service.store.base import GameFilter, Recorder, Store, game_stream
 from tests.service.api_support import OPERATOR
 from tests.service.test_projector_support import free_port
 from tests.support import tally
+from tests.support.rulesets import RULESETS
 
 OPERATOR_KEY = {"Authorization": f"Bearer {OPERATOR}"}
 
@@ -62,7 +63,7 @@ def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> in
     """Play `games` tally games in batches of 1 to 6 events, with corrections along the way (some after
     a game finished, which reopens it): all to the end but the last, left in progress. Returns the
     last global position written."""
-    records = GameRecords(store)
+    records = GameRecords(store, RULESETS)
     if store.get_club("c1") is None:
         store.create_club("c1", "Club")
         for player in PLAYERS:
@@ -106,10 +107,18 @@ def record_games(store: Store, games: int, *, seed: int, target: int = 30) -> in
     return last
 
 
-def drain(store: Store, *, until: int, runners: list[Runner] | None = None, timeout: float = 60) -> None:
-    """Run the projections until each has applied position `until` (PostgreSQL readers may wait for
-    other tests' open transactions, so we wait for our own last position, not for an empty batch)."""
-    runners = runners or [Runner(store, p, batch=200) for p in projections(store, snapshot_every=5)]
+def drain(
+    store: Store,
+    *,
+    until: int,
+    runners: list[Runner] | None = None,
+    rulesets: Rulesets = RULESETS,
+    timeout: float = 60,
+) -> None:
+    """Run the projections (of the games in `rulesets`) until each has applied position `until` (PostgreSQL
+    readers may wait for other tests' open transactions, so we wait for our own last position, not for an
+    empty batch)."""
+    runners = runners or [Runner(store, p, batch=200) for p in projections(store, rulesets, snapshot_every=5)]
     deadline = time.monotonic() + timeout
     while any(store.checkpoint(r.name) < until for r in runners):
         assert time.monotonic() < deadline, "the projector did not catch up"
@@ -183,7 +192,7 @@ def test_a_rebuild_from_zero_gives_the_same_read_models(store: Store) -> None:
     drain(store, until=last)
     kept = read_models(store)
     seen: list[tuple[int, int]] = []
-    for projection in projections(store, snapshot_every=5):
+    for projection in projections(store, RULESETS, snapshot_every=5):
         reached = rebuild(store, projection, batch=50, progress=lambda done, total: seen.append((done, total)))
         assert reached >= last
     assert read_models(store) == kept
@@ -194,8 +203,8 @@ def test_two_runners_started_at_once_do_not_both_run_a_projection(database_url: 
     last = record_games(store, 4, seed=4)
     other = open_store(database_url)
     try:
-        first = Runner(store, Games(store), owner="first", batch=10)
-        second = Runner(other, Games(other), owner="second", batch=10)
+        first = Runner(store, Games(store, RULESETS), owner="first", batch=10)
+        second = Runner(other, Games(other, RULESETS), owner="second", batch=10)
         assert first.step() is not None
         assert second.step() is None, "the second runner ran while the first held the lease"
         assert other.lease_owner("games") == "first"
@@ -213,7 +222,7 @@ def test_rival_runners_racing_without_leases_apply_each_event_exactly_once(datab
     others = [open_store(database_url) for _ in range(2)]
     # A lease of 0 seconds runs out at once: both runners work on every batch, and only the
     # checkpoint's compare-and-set stops the slower one from applying it a second time.
-    runners = [Runner(s, Games(s), owner=f"r{i}", batch=7, lease_seconds=0) for i, s in enumerate(others)]
+    runners = [Runner(s, Games(s, RULESETS), owner=f"r{i}", batch=7, lease_seconds=0) for i, s in enumerate(others)]
     applied = [0, 0]
     errors: list[BaseException] = []
 
@@ -307,12 +316,11 @@ OPAQUE = dataclasses.replace(tally.RULESET, name="opaque-tally", state_type=dict
 
 
 def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshots_of_other_games(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store,
 ) -> None:
-    # Registered for this test only, so the registry other tests see is unchanged.
-    monkeypatch.setitem(registry._rulesets, OPAQUE.name, OPAQUE)
+    rulesets = Rulesets([*RULESETS, OPAQUE])
     last = record_games(store, 1, seed=8)
-    records = GameRecords(store)
+    records = GameRecords(store, rulesets)
     records.create_game(
         "c1",
         NewGame(
@@ -325,7 +333,7 @@ def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshot
             last,
             *records.append("c1", "opaque", [msgspec.to_builtins(tally.Rolled(seat=0, face=1))], version, BY).positions,
         )
-    drain(store, until=last)
+    drain(store, until=last, rulesets=rulesets)
     assert store.snapshots(game_stream("c1", "opaque")) == []
     assert store.snapshots(game_stream("c1", "g8-000")), "the tally game's snapshots were held up"
     assert store.game_summaries("c1", ["opaque"])["opaque"].version == 12
@@ -333,7 +341,7 @@ def test_a_ruleset_whose_state_cannot_be_snapshotted_does_not_stall_the_snapshot
 
 def test_ready_reports_each_projections_lag(database_url: str) -> None:
     settings = Settings(database_url=database_url, run_projector=False, log_format="json", operator_key=OPERATOR)
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
         store: Store = client.app.state.store
         last = record_games(store, 1, seed=7)
         deadline = time.monotonic() + 30

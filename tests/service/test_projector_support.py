@@ -15,13 +15,14 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 
 @contextmanager
 def projection_api(database_url: str, **settings: Any) -> Iterator[Api]:
     """The app with its projector polling every 50 ms."""
     base = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", projector_poll_seconds=0.05)
-    with TestClient(create_app(msgspec.structs.replace(base, **settings))) as client:
+    with TestClient(create_app(msgspec.structs.replace(base, **settings), rulesets=RULESETS)) as client:
         yield Api(client)
 
 

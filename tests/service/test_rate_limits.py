@@ -17,6 +17,7 @@ from service.ratelimit import Limiter, RateLimited
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_sse import served
+from tests.support.rulesets import RULESETS
 
 
 class Clock:
@@ -96,7 +97,7 @@ def low(database_url: str) -> Iterator[tuple[Api, str]]:
         rate_limit_writes_per_minute=6,
         rate_limit_reads_per_minute=4,
     )
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
         api = Api(client)
         yield api, api.club("c1")
 

@@ -16,6 +16,7 @@ from service.ratings import rated
 from service.store import open_store
 from service.store.base import Store
 from tests.service.test_projector import PLAYERS, drain, record_games
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
@@ -38,12 +39,12 @@ def kept(store: Store) -> dict[str, Any]:
 
 def test_ratings_kept_batch_by_batch_equal_those_derived_from_scratch_and_a_rebuild(store: Store) -> None:
     last = record_games(store, 12, seed=11)
-    drain(store, until=last, runners=[Runner(store, Games(store), batch=7)])
+    drain(store, until=last, runners=[Runner(store, Games(store, RULESETS), batch=7)])
     batch_by_batch = kept(store)
     assert batch_by_batch["ratings"], "the seed should finish some games"
     finished = [rated(s) for s in store.finished_summaries("c1", "tally")]
     now, history = rate_all(finished)
     assert batch_by_batch["ratings"] == msgspec.to_builtins(now)
     assert sum(len(h) for h in batch_by_batch["history"].values()) == len(history)
-    rebuild(store, Games(store), batch=500)
+    rebuild(store, Games(store, RULESETS), batch=500)
     assert kept(store) == batch_by_batch

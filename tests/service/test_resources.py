@@ -11,20 +11,20 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from domain import registry
 from service.app import create_app
 from service.settings import Settings
 from service.store import open_store
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = registry.get("memoire-44").resource_kinds["scenario"].builtin()["hedgerow_lane"]
-CATALOGUE = registry.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
+SCENARIO = RULESETS.get("memoire-44").resource_kinds["scenario"].builtin()["hedgerow_lane"]
+CATALOGUE = RULESETS.get("atlantic-storm").resource_kinds["catalogue"].builtin()["documented"]
 
 
 @pytest.fixture
 def api(database_url: str) -> Iterator[Api]:
-    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"))
+    app = create_app(Settings(database_url=database_url, operator_key=OPERATOR, log_format="json"), rulesets=RULESETS)
     with TestClient(app) as client:
         yield Api(client)
 

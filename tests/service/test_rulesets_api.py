@@ -13,11 +13,12 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[Api]:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}", operator_key=OPERATOR))
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}", operator_key=OPERATOR), rulesets=RULESETS)
     with TestClient(app) as client:
         yield Api(client)
 
@@ -121,3 +122,24 @@ def test_a_refused_event_links_to_its_rule_and_the_link_answers(api: Api) -> Non
     )
     body = problem(refused_setup, 422, "rule-violation")
     assert (body["rule_id"], body["rule_url"]) == ("T-0", "/rulesets/tally/rules/T-0")
+
+
+def test_an_app_serves_the_rulesets_it_was_given_and_no_other(tmp_path: Path) -> None:
+    """Two apps in one process, one given the test game and one not: nothing is shared between them."""
+    builtin = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'b.db'}", operator_key=OPERATOR))
+    with TestClient(builtin) as client:
+        api = Api(client)
+        assert [r["name"] for r in client.get("/rulesets").json()] == [
+            "atlantic-storm",
+            "memoire-44",
+            "milles-nautiques",
+        ]
+        problem(client.get("/rulesets/tally"), 404, "unknown-ruleset")
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        body = {"ruleset": "tally", "players": [{"player_id": "alain"}, {"player_id": "bea"}]}
+        problem(client.post("/clubs/c1/games", headers=api.auth(token), json=body), 404, "unknown-ruleset")
+    with_tally = create_app(Settings(database_url=f"sqlite:///{tmp_path / 't.db'}"), rulesets=RULESETS)
+    with TestClient(with_tally) as client:
+        assert "tally" in [r["name"] for r in client.get("/rulesets").json()]
+        assert client.get("/rulesets/tally").json()["name"] == "tally"

@@ -24,6 +24,7 @@ from service.store.base import Store, game_stream
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, as_json, correction, free_port, roll
 from tests.support import tally
+from tests.support.rulesets import RULESETS
 
 
 class Served:
@@ -52,7 +53,7 @@ def served(database_url: str, **overrides: Any) -> Iterator[Served]:
         )
         | overrides
     )
-    app = create_app(Settings(database_url=database_url, **settings))
+    app = create_app(Settings(database_url=database_url, **settings), rulesets=RULESETS)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=1)
     )

@@ -13,6 +13,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.support.rulesets import RULESETS
 
 pytestmark = pytest.mark.postgres
 
@@ -37,7 +38,9 @@ def test_a_request_on_a_cut_connection_gets_a_503_problem_and_the_retry_is_store
     named_url: tuple[str, str], postgres_schema_url: str
 ) -> None:
     url, application = named_url
-    app = create_app(Settings(database_url=url, operator_key=OPERATOR, pool_size=1, run_projector=False))
+    app = create_app(
+        Settings(database_url=url, operator_key=OPERATOR, pool_size=1, run_projector=False), rulesets=RULESETS
+    )
     with TestClient(app, raise_server_exceptions=False) as client:
         api = Api(client)
         token = api.club("c1")
