@@ -101,11 +101,11 @@ class ReplicaStore(PostgresStore):
 
     def __init__(self, url: str, *, max_size: int, timeout: float = 2.0) -> None:
         super().__init__(url, max_size=max_size)
-        self._pool.timeout = timeout
+        self.db.pool.timeout = timeout
 
     def has_transaction(self, xid: int) -> tuple[bool, int]:
         """Whether transaction `xid` has ended in this replica's snapshot, and the snapshot's oldest running one."""
-        with self._connect(timeout=self._pool.timeout) as conn:
+        with self.db.connection(timeout=self.db.pool.timeout) as conn:
             row = conn.execute(
                 "SELECT pg_visible_in_snapshot(%s::text::xid8, s), pg_snapshot_xmin(s)::text::bigint "
                 "FROM pg_current_snapshot() AS s",
