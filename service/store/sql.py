@@ -29,12 +29,12 @@ class Dialect:
         """A set of statements (a frozen dataclass of SQL texts written with `?` marks) in this driver's
         parameter style. Done once per store: the statements are ready when a call runs them."""
         assert dataclasses.is_dataclass(statements) and not isinstance(statements, type)
-        ready = {f.name: self.statement(getattr(statements, f.name)) for f in dataclasses.fields(statements)}
+        ready = {f.name: self._statement(getattr(statements, f.name)) for f in dataclasses.fields(statements)}
         return dataclasses.replace(statements, **ready)
 
-    def statement(self, sql: str) -> str:
-        """One statement written with `?` marks in this driver's style (a literal `%` doubled for psycopg:
-        none of the shared SQL has a `?` or a `%` of its own)."""
+    def _statement(self, sql: str) -> str:
+        """One statement written with `?` marks in this driver's style (a literal `%` doubled for psycopg,
+        which reads `%` as the start of a placeholder; the shared SQL has no literal `?`)."""
         return sql if self.mark == "?" else sql.replace("%", "%%").replace("?", self.mark)
 
     def marks(self, count: int) -> str:
