@@ -1,8 +1,10 @@
 """The storage interface: an append-only event store plus the club records around it.
 
-Two backends implement `Store` (PostgreSQL for production, SQLite for a single club) and pass one
-contract test suite (`tests/service/test_store_contract.py`). Storage errors are translated here, at the
-adapter, into the errors below; nothing above the store sees a driver exception.
+`Store` is the composition of small interfaces (`Schema`, `EventRecorder`, `Projections`, `ReadModels`,
+`Collections`, `ClubRecords`, `AccessStore`); a module that uses one part asks for that one. Two backends
+compose them (`service.store.composed`: PostgreSQL for production, SQLite for a single club) and pass one
+contract test suite (`tests/service/test_store_contract.py`). Each backend translates its driver's errors
+in one place into the errors below; nothing above the store sees a driver exception.
 """
 
 from __future__ import annotations
