@@ -27,8 +27,7 @@ from typing import Literal
 import msgspec
 
 from service.notify import Hub
-from service.store.access import Scope, ShareKind
-from service.store.base import Store
+from service.store.access import AccessStore, Scope, ShareKind
 
 Access = Literal["operator", "record", "read", "spectate", "share"]
 
@@ -116,7 +115,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def authenticate(store: Store, token: str | None, operator_key: str | None) -> Principal | None:
+def authenticate(store: AccessStore, token: str | None, operator_key: str | None) -> Principal | None:
     """The principal an API bearer token (the operator key or a club key) stands for, or None."""
     if not token:
         return None
@@ -131,7 +130,7 @@ def authenticate(store: Store, token: str | None, operator_key: str | None) -> P
     return Principal(club_id=key.club_id, key_id=key.key_id, scope=key.scope, expires_at=key.expires_at)
 
 
-def authenticate_session(store: Store, token: str | None) -> Principal | None:
+def authenticate_session(store: AccessStore, token: str | None) -> Principal | None:
     """The principal a page session cookie stands for (its key's, while both last), or None."""
     parts = _parts(token, "ts")
     if parts is None:
@@ -154,7 +153,7 @@ def authenticate_session(store: Store, token: str | None) -> Principal | None:
     )
 
 
-def authenticate_share(store: Store, token: str | None) -> Principal | None:
+def authenticate_share(store: AccessStore, token: str | None) -> Principal | None:
     """The principal a share link's token stands for (a spectator of its one target), or None."""
     parts = _parts(token, "sh")
     if parts is None:
@@ -176,7 +175,7 @@ class Authenticator:
     only ever taken for what it was first checked as."""
 
     def __init__(
-        self, store: Store, operator_key: str | None, ttl: float = 30.0, size: int = 4096, hub: Hub | None = None
+        self, store: AccessStore, operator_key: str | None, ttl: float = 30.0, size: int = 4096, hub: Hub | None = None
     ) -> None:
         self.store = store
         self.operator_key = operator_key
@@ -309,7 +308,7 @@ class Watch:
         return _in_force(self.authenticator.store, self.principal, _now())
 
 
-def _in_force(store: Store, principal: Principal, now: datetime) -> bool:
+def _in_force(store: AccessStore, principal: Principal, now: datetime) -> bool:
     """Whether the key, session or link a principal stands on is still in force."""
     if principal.share is not None:
         link = store.get_share_link(principal.share.share_id)

@@ -38,10 +38,15 @@ from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
 from service.ratings import Ratings
 from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
-from service.store.base import Store, StoredEvent, StreamId, stream_game
+from service.store.base import EventRecorder, Projections, Store, StoredEvent, StreamId, stream_game
 
 CORRECTION = Correction.__struct_config__.tag
 GAME_STARTED = GameStarted.__struct_config__.tag
+
+
+class ProjectionLog(EventRecorder, Projections, Protocol):
+    """What running a projection needs of the store: the event log, and the projections' checkpoints
+    and leases (the rows it writes come from the projection)."""
 
 
 class Projection(Protocol):
@@ -88,7 +93,7 @@ class GameFolds:
     """Games folded event by event, the latest `size` kept; on a miss a game is folded again from its
     stream. Games of a ruleset not in `rulesets` are skipped."""
 
-    def __init__(self, store: Store, rulesets: Rulesets, *, size: int = 256) -> None:
+    def __init__(self, store: EventRecorder, rulesets: Rulesets, *, size: int = 256) -> None:
         self.store = store
         self.rulesets = rulesets
         self._cache: OrderedDict[str, GameFold] = OrderedDict()
@@ -238,7 +243,7 @@ class Runner:
 
     def __init__(
         self,
-        store: Store,
+        store: ProjectionLog,
         projection: Projection,
         *,
         owner: str | None = None,
@@ -376,7 +381,7 @@ class Lag(msgspec.Struct, frozen=True, kw_only=True):
     lag_seconds: float
 
 
-def lags(store: Store, names: Sequence[str]) -> dict[str, Lag]:
+def lags(store: ProjectionLog, names: Sequence[str]) -> dict[str, Lag]:
     """Each projection's lag behind the record."""
     checkpoints = store.checkpoints()
     out = {}
@@ -392,7 +397,7 @@ class LagWatch:
     """Warns in the logs (`projector.lagging`) while a projection is more than `warn_seconds` behind,
     looking at most every `every` seconds (a look is two indexed queries)."""
 
-    def __init__(self, store: Store, names: Sequence[str], *, warn_seconds: float, every: float = 10.0) -> None:
+    def __init__(self, store: ProjectionLog, names: Sequence[str], *, warn_seconds: float, every: float = 10.0) -> None:
         self.store = store
         self.names = list(names)
         self.warn_seconds = warn_seconds
@@ -419,7 +424,7 @@ class LagWatch:
 
 
 def rebuild(
-    store: Store,
+    store: ProjectionLog,
     projection: Projection,
     *,
     owner: str | None = None,

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate
 from service.readmodels import GameSummary, RatingRows, ResultChange
-from service.store.base import Store, StreamId
+from service.store.base import ReadModels, StreamId
 
 Key = tuple[str, str]
 """(club id, ruleset)."""
@@ -35,7 +35,7 @@ def rated(summary: GameSummary) -> RatedGame:
 class Ratings:
     """Turns a batch's newly finished and corrected games into rating rows."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: ReadModels) -> None:
         self.store = store
 
     def writes(

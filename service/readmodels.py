@@ -12,24 +12,26 @@ Each projection has a checkpoint (the last global position it applied). `commit_
 batch's rows and moves the checkpoint in ONE transaction, and only if the checkpoint is still where
 the runner read it: a second runner, or a runner that lost its lease, cannot apply an event twice.
 
-`ReadModelSql` holds the SQL, which is the same on both backends (JSON as text, times as ISO text);
-each store mixes it in and supplies its connections and placeholder style.
+The SQL is the same on both backends (JSON as text, times as ISO text): `ProjectionTables`,
+`ReadModelTables` and `CollectionTables` hold it, each composed with a backend's `Database` (its
+connections and its dialect, `service.store.sql`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
 
 from domain.ruleset import Player, Result
-from projections.ratings import PlayerRating, RatingPoint, Skill
+from projections.ratings import PlayerRating, RatingPoint
 from projections.standings import Removal
-from service.store.base import AlreadyExists, StreamId
+from service.store.base import AlreadyExists, Duplicate, StreamId
+from service.store.sql import Connection, Cursor, Database, Dialect
 
 CollectionKind = Literal["league", "campaign", "tournament"]
 """A tournament is listed here too (its record is its own event stream)."""
@@ -132,81 +134,81 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-class ReadModelSql:
-    """Read-model and collection storage, mixed into both stores. Subclasses provide `_rm_write`
-    (a connection in a write transaction), `_rm_read` (a connection), `_rm_param` (the placeholder)
-    and `_rm_integrity` (the driver's integrity error)."""
+@dataclasses.dataclass(frozen=True)
+class _ProjectionSql:
+    checkpoints: str = "SELECT name, position FROM projection_checkpoints"
+    checkpoint: str = "SELECT position FROM projection_checkpoints WHERE name = ?"
+    # Compare-and-set in one statement: a missing row is a checkpoint at 0 (rows are never deleted), an
+    # existing one moves only from `expected`.
+    move_checkpoint: str = (
+        "INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) "
+        "ON CONFLICT (name) DO UPDATE SET position = excluded.position "
+        "WHERE projection_checkpoints.position = ? RETURNING position"
+    )
+    reset_checkpoint: str = (
+        "INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) "
+        "ON CONFLICT (name) DO UPDATE SET position = 0"
+    )
+    acquire_lease: str = (
+        "INSERT INTO projection_leases (name, owner, expires_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+        "WHERE projection_leases.owner = excluded.owner OR projection_leases.expires_at < ? "
+        "RETURNING owner"
+    )
+    release_lease: str = "DELETE FROM projection_leases WHERE name = ? AND owner = ?"
+    lease_owner: str = "SELECT owner FROM projection_leases WHERE name = ? AND expires_at >= ?"
 
-    _rm_param = "?"
-    _rm_integrity: tuple[type[Exception], ...] = ()
-    _rm_projection_tx: tuple[str, ...] = ()
-    """Statements that open a projection's transaction (PostgreSQL: commit without waiting for the disk)."""
 
-    def _rm_write(self) -> AbstractContextManager[Any]:
-        raise NotImplementedError
+@dataclasses.dataclass(frozen=True)
+class _WriteSql:
+    # `applied` adds up: a row applied twice would show more applications than versions.
+    write_summary: str = (
+        f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (club_id, game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+        "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
+        "finished = excluded.finished, finished_at = excluded.finished_at, "
+        "players = excluded.players, result = excluded.result"
+    )
+    write_change: str = "INSERT INTO game_result_changes (stream_id, version, before, after) VALUES (?, ?, ?, ?)"
+    write_snapshot: str = (
+        "INSERT INTO replay_snapshots (stream_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (stream_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
+        "data = excluded.data"
+    )
+    truncate_history: str = (
+        "DELETE FROM rating_history WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number > ?"
+    )
+    drop_rating: str = "DELETE FROM player_ratings WHERE club_id = ? AND ruleset = ? AND player_id = ?"
+    write_rating: str = (
+        "INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
+        "last_game, last_finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (club_id, ruleset, player_id) DO UPDATE SET mu = excluded.mu, "
+        "sigma = excluded.sigma, rating = excluded.rating, "
+        "games = excluded.games, last_game = excluded.last_game, "
+        "last_finished_at = excluded.last_finished_at"
+    )
+    write_history: str = (
+        "INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
+        "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
 
-    def _rm_read(self) -> AbstractContextManager[Any]:
-        raise NotImplementedError
 
-    def _q(self, sql: str) -> str:
-        return sql.replace("?", self._rm_param)
+class _RowWriter:
+    """Writes read-model rows in a transaction: one statement per kind of row, sent with executemany
+    (pipelined on PostgreSQL)."""
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._rm_read() as conn:
-            return list(conn.execute(self._q(sql), tuple(params)).fetchall())
+    def __init__(self, dialect: Dialect) -> None:
+        self._sql = dialect.prepare(_WriteSql())
 
-    # -- checkpoints and leases -----------------------------------------------------------------
-    def checkpoints(self) -> dict[str, int]:
-        """Every projection's checkpoint (the last global position applied)."""
-        rows = self._rows("SELECT name, position FROM projection_checkpoints")
-        return {name: int(position) for name, position in rows}
-
-    def checkpoint(self, name: str) -> int:
-        """A projection's checkpoint (0 before its first event)."""
-        rows = self._rows("SELECT position FROM projection_checkpoints WHERE name = ?", (name,))
-        return int(rows[0][0]) if rows else 0
-
-    def commit_projection(self, name: str, expected: int, position: int, writes: Sequence[ReadModelWrite]) -> bool:
-        """Write a batch's rows and move the checkpoint from `expected` to `position`, all in one
-        transaction; write nothing and return False when the checkpoint is no longer `expected`."""
-        try:
-            with self._rm_write() as conn:
-                for statement in self._rm_projection_tx:
-                    conn.execute(statement)
-                # Compare-and-set in one statement: a missing row is a checkpoint at 0 (rows are never
-                # deleted), an existing one moves only from `expected`.
-                moved = conn.execute(
-                    self._q(
-                        "INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) "
-                        "ON CONFLICT (name) DO UPDATE SET position = excluded.position "
-                        "WHERE projection_checkpoints.position = ? RETURNING position"
-                    ),
-                    (name, position, expected),
-                ).fetchone()
-                if moved is None:
-                    raise CheckpointMoved()
-                self._write_rows(conn, writes)
-        except CheckpointMoved:
-            return False
-        return True
-
-    def _write_rows(self, conn: Any, writes: Sequence[ReadModelWrite]) -> None:
-        # One statement per kind of row, sent with executemany (pipelined on PostgreSQL).
+    def write(self, conn: Connection, writes: Sequence[ReadModelWrite]) -> None:
         summaries = [w for w in writes if isinstance(w, GameSummary)]
         changes = [w for w in writes if isinstance(w, ResultChange)]
         snapshots = [w for w in writes if isinstance(w, SnapshotRow)]
         ratings = [w for w in writes if isinstance(w, RatingRows)]
         cursor = conn.cursor()
         if summaries:
-            # `applied` adds up: a row applied twice would show more applications than versions.
             cursor.executemany(
-                self._q(
-                    f"INSERT INTO game_summaries ({_SUMMARY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (club_id, game_id) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
-                    "version = excluded.version, applied = game_summaries.applied + excluded.applied, "
-                    "finished = excluded.finished, finished_at = excluded.finished_at, "
-                    "players = excluded.players, result = excluded.result"
-                ),
+                self._sql.write_summary,
                 [
                     (
                         w.game_id,
@@ -226,7 +228,7 @@ class ReadModelSql:
             )
         if changes:
             cursor.executemany(
-                self._q("INSERT INTO game_result_changes (stream_id, version, before, after) VALUES (?, ?, ?, ?)"),
+                self._sql.write_change,
                 [
                     (
                         w.stream_id,
@@ -239,40 +241,20 @@ class ReadModelSql:
             )
         if snapshots:
             cursor.executemany(
-                self._q(
-                    "INSERT INTO replay_snapshots (stream_id, version, ruleset_version, data) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (stream_id, version) DO UPDATE SET ruleset_version = excluded.ruleset_version, "
-                    "data = excluded.data"
-                ),
-                [(w.stream_id, w.version, w.ruleset_version, w.data) for w in snapshots],
+                self._sql.write_snapshot, [(w.stream_id, w.version, w.ruleset_version, w.data) for w in snapshots]
             )
         for rows in ratings:
             self._write_ratings(cursor, rows)
 
-    def _write_ratings(self, cursor: Any, rows: RatingRows) -> None:
+    def _write_ratings(self, cursor: Cursor, rows: RatingRows) -> None:
         key = (rows.club_id, rows.ruleset)
         if rows.truncate:
-            cursor.executemany(
-                self._q(
-                    "DELETE FROM rating_history WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number > ?"
-                ),
-                [(*key, player, number) for player, number in rows.truncate],
-            )
+            cursor.executemany(self._sql.truncate_history, [(*key, player, number) for player, number in rows.truncate])
         if rows.drop:
-            cursor.executemany(
-                self._q("DELETE FROM player_ratings WHERE club_id = ? AND ruleset = ? AND player_id = ?"),
-                [(*key, player) for player in rows.drop],
-            )
+            cursor.executemany(self._sql.drop_rating, [(*key, player) for player in rows.drop])
         if rows.ratings:
             cursor.executemany(
-                self._q(
-                    "INSERT INTO player_ratings (club_id, ruleset, player_id, mu, sigma, rating, games, "
-                    "last_game, last_finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (club_id, ruleset, player_id) DO UPDATE SET mu = excluded.mu, "
-                    "sigma = excluded.sigma, rating = excluded.rating, "
-                    "games = excluded.games, last_game = excluded.last_game, "
-                    "last_finished_at = excluded.last_finished_at"
-                ),
+                self._sql.write_rating,
                 [
                     (
                         *key,
@@ -289,10 +271,7 @@ class ReadModelSql:
             )
         if rows.history:
             cursor.executemany(
-                self._q(
-                    "INSERT INTO rating_history (club_id, ruleset, player_id, number, game_id, finished_at, "
-                    "placement, mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
+                self._sql.write_history,
                 [
                     (
                         *key,
@@ -310,172 +289,234 @@ class ReadModelSql:
                 ],
             )
 
+
+class ProjectionTables:
+    """`Projections` in SQL both backends run: checkpoints, leases, and a batch's rows committed with
+    its checkpoint."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._sql = db.dialect.prepare(_ProjectionSql())
+        self._rows = _RowWriter(db.dialect)
+
+    def checkpoints(self) -> dict[str, int]:
+        """Every projection's checkpoint (the last global position applied)."""
+        return {r["name"]: int(r["position"]) for r in self._db.records(self._sql.checkpoints)}
+
+    def checkpoint(self, name: str) -> int:
+        """A projection's checkpoint (0 before its first event)."""
+        found = self._db.records(self._sql.checkpoint, (name,))
+        return int(found[0]["position"]) if found else 0
+
+    def commit_projection(self, name: str, expected: int, position: int, writes: Sequence[ReadModelWrite]) -> bool:
+        """Write a batch's rows and move the checkpoint from `expected` to `position`, all in one
+        transaction; write nothing and return False when the checkpoint is no longer `expected`."""
+        try:
+            with self._db.writing() as conn:
+                for statement in self._db.dialect.projection_tx:
+                    conn.execute(statement)
+                if conn.execute(self._sql.move_checkpoint, (name, position, expected)).fetchone() is None:
+                    raise CheckpointMoved()
+                self._rows.write(conn, writes)
+        except CheckpointMoved:
+            return False
+        return True
+
     def reset_projection(self, name: str, tables: Sequence[str]) -> None:
         """Empty a projection's tables and set its checkpoint back to 0, in one transaction."""
         unknown = set(tables) - PROJECTION_TABLES
         if unknown:
             raise ValueError(f"not read-model tables: {sorted(unknown)}")
-        with self._rm_write() as conn:
+        with self._db.writing() as conn:
             for table in tables:
                 conn.execute(f"DELETE FROM {table}")
-            conn.execute(
-                self._q(
-                    "INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) "
-                    "ON CONFLICT (name) DO UPDATE SET position = 0"
-                ),
-                (name,),
-            )
+            conn.execute(self._sql.reset_checkpoint, (name,))
 
     def acquire_lease(self, name: str, owner: str, seconds: float) -> bool:
         """Take or renew the lease to run projection `name` for `seconds`; False while another
         owner's lease runs."""
         now = time.time()
-        with self._rm_write() as conn:
-            row = conn.execute(
-                self._q(
-                    "INSERT INTO projection_leases (name, owner, expires_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-                    "WHERE projection_leases.owner = excluded.owner OR projection_leases.expires_at < ? "
-                    "RETURNING owner"
-                ),
-                (name, owner, now + seconds, now),
-            ).fetchone()
+        with self._db.writing() as conn:
+            row = conn.execute(self._sql.acquire_lease, (name, owner, now + seconds, now)).fetchone()
         return row is not None
 
     def release_lease(self, name: str, owner: str) -> None:
         """Give the lease up (at shutdown), so another runner takes over at once."""
-        with self._rm_write() as conn:
-            conn.execute(self._q("DELETE FROM projection_leases WHERE name = ? AND owner = ?"), (name, owner))
+        with self._db.writing() as conn:
+            conn.execute(self._sql.release_lease, (name, owner))
 
     def lease_owner(self, name: str) -> str | None:
         """Who holds the lease now (None when free or run out)."""
-        rows = self._rows("SELECT owner FROM projection_leases WHERE name = ? AND expires_at >= ?", (name, time.time()))
-        return str(rows[0][0]) if rows else None
+        found = self._db.records(self._sql.lease_owner, (name, time.time()))
+        return str(found[0]["owner"]) if found else None
 
-    def count_events(self, *, after: int = 0) -> int:
-        """How many events lie after global position `after` (for progress reports)."""
-        return int(self._rows("SELECT count(*) FROM events WHERE position > ?", (after,))[0][0])
 
-    def unprojected(self, *, after: int) -> tuple[int, datetime | None]:
-        """The events recorded after global position `after` and when the oldest of them was recorded,
-        whether or not a reader of the global order may see them yet (a projection's lag)."""
-        count, oldest = self._rows("SELECT count(*), min(recorded_at) FROM events WHERE position > ?", (after,))[0]
-        return int(count), oldest if isinstance(oldest, datetime) or oldest is None else _time(oldest)
+@dataclasses.dataclass(frozen=True)
+class _ReadModelSql:
+    finished_summaries: str = (
+        f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND ruleset = ? AND finished = ?"
+    )
+    player_ratings: str = (
+        "SELECT player_id, mu, sigma, rating, games, last_game, last_finished_at FROM player_ratings "
+        "WHERE club_id = ? AND ruleset = ?"
+    )
+    rating_points_since: str = (
+        "SELECT player_id, number, game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+        "WHERE club_id = ? AND ruleset = ? AND finished_at >= ?"
+    )
+    rating_point: str = (
+        "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+        "WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number = ?"
+    )
+    rating_history: str = (
+        "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
+        "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number"
+    )
+    result_changes: str = (
+        "SELECT stream_id, version, before, after FROM game_result_changes WHERE stream_id = ? ORDER BY version"
+    )
+    snapshots: str = (
+        "SELECT stream_id, version, ruleset_version, data FROM replay_snapshots "
+        "WHERE stream_id = ? AND version <= ? ORDER BY version"
+    )
+    delete_snapshots: str = "DELETE FROM replay_snapshots WHERE stream_id = ?"
+    spectator_delay: str = "SELECT events, seconds FROM spectator_delays WHERE stream_id = ?"
+    set_spectator_delay: str = (
+        "INSERT INTO spectator_delays (stream_id, events, seconds) VALUES (?, ?, ?) "
+        "ON CONFLICT (stream_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"
+    )
+
+
+class ReadModelTables:
+    """`ReadModels` in SQL both backends run (the projections write their rows through
+    `ProjectionTables.commit_projection`)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._sql = db.dialect.prepare(_ReadModelSql())
+        self._rows = _RowWriter(db.dialect)
 
     # -- game summaries -------------------------------------------------------------------------
     def game_summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]:
         """The summaries of these games of the club that the projector has written, by game id."""
         if not game_ids:
             return {}
-        marks = ", ".join("?" for _ in game_ids)
-        rows = self._rows(
-            f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND game_id IN ({marks})",
+        rows = self._db.records(
+            f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries "
+            f"WHERE club_id = {self._db.dialect.mark} AND game_id IN ({self._db.dialect.marks(len(game_ids))})",
             [club_id, *game_ids],
         )
-        return {row[0]: _summary(row) for row in rows}
+        return {row["game_id"]: _summary(row) for row in rows}
 
     def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]:
         """A club's finished games of one ruleset (what the ratings are derived from)."""
-        rows = self._rows(
-            f"SELECT {_SUMMARY_COLUMNS} FROM game_summaries WHERE club_id = ? AND ruleset = ? AND finished = ?",
-            (club_id, ruleset, True),
-        )
-        return [_summary(row) for row in rows]
+        return [_summary(row) for row in self._db.records(self._sql.finished_summaries, (club_id, ruleset, True))]
+
+    def result_changes(self, stream_id: StreamId) -> list[ResultChange]:
+        """The corrections that changed the outcome of the game on `stream_id`, oldest first."""
+        return [
+            ResultChange(
+                stream_id=r["stream_id"],
+                version=r["version"],
+                before=msgspec.json.decode(r["before"], type=Outcome),
+                after=msgspec.json.decode(r["after"], type=Outcome),
+            )
+            for r in self._db.records(self._sql.result_changes, (stream_id,))
+        ]
 
     # -- ratings ----------------------------------------------------------------------------------
     def player_ratings(self, club_id: str, ruleset: str) -> dict[str, PlayerRating]:
         """A club's current ratings for one ruleset, by player id."""
-        rows = self._rows(
-            "SELECT player_id, mu, sigma, rating, games, last_game, last_finished_at FROM player_ratings "
-            "WHERE club_id = ? AND ruleset = ?",
-            (club_id, ruleset),
-        )
-        return {
-            r[0]: PlayerRating(
-                player_id=r[0],
-                skill=Skill(mu=r[1], sigma=r[2], rating=r[3]),
-                games=r[4],
-                last_game=r[5],
-                last_finished_at=datetime.fromisoformat(r[6]),
-            )
-            for r in rows
-        }
+        rows = self._db.records(self._sql.player_ratings, (club_id, ruleset))
+        return {r["player_id"]: msgspec.convert(_with_skill(r), PlayerRating) for r in rows}
 
     def rating_points_since(self, club_id: str, ruleset: str, since: datetime) -> list[tuple[str, int, RatingPoint]]:
         """The history points of games finished at or after `since`: (player id, game number, point)."""
-        rows = self._rows(
-            "SELECT player_id, number, game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ? AND finished_at >= ?",
-            (club_id, ruleset, _utc(since)),
-        )
-        return [(r[0], r[1], _point(r[2:])) for r in rows]
+        rows = self._db.records(self._sql.rating_points_since, (club_id, ruleset, _utc(since)))
+        return [(r["player_id"], r["number"], _point(r)) for r in rows]
 
     def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None:
         """A player's rating after their nth rated game."""
-        rows = self._rows(
-            "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ? AND player_id = ? AND number = ?",
-            (club_id, ruleset, player_id, number),
-        )
+        rows = self._db.records(self._sql.rating_point, (club_id, ruleset, player_id, number))
         return _point(rows[0]) if rows else None
 
     def rating_history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
         """A player's rating after every rated game of one ruleset, oldest first."""
-        rows = self._rows(
-            "SELECT game_id, finished_at, placement, mu, sigma, rating, change FROM rating_history "
-            "WHERE club_id = ? AND ruleset = ? AND player_id = ? ORDER BY number",
-            (club_id, ruleset, player_id),
-        )
-        return [_point(r) for r in rows]
-
-    def result_changes(self, stream_id: StreamId) -> list[ResultChange]:
-        """The corrections that changed the outcome of the game on `stream_id`, oldest first."""
-        rows = self._rows(
-            "SELECT stream_id, version, before, after FROM game_result_changes WHERE stream_id = ? ORDER BY version",
-            (stream_id,),
-        )
-        return [
-            ResultChange(
-                stream_id=r[0],
-                version=r[1],
-                before=msgspec.json.decode(r[2].encode(), type=Outcome),
-                after=msgspec.json.decode(r[3].encode(), type=Outcome),
-            )
-            for r in rows
-        ]
+        return [_point(r) for r in self._db.records(self._sql.rating_history, (club_id, ruleset, player_id))]
 
     # -- replay snapshots -----------------------------------------------------------------------
     def snapshots(self, stream_id: StreamId, *, up_to: int | None = None) -> list[SnapshotRow]:
         """The stored snapshots of the game on `stream_id` (at or before version `up_to`), oldest first."""
-        rows = self._rows(
-            "SELECT stream_id, version, ruleset_version, data FROM replay_snapshots "
-            "WHERE stream_id = ? AND version <= ? ORDER BY version",
-            (stream_id, up_to if up_to is not None else 2**31 - 1),
-        )
-        return [SnapshotRow(stream_id=r[0], version=r[1], ruleset_version=r[2], data=bytes(r[3])) for r in rows]
+        rows = self._db.records(self._sql.snapshots, (stream_id, up_to if up_to is not None else 2**31 - 1))
+        return [msgspec.convert(r, SnapshotRow) for r in rows]
 
     def replace_snapshots(self, stream_id: StreamId, rows: Sequence[SnapshotRow]) -> None:
         """Replace a game's snapshots (rebuilt under a new ruleset version)."""
-        with self._rm_write() as conn:
-            conn.execute(self._q("DELETE FROM replay_snapshots WHERE stream_id = ?"), (stream_id,))
-            self._write_rows(conn, rows)
+        with self._db.writing() as conn:
+            conn.execute(self._sql.delete_snapshots, (stream_id,))
+            self._rows.write(conn, rows)
 
-    # -- leagues and campaigns ------------------------------------------------------------------
+    # -- spectator delays -----------------------------------------------------------------------
+    def spectator_delay(self, stream_id: StreamId) -> SpectatorDelay:
+        """The live delay of the game on `stream_id` (none when never set)."""
+        rows = self._db.records(self._sql.spectator_delay, (stream_id,))
+        return msgspec.convert(rows[0], SpectatorDelay) if rows else SpectatorDelay()
+
+    def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None:
+        """Set a game's live delay."""
+        with self._db.writing() as conn:
+            conn.execute(self._sql.set_spectator_delay, (stream_id, delay.events, delay.seconds))
+
+
+@dataclasses.dataclass(frozen=True)
+class _CollectionSql:
+    create: str = (
+        "INSERT INTO collections (club_id, kind, collection_id, definition, created_at) VALUES (?, ?, ?, ?, ?)"
+    )
+    collections: str = (
+        "SELECT collection_id, definition, created_at FROM collections WHERE club_id = ? AND kind = ? "
+        "AND (CAST(? AS TEXT) IS NULL OR collection_id = ?) ORDER BY collection_id"
+    )
+    games: str = (
+        "SELECT collection_id, game_id FROM collection_games WHERE club_id = ? AND kind = ? "
+        "AND (CAST(? AS TEXT) IS NULL OR collection_id = ?) ORDER BY ordinal"
+    )
+    add_game: str = (
+        "INSERT INTO collection_games (club_id, kind, collection_id, game_id, ordinal, assigned_at) "
+        "SELECT ?, ?, ?, ?, coalesce(max(ordinal), 0) + 1, ? FROM collection_games "
+        "WHERE club_id = ? AND kind = ? AND collection_id = ?"
+    )
+    of_game: str = (
+        "SELECT kind, collection_id FROM collection_games WHERE club_id = ? AND game_id = ? "
+        "ORDER BY kind, collection_id"
+    )
+    record_removal: str = (
+        "INSERT INTO collection_game_changes (club_id, kind, collection_id, number, game_id, action, "
+        "reason, key_id, recorded_at) SELECT ?, ?, ?, coalesce(max(number), 0) + 1, ?, ?, ?, ?, ? "
+        "FROM collection_game_changes WHERE club_id = ? AND kind = ? AND collection_id = ?"
+    )
+    removals: str = (
+        "SELECT game_id, action, reason, key_id, recorded_at FROM collection_game_changes "
+        "WHERE club_id = ? AND kind = ? AND collection_id = ? ORDER BY number"
+    )
+
+
+class CollectionTables:
+    """`Collections` in SQL both backends run."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._sql = db.dialect.prepare(_CollectionSql())
+
     def create_collection(
         self, kind: CollectionKind, club_id: str, collection_id: str, definition: bytes
     ) -> Collection:
         """Store a new league or campaign (AlreadyExists for a taken id)."""
         created = datetime.now(UTC)
         try:
-            with self._rm_write() as conn:
-                conn.execute(
-                    self._q(
-                        "INSERT INTO collections (club_id, kind, collection_id, definition, created_at) "
-                        "VALUES (?, ?, ?, ?, ?)"
-                    ),
-                    (club_id, kind, collection_id, definition.decode(), created.isoformat()),
-                )
-        except self._rm_integrity:
+            with self._db.writing() as conn:
+                conn.execute(self._sql.create, (club_id, kind, collection_id, definition.decode(), created.isoformat()))
+        except Duplicate:
             raise AlreadyExists(kind, collection_id) from None
         return Collection(
             club_id=club_id, kind=kind, collection_id=collection_id, definition=definition, created_at=created
@@ -490,115 +531,58 @@ class ReadModelSql:
         self, kind: CollectionKind, club_id: str, collection_id: str | None = None
     ) -> list[Collection]:
         """A club's leagues or campaigns (one of them when `collection_id` is given), by id."""
-        rows = self._rows(
-            "SELECT collection_id, definition, created_at FROM collections WHERE club_id = ? AND kind = ? "
-            "AND (CAST(? AS TEXT) IS NULL OR collection_id = ?) ORDER BY collection_id",
-            (club_id, kind, collection_id, collection_id),
-        )
+        which = (club_id, kind, collection_id, collection_id)
         games: dict[str, list[str]] = {}
-        for cid, game_id in self._rows(
-            "SELECT collection_id, game_id FROM collection_games WHERE club_id = ? AND kind = ? "
-            "AND (CAST(? AS TEXT) IS NULL OR collection_id = ?) ORDER BY ordinal",
-            (club_id, kind, collection_id, collection_id),
-        ):
-            games.setdefault(cid, []).append(game_id)
+        for row in self._db.records(self._sql.games, which):
+            games.setdefault(row["collection_id"], []).append(row["game_id"])
         return [
-            Collection(
-                club_id=club_id,
-                kind=kind,
-                collection_id=r[0],
-                definition=r[1].encode(),
-                created_at=datetime.fromisoformat(r[2]),
-                game_ids=tuple(games.get(r[0], ())),
+            msgspec.convert(
+                r
+                | {
+                    "club_id": club_id,
+                    "kind": kind,
+                    "definition": r["definition"].encode(),
+                    "game_ids": games.get(r["collection_id"], ()),
+                },
+                Collection,
             )
-            for r in rows
+            for r in self._db.records(self._sql.collections, which)
         ]
 
     def add_collection_game(self, kind: CollectionKind, club_id: str, collection_id: str, game_id: str) -> None:
         """Assign a game to a league or campaign, after its other games (AlreadyExists when it is)."""
+        collection = (club_id, kind, collection_id)
         try:
-            with self._rm_write() as conn:
-                conn.execute(
-                    self._q(
-                        "INSERT INTO collection_games (club_id, kind, collection_id, game_id, ordinal, "
-                        "assigned_at) SELECT ?, ?, ?, ?, coalesce(max(ordinal), 0) + 1, ? FROM collection_games "
-                        "WHERE club_id = ? AND kind = ? AND collection_id = ?"
-                    ),
-                    (
-                        club_id,
-                        kind,
-                        collection_id,
-                        game_id,
-                        datetime.now(UTC).isoformat(),
-                        club_id,
-                        kind,
-                        collection_id,
-                    ),
-                )
-        except self._rm_integrity:
+            with self._db.writing() as conn:
+                conn.execute(self._sql.add_game, (*collection, game_id, datetime.now(UTC).isoformat(), *collection))
+        except Duplicate:
             raise AlreadyExists(f"{kind} game", game_id) from None
 
     def collections_of_game(self, club_id: str, game_id: str) -> list[tuple[CollectionKind, str]]:
         """The leagues and campaigns a game is assigned to."""
-        rows = self._rows(
-            "SELECT kind, collection_id FROM collection_games WHERE club_id = ? AND game_id = ? "
-            "ORDER BY kind, collection_id",
-            (club_id, game_id),
-        )
-        return [(r[0], r[1]) for r in rows]
+        return [(r["kind"], r["collection_id"]) for r in self._db.records(self._sql.of_game, (club_id, game_id))]
 
     def record_removal(self, kind: CollectionKind, club_id: str, collection_id: str, removal: Removal) -> None:
         """Record that a game was taken out of a league or campaign, or put back."""
-        with self._rm_write() as conn:
+        collection = (club_id, kind, collection_id)
+        with self._db.writing() as conn:
             conn.execute(
-                self._q(
-                    "INSERT INTO collection_game_changes (club_id, kind, collection_id, number, game_id, action, "
-                    "reason, key_id, recorded_at) SELECT ?, ?, ?, coalesce(max(number), 0) + 1, ?, ?, ?, ?, ? "
-                    "FROM collection_game_changes WHERE club_id = ? AND kind = ? AND collection_id = ?"
-                ),
+                self._sql.record_removal,
                 (
-                    club_id,
-                    kind,
-                    collection_id,
+                    *collection,
                     removal.game_id,
                     removal.action,
                     removal.reason,
                     removal.key_id,
                     removal.recorded_at.isoformat(),
-                    club_id,
-                    kind,
-                    collection_id,
+                    *collection,
                 ),
             )
 
     def removals(self, kind: CollectionKind, club_id: str, collection_id: str) -> list[Removal]:
         """The games taken out of a league or campaign and put back, oldest first."""
-        rows = self._rows(
-            "SELECT game_id, action, reason, key_id, recorded_at FROM collection_game_changes "
-            "WHERE club_id = ? AND kind = ? AND collection_id = ? ORDER BY number",
-            (club_id, kind, collection_id),
-        )
-        return [
-            Removal(game_id=r[0], action=r[1], reason=r[2], key_id=r[3], recorded_at=datetime.fromisoformat(r[4]))
-            for r in rows
-        ]
-
-    # -- spectator delays -----------------------------------------------------------------------
-    def spectator_delay(self, stream_id: StreamId) -> SpectatorDelay:
-        """The live delay of the game on `stream_id` (none when never set)."""
-        rows = self._rows("SELECT events, seconds FROM spectator_delays WHERE stream_id = ?", (stream_id,))
-        return SpectatorDelay(events=rows[0][0], seconds=rows[0][1]) if rows else SpectatorDelay()
-
-    def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None:
-        """Set a game's live delay."""
-        with self._rm_write() as conn:
-            conn.execute(
-                self._q(
-                    "INSERT INTO spectator_delays (stream_id, events, seconds) VALUES (?, ?, ?) "
-                    "ON CONFLICT (stream_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"
-                ),
-                (stream_id, delay.events, delay.seconds),
-            )
+        rows = self._db.records(self._sql.removals, (club_id, kind, collection_id))
+        return [msgspec.convert(r, Removal) for r in rows]
 
 
 def _utc(moment: datetime) -> str:
@@ -606,27 +590,20 @@ def _utc(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _point(row: Sequence[Any]) -> RatingPoint:
-    return RatingPoint(
-        game_id=row[0],
-        finished_at=datetime.fromisoformat(row[1]),
-        placement=row[2],
-        skill=Skill(mu=row[3], sigma=row[4], rating=row[5]),
-        change=row[6],
-    )
+def _with_skill(row: dict[str, Any]) -> dict[str, Any]:
+    """A rating row with its `mu`, `sigma` and `rating` columns as the `skill` they make."""
+    return row | {"skill": {"mu": row["mu"], "sigma": row["sigma"], "rating": row["rating"]}}
 
 
-def _summary(row: tuple[Any, ...]) -> GameSummary:
-    return GameSummary(
-        game_id=row[0],
-        club_id=row[1],
-        ruleset=row[2],
-        ruleset_version=row[3],
-        version=row[4],
-        applied=row[5],
-        started_at=datetime.fromisoformat(row[6]),
-        players=msgspec.json.decode(row[9].encode(), type=tuple[Player, ...]),
-        outcome=Outcome(
-            finished=bool(row[7]), finished_at=_time(row[8]), result=msgspec.json.decode(row[10].encode(), type=Result)
-        ),
+def _point(row: dict[str, Any]) -> RatingPoint:
+    return msgspec.convert(_with_skill(row), RatingPoint)
+
+
+def _summary(row: dict[str, Any]) -> GameSummary:
+    outcome = Outcome(
+        finished=bool(row["finished"]),
+        finished_at=_time(row["finished_at"]),
+        result=msgspec.json.decode(row["result"], type=Result),
     )
+    players = msgspec.json.decode(row["players"], type=tuple[Player, ...])
+    return msgspec.convert(row | {"players": players, "outcome": outcome}, GameSummary)

@@ -1,4 +1,4 @@
-"""Storage backends behind one interface (`service.store.base.Store`)."""
+"""Storage backends behind one interface (`service.store.base.Store`, made of small ones)."""
 
 from __future__ import annotations
 

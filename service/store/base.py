@@ -1,8 +1,10 @@
 """The storage interface: an append-only event store plus the club records around it.
 
-Two backends implement `Store` (PostgreSQL for production, SQLite for a single club) and pass one
-contract test suite (`tests/service/store_contract.py`). Storage errors are translated here, at the
-adapter, into the errors below; nothing above the store sees a driver exception.
+`Store` is the composition of small interfaces (`Schema`, `EventRecorder`, `Projections`, `ReadModels`,
+`Collections`, `ClubRecords`, `AccessStore`); a module that uses one part asks for that one. Two backends
+compose them (`service.store.composed`: PostgreSQL for production, SQLite for a single club) and pass one
+contract test suite (`tests/service/test_store_contract.py`). Each backend translates its driver's errors
+in one place into the errors below; nothing above the store sees a driver exception.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NewType, Protocol
 import msgspec
 
 from service.store.access import AccessStore
+from service.store.sql import Dialect
 
 if TYPE_CHECKING:
     from projections.ratings import PlayerRating, RatingPoint
@@ -189,6 +192,11 @@ class AlreadyExists(StoreError):
         self.ident = ident
 
 
+class Duplicate(StoreError):
+    """A row whose key is taken: each backend's one translation of its driver's unique violation. The
+    store's methods turn it into `AlreadyExists`, which names what was taken; nothing above them sees it."""
+
+
 class UnstorableValue(StoreError):
     """A value the database cannot keep (a number past its range, a text it refuses, a key too long to
     index): the adapter's translation of the driver's data errors."""
@@ -220,15 +228,16 @@ class ImmutableRecord(StoreError):
 
 
 def game_filter_sql(
-    club_id: str, where: GameFilter, *, mark: str, player_clause: str, value: Callable[[Any], Any] = lambda v: v
+    club_id: str, where: GameFilter, dialect: Dialect, *, player_clause: str, value: Callable[[Any], Any] = lambda v: v
 ) -> tuple[str, list[Any]]:
-    """The WHERE clause and parameters of a club's game listing, for either backend: `mark` is its
-    placeholder, `player_clause` its test that a player sits at a game, `value` how it stores values."""
+    """The WHERE clause and parameters of a club's game listing, for either backend: `player_clause` is
+    its test that a player sits at a game (in its own parameter style), `value` how it stores values."""
+    mark = dialect.mark
     clauses = [f"club_id = {mark}"]
     params: list[Any] = [club_id]
     for present, clause, param in (
         (where.ruleset is not None, f"ruleset = {mark}", where.ruleset),
-        (where.player_id is not None, player_clause.replace("?", mark), where.player_id),
+        (where.player_id is not None, player_clause, where.player_id),
         (where.finished is not None, f"finished = {mark}", where.finished),
         (where.created_from is not None, f"created_at >= {mark}", where.created_from),
         (where.created_to is not None, f"created_at < {mark}", where.created_to),
@@ -275,8 +284,8 @@ def content_hash(content: Any) -> str:
     return "sha256:" + hashlib.sha256(msgspec.json.encode(content, order="sorted")).hexdigest()
 
 
-class Store(AccessStore, Protocol):
-    """What the service needs from storage. All methods are synchronous and thread-safe."""
+class Schema(Protocol):
+    """The database under a store: its migrations, whether it answers, its connections."""
 
     def migrate(self) -> list[str]:
         """Apply pending schema migrations; return the ones applied."""
@@ -292,7 +301,10 @@ class Store(AccessStore, Protocol):
 
     def close(self) -> None: ...
 
-    # events
+
+class EventRecorder(Protocol):
+    """The event log: appends (idempotent when keyed), a stream's events, the global order."""
+
     def append(
         self,
         stream_id: StreamId,
@@ -349,13 +361,19 @@ class Store(AccessStore, Protocol):
         """The last global position a reader can see now (0 when the log is empty)."""
         ...
 
-    def count_events(self, *, after: int = 0) -> int: ...
+    def count_events(self, *, after: int = 0) -> int:
+        """How many events lie after global position `after` (for progress reports)."""
+        ...
+
     def unprojected(self, *, after: int) -> tuple[int, datetime | None]:
         """How many events were recorded after global position `after` (visible to readers of the global
         order or not yet), and when the oldest of them was."""
         ...
 
-    # projections (see service.readmodels)
+
+class Projections(Protocol):
+    """Where each projection has got to in the global order, and who may run it (see service.readmodels)."""
+
     def checkpoints(self) -> dict[str, int]: ...
     def checkpoint(self, name: str) -> int: ...
     def commit_projection(self, name: str, expected: int, position: int, writes: Sequence[ReadModelWrite]) -> bool:
@@ -367,6 +385,12 @@ class Store(AccessStore, Protocol):
     def acquire_lease(self, name: str, owner: str, seconds: float) -> bool: ...
     def release_lease(self, name: str, owner: str) -> None: ...
     def lease_owner(self, name: str) -> str | None: ...
+
+
+class ReadModels(Protocol):
+    """The tables beside the log that the API reads: what the projections write (game summaries, ratings,
+    replay snapshots), and the live delay a club sets on a game."""
+
     def game_summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]: ...
     def result_changes(self, stream_id: StreamId) -> list[ResultChange]: ...
     def finished_summaries(self, club_id: str, ruleset: str) -> list[GameSummary]: ...
@@ -378,8 +402,13 @@ class Store(AccessStore, Protocol):
     def rating_point(self, club_id: str, ruleset: str, player_id: str, number: int) -> RatingPoint | None: ...
     def snapshots(self, stream_id: StreamId, *, up_to: int | None = None) -> list[SnapshotRow]: ...
     def replace_snapshots(self, stream_id: StreamId, rows: Sequence[SnapshotRow]) -> None: ...
+    def spectator_delay(self, stream_id: StreamId) -> SpectatorDelay: ...
+    def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None: ...
 
-    # leagues, campaigns, live delays
+
+class Collections(Protocol):
+    """A club's leagues, campaigns and tournaments: their definitions, games, and games taken out."""
+
     def create_collection(
         self, kind: CollectionKind, club_id: str, collection_id: str, definition: bytes
     ) -> Collection: ...
@@ -391,25 +420,23 @@ class Store(AccessStore, Protocol):
     def collections_of_game(self, club_id: str, game_id: str) -> list[tuple[CollectionKind, str]]: ...
     def record_removal(self, kind: CollectionKind, club_id: str, collection_id: str, removal: Removal) -> None: ...
     def removals(self, kind: CollectionKind, club_id: str, collection_id: str) -> list[Removal]: ...
-    def spectator_delay(self, stream_id: StreamId) -> SpectatorDelay: ...
-    def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None: ...
 
-    # clubs, keys, players
+
+class ClubRecords(Protocol):
+    """A club's own records beside the event log: the club, its players, its games' listings and the
+    resources its rulesets read."""
+
     def create_club(self, club_id: str, name: str) -> Club: ...
     def get_club(self, club_id: str) -> Club | None: ...
     def list_clubs(self) -> list[Club]: ...
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer: ...
     def list_players(self, club_id: str) -> list[ClubPlayer]: ...
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]: ...
-
-    # games
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         """The club's game of that id (None when the club has none: another club's is not seen)."""
         ...
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]: ...
-
-    # resources
     def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
         """Store a new version of a resource (versions start at 1)."""
         ...
@@ -421,3 +448,8 @@ class Store(AccessStore, Protocol):
         ...
 
     def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]: ...
+
+
+class Store(Schema, EventRecorder, Projections, ReadModels, Collections, ClubRecords, AccessStore, Protocol):
+    """What the service needs from storage, all of it: a module that uses one part asks for that part
+    (`EventRecorder`, `ReadModels`, ...). All methods are synchronous and thread-safe."""

@@ -21,23 +21,25 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Generator, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 import msgspec
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.rows import tuple_row
+from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
-from service.store.access_sql import AccessSql
+from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
+from service.store.access_sql import AccessTables
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
     AppendResult,
     Club,
     ClubPlayer,
+    Duplicate,
     GameFilter,
     GameProgress,
     GameRecord,
@@ -56,7 +58,9 @@ from service.store.base import (
     game_filter_sql,
     request_fingerprint,
 )
-from service.store.migrations import Migration, load_migrations
+from service.store.composed import ComposedStore
+from service.store.migrations import load_migrations
+from service.store.sql import POSTGRES
 from service.store.steps import run, run_async
 
 T = TypeVar("T")
@@ -255,7 +259,7 @@ def append_steps(
     }
     try:
         row = yield Query(_APPEND_WITH_LISTING, params, one=True)
-    except pg_errors.UniqueViolation:
+    except Duplicate:
         if game is not None:  # its stream or its listing exists already
             raise AlreadyExists("game", game.game_id) from None
         # A concurrent writer won the race: a retry with the same key gets the first result.
@@ -301,7 +305,7 @@ def _append_plain_steps(
         params["batch"] = _batch(events)
     try:
         positions = yield Query(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params)
-    except pg_errors.UniqueViolation:
+    except Duplicate:
         raise (yield from _conflict_steps(stream_id, expected_version)) from None
     if not positions:
         raise (yield from _conflict_steps(stream_id, expected_version))
@@ -384,6 +388,10 @@ def _raise_translated(error: psycopg.Error) -> NoReturn:
 
 def _store_error(error: Exception) -> Exception | None:
     """The store's own error for a driver's error, None for one that is not translated."""
+    if isinstance(error, pg_errors.UniqueViolation):
+        return Duplicate(error.diag.constraint_name or "")
+    if isinstance(error, pg_errors.InsufficientPrivilege) and "append-only" in str(error):  # the events' trigger
+        return ImmutableRecord(str(error))
     if isinstance(error, pg_errors.ProgramLimitExceeded):
         return UnstorableValue("a value too long to be indexed")
     if isinstance(error, psycopg.DataError):
@@ -402,18 +410,15 @@ def _store_error(error: Exception) -> Exception | None:
     return None
 
 
-class PostgresStore(AccessSql):
-    """The `Store` on PostgreSQL (read models: `service.readmodels`)."""
+class PostgresDatabase:
+    """The PostgreSQL pool (autocommit connections, rows as tuples for the hot path), its schema, and the
+    `service.store.sql.Database` the shared SQL runs on."""
 
-    _rm_param = "%s"
-    _rm_integrity = (psycopg.IntegrityError,)
-    # A projection's rows and checkpoint commit together; if the server crashes before the commit
-    # reaches the disk both are lost together and the runner applies the batch again: still exactly once.
-    _rm_projection_tx = ("SET LOCAL synchronous_commit = off",)
+    dialect = POSTGRES
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
         self.url = url
-        self._pool = ConnectionPool(
+        self.pool = ConnectionPool(
             url,
             min_size=min_size,
             max_size=max_size,
@@ -426,47 +431,43 @@ class PostgresStore(AccessSql):
     def close(self) -> None:
         if not self._closed.is_set():
             self._closed.set()
-            self._pool.close()
+            self.pool.close()
 
     @contextmanager
-    def _connect(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection whose data errors come out as the store's own (the one translation)."""
+    def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection whose errors come out as the store's own (`_raise_translated`)."""
         try:
-            with self._pool.connection(timeout=timeout) as conn:
+            with self.pool.connection(timeout=timeout) as conn:
                 yield conn
         except psycopg.Error as error:
             _raise_translated(error)
 
-    def _run(self, steps: QuerySteps[T]) -> T:
-        """Run a piece of the hot path on one pooled connection (see `append_steps`)."""
-        with self._connect() as conn:
-            return run(steps, functools.partial(_execute, conn))
-
     @contextmanager
-    def _tx(self) -> Iterator[psycopg.Connection[Any]]:
-        with self._connect() as conn, conn.transaction():
+    def writing(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in a transaction."""
+        with self.connection() as conn, conn.transaction():
             yield conn
 
-    def _rm_write(self) -> AbstractContextManager[psycopg.Connection[Any]]:
-        return self._tx()
+    def records(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute(sql, params).fetchall()
 
-    def _rm_read(self) -> AbstractContextManager[psycopg.Connection[Any]]:
-        return self._connect()
+    def run(self, steps: QuerySteps[T]) -> T:
+        """Run a piece of the hot path on one pooled connection (see `append_steps`)."""
+        with self.connection() as conn:
+            return run(steps, functools.partial(_execute, conn))
 
     # -- schema ---------------------------------------------------------------------------------
-    def _applied(self, conn: psycopg.Connection[Any]) -> set[str]:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations "
-            "(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        return {row[0] for row in conn.execute("SELECT name FROM schema_migrations").fetchall()}
-
     def migrate(self) -> list[str]:
         applied: list[str] = []
-        with self._tx() as conn:
+        with self.writing() as conn:
             # Several workers may start at once: one migrates, the others wait and find it done.
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('tablelog.migrate'))")
-            done = self._applied(conn)
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations").fetchall()}
             for migration in load_migrations("postgres"):
                 if migration.name not in done:
                     conn.execute(migration.sql)
@@ -475,21 +476,24 @@ class PostgresStore(AccessSql):
         return applied
 
     def pending_migrations(self) -> list[str]:
-        with self._connect() as conn:
+        with self.connection() as conn:
             exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
             done: set[str] = set()
             if exists and exists[0]:
                 done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations").fetchall()}
         return [m.name for m in load_migrations("postgres") if m.name not in done]
 
-    def migrations(self) -> list[Migration]:
-        return load_migrations("postgres")
-
     def ping(self) -> None:
-        with self._connect(timeout=5) as conn:
+        with self.connection(timeout=5) as conn:
             conn.execute("SELECT 1")
 
-    # -- events ---------------------------------------------------------------------------------
+
+class PostgresEvents:
+    """`EventRecorder` on PostgreSQL: the hot path's steps, and the reads of the global order."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
     def append(
         self,
         stream_id: StreamId,
@@ -501,7 +505,7 @@ class PostgresStore(AccessSql):
         game: GameRecord | None = None,
         progress: GameProgress | None = None,
     ) -> AppendResult:
-        return self._run(
+        return self._db.run(
             append_steps(
                 stream_id,
                 events,
@@ -531,7 +535,7 @@ class PostgresStore(AccessSql):
             ]
         ).decode()
         try:
-            with self._tx() as conn:
+            with self._db.writing() as conn:
                 if game is not None:
                     conn.execute(
                         "INSERT INTO games (game_id, club_id, stream_id, ruleset, ruleset_version, player_ids, "
@@ -553,7 +557,7 @@ class PostgresStore(AccessSql):
                     _RESTORE_EVENTS,
                     {"stream": stream_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
                 ).fetchall()
-        except pg_errors.UniqueViolation:
+        except Duplicate:
             raise (
                 AlreadyExists("game", game.game_id) if game is not None else AlreadyExists("stream", stream_id)
             ) from None
@@ -565,18 +569,18 @@ class PostgresStore(AccessSql):
         )
 
     def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
-        return self._run(replayed_append_steps(stream_id, idempotency_key, fingerprint))
+        return self._db.run(replayed_append_steps(stream_id, idempotency_key, fingerprint))
 
     def read_stream(
         self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        return self._run(read_stream_steps(stream_id, after_version, limit))
+        return self._db.run(read_stream_steps(stream_id, after_version, limit))
 
     def stream_version(self, stream_id: StreamId) -> int:
-        return self._run(stream_version_steps(stream_id))
+        return self._db.run(stream_version_steps(stream_id))
 
     def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        with self._connect() as conn:
+        with self._db.connection() as conn:
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > %s "
                 "AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20) "
@@ -587,97 +591,104 @@ class PostgresStore(AccessSql):
 
     def head_position(self) -> int:
         """The last position a reader can see now (0 when the log is empty)."""
-        with self._connect() as conn:
+        with self._db.connection() as conn:
             row = conn.execute(
                 "SELECT coalesce(max(position), 0) FROM events "
                 "WHERE position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20)"
             ).fetchone()
         return int(row[0]) if row else 0
 
+    def count_events(self, *, after: int = 0) -> int:
+        with self._db.connection() as conn:
+            row = conn.execute("SELECT count(*) FROM events WHERE position > %s", (after,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def unprojected(self, *, after: int) -> tuple[int, datetime | None]:
+        with self._db.connection() as conn:
+            row = conn.execute("SELECT count(*), min(recorded_at) FROM events WHERE position > %s", (after,)).fetchone()
+        assert row is not None
+        return int(row[0]), row[1]
+
     def try_raw_update(self, position: int) -> None:
-        """Try to change a stored event; the database refuses (used to test immutability)."""
-        try:
-            with self._tx() as conn:
-                conn.execute("UPDATE events SET type = type || '!' WHERE position = %s", (position,))
-        except pg_errors.InsufficientPrivilege as error:
-            raise ImmutableRecord(str(error)) from None
+        """Try to change a stored event; the database refuses (ImmutableRecord: used to test immutability)."""
+        with self._db.writing() as conn:
+            conn.execute("UPDATE events SET type = type || '!' WHERE position = %s", (position,))
 
     def try_raw_delete(self, position: int) -> None:
-        """Try to delete a stored event; the database refuses."""
-        try:
-            with self._tx() as conn:
-                conn.execute("DELETE FROM events WHERE position = %s", (position,))
-        except pg_errors.InsufficientPrivilege as error:
-            raise ImmutableRecord(str(error)) from None
+        """Try to delete a stored event; the database refuses (ImmutableRecord)."""
+        with self._db.writing() as conn:
+            conn.execute("DELETE FROM events WHERE position = %s", (position,))
 
-    # -- clubs, keys, players ---------------------------------------------------------------------
+
+class PostgresClubRecords:
+    """`ClubRecords` on PostgreSQL (times as timestamptz, a game's players as an array, contents as jsonb)."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
     def create_club(self, club_id: str, name: str) -> Club:
         try:
-            with self._tx() as conn:
+            with self._db.writing() as conn:
                 row = conn.execute(
                     "INSERT INTO clubs (club_id, name) VALUES (%s, %s) RETURNING created_at", (club_id, name)
                 ).fetchone()
-        except pg_errors.UniqueViolation:
+        except Duplicate:
             raise AlreadyExists("club", club_id) from None
         assert row is not None
         return Club(club_id=club_id, name=name, created_at=row[0])
 
     def get_club(self, club_id: str) -> Club | None:
-        with self._connect() as conn:
-            row = conn.execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = %s", (club_id,)).fetchone()
-        return Club(club_id=row[0], name=row[1], created_at=row[2]) if row else None
+        rows = self._db.records("SELECT club_id, name, created_at FROM clubs WHERE club_id = %s", (club_id,))
+        return msgspec.convert(rows[0], Club) if rows else None
 
     def list_clubs(self) -> list[Club]:
-        with self._connect() as conn:
-            rows = conn.execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
-        return [Club(club_id=r[0], name=r[1], created_at=r[2]) for r in rows]
+        rows = self._db.records("SELECT club_id, name, created_at FROM clubs ORDER BY club_id")
+        return [msgspec.convert(row, Club) for row in rows]
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         try:
-            with self._tx() as conn:
+            with self._db.writing() as conn:
                 row = conn.execute(
                     "INSERT INTO players (club_id, player_id, name) VALUES (%s, %s, %s) RETURNING created_at",
                     (club_id, player_id, name),
                 ).fetchone()
-        except pg_errors.UniqueViolation:
+        except Duplicate:
             raise AlreadyExists("player", player_id) from None
         assert row is not None
         return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=row[0])
 
     def list_players(self, club_id: str) -> list[ClubPlayer]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s ORDER BY player_id",
-                (club_id,),
-            ).fetchall()
-        return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
+        rows = self._db.records(
+            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s ORDER BY player_id",
+            (club_id,),
+        )
+        return [msgspec.convert(row, ClubPlayer) for row in rows]
 
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s AND player_id = ANY(%s)",
-                (club_id, list(player_ids)),
-            ).fetchall()
-        return [ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=r[3]) for r in rows]
+        rows = self._db.records(
+            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s AND player_id = ANY(%s)",
+            (club_id, list(player_ids)),
+        )
+        return [msgspec.convert(row, ClubPlayer) for row in rows]
 
     # -- games --------------------------------------------------------------------------------------
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
-        return self._run(get_game_steps(club_id, game_id))
+        return self._db.run(get_game_steps(club_id, game_id))
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
-        condition, params = game_filter_sql(club_id, where, mark="%s", player_clause="player_ids @> ARRAY[?]")
+        condition, params = game_filter_sql(club_id, where, POSTGRES, player_clause="player_ids @> ARRAY[%s]")
         sql = (
             f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition} ORDER BY created_at DESC, game_id LIMIT %s OFFSET %s"
         )
         params += [where.limit, where.offset]
-        with self._connect() as conn:
+        with self._db.connection() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [_game(row) for row in rows]
 
     # -- resources ----------------------------------------------------------------------------------
     def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
         digest = content_hash(content)
-        with self._tx() as conn:
+        with self._db.writing() as conn:
             # Serialise versions of one resource id.
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{club_id}/{ruleset}/{kind}/{resource_id}",))
             row = conn.execute(
@@ -707,48 +718,63 @@ class PostgresStore(AccessSql):
     _RESOURCE_COLUMNS = "club_id, ruleset, kind, resource_id, version, content_hash, content::text, created_at"
 
     @staticmethod
-    def _resource(row: tuple[Any, ...]) -> Resource:
-        return Resource(
-            club_id=row[0],
-            ruleset=row[1],
-            kind=row[2],
-            resource_id=row[3],
-            version=row[4],
-            content_hash=row[5],
-            content=msgspec.json.decode(row[6].encode()),
-            created_at=row[7],
-        )
+    def _resource(row: dict[str, Any]) -> Resource:
+        return msgspec.convert(row | {"content": msgspec.json.decode(row["content"])}, Resource)
 
     def get_resource(
         self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
     ) -> Resource | None:
-        with self._connect() as conn:
-            row = conn.execute(
-                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s AND ruleset = %s "
-                "AND kind = %s AND resource_id = %s AND (%s::int IS NULL OR version = %s) "
-                "ORDER BY version DESC LIMIT 1",
-                (club_id, ruleset, kind, resource_id, version, version),
-            ).fetchone()
-        return self._resource(row) if row else None
+        rows = self._db.records(
+            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s AND ruleset = %s "
+            "AND kind = %s AND resource_id = %s AND (%s::int IS NULL OR version = %s) "
+            "ORDER BY version DESC LIMIT 1",
+            (club_id, ruleset, kind, resource_id, version, version),
+        )
+        return self._resource(rows[0]) if rows else None
 
     def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s "
-                "AND (%s::text IS NULL OR ruleset = %s) ORDER BY ruleset, kind, resource_id, version",
-                (club_id, ruleset, ruleset),
-            ).fetchall()
+        rows = self._db.records(
+            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = %s "
+            "AND (%s::text IS NULL OR ruleset = %s) ORDER BY ruleset, kind, resource_id, version",
+            (club_id, ruleset, ruleset),
+        )
         return [self._resource(row) for row in rows]
 
 
+class PostgresStore(ComposedStore):
+    """The `Store` on PostgreSQL."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self.url = url
+        self.db = db = PostgresDatabase(url, min_size=min_size, max_size=max_size)
+        events = PostgresEvents(db)
+        super().__init__(
+            schema=db,
+            events=events,
+            projections=ProjectionTables(db),
+            read_models=ReadModelTables(db),
+            collections=CollectionTables(db),
+            clubs=PostgresClubRecords(db),
+            access=AccessTables(db),
+        )
+        self.try_raw_update = events.try_raw_update
+        self.try_raw_delete = events.try_raw_delete
+
+
 def _execute(conn: psycopg.Connection[Any], query: Query) -> Any:
-    cursor = conn.execute(query.sql, query.params)
-    return cursor.fetchone() if query.one else cursor.fetchall()
+    try:
+        cursor = conn.execute(query.sql, query.params)
+        return cursor.fetchone() if query.one else cursor.fetchall()
+    except psycopg.Error as error:  # translated here, so that the steps see the store's own errors
+        _raise_translated(error)
 
 
 async def _execute_async(conn: psycopg.AsyncConnection[Any], query: Query) -> Any:
-    cursor = await conn.execute(query.sql, query.params)
-    return await (cursor.fetchone() if query.one else cursor.fetchall())
+    try:
+        cursor = await conn.execute(query.sql, query.params)
+        return await (cursor.fetchone() if query.one else cursor.fetchall())
+    except psycopg.Error as error:
+        _raise_translated(error)
 
 
 class AsyncPostgresEvents:

@@ -41,7 +41,7 @@ from psycopg import conninfo
 from psycopg import errors as pg_errors
 
 from service.logs import get_logger
-from service.store.base import Store
+from service.store.base import Store, StoreUnavailable
 from service.store.postgres import POSITION_SHIFT, PostgresStore
 
 REPLICA_READS = frozenset(
@@ -76,9 +76,10 @@ REPLICA_READS = frozenset(
 _MISSES = frozenset({"get_game", "get_collection", "get_club", "get_resource", "rating_point"})
 """Reads whose None may only mean the replica has not replayed the write yet: asked of the primary then."""
 
-# Recovery conflicts cancel a standby's query with a serialisation failure; a replica that went away
-# raises an operational error (the pool's timeout included).
-_REPLICA_FAILURES = (psycopg.OperationalError, pg_errors.SerializationFailure)
+# Recovery conflicts cancel a standby's query with a serialisation failure. A replica that went away is
+# StoreUnavailable through its store (which translates the driver's connection errors and the pool's
+# timeout), a driver's operational error on the checks' own connections.
+_REPLICA_FAILURES = (StoreUnavailable, psycopg.OperationalError, pg_errors.SerializationFailure)
 
 Status = Literal["starting", "in rotation", "behind", "unreachable"]
 
@@ -101,11 +102,11 @@ class ReplicaStore(PostgresStore):
 
     def __init__(self, url: str, *, max_size: int, timeout: float = 2.0) -> None:
         super().__init__(url, max_size=max_size)
-        self._pool.timeout = timeout
+        self.db.pool.timeout = timeout
 
     def has_transaction(self, xid: int) -> tuple[bool, int]:
         """Whether transaction `xid` has ended in this replica's snapshot, and the snapshot's oldest running one."""
-        with self._connect(timeout=self._pool.timeout) as conn:
+        with self.db.connection(timeout=self.db.pool.timeout) as conn:
             row = conn.execute(
                 "SELECT pg_visible_in_snapshot(%s::text::xid8, s), pg_snapshot_xmin(s)::text::bigint "
                 "FROM pg_current_snapshot() AS s",

@@ -4,6 +4,9 @@ Global order: SQLite has one writer at a time. Every append takes the write lock
 (`BEGIN IMMEDIATE`), so positions are assigned and committed in the same order and a reader paging
 `position > last_seen` can never miss an event that commits late. AUTOINCREMENT keeps positions from
 ever being reused.
+
+The store is composed (`service.store.composed`) of `SqliteDatabase` (connections, schema), the event log
+and the club records below, and the SQL both backends share, given the same `SqliteDatabase`.
 """
 
 from __future__ import annotations
@@ -11,19 +14,21 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
-from service.store.access_sql import AccessSql
+from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
+from service.store.access_sql import AccessTables
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
     AppendResult,
     Club,
     ClubPlayer,
+    Duplicate,
     GameFilter,
     GameProgress,
     GameRecord,
@@ -41,7 +46,9 @@ from service.store.base import (
     game_filter_sql,
     request_fingerprint,
 )
+from service.store.composed import ComposedStore
 from service.store.migrations import load_migrations
+from service.store.sql import SQLITE
 
 
 def _now() -> str:
@@ -57,14 +64,11 @@ def _stored(value: Any) -> Any:
     return value
 
 
-def _time(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
-
-
 _EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data, recorded_at, club_id, key_id, chain"
 
 
 def _event(row: tuple[Any, ...]) -> StoredEvent:
+    # By position, not by name: the event log's reads are the hot path, and these are plain tuples.
     return StoredEvent(
         stream_id=row[0],
         version=row[1],
@@ -79,8 +83,27 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
+@contextmanager
+def _translated() -> Iterator[None]:
+    """sqlite3's errors as the store's own: the one translation of this backend."""
+    try:
+        yield
+    except OverflowError:
+        raise UnstorableValue("a number out of range") from None
+    except sqlite3.IntegrityError as error:
+        message = str(error)
+        if message.startswith("FOREIGN KEY"):
+            raise MissingReference("club, game or collection") from None
+        if message.startswith("UNIQUE"):
+            raise Duplicate(message) from None
+        if "append-only" in message:  # the events table's triggers
+            raise ImmutableRecord(message) from None
+        raise
+
+
 class _Connection(sqlite3.Connection):
-    """A connection whose data errors come out as the store's own (the one translation)."""
+    """A connection whose statements' errors come out as the store's own (a unique violation inside a
+    transaction is told where it happens: an append that lists a game reports the game as taken)."""
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         with _translated():
@@ -91,23 +114,16 @@ class _Connection(sqlite3.Connection):
             return super().executemany(sql, parameters)
 
 
-@contextmanager
-def _translated() -> Iterator[None]:
-    try:
-        yield
-    except OverflowError:
-        raise UnstorableValue("a number out of range") from None
-    except sqlite3.IntegrityError as error:
-        if str(error).startswith("FOREIGN KEY"):
-            raise MissingReference("club, game or collection") from None
-        raise
+def _by_name(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
+    """A row by column name (sqlite3's row factory, as psycopg's `dict_row`)."""
+    return {column[0]: value for column, value in zip(cursor.description, row, strict=True)}
 
 
-class SqliteStore(AccessSql):
-    """The `Store` on one SQLite file. A connection per thread; WAL lets readers run beside the writer.
-    Read models: `service.readmodels`."""
+class SqliteDatabase:
+    """The SQLite file: a connection per thread (WAL lets readers run beside the writer), its schema, and
+    the `service.store.sql.Database` the shared SQL runs on."""
 
-    _rm_integrity = (sqlite3.IntegrityError,)
+    dialect = SQLITE
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -115,7 +131,8 @@ class SqliteStore(AccessSql):
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
 
-    def _conn(self) -> sqlite3.Connection:
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(
@@ -138,28 +155,29 @@ class SqliteStore(AccessSql):
         self._local = threading.local()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn()
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection in a write transaction (the write lock taken at once)."""
+        conn = self.connection()
         conn.execute("BEGIN IMMEDIATE")
         try:
-            yield conn
+            with _translated():  # for the statements of the shared SQL sent through a cursor
+                yield conn
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         else:
             conn.execute("COMMIT")
 
-    def _rm_write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self._write()
-
-    @contextmanager
-    def _rm_read(self) -> Iterator[sqlite3.Connection]:
-        yield self._conn()
+    def records(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        cursor = self.connection().cursor()
+        cursor.row_factory = _by_name
+        with _translated():
+            return cursor.execute(sql, tuple(params)).fetchall()
 
     # -- schema ---------------------------------------------------------------------------------
     def migrate(self) -> list[str]:
         applied: list[str] = []
-        with self._write() as conn:
+        with self.writing() as conn:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
             )
@@ -173,15 +191,21 @@ class SqliteStore(AccessSql):
         return applied
 
     def pending_migrations(self) -> list[str]:
-        conn = self._conn()
+        conn = self.connection()
         exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone()
         done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")} if exists else set()
         return [m.name for m in load_migrations("sqlite") if m.name not in done]
 
     def ping(self) -> None:
-        self._conn().execute("SELECT 1").fetchone()
+        self.connection().execute("SELECT 1").fetchone()
 
-    # -- events ---------------------------------------------------------------------------------
+
+class SqliteEvents:
+    """`EventRecorder` on SQLite."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
     def append(
         self,
         stream_id: StreamId,
@@ -196,7 +220,7 @@ class SqliteStore(AccessSql):
         if not events or len(events) > MAX_BATCH:
             raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
         fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
-        with self._write() as conn:
+        with self._db.writing() as conn:
             if idempotency_key:
                 replay = self._replayed(conn, stream_id, idempotency_key, fingerprint)
                 if replay is not None:
@@ -257,7 +281,7 @@ class SqliteStore(AccessSql):
         return msgspec.structs.replace(msgspec.json.decode(row[1].encode(), type=AppendResult), replayed=True)
 
     def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
-        return self._replayed(self._conn(), stream_id, idempotency_key, fingerprint)
+        return self._replayed(self._db.connection(), stream_id, idempotency_key, fingerprint)
 
     def restore_stream(
         self,
@@ -270,7 +294,7 @@ class SqliteStore(AccessSql):
     ) -> AppendResult:
         if not events:
             raise ValueError("a restored stream holds at least one event")
-        with self._write() as conn:
+        with self._db.writing() as conn:
             if game is not None:
                 _insert_game(conn, game, stream_id)
             if conn.execute("SELECT 1 FROM events WHERE stream_id = ? LIMIT 1", (stream_id,)).fetchone():
@@ -299,7 +323,7 @@ class SqliteStore(AccessSql):
         self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         rows = (
-            self._conn()
+            self._db.connection()
             .execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version LIMIT ?",
                 (stream_id, after_version, -1 if limit is None else limit),
@@ -310,7 +334,7 @@ class SqliteStore(AccessSql):
 
     def stream_version(self, stream_id: StreamId) -> int:
         row = (
-            self._conn()
+            self._db.connection()
             .execute("SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,))
             .fetchone()
         )
@@ -318,7 +342,7 @@ class SqliteStore(AccessSql):
 
     def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
         rows = (
-            self._conn()
+            self._db.connection()
             .execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?", (after, limit)
             )
@@ -328,65 +352,69 @@ class SqliteStore(AccessSql):
 
     def head_position(self) -> int:
         """The last position a reader can see now (0 when the log is empty)."""
-        return int(self._conn().execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
+        return int(self._db.connection().execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
+
+    def count_events(self, *, after: int = 0) -> int:
+        row = self._db.connection().execute("SELECT count(*) FROM events WHERE position > ?", (after,)).fetchone()
+        return int(row[0])
+
+    def unprojected(self, *, after: int) -> tuple[int, datetime | None]:
+        count, oldest = (
+            self._db.connection()
+            .execute("SELECT count(*), min(recorded_at) FROM events WHERE position > ?", (after,))
+            .fetchone()
+        )
+        return int(count), datetime.fromisoformat(oldest) if oldest else None
 
     def try_raw_update(self, position: int) -> None:
-        """Try to change a stored event; the database refuses (used to test immutability)."""
-        try:
-            with self._write() as conn:
-                conn.execute("UPDATE events SET type = type || '!' WHERE position = ?", (position,))
-        except sqlite3.IntegrityError as error:
-            raise ImmutableRecord(str(error)) from None
+        """Try to change a stored event; the database refuses (ImmutableRecord: used to test immutability)."""
+        with self._db.writing() as conn:
+            conn.execute("UPDATE events SET type = type || '!' WHERE position = ?", (position,))
 
     def try_raw_delete(self, position: int) -> None:
-        """Try to delete a stored event; the database refuses."""
-        try:
-            with self._write() as conn:
-                conn.execute("DELETE FROM events WHERE position = ?", (position,))
-        except sqlite3.IntegrityError as error:
-            raise ImmutableRecord(str(error)) from None
+        """Try to delete a stored event; the database refuses (ImmutableRecord)."""
+        with self._db.writing() as conn:
+            conn.execute("DELETE FROM events WHERE position = ?", (position,))
+
+
+class SqliteClubRecords:
+    """`ClubRecords` on SQLite (times as ISO text, a game's players as JSON text and in `game_players`)."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
 
     # -- clubs, keys, players ---------------------------------------------------------------------
     def create_club(self, club_id: str, name: str) -> Club:
         now = _now()
         try:
-            with self._write() as conn:
+            with self._db.writing() as conn:
                 conn.execute("INSERT INTO clubs VALUES (?, ?, ?)", (club_id, name, now))
-        except sqlite3.IntegrityError:
+        except Duplicate:
             raise AlreadyExists("club", club_id) from None
         return Club(club_id=club_id, name=name, created_at=datetime.fromisoformat(now))
 
     def get_club(self, club_id: str) -> Club | None:
-        row = (
-            self._conn().execute("SELECT club_id, name, created_at FROM clubs WHERE club_id = ?", (club_id,)).fetchone()
-        )
-        return Club(club_id=row[0], name=row[1], created_at=datetime.fromisoformat(row[2])) if row else None
+        rows = self._db.records("SELECT club_id, name, created_at FROM clubs WHERE club_id = ?", (club_id,))
+        return msgspec.convert(rows[0], Club) if rows else None
 
     def list_clubs(self) -> list[Club]:
-        rows = self._conn().execute("SELECT club_id, name, created_at FROM clubs ORDER BY club_id").fetchall()
-        return [Club(club_id=r[0], name=r[1], created_at=datetime.fromisoformat(r[2])) for r in rows]
+        rows = self._db.records("SELECT club_id, name, created_at FROM clubs ORDER BY club_id")
+        return [msgspec.convert(row, Club) for row in rows]
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         now = _now()
         try:
-            with self._write() as conn:
+            with self._db.writing() as conn:
                 conn.execute("INSERT INTO players VALUES (?, ?, ?, ?)", (club_id, player_id, name, now))
-        except sqlite3.IntegrityError:
+        except Duplicate:
             raise AlreadyExists("player", player_id) from None
         return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=datetime.fromisoformat(now))
 
     def list_players(self, club_id: str) -> list[ClubPlayer]:
-        rows = (
-            self._conn()
-            .execute(
-                "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = ? ORDER BY player_id",
-                (club_id,),
-            )
-            .fetchall()
+        rows = self._db.records(
+            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = ? ORDER BY player_id", (club_id,)
         )
-        return [
-            ClubPlayer(club_id=r[0], player_id=r[1], name=r[2], created_at=datetime.fromisoformat(r[3])) for r in rows
-        ]
+        return [msgspec.convert(row, ClubPlayer) for row in rows]
 
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
         wanted = set(player_ids)
@@ -395,53 +423,34 @@ class SqliteStore(AccessSql):
     # -- games --------------------------------------------------------------------------------------
     _GAME_COLUMNS = (
         "g.game_id, g.club_id, g.ruleset, g.ruleset_version, g.player_ids, g.created_at, "
-        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = g.stream_id), g.finished, "
-        "g.finished_at, g.title, g.stream_id"
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = g.stream_id) AS version, "
+        "g.finished, g.finished_at, g.title, g.stream_id"
     )
 
     @staticmethod
-    def _game(row: tuple[Any, ...]) -> GameRecord:
-        return GameRecord(
-            game_id=row[0],
-            club_id=row[1],
-            ruleset=row[2],
-            ruleset_version=row[3],
-            player_ids=tuple(msgspec.json.decode(row[4].encode())),
-            created_at=datetime.fromisoformat(row[5]),
-            version=row[6],
-            finished=bool(row[7]),
-            finished_at=_time(row[8]),
-            title=row[9],
-            stream_id=row[10],
-        )
+    def _game(row: dict[str, Any]) -> GameRecord:
+        player_ids = msgspec.json.decode(row["player_ids"], type=tuple[str, ...])
+        return msgspec.convert(row | {"player_ids": player_ids, "finished": bool(row["finished"])}, GameRecord)
 
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
-        row = (
-            self._conn()
-            .execute(
-                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.club_id = ? AND g.game_id = ?", (club_id, game_id)
-            )
-            .fetchone()
+        rows = self._db.records(
+            f"SELECT {self._GAME_COLUMNS} FROM games g WHERE g.club_id = ? AND g.game_id = ?", (club_id, game_id)
         )
-        return self._game(row) if row else None
+        return self._game(rows[0]) if rows else None
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         condition, params = game_filter_sql(
             club_id,
             where,
-            mark="?",
+            SQLITE,
             player_clause="game_id IN (SELECT p.game_id FROM game_players p "
-            "WHERE p.club_id = g.club_id AND p.player_id = ?)",
+            f"WHERE p.club_id = g.club_id AND p.player_id = {SQLITE.mark})",
             value=_stored,
         )
-        rows = (
-            self._conn()
-            .execute(
-                f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {condition} "
-                "ORDER BY g.created_at DESC, g.game_id LIMIT ? OFFSET ?",
-                [*params, where.limit, where.offset],
-            )
-            .fetchall()
+        rows = self._db.records(
+            f"SELECT {self._GAME_COLUMNS} FROM games g WHERE {condition} "
+            "ORDER BY g.created_at DESC, g.game_id LIMIT ? OFFSET ?",
+            [*params, where.limit, where.offset],
         )
         return [self._game(row) for row in rows]
 
@@ -449,7 +458,7 @@ class SqliteStore(AccessSql):
     def add_resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, content: Any) -> Resource:
         digest = content_hash(content)
         now = _now()
-        with self._write() as conn:
+        with self._db.writing() as conn:
             version = conn.execute(
                 "SELECT coalesce(max(version), 0) + 1 FROM resources "
                 "WHERE club_id = ? AND ruleset = ? AND kind = ? AND resource_id = ?",
@@ -473,43 +482,46 @@ class SqliteStore(AccessSql):
     _RESOURCE_COLUMNS = "club_id, ruleset, kind, resource_id, version, content_hash, content, created_at"
 
     @staticmethod
-    def _resource(row: tuple[Any, ...]) -> Resource:
-        return Resource(
-            club_id=row[0],
-            ruleset=row[1],
-            kind=row[2],
-            resource_id=row[3],
-            version=row[4],
-            content_hash=row[5],
-            content=msgspec.json.decode(row[6].encode()),
-            created_at=datetime.fromisoformat(row[7]),
-        )
+    def _resource(row: dict[str, Any]) -> Resource:
+        return msgspec.convert(row | {"content": msgspec.json.decode(row["content"])}, Resource)
 
     def get_resource(
         self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int | None = None
     ) -> Resource | None:
-        row = (
-            self._conn()
-            .execute(
-                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND ruleset = ? AND kind = ? "
-                "AND resource_id = ? AND (? IS NULL OR version = ?) ORDER BY version DESC LIMIT 1",
-                (club_id, ruleset, kind, resource_id, version, version),
-            )
-            .fetchone()
+        rows = self._db.records(
+            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND ruleset = ? AND kind = ? "
+            "AND resource_id = ? AND (? IS NULL OR version = ?) ORDER BY version DESC LIMIT 1",
+            (club_id, ruleset, kind, resource_id, version, version),
         )
-        return self._resource(row) if row else None
+        return self._resource(rows[0]) if rows else None
 
     def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]:
-        rows = (
-            self._conn()
-            .execute(
-                f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND (? IS NULL OR ruleset = ?) "
-                "ORDER BY ruleset, kind, resource_id, version",
-                (club_id, ruleset, ruleset),
-            )
-            .fetchall()
+        rows = self._db.records(
+            f"SELECT {self._RESOURCE_COLUMNS} FROM resources WHERE club_id = ? AND (? IS NULL OR ruleset = ?) "
+            "ORDER BY ruleset, kind, resource_id, version",
+            (club_id, ruleset, ruleset),
         )
         return [self._resource(row) for row in rows]
+
+
+class SqliteStore(ComposedStore):
+    """The `Store` on one SQLite file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        db = SqliteDatabase(path)
+        events = SqliteEvents(db)
+        super().__init__(
+            schema=db,
+            events=events,
+            projections=ProjectionTables(db),
+            read_models=ReadModelTables(db),
+            collections=CollectionTables(db),
+            clubs=SqliteClubRecords(db),
+            access=AccessTables(db),
+        )
+        self.try_raw_update = events.try_raw_update
+        self.try_raw_delete = events.try_raw_delete
 
 
 def _statements(script: str) -> list[str]:
@@ -547,7 +559,7 @@ def _insert_game(conn: sqlite3.Connection, game: GameRecord, stream_id: StreamId
                 game.finished_at.isoformat() if game.finished_at else None,
             ),
         )
-    except sqlite3.IntegrityError:
+    except Duplicate:
         raise AlreadyExists("game", game.game_id) from None
     conn.executemany(
         "INSERT INTO game_players (club_id, game_id, player_id) VALUES (?, ?, ?)",

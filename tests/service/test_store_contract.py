@@ -13,6 +13,7 @@ import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from domain.ruleset import Result
+from projections.standings import Removal
 from service.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 from service.store import open_store
 from service.store.async_events import AsyncEvents, InThreads
@@ -329,6 +330,49 @@ def test_resources_are_versioned_and_immutable(store: Store) -> None:
     old = store.get_resource("c1", "tally", "catalogue", "deck", version=1)
     assert old is not None and old.content == {"cards": [1, 2]} and old.content_hash == first.content_hash
     assert [r.version for r in store.list_resources("c1")] == [1, 2]
+
+
+def test_leagues_removals_and_access_records_are_read_back_as_written(store: Store) -> None:
+    store.append(game_stream("c1", "g1"), events("s"), 0, recorded_by=BY, game=game("g1", ()))
+    store.create_collection("league", "c1", "spring", b'{"points": 3}')
+    store.add_collection_game("league", "c1", "spring", "g1")
+    league = store.get_collection("league", "c1", "spring")
+    assert league is not None
+    assert (league.definition, league.game_ids) == (b'{"points": 3}', ("g1",))
+    assert league.created_at.tzinfo is not None
+    assert store.get_collection("campaign", "c1", "spring") is None
+    now = datetime.now(UTC)
+    taken_out = Removal(game_id="g1", action="removed", reason="misrecorded", key_id="k1", recorded_at=now)
+    store.record_removal("league", "c1", "spring", taken_out)
+    assert store.removals("league", "c1", "spring") == [taken_out]
+    expires = datetime(2999, 1, 1, tzinfo=UTC)
+    store.create_api_key("k2", "c1", "reader", "hash", scope="read", expires_at=expires)
+    key = store.get_api_key("k2")
+    assert key is not None and (key.scope, key.expires_at, key.revoked_at) == ("read", expires, None)
+    store.create_page_session("s1", "k2", "hash", expires)
+    store.revoke_page_session("s1")
+    session = store.get_page_session("s1")
+    assert session is not None and (session.key_id, session.expires_at) == ("k2", expires)
+    assert session.revoked_at is not None
+    link = store.create_share_link("l1", "c1", "league", "spring", "for the board", "hash", None)
+    assert store.get_share_link("l1") == link
+    assert store.list_share_links("c1") == [link]
+
+
+def test_a_taken_id_in_the_shared_tables_is_already_exists_naming_what_was_taken(store: Store) -> None:
+    store.append(game_stream("c1", "g1"), events("s"), 0, recorded_by=BY, game=game("g1", ()))
+    store.create_collection("league", "c1", "spring", b"{}")
+    with pytest.raises(AlreadyExists) as collection:
+        store.create_collection("league", "c1", "spring", b"{}")
+    assert (collection.value.what, collection.value.ident) == ("league", "spring")
+    store.add_collection_game("league", "c1", "spring", "g1")
+    with pytest.raises(AlreadyExists) as assigned:
+        store.add_collection_game("league", "c1", "spring", "g1")
+    assert (assigned.value.what, assigned.value.ident) == ("league game", "g1")
+    store.create_share_link("l1", "c1", "game", "g1", "", "hash", None)
+    with pytest.raises(AlreadyExists) as link:
+        store.create_share_link("l1", "c1", "game", "g1", "", "hash", None)
+    assert (link.value.what, link.value.ident) == ("share link", "l1")
 
 
 @both_paths
