@@ -2,7 +2,8 @@
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
-The rules core registers the validators and evolvers below in its own dispatch tables.
+The rules core (`rules`) takes the validators and evolvers below into its own dispatch tables; this module
+reads the battlefield through `battlefield`, never through `rules`, so the two do not import each other.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.memoire44 import rules
 from domain.memoire44.air import (
     ARTILLERY_DICE,
     ARTILLERY_REACH,
@@ -22,6 +22,21 @@ from domain.memoire44.air import (
     AirPack,
     duel_faces_result,
     strike_hits,
+)
+from domain.memoire44.battlefield import (
+    adjacent_enemies,
+    battle_after_move,
+    battles_allowed,
+    card_for,
+    card_name,
+    fits_sections,
+    full_day,
+    move_unit,
+    ordered_unit,
+    recount,
+    set_order,
+    take_card,
+    unit_at,
 )
 from domain.memoire44.board import Hex, distance, hex_name
 from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS, UNIT_TYPES
@@ -179,7 +194,7 @@ def anti_aircraft_dice(state: State, unit: Unit, plane_hex: Hex) -> tuple[int, s
         return ARTILLERY_DICE, f"artillery at a plane: {ARTILLERY_DICE}"
     if reach > 1:  # a plane over the unit's own hex is as close as one next to it
         return f"{unit.kind} fires only at a plane next to it, not {reach} hexes away"
-    if rules.card_for(state, unit.uid) == "close_assault":
+    if card_for(state, unit.uid) == "close_assault":
         return GROUND_DICE + 1, f"{unit.kind} at an adjacent plane: {GROUND_DICE}; Close Assault: +1"
     return GROUND_DICE, f"{unit.kind} at an adjacent plane: {GROUND_DICE}"
 
@@ -195,7 +210,7 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
     as_unit = Unit(uid=-1, camp=camp, kind="plane", size=1, figures=1, hex=plane_hex)
     spec = CARDS.get(card)
     if spec is not None and spec.kind == "section":
-        return rules._fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
+        return fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
     if card == "direct_from_hq":
         return None if len(ordered) < 4 else "Direct from HQ orders at most 4 units"
     if card == "their_finest_hour":
@@ -204,7 +219,7 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
         for kind, symbol in ((INFANTRY, "infantry"), ("armour", "armour"), (ARTILLERY, "")):
             spare -= max(0, sum(u.kind == kind for u in ordered) - (state.roll.count(symbol) if symbol else 0))
         return None if spare >= 1 else "Their Finest Hour orders a plane with a star not used by another unit"
-    return f"{rules.card_name(card)} orders no plane"
+    return f"{card_name(card)} orders no plane"
 
 
 def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tuple[Hex, ...]) -> str | None:
@@ -216,7 +231,7 @@ def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tupl
     for number, hex_ in enumerate(markers):
         if hex_ not in path:
             return f"{hex_name(hex_)} is not a hex the plane passes"
-        target = rules.unit_at(state, hex_)
+        target = unit_at(state, hex_)
         if target is None or target.camp == camp:
             return f"there is no enemy ground unit at {hex_name(hex_)}"
         if number and distance(markers[number - 1], hex_) != 1:
@@ -268,7 +283,7 @@ def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] 
     spec = CARDS.get(str(state.effective))
     if spec is None or spec.kind != "section":
         return "M44-AIR-3", "tactic_card", "A plane is deployed beside a command card other than a tactic card."
-    if not rules.full_day(state):
+    if not full_day(state):
         return "M44-AIR-3", "not_full_day", "No plane is deployed before full daylight."
     if flying(air, camp) is not None:
         return "M44-AIR-3", "one_plane", "One plane per side on the board."
@@ -468,11 +483,11 @@ def anti_aircraft_problem(
     plane_hex = None if enemy is None else air.planes[enemy].hex
     if plane_hex is None:
         return _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
-    if order.battles >= rules.battles_allowed(state, unit, order):
+    if order.battles >= battles_allowed(state, unit, order):
         return _refuse("M44-6", "no_battle_left", "This unit has no battle left this turn.")
-    if order.moved > rules.battle_after_move(state, unit) or order.stopped:
+    if order.moved > battle_after_move(state, unit) or order.stopped:
         return _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
-    if rules.adjacent_enemies(state, unit):
+    if adjacent_enemies(state, unit):
         return _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
     if plane is not None:  # M44-AIR-13: a plane on the ground is a target at the unit's own ranges
         reach, dice = distance(unit.hex, plane_hex), UNIT_TYPES[unit.kind].dice
@@ -492,7 +507,7 @@ def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, st
     assert air is not None
     if camp == state.active or state.ambush is not None or state.phase not in ("move", "battle"):
         return "ambush_timing", "Ambush answers an enemy's attack, once a turn."
-    unit = rules.unit_at(state, target) if target is not None else None
+    unit = unit_at(state, target) if target is not None else None
     if unit is None or unit.camp != camp or target not in air.markers or flying(air, 1 - camp) is None:
         return "ambush_target", "Against a plane, Ambush names the hex of your unit it dropped a marker on."
     return None
@@ -503,7 +518,7 @@ def ambushing(state: State, camp: int) -> Unit | None:
     air, hex_ = state.air, state.ambush_target
     if air is None or state.ambush != camp or hex_ is None or hex_ not in air.markers:
         return None
-    return rules.unit_at(state, hex_)
+    return unit_at(state, hex_)
 
 
 def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> None:
@@ -518,7 +533,7 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
         return
     _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
     _check_ambush_first(state)
-    unit, order = rules._ordered_unit(state, event.unit, camp)
+    unit, order = ordered_unit(state, event.unit, camp)
     counted = anti_aircraft_problem(state, camp, unit, order, event.plane)
     if isinstance(counted, RuleError):
         raise counted
@@ -573,7 +588,7 @@ def _evolve_deployed(state: State, event: PlaneDeployed) -> State:
     index = plane_index(air, event.plane)
     assert index is not None
     hands = list(air.hands)
-    hands[camp] = rules._take_card(hands[camp], event.card)
+    hands[camp] = take_card(hands[camp], event.card)
     planes = list(air.planes)
     planes[index] = replace(planes[index], hex=event.hex)
     return _with_air(
@@ -624,18 +639,18 @@ def _evolve_strike(state: State, event: AirStrike) -> State:
     markers = list(air.markers)
     markers.remove(event.target)
     state = replace(state, air=replace(air, markers=tuple(markers)), phase="battle", last_battle=event.target)
-    target = rules.unit_at(state, event.target)
+    target = unit_at(state, event.target)
     if target is None:
         return state
     hits, flags = strike_hits(event.faces, target.kind)
     figures = max(0, target.figures - hits)
-    state = rules._move_unit(state, target, target.hex, figures)
+    state = move_unit(state, target, target.hex, figures)
     if figures and flags:
         obstacle = state.obstacles.get(event.target)
         ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag else 0
         pending = Pending(kind="retreat", unit=target.uid, hex=event.target, flags=flags, ignorable=ignorable)
         state = replace(state, pending=pending)
-    return rules.recount(state)
+    return recount(state)
 
 
 def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool, enemy: int | None = None) -> State:
@@ -661,7 +676,7 @@ def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool, enem
         due = list(air.due)
         due[camp] += 1 if card else 0
         air = replace(air, kills=(kills[0], kills[1]), due=(due[0], due[1]))
-    return rules.recount(replace(state, air=air))
+    return recount(replace(state, air=air))
 
 
 def _evolve_dogfight(state: State, event: Dogfight) -> State:
@@ -692,7 +707,7 @@ def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
     assert enemy is not None
     state = replace(
         state,
-        orders=rules._set_order(state.orders, replace(order, battles=order.battles + 1)),
+        orders=set_order(state.orders, replace(order, battles=order.battles + 1)),
         air=replace(air, shot=(*air.shot, event.unit)),
         phase="battle",
         last_battle=air.planes[enemy].hex,
@@ -710,9 +725,9 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     if "grenade" not in event.faces:
         return state
     if state.objectives[index].kind == "permanent":  # kept for good, as if a unit had entered it
-        return rules.recount(replace(state, permanent=(*state.permanent, index)))
+        return recount(replace(state, permanent=(*state.permanent, index)))
     assert state.air is not None
-    return rules.recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, index))))
+    return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, index))))
 
 
 EVOLVERS: dict[type, Callable[[State, Any], State]] = {
@@ -754,7 +769,7 @@ def _markers_along(state: State, camp: int, path: tuple[Hex, ...]) -> tuple[Hex,
     """The first run of enemy ground units along a flight, up to three (M44-AIR-6)."""
     run: list[Hex] = []
     for hex_ in path:
-        unit = rules.unit_at(state, hex_)
+        unit = unit_at(state, hex_)
         if unit is not None and unit.camp != camp and (not run or distance(run[-1], hex_) == 1):
             run.append(hex_)
             if len(run) == MAX_MARKERS:
@@ -849,8 +864,3 @@ def legal(state: State, seat: int) -> list[Any]:
                 if isinstance(found, tuple):
                     events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
     return events
-
-
-# The rules core dispatches the air events here (see the module docstring).
-rules._VALIDATORS.update(VALIDATORS)
-rules._EVOLVERS.update(EVOLVERS)

@@ -13,6 +13,7 @@ import msgspec
 
 from domain.memoire44 import RULESET
 from domain.memoire44.airplay import AIR_EVENTS, air_pile
+from domain.memoire44.battlefield import italian_camp
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
 from domain.memoire44.events import (
@@ -44,7 +45,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import combat_pile, commissar_camp, italian_camp, pile_size, plays_from_token
+from domain.memoire44.rules import combat_pile, commissar_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold, start
