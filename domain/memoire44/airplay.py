@@ -1,4 +1,4 @@
-"""Air rules in play (M44-AIR-2 to M44-AIR-13): the set-up of the air pack, and validate, evolve and the
+"""Air rules in play (M44-AIR-2 to M44-AIR-14): the set-up of the air pack, and validate, evolve and the
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
@@ -57,6 +57,7 @@ from domain.ruleset import RuleError
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
 BOMBED_KINDS = ("temporary", "permanent")  # M44-AIR-11: the objectives a bombing takes (never a majority)
+BREAKTHROUGH = "BRKTHRU"  # the board type whose command cards give move orders (M44-AIR-14)
 
 
 def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
@@ -222,6 +223,33 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
     return f"{card_name(card)} orders no plane"
 
 
+def move_order_problem(state: State, index: int) -> RuleError | None:
+    """Why the plane cannot take one of the turn's Breakthrough move orders, or None (M44-AIR-14): only
+    on a Breakthrough board, only a plane already in the air (never one deploying, nor one on the
+    ground, which takes off on an ordinary order), and only under a card the air pack gives move orders."""
+    air = state.air
+    assert air is not None
+    if state.board_spec.board_type != BREAKTHROUGH:
+        return _refuse("M44-AIR-14", "not_breakthrough", "Move orders are given on a Breakthrough board only.")
+    if air.planes[index].grounded:
+        return _refuse(
+            "M44-AIR-14", "on_the_ground", "A plane on the ground takes off on an ordinary order, not a move order."
+        )
+    card = str(state.effective)
+    given = air.pack.move_orders.get(card)
+    if given is None:
+        return _refuse(
+            "M44-AIR-14",
+            "missing_move_orders",
+            f"The move orders {card_name(card)} gives on a Breakthrough board are missing from the air pack "
+            f"(move_orders.{card}).",
+            missing=f"move_orders.{card}",
+        )
+    if given < 1:
+        return _refuse("M44-AIR-14", "no_move_order", f"{card_name(card)} gives no move order.", card=card)
+    return None
+
+
 def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tuple[Hex, ...]) -> str | None:
     """Why these ammunition markers cannot be dropped along `path`, or None (M44-AIR-6)."""
     if len(markers) > MAX_MARKERS:
@@ -324,6 +352,11 @@ def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
         raise _refuse("M44-AIR-4", "ordered_twice", "The plane is already ordered this turn.")
     if air.planes[index].grounded and flying(air, camp) is not None:
         raise _refuse("M44-AIR-13", "one_plane", "A plane takes off only while no other of its side flies.")
+    if event.move_order:
+        refused = move_order_problem(state, index)
+        if refused is not None:
+            raise refused
+        return
     problem = order_problem(state, camp, index)
     if problem is not None:
         raise _refuse("M44-AIR-4", "wrong_order", f"{problem}.", card=state.effective)
@@ -348,6 +381,8 @@ def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
                 "M44-AIR-5", "air_occupied", f"A plane does not fly through the enemy plane at {hex_name(hex_)}."
             )
         here = hex_
+    if (event.markers or event.bomb) and index in air.move_ordered:
+        raise _refuse("M44-AIR-14", "move_order", "A plane on a move order flies but does not attack or bomb.")
     if event.markers and index in air.effect:
         raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no standard attack.")
     problem = marker_problem(state, camp, event.path, event.markers)
@@ -441,6 +476,8 @@ def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
         raise _refuse("M44-AIR-7", "not_activated", "A plane ordered or deployed this turn duels.")
     if index in air.fought or index in air.effect:
         raise _refuse("M44-AIR-7", "fought", "The plane has made its attack this turn.")
+    if index in air.move_ordered:
+        raise _refuse("M44-AIR-14", "move_order", "A plane on a move order fights no dogfight.")
     enemy = flying(air, 1 - camp)
     if enemy is None or air.planes[enemy].hex is None or distance(plane.hex, air.planes[enemy].hex or plane.hex) != 1:
         raise _refuse("M44-AIR-7", "no_enemy_plane", "A dogfight is fought against an enemy plane next to yours.")
@@ -611,7 +648,10 @@ def _evolve_ordered(state: State, event: PlaneOrdered) -> State:
     assert index is not None
     planes = list(air.planes)
     planes[index] = replace(planes[index], grounded=False)  # M44-AIR-13: a plane on the ground takes off
-    return _with_air(state, replace(air, planes=tuple(planes), activated=(*air.activated, index)))
+    move_ordered = (*air.move_ordered, index) if event.move_order else air.move_ordered
+    return _with_air(
+        state, replace(air, planes=tuple(planes), activated=(*air.activated, index), move_ordered=move_ordered)
+    )
 
 
 def _evolve_moved(state: State, event: PlaneMoved) -> State:
@@ -825,13 +865,16 @@ def legal(state: State, seat: int) -> list[Any]:
             and order_problem(state, camp, index) is None
         ):
             events.append(PlaneOrdered(seat=seat, plane=plane.plane))
+        if state.phase == "move" and index not in air.activated and move_order_problem(state, index) is None:
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
         if state.phase == "move" and index in air.activated and index not in air.moved:
             for path in _flights(state, camp, index).values():
                 events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
-                markers = () if index in air.effect else _markers_along(state, camp, path)
+                fights = index not in air.effect and index not in air.move_ordered
+                markers = _markers_along(state, camp, path) if fights else ()
                 if markers:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
-                if index not in air.effect and bomb_target(state, camp, path[-1]) is not None:
+                if fights and bomb_target(state, camp, path[-1]) is not None:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
         enemy = flying(air, 1 - camp)
         duel = air.pack.planes[plane.plane].duel
@@ -840,6 +883,7 @@ def legal(state: State, seat: int) -> list[Any]:
             and index in air.activated
             and index not in air.fought
             and index not in air.effect
+            and index not in air.move_ordered
             and duel is not None
             and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
         ):

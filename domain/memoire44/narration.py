@@ -283,7 +283,8 @@ def _air_text(before: State, event: Any, after: State, who: str) -> str:
         use = ", using the card's own effect" if event.use_effect else ""
         return f"{who} deploy the {_plane_name(before, event.plane)} at {hex_name(event.hex)} with {card}{use}."
     if isinstance(event, PlaneOrdered):
-        return f"{who} order the {_plane_name(before, event.plane)}."
+        how = " on a move order: it flies but does not fight this turn" if event.move_order else ""
+        return f"{who} order the {_plane_name(before, event.plane)}{how}."
     if isinstance(event, PlaneMoved):
         path = " → ".join(hex_name(h) for h in event.path)
         marks = ", ".join(hex_name(h) for h in event.markers)

@@ -656,3 +656,102 @@ def test_the_recording_page_is_offered_the_air_events():
     for event in offered:
         if isinstance(event, PlaneMoved):
             game.folded.check(event)  # every flight offered is accepted
+
+
+# ---------------------------------------------------------------- M44-AIR-14: Breakthrough move orders
+
+
+def breakthrough_table(options: dict[str, Any] | None = None) -> Table:
+    """The air table on a Breakthrough board (M44-BT-1); the test pack gives Attack 1 move order, Probe 2,
+    Recon 0, and says nothing of the tactic cards."""
+    game = Table(
+        with_resource(setup_from(m44(HEXES, board_type="BRKTHRU", options=options or AIR)), "air_pack", TEST_AIR_PACK)
+    )
+    for card in ("attack_centre", "probe_centre", "direct_from_hq", "barrage"):
+        game.accept(CardDrawn(seat=AXIS, card=card))
+    for card in ("attack_centre", "recon_1_centre", "close_assault", "their_finest_hour"):
+        game.accept(CardDrawn(seat=ALLIES, card=card))
+    for seat, cards in (
+        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
+        (AXIS, ("fighter_sweep", "bomb_run")),
+    ):
+        for card in cards:
+            game.accept(AirCardDrawn(seat=seat, card=card))
+    return game
+
+
+def _planes_up(game: Table) -> None:
+    """Both planes deployed next to each other: the Spitfire at (5, 11), the Bf 109 at (4, 10)."""
+    allied_spitfire(game)
+    end_turn(game, ALLIES, "probe_centre")
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(4, 10)))
+    end_turn(game, AXIS)
+
+
+def test_a_plane_on_a_move_order_flies_but_neither_attacks_nor_duels():
+    game = breakthrough_table()
+    _planes_up(game)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    offered = RULESET.legal_events(game.state, ALLIES)
+    assert PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True) in offered  # M44-AIR-14
+    before = game.state
+    event = PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True)
+    game.accept(event)
+    assert "on a move order" in RULESET.narrate(before, event, game.state, Viewer.public()).text
+    offered = RULESET.legal_events(game.state, ALLIES)
+    assert not [e for e in offered if isinstance(e, Dogfight)]
+    assert not [e for e in offered if isinstance(e, PlaneMoved) and (e.markers or e.bomb)]
+    error = game.refused(Dogfight(seat=ALLIES, plane="spitfire", dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-14", "move_order")
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 12), (3, 11)), markers=((3, 11),)))
+    assert _rule(error) == ("M44-AIR-14", "move_order")
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 12), (3, 11))))
+    end_turn(game, ALLIES)
+    assert plane_hex(game, "spitfire") == (3, 11)  # ordered: it stays on the board (M44-AIR-4)
+
+
+def test_a_move_order_never_deploys_a_plane_and_needs_a_card_that_gives_one():
+    game = breakthrough_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-4", "not_flying")  # a plane off the board is deployed with an air card
+    game = breakthrough_table()
+    _planes_up(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "no_move_order")
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))  # the ordinary order is still there
+
+
+def test_move_orders_the_air_pack_does_not_give_are_refused_naming_the_value():
+    game = breakthrough_table()
+    _planes_up(game)
+    game.accept(CardPlayed(seat=ALLIES, card="close_assault"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "missing_move_orders")
+    assert error.details["missing"] == "move_orders.close_assault"
+
+
+def test_move_orders_are_refused_off_a_breakthrough_board_and_for_a_plane_on_the_ground():
+    game = air_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES, "probe_centre")
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    end_turn(game, AXIS)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "not_breakthrough")
+    game = breakthrough_table(AIR | {"air_planes_on_ground": {"spitfire": [7, 11]}})
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "on_the_ground")
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))  # it takes off on an ordinary order (M44-AIR-13)
+
+
+def test_an_air_pack_with_bad_move_orders_is_refused_on_import():
+    kind = RULESET.resource_kinds["air_pack"]
+    bad = TEST_AIR_PACK | {"move_orders": {"attack_centre": 9, "charge": 1}}
+    with pytest.raises(ResourceError) as error:
+        kind.parse(msgspec.json.encode(bad))
+    assert {e["field"] for e in error.value.errors} == {"move_orders.attack_centre", "move_orders.charge"}
