@@ -145,6 +145,7 @@ def turn_over(air: AirState, camp: int) -> AirState:
         air,
         planes=planes,
         card_played=False,
+        sortie_played=False,
         activated=(),
         move_ordered=(),
         moved=(),

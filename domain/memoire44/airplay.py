@@ -39,7 +39,16 @@ from domain.memoire44.battlefield import (
     unit_at,
 )
 from domain.memoire44.board import Hex, distance, hex_name
-from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS, UNIT_TYPES
+from domain.memoire44.catalogue import (
+    AIR_SORTIE,
+    ARTILLERY,
+    CARDS,
+    FACE_NAMES,
+    INFANTRY,
+    OBSTACLES,
+    TERRAINS,
+    UNIT_TYPES,
+)
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -71,6 +80,8 @@ def initial_air(scenario: Scenario, teams: bool, pack: Callable[[], AirPack]) ->
     """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2).
     `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
     options = scenario.expansions
+    if options.air_sorties and not options.air:
+        raise _refuse("M44-AIR-15", "no_air_rules", "Air Sortie cards are dealt in a game with the air rules only.")
     if not options.air:
         return None
     if teams:
@@ -120,7 +131,9 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
         Plane(plane=plane_id, camp=sides.index(spec.side), hex=grounded.get(plane_id), grounded=plane_id in grounded)
         for plane_id, spec in sorted(pack.planes.items())
     )
-    return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]))
+    dealt = dict(options.air_sorties)
+    sorties = (dealt.get(sides[0], 0), dealt.get(sides[1], 0)) if options.air_sorties else None
+    return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]), sorties=sorties)
 
 
 # ---------------------------------------------------------------- helpers
@@ -155,6 +168,57 @@ def enemy_plane_at(state: State, hex_: Hex, camp: int) -> bool:
     """Whether an enemy plane flies over `hex_`: ground units do not move through it (M44-AIR-5)."""
     air = state.air
     return air is not None and any(p.hex == hex_ and p.camp != camp for p in air.planes)
+
+
+def sorties_dealt(state: State) -> bool:
+    """Whether the scenario deals Air Sortie cards: Air Power, and a German Recon 1 under Blitz, are then
+    played as one (M44-AIR-15)."""
+    return state.air is not None and state.air.sorties is not None
+
+
+def played_as_sortie(state: State, card: str) -> str:
+    """The card `card` is played as: Air Power is played as an Air Sortie where the scenario deals them
+    (M44-AIR-15)."""
+    return AIR_SORTIE if card == "air_power" and sorties_dealt(state) else card
+
+
+def sortie_problem(state: State, camp: int) -> RuleError | None:
+    """Why `camp` cannot play one of its Air Sortie cards now, or None (M44-AIR-15): beside the turn's
+    section card, after its orders and before any battle, once a turn."""
+    air = state.air
+    if air is None or air.sorties is None:
+        return _refuse("M44-AIR-15", "no_air_sortie", "This game deals no Air Sortie cards.")
+    if air.sorties[camp] < 1:
+        return _refuse("M44-AIR-15", "no_sortie_left", "This side holds no Air Sortie card.")
+    if camp != state.active:
+        return _refuse("M44-AIR-15", "sortie_timing", "An Air Sortie is played in its side's own turn.")
+    if state.phase == "card":
+        return _refuse(
+            "M44-AIR-10",
+            "sortie_alone",
+            "An Air Sortie played alone is not recorded yet (the record ends a turn with its draw, and an Air "
+            "Sortie is not replaced); play it beside a section card.",
+        )
+    if state.phase != "move":
+        return _refuse(
+            "M44-AIR-15", "sortie_timing", "An Air Sortie is played after the section card's orders, before any battle."
+        )
+    spec = CARDS.get(str(state.effective))
+    if spec is None or spec.kind != "section":
+        return _refuse("M44-AIR-15", "beside_section", "An Air Sortie is played beside a section card only.")
+    if air.sortie_played:
+        return _refuse("M44-AIR-15", "one_sortie", "One Air Sortie a turn.")
+    return None
+
+
+def sortie_played(state: State, camp: int) -> State:
+    """An Air Sortie played beside the section card: spent, never replaced; the turn's card stays the section
+    card, so a Counter-Attack copies that alone (M44-AIR-15)."""
+    air = _air(state)
+    assert air.sorties is not None
+    left = list(air.sorties)
+    left[camp] -= 1
+    return _with_air(state, replace(air, sorties=(left[0], left[1]), sortie_played=True))
 
 
 def _no_air() -> RuleError:
@@ -207,6 +271,8 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
     plane_hex = air.planes[index].hex
     assert plane_hex is not None
     card = str(state.effective)
+    if card == AIR_SORTIE or air.sortie_played:  # M44-AIR-15: the Air Sortie orders the plane
+        return None
     ordered = [state.units[o.uid] for o in state.orders]
     as_unit = Unit(uid=-1, camp=camp, kind="plane", size=1, figures=1, hex=plane_hex)
     spec = CARDS.get(card)
@@ -309,7 +375,7 @@ def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] 
     if air.card_played:
         return "M44-AIR-3", "one_air_card", "One air combat card a turn."
     spec = CARDS.get(str(state.effective))
-    if spec is None or spec.kind != "section":
+    if (spec is None or spec.kind != "section") and state.effective != AIR_SORTIE:
         return "M44-AIR-3", "tactic_card", "A plane is deployed beside a command card other than a tactic card."
     if not full_day(state):
         return "M44-AIR-3", "not_full_day", "No plane is deployed before full daylight."
@@ -838,6 +904,8 @@ def legal(state: State, seat: int) -> list[Any]:
                 events.append(CardPlayed(seat=seat, card="ambush", target=hex_))
     if retreat or camp != state.active or state.phase not in ("move", "battle") or state.ambush_target is not None:
         return events
+    if sortie_problem(state, camp) is None:
+        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
     cards = set(air.hands[camp].known)
     if air.hands[camp].unknown:
         cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}

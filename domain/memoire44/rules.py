@@ -34,6 +34,7 @@ from domain.memoire44.battlefield import (
 )
 from domain.memoire44.board import Hex, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
+    AIR_SORTIE,
     ARMOUR,
     ARTILLERY,
     CARDS,
@@ -222,12 +223,13 @@ def blitz_slowed(state: State, unit: Unit) -> bool:
 
 def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
     """The cards a Recon 1 of `camp` may be played as: Air Power for the German side under the Blitz
-    rules (M44-BL-1), Barrage for the side with off-board artillery (M44-DD-5)."""
+    rules (M44-BL-1), or an Air Sortie where the scenario deals them (M44-AIR-15), Barrage for the side
+    with off-board artillery (M44-DD-5)."""
     if card not in RECON_CARDS:
         return ()
     found: list[str] = []
     if state.expansions.blitz and state.sides[camp] == "AXIS":
-        found.append("air_power")
+        found.append(AIR_SORTIE if airplay.sorties_dealt(state) else "air_power")  # M44-AIR-15
     if state.expansions.off_board_artillery == state.sides[camp]:
         found.append("barrage")
     return tuple(found)
@@ -357,6 +359,8 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
         for kind, count in allowed.items():
             spare -= max(0, sum(u.kind == kind for u in units) - count)
         return None if spare >= 0 else "Their Finest Hour orders one unit per unit symbol, any unit per star"
+    if card == AIR_SORTIE:  # M44-AIR-15: it orders the side's plane, no ground unit
+        return None if not units else "an Air Sortie orders the side's plane, no ground unit"
     return f"{spec.name} orders no units"
 
 
@@ -619,6 +623,11 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
 
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     _check_nothing_to_take(state)
+    if event.card == AIR_SORTIE:  # M44-AIR-15: held apart from the hand, played beside the turn's card
+        problem = airplay.sortie_problem(state, camp)
+        if problem is not None:
+            raise problem
+        return
     if event.card == "ambush":
         _validate_ambush(state, event, camp)
         return
@@ -668,12 +677,14 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
             raise _refuse(
                 "M44-DD-5" if event.as_card == "barrage" else "M44-BL-1",
                 "not_as_card",
-                "A Recon 1 card is played as Air Power only by the German side under the Blitz rules, and as "
-                "Barrage only by the side with off-board artillery.",
+                "A Recon 1 card is played as Air Power (or as an Air Sortie where the scenario deals them) only "
+                "by the German side under the Blitz rules, and as Barrage only by the side with off-board "
+                "artillery.",
                 card=event.card,
                 as_card=event.as_card,
             )
         effective = event.as_card
+    effective = airplay.played_as_sortie(state, effective)
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
@@ -1551,6 +1562,8 @@ def _evolve_discarded(state: State, event: CardDiscarded) -> State:
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
+    if event.card == AIR_SORTIE:
+        return airplay.sortie_played(state, camp)
     if state.teams and event.card != "ambush":
         return _evolve_team_play(state, event, camp)
     if event.card != "ambush" and plays_from_token(state, camp):
@@ -1567,7 +1580,7 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
 
 def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     """The played card's effect on the turn: what it acts as, in which section, what comes next."""
-    effective, section = event.as_card or event.card, event.section
+    effective, section = airplay.played_as_sortie(state, event.as_card or event.card), event.section
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         assert answered is not None

@@ -94,6 +94,10 @@ class AirState(msgspec.Struct, frozen=True, kw_only=True):
     kills: tuple[int, int] = (0, 0)  # medals each side scored by destroying planes (M44-AIR-7)
     card_played: bool = False  # the active side played its air combat card this turn
     activated: tuple[int, ...] = ()  # planes (index) deployed or ordered this turn
+    sorties: tuple[int, int] | None = (
+        None  # Air Sortie cards each side holds, when the scenario deals them (M44-AIR-15)
+    )
+    sortie_played: bool = False  # the active side played an Air Sortie beside its section card this turn
     move_ordered: tuple[int, ...] = ()  # planes on a Breakthrough move order this turn: no fight (M44-AIR-14)
     moved: tuple[int, ...] = ()
     fought: tuple[int, ...] = ()  # planes that made their one attack this turn

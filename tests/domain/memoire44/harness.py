@@ -15,7 +15,7 @@ from domain.memoire44 import RULESET
 from domain.memoire44.airplay import AIR_EVENTS, air_pile
 from domain.memoire44.battlefield import italian_camp
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
+from domain.memoire44.catalogue import AIR_SORTIE, CARDS, DECK_SIZE, FACES
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -283,7 +283,9 @@ class RandomTable:
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CombatCardPlayed):
+        if isinstance(event, CardPlayed) and event.card == AIR_SORTIE:
+            pass  # held apart from the command cards, and not replaced (M44-AIR-15)
+        elif isinstance(event, CombatCardPlayed):
             self.real_combat[event.seat].remove(event.card)
         elif isinstance(event, PlaneDeployed):
             self.real_air[state.seat_camp[event.seat]].remove(event.card)
@@ -329,13 +331,15 @@ class RandomTable:
         if combat and (not options or rng.random() < 0.2):
             return self.fill(rng.choice(combat))
         # The air rules (M44-AIR-3 to M44-AIR-8): planes deployed with real cards, ordered, flown, fighting.
-        air = [
+        # An Air Sortie (M44-AIR-15) is played beside the section card like an air event.
+        sortie = [e for _, e in options if isinstance(e, CardPlayed) and e.card == AIR_SORTIE]
+        air = sortie + [
             e
             for _, e in options
             if isinstance(e, AIR_EVENTS)
             and not (isinstance(e, PlaneDeployed) and e.card not in self.real_air[state.seat_camp[e.seat]])
         ]
-        options = [(seat, e) for seat, e in options if not isinstance(e, AIR_EVENTS)]
+        options = [(seat, e) for seat, e in options if not isinstance(e, AIR_EVENTS) and e not in sortie]
         if air and (not options or rng.random() < 0.4):
             strikes = [e for e in air if isinstance(e, AirStrike | Dogfight | AntiAircraft | Bombing)]
             strikes += [e for e in air if isinstance(e, PlaneMoved) and e.bomb]

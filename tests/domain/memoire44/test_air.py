@@ -755,3 +755,108 @@ def test_an_air_pack_with_bad_move_orders_is_refused_on_import():
     with pytest.raises(ResourceError) as error:
         kind.parse(msgspec.json.encode(bad))
     assert {e["field"] for e in error.value.errors} == {"move_orders.attack_centre", "move_orders.charge"}
+
+
+# ---------------------------------------------------------------- M44-AIR-15: Air Sortie cards
+
+SORTIES = AIR | {"air_sorties": {"ALLIES": 2, "AXIS": 1}}
+
+
+def sortie_table(
+    allies: tuple[str, ...] = ("attack_centre", "recon_1_centre", "air_power", "direct_from_hq"),
+    axis: tuple[str, ...] = ("attack_centre", "counter_attack", "recon_1_centre", "direct_from_hq"),
+    options: dict[str, Any] = SORTIES,
+) -> Table:
+    game = Table(air_setup(options=options))
+    for seat, cards in ((AXIS, axis), (ALLIES, allies)):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    for seat, cards in (
+        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
+        (AXIS, ("fighter_sweep", "bomb_run")),
+    ):
+        for card in cards:
+            game.accept(AirCardDrawn(seat=seat, card=card))
+    return game
+
+
+def test_an_air_sortie_beside_a_section_card_orders_the_plane_and_is_not_replaced():
+    game = sortie_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES, "probe_centre")
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    end_turn(game, AXIS)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=(3,)))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    assert _rule(error) == ("M44-AIR-4", "wrong_order")  # Recon 1 orders one unit, already used
+    assert CardPlayed(seat=ALLIES, card="air_sortie") in RULESET.legal_events(game.state, ALLIES)
+    before = game.state
+    event = CardPlayed(seat=ALLIES, card="air_sortie")
+    game.accept(event)
+    text = RULESET.narrate(before, event, game.state, Viewer.public()).text
+    assert text == "Allies (Bea) play an Air Sortie beside Recon 1 Centre: it orders their plane."
+    assert game.state.air.sorties == (1, 1) and game.state.effective == "recon_1_centre"  # M44-AIR-15
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
+    assert _rule(error) == ("M44-AIR-15", "one_sortie")
+    hand = game.state.hands[ALLIES].size
+    game.accept(CardDrawn(seat=ALLIES, card="attack_left"), CardDrawn(seat=ALLIES, card="attack_right"))
+    game.accept(CardDiscarded(seat=ALLIES, card="attack_right"))  # the Recon draw: two, keep one
+    assert game.state.hands[ALLIES].size == hand + 1  # the Recon card replaced, the Air Sortie not
+    public = RULESET.view(game.state, Viewer.public())["air"]
+    assert [h["air_sorties"] for h in public["hands"]] == [1, 1]
+
+
+def test_a_counter_attack_on_a_section_card_and_air_sortie_copies_the_section_card_only():
+    game = sortie_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(CardPlayed(seat=ALLIES, card="air_sortie"))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="counter_attack"))
+    assert game.state.effective == "attack_centre" and not game.state.air.sortie_played
+
+
+def test_air_sorties_are_refused_alone_beside_a_tactic_card_when_spent_or_not_dealt():
+    game = sortie_table()
+    error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
+    assert _rule(error) == ("M44-AIR-10", "sortie_alone")  # not recorded yet
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "beside_section")
+    assert _rule(game.refused(CardPlayed(seat=AXIS, card="air_sortie"))) == ("M44-AIR-15", "sortie_timing")
+    game = sortie_table(options=AIR | {"air_sorties": {"ALLIES": 0}})
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "no_sortie_left")
+    game = sortie_table(options=AIR)
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "no_air_sortie")
+    with pytest.raises(RuleError) as refused:
+        RULESET.initial(air_setup(options={"air_sorties": {"ALLIES": 1}}))
+    assert _rule(refused.value) == ("M44-AIR-15", "no_air_rules")
+
+
+def test_air_power_is_played_as_an_air_sortie_where_sorties_are_dealt():
+    game = sortie_table()
+    before = game.state
+    event = CardPlayed(seat=ALLIES, card="air_power")
+    game.accept(event)
+    assert game.state.effective == "air_sortie"  # M44-AIR-15: no air attack, the plane is ordered
+    assert "Air Power as an Air Sortie" in RULESET.narrate(before, event, game.state, Viewer.public()).text
+    error = game.refused(UnitsOrdered(seat=ALLIES, units=(3,)))
+    assert error.rule_id == "M44-5"
+    game.accept(UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11)))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 10), (3, 9)), markers=((3, 9),)))
+    # Without Air Sortie cards, Air Power stays the base game's card (M44-5) and deploys no plane.
+    game = sortie_table(options=AIR)
+    game.accept(CardPlayed(seat=ALLIES, card="air_power"))
+    assert game.state.effective == "air_power"
+
+
+def test_a_german_recon_under_blitz_is_played_as_an_air_sortie_where_sorties_are_dealt():
+    game = sortie_table(options=SORTIES | {"blitz_rules": True})
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    error = game.refused(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="air_power"))
+    assert _rule(error) == ("M44-BL-1", "not_as_card")
+    game.accept(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="air_sortie"))
+    assert game.state.effective == "air_sortie"

@@ -65,6 +65,7 @@ AIR_VARIANTS = (
     {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
     {"air_rules": True, "air_theatre": "russia-1941", "night_visibility_rules": True},
     {"air_rules": True, "air_superiority": "AXIS", "combat_cards": True, "weather": "snow"},
+    {"air_rules": True, "air_theatre": "normandy-1944", "air_sorties": {"ALLIES": 2, "AXIS": 3}, "blitz_rules": True},
 )
 
 
