@@ -1,4 +1,4 @@
-"""Air rules in play (M44-AIR-2 to M44-AIR-14): the set-up of the air pack, and validate, evolve and the
+"""Air rules in play (M44-AIR-2 to M44-AIR-16): the set-up of the air pack, and validate, evolve and the
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
@@ -32,6 +32,7 @@ from domain.memoire44.battlefield import (
     fits_sections,
     full_day,
     move_unit,
+    objective_holder,
     ordered_unit,
     recount,
     set_order,
@@ -65,7 +66,10 @@ from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State,
 from domain.ruleset import RuleError
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
-BOMBED_KINDS = ("temporary", "permanent")  # M44-AIR-11: the objectives a bombing takes (never a majority)
+# M44-AIR-11, M44-AIR-16: the objectives a bombing takes (never a majority one), and those only their own side
+# scores (a village's or a bridge's medal goes to whichever side controls it, so either side bombs it).
+BOMBED_KINDS = ("temporary", "permanent", "village", "beach", "bridge")
+OWN_SIDE_KINDS = ("temporary", "permanent", "beach")
 BREAKTHROUGH = "BRKTHRU"  # the board type whose command cards give move orders (M44-AIR-14)
 
 
@@ -467,17 +471,17 @@ def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
 
 
 def bomb_target(state: State, camp: int, hex_: Hex) -> int | None:
-    """The objective a bomb laid at `hex_` by `camp` would take, or None (M44-AIR-11)."""
+    """The objective a bomb laid at `hex_` by `camp` would take, or None (M44-AIR-11, M44-AIR-16): one that
+    `camp` may score and does not hold now, never one the enemy retook from a bombing."""
     air = state.air
     assert air is not None
     for index, objective in enumerate(state.objectives):
         if (
             hex_ in objective.hexes
-            and objective.camp == camp
             and objective.kind in BOMBED_KINDS
-            and index not in air.bombed
+            and (objective.camp == camp or objective.kind not in OWN_SIDE_KINDS)
             and index not in air.retaken
-            and index not in state.permanent
+            and objective_holder(state, index) != camp
         ):
             return index
     return None
@@ -833,7 +837,8 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     if state.objectives[index].kind == "permanent":  # kept for good, as if a unit had entered it
         return recount(replace(state, permanent=(*state.permanent, index)))
     assert state.air is not None
-    return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, index))))
+    held = (index, state.seat_camp[event.seat])
+    return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, held))))
 
 
 EVOLVERS: dict[type, Callable[[State, Any], State]] = {

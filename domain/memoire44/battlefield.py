@@ -202,6 +202,10 @@ def village_holder(state: State, index: int) -> int:
 
 def objective_holder(state: State, index: int) -> int | None:
     """The camp that scores objective `index` now, or None."""
+    if state.air is not None:  # M44-AIR-11, M44-AIR-16: a bombing holds it until the enemy retakes it
+        for bombed, camp in state.air.bombed:
+            if bombed == index:
+                return camp
     objective = state.objectives[index]
     if objective.kind == "village":
         return village_holder(state, index)
@@ -213,7 +217,7 @@ def objective_holder(state: State, index: int) -> int | None:
     camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
     mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
     if objective.kind == "temporary":
-        held = mine > 0 or (state.air is not None and index in state.air.bombed)  # M44-AIR-11
+        held = mine > 0
     elif objective.kind == "majority":
         held = mine > theirs
     else:
@@ -222,21 +226,20 @@ def objective_holder(state: State, index: int) -> int | None:
 
 
 def retaken(state: State) -> AirState:
-    """The air state once the enemy's ground units retake the objectives a bombing holds (M44-AIR-11): an
-    enemy unit in one of its hexes ends the hold for good."""
+    """The air state once the enemy's ground units retake the objectives a bombing holds (M44-AIR-11,
+    M44-AIR-16): an enemy unit in one of its hexes ends the hold for good."""
     air = state.air
     assert air is not None
     back = tuple(
         index
-        for index in air.bombed
+        for index, camp in air.bombed
         if any(
-            h in state.occupant and state.units[state.occupant[h]].camp != state.objectives[index].camp
-            for h in state.objectives[index].hexes
+            h in state.occupant and state.units[state.occupant[h]].camp != camp for h in state.objectives[index].hexes
         )
     )
     if not back:
         return air
-    return replace(air, bombed=tuple(i for i in air.bombed if i not in back), retaken=(*air.retaken, *back))
+    return replace(air, bombed=tuple(b for b in air.bombed if b[0] not in back), retaken=(*air.retaken, *back))
 
 
 def objective_medals(state: State) -> tuple[int, int]:

@@ -1464,7 +1464,7 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     CombatCardPlayed: _validate_combat_played,
     ReinforcementsRolled: _validate_reinforcement_roll,
     ReinforcementPlaced: _validate_placed,
-    **airplay.VALIDATORS,  # M44-AIR-2 to M44-AIR-14
+    **airplay.VALIDATORS,  # M44-AIR-2 to M44-AIR-16
 }
 
 

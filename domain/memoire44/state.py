@@ -106,7 +106,8 @@ class AirState(msgspec.Struct, frozen=True, kw_only=True):
     shot: tuple[int, ...] = ()  # ground units that fired at a plane this turn
     bomb: int | None = None  # the objective a bomb token lies on, still to be rolled for (M44-AIR-11)
     bomb_markers: int = 0  # ammunition markers of the bombing flight (M44-7: one die, or one per marker)
-    bombed: tuple[int, ...] = ()  # temporary objectives held by a successful bombing (M44-AIR-11)
+    # (objective, camp): objectives a successful bombing holds for `camp` (M44-AIR-11, M44-AIR-16)
+    bombed: tuple[tuple[int, int], ...] = ()
     retaken: tuple[int, ...] = ()  # objectives the enemy retook from a bombing: no second bombing
 
 

@@ -110,7 +110,7 @@ def _air(state: State, viewer: Viewer) -> dict[str, Any]:
         "markers": [list(h) for h in air.markers],
         "medals": list(air.kills),
         "bomb": air.bomb,
-        "bombed": list(air.bombed),
+        "bombed": [{"objective": index, "side": state.sides[camp]} for index, camp in air.bombed],
     }
 
 

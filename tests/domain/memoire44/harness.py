@@ -170,19 +170,21 @@ def expected_medals(state: State) -> tuple[int, int]:
     for unit in state.units:
         if unit.figures == 0:
             medals[1 - unit.camp] += 1
+    bombed = dict(state.air.bombed) if state.air else {}  # M44-AIR-11, M44-AIR-16: held by a bombing
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
         around = {spot for h in objective.hexes for spot in (h, *board.neighbours(h))}
         near = {u.camp for u in state.units if u.hex in around}
         holder = {
-            "temporary": objective.camp if mine > 0 or (state.air and index in state.air.bombed) else None,
+            "temporary": objective.camp if mine > 0 else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
             "permanent": objective.camp if index in state.permanent else None,
             "village": dict(state.villages).get(index, objective.camp),
             "beach": objective.camp if 1 - objective.camp not in near else None,
             "bridge": near.pop() if len(near) == 1 else None,
         }[objective.kind]
+        holder = bombed.get(index, holder)
         if holder is not None:
             medals[holder] += objective.medals
     if state.air is not None:  # M44-AIR-7, M44-AIR-8: a plane shot down is a medal for the enemy
@@ -207,8 +209,7 @@ def check_invariants(state: State) -> None:
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
     if state.air is not None:  # M44-AIR-11: no enemy unit stands on an objective a bombing holds
-        for index in state.air.bombed:
-            camp = state.objectives[index].camp
+        for index, camp in state.air.bombed:
             assert not any(u.hex in state.objectives[index].hexes and u.camp != camp for u in state.units)
     for card, spec in CARDS.items():
         placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)

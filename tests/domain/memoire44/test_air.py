@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.airplay import bomb_target
 from domain.memoire44.board import hex_name
 from domain.memoire44.events import (
     AirCardDrawn,
@@ -32,6 +33,7 @@ from domain.memoire44.events import (
     UnitsOrdered,
     VisibilityRolled,
 )
+from domain.memoire44.state import State
 from domain.ruleset import ResourceError, RuleError, Viewer
 
 from .harness import TEST_AIR_PACK, team_setup_for, with_resource
@@ -488,7 +490,7 @@ def test_a_bomb_on_an_objective_takes_its_medal_until_an_enemy_unit_retakes_it()
     error = game.refused(Bombing(seat=ALLIES, dice=3, faces=("grenade",) * 3))
     assert _rule(error) == ("M44-AIR-11", "wrong_dice_count")
     state = game.accept(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
-    assert state.medals == (0, 1) and state.air is not None and state.air.bombed == (0,)  # M44-AIR-11
+    assert state.medals == (0, 1) and state.air is not None and state.air.bombed == ((0, ALLIES),)  # M44-AIR-11
     end_turn(game, ALLIES)
     end_axis_turn(game)
     game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
@@ -860,3 +862,76 @@ def test_a_german_recon_under_blitz_is_played_as_an_air_sortie_where_sorties_are
     assert _rule(error) == ("M44-BL-1", "not_as_card")
     game.accept(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="air_sortie"))
     assert game.state.effective == "air_sortie"
+
+
+# ---------------------------------------------------------------- M44-AIR-16: bombing the D-Day control objectives
+
+
+def control_table(kind: str, camp: int, extra: tuple[dict[str, Any], ...] = ()) -> Table:
+    """The air table with one objective of `kind` at (2, 14), behind the Axis lines (M44-DD-1 to M44-DD-3)."""
+    objectives = [{"camp": camp, "kind": kind, "hexes": [[2, 14]], "medals": 1}]
+    data = m44([*HEXES, hexagon(2, 14), *extra], options=AIR, objectives=objectives)
+    game = Table(with_resource(setup_from(data), "air_pack", TEST_AIR_PACK))
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    return game
+
+
+def _bomb(game: Table) -> State:
+    """The Spitfire deployed at (4, 12) lays a bomb at (2, 14) and rolls a grenade."""
+    allied_spitfire(game, at=(4, 12))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
+    return game.accept(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+
+
+def _plane_leaves(game: Table) -> None:
+    """The Allies leave the Spitfire unordered on their next turn, so it leaves the board (M44-AIR-4)."""
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    assert plane_hex(game, "spitfire") is None
+
+
+def test_a_bombed_village_changes_hands_until_the_enemy_stands_in_it_and_is_never_bombed_again():
+    game = control_table("village", AXIS)
+    assert game.state.medals == (1, 0)  # M44-DD-1: the Axis hold the village
+    assert bomb_target(game.state, AXIS, (2, 14)) is None  # a side does not bomb what it holds
+    state = _bomb(game)
+    assert state.medals == (0, 1) and state.air.bombed == ((0, ALLIES),)  # M44-AIR-16
+    assert RULESET.view(state, Viewer.public())["air"]["bombed"] == [{"objective": 0, "side": "ALLIES"}]
+    _plane_leaves(game)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1,)))
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((2, 12), (2, 14))))
+    assert state.medals == (1, 0) and state.air.retaken == (0,)  # retaken by ground units
+    assert bomb_target(state, ALLIES, (2, 14)) is None  # no second bombing: ground units only
+
+
+def test_a_bombed_bridge_is_held_until_an_enemy_unit_stands_on_it():
+    game = control_table("bridge", AXIS)
+    assert game.state.medals == (0, 0)  # M44-DD-3: nobody on or next to it
+    state = _bomb(game)
+    assert state.medals == (0, 1)  # M44-AIR-16
+    _plane_leaves(game)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1, 0)))
+    state = game.accept(UnitMoved(seat=AXIS, unit=0, path=((2, 10), (2, 12))))
+    assert state.medals == (0, 1)  # next to it is not on it: the hold goes on
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((3, 13), (2, 14))))
+    assert state.medals == (1, 0) and state.air.retaken == (0,)  # the Axis alone on and next to it
+
+
+def test_only_the_assaulting_side_bombs_a_beach_and_holds_it_despite_a_defender_next_to_it():
+    game = control_table("beach", ALLIES, extra=(hexagon(2, 16, unit="infger"),))
+    assert game.state.medals == (0, 0)  # M44-DD-2: an Axis unit next to it
+    assert bomb_target(game.state, AXIS, (2, 14)) is None  # the Axis never score the beach
+    state = _bomb(game)
+    assert state.medals == (0, 1)  # M44-AIR-16
+
+
+def test_a_bomb_on_an_objective_its_side_holds_is_refused():
+    game = control_table("village", ALLIES)
+    allied_spitfire(game, at=(4, 12))
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
+    assert _rule(error) == ("M44-AIR-11", "no_objective")
