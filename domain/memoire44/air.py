@@ -1,4 +1,4 @@
-"""Air rules (Air Pack with the New Flight Plan update, M44-AIR-1 to M44-AIR-16): the air pack a club
+"""Air rules (Air Pack with the New Flight Plan update, M44-AIR-1 to M44-AIR-17): the air pack a club
 imports, and the plain facts the rules read from it.
 
 The rules summary relies on tables it does not print: the air combat deck (which cards, how many, the
@@ -150,6 +150,7 @@ def turn_over(air: AirState, camp: int) -> AirState:
         move_ordered=(),
         moved=(),
         fought=(),
+        battled=False,
         effect=(),
         markers=(),
         shot=(),

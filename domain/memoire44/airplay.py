@@ -1,4 +1,4 @@
-"""Air rules in play (M44-AIR-2 to M44-AIR-16): the set-up of the air pack, and validate, evolve and the
+"""Air rules in play (M44-AIR-2 to M44-AIR-17): the set-up of the air pack, and validate, evolve and the
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
@@ -31,6 +31,7 @@ from domain.memoire44.battlefield import (
     card_name,
     fits_sections,
     full_day,
+    given_left,
     move_unit,
     objective_holder,
     ordered_unit,
@@ -80,7 +81,7 @@ def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
 # ---------------------------------------------------------------- set-up (M44-AIR-1, M44-AIR-2)
 
 
-def initial_air(scenario: Scenario, teams: bool, pack: Callable[[], AirPack]) -> AirState | None:
+def initial_air(scenario: Scenario, pack: Callable[[], AirPack]) -> AirState | None:
     """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2).
     `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
     options = scenario.expansions
@@ -88,12 +89,6 @@ def initial_air(scenario: Scenario, teams: bool, pack: Callable[[], AirPack]) ->
         raise _refuse("M44-AIR-15", "no_air_rules", "Air Sortie cards are dealt in a game with the air rules only.")
     if not options.air:
         return None
-    if teams:
-        raise _refuse(
-            "M44-AIR-10",
-            "air_teams",
-            "The air rules at an Overlord team table are not recorded yet (who holds the air combat cards).",
-        )
     return air_state(scenario, pack())
 
 
@@ -243,6 +238,32 @@ def _own_plane(state: State, camp: int, plane: str) -> tuple[AirState, int]:
     return air, index
 
 
+def general_problem(state: State, seat: int) -> RuleError | None:
+    """At an Overlord team table, why `seat` may not deploy or order the side's plane now (M44-AIR-17): the
+    general carrying out the turn's latest card does, beside it."""
+    if state.teams and seat != state.general:
+        return _refuse("M44-AIR-17", "not_the_general", "The general who played the card deploys or orders the plane.")
+    return None
+
+
+def team_fight_problem(state: State) -> RuleError | None:
+    """At an Overlord team table, why no plane or ground unit may fight in the air now (M44-OV-6): every
+    card handed out is played, and its units ordered, before the first battle."""
+    if state.teams and (given_left(state) or state.phase in ("order", "roll")):
+        return _refuse(
+            "M44-OV-6",
+            "moves_first",
+            "Overlord: every general plays his cards and moves his units before the first battle.",
+        )
+    return None
+
+
+def _check_team_fight(state: State) -> None:
+    refused = team_fight_problem(state)
+    if refused is not None:
+        raise refused
+
+
 def _check_turn(state: State, camp: int, phases: tuple[str, ...], what: str) -> None:
     if camp != state.active or state.phase not in phases:
         raise _refuse("M44-6", "not_now", f"{what} (phase now: {state.phase}).", phase=state.phase)
@@ -280,6 +301,12 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
     ordered = [state.units[o.uid] for o in state.orders]
     as_unit = Unit(uid=-1, camp=camp, kind="plane", size=1, figures=1, hex=plane_hex)
     spec = CARDS.get(card)
+    if state.teams:  # M44-AIR-17: one of the units the latest card orders, in the section it was played in
+        if state.section not in state.board.sections(plane_hex, camp):
+            return f"the plane is not in the {state.section} section, where {card_name(card)} was played"
+        ordered = [state.units[o.uid] for o in state.orders if o.card == card]
+        if spec is not None and spec.kind == "section":
+            return fits_sections(state, camp, [*ordered, as_unit], (str(state.section),), spec.orders)
     if spec is not None and spec.kind == "section":
         return fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
     if card == "direct_from_hq":
@@ -398,6 +425,9 @@ def _validate_deployed(state: State, event: PlaneDeployed, camp: int) -> None:
     problem = deploy_problem(state, camp, index)
     if problem is not None:
         raise _refuse(*problem, plane=event.plane)
+    refused = general_problem(state, event.seat)
+    if refused is not None:
+        raise refused
     if event.hex not in state.board.hexes:
         raise _refuse("M44-AIR-3", "off_board", f"{event.hex} is not on the board.")
     if enemy_plane_at(state, event.hex, camp):
@@ -420,6 +450,9 @@ def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
         raise _refuse("M44-AIR-4", "not_flying", "Only a plane on the board is ordered.")
     if index in air.activated:
         raise _refuse("M44-AIR-4", "ordered_twice", "The plane is already ordered this turn.")
+    refused = general_problem(state, event.seat)
+    if refused is not None:
+        raise refused
     if air.planes[index].grounded and flying(air, camp) is not None:
         raise _refuse("M44-AIR-13", "one_plane", "A plane takes off only while no other of its side flies.")
     if event.move_order:
@@ -495,6 +528,7 @@ def bombing_dice(air: AirState) -> tuple[int, ...]:
 def _validate_bombing(state: State, event: Bombing, camp: int) -> None:
     air = _air(state)
     _check_turn(state, camp, ("move", "battle"), "A bombing comes in its side's turn")
+    _check_team_fight(state)
     if air.bomb is None:
         raise _refuse("M44-AIR-11", "no_bomb", "No bomb token lies on an objective this turn.")
     if air.markers:
@@ -522,6 +556,7 @@ def _check_ambush_first(state: State) -> None:
 def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
     air = _air(state)
     _check_turn(state, camp, ("move", "battle"), "A plane's attack comes in its side's turn")
+    _check_team_fight(state)
     _check_ambush_first(state)
     if event.target not in air.markers:
         raise _refuse("M44-AIR-6", "no_marker", f"There is no ammunition marker at {hex_name(event.target)}.")
@@ -541,6 +576,7 @@ def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
 def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
     air, index = _own_plane(state, camp, event.plane)
     _check_turn(state, camp, ("move", "battle"), "A dogfight comes in its side's turn")
+    _check_team_fight(state)
     plane = air.planes[index]
     if plane.hex is None or index not in air.activated:
         raise _refuse("M44-AIR-7", "not_activated", "A plane ordered or deployed this turn duels.")
@@ -639,6 +675,7 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
         _check_faces(event.faces, GROUND_DICE, "M44-AIR-12")
         return
     _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
+    _check_team_fight(state)
     _check_ambush_first(state)
     unit, order = ordered_unit(state, event.unit, camp)
     counted = anti_aircraft_problem(state, camp, unit, order, event.plane)
@@ -748,7 +785,9 @@ def _evolve_strike(state: State, event: AirStrike) -> State:
     air = _air(state)
     markers = list(air.markers)
     markers.remove(event.target)
-    state = replace(state, air=replace(air, markers=tuple(markers)), phase="battle", last_battle=event.target)
+    state = replace(
+        state, air=replace(air, markers=tuple(markers), battled=True), phase="battle", last_battle=event.target
+    )
     target = unit_at(state, event.target)
     if target is None:
         return state
@@ -797,7 +836,10 @@ def _evolve_dogfight(state: State, event: Dogfight) -> State:
     enemy = flying(air, 1 - camp)
     assert enemy is not None
     state = replace(
-        state, air=replace(air, fought=(*air.fought, index)), phase="battle", last_battle=air.planes[enemy].hex
+        state,
+        air=replace(air, fought=(*air.fought, index), battled=True),
+        phase="battle",
+        last_battle=air.planes[enemy].hex,
     )
     return _plane_hit(state, camp, event.faces, card=True)
 
@@ -831,7 +873,9 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     air = _air(state)
     index = air.bomb
     assert index is not None
-    state = replace(state, air=replace(air, bomb=None), phase="battle", last_battle=state.objectives[index].hexes[0])
+    state = replace(
+        state, air=replace(air, bomb=None, battled=True), phase="battle", last_battle=state.objectives[index].hexes[0]
+    )
     if "grenade" not in event.faces:
         return state
     if state.objectives[index].kind == "permanent":  # kept for good, as if a unit had entered it
@@ -911,6 +955,8 @@ def legal(state: State, seat: int) -> list[Any]:
         return events
     if sortie_problem(state, camp) is None:
         events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
+    general = general_problem(state, seat) is None  # M44-AIR-17: at a team table, the card's general
+    battles_open = team_fight_problem(state) is None  # M44-OV-6
     cards = set(air.hands[camp].known)
     if air.hands[camp].unknown:
         cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}
@@ -918,7 +964,7 @@ def legal(state: State, seat: int) -> list[Any]:
         if plane.camp != camp:
             continue
         symbol = air.pack.planes[plane.plane].symbol
-        if plane.hex is None and cards and deploy_problem(state, camp, index) is None:
+        if plane.hex is None and cards and general and deploy_problem(state, camp, index) is None:
             for card in sorted(cards):
                 # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
                 uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
@@ -933,26 +979,33 @@ def legal(state: State, seat: int) -> list[Any]:
         takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
         if (
             state.phase == "move"
+            and general
             and index not in air.activated
             and not takes_off
             and order_problem(state, camp, index) is None
         ):
             events.append(PlaneOrdered(seat=seat, plane=plane.plane))
-        if state.phase == "move" and index not in air.activated and move_order_problem(state, index) is None:
+        if (
+            state.phase == "move"
+            and general
+            and index not in air.activated
+            and move_order_problem(state, index) is None
+        ):
             events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
         if state.phase == "move" and index in air.activated and index not in air.moved:
             for path in _flights(state, camp, index).values():
                 events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
-                fights = index not in air.effect and index not in air.move_ordered
-                markers = _markers_along(state, camp, path) if fights else ()
+                attacks = index not in air.effect and index not in air.move_ordered
+                markers = _markers_along(state, camp, path) if attacks else ()
                 if markers:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
-                if fights and bomb_target(state, camp, path[-1]) is not None:
+                if attacks and bomb_target(state, camp, path[-1]) is not None:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
         enemy = flying(air, 1 - camp)
         duel = air.pack.planes[plane.plane].duel
         if (
-            enemy is not None
+            battles_open
+            and enemy is not None
             and index in air.activated
             and index not in air.fought
             and index not in air.effect
@@ -961,6 +1014,8 @@ def legal(state: State, seat: int) -> list[Any]:
             and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
         ):
             events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
+    if not battles_open:
+        return events
     for hex_ in air.markers:
         events.append(AirStrike(seat=seat, target=hex_, dice=strike_dice(state), faces=()))
     if air.bomb is not None and not air.markers:

@@ -306,3 +306,8 @@ def recount(state: State) -> State:
         phase="over",
         end_reason=f"{state.sides[winner].title()} reach {state.victory[winner]} medals",
     )
+
+
+def given_left(state: State) -> int:
+    """Cards handed to generals this turn and not yet played (M44-OV-3)."""
+    return sum(h.size for h in state.given) if state.given else 0

@@ -31,7 +31,7 @@ SUPPORTED: dict[str, str] = {
     "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
     "gung_ho": "the US Marines at an Overlord team table (M44-OV-9)",
     "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
-    "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-16), with the air pack imported as a resource",
+    "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-17), with the air pack imported as a resource",
     "air_theatre": "the theatre and date the air pack's superiority table is read at (M44-AIR-1)",
     "air_planes_on_ground": "planes standing on the ground at the start, by plane id: [row, col] (M44-AIR-13)",
     "air_sorties": "the Air Sortie cards each side holds apart from its command cards, by side: a number (M44-AIR-15)",

@@ -20,6 +20,7 @@ from domain.memoire44.battlefield import (
     battles_allowed,
     card_for,
     full_day,
+    given_left,
     italian_camp,
     unit_at,
 )
@@ -66,7 +67,6 @@ from domain.memoire44.rules import (
     combat_pile,
     combat_play_problem,
     commissar_camp,
-    given_left,
     known_copies,
     leaves_room,
     marines_extra,
@@ -99,7 +99,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.combat_deck is not None:
         events += _combat_events(state, seat)
     if state.air is not None:
-        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-13
+        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
     return events
 
 

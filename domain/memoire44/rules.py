@@ -23,6 +23,7 @@ from domain.memoire44.battlefield import (
     card_name,
     fits_sections,
     full_day,
+    given_left,
     italian_camp,
     move_unit,
     objective_holder,
@@ -1094,14 +1095,10 @@ def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> Non
 # ---------------------------------------------------------------- Overlord team tables (M44-OV-3 to M44-OV-7)
 
 
-def given_left(state: State) -> int:
-    """Cards handed to generals this turn and not yet played (M44-OV-3)."""
-    return sum(h.size for h in state.given) if state.given else 0
-
-
 def unit_battled(state: State) -> bool:
-    """Whether a unit of the active side has battled (or removed wire) this turn."""
-    return any(o.battles for o in state.orders)
+    """Whether a unit of the active side has battled (or removed wire) this turn, or a plane fought
+    (M44-AIR-17: at a team table an air attack is a battle too, M44-OV-6)."""
+    return any(o.battles for o in state.orders) or (state.air is not None and state.air.battled)
 
 
 def play_sections(state: State, seat: int, effective: str, counter: bool = False) -> tuple[str, ...]:
@@ -1464,7 +1461,7 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     CombatCardPlayed: _validate_combat_played,
     ReinforcementsRolled: _validate_reinforcement_roll,
     ReinforcementPlaced: _validate_placed,
-    **airplay.VALIDATORS,  # M44-AIR-2 to M44-AIR-16
+    **airplay.VALIDATORS,  # M44-AIR-2 to M44-AIR-17
 }
 
 

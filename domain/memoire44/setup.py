@@ -216,7 +216,6 @@ def initial(setup: Setup) -> State:
         combat_due=deal if deck else (),
         air=initial_air(
             scenario,
-            roles is not None,
             lambda: club_table(setup, "air_pack", "M44-AIR-1", "the air pack", "the air rules", parse_air_pack),
         ),
         dday=dday,

@@ -101,6 +101,7 @@ class AirState(msgspec.Struct, frozen=True, kw_only=True):
     move_ordered: tuple[int, ...] = ()  # planes on a Breakthrough move order this turn: no fight (M44-AIR-14)
     moved: tuple[int, ...] = ()
     fought: tuple[int, ...] = ()  # planes that made their one attack this turn
+    battled: bool = False  # a plane struck, duelled or bombed this turn: the battles have begun (M44-OV-6)
     effect: tuple[int, ...] = ()  # planes using their air combat card's printed effect this turn
     markers: tuple[Hex, ...] = ()  # ammunition markers still to be rolled for (M44-AIR-6)
     shot: tuple[int, ...] = ()  # ground units that fired at a plane this turn

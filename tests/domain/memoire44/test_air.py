@@ -23,8 +23,10 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     DiceRolled,
     Dogfight,
+    Gift,
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
@@ -33,11 +35,13 @@ from domain.memoire44.events import (
     UnitsOrdered,
     VisibilityRolled,
 )
+from domain.memoire44.rules import can_act_now
 from domain.memoire44.state import State
 from domain.ruleset import ResourceError, RuleError, Viewer
 
-from .harness import TEST_AIR_PACK, team_setup_for, with_resource
+from .harness import TEST_AIR_PACK, with_resource
 from .tables import ALLIES, AXIS, Table, hexagon, m44, setup_from
+from .test_overlord import ALAIN, ALLIED_HAND, AXIS_HAND, BEA, CHLOE, DENIS, EMMA, UNITS, _team_setup
 
 HEXES = [
     hexagon(3, 9, unit="infger"),
@@ -511,16 +515,6 @@ def test_a_bombing_that_rolls_no_grenade_takes_nothing():
     assert _rule(error) == ("M44-AIR-11", "no_bomb")
 
 
-# ---------------------------------------------------------------- M44-AIR-10: not recorded yet
-
-
-def test_air_rules_at_a_team_table_are_refused_by_name():
-    setup = with_resource(team_setup_for("vernay_crossroads", options=AIR), "air_pack", TEST_AIR_PACK)
-    with pytest.raises(RuleError) as error:
-        RULESET.initial(setup)
-    assert _rule(error.value) == ("M44-AIR-10", "air_teams")
-
-
 # ---------------------------------------------------------------- M44-AIR-12: Ambush against a plane
 
 
@@ -935,3 +929,53 @@ def test_a_bomb_on_an_objective_its_side_holds_is_refused():
     allied_spitfire(game, at=(4, 12))
     error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
     assert _rule(error) == ("M44-AIR-11", "no_objective")
+
+
+# ---------------------------------------------------------------- M44-AIR-17: at an Overlord team table
+
+
+def air_team_table(options: dict[str, Any] = AIR) -> Table:
+    """The Overlord table of six (test_overlord), with the air rules: the Axis to play."""
+    data = m44(UNITS, board_type="OVERLORD", starting="PLAYER1", options=options)
+    game = Table(with_resource(_team_setup(data), "air_pack", TEST_AIR_PACK))
+    for seat, cards in ((ALAIN, AXIS_HAND), (DENIS, ALLIED_HAND)):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=BEA, card="fighter_sweep"), AirCardDrawn(seat=ALAIN, card="bomb_run"))
+    game.accept(
+        CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"), Gift(general=CHLOE, card="attack_centre")))
+    )
+    return game
+
+
+def test_the_general_who_played_the_card_deploys_the_plane_and_no_plane_fights_before_every_card_is_played():
+    game = air_team_table()
+    assert RULESET.view(game.state, Viewer.of_seat(CHLOE))["air"]["hands"][AXIS]["known"] == [
+        "fighter_sweep",
+        "bomb_run",
+    ]
+    assert "known" not in RULESET.view(game.state, Viewer.of_seat(EMMA))["air"]["hands"][AXIS]  # M44-OV-2, G-2
+    game.accept(CardPlayed(seat=CHLOE, card="attack_centre"), UnitsOrdered(seat=CHLOE, units=(1,)))
+    error = game.refused(PlaneDeployed(seat=BEA, plane="bf109", card="fighter_sweep", hex=(3, 27)))
+    assert _rule(error) == ("M44-AIR-17", "not_the_general")
+    offered = RULESET.legal_events(game.state, CHLOE)
+    assert PlaneDeployed(seat=CHLOE, plane="bf109", card="fighter_sweep", hex=(3, 27)) in offered
+    assert not [e for e in RULESET.legal_events(game.state, BEA) if isinstance(e, PlaneDeployed)]
+    game.accept(PlaneDeployed(seat=CHLOE, plane="bf109", card="fighter_sweep", hex=(3, 27)))
+    game.accept(PlaneMoved(seat=CHLOE, plane="bf109", path=((4, 26),), markers=((4, 26),)))
+    error = game.refused(AirStrike(seat=CHLOE, target=(4, 26), dice=1, faces=("star",)))
+    assert _rule(error) == ("M44-OV-6", "moves_first")  # Bea still holds a card
+    game.accept(CardPlayed(seat=BEA, card="probe_left"), UnitsOrdered(seat=BEA, units=(0,)))
+    game.accept(AirStrike(seat=CHLOE, target=(4, 26), dice=1, faces=("star",)))
+    assert not can_act_now(game.state)  # M44-OV-6: an air attack is a battle too
+
+
+def test_a_plane_at_a_team_table_is_ordered_by_the_general_of_its_section():
+    game = air_team_table(AIR | {"air_planes_on_ground": {"bf109": [1, 45]}})  # on the Axis left, Bea's
+    game.accept(CardPlayed(seat=CHLOE, card="attack_centre"), UnitsOrdered(seat=CHLOE, units=(1,)))
+    error = game.refused(PlaneOrdered(seat=CHLOE, plane="bf109"))
+    assert _rule(error) == ("M44-AIR-4", "wrong_order")  # not in the centre, where Chloe played
+    error = game.refused(PlaneOrdered(seat=BEA, plane="bf109"))
+    assert _rule(error) == ("M44-AIR-17", "not_the_general")
+    game.accept(CardPlayed(seat=BEA, card="probe_left"), UnitsOrdered(seat=BEA, units=(0,)))
+    game.accept(PlaneOrdered(seat=BEA, plane="bf109"))  # Probe orders two in the left: unit 0 and the plane

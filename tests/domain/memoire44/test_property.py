@@ -115,6 +115,8 @@ TEAM_VARIANTS = (
     {"night_visibility_rules": True, "gung_ho": "AXIS"},
     {"weather": "snow", "italy_high_command": True},
     {"gung_ho": True, "combat_cards": True},
+    {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
+    {"air_rules": True, "air_superiority": "AXIS", "air_sorties": {"ALLIES": 2, "AXIS": 2}, "gung_ho": "AXIS"},
 )
 
 
