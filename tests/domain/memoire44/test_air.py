@@ -1,4 +1,4 @@
-"""Air rules (M44-AIR-1 to M44-AIR-10), with the test air pack: each rule id accepted and refused.
+"""Air rules (M44-AIR-1 to M44-AIR-17), with the test air pack: each rule id accepted and refused.
 
 Alain (seat 0) commands the Axis: infantry at (3, 9) (unit 0), armour at (3, 11) (unit 1), artillery at
 (1, 11) (unit 2). Bea (seat 1) the Allies: infantry at (6, 12) (unit 3), infantry at (8, 8) (unit 4),
