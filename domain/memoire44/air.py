@@ -49,9 +49,10 @@ class PlaneSpec(msgspec.Struct, frozen=True, kw_only=True):
     duel: int | None = None
 
 
-class AirPack(msgspec.Struct, frozen=True, kw_only=True):
+class AirPack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The air pack: the air combat deck, the planes of each side, air superiority by theatre, the move
-    orders each command card gives on a Breakthrough board, with where the values come from."""
+    orders each command card gives on a Breakthrough board, with where the values come from. Empty tables
+    are left out of its JSON form, so a pack imported before a table was added reads back the same."""
 
     source: str
     cards: dict[str, AirCard]

@@ -85,7 +85,7 @@ def initial_air(scenario: Scenario, pack: Callable[[], AirPack]) -> AirState | N
     """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2).
     `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
     options = scenario.expansions
-    if options.air_sorties and not options.air:
+    if options.sorties is not None and not options.air:
         raise _refuse("M44-AIR-15", "no_air_rules", "Air Sortie cards are dealt in a game with the air rules only.")
     if not options.air:
         return None
@@ -130,8 +130,8 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
         Plane(plane=plane_id, camp=sides.index(spec.side), hex=grounded.get(plane_id), grounded=plane_id in grounded)
         for plane_id, spec in sorted(pack.planes.items())
     )
-    dealt = dict(options.air_sorties)
-    sorties = (dealt.get(sides[0], 0), dealt.get(sides[1], 0)) if options.air_sorties else None
+    dealt = options.sorties
+    sorties = None if dealt is None else (dealt.get(sides[0], 0), dealt.get(sides[1], 0))
     return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]), sorties=sorties)
 
 

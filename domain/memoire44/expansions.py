@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 # Weather that reduces visibility (M44-WX-2); snow also slows moves (M44-WX-1).
 WEATHERS: tuple[str, ...] = ("snow", "fog", "rain", "darkness")
@@ -68,8 +69,15 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     air: bool = False  # M44-AIR-1
     air_theatre: str = ""  # the key of the air pack's superiority table (M44-AIR-1)
     planes_on_ground: tuple[tuple[str, int, int], ...] = ()  # (plane id, row, col), M44-AIR-13
-    air_sorties: tuple[tuple[str, int], ...] = ()  # (side, Air Sortie cards) when the Air Sortie is played, M44-AIR-15
+    # (side, Air Sortie cards), M44-AIR-15; left out of the scenario's JSON form when not set, so the scenarios of
+    # games recorded before the setting existed read back the same.
+    air_sorties: tuple[tuple[str, int], ...] | UnsetType = UNSET
     dday: bool = False  # D-Day reinforcements (M44-DD-6 to M44-DD-9)
+
+    @property
+    def sorties(self) -> dict[str, int] | None:
+        """The Air Sortie cards the scenario deals each side, or None when it deals none (M44-AIR-15)."""
+        return None if isinstance(self.air_sorties, UnsetType) else dict(self.air_sorties)
 
     @property
     def snow(self) -> bool:
@@ -160,7 +168,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             air=flags.get("air_rules", False),
             air_theatre=flags.get("air_theatre", ""),
             planes_on_ground=flags.get("planes_on_ground", ()),
-            air_sorties=flags.get("air_sorties", ()),
+            air_sorties=flags.get("air_sorties", UNSET),
             dday=flags.get("dday_rules", False),
         ),
         errors,

@@ -105,7 +105,15 @@ TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json
 
 
 # A test air pack (air_pack.json, made up for tests: the rules summary relies on tables it does not print).
-TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes())
+# The recorded air games embed that file as it is; games played now add the move orders a command card gives
+# on a Breakthrough board (M44-AIR-14), made up too: Attack 1, Probe 2, Recon 0, the other cards not listed.
+TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes()) | {
+    "move_orders": {
+        **{f"attack_{section}": 1 for section in ("left", "centre", "right")},
+        **{f"probe_{section}": 2 for section in ("left", "centre", "right")},
+        **{f"recon_1_{section}": 0 for section in ("left", "centre", "right")},
+    }
+}
 # A test D-Day reinforcement table (reinforcement_table.json, made up for tests: the summary does not print it).
 TEST_REINFORCEMENTS: dict[str, Any] = msgspec.json.decode((HERE / "reinforcement_table.json").read_bytes())
 
