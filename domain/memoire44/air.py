@@ -1,4 +1,4 @@
-"""Air rules (Air Pack with the New Flight Plan update, M44-AIR-1 to M44-AIR-13): the air pack a club
+"""Air rules (Air Pack with the New Flight Plan update, M44-AIR-1 to M44-AIR-17): the air pack a club
 imports, and the plain facts the rules read from it.
 
 The rules summary relies on tables it does not print: the air combat deck (which cards, how many, the
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec.structs import replace
 
+from domain.memoire44.catalogue import CARDS
 from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError
 
@@ -27,6 +28,7 @@ GROUND_DICE = 3  # M44-AIR-8: a ground unit firing at an adjacent plane
 ARTILLERY_DICE = 4  # M44-AIR-8: artillery at a plane up to two hexes away
 ARTILLERY_REACH = 2
 MAX_MARKERS = 3  # M44-AIR-6: at most three hexes of ground units attacked in one flight
+MAX_MOVE_ORDERS = 6  # M44-AIR-14: a sanity bound on the air pack's move orders per command card
 
 
 class AirCard(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,14 +49,16 @@ class PlaneSpec(msgspec.Struct, frozen=True, kw_only=True):
     duel: int | None = None
 
 
-class AirPack(msgspec.Struct, frozen=True, kw_only=True):
-    """The air pack: the air combat deck, the planes of each side, air superiority by theatre, with
-    where the values come from."""
+class AirPack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The air pack: the air combat deck, the planes of each side, air superiority by theatre, the move
+    orders each command card gives on a Breakthrough board, with where the values come from. Empty tables
+    are left out of its JSON form, so a pack imported before a table was added reads back the same."""
 
     source: str
     cards: dict[str, AirCard]
     planes: dict[str, PlaneSpec]
     superiority: dict[str, str] = {}
+    move_orders: dict[str, int] = {}  # M44-AIR-14: move orders a command card gives on a Breakthrough board
 
     @property
     def size(self) -> int:
@@ -76,6 +80,11 @@ def parse_air_pack(content: Any) -> AirPack:
             errors.append({"field": f"planes.{plane_id}.side", "message": "ALLIES or AXIS"})
         if plane.duel is not None and not 1 <= plane.duel <= 6:
             errors.append({"field": f"planes.{plane_id}.duel", "message": "1 to 6 dice, or null when unknown"})
+    for command, orders in sorted(pack.move_orders.items()):
+        if command not in CARDS:
+            errors.append({"field": f"move_orders.{command}", "message": "a command card of the deck"})
+        elif not 0 <= orders <= MAX_MOVE_ORDERS:
+            errors.append({"field": f"move_orders.{command}", "message": f"0 to {MAX_MOVE_ORDERS} move orders"})
     for theatre, side in sorted(pack.superiority.items()):
         if side not in ("ALLIES", "AXIS"):
             errors.append({"field": f"superiority.{theatre}", "message": "ALLIES or AXIS"})
@@ -137,9 +146,12 @@ def turn_over(air: AirState, camp: int) -> AirState:
         air,
         planes=planes,
         card_played=False,
+        sortie_played=False,
         activated=(),
+        move_ordered=(),
         moved=(),
         fought=(),
+        battled=False,
         effect=(),
         markers=(),
         shot=(),

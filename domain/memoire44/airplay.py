@@ -1,8 +1,9 @@
-"""Air rules in play (M44-AIR-2 to M44-AIR-13): the set-up of the air pack, and validate, evolve and the
+"""Air rules in play (M44-AIR-2 to M44-AIR-17): the set-up of the air pack, and validate, evolve and the
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
-The rules core registers the validators and evolvers below in its own dispatch tables.
+The rules core (`rules`) takes the validators and evolvers below into its own dispatch tables; this module
+reads the battlefield through `battlefield`, never through `rules`, so the two do not import each other.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.memoire44 import rules
 from domain.memoire44.air import (
     ARTILLERY_DICE,
     ARTILLERY_REACH,
@@ -23,8 +23,34 @@ from domain.memoire44.air import (
     duel_faces_result,
     strike_hits,
 )
+from domain.memoire44.battlefield import (
+    adjacent_enemies,
+    battle_after_move,
+    battles_allowed,
+    card_for,
+    card_name,
+    fits_sections,
+    full_day,
+    given_left,
+    move_unit,
+    objective_holder,
+    ordered_unit,
+    recount,
+    set_order,
+    take_card,
+    unit_at,
+)
 from domain.memoire44.board import Hex, distance, hex_name
-from domain.memoire44.catalogue import ARTILLERY, CARDS, FACE_NAMES, INFANTRY, OBSTACLES, TERRAINS, UNIT_TYPES
+from domain.memoire44.catalogue import (
+    AIR_SORTIE,
+    ARTILLERY,
+    CARDS,
+    FACE_NAMES,
+    INFANTRY,
+    OBSTACLES,
+    TERRAINS,
+    UNIT_TYPES,
+)
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -41,7 +67,11 @@ from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State,
 from domain.ruleset import RuleError
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
-BOMBED_KINDS = ("temporary", "permanent")  # M44-AIR-11: the objectives a bombing takes (never a majority)
+# M44-AIR-11, M44-AIR-16: the objectives a bombing takes (never a majority one), and those only their own side
+# scores (a village's or a bridge's medal goes to whichever side controls it, so either side bombs it).
+BOMBED_KINDS = ("temporary", "permanent", "village", "beach", "bridge")
+OWN_SIDE_KINDS = ("temporary", "permanent", "beach")
+BREAKTHROUGH = "BRKTHRU"  # the board type whose command cards give move orders (M44-AIR-14)
 
 
 def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
@@ -51,18 +81,14 @@ def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
 # ---------------------------------------------------------------- set-up (M44-AIR-1, M44-AIR-2)
 
 
-def initial_air(scenario: Scenario, teams: bool, pack: Callable[[], AirPack]) -> AirState | None:
+def initial_air(scenario: Scenario, pack: Callable[[], AirPack]) -> AirState | None:
     """The air rules' starting state: each side's lot of planes, air superiority, the deal (M44-AIR-2).
     `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
     options = scenario.expansions
+    if options.sorties is not None and not options.air:
+        raise _refuse("M44-AIR-15", "no_air_rules", "Air Sortie cards are dealt in a game with the air rules only.")
     if not options.air:
         return None
-    if teams:
-        raise _refuse(
-            "M44-AIR-10",
-            "air_teams",
-            "The air rules at an Overlord team table are not recorded yet (who holds the air combat cards).",
-        )
     return air_state(scenario, pack())
 
 
@@ -104,7 +130,9 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
         Plane(plane=plane_id, camp=sides.index(spec.side), hex=grounded.get(plane_id), grounded=plane_id in grounded)
         for plane_id, spec in sorted(pack.planes.items())
     )
-    return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]))
+    dealt = options.sorties
+    sorties = None if dealt is None else (dealt.get(sides[0], 0), dealt.get(sides[1], 0))
+    return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]), sorties=sorties)
 
 
 # ---------------------------------------------------------------- helpers
@@ -141,6 +169,57 @@ def enemy_plane_at(state: State, hex_: Hex, camp: int) -> bool:
     return air is not None and any(p.hex == hex_ and p.camp != camp for p in air.planes)
 
 
+def sorties_dealt(state: State) -> bool:
+    """Whether the scenario deals Air Sortie cards: Air Power, and a German Recon 1 under Blitz, are then
+    played as one (M44-AIR-15)."""
+    return state.air is not None and state.air.sorties is not None
+
+
+def played_as_sortie(state: State, card: str) -> str:
+    """The card `card` is played as: Air Power is played as an Air Sortie where the scenario deals them
+    (M44-AIR-15)."""
+    return AIR_SORTIE if card == "air_power" and sorties_dealt(state) else card
+
+
+def sortie_problem(state: State, camp: int) -> RuleError | None:
+    """Why `camp` cannot play one of its Air Sortie cards now, or None (M44-AIR-15): beside the turn's
+    section card, after its orders and before any battle, once a turn."""
+    air = state.air
+    if air is None or air.sorties is None:
+        return _refuse("M44-AIR-15", "no_air_sortie", "This game deals no Air Sortie cards.")
+    if air.sorties[camp] < 1:
+        return _refuse("M44-AIR-15", "no_sortie_left", "This side holds no Air Sortie card.")
+    if camp != state.active:
+        return _refuse("M44-AIR-15", "sortie_timing", "An Air Sortie is played in its side's own turn.")
+    if state.phase == "card":
+        return _refuse(
+            "M44-AIR-10",
+            "sortie_alone",
+            "An Air Sortie played alone is not recorded yet (the record ends a turn with its draw, and an Air "
+            "Sortie is not replaced); play it beside a section card.",
+        )
+    if state.phase != "move":
+        return _refuse(
+            "M44-AIR-15", "sortie_timing", "An Air Sortie is played after the section card's orders, before any battle."
+        )
+    spec = CARDS.get(str(state.effective))
+    if spec is None or spec.kind != "section":
+        return _refuse("M44-AIR-15", "beside_section", "An Air Sortie is played beside a section card only.")
+    if air.sortie_played:
+        return _refuse("M44-AIR-15", "one_sortie", "One Air Sortie a turn.")
+    return None
+
+
+def sortie_played(state: State, camp: int) -> State:
+    """An Air Sortie played beside the section card: spent, never replaced; the turn's card stays the section
+    card, so a Counter-Attack copies that alone (M44-AIR-15)."""
+    air = _air(state)
+    assert air.sorties is not None
+    left = list(air.sorties)
+    left[camp] -= 1
+    return _with_air(state, replace(air, sorties=(left[0], left[1]), sortie_played=True))
+
+
 def _no_air() -> RuleError:
     return _refuse("M44-AIR-1", "no_air_rules", "This game is not played with the air rules.")
 
@@ -157,6 +236,32 @@ def _own_plane(state: State, camp: int, plane: str) -> tuple[AirState, int]:
     if index is None or air.planes[index].camp != camp:
         raise _refuse("M44-AIR-1", "not_your_plane", f"{plane!r} is not a plane of this side's lot.", plane=plane)
     return air, index
+
+
+def general_problem(state: State, seat: int) -> RuleError | None:
+    """At an Overlord team table, why `seat` may not deploy or order the side's plane now (M44-AIR-17): the
+    general carrying out the turn's latest card does, beside it."""
+    if state.teams and seat != state.general:
+        return _refuse("M44-AIR-17", "not_the_general", "The general who played the card deploys or orders the plane.")
+    return None
+
+
+def team_fight_problem(state: State) -> RuleError | None:
+    """At an Overlord team table, why no plane or ground unit may fight in the air now (M44-OV-6): every
+    card handed out is played, and its units ordered, before the first battle."""
+    if state.teams and (given_left(state) or state.phase in ("order", "roll")):
+        return _refuse(
+            "M44-OV-6",
+            "moves_first",
+            "Overlord: every general plays his cards and moves his units before the first battle.",
+        )
+    return None
+
+
+def _check_team_fight(state: State) -> None:
+    refused = team_fight_problem(state)
+    if refused is not None:
+        raise refused
 
 
 def _check_turn(state: State, camp: int, phases: tuple[str, ...], what: str) -> None:
@@ -179,7 +284,7 @@ def anti_aircraft_dice(state: State, unit: Unit, plane_hex: Hex) -> tuple[int, s
         return ARTILLERY_DICE, f"artillery at a plane: {ARTILLERY_DICE}"
     if reach > 1:  # a plane over the unit's own hex is as close as one next to it
         return f"{unit.kind} fires only at a plane next to it, not {reach} hexes away"
-    if rules.card_for(state, unit.uid) == "close_assault":
+    if card_for(state, unit.uid) == "close_assault":
         return GROUND_DICE + 1, f"{unit.kind} at an adjacent plane: {GROUND_DICE}; Close Assault: +1"
     return GROUND_DICE, f"{unit.kind} at an adjacent plane: {GROUND_DICE}"
 
@@ -191,11 +296,19 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
     plane_hex = air.planes[index].hex
     assert plane_hex is not None
     card = str(state.effective)
+    if card == AIR_SORTIE or air.sortie_played:  # M44-AIR-15: the Air Sortie orders the plane
+        return None
     ordered = [state.units[o.uid] for o in state.orders]
     as_unit = Unit(uid=-1, camp=camp, kind="plane", size=1, figures=1, hex=plane_hex)
     spec = CARDS.get(card)
+    if state.teams:  # M44-AIR-17: one of the units the latest card orders, in the section it was played in
+        if state.section not in state.board.sections(plane_hex, camp):
+            return f"the plane is not in the {state.section} section, where {card_name(card)} was played"
+        ordered = [state.units[o.uid] for o in state.orders if o.card == card]
+        if spec is not None and spec.kind == "section":
+            return fits_sections(state, camp, [*ordered, as_unit], (str(state.section),), spec.orders)
     if spec is not None and spec.kind == "section":
-        return rules._fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
+        return fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
     if card == "direct_from_hq":
         return None if len(ordered) < 4 else "Direct from HQ orders at most 4 units"
     if card == "their_finest_hour":
@@ -204,7 +317,34 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
         for kind, symbol in ((INFANTRY, "infantry"), ("armour", "armour"), (ARTILLERY, "")):
             spare -= max(0, sum(u.kind == kind for u in ordered) - (state.roll.count(symbol) if symbol else 0))
         return None if spare >= 1 else "Their Finest Hour orders a plane with a star not used by another unit"
-    return f"{rules.card_name(card)} orders no plane"
+    return f"{card_name(card)} orders no plane"
+
+
+def move_order_problem(state: State, index: int) -> RuleError | None:
+    """Why the plane cannot take one of the turn's Breakthrough move orders, or None (M44-AIR-14): only
+    on a Breakthrough board, only a plane already in the air (never one deploying, nor one on the
+    ground, which takes off on an ordinary order), and only under a card the air pack gives move orders."""
+    air = state.air
+    assert air is not None
+    if state.board_spec.board_type != BREAKTHROUGH:
+        return _refuse("M44-AIR-14", "not_breakthrough", "Move orders are given on a Breakthrough board only.")
+    if air.planes[index].grounded:
+        return _refuse(
+            "M44-AIR-14", "on_the_ground", "A plane on the ground takes off on an ordinary order, not a move order."
+        )
+    card = str(state.effective)
+    given = air.pack.move_orders.get(card)
+    if given is None:
+        return _refuse(
+            "M44-AIR-14",
+            "missing_move_orders",
+            f"The move orders {card_name(card)} gives on a Breakthrough board are missing from the air pack "
+            f"(move_orders.{card}).",
+            missing=f"move_orders.{card}",
+        )
+    if given < 1:
+        return _refuse("M44-AIR-14", "no_move_order", f"{card_name(card)} gives no move order.", card=card)
+    return None
 
 
 def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tuple[Hex, ...]) -> str | None:
@@ -216,7 +356,7 @@ def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tupl
     for number, hex_ in enumerate(markers):
         if hex_ not in path:
             return f"{hex_name(hex_)} is not a hex the plane passes"
-        target = rules.unit_at(state, hex_)
+        target = unit_at(state, hex_)
         if target is None or target.camp == camp:
             return f"there is no enemy ground unit at {hex_name(hex_)}"
         if number and distance(markers[number - 1], hex_) != 1:
@@ -266,9 +406,9 @@ def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] 
     if air.card_played:
         return "M44-AIR-3", "one_air_card", "One air combat card a turn."
     spec = CARDS.get(str(state.effective))
-    if spec is None or spec.kind != "section":
+    if (spec is None or spec.kind != "section") and state.effective != AIR_SORTIE:
         return "M44-AIR-3", "tactic_card", "A plane is deployed beside a command card other than a tactic card."
-    if not rules.full_day(state):
+    if not full_day(state):
         return "M44-AIR-3", "not_full_day", "No plane is deployed before full daylight."
     if flying(air, camp) is not None:
         return "M44-AIR-3", "one_plane", "One plane per side on the board."
@@ -285,6 +425,9 @@ def _validate_deployed(state: State, event: PlaneDeployed, camp: int) -> None:
     problem = deploy_problem(state, camp, index)
     if problem is not None:
         raise _refuse(*problem, plane=event.plane)
+    refused = general_problem(state, event.seat)
+    if refused is not None:
+        raise refused
     if event.hex not in state.board.hexes:
         raise _refuse("M44-AIR-3", "off_board", f"{event.hex} is not on the board.")
     if enemy_plane_at(state, event.hex, camp):
@@ -307,8 +450,16 @@ def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
         raise _refuse("M44-AIR-4", "not_flying", "Only a plane on the board is ordered.")
     if index in air.activated:
         raise _refuse("M44-AIR-4", "ordered_twice", "The plane is already ordered this turn.")
+    refused = general_problem(state, event.seat)
+    if refused is not None:
+        raise refused
     if air.planes[index].grounded and flying(air, camp) is not None:
         raise _refuse("M44-AIR-13", "one_plane", "A plane takes off only while no other of its side flies.")
+    if event.move_order:
+        refused = move_order_problem(state, index)
+        if refused is not None:
+            raise refused
+        return
     problem = order_problem(state, camp, index)
     if problem is not None:
         raise _refuse("M44-AIR-4", "wrong_order", f"{problem}.", card=state.effective)
@@ -333,6 +484,8 @@ def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
                 "M44-AIR-5", "air_occupied", f"A plane does not fly through the enemy plane at {hex_name(hex_)}."
             )
         here = hex_
+    if (event.markers or event.bomb) and index in air.move_ordered:
+        raise _refuse("M44-AIR-14", "move_order", "A plane on a move order flies but does not attack or bomb.")
     if event.markers and index in air.effect:
         raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no standard attack.")
     problem = marker_problem(state, camp, event.path, event.markers)
@@ -351,17 +504,17 @@ def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
 
 
 def bomb_target(state: State, camp: int, hex_: Hex) -> int | None:
-    """The objective a bomb laid at `hex_` by `camp` would take, or None (M44-AIR-11)."""
+    """The objective a bomb laid at `hex_` by `camp` would take, or None (M44-AIR-11, M44-AIR-16): one that
+    `camp` may score and does not hold now, never one the enemy retook from a bombing."""
     air = state.air
     assert air is not None
     for index, objective in enumerate(state.objectives):
         if (
             hex_ in objective.hexes
-            and objective.camp == camp
             and objective.kind in BOMBED_KINDS
-            and index not in air.bombed
+            and (objective.camp == camp or objective.kind not in OWN_SIDE_KINDS)
             and index not in air.retaken
-            and index not in state.permanent
+            and objective_holder(state, index) != camp
         ):
             return index
     return None
@@ -375,6 +528,7 @@ def bombing_dice(air: AirState) -> tuple[int, ...]:
 def _validate_bombing(state: State, event: Bombing, camp: int) -> None:
     air = _air(state)
     _check_turn(state, camp, ("move", "battle"), "A bombing comes in its side's turn")
+    _check_team_fight(state)
     if air.bomb is None:
         raise _refuse("M44-AIR-11", "no_bomb", "No bomb token lies on an objective this turn.")
     if air.markers:
@@ -402,6 +556,7 @@ def _check_ambush_first(state: State) -> None:
 def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
     air = _air(state)
     _check_turn(state, camp, ("move", "battle"), "A plane's attack comes in its side's turn")
+    _check_team_fight(state)
     _check_ambush_first(state)
     if event.target not in air.markers:
         raise _refuse("M44-AIR-6", "no_marker", f"There is no ammunition marker at {hex_name(event.target)}.")
@@ -421,11 +576,14 @@ def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
 def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
     air, index = _own_plane(state, camp, event.plane)
     _check_turn(state, camp, ("move", "battle"), "A dogfight comes in its side's turn")
+    _check_team_fight(state)
     plane = air.planes[index]
     if plane.hex is None or index not in air.activated:
         raise _refuse("M44-AIR-7", "not_activated", "A plane ordered or deployed this turn duels.")
     if index in air.fought or index in air.effect:
         raise _refuse("M44-AIR-7", "fought", "The plane has made its attack this turn.")
+    if index in air.move_ordered:
+        raise _refuse("M44-AIR-14", "move_order", "A plane on a move order fights no dogfight.")
     enemy = flying(air, 1 - camp)
     if enemy is None or air.planes[enemy].hex is None or distance(plane.hex, air.planes[enemy].hex or plane.hex) != 1:
         raise _refuse("M44-AIR-7", "no_enemy_plane", "A dogfight is fought against an enemy plane next to yours.")
@@ -468,11 +626,11 @@ def anti_aircraft_problem(
     plane_hex = None if enemy is None else air.planes[enemy].hex
     if plane_hex is None:
         return _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
-    if order.battles >= rules.battles_allowed(state, unit, order):
+    if order.battles >= battles_allowed(state, unit, order):
         return _refuse("M44-6", "no_battle_left", "This unit has no battle left this turn.")
-    if order.moved > rules.battle_after_move(state, unit) or order.stopped:
+    if order.moved > battle_after_move(state, unit) or order.stopped:
         return _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
-    if rules.adjacent_enemies(state, unit):
+    if adjacent_enemies(state, unit):
         return _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
     if plane is not None:  # M44-AIR-13: a plane on the ground is a target at the unit's own ranges
         reach, dice = distance(unit.hex, plane_hex), UNIT_TYPES[unit.kind].dice
@@ -492,7 +650,7 @@ def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, st
     assert air is not None
     if camp == state.active or state.ambush is not None or state.phase not in ("move", "battle"):
         return "ambush_timing", "Ambush answers an enemy's attack, once a turn."
-    unit = rules.unit_at(state, target) if target is not None else None
+    unit = unit_at(state, target) if target is not None else None
     if unit is None or unit.camp != camp or target not in air.markers or flying(air, 1 - camp) is None:
         return "ambush_target", "Against a plane, Ambush names the hex of your unit it dropped a marker on."
     return None
@@ -503,7 +661,7 @@ def ambushing(state: State, camp: int) -> Unit | None:
     air, hex_ = state.air, state.ambush_target
     if air is None or state.ambush != camp or hex_ is None or hex_ not in air.markers:
         return None
-    return rules.unit_at(state, hex_)
+    return unit_at(state, hex_)
 
 
 def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> None:
@@ -517,8 +675,9 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
         _check_faces(event.faces, GROUND_DICE, "M44-AIR-12")
         return
     _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
+    _check_team_fight(state)
     _check_ambush_first(state)
-    unit, order = rules._ordered_unit(state, event.unit, camp)
+    unit, order = ordered_unit(state, event.unit, camp)
     counted = anti_aircraft_problem(state, camp, unit, order, event.plane)
     if isinstance(counted, RuleError):
         raise counted
@@ -573,7 +732,7 @@ def _evolve_deployed(state: State, event: PlaneDeployed) -> State:
     index = plane_index(air, event.plane)
     assert index is not None
     hands = list(air.hands)
-    hands[camp] = rules._take_card(hands[camp], event.card)
+    hands[camp] = take_card(hands[camp], event.card)
     planes = list(air.planes)
     planes[index] = replace(planes[index], hex=event.hex)
     return _with_air(
@@ -596,7 +755,10 @@ def _evolve_ordered(state: State, event: PlaneOrdered) -> State:
     assert index is not None
     planes = list(air.planes)
     planes[index] = replace(planes[index], grounded=False)  # M44-AIR-13: a plane on the ground takes off
-    return _with_air(state, replace(air, planes=tuple(planes), activated=(*air.activated, index)))
+    move_ordered = (*air.move_ordered, index) if event.move_order else air.move_ordered
+    return _with_air(
+        state, replace(air, planes=tuple(planes), activated=(*air.activated, index), move_ordered=move_ordered)
+    )
 
 
 def _evolve_moved(state: State, event: PlaneMoved) -> State:
@@ -623,19 +785,21 @@ def _evolve_strike(state: State, event: AirStrike) -> State:
     air = _air(state)
     markers = list(air.markers)
     markers.remove(event.target)
-    state = replace(state, air=replace(air, markers=tuple(markers)), phase="battle", last_battle=event.target)
-    target = rules.unit_at(state, event.target)
+    state = replace(
+        state, air=replace(air, markers=tuple(markers), battled=True), phase="battle", last_battle=event.target
+    )
+    target = unit_at(state, event.target)
     if target is None:
         return state
     hits, flags = strike_hits(event.faces, target.kind)
     figures = max(0, target.figures - hits)
-    state = rules._move_unit(state, target, target.hex, figures)
+    state = move_unit(state, target, target.hex, figures)
     if figures and flags:
         obstacle = state.obstacles.get(event.target)
         ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag else 0
         pending = Pending(kind="retreat", unit=target.uid, hex=event.target, flags=flags, ignorable=ignorable)
         state = replace(state, pending=pending)
-    return rules.recount(state)
+    return recount(state)
 
 
 def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool, enemy: int | None = None) -> State:
@@ -661,7 +825,7 @@ def _plane_hit(state: State, camp: int, faces: tuple[str, ...], card: bool, enem
         due = list(air.due)
         due[camp] += 1 if card else 0
         air = replace(air, kills=(kills[0], kills[1]), due=(due[0], due[1]))
-    return rules.recount(replace(state, air=air))
+    return recount(replace(state, air=air))
 
 
 def _evolve_dogfight(state: State, event: Dogfight) -> State:
@@ -672,7 +836,10 @@ def _evolve_dogfight(state: State, event: Dogfight) -> State:
     enemy = flying(air, 1 - camp)
     assert enemy is not None
     state = replace(
-        state, air=replace(air, fought=(*air.fought, index)), phase="battle", last_battle=air.planes[enemy].hex
+        state,
+        air=replace(air, fought=(*air.fought, index), battled=True),
+        phase="battle",
+        last_battle=air.planes[enemy].hex,
     )
     return _plane_hit(state, camp, event.faces, card=True)
 
@@ -692,7 +859,7 @@ def _evolve_anti_aircraft(state: State, event: AntiAircraft) -> State:
     assert enemy is not None
     state = replace(
         state,
-        orders=rules._set_order(state.orders, replace(order, battles=order.battles + 1)),
+        orders=set_order(state.orders, replace(order, battles=order.battles + 1)),
         air=replace(air, shot=(*air.shot, event.unit)),
         phase="battle",
         last_battle=air.planes[enemy].hex,
@@ -706,13 +873,16 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     air = _air(state)
     index = air.bomb
     assert index is not None
-    state = replace(state, air=replace(air, bomb=None), phase="battle", last_battle=state.objectives[index].hexes[0])
+    state = replace(
+        state, air=replace(air, bomb=None, battled=True), phase="battle", last_battle=state.objectives[index].hexes[0]
+    )
     if "grenade" not in event.faces:
         return state
     if state.objectives[index].kind == "permanent":  # kept for good, as if a unit had entered it
-        return rules.recount(replace(state, permanent=(*state.permanent, index)))
+        return recount(replace(state, permanent=(*state.permanent, index)))
     assert state.air is not None
-    return rules.recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, index))))
+    held = (index, state.seat_camp[event.seat])
+    return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, held))))
 
 
 EVOLVERS: dict[type, Callable[[State, Any], State]] = {
@@ -754,7 +924,7 @@ def _markers_along(state: State, camp: int, path: tuple[Hex, ...]) -> tuple[Hex,
     """The first run of enemy ground units along a flight, up to three (M44-AIR-6)."""
     run: list[Hex] = []
     for hex_ in path:
-        unit = rules.unit_at(state, hex_)
+        unit = unit_at(state, hex_)
         if unit is not None and unit.camp != camp and (not run or distance(run[-1], hex_) == 1):
             run.append(hex_)
             if len(run) == MAX_MARKERS:
@@ -783,6 +953,10 @@ def legal(state: State, seat: int) -> list[Any]:
                 events.append(CardPlayed(seat=seat, card="ambush", target=hex_))
     if retreat or camp != state.active or state.phase not in ("move", "battle") or state.ambush_target is not None:
         return events
+    if sortie_problem(state, camp) is None:
+        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
+    general = general_problem(state, seat) is None  # M44-AIR-17: at a team table, the card's general
+    battles_open = team_fight_problem(state) is None  # M44-OV-6
     cards = set(air.hands[camp].known)
     if air.hands[camp].unknown:
         cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}
@@ -790,7 +964,7 @@ def legal(state: State, seat: int) -> list[Any]:
         if plane.camp != camp:
             continue
         symbol = air.pack.planes[plane.plane].symbol
-        if plane.hex is None and cards and deploy_problem(state, camp, index) is None:
+        if plane.hex is None and cards and general and deploy_problem(state, camp, index) is None:
             for card in sorted(cards):
                 # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
                 uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
@@ -805,30 +979,43 @@ def legal(state: State, seat: int) -> list[Any]:
         takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
         if (
             state.phase == "move"
+            and general
             and index not in air.activated
             and not takes_off
             and order_problem(state, camp, index) is None
         ):
             events.append(PlaneOrdered(seat=seat, plane=plane.plane))
+        if (
+            state.phase == "move"
+            and general
+            and index not in air.activated
+            and move_order_problem(state, index) is None
+        ):
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
         if state.phase == "move" and index in air.activated and index not in air.moved:
             for path in _flights(state, camp, index).values():
                 events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
-                markers = () if index in air.effect else _markers_along(state, camp, path)
+                attacks = index not in air.effect and index not in air.move_ordered
+                markers = _markers_along(state, camp, path) if attacks else ()
                 if markers:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
-                if index not in air.effect and bomb_target(state, camp, path[-1]) is not None:
+                if attacks and bomb_target(state, camp, path[-1]) is not None:
                     events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
         enemy = flying(air, 1 - camp)
         duel = air.pack.planes[plane.plane].duel
         if (
-            enemy is not None
+            battles_open
+            and enemy is not None
             and index in air.activated
             and index not in air.fought
             and index not in air.effect
+            and index not in air.move_ordered
             and duel is not None
             and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
         ):
             events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
+    if not battles_open:
+        return events
     for hex_ in air.markers:
         events.append(AirStrike(seat=seat, target=hex_, dice=strike_dice(state), faces=()))
     if air.bomb is not None and not air.markers:
@@ -849,8 +1036,3 @@ def legal(state: State, seat: int) -> list[Any]:
                 if isinstance(found, tuple):
                     events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
     return events
-
-
-# The rules core dispatches the air events here (see the module docstring).
-rules._VALIDATORS.update(VALIDATORS)
-rules._EVOLVERS.update(EVOLVERS)

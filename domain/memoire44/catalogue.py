@@ -216,6 +216,10 @@ CARDS: dict[str, Card] = {
         *(Card(card_id=i, name=n, kind="tactic", count=c) for i, n, c in _TACTICS),
     )
 }
+# M44-AIR-15: the Air Pack's Air Sortie is a command card a side holds apart from its hand, never in the
+# deck (so no copies count towards it); Air Power, and a German Recon 1 under Blitz, may be played as one.
+AIR_SORTIE = "air_sortie"
+CARDS[AIR_SORTIE] = Card(card_id=AIR_SORTIE, name="Air Sortie", kind="tactic", count=0)
 DECK_SIZE = sum(card.count for card in CARDS.values())
 RECON_CARDS: frozenset[str] = frozenset(f"recon_1_{section}" for section in SECTIONS)
 

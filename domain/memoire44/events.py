@@ -212,10 +212,13 @@ class PlaneDeployed(Event, tag="memoire44.plane_deployed", kw_only=True, frozen=
 
 
 class PlaneOrdered(Event, tag="memoire44.plane_ordered", kw_only=True, frozen=True):
-    """The side's plane (`plane`) ordered by the command card, as one of the units it orders (M44-AIR-4)."""
+    """The side's plane (`plane`) ordered by the command card, as one of the units it orders (M44-AIR-4).
+    `move_order`: on a Breakthrough board, ordered instead by one of the card's move orders, so it flies
+    but does not fight this turn (M44-AIR-14)."""
 
     seat: int
     plane: str
+    move_order: bool = False
 
 
 class PlaneMoved(Event, tag="memoire44.plane_moved", kw_only=True, frozen=True):

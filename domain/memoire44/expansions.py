@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 # Weather that reduces visibility (M44-WX-2); snow also slows moves (M44-WX-1).
 WEATHERS: tuple[str, ...] = ("snow", "fog", "rain", "darkness")
@@ -31,9 +32,10 @@ SUPPORTED: dict[str, str] = {
     "off_board_artillery": "D-Day off-board artillery (M44-DD-5)",
     "gung_ho": "the US Marines at an Overlord team table (M44-OV-9)",
     "combat_cards": "the combat cards (M44-CC-1 to M44-CC-3), with the combat deck imported as a resource",
-    "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-13), with the air pack imported as a resource",
+    "air_rules": "the Air Pack rules (M44-AIR-1 to M44-AIR-17), with the air pack imported as a resource",
     "air_theatre": "the theatre and date the air pack's superiority table is read at (M44-AIR-1)",
     "air_planes_on_ground": "planes standing on the ground at the start, by plane id: [row, col] (M44-AIR-13)",
+    "air_sorties": "the Air Sortie cards each side holds apart from its command cards, by side: a number (M44-AIR-15)",
     "dday_rules": "the D-Day Landings reinforcements (M44-DD-6 to M44-DD-9), with the reinforcement table "
     "imported as a resource and the scenario's `game_info.dday` reserve, entry tokens and landing craft",
 }
@@ -44,6 +46,7 @@ SIDE_OPTIONS: dict[str, str] = {
     "off_board_artillery": "off_board_artillery",
     "gung_ho": "marines",
 }
+MAX_SORTIES = 9  # a sanity bound on the Air Sortie cards a scenario deals a side (M44-AIR-15)
 NOT_YET: dict[str, str] = {  # none at present
 }
 
@@ -66,7 +69,15 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
     air: bool = False  # M44-AIR-1
     air_theatre: str = ""  # the key of the air pack's superiority table (M44-AIR-1)
     planes_on_ground: tuple[tuple[str, int, int], ...] = ()  # (plane id, row, col), M44-AIR-13
+    # (side, Air Sortie cards), M44-AIR-15; left out of the scenario's JSON form when not set, so the scenarios of
+    # games recorded before the setting existed read back the same.
+    air_sorties: tuple[tuple[str, int], ...] | UnsetType = UNSET
     dday: bool = False  # D-Day reinforcements (M44-DD-6 to M44-DD-9)
+
+    @property
+    def sorties(self) -> dict[str, int] | None:
+        """The Air Sortie cards the scenario deals each side, or None when it deals none (M44-AIR-15)."""
+        return None if isinstance(self.air_sorties, UnsetType) else dict(self.air_sorties)
 
     @property
     def snow(self) -> bool:
@@ -111,6 +122,17 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
                 continue
             flags["planes_on_ground"] = tuple((plane, row, col) for plane, (row, col) in sorted(spots.items()))
             continue
+        if name == "air_sorties":
+            try:
+                sorties = msgspec.convert(value, dict[str, int])
+            except msgspec.ValidationError:
+                errors.append((field, "must map sides (ALLIES, AXIS) to a number of Air Sortie cards"))
+                continue
+            if set(sorties) - {"ALLIES", "AXIS"} or not all(0 <= n <= MAX_SORTIES for n in sorties.values()):
+                errors.append((field, f"must map sides (ALLIES, AXIS) to 0 to {MAX_SORTIES} Air Sortie cards"))
+                continue
+            flags["air_sorties"] = tuple(sorted(sorties.items()))
+            continue
         if name == "air_theatre":
             if not isinstance(value, str):
                 errors.append((field, f"must name a theatre of the air pack's superiority table, not {value!r}"))
@@ -146,6 +168,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             air=flags.get("air_rules", False),
             air_theatre=flags.get("air_theatre", ""),
             planes_on_ground=flags.get("planes_on_ground", ()),
+            air_sorties=flags.get("air_sorties", UNSET),
             dday=flags.get("dday_rules", False),
         ),
         errors,

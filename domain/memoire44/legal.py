@@ -14,6 +14,16 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.memoire44 import airplay
+from domain.memoire44.battlefield import (
+    INITIATIVE,
+    adjacent_enemies,
+    battles_allowed,
+    card_for,
+    full_day,
+    given_left,
+    italian_camp,
+    unit_at,
+)
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.dday import full_strength
@@ -45,25 +55,18 @@ from domain.memoire44.rules import (
     CARD_BATTLES,
     COMMISSAR_FREE,
     FOUR_OF_A_KIND,
-    INITIATIVE,
     SECTION_CARDS,
-    adjacent_enemies,
     alive,
     ambush_problem,
     battle_dice,
     battle_problem,
-    battles_allowed,
     can_act_now,
     card_battle_problem,
-    card_for,
     cards_held,
     combat_copies,
     combat_pile,
     combat_play_problem,
     commissar_camp,
-    full_day,
-    given_left,
-    italian_camp,
     known_copies,
     leaves_room,
     marines_extra,
@@ -83,7 +86,6 @@ from domain.memoire44.rules import (
     retreat_depth,
     retreat_reach,
     retreat_steps,
-    unit_at,
     visibility_roll_due,
 )
 from domain.memoire44.state import State, Unit
@@ -97,7 +99,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.combat_deck is not None:
         events += _combat_events(state, seat)
     if state.air is not None:
-        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-13
+        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
     return events
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from domain.memoire44.airplay import AIR_EVENTS
 from domain.memoire44.board import hex_name
-from domain.memoire44.catalogue import CARDS, FULL_DAY
+from domain.memoire44.catalogue import AIR_SORTIE, CARDS, FULL_DAY
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -138,7 +138,11 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         if event.card == "ambush":
             target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
             return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
+        if event.card == AIR_SORTIE:  # M44-AIR-15
+            return f"{who} play an Air Sortie beside {CARDS[str(before.effective)].name}: it orders their plane."
         name = CARDS[event.card].name
+        if event.card == "air_power" and after.effective == AIR_SORTIE:
+            name += " as an Air Sortie"
         if event.card == "counter_attack" and after.effective:
             name += f" as {CARDS[after.effective].name}"
         elif event.as_card:
@@ -283,7 +287,8 @@ def _air_text(before: State, event: Any, after: State, who: str) -> str:
         use = ", using the card's own effect" if event.use_effect else ""
         return f"{who} deploy the {_plane_name(before, event.plane)} at {hex_name(event.hex)} with {card}{use}."
     if isinstance(event, PlaneOrdered):
-        return f"{who} order the {_plane_name(before, event.plane)}."
+        how = " on a move order: it flies but does not fight this turn" if event.move_order else ""
+        return f"{who} order the {_plane_name(before, event.plane)}{how}."
     if isinstance(event, PlaneMoved):
         path = " → ".join(hex_name(h) for h in event.path)
         marks = ", ".join(hex_name(h) for h in event.markers)

@@ -7,15 +7,35 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
 
+from domain.memoire44 import airplay
 from domain.memoire44.air import cards_for_play, turn_over
-from domain.memoire44.board import BoardSpec, Hex, board_from, distance, hex_name, sight_line
+from domain.memoire44.battlefield import (
+    INITIATIVE,
+    adjacent_enemies,
+    battle_after_move,
+    battles_allowed,
+    card_for,
+    card_name,
+    fits_sections,
+    full_day,
+    given_left,
+    italian_camp,
+    move_unit,
+    objective_holder,
+    ordered_unit,
+    recount,
+    set_order,
+    take_card,
+    unit_at,
+)
+from domain.memoire44.board import Hex, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
+    AIR_SORTIE,
     ARMOUR,
     ARTILLERY,
     CARDS,
@@ -30,7 +50,7 @@ from domain.memoire44.catalogue import (
     UNIT_TYPES,
 )
 from domain.memoire44.combat import CLOSE_DIE, RANGED_DIE, STREET_FIGHTING, TENACITY, TEXT
-from domain.memoire44.dday import RECON_EXTRA_DICE, full_strength, reinforcements_for, returned_to_reserve
+from domain.memoire44.dday import RECON_EXTRA_DICE, full_strength, reinforcements_for
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
@@ -56,7 +76,7 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
-from domain.memoire44.state import AirState, Hand, Order, Pending, State, Unit
+from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
@@ -65,7 +85,6 @@ ROLL_CARDS = frozenset({"their_finest_hour", "medics_and_mechanics"})
 # Tactic cards that order up to four units of one kind, or one unit of any kind if the camp has none.
 FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFANTRY}
 SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "section"}
-INITIATIVE = "initiative"  # what a general acting on the initiative table plays (M44-OV-7)
 
 
 # ---------------------------------------------------------------- small shared helpers
@@ -96,22 +115,6 @@ def known_copies(state: State, card: str) -> int:
     )
 
 
-def card_for(state: State, uid: int | None) -> str | None:
-    """The card that ordered unit `uid` this turn: the turn's card, or at an Overlord team table the card
-    of the general who ordered it (M44-OV-5)."""
-    if uid is not None and state.teams:
-        for order in state.orders:
-            if order.uid == uid:
-                return order.card
-    return state.effective
-
-
-def unit_at(state: State, hex_: Hex) -> Unit | None:
-    """The unit standing in `hex_`, if any."""
-    uid = state.occupant.get(hex_)
-    return None if uid is None else state.units[uid]
-
-
 def alive(state: State, camp: int) -> Iterable[Unit]:
     """A camp's units still on the board."""
     return (u for u in state.units if u.camp == camp and u.hex is not None)
@@ -131,17 +134,6 @@ def orderable(state: State, camp: int) -> list[Unit]:
         for u in units
         if u.hex is not None and u.uid not in ordered and where & set(state.board.sections(u.hex, camp))
     ]
-
-
-def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
-    """Enemy units next to `unit`."""
-    assert unit.hex is not None
-    found = []
-    for hex_ in state.board.neighbours(unit.hex):
-        other = unit_at(state, hex_)
-        if other is not None and other.camp != unit.camp:
-            found.append(other)
-    return found
 
 
 def near_enemy_plane(state: State, unit: Unit) -> bool:
@@ -177,13 +169,6 @@ def protection(state: State, hex_: Hex, kind: str) -> tuple[int, str]:
 # ---------------------------------------------------------------- nations, night and weather
 
 
-def italian_camp(state: State) -> int | None:
-    """The camp under Italian High Command (M44-IT-1): the Axis side, when the scenario turns it on."""
-    if state.expansions.italy_high_command and "AXIS" in state.sides:
-        return state.sides.index("AXIS")
-    return None
-
-
 def retreat_reach(state: State, unit: Unit) -> int:
     """Hexes a unit may retreat for each flag: 1, or up to 3 for Italian units (M44-IT-2)."""
     return 3 if state.expansions.italy_royal_army and unit.nation == "ita" else 1
@@ -200,11 +185,6 @@ def is_battle_back(state: State, attacker: Unit | None) -> bool:
     if pending is None or pending.kind != "battle_back" or attacker is None:
         return False
     return attacker.uid == pending.unit
-
-
-def full_day(state: State) -> bool:
-    """Whether the night visibility track (M44-NT-1) has reached full daylight, or is not in play."""
-    return not state.expansions.night or state.visibility >= FULL_DAY
 
 
 def visibility_roll_due(state: State, camp: int) -> bool:
@@ -244,12 +224,13 @@ def blitz_slowed(state: State, unit: Unit) -> bool:
 
 def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
     """The cards a Recon 1 of `camp` may be played as: Air Power for the German side under the Blitz
-    rules (M44-BL-1), Barrage for the side with off-board artillery (M44-DD-5)."""
+    rules (M44-BL-1), or an Air Sortie where the scenario deals them (M44-AIR-15), Barrage for the side
+    with off-board artillery (M44-DD-5)."""
     if card not in RECON_CARDS:
         return ()
     found: list[str] = []
     if state.expansions.blitz and state.sides[camp] == "AXIS":
-        found.append("air_power")
+        found.append(AIR_SORTIE if airplay.sorties_dealt(state) else "air_power")  # M44-AIR-15
     if state.expansions.off_board_artillery == state.sides[camp]:
         found.append("barrage")
     return tuple(found)
@@ -338,7 +319,7 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
     spec = CARDS[card]
     if spec.kind == "section":
         sections = (str(state.section),) if state.teams else spec.sections  # M44-OV-5: where it was played
-        return _fits_sections(state, camp, units, sections, spec.orders)
+        return fits_sections(state, camp, units, sections, spec.orders)
     if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
         kind = FOUR_OF_A_KIND.get(card, INFANTRY)
         limit = 1 if card == "behind_enemy_lines" else 4
@@ -379,36 +360,9 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
         for kind, count in allowed.items():
             spare -= max(0, sum(u.kind == kind for u in units) - count)
         return None if spare >= 0 else "Their Finest Hour orders one unit per unit symbol, any unit per star"
+    if card == AIR_SORTIE:  # M44-AIR-15: it orders the side's plane, no ground unit
+        return None if not units else "an Air Sortie orders the side's plane, no ground unit"
     return f"{spec.name} orders no units"
-
-
-def _fits_sections(
-    state: State, camp: int, units: list[Any], sections: tuple[str, ...], per_section: int | None
-) -> str | None:
-    """Whether each unit can be counted in one of `sections` (a hex on a line is in both, M44-1)
-    with at most `per_section` in each."""
-    options = [[s for s in state.board.sections(u.hex, camp) if s in sections] for u in units]
-    for unit, found in zip(units, options, strict=True):
-        if not found:
-            return f"the unit at {hex_name(unit.hex)} is not in the {' or '.join(sections)} section"
-    if per_section is None:
-        return None
-    used = dict.fromkeys(sections, 0)
-
-    def place(i: int) -> bool:
-        if i == len(options):
-            return True
-        for section in options[i]:
-            if used[section] < per_section:
-                used[section] += 1
-                if place(i + 1):
-                    return True
-                used[section] -= 1
-        return False
-
-    if place(0):
-        return None
-    return f"the card orders at most {per_section} unit(s) in each of: {', '.join(sections)}"
 
 
 # ---------------------------------------------------------------- movement
@@ -428,16 +382,6 @@ def move_allowance(state: State, unit: Unit) -> int:
     if blitz_slowed(state, unit):
         return BLITZ_ARMOUR_MOVE
     return UNIT_TYPES[unit.kind].move
-
-
-def battle_after_move(state: State, unit: Unit) -> int:
-    """The most hexes a unit may move and still battle."""
-    card = card_for(state, unit.uid)
-    if card == "behind_enemy_lines" and unit.kind == INFANTRY:
-        return 3
-    if card == "infantry_assault" and unit.kind == INFANTRY:
-        return 2
-    return UNIT_TYPES[unit.kind].move_and_battle
 
 
 def moves_allowed(state: State, unit: Unit) -> int:
@@ -510,17 +454,6 @@ def reachable(state: State, unit: Unit, allowance: int, free: bool) -> dict[Hex,
 
 
 # ---------------------------------------------------------------- battles
-
-
-def battles_allowed(state: State, unit: Unit, order: Order) -> int:
-    """How many battles an ordered unit has this turn."""
-    card = order.card if state.teams else state.effective
-    if card == "dig_in":
-        return 0
-    allowed = 1
-    if card == "artillery_bombard" and unit.kind == ARTILLERY and order.moved == 0:
-        allowed = 2
-    return allowed + (1 if order.overrun else 0)
 
 
 def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: Hex) -> tuple[str, str] | None:
@@ -691,6 +624,11 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
 
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     _check_nothing_to_take(state)
+    if event.card == AIR_SORTIE:  # M44-AIR-15: held apart from the hand, played beside the turn's card
+        problem = airplay.sortie_problem(state, camp)
+        if problem is not None:
+            raise problem
+        return
     if event.card == "ambush":
         _validate_ambush(state, event, camp)
         return
@@ -740,12 +678,14 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
             raise _refuse(
                 "M44-DD-5" if event.as_card == "barrage" else "M44-BL-1",
                 "not_as_card",
-                "A Recon 1 card is played as Air Power only by the German side under the Blitz rules, and as "
-                "Barrage only by the side with off-board artillery.",
+                "A Recon 1 card is played as Air Power (or as an Air Sortie where the scenario deals them) only "
+                "by the German side under the Blitz rules, and as Barrage only by the side with off-board "
+                "artillery.",
                 card=event.card,
                 as_card=event.as_card,
             )
         effective = event.as_card
+    effective = airplay.played_as_sortie(state, effective)
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
@@ -827,19 +767,10 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
         )
 
 
-def _ordered_unit(state: State, uid: int, camp: int) -> tuple[Unit, Order]:
-    if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
-        raise _refuse("M44-6", "not_your_unit", f"Unit {uid} is not one of this side's units on the board.")
-    order = state.order_of(uid)
-    if order is None:
-        raise _refuse("M44-6", "not_ordered", "Only an ordered unit moves or battles.", unit=uid)
-    return state.units[uid], order
-
-
 def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
         raise _refuse("M44-6", "not_moving", "Units move after they are ordered.", phase=state.phase)
-    unit, order = _ordered_unit(state, event.unit, camp)
+    unit, order = ordered_unit(state, event.unit, camp)
     if order.advance:
         # M44-NA-1: armour that took ground in the desert advances one more hex before its overrun.
         problem = path_problem(state, unit, event.path, 1)
@@ -867,7 +798,7 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
 def _validate_wire(state: State, event: WireRemoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
         raise _refuse("M44-6", "not_battling", "Wire is removed in place of a battle.")
-    unit, order = _ordered_unit(state, event.unit, camp)
+    unit, order = ordered_unit(state, event.unit, camp)
     assert unit.hex is not None
     if unit.kind != INFANTRY or state.obstacles.get(unit.hex) != "wire":
         raise _refuse("M44-4", "no_wire", "Infantry removes the wire in its own hex.")
@@ -916,7 +847,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
             raise _refuse("M44-5", problem[0], problem[1])
         attacker = None
     else:
-        attacker, order = _ordered_unit(state, event.unit, camp)
+        attacker, order = ordered_unit(state, event.unit, camp)
         if card_for(state, event.unit) in CARD_BATTLES:
             raise _refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
         if state.teams and (given_left(state) or state.phase in ("order", "roll")):
@@ -1164,19 +1095,10 @@ def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> Non
 # ---------------------------------------------------------------- Overlord team tables (M44-OV-3 to M44-OV-7)
 
 
-def given_left(state: State) -> int:
-    """Cards handed to generals this turn and not yet played (M44-OV-3)."""
-    return sum(h.size for h in state.given) if state.given else 0
-
-
 def unit_battled(state: State) -> bool:
-    """Whether a unit of the active side has battled (or removed wire) this turn."""
-    return any(o.battles for o in state.orders)
-
-
-def card_name(card: str) -> str:
-    """A card's name, or the initiative's."""
-    return "Initiative" if card == INITIATIVE else CARDS[card].name
+    """Whether a unit of the active side has battled (or removed wire) this turn, or a plane fought
+    (M44-AIR-17: at a team table an air attack is a battle too, M44-OV-6)."""
+    return any(o.battles for o in state.orders) or (state.air is not None and state.air.battled)
 
 
 def play_sections(state: State, seat: int, effective: str, counter: bool = False) -> tuple[str, ...]:
@@ -1539,190 +1461,15 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     CombatCardPlayed: _validate_combat_played,
     ReinforcementsRolled: _validate_reinforcement_roll,
     ReinforcementPlaced: _validate_placed,
+    **airplay.VALIDATORS,  # M44-AIR-2 to M44-AIR-17
 }
 
 
 # ---------------------------------------------------------------- evolve
 
 
-def _take_card(hand: Hand, card: str) -> Hand:
-    if card in hand.known:
-        known = list(hand.known)
-        known.remove(card)
-        return Hand(known=tuple(known), unknown=hand.unknown)
-    return Hand(known=hand.known, unknown=hand.unknown - 1)
-
-
 def _with_hand(state: State, camp: int, hand: Hand) -> tuple[Hand, Hand]:
     return (hand, state.hands[1]) if camp == 0 else (state.hands[0], hand)
-
-
-def _set_order(orders: tuple[Order, ...], order: Order) -> tuple[Order, ...]:
-    return tuple(order if o.uid == order.uid else o for o in orders)
-
-
-def _move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = None) -> State:
-    occupant = dict(state.occupant)
-    if unit.hex is not None:
-        del occupant[unit.hex]
-    figures = unit.figures if figures is None else figures
-    if state.reserve:
-        # M44-DD-8, M44-DD-9: figures come back only from the reserve; lost ones return to it but the last.
-        left = state.reserve[unit.camp].get(unit.kind, 0)
-        figures = min(figures, unit.figures + left)
-        change = returned_to_reserve(unit.figures, figures) - max(figures - unit.figures, 0)
-        if change:
-            reserve = list(state.reserve)
-            reserve[unit.camp] = reserve[unit.camp] | {unit.kind: left + change}
-            state = replace(state, reserve=tuple(reserve))
-    if figures == 0:
-        to = None
-    if to is not None:
-        occupant[to] = unit.uid
-    units = list(state.units)
-    units[unit.uid] = replace(unit, hex=to, figures=figures)
-    state = replace(state, units=tuple(units), occupant=occupant)
-    if figures == 0 and unit.figures > 0 and unit.camp == italian_camp(state) and state.hand_limit[unit.camp] > 3:
-        # M44-IT-1: a lost Italian unit costs a command card, taken at random by the enemy, down to three.
-        limit = list(state.hand_limit)
-        limit[unit.camp] -= 1
-        state = replace(state, hand_limit=(limit[0], limit[1]), cards_to_take=state.cards_to_take + 1)
-    return state
-
-
-@functools.lru_cache(maxsize=256)
-def control_zone(spec: BoardSpec, hexes: tuple[Hex, ...]) -> tuple[Hex, ...]:
-    """`hexes` and their neighbours: where a unit bears on a beach's or a bridge's control (M44-DD-2, 3)."""
-    board = board_from(spec)
-    return tuple(dict.fromkeys(spot for hex_ in hexes for spot in (hex_, *board.neighbours(hex_))))
-
-
-def _near(state: State, index: int) -> set[int]:
-    """The camps with a unit on or next to objective `index` (its zone is kept in the state, since
-    medals are recounted after every move); it stops looking once both camps are found."""
-    zone = state.zones[index] if state.zones else control_zone(state.board_spec, state.objectives[index].hexes)
-    occupant, units = state.occupant, state.units
-    camps: set[int] = set()
-    for spot in zone:
-        uid = occupant.get(spot)
-        if uid is not None:
-            camps.add(units[uid].camp)
-            if len(camps) == 2:
-                break
-    return camps
-
-
-def village_holder(state: State, index: int) -> int:
-    """The camp controlling a village objective: the last side to stand in it (M44-DD-1)."""
-    for village, camp in state.villages:
-        if village == index:
-            return camp
-    return state.objectives[index].camp
-
-
-def objective_holder(state: State, index: int) -> int | None:
-    """The camp that scores objective `index` now, or None."""
-    objective = state.objectives[index]
-    if objective.kind == "village":
-        return village_holder(state, index)
-    if objective.kind in ("beach", "bridge"):
-        near = _near(state, index)
-        if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
-            return objective.camp if 1 - objective.camp not in near else None
-        return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it
-    camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
-    mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
-    if objective.kind == "temporary":
-        held = mine > 0 or (state.air is not None and index in state.air.bombed)  # M44-AIR-11
-    elif objective.kind == "majority":
-        held = mine > theirs
-    else:
-        held = index in state.permanent
-    return objective.camp if held else None
-
-
-def retaken(state: State) -> AirState:
-    """The air state once the enemy's ground units retake the objectives a bombing holds (M44-AIR-11): an
-    enemy unit in one of its hexes ends the hold for good."""
-    air = state.air
-    assert air is not None
-    back = tuple(
-        index
-        for index in air.bombed
-        if any(
-            h in state.occupant and state.units[state.occupant[h]].camp != state.objectives[index].camp
-            for h in state.objectives[index].hexes
-        )
-    )
-    if not back:
-        return air
-    return replace(air, bombed=tuple(i for i in air.bombed if i not in back), retaken=(*air.retaken, *back))
-
-
-def objective_medals(state: State) -> tuple[int, int]:
-    """Medals each camp holds from objectives now (seed: temporary, majority, permanent; D-Day control)."""
-    medals = [0, 0]
-    for index, objective in enumerate(state.objectives):
-        holder = objective_holder(state, index)
-        if holder is not None:
-            medals[holder] += objective.medals
-    return medals[0], medals[1]
-
-
-def eliminations(state: State) -> tuple[int, int]:
-    """Enemy units each camp has eliminated: a medal each (M44-6)."""
-    lost = [0, 0]
-    for unit in state.units:
-        if unit.figures == 0:
-            lost[unit.camp] += 1
-    return lost[1], lost[0]
-
-
-def recount(state: State) -> State:
-    """Recount medals (M44-6: eliminations, objectives, special awards) and end the game on victory."""
-    permanent = state.permanent
-    for index, objective in enumerate(state.objectives):
-        if (
-            objective.kind == "permanent"
-            and index not in permanent
-            and any(
-                h in state.occupant and state.units[state.occupant[h]].camp == objective.camp for h in objective.hexes
-            )
-        ):
-            permanent = (*permanent, index)
-    if permanent != state.permanent:
-        state = replace(state, permanent=permanent)
-    villages = state.villages
-    for index, objective in enumerate(state.objectives):
-        if objective.kind == "village":
-            present = {state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant}
-            if len(present) == 1 and (camp := present.pop()) != village_holder(state, index):
-                # M44-DD-1: the control marker changes when the other side stands in the village alone.
-                villages = (*((v, c) for v, c in villages if v != index), (index, camp))
-    if villages != state.villages:
-        state = replace(state, villages=villages)
-    if state.air is not None and state.air.bombed:
-        state = replace(state, air=retaken(state))  # M44-AIR-11
-    held = objective_medals(state)
-    kills = eliminations(state)
-    if state.air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down
-        kills = (kills[0] + state.air.kills[0], kills[1] + state.air.kills[1])
-    medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
-    winner = None
-    for camp in (state.active, 1 - state.active):
-        if medals[camp] >= state.victory[camp]:
-            winner = camp
-            break
-    if winner is None:
-        return replace(state, medals=medals) if medals != state.medals else state
-    return replace(
-        state,
-        medals=medals,
-        winner=winner,
-        over=True,
-        phase="over",
-        end_reason=f"{state.sides[winner].title()} reach {state.victory[winner]} medals",
-    )
 
 
 def evolve(state: State, event: Any) -> State:
@@ -1805,19 +1552,21 @@ def _evolve_drawn(state: State, event: CardDrawn) -> State:
 
 def _evolve_discarded(state: State, event: CardDiscarded) -> State:
     camp = state.seat_camp[event.seat]
-    hand = _take_card(state.hands[camp], event.card)
+    hand = take_card(state.hands[camp], event.card)
     state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
     return _next_turn(state)
 
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
+    if event.card == AIR_SORTIE:
+        return airplay.sortie_played(state, camp)
     if state.teams and event.card != "ambush":
         return _evolve_team_play(state, event, camp)
     if event.card != "ambush" and plays_from_token(state, camp):
         state = replace(state, token=state.token[1:], discard=(*state.discard, event.card))
     else:
-        hand = _take_card(state.hands[camp], event.card)
+        hand = take_card(state.hands[camp], event.card)
         state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
@@ -1828,7 +1577,7 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
 
 def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     """The played card's effect on the turn: what it acts as, in which section, what comes next."""
-    effective, section = event.as_card or event.card, event.section
+    effective, section = airplay.played_as_sortie(state, event.as_card or event.card), event.section
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         assert answered is not None
@@ -1874,7 +1623,7 @@ def _evolve_team_play(state: State, event: CardPlayed, camp: int) -> State:
             effective = answered[0]
         section = play_sections(state, event.seat, effective, counter=event.card == "counter_attack")[0]
     given = list(state.given)
-    given[event.seat] = _take_card(given[event.seat], event.card)
+    given[event.seat] = take_card(given[event.seat], event.card)
     state = replace(state, given=tuple(given), discard=(*state.discard, event.card))
     state = _card_in_play(state, event, camp)
     return replace(
@@ -1907,7 +1656,7 @@ def _evolve_ordered(state: State, event: UnitsOrdered) -> State:
         for uid in event.units:
             unit = state.units[uid]
             back = sum(1 for f in state.roll if f == unit.kind or f == "star")
-            state = _move_unit(state, unit, unit.hex, min(unit.size, unit.figures + back))
+            state = move_unit(state, unit, unit.hex, min(unit.size, unit.figures + back))
     return state
 
 
@@ -1919,18 +1668,18 @@ def _evolve_moved(state: State, event: UnitMoved) -> State:
     moved = (unit.hex, *event.path) if unit.hex is not None else event.path
     if order.advance:
         stopped = order.stopped or state.board.terrain[end].no_battle
-        state = _move_unit(state, unit, end)
+        state = move_unit(state, unit, end)
         order = replace(order, advance=False, stopped=stopped)
-        return recount(replace(state, orders=_set_order(state.orders, order), last_move=moved))
+        return recount(replace(state, orders=set_order(state.orders, order), last_move=moved))
     free = card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY
     stopped = order.stopped or (state.board.terrain[end].no_battle and not free)
     order = replace(order, moved=order.moved + len(event.path), moves=order.moves + 1, stopped=stopped)
-    state = _move_unit(state, unit, end)
+    state = move_unit(state, unit, end)
     if unit.kind == ARMOUR and state.obstacles.get(end) == "wire":
         obstacles = dict(state.obstacles)
         del obstacles[end]  # M44-4: armour entering wire removes it
         state = replace(state, obstacles=obstacles)
-    return recount(replace(state, orders=_set_order(state.orders, order), last_move=moved))
+    return recount(replace(state, orders=set_order(state.orders, order), last_move=moved))
 
 
 def _evolve_wire(state: State, event: WireRemoved) -> State:
@@ -1943,7 +1692,7 @@ def _evolve_wire(state: State, event: WireRemoved) -> State:
         state,
         obstacles=obstacles,
         phase="battle",
-        orders=_set_order(state.orders, replace(order, battles=order.battles + 1)),
+        orders=set_order(state.orders, replace(order, battles=order.battles + 1)),
     )
 
 
@@ -1968,14 +1717,14 @@ def _evolve_battle(state: State, event: Battle) -> State:
         order = state.order_of(attacker.uid)
         assert order is not None
         overrun_battle = order.overrun and order.battles >= battles_allowed(state, attacker, order) - 1
-        state = replace(state, orders=_set_order(state.orders, replace(order, battles=order.battles + 1)))
+        state = replace(state, orders=set_order(state.orders, replace(order, battles=order.battles + 1)))
     else:
         state = replace(state, card_targets=(*state.card_targets, event.target))
     # At a team table a card's own battle (Air Power, Barrage) leaves other generals' units free to move.
     phase = state.phase if attacker is None and state.teams else "battle"
     state = replace(state, phase=phase, last_battle=event.target)
     figures = max(0, target.figures - hits)
-    state = _move_unit(state, target, target.hex, figures)
+    state = move_unit(state, target, target.hex, figures)
     close = attacker is not None and attacker.hex is not None and distance(attacker.hex, event.target) == 1
     back = close and not ambushing and battles_back(state, target)
     if figures > 0 and flags:
@@ -2018,7 +1767,7 @@ def _evolve_battle_back(state: State, event: Battle, target: Unit) -> State:
     """The British battle back: hits and flags as usual; it never takes ground (M44-GB-1)."""
     hits, flags = hits_and_flags(event.faces, target.kind, stars_hit=False)
     figures = max(0, target.figures - hits)
-    state = _move_unit(replace(state, pending=None, last_battle=event.target), target, target.hex, figures)
+    state = move_unit(replace(state, pending=None, last_battle=event.target), target, target.hex, figures)
     if figures > 0 and flags:
         obstacle = state.obstacles.get(event.target)
         ignorable = 1 if obstacle and OBSTACLES[obstacle].ignores_flag else 0
@@ -2047,7 +1796,7 @@ def _evolve_retreat(state: State, event: Retreated) -> State:
     missing = pending.flags - len(event.path)
     hits = max(0, missing - pending.ignorable)
     end = event.path[-1] if event.path else pending.hex
-    state = _move_unit(state, unit, end, max(0, unit.figures - hits))
+    state = move_unit(state, unit, end, max(0, unit.figures - hits))
     state = replace(state, pending=None)
     attacker = state.units[pending.attacker] if pending.attacker is not None else None
     if pending.close and state.units[event.unit].hex != pending.hex:
@@ -2061,7 +1810,7 @@ def _evolve_ground(state: State, event: GroundTaken) -> State:
     pending = state.pending
     assert pending is not None
     unit = state.units[event.unit]
-    state = _move_unit(replace(state, pending=None), unit, event.to)
+    state = move_unit(replace(state, pending=None), unit, event.to)
     order = state.order_of(event.unit)
     # M44-2: armour that takes ground may overrun (battle again), once, unless the terrain forbids it.
     if (
@@ -2071,7 +1820,7 @@ def _evolve_ground(state: State, event: GroundTaken) -> State:
         and not state.board.terrain[event.to].no_battle
     ):
         advance = state.expansions.north_africa  # M44-NA-1
-        state = replace(state, orders=_set_order(state.orders, replace(order, overrun=True, advance=advance)))
+        state = replace(state, orders=set_order(state.orders, replace(order, overrun=True, advance=advance)))
     return recount(state)
 
 
@@ -2082,7 +1831,7 @@ def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
 def _evolve_taken(state: State, event: CardTaken) -> State:
     camp = italian_camp(state)
     assert camp is not None
-    hand = _take_card(state.hands[camp], event.card)
+    hand = take_card(state.hands[camp], event.card)
     return replace(
         state,
         hands=_with_hand(state, camp, hand),
@@ -2094,7 +1843,7 @@ def _evolve_taken(state: State, event: CardTaken) -> State:
 def _evolve_committed(state: State, event: CardCommitted) -> State:
     camp = state.seat_camp[event.seat]
     hand = state.hands[camp]
-    hand = _take_card(hand, event.card) if event.card is not None else Hand(known=hand.known, unknown=hand.unknown - 1)
+    hand = take_card(hand, event.card) if event.card is not None else Hand(known=hand.known, unknown=hand.unknown - 1)
     return replace(state, hands=_with_hand(state, camp, hand), token=(*state.token, event.card), committed=True)
 
 
@@ -2105,7 +1854,7 @@ def _evolve_gifts(state: State, event: CardsGiven) -> State:
     for gift in event.gifts:
         card = gift.card
         if card is not None and card in hand.known:
-            hand = _take_card(hand, card)
+            hand = take_card(hand, card)
             given[gift.general] = Hand(known=(*given[gift.general].known, card), unknown=given[gift.general].unknown)
         else:  # a face-down card of the hand, named now or still unknown (G-2)
             hand = Hand(known=hand.known, unknown=hand.unknown - 1)
@@ -2159,7 +1908,7 @@ def _evolve_combat_played(state: State, event: CombatCardPlayed) -> State:
     assert state.combat_deck is not None
     effect = state.combat_deck.cards[event.card].effect
     hands = list(state.combat_hands)
-    hands[event.seat] = _take_card(hands[event.seat], event.card)
+    hands[event.seat] = take_card(hands[event.seat], event.card)
     state = replace(state, combat_hands=tuple(hands), combat_discard=(*state.combat_discard, event.card))
     if event.unit is None:
         return replace(state, combat_players=(*state.combat_players, event.seat))
@@ -2256,8 +2005,5 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     CombatCardPlayed: _evolve_combat_played,
     ReinforcementsRolled: _evolve_reinforcement_roll,
     ReinforcementPlaced: _evolve_placed,
+    **airplay.EVOLVERS,
 }
-
-
-# The air events' validators and evolvers (M44-AIR-2 to M44-AIR-13) join the tables above.
-from domain.memoire44 import airplay  # noqa: E402

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.memoire44.rules import eliminations, objective_medals
+from domain.memoire44.battlefield import eliminations, objective_medals
 from domain.memoire44.state import State
 from domain.ruleset import PlayerResult, Result, Viewer
 

@@ -94,14 +94,21 @@ class AirState(msgspec.Struct, frozen=True, kw_only=True):
     kills: tuple[int, int] = (0, 0)  # medals each side scored by destroying planes (M44-AIR-7)
     card_played: bool = False  # the active side played its air combat card this turn
     activated: tuple[int, ...] = ()  # planes (index) deployed or ordered this turn
+    sorties: tuple[int, int] | None = (
+        None  # Air Sortie cards each side holds, when the scenario deals them (M44-AIR-15)
+    )
+    sortie_played: bool = False  # the active side played an Air Sortie beside its section card this turn
+    move_ordered: tuple[int, ...] = ()  # planes on a Breakthrough move order this turn: no fight (M44-AIR-14)
     moved: tuple[int, ...] = ()
     fought: tuple[int, ...] = ()  # planes that made their one attack this turn
+    battled: bool = False  # a plane struck, duelled or bombed this turn: the battles have begun (M44-OV-6)
     effect: tuple[int, ...] = ()  # planes using their air combat card's printed effect this turn
     markers: tuple[Hex, ...] = ()  # ammunition markers still to be rolled for (M44-AIR-6)
     shot: tuple[int, ...] = ()  # ground units that fired at a plane this turn
     bomb: int | None = None  # the objective a bomb token lies on, still to be rolled for (M44-AIR-11)
     bomb_markers: int = 0  # ammunition markers of the bombing flight (M44-7: one die, or one per marker)
-    bombed: tuple[int, ...] = ()  # temporary objectives held by a successful bombing (M44-AIR-11)
+    # (objective, camp): objectives a successful bombing holds for `camp` (M44-AIR-11, M44-AIR-16)
+    bombed: tuple[tuple[int, int], ...] = ()
     retaken: tuple[int, ...] = ()  # objectives the enemy retook from a bombing: no second bombing
 
 

@@ -76,13 +76,15 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 
 def _air(state: State, viewer: Viewer) -> dict[str, Any]:
-    """The air rules (M44-AIR-1 to M44-AIR-8): planes and markers are public; a side's air combat cards
-    are seen by its own seats, their count by everyone (G-2)."""
+    """The air rules (M44-AIR-1 to M44-AIR-15): planes and markers are public; a side's air combat cards
+    are seen by its own seats, their count by everyone (G-2), as is the number of its Air Sortie cards."""
     air = state.air
     assert air is not None
     hands = []
     for camp, hand in enumerate(air.hands):
         entry: dict[str, Any] = {"side": state.sides[camp], "count": hand.size, "may_draw": air.due[camp]}
+        if air.sorties is not None:  # M44-AIR-15: alike cards, so their number is public
+            entry["air_sorties"] = air.sorties[camp]
         if viewer.kind == "full" or (
             viewer.kind == "seat" and viewer.seat is not None and _camp_of(state, viewer.seat) == camp
         ):
@@ -108,7 +110,7 @@ def _air(state: State, viewer: Viewer) -> dict[str, Any]:
         "markers": [list(h) for h in air.markers],
         "medals": list(air.kills),
         "bomb": air.bomb,
-        "bombed": list(air.bombed),
+        "bombed": [{"objective": index, "side": state.sides[camp]} for index, camp in air.bombed],
     }
 
 

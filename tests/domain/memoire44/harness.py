@@ -13,8 +13,9 @@ import msgspec
 
 from domain.memoire44 import RULESET
 from domain.memoire44.airplay import AIR_EVENTS, air_pile
+from domain.memoire44.battlefield import italian_camp
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import CARDS, DECK_SIZE, FACES
+from domain.memoire44.catalogue import AIR_SORTIE, CARDS, DECK_SIZE, FACES
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -44,7 +45,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import combat_pile, commissar_camp, italian_camp, pile_size, plays_from_token
+from domain.memoire44.rules import combat_pile, commissar_camp, pile_size, plays_from_token
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold, start
@@ -104,7 +105,15 @@ TEST_COMBAT_DECK: dict[str, Any] = msgspec.json.decode((HERE / "combat_deck.json
 
 
 # A test air pack (air_pack.json, made up for tests: the rules summary relies on tables it does not print).
-TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes())
+# The recorded air games embed that file as it is; games played now add the move orders a command card gives
+# on a Breakthrough board (M44-AIR-14), made up too: Attack 1, Probe 2, Recon 0, the other cards not listed.
+TEST_AIR_PACK: dict[str, Any] = msgspec.json.decode((HERE / "air_pack.json").read_bytes()) | {
+    "move_orders": {
+        **{f"attack_{section}": 1 for section in ("left", "centre", "right")},
+        **{f"probe_{section}": 2 for section in ("left", "centre", "right")},
+        **{f"recon_1_{section}": 0 for section in ("left", "centre", "right")},
+    }
+}
 # A test D-Day reinforcement table (reinforcement_table.json, made up for tests: the summary does not print it).
 TEST_REINFORCEMENTS: dict[str, Any] = msgspec.json.decode((HERE / "reinforcement_table.json").read_bytes())
 
@@ -169,19 +178,21 @@ def expected_medals(state: State) -> tuple[int, int]:
     for unit in state.units:
         if unit.figures == 0:
             medals[1 - unit.camp] += 1
+    bombed = dict(state.air.bombed) if state.air else {}  # M44-AIR-11, M44-AIR-16: held by a bombing
     for index, objective in enumerate(state.objectives):
         owners = [u.camp for u in state.units if u.hex in objective.hexes]
         mine = owners.count(objective.camp)
         around = {spot for h in objective.hexes for spot in (h, *board.neighbours(h))}
         near = {u.camp for u in state.units if u.hex in around}
         holder = {
-            "temporary": objective.camp if mine > 0 or (state.air and index in state.air.bombed) else None,
+            "temporary": objective.camp if mine > 0 else None,
             "majority": objective.camp if mine > len(owners) - mine else None,
             "permanent": objective.camp if index in state.permanent else None,
             "village": dict(state.villages).get(index, objective.camp),
             "beach": objective.camp if 1 - objective.camp not in near else None,
             "bridge": near.pop() if len(near) == 1 else None,
         }[objective.kind]
+        holder = bombed.get(index, holder)
         if holder is not None:
             medals[holder] += objective.medals
     if state.air is not None:  # M44-AIR-7, M44-AIR-8: a plane shot down is a medal for the enemy
@@ -206,8 +217,7 @@ def check_invariants(state: State) -> None:
     assert state.medals == expected_medals(state), (state.medals, expected_medals(state))
     assert pile_size(state) >= 0
     if state.air is not None:  # M44-AIR-11: no enemy unit stands on an objective a bombing holds
-        for index in state.air.bombed:
-            camp = state.objectives[index].camp
+        for index, camp in state.air.bombed:
             assert not any(u.hex in state.objectives[index].hexes and u.camp != camp for u in state.units)
     for card, spec in CARDS.items():
         placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
@@ -282,7 +292,9 @@ class RandomTable:
     def after(self, event: Any) -> None:
         """Keep the physical cards in step with what was recorded."""
         state = self.state
-        if isinstance(event, CombatCardPlayed):
+        if isinstance(event, CardPlayed) and event.card == AIR_SORTIE:
+            pass  # held apart from the command cards, and not replaced (M44-AIR-15)
+        elif isinstance(event, CombatCardPlayed):
             self.real_combat[event.seat].remove(event.card)
         elif isinstance(event, PlaneDeployed):
             self.real_air[state.seat_camp[event.seat]].remove(event.card)
@@ -328,13 +340,15 @@ class RandomTable:
         if combat and (not options or rng.random() < 0.2):
             return self.fill(rng.choice(combat))
         # The air rules (M44-AIR-3 to M44-AIR-8): planes deployed with real cards, ordered, flown, fighting.
-        air = [
+        # An Air Sortie (M44-AIR-15) is played beside the section card like an air event.
+        sortie = [e for _, e in options if isinstance(e, CardPlayed) and e.card == AIR_SORTIE]
+        air = sortie + [
             e
             for _, e in options
             if isinstance(e, AIR_EVENTS)
             and not (isinstance(e, PlaneDeployed) and e.card not in self.real_air[state.seat_camp[e.seat]])
         ]
-        options = [(seat, e) for seat, e in options if not isinstance(e, AIR_EVENTS)]
+        options = [(seat, e) for seat, e in options if not isinstance(e, AIR_EVENTS) and e not in sortie]
         if air and (not options or rng.random() < 0.4):
             strikes = [e for e in air if isinstance(e, AirStrike | Dogfight | AntiAircraft | Bombing)]
             strikes += [e for e in air if isinstance(e, PlaneMoved) and e.bomb]

@@ -1,4 +1,4 @@
-"""Air rules (M44-AIR-1 to M44-AIR-10), with the test air pack: each rule id accepted and refused.
+"""Air rules (M44-AIR-1 to M44-AIR-17), with the test air pack: each rule id accepted and refused.
 
 Alain (seat 0) commands the Axis: infantry at (3, 9) (unit 0), armour at (3, 11) (unit 1), artillery at
 (1, 11) (unit 2). Bea (seat 1) the Allies: infantry at (6, 12) (unit 3), infantry at (8, 8) (unit 4),
@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.airplay import bomb_target
 from domain.memoire44.board import hex_name
 from domain.memoire44.events import (
     AirCardDrawn,
@@ -22,8 +23,10 @@ from domain.memoire44.events import (
     CardDiscarded,
     CardDrawn,
     CardPlayed,
+    CardsGiven,
     DiceRolled,
     Dogfight,
+    Gift,
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
@@ -32,10 +35,13 @@ from domain.memoire44.events import (
     UnitsOrdered,
     VisibilityRolled,
 )
+from domain.memoire44.rules import can_act_now
+from domain.memoire44.state import State
 from domain.ruleset import ResourceError, RuleError, Viewer
 
-from .harness import TEST_AIR_PACK, team_setup_for, with_resource
+from .harness import TEST_AIR_PACK, with_resource
 from .tables import ALLIES, AXIS, Table, hexagon, m44, setup_from
+from .test_overlord import ALAIN, ALLIED_HAND, AXIS_HAND, BEA, CHLOE, DENIS, EMMA, UNITS, _team_setup
 
 HEXES = [
     hexagon(3, 9, unit="infger"),
@@ -488,7 +494,7 @@ def test_a_bomb_on_an_objective_takes_its_medal_until_an_enemy_unit_retakes_it()
     error = game.refused(Bombing(seat=ALLIES, dice=3, faces=("grenade",) * 3))
     assert _rule(error) == ("M44-AIR-11", "wrong_dice_count")
     state = game.accept(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
-    assert state.medals == (0, 1) and state.air is not None and state.air.bombed == (0,)  # M44-AIR-11
+    assert state.medals == (0, 1) and state.air is not None and state.air.bombed == ((0, ALLIES),)  # M44-AIR-11
     end_turn(game, ALLIES)
     end_axis_turn(game)
     game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
@@ -507,16 +513,6 @@ def test_a_bombing_that_rolls_no_grenade_takes_nothing():
     assert state.medals == (0, 0) and state.air is not None and state.air.bomb is None
     error = game.refused(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
     assert _rule(error) == ("M44-AIR-11", "no_bomb")
-
-
-# ---------------------------------------------------------------- M44-AIR-10: not recorded yet
-
-
-def test_air_rules_at_a_team_table_are_refused_by_name():
-    setup = with_resource(team_setup_for("vernay_crossroads", options=AIR), "air_pack", TEST_AIR_PACK)
-    with pytest.raises(RuleError) as error:
-        RULESET.initial(setup)
-    assert _rule(error.value) == ("M44-AIR-10", "air_teams")
 
 
 # ---------------------------------------------------------------- M44-AIR-12: Ambush against a plane
@@ -656,3 +652,330 @@ def test_the_recording_page_is_offered_the_air_events():
     for event in offered:
         if isinstance(event, PlaneMoved):
             game.folded.check(event)  # every flight offered is accepted
+
+
+# ---------------------------------------------------------------- M44-AIR-14: Breakthrough move orders
+
+
+def breakthrough_table(options: dict[str, Any] | None = None) -> Table:
+    """The air table on a Breakthrough board (M44-BT-1); the test pack gives Attack 1 move order, Probe 2,
+    Recon 0, and says nothing of the tactic cards."""
+    game = Table(
+        with_resource(setup_from(m44(HEXES, board_type="BRKTHRU", options=options or AIR)), "air_pack", TEST_AIR_PACK)
+    )
+    for card in ("attack_centre", "probe_centre", "direct_from_hq", "barrage"):
+        game.accept(CardDrawn(seat=AXIS, card=card))
+    for card in ("attack_centre", "recon_1_centre", "close_assault", "their_finest_hour"):
+        game.accept(CardDrawn(seat=ALLIES, card=card))
+    for seat, cards in (
+        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
+        (AXIS, ("fighter_sweep", "bomb_run")),
+    ):
+        for card in cards:
+            game.accept(AirCardDrawn(seat=seat, card=card))
+    return game
+
+
+def _planes_up(game: Table) -> None:
+    """Both planes deployed next to each other: the Spitfire at (5, 11), the Bf 109 at (4, 10)."""
+    allied_spitfire(game)
+    end_turn(game, ALLIES, "probe_centre")
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(4, 10)))
+    end_turn(game, AXIS)
+
+
+def test_a_plane_on_a_move_order_flies_but_neither_attacks_nor_duels():
+    game = breakthrough_table()
+    _planes_up(game)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    offered = RULESET.legal_events(game.state, ALLIES)
+    assert PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True) in offered  # M44-AIR-14
+    before = game.state
+    event = PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True)
+    game.accept(event)
+    assert "on a move order" in RULESET.narrate(before, event, game.state, Viewer.public()).text
+    offered = RULESET.legal_events(game.state, ALLIES)
+    assert not [e for e in offered if isinstance(e, Dogfight)]
+    assert not [e for e in offered if isinstance(e, PlaneMoved) and (e.markers or e.bomb)]
+    error = game.refused(Dogfight(seat=ALLIES, plane="spitfire", dice=3, faces=("grenade",) * 3))
+    assert _rule(error) == ("M44-AIR-14", "move_order")
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 12), (3, 11)), markers=((3, 11),)))
+    assert _rule(error) == ("M44-AIR-14", "move_order")
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 12), (3, 11))))
+    end_turn(game, ALLIES)
+    assert plane_hex(game, "spitfire") == (3, 11)  # ordered: it stays on the board (M44-AIR-4)
+
+
+def test_a_move_order_never_deploys_a_plane_and_needs_a_card_that_gives_one():
+    game = breakthrough_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-4", "not_flying")  # a plane off the board is deployed with an air card
+    game = breakthrough_table()
+    _planes_up(game)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "no_move_order")
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))  # the ordinary order is still there
+
+
+def test_move_orders_the_air_pack_does_not_give_are_refused_naming_the_value():
+    game = breakthrough_table()
+    _planes_up(game)
+    game.accept(CardPlayed(seat=ALLIES, card="close_assault"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "missing_move_orders")
+    assert error.details["missing"] == "move_orders.close_assault"
+
+
+def test_move_orders_are_refused_off_a_breakthrough_board_and_for_a_plane_on_the_ground():
+    game = air_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES, "probe_centre")
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    end_turn(game, AXIS)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "not_breakthrough")
+    game = breakthrough_table(AIR | {"air_planes_on_ground": {"spitfire": [7, 11]}})
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
+    assert _rule(error) == ("M44-AIR-14", "on_the_ground")
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))  # it takes off on an ordinary order (M44-AIR-13)
+
+
+def test_an_air_pack_with_bad_move_orders_is_refused_on_import():
+    kind = RULESET.resource_kinds["air_pack"]
+    bad = TEST_AIR_PACK | {"move_orders": {"attack_centre": 9, "charge": 1}}
+    with pytest.raises(ResourceError) as error:
+        kind.parse(msgspec.json.encode(bad))
+    assert {e["field"] for e in error.value.errors} == {"move_orders.attack_centre", "move_orders.charge"}
+
+
+# ---------------------------------------------------------------- M44-AIR-15: Air Sortie cards
+
+SORTIES = AIR | {"air_sorties": {"ALLIES": 2, "AXIS": 1}}
+
+
+def sortie_table(
+    allies: tuple[str, ...] = ("attack_centre", "recon_1_centre", "air_power", "direct_from_hq"),
+    axis: tuple[str, ...] = ("attack_centre", "counter_attack", "recon_1_centre", "direct_from_hq"),
+    options: dict[str, Any] = SORTIES,
+) -> Table:
+    game = Table(air_setup(options=options))
+    for seat, cards in ((AXIS, axis), (ALLIES, allies)):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    for seat, cards in (
+        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
+        (AXIS, ("fighter_sweep", "bomb_run")),
+    ):
+        for card in cards:
+            game.accept(AirCardDrawn(seat=seat, card=card))
+    return game
+
+
+def test_an_air_sortie_beside_a_section_card_orders_the_plane_and_is_not_replaced():
+    game = sortie_table()
+    allied_spitfire(game)
+    end_turn(game, ALLIES, "probe_centre")
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    end_turn(game, AXIS)
+    game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=(3,)))
+    error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    assert _rule(error) == ("M44-AIR-4", "wrong_order")  # Recon 1 orders one unit, already used
+    assert CardPlayed(seat=ALLIES, card="air_sortie") in RULESET.legal_events(game.state, ALLIES)
+    before = game.state
+    event = CardPlayed(seat=ALLIES, card="air_sortie")
+    game.accept(event)
+    text = RULESET.narrate(before, event, game.state, Viewer.public()).text
+    assert text == "Allies (Bea) play an Air Sortie beside Recon 1 Centre: it orders their plane."
+    assert game.state.air.sorties == (1, 1) and game.state.effective == "recon_1_centre"  # M44-AIR-15
+    game.accept(PlaneOrdered(seat=ALLIES, plane="spitfire"))
+    error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
+    assert _rule(error) == ("M44-AIR-15", "one_sortie")
+    hand = game.state.hands[ALLIES].size
+    game.accept(CardDrawn(seat=ALLIES, card="attack_left"), CardDrawn(seat=ALLIES, card="attack_right"))
+    game.accept(CardDiscarded(seat=ALLIES, card="attack_right"))  # the Recon draw: two, keep one
+    assert game.state.hands[ALLIES].size == hand + 1  # the Recon card replaced, the Air Sortie not
+    public = RULESET.view(game.state, Viewer.public())["air"]
+    assert [h["air_sorties"] for h in public["hands"]] == [1, 1]
+
+
+def test_a_counter_attack_on_a_section_card_and_air_sortie_copies_the_section_card_only():
+    game = sortie_table()
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(CardPlayed(seat=ALLIES, card="air_sortie"))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="counter_attack"))
+    assert game.state.effective == "attack_centre" and not game.state.air.sortie_played
+
+
+def test_air_sorties_are_refused_alone_beside_a_tactic_card_when_spent_or_not_dealt():
+    game = sortie_table()
+    error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
+    assert _rule(error) == ("M44-AIR-10", "sortie_alone")  # not recorded yet
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "beside_section")
+    assert _rule(game.refused(CardPlayed(seat=AXIS, card="air_sortie"))) == ("M44-AIR-15", "sortie_timing")
+    game = sortie_table(options=AIR | {"air_sorties": {"ALLIES": 0}})
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "no_sortie_left")
+    game = sortie_table(options=AIR)
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "no_air_sortie")
+    with pytest.raises(RuleError) as refused:
+        RULESET.initial(air_setup(options={"air_sorties": {"ALLIES": 1}}))
+    assert _rule(refused.value) == ("M44-AIR-15", "no_air_rules")
+
+
+def test_air_power_is_played_as_an_air_sortie_where_sorties_are_dealt():
+    game = sortie_table()
+    before = game.state
+    event = CardPlayed(seat=ALLIES, card="air_power")
+    game.accept(event)
+    assert game.state.effective == "air_sortie"  # M44-AIR-15: no air attack, the plane is ordered
+    assert "Air Power as an Air Sortie" in RULESET.narrate(before, event, game.state, Viewer.public()).text
+    error = game.refused(UnitsOrdered(seat=ALLIES, units=(3,)))
+    assert error.rule_id == "M44-5"
+    game.accept(UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11)))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 10), (3, 9)), markers=((3, 9),)))
+    # Without Air Sortie cards, Air Power stays the base game's card (M44-5) and deploys no plane.
+    game = sortie_table(options=AIR)
+    game.accept(CardPlayed(seat=ALLIES, card="air_power"))
+    assert game.state.effective == "air_power"
+
+
+def test_a_german_recon_under_blitz_is_played_as_an_air_sortie_where_sorties_are_dealt():
+    game = sortie_table(options=SORTIES | {"blitz_rules": True})
+    game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    error = game.refused(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="air_power"))
+    assert _rule(error) == ("M44-BL-1", "not_as_card")
+    game.accept(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="air_sortie"))
+    assert game.state.effective == "air_sortie"
+
+
+# ---------------------------------------------------------------- M44-AIR-16: bombing the D-Day control objectives
+
+
+def control_table(kind: str, camp: int, extra: tuple[dict[str, Any], ...] = ()) -> Table:
+    """The air table with one objective of `kind` at (2, 14), behind the Axis lines (M44-DD-1 to M44-DD-3)."""
+    objectives = [{"camp": camp, "kind": kind, "hexes": [[2, 14]], "medals": 1}]
+    data = m44([*HEXES, hexagon(2, 14), *extra], options=AIR, objectives=objectives)
+    game = Table(with_resource(setup_from(data), "air_pack", TEST_AIR_PACK))
+    for seat in (AXIS, ALLIES):
+        for card in ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq"):
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=ALLIES, card="fighter_sweep"))
+    return game
+
+
+def _bomb(game: Table) -> State:
+    """The Spitfire deployed at (4, 12) lays a bomb at (2, 14) and rolls a grenade."""
+    allied_spitfire(game, at=(4, 12))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
+    return game.accept(Bombing(seat=ALLIES, dice=1, faces=("grenade",)))
+
+
+def _plane_leaves(game: Table) -> None:
+    """The Allies leave the Spitfire unordered on their next turn, so it leaves the board (M44-AIR-4)."""
+    end_turn(game, ALLIES)
+    end_axis_turn(game)
+    game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
+    end_turn(game, ALLIES)
+    assert plane_hex(game, "spitfire") is None
+
+
+def test_a_bombed_village_changes_hands_until_the_enemy_stands_in_it_and_is_never_bombed_again():
+    game = control_table("village", AXIS)
+    assert game.state.medals == (1, 0)  # M44-DD-1: the Axis hold the village
+    assert bomb_target(game.state, AXIS, (2, 14)) is None  # a side does not bomb what it holds
+    state = _bomb(game)
+    assert state.medals == (0, 1) and state.air.bombed == ((0, ALLIES),)  # M44-AIR-16
+    assert RULESET.view(state, Viewer.public())["air"]["bombed"] == [{"objective": 0, "side": "ALLIES"}]
+    _plane_leaves(game)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1,)))
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((2, 12), (2, 14))))
+    assert state.medals == (1, 0) and state.air.retaken == (0,)  # retaken by ground units
+    assert bomb_target(state, ALLIES, (2, 14)) is None  # no second bombing: ground units only
+
+
+def test_a_bombed_bridge_is_held_until_an_enemy_unit_stands_on_it():
+    game = control_table("bridge", AXIS)
+    assert game.state.medals == (0, 0)  # M44-DD-3: nobody on or next to it
+    state = _bomb(game)
+    assert state.medals == (0, 1)  # M44-AIR-16
+    _plane_leaves(game)
+    game.accept(CardPlayed(seat=AXIS, card="direct_from_hq"), UnitsOrdered(seat=AXIS, units=(1, 0)))
+    state = game.accept(UnitMoved(seat=AXIS, unit=0, path=((2, 10), (2, 12))))
+    assert state.medals == (0, 1)  # next to it is not on it: the hold goes on
+    state = game.accept(UnitMoved(seat=AXIS, unit=1, path=((3, 13), (2, 14))))
+    assert state.medals == (1, 0) and state.air.retaken == (0,)  # the Axis alone on and next to it
+
+
+def test_only_the_assaulting_side_bombs_a_beach_and_holds_it_despite_a_defender_next_to_it():
+    game = control_table("beach", ALLIES, extra=(hexagon(2, 16, unit="infger"),))
+    assert game.state.medals == (0, 0)  # M44-DD-2: an Axis unit next to it
+    assert bomb_target(game.state, AXIS, (2, 14)) is None  # the Axis never score the beach
+    state = _bomb(game)
+    assert state.medals == (0, 1)  # M44-AIR-16
+
+
+def test_a_bomb_on_an_objective_its_side_holds_is_refused():
+    game = control_table("village", ALLIES)
+    allied_spitfire(game, at=(4, 12))
+    error = game.refused(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 13), (2, 14)), bomb=True))
+    assert _rule(error) == ("M44-AIR-11", "no_objective")
+
+
+# ---------------------------------------------------------------- M44-AIR-17: at an Overlord team table
+
+
+def air_team_table(options: dict[str, Any] = AIR) -> Table:
+    """The Overlord table of six (test_overlord), with the air rules: the Axis to play."""
+    data = m44(UNITS, board_type="OVERLORD", starting="PLAYER1", options=options)
+    game = Table(with_resource(_team_setup(data), "air_pack", TEST_AIR_PACK))
+    for seat, cards in ((ALAIN, AXIS_HAND), (DENIS, ALLIED_HAND)):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=BEA, card="fighter_sweep"), AirCardDrawn(seat=ALAIN, card="bomb_run"))
+    game.accept(
+        CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"), Gift(general=CHLOE, card="attack_centre")))
+    )
+    return game
+
+
+def test_the_general_who_played_the_card_deploys_the_plane_and_no_plane_fights_before_every_card_is_played():
+    game = air_team_table()
+    assert RULESET.view(game.state, Viewer.of_seat(CHLOE))["air"]["hands"][AXIS]["known"] == [
+        "fighter_sweep",
+        "bomb_run",
+    ]
+    assert "known" not in RULESET.view(game.state, Viewer.of_seat(EMMA))["air"]["hands"][AXIS]  # M44-OV-2, G-2
+    game.accept(CardPlayed(seat=CHLOE, card="attack_centre"), UnitsOrdered(seat=CHLOE, units=(1,)))
+    error = game.refused(PlaneDeployed(seat=BEA, plane="bf109", card="fighter_sweep", hex=(3, 27)))
+    assert _rule(error) == ("M44-AIR-17", "not_the_general")
+    offered = RULESET.legal_events(game.state, CHLOE)
+    assert PlaneDeployed(seat=CHLOE, plane="bf109", card="fighter_sweep", hex=(3, 27)) in offered
+    assert not [e for e in RULESET.legal_events(game.state, BEA) if isinstance(e, PlaneDeployed)]
+    game.accept(PlaneDeployed(seat=CHLOE, plane="bf109", card="fighter_sweep", hex=(3, 27)))
+    game.accept(PlaneMoved(seat=CHLOE, plane="bf109", path=((4, 26),), markers=((4, 26),)))
+    error = game.refused(AirStrike(seat=CHLOE, target=(4, 26), dice=1, faces=("star",)))
+    assert _rule(error) == ("M44-OV-6", "moves_first")  # Bea still holds a card
+    game.accept(CardPlayed(seat=BEA, card="probe_left"), UnitsOrdered(seat=BEA, units=(0,)))
+    game.accept(AirStrike(seat=CHLOE, target=(4, 26), dice=1, faces=("star",)))
+    assert not can_act_now(game.state)  # M44-OV-6: an air attack is a battle too
+
+
+def test_a_plane_at_a_team_table_is_ordered_by_the_general_of_its_section():
+    game = air_team_table(AIR | {"air_planes_on_ground": {"bf109": [1, 45]}})  # on the Axis left, Bea's
+    game.accept(CardPlayed(seat=CHLOE, card="attack_centre"), UnitsOrdered(seat=CHLOE, units=(1,)))
+    error = game.refused(PlaneOrdered(seat=CHLOE, plane="bf109"))
+    assert _rule(error) == ("M44-AIR-4", "wrong_order")  # not in the centre, where Chloe played
+    error = game.refused(PlaneOrdered(seat=BEA, plane="bf109"))
+    assert _rule(error) == ("M44-AIR-17", "not_the_general")
+    game.accept(CardPlayed(seat=BEA, card="probe_left"), UnitsOrdered(seat=BEA, units=(0,)))
+    game.accept(PlaneOrdered(seat=BEA, plane="bf109"))  # Probe orders two in the left: unit 0 and the plane

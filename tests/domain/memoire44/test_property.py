@@ -7,7 +7,7 @@ import random
 import pytest
 
 from domain.memoire44 import RULESET
-from domain.memoire44.events import ReinforcementPlaced
+from domain.memoire44.events import PlaneOrdered, ReinforcementPlaced
 from domain.ruleset import Viewer
 
 from .harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
@@ -65,12 +65,29 @@ AIR_VARIANTS = (
     {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
     {"air_rules": True, "air_theatre": "russia-1941", "night_visibility_rules": True},
     {"air_rules": True, "air_superiority": "AXIS", "combat_cards": True, "weather": "snow"},
+    {"air_rules": True, "air_theatre": "normandy-1944", "air_sorties": {"ALLIES": 2, "AXIS": 3}, "blitz_rules": True},
 )
 
 
 def test_random_players_finish_scenarios_with_the_air_rules_without_error():
     # Cards conserved includes the air combat deck; medals include the planes shot down.
     assert _play(AIR_GAMES, first_seed=20_000, variants=AIR_VARIANTS) == AIR_GAMES
+
+
+BREAKTHROUGH_AIR_GAMES = 12
+
+
+def test_random_players_give_planes_move_orders_on_a_breakthrough_board():
+    # M44-AIR-14 on the shipped Breakthrough scenario, with the air variants: the invariants hold after every
+    # event, and the random players do take move orders (the test pack gives Attack and Probe cards some).
+    move_orders = 0
+    for seed in range(70_000, 70_000 + BREAKTHROUGH_AIR_GAMES):
+        sides = ("AXIS", "ALLIES") if seed % 2 else ("ALLIES", "AXIS")
+        options = AIR_VARIANTS[seed % len(AIR_VARIANTS)]
+        table = RandomTable(random.Random(seed), setup_for("sidi_ghazal", sides=sides, options=options))
+        assert table.play().over
+        move_orders += sum(isinstance(e, PlaneOrdered) and e.move_order for e in table.events)
+    assert move_orders > BREAKTHROUGH_AIR_GAMES
 
 
 DDAY_GAMES = 30
@@ -98,6 +115,8 @@ TEAM_VARIANTS = (
     {"night_visibility_rules": True, "gung_ho": "AXIS"},
     {"weather": "snow", "italy_high_command": True},
     {"gung_ho": True, "combat_cards": True},
+    {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
+    {"air_rules": True, "air_superiority": "AXIS", "air_sorties": {"ALLIES": 2, "AXIS": 2}, "gung_ho": "AXIS"},
 )
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.battlefield import objective_holder
 from domain.memoire44.events import AntiAircraft, CardPlayed, PlaneDeployed, ReinforcementPlaced, Retreated
-from domain.memoire44.rules import objective_holder
 from domain.memoire44.scenario import content_hash
 from domain.ruleset import Viewer
 

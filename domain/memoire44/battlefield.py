@@ -1,0 +1,313 @@
+"""The battlefield as the rules read it: who stands where, which card ordered a unit, what a unit may
+still do, the figures and cards a state change moves, and the objectives and medals counted from it.
+
+The ground rules (`rules`) and the air rules (`airplay`) both build on these; neither imports the other
+back, so this module imports neither.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.memoire44.board import BoardSpec, Hex, board_from, hex_name
+from domain.memoire44.catalogue import ARTILLERY, CARDS, FULL_DAY, INFANTRY, UNIT_TYPES
+from domain.memoire44.dday import returned_to_reserve
+from domain.memoire44.state import AirState, Hand, Order, State, Unit
+from domain.ruleset import RuleError
+
+
+def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
+    return RuleError(rule, code, message, **details)
+
+
+INITIATIVE = "initiative"  # what a general acting on the initiative table plays (M44-OV-7)
+
+
+def card_for(state: State, uid: int | None) -> str | None:
+    """The card that ordered unit `uid` this turn: the turn's card, or at an Overlord team table the card
+    of the general who ordered it (M44-OV-5)."""
+    if uid is not None and state.teams:
+        for order in state.orders:
+            if order.uid == uid:
+                return order.card
+    return state.effective
+
+
+def unit_at(state: State, hex_: Hex) -> Unit | None:
+    """The unit standing in `hex_`, if any."""
+    uid = state.occupant.get(hex_)
+    return None if uid is None else state.units[uid]
+
+
+def adjacent_enemies(state: State, unit: Unit) -> list[Unit]:
+    """Enemy units next to `unit`."""
+    assert unit.hex is not None
+    found = []
+    for hex_ in state.board.neighbours(unit.hex):
+        other = unit_at(state, hex_)
+        if other is not None and other.camp != unit.camp:
+            found.append(other)
+    return found
+
+
+def italian_camp(state: State) -> int | None:
+    """The camp under Italian High Command (M44-IT-1): the Axis side, when the scenario turns it on."""
+    if state.expansions.italy_high_command and "AXIS" in state.sides:
+        return state.sides.index("AXIS")
+    return None
+
+
+def full_day(state: State) -> bool:
+    """Whether the night visibility track (M44-NT-1) has reached full daylight, or is not in play."""
+    return not state.expansions.night or state.visibility >= FULL_DAY
+
+
+def fits_sections(
+    state: State, camp: int, units: list[Any], sections: tuple[str, ...], per_section: int | None
+) -> str | None:
+    """Whether each unit can be counted in one of `sections` (a hex on a line is in both, M44-1)
+    with at most `per_section` in each."""
+    options = [[s for s in state.board.sections(u.hex, camp) if s in sections] for u in units]
+    for unit, found in zip(units, options, strict=True):
+        if not found:
+            return f"the unit at {hex_name(unit.hex)} is not in the {' or '.join(sections)} section"
+    if per_section is None:
+        return None
+    used = dict.fromkeys(sections, 0)
+
+    def place(i: int) -> bool:
+        if i == len(options):
+            return True
+        for section in options[i]:
+            if used[section] < per_section:
+                used[section] += 1
+                if place(i + 1):
+                    return True
+                used[section] -= 1
+        return False
+
+    if place(0):
+        return None
+    return f"the card orders at most {per_section} unit(s) in each of: {', '.join(sections)}"
+
+
+def battle_after_move(state: State, unit: Unit) -> int:
+    """The most hexes a unit may move and still battle."""
+    card = card_for(state, unit.uid)
+    if card == "behind_enemy_lines" and unit.kind == INFANTRY:
+        return 3
+    if card == "infantry_assault" and unit.kind == INFANTRY:
+        return 2
+    return UNIT_TYPES[unit.kind].move_and_battle
+
+
+def battles_allowed(state: State, unit: Unit, order: Order) -> int:
+    """How many battles an ordered unit has this turn."""
+    card = order.card if state.teams else state.effective
+    if card == "dig_in":
+        return 0
+    allowed = 1
+    if card == "artillery_bombard" and unit.kind == ARTILLERY and order.moved == 0:
+        allowed = 2
+    return allowed + (1 if order.overrun else 0)
+
+
+def ordered_unit(state: State, uid: int, camp: int) -> tuple[Unit, Order]:
+    if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
+        raise _refuse("M44-6", "not_your_unit", f"Unit {uid} is not one of this side's units on the board.")
+    order = state.order_of(uid)
+    if order is None:
+        raise _refuse("M44-6", "not_ordered", "Only an ordered unit moves or battles.", unit=uid)
+    return state.units[uid], order
+
+
+def card_name(card: str) -> str:
+    """A card's name, or the initiative's."""
+    return "Initiative" if card == INITIATIVE else CARDS[card].name
+
+
+def take_card(hand: Hand, card: str) -> Hand:
+    if card in hand.known:
+        known = list(hand.known)
+        known.remove(card)
+        return Hand(known=tuple(known), unknown=hand.unknown)
+    return Hand(known=hand.known, unknown=hand.unknown - 1)
+
+
+def set_order(orders: tuple[Order, ...], order: Order) -> tuple[Order, ...]:
+    return tuple(order if o.uid == order.uid else o for o in orders)
+
+
+def move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = None) -> State:
+    occupant = dict(state.occupant)
+    if unit.hex is not None:
+        del occupant[unit.hex]
+    figures = unit.figures if figures is None else figures
+    if state.reserve:
+        # M44-DD-8, M44-DD-9: figures come back only from the reserve; lost ones return to it but the last.
+        left = state.reserve[unit.camp].get(unit.kind, 0)
+        figures = min(figures, unit.figures + left)
+        change = returned_to_reserve(unit.figures, figures) - max(figures - unit.figures, 0)
+        if change:
+            reserve = list(state.reserve)
+            reserve[unit.camp] = reserve[unit.camp] | {unit.kind: left + change}
+            state = replace(state, reserve=tuple(reserve))
+    if figures == 0:
+        to = None
+    if to is not None:
+        occupant[to] = unit.uid
+    units = list(state.units)
+    units[unit.uid] = replace(unit, hex=to, figures=figures)
+    state = replace(state, units=tuple(units), occupant=occupant)
+    if figures == 0 and unit.figures > 0 and unit.camp == italian_camp(state) and state.hand_limit[unit.camp] > 3:
+        # M44-IT-1: a lost Italian unit costs a command card, taken at random by the enemy, down to three.
+        limit = list(state.hand_limit)
+        limit[unit.camp] -= 1
+        state = replace(state, hand_limit=(limit[0], limit[1]), cards_to_take=state.cards_to_take + 1)
+    return state
+
+
+@functools.lru_cache(maxsize=256)
+def control_zone(spec: BoardSpec, hexes: tuple[Hex, ...]) -> tuple[Hex, ...]:
+    """`hexes` and their neighbours: where a unit bears on a beach's or a bridge's control (M44-DD-2, 3)."""
+    board = board_from(spec)
+    return tuple(dict.fromkeys(spot for hex_ in hexes for spot in (hex_, *board.neighbours(hex_))))
+
+
+def _near(state: State, index: int) -> set[int]:
+    """The camps with a unit on or next to objective `index` (its zone is kept in the state, since
+    medals are recounted after every move); it stops looking once both camps are found."""
+    zone = state.zones[index] if state.zones else control_zone(state.board_spec, state.objectives[index].hexes)
+    occupant, units = state.occupant, state.units
+    camps: set[int] = set()
+    for spot in zone:
+        uid = occupant.get(spot)
+        if uid is not None:
+            camps.add(units[uid].camp)
+            if len(camps) == 2:
+                break
+    return camps
+
+
+def village_holder(state: State, index: int) -> int:
+    """The camp controlling a village objective: the last side to stand in it (M44-DD-1)."""
+    for village, camp in state.villages:
+        if village == index:
+            return camp
+    return state.objectives[index].camp
+
+
+def objective_holder(state: State, index: int) -> int | None:
+    """The camp that scores objective `index` now, or None."""
+    if state.air is not None:  # M44-AIR-11, M44-AIR-16: a bombing holds it until the enemy retakes it
+        for bombed, camp in state.air.bombed:
+            if bombed == index:
+                return camp
+    objective = state.objectives[index]
+    if objective.kind == "village":
+        return village_holder(state, index)
+    if objective.kind in ("beach", "bridge"):
+        near = _near(state, index)
+        if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
+            return objective.camp if 1 - objective.camp not in near else None
+        return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it
+    camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
+    mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
+    if objective.kind == "temporary":
+        held = mine > 0
+    elif objective.kind == "majority":
+        held = mine > theirs
+    else:
+        held = index in state.permanent
+    return objective.camp if held else None
+
+
+def retaken(state: State) -> AirState:
+    """The air state once the enemy's ground units retake the objectives a bombing holds (M44-AIR-11,
+    M44-AIR-16): an enemy unit in one of its hexes ends the hold for good."""
+    air = state.air
+    assert air is not None
+    back = tuple(
+        index
+        for index, camp in air.bombed
+        if any(
+            h in state.occupant and state.units[state.occupant[h]].camp != camp for h in state.objectives[index].hexes
+        )
+    )
+    if not back:
+        return air
+    return replace(air, bombed=tuple(b for b in air.bombed if b[0] not in back), retaken=(*air.retaken, *back))
+
+
+def objective_medals(state: State) -> tuple[int, int]:
+    """Medals each camp holds from objectives now (seed: temporary, majority, permanent; D-Day control)."""
+    medals = [0, 0]
+    for index, objective in enumerate(state.objectives):
+        holder = objective_holder(state, index)
+        if holder is not None:
+            medals[holder] += objective.medals
+    return medals[0], medals[1]
+
+
+def eliminations(state: State) -> tuple[int, int]:
+    """Enemy units each camp has eliminated: a medal each (M44-6)."""
+    lost = [0, 0]
+    for unit in state.units:
+        if unit.figures == 0:
+            lost[unit.camp] += 1
+    return lost[1], lost[0]
+
+
+def recount(state: State) -> State:
+    """Recount medals (M44-6: eliminations, objectives, special awards) and end the game on victory."""
+    permanent = state.permanent
+    for index, objective in enumerate(state.objectives):
+        if (
+            objective.kind == "permanent"
+            and index not in permanent
+            and any(
+                h in state.occupant and state.units[state.occupant[h]].camp == objective.camp for h in objective.hexes
+            )
+        ):
+            permanent = (*permanent, index)
+    if permanent != state.permanent:
+        state = replace(state, permanent=permanent)
+    villages = state.villages
+    for index, objective in enumerate(state.objectives):
+        if objective.kind == "village":
+            present = {state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant}
+            if len(present) == 1 and (camp := present.pop()) != village_holder(state, index):
+                # M44-DD-1: the control marker changes when the other side stands in the village alone.
+                villages = (*((v, c) for v, c in villages if v != index), (index, camp))
+    if villages != state.villages:
+        state = replace(state, villages=villages)
+    if state.air is not None and state.air.bombed:
+        state = replace(state, air=retaken(state))  # M44-AIR-11
+    held = objective_medals(state)
+    kills = eliminations(state)
+    if state.air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down
+        kills = (kills[0] + state.air.kills[0], kills[1] + state.air.kills[1])
+    medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
+    winner = None
+    for camp in (state.active, 1 - state.active):
+        if medals[camp] >= state.victory[camp]:
+            winner = camp
+            break
+    if winner is None:
+        return replace(state, medals=medals) if medals != state.medals else state
+    return replace(
+        state,
+        medals=medals,
+        winner=winner,
+        over=True,
+        phase="over",
+        end_reason=f"{state.sides[winner].title()} reach {state.victory[winner]} medals",
+    )
+
+
+def given_left(state: State) -> int:
+    """Cards handed to generals this turn and not yet played (M44-OV-3)."""
+    return sum(h.size for h in state.given) if state.given else 0
