@@ -139,7 +139,7 @@ def _gifts_source(before: State, event: CardsGiven) -> str:
     under = len(before.token)
     extra = len(event.gifts) - under
     more = f" and {_count(extra, 'card')} at once from the hand" if extra else ""
-    return f"the {_count(under, 'card')} from under the commissar token{more}"
+    return f"the {'card' if under == 1 else f'{under} cards'} from under the commissar token{more}"
 
 
 def _text(before: State, event: Any, after: State, who: str) -> str:

@@ -389,7 +389,7 @@ class RandomTable:
             plays = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_given[e.seat]]
             plays += [self.fill(e) for e in by_type.get(InitiativeTaken, []) if rng.random() < 0.3]
             only_plays = all(isinstance(e, CardPlayed | InitiativeTaken) for e in events)
-            if plays and (any(self.real_given) or only_plays or rng.random() < 0.5):
+            if plays and (any(self.real_given) or rng.random() < 0.5 or only_plays):
                 return rng.choice(plays)
             events = [e for e in events if not isinstance(e, CardPlayed | InitiativeTaken)]
             by_type.pop(CardPlayed, None)
