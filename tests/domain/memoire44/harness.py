@@ -220,6 +220,7 @@ def check_invariants(state: State) -> None:
             assert not any(u.hex in state.objectives[index].hexes and u.camp != camp for u in state.units)
     for card, spec in CARDS.items():
         placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
+        placed += state.token.count(card)  # M44-RU-1, M44-OV-8: the cards under the commissar token
         assert placed <= spec.count, card
     if state.phase == "card":
         held = [h.size for h in state.hands]
