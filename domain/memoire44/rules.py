@@ -1276,7 +1276,8 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     in_hand: Sequence[int] = range(count)
     if hands_out_token(state, camp):  # M44-OV-8: the token's cards go out, and M44-OV-10 those beside them
         in_hand = _token_gifts(state, event)
-    if not 1 <= count <= MAX_GIFTS or hand.size - len(in_hand) < 1:
+    # He keeps one of his hand's cards; the token's cards go out even from an empty hand (M44-OV-8).
+    if not 1 <= count <= MAX_GIFTS or (in_hand and hand.size - len(in_hand) < 1):
         raise _refuse(
             "M44-OV-3",
             "gift_count",

@@ -14,6 +14,7 @@ import pytest
 from domain.memoire44 import RULESET
 from domain.memoire44.catalogue import CARDS
 from domain.memoire44.events import CardCommitted, CardDrawn, CardPlayed, CardsGiven, UnitsOrdered
+from domain.memoire44.state import Hand
 from domain.ruleset import RuleError, Viewer
 
 from .harness import TEST_INITIATIVE, RandomTable, team_setup_for
@@ -160,6 +161,20 @@ def test_the_next_turn_hands_out_every_card_under_the_token():
     state = game.accept(_gift(ALAIN, (CHLOE, "attack_centre"), (CHLOE, "assault_right")))
     assert state.token == () and state.given[CHLOE].known == ("attack_centre", "assault_right")
     assert state.hands[0].known == ("recon_1_right", "counter_attack", "ambush", "direct_from_hq")  # untouched
+
+
+def test_the_token_s_cards_go_out_even_from_an_empty_hand():
+    game = eastern_table()
+    _first_turn(game, ("attack_centre", "assault_right"))
+    _allied_turn(game)
+    # As when Italian High Command has taken the commander's last cards (M44-IT-1).
+    state = msgspec.structs.replace(game.state, hands=(Hand(), game.state.hands[1]))
+    RULESET.validate(state, _gift(ALAIN, (CHLOE, "attack_centre"), (CHLOE, "assault_right")))
+    with pytest.raises(RuleError) as error:  # but nothing goes out at once from it
+        RULESET.validate(state, _gift(ALAIN, (CHLOE, "attack_centre"), (CHLOE, "assault_right"), (BEA, None)))
+    assert error.value.rule_id == "M44-OV-10"
+    offered = [e for e in RULESET.legal_events(state, ALAIN) if isinstance(e, CardsGiven)]
+    assert offered and all(len(e.gifts) == 2 for e in offered)
 
 
 def test_the_token_s_cards_obey_the_hand_out_limits():
