@@ -7,13 +7,14 @@ Emma (4) the left, Fred (5) the right. The Axis plays first and holds six cards.
 """
 
 import random
+from itertools import combinations, product
 
 import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
 from domain.memoire44.catalogue import CARDS
-from domain.memoire44.events import CardCommitted, CardDrawn, CardPlayed, CardsGiven, UnitsOrdered
+from domain.memoire44.events import CardCommitted, CardDrawn, CardPlayed, CardsGiven, Gift, UnitsOrdered
 from domain.memoire44.state import Hand
 from domain.ruleset import RuleError, Viewer
 
@@ -267,8 +268,22 @@ def test_the_hand_outs_offered_are_the_token_s_cards_with_counter_attack_at_most
         ("assault_right", "attack_centre"),
         ("assault_right", "attack_centre", "counter_attack"),
     }
-    for event in offered:
-        game.folded.check(event)  # each one accepted
+    # Exactly the hand-outs accepted, among every split of the token's cards and the hand's between seats.
+    hand = game.state.hands[0].known
+    token = game.state.token
+    lists = [list(part) for n in range(1, len(token) + 1) for part in combinations(token, n)]
+    lists += [[*token, card] for card in hand]
+    accepted = set()
+    for cards in lists:
+        for to in product((ALAIN, BEA, CHLOE, DENIS), repeat=len(cards)):
+            gifts = tuple(Gift(general=g, card=c) for g, c in zip(to, cards, strict=True))
+            event = CardsGiven(seat=ALAIN, gifts=gifts)
+            try:
+                game.folded.check(event)
+            except RuleError:
+                continue
+            accepted.add(tuple(sorted((g.general, str(g.card)) for g in event.gifts)))
+    assert accepted == {tuple(sorted((g.general, str(g.card)) for g in e.gifts)) for e in offered}
 
 
 def test_the_placements_offered_are_exactly_those_accepted():
