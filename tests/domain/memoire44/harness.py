@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -461,8 +462,26 @@ class RandomTable:
                 continue
             if self.holds(named):
                 return named
-        known = [e for e in options if all(g.card is not None for g in e.gifts) and self.holds(e)]
-        return rng.choice(known)
+        # Chance found none (the offers the real cards fit can be few): each offer, its face-down cards
+        # named in every order of the real ones, until one is accepted.
+        fitting = []
+        for event in options:
+            blanks = sum(g.card is None for g in event.gifts)
+            for names in permutations(hidden, blanks):
+                pool = list(names)
+                gifts = tuple(Gift(general=g.general, card=g.card or pool.pop()) for g in event.gifts)
+                named = CardsGiven(seat=event.seat, gifts=gifts)
+                if self.holds(named) and not self.refused(named):
+                    fitting.append(named)
+                    break
+        return rng.choice(fitting)
+
+    def refused(self, event: Any) -> bool:
+        try:
+            RULESET.validate(self.state, event)
+        except RuleError:
+            return True
+        return False
 
     def holds(self, event: CardsGiven) -> bool:
         """Whether the real cards are those handed out: from the hand, or the token's every one (M44-OV-8)."""
