@@ -27,6 +27,7 @@ from domain.memoire44.battlefield import (
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.dday import full_strength
+from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
@@ -50,12 +51,13 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.overlord import MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
+from domain.memoire44.overlord import MAX_GIFTS, general_takes
 from domain.memoire44.rules import (
     CARD_BATTLES,
     COMMISSAR_FREE,
     FOUR_OF_A_KIND,
     SECTION_CARDS,
+    TEAM_TURN,
     alive,
     ambush_problem,
     battle_dice,
@@ -67,6 +69,7 @@ from domain.memoire44.rules import (
     combat_pile,
     combat_play_problem,
     commissar_camp,
+    hands_out_token,
     known_copies,
     leaves_room,
     marines_extra,
@@ -75,6 +78,7 @@ from domain.memoire44.rules import (
     orderable,
     path_problem,
     pile_size,
+    placement_due,
     placement_hexes,
     placing_open,
     play_sections,
@@ -86,6 +90,7 @@ from domain.memoire44.rules import (
     retreat_depth,
     retreat_reach,
     retreat_steps,
+    token_cards_fit,
     visibility_roll_due,
 )
 from domain.memoire44.state import State, Unit
@@ -221,6 +226,8 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             spare = [u.uid for u in orderable(state, camp)]
             choices = [tuple(sorted((*c, extra))) for c in choices for extra in spare if extra not in c] or choices
         events.extend(UnitsOrdered(seat=seat, units=units) for units in dict.fromkeys(choices))
+    if commander and state.phase in TEAM_TURN and camp == commissar_camp(state):
+        events.extend(_placements_under_token(state, seat, camp))  # M44-OV-8
     if commander and state.phase in ("move", "battle"):
         if state.phase == "move":
             events.extend(_moves(state, seat))
@@ -229,7 +236,7 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
         if given_left(state):  # M44-OV-6: no unit battles while a general still has a card to play
             battles = [b for b in battles if b.unit is None]
         events.extend(battles)
-        if not given_left(state):
+        if not given_left(state) and not placement_due(state, camp):
             events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
 
@@ -240,18 +247,50 @@ def _gifts(state: State, seat: int, camp: int) -> list[Any]:
     hand = state.hands[camp]
     items: list[str | None] = [*hand.known, *([None] * hand.unknown)]
     generals = [s for s, c in enumerate(state.seat_camp) if c == camp and state.commands[s]]
+    if hands_out_token(state, camp):
+        choices = _token_gifts(state, camp)  # M44-OV-8, M44-OV-10
+    else:
+        choices = [
+            [items[i] for i in picked]
+            for count in range(1, min(MAX_GIFTS, len(items) - 1) + 1)
+            for picked in combinations(range(len(items)), count)
+        ]
     found: dict[tuple[tuple[int, str], ...], CardsGiven] = {}
-    for count in range(1, min(MAX_GIFTS, len(items) - 1) + 1):
-        for picked in combinations(range(len(items)), count):
-            cards = [items[i] for i in picked]
-            for to in product(generals, repeat=count):
-                gifts = tuple(Gift(general=g, card=c) for g, c in zip(to, cards, strict=True))
-                if _gifts_fit(state, gifts):
-                    key = tuple(sorted((g.general, g.card or "") for g in gifts))
-                    found.setdefault(key, CardsGiven(seat=seat, gifts=gifts))
+    for cards in choices:
+        for to in product(generals, repeat=len(cards)):
+            gifts = tuple(Gift(general=g, card=c) for g, c in zip(to, cards, strict=True))
+            if _gifts_fit(state, gifts):
+                key = tuple(sorted((g.general, g.card or "") for g in gifts))
+                found.setdefault(key, CardsGiven(seat=seat, gifts=gifts))
     if state.expansions.marines == state.sides[camp]:  # M44-OV-9: and the general with one more unit
         return [replace(e, marines=g) for e in found.values() for g in generals]
     return list(found.values())
+
+
+def _token_gifts(state: State, camp: int) -> list[list[str | None]]:
+    """Eastern Front (M44-OV-8, M44-OV-10): the cards under the commissar token, all of them, and beside
+    them, while fewer than three lay there, as many Counter-Attacks from the hand as may go out at once."""
+    hand = state.hands[camp]
+    token = list(state.token)
+    room = min(MAX_GIFTS - len(token), hand.size - 1) if len(token) < MAX_UNDER_TOKEN else 0
+    choices = []
+    for card in sorted(AT_ONCE):
+        unplaced = CARDS[card].count - known_copies(state, card)
+        held = hand.known.count(card) + min(hand.unknown, unplaced)
+        choices += [[*token, *([card] * count)] for count in range(1, min(room, held) + 1)]
+    return [token, *choices]
+
+
+def _placements_under_token(state: State, seat: int, camp: int) -> list[Any]:
+    """Eastern Front (M44-OV-8): each card the commander-in-chief may place under the commissar token now,
+    up to three a turn, keeping one in hand, never Ambush, and fitting the generals with those already there."""
+    hand = state.hands[camp]
+    if len(state.token) >= MAX_UNDER_TOKEN or hand.size < 2 or state.ambush_target is not None:
+        return []
+    cards: list[str | None] = [*sorted(set(hand.known))]
+    if hand.unknown:
+        cards.append(None)
+    return [CardCommitted(seat=seat, card=c) for c in cards if token_cards_fit(state, camp, (*state.token, c))]
 
 
 def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
@@ -263,10 +302,7 @@ def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
         per.setdefault(gift.general, []).append(gift.card)
     camp = state.active
     for general, cards in per.items():
-        tactic = any(c is not None and CARDS[c].kind == "tactic" for c in cards)
-        if len(cards) > MAX_PER_GENERAL or (tactic and len(cards) > 1):
-            return False
-        if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
+        if not general_takes(state.commands[general], cards, SECTION_CARDS):
             return False
         if "ambush" in cards or ("counter_attack" in cards and state.last_played[1 - camp] is None):
             return False

@@ -43,7 +43,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import is_battle_back, plays_from_token
+from domain.memoire44.rules import hands_out_token, is_battle_back, plays_from_token
 from domain.memoire44.state import State, Unit
 from domain.ruleset import Narration, Viewer
 
@@ -119,7 +119,7 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
             name = CARDS[gift.card].name if gift.card else "a card (face down)"
             given.setdefault(gift.general, []).append(name)
         shares = ", ".join(f"{' and '.join(names)} to {before.players[g]}" for g, names in given.items())
-        return f"{who} hand out command cards as commander-in-chief: {shares}."
+        return f"{who} hand out {_gifts_source(before, event)} as commander-in-chief: {shares}."
     if isinstance(event, CombatCardDrawn) and (
         viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == event.seat)
     ):
@@ -128,6 +128,18 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
         drawn = deck.cards.get(event.card) if deck is not None and event.card is not None else None
         return f"{who} draw the combat card {drawn.name}." if drawn else f"{who} draw a combat card (face down)."
     return None
+
+
+def _gifts_source(before: State, event: CardsGiven) -> str:
+    """Where the cards a commander-in-chief hands out come from: his hand, or under the Eastern Front the
+    commissar token and, beside its cards, Counter-Attack from the hand (M44-OV-8, M44-OV-10). Only counts,
+    which the public sees anyway (G-2)."""
+    if not hands_out_token(before, before.seat_camp[event.seat]):
+        return "command cards"
+    under = len(before.token)
+    extra = len(event.gifts) - under
+    more = f" and {_count(extra, 'card')} at once from the hand" if extra else ""
+    return f"the {'card' if under == 1 else f'{under} cards'} from under the commissar token{more}"
 
 
 def _text(before: State, event: Any, after: State, who: str) -> str:
@@ -206,7 +218,7 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         for gift in event.gifts:
             counts[gift.general] = counts.get(gift.general, 0) + 1
         shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
-        return f"{who} hand out command cards as commander-in-chief: {shares}."
+        return f"{who} hand out {_gifts_source(before, event)} as commander-in-chief: {shares}."
     if isinstance(event, InitiativeTaken):
         table = before.initiative_table
         row = table.faces.get(event.face) if table is not None else None

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from domain.memoire44.catalogue import FACE_NAMES, SECTIONS, UNIT_KINDS
+from domain.memoire44.catalogue import CARDS, FACE_NAMES, SECTIONS, UNIT_KINDS
 from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError, RuleError
 
@@ -137,6 +137,15 @@ def gifts_fit(own: tuple[str, ...], cards: Sequence[str | None], sections_of: Ma
     still face down, None, anywhere). `sections_of` gives a section card's sections."""
     options = [[s for s in own if card is None or card not in sections_of or s in sections_of[card]] for card in cards]
     return any(len(set(choice)) == len(choice) for choice in _choices(options))
+
+
+def general_takes(
+    own: tuple[str, ...], cards: Sequence[str | None], sections_of: Mapping[str, tuple[str, ...]]
+) -> bool:
+    """Whether a general commanding `own` may be handed `cards` in one turn (M44-OV-3): at most two, only
+    one when it is a tactic card, and each playable in a section of his own (M44-OV-5)."""
+    tactic = any(card is not None and CARDS[card].kind == "tactic" for card in cards)
+    return len(cards) <= MAX_PER_GENERAL and not (tactic and len(cards) > 1) and gifts_fit(own, cards, sections_of)
 
 
 def _choices(options: list[list[str]]) -> list[tuple[str, ...]]:

@@ -7,7 +7,8 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -51,6 +52,7 @@ from domain.memoire44.catalogue import (
 )
 from domain.memoire44.combat import CLOSE_DIE, RANGED_DIE, STREET_FIGHTING, TENACITY, TEXT
 from domain.memoire44.dday import RECON_EXTRA_DICE, full_strength, reinforcements_for
+from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN, from_hand, token_fits
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
@@ -210,8 +212,9 @@ def cards_held(state: State, camp: int) -> int:
 
 def plays_from_token(state: State, camp: int) -> bool:
     """Whether `camp`'s card this turn is the one placed under the commissar token on an earlier turn
-    (M44-RU-2): it has placed this turn's card, and an older one lies beneath."""
-    return state.committed and camp == commissar_camp(state) and len(state.token) > 1
+    (M44-RU-2): it has placed this turn's card, and an older one lies beneath. Never at a team table, where
+    the token's cards are handed out to the generals (M44-OV-8)."""
+    return state.committed and camp == commissar_camp(state) and len(state.token) > 1 and not state.teams
 
 
 BLITZ_ARMOUR_MOVE = 2
@@ -613,6 +616,13 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
             raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
         if given_left(state):
             raise _refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
+        if placement_due(state, camp):
+            raise _refuse(
+                "M44-OV-8",
+                "place_first",
+                "Eastern Front: the commander-in-chief places one to three cards under the commissar token before "
+                "the draw.",
+            )
         _check_reinforcement_roll(state, camp)
     else:
         raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
@@ -953,12 +963,15 @@ def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
     _check_nothing_to_take(state)
     if camp != commissar_camp(state):
         raise _refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
-    if camp != state.active or state.phase != "card" or state.committed:
-        raise _refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
-    if visibility_roll_due(state, camp):
-        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
-    if state.hands[camp].size == 0:
-        raise _refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
+    if state.teams:
+        _check_team_placement(state, event, camp)  # M44-OV-8
+    else:
+        if camp != state.active or state.phase != "card" or state.committed:
+            raise _refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
+        if visibility_roll_due(state, camp):
+            raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        if state.hands[camp].size == 0:
+            raise _refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
     if event.card == "ambush":
         raise _refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
     if event.card is not None:
@@ -968,6 +981,14 @@ def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
             "G-2",
             "name_the_card",
             "Every card of that hand is known to the record: name the one placed under the token.",
+        )
+    if state.teams and not token_cards_fit(state, camp, (*state.token, event.card)):
+        raise _refuse(
+            "M44-OV-8",
+            "token_unplayable",
+            "The cards under the commissar token go to the generals together next turn (at most two each, a "
+            "tactic card alone, each in a section of his): this card would not fit with them.",
+            card=event.card,
         )
 
 
@@ -1174,7 +1195,11 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
             raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
     hand = state.hands[camp]
     count = len(event.gifts)
-    if not 1 <= count <= MAX_GIFTS or hand.size - count < 1:
+    in_hand: Sequence[int] = range(count)
+    if hands_out_token(state, camp):  # M44-OV-8: the token's cards go out, and M44-OV-10 those beside them
+        in_hand = _token_gifts(state, event)
+    # He keeps one of his hand's cards; the token's cards go out even from an empty hand (M44-OV-8).
+    if not 1 <= count <= MAX_GIFTS or (in_hand and hand.size - len(in_hand) < 1):
         raise _refuse(
             "M44-OV-3",
             "gift_count",
@@ -1184,14 +1209,16 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     known = list(hand.known)
     unknown = hand.unknown
     per_general: dict[int, list[str | None]] = {}
-    for gift in event.gifts:
+    for index, gift in enumerate(event.gifts):
         general = gift.general
         if not 0 <= general < len(state.seat_camp) or state.seat_camp[general] != camp or not state.commands[general]:
             raise _refuse(
                 "M44-OV-3", "not_a_general", f"Seat {general} commands no section of this side.", seat=general
             )
         card = gift.card
-        if card is not None and card in known:
+        if index not in in_hand:  # from under the commissar token, checked with it (M44-OV-8)
+            pass
+        elif card is not None and card in known:
             known.remove(card)
         elif unknown:
             unknown -= 1
@@ -1306,6 +1333,106 @@ def _validate_initiative(state: State, event: InitiativeTaken, camp: int) -> Non
         )
     if event.face not in FACE_NAMES:
         raise _refuse("M44-3", "wrong_faces", "Report the face rolled (infantry, armour, grenade, star, flag).")
+
+
+# ---------------------------------------------------------------- Eastern Front at team tables (M44-OV-8, M44-OV-10)
+
+
+TEAM_TURN = ("plays", "order", "roll", "move", "battle")  # a team turn after the cards are handed out
+
+
+def hands_out_token(state: State, camp: int) -> bool:
+    """Whether `camp`'s commander-in-chief hands out the cards under the commissar token this turn
+    (M44-OV-8): at a team table under the commissar rule, once cards lie there."""
+    return state.teams and bool(state.token) and camp == commissar_camp(state)
+
+
+def placement_due(state: State, camp: int) -> bool:
+    """Whether the commissar's side at a team table still places a card under the token before its draw
+    (M44-OV-8): none placed yet this turn, and a card other than Ambush to place while keeping one."""
+    hand = state.hands[camp]
+    return (
+        state.teams
+        and camp == commissar_camp(state)
+        and not state.committed
+        and hand.size > 1
+        and (hand.unknown > 0 or any(card != "ambush" for card in hand.known))
+    )
+
+
+def token_cards_fit(state: State, camp: int, cards: tuple[str | None, ...]) -> bool:
+    """Whether `cards` under the token could all be handed to `camp`'s generals next turn (M44-OV-8)."""
+    generals = [state.commands[s] for s, c in enumerate(state.seat_camp) if c == camp and state.commands[s]]
+    return token_fits(generals, cards, SECTION_CARDS)
+
+
+def _check_team_placement(state: State, event: CardCommitted, camp: int) -> None:
+    if event.seat != state.commanders[camp]:
+        raise _refuse(
+            "M44-OV-8", "not_commander", "Only the commander-in-chief places cards under the commissar token."
+        )
+    if camp != state.active or state.phase not in TEAM_TURN:
+        raise _refuse(
+            "M44-OV-8",
+            "commit_timing",
+            "At a team table the commander-in-chief places cards under the commissar token in his side's turn, "
+            "after handing out his cards and before the draw.",
+            phase=state.phase,
+        )
+    if state.ambush_target is not None:
+        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+    if len(state.token) >= MAX_UNDER_TOKEN:
+        raise _refuse("M44-OV-8", "token_full", "At most three cards are placed under the commissar token a turn.")
+    if state.hands[camp].size < 2:
+        raise _refuse("M44-OV-8", "keep_one", "The commander-in-chief keeps at least one card in hand.")
+
+
+def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
+    """Check that every card under the commissar token is handed out (M44-OV-8), a face-down one named only
+    as a card with a copy unplaced (G-2), and that the others may go out at once from the hand (M44-OV-10);
+    return the gifts (by index) that come from the hand."""
+    cards = [gift.card for gift in event.gifts]
+    extras = from_hand(state.token, cards)
+    if extras is None:
+        raise _refuse(
+            "M44-OV-8",
+            "token_cards",
+            f"Eastern Front: the commander-in-chief hands out the {len(state.token)} card(s) under the commissar "
+            "token, every one of them.",
+            under_token=len(state.token),
+        )
+    if extras and len(state.token) >= MAX_UNDER_TOKEN:
+        raise _refuse(
+            "M44-OV-10",
+            "token_full",
+            "With three cards under the commissar token, no card goes out at once from the hand.",
+        )
+    for index in extras:
+        card = cards[index]
+        if card not in AT_ONCE:
+            recon = "; Recon 1 goes under the token first" if card in RECON_CARDS else ""
+            raise _refuse(
+                "M44-OV-10",
+                "not_at_once",
+                "Eastern Front: beside the cards under the commissar token only Counter-Attack goes out at once "
+                f"from the hand{recon}.",
+                card=card,
+            )
+    placed = [card for card in state.token if card is not None]
+    named: Counter[str] = Counter()  # the token's face-down cards, named as they go out
+    for index, card in enumerate(cards):
+        if index in extras or card is None:
+            continue
+        if card in placed:
+            placed.remove(card)
+        else:
+            named[card] += 1
+    for card, copies in sorted(named.items()):
+        _check_unplaced(state, card)
+        if known_copies(state, card) + copies > CARDS[card].count:
+            spec = CARDS[card]
+            raise _refuse("G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}.", card=card)
+    return extras
 
 
 # ---------------------------------------------------------------- combat cards (M44-CC-1 to M44-CC-3)
@@ -1525,7 +1652,7 @@ def _evolve_drawn(state: State, event: CardDrawn) -> State:
         due = [0, 0]
         if state.teams:
             # M44-OV-4: the commander-in-chief draws two, up to the scenario's hand size.
-            held = state.hands[state.active].size
+            held = cards_held(state, state.active)  # M44-OV-8: the cards under the commissar token count
             due[state.active] = max(0, min(COMMANDER_DRAWS, state.hand_limit[state.active] - held))
         else:
             due[state.active] = 2 if state.effective in RECON_CARDS else 1
@@ -1851,22 +1978,24 @@ def _evolve_gifts(state: State, event: CardsGiven) -> State:
     camp = state.seat_camp[event.seat]
     hand = state.hands[camp]
     given = list(state.given)
-    for gift in event.gifts:
+    token = hands_out_token(state, camp)  # M44-OV-8: the token's cards go out, only the others leave the hand
+    in_hand = from_hand(state.token, [g.card for g in event.gifts]) if token else range(len(event.gifts))
+    assert in_hand is not None
+    for index, gift in enumerate(event.gifts):
         card = gift.card
-        if card is not None and card in hand.known:
-            hand = take_card(hand, card)
-            given[gift.general] = Hand(known=(*given[gift.general].known, card), unknown=given[gift.general].unknown)
-        else:  # a face-down card of the hand, named now or still unknown (G-2)
-            hand = Hand(known=hand.known, unknown=hand.unknown - 1)
-            old = given[gift.general]
-            given[gift.general] = (
-                Hand(known=(*old.known, card), unknown=old.unknown)
-                if card is not None
-                else Hand(known=old.known, unknown=old.unknown + 1)
-            )
+        if index in in_hand:
+            # a face-down card of the hand may be named now, or stay unknown (G-2)
+            hand = take_card(hand, card) if card is not None else Hand(known=hand.known, unknown=hand.unknown - 1)
+        old = given[gift.general]
+        given[gift.general] = (
+            Hand(known=(*old.known, card), unknown=old.unknown)
+            if card is not None
+            else Hand(known=old.known, unknown=old.unknown + 1)
+        )
     return replace(
         state,
         hands=_with_hand(state, camp, hand),
+        token=() if token else state.token,
         given=tuple(given),
         gifted=tuple(sorted({g.general for g in event.gifts})),
         marines=event.marines,

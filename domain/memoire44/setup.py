@@ -109,14 +109,6 @@ def initial(setup: Setup) -> State:
     roles = None
     if len(seats) > 2:
         roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
-        if scenario.expansions.commissar:
-            # M44-OV-8: the summary's Eastern Front lines leave the team turn open (RULES.md lists what).
-            raise RuleError(
-                "M44-OV-8",
-                "eastern_front_teams",
-                "The Russian commissar at an Overlord team table (Eastern Front) is not recorded: the rules "
-                "summary does not say how the cards under the token reach the generals.",
-            )
         seat_camp = tuple(team_camp[p.team or 0] for p in players)
         if scenario.expansions.dday:
             # M44-DD-6: the summary rolls one die per card the side holds, which a team table splits.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from domain.memoire44.airplay import AIR_EVENTS, air_pile
 from domain.memoire44.battlefield import italian_camp
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, DECK_SIZE, FACES
+from domain.memoire44.eastfront import from_hand
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -45,7 +47,14 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import combat_pile, commissar_camp, pile_size, plays_from_token
+from domain.memoire44.rules import (
+    combat_pile,
+    commissar_camp,
+    hands_out_token,
+    pile_size,
+    plays_from_token,
+    token_cards_fit,
+)
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold, start
@@ -221,6 +230,7 @@ def check_invariants(state: State) -> None:
             assert not any(u.hex in state.objectives[index].hexes and u.camp != camp for u in state.units)
     for card, spec in CARDS.items():
         placed = sum(h.known.count(card) for h in (*state.hands, *state.given)) + state.discard.count(card)
+        placed += state.token.count(card)  # M44-RU-1, M44-OV-8: the cards under the commissar token
         assert placed <= spec.count, card
     if state.phase == "card":
         held = [h.size for h in state.hands]
@@ -299,10 +309,15 @@ class RandomTable:
         elif isinstance(event, PlaneDeployed):
             self.real_air[state.seat_camp[event.seat]].remove(event.card)
         elif isinstance(event, CardsGiven):
-            for gift in event.gifts:
+            cards = [gift.card for gift in event.gifts]
+            # M44-OV-8: under the Eastern Front rules the token's cards go out, only the others leave the hand.
+            in_hand = from_hand(state.token, cards) if hands_out_token(state, state.active) else range(len(cards))
+            assert in_hand is not None
+            for index, gift in enumerate(event.gifts):
                 assert gift.card is not None
-                self.real_hands[state.active].remove(gift.card)
+                (self.real_hands[state.active] if index in in_hand else self.real_token).remove(gift.card)
                 self.real_given[gift.general].append(gift.card)
+            assert not hands_out_token(state, state.active) or not self.real_token
         elif isinstance(event, CardPlayed) and event.card != "ambush" and state.teams:
             self.real_given[event.seat].remove(event.card)
         elif isinstance(event, CardPlayed) and event.card != "ambush" and plays_from_token(state, state.active):
@@ -364,6 +379,13 @@ class RandomTable:
         for event in events:
             by_type.setdefault(type(event), []).append(event)
         camp = state.active
+        commits: list[CardCommitted] = []
+        if CardCommitted in by_type and state.teams:  # M44-OV-8: now and then, before the draw
+            commits = by_type.pop(CardCommitted)
+            events = [e for e in events if not isinstance(e, CardCommitted)]
+            placed = self.place(commits) if not events or rng.random() < 0.25 else None
+            if placed is not None:
+                return placed
         if CardCommitted in by_type:
             exempt = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_hands[camp]]
             if exempt and rng.random() < 0.3:
@@ -381,7 +403,8 @@ class RandomTable:
         if state.teams and (CardPlayed in by_type or InitiativeTaken in by_type):
             plays = [e for e in by_type.get(CardPlayed, []) if e.card in self.real_given[e.seat]]
             plays += [self.fill(e) for e in by_type.get(InitiativeTaken, []) if rng.random() < 0.3]
-            if plays and (any(self.real_given) or rng.random() < 0.5):
+            only_plays = all(isinstance(e, CardPlayed | InitiativeTaken) for e in events)
+            if plays and (any(self.real_given) or rng.random() < 0.5 or only_plays):
                 return rng.choice(plays)
             events = [e for e in events if not isinstance(e, CardPlayed | InitiativeTaken)]
             by_type.pop(CardPlayed, None)
@@ -403,14 +426,43 @@ class RandomTable:
         if fights and rng.random() < 0.95:
             return self.fill(rng.choice(fights))
         rest = [e for e in events if not isinstance(e, UnitMoved | Battle | WireRemoved | GroundTaken)]
+        if not (rest or events):
+            placed = self.place(commits)
+            assert placed is not None, "no real card fits under the commissar token"
+            return placed
         return self.fill(rng.choice(rest or events))
 
+    def place(self, commits: list[CardCommitted]) -> CardCommitted | None:
+        """Eastern Front (M44-OV-8): the commander places a real card under the token, face down only one
+        the record does not know is in his hand, and only one that fits the generals with those already there."""
+        state, rng = self.state, self.rng
+        camp = state.active
+        hidden = list(self.real_hands[camp])
+        for card in state.hands[camp].known:
+            hidden.remove(card)
+        hidden = [c for c in hidden if token_cards_fit(state, camp, (*self.real_token, c))]
+        named = [
+            e
+            for e in commits
+            if e.card in self.real_hands[camp] and token_cards_fit(state, camp, (*self.real_token, e.card))
+        ]
+        if hidden and any(e.card is None for e in commits) and (not named or rng.random() < 0.3):
+            self.committing = rng.choice(hidden)
+            return CardCommitted(seat=state.seat_of(camp))
+        return rng.choice(named) if named else None
+
     def gifts(self, options: list[CardsGiven]) -> CardsGiven:
-        """The commander hands out real cards: a face-down card of the hand is named as it is given."""
+        """The commander hands out real cards: a face-down card of the hand (or of the commissar token) is
+        named as it is given."""
         state, rng = self.state, self.rng
         hidden = list(self.real_hands[state.active])
         for card in state.hands[state.active].known:
             hidden.remove(card)
+        if hands_out_token(state, state.active):  # M44-OV-8: the face-down cards are the token's
+            hidden = list(self.real_token)
+            for card in state.token:
+                if card is not None:
+                    hidden.remove(card)
         for _ in range(50):
             event = rng.choice(options)
             pool = list(hidden)
@@ -421,9 +473,44 @@ class RandomTable:
                 RULESET.validate(state, named)
             except RuleError:
                 continue
-            return named
-        known = [e for e in options if all(g.card is not None for g in e.gifts)]
-        return rng.choice(known)
+            if self.holds(named):
+                return named
+        # Chance found none (the offers the real cards fit can be few): each offer, its face-down cards
+        # named in every order of the real ones, until one is accepted.
+        fitting = []
+        for event in options:
+            blanks = sum(g.card is None for g in event.gifts)
+            for names in permutations(hidden, blanks):
+                pool = list(names)
+                gifts = tuple(Gift(general=g.general, card=g.card or pool.pop()) for g in event.gifts)
+                named = CardsGiven(seat=event.seat, gifts=gifts)
+                if self.holds(named) and not self.refused(named):
+                    fitting.append(named)
+                    break
+        return rng.choice(fitting)
+
+    def refused(self, event: Any) -> bool:
+        try:
+            RULESET.validate(self.state, event)
+        except RuleError:
+            return True
+        return False
+
+    def holds(self, event: CardsGiven) -> bool:
+        """Whether the real cards are those handed out: from the hand, or the token's every one (M44-OV-8)."""
+        state = self.state
+        hand, token = list(self.real_hands[state.active]), list(self.real_token)
+        cards = [gift.card for gift in event.gifts]
+        from_token = hands_out_token(state, state.active)
+        in_hand = from_hand(state.token, cards) if from_token else range(len(cards))
+        if in_hand is None:
+            return False
+        for index, card in enumerate(cards):
+            source = hand if index in in_hand else token
+            if card not in source:
+                return False
+            source.remove(card)
+        return not from_token or not token
 
     def move(self, moves: list[UnitMoved]) -> UnitMoved:
         """Mostly towards the nearest enemy, so armies meet."""

@@ -35,6 +35,27 @@ def overlord_six() -> list[Any]:
     return table.events
 
 
+def eastern_front_six() -> list[Any]:
+    """Meuse Line at a table of six with the commissar rule turned on for the Allies (the Eastern Front team
+    rules, M44-OV-8 and M44-OV-10), as a club imports it: the file meuse_line_commissar.m44 beside these
+    tests (the shipped scenario with `russian_commissar_rule` added), with the test initiative table; one
+    draw in ten recorded face down. Played by the seeded random players (harness.SIX)."""
+    data = (Path(__file__).resolve().parent / "meuse_line_commissar.m44").read_bytes()
+    kind = RULESET.resource_kinds["scenario"]
+    ref = ResourceRef(
+        kind="scenario",
+        resource_id="meuse_line_commissar",
+        version=1,
+        content_hash=content_hash(data),
+        content=kind.parse(data),
+    )
+    setup = team_setup_for("meuse_line", initiative=TEST_INITIATIVE)
+    setup = msgspec.structs.replace(setup, resources=setup.resources | {"scenario": ref})
+    table = RandomTable(random.Random(1457), setup, face_down=0.1)
+    table.play()
+    return table.events
+
+
 def dday_landing() -> list[Any]:
     """Pointe du Verrier (the D-Day reinforcements, M44-DD-6 to M44-DD-9) with the test reinforcement table,
     played by the seeded random players: Alain the Axis, Bea the Allies."""
@@ -109,3 +130,4 @@ if __name__ == "__main__":
     write("hedgerow_lane_air_allied_victory.jsonl", hedgerow_air())
     write("pointe_du_verrier_dday.jsonl", dday_landing())
     write("pointe_du_verrier_air_axis_victory.jsonl", dday_air())
+    write("meuse_line_eastern_front_six.jsonl", eastern_front_six())

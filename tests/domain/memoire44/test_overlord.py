@@ -333,13 +333,6 @@ def test_an_initiative_table_with_a_face_missing_is_refused_on_import():
     assert kind.builtin() == {}  # no public source of the values: none shipped
 
 
-def test_a_team_table_under_the_commissar_rule_is_refused_until_the_eastern_front_rules_are_recorded():
-    with pytest.raises(RuleError) as error:
-        RULESET.initial(team_setup_for("meuse_line", options={"russian_commissar_rule": "ALLIES"}))
-    assert error.value.rule_id == "M44-OV-8"
-    assert RULESET.initial(setup_for("meuse_line", options={"russian_commissar_rule": "ALLIES"})).token == ()
-
-
 # ---------------------------------------------------------------- M44-OV-9: the US Marines
 
 

@@ -7,7 +7,9 @@ import random
 import pytest
 
 from domain.memoire44 import RULESET
-from domain.memoire44.events import PlaneOrdered, ReinforcementPlaced
+from domain.memoire44.events import CardCommitted, CardsGiven, PlaneOrdered, ReinforcementPlaced
+from domain.memoire44.rules import hands_out_token
+from domain.record import start
 from domain.ruleset import Viewer
 
 from .harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
@@ -120,8 +122,12 @@ TEAM_VARIANTS = (
 )
 
 
-def _play_teams(count, first_seed=30_000):
-    finished = 0
+def _play_teams(count, first_seed=30_000, variants=TEAM_VARIANTS):
+    return len(_team_tables(count, first_seed, variants))
+
+
+def _team_tables(count, first_seed, variants):
+    tables = []
     for seed in range(first_seed, first_seed + count):
         rng = random.Random(seed)
         sides = ("AXIS", "ALLIES") if seed % 4 < 2 else ("ALLIES", "AXIS")
@@ -129,19 +135,48 @@ def _play_teams(count, first_seed=30_000):
         setup = team_setup_for(
             scenario,
             sides=sides,
-            options=TEAM_VARIANTS[(seed // len(TEAM_SCENARIOS)) % len(TEAM_VARIANTS)],
+            options=variants[(seed // len(TEAM_SCENARIOS)) % len(variants)],
             initiative=TEST_INITIATIVE if seed % 2 else None,
         )
-        state = RandomTable(rng, setup).play()
+        table = RandomTable(rng, setup)
+        state = table.play()
         result = RULESET.result(state, Viewer.public())
         assert result.finished and len(result.winners) == 3  # the whole winning side
         assert {state.camp_of(s) for s in result.winners} == {state.winner}
-        finished += 1
-    return finished
+        tables.append(table)
+    return tables
 
 
 def test_random_team_tables_of_six_finish_overlord_games_without_error():
     assert _play_teams(TEAM_GAMES) == TEAM_GAMES
+
+
+EASTERN_GAMES = 16
+# The Eastern Front at team tables (M44-OV-8, M44-OV-10): the commissar on either side, beside other expansions.
+EASTERN_VARIANTS = (
+    {"russian_commissar_rule": "AXIS"},
+    {"russian_commissar_rule": "ALLIES", "night_visibility_rules": True},
+    {"russian_commissar_rule": "ALLIES", "weather": "snow", "combat_cards": True},
+    {"russian_commissar_rule": "AXIS", "gung_ho": "ALLIES"},
+)
+
+
+def test_random_team_tables_on_the_eastern_front_hand_out_the_commissar_s_cards_and_conserve_cards():
+    # The harness checks after every event that the record's draw pile is the physical one (hands, generals'
+    # cards, the cards under the token, discards) and that each side holds at most its hand size.
+    tables = _team_tables(EASTERN_GAMES, 50_000, EASTERN_VARIANTS)
+    placed = handed = at_once = 0
+    for table in tables:
+        folded = start(RULESET, table.events[0])
+        for event in table.events[1:]:
+            state = folded.state
+            if isinstance(event, CardCommitted):
+                placed += 1
+            if isinstance(event, CardsGiven) and hands_out_token(state, state.active):
+                handed += 1
+                at_once += len(event.gifts) > len(state.token)  # M44-OV-10: Counter-Attack beside the token's
+            folded = folded.accept(event)
+    assert placed > EASTERN_GAMES and handed > EASTERN_GAMES and at_once > 0
 
 
 @pytest.mark.heavy
@@ -152,3 +187,5 @@ def test_random_players_finish_many_more_scenarios_without_error():
     assert _play(GAMES * multiplier, first_seed=GAMES) == GAMES * multiplier
     assert _play(VARIANT_GAMES * multiplier, first_seed=20_000, variants=VARIANTS) == VARIANT_GAMES * multiplier
     assert _play_teams(TEAM_GAMES * multiplier, first_seed=40_000) == TEAM_GAMES * multiplier
+    eastern = EASTERN_GAMES * multiplier
+    assert _play_teams(eastern, first_seed=70_000, variants=EASTERN_VARIANTS) == eastern
