@@ -231,12 +231,13 @@ def next_events(site: Site, game_id: str, count: int, rng: random.Random) -> lis
     return picked
 
 
-def record_offline(page: Any, event: dict[str, Any]) -> None:
+def record_offline(page: Any, event: dict[str, Any]) -> bool:
     """Record `event` without a connection: by its button where the page still knows what the rules
-    allow, else through the form (checked when sent)."""
+    allow, else through the form (checked when sent); True when through the form."""
     offered = choices(page)
     waiting = int(page.locator("#waiting").inner_text())
-    if event in offered:
+    formed = event not in offered
+    if not formed:
         page.locator("button.choice").nth(offered.index(event)).click()
     else:
         page.locator("#another").evaluate("d => d.open = true")
@@ -251,6 +252,7 @@ def record_offline(page: Any, event: dict[str, Any]) -> None:
                 field.fill(",".join(map(str, value)) if isinstance(value, list) else str(value))
         page.click("#event-form button[type=submit]")
     page.wait_for_function(f"document.getElementById('waiting').textContent === '{waiting + 1}'")
+    return formed
 
 
 def refuse_offline(page: Any, seat: int) -> None:
@@ -277,10 +279,22 @@ def test_offline_taps_wait_survive_a_reload_and_are_sent_once_in_order(browser: 
     acting = {e["seat"] for e in choices(page)}
     idle = next(seat for seat in (0, 1) if seat not in acting)
     refuse_offline(page, idle)
+    formed = []
     for number, event in enumerate(planned, start=1):
-        record_offline(page, event)
+        if record_offline(page, event):
+            formed.append(number - 1)
         assert page.locator("#waiting").inner_text() == str(number)
     assert page.locator("#connection").inner_text() == "offline"
+    # An event from the form waits under words, not its JSON: its type, its fields, the seat's player.
+    labels = page.locator("#queue-list li").all_inner_texts()
+    assert formed and not [label for label in labels if "{" in label or '"' in label], labels
+    for index in formed:
+        event = planned[index]
+        kind = event["type"].rsplit(".", 1)[-1].replace("_", " ")
+        assert labels[index].startswith(f"{kind[0].upper()}{kind[1:]}: seat {('Alain', 'Bea')[event['seat']]}"), (
+            labels[index],
+            event,
+        )
     shot(page, "offline")
     page.reload()
     page.wait_for_selector("#recorder[data-ready=true]")
@@ -539,3 +553,4 @@ def test_a_conflict_found_on_reconnecting_is_shown_and_the_offline_tap_still_wai
     assert page.locator("#conflict ol.theirs li").count() == 1
     assert len(stored_events(site, game_id)) == 2
     page.context.close()
+

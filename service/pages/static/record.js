@@ -29,6 +29,24 @@
     return name.charAt(0).toUpperCase() + name.slice(1);
   };
 
+  // An event the form made, in words for the waiting list (a listed choice comes with the game's own
+  // label): its type, then each field given, a seat by its player's name: "Drew: seat Bea · card mine".
+  const seatName = (seat) => {
+    for (const table of memory.data.tables) for (const s of table.seats) if (s.seat === seat) return s.name;
+    return String(seat);
+  };
+  const valueWords = (value) => {
+    if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? `(${valueWords(v)})` : valueWords(v))).join(", ");
+    if (value === true || value === false) return value ? "yes" : "no";
+    if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${valueWords(v)}`).join(", ");
+    return String(value).replace(/_/g, " ");
+  };
+  const summary = (event) => {
+    const given = Object.entries(event).filter(([k, v]) => k !== "type" && v !== null && !(Array.isArray(v) && !v.length));
+    const said = given.map(([k, v]) => `${k.replace(/_/g, " ")} ${k === "seat" ? seatName(v) : valueWords(v)}`);
+    return words(event.type) + (said.length ? `: ${said.join(" · ")}` : "");
+  };
+
   // Every event waiting (queued, then gathered), in order, and the table of choices after them where the
   // look-ahead reaches (null: later taps are checked when sent).
   const pendingEvents = () => [...memory.queue.flatMap((b) => b.events), ...memory.draft];
@@ -634,7 +652,7 @@
         else if (raw === "true" || raw === "false") event[input.name] = raw === "true";
         else event[input.name] = raw;
       }
-      take([{ event, label: `${words(type.value)} ${JSON.stringify(event).slice(0, 80)}`, then: undefined }], true);
+      take([{ event, label: summary(event), then: undefined }], true);
     });
   }
 
