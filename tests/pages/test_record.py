@@ -554,3 +554,20 @@ def test_a_conflict_found_on_reconnecting_is_shown_and_the_offline_tap_still_wai
     assert len(stored_events(site, game_id)) == 2
     page.context.close()
 
+
+def test_the_start_form_asks_for_teams_only_in_a_game_played_in_teams_and_at_its_team_counts(
+    browser: Any, site: Site
+) -> None:
+    page = phone(browser, site)
+    page.goto("/club/c1/games/new?ruleset=atlantic-storm")  # no teams in Atlantic Storm
+    assert page.locator("#seat_0").count() == 1 and page.locator("label.team, .team-note").count() == 0
+    players = page.locator("#seat_0 option").evaluate_all("os => os.map(o => o.value).filter(Boolean)")
+    assert len(players) >= 6
+    for ruleset, counts in (("milles-nautiques", (4, 6)), ("memoire-44", (4, 5, 6, 7, 8))):
+        page.goto(f"/club/c1/games/new?ruleset={ruleset}")
+        for filled in range(7):
+            if filled:
+                page.select_option(f"#seat_{filled - 1}", players[filled - 1])
+            teams = filled in counts  # MN-18 partners; an Overlord team table (M44-OV-2)
+            assert page.locator("#team_0").is_visible() == teams, (ruleset, filled)
+            assert page.locator("#team_5").is_enabled() == teams, (ruleset, filled)
