@@ -101,11 +101,18 @@ Change = tuple[Sequence[Any], str, Any, Any]
 
 def change_lines(view: Any, changes: Sequence[Change]) -> list[str]:
     """What a step changed, as lines a club reads, each said once (the row and column of a hex that
-    moved are one line). `view` is the view after the step: it names the items the paths point into."""
+    moved are one line, the cards added to a hand too). `view` is the view after the step: it names the
+    items the paths point into."""
     data = msgspec.to_builtins(view, str_keys=True)
-    return list(
-        dict.fromkeys(change_text([str(p) for p in path], op, old, new, data) for path, op, old, new in changes)
-    )
+    lines: dict[str, list[str]] = {}  # a line, or a list's words before what was added to it
+    for path, op, old, new in changes:
+        line = change_text([str(p) for p in path], op, old, new, data)
+        where, _, added = line.rpartition(": ")
+        if op == "added" and added.endswith(" added") and where:  # the cards dealt to a hand: one line
+            lines.setdefault(f"{where}: ", []).append(added.removesuffix(" added"))
+        else:
+            lines.setdefault(line, [])
+    return [f"{line}{', '.join(items)} added" if items else line for line, items in lines.items()]
 
 
 def change_text(path: Sequence[str], op: str, old: Any, new: Any, view: Any = None) -> str:

@@ -571,3 +571,31 @@ def test_the_start_form_asks_for_teams_only_in_a_game_played_in_teams_and_at_its
             teams = filled in counts  # MN-18 partners; an Overlord team table (M44-OV-2)
             assert page.locator("#team_0").is_visible() == teams, (ruleset, filled)
             assert page.locator("#team_5").is_enabled() == teams, (ruleset, filled)
+
+
+def test_a_deal_entered_in_the_form_asks_and_tells_each_hand_by_its_players_name(browser: Any, site: Site) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p-alain", "p-bea"], option_dealer="1")
+    page.locator("#another").evaluate("d => d.open = true")
+    page.select_option("#form-type", "milles_nautiques.dealt")
+    boxes = page.locator("#event-form label:has(input[data-kind=per-seat])")
+    assert [text.strip() for text in boxes.all_inner_texts()] == ["Alain's hand", "Bea's hand"]
+    page.fill("#event-form [name=dealer]", "1")
+    page.fill("#event-form [name=hands][data-seat='0']", "convoy_20000, mine")
+    page.context.set_offline(True)  # so that it waits, under its words
+    page.click("#event-form button[type=submit]")
+    page.wait_for_function("document.getElementById('waiting').textContent === '1'")
+    assert page.locator("#queue-list li").all_inner_texts() == [
+        "Dealt: dealer 1 · Alain's hand: convoy 20000, mine; Bea's hand: none (checked when sent)"
+    ]
+    page.context.set_offline(False)
+    page.wait_for_function("Number(document.getElementById('version').textContent) > 1")
+    settled(page)
+    assert stored_events(site, game_id)[-1] == {
+        "type": "milles_nautiques.dealt",
+        "dealer": 1,
+        "hands": [["convoy_20000", "mine"], []],  # seat by seat: nothing known of Bea's hand
+    }
+    page.goto(f"/club/c1/games/{game_id}/replay/2?view=full")
+    assert "player 1 (Alain) hand known: convoy 20000, mine added" in page.locator(".changes li").all_inner_texts()
+    page.context.close()

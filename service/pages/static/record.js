@@ -43,9 +43,21 @@
   };
   const summary = (event) => {
     const given = Object.entries(event).filter(([k, v]) => k !== "type" && v !== null && !(Array.isArray(v) && !v.length));
-    const said = given.map(([k, v]) => `${k.replace(/_/g, " ")} ${k === "seat" ? seatName(v) : valueWords(v)}`);
+    const said = given.map(([k, v]) =>
+      perSeat(propsOf(event.type)[k])
+        ? v.map((list, seat) => `${whose(seat, k)}: ${valueWords(list) || "none"}`).join("; ")
+        : `${k.replace(/_/g, " ")} ${k === "seat" ? seatName(v) : valueWords(v)}`
+    );
     return words(event.type) + (said.length ? `: ${said.join(" · ")}` : "");
   };
+  // A field given seat by seat (a deal's hands: a list of card names per seat) is asked and told per player.
+  const perSeat = (prop) => {
+    const items = prop && itemsOf(prop);
+    const inner = items && itemsOf(items);
+    return Boolean(inner && enumOf(inner));
+  };
+  const whose = (seat, field) => `${seatName(seat)}'s ${field.replace(/_/g, " ").replace(/s$/, "")}`;
+  const seatsAtTable = () => (memory.data.tables[0] ? memory.data.tables[0].seats.map((s) => s.seat) : []);
 
   // Every event waiting (queued, then gathered), in order, and the table of choices after them where the
   // look-ahead reaches (null: later taps are checked when sent).
@@ -618,6 +630,18 @@
       fields.replaceChildren();
       for (const [name, prop] of Object.entries(propsOf(type.value))) {
         if (name === "type") continue;
+        if (perSeat(prop)) {
+          for (const seat of seatsAtTable()) {
+            const l = document.createElement("label");
+            l.append(`${whose(seat, name)} `);
+            const input = document.createElement("input");
+            Object.assign(input, { name, placeholder: "comma-separated" });
+            Object.assign(input.dataset, { kind: "per-seat", seat: String(seat) });
+            l.append(input);
+            fields.append(l);
+          }
+          continue;
+        }
         const l = document.createElement("label");
         l.append(`${words(name)} `);
         const values = enumOf(prop);
@@ -644,6 +668,13 @@
       const event = { type: type.value };
       for (const input of fields.querySelectorAll("input, select")) {
         const raw = input.value.trim();
+        if (input.dataset.kind === "per-seat") {
+          // Every seat's list is sent once any is given (an empty one: nothing known of that hand).
+          const lists = event[input.name] || seatsAtTable().map(() => []);
+          lists[Number(input.dataset.seat)] = raw.split(",").map((s) => s.trim()).filter(Boolean);
+          if (raw || event[input.name]) event[input.name] = lists;
+          continue;
+        }
         if (!raw) continue;
         if (input.dataset.kind === "array") {
           const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
