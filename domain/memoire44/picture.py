@@ -410,7 +410,8 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     if air:
         body.append(_planes(air, marks))
     control, controlling = _control(data)
-    body.append(control)
+    if controlling:
+        body.append(control)
 
     body.append(_last_action(data, pending))
 

@@ -219,8 +219,11 @@ def test_snow_and_the_desert_rules_are_said_in_words():
 
 def flags(root: ET.Element) -> dict[str, str]:
     """Hex name -> the words of the control marker drawn there."""
-    [layer] = labelled(root, "Control markers")
-    return {g.get("aria-label").split(":")[0]: g.get("aria-label") for g in layer.findall(f"{SVG}g")}
+    layers = labelled(root, "Control markers")
+    assert len(layers) <= 1
+    return {
+        g.get("aria-label").split(":")[0]: g.get("aria-label") for layer in layers for g in layer.findall(f"{SVG}g")
+    }
 
 
 def test_a_village_shows_a_control_marker_of_the_side_holding_it_and_it_changes_hands():
