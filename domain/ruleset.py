@@ -246,6 +246,9 @@ class Ruleset(Generic[StateT, EventT]):
     event's own docstring does not say it: Milles Nautiques' `convoy` number, for example."""
     player_counts: tuple[int, ...] = ()
     """How many players the game takes (empty: not stated)."""
+    team_counts: tuple[int, ...] = ()
+    """How many players may play in teams, each `Player.team` naming a seat's team (empty: the game has
+    no teams, and the page starting a game asks for none)."""
     score_scale: int = 1
     """Score units in one point people read (2 where scores are kept in half-points)."""
     series_next: Callable[[Sequence[SeriesGame], Setup], None] | None = None

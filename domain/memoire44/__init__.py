@@ -48,6 +48,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
         "to": "The hex the unit moves into, as [row, column] (doubled columns, as `.m44` files).",
     },
     player_counts=(2, 4, 5, 6, 7, 8),  # two players, or two teams of 2 to 4 (M44-OV-2)
+    team_counts=(4, 5, 6, 7, 8),  # an Overlord team table (M44-OV-2)
     series_next=series.series_next,  # the second game: same scenario, sides swapped
     seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
 )

@@ -6,6 +6,11 @@ each unit as a token of its side's colour, shaped by its kind (infantry round, a
 a diamond) with its figures left; the battle still to resolve (the target that must retreat, the hex an
 attacker may take); each side's medals, hand and the card in play at its own edge of the board.
 
+The conditions of play are a banner under the title: the night's light level (M44-NT-1), the weather
+(M44-WX-1, M44-WX-2) and the North African desert rules (M44-NA-1). A village, beach or bridge objective
+shows the side controlling it by a flag of its colour (M44-DD-1 to M44-DD-3), and under the D-Day rules
+each side's reserve is written below the board (M44-DD-8). The legend names every marker kind drawn.
+
 What the last step changed is outlined: a unit that moved, a unit that lost figures (the battle's
 target). The turn's latest move is drawn as a line from its start along its path, and its latest battle's
 target hex is marked, both from the view (`last_move`, `last_battle`).
@@ -14,11 +19,11 @@ target hex is marked, both from the view (`last_move`, `last_battle`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.memoire44.board import hex_name
-from domain.memoire44.catalogue import CARDS
+from domain.memoire44.catalogue import CARDS, FULL_DAY, UNIT_KINDS
 from domain.svg import (
     Changed,
     changed_class,
@@ -65,6 +70,18 @@ TERRAIN_FILL: dict[str, str] = {
 }
 SIDE_FILL = {"AXIS": "#46525e", "ALLIES": "#b8923a"}
 SIDE_INK = {"AXIS": "#ffffff", "ALLIES": "#1b1b1b"}
+CONTROLLED = ("village", "beach", "bridge")  # objectives with a control marker (M44-DD-1 to M44-DD-3)
+BAND = 46.0  # one line of the conditions banner
+NIGHT_FILL = "#1c2a4a"
+# What each weather does, in the words of M44-WX-1 and M44-WX-2.
+WEATHER_WORDS = {
+    "snow": "Snow: moves at most 2 hexes; battles only adjacent",
+    "fog": "Fog: units battle only an enemy next to them",
+    "rain": "Pouring rain: units battle only an enemy next to them",
+    "darkness": "Darkness: units battle only an enemy next to them",
+}
+WEATHER_FILL = {"snow": "#dbe4ee", "fog": "#ced4da", "rain": "#a5c3e0", "darkness": "#495057"}
+DESERT_FILL = "#f0c27a"
 OBSTACLE_NAMES = {
     "sand": "sandbags",
     "sandbags": "sandbags",
@@ -168,10 +185,7 @@ def _planes(air: dict[str, Any], marks: Changed) -> str:
         fill = SIDE_FILL.get(side, "#868e96")
         moved = marks("air", "planes", index, "hex")
         mark = ' class="changed"' if moved else ""
-        glyph = (
-            f'<path d="M{x:g} {y - 14:g}l4 10h14v6l-14 2l-2 8h5v5h-14v-5h5l-2-8l-14-2v-6h14z" fill="{fill}" '
-            f'stroke="#ffffff" stroke-width="2"{mark}/>'
-        )
+        glyph = _plane_glyph(x, y, fill, mark)
         label = f"{hex_name((row, col))}: {side.title()} plane, {plane.get('name', '')}"
         parts.append(group(label + (", moved" if moved else ""), [glyph]))
     for where in air.get("markers", ()):
@@ -179,10 +193,129 @@ def _planes(air: dict[str, Any], marks: Changed) -> str:
         parts.append(
             group(
                 f"{hex_name((where[0], where[1]))}: ammunition marker",
-                [circle(x + HALF_W * 0.55, y + RADIUS * 0.45, 8, fill="#e03131", stroke="#ffffff", stroke_width=2)],
+                [_ammunition(x + HALF_W * 0.55, y + RADIUS * 0.45)],
             )
         )
     return group("Planes", parts)
+
+
+def _plane_glyph(x: float, y: float, fill: str, mark: str = "") -> str:
+    """A plane seen from above, its nose at (x, y - 14)."""
+    return (
+        f'<path d="M{x:g} {y - 14:g}l4 10h14v6l-14 2l-2 8h5v5h-14v-5h5l-2-8l-14-2v-6h14z" fill="{fill}" '
+        f'stroke="#ffffff" stroke-width="2"{mark}/>'
+    )
+
+
+def _ammunition(x: float, y: float) -> str:
+    return circle(x, y, 8, fill="#e03131", stroke="#ffffff", stroke_width=2)
+
+
+def _flag(x: float, y: float, side: str) -> str:
+    """A control marker: a pennant of the side's colour on a pole standing at (x, y)."""
+    return (
+        f'<path d="M{x:g} {y:g}v-28" stroke="#212529" stroke-width="3"/>'
+        f'<path d="M{x:g} {y - 28:g}l24 8l-24 8z" fill="{SIDE_FILL.get(side, "#868e96")}" stroke="#212529" '
+        f'stroke-width="1.5"/>'
+    )
+
+
+def _control(data: dict[str, Any]) -> tuple[str, set[str]]:
+    """The control markers of village, beach and bridge objectives (M44-DD-1 to M44-DD-3): a flag of the
+    controlling side's colour on each of the objective's hexes; and the sides drawn."""
+    parts: list[str] = []
+    sides: set[str] = set()
+    held = data.get("held_by") or ()
+    for index, objective in enumerate(data.get("objectives", ())):
+        side = held[index] if index < len(held) else None
+        kind = str(objective.get("kind", ""))
+        if kind not in CONTROLLED or side is None:
+            continue
+        sides.add(str(side))
+        for h in objective.get("hexes", ()):
+            x, y = _centre(int(h[0]), int(h[1]))
+            parts.append(
+                group(
+                    f"{hex_name((h[0], h[1]))}: {kind} controlled by {str(side).title()}", [_flag(x - 18, y + 4, side)]
+                )
+            )
+    return group("Control markers", parts), sides
+
+
+def _conditions(data: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The conditions of play the banner shows, as (what, fill, ink, words): the night's light level
+    (M44-NT-1), the weather (M44-WX-1, M44-WX-2) and the desert (M44-NA-1)."""
+    expansions = data.get("expansions") or {}
+    lines: list[tuple[str, str, str, str]] = []
+    light = data.get("visibility")
+    if expansions.get("night") and light is not None:
+        if int(light) >= FULL_DAY:
+            lines.append(
+                ("night", "#fff3bf", "#1b1b1b", f"Night attacks: full daylight (light {FULL_DAY} of {FULL_DAY})")
+            )
+        else:
+            reach = f"{light} hex{'es' if light != 1 else ''}"
+            lines.append(
+                ("night", NIGHT_FILL, "#ffffff", f"Night: light {light} of {FULL_DAY}, battles at most {reach} away")
+            )
+    weather = str(expansions.get("weather") or "")
+    if weather:
+        ink = "#ffffff" if weather == "darkness" else "#1b1b1b"
+        lines.append(("weather", WEATHER_FILL.get(weather, "#ced4da"), ink, WEATHER_WORDS.get(weather, weather)))
+    if expansions.get("north_africa"):
+        lines.append(("desert", DESERT_FILL, "#1b1b1b", "Desert rules: armour may overrun one more hex"))
+    return lines
+
+
+def _banner(lines: list[tuple[str, str, str, str]], y: float, width: float, marks: Changed) -> str:
+    parts = []
+    for i, (what, fill, ink, words) in enumerate(lines):
+        top = y + BAND * i
+        changed = what == "night" and marks("visibility")
+        parts.append(
+            group(
+                words,
+                [
+                    rect(
+                        MARGIN,
+                        top + 3,
+                        width - 2 * MARGIN,
+                        BAND - 6,
+                        rx=8,
+                        fill=fill,
+                        stroke="#495057",
+                        class_=changed_class(changed),
+                    ),
+                    text(MARGIN + 16, top + 32, words, SMALL, fill=ink, font_weight="bold"),
+                ],
+            )
+        )
+    return group("Conditions of play", parts)
+
+
+def _reserve(data: dict[str, Any], y: float) -> tuple[str, float]:
+    """Each side's figures in reserve under the D-Day rules (M44-DD-8), and the units the active side's
+    roll brought that are still to place (M44-DD-7); and the height written."""
+    dday = data.get("dday") or {}
+    lines: list[str] = []
+    for entry in dday.get("reserve", ()):
+        side = str(entry.get("side", ""))
+        figures = entry.get("figures") or {}
+        words = ", ".join(f"{figures[kind]} {kind}" for kind in UNIT_KINDS if kind in figures) or "none"
+        said = [f"{side.title()} reserve: {words}"]
+        if side == data.get("active") and dday.get("reinforcements"):
+            said.append(f"{side.title()} to place now: {', '.join(dday['reinforcements'])}")
+        for line in said:
+            lines.append(
+                group(
+                    line,
+                    [
+                        rect(MARGIN, y + 40 * len(lines), 28, 28, rx=4, fill=SIDE_FILL.get(side, "#868e96")),
+                        text(MARGIN + 38, y + 40 * len(lines) + 23, shorten(line, 56), SMALL),
+                    ],
+                )
+            )
+    return group("D-Day reserve", lines) if lines else "", 40.0 * len(lines)
 
 
 def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
@@ -215,11 +348,17 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     marks_layer: list[str] = []
     objectives: dict[tuple[int, int], list[str]] = {}
     side_names = [str(s.get("side", "")) for s in data.get("sides", ())]
-    for objective in data.get("objectives", ()):
+    held = data.get("held_by") or ()
+    for index, objective in enumerate(data.get("objectives", ())):
         camp = int(objective.get("camp", 0))
+        kind = str(objective.get("kind", ""))
         who = side_names[camp] if camp < len(side_names) else str(camp)
+        scored = f"{kind} for {who}"
+        if kind in CONTROLLED:  # its medals follow control, not the side the scenario names
+            holder = held[index] if index < len(held) else None
+            scored = f"{kind} held by {holder.title() if holder else 'neither side'}"
         for h in objective.get("hexes", ()):
-            objectives.setdefault((h[0], h[1]), []).append(f"{objective.get('kind', '')} for {who}")
+            objectives.setdefault((h[0], h[1]), []).append(scored)
     for (row, col), kinds in objectives.items():
         x, y = _centre(row, col)
         marks_layer.append(
@@ -267,8 +406,12 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         here = pick(hex_name((row, col)), unit=unit.get("uid", index), any=[row, col])
         units.append(group(", ".join(words), parts, **here))
     body.append(group("Units", units))
-    if data.get("air"):
-        body.append(_planes(data["air"], marks))
+    air = data.get("air") or {}
+    if air:
+        body.append(_planes(air, marks))
+    control, controlling = _control(data)
+    if controlling:
+        body.append(control)
 
     body.append(_last_action(data, pending))
 
@@ -297,18 +440,29 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     body.append(_side_lines(data, 0, TITLE + 6, marks))
     body.append(_side_lines(data, 1, board_bottom + 8, marks))
 
+    conditions = _conditions(data)
     legend_y = board_bottom + HEAD + 6
     legend: list[str] = []
-    entries: list[tuple[str, str]] = []
-    entries += [(TERRAIN_FILL.get(t, "#dee2e6"), t) for t in sorted(terrain_seen) if t != "countryside"]
-    entries += [("#9c6b3c", OBSTACLE_NAMES.get(o, o)) for o in sorted(obstacles_seen)]
+    entries: list[tuple[Callable[[float, float], str], str]] = []
+    entries += [(_swatch(TERRAIN_FILL.get(t, "#dee2e6")), t) for t in sorted(terrain_seen) if t != "countryside"]
+    entries += [(_swatch("#9c6b3c"), OBSTACLE_NAMES.get(o, o)) for o in sorted(obstacles_seen)]
     if objectives:
-        entries.append(("#f2b705", "medal objective"))
+        entries.append((_swatch("#f2b705"), "medal objective"))
+    for side in sorted(controlling):
+        entries.append((_marker(_flag, 4, 30, side), f"{side.title()} control"))
+    for side in sorted({str(p.get("side", "")) for p in air.get("planes", ()) if p.get("hex") is not None}):
+        fill = SIDE_FILL.get(side, "#868e96")
+        entries.append((_marker(_plane_glyph, 14, 12, fill), f"{side.title()} plane"))
+    if air.get("markers"):
+        entries.append((_marker(_ammunition, 14, 14), "ammunition"))
+    for what, fill, _ink, line in conditions:
+        named = {"night": "night light", "desert": "desert rules"}.get(what, line.split(":")[0].lower())
+        entries.append((_swatch(fill), named))
     column_w = width / 3
-    for i, (fill, label) in enumerate(entries):
+    for i, (draw, label) in enumerate(entries):
         lx = MARGIN + column_w * (i % 3)
         ly = legend_y + 40 * (i // 3)
-        legend.append(rect(lx, ly, 28, 28, rx=4, fill=fill, stroke="#495057"))
+        legend.append(draw(lx, ly))
         legend.append(text(lx + 36, ly + 23, label, SMALL))
     ly = legend_y + 40 * ((len(entries) + 2) // 3)
     shapes = [("infantry", "infantry"), ("armour", "armour"), ("artillery", "artillery")]
@@ -317,7 +471,9 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         legend.append(_token(lx + 24, ly + 26, kind, ""))
         legend.append(text(lx + 56, ly + 34, label, SMALL))
     body.append(group("Legend", legend))
-    height = ly + 62
+    reserve, written = _reserve(data, ly + 62)
+    body.append(reserve)
+    height = ly + 62 + written
 
     scenario = data.get("scenario", {}).get("name", "")
     players = " against ".join(f"{s.get('side', '')} ({s.get('player', '')})" for s in data.get("sides", ()))
@@ -327,9 +483,24 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     heading = [text(MARGIN, 36, f"{shorten(str(scenario), 24)} · {status}", 30, font_weight="bold")]
     if marks("over") or marks("winner"):
         heading.insert(0, rect(MARGIN - 4, 4, width - 2 * MARGIN + 8, 44, rx=6, fill="#fff4e6", class_="changed"))
+    if conditions:  # the banner goes under the title line, the rest of the picture below it
+        body = [group(None, body, transform=f"translate(0 {BAND * len(conditions):g})")]
+        body.insert(0, _banner(conditions, TITLE, width, marks))
+        height += BAND * len(conditions)
+        status += ". " + ". ".join(line for _what, _fill, _ink, line in conditions)
     body.insert(0, group(status, heading))
     title = f"Mémoire 44, {scenario}: {players}. {status}."
     return document(width, height, title, body, description=status)
+
+
+def _swatch(fill: str) -> Callable[[float, float], str]:
+    """A legend entry's coloured square, drawn at (x, y)."""
+    return lambda x, y: rect(x, y, 28, 28, rx=4, fill=fill, stroke="#495057")
+
+
+def _marker(draw: Callable[..., str], dx: float, dy: float, *args: str) -> Callable[[float, float], str]:
+    """A legend entry's marker, drawn as on the board at (x + dx, y + dy)."""
+    return lambda x, y: draw(x + dx, y + dy, *args)
 
 
 def _last_action(data: dict[str, Any], pending: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domain.memoire44.rules import commissar_camp, pile_size
+from domain.memoire44.rules import commissar_camp, objective_holder, pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
 
@@ -46,6 +46,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "units": [msgspec.to_builtins(u) | {"side": state.sides[u.camp]} for u in state.units],
         "obstacles": [{"row": h[0], "col": h[1], "obstacle": o} for h, o in sorted(state.obstacles.items())],
         "objectives": msgspec.to_builtins(state.objectives),
+        # Per objective, the side holding its medals now (for a village, beach or bridge: its control marker).
+        "held_by": [
+            None if (h := objective_holder(state, i)) is None else state.sides[h] for i in range(len(state.objectives))
+        ],
         "hands": hands,
         "discard": list(state.discard),
         "draw_pile": pile_size(state),

@@ -59,6 +59,7 @@ RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
         "convoy": "The convoy aimed at, by its number in the round (1 = the first convoy laid); it never changes.",
     },
     player_counts=(2, 3, 4, 5, 6),  # MN-18
+    team_counts=(4, 6),  # partners facing each other (MN-18)
     score_scale=2,  # scores in half-points
     series_next=series.series_next,  # same seats, next round, the deal passing left (MN-17, MN-19)
 )

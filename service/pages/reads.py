@@ -31,7 +31,7 @@ from service.api_projections import (
 from service.api_rulesets import rule_url
 from service.auth import Principal
 from service.guards import spectator_horizon, spectators_horizon
-from service.pages.render import campaign_plot, change_text, points, state_html, unit_word
+from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.readmodels import SpectatorDelay
 from service.records import GameRecords, NotFound
 from service.store.base import GameFilter, GameRecord, StreamId
@@ -219,7 +219,7 @@ def game_step(
         "view_query": view_query(viewer),
         "choices": view_choices(principal, viewer, told.players),
         "picture": picture_of(ruleset, shown),
-        "changes": [change_text([str(p) for p in c.path], c.op, c.old, c.new) for c in shown.changes] if at > 1 else [],
+        "changes": change_lines(shown.view, [(c.path, c.op, c.old, c.new) for c in shown.changes]) if at > 1 else [],
         "window": told.steps[max(0, at - 1 - WINDOW) : at + WINDOW],
         "chapters": indexed.chapters_near(current),
         "chapter_label": chapter_label,

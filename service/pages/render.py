@@ -95,16 +95,92 @@ def _items(items: list[tuple[str, Any]], path: Path, marks: set[Path], kind: str
     return Markup("").join(out)
 
 
-def change_text(path: Sequence[str], op: str, old: Any, new: Any) -> str:
-    """One line of "what changed": `hands 0 count: 6 → 7`."""
-    where = " ".join(_label(p) for p in path) or "the table"
+Change = tuple[Sequence[Any], str, Any, Any]
+"""One change of a step, as `projections.diff` gives it: (path, op, old, new)."""
+
+
+def change_lines(view: Any, changes: Sequence[Change]) -> list[str]:
+    """What a step changed, as lines a club reads, each said once (the row and column of a hex that
+    moved are one line, the cards added to a hand too). `view` is the view after the step: it names the
+    items the paths point into."""
+    data = msgspec.to_builtins(view, str_keys=True)
+    lines: dict[str, list[str]] = {}  # a line, or a list's words before what was added to it
+    for path, op, old, new in changes:
+        line = change_text([str(p) for p in path], op, old, new, data)
+        where, _, added = line.rpartition(": ")
+        if op == "added" and added.endswith(" added") and where:  # the cards dealt to a hand: one line
+            lines.setdefault(f"{where}: ", []).append(added.removesuffix(" added"))
+        else:
+            lines.setdefault(line, [])
+    return [f"{line}{', '.join(items)} added" if items else line for line, items in lines.items()]
+
+
+def change_text(path: Sequence[str], op: str, old: Any, new: Any, view: Any = None) -> str:
+    """One line of "what changed", in words rather than the view's keys: `unit 4 (Axis infantry)
+    figures: 4 → 3`. An item of a list is named by its number (from 1) and, where the view has them, its
+    name, player or side and kind; a change inside a list of plain values (a hex, a discard pile) is said
+    of the list as a whole."""
+    words: list[str] = []
+    here: Any = view
+    last = len(path) - 1
+    for depth, key in enumerate(path):
+        if isinstance(here, list | tuple) and key.isdigit():
+            changed = (new if op == "added" else old) if depth == last else None
+            if all(_plain(v) for v in (*here, changed)):  # a list of plain values is one thing to a reader
+                where = " ".join(words) or "the table"
+                if depth == last and op == "added":
+                    return f"{where}: {_words(new)} added"
+                if depth == last and op == "removed":
+                    return f"{where}: {_words(old)} removed"
+                return f"{where}: now {_words(here)}"
+            index = int(key)
+            item = here[index] if index < len(here) else old if depth == last else None
+            words.append(_item(words.pop() if words else "item", index, item))
+            here = item
+            continue
+        item = here.get(key) if isinstance(here, dict) else None
+        if item is None and depth == last:
+            item = new if new is not None else old
+        words.append(_label(key) + (f" ({item['name']})" if isinstance(item, dict) and item.get("name") else ""))
+        here = item
+    where = " ".join(words) or "the table"
     if op == "added":
-        return f"{where}: added" if not _is_scalar(new) else f"{where}: {_scalar(new)} (new)"
+        return f"{where}: added" if not _plain(new) else f"{where}: {_words(new)} (new)"
     if op == "removed":
         return f"{where}: removed"
-    if _is_scalar(old) and _is_scalar(new):
-        return f"{where}: {_scalar(old)} → {_scalar(new)}"
+    if _plain(old) and _plain(new):
+        return f"{where}: {_words(old)} → {_words(new)}"
     return f"{where}: changed"
+
+
+def _item(collection: str, index: int, item: Any) -> str:
+    """An item of a list: `unit 4 (Axis infantry)`, `player 1 (Alain)`, `convoy 3`."""
+    one = collection[:-1] if collection.endswith("s") and not collection.endswith("ss") else collection
+    if not isinstance(item, dict):
+        return f"{one} {index + 1}"
+    number = item.get("number", index + 1)
+    name = item.get("name") or item.get("player")
+    if not name:
+        side = item.get("side")
+        name = " ".join(
+            str(part) for part in (side.title() if isinstance(side, str) else None, item.get("kind")) if part
+        )
+    return f"{one} {number}" + (f" ({name})" if name else "")
+
+
+def _plain(value: Any) -> bool:
+    """A scalar, or a list of plain values (a hex, a path of hexes, a pile of card names)."""
+    return _is_scalar(value) or (isinstance(value, list | tuple) and all(_plain(v) for v in value))
+
+
+def _words(value: Any) -> str:
+    """A plain value as words: names without their underscores, a list's items joined."""
+    if isinstance(value, list | tuple):
+        if not value:
+            return "none"
+        return ", ".join(f"({_words(v)})" if isinstance(v, list | tuple) else _words(v) for v in value)
+    shown = _scalar(value)
+    return shown.replace("_", " ") if isinstance(value, str) else shown
 
 
 def campaign_plot(

@@ -15,7 +15,7 @@ import pytest
 
 from domain.memoire44.catalogue import CARDS
 from domain.milles_nautiques.catalogue import BY_NAME
-from service.pages.render import change_text
+from service.pages.render import change_lines
 from tests.pages.conftest import ROOT, Site, screenshot, sign_in
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 
 def changes_of(shown: dict[str, Any]) -> list[str]:
-    return [change_text([str(p) for p in c["path"]], c["op"], c["old"], c["new"]) for c in shown["changes"]]
+    return change_lines(shown["view"], [(c["path"], c["op"], c["old"], c["new"]) for c in shown["changes"]])
 
 
 QUICK_STEPS = 40
@@ -446,3 +446,26 @@ def test_a_form_post_without_the_csrf_token_is_refused(site: Site) -> None:
     with httpx.Client(base_url=site.base) as client:
         refused = client.post("/sign-in", data={"key": site.record})
         assert refused.status_code == 403 and "tablelog_session" not in refused.headers.get("set-cookie", "")
+
+
+def test_what_changed_names_units_and_players_in_words_not_the_views_keys(browser: Any, site: Site) -> None:
+    page = sign_in(browser, site, site.record)
+    game_id = site.games["hedgerow_lane_axis_medal_victory"]
+    for number in range(2, 60):  # the first battle that takes figures
+        shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
+        hit = next((c for c in shown["changes"] if c["path"][0] == "units" and c["path"][2] == "figures"), None)
+        if hit is not None:
+            break
+    assert hit is not None
+    unit = shown["view"]["units"][hit["path"][1]]
+    page.goto(f"/club/c1/games/{game_id}/replay/{number}")
+    lines = page.locator(".changes li").all_inner_texts()
+    said = f"unit {hit['path'][1] + 1} ({unit['side'].title()} {unit['kind']}) figures: {hit['old']} → {hit['new']}"
+    assert said in lines, lines
+    game_id = site.games["two_players_to_forty"]
+    page.goto(f"/club/c1/games/{game_id}/replay/3")
+    lines += page.locator(".changes li").all_inner_texts()
+    assert [line for line in lines if line.startswith("player ") and ("(Alain)" in line or "(Bea)" in line)], lines
+    raw = re.compile(r"_|\b(units|players|hands|sides|orders) \d")  # a key or a path of the view
+    assert not [line for line in lines if raw.search(line)], lines
+    page.context.close()

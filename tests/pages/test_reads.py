@@ -11,7 +11,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.pages.render import change_text
+from service.pages.render import change_lines
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
@@ -54,7 +54,7 @@ def test_step_pages_past_snapshots_and_a_correction_show_what_the_api_replay_sho
         assert page.status_code == 200, page.text
         assert "<dt>turn</dt>" in page.text  # a record key's full view
         shown = api.client.get(f"/clubs/c1/games/{game_id}/replay/{step}?view=full", headers=api.auth(token)).json()
-        expected = [change_text([str(p) for p in c["path"]], c["op"], c["old"], c["new"]) for c in shown["changes"]]
+        expected = change_lines(shown["view"], [(c["path"], c["op"], c["old"], c["new"]) for c in shown["changes"]])
         listed = re.findall(r"<ul class=\"changes\">(.*?)</ul>", page.text, re.S)
         assert [
             re.sub(r"<.*?>", "", li).replace("&gt;", ">") for li in re.findall(r"<li>(.*?)</li>", listed[0])

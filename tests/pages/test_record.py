@@ -231,12 +231,13 @@ def next_events(site: Site, game_id: str, count: int, rng: random.Random) -> lis
     return picked
 
 
-def record_offline(page: Any, event: dict[str, Any]) -> None:
+def record_offline(page: Any, event: dict[str, Any]) -> bool:
     """Record `event` without a connection: by its button where the page still knows what the rules
-    allow, else through the form (checked when sent)."""
+    allow, else through the form (checked when sent); True when through the form."""
     offered = choices(page)
     waiting = int(page.locator("#waiting").inner_text())
-    if event in offered:
+    formed = event not in offered
+    if not formed:
         page.locator("button.choice").nth(offered.index(event)).click()
     else:
         page.locator("#another").evaluate("d => d.open = true")
@@ -251,6 +252,7 @@ def record_offline(page: Any, event: dict[str, Any]) -> None:
                 field.fill(",".join(map(str, value)) if isinstance(value, list) else str(value))
         page.click("#event-form button[type=submit]")
     page.wait_for_function(f"document.getElementById('waiting').textContent === '{waiting + 1}'")
+    return formed
 
 
 def refuse_offline(page: Any, seat: int) -> None:
@@ -277,10 +279,22 @@ def test_offline_taps_wait_survive_a_reload_and_are_sent_once_in_order(browser: 
     acting = {e["seat"] for e in choices(page)}
     idle = next(seat for seat in (0, 1) if seat not in acting)
     refuse_offline(page, idle)
+    formed = []
     for number, event in enumerate(planned, start=1):
-        record_offline(page, event)
+        if record_offline(page, event):
+            formed.append(number - 1)
         assert page.locator("#waiting").inner_text() == str(number)
     assert page.locator("#connection").inner_text() == "offline"
+    # An event from the form waits under words, not its JSON: its type, its fields, the seat's player.
+    labels = page.locator("#queue-list li").all_inner_texts()
+    assert formed and not [label for label in labels if "{" in label or '"' in label], labels
+    for index in formed:
+        event = planned[index]
+        kind = event["type"].rsplit(".", 1)[-1].replace("_", " ")
+        assert labels[index].startswith(f"{kind[0].upper()}{kind[1:]}: seat {('Alain', 'Bea')[event['seat']]}"), (
+            labels[index],
+            event,
+        )
     shot(page, "offline")
     page.reload()
     page.wait_for_selector("#recorder[data-ready=true]")
@@ -538,4 +552,50 @@ def test_a_conflict_found_on_reconnecting_is_shown_and_the_offline_tap_still_wai
     assert page.locator("#waiting").inner_text() == "1", "the offline tap is kept until the scorekeeper decides"
     assert page.locator("#conflict ol.theirs li").count() == 1
     assert len(stored_events(site, game_id)) == 2
+    page.context.close()
+
+
+def test_the_start_form_asks_for_teams_only_in_a_game_played_in_teams_and_at_its_team_counts(
+    browser: Any, site: Site
+) -> None:
+    page = phone(browser, site)
+    page.goto("/club/c1/games/new?ruleset=atlantic-storm")  # no teams in Atlantic Storm
+    assert page.locator("#seat_0").count() == 1 and page.locator("label.team, .team-note").count() == 0
+    players = page.locator("#seat_0 option").evaluate_all("os => os.map(o => o.value).filter(Boolean)")
+    assert len(players) >= 6
+    for ruleset, counts in (("milles-nautiques", (4, 6)), ("memoire-44", (4, 5, 6, 7, 8))):
+        page.goto(f"/club/c1/games/new?ruleset={ruleset}")
+        for filled in range(7):
+            if filled:
+                page.select_option(f"#seat_{filled - 1}", players[filled - 1])
+            teams = filled in counts  # MN-18 partners; an Overlord team table (M44-OV-2)
+            assert page.locator("#team_0").is_visible() == teams, (ruleset, filled)
+            assert page.locator("#team_5").is_enabled() == teams, (ruleset, filled)
+
+
+def test_a_deal_entered_in_the_form_asks_and_tells_each_hand_by_its_players_name(browser: Any, site: Site) -> None:
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p-alain", "p-bea"], option_dealer="1")
+    page.locator("#another").evaluate("d => d.open = true")
+    page.select_option("#form-type", "milles_nautiques.dealt")
+    boxes = page.locator("#event-form label:has(input[data-kind=per-seat])")
+    assert [text.strip() for text in boxes.all_inner_texts()] == ["Alain's hand", "Bea's hand"]
+    page.fill("#event-form [name=dealer]", "1")
+    page.fill("#event-form [name=hands][data-seat='0']", "convoy_20000, mine")
+    page.context.set_offline(True)  # so that it waits, under its words
+    page.click("#event-form button[type=submit]")
+    page.wait_for_function("document.getElementById('waiting').textContent === '1'")
+    assert page.locator("#queue-list li").all_inner_texts() == [
+        "Dealt: dealer 1 · Alain's hand: convoy 20000, mine; Bea's hand: none (checked when sent)"
+    ]
+    page.context.set_offline(False)
+    page.wait_for_function("Number(document.getElementById('version').textContent) > 1")
+    settled(page)
+    assert stored_events(site, game_id)[-1] == {
+        "type": "milles_nautiques.dealt",
+        "dealer": 1,
+        "hands": [["convoy_20000", "mine"], []],  # seat by seat: nothing known of Bea's hand
+    }
+    page.goto(f"/club/c1/games/{game_id}/replay/2?view=full")
+    assert "player 1 (Alain) hand known: convoy 20000, mine added" in page.locator(".changes li").all_inner_texts()
     page.context.close()

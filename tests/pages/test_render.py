@@ -4,7 +4,7 @@ with what changed marked (and nothing unescaped), and the campaign plot's target
 from __future__ import annotations
 
 from domain.ruleset import SeriesStatus
-from service.pages.render import campaign_plot, change_text, points, state_html
+from service.pages.render import campaign_plot, change_lines, change_text, points, state_html
 
 
 def test_half_points_are_read_as_points_and_other_units_as_they_are() -> None:
@@ -24,6 +24,36 @@ def test_a_view_reads_as_nested_lists_with_the_changed_values_marked_and_escaped
     assert '3, <mark class="changed">4</mark>' in html
     assert '<dt>discard</dt><dd><span class="none">none</span></dd>' in html
     assert change_text(["players", "0", "hand_size"], "changed", 6, 7) == "players 0 hand size: 6 → 7"
+
+
+def test_what_changed_reads_in_words_naming_the_items_from_the_view() -> None:
+    view = {
+        "units": [{"uid": 0, "side": "AXIS", "kind": "infantry", "hex": [3, 4], "figures": 3}],
+        "players": [{"seat": 0, "name": "Bea", "hand_size": 7}],
+        "convoys": [{"number": 5, "status": "at_sea"}],
+        "discard": ["attack_centre"],
+        "last_move": [],
+        "orders": [],
+    }
+    changes = [
+        (("units", 0, "figures"), "changed", 4, 3),
+        (("units", 0, "hex", 0), "changed", 2, 3),  # a hex's row and column are one line
+        (("units", 0, "hex", 1), "changed", 5, 4),
+        (("players", 0, "hand_size"), "changed", 6, 7),
+        (("convoys", 0, "status"), "changed", "sailing", "at_sea"),
+        (("discard", 0), "added", None, "attack_centre"),
+        (("last_move", 0), "removed", [2, 5], None),
+        (("orders", 0), "removed", {"uid": 0, "moved": 1}, None),
+    ]
+    assert change_lines(view, changes) == [
+        "unit 1 (Axis infantry) figures: 4 → 3",
+        "unit 1 (Axis infantry) hex: now 3, 4",
+        "player 1 (Bea) hand size: 6 → 7",
+        "convoy 5 status: sailing → at sea",
+        "discard: attack centre added",
+        "last move: 2, 5 removed",
+        "order 1: removed",
+    ]
 
 
 def test_the_campaign_plot_draws_the_target_and_marks_the_game_that_decided_it() -> None:

@@ -29,6 +29,36 @@
     return name.charAt(0).toUpperCase() + name.slice(1);
   };
 
+  // An event the form made, in words for the waiting list (a listed choice comes with the game's own
+  // label): its type, then each field given, a seat by its player's name: "Drew: seat Bea · card mine".
+  const seatName = (seat) => {
+    for (const table of memory.data.tables) for (const s of table.seats) if (s.seat === seat) return s.name;
+    return String(seat);
+  };
+  const valueWords = (value) => {
+    if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? `(${valueWords(v)})` : valueWords(v))).join(", ");
+    if (value === true || value === false) return value ? "yes" : "no";
+    if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${valueWords(v)}`).join(", ");
+    return String(value).replace(/_/g, " ");
+  };
+  const summary = (event) => {
+    const given = Object.entries(event).filter(([k, v]) => k !== "type" && v !== null && !(Array.isArray(v) && !v.length));
+    const said = given.map(([k, v]) =>
+      perSeat(propsOf(event.type)[k])
+        ? v.map((list, seat) => `${whose(seat, k)}: ${valueWords(list) || "none"}`).join("; ")
+        : `${k.replace(/_/g, " ")} ${k === "seat" ? seatName(v) : valueWords(v)}`
+    );
+    return words(event.type) + (said.length ? `: ${said.join(" · ")}` : "");
+  };
+  // A field given seat by seat (a deal's hands: a list of card names per seat) is asked and told per player.
+  const perSeat = (prop) => {
+    const items = prop && itemsOf(prop);
+    const inner = items && itemsOf(items);
+    return Boolean(inner && enumOf(inner));
+  };
+  const whose = (seat, field) => `${seatName(seat)}'s ${field.replace(/_/g, " ").replace(/s$/, "")}`;
+  const seatsAtTable = () => (memory.data.tables[0] ? memory.data.tables[0].seats.map((s) => s.seat) : []);
+
   // Every event waiting (queued, then gathered), in order, and the table of choices after them where the
   // look-ahead reaches (null: later taps are checked when sent).
   const pendingEvents = () => [...memory.queue.flatMap((b) => b.events), ...memory.draft];
@@ -600,6 +630,18 @@
       fields.replaceChildren();
       for (const [name, prop] of Object.entries(propsOf(type.value))) {
         if (name === "type") continue;
+        if (perSeat(prop)) {
+          for (const seat of seatsAtTable()) {
+            const l = document.createElement("label");
+            l.append(`${whose(seat, name)} `);
+            const input = document.createElement("input");
+            Object.assign(input, { name, placeholder: "comma-separated" });
+            Object.assign(input.dataset, { kind: "per-seat", seat: String(seat) });
+            l.append(input);
+            fields.append(l);
+          }
+          continue;
+        }
         const l = document.createElement("label");
         l.append(`${words(name)} `);
         const values = enumOf(prop);
@@ -626,6 +668,13 @@
       const event = { type: type.value };
       for (const input of fields.querySelectorAll("input, select")) {
         const raw = input.value.trim();
+        if (input.dataset.kind === "per-seat") {
+          // Every seat's list is sent once any is given (an empty one: nothing known of that hand).
+          const lists = event[input.name] || seatsAtTable().map(() => []);
+          lists[Number(input.dataset.seat)] = raw.split(",").map((s) => s.trim()).filter(Boolean);
+          if (raw || event[input.name]) event[input.name] = lists;
+          continue;
+        }
         if (!raw) continue;
         if (input.dataset.kind === "array") {
           const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
@@ -634,7 +683,7 @@
         else if (raw === "true" || raw === "false") event[input.name] = raw === "true";
         else event[input.name] = raw;
       }
-      take([{ event, label: `${words(type.value)} ${JSON.stringify(event).slice(0, 80)}`, then: undefined }], true);
+      take([{ event, label: summary(event), then: undefined }], true);
     });
   }
 
