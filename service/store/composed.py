@@ -9,12 +9,31 @@ name for code that wants one of them alone.
 
 from __future__ import annotations
 
+from typing import Any
+
+from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
 from service.store.access import AccessStore
+from service.store.access_sql import AccessTables
 from service.store.base import ClubRecords, Collections, EventRecorder, Projections, ReadModels, Schema
+from service.store.sql import Database
 
 
 class ComposedStore:
     """The `Store` of a backend's parts."""
+
+    @classmethod
+    def on(cls, db: Database, *, events: EventRecorder, clubs: ClubRecords) -> dict[str, Any]:
+        """The parts of a backend whose own are its database (the schema), event log and club records:
+        the others are the SQL both backends share, run on `db` (arguments for `__init__`)."""
+        return {
+            "schema": db,
+            "events": events,
+            "projections": ProjectionTables(db),
+            "read_models": ReadModelTables(db),
+            "collections": CollectionTables(db),
+            "clubs": clubs,
+            "access": AccessTables(db),
+        }
 
     def __init__(
         self,

@@ -31,8 +31,6 @@ from psycopg import errors as pg_errors
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
-from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
-from service.store.access_sql import AccessTables
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
@@ -748,15 +746,7 @@ class PostgresStore(ComposedStore):
         self.url = url
         self.db = db = PostgresDatabase(url, min_size=min_size, max_size=max_size)
         events = PostgresEvents(db)
-        super().__init__(
-            schema=db,
-            events=events,
-            projections=ProjectionTables(db),
-            read_models=ReadModelTables(db),
-            collections=CollectionTables(db),
-            clubs=PostgresClubRecords(db),
-            access=AccessTables(db),
-        )
+        super().__init__(**self.on(db, events=events, clubs=PostgresClubRecords(db)))
         self.try_raw_update = events.try_raw_update
         self.try_raw_delete = events.try_raw_delete
 

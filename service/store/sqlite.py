@@ -20,8 +20,6 @@ from typing import Any
 
 import msgspec
 
-from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
-from service.store.access_sql import AccessTables
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
@@ -511,15 +509,7 @@ class SqliteStore(ComposedStore):
         self.path = path
         db = SqliteDatabase(path)
         events = SqliteEvents(db)
-        super().__init__(
-            schema=db,
-            events=events,
-            projections=ProjectionTables(db),
-            read_models=ReadModelTables(db),
-            collections=CollectionTables(db),
-            clubs=SqliteClubRecords(db),
-            access=AccessTables(db),
-        )
+        super().__init__(**self.on(db, events=events, clubs=SqliteClubRecords(db)))
         self.try_raw_update = events.try_raw_update
         self.try_raw_delete = events.try_raw_delete
 
