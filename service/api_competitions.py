@@ -43,8 +43,6 @@ from projections.tournaments import (
     tournament_standings,
 )
 from service.api_projections import counted_ids, league_games
-from service.auth import Principal
-from service.dependencies import require_club
 from service.guards import GUARDS, PUBLIC
 from service.readmodels import CollectionKind
 from service.records import GameRecords, NotFound
@@ -166,10 +164,9 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[TournamentIn],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        recorder = require_club(principal, club_id)
         ruleset = records.rulesets.get(data.ruleset)
         scoring = data.scoring
         bye = data.bye_points
@@ -195,9 +192,8 @@ class TournamentController(Controller):
 
     @get("/", sync_to_thread=True, summary="The club's tournaments", opt=PUBLIC)
     def list_tournaments(
-        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
+        self, club_id: FromPath[str], records: NamedDependency[GameRecords]
     ) -> list[TournamentCreated]:
-        require_club(principal, club_id)
         return [
             msgspec.json.decode(c.definition, type=TournamentCreated)
             for c in records.store.list_collections("tournament", club_id)
@@ -210,10 +206,8 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         return TournamentOut(tournament=state, version=version)
 
@@ -222,10 +216,8 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> TournamentEventsOut:
-        require_club(principal, club_id)
         stored = records.store.read_stream(stream_id(club_id, tournament_id))
         if not stored:
             raise NotFound("tournament", tournament_id)
@@ -249,10 +241,9 @@ class TournamentController(Controller):
         club_id: FromPath[str],
         tournament_id: FromPath[str],
         data: JSONBody[EntryIn],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         found = records.store.get_players(club_id, [data.player_id])
         if not found:
@@ -271,10 +262,9 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         player_id: FromPath[str],
         data: JSONBody[ReasonIn],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
-        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         event = PlayerWithdrew(player_id=player_id, reason=data.reason)
         return _record(records.store, recorder, tournament_id, state, version, [event])
@@ -284,11 +274,10 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
         """Refused (422 `round_not_finished`) while a table of the latest round has no finished game."""
-        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         if state.rounds:
             waiting = _unfinished_tables(records, club_id, state.rounds[-1])
@@ -314,11 +303,10 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         number: FromPath[int],
         data: JSONBody[ReasonIn],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
         """Its games are detached; the round is paired from the standings as they are now."""
-        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         unpaired = RoundUnpaired(round=number, reason=data.reason)
         check(state, unpaired)
@@ -338,12 +326,11 @@ class TournamentController(Controller):
         number: FromPath[int],
         table: FromPath[int],
         data: JSONBody[GameRef],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:
         """The game is of the tournament's ruleset and played by the table's players; in a two-sided
         game, in the seats the pairing gave (422 `wrong_seats` otherwise)."""
-        recorder = require_club(principal, club_id)
         state, version = _load(records.store, club_id, tournament_id)
         event = GameAttached(round=number, table=table, game_id=data.game_id)
         check(state, event)
@@ -379,11 +366,9 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         round: Annotated[int | None, QueryParameter(ge=0, description="after this round (default: the latest)")] = None,
     ) -> Standings:
-        require_club(principal, club_id)
         state, _ = _load(records.store, club_id, tournament_id)
         return _standings(records, club_id, state, round)
 
@@ -431,12 +416,10 @@ class RatingsController(Controller):
         self,
         club_id: FromPath[str],
         ruleset: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> RatingsOut:
         """OpenSkill (Plackett–Luce) ratings from every finished game of the club, kept by the projector
         and derived again when a correction changes a rated game."""
-        require_club(principal, club_id)
         records.rulesets.get(ruleset)
         return RatingsOut(ruleset=ruleset, players=self._rows(records, club_id, ruleset))
 
@@ -451,10 +434,8 @@ class RatingsController(Controller):
         club_id: FromPath[str],
         ruleset: FromPath[str],
         player_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> RatingHistoryOut:
-        require_club(principal, club_id)
         records.rulesets.get(ruleset)
         found = records.store.get_players(club_id, [player_id])
         if not found:
@@ -554,10 +535,9 @@ class RemovalController(Controller):
         game_id: FromPath[str],
         change: FromPath[str],
         data: JSONBody[RemovalIn],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> RemovalsOut:
-        recorder = require_club(principal, club_id)
         action = _ACTIONS.get(change)
         if action is None:
             raise NotFound("change (removal or restoration)", change)

@@ -14,13 +14,13 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 
 from domain.ruleset import Result
 from service.auth import Principal
-from service.dependencies import POSITION_HEADER, require_club, viewer_of
+from service.dependencies import POSITION_HEADER, viewer_of
 from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
 from service.positions import PositionTokens
 from service.records import GameRecords, NewGame
-from service.store.base import AppendResult, GameFilter, GameRecord, StoredEvent
+from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
 
 
 class GameOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -153,10 +153,9 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[NewGame],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> GameOut:
-        recorder = require_club(principal, club_id)
         record, result = records.create_game(club_id, data, recorder)
         bind(game_id=record.game_id)
         get_logger().info("game.created", ruleset=record.ruleset)
@@ -166,7 +165,6 @@ class GameController(Controller):
     def list_games(
         self,
         club_id: FromPath[str],
-        principal: NamedDependency[Principal],
         state: State,
         ruleset: FromQuery[str | None] = None,
         player: FromQuery[str | None] = None,
@@ -176,7 +174,6 @@ class GameController(Controller):
         limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
         offset: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
     ) -> GamesOut:
-        require_club(principal, club_id)
         where = GameFilter(
             ruleset=ruleset,
             player_id=player,
@@ -193,10 +190,8 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> GameOut:
-        require_club(principal, club_id)
         return _game_out(await records.game_async(club_id, game_id))
 
     @post(
@@ -216,12 +211,11 @@ class GameController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         data: JSONBody[AppendIn],
-        principal: NamedDependency[Principal],
+        recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
         state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Response[AppendOut]:
-        recorder = require_club(principal, club_id)
         result = await records.append_async(
             club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
         )
@@ -234,12 +228,10 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         after: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
     ) -> EventsOut:
-        require_club(principal, club_id)
         events = records.events(club_id, game_id, after, limit)
         return EventsOut(
             game_id=game_id,
@@ -262,7 +254,6 @@ class GameController(Controller):
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
         version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> StateOut:
-        require_club(principal, club_id)
         viewer = viewer_of(view, seat)
         if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
             stream = await records.stream_async(club_id, game_id)
@@ -277,14 +268,12 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> ResultOut:
         """Scores as the view asked may know them (G-2): until the game is over, a card the viewer has
         not seen counts for nothing (a face-down convoy, captured cards lying face down)."""
-        require_club(principal, club_id)
         viewer = viewer_of(view, seat)
         version, result = await records.result_async(club_id, game_id, viewer)
         return ResultOut(game_id=game_id, version=version, result=result)
@@ -295,10 +284,8 @@ class GameController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         seat: Annotated[int, QueryParameter(ge=0, le=MAX_INT)],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LegalOut:
-        require_club(principal, club_id)
         version, events = await records.legal_events_async(club_id, game_id, seat)
         return LegalOut(
             game_id=game_id,

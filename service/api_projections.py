@@ -40,7 +40,7 @@ from projections.replay import (
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.auth import Principal, Watch
-from service.dependencies import require_club, viewer_of
+from service.dependencies import viewer_of
 from service.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.live import Live
@@ -264,7 +264,6 @@ class ReplayController(Controller):
         correction that voided them) and the first step of every chapter, to jump by. The narration is
         told for the view asked (G-2): the public's never names a card the public has not seen, a seat's
         names its own draws, the full record's tells everything."""
-        require_club(principal, club_id)
         viewer = viewer_of(view, seat)
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
@@ -290,7 +289,6 @@ class ReplayController(Controller):
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> StepView:
         """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded."""
-        require_club(principal, club_id)
         viewer = viewer_of(view, seat)
         record, ruleset = _game(records, club_id, game_id)
         if viewer.seat is not None:
@@ -317,7 +315,6 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         correction: Annotated[
             int | None,
@@ -326,7 +323,6 @@ class ReplayController(Controller):
             ),
         ] = None,
     ) -> GameChangesOut:
-        require_club(principal, club_id)
         record = records.game(club_id, game_id)
         store = records.store
         changes = store.result_changes(record.stream_id)
@@ -383,11 +379,9 @@ class ReplayController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         data: JSONBody[DelayIn],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
     ) -> SpectatorDelay:
-        require_club(principal, club_id)
         record = records.game(club_id, game_id)
         delay = SpectatorDelay(events=data.events, seconds=data.seconds)
         records.store.set_spectator_delay(record.stream_id, delay)
@@ -402,10 +396,8 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> SpectatorDelay:
-        require_club(principal, club_id)
         return records.store.spectator_delay(records.game(club_id, game_id).stream_id)
 
     @get(
@@ -432,7 +424,6 @@ class ReplayController(Controller):
         (narration, seat, chapters) and the public state after it. Reconnect with `Last-Event-ID` to
         resume without loss or duplicates. With a spectator delay, steps are held back until they are
         that many events or seconds old."""
-        require_club(principal, club_id)
         record, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
         live = LiveGame(state.live, records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
@@ -518,10 +509,8 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[LeagueIn],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
-        require_club(principal, club_id)
         records.rulesets.get(data.ruleset)
         league = League(**msgspec.structs.asdict(data))
         check_league(league)
@@ -533,10 +522,7 @@ class LeagueController(Controller):
         return LeagueOut(league=league, game_ids=())
 
     @get("/", sync_to_thread=True, summary="The club's leagues", opt=PUBLIC)
-    def list_leagues(
-        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
-    ) -> list[LeagueOut]:
-        require_club(principal, club_id)
+    def list_leagues(self, club_id: FromPath[str], records: NamedDependency[GameRecords]) -> list[LeagueOut]:
         return [
             LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
             for c in records.store.list_collections("league", club_id)
@@ -547,10 +533,8 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
-        require_club(principal, club_id)
         league, game_ids = _league(records, club_id, league_id)
         return LeagueOut(league=league, game_ids=game_ids)
 
@@ -560,10 +544,8 @@ class LeagueController(Controller):
         club_id: FromPath[str],
         league_id: FromPath[str],
         data: JSONBody[GameRef],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
-        require_club(principal, club_id)
         league, _ = _league(records, club_id, league_id)
         record = _assign(records, club_id, league.ruleset, data.game_id)
         if not record.finished:
@@ -585,14 +567,12 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         as_of: Annotated[
             date | None, QueryParameter(description="count games finished on or before this date (default: all)")
         ] = None,
     ) -> Standings:
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
-        require_club(principal, club_id)
         league, assigned = _league(records, club_id, league_id)
         game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
         table = league_table(
@@ -612,10 +592,8 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[CampaignIn],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
-        require_club(principal, club_id)
         check_player_count(records.rulesets.get(data.ruleset), len(data.players))
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
         known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
@@ -628,10 +606,7 @@ class CampaignController(Controller):
         return CampaignOut(campaign=campaign, game_ids=())
 
     @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
-    def list_campaigns(
-        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
-    ) -> list[CampaignOut]:
-        require_club(principal, club_id)
+    def list_campaigns(self, club_id: FromPath[str], records: NamedDependency[GameRecords]) -> list[CampaignOut]:
         return [
             CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
             for c in records.store.list_collections("campaign", club_id)
@@ -642,10 +617,8 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
-        require_club(principal, club_id)
         campaign, game_ids = _campaign(records, club_id, campaign_id)
         return CampaignOut(campaign=campaign, game_ids=game_ids)
 
@@ -655,10 +628,8 @@ class CampaignController(Controller):
         club_id: FromPath[str],
         campaign_id: FromPath[str],
         data: JSONBody[GameRef],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
-        require_club(principal, club_id)
         campaign, assigned = _campaign(records, club_id, campaign_id)
         game_ids, _ = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         _assign(records, club_id, campaign.ruleset, data.game_id)
@@ -684,10 +655,8 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
     ) -> CampaignStatus:
-        require_club(principal, club_id)
         campaign, assigned = _campaign(records, club_id, campaign_id)
         game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
         summaries = records.store.game_summaries(club_id, game_ids)

@@ -28,7 +28,7 @@ from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
 from service.api_games import GameController
 from service.api_projections import HANDLERS as PROJECTION_HANDLERS
 from service.auth import Authenticator
-from service.dependencies import provide_principal, provide_records, provide_rulesets
+from service.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
 from service.errors import exception_handlers, problem
 from service.guards import club_exists, is_operator
 from service.keys_api import HANDLERS as KEY_HANDLERS
@@ -234,6 +234,7 @@ def create_app(
             "principal": Provide(provide_principal, sync_to_thread=False),
             "records": Provide(provide_records),
             "rulesets": Provide(provide_rulesets, sync_to_thread=False),
+            "recorder": Provide(provide_recorder, sync_to_thread=False),
         },
         route_handlers=[
             ClubController,

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from litestar import Request
 from litestar.datastructures import State
 from litestar.di import NamedDependency
-from litestar.exceptions import PermissionDeniedException, ValidationException
+from litestar.exceptions import ValidationException
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from domain.registry import Rulesets
@@ -99,16 +99,10 @@ def opened_token(tokens: PositionTokens, club_id: str, token: str, source: str) 
         ) from None
 
 
-def require_club(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
-    """A club's key reaches only its own club; the operator reaches every club."""
-    if not principal.operator and principal.club_id != club_id:
-        raise PermissionDeniedException(detail="This key belongs to another club.")
+def provide_recorder(principal: NamedDependency[Principal], club_id: FromPath[str]) -> Recorder:
+    """Who records in a club's name: the club and the key. That the key may reach the club was decided
+    by the guard (`service.guards.check`) before any handler ran."""
     return Recorder(club_id=club_id, key_id=principal.key_id)
-
-
-def require_operator(principal: NamedDependency[Principal]) -> None:
-    if not principal.operator:
-        raise PermissionDeniedException(detail="Only the operator key may do this.")
 
 
 def viewer_of(view: str, seat: int | None) -> Viewer:
