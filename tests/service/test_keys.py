@@ -4,6 +4,7 @@ every process at once, and live streams that end when their key is revoked."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -312,3 +313,31 @@ def test_a_listening_process_reads_no_revocation_counter_per_request_yet_refuses
         assert first.post(f"/clubs/c1/keys/{key_id}/revoke", headers=Api.auth(OPERATOR)).status_code == 200
         assert second.get("/clubs/c1/players", headers=Api.auth(token)).status_code == 401
         assert reads[0] == 0
+
+
+def club_routes(app: Any) -> list[tuple[str, str]]:
+    """(method, path format) of every API route under a club that the API guard stands before."""
+    from service.guards import authorize
+
+    found = []
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            if "{club_id" not in route.path_format or authorize not in handler.resolve_guards():
+                continue
+            for method in sorted(handler.http_methods - {"HEAD", "OPTIONS"}):
+                found.append((method, route.path_format))
+    return found
+
+
+def test_no_route_under_a_club_answers_a_key_of_another_club(club: Club) -> None:
+    """Club authorisation lives in the guard alone: every route under `/clubs/{club_id}` refuses another
+    club's key with a 403 before its handler runs, whatever the rest of the request holds."""
+    other = club.api.club("c2")
+    routes = club_routes(club.site.app)
+    assert len(routes) >= 40  # every controller's routes, not a few
+    for method, path in routes:
+        url = path.replace("{club_id}", "c1").replace("{game_id}", club.game)
+        # Every other path parameter gets a made-up value: the guard answers before anything is looked up.
+        url = re.sub(r"\{[a-z_]+(:[a-z]+)?\}", "1", url)
+        answer = club.api.client.request(method, url, headers=Api.auth(other), json={})
+        problem(answer, 403, "another club")
