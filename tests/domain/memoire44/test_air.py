@@ -1017,17 +1017,21 @@ def test_a_bomb_on_an_objective_its_side_holds_is_refused():
 # ---------------------------------------------------------------- M44-AIR-17: at an Overlord team table
 
 
-def air_team_table(options: dict[str, Any] = AIR) -> Table:
-    """The Overlord table of six (test_overlord), with the air rules: the Axis to play."""
+def air_team_table(options: dict[str, Any] = AIR, give: bool = True) -> Table:
+    """The Overlord table of six (test_overlord), with the air rules: the Axis to play, its commander having
+    handed Bea and Chloe a card each unless `give` is False."""
     data = m44(UNITS, board_type="OVERLORD", starting="PLAYER1", options=options)
     game = Table(with_resource(_team_setup(data), "air_pack", TEST_AIR_PACK))
     for seat, cards in ((ALAIN, AXIS_HAND), (DENIS, ALLIED_HAND)):
         for card in cards:
             game.accept(CardDrawn(seat=seat, card=card))
     game.accept(AirCardDrawn(seat=BEA, card="fighter_sweep"), AirCardDrawn(seat=ALAIN, card="bomb_run"))
-    game.accept(
-        CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"), Gift(general=CHLOE, card="attack_centre")))
-    )
+    if give:
+        game.accept(
+            CardsGiven(
+                seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"), Gift(general=CHLOE, card="attack_centre"))
+            )
+        )
     return game
 
 
@@ -1051,6 +1055,21 @@ def test_the_general_who_played_the_card_deploys_the_plane_and_no_plane_fights_b
     game.accept(CardPlayed(seat=BEA, card="probe_left"), UnitsOrdered(seat=BEA, units=(0,)))
     game.accept(AirStrike(seat=CHLOE, target=(4, 26), dice=1, faces=("star",)))
     assert not can_act_now(game.state)  # M44-OV-6: an air attack is a battle too
+
+
+def test_an_air_sortie_at_a_team_table_goes_beside_a_section_card_never_alone():
+    sorties = AIR | {"air_sorties": {"AXIS": 1, "ALLIES": 1}}
+    game = air_team_table(sorties, give=False)
+    for seat in (ALAIN, CHLOE):
+        error = game.refused(CardPlayed(seat=seat, card="air_sortie"))
+        assert _rule(error) == ("M44-AIR-17", "sortie_alone")  # the commander hands out cards every turn
+        assert CardPlayed(seat=seat, card="air_sortie") not in RULESET.legal_events(game.state, seat)
+    game = air_team_table(sorties)
+    error = game.refused(CardPlayed(seat=CHLOE, card="air_sortie"))
+    assert _rule(error) == ("M44-AIR-15", "sortie_timing")  # after a card's orders
+    game.accept(CardPlayed(seat=CHLOE, card="attack_centre"), UnitsOrdered(seat=CHLOE, units=(1,)))
+    game.accept(CardPlayed(seat=CHLOE, card="air_sortie"))  # beside Chloe's section card (M44-AIR-15)
+    assert game.state.air.sorties == (0, 1)
 
 
 def test_a_plane_at_a_team_table_is_ordered_by_the_general_of_its_section():
