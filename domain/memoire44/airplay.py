@@ -182,8 +182,8 @@ def played_as_sortie(state: State, card: str) -> str:
 
 
 def sortie_problem(state: State, camp: int) -> RuleError | None:
-    """Why `camp` cannot play one of its Air Sortie cards now, or None (M44-AIR-15): beside the turn's
-    section card, after its orders and before any battle, once a turn."""
+    """Why `camp` cannot play one of its Air Sortie cards now, or None (M44-AIR-15): alone, as the turn's
+    card, or beside the turn's section card, after its orders and before any battle, once a turn."""
     air = state.air
     if air is None or air.sorties is None:
         return _refuse("M44-AIR-15", "no_air_sortie", "This game deals no Air Sortie cards.")
@@ -192,12 +192,14 @@ def sortie_problem(state: State, camp: int) -> RuleError | None:
     if camp != state.active:
         return _refuse("M44-AIR-15", "sortie_timing", "An Air Sortie is played in its side's own turn.")
     if state.phase == "card":
-        return _refuse(
-            "M44-AIR-10",
-            "sortie_alone",
-            "An Air Sortie played alone is not recorded yet (the record ends a turn with its draw, and an Air "
-            "Sortie is not replaced); play it beside a section card.",
-        )
+        if state.teams:
+            return _refuse(
+                "M44-AIR-17",
+                "sortie_alone",
+                "At a team table the commander-in-chief hands out command cards every turn: an Air Sortie is "
+                "played beside a section card a general played.",
+            )
+        return None  # alone, as the turn's only card; rules.py checks what must come before any card
     if state.phase != "move":
         return _refuse(
             "M44-AIR-15", "sortie_timing", "An Air Sortie is played after the section card's orders, before any battle."
@@ -210,14 +212,20 @@ def sortie_problem(state: State, camp: int) -> RuleError | None:
     return None
 
 
-def sortie_played(state: State, camp: int) -> State:
-    """An Air Sortie played beside the section card: spent, never replaced; the turn's card stays the section
-    card, so a Counter-Attack copies that alone (M44-AIR-15)."""
+def sortie_played(state: State, camp: int, beside: bool) -> State:
+    """An Air Sortie played, spent and never replaced (M44-AIR-15). Beside the section card, the turn's card
+    stays the section card, so a Counter-Attack copies that alone; alone, it is the turn's card."""
     air = _air(state)
     assert air.sorties is not None
     left = list(air.sorties)
     left[camp] -= 1
-    return _with_air(state, replace(air, sorties=(left[0], left[1]), sortie_played=True))
+    return _with_air(state, replace(air, sorties=(left[0], left[1]), sortie_played=beside))
+
+
+def lone_sortie(state: State) -> bool:
+    """Whether the turn's only card is an Air Sortie held apart from the hand: nothing to replace, so the
+    turn ends with no draw for its side (M44-AIR-15)."""
+    return state.card == AIR_SORTIE
 
 
 def _no_air() -> RuleError:

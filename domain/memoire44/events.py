@@ -24,6 +24,13 @@ class CardDrawn(Event, tag="memoire44.card_drawn", kw_only=True, frozen=True):
     card: str | None = None
 
 
+class TurnEnded(Event, tag="memoire44.turn_ended", kw_only=True, frozen=True):
+    """The active side ends a turn that draws it no command card: one whose only card was an Air Sortie
+    held apart from the hand, which is never replaced (M44-AIR-15). Every other turn ends with its draw."""
+
+    seat: int
+
+
 class CardPlayed(Event, tag="memoire44.card_played", kw_only=True, frozen=True):
     """A command card played face up. `card` is the card played. `section` is the tactic-card choice of
     a section (Infantry Assault); `target` the ordered enemy unit's hex an Ambush answers. `as_card` is
@@ -292,6 +299,7 @@ class ReinforcementPlaced(Event, tag="memoire44.reinforcement_placed", kw_only=T
 
 Memoire44Event = Union[  # noqa: UP007 (a runtime union for msgspec)
     CardDrawn,
+    TurnEnded,
     CardPlayed,
     CardDiscarded,
     DeckReshuffled,

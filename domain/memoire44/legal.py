@@ -25,7 +25,7 @@ from domain.memoire44.battlefield import (
     unit_at,
 )
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
+from domain.memoire44.catalogue import AIR_SORTIE, ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.dday import full_strength
 from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN
 from domain.memoire44.events import (
@@ -46,6 +46,7 @@ from domain.memoire44.events import (
     ReinforcementPlaced,
     ReinforcementsRolled,
     Retreated,
+    TurnEnded,
     UnitMoved,
     UnitsOrdered,
     VisibilityRolled,
@@ -72,6 +73,7 @@ from domain.memoire44.rules import (
     hands_out_token,
     known_copies,
     leaves_room,
+    lone_sortie_problem,
     marines_extra,
     move_allowance,
     moves_allowed,
@@ -179,7 +181,10 @@ def _game_events(state: State, seat: int) -> list[Any]:
     events.extend(_placements(state, seat, camp))
     events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
-    events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+    if airplay.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+        events.append(TurnEnded(seat=seat))
+    else:
+        events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
 
 
@@ -364,6 +369,8 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
         elif effective != "ambush":
             events.append(CardPlayed(seat=seat, card=card))
         events.extend(CardPlayed(seat=seat, card=card, as_card=other) for other in recon_played_as(state, camp, card))
+    if lone_sortie_problem(state, camp) is None:  # M44-AIR-15: an Air Sortie as the turn's only card
+        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
     return commits + events
 
 

@@ -38,6 +38,7 @@ from domain.memoire44.events import (
     ReinforcementPlaced,
     ReinforcementsRolled,
     Retreated,
+    TurnEnded,
     UnitMoved,
     UnitsOrdered,
     VisibilityRolled,
@@ -150,6 +151,8 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
         if event.card == "ambush":
             target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
             return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
+        if event.card == AIR_SORTIE and before.phase == "card":  # M44-AIR-15: alone, as the turn's card
+            return f"{who} play an Air Sortie alone: it orders their plane and is not replaced."
         if event.card == AIR_SORTIE:  # M44-AIR-15
             return f"{who} play an Air Sortie beside {CARDS[str(before.effective)].name}: it orders their plane."
         name = CARDS[event.card].name
@@ -163,6 +166,8 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             name += " from under the commissar token"
         section = f" on the {event.section}" if event.section else ""
         return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
+    if isinstance(event, TurnEnded):  # M44-AIR-15
+        return f"{who} end their turn without drawing: the Air Sortie is not replaced."
     if isinstance(event, CardDiscarded):
         return f"{who} keep one card and discard {CARDS[event.card].name}."
     if isinstance(event, DeckReshuffled):

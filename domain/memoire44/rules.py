@@ -72,6 +72,7 @@ from domain.memoire44.events import (
     ReinforcementPlaced,
     ReinforcementsRolled,
     Retreated,
+    TurnEnded,
     UnitMoved,
     UnitsOrdered,
     VisibilityRolled,
@@ -606,24 +607,35 @@ def _check_nothing_to_take(state: State) -> None:
         )
 
 
+def _check_turn_done(state: State, camp: int) -> None:
+    """What must happen before the active side ends its turn, with its draw or without one (M44-6)."""
+    if state.ambush_target is not None:
+        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+    if given_left(state):
+        raise _refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
+    if placement_due(state, camp):
+        raise _refuse(
+            "M44-OV-8",
+            "place_first",
+            "Eastern Front: the commander-in-chief places one to three cards under the commissar token before "
+            "the draw.",
+        )
+    _check_reinforcement_roll(state, camp)
+
+
 def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
     _check_nothing_to_take(state)
     if state.phase in ("deal", "draw"):
         if state.draws_due[camp] == 0:
             raise _refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
     elif state.phase in ("move", "battle") and camp == state.active:
-        if state.ambush_target is not None:
-            raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
-        if given_left(state):
-            raise _refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
-        if placement_due(state, camp):
+        if airplay.lone_sortie(state):
             raise _refuse(
-                "M44-OV-8",
-                "place_first",
-                "Eastern Front: the commander-in-chief places one to three cards under the commissar token before "
-                "the draw.",
+                "M44-AIR-15",
+                "sortie_not_replaced",
+                "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
             )
-        _check_reinforcement_roll(state, camp)
+        _check_turn_done(state, camp)
     else:
         raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
     if pile_size(state) == 0 or state.reshuffle_due:
@@ -634,8 +646,8 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
 
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     _check_nothing_to_take(state)
-    if event.card == AIR_SORTIE:  # M44-AIR-15: held apart from the hand, played beside the turn's card
-        problem = airplay.sortie_problem(state, camp)
+    if event.card == AIR_SORTIE:  # M44-AIR-15: held apart from the hand, alone or beside the turn's card
+        problem = lone_sortie_problem(state, camp) if state.phase == "card" else airplay.sortie_problem(state, camp)
         if problem is not None:
             raise problem
         return
@@ -678,6 +690,39 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
     if effective == "ambush":
         raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+
+
+def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
+    """Why `camp` cannot play an Air Sortie as its turn's only card now (M44-AIR-15), or None: where any
+    command card would come."""
+    problem = airplay.sortie_problem(state, camp)
+    if problem is not None:
+        return problem
+    if visibility_roll_due(state, camp):
+        return _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if camp == commissar_camp(state):
+        # M44-RU-1: the commissar's side plays the card from under the token, or one exempt from the delay,
+        # each turn; an Air Sortie held apart is neither, so it goes beside that card's section card.
+        return _refuse(
+            "M44-RU-1",
+            "sortie_beside_token",
+            "Under the commissar the side's card comes from under the token (or is one played at once): an Air "
+            "Sortie is played beside a section card.",
+        )
+    return None
+
+
+def _validate_turn_ended(state: State, event: TurnEnded, camp: int) -> None:
+    _check_nothing_to_take(state)
+    if camp != state.active or state.phase not in ("move", "battle"):
+        raise _refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
+    if not airplay.lone_sortie(state):
+        raise _refuse(
+            "M44-6",
+            "draw_to_end",
+            "A turn ends with its draw; only a lone Air Sortie's turn draws nothing (M44-AIR-15).",
+        )
+    _check_turn_done(state, camp)
 
 
 def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
@@ -1567,6 +1612,7 @@ def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
 
 _VALIDATORS: dict[type, Callable[..., None]] = {
     CardDrawn: _validate_drawn,
+    TurnEnded: _validate_turn_ended,
     CardPlayed: _validate_played,
     DiceRolled: _validate_rolled,
     UnitsOrdered: _validate_ordered,
@@ -1646,19 +1692,30 @@ def _next_turn(state: State) -> State:
     )
 
 
+def _turn_over(state: State) -> State:
+    """The active side's orders and battles are over: the draws the turn gives each side are due (M44-6)."""
+    due = [0, 0]
+    if state.teams:
+        # M44-OV-4: the commander-in-chief draws two, up to the scenario's hand size.
+        held = cards_held(state, state.active)  # M44-OV-8: the cards under the commissar token count
+        due[state.active] = max(0, min(COMMANDER_DRAWS, state.hand_limit[state.active] - held))
+    elif not airplay.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+        due[state.active] = 2 if state.effective in RECON_CARDS else 1
+    if state.ambush is not None:
+        due[state.ambush] += 1
+    return replace(state, phase="draw", draws_due=(due[0], due[1]), pending=None)
+
+
+def _evolve_turn_ended(state: State, event: TurnEnded) -> State:
+    state = _turn_over(state)
+    # The enemy still draws for an Ambush it played against the plane (M44-AIR-12).
+    return state if state.draws_due != (0, 0) else _next_turn(state)
+
+
 def _evolve_drawn(state: State, event: CardDrawn) -> State:
     camp = state.seat_camp[event.seat]
     if state.phase in ("move", "battle"):
-        due = [0, 0]
-        if state.teams:
-            # M44-OV-4: the commander-in-chief draws two, up to the scenario's hand size.
-            held = cards_held(state, state.active)  # M44-OV-8: the cards under the commissar token count
-            due[state.active] = max(0, min(COMMANDER_DRAWS, state.hand_limit[state.active] - held))
-        else:
-            due[state.active] = 2 if state.effective in RECON_CARDS else 1
-        if state.ambush is not None:
-            due[state.ambush] += 1
-        state = replace(state, phase="draw", draws_due=(due[0], due[1]), pending=None)
+        state = _turn_over(state)
     hand = state.hands[camp]
     hand = (
         Hand(known=(*hand.known, event.card), unknown=hand.unknown)
@@ -1686,8 +1743,10 @@ def _evolve_discarded(state: State, event: CardDiscarded) -> State:
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
-    if event.card == AIR_SORTIE:
-        return airplay.sortie_played(state, camp)
+    if event.card == AIR_SORTIE:  # M44-AIR-15: alone it is the turn's card, beside one it only orders the plane
+        alone = state.phase == "card"
+        state = airplay.sortie_played(state, camp, beside=not alone)
+        return _card_in_play(state, event, camp) if alone else state
     if state.teams and event.card != "ambush":
         return _evolve_team_play(state, event, camp)
     if event.card != "ambush" and plays_from_token(state, camp):
@@ -2113,6 +2172,7 @@ def _evolve_end(state: State, event: GameEnded) -> State:
 
 _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     CardDrawn: _evolve_drawn,
+    TurnEnded: _evolve_turn_ended,
     CardPlayed: _evolve_played,
     DiceRolled: _evolve_rolled,
     UnitsOrdered: _evolve_ordered,

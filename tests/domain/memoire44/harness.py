@@ -355,7 +355,8 @@ class RandomTable:
         if combat and (not options or rng.random() < 0.2):
             return self.fill(rng.choice(combat))
         # The air rules (M44-AIR-3 to M44-AIR-8): planes deployed with real cards, ordered, flown, fighting.
-        # An Air Sortie (M44-AIR-15) is played beside the section card like an air event.
+        # An Air Sortie (M44-AIR-15) is played alone as the turn's card, or beside the section card, like an air
+        # event.
         sortie = [e for _, e in options if isinstance(e, CardPlayed) and e.card == AIR_SORTIE]
         air = sortie + [
             e

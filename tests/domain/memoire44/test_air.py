@@ -14,6 +14,7 @@ import pytest
 from domain.memoire44 import RULESET
 from domain.memoire44.airplay import bomb_target
 from domain.memoire44.board import hex_name
+from domain.memoire44.catalogue import ARMOUR, ARTILLERY, INFANTRY, UNIT_TYPES
 from domain.memoire44.events import (
     AirCardDrawn,
     AirStrike,
@@ -31,6 +32,7 @@ from domain.memoire44.events import (
     PlaneMoved,
     PlaneOrdered,
     Retreated,
+    TurnEnded,
     UnitMoved,
     UnitsOrdered,
     VisibilityRolled,
@@ -812,10 +814,8 @@ def test_a_counter_attack_on_a_section_card_and_air_sortie_copies_the_section_ca
     assert game.state.effective == "attack_centre" and not game.state.air.sortie_played
 
 
-def test_air_sorties_are_refused_alone_beside_a_tactic_card_when_spent_or_not_dealt():
+def test_air_sorties_are_refused_beside_a_tactic_card_when_spent_or_not_dealt():
     game = sortie_table()
-    error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
-    assert _rule(error) == ("M44-AIR-10", "sortie_alone")  # not recorded yet
     game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=()))
     assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "beside_section")
     assert _rule(game.refused(CardPlayed(seat=AXIS, card="air_sortie"))) == ("M44-AIR-15", "sortie_timing")
@@ -828,6 +828,75 @@ def test_air_sorties_are_refused_alone_beside_a_tactic_card_when_spent_or_not_de
     with pytest.raises(RuleError) as refused:
         RULESET.initial(air_setup(options={"air_sorties": {"ALLIES": 1}}))
     assert _rule(refused.value) == ("M44-AIR-15", "no_air_rules")
+
+
+def test_an_air_sortie_played_alone_orders_the_plane_and_ends_the_turn_without_a_draw():
+    game = sortie_table()
+    assert CardPlayed(seat=ALLIES, card="air_sortie") in RULESET.legal_events(game.state, ALLIES)
+    before = game.state
+    event = CardPlayed(seat=ALLIES, card="air_sortie")
+    game.accept(event)
+    text = RULESET.narrate(before, event, game.state, Viewer.public()).text
+    assert text == "Allies (Bea) play an Air Sortie alone: it orders their plane and is not replaced."
+    state = game.state
+    assert state.card == state.effective == "air_sortie" and state.air.sorties == (1, 1)  # M44-AIR-15
+    assert state.hands[ALLIES].size == 4 and "air_sortie" not in state.discard  # held apart, spent
+    public = RULESET.view(state, Viewer.public())
+    assert public["card"] == "air_sortie" and [h["air_sorties"] for h in public["air"]["hands"]] == [1, 1]
+    assert _rule(game.refused(UnitsOrdered(seat=ALLIES, units=(3,)))) == ("M44-5", "wrong_order")
+    game.accept(UnitsOrdered(seat=ALLIES, units=()))
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-AIR-15", "beside_section")
+    game.accept(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(5, 11)))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((4, 10), (3, 9)), markers=((3, 9),)))
+    game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("infantry",)))
+    error = game.refused(CardDrawn(seat=ALLIES, card="attack_left"))
+    assert _rule(error) == ("M44-AIR-15", "sortie_not_replaced")
+    legal = RULESET.legal_events(game.state, ALLIES)
+    assert TurnEnded(seat=ALLIES) in legal and not any(isinstance(e, CardDrawn) for e in legal)
+    assert _rule(game.refused(TurnEnded(seat=AXIS))) == ("M44-6", "not_ending")
+    before = game.state
+    game.accept(TurnEnded(seat=ALLIES))
+    text = RULESET.narrate(before, TurnEnded(seat=ALLIES), game.state, Viewer.public()).text
+    assert text == "Allies (Bea) end their turn without drawing: the Air Sortie is not replaced."
+    state = game.state
+    assert (state.active, state.phase, state.hands[ALLIES].size) == (AXIS, "card", 4)
+    assert plane_hex(game, "spitfire") == (3, 9)  # deployed this turn, so it stays (M44-AIR-4)
+    # A Counter-Attack copies the lone Air Sortie; being a command card, it is replaced by the draw.
+    game.accept(CardPlayed(seat=AXIS, card="counter_attack"))
+    assert game.state.effective == "air_sortie"
+    game.accept(UnitsOrdered(seat=AXIS, units=()))
+    assert _rule(game.refused(TurnEnded(seat=AXIS))) == ("M44-6", "draw_to_end")
+    game.accept(CardDrawn(seat=AXIS, card="probe_left"))
+    assert game.state.active == ALLIES and game.state.hands[AXIS].size == 4
+
+
+def test_a_lone_air_sortie_turn_still_draws_the_enemy_its_ambush_card():
+    game = sortie_table(axis=("attack_centre", "ambush", "recon_1_centre", "direct_from_hq"))
+    game.accept(CardPlayed(seat=ALLIES, card="air_sortie"), UnitsOrdered(seat=ALLIES, units=()))
+    game.accept(PlaneDeployed(seat=ALLIES, plane="spitfire", card="fighter_sweep", hex=(4, 10)))
+    game.accept(PlaneMoved(seat=ALLIES, plane="spitfire", path=((3, 9),), markers=((3, 9),)))
+    game.accept(CardPlayed(seat=AXIS, card="ambush", target=(3, 9)))  # M44-AIR-12
+    game.accept(AntiAircraft(seat=AXIS, unit=0, dice=3, faces=("star", "star", "star")))
+    game.accept(AirStrike(seat=ALLIES, target=(3, 9), dice=1, faces=("star",)))
+    state = game.accept(TurnEnded(seat=ALLIES))
+    assert (state.phase, state.draws_due, state.active) == ("draw", (1, 0), ALLIES)  # the Axis replaces Ambush
+    assert _rule(game.refused(CardDrawn(seat=ALLIES))) == ("M44-6", "no_draw_due")
+    state = game.accept(CardDrawn(seat=AXIS, card="probe_left"))
+    assert (state.phase, state.active, state.hands[AXIS].size) == ("card", AXIS, 4)
+
+
+def test_a_lone_air_sortie_is_refused_out_of_turn_at_night_under_the_commissar_and_at_team_tables():
+    game = sortie_table()
+    assert _rule(game.refused(CardPlayed(seat=AXIS, card="air_sortie"))) == ("M44-AIR-15", "sortie_timing")
+    assert _rule(game.refused(TurnEnded(seat=ALLIES))) == ("M44-6", "not_ending")  # no card played yet
+    game.accept(CardPlayed(seat=ALLIES, card="air_sortie"))
+    assert _rule(game.refused(TurnEnded(seat=ALLIES))) == ("M44-6", "not_ending")  # its orders first
+    game = sortie_table(options=SORTIES | {"night_visibility_rules": True})
+    assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-NT-1", "roll_for_light")
+    game = sortie_table(options=SORTIES | {"russian_commissar_rule": "ALLIES"})
+    error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
+    assert _rule(error) == ("M44-RU-1", "sortie_beside_token")
+    assert CardPlayed(seat=ALLIES, card="air_sortie") not in RULESET.legal_events(game.state, ALLIES)
 
 
 def test_air_power_is_played_as_an_air_sortie_where_sorties_are_dealt():
@@ -856,6 +925,20 @@ def test_a_german_recon_under_blitz_is_played_as_an_air_sortie_where_sorties_are
     assert _rule(error) == ("M44-BL-1", "not_as_card")
     game.accept(CardPlayed(seat=AXIS, card="recon_1_centre", as_card="air_sortie"))
     assert game.state.effective == "air_sortie"
+
+
+# ---------------------------------------------------------------- M44-AIR-10: what is not recorded
+
+
+def test_no_destroyer_is_recorded_so_none_fires_at_a_plane():
+    # M44-AIR-10: the summary gives destroyers only their fire at planes, so the record knows no ship unit: the
+    # units that fire at a plane are infantry, armour and artillery, and a scenario placing a unit the record
+    # does not know (whatever name the file gives a destroyer) is refused on import, naming that unit.
+    assert set(UNIT_TYPES) == {INFANTRY, ARMOUR, ARTILLERY}
+    kind = RULESET.resource_kinds["scenario"]
+    with pytest.raises(ResourceError) as error:
+        kind.parse(m44([*HEXES, hexagon(0, 12, unit="destroyerus")], options=AIR))
+    assert [(e["field"], "destroyerus" in e["message"]) for e in error.value.errors] == [("unit", True)]
 
 
 # ---------------------------------------------------------------- M44-AIR-16: bombing the D-Day control objectives
@@ -934,17 +1017,21 @@ def test_a_bomb_on_an_objective_its_side_holds_is_refused():
 # ---------------------------------------------------------------- M44-AIR-17: at an Overlord team table
 
 
-def air_team_table(options: dict[str, Any] = AIR) -> Table:
-    """The Overlord table of six (test_overlord), with the air rules: the Axis to play."""
+def air_team_table(options: dict[str, Any] = AIR, give: bool = True) -> Table:
+    """The Overlord table of six (test_overlord), with the air rules: the Axis to play, its commander having
+    handed Bea and Chloe a card each unless `give` is False."""
     data = m44(UNITS, board_type="OVERLORD", starting="PLAYER1", options=options)
     game = Table(with_resource(_team_setup(data), "air_pack", TEST_AIR_PACK))
     for seat, cards in ((ALAIN, AXIS_HAND), (DENIS, ALLIED_HAND)):
         for card in cards:
             game.accept(CardDrawn(seat=seat, card=card))
     game.accept(AirCardDrawn(seat=BEA, card="fighter_sweep"), AirCardDrawn(seat=ALAIN, card="bomb_run"))
-    game.accept(
-        CardsGiven(seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"), Gift(general=CHLOE, card="attack_centre")))
-    )
+    if give:
+        game.accept(
+            CardsGiven(
+                seat=ALAIN, gifts=(Gift(general=BEA, card="probe_left"), Gift(general=CHLOE, card="attack_centre"))
+            )
+        )
     return game
 
 
@@ -968,6 +1055,21 @@ def test_the_general_who_played_the_card_deploys_the_plane_and_no_plane_fights_b
     game.accept(CardPlayed(seat=BEA, card="probe_left"), UnitsOrdered(seat=BEA, units=(0,)))
     game.accept(AirStrike(seat=CHLOE, target=(4, 26), dice=1, faces=("star",)))
     assert not can_act_now(game.state)  # M44-OV-6: an air attack is a battle too
+
+
+def test_an_air_sortie_at_a_team_table_goes_beside_a_section_card_never_alone():
+    sorties = AIR | {"air_sorties": {"AXIS": 1, "ALLIES": 1}}
+    game = air_team_table(sorties, give=False)
+    for seat in (ALAIN, CHLOE):
+        error = game.refused(CardPlayed(seat=seat, card="air_sortie"))
+        assert _rule(error) == ("M44-AIR-17", "sortie_alone")  # the commander hands out cards every turn
+        assert CardPlayed(seat=seat, card="air_sortie") not in RULESET.legal_events(game.state, seat)
+    game = air_team_table(sorties)
+    error = game.refused(CardPlayed(seat=CHLOE, card="air_sortie"))
+    assert _rule(error) == ("M44-AIR-15", "sortie_timing")  # after a card's orders
+    game.accept(CardPlayed(seat=CHLOE, card="attack_centre"), UnitsOrdered(seat=CHLOE, units=(1,)))
+    game.accept(CardPlayed(seat=CHLOE, card="air_sortie"))  # beside Chloe's section card (M44-AIR-15)
+    assert game.state.air.sorties == (0, 1)
 
 
 def test_a_plane_at_a_team_table_is_ordered_by_the_general_of_its_section():

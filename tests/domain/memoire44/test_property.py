@@ -7,7 +7,13 @@ import random
 import pytest
 
 from domain.memoire44 import RULESET
-from domain.memoire44.events import CardCommitted, CardsGiven, PlaneOrdered, ReinforcementPlaced
+from domain.memoire44.events import (
+    CardCommitted,
+    CardsGiven,
+    PlaneOrdered,
+    ReinforcementPlaced,
+    TurnEnded,
+)
 from domain.memoire44.rules import hands_out_token
 from domain.record import start
 from domain.ruleset import Viewer
@@ -35,7 +41,8 @@ VARIANTS = (
 VARIANT_GAMES = 126
 
 
-def _play(count, first_seed=0, variants=({},)):
+def _play(count, first_seed=0, variants=({},), events=None):
+    """Play `count` seeded games; the events of every game go to `events` when given."""
     finished = 0
     for seed in range(first_seed, first_seed + count):
         rng = random.Random(seed)
@@ -44,6 +51,8 @@ def _play(count, first_seed=0, variants=({},)):
         scenario = SCENARIOS[(seed // len(variants)) % len(SCENARIOS)]
         table = RandomTable(rng, setup_for(scenario, sides=sides, options=options))
         state = table.play()
+        if events is not None:
+            events.extend(table.events)
         result = RULESET.result(state, Viewer.public())
         assert result.finished and len(result.winners) == 1
         winner = state.camp_of(result.winners[0])
@@ -68,12 +77,22 @@ AIR_VARIANTS = (
     {"air_rules": True, "air_theatre": "russia-1941", "night_visibility_rules": True},
     {"air_rules": True, "air_superiority": "AXIS", "combat_cards": True, "weather": "snow"},
     {"air_rules": True, "air_theatre": "normandy-1944", "air_sorties": {"ALLIES": 2, "AXIS": 3}, "blitz_rules": True},
+    {
+        "air_rules": True,
+        "air_theatre": "russia-1941",
+        "air_sorties": {"ALLIES": 3, "AXIS": 3},
+        "russian_commissar_rule": "AXIS",
+        "night_visibility_rules": True,
+    },
 )
 
 
 def test_random_players_finish_scenarios_with_the_air_rules_without_error():
     # Cards conserved includes the air combat deck; medals include the planes shot down.
-    assert _play(AIR_GAMES, first_seed=20_000, variants=AIR_VARIANTS) == AIR_GAMES
+    events = []
+    assert _play(AIR_GAMES, first_seed=20_000, variants=AIR_VARIANTS, events=events) == AIR_GAMES
+    # Air Sorties are played alone too, their turns ending with no draw (M44-AIR-15); the cards stay conserved.
+    assert sum(isinstance(e, TurnEnded) for e in events) > AIR_GAMES // 4
 
 
 BREAKTHROUGH_AIR_GAMES = 12
