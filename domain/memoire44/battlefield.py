@@ -162,12 +162,45 @@ def move_unit(state: State, unit: Unit, to: Hex | None, figures: int | None = No
     units = list(state.units)
     units[unit.uid] = replace(unit, hex=to, figures=figures)
     state = replace(state, units=tuple(units), occupant=occupant)
-    if figures == 0 and unit.figures > 0 and unit.camp == italian_camp(state) and state.hand_limit[unit.camp] > 3:
-        # M44-IT-1: a lost Italian unit costs a command card, taken at random by the enemy, down to three.
-        limit = list(state.hand_limit)
-        limit[unit.camp] -= 1
-        state = replace(state, hand_limit=(limit[0], limit[1]), cards_to_take=state.cards_to_take + 1)
+    if figures == 0 and unit.figures > 0 and unit.camp == italian_camp(state):
+        state = italian_unit_lost(state, unit.camp)
     return state
+
+
+ITALIAN_FLOOR = 3  # M44-IT-1: the Italian hand never falls below three cards
+
+
+def italian_unit_lost(state: State, camp: int) -> State:
+    """M44-IT-1: a lost Italian unit costs a command card, which the enemy takes at random (counted in
+    `cards_to_take`, taken by a later event), and the Italian hand size falls with it; never below three.
+
+    At two players the hand is filled back to its size every turn, so the size is what the side holds. At
+    an Overlord team table the commander-in-chief draws only two (M44-OV-4) and may hold fewer, so the
+    floor counts the cards the side really holds (his hand, the cards under the commissar token, and the
+    cards his generals were handed and have not played), less those already due to be taken; the card
+    comes from his hand, so none is taken from an empty one. No card taken, no smaller hand."""
+    if state.teams:
+        generals = sum(hand.size for seat, hand in enumerate(state.given) if state.seat_camp[seat] == camp)
+        held = cards_held(state, camp) + generals - state.cards_to_take
+        take = held > ITALIAN_FLOOR and state.hands[camp].size > state.cards_to_take
+    else:
+        take = state.hand_limit[camp] > ITALIAN_FLOOR
+    if not take:
+        return state
+    limit = list(state.hand_limit)
+    limit[camp] -= 1
+    return replace(state, hand_limit=(limit[0], limit[1]), cards_to_take=state.cards_to_take + 1)
+
+
+def commissar_camp(state: State) -> int | None:
+    """The camp under the Russian commissar rule (M44-RU-1), if any."""
+    side = state.expansions.commissar
+    return state.sides.index(side) if side in state.sides else None
+
+
+def cards_held(state: State, camp: int) -> int:
+    """The command cards a side holds: its hand, and the cards under the commissar token (M44-RU-1)."""
+    return state.hands[camp].size + (len(state.token) if camp == commissar_camp(state) else 0)
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,6 +22,8 @@ from domain.memoire44.battlefield import (
     battles_allowed,
     card_for,
     card_name,
+    cards_held,
+    commissar_camp,
     fits_sections,
     full_day,
     given_left,
@@ -198,17 +200,6 @@ def visibility_roll_due(state: State, camp: int) -> bool:
 
 # M44-RU-1: the cards the side under the commissar may play at once, from its hand.
 COMMISSAR_FREE: frozenset[str] = frozenset({*RECON_CARDS, "counter_attack", "ambush"})
-
-
-def commissar_camp(state: State) -> int | None:
-    """The camp under the Russian commissar rule (M44-RU-1), if any."""
-    side = state.expansions.commissar
-    return state.sides.index(side) if side in state.sides else None
-
-
-def cards_held(state: State, camp: int) -> int:
-    """The command cards a side holds: its hand, and the cards under the commissar token (M44-RU-1)."""
-    return state.hands[camp].size + (len(state.token) if camp == commissar_camp(state) else 0)
 
 
 def plays_from_token(state: State, camp: int) -> bool:
