@@ -30,7 +30,7 @@ from service.api_projections import HANDLERS as PROJECTION_HANDLERS
 from service.auth import Authenticator
 from service.dependencies import provide_principal, provide_records, provide_rulesets
 from service.errors import exception_handlers, problem
-from service.guards import club_exists, is_operator
+from service.guards import is_operator
 from service.keys_api import HANDLERS as KEY_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.live import Live
@@ -252,7 +252,6 @@ def create_app(
         state=app_state,
         exception_handlers=exception_handlers(),
         middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
-        guards=[club_exists],
         request_class=BoundedRequest,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
