@@ -31,6 +31,7 @@ from litestar.types import Receive, Scope, Send
 from projections.errors import ProjectionError
 from service.api_projections import LiveGame
 from service.auth import Principal, new_session
+from service.guards import club_exists
 from service.keys_api import ShareIn, club_share, create_share
 from service.pages import reads
 from service.records import GameRecords, NotFound
@@ -103,6 +104,10 @@ def member_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRo
     if handler.opt.get("needs") == "record" and principal.access != "record":
         raise PermissionDeniedException(detail="Only a record key's session may do this.")
     connection.scope["state"]["principal"] = principal
+
+
+MEMBER_GUARDS = (club_exists, member_guard)
+"""The guards of a club's pages: the operator's calls on a club that does not exist are a 404 first."""
 
 
 class LinkRevoked(Exception):
@@ -248,7 +253,7 @@ def _page(name: str, principal: Principal, links: Links, **context: Any) -> Temp
 
 class ClubPages(Controller):
     path = "/club/{club_id:str}"
-    guards = (member_guard,)
+    guards = MEMBER_GUARDS
     include_in_schema = False
 
     @get("/", sync_to_thread=True)

@@ -34,7 +34,7 @@ from service.auth import Principal
 from service.errors import PROBLEMS, exception_handlers
 from service.event_schemas import ruleset_event_schema
 from service.pages import reads
-from service.pages.controllers import STATIC, Links, member_guard
+from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
 from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.store.base import GameRecord, Recorder, VersionConflict
 
@@ -289,7 +289,7 @@ class RecordPages(Controller):
     """The pages a record key's session opens: a new game's form and a game's recording page."""
 
     path = "/club/{club_id:str}"
-    guards = (member_guard,)
+    guards = MEMBER_GUARDS
     include_in_schema = False
     opt = RECORD
 
@@ -367,7 +367,7 @@ class RecordApi(Controller):
     """The recording page's JSON calls (problem details on refusal, like the API's)."""
 
     path = "/club/{club_id:str}/games/{game_id:str}/record"
-    guards = (member_guard,)
+    guards = MEMBER_GUARDS
     include_in_schema = False
     opt = RECORD
     exception_handlers = exception_handlers()
