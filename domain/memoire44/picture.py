@@ -324,10 +324,68 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     marks = Changed(changed)
     board = data.get("board", {})
     rows, cols = int(board.get("rows", 9)), int(board.get("cols", 13))
-    special = {(h["row"], h["col"]): h for h in board.get("hexes", ())}
     width = MARGIN * 2 + HEX_W * cols
     board_bottom = TITLE + HEAD + RADIUS * 2 + ROW_H * (rows - 1)
 
+    tiles, terrain_seen = _board(board, rows, cols)
+    objectives_layer, objectives, obstacles_seen = _objectives_and_obstacles(data)
+    body = [tiles, objectives_layer, _units(data, marks)]
+    air = data.get("air") or {}
+    if air:
+        body.append(_planes(air, marks))
+    control, controlling = _control(data)
+    if controlling:
+        body.append(control)
+    pending = data.get("pending") or {}
+    body.append(_last_action(data, pending))
+    if pending.get("hex"):
+        body.append(_pending(pending))
+    body.append(_side_lines(data, 0, TITLE + 6, marks))
+    body.append(_side_lines(data, 1, board_bottom + 8, marks))
+
+    conditions = _conditions(data)
+    entries: list[tuple[Callable[[float, float], str], str]] = []
+    entries += [(_swatch(TERRAIN_FILL.get(t, "#dee2e6")), t) for t in sorted(terrain_seen) if t != "countryside"]
+    entries += [(_swatch("#9c6b3c"), OBSTACLE_NAMES.get(o, o)) for o in sorted(obstacles_seen)]
+    if objectives:
+        entries.append((_swatch("#f2b705"), "medal objective"))
+    for side in sorted(controlling):
+        entries.append((_marker(_flag, 4, 30, side), f"{side.title()} control"))
+    for side in sorted({str(p.get("side", "")) for p in air.get("planes", ()) if p.get("hex") is not None}):
+        fill = SIDE_FILL.get(side, "#868e96")
+        entries.append((_marker(_plane_glyph, 14, 12, fill), f"{side.title()} plane"))
+    if air.get("markers"):
+        entries.append((_marker(_ammunition, 14, 14), "ammunition"))
+    for what, fill, _ink, line in conditions:
+        named = {"night": "night light", "desert": "desert rules"}.get(what, line.split(":")[0].lower())
+        entries.append((_swatch(fill), named))
+    legend, ly = _legend(entries, width, board_bottom + HEAD + 6)
+    body.append(legend)
+    reserve, written = _reserve(data, ly + 62)
+    body.append(reserve)
+    height = ly + 62 + written
+
+    scenario = data.get("scenario", {}).get("name", "")
+    players = " against ".join(f"{s.get('side', '')} ({s.get('player', '')})" for s in data.get("sides", ()))
+    status = f"Turn {data.get('turn', 0)}"
+    if data.get("over"):
+        status = f"Game over: {str(data['winner']).title()} win" if data.get("winner") else "Game over"
+    heading = [text(MARGIN, 36, f"{shorten(str(scenario), 24)} · {status}", 30, font_weight="bold")]
+    if marks("over") or marks("winner"):
+        heading.insert(0, rect(MARGIN - 4, 4, width - 2 * MARGIN + 8, 44, rx=6, fill="#fff4e6", class_="changed"))
+    if conditions:  # the banner goes under the title line, the rest of the picture below it
+        body = [group(None, body, transform=f"translate(0 {BAND * len(conditions):g})")]
+        body.insert(0, _banner(conditions, TITLE, width, marks))
+        height += BAND * len(conditions)
+        status += ". " + ". ".join(line for _what, _fill, _ink, line in conditions)
+    body.insert(0, group(status, heading))
+    title = f"Mémoire 44, {scenario}: {players}. {status}."
+    return document(width, height, title, body, description=status)
+
+
+def _board(board: dict[str, Any], rows: int, cols: int) -> tuple[str, set[str]]:
+    """The hexes with their terrain and bridges, and the terrains drawn (for the legend)."""
+    special = {(h["row"], h["col"]): h for h in board.get("hexes", ())}
     terrain_seen: set[str] = set()
     tiles: list[str] = []
     for row, col in _hexes(rows, cols):
@@ -343,8 +401,12 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         )
         if cell and cell.get("bridge"):
             tiles.append(rect(x - 8, y - RADIUS * 0.8, 16, RADIUS * 1.6, fill="#7a5230", aria_label="bridge"))
-    body = [group("Board", tiles)]
+    return group("Board", tiles), terrain_seen
 
+
+def _objectives_and_obstacles(data: dict[str, Any]) -> tuple[str, dict[tuple[int, int], list[str]], set[str]]:
+    """The medal objectives (with who scores or holds each) and the obstacles; the objective hexes and the
+    obstacle kinds drawn (for the legend)."""
     marks_layer: list[str] = []
     objectives: dict[tuple[int, int], list[str]] = {}
     side_names = [str(s.get("side", "")) for s in data.get("sides", ())]
@@ -377,10 +439,12 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
         obstacles_seen.add(kind)
         name = OBSTACLE_NAMES.get(kind, kind)
         marks_layer.append(group(f"{hex_name((obstacle['row'], obstacle['col']))}: {name}", [_obstacle(x, y, kind)]))
-    body.append(group("Objectives and obstacles", marks_layer))
+    return group("Objectives and obstacles", marks_layer), objectives, obstacles_seen
 
+
+def _units(data: dict[str, Any], marks: Changed) -> str:
+    """Each unit on the board: its token, figures and badge, said in words with what changed."""
     units: list[str] = []
-    pending = data.get("pending") or {}
     for index, unit in enumerate(data.get("units", ())):
         where = unit.get("hex")
         if where is None:
@@ -405,92 +469,49 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
             words.append("hit")
         here = pick(hex_name((row, col)), unit=unit.get("uid", index), any=[row, col])
         units.append(group(", ".join(words), parts, **here))
-    body.append(group("Units", units))
-    air = data.get("air") or {}
-    if air:
-        body.append(_planes(air, marks))
-    control, controlling = _control(data)
-    if controlling:
-        body.append(control)
+    return group("Units", units)
 
-    body.append(_last_action(data, pending))
 
-    if pending.get("hex"):
-        x, y = _centre(int(pending["hex"][0]), int(pending["hex"][1]))
-        name = hex_name((pending["hex"][0], pending["hex"][1]))
-        if pending.get("kind") == "retreat":
-            flags = int(pending.get("flags", 0))
-            label = f"Battle target at {name}: must retreat {flags} hex{'es' if flags != 1 else ''}"
-            ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=5)
-        else:
-            label = f"Ground to take at {name}"
-            ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=4, stroke_dasharray="8 6")
-        body.append(
-            group(
-                label,
-                [
-                    ring,
-                    f'<path d="M{x - RADIUS:g} {y:g}h12m{2 * RADIUS - 24:g} 0h12'
-                    f'M{x:g} {y - RADIUS:g}v12m0 {2 * RADIUS - 24:g}v12" stroke="#e03131" '
-                    f'stroke-width="4"/>',
-                ],
-            )
-        )
+def _pending(pending: dict[str, Any]) -> str:
+    """The hex a pending retreat or a ground to take is about, ringed."""
+    x, y = _centre(int(pending["hex"][0]), int(pending["hex"][1]))
+    name = hex_name((pending["hex"][0], pending["hex"][1]))
+    if pending.get("kind") == "retreat":
+        flags = int(pending.get("flags", 0))
+        label = f"Battle target at {name}: must retreat {flags} hex{'es' if flags != 1 else ''}"
+        ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=5)
+    else:
+        label = f"Ground to take at {name}"
+        ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=4, stroke_dasharray="8 6")
+    return group(
+        label,
+        [
+            ring,
+            f'<path d="M{x - RADIUS:g} {y:g}h12m{2 * RADIUS - 24:g} 0h12'
+            f'M{x:g} {y - RADIUS:g}v12m0 {2 * RADIUS - 24:g}v12" stroke="#e03131" '
+            f'stroke-width="4"/>',
+        ],
+    )
 
-    body.append(_side_lines(data, 0, TITLE + 6, marks))
-    body.append(_side_lines(data, 1, board_bottom + 8, marks))
 
-    conditions = _conditions(data)
-    legend_y = board_bottom + HEAD + 6
+def _legend(
+    entries: Sequence[tuple[Callable[[float, float], str], str]], width: float, top: float
+) -> tuple[str, float]:
+    """The legend: its entries in three columns, then the unit shapes; and where the shapes' row starts."""
     legend: list[str] = []
-    entries: list[tuple[Callable[[float, float], str], str]] = []
-    entries += [(_swatch(TERRAIN_FILL.get(t, "#dee2e6")), t) for t in sorted(terrain_seen) if t != "countryside"]
-    entries += [(_swatch("#9c6b3c"), OBSTACLE_NAMES.get(o, o)) for o in sorted(obstacles_seen)]
-    if objectives:
-        entries.append((_swatch("#f2b705"), "medal objective"))
-    for side in sorted(controlling):
-        entries.append((_marker(_flag, 4, 30, side), f"{side.title()} control"))
-    for side in sorted({str(p.get("side", "")) for p in air.get("planes", ()) if p.get("hex") is not None}):
-        fill = SIDE_FILL.get(side, "#868e96")
-        entries.append((_marker(_plane_glyph, 14, 12, fill), f"{side.title()} plane"))
-    if air.get("markers"):
-        entries.append((_marker(_ammunition, 14, 14), "ammunition"))
-    for what, fill, _ink, line in conditions:
-        named = {"night": "night light", "desert": "desert rules"}.get(what, line.split(":")[0].lower())
-        entries.append((_swatch(fill), named))
     column_w = width / 3
     for i, (draw, label) in enumerate(entries):
         lx = MARGIN + column_w * (i % 3)
-        ly = legend_y + 40 * (i // 3)
+        ly = top + 40 * (i // 3)
         legend.append(draw(lx, ly))
         legend.append(text(lx + 36, ly + 23, label, SMALL))
-    ly = legend_y + 40 * ((len(entries) + 2) // 3)
+    ly = top + 40 * ((len(entries) + 2) // 3)
     shapes = [("infantry", "infantry"), ("armour", "armour"), ("artillery", "artillery")]
     for i, (kind, label) in enumerate(shapes):
         lx = MARGIN + column_w * i
         legend.append(_token(lx + 24, ly + 26, kind, ""))
         legend.append(text(lx + 56, ly + 34, label, SMALL))
-    body.append(group("Legend", legend))
-    reserve, written = _reserve(data, ly + 62)
-    body.append(reserve)
-    height = ly + 62 + written
-
-    scenario = data.get("scenario", {}).get("name", "")
-    players = " against ".join(f"{s.get('side', '')} ({s.get('player', '')})" for s in data.get("sides", ()))
-    status = f"Turn {data.get('turn', 0)}"
-    if data.get("over"):
-        status = f"Game over: {str(data['winner']).title()} win" if data.get("winner") else "Game over"
-    heading = [text(MARGIN, 36, f"{shorten(str(scenario), 24)} · {status}", 30, font_weight="bold")]
-    if marks("over") or marks("winner"):
-        heading.insert(0, rect(MARGIN - 4, 4, width - 2 * MARGIN + 8, 44, rx=6, fill="#fff4e6", class_="changed"))
-    if conditions:  # the banner goes under the title line, the rest of the picture below it
-        body = [group(None, body, transform=f"translate(0 {BAND * len(conditions):g})")]
-        body.insert(0, _banner(conditions, TITLE, width, marks))
-        height += BAND * len(conditions)
-        status += ". " + ". ".join(line for _what, _fill, _ink, line in conditions)
-    body.insert(0, group(status, heading))
-    title = f"Mémoire 44, {scenario}: {players}. {status}."
-    return document(width, height, title, body, description=status)
+    return group("Legend", legend), ly
 
 
 def _swatch(fill: str) -> Callable[[float, float], str]:
