@@ -154,6 +154,83 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
+class Lifecycle:
+    """What an app opens at start-up and closes at shutdown (the store, the hot path's pool, the
+    subscription to the database's notifications, replicas, the projector), kept on `app.state`."""
+
+    def __init__(self, settings: Settings, rulesets: Rulesets, store: Store | None) -> None:
+        self.settings = settings
+        self.rulesets = rulesets
+        self.store = store
+        self.own_store = store is None
+
+    def startup(self, app: Litestar) -> None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        opened = self.store or open_store(self.settings.database_url, pool_size=self.settings.pool_size)
+        if self.settings.migrate_on_start and opened.pending_migrations():
+            # As the migration role when one is set (the app's own role may not change the schema).
+            migration_url = self.settings.migration_database_url
+            applied = migrate_database(self.settings.database_url, migration_url) if migration_url else opened.migrate()
+            if applied:
+                get_logger().info("migrations.applied", migrations=applied)
+        app.state.store = opened
+        app.state.records = GameRecords(opened, self.rulesets, limits=app.state.limits)
+        app.state.hot_pool = None
+        # Every node seals read-your-writes tokens alike: the key is a setting or made once in the database.
+        app.state.tokens = PositionTokens(self.settings.position_key or opened.server_secret(POSITION_SECRET))
+        # One subscription per process to what changed in the database (service.notify): live streams
+        # follow it, remembered credentials are forgotten on a revocation heard.
+        app.state.hub = hub = Hub()
+        if isinstance(opened, PostgresStore):
+            hub.listen(opened.url)
+        app.state.records.appended = hub.announce
+        app.state.live = Live(hub, self.settings.live_poll_seconds)
+        app.state.authenticator = Authenticator(opened, self.settings.operator_key, hub=hub)
+        app.state.replicas = None
+        if self.settings.read_database_urls:
+            from service.store.replicas import ReplicaSet  # psycopg's pools, only where replicas are set
+
+            app.state.replicas = ReplicaSet.from_settings(self.settings)
+            if app.state.replicas is not None:
+                app.state.replicas.start()
+        app.state.projector = None
+        if self.settings.run_projector:
+            runners = [
+                Runner(opened, projection, lease_seconds=self.settings.projector_lease_seconds)
+                for projection in projections(opened, self.rulesets, snapshot_every=self.settings.snapshot_every)
+            ]
+            app.state.projector = ProjectorThread(
+                runners,
+                poll_seconds=self.settings.projector_poll_seconds,
+                lag_warn_seconds=self.settings.projector_lag_warn_seconds,
+            )
+            app.state.projector.start()
+        # Everything built so far (modules, routes, schemas, rulesets) lives as long as the process: move
+        # it out of the collector's sight, so a full collection scans only what requests create (without
+        # this a worker paused about 60 ms per full collection under load; bench/).
+        gc.freeze()
+
+    async def open_hot_path(self, app: Litestar) -> None:
+        """The hot path on PostgreSQL awaits psycopg's async pool, opened on this worker's event loop."""
+        if isinstance(app.state.store, PostgresStore):
+            app.state.hot_pool = AsyncPostgresEvents(app.state.store.url, max_size=self.settings.pool_size)
+            await app.state.hot_pool.open()
+            app.state.records.loop_store = app.state.hot_pool
+
+    async def close_hot_path(self, app: Litestar) -> None:
+        if app.state.get("hot_pool") is not None:
+            await app.state.hot_pool.close()
+
+    def shutdown(self, app: Litestar) -> None:
+        app.state.hub.close()
+        if app.state.projector is not None:
+            app.state.projector.stop()
+        if app.state.get("replicas") is not None:
+            app.state.replicas.close()
+        if self.own_store:
+            app.state.store.close()
+
+
 def create_app(
     settings: Settings | None = None,
     rulesets: Rulesets | None = None,
@@ -168,74 +245,7 @@ def create_app(
     if configure_logs:
         configure_logging(settings.log_format, settings.log_level)
     app_state = State({"settings": settings, "limits": Limits.of(settings), "rulesets": rulesets})
-    own_store = store is None
-
-    def startup(app: Litestar) -> None:
-        sys.setswitchinterval(SWITCH_INTERVAL)
-        opened = store or open_store(settings.database_url, pool_size=settings.pool_size)
-        if settings.migrate_on_start and opened.pending_migrations():
-            # As the migration role when one is set (the app's own role may not change the schema).
-            migration_url = settings.migration_database_url
-            applied = migrate_database(settings.database_url, migration_url) if migration_url else opened.migrate()
-            if applied:
-                get_logger().info("migrations.applied", migrations=applied)
-        app.state.store = opened
-        app.state.records = GameRecords(opened, rulesets, limits=app.state.limits)
-        app.state.hot_pool = None
-        # Every node seals read-your-writes tokens alike: the key is a setting or made once in the database.
-        app.state.tokens = PositionTokens(settings.position_key or opened.server_secret(POSITION_SECRET))
-        # One subscription per process to what changed in the database (service.notify): live streams
-        # follow it, remembered credentials are forgotten on a revocation heard.
-        app.state.hub = hub = Hub()
-        if isinstance(opened, PostgresStore):
-            hub.listen(opened.url)
-        app.state.records.appended = hub.announce
-        app.state.live = Live(hub, settings.live_poll_seconds)
-        app.state.authenticator = Authenticator(opened, settings.operator_key, hub=hub)
-        app.state.replicas = None
-        if settings.read_database_urls:
-            from service.store.replicas import ReplicaSet  # psycopg's pools, only where replicas are set
-
-            app.state.replicas = ReplicaSet.from_settings(settings)
-            if app.state.replicas is not None:
-                app.state.replicas.start()
-        app.state.projector = None
-        if settings.run_projector:
-            runners = [
-                Runner(opened, projection, lease_seconds=settings.projector_lease_seconds)
-                for projection in projections(opened, rulesets, snapshot_every=settings.snapshot_every)
-            ]
-            app.state.projector = ProjectorThread(
-                runners,
-                poll_seconds=settings.projector_poll_seconds,
-                lag_warn_seconds=settings.projector_lag_warn_seconds,
-            )
-            app.state.projector.start()
-        # Everything built so far (modules, routes, schemas, rulesets) lives as long as the process: move
-        # it out of the collector's sight, so a full collection scans only what requests create (without
-        # this a worker paused about 60 ms per full collection under load; bench/).
-        gc.freeze()
-
-    async def open_hot_path(app: Litestar) -> None:
-        """The hot path on PostgreSQL awaits psycopg's async pool, opened on this worker's event loop."""
-        if isinstance(app.state.store, PostgresStore):
-            app.state.hot_pool = AsyncPostgresEvents(app.state.store.url, max_size=settings.pool_size)
-            await app.state.hot_pool.open()
-            app.state.records.loop_store = app.state.hot_pool
-
-    async def close_hot_path(app: Litestar) -> None:
-        if app.state.get("hot_pool") is not None:
-            await app.state.hot_pool.close()
-
-    def shutdown(app: Litestar) -> None:
-        app.state.hub.close()
-        if app.state.projector is not None:
-            app.state.projector.stop()
-        if app.state.get("replicas") is not None:
-            app.state.replicas.close()
-        if own_store:
-            app.state.store.close()
-
+    life = Lifecycle(settings, rulesets, store)
     return Litestar(
         dependencies={
             # Cheap enough for the event loop: keys are remembered (a miss is one indexed lookup).
@@ -256,8 +266,8 @@ def create_app(
             ready,
             api_docs.assets_router(),
         ],
-        on_startup=[startup, open_hot_path],
-        on_shutdown=[close_hot_path, shutdown],
+        on_startup=[life.startup, life.open_hot_path],
+        on_shutdown=[life.close_hot_path, life.shutdown],
         state=app_state,
         exception_handlers=exception_handlers(),
         middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
