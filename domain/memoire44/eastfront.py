@@ -15,8 +15,8 @@ from itertools import product
 from domain.memoire44.overlord import general_takes
 
 MAX_UNDER_TOKEN = 3
-# Cards handed out at once beside the token's. The summary also names Air Sortie, an Air Pack card the
-# recorded deck does not hold (M44-5), so none can be reported.
+# Cards handed out at once beside the token's. The summary also names Air Sortie: its cards are held
+# apart from the command cards and played beside the turn's card (M44-AIR-15), never under the token.
 AT_ONCE: frozenset[str] = frozenset({"counter_attack"})
 
 

@@ -13,7 +13,7 @@ figures in reserve per side and unit kind, the Axis entry tokens and the Allied 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -163,11 +163,59 @@ def parse_m44(data: bytes) -> Scenario:
         bad(None, "game_info.starting", f"must be PLAYER1 or PLAYER2, not {info.get('starting')!r}")
         starting = 0
 
+    hexes, units, tagged = _hexagons(board.get("hexagons") or [], board_type, sides, bad)
+    objectives = _objectives(tagged, info.get("objectives") or [], bad)
+    dday = None
+    if expansions.dday or info.get("dday") is not None:
+        # M44-DD-6 to M44-DD-9: the reinforcements need the reserve and where reinforcements enter.
+        if not expansions.dday:
+            bad(None, "game_info.dday", "is read only with the option dday_rules turned on")
+        elif info.get("dday") is None:
+            bad(None, "game_info.dday", "the D-Day rules need the reserve, entry tokens and landing craft")
+        else:
+            dday, refused = parse_dday(
+                info["dday"],
+                sides,
+                lambda h: 0 <= h[0] < rows and 0 <= h[1] <= 2 * (cols - 1) and h[1] % 2 == h[0] % 2,
+            )
+            for field, message in refused:
+                bad(None, field, message)
+    if errors:
+        raise ResourceError(f"The scenario has {len(errors)} error(s).", errors)
+
+    text = raw.get("text") or {}
+    english = text.get("en") if isinstance(text, dict) else None
+    english = english if isinstance(english, dict) else {}
+    name = str(english.get("name") or (raw.get("meta_data") or {}).get("name") or "Untitled scenario")
+    rules = "\n\n".join(str(english[key]) for key in ("description", "rules", "victory") if english.get(key))
+    return Scenario(
+        name=name,
+        board_type=board_type,
+        face=str(board.get("face") or "COUNTRY"),
+        sides=sides,
+        hand=(numbers["cards_player1"], numbers["cards_player2"]),
+        victory=(numbers["victory_player1"], numbers["victory_player2"]),
+        starting=starting,
+        hexes=tuple(hexes),
+        units=tuple(units),
+        objectives=tuple(objectives),
+        special_rules=rules,
+        expansions=expansions,
+        dday=dday,
+    )
+
+
+def _hexagons(
+    items: list[Any], board_type: str, sides: tuple[str, str], bad: Callable[[int | None, str, str], None]
+) -> tuple[list[ScenarioHex], list[ScenarioUnit], dict[int, list[Hex]]]:
+    """The board's hexagons: special terrain and obstacles, units, and the medal-tagged hexes per camp.
+    Each bad one is reported through `bad` and left out."""
+    rows, cols = BOARD_SIZES[board_type]
     hexes: list[ScenarioHex] = []
     units: list[ScenarioUnit] = []
     tagged: dict[int, list[Hex]] = {0: [], 1: []}
     seen: set[Hex] = set()
-    for index, item in enumerate(board.get("hexagons") or []):
+    for index, item in enumerate(items):
         if not isinstance(item, dict):
             bad(index, "hexagon", "must be an object")
             continue
@@ -228,8 +276,15 @@ def parse_m44(data: bytes) -> Scenario:
             if side in sides:
                 tagged[sides.index(side)].append((row, col))
 
+    return hexes, units, tagged
+
+
+def _objectives(
+    tagged: dict[int, list[Hex]], entries: list[Any], bad: Callable[[int | None, str, str], None]
+) -> list[Objective]:
+    """The medal objectives: a temporary one per tagged hex, then those the game info lists."""
     objectives = [Objective(camp=camp, kind="temporary", hexes=(hex_,)) for camp in (0, 1) for hex_ in tagged[camp]]
-    for index, entry in enumerate(info.get("objectives") or []):
+    for index, entry in enumerate(entries):
         try:
             objective = msgspec.convert(entry, Objective)
         except msgspec.ValidationError as error:
@@ -243,44 +298,7 @@ def parse_m44(data: bytes) -> Scenario:
             )
             continue
         objectives.append(objective)
-    dday = None
-    if expansions.dday or info.get("dday") is not None:
-        # M44-DD-6 to M44-DD-9: the reinforcements need the reserve and where reinforcements enter.
-        if not expansions.dday:
-            bad(None, "game_info.dday", "is read only with the option dday_rules turned on")
-        elif info.get("dday") is None:
-            bad(None, "game_info.dday", "the D-Day rules need the reserve, entry tokens and landing craft")
-        else:
-            dday, refused = parse_dday(
-                info["dday"],
-                sides,
-                lambda h: 0 <= h[0] < rows and 0 <= h[1] <= 2 * (cols - 1) and h[1] % 2 == h[0] % 2,
-            )
-            for field, message in refused:
-                bad(None, field, message)
-    if errors:
-        raise ResourceError(f"The scenario has {len(errors)} error(s).", errors)
-
-    text = raw.get("text") or {}
-    english = text.get("en") if isinstance(text, dict) else None
-    english = english if isinstance(english, dict) else {}
-    name = str(english.get("name") or (raw.get("meta_data") or {}).get("name") or "Untitled scenario")
-    rules = "\n\n".join(str(english[key]) for key in ("description", "rules", "victory") if english.get(key))
-    return Scenario(
-        name=name,
-        board_type=board_type,
-        face=str(board.get("face") or "COUNTRY"),
-        sides=sides,
-        hand=(numbers["cards_player1"], numbers["cards_player2"]),
-        victory=(numbers["victory_player1"], numbers["victory_player2"]),
-        starting=starting,
-        hexes=tuple(hexes),
-        units=tuple(units),
-        objectives=tuple(objectives),
-        special_rules=rules,
-        expansions=expansions,
-        dday=dday,
-    )
+    return objectives
 
 
 def content_hash(data: bytes) -> str:
