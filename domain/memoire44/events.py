@@ -26,7 +26,9 @@ class CardDrawn(Event, tag="memoire44.card_drawn", kw_only=True, frozen=True):
 
 class TurnEnded(Event, tag="memoire44.turn_ended", kw_only=True, frozen=True):
     """The active side ends a turn that draws it no command card: one whose only card was an Air Sortie
-    held apart from the hand, which is never replaced (M44-AIR-15). Every other turn ends with its draw."""
+    held apart from the hand, which is never replaced (M44-AIR-15), or at a team table one in which the
+    commander-in-chief handed out nothing and his hand is still full (M44-OV-3, M44-OV-4). Every other
+    turn ends with its draw."""
 
     seat: int
 

@@ -70,13 +70,16 @@ from domain.memoire44.rules import (
     combat_pile,
     combat_play_problem,
     commissar_camp,
+    hand_full,
     hands_out_token,
+    held_back,
     known_copies,
     leaves_room,
     lone_sortie_problem,
     marines_extra,
     move_allowance,
     moves_allowed,
+    nothing_to_hand_out,
     orderable,
     path_problem,
     pile_size,
@@ -242,7 +245,10 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             battles = [b for b in battles if b.unit is None]
         events.extend(battles)
         if not given_left(state) and not placement_due(state, camp):
-            events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+            if hand_full(state):  # M44-OV-4: he handed out nothing and draws nothing
+                events.append(TurnEnded(seat=seat))
+            else:
+                events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
 
 
@@ -260,6 +266,8 @@ def _gifts(state: State, seat: int, camp: int) -> list[Any]:
             for count in range(1, min(MAX_GIFTS, len(items) - 1) + 1)
             for picked in combinations(range(len(items)), count)
         ]
+        if nothing_to_hand_out(state, camp):  # M44-OV-3: no card he knows may go out, so he may hand out none
+            choices.insert(0, [])
     found: dict[tuple[tuple[int, str], ...], CardsGiven] = {}
     for cards in choices:
         for to in product(generals, repeat=len(cards)):
@@ -309,7 +317,7 @@ def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
     for general, cards in per.items():
         if not general_takes(state.commands[general], cards, SECTION_CARDS):
             return False
-        if "ambush" in cards or ("counter_attack" in cards and state.last_played[1 - camp] is None):
+        if any(card is not None and held_back(state, camp, card) for card in cards):
             return False
     return True
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.memoire44.airplay import AIR_EVENTS
+from domain.memoire44.airplay import AIR_EVENTS, lone_sortie
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, FULL_DAY
 from domain.memoire44.events import (
@@ -113,6 +113,8 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
         if isinstance(event, CardDrawn):
             return f"{who} draw {card}."
         return f"{who} place {card} under the commissar token for their next turn."
+    if isinstance(event, CardsGiven) and not event.gifts:  # M44-OV-3: everyone may read this
+        return f"{who} hand out no card as commander-in-chief: none of theirs may go out this turn."
     if isinstance(event, CardsGiven) and _sees_hand(before, viewer, event.seat):
         # M44-OV-3: the side's seats (who share its cards) and the full record read which card went to whom.
         given: dict[int, list[str]] = {}
@@ -166,8 +168,10 @@ def _text(before: State, event: Any, after: State, who: str) -> str:
             name += " from under the commissar token"
         section = f" on the {event.section}" if event.section else ""
         return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
-    if isinstance(event, TurnEnded):  # M44-AIR-15
-        return f"{who} end their turn without drawing: the Air Sortie is not replaced."
+    if isinstance(event, TurnEnded):
+        if before.teams and not lone_sortie(before):  # M44-OV-4
+            return f"{who} end their turn without drawing: the commander-in-chief's hand is full."
+        return f"{who} end their turn without drawing: the Air Sortie is not replaced."  # M44-AIR-15
     if isinstance(event, CardDiscarded):
         return f"{who} keep one card and discard {CARDS[event.card].name}."
     if isinstance(event, DeckReshuffled):

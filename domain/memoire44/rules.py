@@ -80,7 +80,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, gifts_fit
+from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, general_takes, gifts_fit
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
@@ -626,6 +626,12 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
                 "sortie_not_replaced",
                 "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
             )
+        if hand_full(state):
+            raise _refuse(
+                "M44-OV-4",
+                "hand_full",
+                "The commander-in-chief's hand is full: the turn ends with no draw (turn_ended).",
+            )
         _check_turn_done(state, camp)
     else:
         raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
@@ -707,11 +713,12 @@ def _validate_turn_ended(state: State, event: TurnEnded, camp: int) -> None:
     _check_nothing_to_take(state)
     if camp != state.active or state.phase not in ("move", "battle"):
         raise _refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
-    if not airplay.lone_sortie(state):
+    if not airplay.lone_sortie(state) and not hand_full(state):
         raise _refuse(
             "M44-6",
             "draw_to_end",
-            "A turn ends with its draw; only a lone Air Sortie's turn draws nothing (M44-AIR-15).",
+            "A turn ends with its draw; only a lone Air Sortie's turn (M44-AIR-15), or at a team table a turn "
+            "ending with the commander-in-chief's hand full (M44-OV-4), draws nothing.",
         )
     _check_turn_done(state, camp)
 
@@ -1235,11 +1242,13 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     if hands_out_token(state, camp):  # M44-OV-8: the token's cards go out, and M44-OV-10 those beside them
         in_hand = _token_gifts(state, event)
     # He keeps one of his hand's cards; the token's cards go out even from an empty hand (M44-OV-8).
-    if not 1 <= count <= MAX_GIFTS or (in_hand and hand.size - len(in_hand) < 1):
+    none_allowed = count == 0 and nothing_to_hand_out(state, camp)
+    if not (1 <= count <= MAX_GIFTS or none_allowed) or (in_hand and hand.size - len(in_hand) < 1):
         raise _refuse(
             "M44-OV-3",
             "gift_count",
-            f"The commander-in-chief hands out 1 to {MAX_GIFTS} cards and keeps at least one ({hand.size} in hand).",
+            f"The commander-in-chief hands out 1 to {MAX_GIFTS} cards and keeps at least one ({hand.size} in hand); "
+            "he hands out none only when no card of his hand may go out.",
             gifts=count,
         )
     known = list(hand.known)
@@ -1290,9 +1299,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
                 "A general plays one card per section he commands: these cards do not fit his sections.",
                 seat=general,
             )
-        unplayable = [
-            c for c in cards if c == "ambush" or (c == "counter_attack" and state.last_played[1 - camp] is None)
-        ]
+        unplayable = [c for c in cards if c is not None and held_back(state, camp, c)]
         if unplayable:
             raise _refuse(
                 "M44-OV-3",
@@ -1375,6 +1382,39 @@ def _validate_initiative(state: State, event: InitiativeTaken, camp: int) -> Non
 
 
 TEAM_TURN = ("plays", "order", "roll", "move", "battle")  # a team turn after the cards are handed out
+
+
+def held_back(state: State, camp: int, card: str) -> bool:
+    """Whether a card stays in the commander-in-chief's hand however he hands out (M44-OV-3): Ambush, which
+    answers an enemy assault, and Counter-Attack while the enemy has played nothing to copy."""
+    return card == "ambush" or (card == "counter_attack" and state.last_played[1 - camp] is None)
+
+
+def nothing_to_hand_out(state: State, camp: int) -> bool:
+    """Whether the commander-in-chief may hand out no card this turn (M44-OV-3), so he hands out none: he
+    keeps one, holds back the cards above, and a section card goes to a general of its section. Cards of the
+    hand the record does not know are taken to be held back when none it knows may go out (G-2)."""
+    if hands_out_token(state, camp):  # M44-OV-8: the commissar token's cards go out instead
+        return False
+    hand = state.hands[camp]
+    generals = [state.commands[s] for s, c in enumerate(state.seat_camp) if c == camp and state.commands[s]]
+    return hand.size < 2 or not any(
+        not held_back(state, camp, card) and any(general_takes(own, (card,), SECTION_CARDS) for own in generals)
+        for card in set(hand.known)
+    )
+
+
+def commander_draws(state: State) -> int:
+    """The cards the active side's commander-in-chief draws at the end of its turn (M44-OV-4): two, up to
+    the scenario's hand size, the cards under the commissar token counting as held (M44-OV-8)."""
+    held = cards_held(state, state.active)
+    return max(0, min(COMMANDER_DRAWS, state.hand_limit[state.active] - held))
+
+
+def hand_full(state: State) -> bool:
+    """Whether a team turn ends with no draw: the commander-in-chief handed out nothing and his hand is
+    still full (M44-OV-3, M44-OV-4)."""
+    return state.teams and commander_draws(state) == 0
 
 
 def hands_out_token(state: State, camp: int) -> bool:
@@ -1687,9 +1727,7 @@ def _turn_over(state: State) -> State:
     """The active side's orders and battles are over: the draws the turn gives each side are due (M44-6)."""
     due = [0, 0]
     if state.teams:
-        # M44-OV-4: the commander-in-chief draws two, up to the scenario's hand size.
-        held = cards_held(state, state.active)  # M44-OV-8: the cards under the commissar token count
-        due[state.active] = max(0, min(COMMANDER_DRAWS, state.hand_limit[state.active] - held))
+        due[state.active] = commander_draws(state)
     elif not airplay.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
         due[state.active] = 2 if state.effective in RECON_CARDS else 1
     if state.ambush is not None:
@@ -2049,7 +2087,8 @@ def _evolve_gifts(state: State, event: CardsGiven) -> State:
         given=tuple(given),
         gifted=tuple(sorted({g.general for g in event.gifts})),
         marines=event.marines,
-        phase="plays",
+        # Nothing handed out, nothing to play: the generals may take the initiative, and the turn may end.
+        phase="plays" if event.gifts else "move",
         last_move=(),
         last_battle=None,
     )

@@ -18,6 +18,7 @@ from domain.memoire44.events import (
     GameEnded,
     Gift,
     InitiativeTaken,
+    TurnEnded,
     UnitMoved,
     UnitsOrdered,
 )
@@ -285,6 +286,72 @@ def test_after_handing_out_one_card_the_commander_draws_one():
     assert state.phase == "card" and state.hands[0].size == 4  # M44-OV-4: never above the hand size
     error = game.refused(CardDrawn(seat=ALAIN))
     assert error.code == "not_drawing"
+
+
+# ---------------------------------------------------------------- M44-OV-3: no card he may hand out
+
+
+def stuck_table(initiative: dict | None = None) -> Table:
+    """Issue 14: the Axis hand is two cards, Ambush and Counter-Attack, and the Allies have played nothing
+    yet, so Alain has no card he may hand out; his hand is full."""
+    data = m44(UNITS, board_type="OVERLORD", starting="PLAYER1", cards_player1=2)
+    game = Table(_team_setup(data, initiative=initiative))
+    for seat, cards in ((ALAIN, ("ambush", "counter_attack")), (DENIS, ALLIED_HAND)):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    return game
+
+
+def test_a_commander_with_no_card_he_may_hand_out_hands_out_none_and_the_turn_ends_undrawn():
+    game = stuck_table()
+    assert RULESET.legal_events(game.state, ALAIN) == [CardsGiven(seat=ALAIN, gifts=())]  # M44-OV-3
+    before = game.state
+    state = game.accept(CardsGiven(seat=ALAIN, gifts=()))
+    assert state.phase == "move" and state.hands[0].known == ("ambush", "counter_attack")
+    for viewer in (Viewer.public(), Viewer.of_seat(BEA)):
+        text = RULESET.narrate(before, CardsGiven(seat=ALAIN, gifts=()), state, viewer).text
+        assert "hand out no card" in text
+    # no general may take the initiative without the table, and the full hand draws nothing (M44-OV-4)
+    assert [e for seat in (ALAIN, BEA, CHLOE) for e in RULESET.legal_events(state, seat)] == [TurnEnded(seat=ALAIN)]
+    error = game.refused(CardDrawn(seat=ALAIN))
+    assert (error.rule_id, error.code) == ("M44-OV-4", "hand_full")
+    before = game.state
+    state = game.accept(TurnEnded(seat=ALAIN))
+    assert state.phase == "card" and state.active == 1 and state.hands[0].size == 2
+    text = RULESET.narrate(before, TurnEnded(seat=ALAIN), state, Viewer.public()).text
+    assert text.endswith("without drawing: the commander-in-chief's hand is full.")
+
+
+def test_with_the_initiative_table_the_generals_given_nothing_take_the_initiative():
+    game = stuck_table(initiative=TEST_INITIATIVE)
+    game.accept(CardsGiven(seat=ALAIN, gifts=()))
+    offered = [e for seat in (ALAIN, BEA, CHLOE) for e in RULESET.legal_events(game.state, seat)]
+    assert InitiativeTaken(seat=BEA, face="star") in offered and InitiativeTaken(seat=CHLOE, face="star") in offered
+    game.accept(InitiativeTaken(seat=CHLOE, face="grenade"))
+    state = game.accept(UnitsOrdered(seat=CHLOE, units=(1, 2)))  # M44-OV-7: both in Chloe's sections
+    assert [o.card for o in state.orders] == ["initiative", "initiative"]
+    game.accept(UnitMoved(seat=ALAIN, unit=1, path=((2, 24),)))
+    state = game.accept(TurnEnded(seat=ALAIN))
+    assert state.active == 1 and state.phase == "card"
+
+
+def test_an_empty_hand_out_is_refused_while_a_card_may_go_out():
+    game = team_table()
+    error = game.refused(CardsGiven(seat=ALAIN, gifts=()))
+    assert (error.rule_id, error.code) == ("M44-OV-3", "gift_count")
+    assert CardsGiven(seat=ALAIN, gifts=()) not in RULESET.legal_events(game.state, ALAIN)
+
+
+def test_once_the_enemy_has_played_the_counter_attack_goes_out_and_none_is_refused():
+    game = stuck_table()
+    game.accept(CardsGiven(seat=ALAIN, gifts=()), TurnEnded(seat=ALAIN))
+    game.accept(CardsGiven(seat=DENIS, gifts=(Gift(general=EMMA, card="attack_left"),)))
+    game.accept(CardPlayed(seat=EMMA, card="attack_left"), UnitsOrdered(seat=EMMA, units=(3,)))
+    game.accept(CardDrawn(seat=DENIS))
+    error = game.refused(CardsGiven(seat=ALAIN, gifts=()))
+    assert (error.rule_id, error.code) == ("M44-OV-3", "gift_count")
+    offered = RULESET.legal_events(game.state, ALAIN)
+    assert offered == [_gift(ALAIN, (BEA, "counter_attack")), _gift(ALAIN, (CHLOE, "counter_attack"))]
 
 
 # ---------------------------------------------------------------- M44-OV-7: the initiative
