@@ -162,7 +162,7 @@ class Lifecycle:
         self.settings = settings
         self.rulesets = rulesets
         self.store = store
-        self.own_store = store is None
+        """A store the caller opened (tests), else None: then start-up opens one and shutdown closes it."""
 
     def startup(self, app: Litestar) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
@@ -227,7 +227,7 @@ class Lifecycle:
             app.state.projector.stop()
         if app.state.get("replicas") is not None:
             app.state.replicas.close()
-        if self.own_store:
+        if self.store is None:
             app.state.store.close()
 
 
