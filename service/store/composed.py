@@ -9,8 +9,6 @@ name for code that wants one of them alone.
 
 from __future__ import annotations
 
-from typing import Any
-
 from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
 from service.store.access import AccessStore
 from service.store.access_sql import AccessTables
@@ -21,31 +19,13 @@ from service.store.sql import Database
 class ComposedStore:
     """The `Store` of a backend's parts."""
 
-    @classmethod
-    def on(cls, db: Database, *, events: EventRecorder, clubs: ClubRecords) -> dict[str, Any]:
-        """The parts of a backend whose own are its database (the schema), event log and club records:
-        the others are the SQL both backends share, run on `db` (arguments for `__init__`)."""
-        return {
-            "schema": db,
-            "events": events,
-            "projections": ProjectionTables(db),
-            "read_models": ReadModelTables(db),
-            "collections": CollectionTables(db),
-            "clubs": clubs,
-            "access": AccessTables(db),
-        }
-
-    def __init__(
-        self,
-        *,
-        schema: Schema,
-        events: EventRecorder,
-        projections: Projections,
-        read_models: ReadModels,
-        collections: Collections,
-        clubs: ClubRecords,
-        access: AccessStore,
-    ) -> None:
+    def __init__(self, *, schema: Schema, db: Database, events: EventRecorder, clubs: ClubRecords) -> None:
+        """A backend's own parts are its schema, event log and club records; the others are the SQL both
+        backends share, run on its `db` (the same object as `schema` in both backends)."""
+        projections: Projections = ProjectionTables(db)
+        read_models: ReadModels = ReadModelTables(db)
+        collections: Collections = CollectionTables(db)
+        access: AccessStore = AccessTables(db)
         self.schema = schema
         self.events = events
         self.projections = projections

@@ -746,7 +746,7 @@ class PostgresStore(ComposedStore):
         self.url = url
         self.db = db = PostgresDatabase(url, min_size=min_size, max_size=max_size)
         events = PostgresEvents(db)
-        super().__init__(**self.on(db, events=events, clubs=PostgresClubRecords(db)))
+        super().__init__(schema=db, db=db, events=events, clubs=PostgresClubRecords(db))
         self.try_raw_update = events.try_raw_update
         self.try_raw_delete = events.try_raw_delete
 

@@ -509,7 +509,7 @@ class SqliteStore(ComposedStore):
         self.path = path
         db = SqliteDatabase(path)
         events = SqliteEvents(db)
-        super().__init__(**self.on(db, events=events, clubs=SqliteClubRecords(db)))
+        super().__init__(schema=db, db=db, events=events, clubs=SqliteClubRecords(db))
         self.try_raw_update = events.try_raw_update
         self.try_raw_delete = events.try_raw_delete
 
