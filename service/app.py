@@ -213,7 +213,7 @@ class Lifecycle:
     async def open_hot_path(self, app: Litestar) -> None:
         """The hot path on PostgreSQL awaits psycopg's async pool, opened on this worker's event loop."""
         if isinstance(app.state.store, PostgresStore):
-            app.state.hot_pool = AsyncPostgresEvents(app.state.store.url, max_size=self.settings.pool_size)
+            app.state.hot_pool = AsyncPostgresEvents(app.state.store.url, size=self.settings.pool_size)
             await app.state.hot_pool.open()
             app.state.records.loop_store = app.state.hot_pool
 

@@ -770,13 +770,17 @@ async def _execute_async(conn: psycopg.AsyncConnection[Any], query: Query) -> An
 class AsyncPostgresEvents:
     """The HTTP hot path on the event loop (`service.store.base.AsyncEvents`): the same statements as
     `PostgresStore`, on psycopg's async pool, so a worker waits on PostgreSQL without holding its loop
-    and without a thread hop. Opened and closed on the loop that uses it (one per server worker)."""
+    and without a thread hop. Opened and closed on the loop that uses it (one per server worker).
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+    The pool's `size` connections are all opened at start: a pool that grows on demand queued requests
+    behind a connection being opened (a waiter, a timer and a task each), a third of the append's store
+    work at 16 clients (in-process profile, `bench/README.md`)."""
+
+    def __init__(self, url: str, *, size: int = 10) -> None:
         self._pool = AsyncConnectionPool(
             url,
-            min_size=min_size,
-            max_size=max_size,
+            min_size=size,
+            max_size=size,
             kwargs={"autocommit": True, "row_factory": tuple_row},
             open=False,
             name="tablelog-async",

@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import psycopg
 import pytest
+from litestar.routes import HTTPRoute
 
+from service.app import create_app
+from service.settings import Settings
 from tests.service.api_support import Api
 from tests.service.test_sse import served
-
-pytestmark = pytest.mark.postgres
 
 
 def rolled(seat: int, face: int) -> dict[str, object]:
     return {"type": "tally.rolled", "seat": seat, "face": face}
 
 
+@pytest.mark.postgres
 def test_an_append_waiting_on_postgresql_leaves_the_loop_to_other_requests(postgres_schema_url: str) -> None:
     with served(postgres_schema_url) as site:
         token = site.api.club("c1")
@@ -46,3 +49,20 @@ def test_an_append_waiting_on_postgresql_leaves_the_loop_to_other_requests(postg
             assert not waiting.done()
             locker.commit()
             assert waiting.result(timeout=10) == 201
+
+
+def test_no_handler_resolves_its_dependencies_in_a_task_group(tmp_path: Path) -> None:
+    """Litestar resolves the dependencies of one level concurrently in a task group, a third of an
+    append's CPU in process (bench/README.md): every handler's dependencies come one per level."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", log_format="json"))
+    checked = []
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for method, (_handler, kwargs_model) in route.route_handler_map.items():
+            levels = [sorted(d.key for d in batch) for batch in kwargs_model.dependency_batches]
+            assert all(len(level) == 1 for level in levels), f"{method} {route.path}: {levels}"
+            checked.append(levels)
+    # The append's chain, and enough routes with dependencies that the check means something.
+    assert [["principal"], ["records"], ["recorder"]] in checked
+    assert sum(1 for levels in checked if len(levels) > 1) > 20

@@ -82,7 +82,7 @@ def store(database_url: str, request: pytest.FixtureRequest) -> Iterator[Store]:
             return
         with start_blocking_portal() as portal:
             if isinstance(store, PostgresStore):
-                hot: Any = AsyncPostgresEvents(store.url, max_size=20)
+                hot: Any = AsyncPostgresEvents(store.url, size=20)
                 portal.call(hot.open)
             else:
                 hot = InThreads(store)
