@@ -15,13 +15,13 @@ from typing import Any
 
 import msgspec
 
-from bench import append, fold, health, live, pages, rebuild, seek, web
+from bench import append, floor, fold, health, live, pages, rebuild, seek, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
-ON_REQUEST = ("live", "health", "scale")
+ON_REQUEST = ("live", "health", "scale", "floor")
 """Sections run only when named in --sections: each serves its own servers for a minute or more, and
 `scale` makes a replica with pg_basebackup (root, the server's binaries)."""
 
@@ -112,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     if "health" in wanted:
         _progress(started, "health")
         results["health"] = health.run(url, sizes, args.http_workers, baseline)
+    if "floor" in wanted:
+        _progress(started, "floor")
+        results["floor"] = floor.run(url, sizes, baseline)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)

@@ -341,6 +341,15 @@ def print_report(results: dict[str, Any]) -> None:
                 for r in results["health"]["rows"]
             ],
         )
+    if "floor" in results:
+        _table(
+            f"The floor under an append ({results['floor']['clients']} clients, one worker, in turn)",
+            ["server", "round", "requests/s", "p50 ms", "p99 ms", "server CPU us/request"],
+            [
+                [r["server"], r["round"], r["requests_per_s"], r["p50_ms"], r["p99_ms"], r["server_cpu_us"]]
+                for r in results["floor"]["rows"]
+            ],
+        )
     memory = results["memory"]
     server = memory["server_during_http"]
     print("\n## Memory")

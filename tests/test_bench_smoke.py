@@ -20,13 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
 
-def bench_smoke(module: str, postgres_url: str, out: Path) -> subprocess.CompletedProcess[str]:
+def bench_smoke(module: str, postgres_url: str, out: Path, *more: str) -> subprocess.CompletedProcess[str]:
     """`python -m MODULE --smoke --out OUT` on the test PostgreSQL, as a process of its own (no setting of
     this process's leaks into it)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLELOG_")}
     env |= {"PYTHONPATH": str(ROOT), "TABLELOG_BENCH_DATABASE_URL": postgres_url}
     return subprocess.run(
-        [sys.executable, "-m", module, "--smoke", "--out", str(out)],
+        [sys.executable, "-m", module, "--smoke", "--out", str(out), *more],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -137,3 +137,15 @@ def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: st
     check_the_rebuild_is_measured_once_the_projector_exists(run)
     check_step_pages_are_timed_at_each_length(run)
     check_each_target_carries_its_measured_figure(run)
+
+
+def test_the_floor_section_loads_the_floor_apps_and_tablelog_in_turn(postgres_url: str, tmp_path: Path) -> None:
+    out = tmp_path / "floor.json"
+    done = bench_smoke("bench", postgres_url, out, "--sections", "floor")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    section = json.loads(out.read_text())["floor"]
+    servers = ["litestar alone", "litestar + async INSERT", "tablelog, this checkout"]
+    assert [(r["server"], r["round"]) for r in section["rows"]] == [(s, n) for n in (1, 2) for s in servers]
+    for row in section["rows"]:
+        assert row["requests"] > 0 and row["requests_per_s"] > 0 and row["server_cpu_us"] > 0, row
+    assert "## The floor under an append" in done.stdout
