@@ -189,6 +189,10 @@ class ResourceKind(Protocol):
         ...
 
 
+TEAM_TABLE_ONLY = "x-team-table-only"
+"""In a set-up option's JSON Schema (`msgspec.Meta(extra_json_schema={TEAM_TABLE_ONLY: True})`): the option
+applies only when the game is played in teams (`Ruleset.team_counts`), so a form asks for it only then."""
+
 StateT = TypeVar("StateT")
 """A game's state: a frozen msgspec struct (snapshots decode it with `state_type`)."""
 EventT = TypeVar("EventT")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from domain.atlantic_storm.catalogue import Card, load
@@ -15,7 +17,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Set-up options. `pile_size` is how many convoys are fought for (AS-2: 20); a club may agree a
     shorter game (gap reading: the rest of the rules are unchanged)."""
 
-    pile_size: int = 20
+    pile_size: Annotated[
+        int, msgspec.Meta(description="How many convoys are fought for (AS-2: 20); fewer make a shorter game.")
+    ] = 20
 
 
 def initial(setup: Setup) -> State:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -17,19 +17,30 @@ from domain.memoire44.dday import parse_reinforcement_table
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
-from domain.ruleset import ResourceError, RuleError, Setup
+from domain.ruleset import TEAM_TABLE_ONLY, ResourceError, RuleError, Setup
 
 T = TypeVar("T")
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
-    """`sides`: the side seat 0 and seat 1 command (default: seat 0 the scenario's player 1); at an
-    Overlord team table (more than two players, each with `Player.team` 0 or 1), the side team 0 and
-    team 1 command. `roles`, at a team table: per seat, `commander` or the sections it commands
-    (`left`, `centre+right`, `commander+centre`; M44-OV-2)."""
+    """Set-up options. A team table is an Overlord game of more than two players, each with `Player.team`
+    0 or 1 (M44-OV-2)."""
 
-    sides: tuple[str, str] | None = None
-    roles: tuple[str, ...] | None = None
+    sides: Annotated[
+        tuple[str, str] | None,
+        msgspec.Meta(
+            description="The sides the first and the second seat command, or team 0 and team 1 at a team table "
+            "(blank: the scenario's order)."
+        ),
+    ] = None
+    roles: Annotated[
+        tuple[str, ...] | None,
+        msgspec.Meta(
+            description="At a team table, each seat's role in seat order: commander, or the sections it commands "
+            "(left, centre+right, commander+centre; M44-OV-2).",
+            extra_json_schema={TEAM_TABLE_ONLY: True},
+        ),
+    ] = None
 
 
 def options_of(setup: Setup) -> Options:

@@ -15,8 +15,15 @@ from domain.ruleset import RuleError, Setup
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Set-up options: who deals this round (MN-19) and its number in the game of rounds (MN-17)."""
 
-    dealer: int | None = None
-    round: Annotated[int, msgspec.Meta(ge=1)] = 1
+    dealer: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="The seat that deals this round (MN-19), counted from 0; blank: decided at the table."
+        ),
+    ] = None
+    round: Annotated[
+        int, msgspec.Meta(ge=1, description="This round's number in the game of rounds (MN-17), from 1.")
+    ] = 1
 
 
 def initial(setup: Setup) -> State:

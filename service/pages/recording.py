@@ -28,7 +28,7 @@ from litestar.response import Redirect, Template
 from markupsafe import Markup
 
 from domain.record import Folded
-from domain.ruleset import Ruleset, Viewer
+from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
 from service.api_games import AppendIn, AppendOut
 from service.auth import Principal
 from service.errors import PROBLEMS, exception_handlers
@@ -186,7 +186,8 @@ def event_schema(ruleset: Ruleset) -> str:
 
 # -- starting a game ----------------------------------------------------------------------------------------
 def option_fields(ruleset: Ruleset) -> list[dict[str, Any]]:
-    """The set-up options as form fields (name, kind, description), from the options struct's schema."""
+    """The set-up options as form fields (name, kind, default, description, whether only a team table takes
+    it), from the options struct's schema."""
     if ruleset.options_type is None:
         return []
     schema = msgspec.json.schema(ruleset.options_type)
@@ -195,7 +196,15 @@ def option_fields(ruleset: Ruleset) -> list[dict[str, Any]]:
     for name, prop in body.get("properties", {}).items():
         kinds = {p.get("type") for p in prop.get("anyOf", [prop])}
         kind = "integer" if "integer" in kinds else "list" if "array" in kinds else "text"
-        fields.append({"name": name, "kind": kind, "default": prop.get("default")})
+        fields.append(
+            {
+                "name": name,
+                "kind": kind,
+                "default": prop.get("default"),
+                "description": prop.get("description", ""),
+                "team_table_only": bool(prop.get(TEAM_TABLE_ONLY)),
+            }
+        )
     return fields
 
 

@@ -571,6 +571,15 @@ def test_the_start_form_asks_for_teams_only_in_a_game_played_in_teams_and_at_its
             teams = filled in counts  # MN-18 partners; an Overlord team table (M44-OV-2)
             assert page.locator("#team_0").is_visible() == teams, (ruleset, filled)
             assert page.locator("#team_5").is_enabled() == teams, (ruleset, filled)
+            if ruleset == "memoire-44":  # the roles are asked at a team table only; the sides always
+                assert page.locator("#option_roles").is_visible() == teams, filled
+                assert page.locator("#option_roles").is_enabled() == teams, filled
+                assert page.locator("#option_sides").is_visible(), filled
+    hint = page.locator("#hint_roles")
+    assert "commander, or the sections it commands" in hint.inner_text()
+    assert page.locator("#option_roles").get_attribute("aria-describedby") == "hint_roles"
+    page.goto("/club/c1/games/new?ruleset=atlantic-storm")
+    assert "How many convoys are fought for" in page.locator("#hint_pile_size").inner_text()
 
 
 def test_a_deal_entered_in_the_form_asks_and_tells_each_hand_by_its_players_name(browser: Any, site: Site) -> None:

@@ -78,6 +78,10 @@ def test_an_atlantic_storm_deal_is_offered_the_catalogues_force_cards_and_a_cut_
 def test_the_new_game_form_reads_the_options_struct_and_leaves_blank_ones_to_the_game() -> None:
     ruleset = RULESETS.get("milles-nautiques")
     assert [f["name"] for f in recording.option_fields(ruleset)] == ["dealer", "round"]
+    assert all(f["description"] and not f["team_table_only"] for f in recording.option_fields(ruleset))
+    m44 = {f["name"]: f for f in recording.option_fields(RULESETS.get("memoire-44"))}
+    assert m44["roles"]["team_table_only"] and not m44["sides"]["team_table_only"]
+    assert "M44-OV-2" in m44["roles"]["description"]
     form = {"ruleset": ruleset.name, "seat_0": "p1", "seat_1": "p2", "option_dealer": "1", "option_round": ""}
     game = recording.new_game_of(ruleset, form)
     assert game.options == {"dealer": 1}

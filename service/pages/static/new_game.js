@@ -1,5 +1,6 @@
 // The form starting a game: a game played in teams at some player counts asks for each seat's team only
-// once that many seats are filled (without this script the team boxes are always there).
+// once that many seats are filled, and so do the options only a team table takes (without this script the
+// team boxes and those options are always there).
 "use strict";
 (() => {
   const form = document.querySelector("form.new-game[data-team-counts]");
