@@ -293,6 +293,12 @@ def _banner(lines: list[tuple[str, str, str, str]], y: float, width: float, mark
     return group("Conditions of play", parts)
 
 
+def _counted(kinds: Sequence[str]) -> str:
+    """Units by kind, counted (`3 infantry, 1 armour`): a roll of six fits a phone's line so."""
+    order = [*UNIT_KINDS, *(k for k in dict.fromkeys(kinds) if k not in UNIT_KINDS)]
+    return ", ".join(f"{kinds.count(kind)} {kind}" for kind in order if kind in kinds)
+
+
 def _reserve(data: dict[str, Any], y: float) -> tuple[str, float]:
     """Each side's figures in reserve under the D-Day rules (M44-DD-8), and the units the active side's
     roll brought that are still to place (M44-DD-7); and the height written."""
@@ -304,7 +310,7 @@ def _reserve(data: dict[str, Any], y: float) -> tuple[str, float]:
         words = ", ".join(f"{figures[kind]} {kind}" for kind in UNIT_KINDS if kind in figures) or "none"
         said = [f"{side.title()} reserve: {words}"]
         if side == data.get("active") and dday.get("reinforcements"):
-            said.append(f"{side.title()} to place now: {', '.join(dday['reinforcements'])}")
+            said.append(f"{side.title()} to place now: {_counted(dday['reinforcements'])}")
         for line in said:
             lines.append(
                 group(

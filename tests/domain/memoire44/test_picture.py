@@ -278,8 +278,15 @@ def test_the_dday_reserve_and_the_units_to_place_are_written_under_the_board(dda
     assert [g.get("aria-label") for g in reserve.findall(f"{SVG}g")] == [
         "Axis reserve: 8 infantry, 3 armour, 2 artillery",
         "Allies reserve: 16 infantry, 6 armour, 2 artillery",
-        "Allies to place now: infantry, armour, infantry, infantry",
+        "Allies to place now: 3 infantry, 1 armour",
     ]
+    # Written whole: counted, a roll of six fits the line (listed unit by unit, it was cut short).
+    six = msgspec.structs.replace(
+        state, reinforcements=("artillery", "infantry", "armour", "artillery", "armour", "infantry")
+    )
+    [reserve] = labelled(ET.fromstring(RULESET.picture(RULESET.view(six, Viewer.public()), ())), "D-Day reserve")
+    [line] = [t.text for t in reserve.iter(f"{SVG}text") if "to place now" in (t.text or "")]
+    assert line == "Allies to place now: 2 infantry, 2 armour, 2 artillery"
     state = state_after(dday_events, 15)  # three placed from the reserve (M44-DD-8)
     root = ET.fromstring(RULESET.picture(RULESET.view(state, Viewer.public()), ()))
     assert labelled(root, "Allies reserve: 8 infantry, 3 armour, 2 artillery")
