@@ -174,13 +174,17 @@ def _plain(value: Any) -> bool:
 
 
 def _words(value: Any) -> str:
-    """A plain value as words: names without their underscores, a list's items joined."""
+    """A plain value as words: names without their underscores, a side's capitals as a name (`AXIS` is
+    Axis; a hex such as `H4` stays as it is), a list's items joined."""
     if isinstance(value, list | tuple):
         if not value:
             return "none"
         return ", ".join(f"({_words(v)})" if isinstance(v, list | tuple) else _words(v) for v in value)
     shown = _scalar(value)
-    return shown.replace("_", " ") if isinstance(value, str) else shown
+    if not isinstance(value, str):
+        return shown
+    words = shown.replace("_", " ")
+    return words.title() if len(value) > 1 and value.replace("_", "").isalpha() and value.isupper() else words
 
 
 def campaign_plot(

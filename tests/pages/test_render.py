@@ -34,6 +34,7 @@ def test_what_changed_reads_in_words_naming_the_items_from_the_view() -> None:
         "discard": ["attack_centre"],
         "last_move": [],
         "orders": [],
+        "active": "ALLIES",
     }
     changes = [
         (("units", 0, "figures"), "changed", 4, 3),
@@ -44,6 +45,8 @@ def test_what_changed_reads_in_words_naming_the_items_from_the_view() -> None:
         (("discard", 0), "added", None, "attack_centre"),
         (("last_move", 0), "removed", [2, 5], None),
         (("orders", 0), "removed", {"uid": 0, "moved": 1}, None),
+        (("active",), "changed", "AXIS", "ALLIES"),
+        (("last_move",), "changed", ["H4"], ["J6"]),
     ]
     assert change_lines(view, changes) == [
         "unit 1 (Axis infantry) figures: 4 → 3",
@@ -53,6 +56,8 @@ def test_what_changed_reads_in_words_naming_the_items_from_the_view() -> None:
         "discard: attack centre added",
         "last move: 2, 5 removed",
         "order 1: removed",
+        "active: Axis → Allies",
+        "last move: H4 → J6",
     ]
 
 
