@@ -263,6 +263,9 @@ class Ruleset(Generic[StateT, EventT]):
     """At a state, the names an event field may hold where they come from the game's resources (a
     catalogue's card numbers), each with the words people read: the recording page offers them for a card
     the record does not know yet (None: `field_values` says it all)."""
+    value_words: Callable[[Sequence[str], Any], str | None] | None = None
+    """A value of the view, at its path of keys, in the game's own words where plain words would not do
+    (a hex kept as [row, column], named as on the board); None leaves it to the reader's plain words."""
     rules_package: str | None = None
     """The package whose `RULES.md` holds the game's rules reference (None: the package that defines
     `state_type`, as every game package does)."""

@@ -34,6 +34,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     validate=rules.validate,
     evolve=rules.evolve,
     view=views.view,  # hands hidden in the public view; the board is public
+    value_words=views.value_words,  # hexes as the board names them
     result=scoring.result,  # medals per seat; the winner once a side reaches its count
     legal_events=legal.legal_events,
     narrate=narration.narrate,

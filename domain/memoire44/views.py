@@ -3,10 +3,12 @@ seen by its own seat and in the full record, everyone else sees how many cards i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from domain.memoire44.board import hex_name
 from domain.memoire44.rules import commissar_camp, objective_holder, pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
@@ -175,3 +177,24 @@ def _teams(state: State, viewer: Viewer) -> list[dict[str, Any]]:
             entry["given_cards"] = list(given.known)
         seats.append(entry)
     return seats
+
+
+HEX_FIELDS = frozenset({"hex", "last_move", "last_battle", "markers", "entry_tokens", "landing_craft"})
+"""The view's fields holding a hex, or a list of hexes, as [row, column]."""
+
+
+def value_words(path: Sequence[str], value: Any) -> str | None:
+    """A hex, or a list of hexes, as the board names them (`C4`; `C4, D5`), where the view keeps
+    [row, column] (M44-1); None for anything else."""
+    keys = [key for key in path if not key.isdigit()]
+    if not keys or keys[-1] not in HEX_FIELDS:
+        return None
+    if _is_hex(value):
+        return hex_name((value[0], value[1]))
+    if isinstance(value, list | tuple) and value and all(_is_hex(v) for v in value):
+        return ", ".join(hex_name((v[0], v[1])) for v in value)
+    return None
+
+
+def _is_hex(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value)

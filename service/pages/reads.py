@@ -219,7 +219,11 @@ def game_step(
         "view_query": view_query(viewer),
         "choices": view_choices(principal, viewer, told.players),
         "picture": picture_of(ruleset, shown),
-        "changes": change_lines(shown.view, [(c.path, c.op, c.old, c.new) for c in shown.changes]) if at > 1 else [],
+        "changes": (
+            change_lines(shown.view, [(c.path, c.op, c.old, c.new) for c in shown.changes], ruleset.value_words)
+            if at > 1
+            else []
+        ),
         "window": told.steps[max(0, at - 1 - WINDOW) : at + WINDOW],
         "chapters": indexed.chapters_near(current),
         "chapter_label": chapter_label,

@@ -3,7 +3,7 @@ scores in the units people read, and the campaign's plot of cumulative totals (S
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -99,14 +99,18 @@ Change = tuple[Sequence[Any], str, Any, Any]
 """One change of a step, as `projections.diff` gives it: (path, op, old, new)."""
 
 
-def change_lines(view: Any, changes: Sequence[Change]) -> list[str]:
+ValueWords = Callable[[Sequence[str], Any], str | None]
+"""A game's own words for a value of its view at a path (`Ruleset.value_words`), None for plain words."""
+
+
+def change_lines(view: Any, changes: Sequence[Change], value_words: ValueWords | None = None) -> list[str]:
     """What a step changed, as lines a club reads, each said once (the row and column of a hex that
     moved are one line, the cards added to a hand too). `view` is the view after the step: it names the
-    items the paths point into."""
+    items the paths point into; `value_words` are the game's words for its values, where it has some."""
     data = msgspec.to_builtins(view, str_keys=True)
     lines: dict[str, list[str]] = {}  # a line, or a list's words before what was added to it
     for path, op, old, new in changes:
-        line = change_text([str(p) for p in path], op, old, new, data)
+        line = change_text([str(p) for p in path], op, old, new, data, value_words)
         where, _, added = line.rpartition(": ")
         if op == "added" and added.endswith(" added") and where:  # the cards dealt to a hand: one line
             lines.setdefault(f"{where}: ", []).append(added.removesuffix(" added"))
@@ -115,11 +119,17 @@ def change_lines(view: Any, changes: Sequence[Change]) -> list[str]:
     return [f"{line}{', '.join(items)} added" if items else line for line, items in lines.items()]
 
 
-def change_text(path: Sequence[str], op: str, old: Any, new: Any, view: Any = None) -> str:
+def change_text(
+    path: Sequence[str], op: str, old: Any, new: Any, view: Any = None, value_words: ValueWords | None = None
+) -> str:
     """One line of "what changed", in words rather than the view's keys: `unit 4 (Axis infantry)
     figures: 4 → 3`. An item of a list is named by its number (from 1) and, where the view has them, its
     name, player or side and kind; a change inside a list of plain values (a hex, a discard pile) is said
     of the list as a whole."""
+
+    def said(at: Sequence[str], value: Any) -> str:
+        return (value_words(at, value) if value_words else None) or _words(value)
+
     words: list[str] = []
     here: Any = view
     last = len(path) - 1
@@ -129,10 +139,10 @@ def change_text(path: Sequence[str], op: str, old: Any, new: Any, view: Any = No
             if all(_plain(v) for v in (*here, changed)):  # a list of plain values is one thing to a reader
                 where = " ".join(words) or "the table"
                 if depth == last and op == "added":
-                    return f"{where}: {_words(new)} added"
+                    return f"{where}: {said(path, new)} added"
                 if depth == last and op == "removed":
-                    return f"{where}: {_words(old)} removed"
-                return f"{where}: now {_words(here)}"
+                    return f"{where}: {said(path, old)} removed"
+                return f"{where}: now {said(path[:depth], here)}"
             index = int(key)
             item = here[index] if index < len(here) else old if depth == last else None
             words.append(_item(words.pop() if words else "item", index, item))
@@ -145,11 +155,11 @@ def change_text(path: Sequence[str], op: str, old: Any, new: Any, view: Any = No
         here = item
     where = " ".join(words) or "the table"
     if op == "added":
-        return f"{where}: added" if not _plain(new) else f"{where}: {_words(new)} (new)"
+        return f"{where}: added" if not _plain(new) else f"{where}: {said(path, new)} (new)"
     if op == "removed":
         return f"{where}: removed"
     if _plain(old) and _plain(new):
-        return f"{where}: {_words(old)} → {_words(new)}"
+        return f"{where}: {said(path, old)} → {said(path, new)}"
     return f"{where}: changed"
 
 

@@ -24,8 +24,9 @@ from tests.support.rulesets import RULESETS
 pytestmark = pytest.mark.browser
 
 
-def changes_of(shown: dict[str, Any]) -> list[str]:
-    return change_lines(shown["view"], [(c["path"], c["op"], c["old"], c["new"]) for c in shown["changes"]])
+def changes_of(shown: dict[str, Any], ruleset: str) -> list[str]:
+    changes = [(c["path"], c["op"], c["old"], c["new"]) for c in shown["changes"]]
+    return change_lines(shown["view"], changes, RULESETS.get(ruleset).value_words)
 
 
 QUICK_STEPS = 40
@@ -74,7 +75,7 @@ def check_step(page: Any, site: Site, game_id: str, steps: list[dict[str, Any]],
     assert current.locator("a").first.inner_text() == steps[number - 1]["text"], (game_id, number)
     if number > 1:
         shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
-        assert page.locator(".changes li").all_inner_texts() == changes_of(shown), (game_id, number)
+        assert page.locator(".changes li").all_inner_texts() == changes_of(shown, drawn), (game_id, number)
     assert page.evaluate(CURRENT_IN_SIGHT), (game_id, number)
     assert page.evaluate(DESCRIBED_BY_CURRENT), (game_id, number)
     if drawn:
@@ -462,6 +463,18 @@ def test_what_changed_names_units_and_players_in_words_not_the_views_keys(browse
     lines = page.locator(".changes li").all_inner_texts()
     said = f"unit {hit['path'][1] + 1} ({unit['side'].title()} {unit['kind']}) figures: {hit['old']} → {hit['new']}"
     assert said in lines, lines
+    moved = next(
+        n
+        for n in range(2, 60)
+        if any(
+            c["path"][0] == "units" and c["path"][2:3] == ["hex"]
+            for c in site.get(f"/clubs/c1/games/{game_id}/replay/{n}?view=public", site.record)["changes"]
+        )
+    )
+    page.goto(f"/club/c1/games/{game_id}/replay/{moved}")
+    hexes = [line for line in page.locator(".changes li").all_inner_texts() if " hex: now " in line]
+    assert hexes and all(re.fullmatch(r"unit \d+ \(\w+ \w+\) hex: now [A-M]\d", line) for line in hexes), hexes
+    lines += hexes
     game_id = site.games["two_players_to_forty"]
     page.goto(f"/club/c1/games/{game_id}/replay/3")
     lines += page.locator(".changes li").all_inner_texts()

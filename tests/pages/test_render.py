@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain.ruleset import SeriesStatus
 from service.pages.render import campaign_plot, change_lines, change_text, points, state_html
+from tests.support.rulesets import RULESETS
 
 
 def test_half_points_are_read_as_points_and_other_units_as_they_are() -> None:
@@ -59,6 +60,15 @@ def test_what_changed_reads_in_words_naming_the_items_from_the_view() -> None:
         "active: Axis → Allies",
         "last move: H4 → J6",
     ]
+    # In the game's own words where it has some: Mémoire 44 names a hex as the board does.
+    words = RULESETS.get("memoire-44").value_words
+    assert change_lines(view, changes[1:3], words) == ["unit 1 (Axis infantry) hex: now C4"]
+    moved = [(("last_move", 1), "added", None, [4, 6]), (("units", 0, "figures"), "changed", 4, 3)]
+    assert change_lines({**view, "last_move": [[3, 4], [4, 6]]}, moved, words) == [
+        "last move: D5 added",
+        "unit 1 (Axis infantry) figures: 4 → 3",
+    ]
+    assert change_lines(view, [(("last_battle",), "changed", None, [3, 4])], words) == ["last battle: — → C4"]
 
 
 def test_the_campaign_plot_draws_the_target_and_marks_the_game_that_decided_it() -> None:

@@ -100,3 +100,21 @@ def test_a_played_card_is_narrated_with_the_units_it_orders():
     ordered = UnitsOrdered(seat=ALLIES, units=(0,))
     line = RULESET.narrate(after, ordered, game.accept(ordered), Viewer.full())
     assert line.text == "Allies (Bea) order 1 unit: infantry at G7."
+
+
+def test_the_views_hexes_are_named_as_on_the_board_and_nothing_else_is():
+    game = table(
+        [hexagon(6, 12, unit="infus"), hexagon(4, 12, "woods"), hexagon(0, 0, unit="infger")],
+        axis=("barrage",),
+        allies=("attack_centre", "ambush"),
+    )
+    view = RULESET.view(game.state, Viewer.full())
+    words = RULESET.value_words
+    assert [words(("units", str(n), "hex"), u["hex"]) for n, u in enumerate(view["units"])] == ["G7", "A1"]
+    assert words(("last_move",), [[6, 12], [5, 11]]) == "G7, F6"
+    assert words(("last_move", "1"), [5, 11]) == "F6"
+    # Pairs of numbers that are not hexes keep their plain words.
+    assert len(view["hand_limits"]) == 2
+    assert words(("hand_limits",), view["hand_limits"]) is None
+    assert words(("units", "0", "figures"), 4) is None
+    assert words(("hex",), "G7") is None
