@@ -73,12 +73,16 @@ def test_the_seats_command_the_sides_the_set_up_names():
     assert state.sides[state.camp_of(0)] == "ALLIES"
 
 
-def test_hands_are_hidden_in_the_public_view_and_the_board_is_public():
-    game = table(
+def _two_units_and_a_wood():
+    return table(
         [hexagon(6, 12, unit="infus"), hexagon(4, 12, "woods"), hexagon(0, 0, unit="infger")],
         axis=("barrage",),
         allies=("attack_centre", "ambush"),
     )
+
+
+def test_hands_are_hidden_in_the_public_view_and_the_board_is_public():
+    game = _two_units_and_a_wood()
     public = RULESET.view(game.state, Viewer.public())
     assert [h["count"] for h in public["hands"]] == [4, 4]
     assert all("known" not in h for h in public["hands"])
@@ -103,11 +107,7 @@ def test_a_played_card_is_narrated_with_the_units_it_orders():
 
 
 def test_the_views_hexes_are_named_as_on_the_board_and_nothing_else_is():
-    game = table(
-        [hexagon(6, 12, unit="infus"), hexagon(4, 12, "woods"), hexagon(0, 0, unit="infger")],
-        axis=("barrage",),
-        allies=("attack_centre", "ambush"),
-    )
+    game = _two_units_and_a_wood()
     view = RULESET.view(game.state, Viewer.full())
     words = RULESET.value_words
     assert [words(("units", str(n), "hex"), u["hex"]) for n, u in enumerate(view["units"])] == ["G7", "A1"]
