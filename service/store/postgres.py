@@ -793,9 +793,15 @@ class AsyncPostgresEvents:
         await self._pool.close()
 
     async def _run(self, steps: QuerySteps[T]) -> T:
+        # getconn / putconn, not `connection()`: its context also commits on the way out, a wait on the
+        # connection's lock for nothing in autocommit (a twentieth of the floor's append; bench/README.md).
+        # A connection returned broken is discarded and replaced by the pool all the same.
         try:
-            async with self._pool.connection() as conn:
+            conn = await self._pool.getconn()
+            try:
                 return await run_async(steps, functools.partial(_execute_async, conn))
+            finally:
+                await self._pool.putconn(conn)
         except psycopg.Error as error:
             _raise_translated(error)
 
