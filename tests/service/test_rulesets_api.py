@@ -56,7 +56,11 @@ def test_a_ruleset_lists_its_events_as_a_tagged_union_with_their_fields(api: Api
 def test_a_ruleset_names_its_variants_and_its_resource_kinds_with_their_formats(api: Api) -> None:
     storm = api.client.get("/rulesets/atlantic-storm").json()
     assert storm["variants"] == ["basic", "advanced"]
-    assert storm["options"]["properties"]["pile_size"] == {"type": "integer", "default": 20}
+    assert storm["options"]["properties"]["pile_size"] == {
+        "type": "integer",
+        "default": 20,
+        "description": "How many convoys are fought for (AS-2: 20); fewer make a shorter game.",
+    }
     [catalogue] = storm["resource_kinds"]
     assert (catalogue["name"], catalogue["media_types"], catalogue["shipped"]) == (
         "catalogue",
@@ -68,6 +72,8 @@ def test_a_ruleset_names_its_variants_and_its_resource_kinds_with_their_formats(
     kinds = {kind["name"]: kind for kind in memoire["resource_kinds"]}
     assert "hedgerow_lane" in kinds["scenario"]["shipped"]
     assert kinds["initiative_table"]["shipped"] == []  # M44-OV-7: no public source, none shipped
+    roles = memoire["options"]["properties"]["roles"]  # asked only at a team table (M44-OV-2)
+    assert roles["x-team-table-only"] is True and "M44-OV-2" in roles["description"]
     assert "their_finest_hour" in memoire["events"]["$defs"]["memoire44.card_played"]["properties"]["card"]["enum"]
 
 
