@@ -14,7 +14,7 @@ import pytest
 
 from domain.record import decoder, fold
 from domain.ruleset import Viewer
-from tests.pages.conftest import ARTEFACTS, PHONE, Site, sign_in
+from tests.pages.conftest import ARTEFACTS, PHONE, Site, screenshot, sign_in
 from tests.service.api_support import Api
 from tests.support.rulesets import RULESETS
 
@@ -577,6 +577,8 @@ def test_the_start_form_asks_for_teams_only_in_a_game_played_in_teams_and_at_its
                 assert page.locator("#option_sides").is_visible(), filled
     hint = page.locator("#hint_roles")
     assert "commander, or the sections it commands" in hint.inner_text()
+    assert page.locator("label:has(#resource_initiative_table)").inner_text().startswith("Initiative table")
+    screenshot(page, "start-memoire-44-team-table")  # six seats filled: teams and roles asked
     assert page.locator("#option_roles").get_attribute("aria-describedby") == "hint_roles"
     page.goto("/club/c1/games/new?ruleset=atlantic-storm")
     assert "How many convoys are fought for" in page.locator("#hint_pile_size").inner_text()
