@@ -71,6 +71,18 @@ def with_options(scenario_id: str, options: dict[str, Any]) -> bytes:
     return msgspec.json.encode(raw)
 
 
+def scenario_ref(scenario_id: str, data: bytes) -> ResourceRef:
+    """A scenario's `.m44` file as a set-up embeds it (version 1)."""
+    return ResourceRef(
+        kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
+    )
+
+
+def scenario_beside_tests(name: str) -> ResourceRef:
+    """A scenario file kept beside these tests (`name.m44`), as a club imports it."""
+    return scenario_ref(name, (HERE / f"{name}.m44").read_bytes())
+
+
 def setup_for(
     scenario_id: str,
     sides: tuple[str, str] | None = None,
@@ -78,10 +90,7 @@ def setup_for(
     options: dict[str, Any] | None = None,
 ) -> Setup:
     """A two-player set-up embedding a shipped scenario, with `options` added to its settings."""
-    data = with_options(scenario_id, options) if options else KIND.builtin()[scenario_id]
-    ref = ResourceRef(
-        kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
-    )
+    ref = scenario_ref(scenario_id, with_options(scenario_id, options) if options else KIND.builtin()[scenario_id])
     setup = Setup(
         players=tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=seat) for seat, name in enumerate(players)),
         options={"sides": list(sides)} if sides else {},

@@ -11,14 +11,13 @@ from typing import Any
 
 import msgspec
 
-from domain.memoire44 import RULESET
-from domain.memoire44.scenario import content_hash
-from domain.ruleset import ResourceRef, Setup
+from domain.ruleset import Setup
 from tests.domain.memoire44.harness import (
     TEST_AIR_PACK,
     TEST_INITIATIVE,
     TEST_REINFORCEMENTS,
     RandomTable,
+    scenario_beside_tests,
     setup_for,
     team_setup_for,
     with_resource,
@@ -40,15 +39,7 @@ def eastern_front_six() -> list[Any]:
     rules, M44-OV-8 and M44-OV-10), as a club imports it: the file meuse_line_commissar.m44 beside these
     tests (the shipped scenario with `russian_commissar_rule` added), with the test initiative table; one
     draw in ten recorded face down. Played by the seeded random players (harness.SIX)."""
-    data = (Path(__file__).resolve().parent / "meuse_line_commissar.m44").read_bytes()
-    kind = RULESET.resource_kinds["scenario"]
-    ref = ResourceRef(
-        kind="scenario",
-        resource_id="meuse_line_commissar",
-        version=1,
-        content_hash=content_hash(data),
-        content=kind.parse(data),
-    )
+    ref = scenario_beside_tests("meuse_line_commissar")
     setup = team_setup_for("meuse_line", initiative=TEST_INITIATIVE)
     setup = msgspec.structs.replace(setup, resources=setup.resources | {"scenario": ref})
     table = RandomTable(random.Random(1457), setup, face_down=0.1)
@@ -67,15 +58,7 @@ def dday_landing() -> list[Any]:
 def hedgerow_air_setup() -> Setup:
     """Hedgerow Lane with the air settings, as a club imports it: the file hedgerow_lane_air.m44 beside these
     tests (the shipped scenario with `air_rules` and `air_theatre` added), and the test air pack."""
-    data = (Path(__file__).resolve().parent / "hedgerow_lane_air.m44").read_bytes()
-    kind = RULESET.resource_kinds["scenario"]
-    ref = ResourceRef(
-        kind="scenario",
-        resource_id="hedgerow_lane_air",
-        version=1,
-        content_hash=content_hash(data),
-        content=kind.parse(data),
-    )
+    ref = scenario_beside_tests("hedgerow_lane_air")
     setup = setup_for("hedgerow_lane")
     setup = msgspec.structs.replace(setup, resources={"scenario": ref})
     return with_resource(setup, "air_pack", TEST_AIR_PACK)
@@ -95,15 +78,7 @@ def dday_air_setup() -> Setup:
     """Pointe du Verrier with the air rules, as a club imports it: the file pointe_du_verrier_air.m44 beside
     these tests (the D-Day scenario with `air_rules` and `air_theatre` added), the test reinforcement
     table and the test air pack."""
-    data = (Path(__file__).resolve().parent / "pointe_du_verrier_air.m44").read_bytes()
-    kind = RULESET.resource_kinds["scenario"]
-    ref = ResourceRef(
-        kind="scenario",
-        resource_id="pointe_du_verrier_air",
-        version=1,
-        content_hash=content_hash(data),
-        content=kind.parse(data),
-    )
+    ref = scenario_beside_tests("pointe_du_verrier_air")
     setup = msgspec.structs.replace(setup_for("hedgerow_lane"), resources={"scenario": ref})
     return with_resource(with_resource(setup, "reinforcement_table", TEST_REINFORCEMENTS), "air_pack", TEST_AIR_PACK)
 

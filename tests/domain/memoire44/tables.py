@@ -9,11 +9,10 @@ import pytest
 
 from domain.memoire44 import RULESET
 from domain.memoire44.events import CardDrawn
-from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import Folded, GameStarted, start
-from domain.ruleset import Player, ResourceRef, RuleError, Setup
-from tests.domain.memoire44.harness import with_resource
+from domain.ruleset import Player, RuleError, Setup
+from tests.domain.memoire44.harness import scenario_ref, with_resource
 
 KIND = RULESET.resource_kinds["scenario"]
 AXIS, ALLIES = 0, 1  # seats: Alain commands the Axis (player 1, row 0), Bea the Allies
@@ -65,9 +64,7 @@ def m44(hexagons: list[dict[str, Any]], board_type: str = "STANDARD", **game_inf
 
 
 def setup_from(data: bytes, scenario_id: str = "test") -> Setup:
-    ref = ResourceRef(
-        kind="scenario", resource_id=scenario_id, version=1, content_hash=content_hash(data), content=KIND.parse(data)
-    )
+    ref = scenario_ref(scenario_id, data)
     return Setup(
         players=(Player(player_id="p-alain", name="Alain", seat=0), Player(player_id="p-bea", name="Bea", seat=1)),
         resources={"scenario": ref},
