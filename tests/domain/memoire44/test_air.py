@@ -340,9 +340,11 @@ def test_more_than_three_markers_or_a_broken_run_is_refused():
 # ---------------------------------------------------------------- M44-AIR-7: dogfights
 
 
-def _two_planes(game: Table) -> None:
+def _two_planes(game: Table, allies_draw: str | None = None) -> None:
+    """Both planes deployed next to each other: the Spitfire at (5, 11), the Bf 109 at (4, 10); the Allies
+    drew `allies_draw` (unnamed when None)."""
     allied_spitfire(game, at=(5, 11))
-    end_turn(game, ALLIES)
+    end_turn(game, ALLIES, allies_draw)
     game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
     game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(4, 10)))
     end_turn(game, AXIS)
@@ -678,18 +680,9 @@ def breakthrough_table(options: dict[str, Any] | None = None) -> Table:
     return game
 
 
-def _planes_up(game: Table) -> None:
-    """Both planes deployed next to each other: the Spitfire at (5, 11), the Bf 109 at (4, 10)."""
-    allied_spitfire(game)
-    end_turn(game, ALLIES, "probe_centre")
-    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
-    game.accept(PlaneDeployed(seat=AXIS, plane="bf109", card="fighter_sweep", hex=(4, 10)))
-    end_turn(game, AXIS)
-
-
 def test_a_plane_on_a_move_order_flies_but_neither_attacks_nor_duels():
     game = breakthrough_table()
-    _planes_up(game)
+    _two_planes(game, allies_draw="probe_centre")
     game.accept(CardPlayed(seat=ALLIES, card="probe_centre"), UnitsOrdered(seat=ALLIES, units=()))
     offered = RULESET.legal_events(game.state, ALLIES)
     assert PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True) in offered  # M44-AIR-14
@@ -715,7 +708,7 @@ def test_a_move_order_never_deploys_a_plane_and_needs_a_card_that_gives_one():
     error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
     assert _rule(error) == ("M44-AIR-4", "not_flying")  # a plane off the board is deployed with an air card
     game = breakthrough_table()
-    _planes_up(game)
+    _two_planes(game, allies_draw="probe_centre")
     game.accept(CardPlayed(seat=ALLIES, card="recon_1_centre"), UnitsOrdered(seat=ALLIES, units=()))
     error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
     assert _rule(error) == ("M44-AIR-14", "no_move_order")
@@ -724,7 +717,7 @@ def test_a_move_order_never_deploys_a_plane_and_needs_a_card_that_gives_one():
 
 def test_move_orders_the_air_pack_does_not_give_are_refused_naming_the_value():
     game = breakthrough_table()
-    _planes_up(game)
+    _two_planes(game, allies_draw="probe_centre")
     game.accept(CardPlayed(seat=ALLIES, card="close_assault"), UnitsOrdered(seat=ALLIES, units=()))
     error = game.refused(PlaneOrdered(seat=ALLIES, plane="spitfire", move_order=True))
     assert _rule(error) == ("M44-AIR-14", "missing_move_orders")
