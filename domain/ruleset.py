@@ -193,6 +193,10 @@ TEAM_TABLE_ONLY = "x-team-table-only"
 """In a set-up option's JSON Schema (`msgspec.Meta(extra_json_schema={TEAM_TABLE_ONLY: True})`): the option
 applies only when the game is played in teams (`Ruleset.team_counts`), so a form asks for it only then."""
 
+ValueWords = Callable[[Sequence[str], Any], str | None]
+"""A game's own words for a value of its view at a path of keys (`Ruleset.value_words`); None for plain
+words."""
+
 StateT = TypeVar("StateT")
 """A game's state: a frozen msgspec struct (snapshots decode it with `state_type`)."""
 EventT = TypeVar("EventT")
@@ -263,7 +267,7 @@ class Ruleset(Generic[StateT, EventT]):
     """At a state, the names an event field may hold where they come from the game's resources (a
     catalogue's card numbers), each with the words people read: the recording page offers them for a card
     the record does not know yet (None: `field_values` says it all)."""
-    value_words: Callable[[Sequence[str], Any], str | None] | None = None
+    value_words: ValueWords | None = None
     """A value of the view, at its path of keys, in the game's own words where plain words would not do
     (a hex kept as [row, column], named as on the board); None leaves it to the reader's plain words."""
     rules_package: str | None = None

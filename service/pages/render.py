@@ -3,13 +3,13 @@ scores in the units people read, and the campaign's plot of cumulative totals (S
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 from markupsafe import Markup, escape
 
-from domain.ruleset import SeriesStatus
+from domain.ruleset import SeriesStatus, ValueWords
 
 Path = tuple[str, ...]
 
@@ -97,10 +97,6 @@ def _items(items: list[tuple[str, Any]], path: Path, marks: set[Path], kind: str
 
 Change = tuple[Sequence[Any], str, Any, Any]
 """One change of a step, as `projections.diff` gives it: (path, op, old, new)."""
-
-
-ValueWords = Callable[[Sequence[str], Any], str | None]
-"""A game's own words for a value of its view at a path (`Ruleset.value_words`), None for plain words."""
 
 
 def change_lines(view: Any, changes: Sequence[Change], value_words: ValueWords | None = None) -> list[str]:
