@@ -21,7 +21,7 @@ import httpx
 import msgspec
 
 from bench.common import ROOT, Sizes, scratch_schema
-from bench.web import THIS_CHECKOUT, Code, CpuMeter, Server, free_port, load, prepare, running_server
+from bench.web import THIS_CHECKOUT, Code, CpuMeter, Server, free_port, load, prepare, running_server, stop
 
 ROUNDS = 2  # each server measured twice, in turn: the machine's load drifts between levels
 
@@ -53,18 +53,18 @@ def floor_server(database_url: str | None) -> Iterator[Server]:
             time.sleep(0.2)
         yield Server(base=base, process=process, projector=None)
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
 
 
 def run(database_url: str, sizes: Sizes, baseline: Code | None = None) -> dict[str, Any]:
     clients = 4 if sizes.name == "smoke" else 16
     sizes = msgspec.structs.replace(sizes, http_clients=(clients,))
     servers: list[tuple[str, Server, str, list[str]]] = []
+    floor_games = [f"floor-{n}" for n in range(clients)]  # the floor app takes any game and key
     with ExitStack() as stack:
-        servers.append(("litestar alone", stack.enter_context(floor_server(None)), "-", []))
+        servers.append(("litestar alone", stack.enter_context(floor_server(None)), "-", floor_games))
         _, url = stack.enter_context(scratch_schema(database_url, "floor"))
-        servers.append(("litestar + async INSERT", stack.enter_context(floor_server(url)), "-", []))
+        servers.append(("litestar + async INSERT", stack.enter_context(floor_server(url)), "-", floor_games))
         for code in [THIS_CHECKOUT, *([baseline] if baseline else [])]:
             _, url = stack.enter_context(scratch_schema(database_url, "floor"))
             server = stack.enter_context(running_server(url, 1, "process", code))
@@ -74,7 +74,6 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None) -> dict[s
         rows = []
         for round_ in range(1, ROUNDS + 1):
             for label, server, token, games in servers:
-                games = games or [f"floor-{n}" for n in range(clients)]
                 at = versions.setdefault(label, dict.fromkeys(games, 1))
                 meter = CpuMeter(server)
                 row = load(server.port, token, games, at, "append", clients, sizes)

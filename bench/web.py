@@ -108,7 +108,7 @@ class Server(msgspec.Struct, kw_only=True):
         return int(self.base.rsplit(":", 1)[1])
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
     try:
         process.wait(timeout=30)
@@ -176,8 +176,8 @@ def running_server(
             raise RuntimeError(f"{error}; the server's log ends with:\n{tail()}") from error
     finally:
         if projecting is not None:
-            _stop(projecting)
-        _stop(process)
+            stop(projecting)
+        stop(process)
         log.close()
 
 
