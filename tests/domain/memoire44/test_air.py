@@ -661,6 +661,17 @@ def test_the_recording_page_is_offered_the_air_events():
 # ---------------------------------------------------------------- M44-AIR-14: Breakthrough move orders
 
 
+def _draw_air_cards(game: Table) -> None:
+    """The air cards both sides hold at these tables: the Allies two Fighter Sweeps and a Bomb Run, the
+    Axis one of each."""
+    for seat, cards in (
+        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
+        (AXIS, ("fighter_sweep", "bomb_run")),
+    ):
+        for card in cards:
+            game.accept(AirCardDrawn(seat=seat, card=card))
+
+
 def breakthrough_table(options: dict[str, Any] | None = None) -> Table:
     """The air table on a Breakthrough board (M44-BT-1); the test pack gives Attack 1 move order, Probe 2,
     Recon 0, and says nothing of the tactic cards."""
@@ -671,12 +682,7 @@ def breakthrough_table(options: dict[str, Any] | None = None) -> Table:
         game.accept(CardDrawn(seat=AXIS, card=card))
     for card in ("attack_centre", "recon_1_centre", "close_assault", "their_finest_hour"):
         game.accept(CardDrawn(seat=ALLIES, card=card))
-    for seat, cards in (
-        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
-        (AXIS, ("fighter_sweep", "bomb_run")),
-    ):
-        for card in cards:
-            game.accept(AirCardDrawn(seat=seat, card=card))
+    _draw_air_cards(game)
     return game
 
 
@@ -762,12 +768,7 @@ def sortie_table(
     for seat, cards in ((AXIS, axis), (ALLIES, allies)):
         for card in cards:
             game.accept(CardDrawn(seat=seat, card=card))
-    for seat, cards in (
-        (ALLIES, ("fighter_sweep", "bomb_run", "fighter_sweep")),
-        (AXIS, ("fighter_sweep", "bomb_run")),
-    ):
-        for card in cards:
-            game.accept(AirCardDrawn(seat=seat, card=card))
+    _draw_air_cards(game)
     return game
 
 
