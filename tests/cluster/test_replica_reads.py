@@ -19,6 +19,7 @@ from service.settings import Settings
 from service.store import open_store
 from service.store.base import NewEvent, Recorder
 from service.store.replicas import ReplicaSet, RoutedStore
+from testkit.waiting import scaled
 from tests.cluster.conftest import on_replica, replay_paused
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
@@ -58,7 +59,7 @@ def replicas_report(api: Api) -> dict[str, Any]:
 
 
 def wait_for_status(api: Api, status: str, timeout: float = 10.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while True:
         (report,) = replicas_report(api).values()
         if report["status"] == status or time.monotonic() > deadline:

@@ -19,6 +19,7 @@ import httpx
 import psycopg
 import pytest
 
+from testkit.waiting import scaled
 from tests.cluster.conftest import replay_paused, unavailable
 from tests.conftest import fresh_schema
 from tests.service.test_projector_support import roll
@@ -120,7 +121,7 @@ def replica_report(node: Node) -> dict[str, Any]:
 
 
 def wait_for(node: Node, status: str, timeout: float = 15.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while (report := replica_report(node))["status"] != status and time.monotonic() < deadline:
         time.sleep(0.1)
     return report
@@ -235,7 +236,7 @@ def test_killing_node_a_mid_load_loses_no_acknowledged_event_and_node_b_takes_th
             assert again.status_code == 201, again.text
 
     # The projector ran under one lease per projection; A's leases lapse and node B's projector takes them.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + scaled(30)
     with psycopg.connect(cluster.schema_url, autocommit=True) as conn:
         while True:
             owners = dict(conn.execute("SELECT name, owner FROM projection_leases").fetchall())

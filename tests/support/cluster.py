@@ -23,13 +23,13 @@ import socket
 import subprocess
 import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import psycopg
+
+from testkit.waiting import answers, scaled, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -166,7 +166,17 @@ class Standby:
             shutil.chown(data / name, "postgres", "postgres")
         _run(
             None,
-            [str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.directory / "log"), "-w", "-t", "60", "start"],
+            [
+                str(self.bin / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(self.directory / "log"),
+                "-w",
+                "-t",
+                str(round(scaled(60))),
+                "start",
+            ],
             user="postgres",
         )
         self.wait_until_replayed()
@@ -175,18 +185,17 @@ class Standby:
         """Until the replica has replayed everything the primary has written now."""
         with psycopg.connect(self.primary_url, autocommit=True) as primary:
             target = primary.execute("SELECT pg_current_wal_lsn()").fetchone()[0]  # type: ignore[index]
-        deadline = time.monotonic() + timeout
-        while True:
+
+        def replayed() -> bool:
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=3) as conn:
-                    done = conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (str(target),)).fetchone()[0]  # type: ignore[index]
-                if done:
-                    return
+                    return bool(
+                        conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (str(target),)).fetchone()[0]  # type: ignore[index]
+                    )
             except psycopg.OperationalError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the replica did not catch up; its log:\n{self.log()}")
-            time.sleep(0.1)
+                return False
+
+        wait_until(replayed, "the replica's catching up", timeout, log=self.log, interval=0.1)
 
     def execute(self, sql: str) -> None:
         with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
@@ -358,15 +367,9 @@ class Node:
                 start_new_session=True,
             )  # fmt: skip
         self.watcher = guard(f"kill -9 -{self.process.pid}", f"rm -f {self.log_path}")
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"node {self.namespace.name} exited: {self.log()}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/health", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.2)
-        raise RuntimeError(f"node {self.namespace.name} did not answer: {self.log()}")
+        wait_until(
+            answers(f"{self.base}/health"), f"node {self.namespace.name}", timeout, runner=self.process, log=self.log
+        )
 
     def kill(self) -> None:
         """SIGKILL to the node's whole process group (no shutdown of any kind)."""
