@@ -1,10 +1,10 @@
 """A small cluster for the scale tests: a streaming replica of the test PostgreSQL, network namespaces
 joined to the root one by veth pairs, TCP forwarders into the databases, and `tablelog serve` nodes.
 
-The replica is a second cluster made by `pg_basebackup` from the test server into a temporary directory,
-with a port of its own, run by the `postgres` OS user with the server's own binaries
-(`/usr/lib/postgresql/<major>/bin`), stopped and removed afterwards. The shared server is never
-restarted or reconfigured here: `scripts/_postgres.sh` lets 127.0.0.1 replicate (a reload only).
+The primary is a cluster of the tests' own (`initdb` into a temporary directory, a port of its own, a
+pg_hba.conf that lets 127.0.0.1 replicate) and the replica a second one made from it by `pg_basebackup`,
+both run by the `postgres` OS user with the machine's binaries (`/usr/lib/postgresql/<major>/bin`),
+stopped and removed afterwards. The machine's own PostgreSQL is never reconfigured.
 
 The databases listen on 127.0.0.1 only, so each namespace's node reaches them through a forwarder that
 listens on the root end of its veth pair (an address of a private /30 used only by that pair): the node's
@@ -82,31 +82,136 @@ def unguard(watcher: subprocess.Popen[bytes] | None) -> None:
         watcher.wait(timeout=10)
 
 
-# -- the replica --------------------------------------------------------------------------------------
+# -- the primary and its replica ----------------------------------------------------------------------
 @dataclass
-class Standby:
-    """A streaming replica of the test server, running from a temporary directory."""
+class Private:
+    """A PostgreSQL cluster of the tests' own in a temporary directory, run by the `postgres` OS user with
+    the machine's binaries, on a port of its own; stopped and removed by `stop` (or by its guard, when the
+    test process dies first)."""
 
-    primary_url: str
     port: int = 0
     directory: Path = field(default_factory=Path)
     bin: Path = field(default_factory=Path)
     watcher: subprocess.Popen[bytes] | None = None
+
+    def _prepare(self, prefix: str, major: int | None = None) -> tuple[Path, Path]:
+        """Its binaries found and its directory made and guarded: (data directory, process-groups file)."""
+        if os.geteuid() != 0:
+            raise ClusterUnavailable("a private cluster is run by the postgres OS user: the tests must run as root")
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            raise ClusterUnavailable("no postgres OS user on this machine") from None
+        versions = sorted(
+            int(p.parent.name) for p in Path("/usr/lib/postgresql").glob("*/bin") if p.parent.name.isdigit()
+        )
+        if major is None and versions:
+            major = versions[-1]
+        self.bin = Path(f"/usr/lib/postgresql/{major}/bin")
+        if not (self.bin / "pg_ctl").exists():
+            raise ClusterUnavailable(f"no PostgreSQL {major or ''} binaries in /usr/lib/postgresql")
+        self.directory = Path(tempfile.mkdtemp(prefix=prefix))
+        shutil.chown(self.directory, "postgres", "postgres")
+        data = self.directory / "data"
+        groups = self.directory / "process-groups"
+        self.watcher = guard(
+            f"for group in $(cat {groups} 2>/dev/null); do kill -9 -$group; done",
+            f"runuser -u postgres -- {self.bin / 'pg_ctl'} -D {data} -m immediate -w stop",
+            f"rm -rf {self.directory}",
+        )
+        self.port = free_port()
+        return data, groups
+
+    def _configure_and_start(self, data: Path, settings: dict[str, str], hba: str) -> None:
+        """A small configuration of its own (never the machine's), then started."""
+        conf = {
+            "port": str(self.port),
+            "listen_addresses": "'127.0.0.1'",
+            "unix_socket_directories": f"'{self.directory}'",
+            "shared_buffers": "'32MB'",
+            "fsync": "off",
+            "logging_collector": "off",
+            **settings,
+        }
+        (data / "postgresql.conf").write_text("".join(f"{k} = {v}\n" for k, v in conf.items()))
+        (data / "pg_hba.conf").write_text(hba)
+        for name in ("postgresql.conf", "pg_hba.conf"):
+            shutil.chown(data / name, "postgres", "postgres")
+        start = [str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.directory / "log"), "-w", "-t"]
+        _run(None, [*start, str(round(scaled(60))), "start"], user="postgres")
+
+    def execute(self, sql: str) -> None:
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(sql)
+
+    @property
+    def url(self) -> str:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def log(self) -> str:
+        path = self.directory / "log"
+        return path.read_text()[-3000:] if path.exists() else ""
+
+    def pid(self) -> int:
+        """The postmaster's process id."""
+        return int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
+
+    def stop(self) -> None:
+        unguard(self.watcher)
+        if self.directory.exists():
+            data = self.directory / "data"
+            if (data / "postmaster.pid").exists():
+                subprocess.run(
+                    [str(self.bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                    capture_output=True,
+                    timeout=60,
+                    user="postgres",
+                )
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@dataclass
+class Primary(Private):
+    """A primary of the tests' own that lets 127.0.0.1 replicate: the replica tests stream from it, so the
+    machine's PostgreSQL is never reconfigured. `settings` add to (or replace) its small configuration."""
+
+    settings: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/test"  # the test server's database name
+
+    def start(self) -> None:
+        data, groups = self._prepare("tablelog-primary-")
+        _run(
+            groups,
+            [str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync"],
+            user="postgres",
+        )
+        settings = {"wal_level": "replica", "max_wal_senders": "10", "max_connections": "200"} | self.settings
+        hba = "local all all trust\nhost all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n"
+        self._configure_and_start(data, settings, hba)
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+            conn.execute("CREATE DATABASE test")
+
+
+@dataclass
+class Standby(Private):
+    """A streaming replica of a primary on this machine, running from a temporary directory."""
+
+    primary_url: str = ""
 
     @property
     def url(self) -> str:
         return with_address(self.primary_url, "127.0.0.1", self.port)
 
     def start(self) -> None:
-        if os.geteuid() != 0:
-            raise ClusterUnavailable("the replica is run by the postgres OS user: the tests must run as root")
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            raise ClusterUnavailable("no postgres OS user on this machine") from None
         parts = urlsplit(self.primary_url)
         if parts.hostname not in ("127.0.0.1", "localhost"):
-            raise ClusterUnavailable(f"the test server at {parts.hostname} is not on this machine")
+            raise ClusterUnavailable(f"the primary at {parts.hostname} is not on this machine")
         with psycopg.connect(self.primary_url, autocommit=True, connect_timeout=5) as conn:
             major = int(str(conn.execute("SHOW server_version_num").fetchone()[0])) // 10000  # type: ignore[index]
             settings = {
@@ -119,24 +224,12 @@ class Standby:
                 "AND (address IS NULL AND type = 'host' OR address IN ('127.0.0.1', '0.0.0.0'))"
             ).fetchone()[0]  # type: ignore[index]
         if wal_level not in ("replica", "logical"):
-            raise ClusterUnavailable(f"the test server's wal_level is {wal_level}: it cannot feed a replica")
+            raise ClusterUnavailable(f"the primary's wal_level is {wal_level}: it cannot feed a replica")
         if not replication_allowed:
-            raise ClusterUnavailable(
-                "the test server's pg_hba.conf has no replication line for 127.0.0.1 (scripts/test)"
-            )
-        self.bin = Path(f"/usr/lib/postgresql/{major}/bin")
+            raise ClusterUnavailable("the primary's pg_hba.conf has no replication line for 127.0.0.1")
+        data, groups = self._prepare("tablelog-replica-", major)
         if not (self.bin / "pg_basebackup").exists():
             raise ClusterUnavailable(f"no PostgreSQL {major} binaries in {self.bin}")
-        self.directory = Path(tempfile.mkdtemp(prefix="tablelog-replica-"))
-        shutil.chown(self.directory, "postgres", "postgres")
-        data = self.directory / "data"
-        groups = self.directory / "process-groups"
-        self.watcher = guard(
-            f"for group in $(cat {groups} 2>/dev/null); do kill -9 -$group; done",
-            f"runuser -u postgres -- {self.bin / 'pg_ctl'} -D {data} -m immediate -w stop",
-            f"rm -rf {self.directory}",
-        )
-        self.port = free_port()
         env = {**os.environ, "PGPASSWORD": parts.password or ""}
         _run(
             groups,
@@ -148,37 +241,8 @@ class Standby:
             user="postgres",
             env=env,
         )  # fmt: skip
-        # The server's own configuration lives in /etc on Debian (not copied): the replica gets a small one.
-        conf = {
-            "port": str(self.port),
-            "listen_addresses": "'127.0.0.1'",
-            "unix_socket_directories": f"'{self.directory}'",
-            "hot_standby": "on",
-            "shared_buffers": "'32MB'",
-            "fsync": "off",
-            "logging_collector": "off",
-            "max_standby_streaming_delay": "'5s'",
-            **settings,
-        }
-        (data / "postgresql.conf").write_text("".join(f"{k} = {v}\n" for k, v in conf.items()))
-        (data / "pg_hba.conf").write_text("local all all trust\nhost all all 127.0.0.1/32 trust\n")
-        for name in ("postgresql.conf", "pg_hba.conf"):
-            shutil.chown(data / name, "postgres", "postgres")
-        _run(
-            None,
-            [
-                str(self.bin / "pg_ctl"),
-                "-D",
-                str(data),
-                "-l",
-                str(self.directory / "log"),
-                "-w",
-                "-t",
-                str(round(scaled(60))),
-                "start",
-            ],
-            user="postgres",
-        )
+        replica = {"hot_standby": "on", "max_standby_streaming_delay": "'5s'"}
+        self._configure_and_start(data, replica | settings, "local all all trust\nhost all all 127.0.0.1/32 trust\n")
         self.wait_until_replayed()
 
     def wait_until_replayed(self, timeout: float = 30.0) -> None:
@@ -196,27 +260,6 @@ class Standby:
                 return False
 
         wait_until(replayed, "the replica's catching up", timeout, log=self.log, interval=0.1)
-
-    def execute(self, sql: str) -> None:
-        with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
-            conn.execute(sql)
-
-    def log(self) -> str:
-        path = self.directory / "log"
-        return path.read_text()[-3000:] if path.exists() else ""
-
-    def stop(self) -> None:
-        unguard(self.watcher)
-        if self.directory.exists():
-            data = self.directory / "data"
-            if (data / "postmaster.pid").exists():
-                subprocess.run(
-                    [str(self.bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                    capture_output=True,
-                    timeout=60,
-                    user="postgres",
-                )
-            shutil.rmtree(self.directory, ignore_errors=True)
 
 
 # -- forwarding ----------------------------------------------------------------------------------------
