@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# The tests that read `../shared/data/` before their facts were carried under tests/, and the check.
+# The tests that read a folder beside the repository before their facts were carried under tests/, and the check.
 ONCE_OUTSIDE = (
     "tests/domain/memoire44/test_scenario.py",
     "tests/test_rules_reference.py::test_nothing_in_the_repository_reads_or_points_a_reader_outside_it",
