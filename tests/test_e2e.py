@@ -14,6 +14,7 @@ from typing import NamedTuple
 import httpx
 import pytest
 
+from service import __version__
 from testkit.waiting import answers, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +81,7 @@ def test_a_real_server_records_a_game_over_http_and_the_cli_exports_and_reimport
     base, env, _ = server
     op = {"Authorization": f"Bearer {OPERATOR}"}
     with httpx.Client(base_url=base, timeout=10) as http:
-        assert http.get("/health").json() == {"status": "ok", "checks": {}}
+        assert http.get("/health").json() == {"status": "ok", "version": __version__, "checks": {}}
         assert http.post("/clubs", json={"club_id": "e2e", "name": "End to end"}, headers=op).status_code == 201
         token = http.post("/clubs/e2e/keys", json={"name": "scorer"}, headers=op).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
