@@ -29,7 +29,7 @@ GAME_MODULES = {
 
 
 def _milles_nautiques(rng: random.Random) -> Game:
-    from tests.domain.milles_nautiques.table import Table, make_setup
+    from testkit.players.milles_nautiques import Table, make_setup
 
     players = rng.randint(2, 6)
     teams = players in (4, 6) and rng.random() < 0.5
@@ -40,8 +40,7 @@ def _milles_nautiques(rng: random.Random) -> Game:
 
 
 def _atlantic_storm(rng: random.Random) -> Game:
-    from tests.domain.atlantic_storm.random_player import RandomGame
-    from tests.domain.atlantic_storm.support import generated_catalogue, started
+    from testkit.players.atlantic_storm import RandomGame, generated_catalogue, started
 
     players = rng.randint(2, 6)
     variant = "advanced" if players > 2 and rng.random() < 0.5 else "basic"

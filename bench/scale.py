@@ -1,7 +1,7 @@
 """Scale (issue 15): two API nodes on one primary and a streaming replica of it.
 
 A primary of the bench's own and a replica of it made by `pg_basebackup` are started (as the tests start
-theirs: `tests/support/cluster.py`; root and the machine's PostgreSQL binaries needed; the primary with
+theirs: `testkit/cluster.py`; root and the machine's PostgreSQL binaries needed; the primary with
 fsync on, as a real server), then two `tablelog serve`
 processes on loopback share the primary: node A reads its lag-tolerant requests from the replica
 (`TABLELOG_READ_DATABASE_URLS`), node B from the primary; `tablelog project` runs once beside them.
@@ -36,7 +36,7 @@ import psycopg
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, processes_named, scratch_schema
 from bench.web import CLUB, Connection, Server, _load, prepare, running_server
-from tests.support.cluster import Primary, Standby, with_address
+from testkit.cluster import Primary, Standby, with_address
 
 COMPONENTS = ("node_a", "node_b", "projector", "primary", "replica", "load_generator")
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.support.cluster import ClusterUnavailable, Primary, Private, Standby, with_address
+from testkit.cluster import ClusterUnavailable, Primary, Private, Standby, with_address
 
 
 def unavailable(reason: str) -> None:

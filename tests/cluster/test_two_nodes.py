@@ -1,5 +1,5 @@
 """Two API nodes in network namespaces of their own (issue 15 part 3), each reaching the primary and the
-replica over a veth pair (`tests/support/cluster.py`): a game recorded through node A is replayed through
+replica over a veth pair (`testkit/cluster.py`): a game recorded through node A is replayed through
 node B from the replica, a key revoked on A is refused at once on B, the replica lagging sends fresh reads
 to the primary and says so on `/ready`, and killing node A mid-load loses no acknowledged event while
 node B's projector takes the leases over."""
@@ -19,11 +19,11 @@ import httpx
 import psycopg
 import pytest
 
+from testkit.cluster import ClusterUnavailable, Forwarder, Namespace, Node, Standby, with_address
 from testkit.waiting import scaled
 from tests.cluster.conftest import replay_paused, unavailable
 from tests.conftest import fresh_schema
 from tests.service.test_projector_support import roll
-from tests.support.cluster import ClusterUnavailable, Forwarder, Namespace, Node, Standby, with_address
 
 pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("cluster")]
 

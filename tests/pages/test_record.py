@@ -429,8 +429,8 @@ def record_by_taps(page: Any, event: dict[str, Any], picks: tuple[str, ...] = ()
 
 
 def test_an_atlantic_storm_battle_with_a_storm_and_a_fate_card_is_recorded_by_taps(browser: Any, site: Site) -> None:
-    from tests.domain.atlantic_storm.random_player import RandomGame
-    from tests.domain.atlantic_storm.support import EXAMPLES
+    from testkit.players.atlantic_storm import RandomGame
+    from tests.domain.atlantic_storm.harness import EXAMPLES
 
     imported = site.http.post(
         "/clubs/c1/resources/atlantic-storm/catalogue/examples", content=EXAMPLES, headers=Api.auth(site.record)

@@ -1,18 +1,26 @@
-"""Helpers for the Atlantic Storm tests: catalogues written for the tests, set-ups and a table that
-accepts events one by one (validate, then evolve) as the service would."""
+"""Atlantic Storm's seeded random table, for the property tests and the benches: generated catalogues, a
+physical deck the table shuffles, players that make only legal moves (from `legal_events`), and two
+records of the same game: the truth (every card named) and the scorekeeper's (some draws recorded face
+down, G-2)."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 from domain.atlantic_storm import RULESET
+from domain.atlantic_storm.events import (
+    CardsDealt,
+    CardsDrawn,
+    CardsPlayed,
+    ConvoysCut,
+    ConvoyTurned,
+    DeckReshuffled,
+    IntelligencePlayed,
+)
+from domain.atlantic_storm.state import State
 from domain.record import Folded, GameStarted, start
 from domain.ruleset import Player, ResourceRef, Setup
-
-HERE = Path(__file__).resolve().parent
-EXAMPLES = (HERE / "examples.csv").read_bytes()
 
 
 def catalogue_ref(data: bytes, resource_id: str = "test") -> ResourceRef:
@@ -21,38 +29,14 @@ def catalogue_ref(data: bytes, resource_id: str = "test") -> ResourceRef:
     return ResourceRef(kind="catalogue", resource_id=resource_id, version=1, content_hash="test", content=content)
 
 
-def make_setup(
-    names: list[str], variant: str = "basic", data: bytes = EXAMPLES, ref: ResourceRef | None = None, **options: Any
-) -> Setup:
-    """A table of `names` in seat order."""
-    if data is EXAMPLES:
-        options.setdefault("pile_size", 3)  # examples.csv holds eight convoys
+def seated(names: list[str], variant: str, ref: ResourceRef, **options: Any) -> Setup:
+    """A table of `names` in seat order, playing the catalogue `ref`."""
     players = tuple(Player(player_id=f"p-{name.lower()}", name=name, seat=i) for i, name in enumerate(names))
-    return Setup(
-        players=players, variant=variant, options=dict(options), resources={"catalogue": ref or catalogue_ref(data)}
-    )
+    return Setup(players=players, variant=variant, options=dict(options), resources={"catalogue": ref})
 
 
 def started(setup: Setup) -> GameStarted:
     return GameStarted(ruleset=RULESET.name, ruleset_version=RULESET.version, setup=setup)
-
-
-class Table:
-    """A game being recorded: `play` checks then applies each event, keeping the stream."""
-
-    def __init__(self, setup: Setup) -> None:
-        self.events: list[Any] = [started(setup)]
-        self.folded: Folded = start(RULESET, self.events[0])
-
-    @property
-    def state(self) -> Any:
-        return self.folded.state
-
-    def play(self, *events: Any) -> Table:
-        for event in events:
-            self.folded = self.folded.accept(event)
-            self.events.append(event)
-        return self
 
 
 def generated_catalogue(seed: int) -> bytes:
@@ -175,41 +159,116 @@ def _value(rng: random.Random) -> str:
     return str(rng.choice((0, 0, 1, 1, 2, 2, 3, 4, 5, 6)))
 
 
-NAMES = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"]
+class RandomGame:
+    """One game played to the end by random legal moves."""
+
+    def __init__(
+        self, rng: random.Random, catalogue: bytes, players: int, variant: str, hidden: float = 0.2, audit: float = 0.02
+    ) -> None:
+        self.rng = rng
+        names = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"][:players]
+        setup = seated(names, variant, _parsed(catalogue))
+        self.record_started = started(setup)
+        self.truth: Folded = start(RULESET, started(setup))
+        self.record: Folded = start(RULESET, started(setup))
+        state: State = self.truth.state
+        self.forces = sorted(n for n, c in state.cards.items() if c.category != "convoy")
+        convoys = sorted(n for n, c in state.cards.items() if c.category == "convoy")
+        rng.shuffle(self.forces)
+        self.force_set = set(self.forces)
+        self.deck = list(self.forces)
+        rng.shuffle(convoys)
+        self.all_convoys = list(convoys)
+        size = state.pile_size * (2 if variant == "advanced" else 1)
+        self.convoy_pile = convoys[:size]
+        self.hidden = hidden
+        self.audit = audit
+        self.events = 0
+        self.checked_holdings: Any = None
+
+    def play(self, check: Any) -> None:
+        """Play to the end, calling `check(self)` after every event."""
+        while self.truth.state.phase != "over":
+            truth_event, record_event = self.next_events()
+            self.truth = self.truth.accept(truth_event)
+            self.record = self.record.accept(record_event)
+            self.events += 1
+            check(self)
+
+    def next_events(self) -> tuple[Any, Any]:
+        state: State = self.truth.state
+        if state.phase == "cut":
+            cuts = tuple(self.rng.sample(self.all_convoys, state.players))
+            return ConvoysCut(cuts=cuts), ConvoysCut(cuts=cuts)
+        for seat in range(state.players):
+            options = RULESET.legal_events(state, seat)
+            if options:
+                if self.rng.random() < self.audit:
+                    for option in options:  # everything listed is accepted (chance forms included)
+                        RULESET.validate(state, option)
+                return self.chance(state, self.choose(options))
+        raise AssertionError(f"nobody can move at phase {state.phase}")
+
+    def choose(self, options: list[Any]) -> Any:
+        """Uniform, except that a player who can play mostly plays (a table of discards tests little)."""
+        plays = [o for o in options if isinstance(o, CardsPlayed | IntelligencePlayed)]
+        if plays and self.rng.random() < 0.75:
+            return self.rng.choice(plays)
+        return self.rng.choice(options)
+
+    def chance(self, state: State, event: Any) -> tuple[Any, Any]:
+        """Fill a listed form with what the physical table did."""
+        if isinstance(event, CardsDealt):
+            hands = tuple(tuple(self.deck.pop() for _ in hand) for hand in event.hands)
+            return CardsDealt(hands=hands), CardsDealt(hands=tuple(self.veil(h) for h in hands))
+        if isinstance(event, CardsDrawn):
+            cards = tuple(self.deck.pop() for _ in event.cards)
+            return (CardsDrawn(seat=event.seat, cards=cards), CardsDrawn(seat=event.seat, cards=self.veil(cards)))
+        if isinstance(event, DeckReshuffled):
+            self.deck = list(state.discard)
+            self.rng.shuffle(self.deck)
+            return event, event
+        if isinstance(event, ConvoyTurned):
+            top = self.convoy_pile.pop()
+            if event.discarded is None:
+                real = ConvoyTurned(seat=event.seat, convoy=top)
+            else:
+                other = self.convoy_pile.pop()
+                keep, drop = (top, other) if self.rng.random() < 0.5 else (other, top)
+                real = ConvoyTurned(seat=event.seat, convoy=keep, discarded=drop)
+            return real, real
+        return event, event
+
+    def veil(self, cards: tuple[str, ...]) -> tuple[str | None, ...]:
+        return tuple(None if self.rng.random() < self.hidden else c for c in cards)
 
 
-def at_battle(
-    hands: list[list[str]],
-    convoy: str,
-    zone: str | None = "submarine",
-    variant: str = "basic",
-    discarded: str | None = None,
-    pile_size: int = 3,
-) -> Table:
-    """A table of len(hands) players (Alain deals and leads), each dealt the named cards and face-down
-    cards up to six, with `convoy` turned and `zone` declared."""
-    from domain.atlantic_storm.events import CardsDealt, ConvoysCut, ConvoyTurned, ZoneDeclared
-
-    table = Table(make_setup(NAMES[: len(hands)], variant=variant, pile_size=pile_size))
-    dealt = tuple(tuple([*hand, *([None] * (6 - len(hand)))]) for hand in hands)
-    table.play(
-        ConvoysCut(cuts=tuple(f"C{i + 1}" for i in range(len(hands)))),
-        CardsDealt(hands=dealt),
-        ConvoyTurned(seat=0, convoy=convoy, discarded=discarded),
-    )
-    if zone is not None:
-        table.play(ZoneDeclared(seat=0, zone=zone))  # type: ignore[arg-type]
-    return table
+_PARSED: dict[bytes, Any] = {}
 
 
-def refused(table: Table, event: Any) -> Any:
-    """The RuleError an event raises (and the table unchanged)."""
-    from domain.ruleset import RuleError
+def _parsed(catalogue: bytes) -> Any:
+    """Parse each generated catalogue once (the import is not what these games test)."""
+    if catalogue not in _PARSED:
+        _PARSED[catalogue] = catalogue_ref(catalogue)
+    return _PARSED[catalogue]
 
-    before = table.state
-    try:
-        table.play(event)
-    except RuleError as error:
-        assert table.state is before
-        return error
-    raise AssertionError(f"{event} was accepted")
+
+def places(state: State) -> list[str]:
+    """Every force card the state places (hands, table, under the convoy, discard, captured), once each
+    if all is well."""
+    out: list[str] = list(state.discard)
+    for hand in state.hands:
+        out += hand
+    for pile in state.captured:
+        out += pile
+    battle = state.battle
+    if battle is not None:
+        if battle.outcome is not None:
+            out += [c for c in battle.outcome.trick if state.cards[c].category != "convoy"]
+            out += battle.outcome.to_discard
+        else:
+            for play in battle.plays:
+                if not play.cancelled:
+                    out += play.cards()
+            out += [card for _, card in battle.under]
+    return out

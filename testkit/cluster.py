@@ -31,7 +31,7 @@ import psycopg
 
 from testkit.waiting import answers, scaled, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class ClusterUnavailable(Exception):
