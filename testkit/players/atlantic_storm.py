@@ -163,11 +163,19 @@ class RandomGame:
     """One game played to the end by random legal moves."""
 
     def __init__(
-        self, rng: random.Random, catalogue: bytes, players: int, variant: str, hidden: float = 0.2, audit: float = 0.02
+        self,
+        rng: random.Random,
+        catalogue: bytes,
+        players: int,
+        variant: str,
+        hidden: float = 0.2,
+        audit: float = 0.02,
+        **options: Any,
     ) -> None:
+        """`options`: the set-up's options (a small catalogue needs a small `pile_size`)."""
         self.rng = rng
         names = ["Alain", "Bea", "Carl", "Dana", "Eve", "Farid"][:players]
-        setup = seated(names, variant, _parsed(catalogue))
+        setup = seated(names, variant, _parsed(catalogue), **options)
         self.record_started = started(setup)
         self.truth: Folded = start(RULESET, started(setup))
         self.record: Folded = start(RULESET, started(setup))
