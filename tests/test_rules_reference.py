@@ -22,7 +22,11 @@ CODE_DIRS = ("domain", "projections", "service")
 CITED = re.compile(r"\b(G|MN|AS|M44)(-[A-Z0-9]+)+\b")
 # Which ruleset's file holds the ids of each prefix (G: the general file, served under every ruleset).
 RULESET_OF_PREFIX = {"MN": "milles-nautiques", "AS": "atlantic-storm", "M44": "memoire-44"}
-SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "node_modules"}
+# Tools' caches and build output, never part of the repository (hypothesis writes absolute paths).
+SKIPPED_DIRS = {
+    ".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", "node_modules",
+    "build", "dist", "test-artifacts",
+}  # fmt: skip
 # A reach outside the clone: the folder beside the repository (rule texts, readings, design notes,
 # reference data), written out or built with pathlib, or a `..` joined onto a path. A clone must test clean
 # with nothing beside it, and nothing may send a reader there: facts a test needs are carried under tests/.
