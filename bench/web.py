@@ -83,7 +83,7 @@ def server_environment(
         "PYTHONPATH": str(tree),
         "TABLELOG_DATABASE_URL": database_url,
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_WORKERS": str(workers),
         "TABLELOG_RUN_PROJECTOR": str(projector == "thread").lower(),

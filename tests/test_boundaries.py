@@ -164,19 +164,14 @@ def _imported_modules(path: Path) -> set[str]:
     return found
 
 
-# What bench/ still takes from tests/: Mémoire 44's random table (in its tests' harness, moved to
-# testkit.players with the other games' once that harness settles) and the test ruleset Tally.
-BENCH_STILL_FROM_TESTS = {
-    "tests.domain.memoire44.harness",
-    "tests.domain.memoire44.test_property",
-    "tests.support",  # from tests.support import tally
-    "tests.support.tally",
-}
+# What bench/ still takes from tests/: Mémoire 44's random table and its variants (in its tests' harness
+# and property test, to move to testkit.players with the other games' once that harness settles).
+BENCH_STILL_FROM_TESTS = {"tests.domain.memoire44.harness", "tests.domain.memoire44.test_property"}
 
 
 def test_the_benches_play_the_games_random_tables_from_testkit_not_from_the_tests() -> None:
-    """The seeded random tables and the cluster the benches start are in testkit/, which the tests import
-    too: no new import of tests/ from bench/, and none from testkit/ (it ships with neither)."""
+    """The seeded random tables, the test ruleset Tally and the cluster the benches start are in testkit/,
+    which the tests import too: no new import of tests/ from bench/, and none from testkit/."""
     from_tests = {
         str(path.relative_to(ROOT)): {m for m in _imported_modules(path) if m.split(".")[0] == "tests"}
         for layer in ("bench", "testkit")

@@ -34,7 +34,7 @@ def environment(database_url: str) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "TABLELOG_DATABASE_URL": database_url,
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
     }
     return env

@@ -49,7 +49,7 @@ def node_env(schema_url: str, namespace: Namespace, primary_port: int, replica_p
         "TABLELOG_DATABASE_URL": with_address(schema_url, namespace.host, primary_port),
         "TABLELOG_READ_DATABASE_URLS": with_address(schema_url, namespace.host, replica_port),
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_LOG_LEVEL": "warning",
         "TABLELOG_PROJECTOR_LEASE_SECONDS": "2",

@@ -21,10 +21,10 @@ from domain.ruleset import Viewer
 from service.app import create_app
 from service.settings import Settings
 from service.store.base import Store, game_stream
+from testkit import tally
 from testkit.waiting import wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, as_json, correction, free_port, roll
-from tests.support import tally
 from tests.support.rulesets import RULESETS
 
 
