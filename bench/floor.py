@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -22,6 +21,7 @@ import msgspec
 
 from bench.common import ROOT, Sizes, scratch_schema
 from bench.web import THIS_CHECKOUT, Code, CpuMeter, Server, free_port, load, prepare, running_server, stop
+from testkit.waiting import wait_until
 
 ROUNDS = 2  # each server measured twice, in turn: the machine's load drifts between levels
 
@@ -40,17 +40,15 @@ def floor_server(database_url: str | None) -> Iterator[Server]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
+
+        def warmed_up() -> bool:
             try:
                 warm = httpx.post(f"{base}/clubs/c/games/warm-up/events", json={"expected_version": 0, "events": [{}]})
-                if warm.status_code == 201:
-                    break
             except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the floor app did not start")
-            time.sleep(0.2)
+                return False
+            return warm.status_code == 201
+
+        wait_until(warmed_up, "the floor app", runner=process)
         yield Server(base=base, process=process, projector=None)
     finally:
         stop(process)

@@ -29,7 +29,7 @@ GAME_MODULES = {
 
 
 def _milles_nautiques(rng: random.Random) -> Game:
-    from tests.domain.milles_nautiques.table import Table, make_setup
+    from testkit.players.milles_nautiques import Table, make_setup
 
     players = rng.randint(2, 6)
     teams = players in (4, 6) and rng.random() < 0.5
@@ -40,8 +40,7 @@ def _milles_nautiques(rng: random.Random) -> Game:
 
 
 def _atlantic_storm(rng: random.Random) -> Game:
-    from tests.domain.atlantic_storm.random_player import RandomGame
-    from tests.domain.atlantic_storm.support import generated_catalogue, started
+    from testkit.players.atlantic_storm import RandomGame, generated_catalogue, started
 
     players = rng.randint(2, 6)
     variant = "advanced" if players > 2 and rng.random() < 0.5 else "basic"
@@ -83,7 +82,7 @@ def game_rulesets() -> tuple[list[Ruleset], dict[str, str]]:
 
 def bench_rulesets() -> Rulesets:
     """The games a bench's records, projector and app serve: the built-in ones and Tally."""
-    return registry.load(["tests.support.tally"])
+    return registry.load(["testkit.tally"])
 
 
 def random_games(ruleset: Ruleset, count: int, seed: int) -> list[Game]:
@@ -95,7 +94,7 @@ def random_games(ruleset: Ruleset, count: int, seed: int) -> list[Game]:
 def tally_game(length: int, seed: int) -> Game:
     """A Tally game (the test ruleset, whose target is never reached here) of exactly `length` events,
     for seeks in games longer than any real game's random play reaches."""
-    from tests.support.tally import Rolled
+    from testkit.tally import Rolled
 
     rng = random.Random(seed)
     players = tuple(Player(player_id=f"p{seat}", name=name, seat=seat) for seat, name in enumerate(("Alain", "Bea")))
@@ -107,6 +106,6 @@ def tally_game(length: int, seed: int) -> Game:
 
 def tally_ruleset() -> Ruleset:
     """The test ruleset Tally."""
-    from tests.support import tally
+    from testkit import tally
 
     return tally.RULESET

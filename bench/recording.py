@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 
 from bench.common import median, percentile
+from testkit.waiting import answers, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = (
@@ -156,15 +157,9 @@ def run() -> dict[str, Any]:
         server = _serve(folder, port)
         try:
             with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-                deadline = time.monotonic() + 30
-                while True:
-                    try:
-                        if client.get("/health").status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        pass
-                    assert time.monotonic() < deadline, "the server did not start"
-                    time.sleep(0.1)
+                wait_until(
+                    answers(f"http://127.0.0.1:{port}/health"), "the recording bench's server", 30, runner=server
+                )
                 _signed_in(client)
                 for path in FIXTURES:
                     results[path.stem] = {"tap_to_acknowledged": _times(_record_round(client, path))}

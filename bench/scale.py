@@ -1,7 +1,8 @@
 """Scale (issue 15): two API nodes on one primary and a streaming replica of it.
 
-A replica of the bench's PostgreSQL is made by `pg_basebackup` (as the tests make theirs:
-`tests/support/cluster.py`; root and the server's own binaries needed), then two `tablelog serve`
+A primary of the bench's own and a replica of it made by `pg_basebackup` are started (as the tests start
+theirs: `testkit/cluster.py`; root and the machine's PostgreSQL binaries needed; the primary with
+fsync on, as a real server), then two `tablelog serve`
 processes on loopback share the primary: node A reads its lag-tolerant requests from the replica
 (`TABLELOG_READ_DATABASE_URLS`), node B from the primary; `tablelog project` runs once beside them.
 Measured, level by level on the same club:
@@ -28,7 +29,6 @@ import os
 import threading
 import time
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -36,13 +36,9 @@ import psycopg
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, processes_named, scratch_schema
 from bench.web import CLUB, Connection, Server, _load, prepare, running_server
-from tests.support.cluster import Standby, with_address
+from testkit.cluster import Primary, Standby, with_address
 
 COMPONENTS = ("node_a", "node_b", "projector", "primary", "replica", "load_generator")
-
-
-def _postmaster(data: Path) -> int:
-    return int((data / "postmaster.pid").read_text().split()[0])
 
 
 class Meter:
@@ -226,10 +222,14 @@ def live_delivery(
 def run(database_url: str, sizes: Sizes, clients: int = 16, streams: tuple[int, ...] = (1000, 5000)) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
-        standby = Standby(database_url)
+        # The bench's own primary: the machine's PostgreSQL (database_url) is never set up to replicate.
+        primary = Primary(settings={"fsync": "on"})
+        stack.callback(primary.stop)
+        primary.start()
+        standby = Standby(primary_url=primary.url)
         stack.callback(standby.stop)
         standby.start()
-        _, url = stack.enter_context(scratch_schema(database_url, "scale"))
+        _, url = stack.enter_context(scratch_schema(primary.url, "scale"))
         replica_url = with_address(url, "127.0.0.1", standby.port)
         read_settings = {
             "TABLELOG_READ_DATABASE_URLS": replica_url,
@@ -243,7 +243,7 @@ def run(database_url: str, sizes: Sizes, clients: int = 16, streams: tuple[int, 
         token, games = prepare(a.base, clients)
         versions = dict.fromkeys(games, 1)
         half = clients // 2
-        replica_pid = _postmaster(standby.directory / "data")
+        replica_pid = standby.pid()
         layouts: list[tuple[str, str, list[tuple[Server, list[str]]]]] = [
             ("append", "node A", [(a, games)]),
             ("append", "nodes A + B", [(a, games[:half]), (b, games[half:])]),

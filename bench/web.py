@@ -42,6 +42,7 @@ from bench.common import (
     sampled,
     scratch_schema,
 )
+from testkit.waiting import answers, wait_until
 
 OPERATOR = "bench-operator-key"
 REQUEST_TIMEOUT = 30.0
@@ -82,7 +83,7 @@ def server_environment(
         "PYTHONPATH": str(tree),
         "TABLELOG_DATABASE_URL": database_url,
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_WORKERS": str(workers),
         "TABLELOG_RUN_PROJECTOR": str(projector == "thread").lower(),
@@ -150,18 +151,7 @@ def running_server(
         return log.read()[-3000:].decode(errors="replace")
 
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None:
-                raise RuntimeError("the server died: " + tail())
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not become ready in 60 s")
-            time.sleep(0.2)
+        wait_until(answers(f"{base}/ready"), "tablelog serve", runner=process, log=tail)
         if projector == "process":  # started once the server has migrated the schema
             projecting = subprocess.Popen(
                 [code.python, "-m", "service.cli", "project"],

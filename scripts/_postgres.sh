@@ -35,30 +35,11 @@ else
     export TABLELOG_TEST_DATABASE_URL="postgresql://postgres:tablelog-tests@127.0.0.1:5432/test"
     pg_answers "$TABLELOG_TEST_DATABASE_URL" || { echo "PostgreSQL still does not answer" >&2; exit 1; }
 fi
-# The replica tests (tests/cluster/) stream a second cluster from this server and run API nodes in network
-# namespaces: let 127.0.0.1 replicate, with the method 127.0.0.1's other connections use (an edit of
-# pg_hba.conf and a reload, never a restart), and have the ip command.
+# The replica tests (tests/cluster/) start a primary and a replica of their own (initdb, pg_basebackup:
+# the machine's PostgreSQL is never reconfigured) and run API nodes in network namespaces: have the ip
+# command.
 if [ "$(id -u)" = 0 ]; then
     command -v ip >/dev/null 2>&1 || {
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null
     }
-    .venv/bin/python - "${TABLELOG_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}" <<'PY' \
-        || echo "could not allow replication on the test server: the replica tests will say why" >&2
-import os, sys, psycopg
-with psycopg.connect(sys.argv[1], autocommit=True, connect_timeout=5) as conn:
-    allowed = conn.execute(
-        "SELECT count(*) FROM pg_hba_file_rules WHERE 'replication' = ANY(database) "
-        "AND (address IS NULL AND type = 'host' OR address IN ('127.0.0.1', '0.0.0.0'))"
-    ).fetchone()[0]
-    hba = conn.execute("SHOW hba_file").fetchone()[0]
-    method = conn.execute(
-        "SELECT auth_method FROM pg_hba_file_rules WHERE type = 'host' AND 'all' = ANY(database) "
-        "AND address = '127.0.0.1' ORDER BY line_number LIMIT 1"
-    ).fetchone()
-    if not allowed and method and os.path.exists(hba):
-        with open(hba, "a") as file:
-            file.write(f"\n# tablelog's replica tests (scripts/_postgres.sh)\nhost replication all 127.0.0.1/32 {method[0]}\n")
-        conn.execute("SELECT pg_reload_conf()")
-        print(f"allowed replication from 127.0.0.1 in {hba} (reloaded)", file=sys.stderr)
-PY
 fi

@@ -22,7 +22,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
-from service import api_docs, api_rulesets, pages
+from service import __version__, api_docs, api_rulesets, pages
 from service.api_clubs import ClubController
 from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
 from service.api_games import GameController
@@ -47,11 +47,10 @@ from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
 
-API_VERSION = "0.1.0"
-
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
     status: str
+    version: str = __version__
     checks: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
@@ -144,7 +143,7 @@ def logging_middleware(app: ASGIApp) -> ASGIApp:
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
         title="tablelog",
-        version=API_VERSION,
+        version=__version__,
         description="Event-sourced game records and replays for tabletop clubs. Errors are RFC 9457 "
         "problem details (application/problem+json).",
         path=api_docs.DOCS_PATH,

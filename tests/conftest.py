@@ -95,3 +95,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tablelog.db'}"
     return str(request.getfixturevalue("postgres_schema_url"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The schemathesis runs (a few hundred requests against real servers) only under `CI=true` or when
+    asked for with `-m schemathesis`: a local run of a slice stays quick."""
+    if os.environ.get("CI") == "true" or "schemathesis" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="schemathesis runs under CI=true or with -m schemathesis")
+    for item in items:
+        if item.get_closest_marker("schemathesis"):
+            item.add_marker(skip)

@@ -151,3 +151,32 @@ def test_no_module_imports_a_module_that_imports_it_back() -> None:
     }
     graph = {name: _runtime_imports(path, set(files)) - {name} for name, path in files.items()}
     assert _cycle(graph) == []
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module `path` imports from, by name (at the top or inside a function)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+# What bench/ still takes from tests/: Mémoire 44's random table and its variants (in its tests' harness
+# and property test, to move to testkit.players with the other games' once that harness settles).
+BENCH_STILL_FROM_TESTS = {"tests.domain.memoire44.harness", "tests.domain.memoire44.test_property"}
+
+
+def test_the_benches_play_the_games_random_tables_from_testkit_not_from_the_tests() -> None:
+    """The seeded random tables, the test ruleset Tally and the cluster the benches start are in testkit/,
+    which the tests import too: no new import of tests/ from bench/, and none from testkit/."""
+    from_tests = {
+        str(path.relative_to(ROOT)): {m for m in _imported_modules(path) if m.split(".")[0] == "tests"}
+        for layer in ("bench", "testkit")
+        for path in sorted((ROOT / layer).rglob("*.py"))
+    }
+    bench = {module for path, modules in from_tests.items() if path.startswith("bench/") for module in modules}
+    assert bench <= BENCH_STILL_FROM_TESTS
+    assert {path: modules for path, modules in from_tests.items() if path.startswith("testkit/") and modules} == {}

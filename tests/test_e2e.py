@@ -7,13 +7,15 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 import httpx
 import pytest
+
+from service import __version__
+from testkit.waiting import answers, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 OPERATOR = "e2e-operator-key"
@@ -32,7 +34,7 @@ def environment(database_url: str) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "TABLELOG_DATABASE_URL": database_url,
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
     }
     return env
@@ -66,16 +68,7 @@ def server(database_url: str) -> Iterator[Server]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, "the server died (run `tablelog serve --workers 2` to see why)"
-            assert time.monotonic() < deadline, "the server did not become ready"
-            time.sleep(0.2)
+        wait_until(answers(f"{base}/ready"), "tablelog serve --workers 2", runner=process)
         yield Server(base, env, process)
     finally:
         process.terminate()
@@ -88,7 +81,7 @@ def test_a_real_server_records_a_game_over_http_and_the_cli_exports_and_reimport
     base, env, _ = server
     op = {"Authorization": f"Bearer {OPERATOR}"}
     with httpx.Client(base_url=base, timeout=10) as http:
-        assert http.get("/health").json() == {"status": "ok", "checks": {}}
+        assert http.get("/health").json() == {"status": "ok", "version": __version__, "checks": {}}
         assert http.post("/clubs", json={"club_id": "e2e", "name": "End to end"}, headers=op).status_code == 201
         token = http.post("/clubs/e2e/keys", json={"name": "scorer"}, headers=op).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
@@ -183,11 +176,8 @@ def test_each_worker_listens_on_a_socket_of_its_own_so_connections_spread_over_t
         return [pid for pid in pids if _socket_inodes_of(pid) & listening], listening
 
     # The server answers as soon as one worker is up; the other may still be starting.
-    deadline = time.monotonic() + 60
+    wait_until(lambda: len(listening_workers()[0]) == 2, "the second worker's socket", runner=server.process)
     workers, listening = listening_workers()
-    while len(workers) < 2 and time.monotonic() < deadline:
-        time.sleep(0.2)
-        workers, listening = listening_workers()
     assert len(workers) == 2 and len(listening) == 2
     assert [len(_socket_inodes_of(pid) & listening) for pid in workers] == [1, 1]
     # 32 clients connecting at once, each answered: every worker holds some of the connections (with

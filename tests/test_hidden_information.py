@@ -270,7 +270,7 @@ def _memoire44_game(rng: random.Random, number: int) -> list[Any]:
 
 
 def _milles_nautiques_game(rng: random.Random, number: int) -> list[Any]:
-    from tests.domain.milles_nautiques.table import Table, make_setup
+    from testkit.players.milles_nautiques import Table, make_setup
 
     players = 2 + number % 5
     table = Table(rng, make_setup(players, teams=players in (4, 6) and number % 2 == 1), known=1.0)
@@ -279,8 +279,7 @@ def _milles_nautiques_game(rng: random.Random, number: int) -> list[Any]:
 
 
 def _atlantic_storm_game(rng: random.Random, number: int) -> list[Any]:
-    from tests.domain.atlantic_storm.random_player import RandomGame
-    from tests.domain.atlantic_storm.support import generated_catalogue
+    from testkit.players.atlantic_storm import RandomGame, generated_catalogue
 
     players = 2 + number % 5
     variant = "advanced" if players > 2 and number % 2 else "basic"

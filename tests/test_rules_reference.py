@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,13 +22,20 @@ CODE_DIRS = ("domain", "projections", "service")
 CITED = re.compile(r"\b(G|MN|AS|M44)(-[A-Z0-9]+)+\b")
 # Which ruleset's file holds the ids of each prefix (G: the general file, served under every ruleset).
 RULESET_OF_PREFIX = {"MN": "milles-nautiques", "AS": "atlantic-storm", "M44": "memoire-44"}
-SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "node_modules"}
-# A path into the folder beside the repository that holds the rule texts, the readings file and the design
-# notes, written out or built with pathlib. Tests may read the reference data there (facts with their
-# sources, never copied in); nothing may send a reader to the texts, readings or notes.
+# Tools' caches and build output, never part of the repository (hypothesis writes absolute paths).
+SKIPPED_DIRS = {
+    ".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", "node_modules",
+    "build", "dist", "test-artifacts",
+}  # fmt: skip
+# A reach outside the clone: the folder beside the repository (rule texts, readings, design notes,
+# reference data), written out or built with pathlib, or a `..` joined onto a path. A clone must test clean
+# with nothing beside it, and nothing may send a reader there: facts a test needs are carried under tests/.
 OUTSIDE_POINTERS = re.compile(
-    r"\.\./shared/(?!data\b)|shared/(rules|seeds|notes)\b|decisions\.md|[\"']shared[\"']\s*/\s*[\"'](rules|seeds|notes)"
+    r"\.\./shared\b|/work/(shared|main|wt)\b|shared/(data|rules|seeds|notes)\b|decisions\.md"
+    r"|[\"']shared[\"']\s*/|/\s*[\"']\.\.[\"']"
 )
+# `Path(__file__).parents[n]`: beyond the repository's root when n is more than the file's depth.
+FILE_PARENT = re.compile(r"__file__\).*?\.parents\[(\d+)\]")
 
 
 def _text_files(top: Path) -> list[Path]:
@@ -110,15 +118,36 @@ def test_the_general_reference_has_the_five_general_rules_with_their_sources() -
     assert all(e.source and "/" not in e.source for e in general.entries), "a source names a book, not a path"
 
 
-def test_nothing_in_the_repository_points_a_reader_to_the_design_notes_outside_it() -> None:
-    pointers = []
-    for path in _text_files(ROOT):
-        if path.resolve() == THIS_FILE:
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if OUTSIDE_POINTERS.search(line):
-                pointers.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
-    assert pointers == [], "pointers to notes outside the repository:\n" + "\n".join(pointers)
+def outside_reaches(path: Path) -> list[str]:
+    """The lines of `path` that reach outside the repository, numbered."""
+    depth = len(path.relative_to(ROOT).parts) - 1
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        parent = FILE_PARENT.search(line)
+        if OUTSIDE_POINTERS.search(line) or (parent and int(parent.group(1)) > depth):
+            found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def test_nothing_in_the_repository_reads_or_points_a_reader_outside_it() -> None:
+    reaches = [line for path in _text_files(ROOT) if path.resolve() != THIS_FILE for line in outside_reaches(path)]
+    assert reaches == [], "reaches outside the repository:\n" + "\n".join(reaches)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"',
+        "see ../shared/data/memoire44/command_deck.csv",
+        "ROOT = Path(__file__).resolve().parents[2]  # one too many for tests/x.py",
+        "open('/work/shared/data/README.md')",
+    ],
+)
+def test_a_reach_outside_the_repository_is_found(tmp_path: Path, line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "x.py").write_text(f"{line}\nROOT = Path(__file__).resolve().parents[1]\n")
+    assert outside_reaches(tmp_path / "tests" / "x.py") == [f"tests/x.py:1: {line}"]
 
 
 # -- the parser -------------------------------------------------------------------------------------------

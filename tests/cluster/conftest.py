@@ -1,7 +1,8 @@
-"""A streaming replica of the test PostgreSQL for the scale tests (issue 15), made once per test process.
+"""A primary of the tests' own and a streaming replica of it for the scale tests (issue 15), made once per
+test process: the machine's PostgreSQL is never reconfigured for them.
 
-Under `CI=true` a machine that cannot run it (not root, no binaries, replication not allowed) fails the
-tests instead of skipping them: scripts/test sets every one of those up.
+Under `CI=true` a machine that cannot run them (not root, no PostgreSQL binaries) fails the tests instead of
+skipping them: scripts/test sets both up.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.support.cluster import ClusterUnavailable, Standby, with_address
+from testkit.cluster import ClusterUnavailable, Primary, Private, Standby, with_address
 
 
 def unavailable(reason: str) -> None:
@@ -21,22 +22,37 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def standby(postgres_url: str) -> Iterator[Standby]:
-    """The test server's replica, streaming; stopped and removed at the end."""
-    replica = Standby(postgres_url)
+@contextmanager
+def started(cluster: Private) -> Iterator[None]:
+    """`cluster` started, skipped (or failed under CI) when this machine cannot run it; stopped at the end."""
     try:
-        replica.start()
+        cluster.start()
     except ClusterUnavailable as reason:
-        replica.stop()
+        cluster.stop()
         unavailable(str(reason))
     except Exception:
-        replica.stop()
+        cluster.stop()
         raise
     try:
-        yield replica
+        yield
     finally:
-        replica.stop()
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """Here, the URL of the primary of the tests' own (in place of the test server's: see the module)."""
+    primary = Primary()
+    with started(primary):
+        yield primary.url
+
+
+@pytest.fixture(scope="session")
+def standby(postgres_url: str) -> Iterator[Standby]:
+    """The primary's replica, streaming; stopped and removed at the end."""
+    replica = Standby(primary_url=postgres_url)
+    with started(replica):
+        yield replica
 
 
 def on_replica(standby: Standby, schema_url: str) -> str:

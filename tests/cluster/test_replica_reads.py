@@ -19,11 +19,12 @@ from service.settings import Settings
 from service.store import open_store
 from service.store.base import NewEvent, Recorder
 from service.store.replicas import ReplicaSet, RoutedStore
+from testkit.cluster import Standby, free_port, with_address
+from testkit.waiting import scaled
 from tests.cluster.conftest import on_replica, replay_paused
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import roll
-from tests.support.cluster import Standby, free_port, with_address
 from tests.support.rulesets import RULESETS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("cluster")]
@@ -58,7 +59,7 @@ def replicas_report(api: Api) -> dict[str, Any]:
 
 
 def wait_for_status(api: Api, status: str, timeout: float = 10.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while True:
         (report,) = replicas_report(api).values()
         if report["status"] == status or time.monotonic() > deadline:

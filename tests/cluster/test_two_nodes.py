@@ -1,5 +1,5 @@
 """Two API nodes in network namespaces of their own (issue 15 part 3), each reaching the primary and the
-replica over a veth pair (`tests/support/cluster.py`): a game recorded through node A is replayed through
+replica over a veth pair (`testkit/cluster.py`): a game recorded through node A is replayed through
 node B from the replica, a key revoked on A is refused at once on B, the replica lagging sends fresh reads
 to the primary and says so on `/ready`, and killing node A mid-load loses no acknowledged event while
 node B's projector takes the leases over."""
@@ -19,10 +19,11 @@ import httpx
 import psycopg
 import pytest
 
+from testkit.cluster import ClusterUnavailable, Forwarder, Namespace, Node, Standby, with_address
+from testkit.waiting import scaled
 from tests.cluster.conftest import replay_paused, unavailable
 from tests.conftest import fresh_schema
 from tests.service.test_projector_support import roll
-from tests.support.cluster import ClusterUnavailable, Forwarder, Namespace, Node, Standby, with_address
 
 pytestmark = [pytest.mark.postgres, pytest.mark.e2e, pytest.mark.xdist_group("cluster")]
 
@@ -48,7 +49,7 @@ def node_env(schema_url: str, namespace: Namespace, primary_port: int, replica_p
         "TABLELOG_DATABASE_URL": with_address(schema_url, namespace.host, primary_port),
         "TABLELOG_READ_DATABASE_URLS": with_address(schema_url, namespace.host, replica_port),
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_LOG_LEVEL": "warning",
         "TABLELOG_PROJECTOR_LEASE_SECONDS": "2",
@@ -120,7 +121,7 @@ def replica_report(node: Node) -> dict[str, Any]:
 
 
 def wait_for(node: Node, status: str, timeout: float = 15.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while (report := replica_report(node))["status"] != status and time.monotonic() < deadline:
         time.sleep(0.1)
     return report
@@ -235,7 +236,7 @@ def test_killing_node_a_mid_load_loses_no_acknowledged_event_and_node_b_takes_th
             assert again.status_code == 201, again.text
 
     # The projector ran under one lease per projection; A's leases lapse and node B's projector takes them.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + scaled(30)
     with psycopg.connect(cluster.schema_url, autocommit=True) as conn:
         while True:
             owners = dict(conn.execute("SELECT name, owner FROM projection_leases").fetchall())

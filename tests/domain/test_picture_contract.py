@@ -15,8 +15,8 @@ from domain.record import Correction, start
 from domain.ruleset import Viewer
 from domain.svg import Changed, esc
 from projections.diff import diff
+from testkit import tally
 from tests.domain.test_ruleset_contract import FIXTURES, load
-from tests.support import tally
 from tests.support.rulesets import RULESETS
 
 SVG = "{http://www.w3.org/2000/svg}"

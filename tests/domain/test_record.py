@@ -7,7 +7,7 @@ import pytest
 
 from domain.record import Correction, Folded, GameStarted, decoder, effective_events_of, fold, start
 from domain.ruleset import Player, RuleError, Setup
-from tests.support.tally import RULESET, Noted, Rolled
+from testkit.tally import RULESET, Noted, Rolled
 
 SETUP = Setup(players=(Player(player_id="p1", name="Alain", seat=0), Player(player_id="p2", name="Bea", seat=1)))
 STARTED = GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=SETUP)

@@ -10,7 +10,7 @@ import pytest
 from domain import registry
 from domain.registry import Rulesets, UnknownRuleset
 from service.settings import Settings
-from tests.support import tally
+from testkit import tally
 
 
 def test_the_builtin_games_are_served_by_name_and_iterated_in_name_order() -> None:
@@ -27,23 +27,23 @@ def test_an_unknown_name_is_an_unknown_ruleset() -> None:
 
 
 def test_a_module_named_beside_the_builtins_is_served_and_blank_names_are_skipped() -> None:
-    rulesets = registry.load([" tests.support.tally", "", "  "])
+    rulesets = registry.load([" testkit.tally", "", "  "])
     assert rulesets.get("tally") is tally.RULESET and len(rulesets) == 4
 
 
 def test_the_settings_rulesets_are_the_builtins_and_the_extra_ones() -> None:
     assert Settings().rulesets().names == registry.load().names
-    extra = Settings(extra_rulesets="tests.support.tally,").rulesets()
+    extra = Settings(extra_rulesets="testkit.tally,").rulesets()
     assert extra.get("tally") is tally.RULESET
 
 
 def test_loading_does_not_change_what_another_load_serves() -> None:
-    with_tally = registry.load(["tests.support.tally"])
+    with_tally = registry.load(["testkit.tally"])
     assert "tally" in with_tally and "tally" not in registry.load()
 
 
 def test_a_module_named_twice_is_served_once_but_two_games_of_one_name_are_refused() -> None:
-    assert len(registry.load(["tests.support.tally", "tests.support.tally", "domain.memoire44"])) == 4
+    assert len(registry.load(["testkit.tally", "testkit.tally", "domain.memoire44"])) == 4
     impostor = dataclasses.replace(tally.RULESET, title="Another Tally")
     with pytest.raises(ValueError, match="'tally'"):
         Rulesets([tally.RULESET, impostor])

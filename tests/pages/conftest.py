@@ -11,7 +11,6 @@ import os
 import re
 import shutil
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import uvicorn
 from service.app import create_app
 from service.cli import main as tablelog
 from service.settings import Settings
+from testkit.waiting import wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import free_port
 from tests.support.rulesets import RULESETS
@@ -111,13 +111,12 @@ class Site:
 
     def caught_up(self) -> None:
         """Until the projector has applied everything (standings and campaigns read its summaries)."""
-        deadline = time.monotonic() + 30
-        while True:
-            checks = self.get("/ready", OPERATOR)["checks"]["projections"]
-            if all(p["lag"] == 0 for p in checks.values()):
-                return
-            assert time.monotonic() < deadline, checks
-            time.sleep(0.05)
+        wait_until(
+            lambda: all(p["lag"] == 0 for p in self.get("/ready", OPERATOR)["checks"]["projections"].values()),
+            "the projector's catching up",
+            30,
+            interval=0.05,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -141,10 +140,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: server.started, "the pages' server", 20, runner=thread, interval=0.02)
     running = Site(f"http://127.0.0.1:{port}", app, database_url)
     running.import_fixtures()
     try:

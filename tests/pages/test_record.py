@@ -429,14 +429,15 @@ def record_by_taps(page: Any, event: dict[str, Any], picks: tuple[str, ...] = ()
 
 
 def test_an_atlantic_storm_battle_with_a_storm_and_a_fate_card_is_recorded_by_taps(browser: Any, site: Site) -> None:
-    from tests.domain.atlantic_storm.random_player import RandomGame
-    from tests.domain.atlantic_storm.support import EXAMPLES
+    from testkit.players.atlantic_storm import RandomGame
+    from tests.domain.atlantic_storm.harness import EXAMPLES
 
     imported = site.http.post(
         "/clubs/c1/resources/atlantic-storm/catalogue/examples", content=EXAMPLES, headers=Api.auth(site.record)
     )
     assert imported.status_code == 201, imported.text
-    table = RandomGame(random.Random(62), EXAMPLES, 2, "basic", hidden=0.0, audit=0)  # seed: a storm and a fate
+    # Seed 62: a storm and a fate card; the examples hold eight convoys, so piles of three (as the harness sets).
+    table = RandomGame(random.Random(62), EXAMPLES, 2, "basic", hidden=0.0, audit=0, pile_size=3)
     battle: list[dict[str, Any]] = []
     fought = False
     while not fought or table.truth.state.battle is not None:  # the cut, the deal, then one battle

@@ -8,8 +8,8 @@ from typing import Any
 
 from domain.record import Correction, GameStarted, fold
 from domain.ruleset import Player, Setup
+from testkit.tally import RULESET, Noted
 from tests.projections import hands
-from tests.support.tally import RULESET, Noted
 
 NAMES = ("Alain", "Bea", "Carla", "Dan")
 

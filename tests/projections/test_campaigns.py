@@ -10,8 +10,8 @@ from domain.record import fold
 from domain.ruleset import Player, PlayerResult, Result, SeriesStatus, Setup, Viewer
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
 from projections.errors import ProjectionError
+from testkit.tally import RULESET, Rolled
 from tests.projections.games import duel_setup, tally_stream
-from tests.support.tally import RULESET, Rolled
 
 ALAIN, BEA, CARLA = ("p1", "Alain"), ("p2", "Bea"), ("p3", "Carla")
 CAMPAIGN = Campaign(campaign_id="winter", ruleset="tally", players=("p1", "p2"))

@@ -11,9 +11,9 @@ from projections.campaigns import Campaign, CampaignGame, campaign_status
 from projections.changes import campaign_changes, standings_changes
 from projections.diff import Change
 from projections.standings import LeagueGame, Scoring, standings
+from testkit.tally import RULESET, Rolled
 from tests.projections.games import duel_setup, tally_stream
 from tests.projections.leagues import at, league
-from tests.support.tally import RULESET, Rolled
 
 ALAIN, BEA, CARLA = ("p1", "Alain"), ("p2", "Bea"), ("p3", "Carla")
 SETUP_A = duel_setup(ALAIN, BEA)

@@ -23,9 +23,9 @@ from projections.replay import (
     snapshots_for,
     view_at,
 )
+from testkit.tally import RULESET, Noted, Rolled
 from tests.projections import hands
 from tests.projections.games import random_hands_game, random_tally_game, tally_setup
-from tests.support.tally import RULESET, Noted, Rolled
 
 STARTED = GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=tally_setup(2, target=10))
 SEEDS = range(12)

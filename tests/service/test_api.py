@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,13 @@ import httpx
 import pytest
 from litestar.testing import TestClient
 
+from service import __version__
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -311,15 +315,25 @@ def test_the_result_and_legal_events_are_read(api: Api) -> None:
 def test_rulesets_health_ready_and_docs_are_served(api: Api) -> None:
     rulesets = {r["name"]: r for r in api.client.get("/rulesets").json()}
     assert {"tablelog.correction", "tally.rolled"} <= set(rulesets["tally"]["event_types"])
-    assert api.client.get("/health").json() == {"status": "ok", "checks": {}}
-    assert api.client.get("/ready").json() == {"status": "ready", "checks": {}}  # details: the operator's only
+    assert api.client.get("/health").json() == {"status": "ok", "version": __version__, "checks": {}}
+    # The details are the operator's only.
+    assert api.client.get("/ready").json() == {"status": "ready", "version": __version__, "checks": {}}
     ready = api.client.get("/ready", headers=api.auth(OPERATOR)).json()
     assert ready["status"] == "ready"
     assert (ready["checks"]["database"], ready["checks"]["migrations"]) == ("ok", "applied")
     assert set(ready["checks"]["projections"]) >= {"games"}
     schema = api.client.get("/docs/openapi.json").json()
     assert "/clubs/{club_id}/games/{game_id}/events" in schema["paths"]
+    assert schema["info"]["version"] == __version__
     assert api.client.get("/docs/swagger").status_code == 200
+
+
+def test_the_version_health_and_the_api_document_give_is_the_one_written_in_pyproject() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        written = tomllib.load(file)["project"]["version"]
+    assert __version__ == written
+    committed = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    assert committed["info"]["version"] == written
 
 
 def test_every_log_line_of_a_request_carries_its_request_club_and_game_and_no_secret(

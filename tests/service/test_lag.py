@@ -12,6 +12,7 @@ import pytest
 import structlog
 from litestar.testing import TestClient
 
+from service import __version__
 from service.app import create_app
 from service.projector import PROJECTION_NAMES, LagWatch, lags
 from service.settings import Settings
@@ -51,8 +52,9 @@ def test_ready_tells_the_operator_each_projections_lag_in_events_and_seconds(sta
 
 def test_ready_tells_anyone_else_only_the_status(stalled: tuple[Api, str, str]) -> None:
     api, token, _ = stalled
-    assert api.client.get("/ready").json() == {"status": "ready", "checks": {}}
-    assert api.client.get("/ready", headers=api.auth(token)).json() == {"status": "ready", "checks": {}}
+    bare = {"status": "ready", "version": __version__, "checks": {}}
+    assert api.client.get("/ready").json() == bare
+    assert api.client.get("/ready", headers=api.auth(token)).json() == bare
 
 
 def test_a_caught_up_projection_has_no_lag(database_url: str) -> None:

@@ -34,8 +34,8 @@ from service.store.base import (
     chained,
 )
 from service.store.migrations import Migration, load_migrations
+from testkit import tally
 from tests.service.test_projector_support import roll
-from tests.support import tally
 from tests.support.rulesets import RULESETS
 
 BEFORE = "006_ratings_and_exclusions"

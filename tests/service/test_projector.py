@@ -30,9 +30,9 @@ from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, Recorder, Store, game_stream
+from testkit import tally
 from tests.service.api_support import OPERATOR
 from tests.service.test_projector_support import free_port
-from tests.support import tally
 from tests.support.rulesets import RULESETS
 
 OPERATOR_KEY = {"Authorization": f"Bearer {OPERATOR}"}
@@ -253,7 +253,7 @@ def _cli_env(database_url: str) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "TABLELOG_DATABASE_URL": database_url,
         "TABLELOG_OPERATOR_KEY": OPERATOR,
-        "TABLELOG_EXTRA_RULESETS": "tests.support.tally",
+        "TABLELOG_EXTRA_RULESETS": "testkit.tally",
         "TABLELOG_LOG_FORMAT": "json",
         "TABLELOG_SNAPSHOT_EVERY": "5",
         "TABLELOG_PROJECTOR_LEASE_SECONDS": "1",

@@ -4,7 +4,6 @@ for it to apply our events, and JSON comparisons."""
 from __future__ import annotations
 
 import socket
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -14,6 +13,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from testkit.waiting import wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
 
@@ -45,13 +45,15 @@ def append(api: Api, token: str, game_id: str, events: list[dict[str, Any]], clu
 def wait_for_projector(api: Api, position: int) -> None:
     """Until every projection has applied `position` (the last one our appends wrote: on PostgreSQL a
     reader may wait for other tests' transactions, so "no lag" alone could come too early)."""
-    deadline = time.monotonic() + 30
-    while True:
-        checks = api.client.get("/ready", headers=api.auth(OPERATOR)).json()["checks"]["projections"]
-        if all(p["checkpoint"] >= position for p in checks.values()):
-            return
-        assert time.monotonic() < deadline, checks
-        time.sleep(0.05)
+    wait_until(
+        lambda: all(
+            p["checkpoint"] >= position
+            for p in api.client.get("/ready", headers=api.auth(OPERATOR)).json()["checks"]["projections"].values()
+        ),
+        f"the projections' reaching position {position}",
+        30,
+        interval=0.05,
+    )
 
 
 def as_json(value: Any) -> Any:

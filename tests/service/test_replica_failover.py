@@ -10,7 +10,7 @@ import pytest
 from service.store import open_store
 from service.store.base import Store
 from service.store.replicas import Replica, RoutedStore
-from tests.support.cluster import free_port
+from testkit.cluster import free_port
 
 pytestmark = pytest.mark.postgres
 

@@ -6,7 +6,8 @@ exist, so requests reach past the key check); every other parameter and body is 
 invalid. Both databases, and both kinds of key: the club's record key (generated requests and the stateful
 run) and the operator key (generated requests: club creation, key management, refusals of club reads).
 Sized for CI: a few hundred requests per run (`TABLELOG_SCHEMATHESIS_EXAMPLES`, default 8 per
-operation). The live stream (`/live`, server-sent events that never end) is left out.
+operation). The live stream (`/live`, server-sent events that never end) is left out. Run under `CI=true`
+or when asked for (`-m schemathesis`); skipped otherwise.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR
 from tests.service.test_sse import served
 
+pytestmark = pytest.mark.schemathesis  # run under CI=true or -m schemathesis only (tests/conftest.py)
 SCHEMA = schemathesis.openapi.from_path(DEFAULT_PATH).exclude(path_regex=r"/live$")
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 CLUB, GAME = "c1", "g1"

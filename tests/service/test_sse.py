@@ -21,9 +21,10 @@ from domain.ruleset import Viewer
 from service.app import create_app
 from service.settings import Settings
 from service.store.base import Store, game_stream
+from testkit import tally
+from testkit.waiting import wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, as_json, correction, free_port, roll
-from tests.support import tally
 from tests.support.rulesets import RULESETS
 
 
@@ -59,10 +60,7 @@ def served(database_url: str, **overrides: Any) -> Iterator[Served]:
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: server.started, "the live server", 20, runner=thread, interval=0.02)
     site = Served(f"http://127.0.0.1:{port}", app)
     try:
         yield site

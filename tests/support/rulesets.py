@@ -1,4 +1,4 @@
-"""The games the tests serve: the built-in ones and Tally (`tests.support.tally`), the test game. Handed
+"""The games the tests serve: the built-in ones and Tally (`testkit.tally`), the test game. Handed
 to `create_app`, `GameRecords`, the projections and the command line as a server's composition root
 hands them its own."""
 
@@ -6,4 +6,4 @@ from __future__ import annotations
 
 from domain import registry
 
-RULESETS = registry.load(["tests.support.tally"])
+RULESETS = registry.load(["testkit.tally"])

@@ -13,8 +13,7 @@ from domain.atlantic_storm import RULESET
 from domain.record import fold
 from domain.ruleset import Viewer
 from projections.diff import diff
-from tests.domain.atlantic_storm.random_player import RandomGame
-from tests.domain.atlantic_storm.support import generated_catalogue
+from testkit.players.atlantic_storm import RandomGame, generated_catalogue
 from tests.domain.atlantic_storm.test_recorded_game import events
 
 SVG = "{http://www.w3.org/2000/svg}"

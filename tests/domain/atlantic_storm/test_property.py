@@ -13,8 +13,7 @@ import pytest
 from domain.atlantic_storm import RULESET
 from domain.record import fold
 from domain.ruleset import Viewer
-from tests.domain.atlantic_storm.random_player import RandomGame, places
-from tests.domain.atlantic_storm.support import generated_catalogue
+from testkit.players.atlantic_storm import RandomGame, generated_catalogue, places
 
 GAMES = 1000
 CATALOGUES = [generated_catalogue(seed) for seed in range(4)]

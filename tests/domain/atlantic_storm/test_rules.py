@@ -25,7 +25,7 @@ from domain.atlantic_storm.events import (
 )
 from domain.atlantic_storm.rules import hand_size
 from domain.ruleset import RuleError, Viewer
-from tests.domain.atlantic_storm.support import Table, at_battle, make_setup, refused
+from tests.domain.atlantic_storm.harness import Table, at_battle, make_setup, refused
 
 # --- AS-2 set-up ------------------------------------------------------------------------------------
 

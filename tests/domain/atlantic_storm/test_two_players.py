@@ -16,7 +16,7 @@ from domain.atlantic_storm.events import (
 )
 from domain.record import decoder, fold, schema_version
 from domain.ruleset import Viewer
-from tests.domain.atlantic_storm.support import Table, at_battle, refused
+from tests.domain.atlantic_storm.harness import Table, at_battle, refused
 
 ALAIN, BEA = 0, 1
 

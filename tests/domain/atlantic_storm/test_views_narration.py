@@ -8,8 +8,7 @@ from domain.atlantic_storm import RULESET
 from domain.atlantic_storm.events import CardDiscarded, CardsDrawn, CardsPlayed
 from domain.record import Correction, decoder, fold
 from domain.ruleset import Viewer
-from tests.domain.atlantic_storm.random_player import RandomGame
-from tests.domain.atlantic_storm.support import generated_catalogue
+from testkit.players.atlantic_storm import RandomGame, generated_catalogue
 from tests.domain.atlantic_storm.test_worked_examples import five_player_battle
 
 

@@ -21,7 +21,7 @@ from domain.atlantic_storm.events import (
     ZoneDeclared,
 )
 from domain.ruleset import RuleError, Viewer
-from tests.domain.atlantic_storm.support import Table, make_setup
+from tests.domain.atlantic_storm.harness import Table, make_setup
 
 A, B, C, D, E = range(5)
 U = None  # a card dealt face down (G-2)

@@ -15,59 +15,65 @@ from .harness import setup_for
 from .tables import hexagon, m44, setup_from
 
 KIND = RULESET.resource_kinds["scenario"]
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "memoire44"
+# Facts read from published sources, carried with the tests (reference/README.md names them).
+REFERENCE = Path(__file__).resolve().parent / "reference"
 
 
 def _csv_rows(name: str) -> list[dict[str, str]]:
-    lines = (SHARED / name).read_text(encoding="utf-8").splitlines()
+    lines = (REFERENCE / name).read_text(encoding="utf-8").splitlines()
     return list(csv.DictReader(line for line in lines if not line.startswith("#")))
 
 
-def _m44_from_csv(name: str) -> tuple[bytes, list[dict[str, str]]]:
-    """The `.m44` file the scenario editor would write for a shared CSV scenario."""
-    rows = _csv_rows(name)
-    hexagons = []
-    for row in rows:
-        entry: dict[str, object] = {"row": int(row["row"]), "col": int(row["col"])}
-        for field in ("terrain", "rect_terrain", "obstacle"):
-            if row[field]:
-                orientation = row[f"{field}_orientation"]
-                entry[field] = {"name": row[field]} | ({"orientation": int(orientation)} if orientation else {})
-        if row["unit"]:
-            entry["unit"] = (
-                {"name": row["unit"]}
-                | ({"nbr_units": int(row["unit_nbr"])} if row["unit_nbr"] else {})
-                | ({"badge": row["unit_badge"]} if row["unit_badge"] else {})
-            )
-        if row["tags"]:
-            entry["tags"] = [{"name": tag} for tag in row["tags"].split("|")]
-        hexagons.append(entry)
-    return m44(hexagons, cards_player1=4, cards_player2=6), rows
+def _m44_with_the_names_of(scenario: str) -> tuple[bytes, list[str]]:
+    """A `.m44` file of our own layout that uses every name (and orientation) the published scenario's
+    file uses, one per hexagon along the rows; and the units placed, in order."""
+    names = [row for row in _csv_rows("published_scenario_names.csv") if row["scenario"] == scenario]
+    places = ((row, col) for row in range(9) for col in range(row % 2, 25, 2))
+    hexagons: list[dict[str, object]] = []
+    units = []
+    for entry in names:
+        row, col = next(places)
+        field, name, orientation = entry["field"], entry["name"], entry["orientation"]
+        if field == "tags":
+            hexagons.append({"row": row, "col": col, "tags": [{"name": name}]})
+            continue
+        hexagons.append(
+            {"row": row, "col": col, field: {"name": name} | ({"orientation": int(orientation)} if orientation else {})}
+        )
+        if field == "unit":
+            units.append(name)
+    return m44(hexagons, cards_player1=4, cards_player2=6), units
 
 
-@pytest.mark.parametrize("name", ["scenario_pegasus_bridge.csv", "scenario_sainte_mere_eglise.csv"])
-def test_an_m44_file_built_from_a_shared_csv_scenario_imports(name):
-    data, rows = _m44_from_csv(name)
+@pytest.mark.parametrize("scenario", ["pegasus_bridge", "sainte_mere_eglise"])
+def test_an_m44_file_with_every_name_a_published_scenario_uses_imports(scenario):
+    data, units = _m44_with_the_names_of(scenario)
     content = KIND.parse(data)
-    scenario = msgspec.convert(content, Scenario)
-    assert len(scenario.units) == sum(1 for row in rows if row["unit"])
-    assert {(u.row, u.col) for u in scenario.units} == {(int(r["row"]), int(r["col"])) for r in rows if r["unit"]}
-    for unit, row in zip(scenario.units, [r for r in rows if r["unit"]], strict=True):
-        assert scenario.sides[unit.camp] == ("AXIS" if row["unit"].endswith("ger") else "ALLIES")
+    imported = msgspec.convert(content, Scenario)
+    assert len(imported.units) == len(units) >= 2
+    for unit, name in zip(imported.units, units, strict=True):
+        assert imported.sides[unit.camp] == ("AXIS" if name.endswith("ger") else "ALLIES")
     # The content is plain JSON, so the service can store it and embed it in a set-up.
     assert msgspec.json.decode(msgspec.json.encode(content)) == content
     state = RULESET.initial(setup_from(data))
     assert state.hand_limit == (4, 6)
 
 
-def test_pegasus_bridge_tags_make_allied_objectives_on_passable_bridges():
-    # Gap reading: a `medal1` token is Allied, so the two bridges are Allied temporary objectives.
-    data, _ = _m44_from_csv("scenario_pegasus_bridge.csv")
-    state = RULESET.initial(setup_from(data))
-    bridges = {(2, 6), (5, 21)}
+def test_medal_tags_on_bridges_make_allied_objectives_on_passable_bridges():
+    # Gap reading: a `medal1` token is Allied, so bridges tagged with it (as Pegasus Bridge's are) are
+    # Allied temporary objectives; a river hexagon without a bridge stays impassable.
+    bridges = [(2, 6), (5, 21)]
+    river = {"name": "river", "orientation": 2}
+    hexagons: list[dict[str, object]] = [
+        {"row": r, "col": c, "terrain": river, "rect_terrain": {"name": "bridge", "orientation": 5}}
+        | {"tags": [{"name": "medal1"}]}
+        for r, c in bridges
+    ]
+    hexagons.append({"row": 1, "col": 7, "terrain": river})
+    state = RULESET.initial(setup_from(m44(hexagons)))
     assert {(o.camp, o.kind, o.hexes[0]) for o in state.objectives} == {(1, "temporary", h) for h in bridges}
     assert all(state.board.passable(h) for h in bridges)
-    assert not state.board.passable((1, 7))  # the canal beside the bridge
+    assert not state.board.passable((1, 7))  # the river beside the bridge
 
 
 def test_unknown_terrain_and_units_are_listed_by_hexagon():
@@ -124,7 +130,7 @@ def test_objective_kinds_come_from_game_info():
     assert kinds == ["majority", "permanent", "temporary"]
 
 
-def test_the_command_deck_matches_the_shared_reference():
+def test_the_command_deck_matches_the_published_reference():
     # M44-5
     rows = _csv_rows("command_deck.csv")
     assert DECK_SIZE == sum(int(r["count"]) for r in rows) == 60

@@ -27,7 +27,7 @@ from domain.milles_nautiques.events import (
     WarshipPlayed,
 )
 from domain.record import fold
-from tests.domain.milles_nautiques.table import cards_of, make_setup, started
+from testkit.players.milles_nautiques import cards_of, make_setup, started
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

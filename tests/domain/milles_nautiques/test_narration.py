@@ -19,7 +19,7 @@ from domain.milles_nautiques.events import (
 )
 from domain.milles_nautiques.narration import points_text
 from domain.ruleset import Narration, Viewer
-from tests.domain.milles_nautiques.scene import Scene, laid_and_sailed_in
+from tests.domain.milles_nautiques.harness import Scene, laid_and_sailed_in
 
 
 def told(scene: Scene, event: Any) -> Narration:

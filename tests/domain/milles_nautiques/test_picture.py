@@ -10,8 +10,8 @@ import msgspec
 from domain.milles_nautiques import RULESET
 from domain.milles_nautiques.events import AlertPlayed, ConvoyPlaced, PlanePlayed, WarshipPlayed
 from domain.ruleset import Viewer
-from tests.domain.milles_nautiques.scene import Scene
-from tests.domain.milles_nautiques.table import Table, make_setup
+from testkit.players.milles_nautiques import Table, make_setup
+from tests.domain.milles_nautiques.harness import Scene
 from tests.domain.milles_nautiques.test_views import team_table
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -13,7 +13,7 @@ import pytest
 from domain.milles_nautiques import RULESET
 from domain.record import fold
 from domain.ruleset import Viewer
-from tests.domain.milles_nautiques.table import Table, make_setup
+from testkit.players.milles_nautiques import Table, make_setup
 
 ROUNDS = 2000
 

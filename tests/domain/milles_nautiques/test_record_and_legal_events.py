@@ -16,7 +16,7 @@ from domain.milles_nautiques.events import (
     WarshipPlayed,
 )
 from domain.record import Correction, decoder, fold
-from tests.domain.milles_nautiques.table import Table, make_setup, started
+from testkit.players.milles_nautiques import Table, make_setup, started
 
 
 def battle_events() -> list:

@@ -28,8 +28,8 @@ from domain.milles_nautiques.events import (
     WarshipPlayed,
 )
 from domain.ruleset import Player, RuleError, Setup, Viewer
-from tests.domain.milles_nautiques.scene import Scene
-from tests.domain.milles_nautiques.table import make_setup
+from testkit.players.milles_nautiques import make_setup
+from tests.domain.milles_nautiques.harness import Scene
 
 
 def alains_convoy(card: str = "convoy_10000", players: int = 2, teams: bool = False) -> Scene:

@@ -6,7 +6,7 @@ import pytest
 
 from domain.milles_nautiques import RULESET
 from domain.ruleset import PlayerResult, Result, RuleError, SeriesGame
-from tests.domain.milles_nautiques.table import make_setup
+from testkit.players.milles_nautiques import make_setup
 
 
 def round_of(scores: tuple[int, ...], dealer: int, teams: bool = False, finished: bool = True) -> SeriesGame:

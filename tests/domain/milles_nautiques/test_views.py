@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.milles_nautiques import RULESET
 from domain.milles_nautiques.events import ConvoyPlaced, MilesPlayed, RadarPlayed
 from domain.ruleset import Viewer
-from tests.domain.milles_nautiques.scene import Scene
+from tests.domain.milles_nautiques.harness import Scene
 
 
 def team_table() -> Scene:

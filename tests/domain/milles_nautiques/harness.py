@@ -13,7 +13,7 @@ from domain.milles_nautiques.catalogue import CARDS
 from domain.milles_nautiques.events import ConvoyPlaced, Dealt, Discarded, Drew, MilesPlayed
 from domain.milles_nautiques.state import State
 from domain.ruleset import RuleError
-from tests.domain.milles_nautiques.table import make_setup
+from testkit.players.milles_nautiques import make_setup
 
 
 class Scene:

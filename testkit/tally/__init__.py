@@ -1,4 +1,5 @@
-"""A tiny ruleset that exists only for testing the generic machinery (store, API, fold, replays).
+"""A tiny ruleset that exists only for testing and measuring the generic machinery (store, API, fold,
+replays): the tests and the benches serve it beside the real games.
 
 Tally, written for these tests: players take turns in seat order reporting a die face; each face
 adds to the roller's score; the first to reach the target wins. Rule ids are T-n.

@@ -1,5 +1,5 @@
-"""A simulated physical table for Milles Nautiques tests: a shuffled deck the harness holds, hands whose
-cards the record may or may not know, and a seeded random player that reports only legal events
+"""Milles Nautiques' seeded random table, for the property tests and the benches: a shuffled deck the
+table holds, hands whose cards the record may or may not know, and a seeded random player that reports only legal events
 (chosen from `legal_events`). It also counts where every card is, independently of the rules' own
 bookkeeping, so the property test can check conservation (G-2) after every event."""
 
@@ -169,8 +169,9 @@ class Table:
             return ConvoysRevealed(convoys=(RevealedConvoy(convoy=number, card=self.truth[number]),))
         held = Counter(card for card, _ in self.hands[seat])
         hidden_convoys = [card for card, k in self.hands[seat] if not k and card in CONVOY_CARDS]
-        plays, discards = [], []
-        for event in RULESET.legal_events(state, seat):
+        plays: list[Any] = []
+        discards: list[Any] = []
+        for event in RULESET.legal_events(state, seat) or ():
             needed = cards_of(event)
             if needed is None:
                 if hidden_convoys:
@@ -226,8 +227,8 @@ class Table:
                 face_down[INDEX[self.truth[convoy.number]]] += 1
             else:
                 assert convoy.card == self.truth[convoy.number]
-        for card in CARDS:  # each kind: what the record places + what lies face down = the deck
-            assert known[INDEX[card.name]] + face_down[INDEX[card.name]] == card.count, card.name
+        for kind in CARDS:  # each kind: what the record places + what lies face down = the deck
+            assert known[INDEX[kind.name]] + face_down[INDEX[kind.name]] == kind.count, kind.name
         for player in RULESET.result(state, Viewer.public()).players:
             assert player.score >= 0
             assert min(player.breakdown.values()) >= 0

@@ -1,10 +1,10 @@
 """A small cluster for the scale tests: a streaming replica of the test PostgreSQL, network namespaces
 joined to the root one by veth pairs, TCP forwarders into the databases, and `tablelog serve` nodes.
 
-The replica is a second cluster made by `pg_basebackup` from the test server into a temporary directory,
-with a port of its own, run by the `postgres` OS user with the server's own binaries
-(`/usr/lib/postgresql/<major>/bin`), stopped and removed afterwards. The shared server is never
-restarted or reconfigured here: `scripts/_postgres.sh` lets 127.0.0.1 replicate (a reload only).
+The primary is a cluster of the tests' own (`initdb` into a temporary directory, a port of its own, a
+pg_hba.conf that lets 127.0.0.1 replicate) and the replica a second one made from it by `pg_basebackup`,
+both run by the `postgres` OS user with the machine's binaries (`/usr/lib/postgresql/<major>/bin`),
+stopped and removed afterwards. The machine's own PostgreSQL is never reconfigured.
 
 The databases listen on 127.0.0.1 only, so each namespace's node reaches them through a forwarder that
 listens on the root end of its veth pair (an address of a private /30 used only by that pair): the node's
@@ -23,15 +23,15 @@ import socket
 import subprocess
 import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
 import psycopg
 
-ROOT = Path(__file__).resolve().parents[2]
+from testkit.waiting import answers, scaled, wait_until
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class ClusterUnavailable(Exception):
@@ -82,52 +82,35 @@ def unguard(watcher: subprocess.Popen[bytes] | None) -> None:
         watcher.wait(timeout=10)
 
 
-# -- the replica --------------------------------------------------------------------------------------
+# -- the primary and its replica ----------------------------------------------------------------------
 @dataclass
-class Standby:
-    """A streaming replica of the test server, running from a temporary directory."""
+class Private:
+    """A PostgreSQL cluster of the tests' own in a temporary directory, run by the `postgres` OS user with
+    the machine's binaries, on a port of its own; stopped and removed by `stop` (or by its guard, when the
+    test process dies first)."""
 
-    primary_url: str
     port: int = 0
     directory: Path = field(default_factory=Path)
     bin: Path = field(default_factory=Path)
     watcher: subprocess.Popen[bytes] | None = None
 
-    @property
-    def url(self) -> str:
-        return with_address(self.primary_url, "127.0.0.1", self.port)
-
-    def start(self) -> None:
+    def _prepare(self, prefix: str, major: int | None = None) -> tuple[Path, Path]:
+        """Its binaries found and its directory made and guarded: (data directory, process-groups file)."""
         if os.geteuid() != 0:
-            raise ClusterUnavailable("the replica is run by the postgres OS user: the tests must run as root")
+            raise ClusterUnavailable("a private cluster is run by the postgres OS user: the tests must run as root")
         try:
             pwd.getpwnam("postgres")
         except KeyError:
             raise ClusterUnavailable("no postgres OS user on this machine") from None
-        parts = urlsplit(self.primary_url)
-        if parts.hostname not in ("127.0.0.1", "localhost"):
-            raise ClusterUnavailable(f"the test server at {parts.hostname} is not on this machine")
-        with psycopg.connect(self.primary_url, autocommit=True, connect_timeout=5) as conn:
-            major = int(str(conn.execute("SHOW server_version_num").fetchone()[0])) // 10000  # type: ignore[index]
-            settings = {
-                name: str(conn.execute(f"SHOW {name}").fetchone()[0])  # type: ignore[index]
-                for name in ("max_connections", "max_worker_processes", "max_wal_senders", "max_locks_per_transaction")
-            }
-            wal_level = str(conn.execute("SHOW wal_level").fetchone()[0])  # type: ignore[index]
-            replication_allowed = conn.execute(
-                "SELECT count(*) FROM pg_hba_file_rules WHERE 'replication' = ANY(database) "
-                "AND (address IS NULL AND type = 'host' OR address IN ('127.0.0.1', '0.0.0.0'))"
-            ).fetchone()[0]  # type: ignore[index]
-        if wal_level not in ("replica", "logical"):
-            raise ClusterUnavailable(f"the test server's wal_level is {wal_level}: it cannot feed a replica")
-        if not replication_allowed:
-            raise ClusterUnavailable(
-                "the test server's pg_hba.conf has no replication line for 127.0.0.1 (scripts/test)"
-            )
+        versions = sorted(
+            int(p.parent.name) for p in Path("/usr/lib/postgresql").glob("*/bin") if p.parent.name.isdigit()
+        )
+        if major is None and versions:
+            major = versions[-1]
         self.bin = Path(f"/usr/lib/postgresql/{major}/bin")
-        if not (self.bin / "pg_basebackup").exists():
-            raise ClusterUnavailable(f"no PostgreSQL {major} binaries in {self.bin}")
-        self.directory = Path(tempfile.mkdtemp(prefix="tablelog-replica-"))
+        if not (self.bin / "pg_ctl").exists():
+            raise ClusterUnavailable(f"no PostgreSQL {major or ''} binaries in /usr/lib/postgresql")
+        self.directory = Path(tempfile.mkdtemp(prefix=prefix))
         shutil.chown(self.directory, "postgres", "postgres")
         data = self.directory / "data"
         groups = self.directory / "process-groups"
@@ -137,64 +120,44 @@ class Standby:
             f"rm -rf {self.directory}",
         )
         self.port = free_port()
-        env = {**os.environ, "PGPASSWORD": parts.password or ""}
-        _run(
-            groups,
-            [
-                str(self.bin / "pg_basebackup"),
-                "-h", "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres",
-                "-D", str(data), "-X", "stream", "-R", "-c", "fast", "--no-sync",
-            ],
-            user="postgres",
-            env=env,
-        )  # fmt: skip
-        # The server's own configuration lives in /etc on Debian (not copied): the replica gets a small one.
+        return data, groups
+
+    def _configure_and_start(self, data: Path, settings: dict[str, str], hba: str) -> None:
+        """A small configuration of its own (never the machine's), then started."""
         conf = {
             "port": str(self.port),
             "listen_addresses": "'127.0.0.1'",
             "unix_socket_directories": f"'{self.directory}'",
-            "hot_standby": "on",
             "shared_buffers": "'32MB'",
             "fsync": "off",
             "logging_collector": "off",
-            "max_standby_streaming_delay": "'5s'",
             **settings,
         }
         (data / "postgresql.conf").write_text("".join(f"{k} = {v}\n" for k, v in conf.items()))
-        (data / "pg_hba.conf").write_text("local all all trust\nhost all all 127.0.0.1/32 trust\n")
+        (data / "pg_hba.conf").write_text(hba)
         for name in ("postgresql.conf", "pg_hba.conf"):
             shutil.chown(data / name, "postgres", "postgres")
-        _run(
-            None,
-            [str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.directory / "log"), "-w", "-t", "60", "start"],
-            user="postgres",
-        )
-        self.wait_until_replayed()
-
-    def wait_until_replayed(self, timeout: float = 30.0) -> None:
-        """Until the replica has replayed everything the primary has written now."""
-        with psycopg.connect(self.primary_url, autocommit=True) as primary:
-            target = primary.execute("SELECT pg_current_wal_lsn()").fetchone()[0]  # type: ignore[index]
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with psycopg.connect(self.url, autocommit=True, connect_timeout=3) as conn:
-                    done = conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (str(target),)).fetchone()[0]  # type: ignore[index]
-                if done:
-                    return
-            except psycopg.OperationalError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the replica did not catch up; its log:\n{self.log()}")
-            time.sleep(0.1)
+        start = [str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.directory / "log"), "-w", "-t"]
+        _run(None, [*start, str(round(scaled(60))), "start"], user="postgres")
 
     def execute(self, sql: str) -> None:
         with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
             conn.execute(sql)
 
+    @property
+    def url(self) -> str:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        raise NotImplementedError
+
     def log(self) -> str:
         path = self.directory / "log"
         return path.read_text()[-3000:] if path.exists() else ""
+
+    def pid(self) -> int:
+        """The postmaster's process id."""
+        return int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
 
     def stop(self) -> None:
         unguard(self.watcher)
@@ -208,6 +171,95 @@ class Standby:
                     user="postgres",
                 )
             shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@dataclass
+class Primary(Private):
+    """A primary of the tests' own that lets 127.0.0.1 replicate: the replica tests stream from it, so the
+    machine's PostgreSQL is never reconfigured. `settings` add to (or replace) its small configuration."""
+
+    settings: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/test"  # the test server's database name
+
+    def start(self) -> None:
+        data, groups = self._prepare("tablelog-primary-")
+        _run(
+            groups,
+            [str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync"],
+            user="postgres",
+        )
+        settings = {"wal_level": "replica", "max_wal_senders": "10", "max_connections": "200"} | self.settings
+        hba = "local all all trust\nhost all all 127.0.0.1/32 trust\nhost replication all 127.0.0.1/32 trust\n"
+        self._configure_and_start(data, settings, hba)
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+            conn.execute("CREATE DATABASE test")
+
+
+@dataclass
+class Standby(Private):
+    """A streaming replica of a primary on this machine, running from a temporary directory."""
+
+    primary_url: str = ""
+
+    @property
+    def url(self) -> str:
+        return with_address(self.primary_url, "127.0.0.1", self.port)
+
+    def start(self) -> None:
+        parts = urlsplit(self.primary_url)
+        if parts.hostname not in ("127.0.0.1", "localhost"):
+            raise ClusterUnavailable(f"the primary at {parts.hostname} is not on this machine")
+        with psycopg.connect(self.primary_url, autocommit=True, connect_timeout=5) as conn:
+            major = int(str(conn.execute("SHOW server_version_num").fetchone()[0])) // 10000  # type: ignore[index]
+            settings = {
+                name: str(conn.execute(f"SHOW {name}").fetchone()[0])  # type: ignore[index]
+                for name in ("max_connections", "max_worker_processes", "max_wal_senders", "max_locks_per_transaction")
+            }
+            wal_level = str(conn.execute("SHOW wal_level").fetchone()[0])  # type: ignore[index]
+            replication_allowed = conn.execute(
+                "SELECT count(*) FROM pg_hba_file_rules WHERE 'replication' = ANY(database) "
+                "AND (address IS NULL AND type = 'host' OR address IN ('127.0.0.1', '0.0.0.0'))"
+            ).fetchone()[0]  # type: ignore[index]
+        if wal_level not in ("replica", "logical"):
+            raise ClusterUnavailable(f"the primary's wal_level is {wal_level}: it cannot feed a replica")
+        if not replication_allowed:
+            raise ClusterUnavailable("the primary's pg_hba.conf has no replication line for 127.0.0.1")
+        data, groups = self._prepare("tablelog-replica-", major)
+        if not (self.bin / "pg_basebackup").exists():
+            raise ClusterUnavailable(f"no PostgreSQL {major} binaries in {self.bin}")
+        env = {**os.environ, "PGPASSWORD": parts.password or ""}
+        _run(
+            groups,
+            [
+                str(self.bin / "pg_basebackup"),
+                "-h", "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres",
+                "-D", str(data), "-X", "stream", "-R", "-c", "fast", "--no-sync",
+            ],
+            user="postgres",
+            env=env,
+        )  # fmt: skip
+        replica = {"hot_standby": "on", "max_standby_streaming_delay": "'5s'"}
+        self._configure_and_start(data, replica | settings, "local all all trust\nhost all all 127.0.0.1/32 trust\n")
+        self.wait_until_replayed()
+
+    def wait_until_replayed(self, timeout: float = 30.0) -> None:
+        """Until the replica has replayed everything the primary has written now."""
+        with psycopg.connect(self.primary_url, autocommit=True) as primary:
+            target = primary.execute("SELECT pg_current_wal_lsn()").fetchone()[0]  # type: ignore[index]
+
+        def replayed() -> bool:
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=3) as conn:
+                    return bool(
+                        conn.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (str(target),)).fetchone()[0]  # type: ignore[index]
+                    )
+            except psycopg.OperationalError:
+                return False
+
+        wait_until(replayed, "the replica's catching up", timeout, log=self.log, interval=0.1)
 
 
 # -- forwarding ----------------------------------------------------------------------------------------
@@ -358,15 +410,9 @@ class Node:
                 start_new_session=True,
             )  # fmt: skip
         self.watcher = guard(f"kill -9 -{self.process.pid}", f"rm -f {self.log_path}")
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"node {self.namespace.name} exited: {self.log()}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/health", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.2)
-        raise RuntimeError(f"node {self.namespace.name} did not answer: {self.log()}")
+        wait_until(
+            answers(f"{self.base}/health"), f"node {self.namespace.name}", timeout, runner=self.process, log=self.log
+        )
 
     def kill(self) -> None:
         """SIGKILL to the node's whole process group (no shutdown of any kind)."""
