@@ -19,7 +19,7 @@ import msgspec
 from litestar import Controller, get, post, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
-from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import Body, FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
@@ -88,6 +88,11 @@ class CampaignOut(msgspec.Struct, frozen=True, kw_only=True):
 
 class GameRef(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
+
+
+# Two structs are named GameRef; litestar would name their components after the modules they live in, so
+# the published names are pinned here and moving a module leaves the OpenAPI document as it is.
+GameRefIn = Annotated[GameRef, Body(schema_component_key="api_projections_GameRef")]
 
 
 class LeagueChange(msgspec.Struct, frozen=True, kw_only=True):
@@ -543,7 +548,7 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        data: JSONBody[GameRef],
+        data: GameRefIn,
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
         league, _ = _league(records, club_id, league_id)
@@ -627,7 +632,7 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        data: JSONBody[GameRef],
+        data: GameRefIn,
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
         campaign, assigned = _campaign(records, club_id, campaign_id)
