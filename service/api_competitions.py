@@ -43,7 +43,7 @@ from projections.tournaments import (
     tournament_standings,
 )
 from service.api_projections import counted_ids, league_games
-from service.guards import GUARDS, PUBLIC
+from service.http.guards import GUARDS, PUBLIC
 from service.readmodels import CollectionKind
 from service.records import GameRecords, NotFound
 from service.store.base import NewEvent, Recorder, Store, StreamId

@@ -40,8 +40,8 @@ from projections.replay import (
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.auth import Principal, Watch
-from service.dependencies import viewer_of
-from service.guards import GUARDS, PUBLIC, spectator_horizon
+from service.http.dependencies import viewer_of
+from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.live import Live
 from service.logs import get_logger

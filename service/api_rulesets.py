@@ -18,7 +18,7 @@ from domain import rules_reference
 from domain.registry import Rulesets
 from domain.rules_reference import RuleEntry
 from domain.ruleset import Ruleset
-from service.event_schemas import event_tags, ruleset_event_schema
+from service.http.event_schemas import event_tags, ruleset_event_schema
 from service.records import NotFound
 
 

@@ -28,18 +28,18 @@ from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
 from service.api_games import GameController
 from service.api_projections import HANDLERS as PROJECTION_HANDLERS
 from service.auth import Authenticator
-from service.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
-from service.errors import exception_handlers, problem
-from service.guards import is_operator
+from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
+from service.http.errors import exception_handlers, problem
+from service.http.guards import is_operator
+from service.http.positions import SECRET_NAME as POSITION_SECRET
+from service.http.positions import PositionTokens
+from service.http.ratelimit import Limiter, rate_limit_middleware
 from service.keys_api import HANDLERS as KEY_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.live import Live
 from service.logs import configure_logging, get_logger, request_context
 from service.notify import Hub
-from service.positions import SECRET_NAME as POSITION_SECRET
-from service.positions import PositionTokens
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
-from service.ratelimit import Limiter, rate_limit_middleware
 from service.records import SWITCH_INTERVAL, GameRecords
 from service.settings import Settings
 from service.store import open_store

@@ -20,7 +20,7 @@ from litestar.params import FromPath, JSONBody
 
 from projections.errors import ProjectionError
 from service.auth import Principal, new_key, new_share
-from service.guards import GUARDS, KEYS
+from service.http.guards import GUARDS, KEYS
 from service.logs import get_logger
 from service.records import GameRecords, NotFound
 from service.store.access import ApiKey, Scope, ShareKind, ShareLink

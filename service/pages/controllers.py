@@ -31,7 +31,7 @@ from litestar.types import Receive, Scope, Send
 from projections.errors import ProjectionError
 from service.api_projections import LiveGame
 from service.auth import Principal, new_session
-from service.guards import club_exists
+from service.http.guards import club_exists
 from service.keys_api import ShareIn, club_share, create_share
 from service.pages import reads
 from service.records import GameRecords, NotFound

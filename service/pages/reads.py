@@ -30,7 +30,7 @@ from service.api_projections import (
 )
 from service.api_rulesets import rule_url
 from service.auth import Principal
-from service.guards import spectator_horizon, spectators_horizon
+from service.http.guards import spectator_horizon, spectators_horizon
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.readmodels import SpectatorDelay
 from service.records import GameRecords, NotFound

@@ -27,9 +27,9 @@ from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
 from service.api_rulesets import rule_url
+from service.http.ratelimit import RateLimited
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
-from service.ratelimit import RateLimited
 from service.records import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 from service.store.base import (
     AlreadyExists,
