@@ -42,8 +42,8 @@ from projections.tournaments import (
     ranking,
     tournament_standings,
 )
-from service.api_projections import counted_ids, league_games
 from service.http.guards import GUARDS, PUBLIC
+from service.http.projections import counted_ids, league_games
 from service.readmodels import CollectionKind
 from service.records import GameRecords, NotFound
 from service.store.base import NewEvent, Recorder, Store, StreamId

@@ -24,7 +24,6 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from domain.registry import Rulesets
 from service import api_docs, api_rulesets, pages
 from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
-from service.api_projections import HANDLERS as PROJECTION_HANDLERS
 from service.auth import Authenticator
 from service.http.clubs import ClubController
 from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
@@ -33,6 +32,7 @@ from service.http.games import GameController
 from service.http.guards import is_operator
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
+from service.http.projections import HANDLERS as PROJECTION_HANDLERS
 from service.http.ratelimit import Limiter, rate_limit_middleware
 from service.keys_api import HANDLERS as KEY_HANDLERS
 from service.limits import BoundedRequest, Limits

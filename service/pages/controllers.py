@@ -29,9 +29,9 @@ from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
 
 from projections.errors import ProjectionError
-from service.api_projections import LiveGame
 from service.auth import Principal, new_session
 from service.http.guards import club_exists
+from service.http.projections import LiveGame
 from service.keys_api import ShareIn, club_share, create_share
 from service.pages import reads
 from service.records import GameRecords, NotFound

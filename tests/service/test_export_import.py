@@ -16,7 +16,7 @@ import psycopg
 import pytest
 
 from projections.standings import League, Scoring, standings
-from service.api_projections import league_games
+from service.http.projections import league_games
 from service.projector import Games, rebuild
 from service.records import BadEvent, GameRecords, NewGame, SeatSpec
 from service.store import open_store
