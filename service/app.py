@@ -23,9 +23,9 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
 from service import api_docs, api_rulesets, pages
-from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
 from service.auth import Authenticator
 from service.http.clubs import ClubController
+from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
 from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
 from service.http.errors import exception_handlers, problem
 from service.http.games import GameController

@@ -185,7 +185,7 @@ def _check_references(document: ClubExport) -> None:
                 f"Resource {resource.resource_id!r}: version {resource.version} where {seen[key]} was due "
                 "(versions come 1, 2, ... in order)."
             )
-    from service.api_competitions import TournamentCreated
+    from service.http.competitions import TournamentCreated
 
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
     # Each id once, so that no write after the first one meets a taken id (a failed import writes nothing).
@@ -216,6 +216,6 @@ def _check_references(document: ClubExport) -> None:
 
 
 def _tournament_stream(club_id: str, tournament_id: str) -> StreamId:
-    from service.api_competitions import stream_id
+    from service.http.competitions import stream_id
 
     return stream_id(club_id, tournament_id)
