@@ -1,6 +1,6 @@
 """The HTTP API (litestar). `create_app(settings)` is the one composition root: it assembles the resources'
-controllers (`api_clubs`, `api_games`, `api_projections`, `api_competitions`, `api_rulesets`, `keys_api`,
-the pages) with their dependencies (`dependencies`); none of them imports this module. The games served
+controllers (`service.http`: `clubs`, `games`, `projections`, `competitions`, `rulesets`, `keys`, and
+the pages) with their dependencies (`http.dependencies`); none of them imports this module. The games served
 (`domain.registry.Rulesets`) are built here once and handed down: to the records and the projector, to
 handlers through the `rulesets` dependency and `records.rulesets`. Nothing is opened at import time; the
 store is opened (and migrated) at start-up and closed at shutdown."""
@@ -22,8 +22,9 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
-from service import api_docs, api_rulesets, pages
+from service import pages
 from service.auth import Authenticator
+from service.http import docs
 from service.http.clubs import ClubController
 from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
 from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
@@ -34,6 +35,7 @@ from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
 from service.http.projections import HANDLERS as PROJECTION_HANDLERS
 from service.http.ratelimit import Limiter, rate_limit_middleware
+from service.http.rulesets import HANDLERS as RULESET_HANDLERS
 from service.keys_api import HANDLERS as KEY_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.live import Live
@@ -147,8 +149,8 @@ def openapi_config() -> OpenAPIConfig:
         version=API_VERSION,
         description="Event-sourced game records and replays for tabletop clubs. Errors are RFC 9457 "
         "problem details (application/problem+json).",
-        path=api_docs.DOCS_PATH,
-        render_plugins=api_docs.render_plugins(),
+        path=docs.DOCS_PATH,
+        render_plugins=docs.render_plugins(),
         components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
         security=[{"bearer": []}],
     )
@@ -259,12 +261,12 @@ def create_app(
             GameController,
             *PROJECTION_HANDLERS,
             *COMPETITION_HANDLERS,
-            *api_rulesets.HANDLERS,
+            *RULESET_HANDLERS,
             *KEY_HANDLERS,
             *pages.handlers(),
             health,
             ready,
-            api_docs.assets_router(),
+            docs.assets_router(),
         ],
         on_startup=[life.startup, life.open_hot_path],
         on_shutdown=[life.close_hot_path, life.shutdown],
