@@ -31,12 +31,12 @@ from service.http.dependencies import provide_principal, provide_recorder, provi
 from service.http.errors import exception_handlers, problem
 from service.http.games import GameController
 from service.http.guards import is_operator
+from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
 from service.http.projections import HANDLERS as PROJECTION_HANDLERS
 from service.http.ratelimit import Limiter, rate_limit_middleware
 from service.http.rulesets import HANDLERS as RULESET_HANDLERS
-from service.keys_api import HANDLERS as KEY_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.live import Live
 from service.logs import configure_logging, get_logger, request_context

@@ -31,8 +31,8 @@ from litestar.types import Receive, Scope, Send
 from projections.errors import ProjectionError
 from service.auth import Principal, new_session
 from service.http.guards import club_exists
+from service.http.keys import ShareIn, club_share, create_share
 from service.http.projections import LiveGame
-from service.keys_api import ShareIn, club_share, create_share
 from service.pages import reads
 from service.records import GameRecords, NotFound
 from service.store.access import ShareKind
