@@ -42,12 +42,12 @@ from service.live import Live
 from service.logs import configure_logging, get_logger, request_context
 from service.notify import Hub
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
-from service.records import SWITCH_INTERVAL, GameRecords
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
+from service.usecases.games import SWITCH_INTERVAL, GameRecords
 
 API_VERSION = "0.1.0"
 

@@ -22,8 +22,8 @@ from service.http.guards import (
 )
 from service.http.positions import BadToken, PositionTokens
 from service.logs import bind
-from service.records import GameRecords
 from service.store.base import Recorder
+from service.usecases.games import GameRecords
 
 POSITION_HEADER = "Tablelog-Position"
 POSITION_DOC = (

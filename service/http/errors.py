@@ -30,7 +30,6 @@ from service.http.ratelimit import RateLimited
 from service.http.rulesets import rule_url
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
-from service.records import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 from service.store.base import (
     AlreadyExists,
     IdempotencyMismatch,
@@ -39,6 +38,7 @@ from service.store.base import (
     UnstorableValue,
     VersionConflict,
 )
+from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 
 PROBLEM_JSON = "application/problem+json"
 

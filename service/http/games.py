@@ -19,8 +19,8 @@ from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.http.positions import PositionTokens
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
-from service.records import GameRecords, NewGame
 from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
+from service.usecases.games import GameRecords, NewGame
 
 
 class GameOut(msgspec.Struct, frozen=True, kw_only=True):

@@ -28,8 +28,8 @@ from litestar.handlers.base import BaseRouteHandler
 
 from service.auth import Principal
 from service.readmodels import SpectatorDelay
-from service.records import NotFound
 from service.store.base import Store, StreamId
+from service.usecases.games import NotFound
 
 Needs = Literal["operator", "keys", "write", "read", "public"]
 

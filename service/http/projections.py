@@ -47,8 +47,8 @@ from service.live import Live
 from service.logs import get_logger
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
-from service.records import GameRecords, NotFound, check_seat
 from service.store.base import GameRecord, Store, StreamId
+from service.usecases.games import GameRecords, NotFound, check_seat
 
 _ID = ID_PATTERN
 

@@ -34,8 +34,8 @@ from service.http.guards import club_exists
 from service.http.keys import ShareIn, club_share, create_share
 from service.http.projections import LiveGame
 from service.pages import reads
-from service.records import GameRecords, NotFound
 from service.store.access import ShareKind
+from service.usecases.games import GameRecords, NotFound
 
 STATIC = Path(__file__).parent / "static"
 SESSION_COOKIE = "tablelog_session"

@@ -33,8 +33,8 @@ from service.http.projections import (
 from service.http.rulesets import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.readmodels import SpectatorDelay
-from service.records import GameRecords, NotFound
 from service.store.base import GameFilter, GameRecord, StreamId
+from service.usecases.games import GameRecords, NotFound
 
 WINDOW = 12
 """Steps of narration shown on each side of the current one (a long game's list stays short)."""

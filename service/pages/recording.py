@@ -35,8 +35,8 @@ from service.http.event_schemas import ruleset_event_schema
 from service.http.games import AppendIn, AppendOut
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
-from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.store.base import GameRecord, Recorder, VersionConflict
+from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 
 LOOK_AHEAD_TABLES = 24
 """States described ahead of the current one (breadth first): enough for a turn or two of taps while

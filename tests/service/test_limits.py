@@ -14,8 +14,8 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.http.clubs import ClubIn, PlayerIn
 from service.limits import Limits
-from service.records import NewGame
 from service.settings import Settings
+from service.usecases.games import NewGame
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
 
