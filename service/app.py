@@ -23,7 +23,6 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
 from service import pages
-from service.auth import Authenticator
 from service.http import docs
 from service.http.clubs import ClubController
 from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
@@ -47,6 +46,7 @@ from service.store import open_store
 from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
+from service.usecases.access import Authenticator
 from service.usecases.games import SWITCH_INTERVAL, GameRecords
 
 API_VERSION = "0.1.0"

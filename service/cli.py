@@ -237,7 +237,7 @@ def cmd_club_import(args: argparse.Namespace) -> int:
 
 def _new_key(store: Store, club_id: str, name: str, scope: Scope = "record", expires: datetime | None = None) -> str:
     """Create an API key for a club; returns its token (only its hash is stored)."""
-    from service.auth import new_key
+    from service.usecases.access import new_key
 
     key_id, token, secret_hash = new_key()
     store.create_api_key(key_id, club_id, name, secret_hash, scope, expires)

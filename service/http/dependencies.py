@@ -14,7 +14,6 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from domain.registry import Rulesets
 from domain.ruleset import Viewer
-from service.auth import Principal
 from service.http.guards import (
     bearer,
     check,
@@ -23,6 +22,7 @@ from service.http.guards import (
 from service.http.positions import BadToken, PositionTokens
 from service.logs import bind
 from service.store.base import Recorder
+from service.usecases.access import Principal
 from service.usecases.games import GameRecords
 
 POSITION_HEADER = "Tablelog-Position"

@@ -13,13 +13,13 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from domain.ruleset import Result
-from service.auth import Principal
 from service.http.dependencies import POSITION_HEADER, viewer_of
 from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.http.positions import PositionTokens
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
 from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
+from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NewGame
 
 

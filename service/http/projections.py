@@ -39,7 +39,6 @@ from projections.replay import (
     view_at,
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
-from service.auth import Principal, Watch
 from service.http.dependencies import viewer_of
 from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
@@ -48,6 +47,7 @@ from service.logs import get_logger
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.store.base import GameRecord, Store, StreamId
+from service.usecases.access import Principal, Watch
 from service.usecases.games import GameRecords, NotFound, check_seat
 
 _ID = ID_PATTERN

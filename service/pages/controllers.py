@@ -29,12 +29,12 @@ from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
 
 from projections.errors import ProjectionError
-from service.auth import Principal, new_session
 from service.http.guards import club_exists
 from service.http.keys import ShareIn, club_share, create_share
 from service.http.projections import LiveGame
 from service.pages import reads
 from service.store.access import ShareKind
+from service.usecases.access import Principal, new_session
 from service.usecases.games import GameRecords, NotFound
 
 STATIC = Path(__file__).parent / "static"

@@ -20,7 +20,6 @@ from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
 from projections.standings import standings
-from service.auth import Principal
 from service.http.guards import spectator_horizon, spectators_horizon
 from service.http.projections import (
     _campaign,
@@ -34,6 +33,7 @@ from service.http.rulesets import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.readmodels import SpectatorDelay
 from service.store.base import GameFilter, GameRecord, StreamId
+from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
 
 WINDOW = 12

@@ -16,8 +16,8 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.auth import new_key
 from service.settings import Settings
+from service.usecases.access import new_key
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, roll
 from tests.service.test_sse import Served, Spectator, served
