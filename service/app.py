@@ -37,7 +37,6 @@ from service.http.projections import HANDLERS as PROJECTION_HANDLERS
 from service.http.ratelimit import Limiter, rate_limit_middleware
 from service.http.rulesets import HANDLERS as RULESET_HANDLERS
 from service.limits import BoundedRequest, Limits
-from service.live import Live
 from service.logs import configure_logging, get_logger, request_context
 from service.notify import Hub
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
@@ -48,6 +47,7 @@ from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
 from service.usecases.access import Authenticator
 from service.usecases.games import SWITCH_INTERVAL, GameRecords
+from service.usecases.live import Live
 
 API_VERSION = "0.1.0"
 

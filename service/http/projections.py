@@ -42,13 +42,13 @@ from projections.standings import League, LeagueGame, Removal, Scoring, Standing
 from service.http.dependencies import viewer_of
 from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
-from service.live import Live
 from service.logs import get_logger
 from service.projector import snapshot_row
 from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
 from service.store.base import GameRecord, Store, StreamId
 from service.usecases.access import Principal, Watch
 from service.usecases.games import GameRecords, NotFound, check_seat
+from service.usecases.live import Live
 
 _ID = ID_PATTERN
 
@@ -442,7 +442,7 @@ class ReplayController(Controller):
 
 class LiveGame:
     """One spectator's stream of a game: the steps its process's follower of the game told
-    (`service.live`), from where the spectator is, released once the spectator delay allows."""
+    (`service.usecases.live`), from where the spectator is, released once the spectator delay allows."""
 
     def __init__(
         self, live: Live, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int
