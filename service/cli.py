@@ -202,7 +202,7 @@ def cmd_club_create(args: argparse.Namespace) -> int:
 
 def cmd_club_export(args: argparse.Namespace) -> int:
     """Write a whole club (players, resources, games, leagues, campaigns, tournaments; never its keys)."""
-    from service.club_export import export_club
+    from service.usecases.club_export import export_club
     from service.usecases.games import GameRecords
 
     store = _store(_settings(args))
@@ -219,7 +219,7 @@ def cmd_club_export(args: argparse.Namespace) -> int:
 
 def cmd_club_import(args: argparse.Namespace) -> int:
     """Create a club from a club export; every game is checked before anything is written."""
-    from service.club_export import import_club
+    from service.usecases.club_export import import_club
     from service.usecases.games import GameRecords
 
     data = Path(args.file).read_bytes()
@@ -583,8 +583,8 @@ def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
     from litestar.exceptions import ValidationException
 
     from domain.ruleset import ResourceError
-    from service.club_export import ClubImportError
     from service.limits import TooLarge
+    from service.usecases.club_export import ClubImportError
     from service.usecases.games import BadEvent, BatchRuleError, NotFound, SetupError
 
     def database(error: Exception) -> str:

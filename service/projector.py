@@ -36,9 +36,9 @@ from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
-from service.ratings import Ratings
 from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
 from service.store.base import EventRecorder, Projections, Store, StoredEvent, StreamId, stream_game
+from service.usecases.ratings import Ratings
 
 CORRECTION = Correction.__struct_config__.tag
 GAME_STARTED = GameStarted.__struct_config__.tag
@@ -145,7 +145,7 @@ class Games:
     """The read models of every game, from one fold of its events: the summary (version, finished and
     when, players, result), what each correction of a finished game's outcome changed, a replay
     snapshot after every `snapshot_every` events, and the club ratings the finished games give
-    (`service.ratings`). One projection, so each event is folded once."""
+    (`service.usecases.ratings`). One projection, so each event is folded once."""
 
     name = "games"
     tables: tuple[str, ...] = (
