@@ -22,7 +22,7 @@ from service.store.sql import Dialect
 if TYPE_CHECKING:
     from projections.ratings import PlayerRating, RatingPoint
     from projections.standings import Removal
-    from service.readmodels import (
+    from service.store.readmodels import (
         Collection,
         CollectionKind,
         GameSummary,
@@ -372,7 +372,7 @@ class EventRecorder(Protocol):
 
 
 class Projections(Protocol):
-    """Where each projection has got to in the global order, and who may run it (see service.readmodels)."""
+    """Where each projection has got to in the global order, and who may run it (see service.store.readmodels)."""
 
     def checkpoints(self) -> dict[str, int]: ...
     def checkpoint(self, name: str) -> int: ...

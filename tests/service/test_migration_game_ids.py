@@ -18,7 +18,6 @@ import pytest
 
 from domain.record import GameStarted, decoder, event_union, fold
 from domain.ruleset import Player, Result, Setup, Viewer
-from service.readmodels import Outcome, SpectatorDelay
 from service.store import open_store
 from service.store import postgres as postgres_store
 from service.store import sqlite as sqlite_store
@@ -33,6 +32,7 @@ from service.store.base import (
     chained,
 )
 from service.store.migrations import Migration, load_migrations
+from service.store.readmodels import Outcome, SpectatorDelay
 from service.usecases.games import GameRecords, NewGame, SeatSpec, _new_event
 from tests.service.test_projector_support import roll
 from tests.support import tally

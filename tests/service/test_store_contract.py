@@ -14,7 +14,6 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from domain.ruleset import Result
 from projections.standings import Removal
-from service.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 from service.store import open_store
 from service.store.async_events import AsyncEvents, InThreads
 from service.store.base import (
@@ -33,6 +32,7 @@ from service.store.base import (
     game_stream,
 )
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
+from service.store.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 
 BY = Recorder(club_id="c1", key_id="k1")
 
