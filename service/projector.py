@@ -36,8 +36,19 @@ from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
-from service.store.base import EventRecorder, Projections, Store, StoredEvent, StreamId, stream_game
-from service.store.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
+from service.store.base import (
+    EventRecorder,
+    GameSummary,
+    Outcome,
+    Projections,
+    ReadModelWrite,
+    ResultChange,
+    SnapshotRow,
+    Store,
+    StoredEvent,
+    StreamId,
+    stream_game,
+)
 from service.usecases.ratings import Ratings
 
 CORRECTION = Correction.__struct_config__.tag

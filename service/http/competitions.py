@@ -44,8 +44,7 @@ from projections.tournaments import (
 )
 from service.http.guards import GUARDS, PUBLIC
 from service.http.projections import counted_ids, league_games
-from service.store.base import NewEvent, Recorder, Store, StreamId
-from service.store.readmodels import CollectionKind
+from service.store.base import CollectionKind, NewEvent, Recorder, Store, StreamId
 from service.usecases.games import GameRecords, NotFound
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"

@@ -26,8 +26,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
-from service.store.base import Store, StreamId
-from service.store.readmodels import SpectatorDelay
+from service.store.base import SpectatorDelay, Store, StreamId
 from service.usecases.access import Principal
 from service.usecases.games import NotFound
 

@@ -44,8 +44,7 @@ from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
 from service.logs import get_logger
 from service.projector import snapshot_row
-from service.store.base import GameRecord, Store, StreamId
-from service.store.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
+from service.store.base import CollectionKind, GameRecord, GameSummary, Outcome, SpectatorDelay, Store, StreamId
 from service.usecases.access import Principal, Watch
 from service.usecases.games import GameRecords, NotFound, check_seat
 from service.usecases.live import Live

@@ -31,8 +31,7 @@ from service.http.projections import (
 )
 from service.http.rulesets import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
-from service.store.base import GameFilter, GameRecord, StreamId
-from service.store.readmodels import SpectatorDelay
+from service.store.base import GameFilter, GameRecord, SpectatorDelay, StreamId
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
 

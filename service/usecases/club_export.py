@@ -14,8 +14,7 @@ from domain.registry import UnknownRuleset
 from projections.campaigns import Campaign
 from projections.standings import League, Removal
 from service.limits import CLUB_ID_PATTERN, check_id
-from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder, StreamId
-from service.store.readmodels import CollectionKind
+from service.store.base import AlreadyExists, CollectionKind, GameFilter, NewEvent, Recorder, StreamId
 from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"

@@ -26,13 +26,14 @@ from service.store.base import (
     AppendResult,
     GameFilter,
     NewEvent,
+    Outcome,
     Recorder,
+    SpectatorDelay,
     Store,
     StreamId,
     chained,
 )
 from service.store.migrations import Migration, load_migrations
-from service.store.readmodels import Outcome, SpectatorDelay
 from service.usecases.games import GameRecords, NewGame, SeatSpec, _new_event
 from tests.service.test_projector_support import roll
 from tests.support import tally

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from domain.ruleset import Player, PlayerResult, Result
 from projections.ratings import PlayerRating, RatingPoint, rate_all
-from service.store.readmodels import GameSummary, Outcome, RatingRows, ResultChange
+from service.store.base import GameSummary, Outcome, RatingRows, ResultChange
 from service.usecases.ratings import Ratings, rated
 
 KEY = ("c1", "tally")

@@ -21,18 +21,21 @@ from service.store.base import (
     GameFilter,
     GameProgress,
     GameRecord,
+    GameSummary,
     IdempotencyMismatch,
     ImmutableRecord,
     MissingReference,
     NewEvent,
+    Outcome,
     Recorder,
+    SnapshotRow,
+    SpectatorDelay,
     Store,
     StoredEvent,
     VersionConflict,
     game_stream,
 )
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
-from service.store.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 
 BY = Recorder(club_id="c1", key_id="k1")
 
