@@ -144,9 +144,9 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_module_imports_a_module_that_imports_it_back() -> None:
-    """One composition root assembles the app: a handler module never imports it back (app <->
-    api_projections was such a cycle, kept apart by an import inside a function); in a game package the
-    rules core and its expansion modules share what both read from a module below them (Mémoire 44's
+    """One composition root assembles the app: a handler module never imports it back (app <-> the
+    projections controller was such a cycle, kept apart by an import inside a function); in a game package
+    the rules core and its expansion modules share what both read from a module below them (Mémoire 44's
     rules <-> airplay was a cycle, closed by an import at the end of rules.py)."""
     files = _modules("domain", "service", "projections")
     graph = {name: _runtime_imports(path, set(files)) - {name} for name, path in files.items()}
