@@ -88,7 +88,7 @@ def server_environment(
         "TABLELOG_WORKERS": str(workers),
         "TABLELOG_RUN_PROJECTOR": str(projector == "thread").lower(),
         # The load generator is one key at thousands of requests a second: far past any club, so the
-        # rate limits (service/ratelimit.py) are off for it.
+        # rate limits (service/http/ratelimit.py) are off for it.
         "TABLELOG_RATE_LIMIT_WRITES_PER_MINUTE": "0",
         "TABLELOG_RATE_LIMIT_READS_PER_MINUTE": "0",
         "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": "0",  # the live section opens a thousand streams with one key

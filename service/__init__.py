@@ -1,4 +1,12 @@
-"""The service: HTTP API, pages, use cases, storage, command line, settings."""
+"""All of tablelog's I/O, in layers: `http` (the JSON API's controllers, guards, problem details,
+dependencies, OpenAPI extras) and `pages` (the club's HTML pages) turn requests into calls on `usecases`
+(recording games, live play, export and import, ratings, access), which keep their records through
+`store` (the event store, read models and club records behind small Protocols).
+
+At the top stay the composition root (`app`), the process's plumbing every layer may use (`settings`,
+`logs`, `notify`, and `limits`, the bounds on what a request carries, checked by controllers and use
+cases alike), the projector that keeps the read models, the CLI and `openapi` (the documented
+`python -m service.openapi`). `tests/test_boundaries.py` holds the directions that already hold."""
 
 from importlib.metadata import version
 

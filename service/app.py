@@ -1,6 +1,6 @@
 """The HTTP API (litestar). `create_app(settings)` is the one composition root: it assembles the resources'
-controllers (`api_clubs`, `api_games`, `api_projections`, `api_competitions`, `api_rulesets`, `keys_api`,
-the pages) with their dependencies (`dependencies`); none of them imports this module. The games served
+controllers (`service.http`: `clubs`, `games`, `projections`, `competitions`, `rulesets`, `keys`, and
+the pages) with their dependencies (`http.dependencies`); none of them imports this module. The games served
 (`domain.registry.Rulesets`) are built here once and handed down: to the records and the projector, to
 handlers through the `rulesets` dependency and `records.rulesets`. Nothing is opened at import time; the
 store is opened (and migrated) at start-up and closed at shutdown."""
@@ -22,30 +22,32 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
-from service import __version__, api_docs, api_rulesets, pages
-from service.api_clubs import ClubController
-from service.api_competitions import HANDLERS as COMPETITION_HANDLERS
-from service.api_games import GameController
-from service.api_projections import HANDLERS as PROJECTION_HANDLERS
-from service.auth import Authenticator
-from service.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
-from service.errors import exception_handlers, problem
-from service.guards import is_operator
-from service.keys_api import HANDLERS as KEY_HANDLERS
+from service import __version__, pages
+from service.http import docs
+from service.http.clubs import ClubController
+from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
+from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
+from service.http.errors import exception_handlers, problem
+from service.http.games import GameController
+from service.http.guards import is_operator
+from service.http.keys import HANDLERS as KEY_HANDLERS
+from service.http.positions import SECRET_NAME as POSITION_SECRET
+from service.http.positions import PositionTokens
+from service.http.projections import HANDLERS as PROJECTION_HANDLERS
+from service.http.ratelimit import Limiter, rate_limit_middleware
+from service.http.rulesets import HANDLERS as RULESET_HANDLERS
 from service.limits import BoundedRequest, Limits
-from service.live import Live
 from service.logs import configure_logging, get_logger, request_context
 from service.notify import Hub
-from service.positions import SECRET_NAME as POSITION_SECRET
-from service.positions import PositionTokens
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
-from service.ratelimit import Limiter, rate_limit_middleware
-from service.records import SWITCH_INTERVAL, GameRecords
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
+from service.usecases.access import Authenticator
+from service.usecases.games import SWITCH_INTERVAL, GameRecords
+from service.usecases.live import Live
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
@@ -146,8 +148,8 @@ def openapi_config() -> OpenAPIConfig:
         version=__version__,
         description="Event-sourced game records and replays for tabletop clubs. Errors are RFC 9457 "
         "problem details (application/problem+json).",
-        path=api_docs.DOCS_PATH,
-        render_plugins=api_docs.render_plugins(),
+        path=docs.DOCS_PATH,
+        render_plugins=docs.render_plugins(),
         components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
         security=[{"bearer": []}],
     )
@@ -258,12 +260,12 @@ def create_app(
             GameController,
             *PROJECTION_HANDLERS,
             *COMPETITION_HANDLERS,
-            *api_rulesets.HANDLERS,
+            *RULESET_HANDLERS,
             *KEY_HANDLERS,
             *pages.handlers(),
             health,
             ready,
-            api_docs.assets_router(),
+            docs.assets_router(),
         ],
         on_startup=[life.startup, life.open_hot_path],
         on_shutdown=[life.close_hot_path, life.shutdown],

@@ -202,8 +202,8 @@ def cmd_club_create(args: argparse.Namespace) -> int:
 
 def cmd_club_export(args: argparse.Namespace) -> int:
     """Write a whole club (players, resources, games, leagues, campaigns, tournaments; never its keys)."""
-    from service.club_export import export_club
-    from service.records import GameRecords
+    from service.usecases.club_export import export_club
+    from service.usecases.games import GameRecords
 
     store = _store(_settings(args))
     try:
@@ -219,8 +219,8 @@ def cmd_club_export(args: argparse.Namespace) -> int:
 
 def cmd_club_import(args: argparse.Namespace) -> int:
     """Create a club from a club export; every game is checked before anything is written."""
-    from service.club_export import import_club
-    from service.records import GameRecords
+    from service.usecases.club_export import import_club
+    from service.usecases.games import GameRecords
 
     data = Path(args.file).read_bytes()
     store = _store(_settings(args))
@@ -237,7 +237,7 @@ def cmd_club_import(args: argparse.Namespace) -> int:
 
 def _new_key(store: Store, club_id: str, name: str, scope: Scope = "record", expires: datetime | None = None) -> str:
     """Create an API key for a club; returns its token (only its hash is stored)."""
-    from service.auth import new_key
+    from service.usecases.access import new_key
 
     key_id, token, secret_hash = new_key()
     store.create_api_key(key_id, club_id, name, secret_hash, scope, expires)
@@ -300,7 +300,7 @@ def _expiry(text: str) -> datetime:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from service.records import GameRecords
+    from service.usecases.games import GameRecords
 
     store = _store(_settings(args))
     try:
@@ -321,7 +321,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check every event of the record against its stream's hash chain; name each one that breaks it."""
-    from service.records import GameRecords
+    from service.usecases.games import GameRecords
 
     store = _store(_settings(args))
     try:
@@ -344,7 +344,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from service.records import GameRecords
+    from service.usecases.games import GameRecords
 
     lines = [line for line in Path(args.file).read_bytes().splitlines() if line.strip()]
     store = _store(_settings(args))
@@ -362,7 +362,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_resource_import(args: argparse.Namespace) -> int:
-    from service.records import GameRecords
+    from service.usecases.games import GameRecords
 
     path = Path(args.file)
     data = path.read_bytes()
@@ -583,9 +583,9 @@ def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
     from litestar.exceptions import ValidationException
 
     from domain.ruleset import ResourceError
-    from service.club_export import ClubImportError
     from service.limits import TooLarge
-    from service.records import BadEvent, BatchRuleError, NotFound, SetupError
+    from service.usecases.club_export import ClubImportError
+    from service.usecases.games import BadEvent, BatchRuleError, NotFound, SetupError
 
     def database(error: Exception) -> str:
         return f"the database refused or could not be reached: {str(error).strip() or type(error).__name__}"

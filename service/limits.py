@@ -4,7 +4,7 @@ Everything a client sends is bounded before it reaches a store or a fold: intege
 32-bit columns, a JSON body is at most `max_body_bytes` and nested at most `MAX_DEPTH` deep, a batch
 holds at most `max_events_per_batch` events of at most `max_event_bytes` each, ids and names are of
 bounded length, in one Unicode normal form (NFC) and free of control characters. A request past a
-bound is refused with a 4xx problem naming the field and the bound (see `service.errors`).
+bound is refused with a 4xx problem naming the field and the bound (see `service.http.errors`).
 """
 
 from __future__ import annotations

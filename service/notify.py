@@ -11,7 +11,7 @@ streams' slow poll, and credentials are checked against the counter on each requ
 
 `Hub.listening` says whether the database connection is up and listening. While it is not (SQLite,
 or the connection was lost and is being re-made), nothing may rely on hearing a revocation, so the
-authenticator reads the counter per request again (`service.auth`). Every change of that state, and
+authenticator reads the counter per request again (`service.usecases.access`). Every change of that state, and
 every revocation heard, moves `access_epoch`: a reader that saw another epoch forgets what it knew.
 """
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import msgspec
 
 from domain import registry
-from service.api_docs import complete
 from service.app import create_app
+from service.http.docs import complete
 from service.settings import Settings
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / "openapi" / "openapi.json"

@@ -1,7 +1,7 @@
 """The projector: runners that follow the global event log and keep the read models up to date.
 
 Each projection has a name, the read-model tables it owns and a `handle(events)` that turns a batch
-of stored events into rows to write (`service.readmodels`). A `Runner` reads the batch after the
+of stored events into rows to write (`service.store.readmodels`). A `Runner` reads the batch after the
 projection's checkpoint (`store.read_all`), computes the rows outside any transaction (folding is
 the slow part; PostgreSQL readers wait for open transactions, so they are kept short), then writes
 the rows and moves the checkpoint in one transaction that succeeds only if the checkpoint has not
@@ -36,9 +36,20 @@ from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
 from service.logs import get_logger
-from service.ratings import Ratings
-from service.readmodels import GameSummary, Outcome, ReadModelWrite, ResultChange, SnapshotRow
-from service.store.base import EventRecorder, Projections, Store, StoredEvent, StreamId, stream_game
+from service.store.base import (
+    EventRecorder,
+    GameSummary,
+    Outcome,
+    Projections,
+    ReadModelWrite,
+    ResultChange,
+    SnapshotRow,
+    Store,
+    StoredEvent,
+    StreamId,
+    stream_game,
+)
+from service.usecases.ratings import Ratings
 
 CORRECTION = Correction.__struct_config__.tag
 GAME_STARTED = GameStarted.__struct_config__.tag
@@ -145,7 +156,7 @@ class Games:
     """The read models of every game, from one fold of its events: the summary (version, finished and
     when, players, result), what each correction of a finished game's outcome changed, a replay
     snapshot after every `snapshot_every` events, and the club ratings the finished games give
-    (`service.ratings`). One projection, so each event is folded once."""
+    (`service.usecases.ratings`). One projection, so each event is folded once."""
 
     name = "games"
     tables: tuple[str, ...] = (

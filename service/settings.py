@@ -47,7 +47,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, served beside the built-in games (`rulesets`)."""
-    # Rate limits (service.ratelimit), per server process; 0 turns one off.
+    # Rate limits (service.http.ratelimit), per server process; 0 turns one off.
     rate_limit_writes_per_minute: int = 1200
     """Writes (appends, creations, imports) a minute per API key."""
     rate_limit_reads_per_minute: int = 6000

@@ -94,17 +94,21 @@ def test_the_boundary_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     assert imported_roots(sample) & IMPURE == {"random", "service"}
 
 
-def _runtime_imports(path: Path, modules: set[str]) -> set[str]:
+def _runtime_imports(path: Path, modules: set[str], *, typing_too: bool = False) -> set[str]:
     """The project modules `path` imports when it runs (anywhere in it, functions included), leaving out
-    imports made only for type checking."""
+    imports made only for type checking unless `typing_too`."""
     tree = ast.parse(path.read_text())
-    typing_only = {
-        id(child)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
-        for statement in node.body
-        for child in ast.walk(statement)
-    }
+    typing_only = (
+        set()
+        if typing_too
+        else {
+            id(child)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}
+            for statement in node.body
+            for child in ast.walk(statement)
+        }
+    )
     found: set[str] = set()
     for node in ast.walk(tree):
         if id(node) in typing_only:
@@ -140,15 +144,11 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_module_imports_a_module_that_imports_it_back() -> None:
-    """One composition root assembles the app: a handler module never imports it back (app <->
-    api_projections was such a cycle, kept apart by an import inside a function); in a game package the
-    rules core and its expansion modules share what both read from a module below them (Mémoire 44's
+    """One composition root assembles the app: a handler module never imports it back (app <-> the
+    projections controller was such a cycle, kept apart by an import inside a function); in a game package
+    the rules core and its expansion modules share what both read from a module below them (Mémoire 44's
     rules <-> airplay was a cycle, closed by an import at the end of rules.py)."""
-    files = {
-        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
-        for layer in ("domain", "service", "projections")
-        for path in (ROOT / layer).rglob("*.py")
-    }
+    files = _modules("domain", "service", "projections")
     graph = {name: _runtime_imports(path, set(files)) - {name} for name, path in files.items()}
     assert _cycle(graph) == []
 
@@ -180,3 +180,68 @@ def test_the_benches_play_the_games_random_tables_from_testkit_not_from_the_test
     bench = {module for path, modules in from_tests.items() if path.startswith("bench/") for module in modules}
     assert bench <= BENCH_STILL_FROM_TESTS
     assert {path: modules for path, modules in from_tests.items() if path.startswith("testkit/") and modules} == {}
+
+
+def test_no_service_module_imports_one_that_imports_it_back_even_for_type_checking() -> None:
+    """store/base.py named the read-model rows of readmodels.py for type checking while readmodels.py
+    imported base.py; the rows now live in base.py beside the Protocols that use them."""
+    files = _modules("service")
+    graph = {name: _runtime_imports(path, set(files), typing_too=True) - {name} for name, path in files.items()}
+    assert _cycle(graph) == []
+
+
+def _modules(*layers: str) -> dict[str, Path]:
+    """The project's modules under `layers`, by dotted name."""
+    return {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for layer in layers
+        for path in (ROOT / layer).rglob("*.py")
+    }
+
+
+def _reaches(package: str, forbidden: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each module of `package` that imports (anywhere, type checking included) a module under one of
+    `forbidden`, with what it imports."""
+    modules = _modules("service")
+    found = {}
+    for name, path in _modules(package).items():
+        bad = {m for m in _runtime_imports(path, set(modules), typing_too=True) if m.startswith(forbidden)}
+        if bad:
+            found[name] = bad
+    return found
+
+
+# service/ in layers (issue 24): app.py composes http/ and pages/, which call usecases/, which use store/.
+CONTROLLERS, PAGES, USE_CASES, STORE, ROOT_OF_APP = (
+    "service.http",
+    "service.pages",
+    "service.usecases",
+    "service.store",
+    "service.app",
+)
+
+
+def test_the_store_imports_no_use_case_controller_page_or_the_app() -> None:
+    assert _reaches("service/store", (CONTROLLERS, PAGES, USE_CASES, ROOT_OF_APP)) == {}
+
+
+def test_use_cases_import_no_page_nor_the_app() -> None:
+    assert _reaches("service/usecases", (PAGES, ROOT_OF_APP)) == {}
+
+
+def test_controllers_import_no_page_nor_the_app() -> None:
+    assert _reaches("service/http", (PAGES, ROOT_OF_APP)) == {}
+
+
+def test_the_layer_check_sees_imports_inside_functions_and_for_type_checking(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from service.pages import reads\n"
+        "def handler() -> None:\n"
+        "    from service.http.guards import GUARDS\n"
+    )
+    modules = {"service.pages.reads", "service.http.guards"}
+    assert _runtime_imports(sample, modules, typing_too=True) == modules
+    assert _runtime_imports(sample, modules) == {"service.http.guards"}

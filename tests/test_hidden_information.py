@@ -30,7 +30,7 @@ from domain.milles_nautiques import events as mn
 from domain.record import Folded, GameStarted, decoder, effective_events_of, start
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay
-from service.live import LiveStep
+from service.usecases.live import LiveStep
 from tests.support.rulesets import RULESETS
 
 ROOT = Path(__file__).resolve().parents[1]

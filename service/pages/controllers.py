@@ -29,13 +29,13 @@ from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
 
 from projections.errors import ProjectionError
-from service.api_projections import LiveGame
-from service.auth import Principal, new_session
-from service.guards import club_exists
-from service.keys_api import ShareIn, club_share, create_share
+from service.http.guards import club_exists
+from service.http.keys import ShareIn, club_share, create_share
+from service.http.projections import LiveGame
 from service.pages import reads
-from service.records import GameRecords, NotFound
 from service.store.access import ShareKind
+from service.usecases.access import Principal, new_session
+from service.usecases.games import GameRecords, NotFound
 
 STATIC = Path(__file__).parent / "static"
 SESSION_COOKIE = "tablelog_session"

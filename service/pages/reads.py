@@ -20,7 +20,8 @@ from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
 from projections.standings import standings
-from service.api_projections import (
+from service.http.guards import spectator_horizon, spectators_horizon
+from service.http.projections import (
     _campaign,
     _events,
     _league,
@@ -28,13 +29,11 @@ from service.api_projections import (
     league_games,
     replay_snapshots,
 )
-from service.api_rulesets import rule_url
-from service.auth import Principal
-from service.guards import spectator_horizon, spectators_horizon
+from service.http.rulesets import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
-from service.readmodels import SpectatorDelay
-from service.records import GameRecords, NotFound
-from service.store.base import GameFilter, GameRecord, StreamId
+from service.store.base import GameFilter, GameRecord, SpectatorDelay, StreamId
+from service.usecases.access import Principal
+from service.usecases.games import GameRecords, NotFound
 
 WINDOW = 12
 """Steps of narration shown on each side of the current one (a long game's list stays short)."""

@@ -29,14 +29,14 @@ from markupsafe import Markup
 
 from domain.record import Folded
 from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
-from service.api_games import AppendIn, AppendOut
-from service.auth import Principal
-from service.errors import PROBLEMS, exception_handlers
-from service.event_schemas import ruleset_event_schema
+from service.http.errors import PROBLEMS, exception_handlers
+from service.http.event_schemas import ruleset_event_schema
+from service.http.games import AppendIn, AppendOut
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
-from service.records import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.store.base import GameRecord, Recorder, VersionConflict
+from service.usecases.access import Principal
+from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 
 LOOK_AHEAD_TABLES = 24
 """States described ahead of the current one (breadth first): enough for a turn or two of taps while

@@ -1,7 +1,7 @@
 """`AccessStore` in SQL both backends run: times in the tables of migration 005 are ISO text, so the SQL
 lives here once, in `AccessTables`, composed with a backend's `Database` (its connections and dialect).
 Every revocation raises `access_revocations.generation` in the same transaction: a process that finds
-the counter moved forgets the credentials it remembered (`service.auth`)."""
+the counter moved forgets the credentials it remembered (`service.usecases.access`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The store's hot path as the event loop awaits it: an append, the replay of an idempotent one, a
-stream's events and a game's listing (`service.records` runs its use cases on it for the HTTP API).
+stream's events and a game's listing (`service.usecases.games` runs its use cases on it for the HTTP API).
 
 On PostgreSQL it is `AsyncPostgresEvents` (psycopg's async pool: no thread, nothing blocking the loop).
 Any other `Store` (SQLite, a request's replica routing) is awaited through `InThreads`, which runs each

@@ -12,25 +12,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NewType, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NewType, Protocol
 
 import msgspec
 
+from domain.ruleset import Player, Result
+from projections.ratings import PlayerRating, RatingPoint
 from service.store.access import AccessStore
 from service.store.sql import Dialect
 
 if TYPE_CHECKING:
-    from projections.ratings import PlayerRating, RatingPoint
     from projections.standings import Removal
-    from service.readmodels import (
-        Collection,
-        CollectionKind,
-        GameSummary,
-        ReadModelWrite,
-        ResultChange,
-        SnapshotRow,
-        SpectatorDelay,
-    )
 
 StreamId = NewType("StreamId", str)
 """The id of an event stream, unique across clubs. A game's id is its club's own (two clubs may each
@@ -51,6 +43,86 @@ def stream_game(stream_id: str) -> str:
 
 MAX_BATCH = 1000
 """Most events in one append (PostgreSQL positions leave room for 2**20 per transaction)."""
+
+
+# The rows the read models keep and the club's collections (written by `service.store.readmodels`).
+CollectionKind = Literal["league", "campaign", "tournament"]
+"""A tournament is listed here too (its record is its own event stream)."""
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's outcome as standings and campaigns read it."""
+
+    finished: bool
+    finished_at: datetime | None
+    result: Result
+
+
+class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """A game as the last event applied left it. `applied` counts the events applied to the row."""
+
+    game_id: str
+    club_id: str
+    ruleset: str
+    ruleset_version: str
+    version: int
+    applied: int
+    started_at: datetime
+    players: tuple[Player, ...]
+    outcome: Outcome
+
+
+class ResultChange(msgspec.Struct, frozen=True, kw_only=True):
+    """The outcome of the game on `stream_id` before and after the correction at version `version`."""
+
+    stream_id: StreamId
+    version: int
+    before: Outcome
+    after: Outcome
+
+
+class SnapshotRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored replay snapshot (`projections.replay.encode_snapshot` bytes) of the game on `stream_id`."""
+
+    stream_id: StreamId
+    version: int
+    ruleset_version: str
+    data: bytes
+
+
+class RatingRows(msgspec.Struct, frozen=True, kw_only=True):
+    """Ratings of one club and ruleset to write: each `truncate` player's history cut after their nth
+    game (derived again from there), the `drop` players' ratings deleted (no rated game left), the
+    `ratings` written and the `history` points added."""
+
+    club_id: str
+    ruleset: str
+    truncate: tuple[tuple[str, int], ...] = ()
+    drop: tuple[str, ...] = ()
+    ratings: tuple[PlayerRating, ...] = ()
+    history: tuple[tuple[str, int, RatingPoint], ...] = ()
+    """(player id, the player's game number, point)."""
+
+
+ReadModelWrite = GameSummary | ResultChange | SnapshotRow | RatingRows
+
+
+class Collection(msgspec.Struct, frozen=True, kw_only=True):
+    """A league or campaign: its JSON definition and its games in the order they were assigned."""
+
+    club_id: str
+    kind: CollectionKind
+    collection_id: str
+    definition: bytes
+    created_at: datetime
+    game_ids: tuple[str, ...] = ()
+
+
+class SpectatorDelay(msgspec.Struct, frozen=True, kw_only=True):
+    """How far behind the record a game's live stream runs: N events and / or N seconds."""
+
+    events: int = 0
+    seconds: int = 0
 
 
 class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -372,7 +444,7 @@ class EventRecorder(Protocol):
 
 
 class Projections(Protocol):
-    """Where each projection has got to in the global order, and who may run it (see service.readmodels)."""
+    """Where each projection has got to in the global order, and who may run it (see service.store.readmodels)."""
 
     def checkpoints(self) -> dict[str, int]: ...
     def checkpoint(self, name: str) -> int: ...

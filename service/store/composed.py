@@ -2,17 +2,17 @@
 
 Each backend builds its parts (the schema and connections, the event log, the projections, the read
 models, the collections, the club records, the access records), several of them the same SQL on both
-(`service.readmodels`, `service.store.access_sql`), and composes them here. Every `Store` method is the
+(`service.store.readmodels`, `service.store.access_sql`), and composes them here. Every `Store` method is the
 part's own bound method, so a call costs nothing more than calling the part; the parts stay reachable by
 name for code that wants one of them alone.
 """
 
 from __future__ import annotations
 
-from service.readmodels import CollectionTables, ProjectionTables, ReadModelTables
 from service.store.access import AccessStore
 from service.store.access_sql import AccessTables
 from service.store.base import ClubRecords, Collections, EventRecorder, Projections, ReadModels, Schema
+from service.store.readmodels import CollectionTables, ProjectionTables, ReadModelTables
 from service.store.sql import Database
 
 

@@ -7,7 +7,7 @@ primary: a `RoutedStore` sends only the methods it names to the replica. Keys, s
 are read from the primary by the authenticator, so a revoked key is refused at once on every node.
 
 Read-your-writes. An append answers with the last global position it wrote, sealed in an opaque token
-(`Tablelog-Position`, `service.positions`); the node opens it again when a client sends it back. A
+(`Tablelog-Position`, `service.http.positions`); the node opens it again when a client sends it back. A
 position is `(transaction id << 20) + index` (`service.store.postgres`), so a replica has the append
 once that transaction is visible in the replica's own snapshot: a client that sends the token back
 (header `Tablelog-Position` or query `position`) is served by a replica only once it has replayed it;

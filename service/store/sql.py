@@ -1,7 +1,7 @@
 """What the SQL both backends share needs from a backend: its connections and its SQL dialect.
 
 The tables of the read models, the collections and the access records keep times as ISO text and JSON
-as text on both databases, so their SQL is written once (`service.readmodels`, `service.store.access_sql`),
+as text on both databases, so their SQL is written once (`service.store.readmodels`, `service.store.access_sql`),
 in classes composed with a backend's `Database`. It is written with `?` marks; `Dialect.prepare` turns
 a set of statements into the driver's own parameter style once, when a store opens.
 """

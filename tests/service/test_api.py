@@ -410,10 +410,10 @@ def fold_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     in order: anyio names the threads it hands work to; the event loop's thread is another one."""
     import threading
 
-    from service import records
+    from service.usecases import games as recording
 
     threads: list[str] = []
-    fold_onto, accept = records.GameRecords._fold_onto, records.accept_batch
+    fold_onto, accept = recording.GameRecords._fold_onto, recording.accept_batch
 
     def folding(*args: Any) -> Any:
         threads.append(threading.current_thread().name)
@@ -423,8 +423,8 @@ def fold_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         threads.append(threading.current_thread().name)
         return accept(*args, **kwargs)
 
-    monkeypatch.setattr(records.GameRecords, "_fold_onto", staticmethod(folding))
-    monkeypatch.setattr(records, "accept_batch", checking)
+    monkeypatch.setattr(recording.GameRecords, "_fold_onto", staticmethod(folding))
+    monkeypatch.setattr(recording, "accept_batch", checking)
     return threads
 
 
@@ -432,7 +432,7 @@ def test_a_large_batch_is_checked_in_a_worker_thread_and_a_small_one_on_the_loop
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 13: 32 writers of 500-event batches held the loop (and `/health`) for seconds.
-    from service.records import LOOP_BATCH
+    from service.usecases.games import LOOP_BATCH
 
     token = api.club("c1")
     api.players("c1", token, "alain", "bea")
@@ -476,13 +476,13 @@ def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_tur
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from service import records
-    from service.records import HEAVY_THREADS, LOOP_BATCH
+    from service.usecases import games as recording
+    from service.usecases.games import HEAVY_THREADS, LOOP_BATCH
     from tests.service.test_sse import served
 
     running, most = [0], [0]
     lock = threading.Lock()
-    original = records.accept_batch
+    original = recording.accept_batch
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         with lock:
@@ -495,7 +495,7 @@ def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_tur
             with lock:
                 running[0] -= 1
 
-    monkeypatch.setattr(records, "accept_batch", watched)
+    monkeypatch.setattr(recording, "accept_batch", watched)
     with served(f"sqlite:///{sqlite_path}") as site:
         token = site.api.club("c1")
         site.api.players("c1", token, "alain", "bea")
@@ -516,7 +516,7 @@ def test_a_server_hands_the_gil_back_to_its_event_loop_within_a_millisecond(api:
     # thread to let go of the GIL (bench/: `/health` p99 116 and 211 ms against 39 and 90 ms at 1 ms).
     import sys
 
-    from service.records import SWITCH_INTERVAL
+    from service.usecases.games import SWITCH_INTERVAL
 
     assert api.client.get("/health").status_code == 200
     assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL) and SWITCH_INTERVAL <= 0.001

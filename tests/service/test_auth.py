@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.auth import Authenticator, hash_secret, new_key
 from service.store import open_store
+from service.usecases.access import Authenticator, hash_secret, new_key
 
 
 def test_a_key_is_looked_up_once_within_the_ttl_and_again_after_it(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from service.records import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from service.store import open_store
 from service.store.base import CHAIN_START, NewEvent, Recorder, Store, StreamId, chain_hash, game_stream
+from service.usecases.games import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from service.cli import main
-from service.records import GameRecords, NewGame, SeatSpec
 from service.store import open_store
 from service.store.base import GameFilter, Recorder
+from service.usecases.games import GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.service.test_projector_support import roll
 from tests.support.rulesets import RULESETS

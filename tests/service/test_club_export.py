@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from service.club_export import ClubImportError, export_club, import_club
-from service.records import GameRecords
 from service.store import open_store
 from service.store.base import Store
+from service.usecases.club_export import ClubImportError, export_club, import_club
+from service.usecases.games import GameRecords
 from tests.service.api_support import Api
 from tests.service.test_export_import import new_server_url  # noqa: F401  (the fixture)
 from tests.service.test_projector_support import append, projection_api, roll

@@ -16,9 +16,8 @@ import psycopg
 import pytest
 
 from projections.standings import League, Scoring, standings
-from service.api_projections import league_games
+from service.http.projections import league_games
 from service.projector import Games, rebuild
-from service.records import BadEvent, GameRecords, NewGame, SeatSpec
 from service.store import open_store
 from service.store.base import (
     CHAIN_START,
@@ -31,6 +30,7 @@ from service.store.base import (
     chained,
     game_stream,
 )
+from service.usecases.games import BadEvent, GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog

@@ -14,9 +14,9 @@ from litestar.testing import TestClient
 
 from service import cli
 from service.app import create_app
-from service.auth import Authenticator
 from service.settings import Settings
 from service.store import open_store
+from service.usecases.access import Authenticator
 from tests.service.api_support import OPERATOR
 from tests.support.rulesets import RULESETS
 

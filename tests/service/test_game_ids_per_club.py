@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from service.records import GameRecords, NewGame, SeatSpec
 from service.store.base import Recorder
+from service.usecases.games import GameRecords, NewGame, SeatSpec
 from tests.service.api_support import Api, club_store
 from tests.service.test_projector_support import append, projection_api, roll, wait_for_projector
 from tests.support.rulesets import RULESETS

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from domain.ruleset import Viewer
-from service.records import GameRecords, NewGame, SeatSpec
 from service.store.base import AppendResult, Recorder, Store, game_stream
+from service.usecases.games import GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
 

@@ -16,8 +16,8 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.auth import new_key
 from service.settings import Settings
+from service.usecases.access import new_key
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, roll
 from tests.service.test_sse import Served, Spectator, served
@@ -317,7 +317,7 @@ def test_a_listening_process_reads_no_revocation_counter_per_request_yet_refuses
 
 def club_routes(app: Any) -> list[tuple[str, str]]:
     """(method, path format) of every API route under a club that the API guard stands before."""
-    from service.guards import authorize
+    from service.http.guards import authorize
 
     found = []
     for route in app.routes:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from service.auth import authenticate
 from service.cli import main
 from service.store import open_store
+from service.usecases.access import authenticate
 
 
 def test_keys_are_created_with_a_scope_listed_without_their_tokens_and_revoked(

@@ -11,8 +11,8 @@ from litestar.di import NamedDependency
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.auth import Principal
 from service.settings import Settings
+from service.usecases.access import Principal
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
 

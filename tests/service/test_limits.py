@@ -11,11 +11,11 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api_clubs import ClubIn, PlayerIn
 from service.app import create_app
+from service.http.clubs import ClubIn, PlayerIn
 from service.limits import Limits
-from service.records import NewGame
 from service.settings import Settings
+from service.usecases.games import NewGame
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import service.live
+import service.usecases.live
 from service.store.base import game_stream
 from tests.service.api_support import Api
 from tests.service.test_projector_support import append, correction, roll
@@ -25,13 +25,13 @@ def test_each_step_is_narrated_once_for_five_spectators_and_reaches_them_without
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     told: Counter[int] = Counter()
-    original = service.live.tell
+    original = service.usecases.live.tell
 
     def counted(*args: Any) -> Any:
         told[args[3]] += 1  # the version
         return original(*args)
 
-    monkeypatch.setattr(service.live, "tell", counted)
+    monkeypatch.setattr(service.usecases.live, "tell", counted)
     with served(database_url, **SLOW_POLL) as site:
         token, game_id = new_game(site)
         append(site.api, token, game_id, [roll(0, 3)])

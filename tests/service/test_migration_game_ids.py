@@ -18,8 +18,6 @@ import pytest
 
 from domain.record import GameStarted, decoder, event_union, fold
 from domain.ruleset import Player, Result, Setup, Viewer
-from service.readmodels import Outcome, SpectatorDelay
-from service.records import GameRecords, NewGame, SeatSpec, _new_event
 from service.store import open_store
 from service.store import postgres as postgres_store
 from service.store import sqlite as sqlite_store
@@ -28,12 +26,15 @@ from service.store.base import (
     AppendResult,
     GameFilter,
     NewEvent,
+    Outcome,
     Recorder,
+    SpectatorDelay,
     Store,
     StreamId,
     chained,
 )
 from service.store.migrations import Migration, load_migrations
+from service.usecases.games import GameRecords, NewGame, SeatSpec, _new_event
 from testkit import tally
 from tests.service.test_projector_support import roll
 from tests.support.rulesets import RULESETS

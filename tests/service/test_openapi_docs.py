@@ -16,7 +16,7 @@ from litestar.testing import TestClient
 
 from domain.record import decoder
 from service.app import create_app
-from service.errors import Problem
+from service.http.errors import Problem
 from service.openapi import document
 from service.settings import Settings
 from tests.support.rulesets import RULESETS

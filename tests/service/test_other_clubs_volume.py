@@ -16,7 +16,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.positions import TOKEN_LENGTH, BadToken
+from service.http.positions import TOKEN_LENGTH, BadToken
 from service.settings import Settings
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api

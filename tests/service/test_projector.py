@@ -26,10 +26,10 @@ from domain.ruleset import Viewer
 from service.app import create_app
 from service.logs import configure_logging
 from service.projector import Games, Runner, projections, rebuild
-from service.records import GameRecords, NewGame, SeatSpec
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import GameFilter, Recorder, Store, game_stream
+from service.usecases.games import GameRecords, NewGame, SeatSpec
 from testkit import tally
 from tests.service.api_support import OPERATOR
 from tests.service.test_projector_support import free_port

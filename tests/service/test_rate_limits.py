@@ -13,7 +13,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.ratelimit import Limiter, RateLimited
+from service.http.ratelimit import Limiter, RateLimited
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_sse import served

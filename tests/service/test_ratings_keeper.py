@@ -1,4 +1,4 @@
-"""The ratings keeper (`service.ratings`) over batches arriving in any order, games finishing before
+"""The ratings keeper (`service.usecases.ratings`) over batches arriving in any order, games finishing before
 ones already rated and corrections changing or reopening rated games: after every batch, the ratings
 and every history point equal the ratings derived from scratch over the games finished so far. The
 store is an in-memory stand-in applying the rows as the SQL does."""
@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from domain.ruleset import Player, PlayerResult, Result
 from projections.ratings import PlayerRating, RatingPoint, rate_all
-from service.ratings import Ratings, rated
-from service.readmodels import GameSummary, Outcome, RatingRows, ResultChange
+from service.store.base import GameSummary, Outcome, RatingRows, ResultChange
+from service.usecases.ratings import Ratings, rated
 
 KEY = ("c1", "tally")
 START = datetime(2026, 3, 1, tzinfo=UTC)

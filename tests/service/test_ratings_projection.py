@@ -12,9 +12,9 @@ import pytest
 
 from projections.ratings import rate_all
 from service.projector import Games, Runner, rebuild
-from service.ratings import rated
 from service.store import open_store
 from service.store.base import Store
+from service.usecases.ratings import rated
 from tests.service.test_projector import PLAYERS, drain, record_games
 from tests.support.rulesets import RULESETS
 

@@ -14,8 +14,7 @@ from domain.record import decoder, fold
 from domain.ruleset import Viewer
 from projections.diff import diff
 from projections.replay import decode_snapshot, encode_snapshot, replay, snapshot, view_at
-from service.readmodels import SnapshotRow
-from service.store.base import Store, game_stream
+from service.store.base import SnapshotRow, Store, game_stream
 from testkit import tally
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import as_json, projection_api, roll, wait_for_projector

@@ -14,7 +14,6 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from domain.ruleset import Result
 from projections.standings import Removal
-from service.readmodels import GameSummary, Outcome, SnapshotRow, SpectatorDelay
 from service.store import open_store
 from service.store.async_events import AsyncEvents, InThreads
 from service.store.base import (
@@ -22,11 +21,15 @@ from service.store.base import (
     GameFilter,
     GameProgress,
     GameRecord,
+    GameSummary,
     IdempotencyMismatch,
     ImmutableRecord,
     MissingReference,
     NewEvent,
+    Outcome,
     Recorder,
+    SnapshotRow,
+    SpectatorDelay,
     Store,
     StoredEvent,
     VersionConflict,

@@ -14,16 +14,16 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from domain.registry import Rulesets
 from domain.ruleset import Viewer
-from service.auth import Principal
-from service.guards import (
+from service.http.guards import (
     bearer,
     check,
     unauthorized,
 )
+from service.http.positions import BadToken, PositionTokens
 from service.logs import bind
-from service.positions import BadToken, PositionTokens
-from service.records import GameRecords
 from service.store.base import Recorder
+from service.usecases.access import Principal
+from service.usecases.games import GameRecords
 
 POSITION_HEADER = "Tablelog-Position"
 POSITION_DOC = (
@@ -35,7 +35,7 @@ POSITION_DOC = (
 
 
 def provide_principal(request: Request[Any, Any, Any], state: State) -> Principal:
-    """The caller, as the guard found it (`service.guards`); for a handler without the guard, from its
+    """The caller, as the guard found it (`service.http.guards`); for a handler without the guard, from its
     bearer token (401 without) with the guard's default rule: a read key reads, a record key writes."""
     principal = request.scope["state"].get("principal")
     if principal is None:
@@ -103,7 +103,7 @@ def provide_recorder(
     principal: NamedDependency[Principal], records: NamedDependency[GameRecords], club_id: FromPath[str]
 ) -> Recorder:
     """Who records in a club's name: the club and the key. That the key may reach the club was decided
-    by the guard (`service.guards.check`) before any handler ran.
+    by the guard (`service.http.guards.check`) before any handler ran.
 
     Taking the records orders it after them, as they are after the principal: litestar resolves the
     dependencies of one level concurrently in a task group, which cost a third of an append's CPU in

@@ -12,10 +12,10 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from service.guards import GUARDS, OPERATOR, PUBLIC
+from service.http.guards import GUARDS, OPERATOR, PUBLIC
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN
 from service.logs import get_logger
-from service.records import GameRecords, NotFound
+from service.usecases.games import GameRecords, NotFound
 
 
 class ClubIn(msgspec.Struct, frozen=True, kw_only=True):

@@ -19,7 +19,7 @@ import msgspec
 from litestar import Controller, get, post, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
-from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import Body, FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
@@ -39,16 +39,15 @@ from projections.replay import (
     view_at,
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
-from service.auth import Principal, Watch
-from service.dependencies import viewer_of
-from service.guards import GUARDS, PUBLIC, spectator_horizon
+from service.http.dependencies import viewer_of
+from service.http.guards import GUARDS, PUBLIC, spectator_horizon
 from service.limits import ID_PATTERN, MAX_INT
-from service.live import Live
 from service.logs import get_logger
 from service.projector import snapshot_row
-from service.readmodels import CollectionKind, GameSummary, Outcome, SpectatorDelay
-from service.records import GameRecords, NotFound, check_seat
-from service.store.base import GameRecord, Store, StreamId
+from service.store.base import CollectionKind, GameRecord, GameSummary, Outcome, SpectatorDelay, Store, StreamId
+from service.usecases.access import Principal, Watch
+from service.usecases.games import GameRecords, NotFound, check_seat
+from service.usecases.live import Live
 
 _ID = ID_PATTERN
 
@@ -88,6 +87,11 @@ class CampaignOut(msgspec.Struct, frozen=True, kw_only=True):
 
 class GameRef(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
+
+
+# Two structs are named GameRef; litestar would name their components after the modules they live in, so
+# the published names are pinned here and moving a module leaves the OpenAPI document as it is.
+GameRefIn = Annotated[GameRef, Body(schema_component_key="api_projections_GameRef")]
 
 
 class LeagueChange(msgspec.Struct, frozen=True, kw_only=True):
@@ -437,7 +441,7 @@ class ReplayController(Controller):
 
 class LiveGame:
     """One spectator's stream of a game: the steps its process's follower of the game told
-    (`service.live`), from where the spectator is, released once the spectator delay allows."""
+    (`service.usecases.live`), from where the spectator is, released once the spectator delay allows."""
 
     def __init__(
         self, live: Live, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int
@@ -543,7 +547,7 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        data: JSONBody[GameRef],
+        data: GameRefIn,
         records: NamedDependency[GameRecords],
     ) -> LeagueOut:
         league, _ = _league(records, club_id, league_id)
@@ -627,7 +631,7 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        data: JSONBody[GameRef],
+        data: GameRefIn,
         records: NamedDependency[GameRecords],
     ) -> CampaignOut:
         campaign, assigned = _campaign(records, club_id, campaign_id)

@@ -26,10 +26,9 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
-from service.auth import Principal
-from service.readmodels import SpectatorDelay
-from service.records import NotFound
-from service.store.base import Store, StreamId
+from service.store.base import SpectatorDelay, Store, StreamId
+from service.usecases.access import Principal
+from service.usecases.games import NotFound
 
 Needs = Literal["operator", "keys", "write", "read", "public"]
 

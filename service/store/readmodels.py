@@ -23,93 +23,28 @@ import dataclasses
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from domain.ruleset import Player, Result
 from projections.ratings import PlayerRating, RatingPoint
 from projections.standings import Removal
-from service.store.base import AlreadyExists, Duplicate, StreamId
+from service.store.base import (
+    AlreadyExists,
+    Collection,
+    CollectionKind,
+    Duplicate,
+    GameSummary,
+    Outcome,
+    RatingRows,
+    ReadModelWrite,
+    ResultChange,
+    SnapshotRow,
+    SpectatorDelay,
+    StreamId,
+)
 from service.store.sql import Connection, Cursor, Database, Dialect
-
-CollectionKind = Literal["league", "campaign", "tournament"]
-"""A tournament is listed here too (its record is its own event stream)."""
-
-
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    """A game's outcome as standings and campaigns read it."""
-
-    finished: bool
-    finished_at: datetime | None
-    result: Result
-
-
-class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
-    """A game as the last event applied left it. `applied` counts the events applied to the row."""
-
-    game_id: str
-    club_id: str
-    ruleset: str
-    ruleset_version: str
-    version: int
-    applied: int
-    started_at: datetime
-    players: tuple[Player, ...]
-    outcome: Outcome
-
-
-class ResultChange(msgspec.Struct, frozen=True, kw_only=True):
-    """The outcome of the game on `stream_id` before and after the correction at version `version`."""
-
-    stream_id: StreamId
-    version: int
-    before: Outcome
-    after: Outcome
-
-
-class SnapshotRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A stored replay snapshot (`projections.replay.encode_snapshot` bytes) of the game on `stream_id`."""
-
-    stream_id: StreamId
-    version: int
-    ruleset_version: str
-    data: bytes
-
-
-class RatingRows(msgspec.Struct, frozen=True, kw_only=True):
-    """Ratings of one club and ruleset to write: each `truncate` player's history cut after their nth
-    game (derived again from there), the `drop` players' ratings deleted (no rated game left), the
-    `ratings` written and the `history` points added."""
-
-    club_id: str
-    ruleset: str
-    truncate: tuple[tuple[str, int], ...] = ()
-    drop: tuple[str, ...] = ()
-    ratings: tuple[PlayerRating, ...] = ()
-    history: tuple[tuple[str, int, RatingPoint], ...] = ()
-    """(player id, the player's game number, point)."""
-
-
-ReadModelWrite = GameSummary | ResultChange | SnapshotRow | RatingRows
-
-
-class Collection(msgspec.Struct, frozen=True, kw_only=True):
-    """A league or campaign: its JSON definition and its games in the order they were assigned."""
-
-    club_id: str
-    kind: CollectionKind
-    collection_id: str
-    definition: bytes
-    created_at: datetime
-    game_ids: tuple[str, ...] = ()
-
-
-class SpectatorDelay(msgspec.Struct, frozen=True, kw_only=True):
-    """How far behind the record a game's live stream runs: N events and / or N seconds."""
-
-    events: int = 0
-    seconds: int = 0
 
 
 class CheckpointMoved(Exception):

@@ -14,9 +14,8 @@ from domain.registry import UnknownRuleset
 from projections.campaigns import Campaign
 from projections.standings import League, Removal
 from service.limits import CLUB_ID_PATTERN, check_id
-from service.readmodels import CollectionKind
-from service.records import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
-from service.store.base import AlreadyExists, GameFilter, NewEvent, Recorder, StreamId
+from service.store.base import AlreadyExists, CollectionKind, GameFilter, NewEvent, Recorder, StreamId
+from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
 
@@ -185,7 +184,7 @@ def _check_references(document: ClubExport) -> None:
                 f"Resource {resource.resource_id!r}: version {resource.version} where {seen[key]} was due "
                 "(versions come 1, 2, ... in order)."
             )
-    from service.api_competitions import TournamentCreated
+    from service.http.competitions import TournamentCreated
 
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
     # Each id once, so that no write after the first one meets a taken id (a failed import writes nothing).
@@ -216,6 +215,6 @@ def _check_references(document: ClubExport) -> None:
 
 
 def _tournament_stream(club_id: str, tournament_id: str) -> StreamId:
-    from service.api_competitions import stream_id
+    from service.http.competitions import stream_id
 
     return stream_id(club_id, tournament_id)

@@ -2,7 +2,7 @@
 and the interactive docs served from an installed package (no request leaves the server).
 
 `complete(document, app)` is the one place the generated document is post-processed:
-- the events of every ruleset the app serves as components (`service.event_schemas`): a tagged union per ruleset
+- the events of every ruleset the app serves as components (`service.http.event_schemas`): a tagged union per ruleset
   (`milles-nautiques.event`) and `AnyEvent`, which the events of an append and of `/legal` follow;
 - the problem details (`Problem`, `application/problem+json`) each endpoint can answer, in place of
   litestar's generic 400 body, which this service never sends;
@@ -24,9 +24,9 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from domain.registry import Rulesets
-from service.errors import PROBLEM_JSON, Problem
-from service.event_schemas import OPENAPI_REFS, event_components, event_tags, union_name
-from service.guards import authorize
+from service.http.errors import PROBLEM_JSON, Problem
+from service.http.event_schemas import OPENAPI_REFS, event_components, event_tags, union_name
+from service.http.guards import authorize
 
 DOCS_PATH = "/docs"
 ASSETS_PATH = "/docs/assets"
@@ -140,7 +140,7 @@ def _statuses(path: str, method: str, operation: dict[str, Any], takes_a_key: bo
         statuses += [409, 413, 422]
     elif takes_a_key:
         statuses.append(422)  # a league or campaign that cannot be derived as asked
-    if path != "/health":  # every other request is counted by the rate limits (service/ratelimit.py)
+    if path != "/health":  # every other request is counted by the rate limits (service/http/ratelimit.py)
         statuses.append(429)
     if takes_a_key or path == "/ready":  # every keyed request reads the database
         statuses.append(503)

@@ -13,14 +13,14 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from domain.ruleset import Result
-from service.auth import Principal
-from service.dependencies import POSITION_HEADER, viewer_of
-from service.guards import GUARDS, PUBLIC, spectator_horizon
+from service.http.dependencies import POSITION_HEADER, viewer_of
+from service.http.guards import GUARDS, PUBLIC, spectator_horizon
+from service.http.positions import PositionTokens
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
-from service.positions import PositionTokens
-from service.records import GameRecords, NewGame
 from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
+from service.usecases.access import Principal
+from service.usecases.games import GameRecords, NewGame
 
 
 class GameOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,7 +52,7 @@ class AppendOut(msgspec.Struct, frozen=True, kw_only=True):
     first_version: int
     last_version: int
     position: str
-    """Read-your-writes token (also the `Tablelog-Position` header): opaque, see `service.positions`."""
+    """Read-your-writes token (also the `Tablelog-Position` header): opaque, see `service.http.positions`."""
     replayed: bool
 
     @classmethod

@@ -19,11 +19,11 @@ from litestar.exceptions import PermissionDeniedException
 from litestar.params import FromPath, JSONBody
 
 from projections.errors import ProjectionError
-from service.auth import Principal, new_key, new_share
-from service.guards import GUARDS, KEYS
+from service.http.guards import GUARDS, KEYS
 from service.logs import get_logger
-from service.records import GameRecords, NotFound
 from service.store.access import ApiKey, Scope, ShareKind, ShareLink
+from service.usecases.access import Principal, new_key, new_share
+from service.usecases.games import GameRecords, NotFound
 
 _NAME = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 _ID = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]

@@ -29,10 +29,9 @@ import msgspec
 from domain.record import Folded, decoder
 from domain.ruleset import Ruleset, Viewer
 from projections.replay import Snapshot, Step, opening, seek, tell
-from service.guards import released
+from service.http.guards import released
 from service.notify import Hub
-from service.readmodels import SpectatorDelay
-from service.store.base import Store, StreamId
+from service.store.base import SpectatorDelay, Store, StreamId
 
 KEPT = 1000
 """Encoded public states kept per game (the latest steps): a spectator resuming further back is caught up

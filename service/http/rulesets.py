@@ -18,8 +18,8 @@ from domain import rules_reference
 from domain.registry import Rulesets
 from domain.rules_reference import RuleEntry
 from domain.ruleset import Ruleset
-from service.event_schemas import event_tags, ruleset_event_schema
-from service.records import NotFound
+from service.http.event_schemas import event_tags, ruleset_event_schema
+from service.usecases.games import NotFound
 
 
 class ResourceKindOut(msgspec.Struct, frozen=True, kw_only=True):

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import Body, FromPath, JSONBody, QueryParameter
 
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
@@ -42,11 +42,10 @@ from projections.tournaments import (
     ranking,
     tournament_standings,
 )
-from service.api_projections import counted_ids, league_games
-from service.guards import GUARDS, PUBLIC
-from service.readmodels import CollectionKind
-from service.records import GameRecords, NotFound
-from service.store.base import NewEvent, Recorder, Store, StreamId
+from service.http.guards import GUARDS, PUBLIC
+from service.http.projections import counted_ids, league_games
+from service.store.base import CollectionKind, NewEvent, Recorder, Store, StreamId
+from service.usecases.games import GameRecords, NotFound
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 
@@ -85,6 +84,11 @@ class ReasonIn(msgspec.Struct, frozen=True, kw_only=True):
 
 class GameRef(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
+
+
+# Two structs are named GameRef; litestar would name their components after the modules they live in, so
+# the published names are pinned here and moving a module leaves the OpenAPI document as it is.
+GameRefIn = Annotated[GameRef, Body(schema_component_key="api_competitions_GameRef")]
 
 
 class RecordedEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -325,7 +329,7 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         number: FromPath[int],
         table: FromPath[int],
-        data: JSONBody[GameRef],
+        data: GameRefIn,
         recorder: NamedDependency[Recorder],
         records: NamedDependency[GameRecords],
     ) -> TournamentOut:

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate
-from service.readmodels import GameSummary, RatingRows, ResultChange
-from service.store.base import ReadModels, StreamId
+from service.store.base import GameSummary, RatingRows, ReadModels, ResultChange, StreamId
 
 Key = tuple[str, str]
 """(club id, ruleset)."""
