@@ -23,19 +23,24 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
+from domain.i18n import Message, english
+
 
 class RuleError(Exception):
     """A reported event that cannot have happened under the rules (G-1).
 
     `rule_id` is its entry's id in the rules reference (`domain/**/RULES.md`, e.g. `MN-6`), `code` a stable
-    machine name, `message` a sentence a club member understands, `details` the facts that led to it.
+    machine name, `message` a sentence a club member understands (in English; `said` is the same as a
+    `Message` the service tells in the reader's language, where the game made it one), `details` the facts
+    that led to it.
     """
 
-    def __init__(self, rule_id: str, code: str, message: str, **details: Any) -> None:
-        super().__init__(f"{rule_id}: {message}")
+    def __init__(self, rule_id: str, code: str, message: str | Message, **details: Any) -> None:
+        self.message = english(message)
+        super().__init__(f"{rule_id}: {self.message}")
         self.rule_id = rule_id
         self.code = code
-        self.message = message
+        self.said = message
         self.details = details
 
 
@@ -145,11 +150,18 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
 class Narration(msgspec.Struct, frozen=True, kw_only=True):
     """How a replay tells one event: a plain-English line, the seat that acted (None for the table
     or an automatic consequence) and the chapters it belongs to, outermost first, each as
-    (kind, number), e.g. (("round", 2), ("turn", 14))."""
+    (kind, number), e.g. (("round", 2), ("turn", 14)). `message` is the line as a `Message`, which the
+    service tells in the reader's language, where the game made it one (`text` is then its English)."""
 
     text: str
     seat: int | None = None
     chapters: tuple[tuple[str, int], ...] = ()
+    message: Message | None = None
+
+    @classmethod
+    def told(cls, message: Message, seat: int | None = None, chapters: tuple[tuple[str, int], ...] = ()) -> Narration:
+        """A line made as a message, with its English text beside it."""
+        return cls(text=message.english(), seat=seat, chapters=chapters, message=message)
 
 
 class SeriesGame(msgspec.Struct, frozen=True, kw_only=True):
