@@ -66,7 +66,7 @@ def _documented() -> frozenset[Card]:
     return frozenset(parse_catalogue(CatalogueKind().builtin()["documented"]).cards)
 
 
-def card_name(card: Card) -> Arg:
+def card_name(card: Card) -> str | Message:
     """A card's name as the reader's rule text prints it, for a row of the `documented` catalogue; a club's
     own row as the club wrote it."""
     printed = DOCUMENTED_NAMES.get(card.name)
@@ -82,6 +82,14 @@ def listed(items: Sequence[Arg]) -> Arg:
     if not items:
         return ""
     return _("{first}, {rest}", first=items[0], rest=listed(items[1:]))
+
+
+def commas(items: Sequence[Arg]) -> Arg:
+    """ "A, B, C": names one after the other."""
+    line = items[0] if items else ""
+    for item in items[1:]:
+        line = _("{first}, {rest}", first=line, rest=item)
+    return line
 
 
 def chained(items: Sequence[Arg], *, either: bool = False) -> Arg:
