@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from domain.atlantic_storm import RULESET
-from domain.atlantic_storm.catalogue import CatalogueKind, parse_catalogue
+from domain.atlantic_storm.catalogue import COLUMNS, CatalogueError, CatalogueKind, parse_catalogue
 from domain.atlantic_storm.events import CardsPlayed, ConvoyTurned, ZoneDeclared
 from domain.atlantic_storm.series import series_next
 from domain.atlantic_storm.words import card_name
@@ -173,3 +173,23 @@ def test_a_documented_card_is_named_as_the_spanish_rulebook_prints_it_and_a_club
     assert Translator("es")(storm) == "Tormenta Atlántica"
     clubs = msgspec.structs.replace(documented["Atlantic Storm"], number="S1", source="our club's deck")
     assert Translator("es")(card_name(clubs)) == "Atlantic Storm"
+
+
+def test_a_bad_catalogue_row_is_told_in_french_beside_the_english_the_api_sends() -> None:
+    data = "\n".join(
+        [
+            ",".join(COLUMNS),
+            "C1,SC 42,,,,,,,,1941,north_atlantic,7,,,,full,test",
+            "G1,Markgraf,german,,submarine,wolfpack,0,1,?,1941,any,3,,SC 42,,,test",  # SC 42 not marked victim=yes
+        ]
+    )
+    with pytest.raises(CatalogueError) as refused:
+        parse_catalogue(data.encode())
+    assert refused.value.errors == [
+        {"row": 3, "field": "fate_victim", "message": "'SC 42' is a fate victim: mark its row victim=yes."}
+    ]
+    french = Translator("fr")
+    assert [french(said) for said in refused.value.rows_said] == [
+        "'SC 42' est une victime du destin : marquez sa ligne victim=yes."
+    ]
+    assert french(refused.value.said) == "Le catalogue a 1 erreur(s)."
