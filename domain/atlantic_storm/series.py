@@ -14,6 +14,16 @@ TARGET = 75
 
 
 def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
+    """Where the series stands, its note in English (`series_told` has the note as a message)."""
+    return _series(games)[0]
+
+
+def series_told(games: Sequence[SeriesGame]) -> Message:
+    """The series note as a message, which the service tells in the reader's language."""
+    return _series(games)[1]
+
+
+def _series(games: Sequence[SeriesGame]) -> tuple[SeriesStatus, Message]:
     """Cumulative totals; the series ends at the end of a game where someone has 75 VP or more, won by the
     highest cumulative total. Gap reading: when the highest totals tie there, the series is not decided
     and another game is played (as a tied game would be). The highest total so far deals the next game;
@@ -40,11 +50,12 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
                 ]
                 if number < len(games):
                     won.append(_("The {count} later game(s) do not count.", count=len(games) - number))
-                return SeriesStatus(
-                    target=TARGET, totals=totals, finished=True, winners=leaders, note=joined(won).english()
-                )
+                told = joined(won)
+                status = SeriesStatus(target=TARGET, totals=totals, finished=True, winners=leaders, note=told.english())
+                return status, told
     if not totals:
-        return SeriesStatus(target=TARGET, totals={}, finished=False, note=_("No game played yet.").english())
+        none = _("No game played yet.")
+        return SeriesStatus(target=TARGET, totals={}, finished=False, note=none.english()), none
     best = max(totals.values())
     tied = [p for p, total in totals.items() if total == best]
     dealer = min(tied, key=lambda p: (seat_order.get(p, 99), p))
@@ -54,7 +65,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             "{players} are tied at {vp} VP: another game decides the series.", players=chained(sorted(tied)), vp=best
         )
         note = joined([tie, note])
-    return SeriesStatus(target=TARGET, totals=totals, finished=False, next_dealer=dealer, note=note.english())
+    return SeriesStatus(target=TARGET, totals=totals, finished=False, next_dealer=dealer, note=note.english()), note
 
 
 def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:

@@ -14,10 +14,10 @@ import pytest
 from domain.atlantic_storm import RULESET
 from domain.atlantic_storm.catalogue import COLUMNS, CatalogueError, CatalogueKind, parse_catalogue
 from domain.atlantic_storm.events import CardsPlayed, ConvoyTurned, ZoneDeclared
-from domain.atlantic_storm.series import series_next
+from domain.atlantic_storm.series import series_next, series_status, series_told
 from domain.atlantic_storm.words import card_name
 from domain.record import Correction, decoder, effective_events_of, fold
-from domain.ruleset import Result, RuleError, SeriesGame, Viewer
+from domain.ruleset import Player, PlayerResult, Result, RuleError, SeriesGame, Setup, Viewer
 from service.i18n import Translator
 from tests.domain.atlantic_storm.test_worked_examples import five_player_battle
 
@@ -193,3 +193,24 @@ def test_a_bad_catalogue_row_is_told_in_french_beside_the_english_the_api_sends(
         "'SC 42' est une victime du destin : marquez sa ligne victim=yes."
     ]
     assert french(refused.value.said) == "Le catalogue a 1 erreur(s)."
+
+
+def _series_game(scores: dict[str, int]) -> SeriesGame:
+    players = tuple(Player(player_id=pid, name=pid.title(), seat=i) for i, pid in enumerate(scores))
+    results = tuple(PlayerResult(seat=i, score=score) for i, score in enumerate(scores.values()))
+    return SeriesGame(setup=Setup(players=players), result=Result(finished=True, score_unit="vp", players=results))
+
+
+def test_the_series_note_is_told_in_french_and_spanish_with_the_english_unchanged() -> None:
+    tied = [_series_game({"ann": 40, "bob": 38}), _series_game({"ann": 40, "bob": 42})]
+    assert series_status(tied).note == series_told(tied).english()
+    assert [Translator(language)(series_told(tied)) for language in ("fr", "es")] == [
+        "ann et bob sont à égalité avec 80 PV : une autre partie décide de la série. ann a le plus haut total (80 PV) "
+        "et donne la partie suivante.",
+        "ann y bob empatan a 80 PV: otra partida decide la serie. ann tiene el total más alto (80 PV) y reparte la "
+        "siguiente partida.",
+    ]
+    won = [_series_game({"ann": 80, "bob": 38}), _series_game({"ann": 1, "bob": 42})]
+    assert Translator("fr")(series_told(won)) == (
+        "ann remporte la série avec 80 PV après la partie 1. Les parties jouées ensuite (1) ne comptent pas."
+    )
