@@ -81,23 +81,13 @@ def narrate(before: State, event: AtlanticStormEvent, after: State, viewer: View
             )
         else:
             winner: Arg = before.names[decision.trick_winner] if decision.trick_winner is not None else _("nobody")
-            if decision.kind == "allied":
-                won = _(
-                    "The Allies win {high} to {low}; {winner} takes the trick ({convoy}).",
-                    high=decision.allied,
-                    low=decision.german,
-                    winner=winner,
-                    convoy=convoy,
-                )
+            allied = decision.kind == "allied"
+            high, low = (decision.allied, decision.german) if allied else (decision.german, decision.allied)
+            score: dict[str, Arg] = {"high": high, "low": low, "winner": winner, "convoy": convoy}
+            if allied:
+                parts.append(_("The Allies win {high} to {low}; {winner} takes the trick ({convoy}).", **score))
             else:
-                won = _(
-                    "The Germans win {high} to {low}; {winner} takes the trick ({convoy}).",
-                    high=decision.german,
-                    low=decision.allied,
-                    winner=winner,
-                    convoy=convoy,
-                )
-            parts.append(won)
+                parts.append(_("The Germans win {high} to {low}; {winner} takes the trick ({convoy}).", **score))
     if after.phase == "over" and before.phase != "over":
         parts.append(_("That was the last convoy: the game is over."))
     return Narration.told(joined(parts), seat=seat, chapters=_chapters(before))
