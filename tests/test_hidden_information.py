@@ -1,6 +1,7 @@
 """Hidden information stays hidden (G-2), as a property: every public output (view, narration, result,
 replay step, live message) is the same when the hidden cards of a record are swapped for other cards
-consistent with what the public has seen; and so is a seat's, when the cards swapped are other seats'.
+consistent with what the public has seen; and so is a seat's, when the cards swapped are other seats'. The
+narration is compared as told in English, French and Spanish.
 
 Each game says which card fields of its events the public does not see (`Secrets.mentions`: a draw, a
 convoy laid face down, a hand dealt...) and which of its states show such a card without naming it (a
@@ -30,6 +31,7 @@ from domain.milles_nautiques import events as mn
 from domain.record import Folded, GameStarted, decoder, effective_events_of, start
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay
+from service.i18n import Translator
 from service.usecases.live import LiveStep
 from tests.support.rulesets import RULESETS
 
@@ -183,11 +185,10 @@ def _named_in_the_open(secrets: Secrets, event: Any, cards: frozenset[str]) -> b
 
 
 def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer: Viewer) -> tuple[Any, ...]:
-    return (
-        ruleset.view(after.state, viewer),
-        ruleset.narrate(before.state, event, after.state, viewer),
-        ruleset.result(after.state, viewer),
-    )
+    told = ruleset.narrate(before.state, event, after.state, viewer)
+    # The line as each language tells it too: a translation must not name what the English keeps hidden.
+    translated = tuple(Translator(language)(told.message or told.text) for language in ("fr", "es"))
+    return (ruleset.view(after.state, viewer), told, ruleset.result(after.state, viewer), translated)
 
 
 def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any], a: Mention, b: Mention) -> int:

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 import msgspec
 
+from domain.i18n import Catalogue as Messages
+from domain.i18n import Message
 from domain.ruleset import ResourceError
+
+_ = Messages("domain.atlantic_storm")
 
 COLUMNS: tuple[str, ...] = (
     "number",
@@ -119,11 +123,23 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return tuple(card for card in self.cards if card.category != "convoy")
 
 
+class CatalogueError(ResourceError):
+    """A catalogue file that does not parse: a `ResourceError` whose sentence and row messages (in English,
+    as the API sends them) are also kept as messages the service can tell in the reader's language: `said`
+    is the whole error's, `rows_said` each row's, in the order of `errors`."""
+
+    def __init__(self, said: Message, rows: Sequence[dict[str, Any]] = ()) -> None:
+        super().__init__(said.english(), [{**row, "message": row["message"].english()} for row in rows])
+        self.said = said
+        self.rows_said = tuple(row["message"] for row in rows)
+
+
 def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) -> Card | None:
-    """Validate one row; append its errors; return the card when the row is clean."""
+    """Validate one row; append its errors (each message a `Message`); return the card when the row is
+    clean."""
     before = len(errors)
 
-    def bad(field: str, message: str) -> None:
+    def bad(field: str, message: Message) -> None:
         errors.append({"row": line, "field": field, "message": message})
 
     number = row["number"]
@@ -131,24 +147,28 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
     if match is None or (match.group(1) == "" and number != "?"):
         bad(
             "number",
-            f"{number!r} is not a card number: C1-C40, A1.., G1.., S1.. (C?, A?, G?, S? or ? "
-            "when the rule texts do not state it).",
+            _(
+                "{number} is not a card number: C1-C40, A1.., G1.., S1.. (C?, A?, G?, S? or ? when the rule "
+                "texts do not state it).",
+                number=repr(number),
+            ),
         )
         return None
     prefix = match.group(1)
     name = row["name"]
     if not name:
-        bad("name", "Every card needs its name.")
+        bad("name", _("Every card needs its name."))
     is_convoy = prefix == "C"
     years: tuple[int, ...] = ()
     if row["years"]:
-        try:
-            years = _parse_years(row["years"])
-        except ValueError as error:
-            bad("years", str(error))
+        parsed = _parse_years(row["years"])
+        if isinstance(parsed, Message):
+            bad("years", parsed)
+        else:
+            years = parsed
     ocean = row["ocean"]
     if ocean and ocean not in OCEANS:
-        bad("ocean", f"{ocean!r} is not an ocean: north_atlantic, arctic or any.")
+        bad("ocean", _("{ocean} is not an ocean: north_atlantic, arctic or any.", ocean=repr(ocean)))
     vp_text = row["vp"].upper()
     vp: int | None = None
     category = ""
@@ -156,61 +176,81 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
         category = "convoy"
         if vp_text:
             if not vp_text.isdigit() or not 1 <= int(vp_text) <= 7:
-                bad("vp", f"A convoy is worth 1 to 7 VP, not {row['vp']!r}.")
+                bad("vp", _("A convoy is worth 1 to 7 VP, not {vp}.", vp=repr(row["vp"])))
             else:
                 vp = int(vp_text)
         if row["cargo"] and row["cargo"] not in CARGOES:
-            bad("cargo", f"{row['cargo']!r} is not a cargo icon: full, half or empty.")
+            bad("cargo", _("{cargo} is not a cargo icon: full, half or empty.", cargo=repr(row["cargo"])))
         if len(years) > 1:
-            bad("years", "A convoy sails in one year.")
+            bad("years", _("A convoy sails in one year."))
         if ocean == "any":
-            bad("ocean", "A convoy sails in the North Atlantic or the Arctic, not 'any'.")
+            bad("ocean", _("A convoy sails in the North Atlantic or the Arctic, not 'any'."))
         for field in ("side", "type", "unit", "air", "surface", "submarine", "special", "fate_victim"):
             if row[field]:
-                bad(field, f"A convoy card has no {field}.")
+                bad(field, _("A convoy card has no {field}.", field=field))
     else:
         side = row["side"]
         if side and side not in SIDES:
-            bad("side", f"{side!r} is not a side: allied, german or either.")
+            bad("side", _("{side} is not a side: allied, german or either.", side=repr(side)))
         expected = {"A": "allied", "G": "german", "S": "either", "": side}[prefix]
         if side and side != expected:
-            bad("side", f"Card {number} is numbered as {expected}, not {side}.")
+            bad(
+                "side",
+                _("Card {number} is numbered as {expected}, not {side}.", number=number, expected=expected, side=side),
+            )
         if vp_text in ("BONUS", "SPECIAL", "SUPPLY"):
             category = vp_text.lower()
         elif vp_text:
             if not vp_text.isdigit() or not 0 <= int(vp_text) <= 5:
-                bad("vp", f"A force card is worth 0 to 5 VP, or BONUS, SPECIAL or SUPPLY, not {row['vp']!r}.")
+                bad(
+                    "vp",
+                    _("A force card is worth 0 to 5 VP, or BONUS, SPECIAL or SUPPLY, not {vp}.", vp=repr(row["vp"])),
+                )
             else:
                 vp = int(vp_text)
                 category = "normal"
         if row["type"] and row["type"] not in TYPES:
-            bad("type", f"{row['type']!r} is not a frame: air, surface, submarine or any.")
+            bad("type", _("{frame} is not a frame: air, surface, submarine or any.", frame=repr(row["type"])))
         if row["unit"] and row["unit"] not in UNITS:
-            bad("unit", f"{row['unit']!r} is not a unit: {', '.join(UNITS)}.")
+            bad("unit", _("{unit} is not a unit: {units}.", unit=repr(row["unit"]), units=", ".join(UNITS)))
         for zone in ZONES:
             value = row[zone]
             if value and not _VALUE.match(value):
-                bad(zone, f"{value!r} is not a combat value: 0-6, ?, ?? or +N.")
+                bad(zone, _("{value} is not a combat value: 0-6, ?, ?? or +N.", value=repr(value)))
             elif value.startswith("+") and category not in ("bonus", ""):
-                bad(zone, "Only a bonus card has a +N value.")
+                bad(zone, _("Only a bonus card has a +N value."))
             elif value and not value.startswith("+") and value != "0" and category == "bonus":
-                bad(zone, "A bonus card's values are +N (or 0).")
+                bad(zone, _("A bonus card's values are +N (or 0)."))
         special = row["special"]
         if special and special not in SPECIALS:
-            bad("special", f"{special!r} is not a special behaviour: {', '.join(SPECIALS)}.")
+            bad(
+                "special",
+                _(
+                    "{special} is not a special behaviour: {specials}.",
+                    special=repr(special),
+                    specials=", ".join(SPECIALS),
+                ),
+            )
         elif special in _SPECIAL_CATEGORY and category and category != _SPECIAL_CATEGORY[special]:
-            bad("vp", f"A {special} card is marked {_SPECIAL_CATEGORY[special].upper()} in its VP place.")
+            bad(
+                "vp",
+                _(
+                    "A {special} card is marked {category} in its VP place.",
+                    special=special,
+                    category=_SPECIAL_CATEGORY[special].upper(),
+                ),
+            )
         if category == "special" and not special:
-            bad("special", "A SPECIAL card must say which special it is.")
+            bad("special", _("A SPECIAL card must say which special it is."))
         if category == "supply" and special not in ("supply", "milk_cow"):
-            bad("special", "A SUPPLY card is a supply ship (supply) or the milk cow (milk_cow).")
+            bad("special", _("A SUPPLY card is a supply ship (supply) or the milk cow (milk_cow)."))
         if row["cargo"]:
-            bad("cargo", "Only a convoy has a cargo icon.")
+            bad("cargo", _("Only a convoy has a cargo icon."))
         if special == "storm" and side and side != "either":
-            bad("side", "A storm is played by either side.")
+            bad("side", _("A storm is played by either side."))
     victim = row["victim"].lower()
     if victim not in ("", "yes", "no"):
-        bad("victim", f"{row['victim']!r}: write yes or no (red name) or leave blank.")
+        bad("victim", _("{victim}: write yes or no (red name) or leave blank.", victim=repr(row["victim"])))
     if len(errors) > before:
         return None
     return Card(
@@ -235,16 +275,16 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
     )
 
 
-def _parse_years(text: str) -> tuple[int, ...]:
-    """`1941`, `1941-1943` or `1940;1942`, within 1940-1943."""
+def _parse_years(text: str) -> tuple[int, ...] | Message:
+    """`1941`, `1941-1943` or `1940;1942`, within 1940-1943; or what is wrong with the text."""
     years: set[int] = set()
     for part in text.replace(" ", "").split(";"):
-        low, _, high = part.partition("-")
+        low, high = part.partition("-")[::2]
         if not low.isdigit() or (high and not high.isdigit()):
-            raise ValueError(f"{text!r} is not a year list: write 1941, 1941-1943 or 1940;1942.")
+            return _("{years} is not a year list: write 1941, 1941-1943 or 1940;1942.", years=repr(text))
         first, last = int(low), int(high or low)
         if first > last or first not in YEARS or last not in YEARS:
-            raise ValueError(f"{text!r}: the game's years are 1940 to 1943.")
+            return _("{years}: the game's years are 1940 to 1943.", years=repr(text))
         years.update(range(first, last + 1))
     return tuple(sorted(years))
 
@@ -254,20 +294,23 @@ def parse_catalogue(data: bytes) -> Catalogue:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ResourceError("The catalogue is not UTF-8 text.") from None
+        raise CatalogueError(_("The catalogue is not UTF-8 text.")) from None
     lines = text.splitlines()
     numbered = [
         (n, line) for n, line in enumerate(lines, start=1) if line.strip() and not line.lstrip().startswith("#")
     ]
     if not numbered:
-        raise ResourceError("The catalogue is empty: it needs the header line.")
+        raise CatalogueError(_("The catalogue is empty: it needs the header line."))
     header_line, header_text = numbered[0]
     header = [h.strip() for h in next(csv.reader([header_text]))]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
-        raise ResourceError(
-            "The catalogue's header lacks columns.",
-            [{"row": header_line, "field": c, "message": f"Column {c!r} is missing."} for c in missing],
+        raise CatalogueError(
+            _("The catalogue's header lacks columns."),
+            [
+                {"row": header_line, "field": c, "message": _("Column {column} is missing.", column=repr(c))}
+                for c in missing
+            ],
         )
     errors: list[dict[str, Any]] = []
     rows: list[tuple[int, Card]] = []
@@ -278,7 +321,11 @@ def parse_catalogue(data: bytes) -> Catalogue:
                 {
                     "row": line,
                     "field": "",
-                    "message": f"The row has {len(values)} fields; the header has {len(header)}.",
+                    "message": _(
+                        "The row has {fields} fields; the header has {columns}.",
+                        fields=len(values),
+                        columns=len(header),
+                    ),
                 }
             )
             continue
@@ -294,13 +341,21 @@ def parse_catalogue(data: bytes) -> Catalogue:
                 {
                     "row": line,
                     "field": "number",
-                    "message": f"{card.number} is already on row {seen_numbers[card.number]}.",
+                    "message": _(
+                        "{number} is already on row {row}.", number=card.number, row=str(seen_numbers[card.number])
+                    ),
                 }
             )
         seen_numbers.setdefault(card.number, line)
         if card.name in seen_names:
             errors.append(
-                {"row": line, "field": "name", "message": f"{card.name!r} is already on row {seen_names[card.name]}."}
+                {
+                    "row": line,
+                    "field": "name",
+                    "message": _(
+                        "{name} is already on row {row}.", name=repr(card.name), row=str(seen_names[card.name])
+                    ),
+                }
             )
         seen_names.setdefault(card.name, line)
     by_name = {card.name: card for _, card in rows}
@@ -313,7 +368,7 @@ def parse_catalogue(data: bytes) -> Catalogue:
                 {
                     "row": line,
                     "field": "fate_victim",
-                    "message": f"No card named {card.fate_victim!r} in this catalogue.",
+                    "message": _("No card named {name} in this catalogue.", name=repr(card.fate_victim)),
                 }
             )
         elif not target.victim:
@@ -321,12 +376,12 @@ def parse_catalogue(data: bytes) -> Catalogue:
                 {
                     "row": line,
                     "field": "fate_victim",
-                    "message": f"{card.fate_victim!r} is a fate victim: mark its row victim=yes.",
+                    "message": _("{name} is a fate victim: mark its row victim=yes.", name=repr(card.fate_victim)),
                 }
             )
     if errors:
         errors.sort(key=lambda e: (e["row"], e["field"]))
-        raise ResourceError(f"The catalogue has {len(errors)} error(s).", errors)
+        raise CatalogueError(_("The catalogue has {count} error(s).", count=len(errors)), errors)
     return Catalogue(cards=tuple(card for _, card in rows))
 
 

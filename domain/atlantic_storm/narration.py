@@ -1,9 +1,11 @@
-"""Replay lines in plain English, chaptered by battle and round."""
+"""Replay lines, chaptered by battle and round, as messages told in the reader's language (English is
+the templates' own)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import (
     AtlanticStormEvent,
     CardDiscarded,
@@ -24,23 +26,26 @@ from domain.atlantic_storm.events import (
 )
 from domain.atlantic_storm.rules import storm_hit
 from domain.atlantic_storm.state import State
+from domain.atlantic_storm.words import CARGOES, OCEANS, SIDES, card_name, chained, listed, semicolons
+from domain.i18n import Arg, Catalogue, Message, joined
 from domain.ruleset import Narration, Viewer
 
-SIDE = {"allied": "the Allies", "german": "the Germans"}
-ZONE = {"air": "an air", "surface": "a surface", "submarine": "a submarine", "combined": "a combined"}
-OCEAN = {"north_atlantic": "North Atlantic", "arctic": "Arctic"}
-HALF = {1: "first-round ", 2: "second-round "}
+_ = Catalogue("domain.atlantic_storm")
+
+ZONES = {
+    "air": lambda who: _("{who} declares an air battle.", who=who),
+    "surface": lambda who: _("{who} declares a surface battle.", who=who),
+    "submarine": lambda who: _("{who} declares a submarine battle.", who=who),
+    "combined": lambda who: _("{who} declares a combined battle.", who=who),
+}
 
 
-def _names(state: State, numbers: tuple[str, ...] | list[str]) -> str:
-    return _listed([state.cards[n].name for n in numbers])
+def _name(state: State, number: str) -> Arg:
+    return card_name(state.cards[number])
 
 
-def _listed(names: list[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _names(state: State, numbers: tuple[str, ...] | list[str]) -> Arg:
+    return listed([_name(state, n) for n in numbers])
 
 
 def _chapters(state: State) -> tuple[tuple[str, int], ...]:
@@ -60,29 +65,35 @@ def narrate(before: State, event: AtlanticStormEvent, after: State, viewer: View
     a tie, the end)."""
     seat: int | None = getattr(event, "seat", None)
     who = before.names[seat] if seat is not None else ""
-    text = _secret_text(before, event, who, viewer) or _text(before, event, after, who)
+    parts = [_secret_text(before, event, who, viewer) or _text(before, event, after, who)]
     decision = after.decision
     if decision is not None and decision is not before.decision:
-        convoy = before.cards[decision.convoy].name
+        convoy = _name(before, decision.convoy)
         if decision.kind == "no_combat":
-            text += f" No combat: nobody wins {convoy}, which is discarded."
+            parts.append(_("No combat: nobody wins {convoy}, which is discarded.", convoy=convoy))
         elif decision.kind == "tie":
-            text += (
-                f" The sides tie {decision.allied} to {decision.allied}: the battle for {convoy} "
-                "goes on with a new round."
+            parts.append(
+                _(
+                    "The sides tie {score} to {score}: the battle for {convoy} goes on with a new round.",
+                    score=decision.allied,
+                    convoy=convoy,
+                )
             )
         else:
-            high, low = (
-                (decision.allied, decision.german) if decision.kind == "allied" else (decision.german, decision.allied)
-            )
-            winner = before.names[decision.trick_winner] if decision.trick_winner is not None else "nobody"
-            text += f" T{SIDE[decision.kind][1:]} win {high} to {low}; {winner} takes the trick ({convoy})."
+            winner: Arg = before.names[decision.trick_winner] if decision.trick_winner is not None else _("nobody")
+            allied = decision.kind == "allied"
+            high, low = (decision.allied, decision.german) if allied else (decision.german, decision.allied)
+            score: dict[str, Arg] = {"high": high, "low": low, "winner": winner, "convoy": convoy}
+            if allied:
+                parts.append(_("The Allies win {high} to {low}; {winner} takes the trick ({convoy}).", **score))
+            else:
+                parts.append(_("The Germans win {high} to {low}; {winner} takes the trick ({convoy}).", **score))
     if after.phase == "over" and before.phase != "over":
-        text += " That was the last convoy: the game is over."
-    return Narration(text=text, seat=seat, chapters=_chapters(before))
+        parts.append(_("That was the last convoy: the game is over."))
+    return Narration.told(joined(parts), seat=seat, chapters=_chapters(before))
 
 
-def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
+def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> Message | None:
     """The line of an event whose cards only its seat sees (G-2): cards drawn into a hand, and a card
     discarded instead of a play, which goes face down to a pile nobody looks through (AS-3, AS-12).
     They are named to that seat and in the full record; everyone else reads how many. An intelligence
@@ -90,74 +101,128 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | N
     if isinstance(event, CardsDrawn):
         count = len(event.cards)
         if viewer.sees(event.seat) and any(event.cards):
-            drawn = [before.cards[c].name if c is not None else "a card face down" for c in event.cards]
-            return f"{who} draws {_listed(drawn)}."
-        return f"{who} draws {count} card{'s' if count != 1 else ''}."
+            drawn = [_name(before, c) if c is not None else _("a card face down") for c in event.cards]
+            return _("{who} draws {cards}.", who=who, cards=listed(drawn))
+        return _.ngettext("{who} draws {count} card.", "{who} draws {count} cards.", count, who=who)
     if isinstance(event, CardDiscarded):
         battle = before.battle
         shown = battle is not None and bool(battle.queue) and battle.queue[0].intelligence == event.card
-        return f"{who} discards {before.cards[event.card].name if shown or viewer.sees(event.seat) else 'a card'}."
+        if shown or viewer.sees(event.seat):
+            return _("{who} discards {card}.", who=who, card=_name(before, event.card))
+        return _("{who} discards a card.", who=who)
     return None
 
 
-def _text(before: State, event: Any, after: State, who: str) -> str:
+def _facts(convoy: Card) -> Message:
+    """A convoy's printed facts: year, ocean, cargo and VP."""
+    return _(
+        "{year}, {ocean}, {cargo}, {vp} VP",
+        year=str(convoy.years[0]) if convoy.years else "?",
+        ocean=OCEANS.get(convoy.ocean, convoy.ocean),
+        cargo=CARGOES.get(convoy.cargo) or _("unknown cargo"),
+        vp=str(convoy.vp),
+    )
+
+
+def _text(before: State, event: Any, after: State, who: str) -> Message:
     cards = before.cards
     if isinstance(event, ConvoysCut):
-        cuts = "; ".join(f"{before.names[s]} cuts {cards[c].name} ({c})" for s, c in enumerate(event.cuts))
+        cuts = [
+            _("{player} cuts {convoy} ({number})", player=before.names[s], convoy=_name(before, c), number=c)
+            for s, c in enumerate(event.cuts)
+        ]
         dealer = after.dealer if after.dealer is not None else 0
-        return f"{cuts}. {after.names[dealer]} cut the lowest number and deals."
+        return _("{cuts}. {dealer} cut the lowest number and deals.", cuts=semicolons(cuts), dealer=after.names[dealer])
     if isinstance(event, CardsDealt):
         dealer = before.dealer if before.dealer is not None else 0
-        return f"{before.names[dealer]} deals six force cards to each player."
+        return _("{dealer} deals six force cards to each player.", dealer=before.names[dealer])
     if isinstance(event, ConvoyTurned):
-        convoy = cards[event.convoy]
-        facts = (
-            f"{convoy.years[0] if convoy.years else '?'}, {OCEAN.get(convoy.ocean, convoy.ocean)}, "
-            f"{convoy.cargo or 'unknown'} cargo, {convoy.vp} VP"
-        )
+        convoy = _name(before, event.convoy)
+        facts = _facts(cards[event.convoy])
         if event.discarded is not None:
-            return (
-                f"{who} takes {convoy.name} and {cards[event.discarded].name}, keeps {convoy.name} "
-                f"({facts}) and discards {cards[event.discarded].name}."
+            return _(
+                "{who} takes {convoy} and {other}, keeps {convoy} ({facts}) and discards {other}.",
+                who=who,
+                convoy=convoy,
+                other=_name(before, event.discarded),
+                facts=facts,
             )
-        return f"{who} turns {convoy.name} ({facts})."
+        return _("{who} turns {convoy} ({facts}).", who=who, convoy=convoy, facts=facts)
     if isinstance(event, ZoneDeclared):
-        return f"{who} declares {ZONE[event.zone]} battle."
+        return ZONES[event.zone](who)
     if isinstance(event, CardsPlayed):
         return _play_text(before, event, who)
     if isinstance(event, IntelligencePlayed):
         card = cards[event.card]
-        return f"{who} plays {card.name} and will play last this round, for {SIDE.get(card.side, card.side)}."
+        return _(
+            "{who} plays {card} and will play last this round, for {side}.",
+            who=who,
+            card=card_name(card),
+            side=SIDES.get(card.side, card.side),
+        )
     if isinstance(event, HandDiscarded):
-        return f"{who} discards the whole hand ({len(event.cards)} cards)."
+        return _("{who} discards the whole hand ({count} cards).", who=who, count=len(event.cards))
     if isinstance(event, StormRolled):
-        if event.face <= 3:
-            return f"{who} rolls a {event.face} for the storm: it may cancel a play or make a player skip."
+        face = event.face
+        if face <= 3:
+            return _(
+                "{who} rolls a {face} for the storm: it may cancel a play or make a player skip.", who=who, face=face
+            )
         battle = after.battle
         storm = battle.storm if battle is not None else None
         if storm is None:
-            return f"{who} rolls a {event.face} for the storm, which blows itself out."
-        return f"{who} rolls a {event.face} for the storm, which passes to {after.names[storm.holder]}."
+            return _("{who} rolls a {face} for the storm, which blows itself out.", who=who, face=face)
+        return _(
+            "{who} rolls a {face} for the storm, which passes to {holder}.",
+            who=who,
+            face=face,
+            holder=after.names[storm.holder],
+        )
     if isinstance(event, StormStruck):
         if event.target is None:
-            return f"{who} lets the storm pass without using it."
+            return _("{who} lets the storm pass without using it.", who=who)
         return _storm_text(before, event, who)
     if isinstance(event, DiceRolled):
-        faces = " and ".join(str(f) for f in event.faces)
-        return f"{who} rolls {faces} for {cards[event.card].name}."
+        return _("{who} rolls {faces} for {card}.", who=who, faces=chained(event.faces), card=_name(before, event.card))
     if isinstance(event, SupplyTaken):
+        supply = _name(before, event.supply)
         if event.card is None:
-            return f"{who}'s {cards[event.supply].name} refuels nothing."
-        return f"{who}'s {cards[event.supply].name} refuels {cards[event.card].name} into {who}'s hand."
+            return _("{who}'s {supply} refuels nothing.", who=who, supply=supply)
+        return _(
+            "{who}'s {supply} refuels {card} into {who}'s hand.", who=who, supply=supply, card=_name(before, event.card)
+        )
     if isinstance(event, SpoilsDivided):
-        parts = [f"{before.names[s.seat]} gets {_names(before, list(s.cards)) or 'nothing'}" for s in event.shares]
-        return f"{who} divides the spoils: " + "; ".join(parts) + "."
+        shares = [
+            _("{player} gets {cards}", player=before.names[s.seat], cards=_names(before, list(s.cards)))
+            if s.cards
+            else _("{player} gets nothing", player=before.names[s.seat])
+            for s in event.shares
+        ]
+        return _("{who} divides the spoils: {shares}.", who=who, shares=semicolons(shares))
     if isinstance(event, DeckReshuffled):
-        return f"The deck has run out: the discard pile ({len(before.discard)} cards) is shuffled into a new deck."
-    return f"{who} reports {type(event).__name__}."
+        return _(
+            "The deck has run out: the discard pile ({count} cards) is shuffled into a new deck.",
+            count=len(before.discard),
+        )
+    return _("{who} reports {event}.", who=who, event=type(event).__name__)
 
 
-def _storm_text(before: State, event: StormStruck, who: str) -> str:
+def _cancel(player: str, half: int | None, lost: Arg | None) -> Message:
+    """What a storm's cancel did to one play: with two players, which round of play it was."""
+    if half == 1:
+        if lost is None:
+            return _("cancels {player}'s first-round play", player=player)
+        return _("cancels {player}'s first-round play ({cards})", player=player, cards=lost)
+    if half == 2:
+        if lost is None:
+            return _("cancels {player}'s second-round play", player=player)
+        return _("cancels {player}'s second-round play ({cards})", player=player, cards=lost)
+    if lost is None:
+        return _("cancels {player}'s play", player=player)
+    return _("cancels {player}'s play ({cards})", player=player, cards=lost)
+
+
+def _storm_text(before: State, event: StormStruck, who: str) -> Message:
     """What the strike did (AS-7, AS-18): the play it cancelled, with its round of play in the two-player
     game, or the play it took away; a strike recorded before AS-18 may have done both."""
     battle = before.battle
@@ -166,41 +231,60 @@ def _storm_text(before: State, event: StormStruck, who: str) -> str:
     name = before.names[target]
     cancels, skip = storm_hit(before, event)
     two = before.players == 2
-    parts: list[str] = []
+    parts: list[Arg] = []
     for half in cancels:
         lost = [n for p in battle.plays if p.seat == target and p.half == half and not p.cancelled for n in p.cards()]
-        which = HALF.get(half, "") if two else ""
-        parts.append(f"cancels {name}'s {which}play" + (f" ({_names(before, lost)})" if lost else ""))
+        parts.append(_cancel(name, half if two else None, _names(before, lost) if lost else None))
     if skip:
         waiting = any(t.seat == target and t.intelligence is None for t in battle.queue)
-        parts.append(f"makes {name} skip the turn" if waiting else f"makes {name} skip the play in the second round")
-    return f"{who}'s storm " + " and ".join(parts) + "."
+        if waiting:
+            parts.append(_("makes {player} skip the turn", player=name))
+        else:
+            parts.append(_("makes {player} skip the play in the second round", player=name))
+    return _("{who}'s storm {effects}.", who=who, effects=chained(parts))
 
 
-def _play_text(before: State, event: CardsPlayed, who: str) -> str:
+def _play_text(before: State, event: CardsPlayed, who: str) -> Message:
     cards = before.cards
     battle = before.battle
-    parts: list[str] = []
+    parts: list[Arg] = []
     for normal in event.normals:
         attached = [b.card for b in event.bonuses if b.parent == normal]
-        parts.append(cards[normal].name + (f" with {_names(before, attached)}" if attached else ""))
-    parts += [cards[b.card].name for b in event.bonuses if b.parent is None]
-    parts += [cards[n].name for n in event.specials + event.supplies]
+        name = _name(before, normal)
+        parts.append(_("{card} with {bonuses}", card=name, bonuses=_names(before, attached)) if attached else name)
+    parts += [_name(before, b.card) for b in event.bonuses if b.parent is None]
+    parts += [_name(before, n) for n in event.specials + event.supplies]
     sides = {cards[n].side for n in event.normals + event.specials + event.supplies} - {"either"}
     sides |= {cards[b.card].side for b in event.bonuses}
-    side = f" for {SIDE[next(iter(sides))]}" if len(sides) == 1 else ""
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    text = f"{who} plays {listed}{side}"
-    if event.admiral == "combined":
-        text += "; the admiral makes the battle combined"
-    text += "."
+    side = SIDES[next(iter(sides))] if len(sides) == 1 else None
+    played = listed(parts)
+    combined = event.admiral == "combined"
+    if side is not None:
+        if combined:
+            line = _(
+                "{who} plays {cards} for {side}; the admiral makes the battle combined.",
+                who=who,
+                cards=played,
+                side=side,
+            )
+        else:
+            line = _("{who} plays {cards} for {side}.", who=who, cards=played, side=side)
+    elif combined:
+        line = _("{who} plays {cards}; the admiral makes the battle combined.", who=who, cards=played)
+    else:
+        line = _("{who} plays {cards}.", who=who, cards=played)
+    lines = [line]
     convoy = battle.convoy if battle is not None else ""
     for victim in event.victims:
+        name = _name(before, victim)
         if victim == convoy:
-            text += f" {cards[victim].name} is this play's fate victim: the fate card's value doubles."
-        else:
-            owner = next((before.names[p.seat] for p in (battle.plays if battle else ()) if victim in p.cards()), "")
-            text += f" Fate: {cards[victim].name} ({owner}'s) is destroyed" + (
-                f" and goes face down to {who}." if cards[victim].category == "normal" else "."
+            lines.append(_("{card} is this play's fate victim: the fate card's value doubles.", card=name))
+            continue
+        owner = next((before.names[p.seat] for p in (battle.plays if battle else ()) if victim in p.cards()), "")
+        if cards[victim].category == "normal":
+            lines.append(
+                _("Fate: {card} ({owner}'s) is destroyed and goes face down to {who}.", card=name, owner=owner, who=who)
             )
-    return text
+        else:
+            lines.append(_("Fate: {card} ({owner}'s) is destroyed.", card=name, owner=owner))
+    return joined(lines)

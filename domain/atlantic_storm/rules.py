@@ -32,7 +32,11 @@ from domain.atlantic_storm.events import (
     ZoneDeclared,
 )
 from domain.atlantic_storm.state import Battle, Decision, Outcome, Play, State, Storm, Turn
+from domain.atlantic_storm.words import FRAMES, OCEANS, PHASES, card_name, chained, commas
+from domain.i18n import Catalogue, Message, english
 from domain.ruleset import RuleError
+
+_ = Catalogue("domain.atlantic_storm")
 
 replace = msgspec.structs.replace
 
@@ -51,7 +55,10 @@ def card_of(state: State, number: str) -> Card:
     card = state.cards.get(number)
     if card is None:
         raise RuleError(
-            "G-1", "card_not_in_catalogue", f"There is no card {number} in this game's catalogue.", card=number
+            "G-1",
+            "card_not_in_catalogue",
+            _("There is no card {number} in this game's catalogue.", number=number),
+            card=number,
         )
     return card
 
@@ -177,49 +184,54 @@ def validate(state: State, event: AtlanticStormEvent) -> None:
     """Raise RuleError if `event` cannot happen at `state` (G-1): the game over and the seat range first,
     then the event's own checks."""
     if state.phase == "over":
-        raise RuleError("AS-13", "game_over", "The game is over.")
+        raise RuleError("AS-13", "game_over", _("The game is over."))
     seat = getattr(event, "seat", None)
     if seat is not None and not 0 <= seat < len(state.names):
         _seat(state, seat)
     handler = _VALIDATORS.get(type(event))
     if handler is None:
-        raise RuleError("G-1", "unknown_event", "This is not an Atlantic Storm event.")
+        raise RuleError("G-1", "unknown_event", _("This is not an Atlantic Storm event."))
     handler(state, event)
 
 
 def _phase(state: State, *phases: str, rule: str = "AS-3") -> None:
     if state.phase not in phases:
         raise RuleError(
-            rule, "out_of_turn", f"That cannot happen now: the table is at '{state.phase}'.", phase=state.phase
+            rule,
+            "out_of_turn",
+            _("That cannot happen now: the table is at '{phase}'.", phase=PHASES.get(state.phase, state.phase)),
+            phase=state.phase,
         )
 
 
 def _seat(state: State, seat: int) -> None:
     if not 0 <= seat < state.players:
-        raise RuleError("G-1", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
+        raise RuleError("G-1", "no_such_seat", _("There is no seat {seat} at this table.", seat=seat), seat=seat)
 
 
 def _validate_cut(state: State, event: ConvoysCut) -> None:
     _phase(state, "cut", rule="AS-2")
     if len(event.cuts) != state.players:
-        raise RuleError("AS-2", "cut_count", "Every player cuts one convoy.", cuts=len(event.cuts))
+        raise RuleError("AS-2", "cut_count", _("Every player cuts one convoy."), cuts=len(event.cuts))
     if len(set(event.cuts)) != len(event.cuts):
-        raise RuleError("AS-2", "cut_twice", "Two players cannot cut the same convoy.")
+        raise RuleError("AS-2", "cut_twice", _("Two players cannot cut the same convoy."))
     for number in event.cuts:
         if card_of(state, number).category != "convoy":
-            raise RuleError("AS-2", "cut_not_convoy", f"{number} is not a convoy card.", card=number)
+            raise RuleError("AS-2", "cut_not_convoy", _("{number} is not a convoy card.", number=number), card=number)
 
 
 def _validate_deal(state: State, event: CardsDealt) -> None:
     _phase(state, "deal", rule="AS-2")
     if len(event.hands) != state.players or any(len(hand) != HAND for hand in event.hands):
-        raise RuleError("AS-2", "deal_size", "The dealer deals six force cards to each player.")
+        raise RuleError("AS-2", "deal_size", _("The dealer deals six force cards to each player."))
     known = [c for hand in event.hands for c in hand if c is not None]
     if len(set(known)) != len(known):
-        raise RuleError("G-2", "dealt_twice", "A card cannot be dealt twice.")
+        raise RuleError("G-2", "dealt_twice", _("A card cannot be dealt twice."))
     for number in known:
         if card_of(state, number).category == "convoy":
-            raise RuleError("AS-2", "convoy_dealt", f"{number} is a convoy, not a force card.", card=number)
+            raise RuleError(
+                "AS-2", "convoy_dealt", _("{number} is a convoy, not a force card.", number=number), card=number
+            )
 
 
 def _validate_convoy(state: State, event: ConvoyTurned) -> None:
@@ -227,27 +239,36 @@ def _validate_convoy(state: State, event: ConvoyTurned) -> None:
         _phase(state, "turn_convoy")
     if event.seat != state.leader:
         raise RuleError(
-            "AS-3", "not_leader", f"{state.names[state.leader]} leads this round.", seat=event.seat, leader=state.leader
+            "AS-3",
+            "not_leader",
+            _("{player} leads this round.", player=state.names[state.leader]),
+            seat=event.seat,
+            leader=state.leader,
         )
     numbers = (event.convoy,) if event.discarded is None else (event.convoy, event.discarded)
     if state.variant == "advanced" and event.discarded is None:
-        raise RuleError("AS-3", "take_two", "In the advanced game the leader takes two convoys and keeps one.")
+        raise RuleError("AS-3", "take_two", _("In the advanced game the leader takes two convoys and keeps one."))
     if state.variant == "basic" and event.discarded is not None:
-        raise RuleError("AS-3", "basic_one_convoy", "In the basic game the leader turns one convoy.")
+        raise RuleError("AS-3", "basic_one_convoy", _("In the basic game the leader turns one convoy."))
     if len(set(numbers)) != len(numbers):
-        raise RuleError("AS-3", "same_convoy", "The two convoys taken are different cards.")
+        raise RuleError("AS-3", "same_convoy", _("The two convoys taken are different cards."))
     for number in numbers:
         card = card_of(state, number)
         if card.category != "convoy":
-            raise RuleError("AS-3", "not_convoy", f"{number} is not a convoy card.", card=number)
+            raise RuleError("AS-3", "not_convoy", _("{number} is not a convoy card.", number=number), card=number)
         if number in state.convoys_seen:
-            raise RuleError("G-2", "convoy_already_out", f"{card.name} has already left the convoy pile.", card=number)
+            raise RuleError(
+                "G-2",
+                "convoy_already_out",
+                _("{card} has already left the convoy pile.", card=card_name(card)),
+                card=number,
+            )
     convoy = state.cards[event.convoy]
     if not convoy.years or not convoy.ocean or convoy.vp is None:
         raise RuleError(
             "AS-4",
             "card_not_documented",
-            f"The catalogue does not state {convoy.name}'s year, ocean and VP.",
+            _("The catalogue does not state {card}'s year, ocean and VP.", card=card_name(convoy)),
             card=event.convoy,
         )
 
@@ -260,7 +281,7 @@ def _validate_zone(state: State, event: ZoneDeclared) -> None:
         raise RuleError(
             "AS-3",
             "not_leader",
-            f"{state.names[state.battle.leader]} declares the zone.",
+            _("{player} declares the zone.", player=state.names[state.battle.leader]),
             seat=event.seat,
             leader=state.battle.leader,
         )
@@ -273,7 +294,11 @@ def _turn(state: State, seat: int) -> Turn:
     turn = state.battle.queue[0]
     if seat != turn.seat:
         raise RuleError(
-            "AS-3", "not_your_turn", f"It is {state.names[turn.seat]}'s turn.", seat=seat, to_play=turn.seat
+            "AS-3",
+            "not_your_turn",
+            _("It is {player}'s turn.", player=state.names[turn.seat]),
+            seat=seat,
+            to_play=turn.seat,
         )
     return turn
 
@@ -282,7 +307,7 @@ def _in_hand(state: State, seat: int, numbers: tuple[str, ...]) -> list[Card]:
     """Every card is in the seat's hand: a known card, or one of its face-down cards that the record has
     seen nowhere else (G-2 conservation). Returns the cards' catalogue rows, in order."""
     if len(set(numbers)) != len(numbers):
-        raise RuleError("G-2", "card_twice", "The same card is named twice.")
+        raise RuleError("G-2", "card_twice", _("The same card is named twice."))
     hand = state.hands[seat]
     located = state.located
     catalogue = state.cards
@@ -293,20 +318,29 @@ def _in_hand(state: State, seat: int, numbers: tuple[str, ...]) -> list[Card]:
         card = catalogue.get(number) or card_of(state, number)
         found.append(card)
         if card.category == "convoy":
-            raise RuleError("G-2", "convoy_in_hand", f"{number} is a convoy, not a force card.", card=number)
+            raise RuleError(
+                "G-2", "convoy_in_hand", _("{number} is a convoy, not a force card.", number=number), card=number
+            )
         if number in hand:
             continue
         if number in located:
             raise RuleError(
                 "G-2",
                 "card_elsewhere",
-                f"{card.name} is not in {state.names[seat]}'s hand: the record has it elsewhere.",
+                _(
+                    "{card} is not in {player}'s hand: the record has it elsewhere.",
+                    card=card_name(card),
+                    player=state.names[seat],
+                ),
                 card=number,
             )
         hidden += 1
     if hidden > state.unknown[seat]:
         raise RuleError(
-            "G-2", "card_not_in_hand", f"{state.names[seat]} does not hold those cards.", cards=list(numbers)
+            "G-2",
+            "card_not_in_hand",
+            _("{player} does not hold those cards.", player=state.names[seat]),
+            cards=list(numbers),
         )
     return found
 
@@ -317,14 +351,14 @@ def _playable(state: State, card: Card, convoy: Card) -> None:
         raise RuleError(
             "AS-4",
             "card_not_documented",
-            f"The catalogue does not state enough of {card.name} to play it.",
+            _("The catalogue does not state enough of {card} to play it.", card=card_name(card)),
             card=card.number,
         )
     if card.ocean != "any" and card.ocean != convoy.ocean:
         raise RuleError(
             "AS-4",
             "wrong_ocean",
-            f"{card.name} cannot sail in the {_ocean(convoy.ocean)}.",
+            _("{card} cannot sail in the {ocean}.", card=card_name(card), ocean=OCEANS.get(convoy.ocean, convoy.ocean)),
             card=card.number,
             ocean=convoy.ocean,
         )
@@ -332,14 +366,25 @@ def _playable(state: State, card: Card, convoy: Card) -> None:
         raise RuleError(
             "AS-4",
             "wrong_year",
-            f"{card.name} is not available in {convoy.years[0]}.",
+            _("{card} is not available in {year}.", card=card_name(card), year=str(convoy.years[0])),
             card=card.number,
             year=convoy.years[0],
         )
 
 
-def _ocean(ocean: str) -> str:
-    return {"north_atlantic": "North Atlantic", "arctic": "Arctic"}.get(ocean, ocean)
+def _intelligence_side(card: Card, side: str | None) -> Message:
+    """After an intelligence card the delayed turn plays its side (AS-7)."""
+    if side == "allied":
+        return _("After {card} the play must be allied.", card=card_name(card))
+    return _("After {card} the play must be german.", card=card_name(card))
+
+
+_SIDE_CLOSED = {
+    "allied": _("After the earlier special card, only allied cards may be played this round (or a discard)."),
+    "german": _("After the earlier special card, only german cards may be played this round (or a discard)."),
+    "nobody": _("After the earlier special card, only nobody cards may be played this round (or a discard)."),
+}
+"""Raid on St Nazaire holds later plays to the Allies, 2nd Happy Time to the Germans, both to nobody (AS-7)."""
 
 
 def _side_allowed(state: State, battle: Battle, side: str | None, turn: Turn, cards: list[Card]) -> None:
@@ -350,19 +395,19 @@ def _side_allowed(state: State, battle: Battle, side: str | None, turn: Turn, ca
         raise RuleError(
             "AS-7",
             "intelligence_side",
-            f"After {state.cards[turn.intelligence or ''].name} the play must be {turn.side}.",
+            _intelligence_side(state.cards[turn.intelligence or ""], turn.side),
             side=side,
         )
     if only is not None and side != only:
         raise RuleError(
             "AS-7",
             "side_closed",
-            f"After the earlier special card, only {only} cards may be played this round (or a discard).",
+            _SIDE_CLOSED.get(only) or _SIDE_CLOSED["nobody"],
             side=side,
             only=only,
         )
     if black_gap and side == "allied" and any(c.type == "air" and c.category == "normal" for c in cards):
-        raise RuleError("AS-7", "black_gap", "Black Gap: no Allied aircraft may be played after it this round.")
+        raise RuleError("AS-7", "black_gap", _("Black Gap: no Allied aircraft may be played after it this round."))
 
 
 def fate_effects(
@@ -395,7 +440,7 @@ def _validate_play(state: State, event: CardsPlayed) -> None:
     assert battle is not None
     numbers = _played_cards(event)
     if not numbers:
-        raise RuleError("AS-3", "empty_play", "A play needs at least one card; otherwise discard one.")
+        raise RuleError("AS-3", "empty_play", _("A play needs at least one card; otherwise discard one."))
     cards = _in_hand(state, event.seat, numbers)
     catalogue = state.cards
     convoy = catalogue[battle.convoy]
@@ -403,17 +448,26 @@ def _validate_play(state: State, event: CardsPlayed) -> None:
         _playable(state, card, convoy)
     for number in event.normals:
         if catalogue[number].category != "normal":
-            raise RuleError("AS-4", "not_normal", f"{catalogue[number].name} is not a normal card.", card=number)
+            raise RuleError(
+                "AS-4", "not_normal", _("{card} is not a normal card.", card=card_name(catalogue[number])), card=number
+            )
     for number in event.supplies:
         if catalogue[number].category != "supply":
-            raise RuleError("AS-8", "not_supply", f"{catalogue[number].name} is not a supply card.", card=number)
+            raise RuleError(
+                "AS-8", "not_supply", _("{card} is not a supply card.", card=card_name(catalogue[number])), card=number
+            )
     for number in event.specials:
         card = catalogue[number]
         if card.category != "special":
-            raise RuleError("AS-7", "not_special", f"{card.name} is not a special card.", card=number)
+            raise RuleError(
+                "AS-7", "not_special", _("{card} is not a special card.", card=card_name(card)), card=number
+            )
         if card.special == "intelligence":
             raise RuleError(
-                "AS-7", "intelligence_instead", f"{card.name} is played instead of a play, not with one.", card=number
+                "AS-7",
+                "intelligence_instead",
+                _("{card} is played instead of a play, not with one.", card=card_name(card)),
+                card=number,
             )
     side: str | None = None
     for card in cards:
@@ -421,7 +475,9 @@ def _validate_play(state: State, event: CardsPlayed) -> None:
             continue
         if side is not None and card.side != side:
             raise RuleError(
-                "AS-3", "mixed_sides", "A play uses the cards of one side only, never Allied and German cards together."
+                "AS-3",
+                "mixed_sides",
+                _("A play uses the cards of one side only, never Allied and German cards together."),
             )
         side = card.side
     _side_allowed(state, battle, side, turn, cards)
@@ -430,7 +486,7 @@ def _validate_play(state: State, event: CardsPlayed) -> None:
     _check_raids(state, battle, event)
     for number in event.specials:
         if catalogue[number].special == "storm" and battle.storm is not None:
-            raise RuleError("AS-7", "storm_in_play", "A storm is already in play this round.")
+            raise RuleError("AS-7", "storm_in_play", _("A storm is already in play this round."))
     doubled, destroyed = fate_effects(state, battle, event.seat, numbers)
     expected = set(destroyed) | ({battle.convoy} if doubled else set())
     if set(event.victims) != expected:
@@ -438,11 +494,18 @@ def _validate_play(state: State, event: CardsPlayed) -> None:
         raise RuleError(
             "AS-6",
             "victims_misannounced",
-            "The fate victims announced are not those of this play: "
-            f"{', '.join(sorted(state.cards[v].name for v in expected)) or 'none'}.",
+            _victims_expected(state, expected),
             announced=list(event.victims),
             expected=sorted(expected),
         )
+
+
+def _victims_expected(state: State, expected: set[str]) -> Message:
+    """The refusal of a play whose fate victims were misannounced, naming those it has (AS-6)."""
+    names = sorted((card_name(state.cards[v]) for v in expected), key=english)
+    if not names:
+        return _("The fate victims announced are not those of this play: none.")
+    return _("The fate victims announced are not those of this play: {cards}.", cards=commas(names))
 
 
 def _check_reach(state: State, battle: Battle, event: CardsPlayed, numbers: tuple[str, ...]) -> None:
@@ -456,8 +519,11 @@ def _check_reach(state: State, battle: Battle, event: CardsPlayed, numbers: tupl
                 raise RuleError(
                     "AS-19",
                     "victim_out_of_reach",
-                    f"{state.cards[victim].name} was played in the first round of play of this "
-                    "battle: a fate card reaches only a victim played in its own round of play.",
+                    _(
+                        "{card} was played in the first round of play of this battle: a fate card reaches only a "
+                        "victim played in its own round of play.",
+                        card=card_name(state.cards[victim]),
+                    ),
                     victim=victim,
                 )
 
@@ -466,18 +532,18 @@ def _check_admiral(state: State, event: CardsPlayed) -> None:
     admirals = [n for n in event.specials if state.cards[n].special == "admiral"]
     if not admirals:
         if event.admiral is not None:
-            raise RuleError("AS-7", "no_admiral", "Only an admiral changes the zone or allows two normal cards.")
+            raise RuleError("AS-7", "no_admiral", _("Only an admiral changes the zone or allows two normal cards."))
         if len(event.normals) > 1:
-            raise RuleError("AS-7", "two_normals", "A play has one normal card (two only with an admiral).")
+            raise RuleError("AS-7", "two_normals", _("A play has one normal card (two only with an admiral)."))
         return
     if event.admiral is None:
-        raise RuleError("AS-7", "admiral_use", "Say how the admiral is used: combined zone or two normal cards.")
+        raise RuleError("AS-7", "admiral_use", _("Say how the admiral is used: combined zone or two normal cards."))
     if event.admiral == "two_normals" and len(event.normals) != 2:
-        raise RuleError("AS-7", "admiral_two_normals", "The admiral's second use is two normal cards.")
+        raise RuleError("AS-7", "admiral_two_normals", _("The admiral's second use is two normal cards."))
     if event.admiral == "combined" and len(event.normals) != 1:
         # 002 §9 A: "play a normal card normally, but change the zone": the admiral comes with one.
         raise RuleError(
-            "AS-7", "admiral_one_normal", "Used to change the zone, the admiral comes with one normal card."
+            "AS-7", "admiral_one_normal", _("Used to change the zone, the admiral comes with one normal card.")
         )
 
 
@@ -485,29 +551,40 @@ def _check_bonuses(state: State, event: CardsPlayed) -> None:
     for bonus in event.bonuses:
         card = state.cards[bonus.card]
         if card.category != "bonus":
-            raise RuleError("AS-4", "not_bonus", f"{card.name} is not a bonus card.", card=bonus.card)
+            raise RuleError(
+                "AS-4", "not_bonus", _("{card} is not a bonus card.", card=card_name(card)), card=bonus.card
+            )
         if bonus.parent is None:
             if card.special != "standalone":
                 raise RuleError(
-                    "AS-4", "bonus_alone", f"{card.name} must be attached to a normal card.", card=bonus.card
+                    "AS-4",
+                    "bonus_alone",
+                    _("{card} must be attached to a normal card.", card=card_name(card)),
+                    card=bonus.card,
                 )
             continue
         if bonus.parent not in event.normals:
             raise RuleError(
                 "AS-4",
                 "bonus_parent",
-                f"{card.name} attaches to a normal card of this play, never to another bonus.",
+                _("{card} attaches to a normal card of this play, never to another bonus.", card=card_name(card)),
                 card=bonus.card,
                 parent=bonus.parent,
             )
         parent = state.cards[bonus.parent]
         if not card.type or not parent.type:
-            raise RuleError("AS-4", "card_not_documented", "The catalogue does not state these cards' frames.")
+            raise RuleError("AS-4", "card_not_documented", _("The catalogue does not state these cards' frames."))
         if card.type != "any" and card.type != parent.type:
             raise RuleError(
                 "AS-4",
                 "bonus_type",
-                f"{card.name} ({card.type}) cannot attach to {parent.name} ({parent.type}).",
+                _(
+                    "{card} ({frame}) cannot attach to {parent} ({parent_frame}).",
+                    card=card_name(card),
+                    frame=FRAMES.get(card.type, card.type),
+                    parent=card_name(parent),
+                    parent_frame=FRAMES.get(parent.type, parent.type),
+                ),
                 card=bonus.card,
                 parent=bonus.parent,
             )
@@ -524,7 +601,9 @@ def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
             raise RuleError(
                 "AS-7",
                 "raid_zone",
-                f"{state.cards[number].name} is played in a {needed} or combined battle.",
+                _("{card} is played in a surface or combined battle.", card=card_name(state.cards[number]))
+                if needed == "surface"
+                else _("{card} is played in a submarine or combined battle.", card=card_name(state.cards[number])),
                 card=number,
                 zone=zone,
             )
@@ -532,7 +611,9 @@ def _check_raids(state: State, battle: Battle, event: CardsPlayed) -> None:
             raise RuleError(
                 "AS-7",
                 "raid_partner",
-                f"{state.cards[number].name} is played alone or with a {needed} card.",
+                _("{card} is played alone or with a surface card.", card=card_name(state.cards[number]))
+                if needed == "surface"
+                else _("{card} is played alone or with a submarine card.", card=card_name(state.cards[number])),
                 card=number,
             )
 
@@ -543,12 +624,14 @@ def _validate_intelligence(state: State, event: IntelligencePlayed) -> None:
     assert battle is not None
     if turn.intelligence is not None:
         raise RuleError(
-            "AS-7", "intelligence_twice", "The delayed turn is a play or the discard of the intelligence card."
+            "AS-7", "intelligence_twice", _("The delayed turn is a play or the discard of the intelligence card.")
         )
     _in_hand(state, event.seat, (event.card,))
     card = state.cards[event.card]
     if card.special != "intelligence":
-        raise RuleError("AS-7", "not_intelligence", f"{card.name} is not an intelligence card.", card=event.card)
+        raise RuleError(
+            "AS-7", "not_intelligence", _("{card} is not an intelligence card.", card=card_name(card)), card=event.card
+        )
     _playable(state, card, state.cards[battle.convoy])
     _side_allowed(state, battle, card.side, turn, [card])
 
@@ -560,7 +643,7 @@ def _validate_discard(state: State, event: CardDiscarded) -> None:
             raise RuleError(
                 "AS-7",
                 "discard_intelligence",
-                "Choosing not to play, the player discards his intelligence card.",
+                _("Choosing not to play, the player discards his intelligence card."),
                 card=event.card,
             )
         return
@@ -570,10 +653,10 @@ def _validate_discard(state: State, event: CardDiscarded) -> None:
 def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
     turn = _turn(state, event.seat)
     if state.variant != "advanced":
-        raise RuleError("AS-3", "one_card_discard", "In the basic game a player discards exactly one card.")
+        raise RuleError("AS-3", "one_card_discard", _("In the basic game a player discards exactly one card."))
     if turn.intelligence is not None:
         raise RuleError(
-            "AS-7", "discard_intelligence", "Choosing not to play, the player discards his intelligence card."
+            "AS-7", "discard_intelligence", _("Choosing not to play, the player discards his intelligence card.")
         )
     _in_hand(state, event.seat, event.cards)
     whole = set(state.hands[event.seat]) <= set(event.cards)
@@ -581,7 +664,7 @@ def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
         raise RuleError(
             "AS-3",
             "whole_hand",
-            "Discarding the hand means every card of it.",
+            _("Discarding the hand means every card of it."),
             cards=len(event.cards),
             hand=state.hand_count(event.seat),
         )
@@ -591,13 +674,15 @@ def _validate_storm_roll(state: State, event: StormRolled) -> None:
     _phase(state, "storm_roll", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
-        raise RuleError("AS-7", "not_storm_holder", f"{state.names[state.battle.storm.holder]} rolls the storm.")
+        raise RuleError(
+            "AS-7", "not_storm_holder", _("{player} rolls the storm.", player=state.names[state.battle.storm.holder])
+        )
     _face(event.face)
 
 
 def _face(face: int) -> None:
     if not 1 <= face <= 6:
-        raise RuleError("G-4", "bad_face", "A die shows 1 to 6.", face=face)
+        raise RuleError("G-4", "bad_face", _("A die shows 1 to 6."), face=face)
 
 
 def storm_choices(state: State, target: int) -> tuple[tuple[StormEffect, int | None], ...]:
@@ -646,49 +731,66 @@ def _validate_storm_strike(state: State, event: StormStruck) -> None:
     _phase(state, "storm_choice", rule="AS-7")
     assert state.battle is not None and state.battle.storm is not None
     if event.seat != state.battle.storm.holder:
-        raise RuleError("AS-7", "not_storm_holder", f"{state.names[state.battle.storm.holder]} uses the storm.")
+        raise RuleError(
+            "AS-7", "not_storm_holder", _("{player} uses the storm.", player=state.names[state.battle.storm.holder])
+        )
     rule = "AS-18" if state.players == 2 else "AS-7"
     target = event.target
     if target is None:
         if event.effect is not None or event.half is not None:
-            raise RuleError(rule, "storm_no_target", "A storm used on nobody cancels and skips nothing.")
+            raise RuleError(rule, "storm_no_target", _("A storm used on nobody cancels and skips nothing."))
         return
     choices = storm_choices(state, target) if 0 <= target < state.players else ()
     if not choices:
         raise RuleError(
             "AS-7",
             "storm_target",
-            "The storm hits a player who has a play standing in this battle or a play still to make.",
+            _("The storm hits a player who has a play standing in this battle or a play still to make."),
             target=target,
         )
     name = state.names[target]
     if event.half is not None and event.effect != "cancel":
-        raise RuleError(rule, "storm_which_play", "Only a cancelled play names its half.", half=event.half)
+        raise RuleError(rule, "storm_which_play", _("Only a cancelled play names its half."), half=event.half)
     if event.effect is None:
         # Three or more players: a strike can do only one thing to a player (RULES.md, AS-7).
         if state.players == 2:
             raise RuleError(
                 "AS-18",
                 "storm_choice",
-                f"Say what the storm does to {name}: cancel one play "
-                f"{name} has made in this battle, or make {name} skip the next play; never both.",
+                _(
+                    "Say what the storm does to {player}: cancel one play {player} has made in this battle, or make "
+                    "{player} skip the next play; never both.",
+                    player=name,
+                ),
                 target=target,
             )
         return
     if event.effect == "skip":
         if ("skip", None) not in choices:
-            raise RuleError(rule, "nothing_to_skip", f"{name} has no play left to make in this battle.", target=target)
+            raise RuleError(
+                rule,
+                "nothing_to_skip",
+                _("{player} has no play left to make in this battle.", player=name),
+                target=target,
+            )
         return
     halves = [half for effect, half in choices if effect == "cancel"]
     if not halves:
         raise RuleError(
-            rule, "nothing_to_cancel", f"{name} has no play standing in this battle to cancel.", target=target
+            rule,
+            "nothing_to_cancel",
+            _("{player} has no play standing in this battle to cancel.", player=name),
+            target=target,
         )
     if (event.half is None and len(halves) > 1) or (event.half is not None and event.half not in halves):
         raise RuleError(
             rule,
             "storm_which_play",
-            f"Say which of {name}'s plays the storm cancels: half {' or '.join(str(h) for h in halves)} of the battle.",
+            _(
+                "Say which of {player}'s plays the storm cancels: half {halves} of the battle.",
+                player=name,
+                halves=chained([str(h) for h in halves], either=True),
+            ),
             half=event.half,
             halves=halves,
         )
@@ -717,19 +819,23 @@ def _validate_dice(state: State, event: DiceRolled) -> None:
     for seat, card, dice in pending_dice(state):
         if card == event.card:
             if seat != event.seat:
-                raise RuleError("AS-5", "not_your_die", f"{state.names[seat]} rolls for {state.cards[card].name}.")
+                raise RuleError(
+                    "AS-5",
+                    "not_your_die",
+                    _("{player} rolls for {card}.", player=state.names[seat], card=card_name(state.cards[card])),
+                )
             if len(event.faces) != dice:
                 raise RuleError(
                     "AS-5",
                     "dice_count",
-                    f"{state.cards[card].name} takes {dice} dice here.",
+                    _("{card} takes {count} dice here.", card=card_name(state.cards[card]), count=dice),
                     dice=dice,
                     faces=len(event.faces),
                 )
             for face in event.faces:
                 _face(face)
             return
-    raise RuleError("AS-5", "no_die", "No die is due for that card.", card=event.card)
+    raise RuleError("AS-5", "no_die", _("No die is due for that card."), card=event.card)
 
 
 def _validate_supply(state: State, event: SupplyTaken) -> None:
@@ -741,16 +847,20 @@ def _validate_supply(state: State, event: SupplyTaken) -> None:
         raise RuleError(
             "AS-8",
             "supply_order",
-            f"{state.names[seat]}'s {state.cards[supply].name} chooses now "
-            "(the first supply card played chooses first).",
+            _(
+                "{player}'s {card} chooses now (the first supply card played chooses first).",
+                player=state.names[seat],
+                card=card_name(state.cards[supply]),
+            ),
         )
     if event.card is not None and event.card not in supply_candidates(state, supply):
         raise RuleError(
             "AS-8",
             "supply_target",
-            "A supply card refuels a ship, escort group, submarine or "
-            "wolfpack (milk cow: submarine or wolfpack) of the winning side from this battle, "
-            "never an aircraft.",
+            _(
+                "A supply card refuels a ship, escort group, submarine or wolfpack (milk cow: submarine or "
+                "wolfpack) of the winning side from this battle, never an aircraft."
+            ),
             card=event.card,
         )
 
@@ -769,18 +879,22 @@ def _validate_spoils(state: State, event: SpoilsDivided) -> None:
     assert battle is not None and battle.outcome is not None
     outcome = battle.outcome
     if event.seat != outcome.trick_winner:
-        raise RuleError("AS-15", "not_trick_winner", f"{state.names[outcome.trick_winner]} divides the spoils.")
+        raise RuleError(
+            "AS-15", "not_trick_winner", _("{player} divides the spoils.", player=state.names[outcome.trick_winner])
+        )
     seats = [share.seat for share in event.shares]
     if len(set(seats)) != len(seats) or not set(seats) <= set(outcome.eligible):
         raise RuleError(
             "AS-15",
             "not_eligible",
-            "Spoils go only to winning-side players of the final round with a surviving card of value 1 or more.",
+            _("Spoils go only to winning-side players of the final round with a surviving card of value 1 or more."),
             eligible=list(outcome.eligible),
         )
     given = sorted(c for share in event.shares for c in share.cards)
     if given != sorted(outcome.trick):
-        raise RuleError("AS-15", "spoils_cards", "Every card of the trick is given, once.", trick=list(outcome.trick))
+        raise RuleError(
+            "AS-15", "spoils_cards", _("Every card of the trick is given, once."), trick=list(outcome.trick)
+        )
     counts = {seat: 0 for seat in outcome.eligible}
     for share in event.shares:
         counts[share.seat] = len(share.cards)
@@ -788,7 +902,7 @@ def _validate_spoils(state: State, event: SpoilsDivided) -> None:
         raise RuleError(
             "AS-15",
             "spoils_uneven",
-            "Each player gets one card before anyone gets a second, and so on.",
+            _("Each player gets one card before anyone gets a second, and so on."),
             counts={str(k): v for k, v in counts.items()},
         )
 
@@ -806,35 +920,44 @@ def _validate_draw(state: State, event: CardsDrawn) -> None:
         raise RuleError(
             "AS-12",
             "draw_order",
-            f"{state.names[seat]} draws now (refills go in order from the next round's leader).",
+            _("{player} draws now (refills go in order from the next round's leader).", player=state.names[seat]),
             seat=event.seat,
             to_draw=seat,
         )
     need = draw_needed(state, seat)
     if not event.cards or len(event.cards) > need:
         raise RuleError(
-            "AS-12", "draw_count", f"{state.names[seat]} draws up to {need} card(s).", drawn=len(event.cards), need=need
+            "AS-12",
+            "draw_count",
+            _("{player} draws up to {count} card(s).", player=state.names[seat], count=need),
+            drawn=len(event.cards),
+            need=need,
         )
     if len(event.cards) > state.deck:
         raise RuleError(
             "AS-12",
             "deck_short",
-            f"The deck holds {state.deck} card(s); reshuffle the discard pile when it runs out.",
+            _("The deck holds {count} card(s); reshuffle the discard pile when it runs out.", count=state.deck),
             deck=state.deck,
         )
     known = [c for c in event.cards if c is not None]
     if len(set(known)) != len(known):
-        raise RuleError("G-2", "card_twice", "The same card is named twice.")
+        raise RuleError("G-2", "card_twice", _("The same card is named twice."))
     catalogue = state.cards
     located = state.located
     for number in known:
         # card_of only for its refusal: a Card is never falsy.
         card = catalogue.get(number) or card_of(state, number)
         if card.category == "convoy":
-            raise RuleError("AS-12", "convoy_drawn", f"{number} is a convoy, not a force card.", card=number)
+            raise RuleError(
+                "AS-12", "convoy_drawn", _("{number} is a convoy, not a force card.", number=number), card=number
+            )
         if number in located:
             raise RuleError(
-                "G-2", "card_elsewhere", f"{card.name} cannot be drawn: the record has it elsewhere.", card=number
+                "G-2",
+                "card_elsewhere",
+                _("{card} cannot be drawn: the record has it elsewhere.", card=card_name(card)),
+                card=number,
             )
 
 
@@ -842,7 +965,10 @@ def _validate_reshuffle(state: State, event: DeckReshuffled) -> None:
     _phase(state, "refill", rule="AS-12")
     if state.deck > 0 or not state.discard:
         raise RuleError(
-            "AS-12", "no_reshuffle", "The discard pile is reshuffled only when the deck has run out.", deck=state.deck
+            "AS-12",
+            "no_reshuffle",
+            _("The discard pile is reshuffled only when the deck has run out."),
+            deck=state.deck,
         )
 
 

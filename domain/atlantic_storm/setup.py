@@ -10,7 +10,10 @@ import msgspec
 from domain.atlantic_storm.catalogue import Card, load
 from domain.atlantic_storm.rules import HAND
 from domain.atlantic_storm.state import State
+from domain.i18n import Catalogue
 from domain.ruleset import RuleError, Setup
+
+_ = Catalogue("domain.atlantic_storm")
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -26,22 +29,24 @@ def initial(setup: Setup) -> State:
     """The table before the cut (AS-2); refuses a set-up the game cannot be played with."""
     players = len(setup.players)
     if not 2 <= players <= 6:
-        raise RuleError("AS-2", "player_count", "Atlantic Storm is for two to six players.", players=players)
+        raise RuleError("AS-2", "player_count", _("Atlantic Storm is for two to six players."), players=players)
     if sorted(p.seat for p in setup.players) != list(range(players)):
-        raise RuleError("AS-2", "seats", "Seats must be numbered 0 to n-1, clockwise.")
+        raise RuleError("AS-2", "seats", _("Seats must be numbered 0 to n-1, clockwise."))
     if setup.variant not in ("basic", "advanced"):
-        raise RuleError("AS-2", "variant", "The variant is 'basic' or 'advanced'.", variant=setup.variant)
+        raise RuleError("AS-2", "variant", _("The variant is 'basic' or 'advanced'."), variant=setup.variant)
     if setup.variant == "advanced" and players == 2:
         raise RuleError(
-            "AS-14", "advanced_two_players", "The advanced rules are not used with two players (rulebook section 14)."
+            "AS-14",
+            "advanced_two_players",
+            _("The advanced rules are not used with two players (rulebook section 14)."),
         )
     try:
         options = msgspec.convert(setup.options, Options)
     except msgspec.ValidationError as error:
-        raise RuleError("AS-2", "options", f"Bad set-up options: {error}.") from None
+        raise RuleError("AS-2", "options", _("Bad set-up options: {error}.", error=str(error))) from None
     ref = setup.resources.get("catalogue")
     if ref is None:
-        raise RuleError("AS-2", "no_catalogue", "An Atlantic Storm game needs a card catalogue.")
+        raise RuleError("AS-2", "no_catalogue", _("An Atlantic Storm game needs a card catalogue."))
     catalogue = load(ref.content)
     # One pass over the rows, every game start: numbered cards by number and by name (a later row wins).
     cards: dict[str, Card] = {}
@@ -57,14 +62,18 @@ def initial(setup: Setup) -> State:
         raise RuleError(
             "AS-2",
             "pile_size",
-            f"The convoy pile needs {needed} convoys; the catalogue has "
-            f"{convoys} numbered ones (and a game is 1 to 20 battles).",
+            _(
+                "The convoy pile needs {needed} convoys; the catalogue has {convoys} numbered ones (and a game is "
+                "1 to 20 battles).",
+                needed=needed,
+                convoys=convoys,
+            ),
             pile_size=options.pile_size,
             convoys=convoys,
         )
     if forces < HAND * players:
         raise RuleError(
-            "AS-2", "small_deck", "The catalogue has too few force cards to deal six each.", force_cards=forces
+            "AS-2", "small_deck", _("The catalogue has too few force cards to deal six each."), force_cards=forces
         )
     victims = {
         number: by_name[card.fate_victim]
