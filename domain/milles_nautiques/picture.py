@@ -132,7 +132,7 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
         who = _name(names, ship.get("seat"))
         role = "attacks" if ship.get("attacking") else "defends"
         strength = ship.get("strength")
-        cards = " and ".join(BY_NAME[c].label if c in BY_NAME else str(c) for c in ship.get("cards", ()))
+        cards = " and ".join(BY_NAME[c].label.english() if c in BY_NAME else str(c) for c in ship.get("cards", ()))
         body.append(
             group(
                 f"{who} {role} with {cards}, strength {strength}",
