@@ -30,6 +30,7 @@ from domain.milles_nautiques import events as mn
 from domain.record import Folded, GameStarted, decoder, effective_events_of, start
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay
+from service.i18n import Translator
 from service.live import LiveStep
 from tests.support.rulesets import RULESETS
 
@@ -43,11 +44,13 @@ Path_ = tuple[int, ...]
 class Secrets:
     """What one game hides. `mentions(event)` lists its hidden card fields as (field, path, holder seat);
     `shows(before, event, after, cards)` is True when the step shows one of `cards` without naming it
-    in the event; `partners(state, seat)` are the seats that see what `seat` holds."""
+    in the event; `partners(state, seat)` are the seats that see what `seat` holds; `languages` those
+    its narration is told in besides English (issue 26), each compared as the reader would read it."""
 
     mentions: Callable[[Any], list[tuple[str, Path_, int]]]
     shows: Callable[[Any, Any, Any, frozenset[str]], bool] = lambda before, event, after, cards: False
     partners: Callable[[Any, int], frozenset[int]] = lambda state, seat: frozenset({seat})
+    languages: tuple[str, ...] = ()
 
 
 def _m44_mentions(event: Any) -> list[tuple[str, Path_, int]]:
@@ -94,7 +97,7 @@ def _m44_partners(state: Any, seat: int) -> frozenset[int]:
 
 SECRETS = {
     "memoire-44": Secrets(_m44_mentions, partners=_m44_partners),
-    "milles-nautiques": Secrets(_mn_mentions, _mn_shows, _mn_partners),
+    "milles-nautiques": Secrets(_mn_mentions, _mn_shows, _mn_partners, languages=("fr", "es")),
     "atlantic-storm": Secrets(_storm_mentions),
 }
 
@@ -182,12 +185,12 @@ def _named_in_the_open(secrets: Secrets, event: Any, cards: frozenset[str]) -> b
     return any(value in cards for value in walk(msgspec.to_builtins(event)))
 
 
-def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer: Viewer) -> tuple[Any, ...]:
-    return (
-        ruleset.view(after.state, viewer),
-        ruleset.narrate(before.state, event, after.state, viewer),
-        ruleset.result(after.state, viewer),
-    )
+def _outputs(
+    ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer: Viewer, languages: tuple[str, ...] = ()
+) -> tuple[Any, ...]:
+    narration = ruleset.narrate(before.state, event, after.state, viewer)
+    told = tuple(Translator(language)(narration.message or narration.text) for language in languages)
+    return (ruleset.view(after.state, viewer), narration, ruleset.result(after.state, viewer), *told)
 
 
 def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any], a: Mention, b: Mention) -> int:
@@ -215,8 +218,8 @@ def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any]
         ):
             break
         for viewer in watchers:
-            assert _outputs(ruleset, told, event, told_after, viewer) == _outputs(
-                ruleset, other, swapped, other_after, viewer
+            assert _outputs(ruleset, told, event, told_after, viewer, secrets.languages) == _outputs(
+                ruleset, other, swapped, other_after, viewer, secrets.languages
             ), f"step {step + 1} ({type(event).__name__}) differs for {viewer} after swapping {a} and {b}"
         told, other = told_after, other_after
         shown[0].append(ruleset.view(told.state, public))
