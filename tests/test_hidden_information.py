@@ -1,6 +1,7 @@
 """Hidden information stays hidden (G-2), as a property: every public output (view, narration, result,
 replay step, live message) is the same when the hidden cards of a record are swapped for other cards
-consistent with what the public has seen; and so is a seat's, when the cards swapped are other seats'.
+consistent with what the public has seen; and so is a seat's, when the cards swapped are other seats'. The
+narration is compared as told in English, French and Spanish.
 
 Each game says which card fields of its events the public does not see (`Secrets.mentions`: a draw, a
 convoy laid face down, a hand dealt...) and which of its states show such a card without naming it (a
@@ -44,13 +45,11 @@ Path_ = tuple[int, ...]
 class Secrets:
     """What one game hides. `mentions(event)` lists its hidden card fields as (field, path, holder seat);
     `shows(before, event, after, cards)` is True when the step shows one of `cards` without naming it
-    in the event; `partners(state, seat)` are the seats that see what `seat` holds; `languages` those
-    its narration is told in besides English (issue 26), each compared as the reader would read it."""
+    in the event; `partners(state, seat)` are the seats that see what `seat` holds."""
 
     mentions: Callable[[Any], list[tuple[str, Path_, int]]]
     shows: Callable[[Any, Any, Any, frozenset[str]], bool] = lambda before, event, after, cards: False
     partners: Callable[[Any, int], frozenset[int]] = lambda state, seat: frozenset({seat})
-    languages: tuple[str, ...] = ()
 
 
 def _m44_mentions(event: Any) -> list[tuple[str, Path_, int]]:
@@ -97,7 +96,7 @@ def _m44_partners(state: Any, seat: int) -> frozenset[int]:
 
 SECRETS = {
     "memoire-44": Secrets(_m44_mentions, partners=_m44_partners),
-    "milles-nautiques": Secrets(_mn_mentions, _mn_shows, _mn_partners, languages=("fr", "es")),
+    "milles-nautiques": Secrets(_mn_mentions, _mn_shows, _mn_partners),
     "atlantic-storm": Secrets(_storm_mentions),
 }
 
@@ -185,12 +184,11 @@ def _named_in_the_open(secrets: Secrets, event: Any, cards: frozenset[str]) -> b
     return any(value in cards for value in walk(msgspec.to_builtins(event)))
 
 
-def _outputs(
-    ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer: Viewer, languages: tuple[str, ...] = ()
-) -> tuple[Any, ...]:
-    narration = ruleset.narrate(before.state, event, after.state, viewer)
-    told = tuple(Translator(language)(narration.message or narration.text) for language in languages)
-    return (ruleset.view(after.state, viewer), narration, ruleset.result(after.state, viewer), *told)
+def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer: Viewer) -> tuple[Any, ...]:
+    told = ruleset.narrate(before.state, event, after.state, viewer)
+    # The line as each language tells it too: a translation must not name what the English keeps hidden.
+    translated = tuple(Translator(language)(told.message or told.text) for language in ("fr", "es"))
+    return (ruleset.view(after.state, viewer), told, ruleset.result(after.state, viewer), translated)
 
 
 def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any], a: Mention, b: Mention) -> int:
@@ -218,8 +216,8 @@ def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any]
         ):
             break
         for viewer in watchers:
-            assert _outputs(ruleset, told, event, told_after, viewer, secrets.languages) == _outputs(
-                ruleset, other, swapped, other_after, viewer, secrets.languages
+            assert _outputs(ruleset, told, event, told_after, viewer) == _outputs(
+                ruleset, other, swapped, other_after, viewer
             ), f"step {step + 1} ({type(event).__name__}) differs for {viewer} after swapping {a} and {b}"
         told, other = told_after, other_after
         shown[0].append(ruleset.view(told.state, public))
