@@ -484,7 +484,7 @@ def _take(state: State, seat: int, card: str, copies: int = 1) -> State:
     known = list(hand.known)
     unknown = hand.unknown
     identified: list[str] = []
-    for _ in range(copies):
+    for _copy in range(copies):
         if card in known:
             known.remove(card)
         else:
@@ -609,7 +609,7 @@ def _next_turn(state: State) -> State:
     """Pass the turn to the left; a player with no card once the stock is empty is passed over, but
     his battles and mines still come due."""
     seat = state.to_play
-    for _ in range(len(state.hands)):
+    for _seat in range(len(state.hands)):
         seat = (seat + 1) % len(state.hands)
         state = _start_of_turn(state, seat)
         if state.phase in ("reveal", "over"):
