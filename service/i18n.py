@@ -140,4 +140,6 @@ def choose(*, chosen: str | None = None, accept_language: str | None = None, clu
 
 def language_names(languages: Iterable[str] = LANGUAGES) -> dict[str, str]:
     """Each language named in itself, as a language menu shows it ("Français", "Español")."""
-    return {language: (Locale.parse(language).get_display_name(language) or language).capitalize() for language in languages}
+    return {
+        language: (Locale.parse(language).get_display_name(language) or language).capitalize() for language in languages
+    }
