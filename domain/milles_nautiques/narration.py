@@ -1,8 +1,9 @@
 """Replay lines: what a club member would write, in chapters (round, turn), as messages the service tells in
 the reader's language (English as the templates say it).
 
-French and Spanish put a player's name after "de" and "que", where French elides before a vowel ("d'Alain"):
-their sentences are written so that a name never follows either ("posé par Alain", "Alain commence son tour").
+French elides "de" and "que" before a vowel ("d'Alain", "qu'Alain"), which a template cannot know, so its
+sentences never put a player's name after either word ("le premier convoi posé par Alain", "Alain commence
+son tour"). Half-points are told as a number of points (26.5, "26,5" in French).
 """
 
 from __future__ import annotations
