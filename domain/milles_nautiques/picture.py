@@ -5,6 +5,9 @@ Each side has a panel: its name, running score in points (never half-points) and
 sea from port to starboard, each with its miles and what lies on it (alert, storm, neutral flag, mine,
 lone plane, the ships of a battle stacked under it); the convoys it brought into port; the convoys it
 captured. The header says the round, turn, who plays and the stock.
+
+Its words are messages (issue 26), told in English for now: the picture's signature carries no language
+yet; `_told` is where the reader's translator goes when it does.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME
-from domain.milles_nautiques.scoring import points_text
+from domain.i18n import Catalogue, Message
+from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME, grouped
+from domain.milles_nautiques.scoring import in_points
 from domain.svg import Changed, changed_class, document, esc, group, pick, rect, shorten, text, to_data
 
 WIDTH = 400
@@ -31,24 +35,31 @@ PORT_FILL = "#d8f0d2"
 ATTACK_FILL = "#c92a2a"
 DEFEND_FILL = "#2b8a3e"
 
-# What lies on a convoy, as a short badge: its label and colour.
+_ = Catalogue("domain.milles_nautiques")
+
+# What lies on a convoy, as a short badge: its label, colour and words for a screen reader.
 _BADGES = (
-    ("alert", "ALERT", "#c92a2a"),
-    ("storm", "STORM", "#1864ab"),
-    ("neutral", "NEUTRAL FLAG", "#495057"),
+    ("alert", _.pgettext("badge", "ALERT"), "#c92a2a", _.pgettext("on a convoy", "alert")),
+    ("storm", _.pgettext("badge", "STORM"), "#1864ab", _.pgettext("on a convoy", "storm")),
+    ("neutral", _.pgettext("badge", "NEUTRAL FLAG"), "#495057", _.pgettext("on a convoy", "neutral flag")),
 )
+
+
+def _told(message: Message) -> str:
+    """The picture's words in the reader's language (English until its signature carries one)."""
+    return message.english()
 
 
 def _tons(card: str) -> str:
     kind = BY_NAME[card]
-    return f"{kind.tons:,} t" if kind.tons else "Trawler"
+    return _told(_("{tons} t", tons=grouped(kind.tons)) if kind.tons else _.pgettext("picture", "Trawler"))
 
 
-def _convoy_words(card: str | None) -> str:
+def _convoy_words(card: str | None) -> Message:
     if card is None:
-        return "face down"
+        return _.pgettext("picture", "face down")
     kind = BY_NAME[card]
-    return f"{kind.tons:,} tons" if kind.tons else "the trawler"
+    return _("{tons} tons", tons=grouped(kind.tons)) if kind.tons else _.pgettext("picture", "the trawler")
 
 
 def _name(names: Sequence[str], seat: int | None) -> str:
@@ -57,15 +68,27 @@ def _name(names: Sequence[str], seat: int | None) -> str:
 
 def _badges(convoy: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str, str]]:
     """What lies on a convoy: (badge text, colour, words for a screen reader)."""
-    found = [(label, colour, label.lower()) for key, label, colour in _BADGES if convoy.get(key)]
+    found = [(_told(label), colour, _told(said)) for key, label, colour, said in _BADGES if convoy.get(key)]
     plane = convoy.get("plane_by")
     if plane is not None:
         who = _name(names, plane)
-        found.append((f"PLANE {shorten(who, 6)}", "#5f3dc4", f"a plane from {who}"))
+        found.append(
+            (
+                _told(_("PLANE {player}", player=shorten(who, 6))),
+                "#5f3dc4",
+                _told(_("a plane from {player}", player=who)),
+            )
+        )
     mine = convoy.get("mine_by")
     if mine is not None:
         who = _name(names, mine)
-        found.append((f"MINE {shorten(who, 7)}", "#862e9c", f"a mine laid by {who}"))
+        found.append(
+            (
+                _told(_("MINE {player}", player=shorten(who, 7))),
+                "#862e9c",
+                _told(_("a mine laid by {player}", player=who)),
+            )
+        )
     return found
 
 
@@ -95,7 +118,7 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
     if card is None:
         body.append(rect(x, y, CARD_W, height, rx=6, fill=BACK_FILL, stroke="#0b1d33"))
         body.append(rect(x + 4, y + 4, CARD_W - 8, 52, rx=4, fill="none", stroke="#8fa9c9"))
-        body.append(text(x + CARD_W / 2, y + 22, "face down", 12, anchor="middle", fill="#ffffff"))
+        body.append(text(x + CARD_W / 2, y + 22, _told(_convoy_words(None)), 12, anchor="middle", fill="#ffffff"))
         ink = "#ffffff"
     else:
         # A card the viewer knows but the table has not seen (the record, its own side) has a dashed edge.
@@ -115,29 +138,44 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
         body.append(text(x + CARD_W / 2, y + 22, _tons(card), 14, anchor="middle", font_weight="bold"))
         ink = "#1b1b1b"
     distance = int(convoy.get("distance", 0))
-    body.append(text(x + CARD_W / 2, y + 47, f"{distance:,} mi", 14, anchor="middle", fill=ink))
+    body.append(
+        text(x + CARD_W / 2, y + 47, _told(_("{miles} mi", miles=grouped(distance))), 14, anchor="middle", fill=ink)
+    )
     filled = (CARD_W - 12) * min(distance, ARRIVAL_MILES) / ARRIVAL_MILES
     body.append(rect(x + 6, y + 50, CARD_W - 12, 5, fill="#adb5bd"))
     if filled:
         body.append(rect(x + 6, y + 50, filled, 5, fill="#2f9e44"))
     if detected:
         # Its own line between the tonnage and the miles, so it never runs over either (phone width).
-        body.append(text(x + CARD_W / 2, y + 33, "radar", 10, anchor="middle", fill="#e8590c", font_weight="bold"))
-    for i, (label, colour, _) in enumerate(badges):
+        radar = _told(_.pgettext("picture", "radar"))
+        body.append(text(x + CARD_W / 2, y + 33, radar, 10, anchor="middle", fill="#e8590c", font_weight="bold"))
+    for i, (label, colour, _said) in enumerate(badges):
         top = y + 58 + BADGE_H * i
         body.append(rect(x + 3, top, CARD_W - 6, BADGE_H - 2, rx=3, fill=colour))
         body.append(text(x + CARD_W / 2, top + 12, label, 12, anchor="middle", fill="#ffffff", font_weight="bold"))
     for i, ship in enumerate(ships):
         top = y + height + SHIP_H * i
         who = _name(names, ship.get("seat"))
-        role = "attacks" if ship.get("attacking") else "defends"
+        attacking = bool(ship.get("attacking"))
         strength = ship.get("strength")
-        cards = " and ".join(BY_NAME[c].label if c in BY_NAME else str(c) for c in ship.get("cards", ()))
+        cards = _ship_cards(ship.get("cards", ()))
+        said = (
+            _("{player} attacks with {cards}, strength {strength}", player=who, cards=cards, strength=str(strength))
+            if attacking
+            else _(
+                "{player} defends with {cards}, strength {strength}", player=who, cards=cards, strength=str(strength)
+            )
+        )
+        title = (
+            _("{player} attacks: {cards} ({strength})", player=who, cards=cards, strength=str(strength))
+            if attacking
+            else _("{player} defends: {cards} ({strength})", player=who, cards=cards, strength=str(strength))
+        )
         body.append(
             group(
-                f"{who} {role} with {cards}, strength {strength}",
+                _told(said),
                 [
-                    f"<title>{esc(who)} {role}: {esc(cards)} ({esc(strength)})</title>",
+                    f"<title>{esc(_told(title))}</title>",
                     rect(
                         x + 2,
                         top + 1,
@@ -157,23 +195,41 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
         body.append(
             rect(x - 2, y - 2, CARD_W + 4, height + SHIP_H * len(ships) + 4, rx=7, fill="none", class_="changed")
         )
-    where = "in port" if arrived else "at sea"
-    words = [f"Convoy {number}", _convoy_words(card), where, f"{distance:,} miles"]
+    place = _.pgettext("picture", "in port") if arrived else _.pgettext("picture", "at sea")
+    spoken = [_told(word) for word in (_("Convoy {number}", number=number), _convoy_words(card), place)]
+    spoken.append(_told(_("{miles} miles", miles=grouped(distance))))
     if detected:
-        words.append("detected by radar")
-    words.extend(said for _, _, said in badges)
+        spoken.append(_told(_("detected by radar")))
+    spoken.extend(words for _label, _colour, words in badges)
     if ships:
-        words.append(f"{len(ships)} ship{'s' if len(ships) > 1 else ''} in battle")
-    return group(", ".join(words), body, class_=None, **pick(f"convoy {number}", convoy=number))
+        spoken.append(_told(_.ngettext("{count} ship in battle", "{count} ships in battle", len(ships))))
+    return group(", ".join(spoken), body, class_=None, **pick(f"convoy {number}", convoy=number))
+
+
+def _ship_cards(cards: Sequence[str]) -> str:
+    """A ship's cards: "a cruiser", or "a submarine and a submarine" for the pair."""
+    named = [BY_NAME[card].label if card in BY_NAME else str(card) for card in cards]
+    if not named:
+        return ""
+    line = named[0]
+    for card in named[1:]:
+        line = _("{first} and {then}", first=line, then=card)
+    return _told(line) if isinstance(line, Message) else line
 
 
 def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
     card = convoy.get("card")
-    label = _tons(card) if card is not None else "face down"
+    label = _tons(card) if card is not None else _told(_convoy_words(None))
     owner = _name(table.names, convoy.get("laid_by"))
     changed = table.changed
+    said = _(
+        "Captured convoy {number}, {convoy}, laid by {player}",
+        number=convoy["number"],
+        convoy=_convoy_words(card),
+        player=owner,
+    )
     return group(
-        f"Captured convoy {convoy['number']}, {_convoy_words(card)}, laid by {owner}",
+        _told(said),
         [
             rect(
                 x,
@@ -198,9 +254,9 @@ def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) ->
     )
 
 
-def _cards_block(y: float, title: str, convoys: list[dict[str, Any]], table: _Table) -> tuple[list[str], float]:
+def _cards_block(y: float, title: Message, convoys: list[dict[str, Any]], table: _Table) -> tuple[list[str], float]:
     """A titled set of convoy cards in lines of five; returns the elements and the height used."""
-    out = [text(MARGIN, y + 14, title, 13, fill="#495057")]
+    out = [text(MARGIN, y + 14, _told(title), 13, fill="#495057")]
     y += 20
     for start in range(0, len(convoys), PER_LINE):
         line = convoys[start : start + PER_LINE]
@@ -222,47 +278,48 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
     score_changed = changed("sides", index, "score")
     if score_changed:
         body.append(rect(WIDTH - MARGIN - 92, y - 17, 92, 23, rx=4, fill="#fff4e6", class_="changed"))
-    body.append(text(WIDTH - MARGIN - 4, y, f"{points_text(total)} pts", 17, anchor="end", font_weight="bold"))
+    points = _told(_("{points} pts", points=in_points(total)))
+    body.append(text(WIDTH - MARGIN - 4, y, points, 17, anchor="end", font_weight="bold"))
     parts = [
-        ("convoys", score.get("convoy", 0)),
-        ("captures", score.get("capture", 0)),
-        ("round bonus", score.get("round_bonus", 0)),
-        ("slowness", score.get("slowness_bonus", 0)),
+        _("convoys {points}", points=in_points(int(score.get("convoy", 0)))),
+        _("captures {points}", points=in_points(int(score.get("capture", 0)))),
+        _("round bonus {points}", points=in_points(int(score.get("round_bonus", 0)))),
+        _("slowness {points}", points=in_points(int(score.get("slowness_bonus", 0)))),
     ]
     y += 18
-    body.append(
-        text(
-            MARGIN,
-            y,
-            " · ".join(f"{label} {points_text(int(v))}" for label, v in parts if v) or "no points yet",
-            13,
-            fill="#495057",
-        )
-    )
+    split = " · ".join(_told(part) for part in parts if part.args["points"]) or _told(_("no points yet"))
+    body.append(text(MARGIN, y, split, 13, fill="#495057"))
     # One line per player at HAND_TEXT units: a phone shows the 400-unit picture about 350 px wide, so
     # the hand lines read at 13 px or more there (issue 11); a team's line of three never runs over.
     for seat in side.get("seats", ()):
         player = data["players"][seat]
-        turn = " (to play)" if data.get("to_play") == seat and data.get("phase") not in ("over", "deal") else ""
+        to_play = data.get("to_play") == seat and data.get("phase") not in ("over", "deal")
         if changed("players", seat, "hand_size") or changed("players", seat, "hand"):
             body.append(
                 rect(MARGIN - 2, y + 4, WIDTH - 2 * MARGIN + 4, HAND_TEXT + 6, rx=3, fill="none", class_="changed")
             )
         y += HAND_TEXT + 4
-        body.append(text(MARGIN, y, f"{player.get('name', '')}: {player.get('hand_size', 0)} in hand{turn}", HAND_TEXT))
+        name, size = str(player.get("name", "")), int(player.get("hand_size", 0))
+        hand = (
+            _("{player}: {count} in hand (to play)", player=name, count=size)
+            if to_play
+            else _("{player}: {count} in hand", player=name, count=size)
+        )
+        body.append(text(MARGIN, y, _told(hand), HAND_TEXT))
     y += 6
     by_number = {c["number"]: c for c in convoys}
     at_sea = [by_number[n] for n in side.get("row", ()) if n in by_number]
     in_port = [c for c in convoys if c.get("side") == index and c.get("status") == "arrived"]
     seats = set(side.get("seats", ()))
     captured = [c for c in convoys if c.get("status") == "destroyed" and c.get("captor") in seats]
-    block, y = _cards_block(y, "At sea (port to starboard)" if at_sea else "No convoy at sea", at_sea, table)
+    title = _("At sea (port to starboard)") if at_sea else _("No convoy at sea")
+    block, y = _cards_block(y, title, at_sea, table)
     body.extend(block)
     if in_port:
-        block, y = _cards_block(y, "In port", in_port, table)
+        block, y = _cards_block(y, _("In port"), in_port, table)
         body.extend(block)
     if captured:
-        body.append(text(MARGIN, y + 14, "Captured", 13, fill="#495057"))
+        body.append(text(MARGIN, y + 14, _told(_("Captured")), 13, fill="#495057"))
         y += 20
         for start in range(0, len(captured), PER_LINE):
             for i, convoy in enumerate(captured[start : start + PER_LINE]):
@@ -270,11 +327,15 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
             y += 28
     y += 4
     frame = rect(2, y0 + 2, WIDTH - 4, y - y0 - 4, rx=8, fill="#f1f3f5", stroke="#ced4da")
-    label = (
-        f"{side.get('name', '')}: {points_text(total)} points, {len(at_sea)} at sea, {len(in_port)} in port, "
-        f"{len(captured)} captured"
+    label = _(
+        "{side}: {points} points, {at_sea} at sea, {in_port} in port, {captured} captured",
+        side=str(side.get("name", "")),
+        points=in_points(total),
+        at_sea=len(at_sea),
+        in_port=len(in_port),
+        captured=len(captured),
     )
-    return group(label, [frame, *body]), y
+    return group(_told(label), [frame, *body]), y
 
 
 def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
@@ -283,24 +344,35 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     marks = Changed(changed)
     names = [p.get("name", "") for p in data.get("players", ())]
     phase = data.get("phase", "")
+    number, stock = int(data.get("round", 1)), int(data.get("stock", 0))
     if phase == "over":
-        status = "Round over"
+        status = _.pgettext("picture", "Round over")
     elif phase == "deal":
-        status = "Before the deal"
+        status = _("Before the deal")
     else:
-        status = f"Turn {data.get('turn', 0)} · {_name(names, data.get('to_play'))} to play"
+        status = _(
+            "Turn {turn} · {player} to play", turn=int(data.get("turn", 0)), player=_name(names, data.get("to_play"))
+        )
     head = [
-        text(MARGIN, 22, f"Milles Nautiques · round {data.get('round', 1)}", 18, font_weight="bold"),
-        text(MARGIN, 42, f"{status} · stock {data.get('stock', 0)}", 14, class_=None),
+        text(MARGIN, 22, _told(_("Milles Nautiques · round {round}", round=number)), 18, font_weight="bold"),
+        text(MARGIN, 42, _told(_("{status} · stock {stock}", status=status, stock=stock)), 14, class_=None),
     ]
     if marks("stock") or marks("to_play") or marks("phase"):
         head.insert(0, rect(2, 28, WIDTH - 4, 20, rx=4, fill="#fff4e6"))
-    body = [group(f"{status}, {data.get('stock', 0)} cards in the stock", head)]
+    body = [group(_told(_("{status}, {stock} cards in the stock", status=status, stock=stock)), head)]
     y = 52.0
     for side in data.get("sides", ()):
         panel, y = _side_panel(y, side, data, _Table(names, marks, phase == "over"))
         body.append(panel)
         y += 4
-    sides = " against ".join(s.get("name", "") for s in data.get("sides", ()))
-    title = f"Milles Nautiques, round {data.get('round', 1)}: {sides}"
-    return document(WIDTH, y + 4, title, body, description=status)
+    title = _("Milles Nautiques, round {round}: {sides}", round=number, sides=_against(data.get("sides", ())))
+    return document(WIDTH, y + 4, _told(title), body, description=_told(status))
+
+
+def _against(sides: Sequence[dict[str, Any]]) -> str | Message:
+    """The sides facing each other: "Alain against Bea against Claire"."""
+    names = [str(side.get("name", "")) for side in sides]
+    line: str | Message = names[0] if names else ""
+    for name in names[1:]:
+        line = _("{first} against {then}", first=line, then=name)
+    return line

@@ -16,6 +16,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.i18n import Catalogue
 from domain.milles_nautiques.catalogue import (
     ARRIVAL_MILES,
     BY_NAME,
@@ -56,6 +57,8 @@ from domain.milles_nautiques.scoring import ROUND_TARGET, points
 from domain.milles_nautiques.state import Consequence, Convoy, Hand, Ship, State
 from domain.ruleset import RuleError
 
+_ = Catalogue("domain.milles_nautiques")
+
 # ---------------------------------------------------------------------------------------------- validate
 
 
@@ -63,13 +66,13 @@ def validate(state: State, event: MillesNautiquesEvent) -> None:
     """Raise RuleError if `event` cannot have happened at `state` (G-1)."""
     handler = _VALIDATORS.get(type(event))
     if handler is None:
-        raise RuleError("G-1", "unknown_event", "This is not a Milles Nautiques event.")
+        raise RuleError("G-1", "unknown_event", _("This is not a Milles Nautiques event."))
     handler(state, event)
 
 
 def _known_card(card: str) -> None:
     if card not in BY_NAME:
-        raise RuleError("MN-1", "unknown_card", f"There is no {card!r} card in the deck.", card=card)
+        raise RuleError("MN-1", "unknown_card", _("There is no {card} card in the deck.", card=repr(card)), card=card)
 
 
 def _identify(state: State, card: str, copies: int = 1, revealing: bool = False) -> None:
@@ -81,7 +84,11 @@ def _identify(state: State, card: str, copies: int = 1, revealing: bool = False)
         raise RuleError(
             "G-2",
             "too_many_copies",
-            f"The deck holds only {COUNTS[index]} of {BY_NAME[card].label}; the record already places them all.",
+            _(
+                "The deck holds only {count} of {card}; the record already places them all.",
+                count=COUNTS[index],
+                card=BY_NAME[card].label,
+            ),
             card=card,
         )
     if card in CONVOY_CARDS and not revealing:
@@ -93,7 +100,7 @@ def _convoy_room(state: State, copies: int) -> None:
     hidden = sum(1 for c in state.convoys if c.card is None)
     named = sum(state.seen[INDEX[card]] for card in CONVOY_CARDS)
     if hidden + named + copies > CONVOY_COUNT:
-        raise RuleError("G-2", "too_many_copies", "Every convoy card of the deck is already placed.")
+        raise RuleError("G-2", "too_many_copies", _("Every convoy card of the deck is already placed."))
 
 
 def _in_hand(state: State, seat: int, card: str, copies: int = 1) -> None:
@@ -103,7 +110,11 @@ def _in_hand(state: State, seat: int, card: str, copies: int = 1) -> None:
     from_unknown = max(0, copies - hand.known.count(card))
     if from_unknown > hand.unknown:
         raise RuleError(
-            "G-2", "not_in_hand", f"{state.names[seat]} does not hold {BY_NAME[card].label}.", seat=seat, card=card
+            "G-2",
+            "not_in_hand",
+            _("{player} does not hold {card}.", player=state.names[seat], card=BY_NAME[card].label),
+            seat=seat,
+            card=card,
         )
     if from_unknown:
         _identify(state, card, from_unknown)
@@ -112,29 +123,33 @@ def _in_hand(state: State, seat: int, card: str, copies: int = 1) -> None:
 def _turn(state: State, seat: int, drawing: bool = False) -> None:
     """MN-2: only the player whose turn it is acts, drawing first, then playing one card."""
     if state.phase in ("over", "reveal"):
-        raise RuleError("MN-15", "round_over", "The round is over.")
+        raise RuleError("MN-15", "round_over", _("The round is over."))
     if state.phase == "deal":
-        raise RuleError("MN-2", "not_dealt", "The cards have not been dealt yet.")
+        raise RuleError("MN-2", "not_dealt", _("The cards have not been dealt yet."))
     if not 0 <= seat < len(state.hands):
-        raise RuleError("MN-2", "no_such_seat", f"There is no seat {seat} at this table.", seat=seat)
+        raise RuleError("MN-2", "no_such_seat", _("There is no seat {seat} at this table.", seat=seat), seat=seat)
     if seat != state.to_play:
         raise RuleError(
-            "MN-2", "not_your_turn", f"It is {state.names[state.to_play]}'s turn.", seat=seat, to_play=state.to_play
+            "MN-2",
+            "not_your_turn",
+            _("It is {player}'s turn.", player=state.names[state.to_play]),
+            seat=seat,
+            to_play=state.to_play,
         )
     if drawing and state.phase == "play":
-        raise RuleError("MN-2", "already_drew", "This turn's card has been drawn: now play or discard.")
+        raise RuleError("MN-2", "already_drew", _("This turn's card has been drawn: now play or discard."))
     if not drawing and state.phase != "play":
-        raise RuleError("MN-2", "draw_first", "Draw from the stock before playing.")
+        raise RuleError("MN-2", "draw_first", _("Draw from the stock before playing."))
 
 
 def _at_sea(state: State, number: int) -> Convoy:
     convoy = state.convoy(number)
     if convoy is None:
-        raise RuleError("MN-3", "no_such_convoy", f"No convoy {number} has been laid.", convoy=number)
+        raise RuleError("MN-3", "no_such_convoy", _("No convoy {convoy} has been laid.", convoy=number), convoy=number)
     if convoy.status == "arrived":
-        raise RuleError("MN-4", "convoy_arrived", "That convoy has arrived: it takes no more cards.", convoy=number)
+        raise RuleError("MN-4", "convoy_arrived", _("That convoy has arrived: it takes no more cards."), convoy=number)
     if convoy.status == "destroyed":
-        raise RuleError("MN-12", "convoy_destroyed", "That convoy has been destroyed.", convoy=number)
+        raise RuleError("MN-12", "convoy_destroyed", _("That convoy has been destroyed."), convoy=number)
     return convoy
 
 
@@ -153,23 +168,23 @@ def _own(state: State, seat: int, convoy: Convoy) -> bool:
 def _validate_dealt(state: State, event: Dealt) -> None:
     count = len(state.hands)
     if state.phase != "deal":
-        raise RuleError("MN-2", "already_dealt", "The cards of this round have been dealt.")
+        raise RuleError("MN-2", "already_dealt", _("The cards of this round have been dealt."))
     if not 0 <= event.dealer < count:
-        raise RuleError("MN-19", "no_such_dealer", "The dealer must be one of the players.", dealer=event.dealer)
+        raise RuleError("MN-19", "no_such_dealer", _("The dealer must be one of the players."), dealer=event.dealer)
     if state.dealer is not None and event.dealer != state.dealer:
         raise RuleError(
             "MN-19",
             "wrong_dealer",
-            f"{state.names[state.dealer]} deals this round.",
+            _("{player} deals this round.", player=state.names[state.dealer]),
             dealer=event.dealer,
             expected=state.dealer,
         )
     if event.hands and len(event.hands) != count:
-        raise RuleError("MN-2", "bad_deal", "A deal lists the known cards of every seat, or none.")
+        raise RuleError("MN-2", "bad_deal", _("A deal lists the known cards of every seat, or none."))
     copies: dict[str, int] = {}
     for seat, cards in enumerate(event.hands):
         if len(cards) > HAND_SIZE:
-            raise RuleError("MN-2", "bad_deal", "Each player is dealt six cards.", seat=seat)
+            raise RuleError("MN-2", "bad_deal", _("Each player is dealt six cards."), seat=seat)
         for card in cards:
             _known_card(card)
             copies[card] = copies.get(card, 0) + 1
@@ -191,20 +206,22 @@ def _validate_convoy_placed(state: State, event: ConvoyPlaced) -> None:
         # must still be a convoy card the record has not placed.
         if state.hands[event.seat].unknown < 1:
             raise RuleError(
-                "G-2", "hidden_card_not_in_hand", "The record knows every card of this hand: name the convoy laid."
+                "G-2", "hidden_card_not_in_hand", _("The record knows every card of this hand: name the convoy laid.")
             )
         _convoy_room(state, 1)
     else:
         _known_card(event.card)
         if event.card not in CONVOY_CARDS:
-            raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[event.card].label} is not a convoy.", card=event.card)
+            raise RuleError(
+                "MN-3", "not_a_convoy", _("{card} is not a convoy.", card=BY_NAME[event.card].label), card=event.card
+            )
         _in_hand(state, event.seat, event.card)
     row = state.rows[state.side_of[event.seat]]
     if not 0 <= event.position <= len(row):
         raise RuleError(
             "MN-3",
             "bad_position",
-            f"A convoy goes at either end of the row or between two convoys (0 to {len(row)}).",
+            _("A convoy goes at either end of the row or between two convoys (0 to {last}).", last=len(row)),
             position=event.position,
         )
 
@@ -212,35 +229,35 @@ def _validate_convoy_placed(state: State, event: ConvoyPlaced) -> None:
 def _validate_miles(state: State, event: MilesPlayed) -> None:
     _known_card(event.card)
     if event.card not in MILES_CARDS:
-        raise RuleError("MN-4", "not_miles", f"{BY_NAME[event.card].label} is not a miles card.")
+        raise RuleError("MN-4", "not_miles", _("{card} is not a miles card.", card=BY_NAME[event.card].label))
     convoy = _play_on(state, event.seat, event.convoy, event.card)
     if not _own(state, event.seat, convoy):
-        raise RuleError("MN-4", "not_your_convoy", "Miles go on your own (your team's) convoys.")
+        raise RuleError("MN-4", "not_your_convoy", _("Miles go on your own (your team's) convoys."))
     if convoy.battle:
-        raise RuleError("MN-4", "stopped_by_battle", "A convoy in a naval battle takes no miles.")
+        raise RuleError("MN-4", "stopped_by_battle", _("A convoy in a naval battle takes no miles."))
     if convoy.storm and BY_NAME[event.card].miles > STORM_MAX_MILES:
         raise RuleError(
-            "MN-10", "storm_limit", "A convoy in a storm takes only 200, 400 or 600 miles.", card=event.card
+            "MN-10", "storm_limit", _("A convoy in a storm takes only 200, 400 or 600 miles."), card=event.card
         )
 
 
 def _validate_alert(state: State, event: AlertPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "alert")
     if _own(state, event.seat, convoy):
-        raise RuleError("MN-5", "own_convoy", "An alert goes on an opponent's convoy.")
+        raise RuleError("MN-5", "own_convoy", _("An alert goes on an opponent's convoy."))
     if convoy.alert:
-        raise RuleError("MN-5", "already_alerted", "That convoy already has an alert.")
+        raise RuleError("MN-5", "already_alerted", _("That convoy already has an alert."))
     if convoy.neutral:
-        raise RuleError("MN-11", "neutral", "A neutral convoy cannot be alerted.")
+        raise RuleError("MN-11", "neutral", _("A neutral convoy cannot be alerted."))
     # MN-22: a convoy in a storm may be alerted; only the attacks it allows wait (MN-10).
 
 
 def _validate_alert_ended(state: State, event: AlertEnded) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "end_of_alert")
     if not _own(state, event.seat, convoy):
-        raise RuleError("MN-5", "not_your_convoy", "An end of alert saves your own (your team's) convoy.")
+        raise RuleError("MN-5", "not_your_convoy", _("An end of alert saves your own (your team's) convoy."))
     if not convoy.alert:
-        raise RuleError("MN-5", "no_alert", "That convoy has no alert to end.")
+        raise RuleError("MN-5", "no_alert", _("That convoy has no alert to end."))
 
 
 def battle_tied(battle: tuple[Ship, ...]) -> bool:
@@ -256,34 +273,34 @@ def battle_tied(battle: tuple[Ship, ...]) -> bool:
 def _validate_warship(state: State, event: WarshipPlayed) -> None:
     _known_card(event.ship)
     if event.ship not in WARSHIPS:
-        raise RuleError("MN-6", "not_a_warship", f"{BY_NAME[event.ship].label} is not a warship.")
+        raise RuleError("MN-6", "not_a_warship", _("{card} is not a warship.", card=BY_NAME[event.ship].label))
     if event.paired and event.ship != "submarine":
-        raise RuleError("MN-6", "only_submarines_pair", "Only two submarines may be played together.")
+        raise RuleError("MN-6", "only_submarines_pair", _("Only two submarines may be played together."))
     _turn(state, event.seat)
     _in_hand(state, event.seat, event.ship, 2 if event.paired else 1)
     convoy = _at_sea(state, event.convoy)
     if convoy.neutral:
-        raise RuleError("MN-11", "neutral", "No warship may fight for or against a neutral convoy.")
+        raise RuleError("MN-11", "neutral", _("No warship may fight for or against a neutral convoy."))
     if convoy.storm:
-        raise RuleError("MN-10", "in_storm", "No naval battle against a convoy in a storm.")
+        raise RuleError("MN-10", "in_storm", _("No naval battle against a convoy in a storm."))
     attacking = not _own(state, event.seat, convoy)
     if attacking and not convoy.alert:
-        raise RuleError("MN-6", "no_alert", "A naval attack needs an alert on the convoy.")
+        raise RuleError("MN-6", "no_alert", _("A naval attack needs an alert on the convoy."))
     if not convoy.battle:
         if not attacking:
-            raise RuleError("MN-6", "nothing_to_defend", "There is no battle on this convoy to defend.")
+            raise RuleError("MN-6", "nothing_to_defend", _("There is no battle on this convoy to defend."))
         return
     if battle_tied(convoy.battle):
         return  # MN-6: either side restarts a tied battle with any ship, even a weaker one.
     top = convoy.battle[-1]
     if attacking == top.attacking:
-        raise RuleError("MN-6", "ships_alternate", "The other side must answer the ship on top first.")
+        raise RuleError("MN-6", "ships_alternate", _("The other side must answer the ship on top first."))
     strength = PAIRED_SUBMARINES_STRENGTH if event.paired else BY_NAME[event.ship].strength
     if strength < top.strength:
         raise RuleError(
             "MN-6",
             "too_weak",
-            "A ship must be at least as strong as the ship on top of the battle.",
+            _("A ship must be at least as strong as the ship on top of the battle."),
             strength=strength,
             top=top.strength,
         )
@@ -292,17 +309,17 @@ def _validate_warship(state: State, event: WarshipPlayed) -> None:
 def _validate_plane(state: State, event: PlanePlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "plane")
     if _own(state, event.seat, convoy):
-        raise RuleError("MN-7", "own_convoy", "Planes attack an opponent's convoy.")
+        raise RuleError("MN-7", "own_convoy", _("Planes attack an opponent's convoy."))
     if convoy.neutral:
-        raise RuleError("MN-11", "neutral", "No plane may attack a neutral convoy.")
+        raise RuleError("MN-11", "neutral", _("No plane may attack a neutral convoy."))
     if convoy.storm:
-        raise RuleError("MN-10", "in_storm", "No plane may attack a convoy in a storm.")
+        raise RuleError("MN-10", "in_storm", _("No plane may attack a convoy in a storm."))
     if convoy.plane is not None and convoy.plane != event.seat:
         # MN-7, MN-18: the second plane comes from the player who laid the first, even a partner.
         raise RuleError(
             "MN-7",
             "second_plane_other_player",
-            f"Only {state.names[convoy.plane]}, who laid the first plane, may lay the second.",
+            _("Only {player}, who laid the first plane, may lay the second.", player=state.names[convoy.plane]),
             first=convoy.plane,
         )
 
@@ -310,37 +327,37 @@ def _validate_plane(state: State, event: PlanePlayed) -> None:
 def _validate_plane_hit(state: State, event: PlaneHit) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "plane_hit")
     if not _own(state, event.seat, convoy):
-        raise RuleError("MN-7", "not_your_convoy", "A plane-hit defends your own (your team's) convoy.")
+        raise RuleError("MN-7", "not_your_convoy", _("A plane-hit defends your own (your team's) convoy."))
     if convoy.plane is None:
-        raise RuleError("MN-7", "no_plane", "There is no plane on that convoy.")
+        raise RuleError("MN-7", "no_plane", _("There is no plane on that convoy."))
 
 
 def _validate_mine(state: State, event: MineLaid) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "mine")
     if _own(state, event.seat, convoy):
-        raise RuleError("MN-8", "own_convoy", "A mine goes on an opponent's convoy.")
+        raise RuleError("MN-8", "own_convoy", _("A mine goes on an opponent's convoy."))
     if convoy.mine is not None:
         # Gap reading (see the package docstring): one mine at a time on a convoy.
-        raise RuleError("MN-8", "already_mined", "That convoy already has a mine.")
+        raise RuleError("MN-8", "already_mined", _("That convoy already has a mine."))
 
 
 def _validate_minesweeper(state: State, event: MinesweeperPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "minesweeper")
     if not _own(state, event.seat, convoy):
-        raise RuleError("MN-8", "not_your_convoy", "A minesweeper clears your own (your team's) convoy.")
+        raise RuleError("MN-8", "not_your_convoy", _("A minesweeper clears your own (your team's) convoy."))
     if convoy.mine is None:
-        raise RuleError("MN-8", "no_mine", "There is no mine on that convoy.")
+        raise RuleError("MN-8", "no_mine", _("There is no mine on that convoy."))
 
 
 def _validate_radar(state: State, event: RadarPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "radar")
     if _own(state, event.seat, convoy):
-        raise RuleError("MN-9", "own_convoy", "You cannot detect your own (your team's) convoys.")
+        raise RuleError("MN-9", "own_convoy", _("You cannot detect your own (your team's) convoys."))
     if convoy.detected:
-        raise RuleError("MN-9", "already_detected", "That convoy is already detected.")
+        raise RuleError("MN-9", "already_detected", _("That convoy is already detected."))
     row = state.rows[convoy.side]
     if event.convoy not in (row[0], row[-1]):
-        raise RuleError("MN-9", "not_at_an_end", "A radar detects only the convoy at either end of a row.")
+        raise RuleError("MN-9", "not_at_an_end", _("A radar detects only the convoy at either end of a row."))
     if event.revealed is not None:
         _check_revealed_card(state, convoy, event.revealed)
         if convoy.card is None:
@@ -350,12 +367,12 @@ def _validate_radar(state: State, event: RadarPlayed) -> None:
 def _check_revealed_card(state: State, convoy: Convoy, card: str) -> None:
     _known_card(card)
     if card not in CONVOY_CARDS:
-        raise RuleError("MN-3", "not_a_convoy", f"{BY_NAME[card].label} is not a convoy.", card=card)
+        raise RuleError("MN-3", "not_a_convoy", _("{card} is not a convoy.", card=BY_NAME[card].label), card=card)
     if convoy.card is not None and convoy.card != card:
         raise RuleError(
             "G-2",
             "contradicts_record",
-            f"The record has convoy {convoy.number} as {BY_NAME[convoy.card].label}.",
+            _("The record has convoy {convoy} as {card}.", convoy=convoy.number, card=BY_NAME[convoy.card].label),
             convoy=convoy.number,
         )
 
@@ -363,24 +380,24 @@ def _check_revealed_card(state: State, convoy: Convoy, card: str) -> None:
 def _validate_storm(state: State, event: StormPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "storm")
     if convoy.storm:
-        raise RuleError("MN-10", "already_in_storm", "That convoy is already in a storm.")
+        raise RuleError("MN-10", "already_in_storm", _("That convoy is already in a storm."))
     if convoy.battle:
-        raise RuleError("MN-10", "battle_on_convoy", "No storm on a convoy in a naval battle.")
+        raise RuleError("MN-10", "battle_on_convoy", _("No storm on a convoy in a naval battle."))
 
 
 def _validate_fair_sea(state: State, event: FairSeaPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "fair_sea")
     if not convoy.storm:
-        raise RuleError("MN-10", "no_storm", "A fair sea ends a storm; that convoy is in none.")
+        raise RuleError("MN-10", "no_storm", _("A fair sea ends a storm; that convoy is in none."))
 
 
 def _validate_neutral(state: State, event: NeutralFlagPlayed) -> None:
     convoy = _play_on(state, event.seat, event.convoy, "neutral_flag")
     if not _own(state, event.seat, convoy):
-        raise RuleError("MN-11", "not_your_convoy", "The neutral flag goes on your own (your team's) convoy.")
+        raise RuleError("MN-11", "not_your_convoy", _("The neutral flag goes on your own (your team's) convoy."))
     if convoy.alert or convoy.plane is not None or convoy.battle:
         raise RuleError(
-            "MN-11", "under_attack", "The neutral flag goes only on a convoy with no alert, plane or battle."
+            "MN-11", "under_attack", _("The neutral flag goes only on a convoy with no alert, plane or battle.")
         )
 
 
@@ -391,22 +408,27 @@ def _validate_discard(state: State, event: Discarded) -> None:
 
 def _validate_revealed(state: State, event: ConvoysRevealed) -> None:
     if state.phase == "deal":
-        raise RuleError("MN-2", "not_dealt", "No convoy has been laid yet.")
+        raise RuleError("MN-2", "not_dealt", _("No convoy has been laid yet."))
     if state.phase == "over":
-        raise RuleError("MN-15", "round_over", "The round is over and scored.")
+        raise RuleError("MN-15", "round_over", _("The round is over and scored."))
     if not event.convoys:
-        raise RuleError("G-2", "empty_reveal", "A reveal names at least one convoy.")
+        raise RuleError("G-2", "empty_reveal", _("A reveal names at least one convoy."))
     numbers = [item.convoy for item in event.convoys]
     if len(set(numbers)) != len(numbers):
-        raise RuleError("G-2", "revealed_twice", "Each convoy is revealed once.")
+        raise RuleError("G-2", "revealed_twice", _("Each convoy is revealed once."))
     copies: dict[str, int] = {}
     for item in event.convoys:
         convoy = state.convoy(item.convoy)
         if convoy is None:
-            raise RuleError("MN-3", "no_such_convoy", f"No convoy {item.convoy} has been laid.", convoy=item.convoy)
+            raise RuleError(
+                "MN-3", "no_such_convoy", _("No convoy {convoy} has been laid.", convoy=item.convoy), convoy=item.convoy
+            )
         if convoy.card is not None:
             raise RuleError(
-                "G-2", "already_known", f"The record already knows convoy {item.convoy}.", convoy=item.convoy
+                "G-2",
+                "already_known",
+                _("The record already knows convoy {convoy}.", convoy=item.convoy),
+                convoy=item.convoy,
             )
         _check_revealed_card(state, convoy, item.card)
         copies[item.card] = copies.get(item.card, 0) + 1
@@ -462,7 +484,7 @@ def _take(state: State, seat: int, card: str, copies: int = 1) -> State:
     known = list(hand.known)
     unknown = hand.unknown
     identified: list[str] = []
-    for _ in range(copies):
+    for _copy in range(copies):
         if card in known:
             known.remove(card)
         else:
@@ -587,7 +609,7 @@ def _next_turn(state: State) -> State:
     """Pass the turn to the left; a player with no card once the stock is empty is passed over, but
     his battles and mines still come due."""
     seat = state.to_play
-    for _ in range(len(state.hands)):
+    for _seat in range(len(state.hands)):
         seat = (seat + 1) % len(state.hands)
         state = _start_of_turn(state, seat)
         if state.phase in ("reveal", "over"):

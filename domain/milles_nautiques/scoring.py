@@ -193,6 +193,11 @@ def result(state: State, viewer: Viewer) -> Result:
     )
 
 
+def in_points(half_points: int) -> float:
+    """Half-points as the number of points a message says: 26.5, written "26,5" in French."""
+    return half_points / 2
+
+
 def points_text(half_points: int) -> str:
     """Half-points as people read points: 53 -> "26.5", 54 -> "27" (scores are kept in half-points)."""
     whole, half = divmod(half_points, 2)

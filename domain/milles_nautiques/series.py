@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.milles_nautiques.scoring import GAME_TARGET, points_text
+from domain.i18n import Catalogue
+from domain.milles_nautiques.scoring import GAME_TARGET, in_points
 from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
+
+_ = Catalogue("domain.milles_nautiques")
 
 
 def side_labels(setup: Setup) -> dict[int, str]:
@@ -22,16 +25,22 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     """Cumulative half-points over finished rounds in order. The game ends at the end of the round in
     which a side reaches 200 points; the highest total wins, and a tie at the top plays another round."""
     if not games:
-        return SeriesStatus(target=GAME_TARGET, totals={}, finished=False, note="No round has been played yet.")
+        return SeriesStatus(
+            target=GAME_TARGET, totals={}, finished=False, note=_("No round has been played yet.").english()
+        )
     labels = side_labels(games[0].setup)
     totals = dict.fromkeys(sorted(set(labels.values())), 0)
     winners: tuple[str, ...] = ()
     for number, game in enumerate(games, start=1):
         if winners:
-            raise RuleError("MN-17", "game_over", f"The game was won after round {number - 1}.", round=number)
+            raise RuleError(
+                "MN-17", "game_over", _("The game was won after round {round}.", round=number - 1), round=number
+            )
         _same_table(labels, game.setup, number)
         if not game.result.finished:
-            raise RuleError("MN-17", "round_not_finished", f"Round {number} is not finished.", round=number)
+            raise RuleError(
+                "MN-17", "round_not_finished", _("Round {round} is not finished.", round=number), round=number
+            )
         scored: set[str] = set()
         for player in game.result.players:
             label = labels[player.seat]
@@ -49,7 +58,9 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             totals=totals,
             finished=True,
             winners=winners,
-            note=f"{winners[0]} wins the game with {points_text(totals[winners[0]])} points.",
+            note=_(
+                "{winner} wins the game with {points} points.", winner=winners[0], points=in_points(totals[winners[0]])
+            ).english(),
         )
     dealer = last.options.get("dealer")
     next_dealer = None
@@ -58,10 +69,10 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
         next_dealer = next(p.player_id for p in last.players if p.seat == seat)
     best = max(totals.values())
     note = (
-        "The leaders are level past 200 points: another round is played."
+        _("The leaders are level past 200 points: another round is played.")
         if best >= GAME_TARGET
-        else "Another round is needed: nobody has 200 points yet."
-    )
+        else _("Another round is needed: nobody has 200 points yet.")
+    ).english()
     return SeriesStatus(target=GAME_TARGET, totals=totals, finished=False, next_dealer=next_dealer, note=note)
 
 
@@ -79,7 +90,11 @@ def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
         raise RuleError(
             "MN-17",
             "wrong_round",
-            f"This is round {number} of the game, not round {stated}.",
+            _(
+                "This is round {round} of the game, not round {stated}.",
+                round=number,
+                stated=stated if isinstance(stated, int) else str(stated),
+            ),
             round=number,
             stated=stated,
         )
@@ -91,7 +106,7 @@ def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
             raise RuleError(
                 "MN-19",
                 "wrong_dealer",
-                f"{name} deals round {number}: the deal passes to the left.",
+                _("{player} deals round {round}: the deal passes to the left.", player=name, round=number),
                 round=number,
                 dealer=dealer,
                 expected=expected,
@@ -104,6 +119,6 @@ def _same_table(labels: dict[int, str], setup: Setup, number: int) -> None:
         raise RuleError(
             "MN-17",
             "different_players",
-            "Every round of a game is played by the same players in the same seats.",
+            _("Every round of a game is played by the same players in the same seats."),
             round=number,
         )

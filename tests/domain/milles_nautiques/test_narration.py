@@ -17,7 +17,7 @@ from domain.milles_nautiques.events import (
     RevealedConvoy,
     WarshipPlayed,
 )
-from domain.milles_nautiques.narration import points_text
+from domain.milles_nautiques.scoring import points_text
 from domain.ruleset import Narration, Viewer
 from tests.domain.milles_nautiques.harness import Scene, laid_and_sailed_in
 
