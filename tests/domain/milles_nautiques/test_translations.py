@@ -15,7 +15,7 @@ from domain.milles_nautiques.events import ConvoyPlaced, Drew, MilesPlayed
 from domain.record import Folded, decoder, fold
 from domain.ruleset import Narration, Viewer
 from service.i18n import ENGLISH, Translator
-from tests.domain.milles_nautiques.scene import Scene, laid_and_sailed_in
+from tests.domain.milles_nautiques.harness import Scene, laid_and_sailed_in
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 N = "\u202f"  # the French thousands separator
