@@ -61,7 +61,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.i18n import Message, english
+from domain.i18n import Arg, Message, english
 from domain.ruleset import Player, Result
 from projections.contract import Points, as_points
 from projections.errors import ProjectionError
@@ -603,7 +603,7 @@ class _Explainer:
             out.append((tuple(group), said))
         return out
 
-    def _names(self, group: Sequence[str]) -> str | Message:
+    def _names(self, group: Sequence[str]) -> Arg:
         return listed([self.name(p) for p in group])
 
     def _explain(self, group: list[str], index: int, *, opening: bool = False) -> Message:
