@@ -18,23 +18,11 @@ from tests.projections.leagues import duel, league
 from tests.projections.test_campaigns import ALAIN as ALAIN_ID
 from tests.projections.test_campaigns import BEA as BEA_ID
 from tests.projections.test_campaigns import CAMPAIGN, GAMES, played
+from tests.projections.test_standings import CYCLE, CYCLE_LEAGUE
 from tests.support.tally import RULESET, Rolled
 
-# The cycle of the standings tests: each of Cleo, Dan and Eve beats one of the others and draws a guest,
-# so head-to-head leaves them level and Sonneborn–Berger ranks them (Eve 7.5, Cleo 6, Dan 4.5).
-CYCLE = [
-    duel("a", 1, "cleo", "dan", "W"),
-    duel("b", 2, "dan", "eve", "W"),
-    duel("c", 3, "eve", "cleo", "W"),
-    duel("d", 4, "cleo", "g1", "D"),
-    duel("e", 5, "dan", "g2", "D"),
-    duel("f", 6, "eve", "g3", "D"),
-    duel("g", 7, "g1", "g4", "W"),
-    duel("h", 8, "g3", "g4", "W"),
-    duel("i", 9, "g3", "g5", "W"),
-]
-CHAIN = league(("cleo", "dan", "eve"), Scoring(win_draw_loss=(3, 1, 0)), ("points", "head_to_head", "sonneborn_berger"))
-
+# The cycle of the standings tests: head-to-head leaves Cleo, Dan and Eve level and Sonneborn–Berger ranks
+# them (Eve 7.5, Cleo 6, Dan 4.5).
 TIE = {
     "en": "Eve, Cleo and Dan have 4 points each. They beat each other once each: head-to-head does not separate "
     "them; Sonneborn–Berger does: Eve 7.5, Cleo 6, Dan 4.5.",
@@ -52,13 +40,13 @@ SEPARATION = {
 
 @pytest.mark.parametrize("language", ["en", "fr", "es"])
 def test_a_tie_break_chain_and_its_separations_are_told_in_the_readers_language(language: str) -> None:
-    table = standings(CHAIN, CYCLE, words=Translator(language))
+    table = standings(CYCLE_LEAGUE, CYCLE, words=Translator(language))
     (tie,) = table.ties
     assert tie.players == ("eve", "cleo", "dan")
     assert tie.text == TIE[language]
     assert table.separations[0].text == SEPARATION[language]
     # Only the words change: the numbers and the order are the English table's.
-    english = standings(CHAIN, CYCLE)
+    english = standings(CYCLE_LEAGUE, CYCLE)
     assert [(r.player_id, r.tie_breaks) for r in table.rows] == [(r.player_id, r.tie_breaks) for r in english.rows]
 
 
