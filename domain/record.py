@@ -135,8 +135,11 @@ class Folded:
                 raise RuleError(
                     "G-3",
                     "correction_too_long",
-                    _(
+                    # English says "the 1 events" as it always has; a language may word the one event apart.
+                    _.ngettext(
                         "A correction can void at most the {in_effect} events still in effect.",
+                        "A correction can void at most the {in_effect} events still in effect.",
+                        self.effective_count,
                         in_effect=self.effective_count,
                     ),
                     voids=event.voids,

@@ -90,13 +90,6 @@ _CRITERION_FIRST = {
     "buchholz": _.pgettext("criterion, starting a sentence", "Buchholz"),
     "games_played": _.pgettext("criterion, starting a sentence", "Games played, fewer first"),
 }
-# What a tie on the chain's first criterion is counted in ("3 points each").
-_UNIT = {
-    "points": _.pgettext("unit", "points"),
-    "wins": _.pgettext("unit", "wins"),
-    "score": _.pgettext("unit", "points of score"),
-    "games_played": _.pgettext("unit", "games"),
-}
 _NOTES = {
     "not finished": _("not finished"),
     "outside the league's period": _("outside the league's period"),
@@ -106,6 +99,23 @@ _NOTES = {
 
 CRITERIA: tuple[str, ...] = tuple(_CRITERION)
 """The criteria a league may chain, in no particular order (see the module docstring)."""
+
+
+def _unit(criterion: str, value: Points) -> Message:
+    """What a tie on the chain's first criterion is counted in ("3 points each"): English says "points"
+    whatever the number, a language whose words agree with it ("1 point", "2 points") says it by the
+    whole part of the value (French reads 1.5 as singular too)."""
+    count = int(value)
+    if criterion == "points":
+        return _.ngettext("points", "points", count)
+    if criterion == "wins":
+        return _.ngettext("wins", "wins", count)
+    if criterion == "score":
+        return _.ngettext("points of score", "points of score", count)
+    if criterion == "games_played":
+        return _.ngettext("games", "games", count)
+    return _CRITERION[criterion]
+
 
 # What one point of each criterion is in its exact integer value, given the score scale `s` (score
 # units per point): league points and scores are kept in 1/s points, pairwise results in half-games
@@ -597,7 +607,7 @@ class _Explainer:
                 "{players} have {value} {unit} each. {explanation}.",
                 players=self._names(group),
                 value=value,
-                unit=_UNIT.get(first, _CRITERION[first]),
+                unit=_unit(first, value),
                 explanation=self._explain(group, 1, opening=True),
             )
             out.append((tuple(group), said))

@@ -31,6 +31,11 @@ def test_a_correction_longer_than_the_events_in_effect_is_refused_in_french_and_
     assert refusal.message == "A correction can void at most the 2 events still in effect."
     assert Translator("fr")(refusal.said) == "Une correction peut annuler au plus les 2 événements encore en vigueur."
     assert Translator("es")(refusal.said) == "Una corrección puede anular como mucho los 2 eventos aún en vigor."
+    # English has always said "the 1 events"; French and Spanish say the one event as one.
+    single = _refusal(lambda: fold(RULESET, [STARTED, Rolled(seat=0, face=3)]).check(Correction(voids=2)))
+    assert single.message == "A correction can void at most the 1 events still in effect."
+    assert Translator("fr")(single.said) == "Une correction peut annuler au plus le seul événement encore en vigueur."
+    assert Translator("es")(single.said) == "Una corrección puede anular como mucho el único evento aún en vigor."
 
 
 def test_an_empty_correction_and_a_second_start_are_refused_in_french_and_spanish() -> None:

@@ -59,7 +59,7 @@ def test_a_chain_that_leaves_players_level_says_so_in_french_and_spanish() -> No
         "they share a rank."
     )
     assert standings(level, games, words=Translator("fr")).ties[0].text == (
-        "Ana et Bob ont 1 points chacun. Le critère « victoires » ne les départage pas ; rien dans l'ordre des "
+        "Ana et Bob ont 1 point chacun. Le critère « victoires » ne les départage pas ; rien dans l'ordre des "
         "critères ne départage Ana et Bob : ils partagent un rang."
     )
     assert standings(level, games, words=Translator("es")).separations[0].text == "Ana y Bob están empatados."
