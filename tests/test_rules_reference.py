@@ -150,6 +150,7 @@ def test_a_translated_reference_has_the_english_ones_ids_in_order_and_cites_the_
     assert translated.rule_ids == english.rule_ids
     for ours, theirs in zip(english.entries, translated.entries, strict=True):
         assert theirs.title and theirs.text and theirs.title != ours.title, f"{theirs.rule_id}: not translated"
+        assert "/" not in theirs.source or "/" in ours.source, f"{theirs.rule_id}: a source names a book, not a path"
         # A source is a book and its sections: the sections are quoted as the book prints them, in any language.
         # The English may also quote its own words ("three" read as at most three), which a translation says
         # in its language (« trois »): the translation quotes the English quotes, in order, less those.
