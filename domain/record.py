@@ -12,7 +12,10 @@ from typing import Any, Union
 
 import msgspec
 
+from domain.i18n import Catalogue
 from domain.ruleset import Event, RuleError, Ruleset, Setup
+
+_ = Catalogue("domain")
 
 
 class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started"):
@@ -124,15 +127,21 @@ class Folded:
     def check(self, event: Any) -> None:
         """Raise RuleError if `event` cannot be appended now."""
         if isinstance(event, GameStarted):
-            raise RuleError("G-5", "already_started", "This game has already started.")
+            raise RuleError("G-5", "already_started", _("This game has already started."))
         if isinstance(event, Correction):
             if event.voids < 1:
-                raise RuleError("G-3", "empty_correction", "A correction must void at least one event.")
+                raise RuleError("G-3", "empty_correction", _("A correction must void at least one event."))
             if event.voids > self.effective_count:
                 raise RuleError(
                     "G-3",
                     "correction_too_long",
-                    f"A correction can void at most the {self.effective_count} events still in effect.",
+                    # English says "the 1 events" as it always has; a language may word the one event apart.
+                    _.ngettext(
+                        "A correction can void at most the {in_effect} events still in effect.",
+                        "A correction can void at most the {in_effect} events still in effect.",
+                        self.effective_count,
+                        in_effect=self.effective_count,
+                    ),
                     voids=event.voids,
                     in_effect=self.effective_count,
                 )
@@ -173,7 +182,11 @@ def effective_events_of(events: Sequence[Any]) -> list[tuple[int, Any]]:
 def start(ruleset: Ruleset, started: GameStarted, version: int = 1) -> Folded:
     """The fold after the stream's first event."""
     if started.ruleset != ruleset.name:
-        raise RuleError("G-5", "wrong_ruleset", f"This record is of {started.ruleset}, not {ruleset.name}.")
+        raise RuleError(
+            "G-5",
+            "wrong_ruleset",
+            _("This record is of {recorded}, not {ruleset}.", recorded=started.ruleset, ruleset=ruleset.name),
+        )
     return Folded(ruleset, started.setup, ruleset.initial(started.setup), version, None)
 
 
@@ -182,7 +195,7 @@ def fold(ruleset: Ruleset, events: Iterable[Any]) -> Folded:
     iterator = iter(events)
     first = next(iterator, None)
     if not isinstance(first, GameStarted):
-        raise RuleError("G-5", "missing_start", "A game's record must start with its set-up.")
+        raise RuleError("G-5", "missing_start", _("A game's record must start with its set-up."))
     folded = start(ruleset, first)
     for event in iterator:
         folded = folded.apply(event)

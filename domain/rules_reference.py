@@ -5,6 +5,10 @@ A file is Markdown: a first line `# <Title> rules reference`, an intro, then one
 level-2 heading `## <ID>: <short title>` followed by paragraphs and a last paragraph `Source: ...`.
 This module parses such a file into frozen structs; it reads only the packages' own files
 (importlib.resources), as the catalogues do.
+
+The same reference in French and Spanish sits beside it (`RULES.fr.md`, `RULES.es.md`): the same ids in
+the same order, the same sources, with the first line and the source label in that language (see
+`LANGUAGES`). A language whose file a package lacks reads the English one.
 """
 
 from __future__ import annotations
@@ -20,10 +24,44 @@ from domain.ruleset import Ruleset
 
 FILE_NAME = "RULES.md"
 GENERAL_PACKAGE = "domain"
+DEFAULT_LANGUAGE = "en"
 RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
-_TITLE = re.compile(r"^# (?P<title>.+) rules reference\s*$")
+_QUOTED = re.compile(r'"([^"]+)"')
 _ENTRY = re.compile(rf"^## (?P<id>{RULE_ID.pattern}): (?P<title>\S.*?)\s*$")
-_SOURCE = "Source: "
+
+
+class Language(msgspec.Struct, frozen=True, kw_only=True):
+    """How a reference file in one language writes its fixed words: the first line (`title`, a pattern
+    with a `title` group; `shape` says it to a writer) and the label of the source paragraph."""
+
+    title: re.Pattern[str]
+    shape: str
+    source: str
+
+
+LANGUAGES: dict[str, Language] = {
+    "en": Language(
+        title=re.compile(r"^# (?P<title>.+) rules reference\s*$"), shape="# <Title> rules reference", source="Source: "
+    ),
+    # "Règles de Milles Nautiques", "Règles d'Atlantic Storm", "Règles générales": the title after the elided
+    # or plain "de".
+    "fr": Language(
+        title=re.compile(r"^# Règles (?:de |d'|du )?(?P<title>.+?) : référence\s*$"),
+        shape="# Règles de <Titre> : référence",
+        source="Source : ",
+    ),
+    "es": Language(
+        title=re.compile(r"^# Reglas (?:de |del )?(?P<title>.+?): referencia\s*$"),
+        shape="# Reglas de <Título>: referencia",
+        source="Fuente: ",
+    ),
+}
+"""The languages a rules reference is written in, English first (the reference every other follows)."""
+
+
+def file_name(language: str = DEFAULT_LANGUAGE) -> str:
+    """The file a package's reference in `language` is kept in: `RULES.md`, `RULES.fr.md`, ..."""
+    return FILE_NAME if language == DEFAULT_LANGUAGE else f"RULES.{language}.md"
 
 
 class RulesReferenceError(ValueError):
@@ -62,11 +100,14 @@ class RulesReference(msgspec.Struct, frozen=True, kw_only=True):
 EMPTY = RulesReference(title="", intro="", entries=())
 
 
-def parse(text: str) -> RulesReference:
-    """Parse a rules reference; raise RulesReferenceError where it strays from the format."""
+def parse(text: str, language: str = DEFAULT_LANGUAGE) -> RulesReference:
+    """Parse a rules reference written in `language`; raise RulesReferenceError where it strays from
+    the format."""
+    words = LANGUAGES[language]
+    source_label = words.source
     lines = text.splitlines()
-    if not lines or not (title := _TITLE.match(lines[0])):
-        raise RulesReferenceError("line 1: the first line must be '# <Title> rules reference'")
+    if not lines or not (title := words.title.match(lines[0])):
+        raise RulesReferenceError(f"line 1: the first line must be '{words.shape}'")
     intro: list[str] = []
     entries: list[RuleEntry] = []
     heading: tuple[int, re.Match[str]] | None = None
@@ -78,11 +119,13 @@ def parse(text: str) -> RulesReference:
         number, match = heading
         # The entry ends with its source: a line `Source: ...`, which Markdown may wrap over several lines.
         lines = "\n".join(body).strip().splitlines()
-        starts = [i for i, line in enumerate(lines) if line.startswith(_SOURCE)]
+        starts = [i for i, line in enumerate(lines) if line.startswith(source_label)]
         at = starts[-1] if starts else len(lines)
         text, last = "\n".join(lines[:at]), " ".join(lines[at:])
         if not starts or "" in lines[at:]:
-            raise RulesReferenceError(f"line {number}: entry {match['id']} must end with a 'Source: ...' paragraph")
+            raise RulesReferenceError(
+                f"line {number}: entry {match['id']} must end with a '{source_label}...' paragraph"
+            )
         if any(e.rule_id == match["id"] for e in entries):
             raise RulesReferenceError(f"line {number}: entry {match['id']} appears twice")
         entries.append(
@@ -90,7 +133,7 @@ def parse(text: str) -> RulesReference:
                 rule_id=match["id"],
                 title=match["title"],
                 text=text.strip(),
-                source=" ".join(last[len(_SOURCE) :].split()),
+                source=" ".join(last[len(source_label) :].split()),
             )
         )
 
@@ -109,19 +152,29 @@ def parse(text: str) -> RulesReference:
     return RulesReference(title=title["title"].strip(), intro="\n".join(intro).strip(), entries=tuple(entries))
 
 
+def cited_sections(source: str) -> tuple[str, ...]:
+    """The sections a source quotes (`"Cartes alerte"`), in order: they are quoted as the book prints
+    them whatever the reference's language, so a translation cites the same ones."""
+    return tuple(_QUOTED.findall(source))
+
+
 @cache
-def load(package: str) -> RulesReference:
-    """The rules reference a package ships (its `RULES.md`), or an empty one when it has none."""
+def load(package: str, language: str = DEFAULT_LANGUAGE) -> RulesReference:
+    """The rules reference a package ships in `language` (its `RULES.md`, `RULES.fr.md`...): the English
+    one where it has none in that language (or the language is not one of `LANGUAGES`), an empty one
+    where it has none at all."""
+    if language not in LANGUAGES:
+        language = DEFAULT_LANGUAGE
     try:
-        text = resources.files(package).joinpath(FILE_NAME).read_text(encoding="utf-8")
+        text = resources.files(package).joinpath(file_name(language)).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        return EMPTY
-    return parse(text)
+        return EMPTY if language == DEFAULT_LANGUAGE else load(package)
+    return parse(text, language)
 
 
-def general() -> RulesReference:
+def general(language: str = DEFAULT_LANGUAGE) -> RulesReference:
     """The general rules (G-1 ...) every ruleset shares."""
-    return load(GENERAL_PACKAGE)
+    return load(GENERAL_PACKAGE, language)
 
 
 def package_of(ruleset: Ruleset) -> str:
@@ -133,17 +186,17 @@ def package_of(ruleset: Ruleset) -> str:
     return str(module.__package__ or module.__name__)
 
 
-def of_ruleset(ruleset: Ruleset) -> RulesReference:
+def of_ruleset(ruleset: Ruleset, language: str = DEFAULT_LANGUAGE) -> RulesReference:
     """A game's own rules reference (without the general rules)."""
     package = package_of(ruleset)
-    return EMPTY if package == GENERAL_PACKAGE else load(package)
+    return EMPTY if package == GENERAL_PACKAGE else load(package, language)
 
 
-def entries_for(ruleset: Ruleset) -> tuple[RuleEntry, ...]:
+def entries_for(ruleset: Ruleset, language: str = DEFAULT_LANGUAGE) -> tuple[RuleEntry, ...]:
     """Every rule a ruleset's refusals may name: the general rules, then the game's own."""
-    return general().entries + of_ruleset(ruleset).entries
+    return general(language).entries + of_ruleset(ruleset, language).entries
 
 
-def entry_for(ruleset: Ruleset, rule_id: str) -> RuleEntry | None:
+def entry_for(ruleset: Ruleset, rule_id: str, language: str = DEFAULT_LANGUAGE) -> RuleEntry | None:
     """The entry for `rule_id` under a ruleset (general or the game's own), if there is one."""
-    return general().get(rule_id) or of_ruleset(ruleset).get(rule_id)
+    return general(language).get(rule_id) or of_ruleset(ruleset, language).get(rule_id)

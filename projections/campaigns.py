@@ -20,10 +20,12 @@ from collections.abc import Iterable
 
 import msgspec
 
+from domain.i18n import Message, english
 from domain.ruleset import Result, RuleError, Ruleset, SeriesGame, SeriesStatus, Setup
 from projections.contract import Points, points_of, score_scale, series_next
 from projections.errors import ProjectionError
 from projections.standings import Removal
+from projections.words import Teller, _
 
 
 class Campaign(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,9 +72,26 @@ class CampaignStatus(msgspec.Struct, frozen=True, kw_only=True):
     """Games taken out of the campaign and put back, oldest first."""
 
 
-def campaign_status(ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame]) -> CampaignStatus:
-    """Walk a campaign's games in order, with the series status after every one of them."""
-    return _Walk(ruleset, campaign, games).status()
+def campaign_status(
+    ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame], *, words: Teller = english
+) -> CampaignStatus:
+    """Walk a campaign's games in order, with the series status after every one of them; `words` says
+    the steps' notes in the reader's language (English by default)."""
+    return _Walk(ruleset, campaign, games, words).status()
+
+
+def refused_note(refusal: RuleError) -> Message:
+    """The note of a game the series rules refuse: the rule and its refusal (as the game told it)."""
+    return _("refused by rule {rule_id}: {refusal}", rule_id=refusal.rule_id, refusal=refusal.said)
+
+
+def pending_note(waiting: str) -> Message:
+    """The note of a game after the first unfinished one, which the campaign waits for."""
+    return _("pending: the campaign waits for game {game_id}", game_id=waiting)
+
+
+DECIDED_NOTE = _("played after the campaign was decided")
+WAITING_NOTE = _("not finished: the campaign waits for this game")
 
 
 def admit(ruleset: Ruleset, campaign: Campaign, earlier: Iterable[CampaignGame], game: CampaignGame) -> None:
@@ -94,7 +113,9 @@ def admit(ruleset: Ruleset, campaign: Campaign, earlier: Iterable[CampaignGame],
 class _Walk:
     """The campaign's games walked in order (see the module docstring for how each counts)."""
 
-    def __init__(self, ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame]) -> None:
+    def __init__(
+        self, ruleset: Ruleset, campaign: Campaign, games: Iterable[CampaignGame], words: Teller = english
+    ) -> None:
         if ruleset.name != campaign.ruleset:
             raise ProjectionError(
                 "wrong_ruleset",
@@ -104,6 +125,7 @@ class _Walk:
             )
         self.ruleset = ruleset
         self.campaign = campaign
+        self.words = words
         self.scale = score_scale(ruleset)
         self.accepted: list[SeriesGame] = []  # the games the series rules let follow, finished or not
         self.counted: list[SeriesGame] = []
@@ -119,28 +141,28 @@ class _Walk:
             check_players(campaign, game)
             refusal = self.refusal(game.setup)
             if refusal is not None:
-                self._step(game, f"refused by rule {refusal.rule_id}: {refusal.message}", refusal.rule_id)
+                self._step(game, refused_note(refusal), refusal.rule_id)
                 continue
             series_game = SeriesGame(setup=game.setup, result=game.result)
             self.accepted.append(series_game)
             if self.series.finished:
-                self._step(game, "played after the campaign was decided")
+                self._step(game, DECIDED_NOTE)
             elif waiting is not None:
-                self._step(game, f"pending: the campaign waits for game {waiting}")
+                self._step(game, pending_note(waiting))
             elif not game.result.finished:
                 waiting = game.game_id
-                self._step(game, "not finished: the campaign waits for this game")
+                self._step(game, WAITING_NOTE)
             else:
                 try:
                     series = ruleset.series_status((*self.counted, series_game))
                 except RuleError as error:  # the series rules refuse it after all: listed, not counted
                     self.accepted.pop()
-                    self._step(game, f"refused by rule {error.rule_id}: {error.message}", error.rule_id)
+                    self._step(game, refused_note(error), error.rule_id)
                     continue
                 self.counted.append(series_game)
                 self.series = series
                 self.unit = self.unit or game.result.score_unit
-                self._step(game, "", counted=True)
+                self._step(game, None, counted=True)
 
     def refusal(self, setup: Setup) -> RuleError | None:
         """Why the series rules refuse `setup` after the accepted games, or None."""
@@ -153,14 +175,14 @@ class _Walk:
             return error
         return None
 
-    def _step(self, game: CampaignGame, note: str, rule_id: str = "", *, counted: bool = False) -> None:
+    def _step(self, game: CampaignGame, note: Message | None, rule_id: str = "", *, counted: bool = False) -> None:
         self.steps.append(
             CampaignStep(
                 game_id=game.game_id,
                 counted=counted,
                 status=self.series,
                 points=points_of(self.series.totals, self.scale),
-                note=note,
+                note="" if note is None else self.words(note),
                 rule_id=rule_id,
             )
         )

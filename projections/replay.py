@@ -23,10 +23,12 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Message, english
 from domain.record import Correction, Folded, GameStarted, effective_events_of, event_tag, start
 from domain.ruleset import Player, Ruleset, Setup, Viewer
 from projections.diff import Change, diff
 from projections.errors import ProjectionError
+from projections.words import Teller, _, listed
 
 Chapters = tuple[tuple[str, int], ...]
 
@@ -94,14 +96,15 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     last_event: bytes
 
 
-def replay(ruleset: Ruleset, events: Sequence[Any], viewer: Viewer) -> Replay:
+def replay(ruleset: Ruleset, events: Sequence[Any], viewer: Viewer, *, words: Teller = english) -> Replay:
     """Narrate a whole stream (its `GameStarted` first) in one fold, each line told as `viewer` may know
-    it (G-2: the public's replay never names a card the public has not seen)."""
+    it (G-2: the public's replay never names a card the public has not seen) and in the reader's language
+    (`words`: English by default)."""
     started = _started(ruleset, events)
-    folded, first = opening(ruleset, events)
+    folded, first = opening(ruleset, events, words=words)
     steps = [first]
     for version, event in enumerate(events[1:], start=2):
-        folded, _ = tell(ruleset, folded, event, version, steps, viewer)
+        folded, _voided = tell(ruleset, folded, event, version, steps, viewer, words=words)
     return Replay(
         ruleset=started.ruleset,
         ruleset_version=started.ruleset_version,
@@ -111,38 +114,52 @@ def replay(ruleset: Ruleset, events: Sequence[Any], viewer: Viewer) -> Replay:
     )
 
 
-def opening(ruleset: Ruleset, events: Sequence[Any]) -> tuple[Folded, Step]:
-    """The fold after a stream's `GameStarted`, and its step 1."""
+def opening(ruleset: Ruleset, events: Sequence[Any], *, words: Teller = english) -> tuple[Folded, Step]:
+    """The fold after a stream's `GameStarted`, and its step 1 (told with `words`)."""
     started = _started(ruleset, events)
     return start(ruleset, started), Step(
-        version=1, type=event_tag(started), text=_narrate_start(ruleset, started.setup)
+        version=1, type=event_tag(started), text=words(start_line(ruleset, started.setup))
     )
 
 
 def tell(
-    ruleset: Ruleset, folded: Folded, event: Any, version: int, steps: list[Step], viewer: Viewer
+    ruleset: Ruleset,
+    folded: Folded,
+    event: Any,
+    version: int,
+    steps: list[Step],
+    viewer: Viewer,
+    *,
+    words: Teller = english,
 ) -> tuple[Folded, list[int]]:
     """Narrate event `version` as `viewer` may know it (G-2); it follows `folded` and `steps` (the steps so
     far): its step is added to `steps`, and the steps a correction voids are marked in place. Returns the
     fold after it and the versions it voided. A step's narration depends only on the stream up to it, so a
-    live stream tells each new step once, with this, as it comes."""
+    live stream tells each new step once, with this, as it comes. `words` says it in the reader's language
+    (a game's line that is not a message yet stays English)."""
     if isinstance(event, Correction):
-        in_effect = {v for v, _ in folded.effective_events()}
+        in_effect = {v for v, _event in folded.effective_events()}
         after = folded.apply(event, version)
-        still = {v for v, _ in after.effective_events()}
+        still = {v for v, _event in after.effective_events()}
         voided = sorted(in_effect - still)
         for old in voided:
             steps[old - 1] = msgspec.structs.replace(steps[old - 1], voided=True, voided_by=version)
         # A correction happens where the table was: it keeps the previous step's chapters.
         steps.append(
-            Step(version=version, type=event_tag(event), text=_narrate_correction(event), chapters=steps[-1].chapters)
+            Step(
+                version=version,
+                type=event_tag(event),
+                text=words(correction_line(event)),
+                chapters=steps[-1].chapters,
+            )
         )
         return after, voided
     after = folded.apply(event, version)
     told = ruleset.narrate(folded.state, event, after.state, viewer)
     # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
     chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
-    steps.append(Step(version=version, type=event_tag(event), text=told.text, seat=told.seat, chapters=chapters))
+    text = told.text if told.message is None else words(told.message)
+    steps.append(Step(version=version, type=event_tag(event), text=text, seat=told.seat, chapters=chapters))
     return after, []
 
 
@@ -291,24 +308,31 @@ def _check_step(events: Sequence[Any], step: int) -> None:
         raise ProjectionError("no_such_step", f"This game has steps 1 to {len(events)}.", step=step, steps=len(events))
 
 
-def _narrate_start(ruleset: Ruleset, setup: Setup) -> str:
+def start_line(ruleset: Ruleset, setup: Setup) -> Message:
+    """Step 1's line: the game and who plays it (by team, where it is played by teams)."""
     players = sorted(setup.players, key=lambda p: p.seat)
     if any(p.team is not None for p in players):
         teams: dict[int | None, list[str]] = {}
         for player in players:
             teams.setdefault(player.team, []).append(player.name)
-        sides = [f"{_and(names)} (team {team})" if team is not None else _and(names) for team, names in teams.items()]
-        return f"A game of {ruleset.title} starts: {' against '.join(sides)}."
-    return f"A game of {ruleset.title} starts with {_and([p.name for p in players])}."
+        sides = [
+            _("{players} (team {team})", players=listed(names), team=team) if team is not None else listed(names)
+            for team, names in teams.items()
+        ]
+        against = sides[0]
+        for side in sides[1:]:
+            against = _("{side} against {other}", side=against, other=side)
+        return _("A game of {game} starts: {sides}.", game=ruleset.title, sides=against)
+    return _("A game of {game} starts with {players}.", game=ruleset.title, players=listed([p.name for p in players]))
 
 
-def _narrate_correction(event: Correction) -> str:
-    voids = "the last event" if event.voids == 1 else f"the last {event.voids} events"
-    reason = f" ({event.reason})" if event.reason else ""
-    return f"Correction: voids {voids}{reason}."
-
-
-def _and(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+def correction_line(event: Correction) -> Message:
+    """A correction's line: how many events it voids, and why where it says."""
+    if event.reason:
+        return _.ngettext(
+            "Correction: voids the last event ({reason}).",
+            "Correction: voids the last {count} events ({reason}).",
+            event.voids,
+            reason=event.reason,
+        )
+    return _.ngettext("Correction: voids the last event.", "Correction: voids the last {count} events.", event.voids)

@@ -61,25 +61,61 @@ from typing import Literal
 
 import msgspec
 
+from domain.i18n import Arg, Message, english
 from domain.ruleset import Player, Result
 from projections.contract import Points, as_points
 from projections.errors import ProjectionError
+from projections.words import Teller, _, listed
 
 Outcome = Literal["win", "draw", "loss", "void"]
 
-_CRITERION_TEXT = {
-    "points": "points",
-    "wins": "wins",
-    "score": "score",
-    "score_difference": "score difference",
-    "head_to_head": "head-to-head",
-    "sonneborn_berger": "Sonneborn–Berger",
-    "buchholz": "Buchholz",
-    "games_played": "games played, fewer first",
+_CRITERION = {
+    "points": _.pgettext("criterion", "points"),
+    "wins": _.pgettext("criterion", "wins"),
+    "score": _.pgettext("criterion", "score"),
+    "score_difference": _.pgettext("criterion", "score difference"),
+    "head_to_head": _.pgettext("criterion", "head-to-head"),
+    "sonneborn_berger": _.pgettext("criterion", "Sonneborn–Berger"),
+    "buchholz": _.pgettext("criterion", "Buchholz"),
+    "games_played": _.pgettext("criterion", "games played, fewer first"),
 }
+# The same names where an explanation's first sentence starts with one.
+_CRITERION_FIRST = {
+    "points": _.pgettext("criterion, starting a sentence", "Points"),
+    "wins": _.pgettext("criterion, starting a sentence", "Wins"),
+    "score": _.pgettext("criterion, starting a sentence", "Score"),
+    "score_difference": _.pgettext("criterion, starting a sentence", "Score difference"),
+    "head_to_head": _.pgettext("criterion, starting a sentence", "Head-to-head"),
+    "sonneborn_berger": _.pgettext("criterion, starting a sentence", "Sonneborn–Berger"),
+    "buchholz": _.pgettext("criterion, starting a sentence", "Buchholz"),
+    "games_played": _.pgettext("criterion, starting a sentence", "Games played, fewer first"),
+}
+_NOTES = {
+    "not finished": _("not finished"),
+    "outside the league's period": _("outside the league's period"),
+    "void: played, no points": _("void: played, no points"),
+}
+"""Why a game line does not count, or counts without points (`GameLine.note`, in English)."""
 
-CRITERIA: tuple[str, ...] = tuple(_CRITERION_TEXT)
+CRITERIA: tuple[str, ...] = tuple(_CRITERION)
 """The criteria a league may chain, in no particular order (see the module docstring)."""
+
+
+def _unit(criterion: str, value: Points) -> Message:
+    """What a tie on the chain's first criterion is counted in ("3 points each"): English says "points"
+    whatever the number, a language whose words agree with it ("1 point", "2 points") says it by the
+    whole part of the value (French reads 1.5 as singular too)."""
+    count = int(value)
+    if criterion == "points":
+        return _.ngettext("points", "points", count)
+    if criterion == "wins":
+        return _.ngettext("wins", "wins", count)
+    if criterion == "score":
+        return _.ngettext("points of score", "points of score", count)
+    if criterion == "games_played":
+        return _.ngettext("games", "games", count)
+    return _CRITERION[criterion]
+
 
 # What one point of each criterion is in its exact integer value, given the score scale `s` (score
 # units per point): league points and scores are kept in 1/s points, pairwise results in half-games
@@ -258,12 +294,13 @@ def standings(
     scale: int = 1,
     names: Mapping[str, str] | None = None,
     extra_points: Mapping[str, int] | None = None,
+    words: Teller = english,
 ) -> Standings:
     """The league table from the games assigned to it, counting only those finished on or before
     the date `as_of` (the date of `finished_at`; None: every game given). `scale` is the ruleset's score
     units per point (league points are then kept in 1/scale points); `names` the members' names (else
     the names they played under); `extra_points` league points given outside games (a tournament's
-    byes)."""
+    byes). `words` says the explanations and notes in the reader's language (English by default)."""
     check_league(league)
     if isinstance(as_of, datetime):
         # A timestamp would compare differently from a date (and is a date to Python): refuse it.
@@ -279,7 +316,7 @@ def standings(
         if as_of is not None and game.finished_at.date() > as_of:
             continue
         line = _count(league, game, scale)
-        lines.append(line)
+        lines.append(msgspec.structs.replace(line, note=words(note_message(line.note))) if line.note else line)
         if line.counted:
             counted.append((game, {entry.player_id: entry for entry in line.entries}))
             names.update((p.player_id, p.name) for p in game.players if p.player_id not in names)
@@ -314,8 +351,11 @@ def standings(
                 score_difference_exact=base["score_difference"],
             )
         )
-    separations = [_separate(upper, lower, league.tie_breaks) for upper, lower in pairwise(rows)]
-    ties = _Explainer(tally, league.tie_breaks, scale, names).ties(order, values)
+    separations = [_separate(upper, lower, league.tie_breaks, words) for upper, lower in pairwise(rows)]
+    ties = [
+        Tie(players=players, text=words(said))
+        for players, said in _Explainer(tally, league.tie_breaks, scale, names).ties(order, values)
+    ]
     return Standings(
         league_id=league.league_id,
         as_of=as_of,
@@ -450,7 +490,7 @@ class _Tally:
         if criterion == "sonneborn_berger":
             return sum(half * self.points.get(b, 0) for b, half in met)
         if criterion == "buchholz":
-            return sum(self.points.get(b, 0) for b, _ in met)
+            return sum(self.points.get(b, 0) for b, _half in met)
         raise ProjectionError("unknown_criterion", f"Unknown ranking criterion {criterion!r}.")
 
 
@@ -495,7 +535,32 @@ def _read(criterion: str, value: int, scale: int) -> Points:
     return as_points(value, _PER_POINT[criterion](scale))
 
 
-def _separate(upper: Row, lower: Row, criteria: Sequence[str]) -> Separation:
+def note_message(note: str) -> Message:
+    """A game line's note (`GameLine.note`, in English) as a message to tell in another language."""
+    return _NOTES[note]
+
+
+def separation_message(upper: Row, lower: Row, criterion: str) -> Message:
+    """Why `upper` is above `lower` (adjacent rows), `criterion` the first of the chain on which they
+    differ (`tied` when none does): what `Separation.text` says."""
+    if criterion == "tied":
+        return _("{upper} and {lower} are tied.", upper=upper.name, lower=lower.name)
+    return _(
+        "{upper} is above {lower} on {criterion} ({upper_value} to {lower_value}).",
+        upper=upper.name,
+        lower=lower.name,
+        criterion=_CRITERION[criterion],
+        upper_value=_number(upper.tie_break_points[criterion]),
+        lower_value=_number(lower.tie_break_points[criterion]),
+    )
+
+
+def _number(value: Points | None) -> Points:
+    assert value is not None, "a criterion that separates two rows has a value for both"
+    return value
+
+
+def _separate(upper: Row, lower: Row, criteria: Sequence[str], words: Teller) -> Separation:
     for criterion in criteria:
         above, below = upper.tie_breaks[criterion], lower.tie_breaks[criterion]
         if above != below:
@@ -505,11 +570,13 @@ def _separate(upper: Row, lower: Row, criteria: Sequence[str]) -> Separation:
                 criterion=criterion,
                 upper_value=above,
                 lower_value=below,
-                text=f"{upper.name} is above {lower.name} on {_CRITERION_TEXT[criterion]} "
-                f"({upper.tie_break_points[criterion]} to {lower.tie_break_points[criterion]}).",
+                text=words(separation_message(upper, lower, criterion)),
             )
     return Separation(
-        upper=upper.player_id, lower=lower.player_id, criterion="tied", text=f"{upper.name} and {lower.name} are tied."
+        upper=upper.player_id,
+        lower=lower.player_id,
+        criterion="tied",
+        text=words(separation_message(upper, lower, "tied")),
     )
 
 
@@ -525,44 +592,73 @@ class _Explainer:
     def name(self, player: str) -> str:
         return self.names.get(player, player)
 
-    def ties(self, order: Sequence[str], values: Mapping[str, Sequence[int | None]]) -> list[Tie]:
-        out: list[Tie] = []
+    def ties(
+        self, order: Sequence[str], values: Mapping[str, Sequence[int | None]]
+    ) -> list[tuple[tuple[str, ...], Message]]:
+        """Each group level on the chain's first criterion, and how the rest of the chain ranked it."""
+        out: list[tuple[tuple[str, ...], Message]] = []
         first = self.criteria[0]
-        for _, run in groupby(order, key=lambda p: values[p][0]):
+        for _key, run in groupby(order, key=lambda p: values[p][0]):
             group = list(run)
             if len(group) < 2:
                 continue
             value = _read(first, self.tally.value(first, group[0], group), self.scale)
-            opening = f"{self._names(group)} have {value} {_UNIT_TEXT.get(first, _CRITERION_TEXT[first])} each"
-            rest = self._explain(group, 1)
-            text = f"{opening}. {rest[0].upper()}{rest[1:]}."
-            out.append(Tie(players=tuple(group), text=text))
+            said = _(
+                "{players} have {value} {unit} each. {explanation}.",
+                players=self._names(group),
+                value=value,
+                unit=_unit(first, value),
+                explanation=self._explain(group, 1, opening=True),
+            )
+            out.append((tuple(group), said))
         return out
 
-    def _names(self, group: Sequence[str]) -> str:
-        names = [self.name(p) for p in group]
-        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    def _names(self, group: Sequence[str]) -> Arg:
+        return listed([self.name(p) for p in group])
 
-    def _explain(self, group: list[str], index: int) -> str:
+    def _explain(self, group: list[str], index: int, *, opening: bool = False) -> Message:
+        """How the chain from `criteria[index]` on ranks `group`; `opening`: the sentence starts with it."""
         if index == len(self.criteria):
-            return f"nothing in the chain separates {self._names(group)}: they share a rank"
+            if opening:
+                return _("Nothing in the chain separates {players}: they share a rank", players=self._names(group))
+            return _("nothing in the chain separates {players}: they share a rank", players=self._names(group))
         criterion = self.criteria[index]
-        label = _CRITERION_TEXT[criterion]
+        label = (_CRITERION_FIRST if opening else _CRITERION)[criterion]
         keyed = {p: self.tally.value(criterion, p, group) for p in group}
         if len(set(keyed.values())) == 1:
-            prefix = self._cycle(group) if criterion == "head_to_head" else ""
-            return f"{prefix}{label} does not separate them; " + self._explain(group, index + 1)
+            rest = self._explain(group, index + 1)
+            if criterion == "head_to_head":
+                return _(
+                    "{cycle}: {criterion} does not separate them; {rest}",
+                    cycle=self._cycle(group, opening=opening),
+                    criterion=_CRITERION[criterion],
+                    rest=rest,
+                )
+            if opening:
+                return _.pgettext("opening", "{criterion} does not separate them; {rest}", criterion=label, rest=rest)
+            return _("{criterion} does not separate them; {rest}", criterion=label, rest=rest)
         sign = 1 if criterion == "games_played" else -1
         ordered = sorted(group, key=lambda p: sign * keyed[p])
-        said = ", ".join(f"{self.name(p)} {_read(criterion, keyed[p], self.scale)}" for p in ordered)
-        parts = [f"{label} does: {said}"]
-        for _, run in groupby(ordered, key=lambda p: keyed[p]):
+        said: str | Message = ""
+        for index_in_order, p in enumerate(ordered):
+            one = _("{player} {value}", player=self.name(p), value=_read(criterion, keyed[p], self.scale))
+            said = one if index_in_order == 0 else _("{first}, {then}", first=said, then=one)
+        if opening:
+            told = _.pgettext("opening", "{criterion} does: {said}", criterion=label, said=said)
+        else:
+            told = _("{criterion} does: {said}", criterion=label, said=said)
+        for _key, run in groupby(ordered, key=lambda p: keyed[p]):
             level = list(run)
             if len(level) > 1:
-                parts.append(f"between {self._names(level)}, " + self._explain(level, index + 1))
-        return "; ".join(parts)
+                told = _(
+                    "{first}; between {players}, {rest}",
+                    first=told,
+                    players=self._names(level),
+                    rest=self._explain(level, index + 1),
+                )
+        return told
 
-    def _cycle(self, group: Sequence[str]) -> str:
+    def _cycle(self, group: Sequence[str], *, opening: bool) -> Message:
         """What happened between the players of a group that head-to-head leaves level."""
         among = set(group)
         wins: dict[str, int] = {}
@@ -574,12 +670,18 @@ class _Explainer:
                     draws += half == 1
         counts = {wins.get(p, 0) for p in group}
         if not wins:
-            return "they did not play each other: "
+            return _("They did not play each other") if opening else _("they did not play each other")
         if draws == 0 and len(counts) == 1:
             each = counts.pop()
-            times = {1: "once", 2: "twice"}.get(each, f"{each} times")
-            return f"they beat each other {times} each: "
-        return "they scored the same against each other: "
-
-
-_UNIT_TEXT = {"points": "points", "wins": "wins", "score": "points of score", "games_played": "games"}
+            if each == 1:
+                return _("They beat each other once each") if opening else _("they beat each other once each")
+            if each == 2:
+                return _("They beat each other twice each") if opening else _("they beat each other twice each")
+            if opening:
+                return _.ngettext(
+                    "They beat each other {count} time each", "They beat each other {count} times each", each
+                )
+            return _.ngettext("they beat each other {count} time each", "they beat each other {count} times each", each)
+        if opening:
+            return _("They scored the same against each other")
+        return _("they scored the same against each other")

@@ -31,9 +31,11 @@ from typing import Literal
 
 import msgspec
 
+from domain.i18n import Message, english
 from domain.ruleset import Event
 from projections.errors import ProjectionError
 from projections.standings import League, LeagueGame, Scoring, Standings, check_league, standings
+from projections.words import Teller, _
 
 System = Literal["round_robin", "swiss", "tables"]
 SEARCH_BUDGET = 200_000
@@ -338,6 +340,20 @@ def swiss(
     raise AssertionError("the last level has no constraint and always pairs")  # pragma: no cover
 
 
+RELAXED = {
+    "sides": _("Side balance was dropped: two players who owe the same side could be paired."),
+    "one_bye": _("One bye per player was dropped: the bye could go to a player who has had one."),
+    "no_repeat": _("No repeat pairing was dropped: two players could meet again."),
+}
+"""What each constraint a Swiss round had to drop (`Round.relaxed`, `RoundPaired.relaxed`) means, to
+show beside the round (its code stays the round's record)."""
+
+
+def relaxed_message(constraint: str) -> Message:
+    """The sentence that says a round dropped `constraint` (one of `RELAXED`)."""
+    return RELAXED[constraint]
+
+
 def _swiss_level(
     order: list[str], past: History, level: set[str], steps: list[int]
 ) -> tuple[list[tuple[str, str]], str | None] | None:
@@ -433,7 +449,7 @@ def _repeats(group: Sequence[str], past: History) -> int:
 
 def _improve(groups: list[list[str]], past: History, passes: int = 4) -> None:
     """Swap players between tables while a swap lowers the repeat meetings (first improvement, in order)."""
-    for _ in range(passes):
+    for _pass in range(passes):
         improved = False
         for i, j in combinations(range(len(groups)), 2):
             for x in range(len(groups[i])):
@@ -485,10 +501,15 @@ def as_league(tournament: Tournament) -> League:
 
 
 def tournament_standings(
-    tournament: Tournament, games: Mapping[str, LeagueGame], after_round: int | None = None, *, scale: int = 1
+    tournament: Tournament,
+    games: Mapping[str, LeagueGame],
+    after_round: int | None = None,
+    *,
+    scale: int = 1,
+    words: Teller = english,
 ) -> Standings:
     """The standings after round `after_round` (default: the latest): the games attached to the rounds
-    so far, and the points of their byes."""
+    so far, and the points of their byes; `words` says their explanations in the reader's language."""
     last = len(tournament.rounds) if after_round is None else after_round
     if not 0 <= last <= len(tournament.rounds):
         raise ProjectionError("no_such_round", f"There is no round {last}.", round=last)
@@ -498,7 +519,9 @@ def tournament_standings(
     for paired in rounds:
         for player in paired.byes:
             byes[player] = byes.get(player, 0) + tournament.definition.bye_points
-    return standings(as_league(tournament), played, scale=scale, names=tournament.names(), extra_points=byes)
+    return standings(
+        as_league(tournament), played, scale=scale, names=tournament.names(), extra_points=byes, words=words
+    )
 
 
 def check_definition(definition: TournamentCreated, player_counts: Sequence[int]) -> None:

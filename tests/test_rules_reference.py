@@ -19,6 +19,7 @@ from tests.support.rulesets import RULESETS
 ROOT = Path(__file__).resolve().parents[1]
 THIS_FILE = Path(__file__).resolve()
 CODE_DIRS = ("domain", "projections", "service")
+LANGUAGES = tuple(rules_reference.LANGUAGES)
 CITED = re.compile(r"\b(G|MN|AS|M44)(-[A-Z0-9]+)+\b")
 # Which ruleset's file holds the ids of each prefix (G: the general file, served under every ruleset).
 RULESET_OF_PREFIX = {"MN": "milles-nautiques", "AS": "atlantic-storm", "M44": "memoire-44"}
@@ -61,20 +62,21 @@ def cited_ids() -> dict[str, set[str]]:
     return ids
 
 
-def reference_for_prefix(prefix: str) -> tuple[str, rules_reference.RulesReference]:
-    """The file (package) that must hold the ids of `prefix`, and its parsed content."""
+def reference_for_prefix(prefix: str, language: str = "en") -> tuple[str, rules_reference.RulesReference]:
+    """The file (package) that must hold the ids of `prefix`, and its parsed content in `language`."""
     if prefix == "G":
-        return rules_reference.GENERAL_PACKAGE, rules_reference.general()
+        return rules_reference.GENERAL_PACKAGE, rules_reference.general(language)
     ruleset = RULESETS.get(RULESET_OF_PREFIX[prefix])
-    return rules_reference.package_of(ruleset), rules_reference.of_ruleset(ruleset)
+    return rules_reference.package_of(ruleset), rules_reference.of_ruleset(ruleset, language)
 
 
-def test_every_rule_id_the_code_raises_or_cites_has_an_entry_in_its_games_reference() -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_rule_id_the_code_raises_or_cites_has_an_entry_in_its_games_reference(language: str) -> None:
     missing: dict[str, list[str]] = {}
     for rule_id, files in sorted(cited_ids().items()):
-        package, reference = reference_for_prefix(rule_id.split("-")[0])
+        package, reference = reference_for_prefix(rule_id.split("-")[0], language)
         if reference.get(rule_id) is None:
-            where = f"{package.replace('.', '/')}/RULES.md"
+            where = f"{package.replace('.', '/')}/{rules_reference.file_name(language)}"
             missing.setdefault(where, []).append(f"{rule_id} (cited in {', '.join(sorted(files))})")
     assert missing == {}, "rule ids without an entry:\n" + "\n".join(
         f"{where}: {len(ids)} missing\n  " + "\n  ".join(ids) for where, ids in sorted(missing.items())
@@ -86,10 +88,11 @@ def _cited_in_tests(rule_id: str, test_texts: list[str]) -> bool:
     return any(pattern.search(text) for text in test_texts)
 
 
-def test_every_entry_of_every_reference_is_cited_by_a_test() -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_of_every_reference_is_cited_by_a_test(language: str) -> None:
     # This file names ids only as examples of the format: citing them here does not count.
     test_texts = [p.read_text(encoding="utf-8") for p in _text_files(ROOT / "tests") if p.resolve() != THIS_FILE]
-    references = [rules_reference.general()] + [rules_reference.of_ruleset(r) for r in RULESETS]
+    references = [rules_reference.general(language)] + [rules_reference.of_ruleset(r, language) for r in RULESETS]
     uncited = [e.rule_id for ref in references for e in ref.entries if not _cited_in_tests(e.rule_id, test_texts)]
     assert uncited == [], f"entries no test under tests/ cites: {', '.join(uncited)}"
 
@@ -150,6 +153,58 @@ def test_a_reach_outside_the_repository_is_found(tmp_path: Path, line: str, monk
     assert outside_reaches(tmp_path / "tests" / "x.py") == [f"tests/x.py:1: {line}"]
 
 
+def _translations() -> list[tuple[str, str]]:
+    """Every translated reference file the packages ship: (package, language)."""
+    found = []
+    for path in sorted((ROOT / "domain").rglob("RULES.*.md")):
+        language = path.name.split(".")[1]
+        found.append((".".join(path.parent.relative_to(ROOT).parts), language))
+    return found
+
+
+def test_every_reference_is_written_in_french_and_spanish() -> None:
+    shipped = set(_translations())
+    english = sorted(".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "domain").rglob("RULES.md"))
+    assert len(english) >= 4
+    assert [(p, lang) for p in english for lang in LANGUAGES[1:] if (p, lang) not in shipped] == []
+    assert {language for _, language in shipped} <= set(LANGUAGES[1:])
+
+
+@pytest.mark.parametrize(("package", "language"), _translations())
+def test_a_translated_reference_has_the_english_ones_ids_in_order_and_cites_the_same_sources(
+    package: str, language: str
+) -> None:
+    english, translated = rules_reference.load(package), rules_reference.load(package, language)
+    assert translated is not english, f"{package}: its {language} file did not load"
+    assert translated.rule_ids == english.rule_ids
+    for ours, theirs in zip(english.entries, translated.entries, strict=True):
+        assert theirs.title and theirs.text and theirs.title != ours.title, f"{theirs.rule_id}: not translated"
+        assert "/" not in theirs.source or "/" in ours.source, f"{theirs.rule_id}: a source names a book, not a path"
+        # A source is a book and its sections: the sections are quoted as the book prints them, in any language.
+        # The English may also quote its own words ("three" read as at most three), which a translation says
+        # in its language (« trois »): the translation quotes the English quotes, in order, less those.
+        cited, english_cited = (
+            rules_reference.cited_sections(theirs.source),
+            rules_reference.cited_sections(ours.source),
+        )
+        assert _in_order(cited, english_cited) and bool(cited) == bool(english_cited), (
+            f"{package} {language} {theirs.rule_id}: {theirs.source!r} cites other sections than {ours.source!r}"
+        )
+
+
+def _in_order(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    """Whether `part` is `whole` with some items left out (a subsequence)."""
+    items = iter(whole)
+    return all(any(item == wanted for item in items) for wanted in part)
+
+
+def test_a_reference_in_a_language_without_its_file_reads_the_english_one() -> None:
+    assert rules_reference.load("domain", "de") == rules_reference.load("domain")
+    assert rules_reference.load("tests", "fr") == rules_reference.EMPTY
+    assert rules_reference.general("fr").title == "générales"
+    assert rules_reference.general("es").get("G-3") is not None
+
+
 # -- the parser -------------------------------------------------------------------------------------------
 EXAMPLE = """# Example rules reference
 
@@ -185,6 +240,30 @@ def test_a_reference_parses_into_entries_with_text_and_source() -> None:
     second = reference.get("EX-A-2")
     assert second is not None and second.text == "### A sub-heading stays in the text\nMore."
     assert reference.get("EX-3") is None
+
+
+def test_a_french_or_spanish_reference_parses_with_its_own_first_line_and_source_label() -> None:
+    french = EXAMPLE.replace("# Example rules reference", "# Règles d'Exemple : référence").replace(
+        "Source: ", "Source : "
+    )
+    spanish = EXAMPLE.replace("# Example rules reference", "# Reglas de Ejemplo: referencia").replace(
+        "Source: ", "Fuente: "
+    )
+    assert parse(french, "fr").title == "Exemple" and parse(spanish, "es").title == "Ejemplo"
+    assert parse(spanish, "es").entries == parse(EXAMPLE).entries
+    assert parse("# Règles générales : référence\n", "fr").title == "générales"
+    with pytest.raises(
+        RulesReferenceError, match=re.escape("line 1: the first line must be '# Reglas de <Título>: referencia'")
+    ):
+        parse(french, "es")
+    with pytest.raises(RulesReferenceError, match=re.escape("entry EX-1 must end with a 'Source : ...' paragraph")):
+        parse(french.replace("Source : ", "Source: "), "fr")
+
+
+def test_a_source_cites_the_sections_it_quotes() -> None:
+    source = 'Milles Nautiques rulebook (French), "Cartes alerte" and "Article 6 : la bataille navale"; a reading.'
+    assert rules_reference.cited_sections(source) == ("Cartes alerte", "Article 6 : la bataille navale")
+    assert rules_reference.cited_sections("the project's design; no rulebook section.") == ()
 
 
 @pytest.mark.parametrize(

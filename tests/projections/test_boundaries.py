@@ -1,5 +1,6 @@
-"""`projections/` is a pure fold: it imports only `domain.ruleset`, `domain.record`, msgspec and the
-standard library (no I/O, clock or randomness), and never names a game."""
+"""`projections/` is a pure fold: it imports only `domain.ruleset`, `domain.record`, `domain.i18n` (its
+words are messages), msgspec and the standard library (no I/O, clock or randomness), and never names a
+game."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ FORBIDDEN = {
     "threading",
     "asyncio",
 }
-ALLOWED_DOMAIN = {"domain.ruleset", "domain.record"}
+ALLOWED_DOMAIN = {"domain.ruleset", "domain.record", "domain.i18n"}
 
 
 def _imports(path: Path) -> list[str]:

@@ -344,28 +344,29 @@ def test_random_leagues_give_consistent_self_explaining_tables(seed):
     assert standings(league(tuple(members), scoring, chain), list(reversed(games))) == table
 
 
+# A cycle: each of Cleo, Dan and Eve beats one of the others and draws a guest (the test below says how it ranks).
+CYCLE = [
+    duel("a", 1, "cleo", "dan", "W"),
+    duel("b", 2, "dan", "eve", "W"),
+    duel("c", 3, "eve", "cleo", "W"),
+    duel("d", 4, "cleo", "g1", "D"),
+    duel("e", 5, "dan", "g2", "D"),
+    duel("f", 6, "eve", "g3", "D"),
+    duel("g", 7, "g1", "g4", "W"),
+    duel("h", 8, "g3", "g4", "W"),
+    duel("i", 9, "g3", "g5", "W"),
+]
+CYCLE_LEAGUE = league(
+    ("cleo", "dan", "eve"), Scoring(win_draw_loss=(3, 1, 0)), ("points", "head_to_head", "sonneborn_berger")
+)
+
+
 def test_a_cycle_is_told_with_names_in_the_leagues_points_down_to_the_criterion_that_separates_it():
     """cleo W dan, dan W eve, eve W cleo, and each draws a guest: 4 points each (3/1/0). Head-to-head
     among them: one win each. Sonneborn–Berger in points: a win adds the opponent's points, a draw
     half of them: cleo 4 (dan) + 2 (g1, 4 points) = 6; dan 4 + 0.5 (g2, 1 point) = 4.5; eve 4 + 3.5
     (g3, 7 points) = 7.5."""
-    games = [
-        duel("a", 1, "cleo", "dan", "W"),
-        duel("b", 2, "dan", "eve", "W"),
-        duel("c", 3, "eve", "cleo", "W"),
-        duel("d", 4, "cleo", "g1", "D"),
-        duel("e", 5, "dan", "g2", "D"),
-        duel("f", 6, "eve", "g3", "D"),
-        duel("g", 7, "g1", "g4", "W"),
-        duel("h", 8, "g3", "g4", "W"),
-        duel("i", 9, "g3", "g5", "W"),
-    ]
-    table = standings(
-        league(
-            ("cleo", "dan", "eve"), Scoring(win_draw_loss=(3, 1, 0)), ("points", "head_to_head", "sonneborn_berger")
-        ),
-        games,
-    )
+    table = standings(CYCLE_LEAGUE, CYCLE)
     assert _table(table) == [(1, "eve", 4), (2, "cleo", 4), (3, "dan", 4)]
     (tie,) = table.ties
     assert tie.players == ("eve", "cleo", "dan")

@@ -13,13 +13,15 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 LANGUAGES = ("fr", "es")
+CODE_ROOTS = ("domain", "projections", "service")
+"""The top-level packages whose sub-packages may carry catalogues (`scripts/update-messages` lists the same)."""
 MessageKey = tuple[str | None, str]
 """A message as gettext keys it: (context, English template)."""
 
 
 def catalogue_dirs() -> list[Path]:
     """The packages that carry catalogues."""
-    return sorted(path.parent for root in ("domain", "service") for path in (ROOT / root).rglob("locale"))
+    return sorted(path.parent for root in CODE_ROOTS for path in (ROOT / root).rglob("locale"))
 
 
 def sources(package_dir: str | Path) -> list[Path]:
