@@ -8,6 +8,7 @@ import html
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -119,3 +120,36 @@ def test_a_server_without_a_built_guide_answers_guide_with_how_to_build_it(
             answer = c.get(path)
             assert answer.status_code == 404, path
             assert "mkdocs build --strict" in answer.text and "docs/" in answer.text
+
+
+def _tutorial_session() -> str:
+    """The tutorial's first session as written: the shell block under its heading."""
+    text = (ROOT / "docs" / "tutorial" / "index.md").read_text(encoding="utf-8")
+    section = text.split("## A first session with curl", 1)[1]
+    return section.split("```sh\n", 1)[1].split("\n```", 1)[0]
+
+
+@pytest.mark.e2e
+def test_the_tutorials_first_session_runs_as_written_against_a_real_server(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # The only changes: the server is this checkout's, on a free port and a fresh database.
+    session = _tutorial_session().replace("localhost:8000", f"localhost:{port}")
+    serve = f"{sys.executable} -m service.cli serve --port {port} --database-url sqlite:///{tmp_path / 'club.db'}"
+    script = "set -e\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n" + session.replace("./scripts/serve", serve)
+    run = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = run.stdout
+    assert '"first_version":2,"last_version":4' in out  # the deal's batch, as the comment says
+    assert "/problems/" not in out  # nothing the tutorial sends is refused
+    assert '"finished":false' in out and '"events"' in out  # the result so far, and the legal events
+
+
+def test_the_readme_is_a_front_page_with_the_two_commands_and_where_to_read_on() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "./scripts/serve" in readme and "./scripts/test" in readme
+    assert "`.ci/run`, which runs `scripts/test`" in readme
+    assert "exec ./scripts/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "/guide" in readme and "(docs/index.md)" in readme
+    assert len(readme.splitlines()) < 60  # a front page; the rest is in the guide
