@@ -22,7 +22,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
-from service import __version__, pages
+from service import __version__, guide, pages
 from service.http import docs
 from service.http.clubs import ClubController
 from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
@@ -266,6 +266,7 @@ def create_app(
             health,
             ready,
             docs.assets_router(),
+            *guide.handlers(),
         ],
         on_startup=[life.startup, life.open_hot_path],
         on_shutdown=[life.close_hot_path, life.shutdown],

@@ -13,26 +13,38 @@ DEFAULT_DATABASE_URL = "sqlite:///./tablelog.db"
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything the service can be told. See the README's Configure section."""
+    """Everything the service can be told; the guide's settings reference is generated from these fields."""
 
     database_url: str = DEFAULT_DATABASE_URL
+    """`sqlite:///path` (one club, no set-up) or `postgresql://user:pass@host/db`."""
     migration_database_url: str | None = None
     """PostgreSQL: the role that owns the schema, for `tablelog migrate` (and a migration on start). When
     set, the app's own role (`database_url`'s user) is granted only what the service needs: it can
     append to the record but never change, delete or truncate it, nor disable its triggers."""
     operator_key: str | None = None
-    """Bearer token that may create clubs and their API keys. None: club creation only by the CLI."""
+    """Bearer token that may create clubs and their API keys. None: club creation only by the CLI, and `serve`
+    makes a first club in a new SQLite database, its key printed once."""
     host: str = "127.0.0.1"
+    """Where `serve` listens."""
     port: int = 8000
+    """The port `serve` listens on."""
     workers: int = 1
+    """Server processes (the number of cores on a league server); each listens on its own socket (SO_REUSEPORT),
+    so the kernel spreads connections over them."""
     pool_size: int = 10
+    """PostgreSQL connections per process for each of its two pools: the event loop's (appends and state reads; all
+    opened at start) and its worker threads' (opened as needed)."""
     log_format: Literal["auto", "json", "console"] = "auto"
+    """`json` (production), `console` (readable); `auto`: console on a terminal."""
     log_level: str = "info"
+    """The least level logged (`debug`, `info`, `warning`, `error`)."""
     migrate_on_start: bool = True
+    """Apply migrations when the server starts."""
     run_projector: bool = True
     """Run the projector (read models for standings, campaigns, replays) in a thread of each server process;
     a lease lets one of them work at a time. Off when it runs as its own process (`tablelog project`)."""
     projector_poll_seconds: float = 0.5
+    """How often an idle projector looks for new events."""
     projector_lease_seconds: float = 15.0
     """A runner that stops renewing its lease (killed) is replaced after this long."""
     projector_lag_warn_seconds: float = 60.0

@@ -4,7 +4,7 @@ live streams open at once per key. Past one, a 429 problem with `Retry-After`.
 Each limit is a token bucket (a minute's allowance as the burst, refilled evenly): O(1) per request,
 on the event loop, with no lock. Litestar's own `RateLimitConfig` was the first choice; it fits less
 well here: one rate per middleware, a list of every request's timestamp per client decoded and encoded
-as JSON on each request (the append path's p99 has little margin, README Performance), no
+as JSON on each request (the append path's p99 has little margin, docs/reference/performance.md), no
 `Retry-After` and no count of open streams. The buckets live in each server process, so with
 `--workers N` a client may reach N times the limits; the defaults are far above what a club's tables
 send (a scorekeeper appends every few seconds).

@@ -5,8 +5,8 @@ The page never holds a copy of the rules: the server describes what may happen n
 each legal event with a label the game writes itself (its narration of that event: `narrate(state,
 event, evolve(state, event))`), and a bounded look-ahead (the choices after each choice, a few levels,
 states met twice described once) so a page that loses its connection can keep checking taps against
-what it last knew. Taps past the look-ahead are queued as "checked when sent" (see the README's
-"Recording at the table"). Events go in through the same use case as the API's append
+what it last knew. Taps past the look-ahead are queued as "checked when sent" (see the guide's
+docs/how-to/record-at-the-table.md). Events go in through the same use case as the API's append
 (`GameRecords.append`: expected version, idempotency key, the rules' check), so a refusal is the same
 problem details.
 """
