@@ -1,7 +1,7 @@
 """The battlefield as the rules read it: who stands where, which card ordered a unit, what a unit may
 still do, the figures and cards a state change moves, and the objectives and medals counted from it.
 
-The ground rules (`rules`) and the air rules (`airplay`) both build on these; neither imports the other
+The base rules (`rules.base`) and the expansions beside it (`rules.air`, ...) build on these; this module
 back, so this module imports neither.
 """
 

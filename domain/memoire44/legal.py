@@ -13,7 +13,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.memoire44 import airplay
 from domain.memoire44.battlefield import (
     INITIATIVE,
     adjacent_enemies,
@@ -53,7 +52,8 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import MAX_GIFTS, general_takes
-from domain.memoire44.rules import (
+from domain.memoire44.rules import air
+from domain.memoire44.rules.base import (
     CARD_BATTLES,
     COMMISSAR_FREE,
     FOUR_OF_A_KIND,
@@ -109,7 +109,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.combat_deck is not None:
         events += _combat_events(state, seat)
     if state.air is not None:
-        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
+        events += air.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
     return events
 
 
@@ -184,7 +184,7 @@ def _game_events(state: State, seat: int) -> list[Any]:
     events.extend(_placements(state, seat, camp))
     events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
-    if airplay.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+    if air.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
         events.append(TurnEnded(seat=seat))
     else:
         events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))

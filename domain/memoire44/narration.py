@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.memoire44.airplay import AIR_EVENTS, lone_sortie
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, FULL_DAY
 from domain.memoire44.events import (
@@ -44,7 +43,8 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import hands_out_token, is_battle_back, plays_from_token
+from domain.memoire44.rules.air import AIR_EVENTS, lone_sortie
+from domain.memoire44.rules.base import hands_out_token, is_battle_back, plays_from_token
 from domain.memoire44.state import State, Unit
 from domain.ruleset import Narration, Viewer
 

@@ -8,13 +8,13 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 
 from domain.memoire44.air import parse_air_pack
-from domain.memoire44.airplay import initial_air
 from domain.memoire44.battlefield import control_zone, recount
 from domain.memoire44.board import BoardSpec
 from domain.memoire44.catalogue import OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, parse_combat_deck
 from domain.memoire44.dday import parse_reinforcement_table
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
+from domain.memoire44.rules.air import initial_air
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
 from domain.ruleset import TEAM_TABLE_ONLY, ResourceError, RuleError, Setup

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from domain.memoire44.board import hex_name
-from domain.memoire44.rules import commissar_camp, objective_holder, pile_size
+from domain.memoire44.rules.base import commissar_camp, objective_holder, pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
 

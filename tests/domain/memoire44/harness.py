@@ -13,7 +13,6 @@ from typing import Any
 import msgspec
 
 from domain.memoire44 import RULESET
-from domain.memoire44.airplay import AIR_EVENTS, air_pile
 from domain.memoire44.battlefield import italian_camp
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, DECK_SIZE, FACES
@@ -47,7 +46,8 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import (
+from domain.memoire44.rules.air import AIR_EVENTS, air_pile
+from domain.memoire44.rules.base import (
     combat_pile,
     commissar_camp,
     hands_out_token,

@@ -12,7 +12,6 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
-from domain.memoire44.airplay import bomb_target
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, INFANTRY, UNIT_TYPES
 from domain.memoire44.events import (
@@ -37,7 +36,8 @@ from domain.memoire44.events import (
     UnitsOrdered,
     VisibilityRolled,
 )
-from domain.memoire44.rules import can_act_now
+from domain.memoire44.rules.air import bomb_target
+from domain.memoire44.rules.base import can_act_now
 from domain.memoire44.state import State
 from domain.ruleset import ResourceError, RuleError, Viewer
 

@@ -14,7 +14,7 @@ from domain.memoire44.events import (
     ReinforcementPlaced,
     TurnEnded,
 )
-from domain.memoire44.rules import hands_out_token
+from domain.memoire44.rules.base import hands_out_token
 from domain.record import start
 from domain.ruleset import Viewer
 

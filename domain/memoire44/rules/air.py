@@ -2,8 +2,8 @@
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
-The rules core (`rules`) takes the validators and evolvers below into its own dispatch tables; this module
-reads the battlefield through `battlefield`, never through `rules`, so the two do not import each other.
+The air pack itself (what a club imports) is `domain.memoire44.air`; this module reads the battlefield
+through `battlefield`, never through the base rules, which call it by the hooks of its `EXPANSION`.
 """
 
 from __future__ import annotations
@@ -135,6 +135,48 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
     return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]), sorties=sorties)
 
 
+# ---------------------------------------------------------------- the turn
+
+
+def cards_for_play(air: AirState, camp: int, effective: str, recon: bool) -> AirState:
+    """M44-AIR-9: a Recon card lets its side draw an air combat card (at the end of its turn); Their
+    Finest Hour shuffles the air combat discards back and each side draws one."""
+    due = list(air.due)
+    if recon:
+        due[camp] += 1
+    if effective == "their_finest_hour":
+        due = [d + 1 for d in due]
+        air = replace(air, discard=())
+    return replace(air, due=(due[0], due[1]))
+
+
+def turn_over(air: AirState, camp: int) -> AirState:
+    """The end of `camp`'s turn (M44-AIR-4): its plane, if not activated this turn, leaves the board
+    without a medal; what the planes did this turn is forgotten."""
+    planes = tuple(
+        replace(p, hex=None)
+        if p.camp == camp and p.hex is not None and not p.grounded and i not in air.activated
+        else p
+        for i, p in enumerate(air.planes)
+    )
+    return replace(
+        air,
+        planes=planes,
+        card_played=False,
+        sortie_played=False,
+        activated=(),
+        move_ordered=(),
+        moved=(),
+        fought=(),
+        battled=False,
+        effect=(),
+        markers=(),
+        shot=(),
+        bomb=None,
+        bomb_markers=0,
+    )
+
+
 # ---------------------------------------------------------------- helpers
 
 
@@ -199,7 +241,7 @@ def sortie_problem(state: State, camp: int) -> RuleError | None:
                 "At a team table the commander-in-chief hands out command cards every turn: an Air Sortie is "
                 "played beside a section card a general played.",
             )
-        return None  # alone, as the turn's only card; rules.py checks what must come before any card
+        return None  # alone, as the turn's only card; the base rules check what must come before any card
     if state.phase != "move":
         return _refuse(
             "M44-AIR-15", "sortie_timing", "An Air Sortie is played after the section card's orders, before any battle."

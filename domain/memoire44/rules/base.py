@@ -13,8 +13,6 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.memoire44 import airplay
-from domain.memoire44.air import cards_for_play, turn_over
 from domain.memoire44.battlefield import (
     INITIATIVE,
     adjacent_enemies,
@@ -81,6 +79,7 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, general_takes, gifts_fit
+from domain.memoire44.rules import air
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
@@ -225,7 +224,7 @@ def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
         return ()
     found: list[str] = []
     if state.expansions.blitz and state.sides[camp] == "AXIS":
-        found.append(AIR_SORTIE if airplay.sorties_dealt(state) else "air_power")  # M44-AIR-15
+        found.append(AIR_SORTIE if air.sorties_dealt(state) else "air_power")  # M44-AIR-15
     if state.expansions.off_board_artillery == state.sides[camp]:
         found.append("barrage")
     return tuple(found)
@@ -550,24 +549,6 @@ def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
     return RuleError(rule, code, message, **details)
 
 
-def validate(state: State, event: Any) -> None:
-    """Raise RuleError if `event` cannot happen at `state`."""
-    if state.over:
-        raise _refuse("M44-6", "game_over", "The game is over.")
-    check = _VALIDATORS.get(type(event))
-    if check is None:
-        raise _refuse("M44-6", "unknown_event", f"{type(event).__name__} is not a Mémoire 44 event.")
-    seat = getattr(event, "seat", None)
-    camp = camp_of_seat(state, seat) if seat is not None else None
-    if (
-        state.pending is not None
-        and state.pending.kind == "retreat"
-        and not isinstance(event, Retreated | MedalAwarded | GameEnded | CombatCardPlayed)
-    ):
-        raise _refuse("M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first.")
-    check(state, event, camp)
-
-
 def _check_unplaced(state: State, card: str) -> None:
     """A card whose place the record did not know: it must exist and have a copy unplaced (G-2)."""
     if card not in CARDS:
@@ -620,7 +601,7 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
         if state.draws_due[camp] == 0:
             raise _refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
     elif state.phase in ("move", "battle") and camp == state.active:
-        if airplay.lone_sortie(state):
+        if air.lone_sortie(state):
             raise _refuse(
                 "M44-AIR-15",
                 "sortie_not_replaced",
@@ -644,7 +625,7 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     _check_nothing_to_take(state)
     if event.card == AIR_SORTIE:  # M44-AIR-15: held apart from the hand, alone or beside the turn's card
-        problem = lone_sortie_problem(state, camp) if state.phase == "card" else airplay.sortie_problem(state, camp)
+        problem = lone_sortie_problem(state, camp) if state.phase == "card" else air.sortie_problem(state, camp)
         if problem is not None:
             raise problem
         return
@@ -692,7 +673,7 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
 def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
     """Why `camp` cannot play an Air Sortie as its turn's only card now (M44-AIR-15), or None: where any
     command card would come."""
-    problem = airplay.sortie_problem(state, camp)
+    problem = air.sortie_problem(state, camp)
     if problem is not None:
         return problem
     if visibility_roll_due(state, camp):
@@ -713,7 +694,7 @@ def _validate_turn_ended(state: State, event: TurnEnded, camp: int) -> None:
     _check_nothing_to_take(state)
     if camp != state.active or state.phase not in ("move", "battle"):
         raise _refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
-    if not airplay.lone_sortie(state) and not hand_full(state):
+    if not air.lone_sortie(state) and not hand_full(state):
         raise _refuse(
             "M44-6",
             "draw_to_end",
@@ -738,7 +719,7 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
                 as_card=event.as_card,
             )
         effective = event.as_card
-    effective = airplay.played_as_sortie(state, effective)
+    effective = air.played_as_sortie(state, effective)
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
@@ -765,7 +746,7 @@ def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, st
 def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
     _check_hand(state, camp, "ambush")
     if state.air is not None and event.target in state.air.markers:
-        problem = airplay.ambush_problem(state, camp, event.target)  # M44-AIR-12: against a plane
+        problem = air.ambush_problem(state, camp, event.target)  # M44-AIR-12: against a plane
     else:
         problem = ambush_problem(state, camp, event.target)
     if problem is not None:
@@ -1641,7 +1622,7 @@ def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
         raise _refuse("M44-6", "unknown_seat", f"Seat {event.winner} is not at this table.")
 
 
-_VALIDATORS: dict[type, Callable[..., None]] = {
+VALIDATORS: dict[type, Callable[..., None]] = {
     CardDrawn: _validate_drawn,
     TurnEnded: _validate_turn_ended,
     CardPlayed: _validate_played,
@@ -1665,7 +1646,6 @@ _VALIDATORS: dict[type, Callable[..., None]] = {
     CombatCardPlayed: _validate_combat_played,
     ReinforcementsRolled: _validate_reinforcement_roll,
     ReinforcementPlaced: _validate_placed,
-    **airplay.VALIDATORS,  # M44-AIR-2 to M44-AIR-17
 }
 
 
@@ -1676,23 +1656,9 @@ def _with_hand(state: State, camp: int, hand: Hand) -> tuple[Hand, Hand]:
     return (hand, state.hands[1]) if camp == 0 else (state.hands[0], hand)
 
 
-def evolve(state: State, event: Any) -> State:
-    """Apply an accepted event with its consequences; never validates."""
-    pending = state.pending
-    if pending is not None and pending.kind == "take_ground" and not isinstance(event, GroundTaken):
-        state = replace(state, pending=None)  # the attacker chose not to take ground
-    elif (
-        pending is not None
-        and pending.kind == "battle_back"
-        and not (isinstance(event, Battle) and event.unit == pending.unit)
-    ):
-        state = replace(state, pending=None)  # the British unit did not battle back
-    return _EVOLVERS[type(event)](state, event)
-
-
 def _next_turn(state: State) -> State:
     if state.air is not None:  # M44-AIR-4: a plane not activated this turn leaves the board
-        state = replace(state, air=turn_over(state.air, state.active))
+        state = replace(state, air=air.turn_over(state.air, state.active))
     return replace(
         state,
         phase="card",
@@ -1728,7 +1694,7 @@ def _turn_over(state: State) -> State:
     due = [0, 0]
     if state.teams:
         due[state.active] = commander_draws(state)
-    elif not airplay.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+    elif not air.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
         due[state.active] = 2 if state.effective in RECON_CARDS else 1
     if state.ambush is not None:
         due[state.ambush] += 1
@@ -1774,7 +1740,7 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
     if event.card == AIR_SORTIE:  # M44-AIR-15: alone it is the turn's card, beside one it only orders the plane
         alone = state.phase == "card"
-        state = airplay.sortie_played(state, camp, beside=not alone)
+        state = air.sortie_played(state, camp, beside=not alone)
         return _card_in_play(state, event, camp) if alone else state
     if state.teams and event.card != "ambush":
         return _evolve_team_play(state, event, camp)
@@ -1792,7 +1758,7 @@ def _evolve_played(state: State, event: CardPlayed) -> State:
 
 def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     """The played card's effect on the turn: what it acts as, in which section, what comes next."""
-    effective, section = airplay.played_as_sortie(state, event.as_card or event.card), event.section
+    effective, section = air.played_as_sortie(state, event.as_card or event.card), event.section
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         assert answered is not None
@@ -1811,7 +1777,7 @@ def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
         state = _combat_draws(state, event, event.card if event.card in RECON_CARDS else effective)
     if state.air is not None:  # M44-AIR-9: Recon and Their Finest Hour draw air combat cards
         state = replace(
-            state, air=cards_for_play(state.air, camp, effective, bool(RECON_CARDS & {event.card, effective}))
+            state, air=air.cards_for_play(state.air, camp, effective, bool(RECON_CARDS & {event.card, effective}))
         )
     return replace(
         state,
@@ -2200,7 +2166,7 @@ def _evolve_end(state: State, event: GameEnded) -> State:
     return replace(state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table")
 
 
-_EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     CardDrawn: _evolve_drawn,
     TurnEnded: _evolve_turn_ended,
     CardPlayed: _evolve_played,
@@ -2224,5 +2190,4 @@ _EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     CombatCardPlayed: _evolve_combat_played,
     ReinforcementsRolled: _evolve_reinforcement_roll,
     ReinforcementPlaced: _evolve_placed,
-    **airplay.EVOLVERS,
 }
