@@ -2,7 +2,7 @@
 still do, the figures and cards a state change moves, and the objectives and medals counted from it.
 
 The base rules (`rules.base`) and the expansions beside it (`rules.air`, ...) build on these; this module
-back, so this module imports neither.
+imports none of them.
 """
 
 from __future__ import annotations

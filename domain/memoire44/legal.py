@@ -25,7 +25,6 @@ from domain.memoire44.battlefield import (
 )
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import AIR_SORTIE, ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
-from domain.memoire44.dday import full_strength
 from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN
 from domain.memoire44.events import (
     Battle,
@@ -42,8 +41,6 @@ from domain.memoire44.events import (
     Gift,
     GroundTaken,
     InitiativeTaken,
-    ReinforcementPlaced,
-    ReinforcementsRolled,
     Retreated,
     TurnEnded,
     UnitMoved,
@@ -63,6 +60,7 @@ from domain.memoire44.rules.base import (
     ambush_problem,
     battle_dice,
     battle_problem,
+    before_orders,
     can_act_now,
     card_battle_problem,
     cards_held,
@@ -70,9 +68,11 @@ from domain.memoire44.rules.base import (
     combat_pile,
     combat_play_problem,
     commissar_camp,
+    first_due,
     hand_full,
     hands_out_token,
     held_back,
+    in_play,
     known_copies,
     leaves_room,
     lone_sortie_problem,
@@ -84,14 +84,10 @@ from domain.memoire44.rules.base import (
     path_problem,
     pile_size,
     placement_due,
-    placement_hexes,
-    placing_open,
     play_sections,
     plays_from_token,
     reachable,
     recon_played_as,
-    reinforcement_dice,
-    reinforcement_roll_due,
     retreat_depth,
     retreat_reach,
     retreat_steps,
@@ -110,6 +106,9 @@ def legal_events(state: State, seat: int) -> list[Any]:
         events += _combat_events(state, seat)
     if state.air is not None:
         events += air.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
+    for x in in_play(state):
+        if x.legal is not None:
+            events += x.legal(state, seat)
     return events
 
 
@@ -174,14 +173,13 @@ def _game_events(state: State, seat: int) -> list[Any]:
         return _cards(state, seat, camp)
     if state.phase == "roll":
         return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
-    if reinforcement_roll_due(state, camp):  # M44-DD-6: before the orders or the card's battle
-        return [ReinforcementsRolled(seat=seat, faces=("star",) * reinforcement_dice(state, camp))]
+    if first_due(state, camp, before_orders) is not None:  # an expansion's roll first (M44-DD-6)
+        return []
     if state.phase == "order":
         return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
     events = ground
     if state.phase == "move":
         events.extend(_moves(state, seat))
-    events.extend(_placements(state, seat, camp))
     events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
     if air.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
@@ -525,16 +523,3 @@ def _battles(state: State, seat: int, camp: int) -> list[Any]:
                 if dice:
                     events.append(Battle(seat=seat, unit=unit.uid, target=target.hex, dice=dice, faces=()))
     return events
-
-
-def _placements(state: State, seat: int, camp: int) -> list[Any]:
-    """D-Day (M44-DD-7, M44-DD-8): each reinforcement the roll brought, where it may be placed now."""
-    if not state.reinforcements or not placing_open(state) or state.ambush_target is not None:
-        return []
-    hexes = placement_hexes(state, camp)
-    return [
-        ReinforcementPlaced(seat=seat, kind=kind, hex=hex_)
-        for kind in dict.fromkeys(state.reinforcements)
-        if state.reserve[camp].get(kind, 0) >= full_strength(kind)
-        for hex_ in hexes
-    ]

@@ -7,9 +7,6 @@ module of its own beside it, its validators, evolvers and legal events side by s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from msgspec.structs import replace
 
 from domain.memoire44.board import hex_name
@@ -23,11 +20,21 @@ from domain.memoire44.events import (
     Retreated,
 )
 from domain.memoire44.rules import air, base
+from domain.memoire44.rules.base import EXPANSIONS
+from domain.memoire44.rules.expansion import Evolver, Validator
 from domain.memoire44.state import State
 from domain.ruleset import RuleError
 
-_VALIDATORS: dict[type, Callable[..., None]] = {**base.VALIDATORS, **air.VALIDATORS}
-_EVOLVERS: dict[type, Callable[[State, Any], State]] = {**base.EVOLVERS, **air.EVOLVERS}
+_VALIDATORS: dict[type[Memoire44Event], Validator] = {
+    **base.VALIDATORS,
+    **air.VALIDATORS,
+    **{kind: check for x in EXPANSIONS for kind, check in x.validators.items()},
+}
+_EVOLVERS: dict[type[Memoire44Event], Evolver] = {
+    **base.EVOLVERS,
+    **air.EVOLVERS,
+    **{kind: apply for x in EXPANSIONS for kind, apply in x.evolvers.items()},
+}
 
 
 def validate(state: State, event: Memoire44Event) -> None:

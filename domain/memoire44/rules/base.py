@@ -27,7 +27,6 @@ from domain.memoire44.battlefield import (
     given_left,
     italian_camp,
     move_unit,
-    objective_holder,
     ordered_unit,
     recount,
     set_order,
@@ -51,7 +50,6 @@ from domain.memoire44.catalogue import (
     UNIT_TYPES,
 )
 from domain.memoire44.combat import CLOSE_DIE, RANGED_DIE, STREET_FIGHTING, TENACITY, TEXT
-from domain.memoire44.dday import RECON_EXTRA_DICE, full_strength, reinforcements_for
 from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN, from_hand, token_fits
 from domain.memoire44.events import (
     Battle,
@@ -69,8 +67,6 @@ from domain.memoire44.events import (
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
-    ReinforcementPlaced,
-    ReinforcementsRolled,
     Retreated,
     TurnEnded,
     UnitMoved,
@@ -79,16 +75,49 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, general_takes, gifts_fit
-from domain.memoire44.rules import air
+from domain.memoire44.rules import air, dday
+from domain.memoire44.rules.common import CARD_BATTLES, refuse
+from domain.memoire44.rules.expansion import Expansion, Problem
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
-CARD_BATTLES = frozenset({"air_power", "barrage"})
 ROLL_CARDS = frozenset({"their_finest_hour", "medics_and_mechanics"})
 # Tactic cards that order up to four units of one kind, or one unit of any kind if the camp has none.
 FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFANTRY}
 SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "section"}
+
+# The expansions joined to the base rules, in the order their hooks run. A new expansion is one module beside
+# this one, with its `Expansion`, and one more entry here.
+EXPANSIONS: tuple[Expansion, ...] = (dday.EXPANSION,)
+
+
+def in_play(state: State) -> tuple[Expansion, ...]:
+    """The expansions the game plays with."""
+    return tuple(x for x in EXPANSIONS if x.in_play(state))
+
+
+def first_due(state: State, camp: int, point: Callable[[Expansion], Problem | None]) -> RuleError | None:
+    """What an expansion in play wants reported first at a point of the turn (`point` picks its hook)."""
+    for x in in_play(state):
+        hook = point(x)
+        if hook is not None and (problem := hook(state, camp)) is not None:
+            return problem
+    return None
+
+
+def before_orders(x: Expansion) -> Problem | None:
+    return x.before_orders
+
+
+def before_turn_end(x: Expansion) -> Problem | None:
+    return x.before_turn_end
+
+
+def _check_hooks(state: State, camp: int, point: Callable[[Expansion], Problem | None]) -> None:
+    problem = first_due(state, camp, point)
+    if problem is not None:
+        raise problem
 
 
 # ---------------------------------------------------------------- small shared helpers
@@ -545,17 +574,13 @@ def retreat_steps(state: State, unit: Unit, start: Hex) -> list[Hex]:
 # ---------------------------------------------------------------- validate
 
 
-def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
-    return RuleError(rule, code, message, **details)
-
-
 def _check_unplaced(state: State, card: str) -> None:
     """A card whose place the record did not know: it must exist and have a copy unplaced (G-2)."""
     if card not in CARDS:
-        raise _refuse("M44-5", "unknown_card", f"There is no command card {card!r}.", card=card)
+        raise refuse("M44-5", "unknown_card", f"There is no command card {card!r}.", card=card)
     if known_copies(state, card) >= CARDS[card].count:
         spec = CARDS[card]
-        raise _refuse(
+        raise refuse(
             "G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}, all already placed.", card=card
         )
 
@@ -565,13 +590,13 @@ def _check_hand(state: State, camp: int, card: str) -> None:
     if card in hand.known:
         return
     if card in CARDS and hand.unknown == 0:
-        raise _refuse("M44-5", "card_not_in_hand", f"{CARDS[card].name} is not in that hand.", card=card)
+        raise refuse("M44-5", "card_not_in_hand", f"{CARDS[card].name} is not in that hand.", card=card)
     _check_unplaced(state, card)
 
 
 def _check_nothing_to_take(state: State) -> None:
     if state.cards_to_take:
-        raise _refuse(
+        raise refuse(
             "M44-IT-1",
             "card_to_take",
             "An Italian unit was lost: the enemy takes a card from the Italian hand first.",
@@ -582,42 +607,42 @@ def _check_nothing_to_take(state: State) -> None:
 def _check_turn_done(state: State, camp: int) -> None:
     """What must happen before the active side ends its turn, with its draw or without one (M44-6)."""
     if state.ambush_target is not None:
-        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
     if given_left(state):
-        raise _refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
+        raise refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
     if placement_due(state, camp):
-        raise _refuse(
+        raise refuse(
             "M44-OV-8",
             "place_first",
             "Eastern Front: the commander-in-chief places one to three cards under the commissar token before "
             "the draw.",
         )
-    _check_reinforcement_roll(state, camp)
+    _check_hooks(state, camp, before_turn_end)
 
 
 def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
     _check_nothing_to_take(state)
     if state.phase in ("deal", "draw"):
         if state.draws_due[camp] == 0:
-            raise _refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
+            raise refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
     elif state.phase in ("move", "battle") and camp == state.active:
         if air.lone_sortie(state):
-            raise _refuse(
+            raise refuse(
                 "M44-AIR-15",
                 "sortie_not_replaced",
                 "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
             )
         if hand_full(state):
-            raise _refuse(
+            raise refuse(
                 "M44-OV-4",
                 "hand_full",
                 "The commander-in-chief's hand is full: the turn ends with no draw (turn_ended).",
             )
         _check_turn_done(state, camp)
     else:
-        raise _refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
+        raise refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
     if pile_size(state) == 0 or state.reshuffle_due:
-        raise _refuse("G-4", "reshuffle_first", "The discards must be reshuffled into a new draw pile first.")
+        raise refuse("G-4", "reshuffle_first", "The discards must be reshuffled into a new draw pile first.")
     if event.card is not None:
         _check_unplaced(state, event.card)
 
@@ -636,13 +661,13 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         _validate_team_play(state, event, camp)
         return
     if camp != state.active or state.phase != "card":
-        raise _refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
+        raise refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
     if visibility_roll_due(state, camp):
-        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
     if plays_from_token(state, camp):
         older = state.token[0]
         if older is not None and event.card != older:
-            raise _refuse(
+            raise refuse(
                 "M44-RU-2",
                 "token_card",
                 f"The commissar's card is played: {CARDS[older].name}, placed under the token last turn.",
@@ -651,7 +676,7 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         if older is None:
             _check_unplaced(state, event.card)
     elif camp == commissar_camp(state) and not state.committed and event.card not in COMMISSAR_FREE:
-        raise _refuse(
+        raise refuse(
             "M44-RU-1",
             "commit_first",
             "The commissar's side first places a card under the token; only Recon 1, Counter-Attack and "
@@ -663,11 +688,11 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     effective = _effective_card(state, event, camp)
     if effective == "infantry_assault":
         if event.section not in SECTIONS:
-            raise _refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
+            raise refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
     elif event.section is not None and effective != "counter_attack":
-        raise _refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
+        raise refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
     if effective == "ambush":
-        raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+        raise refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
 
 
 def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
@@ -677,11 +702,11 @@ def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
     if problem is not None:
         return problem
     if visibility_roll_due(state, camp):
-        return _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        return refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
     if camp == commissar_camp(state):
         # M44-RU-1: the commissar's side plays the card from under the token, or one exempt from the delay,
         # each turn; an Air Sortie held apart is neither, so it goes beside that card's section card.
-        return _refuse(
+        return refuse(
             "M44-RU-1",
             "sortie_beside_token",
             "Under the commissar the side's card comes from under the token (or is one played at once): an Air "
@@ -693,9 +718,9 @@ def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
 def _validate_turn_ended(state: State, event: TurnEnded, camp: int) -> None:
     _check_nothing_to_take(state)
     if camp != state.active or state.phase not in ("move", "battle"):
-        raise _refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
+        raise refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
     if not air.lone_sortie(state) and not hand_full(state):
-        raise _refuse(
+        raise refuse(
             "M44-6",
             "draw_to_end",
             "A turn ends with its draw; only a lone Air Sortie's turn (M44-AIR-15), or at a team table a turn "
@@ -709,7 +734,7 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
     effective = event.card
     if event.as_card is not None:
         if event.as_card not in recon_played_as(state, camp, event.card):
-            raise _refuse(
+            raise refuse(
                 "M44-DD-5" if event.as_card == "barrage" else "M44-BL-1",
                 "not_as_card",
                 "A Recon 1 card is played as Air Power (or as an Air Sortie where the scenario deals them) only "
@@ -723,7 +748,7 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
-            raise _refuse("M44-5", "nothing_to_counter", "Counter-Attack copies a card the enemy has played.")
+            raise refuse("M44-5", "nothing_to_counter", "Counter-Attack copies a card the enemy has played.")
         effective = answered[0]
     return effective
 
@@ -750,15 +775,15 @@ def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
     else:
         problem = ambush_problem(state, camp, event.target)
     if problem is not None:
-        raise _refuse("M44-5", problem[0], problem[1])
+        raise refuse("M44-5", problem[0], problem[1])
 
 
 def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
     if camp != state.active or state.phase != "roll":
-        raise _refuse("M44-5", "no_roll", "No tactic card is waiting for its roll.")
+        raise refuse("M44-5", "no_roll", "No tactic card is waiting for its roll.")
     expected = cards_held(state, camp) + 1
     if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
-        raise _refuse(
+        raise refuse(
             "M44-5",
             "wrong_roll",
             f"{CARDS[str(state.card)].name} rolls one die per card in hand, this one included: {expected} dice.",
@@ -769,15 +794,15 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
 
 def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     if camp != state.active or state.phase != "order":
-        raise _refuse("M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase)
-    _check_reinforcement_roll(state, camp)
+        raise refuse("M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase)
+    _check_hooks(state, camp, before_orders)
     if len(set(event.units)) != len(event.units) or any(state.order_of(uid) for uid in event.units):
-        raise _refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
+        raise refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
     if state.teams:
         _validate_team_order(state, event, camp)
     for uid in event.units:
         if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
-            raise _refuse(
+            raise refuse(
                 "M44-6",
                 "not_your_unit",
                 f"Unit {uid} is not one of this side's units on the board.",
@@ -792,7 +817,7 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     ):
         problem = None
     if problem is not None:
-        raise _refuse(
+        raise refuse(
             "M44-5",
             "wrong_order",
             f"{card_name(str(state.effective))}: {problem}.",
@@ -803,24 +828,24 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
 
 def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
-        raise _refuse("M44-6", "not_moving", "Units move after they are ordered.", phase=state.phase)
+        raise refuse("M44-6", "not_moving", "Units move after they are ordered.", phase=state.phase)
     unit, order = ordered_unit(state, event.unit, camp)
     if order.advance:
         # M44-NA-1: armour that took ground in the desert advances one more hex before its overrun.
         problem = path_problem(state, unit, event.path, 1)
         if problem is not None:
-            raise _refuse("M44-NA-1", "illegal_advance", f"Desert advance refused: {problem[1]}.", unit=event.unit)
+            raise refuse("M44-NA-1", "illegal_advance", f"Desert advance refused: {problem[1]}.", unit=event.unit)
         return
     second = card_for(state, unit.uid) == "behind_enemy_lines" and order.moves == 1 and order.battles == 1
     if state.phase == "battle" and not second:
-        raise _refuse("M44-6", "moves_before_battles", "All moves come before the first battle.")
+        raise refuse("M44-6", "moves_before_battles", "All moves come before the first battle.")
     if order.moves >= moves_allowed(state, unit) or (order.moves == 1 and not second):
-        raise _refuse("M44-6", "moved_already", "This unit has already moved this turn.")
+        raise refuse("M44-6", "moved_already", "This unit has already moved this turn.")
     allowance = move_allowance(state, unit)
     free = card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY
     problem = path_problem(state, unit, event.path, allowance, free)
     if problem is not None:
-        raise _refuse(
+        raise refuse(
             problem[0],
             "illegal_move",
             f"Move refused: {problem[1]}.",
@@ -831,34 +856,34 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
 
 def _validate_wire(state: State, event: WireRemoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
-        raise _refuse("M44-6", "not_battling", "Wire is removed in place of a battle.")
+        raise refuse("M44-6", "not_battling", "Wire is removed in place of a battle.")
     unit, order = ordered_unit(state, event.unit, camp)
     assert unit.hex is not None
     if unit.kind != INFANTRY or state.obstacles.get(unit.hex) != "wire":
-        raise _refuse("M44-4", "no_wire", "Infantry removes the wire in its own hex.")
+        raise refuse("M44-4", "no_wire", "Infantry removes the wire in its own hex.")
     if order.battles >= battles_allowed(state, unit, order):
-        raise _refuse("M44-4", "no_battle_left", "Removing wire takes the unit's battle.")
+        raise refuse("M44-4", "no_battle_left", "Removing wire takes the unit's battle.")
 
 
 def _validate_battle(state: State, event: Battle, camp: int) -> None:
     if state.phase not in ("move", "battle"):
-        raise _refuse("M44-6", "not_battling", "Battles follow the moves.", phase=state.phase)
+        raise refuse("M44-6", "not_battling", "Battles follow the moves.", phase=state.phase)
     target = unit_at(state, event.target)
     pending = state.pending
     attacker: Unit | None
     if pending is not None and pending.kind == "battle_back" and camp == state.units[pending.unit].camp:
         if event.unit != pending.unit or event.target != pending.hex or target is None:
-            raise _refuse(
+            raise refuse(
                 "M44-GB-1",
                 "battle_back",
                 f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
             )
         attacker = state.units[pending.unit]
     elif state.air is not None and state.ambush_target is not None and state.ambush_target in state.air.markers:
-        raise _refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
+        raise refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
     elif state.ambush is not None and state.ambush_target is not None:
         if camp != state.ambush:
-            raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+            raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
         attacker = state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
         if (
             attacker is None
@@ -867,32 +892,32 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
             or event.target != state.ambush_target
             or distance(attacker.hex, event.target) != 1
         ):
-            raise _refuse("M44-5", "ambush_battle", "Ambush: a unit next to the assaulting unit battles it.")
+            raise refuse("M44-5", "ambush_battle", "Ambush: a unit next to the assaulting unit battles it.")
     elif camp != state.active:
-        raise _refuse("M44-6", "not_your_turn", "Only the side whose turn it is battles.")
+        raise refuse("M44-6", "not_your_turn", "Only the side whose turn it is battles.")
     elif event.unit is None:
         if state.effective not in CARD_BATTLES:
-            raise _refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
+            raise refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
         if not full_day(state):
-            raise _refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
-        _check_reinforcement_roll(state, camp)
+            raise refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
+        _check_hooks(state, camp, before_orders)
         problem = card_battle_problem(state, camp, event.target)
         if problem is not None:
-            raise _refuse("M44-5", problem[0], problem[1])
+            raise refuse("M44-5", problem[0], problem[1])
         attacker = None
     else:
         attacker, order = ordered_unit(state, event.unit, camp)
         if card_for(state, event.unit) in CARD_BATTLES:
-            raise _refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
+            raise refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
         if state.teams and (given_left(state) or state.phase in ("order", "roll")):
-            raise _refuse(
+            raise refuse(
                 "M44-OV-6",
                 "moves_first",
                 "Overlord: every general plays his cards and moves his units before the first battle.",
             )
         problem = battle_problem(state, attacker, order, event.target)
         if problem is not None:
-            raise _refuse(
+            raise refuse(
                 problem[0],
                 "illegal_battle",
                 f"Battle refused: {problem[1]}.",
@@ -902,9 +927,9 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     assert target is not None
     dice, steps = battle_dice(state, attacker, target)
     if dice == 0:
-        raise _refuse("M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps)
+        raise refuse("M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps)
     if event.dice != dice and event.dice not in unsure_dice(state, attacker, target, dice):
-        raise _refuse(
+        raise refuse(
             "M44-2",
             "wrong_dice_count",
             f"This battle gets {dice} dice, not {event.dice}: {'; '.join(steps)}.",
@@ -913,7 +938,7 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
             computation=steps,
         )
     if len(event.faces) != event.dice or not set(event.faces) <= FACE_NAMES:
-        raise _refuse(
+        raise refuse(
             "M44-3",
             "wrong_faces",
             f"Report the {dice} faces rolled (infantry, armour, grenade, star, flag).",
@@ -924,14 +949,14 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
 def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
     pending = state.pending
     if pending is None or pending.kind != "retreat" or pending.unit != event.unit:
-        raise _refuse("M44-3", "no_retreat", "That unit has no retreat to make.")
+        raise refuse("M44-3", "no_retreat", "That unit has no retreat to make.")
     unit = state.units[event.unit]
     if unit.camp != camp:
-        raise _refuse("M44-3", "not_your_unit", "A retreat is reported by the retreating unit's side.")
+        raise refuse("M44-3", "not_your_unit", "A retreat is reported by the retreating unit's side.")
     here = pending.hex
     for hex_ in event.path:
         if hex_ not in retreat_steps(state, unit, here):
-            raise _refuse(
+            raise refuse(
                 "M44-3",
                 "bad_retreat",
                 f"{hex_name(hex_)} is not a free hex one row back from {hex_name(here)}.",
@@ -940,11 +965,11 @@ def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
     longest = pending.flags * retreat_reach(state, unit)
     if len(event.path) > longest:
         rule = "M44-IT-2" if longest > pending.flags else "M44-3"
-        raise _refuse(rule, "too_far", f"The unit retreats at most {longest} hex(es), not {len(event.path)}.")
+        raise refuse(rule, "too_far", f"The unit retreats at most {longest} hex(es), not {len(event.path)}.")
     if len(event.path) < pending.flags - pending.ignorable:
         best = retreat_depth(state, unit, pending.hex, pending.flags - pending.ignorable)
         if len(event.path) < best:
-            raise _refuse(
+            raise refuse(
                 "M44-3",
                 "retreat_further",
                 f"The unit can retreat {best} hex(es); it takes a hit only for hexes it cannot.",
@@ -955,186 +980,65 @@ def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
 def _validate_ground(state: State, event: GroundTaken, camp: int) -> None:
     pending = state.pending
     if pending is None or pending.kind != "take_ground" or pending.unit != event.unit or pending.hex != event.to:
-        raise _refuse("M44-2", "no_ground", "Ground is taken only into the hex a close assault just emptied.")
+        raise refuse("M44-2", "no_ground", "Ground is taken only into the hex a close assault just emptied.")
     if state.units[event.unit].camp != camp:
-        raise _refuse("M44-2", "not_your_unit", "Ground is taken by the attacking unit.")
+        raise refuse("M44-2", "not_your_unit", "Ground is taken by the attacking unit.")
     unit = state.units[event.unit]
     if event.to in state.occupant or path_problem(state, unit, (event.to,), 1, free=True) is not None:
-        raise _refuse("M44-2", "no_ground", f"The unit cannot enter {hex_name(event.to)}.")
+        raise refuse("M44-2", "no_ground", f"The unit cannot enter {hex_name(event.to)}.")
 
 
 def _validate_discard(state: State, event: CardDiscarded, camp: int) -> None:
     if state.phase != "recon" or camp != state.active:
-        raise _refuse("M44-5", "no_recon", "A card is discarded after the Recon draw only.")
+        raise refuse("M44-5", "no_recon", "A card is discarded after the Recon draw only.")
     _check_hand(state, camp, event.card)
 
 
 def _validate_reshuffle(state: State, event: DeckReshuffled, camp: int) -> None:
     if not (pile_size(state) == 0 or state.reshuffle_due):
-        raise _refuse("G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour.")
+        raise refuse("G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour.")
 
 
 def _validate_taken(state: State, event: CardTaken, camp: int) -> None:
     italian = italian_camp(state)
     if not state.cards_to_take or italian is None:
-        raise _refuse("M44-IT-1", "nothing_to_take", "No card is to be taken from an Italian hand now.")
+        raise refuse("M44-IT-1", "nothing_to_take", "No card is to be taken from an Italian hand now.")
     if camp == italian:
-        raise _refuse("M44-IT-1", "taker", "The enemy of the Italian side takes the card.")
+        raise refuse("M44-IT-1", "taker", "The enemy of the Italian side takes the card.")
     _check_hand(state, italian, event.card)
 
 
 def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
     _check_nothing_to_take(state)
     if camp != commissar_camp(state):
-        raise _refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
+        raise refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
     if state.teams:
         _check_team_placement(state, event, camp)  # M44-OV-8
     else:
         if camp != state.active or state.phase != "card" or state.committed:
-            raise _refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
+            raise refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
         if visibility_roll_due(state, camp):
-            raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+            raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
         if state.hands[camp].size == 0:
-            raise _refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
+            raise refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
     if event.card == "ambush":
-        raise _refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
+        raise refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
     if event.card is not None:
         _check_hand(state, camp, event.card)
     elif state.hands[camp].unknown == 0:
-        raise _refuse(
+        raise refuse(
             "G-2",
             "name_the_card",
             "Every card of that hand is known to the record: name the one placed under the token.",
         )
     if state.teams and not token_cards_fit(state, camp, (*state.token, event.card)):
-        raise _refuse(
+        raise refuse(
             "M44-OV-8",
             "token_unplayable",
             "The cards under the commissar token go to the generals together next turn (at most two each, a "
             "tactic card alone, each in a section of his): this card would not fit with them.",
             card=event.card,
         )
-
-
-# ---------------------------------------------------------------- D-Day reinforcements (M44-DD-4, M44-DD-6 to 9)
-
-
-def air_denies_reinforcements(state: State, camp: int) -> bool:
-    """M44-DD-4: no Axis reinforcements on the turn after an Allied Air Power (the Allies' last card)."""
-    last = state.last_played[1 - camp]
-    return state.sides[camp] == "AXIS" and last is not None and last[0] == "air_power"
-
-
-def reinforcement_dice(state: State, camp: int) -> int:
-    """M44-DD-6: one die per command card held, the card shown included, two more for a Recon card."""
-    return cards_held(state, camp) + 1 + (RECON_EXTRA_DICE if state.card in RECON_CARDS else 0)
-
-
-def reinforcement_roll_due(state: State, camp: int) -> bool:
-    """Whether the active side still rolls for reinforcements this turn (M44-DD-6): after its card is
-    shown (and Their Finest Hour's own dice), before its orders or its card's battle."""
-    return (
-        state.dday is not None
-        and camp == state.active
-        and not state.reinforced
-        and state.card is not None
-        and (state.phase == "order" or (state.phase == "battle" and state.last_battle is None))
-        and not air_denies_reinforcements(state, camp)
-    )
-
-
-def _check_reinforcement_roll(state: State, camp: int) -> None:
-    if reinforcement_roll_due(state, camp):
-        raise _refuse(
-            "M44-DD-6",
-            "roll_reinforcements",
-            f"D-Day: the side rolls {reinforcement_dice(state, camp)} dice for reinforcements first.",
-            dice=reinforcement_dice(state, camp),
-        )
-
-
-def _validate_reinforcement_roll(state: State, event: ReinforcementsRolled, camp: int) -> None:
-    if state.dday is None:
-        raise _refuse("M44-DD-6", "no_dday", "Reinforcements are rolled only under the D-Day rules.")
-    if camp == state.active and air_denies_reinforcements(state, camp) and not state.reinforced:
-        raise _refuse(
-            "M44-DD-4", "air_attack", "No Axis reinforcements on the turn after an Allied Air Power (air superiority)."
-        )
-    if not reinforcement_roll_due(state, camp):
-        raise _refuse(
-            "M44-DD-6",
-            "roll_timing",
-            "Reinforcements are rolled once a turn, by the active side, after its card (and Their Finest Hour's "
-            "own dice), before its orders.",
-            phase=state.phase,
-        )
-    expected = reinforcement_dice(state, camp)
-    if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
-        raise _refuse(
-            "M44-DD-6",
-            "wrong_roll",
-            f"The reinforcement roll is one die per command card held, the card shown included"
-            f"{', two more for Recon' if state.card in RECON_CARDS else ''}: {expected} dice.",
-            expected=expected,
-            reported=len(event.faces),
-        )
-
-
-def placing_open(state: State) -> bool:
-    """M44-DD-7: a reinforcement is placed as a move: after the orders (or an Air Power or Barrage card),
-    before the turn's first battle."""
-    return (
-        state.phase == "move" or (state.phase == "battle" and state.effective in CARD_BATTLES)
-    ) and state.last_battle is None
-
-
-def placement_hexes(state: State, camp: int) -> list[Hex]:
-    """Where `camp` may place a reinforcement now (M44-DD-7): an empty Axis entry token; an empty Allied
-    landing craft, or an empty hex of a beach the Allies control."""
-    assert state.dday is not None
-    if state.sides[camp] == "AXIS":
-        spots = list(state.dday.entry_tokens)
-    else:
-        spots = list(state.dday.landing_craft)
-        for index, objective in enumerate(state.objectives):
-            if objective.kind == "beach" and objective_holder(state, index) == camp:
-                spots.extend(objective.hexes)
-    board = state.board
-    return [h for h in dict.fromkeys(spots) if h not in state.occupant and board.passable(h)]
-
-
-def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> None:
-    if state.dday is None or camp != state.active or event.kind not in state.reinforcements:
-        raise _refuse(
-            "M44-DD-6",
-            "no_reinforcement",
-            "Only a unit the side's reinforcement roll brought this turn is placed.",
-            kind=event.kind,
-            brought=list(state.reinforcements),
-        )
-    if not placing_open(state) or state.ambush_target is not None:
-        raise _refuse(
-            "M44-DD-7",
-            "place_as_move",
-            "A reinforcement is placed as a move: after the orders, before the first battle.",
-            phase=state.phase,
-        )
-    needed, left = full_strength(event.kind), state.reserve[camp].get(event.kind, 0)
-    if left < needed:
-        raise _refuse(
-            "M44-DD-8",
-            "reserve_short",
-            f"The reserve holds {left} {event.kind} figure(s); a unit needs {needed}.",
-            reserve=left,
-            needed=needed,
-        )
-    if event.hex not in placement_hexes(state, camp):
-        where = (
-            "an empty entry token"
-            if state.sides[camp] == "AXIS"
-            else "an empty landing craft or an empty hex of a beach the Allies control"
-        )
-        raise _refuse("M44-DD-7", "placement", f"{hex_name(event.hex)} is not {where}.", hex=list(event.hex))
 
 
 # ---------------------------------------------------------------- Overlord team tables (M44-OV-3 to M44-OV-7)
@@ -1202,21 +1106,21 @@ def initiative_order_problem(state: State, units: list[Unit]) -> str | None:
 
 def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     if not state.teams:
-        raise _refuse("M44-OV-3", "no_teams", "Cards are handed out only at an Overlord team table.")
+        raise refuse("M44-OV-3", "no_teams", "Cards are handed out only at an Overlord team table.")
     _check_nothing_to_take(state)
     if camp != state.active or state.phase != "card":
-        raise _refuse("M44-OV-3", "gift_timing", "The commander-in-chief hands out cards at the start of the turn.")
+        raise refuse("M44-OV-3", "gift_timing", "The commander-in-chief hands out cards at the start of the turn.")
     if event.seat != state.commanders[camp]:
-        raise _refuse("M44-OV-3", "not_commander", "Only the commander-in-chief hands out the side's cards.")
+        raise refuse("M44-OV-3", "not_commander", "Only the commander-in-chief hands out the side's cards.")
     if visibility_roll_due(state, camp):
-        raise _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
     if event.marines is not None:
         if state.expansions.marines != state.sides[camp]:
-            raise _refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
+            raise refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
         if not 0 <= event.marines < len(state.seat_camp) or state.seat_camp[event.marines] != camp:
-            raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+            raise refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
         if not state.commands[event.marines]:
-            raise _refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+            raise refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
     hand = state.hands[camp]
     count = len(event.gifts)
     in_hand: Sequence[int] = range(count)
@@ -1225,7 +1129,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     # He keeps one of his hand's cards; the token's cards go out even from an empty hand (M44-OV-8).
     none_allowed = count == 0 and nothing_to_hand_out(state, camp)
     if not (1 <= count <= MAX_GIFTS or none_allowed) or (in_hand and hand.size - len(in_hand) < 1):
-        raise _refuse(
+        raise refuse(
             "M44-OV-3",
             "gift_count",
             f"The commander-in-chief hands out 1 to {MAX_GIFTS} cards and keeps at least one ({hand.size} in hand); "
@@ -1238,9 +1142,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     for index, gift in enumerate(event.gifts):
         general = gift.general
         if not 0 <= general < len(state.seat_camp) or state.seat_camp[general] != camp or not state.commands[general]:
-            raise _refuse(
-                "M44-OV-3", "not_a_general", f"Seat {general} commands no section of this side.", seat=general
-            )
+            raise refuse("M44-OV-3", "not_a_general", f"Seat {general} commands no section of this side.", seat=general)
         card = gift.card
         if index not in in_hand:  # from under the commissar token, checked with it (M44-OV-8)
             pass
@@ -1251,12 +1153,12 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
             if card is not None:
                 _check_unplaced(state, card)
         else:
-            raise _refuse(
+            raise refuse(
                 "M44-5", "card_not_in_hand", "The commander-in-chief hands out cards from his hand.", card=card
             )
         spec = CARDS.get(card) if card is not None else None
         if spec is not None and spec.kind == "section" and not set(spec.sections) & set(state.commands[general]):
-            raise _refuse(
+            raise refuse(
                 "M44-OV-3",
                 "wrong_general",
                 f"{spec.name} goes to a general commanding the {' or '.join(spec.sections)} section.",
@@ -1267,14 +1169,14 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     for general, cards in per_general.items():
         tactic = any(c is not None and CARDS[c].kind == "tactic" for c in cards)
         if len(cards) > MAX_PER_GENERAL or (tactic and len(cards) > 1):
-            raise _refuse(
+            raise refuse(
                 "M44-OV-3",
                 "too_many_for_general",
                 "A general receives at most 2 cards, and only one if it is a tactic card.",
                 seat=general,
             )
         if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
-            raise _refuse(
+            raise refuse(
                 "M44-OV-3",
                 "no_section_for_card",
                 "A general plays one card per section he commands: these cards do not fit his sections.",
@@ -1282,7 +1184,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
             )
         unplayable = [c for c in cards if c is not None and held_back(state, camp, c)]
         if unplayable:
-            raise _refuse(
+            raise refuse(
                 "M44-OV-3",
                 "unplayable_gift",
                 f"{CARDS[str(unplayable[0])].name} cannot be played by a general this turn.",
@@ -1292,7 +1194,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
 
 def _validate_team_play(state: State, event: CardPlayed, camp: int) -> None:
     if camp != state.active or not can_act_now(state):
-        raise _refuse(
+        raise refuse(
             "M44-OV-6",
             "play_timing",
             "A general plays his cards after the commander hands them out and before the first battle.",
@@ -1300,17 +1202,17 @@ def _validate_team_play(state: State, event: CardPlayed, camp: int) -> None:
     given = state.given[event.seat]
     if event.card not in given.known:
         if not given.unknown:
-            raise _refuse("M44-OV-5", "card_not_given", "A general plays only the cards he was given this turn.")
+            raise refuse("M44-OV-5", "card_not_given", "A general plays only the cards he was given this turn.")
         _check_unplaced(state, event.card)
     effective = _effective_card(state, event, camp)
     if effective == "ambush":
-        raise _refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+        raise refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
     sections = play_sections(state, event.seat, effective, counter=event.card == "counter_attack")
     sections = tuple(s for s in sections if leaves_room(state, event.seat, event.card, s))
     if event.section is None and len(sections) == 1:
         return
     if event.section not in sections:
-        raise _refuse(
+        raise refuse(
             "M44-OV-5",
             "play_section",
             f"{CARDS[event.card].name} is played in one section this general commands where the side has not "
@@ -1321,12 +1223,12 @@ def _validate_team_play(state: State, event: CardPlayed, camp: int) -> None:
 
 def _validate_team_order(state: State, event: UnitsOrdered, camp: int) -> None:
     if event.seat != state.general:
-        raise _refuse("M44-OV-5", "not_the_general", "The general who played the card orders its units.")
+        raise refuse("M44-OV-5", "not_the_general", "The general who played the card orders its units.")
     sections = (state.section,) if state.section else state.commands[event.seat]
     for uid in event.units:
         hex_ = state.units[uid].hex
         if hex_ is not None and not set(sections) & set(state.board.sections(hex_, camp)):
-            raise _refuse(
+            raise refuse(
                 "M44-OV-5",
                 "outside_section",
                 f"The unit at {hex_name(hex_)} is not in the {' or '.join(s for s in sections if s)} section.",
@@ -1336,27 +1238,27 @@ def _validate_team_order(state: State, event: UnitsOrdered, camp: int) -> None:
 
 def _validate_initiative(state: State, event: InitiativeTaken, camp: int) -> None:
     if not state.teams:
-        raise _refuse("M44-OV-7", "no_teams", "The initiative is taken only at an Overlord team table.")
+        raise refuse("M44-OV-7", "no_teams", "The initiative is taken only at an Overlord team table.")
     if camp != state.active or not can_act_now(state):
-        raise _refuse(
+        raise refuse(
             "M44-OV-7", "initiative_timing", "A general takes the initiative in his side's turn, before battles."
         )
     if not state.commands[event.seat] or event.seat in state.gifted or event.seat in state.initiative:
-        raise _refuse(
+        raise refuse(
             "M44-OV-7",
             "initiative_not_allowed",
             "Only a general given no card this turn takes the initiative, once.",
             seat=event.seat,
         )
     if state.initiative_table is None:
-        raise _refuse(
+        raise refuse(
             "M44-OV-7",
             "missing_initiative_table",
             "The Overlord initiative table is missing: import it as the game's initiative_table resource.",
             missing="initiative_table",
         )
     if event.face not in FACE_NAMES:
-        raise _refuse("M44-3", "wrong_faces", "Report the face rolled (infantry, armour, grenade, star, flag).")
+        raise refuse("M44-3", "wrong_faces", "Report the face rolled (infantry, armour, grenade, star, flag).")
 
 
 # ---------------------------------------------------------------- Eastern Front at team tables (M44-OV-8, M44-OV-10)
@@ -1425,11 +1327,9 @@ def token_cards_fit(state: State, camp: int, cards: tuple[str | None, ...]) -> b
 
 def _check_team_placement(state: State, event: CardCommitted, camp: int) -> None:
     if event.seat != state.commanders[camp]:
-        raise _refuse(
-            "M44-OV-8", "not_commander", "Only the commander-in-chief places cards under the commissar token."
-        )
+        raise refuse("M44-OV-8", "not_commander", "Only the commander-in-chief places cards under the commissar token.")
     if camp != state.active or state.phase not in TEAM_TURN:
-        raise _refuse(
+        raise refuse(
             "M44-OV-8",
             "commit_timing",
             "At a team table the commander-in-chief places cards under the commissar token in his side's turn, "
@@ -1437,11 +1337,11 @@ def _check_team_placement(state: State, event: CardCommitted, camp: int) -> None
             phase=state.phase,
         )
     if state.ambush_target is not None:
-        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
     if len(state.token) >= MAX_UNDER_TOKEN:
-        raise _refuse("M44-OV-8", "token_full", "At most three cards are placed under the commissar token a turn.")
+        raise refuse("M44-OV-8", "token_full", "At most three cards are placed under the commissar token a turn.")
     if state.hands[camp].size < 2:
-        raise _refuse("M44-OV-8", "keep_one", "The commander-in-chief keeps at least one card in hand.")
+        raise refuse("M44-OV-8", "keep_one", "The commander-in-chief keeps at least one card in hand.")
 
 
 def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
@@ -1451,7 +1351,7 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
     cards = [gift.card for gift in event.gifts]
     extras = from_hand(state.token, cards)
     if extras is None:
-        raise _refuse(
+        raise refuse(
             "M44-OV-8",
             "token_cards",
             f"Eastern Front: the commander-in-chief hands out the {len(state.token)} card(s) under the commissar "
@@ -1459,7 +1359,7 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
             under_token=len(state.token),
         )
     if extras and len(state.token) >= MAX_UNDER_TOKEN:
-        raise _refuse(
+        raise refuse(
             "M44-OV-10",
             "token_full",
             "With three cards under the commissar token, no card goes out at once from the hand.",
@@ -1468,7 +1368,7 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
         card = cards[index]
         if card not in AT_ONCE:
             recon = "; Recon 1 goes under the token first" if card in RECON_CARDS else ""
-            raise _refuse(
+            raise refuse(
                 "M44-OV-10",
                 "not_at_once",
                 "Eastern Front: beside the cards under the commissar token only Counter-Attack goes out at once "
@@ -1488,7 +1388,7 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
         _check_unplaced(state, card)
         if known_copies(state, card) + copies > CARDS[card].count:
             spec = CARDS[card]
-            raise _refuse("G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}.", card=card)
+            raise refuse("G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}.", card=card)
     return extras
 
 
@@ -1522,21 +1422,21 @@ def near_town(state: State, hex_: Hex) -> bool:
 
 
 def _no_combat_deck() -> RuleError:
-    return _refuse("M44-CC-1", "no_combat_cards", "This game is not played with combat cards.")
+    return refuse("M44-CC-1", "no_combat_cards", "This game is not played with combat cards.")
 
 
 def _check_combat_card(state: State, seat: int, card: str) -> None:
     deck = state.combat_deck
     assert deck is not None
     if card not in deck.cards:
-        raise _refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {card!r}.", card=card)
+        raise refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {card!r}.", card=card)
     hand = state.combat_hands[seat]
     if card in hand.known:
         return
     if not hand.unknown:
-        raise _refuse("M44-CC-2", "not_in_hand", f"{deck.cards[card].name} is not in that seat's combat cards.")
+        raise refuse("M44-CC-2", "not_in_hand", f"{deck.cards[card].name} is not in that seat's combat cards.")
     if combat_copies(state, card) >= deck.cards[card].count:
-        raise _refuse(
+        raise refuse(
             "G-2", "too_many_copies", f"The combat deck holds {deck.cards[card].count} {deck.cards[card].name}."
         )
 
@@ -1546,18 +1446,18 @@ def _validate_combat_drawn(state: State, event: CombatCardDrawn, camp: int) -> N
     if deck is None:
         raise _no_combat_deck()
     if state.combat_due[event.seat] <= 0:
-        raise _refuse(
+        raise refuse(
             "M44-CC-1",
             "no_combat_draw",
             "A combat card is drawn in the deal, after a Recon card and after Their Finest Hour only.",
         )
     if combat_pile(state) <= 0:
-        raise _refuse("M44-CC-1", "combat_pile_empty", "The combat pile is empty.")
+        raise refuse("M44-CC-1", "combat_pile_empty", "The combat pile is empty.")
     if event.card is not None:
         if event.card not in deck.cards:
-            raise _refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {event.card!r}.")
+            raise refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {event.card!r}.")
         if combat_copies(state, event.card) >= deck.cards[event.card].count:
-            raise _refuse("G-2", "too_many_copies", f"Every {deck.cards[event.card].name} is already placed.")
+            raise refuse("G-2", "too_many_copies", f"Every {deck.cards[event.card].name} is already placed.")
 
 
 def combat_play_problem(state: State, seat: int, camp: int, card: str, uid: int | None) -> tuple[str, str, str] | None:
@@ -1602,24 +1502,24 @@ def _validate_combat_played(state: State, event: CombatCardPlayed, camp: int) ->
     _check_combat_card(state, event.seat, event.card)
     problem = combat_play_problem(state, event.seat, camp, event.card, event.unit)
     if problem is not None:
-        raise _refuse(problem[0], problem[1], problem[2], card=event.card, unit=event.unit)
+        raise refuse(problem[0], problem[1], problem[2], card=event.card, unit=event.unit)
 
 
 def _validate_visibility(state: State, event: VisibilityRolled, camp: int) -> None:
     if camp != state.active or state.phase != "card" or not visibility_roll_due(state, camp):
-        raise _refuse("M44-NT-1", "no_light_roll", "The Allied side rolls for the light at the start of its turn.")
+        raise refuse("M44-NT-1", "no_light_roll", "The Allied side rolls for the light at the start of its turn.")
     if len(event.faces) != NIGHT_DICE or not set(event.faces) <= FACE_NAMES:
-        raise _refuse("M44-NT-1", "wrong_roll", f"The light roll is {NIGHT_DICE} dice.", reported=len(event.faces))
+        raise refuse("M44-NT-1", "wrong_roll", f"The light roll is {NIGHT_DICE} dice.", reported=len(event.faces))
 
 
 def _validate_medal(state: State, event: MedalAwarded, camp: int) -> None:
     if event.medals < 1:
-        raise _refuse("M44-6", "no_medal", "A medal award gives at least one medal.")
+        raise refuse("M44-6", "no_medal", "A medal award gives at least one medal.")
 
 
 def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
     if event.winner is not None and not 0 <= event.winner < len(state.seat_camp):
-        raise _refuse("M44-6", "unknown_seat", f"Seat {event.winner} is not at this table.")
+        raise refuse("M44-6", "unknown_seat", f"Seat {event.winner} is not at this table.")
 
 
 VALIDATORS: dict[type, Callable[..., None]] = {
@@ -1644,8 +1544,6 @@ VALIDATORS: dict[type, Callable[..., None]] = {
     InitiativeTaken: _validate_initiative,
     CombatCardDrawn: _validate_combat_drawn,
     CombatCardPlayed: _validate_combat_played,
-    ReinforcementsRolled: _validate_reinforcement_roll,
-    ReinforcementPlaced: _validate_placed,
 }
 
 
@@ -1659,7 +1557,7 @@ def _with_hand(state: State, camp: int, hand: Hand) -> tuple[Hand, Hand]:
 def _next_turn(state: State) -> State:
     if state.air is not None:  # M44-AIR-4: a plane not activated this turn leaves the board
         state = replace(state, air=air.turn_over(state.air, state.active))
-    return replace(
+    state = replace(
         state,
         phase="card",
         turn=state.turn + 1,
@@ -1684,9 +1582,11 @@ def _next_turn(state: State) -> State:
         combat_helped=(),
         combat_players=(),
         combat_boosts=(),
-        reinforced=False,
-        reinforcements=(),
     )
+    for x in in_play(state):
+        if x.next_turn is not None:
+            state = x.next_turn(state)
+    return state
 
 
 def _turn_over(state: State) -> State:
@@ -2130,37 +2030,6 @@ def _evolve_medal(state: State, event: MedalAwarded) -> State:
     return recount(replace(state, special=(special[0], special[1])))
 
 
-def _evolve_reinforcement_roll(state: State, event: ReinforcementsRolled) -> State:
-    assert state.reinforcement_table is not None
-    side = state.sides[state.seat_camp[event.seat]]
-    brought = reinforcements_for(state.reinforcement_table, side, event.faces)
-    return replace(state, reinforced=True, reinforcements=brought)
-
-
-def _evolve_placed(state: State, event: ReinforcementPlaced) -> State:
-    """M44-DD-7, M44-DD-8: a full unit from the reserve, numbered after the others; it neither moves nor
-    battles this turn (it is not among the turn's orders)."""
-    camp = state.seat_camp[event.seat]
-    figures = full_strength(event.kind)
-    unit = Unit(uid=len(state.units), camp=camp, kind=event.kind, size=figures, figures=figures, hex=event.hex)
-    reserve = list(state.reserve)
-    reserve[camp] = reserve[camp] | {event.kind: reserve[camp][event.kind] - figures}
-    brought = list(state.reinforcements)
-    brought.remove(event.kind)
-    occupant = dict(state.occupant)
-    occupant[event.hex] = unit.uid
-    return recount(
-        replace(
-            state,
-            units=(*state.units, unit),
-            occupant=occupant,
-            reserve=tuple(reserve),
-            reinforcements=tuple(brought),
-            last_move=(event.hex,),
-        )
-    )
-
-
 def _evolve_end(state: State, event: GameEnded) -> State:
     winner = None if event.winner is None else state.seat_camp[event.winner]
     return replace(state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table")
@@ -2188,6 +2057,4 @@ EVOLVERS: dict[type, Callable[[State, Any], State]] = {
     InitiativeTaken: _evolve_initiative,
     CombatCardDrawn: _evolve_combat_drawn,
     CombatCardPlayed: _evolve_combat_played,
-    ReinforcementsRolled: _evolve_reinforcement_roll,
-    ReinforcementPlaced: _evolve_placed,
 }

@@ -1,0 +1,45 @@
+"""How an expansion joins the base rules: one `Expansion` value per expansion module, listed in
+`rules.base.EXPANSIONS`. Its events come with their validators, evolvers and legal events; the base rules
+call its hooks at named points of the turn and know it by nothing else. A new expansion fills in the hooks
+it needs and leaves the others None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from domain.memoire44.events import CardPlayed, Memoire44Event
+from domain.memoire44.state import State, Unit
+from domain.ruleset import RuleError
+
+# A validator takes the state, an event of its key's type and the camp of the event's seat; an evolver the
+# state and the event. Each takes one event type of the union, so a table keyed by type types them loosely.
+Validator = Callable[..., None]
+Evolver = Callable[..., State]
+Problem = Callable[[State, int], RuleError | None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Expansion:
+    """An expansion's events and hooks. Each hook is called only while `in_play(state)` says the game plays
+    with the expansion."""
+
+    name: str
+    in_play: Callable[[State], bool]
+    validators: Mapping[type[Memoire44Event], Validator] = field(default_factory=dict)
+    evolvers: Mapping[type[Memoire44Event], Evolver] = field(default_factory=dict)
+    # The events it offers `seat` now, beside the base game's.
+    legal: Callable[[State, int], list[Memoire44Event]] | None = None
+    # What the active side must report before it orders units or its card battles (a roll due, ...).
+    before_orders: Problem | None = None
+    # What must happen before the active side's turn ends (cards still to play, ...).
+    before_turn_end: Problem | None = None
+    # Events it reports while a unit's retreat is pending (the base allows only the retreat itself).
+    during_retreat: tuple[type, ...] = ()
+    # The turn over: the expansion's own turn state cleared for the next side.
+    next_turn: Callable[[State], State] | None = None
+    # A command card has just come into play (`effective` is what it acts as).
+    card_in_play: Callable[[State, CardPlayed, int, str], State] | None = None
+    # Battle dice it adds to a unit's battle (close: at range 1), with the line the table reads.
+    battle_bonus: Callable[[State, Unit, bool], tuple[int, str] | None] | None = None
