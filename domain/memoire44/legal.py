@@ -34,8 +34,6 @@ from domain.memoire44.events import (
     CardPlayed,
     CardsGiven,
     CardTaken,
-    CombatCardDrawn,
-    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
     Gift,
@@ -64,9 +62,6 @@ from domain.memoire44.rules.base import (
     can_act_now,
     card_battle_problem,
     cards_held,
-    combat_copies,
-    combat_pile,
-    combat_play_problem,
     commissar_camp,
     first_due,
     hand_full,
@@ -102,34 +97,11 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.over or not 0 <= seat < len(state.seat_camp):
         return []
     events = _game_events(state, seat)
-    if state.combat_deck is not None:
-        events += _combat_events(state, seat)
     if state.air is not None:
         events += air.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
     for x in in_play(state):
         if x.legal is not None:
             events += x.legal(state, seat)
-    return events
-
-
-def _combat_events(state: State, seat: int) -> list[Any]:
-    """Combat cards (M44-CC-1, M44-CC-2): a draw the seat may make, and each card it may play now."""
-    events: list[Any] = []
-    retreat = state.pending is not None and state.pending.kind == "retreat"
-    if state.combat_due[seat] > 0 and combat_pile(state) > 0 and not retreat:
-        events.append(CombatCardDrawn(seat=seat))
-    deck = state.combat_deck
-    assert deck is not None
-    hand = state.combat_hands[seat]
-    cards = set(hand.known)
-    if hand.unknown:
-        cards |= {c for c, spec in deck.cards.items() if combat_copies(state, c) < spec.count}
-    camp = state.seat_camp[seat]
-    units: list[int | None] = [None, *(u.uid for u in alive(state, camp))]
-    for card in sorted(cards):
-        for uid in units:
-            if combat_play_problem(state, seat, camp, card, uid) is None:
-                events.append(CombatCardPlayed(seat=seat, card=card, unit=uid))
     return events
 
 

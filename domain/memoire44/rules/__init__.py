@@ -12,7 +12,6 @@ from msgspec.structs import replace
 from domain.memoire44.board import hex_name
 from domain.memoire44.events import (
     Battle,
-    CombatCardPlayed,
     GameEnded,
     GroundTaken,
     MedalAwarded,
@@ -49,7 +48,7 @@ def validate(state: State, event: Memoire44Event) -> None:
     if (
         state.pending is not None
         and state.pending.kind == "retreat"
-        and not isinstance(event, Retreated | MedalAwarded | GameEnded | CombatCardPlayed)
+        and not isinstance(event, (Retreated, MedalAwarded, GameEnded, *base.during_retreat(state)))
     ):
         raise RuleError("M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first.")
     check(state, event, camp)

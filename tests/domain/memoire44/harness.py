@@ -48,13 +48,13 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.rules.air import AIR_EVENTS, air_pile
 from domain.memoire44.rules.base import (
-    combat_pile,
     commissar_camp,
     hands_out_token,
     pile_size,
     plays_from_token,
     token_cards_fit,
 )
+from domain.memoire44.rules.combat_cards import combat_pile
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold, start
