@@ -24,7 +24,7 @@ from domain.memoire44.battlefield import (
     unit_at,
 )
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import AIR_SORTIE, ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
+from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN
 from domain.memoire44.events import (
     Battle,
@@ -47,7 +47,6 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.overlord import MAX_GIFTS, general_takes
-from domain.memoire44.rules import air
 from domain.memoire44.rules.base import (
     CARD_BATTLES,
     COMMISSAR_FREE,
@@ -58,11 +57,13 @@ from domain.memoire44.rules.base import (
     ambush_problem,
     battle_dice,
     battle_problem,
+    before_battle,
     before_orders,
     can_act_now,
     card_battle_problem,
     cards_held,
     commissar_camp,
+    expansion_draws,
     first_due,
     hand_full,
     hands_out_token,
@@ -70,7 +71,6 @@ from domain.memoire44.rules.base import (
     in_play,
     known_copies,
     leaves_room,
-    lone_sortie_problem,
     marines_extra,
     move_allowance,
     moves_allowed,
@@ -97,8 +97,6 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.over or not 0 <= seat < len(state.seat_camp):
         return []
     events = _game_events(state, seat)
-    if state.air is not None:
-        events += air.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
     for x in in_play(state):
         if x.legal is not None:
             events += x.legal(state, seat)
@@ -154,7 +152,8 @@ def _game_events(state: State, seat: int) -> list[Any]:
         events.extend(_moves(state, seat))
     events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
-    if air.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+    ruled = expansion_draws(state)
+    if ruled is not None and ruled[0] == 0:  # e.g. a lone Air Sortie is not replaced (M44-AIR-15)
         events.append(TurnEnded(seat=seat))
     else:
         events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
@@ -347,8 +346,6 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
         elif effective != "ambush":
             events.append(CardPlayed(seat=seat, card=card))
         events.extend(CardPlayed(seat=seat, card=card, as_card=other) for other in recon_played_as(state, camp, card))
-    if lone_sortie_problem(state, camp) is None:  # M44-AIR-15: an Air Sortie as the turn's only card
-        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
     return commits + events
 
 
@@ -368,8 +365,8 @@ def _ambush_battles(state: State, seat: int) -> list[Any]:
     """After Ambush, the ambushing side's units next to the assaulting unit may battle it."""
     target_hex = state.ambush_target
     assert target_hex is not None
-    if state.air is not None and target_hex in state.air.markers:
-        return []  # M44-AIR-12: an ambush against a plane fires at it (the air events offer that)
+    if first_due(state, state.seat_camp[seat], before_battle) is not None:
+        return []  # e.g. an ambush against a plane fires at it, as the air events offer (M44-AIR-12)
     target = unit_at(state, target_hex)
     assert target is not None
     events: list[Any] = []

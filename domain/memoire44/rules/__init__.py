@@ -18,20 +18,19 @@ from domain.memoire44.events import (
     Memoire44Event,
     Retreated,
 )
-from domain.memoire44.rules import air, base
+from domain.memoire44.rules import base
 from domain.memoire44.rules.base import EXPANSIONS
+from domain.memoire44.rules.common import camp_of_seat
 from domain.memoire44.rules.expansion import Evolver, Validator
 from domain.memoire44.state import State
 from domain.ruleset import RuleError
 
 _VALIDATORS: dict[type[Memoire44Event], Validator] = {
     **base.VALIDATORS,
-    **air.VALIDATORS,
     **{kind: check for x in EXPANSIONS for kind, check in x.validators.items()},
 }
 _EVOLVERS: dict[type[Memoire44Event], Evolver] = {
     **base.EVOLVERS,
-    **air.EVOLVERS,
     **{kind: apply for x in EXPANSIONS for kind, apply in x.evolvers.items()},
 }
 
@@ -44,7 +43,7 @@ def validate(state: State, event: Memoire44Event) -> None:
     if check is None:
         raise RuleError("M44-6", "unknown_event", f"{type(event).__name__} is not a Mémoire 44 event.")
     seat = event.seat
-    camp = base.camp_of_seat(state, seat) if seat is not None else None
+    camp = camp_of_seat(state, seat) if seat is not None else None
     if (
         state.pending is not None
         and state.pending.kind == "retreat"

@@ -29,6 +29,7 @@ from domain.memoire44.battlefield import (
     battles_allowed,
     card_for,
     card_name,
+    commissar_camp,
     fits_sections,
     full_day,
     given_left,
@@ -48,6 +49,7 @@ from domain.memoire44.catalogue import (
     FACE_NAMES,
     INFANTRY,
     OBSTACLES,
+    RECON_CARDS,
     TERRAINS,
     UNIT_TYPES,
 )
@@ -62,6 +64,8 @@ from domain.memoire44.events import (
     PlaneMoved,
     PlaneOrdered,
 )
+from domain.memoire44.rules.common import check_hand, visibility_roll_due, with_hand
+from domain.memoire44.rules.expansion import CardInPlay, Expansion
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
 from domain.ruleset import RuleError
@@ -1001,6 +1005,8 @@ def legal(state: State, seat: int) -> list[Any]:
         for hex_ in air.markers:
             if ambush_problem(state, camp, hex_) is None:
                 events.append(CardPlayed(seat=seat, card="ambush", target=hex_))
+    if state.phase == "card" and not state.cards_to_take and lone_sortie_problem(state, camp) is None:
+        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))  # M44-AIR-15: the turn's only card
     if retreat or camp != state.active or state.phase not in ("move", "battle") or state.ambush_target is not None:
         return events
     if sortie_problem(state, camp) is None:
@@ -1086,3 +1092,123 @@ def legal(state: State, seat: int) -> list[Any]:
                 if isinstance(found, tuple):
                     events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
     return events
+
+
+# ---------------------------------------------------------------- the hooks the base rules call
+
+
+def near_enemy_plane(state: State, unit: Unit) -> bool:
+    """Whether an enemy plane flies next to `unit` or over it: Close Assault may order it against the plane
+    (M44-AIR-9)."""
+    air, here = state.air, unit.hex
+    return (
+        air is not None
+        and here is not None
+        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) <= 1 for p in air.planes)
+    )
+
+
+def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
+    """Why `camp` cannot play an Air Sortie as its turn's only card now (M44-AIR-15), or None: where any
+    command card would come."""
+    problem = sortie_problem(state, camp)
+    if problem is not None:
+        return problem
+    if visibility_roll_due(state, camp):
+        return _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if camp == commissar_camp(state):
+        # M44-RU-1: the commissar's side plays the card from under the token, or one exempt from the delay,
+        # each turn; an Air Sortie held apart is neither, so it goes beside that card's section card.
+        return _refuse(
+            "M44-RU-1",
+            "sortie_beside_token",
+            "Under the commissar the side's card comes from under the token (or is one played at once): an Air "
+            "Sortie is played beside a section card.",
+        )
+    return None
+
+
+def _on_marker(state: State, target: Hex | None) -> bool:
+    """Whether an Ambush names a unit an enemy plane dropped an ammunition marker on (M44-AIR-12)."""
+    return state.air is not None and target is not None and target in state.air.markers
+
+
+def _validate_play(state: State, event: CardPlayed, camp: int) -> bool:
+    """An Air Sortie, held apart from the hand, alone or beside the turn's card (M44-AIR-15); an Ambush
+    against a plane (M44-AIR-12)."""
+    if event.card == AIR_SORTIE:
+        problem = lone_sortie_problem(state, camp) if state.phase == "card" else sortie_problem(state, camp)
+        if problem is not None:
+            raise problem
+        return True
+    if event.card == "ambush" and _on_marker(state, event.target):
+        check_hand(state, camp, "ambush")
+        found = ambush_problem(state, camp, event.target)
+        if found is not None:
+            raise _refuse("M44-5", found[0], found[1])
+        return True
+    return False
+
+
+def _evolve_play(state: State, event: CardPlayed, camp: int, card_in_play: CardInPlay) -> State | None:
+    if event.card == AIR_SORTIE:  # M44-AIR-15: alone it is the turn's card, beside one it only orders the plane
+        alone = state.phase == "card"
+        state = sortie_played(state, camp, beside=not alone)
+        return card_in_play(state, event, camp) if alone else state
+    if event.card == "ambush" and _on_marker(state, event.target):
+        hand = take_card(state.hands[camp], event.card)
+        state = replace(state, hands=with_hand(state, camp, hand), discard=(*state.discard, event.card))
+        return replace(state, ambush=camp, ambush_target=event.target)  # M44-AIR-12: the moves may go on
+    return None
+
+
+def _card_in_play(state: State, event: CardPlayed, camp: int, effective: str) -> State:
+    """M44-AIR-9: Recon and Their Finest Hour draw air combat cards."""
+    recon = bool(RECON_CARDS & {event.card, effective})
+    return _with_air(state, cards_for_play(_air(state), camp, effective, recon))
+
+
+def _ambush_first(state: State, camp: int) -> RuleError | None:
+    if _on_marker(state, state.ambush_target):
+        return _refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
+    return None
+
+
+def _draws(state: State) -> tuple[int, RuleError] | None:
+    if not lone_sortie(state):
+        return None
+    return 0, _refuse(
+        "M44-AIR-15",
+        "sortie_not_replaced",
+        "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
+    )
+
+
+def _move_problem(state: State, unit: Unit, hex_: Hex) -> tuple[str, str] | None:
+    if enemy_plane_at(state, hex_, unit.camp):
+        return "M44-AIR-5", f"a ground unit does not move through the enemy plane at {hex_name(hex_)}"
+    return None
+
+
+def _next_turn(state: State) -> State:
+    """M44-AIR-4: a plane not activated in the turn just over leaves the board."""
+    return _with_air(state, turn_over(_air(state), state.active))
+
+
+EXPANSION = Expansion(
+    name="air rules",
+    in_play=lambda state: state.air is not None,
+    validators=VALIDATORS,
+    evolvers=EVOLVERS,
+    legal=legal,
+    before_battle=_ambush_first,
+    next_turn=_next_turn,
+    card_in_play=_card_in_play,
+    validate_play=_validate_play,
+    evolve_play=_evolve_play,
+    played_as=played_as_sortie,
+    draws=_draws,
+    move_problem=_move_problem,
+    near_enemy=near_enemy_plane,
+    battled=lambda state: state.air is not None and state.air.battled,
+)

@@ -39,7 +39,6 @@ from domain.memoire44.catalogue import (
     ARMOUR,
     ARTILLERY,
     CARDS,
-    DECK_SIZE,
     FACE_NAMES,
     FULL_DAY,
     INFANTRY,
@@ -73,7 +72,18 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, general_takes, gifts_fit
 from domain.memoire44.rules import air, combat_cards, dday
-from domain.memoire44.rules.common import CARD_BATTLES, alive, refuse
+from domain.memoire44.rules.common import (
+    CARD_BATTLES,
+    alive,
+    check_hand,
+    check_nothing_to_take,
+    check_unplaced,
+    known_copies,
+    pile_size,
+    refuse,
+    visibility_roll_due,
+    with_hand,
+)
 from domain.memoire44.rules.expansion import Expansion, Problem
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
@@ -86,7 +96,7 @@ SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "
 
 # The expansions joined to the base rules, in the order their hooks run. A new expansion is one module beside
 # this one, with its `Expansion`, and one more entry here.
-EXPANSIONS: tuple[Expansion, ...] = (dday.EXPANSION, combat_cards.EXPANSION)
+EXPANSIONS: tuple[Expansion, ...] = (dday.EXPANSION, combat_cards.EXPANSION, air.EXPANSION)
 
 
 def in_play(state: State) -> tuple[Expansion, ...]:
@@ -111,6 +121,39 @@ def before_turn_end(x: Expansion) -> Problem | None:
     return x.before_turn_end
 
 
+def before_battle(x: Expansion) -> Problem | None:
+    return x.before_battle
+
+
+def expansion_draws(state: State) -> tuple[int, RuleError] | None:
+    """The cards the active side draws at its turn's end when an expansion decides them, with the refusal a
+    draw gets when they are none."""
+    for x in in_play(state):
+        if x.draws is not None and (ruled := x.draws(state)) is not None:
+            return ruled
+    return None
+
+
+def played_as(state: State, card: str) -> str:
+    """What a played card acts as once the expansions in play have their say."""
+    for x in in_play(state):
+        if x.played_as is not None:
+            card = x.played_as(state, card)
+    return card
+
+
+def expansion_move_problem(state: State, unit: Unit, hex_: Hex) -> tuple[str, str] | None:
+    for x in in_play(state):
+        if x.move_problem is not None and (problem := x.move_problem(state, unit, hex_)) is not None:
+            return problem
+    return None
+
+
+def near_other_enemy(state: State, unit: Unit) -> bool:
+    """Whether an enemy piece of an expansion (a plane) is next to `unit`, for Close Assault."""
+    return any(x.near_enemy is not None and x.near_enemy(state, unit) for x in in_play(state))
+
+
 def _check_hooks(state: State, camp: int, point: Callable[[Expansion], Problem | None]) -> None:
     problem = first_due(state, camp, point)
     if problem is not None:
@@ -118,31 +161,6 @@ def _check_hooks(state: State, camp: int, point: Callable[[Expansion], Problem |
 
 
 # ---------------------------------------------------------------- small shared helpers
-
-
-def camp_of_seat(state: State, seat: int) -> int:
-    """The camp of a reporting seat; RuleError for a seat not at the table."""
-    if not 0 <= seat < len(state.seat_camp):
-        raise RuleError("M44-6", "unknown_seat", f"Seat {seat} is not at this table.", seat=seat)
-    return state.seat_camp[seat]
-
-
-def pile_size(state: State) -> int:
-    """Cards left in the draw pile: the deck less the hands, the cards handed to generals (M44-OV-3) and
-    the discards."""
-    given = sum(h.size for h in state.given) if state.given else 0
-    return DECK_SIZE - state.hands[0].size - state.hands[1].size - len(state.discard) - len(state.token) - given
-
-
-def known_copies(state: State, card: str) -> int:
-    """Copies of `card` the record knows the place of (G-2 conservation)."""
-    return (
-        state.hands[0].known.count(card)
-        + state.hands[1].known.count(card)
-        + state.discard.count(card)
-        + state.token.count(card)
-        + (sum(h.known.count(card) for h in state.given) if state.given else 0)
-    )
 
 
 def orderable(state: State, camp: int) -> list[Unit]:
@@ -159,17 +177,6 @@ def orderable(state: State, camp: int) -> list[Unit]:
         for u in units
         if u.hex is not None and u.uid not in ordered and where & set(state.board.sections(u.hex, camp))
     ]
-
-
-def near_enemy_plane(state: State, unit: Unit) -> bool:
-    """Whether an enemy plane flies next to `unit` or over it: Close Assault may order it against the plane
-    (M44-AIR-9)."""
-    air, here = state.air, unit.hex
-    return (
-        air is not None
-        and here is not None
-        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) <= 1 for p in air.planes)
-    )
 
 
 def toward_home(camp: int) -> int:
@@ -212,12 +219,6 @@ def is_battle_back(state: State, attacker: Unit | None) -> bool:
     return attacker.uid == pending.unit
 
 
-def visibility_roll_due(state: State, camp: int) -> bool:
-    """Whether `camp` must roll for the light before playing its card (M44-NT-1: the Allied side, each
-    turn until full daylight)."""
-    return not full_day(state) and state.sides[camp] == "ALLIES" and not state.visibility_rolled
-
-
 # M44-RU-1: the cards the side under the commissar may play at once, from its hand.
 COMMISSAR_FREE: frozenset[str] = frozenset({*RECON_CARDS, "counter_attack", "ambush"})
 
@@ -245,7 +246,7 @@ def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
         return ()
     found: list[str] = []
     if state.expansions.blitz and state.sides[camp] == "AXIS":
-        found.append(AIR_SORTIE if air.sorties_dealt(state) else "air_power")  # M44-AIR-15
+        found.append(played_as(state, "air_power"))  # an Air Sortie where the scenario deals them (M44-AIR-15)
     if state.expansions.off_board_artillery == state.sides[camp]:
         found.append("barrage")
     return tuple(found)
@@ -363,7 +364,7 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
             )
         return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
     if card == "close_assault":
-        if all(adjacent_enemies(state, u) or near_enemy_plane(state, u) for u in units):
+        if all(adjacent_enemies(state, u) or near_other_enemy(state, u) for u in units):
             return None
         return "Close Assault orders units next to an enemy only"
     if card in ("direct_from_hq", "firefight"):
@@ -431,8 +432,8 @@ def path_problem(
             return "M44-4", f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
         if hex_ in state.occupant:
             return "M44-1", f"{hex_name(hex_)} is occupied"
-        if state.air is not None and any(p.hex == hex_ and p.camp != unit.camp for p in state.air.planes):
-            return "M44-AIR-5", f"a ground unit does not move through the enemy plane at {hex_name(hex_)}"
+        if (blocked := expansion_move_problem(state, unit, hex_)) is not None:
+            return blocked
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
             return "M44-4", f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
@@ -567,36 +568,6 @@ def retreat_steps(state: State, unit: Unit, start: Hex) -> list[Hex]:
 # ---------------------------------------------------------------- validate
 
 
-def _check_unplaced(state: State, card: str) -> None:
-    """A card whose place the record did not know: it must exist and have a copy unplaced (G-2)."""
-    if card not in CARDS:
-        raise refuse("M44-5", "unknown_card", f"There is no command card {card!r}.", card=card)
-    if known_copies(state, card) >= CARDS[card].count:
-        spec = CARDS[card]
-        raise refuse(
-            "G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}, all already placed.", card=card
-        )
-
-
-def _check_hand(state: State, camp: int, card: str) -> None:
-    hand = state.hands[camp]
-    if card in hand.known:
-        return
-    if card in CARDS and hand.unknown == 0:
-        raise refuse("M44-5", "card_not_in_hand", f"{CARDS[card].name} is not in that hand.", card=card)
-    _check_unplaced(state, card)
-
-
-def _check_nothing_to_take(state: State) -> None:
-    if state.cards_to_take:
-        raise refuse(
-            "M44-IT-1",
-            "card_to_take",
-            "An Italian unit was lost: the enemy takes a card from the Italian hand first.",
-            cards=state.cards_to_take,
-        )
-
-
 def _check_turn_done(state: State, camp: int) -> None:
     """What must happen before the active side ends its turn, with its draw or without one (M44-6)."""
     if state.ambush_target is not None:
@@ -614,17 +585,14 @@ def _check_turn_done(state: State, camp: int) -> None:
 
 
 def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
-    _check_nothing_to_take(state)
+    check_nothing_to_take(state)
     if state.phase in ("deal", "draw"):
         if state.draws_due[camp] == 0:
             raise refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
     elif state.phase in ("move", "battle") and camp == state.active:
-        if air.lone_sortie(state):
-            raise refuse(
-                "M44-AIR-15",
-                "sortie_not_replaced",
-                "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
-            )
+        ruled = expansion_draws(state)
+        if ruled is not None and ruled[0] == 0:
+            raise ruled[1]
         if hand_full(state):
             raise refuse(
                 "M44-OV-4",
@@ -637,15 +605,12 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
     if pile_size(state) == 0 or state.reshuffle_due:
         raise refuse("G-4", "reshuffle_first", "The discards must be reshuffled into a new draw pile first.")
     if event.card is not None:
-        _check_unplaced(state, event.card)
+        check_unplaced(state, event.card)
 
 
 def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
-    _check_nothing_to_take(state)
-    if event.card == AIR_SORTIE:  # M44-AIR-15: held apart from the hand, alone or beside the turn's card
-        problem = lone_sortie_problem(state, camp) if state.phase == "card" else air.sortie_problem(state, camp)
-        if problem is not None:
-            raise problem
+    check_nothing_to_take(state)
+    if any(x.validate_play is not None and x.validate_play(state, event, camp) for x in in_play(state)):
         return
     if event.card == "ambush":
         _validate_ambush(state, event, camp)
@@ -667,7 +632,7 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
                 card=event.card,
             )
         if older is None:
-            _check_unplaced(state, event.card)
+            check_unplaced(state, event.card)
     elif camp == commissar_camp(state) and not state.committed and event.card not in COMMISSAR_FREE:
         raise refuse(
             "M44-RU-1",
@@ -677,7 +642,7 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
             card=event.card,
         )
     else:
-        _check_hand(state, camp, event.card)
+        check_hand(state, camp, event.card)
     effective = _effective_card(state, event, camp)
     if effective == "infantry_assault":
         if event.section not in SECTIONS:
@@ -688,31 +653,12 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         raise refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
 
 
-def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
-    """Why `camp` cannot play an Air Sortie as its turn's only card now (M44-AIR-15), or None: where any
-    command card would come."""
-    problem = air.sortie_problem(state, camp)
-    if problem is not None:
-        return problem
-    if visibility_roll_due(state, camp):
-        return refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
-    if camp == commissar_camp(state):
-        # M44-RU-1: the commissar's side plays the card from under the token, or one exempt from the delay,
-        # each turn; an Air Sortie held apart is neither, so it goes beside that card's section card.
-        return refuse(
-            "M44-RU-1",
-            "sortie_beside_token",
-            "Under the commissar the side's card comes from under the token (or is one played at once): an Air "
-            "Sortie is played beside a section card.",
-        )
-    return None
-
-
 def _validate_turn_ended(state: State, event: TurnEnded, camp: int) -> None:
-    _check_nothing_to_take(state)
+    check_nothing_to_take(state)
     if camp != state.active or state.phase not in ("move", "battle"):
         raise refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
-    if not air.lone_sortie(state) and not hand_full(state):
+    ruled = expansion_draws(state)
+    if not (ruled is not None and ruled[0] == 0) and not hand_full(state):
         raise refuse(
             "M44-6",
             "draw_to_end",
@@ -737,7 +683,7 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
                 as_card=event.as_card,
             )
         effective = event.as_card
-    effective = air.played_as_sortie(state, effective)
+    effective = played_as(state, effective)
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
@@ -762,11 +708,8 @@ def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, st
 
 
 def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
-    _check_hand(state, camp, "ambush")
-    if state.air is not None and event.target in state.air.markers:
-        problem = air.ambush_problem(state, camp, event.target)  # M44-AIR-12: against a plane
-    else:
-        problem = ambush_problem(state, camp, event.target)
+    check_hand(state, camp, "ambush")
+    problem = ambush_problem(state, camp, event.target)
     if problem is not None:
         raise refuse("M44-5", problem[0], problem[1])
 
@@ -872,8 +815,8 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
                 f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
             )
         attacker = state.units[pending.unit]
-    elif state.air is not None and state.ambush_target is not None and state.ambush_target in state.air.markers:
-        raise refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
+    elif (first := first_due(state, camp, before_battle)) is not None:
+        raise first
     elif state.ambush is not None and state.ambush_target is not None:
         if camp != state.ambush:
             raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
@@ -984,7 +927,7 @@ def _validate_ground(state: State, event: GroundTaken, camp: int) -> None:
 def _validate_discard(state: State, event: CardDiscarded, camp: int) -> None:
     if state.phase != "recon" or camp != state.active:
         raise refuse("M44-5", "no_recon", "A card is discarded after the Recon draw only.")
-    _check_hand(state, camp, event.card)
+    check_hand(state, camp, event.card)
 
 
 def _validate_reshuffle(state: State, event: DeckReshuffled, camp: int) -> None:
@@ -998,11 +941,11 @@ def _validate_taken(state: State, event: CardTaken, camp: int) -> None:
         raise refuse("M44-IT-1", "nothing_to_take", "No card is to be taken from an Italian hand now.")
     if camp == italian:
         raise refuse("M44-IT-1", "taker", "The enemy of the Italian side takes the card.")
-    _check_hand(state, italian, event.card)
+    check_hand(state, italian, event.card)
 
 
 def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
-    _check_nothing_to_take(state)
+    check_nothing_to_take(state)
     if camp != commissar_camp(state):
         raise refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
     if state.teams:
@@ -1017,7 +960,7 @@ def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
     if event.card == "ambush":
         raise refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
     if event.card is not None:
-        _check_hand(state, camp, event.card)
+        check_hand(state, camp, event.card)
     elif state.hands[camp].unknown == 0:
         raise refuse(
             "G-2",
@@ -1040,7 +983,9 @@ def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
 def unit_battled(state: State) -> bool:
     """Whether a unit of the active side has battled (or removed wire) this turn, or a plane fought
     (M44-AIR-17: at a team table an air attack is a battle too, M44-OV-6)."""
-    return any(o.battles for o in state.orders) or (state.air is not None and state.air.battled)
+    return any(o.battles for o in state.orders) or any(
+        x.battled is not None and x.battled(state) for x in in_play(state)
+    )
 
 
 def play_sections(state: State, seat: int, effective: str, counter: bool = False) -> tuple[str, ...]:
@@ -1100,7 +1045,7 @@ def initiative_order_problem(state: State, units: list[Unit]) -> str | None:
 def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     if not state.teams:
         raise refuse("M44-OV-3", "no_teams", "Cards are handed out only at an Overlord team table.")
-    _check_nothing_to_take(state)
+    check_nothing_to_take(state)
     if camp != state.active or state.phase != "card":
         raise refuse("M44-OV-3", "gift_timing", "The commander-in-chief hands out cards at the start of the turn.")
     if event.seat != state.commanders[camp]:
@@ -1144,7 +1089,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
         elif unknown:
             unknown -= 1
             if card is not None:
-                _check_unplaced(state, card)
+                check_unplaced(state, card)
         else:
             raise refuse(
                 "M44-5", "card_not_in_hand", "The commander-in-chief hands out cards from his hand.", card=card
@@ -1196,7 +1141,7 @@ def _validate_team_play(state: State, event: CardPlayed, camp: int) -> None:
     if event.card not in given.known:
         if not given.unknown:
             raise refuse("M44-OV-5", "card_not_given", "A general plays only the cards he was given this turn.")
-        _check_unplaced(state, event.card)
+        check_unplaced(state, event.card)
     effective = _effective_card(state, event, camp)
     if effective == "ambush":
         raise refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
@@ -1378,7 +1323,7 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
         else:
             named[card] += 1
     for card, copies in sorted(named.items()):
-        _check_unplaced(state, card)
+        check_unplaced(state, card)
         if known_copies(state, card) + copies > CARDS[card].count:
             spec = CARDS[card]
             raise refuse("G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}.", card=card)
@@ -1428,13 +1373,10 @@ VALIDATORS: dict[type, Callable[..., None]] = {
 # ---------------------------------------------------------------- evolve
 
 
-def _with_hand(state: State, camp: int, hand: Hand) -> tuple[Hand, Hand]:
-    return (hand, state.hands[1]) if camp == 0 else (state.hands[0], hand)
-
-
 def _next_turn(state: State) -> State:
-    if state.air is not None:  # M44-AIR-4: a plane not activated this turn leaves the board
-        state = replace(state, air=air.turn_over(state.air, state.active))
+    for x in in_play(state):  # each expansion's turn state first, while `active` is still the side just done
+        if x.next_turn is not None:
+            state = x.next_turn(state)
     state = replace(
         state,
         phase="card",
@@ -1458,9 +1400,6 @@ def _next_turn(state: State) -> State:
         general=None,
         marines=None,
     )
-    for x in in_play(state):
-        if x.next_turn is not None:
-            state = x.next_turn(state)
     return state
 
 
@@ -1469,7 +1408,9 @@ def _turn_over(state: State) -> State:
     due = [0, 0]
     if state.teams:
         due[state.active] = commander_draws(state)
-    elif not air.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+    elif (ruled := expansion_draws(state)) is not None:
+        due[state.active] = ruled[0]
+    else:
         due[state.active] = 2 if state.effective in RECON_CARDS else 1
     if state.ambush is not None:
         due[state.ambush] += 1
@@ -1494,7 +1435,7 @@ def _evolve_drawn(state: State, event: CardDrawn) -> State:
     )
     due = list(state.draws_due)
     due[camp] -= 1
-    state = replace(state, hands=_with_hand(state, camp, hand), draws_due=(due[0], due[1]))
+    state = replace(state, hands=with_hand(state, camp, hand), draws_due=(due[0], due[1]))
     if due != [0, 0]:
         return state
     if state.phase == "deal":
@@ -1507,33 +1448,31 @@ def _evolve_drawn(state: State, event: CardDrawn) -> State:
 def _evolve_discarded(state: State, event: CardDiscarded) -> State:
     camp = state.seat_camp[event.seat]
     hand = take_card(state.hands[camp], event.card)
-    state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
+    state = replace(state, hands=with_hand(state, camp, hand), discard=(*state.discard, event.card))
     return _next_turn(state)
 
 
 def _evolve_played(state: State, event: CardPlayed) -> State:
     camp = state.seat_camp[event.seat]
-    if event.card == AIR_SORTIE:  # M44-AIR-15: alone it is the turn's card, beside one it only orders the plane
-        alone = state.phase == "card"
-        state = air.sortie_played(state, camp, beside=not alone)
-        return _card_in_play(state, event, camp) if alone else state
+    for x in in_play(state):
+        if x.evolve_play is not None and (after := x.evolve_play(state, event, camp, _card_in_play)) is not None:
+            return after
     if state.teams and event.card != "ambush":
         return _evolve_team_play(state, event, camp)
     if event.card != "ambush" and plays_from_token(state, camp):
         state = replace(state, token=state.token[1:], discard=(*state.discard, event.card))
     else:
         hand = take_card(state.hands[camp], event.card)
-        state = replace(state, hands=_with_hand(state, camp, hand), discard=(*state.discard, event.card))
+        state = replace(state, hands=with_hand(state, camp, hand), discard=(*state.discard, event.card))
     if event.card == "ambush":
         # Ambush answers a declared close assault: the moves are over, the ambushing unit battles first.
-        plane = state.air is not None and event.target in state.air.markers  # M44-AIR-12: moves may go on
-        return replace(state, ambush=camp, ambush_target=event.target, phase=state.phase if plane else "battle")
+        return replace(state, ambush=camp, ambush_target=event.target, phase="battle")
     return _card_in_play(state, event, camp)
 
 
 def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     """The played card's effect on the turn: what it acts as, in which section, what comes next."""
-    effective, section = air.played_as_sortie(state, event.as_card or event.card), event.section
+    effective, section = played_as(state, event.as_card or event.card), event.section
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         assert answered is not None
@@ -1551,10 +1490,6 @@ def _card_in_play(state: State, event: CardPlayed, camp: int) -> State:
     for x in in_play(state):
         if x.card_in_play is not None:
             state = x.card_in_play(state, event, camp, effective)
-    if state.air is not None:  # M44-AIR-9: Recon and Their Finest Hour draw air combat cards
-        state = replace(
-            state, air=air.cards_for_play(state.air, camp, effective, bool(RECON_CARDS & {event.card, effective}))
-        )
     return replace(
         state,
         card=event.card,
@@ -1791,7 +1726,7 @@ def _evolve_taken(state: State, event: CardTaken) -> State:
     hand = take_card(state.hands[camp], event.card)
     return replace(
         state,
-        hands=_with_hand(state, camp, hand),
+        hands=with_hand(state, camp, hand),
         discard=(*state.discard, event.card),
         cards_to_take=state.cards_to_take - 1,
     )
@@ -1801,7 +1736,7 @@ def _evolve_committed(state: State, event: CardCommitted) -> State:
     camp = state.seat_camp[event.seat]
     hand = state.hands[camp]
     hand = take_card(hand, event.card) if event.card is not None else Hand(known=hand.known, unknown=hand.unknown - 1)
-    return replace(state, hands=_with_hand(state, camp, hand), token=(*state.token, event.card), committed=True)
+    return replace(state, hands=with_hand(state, camp, hand), token=(*state.token, event.card), committed=True)
 
 
 def _evolve_gifts(state: State, event: CardsGiven) -> State:
@@ -1824,7 +1759,7 @@ def _evolve_gifts(state: State, event: CardsGiven) -> State:
         )
     return replace(
         state,
-        hands=_with_hand(state, camp, hand),
+        hands=with_hand(state, camp, hand),
         token=() if token else state.token,
         given=tuple(given),
         gifted=tuple(sorted({g.general for g in event.gifts})),

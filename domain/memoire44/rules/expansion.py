@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from domain.memoire44.board import Hex
 from domain.memoire44.events import CardPlayed, Memoire44Event
 from domain.memoire44.state import State, Unit
 from domain.ruleset import RuleError
@@ -18,6 +19,8 @@ from domain.ruleset import RuleError
 Validator = Callable[..., None]
 Evolver = Callable[..., State]
 Problem = Callable[[State, int], RuleError | None]
+# The base rules' own step that puts a played command card into play (what it acts as, what comes next).
+CardInPlay = Callable[[State, CardPlayed, int], State]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,3 +46,20 @@ class Expansion:
     card_in_play: Callable[[State, CardPlayed, int, str], State] | None = None
     # Battle dice it adds to a unit's battle (close: at range 1), with the line the table reads.
     battle_bonus: Callable[[State, Unit, bool], tuple[int, str] | None] | None = None
+    # A command card played: True when the expansion checked the play as its own (raising if refused).
+    validate_play: Callable[[State, CardPlayed, int], bool] | None = None
+    # A command card played: the state after it when the play is the expansion's own, else None.
+    evolve_play: Callable[[State, CardPlayed, int, CardInPlay], State | None] | None = None
+    # What the card a side plays acts as under the expansion (`card` itself when nothing changes).
+    played_as: Callable[[State, str], str] | None = None
+    # What must happen before any battle is reported now (an answer to the expansion's piece, ...).
+    before_battle: Problem | None = None
+    # The cards the active side draws at the end of its turn, when the expansion decides them, with the
+    # refusal a draw gets when they are none (the turn then ends with `TurnEnded`).
+    draws: Callable[[State], tuple[int, RuleError] | None] | None = None
+    # Why `unit` may not move into `hex` because of the expansion's pieces, as (rule id, reason), or None.
+    move_problem: Callable[[State, Unit, Hex], tuple[str, str] | None] | None = None
+    # Whether an enemy piece of the expansion is next to `unit`, so Close Assault may order it.
+    near_enemy: Callable[[State, Unit], bool] | None = None
+    # Whether the expansion's pieces fought this turn: the turn's battles have begun.
+    battled: Callable[[State], bool] | None = None
