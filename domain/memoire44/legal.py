@@ -11,13 +11,13 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Any
 
-from msgspec.structs import replace
-
 from domain.memoire44.battlefield import (
     INITIATIVE,
     adjacent_enemies,
     battles_allowed,
     card_for,
+    cards_held,
+    commissar_camp,
     full_day,
     given_left,
     italian_camp,
@@ -25,18 +25,15 @@ from domain.memoire44.battlefield import (
 )
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
-from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
-    CardsGiven,
     CardTaken,
     DeckReshuffled,
     DiceRolled,
-    Gift,
     GroundTaken,
     InitiativeTaken,
     Retreated,
@@ -46,48 +43,40 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.overlord import MAX_GIFTS, general_takes
 from domain.memoire44.rules.base import (
-    CARD_BATTLES,
     COMMISSAR_FREE,
     FOUR_OF_A_KIND,
-    SECTION_CARDS,
-    TEAM_TURN,
-    alive,
     ambush_problem,
     battle_dice,
     battle_problem,
     before_battle,
     before_orders,
-    can_act_now,
     card_battle_problem,
-    cards_held,
-    commissar_camp,
     expansion_draws,
     first_due,
-    hand_full,
-    hands_out_token,
-    held_back,
     in_play,
-    known_copies,
-    leaves_room,
-    marines_extra,
     move_allowance,
     moves_allowed,
-    nothing_to_hand_out,
     orderable,
     path_problem,
-    pile_size,
-    placement_due,
-    play_sections,
     plays_from_token,
     reachable,
     recon_played_as,
     retreat_depth,
     retreat_reach,
     retreat_steps,
-    token_cards_fit,
-    visibility_roll_due,
+)
+from domain.memoire44.rules.common import CARD_BATTLES, alive, known_copies, pile_size, visibility_roll_due
+from domain.memoire44.rules.overlord import (
+    TEAM_TURN,
+    can_act_now,
+    gift_events,
+    hand_full,
+    leaves_room,
+    marines_extra,
+    placement_due,
+    play_sections,
+    token_placements,
 )
 from domain.memoire44.state import State, Unit
 
@@ -170,7 +159,7 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             return []
         if visibility_roll_due(state, camp):
             return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
-        return _gifts(state, seat, camp)
+        return gift_events(state, seat, camp)
     events: list[Any] = []
     if state.commands[seat] and can_act_now(state):
         given = state.given[seat]
@@ -204,7 +193,7 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             choices = [tuple(sorted((*c, extra))) for c in choices for extra in spare if extra not in c] or choices
         events.extend(UnitsOrdered(seat=seat, units=units) for units in dict.fromkeys(choices))
     if commander and state.phase in TEAM_TURN and camp == commissar_camp(state):
-        events.extend(_placements_under_token(state, seat, camp))  # M44-OV-8
+        events.extend(token_placements(state, seat, camp))  # M44-OV-8
     if commander and state.phase in ("move", "battle"):
         if state.phase == "move":
             events.extend(_moves(state, seat))
@@ -219,76 +208,6 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             else:
                 events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
-
-
-def _gifts(state: State, seat: int, camp: int) -> list[Any]:
-    """Every way the commander-in-chief may hand out cards (M44-OV-3): 1 to 3 of his cards, keeping one,
-    at most 2 to a general and only 1 if it is a tactic card, a section card to a general of its section."""
-    hand = state.hands[camp]
-    items: list[str | None] = [*hand.known, *([None] * hand.unknown)]
-    generals = [s for s, c in enumerate(state.seat_camp) if c == camp and state.commands[s]]
-    if hands_out_token(state, camp):
-        choices = _token_gifts(state, camp)  # M44-OV-8, M44-OV-10
-    else:
-        choices = [
-            [items[i] for i in picked]
-            for count in range(1, min(MAX_GIFTS, len(items) - 1) + 1)
-            for picked in combinations(range(len(items)), count)
-        ]
-        if nothing_to_hand_out(state, camp):  # M44-OV-3: no card he knows may go out, so he may hand out none
-            choices.insert(0, [])
-    found: dict[tuple[tuple[int, str], ...], CardsGiven] = {}
-    for cards in choices:
-        for to in product(generals, repeat=len(cards)):
-            gifts = tuple(Gift(general=g, card=c) for g, c in zip(to, cards, strict=True))
-            if _gifts_fit(state, gifts):
-                key = tuple(sorted((g.general, g.card or "") for g in gifts))
-                found.setdefault(key, CardsGiven(seat=seat, gifts=gifts))
-    if state.expansions.marines == state.sides[camp]:  # M44-OV-9: and the general with one more unit
-        return [replace(e, marines=g) for e in found.values() for g in generals]
-    return list(found.values())
-
-
-def _token_gifts(state: State, camp: int) -> list[list[str | None]]:
-    """Eastern Front (M44-OV-8, M44-OV-10): the cards under the commissar token, all of them, and beside
-    them, while fewer than three lay there, as many Counter-Attacks from the hand as may go out at once."""
-    hand = state.hands[camp]
-    token = list(state.token)
-    room = min(MAX_GIFTS - len(token), hand.size - 1) if len(token) < MAX_UNDER_TOKEN else 0
-    choices = []
-    for card in sorted(AT_ONCE):
-        unplaced = CARDS[card].count - known_copies(state, card)
-        held = hand.known.count(card) + min(hand.unknown, unplaced)
-        choices += [[*token, *([card] * count)] for count in range(1, min(room, held) + 1)]
-    return [token, *choices]
-
-
-def _placements_under_token(state: State, seat: int, camp: int) -> list[Any]:
-    """Eastern Front (M44-OV-8): each card the commander-in-chief may place under the commissar token now,
-    up to three a turn, keeping one in hand, never Ambush, and fitting the generals with those already there."""
-    hand = state.hands[camp]
-    if len(state.token) >= MAX_UNDER_TOKEN or hand.size < 2 or state.ambush_target is not None:
-        return []
-    cards: list[str | None] = [*sorted(set(hand.known))]
-    if hand.unknown:
-        cards.append(None)
-    return [CardCommitted(seat=seat, card=c) for c in cards if token_cards_fit(state, camp, (*state.token, c))]
-
-
-def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
-    per: dict[int, list[str | None]] = {}
-    for gift in gifts:
-        spec = CARDS.get(gift.card) if gift.card is not None else None
-        if spec is not None and spec.kind == "section" and not set(spec.sections) & set(state.commands[gift.general]):
-            return False
-        per.setdefault(gift.general, []).append(gift.card)
-    camp = state.active
-    for general, cards in per.items():
-        if not general_takes(state.commands[general], cards, SECTION_CARDS):
-            return False
-        if any(card is not None and held_back(state, camp, card) for card in cards):
-            return False
-    return True
 
 
 def _needs_reshuffle(state: State) -> bool:

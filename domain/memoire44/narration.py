@@ -44,7 +44,8 @@ from domain.memoire44.events import (
     WireRemoved,
 )
 from domain.memoire44.rules.air import AIR_EVENTS, lone_sortie
-from domain.memoire44.rules.base import hands_out_token, is_battle_back, plays_from_token
+from domain.memoire44.rules.base import is_battle_back, plays_from_token
+from domain.memoire44.rules.overlord import hands_out_token
 from domain.memoire44.state import State, Unit
 from domain.ruleset import Narration, Viewer
 

@@ -65,7 +65,7 @@ from domain.memoire44.events import (
     PlaneOrdered,
 )
 from domain.memoire44.rules.common import check_hand, visibility_roll_due, with_hand
-from domain.memoire44.rules.expansion import CardInPlay, Expansion
+from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Expansion
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
 from domain.ruleset import RuleError
@@ -1133,7 +1133,7 @@ def _on_marker(state: State, target: Hex | None) -> bool:
     return state.air is not None and target is not None and target in state.air.markers
 
 
-def _validate_play(state: State, event: CardPlayed, camp: int) -> bool:
+def _validate_play(state: State, event: CardPlayed, camp: int, effective_card: EffectiveCard) -> bool:
     """An Air Sortie, held apart from the hand, alone or beside the turn's card (M44-AIR-15); an Ambush
     against a plane (M44-AIR-12)."""
     if event.card == AIR_SORTIE:
@@ -1210,5 +1210,4 @@ EXPANSION = Expansion(
     draws=_draws,
     move_problem=_move_problem,
     near_enemy=near_enemy_plane,
-    battled=lambda state: state.air is not None and state.air.battled,
 )

@@ -8,10 +8,12 @@ from typing import Any
 
 from domain.memoire44.battlefield import full_day
 from domain.memoire44.catalogue import CARDS, DECK_SIZE
+from domain.memoire44.events import CardCommitted
 from domain.memoire44.state import Hand, State, Unit
 from domain.ruleset import RuleError
 
 CARD_BATTLES = frozenset({"air_power", "barrage"})  # the cards that battle themselves, with no unit
+SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "section"}
 
 
 def refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
@@ -86,3 +88,18 @@ def check_nothing_to_take(state: State) -> None:
 
 def with_hand(state: State, camp: int, hand: Hand) -> tuple[Hand, Hand]:
     return (hand, state.hands[1]) if camp == 0 else (state.hands[0], hand)
+
+
+def check_commit_card(state: State, event: CardCommitted, camp: int) -> None:
+    """The card placed under the commissar token: from the hand, never Ambush (M44-RU-1), named when the
+    record knows every card of the hand (G-2)."""
+    if event.card == "ambush":
+        raise refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
+    if event.card is not None:
+        check_hand(state, camp, event.card)
+    elif state.hands[camp].unknown == 0:
+        raise refuse(
+            "G-2",
+            "name_the_card",
+            "Every card of that hand is known to the record: name the one placed under the token.",
+        )

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from domain.memoire44.board import Hex
-from domain.memoire44.events import CardPlayed, Memoire44Event
+from domain.memoire44.events import CardCommitted, CardPlayed, Memoire44Event, UnitsOrdered
 from domain.memoire44.state import State, Unit
 from domain.ruleset import RuleError
 
@@ -21,6 +21,8 @@ Evolver = Callable[..., State]
 Problem = Callable[[State, int], RuleError | None]
 # The base rules' own step that puts a played command card into play (what it acts as, what comes next).
 CardInPlay = Callable[[State, CardPlayed, int], State]
+# The base rules' own reading of what a played command card acts as (checked: refused when it cannot).
+EffectiveCard = Callable[[State, CardPlayed, int], str]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,7 +49,7 @@ class Expansion:
     # Battle dice it adds to a unit's battle (close: at range 1), with the line the table reads.
     battle_bonus: Callable[[State, Unit, bool], tuple[int, str] | None] | None = None
     # A command card played: True when the expansion checked the play as its own (raising if refused).
-    validate_play: Callable[[State, CardPlayed, int], bool] | None = None
+    validate_play: Callable[[State, CardPlayed, int, EffectiveCard], bool] | None = None
     # A command card played: the state after it when the play is the expansion's own, else None.
     evolve_play: Callable[[State, CardPlayed, int, CardInPlay], State | None] | None = None
     # What the card a side plays acts as under the expansion (`card` itself when nothing changes).
@@ -61,5 +63,14 @@ class Expansion:
     move_problem: Callable[[State, Unit, Hex], tuple[str, str] | None] | None = None
     # Whether an enemy piece of the expansion is next to `unit`, so Close Assault may order it.
     near_enemy: Callable[[State, Unit], bool] | None = None
-    # Whether the expansion's pieces fought this turn: the turn's battles have begun.
-    battled: Callable[[State], bool] | None = None
+    # What must happen before a unit battles now (the other generals' plays, ...).
+    before_unit_battle: Problem | None = None
+    # A card placed under the commissar token: True when the expansion checked it as its own.
+    validate_commit: Callable[[State, CardCommitted, int], bool] | None = None
+    # More checks of the units a card orders (whose sections they are in, ...), raising if refused.
+    validate_orders: Callable[[State, UnitsOrdered, int], None] | None = None
+    # Whether the side may order one more unit than the card allows.
+    extra_order: Callable[[State, int], bool] | None = None
+    # What the expansion plays in place of a command card (the initiative, ...), with why it cannot order
+    # these units (None when it can).
+    orders_for: Mapping[str, Callable[[State, list[Unit]], str | None]] = field(default_factory=dict)

@@ -37,7 +37,7 @@ from domain.memoire44.events import (
     VisibilityRolled,
 )
 from domain.memoire44.rules.air import bomb_target
-from domain.memoire44.rules.base import can_act_now
+from domain.memoire44.rules.overlord import can_act_now
 from domain.memoire44.state import State
 from domain.ruleset import ResourceError, RuleError, Viewer
 

@@ -23,7 +23,7 @@ from domain.memoire44.events import (
     UnitsOrdered,
     WireRemoved,
 )
-from domain.memoire44.rules.base import known_copies, pile_size
+from domain.memoire44.rules.common import known_copies, pile_size
 from domain.record import Correction, fold
 
 from .tables import ALLIES, AXIS, hexagon, table
