@@ -10,7 +10,7 @@ import msgspec
 from domain.memoire44.air import parse_air_pack
 from domain.memoire44.battlefield import control_zone, recount
 from domain.memoire44.board import BoardSpec
-from domain.memoire44.catalogue import OBSTACLES
+from domain.memoire44.catalogue import NIGHT_START, OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, parse_combat_deck
 from domain.memoire44.dday import parse_reinforcement_table
 from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
@@ -208,7 +208,7 @@ def initial(setup: Setup) -> State:
         active=scenario.starting,
         draws_due=hand_limit,
         expansions=scenario.expansions,
-        visibility=1 if scenario.expansions.night else 0,
+        visibility=NIGHT_START if scenario.expansions.night else 0,
         commanders=roles.commanders if roles else (),
         commands=roles.commands if roles else (),
         given=tuple(Hand() for _ in players) if roles else (),
