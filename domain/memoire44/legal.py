@@ -36,6 +36,7 @@ from domain.memoire44.events import (
     DiceRolled,
     GroundTaken,
     InitiativeTaken,
+    Memoire44Event,
     Retreated,
     TurnEnded,
     UnitMoved,
@@ -81,7 +82,7 @@ from domain.memoire44.rules.overlord import (
 from domain.memoire44.state import State, Unit
 
 
-def legal_events(state: State, seat: int) -> list[Any]:
+def legal_events(state: State, seat: int) -> list[Memoire44Event]:
     """Every event (or event form) `seat` may report at `state`."""
     if state.over or not 0 <= seat < len(state.seat_camp):
         return []
@@ -92,7 +93,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     return events
 
 
-def _game_events(state: State, seat: int) -> list[Any]:
+def _game_events(state: State, seat: int) -> list[Memoire44Event]:
     camp = state.seat_camp[seat]
     pending = state.pending
     if pending is not None and pending.kind == "retreat":
@@ -117,7 +118,7 @@ def _game_events(state: State, seat: int) -> list[Any]:
     if state.phase == "recon":
         cards = _possible_cards(state, camp) if camp == state.active else set()
         return [CardDiscarded(seat=seat, card=c) for c in sorted(cards)]
-    ground: list[Any] = []
+    ground: list[Memoire44Event] = []
     if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
         ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
     if state.ambush_target is not None:
@@ -149,7 +150,7 @@ def _game_events(state: State, seat: int) -> list[Any]:
     return events
 
 
-def _team_events(state: State, seat: int, camp: int) -> list[Any]:
+def _team_events(state: State, seat: int, camp: int) -> list[Memoire44Event]:
     """At an Overlord team table (M44-OV-3 to M44-OV-7): the commander-in-chief hands out cards and
     reports the side's moves, battles and draws (any seat of the side may; they are listed once, under
     his seat); each general plays his cards, takes the initiative, and orders his units."""
@@ -160,7 +161,7 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
         if visibility_roll_due(state, camp):
             return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
         return gift_events(state, seat, camp)
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     if state.commands[seat] and can_act_now(state):
         given = state.given[seat]
         cards = set(given.known) | (
@@ -214,7 +215,7 @@ def _needs_reshuffle(state: State) -> bool:
     return pile_size(state) == 0 or state.reshuffle_due
 
 
-def _retreats(state: State, seat: int, unit: Unit) -> list[Any]:
+def _retreats(state: State, seat: int, unit: Unit) -> list[Memoire44Event]:
     pending = state.pending
     assert pending is not None
     best = retreat_depth(state, unit, pending.hex, pending.flags * retreat_reach(state, unit))
@@ -236,8 +237,8 @@ def _possible_cards(state: State, camp: int) -> set[str]:
     return cards
 
 
-def _cards(state: State, seat: int, camp: int) -> list[Any]:
-    commits: list[Any] = []
+def _cards(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    commits: list[Memoire44Event] = []
     if plays_from_token(state, camp):
         # M44-RU-2: the card placed under the token last turn, whatever the record knows of it.
         older = state.token[0]
@@ -253,7 +254,7 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
     cards.discard("ambush")
     if state.last_played[1 - camp] is None:
         cards.discard("counter_attack")
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     for card in sorted(cards):
         effective = card
         if card == "counter_attack":
@@ -268,7 +269,7 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
     return commits + events
 
 
-def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
+def _ambushes(state: State, seat: int, camp: int) -> list[Memoire44Event]:
     """Ambush answers an ordered enemy unit next to one of ours that has not battled yet."""
     if "ambush" not in state.hands[camp].known:
         return []
@@ -280,7 +281,7 @@ def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
     ]
 
 
-def _ambush_battles(state: State, seat: int) -> list[Any]:
+def _ambush_battles(state: State, seat: int) -> list[Memoire44Event]:
     """After Ambush, the ambushing side's units next to the assaulting unit may battle it."""
     target_hex = state.ambush_target
     assert target_hex is not None
@@ -288,7 +289,7 @@ def _ambush_battles(state: State, seat: int) -> list[Any]:
         return []  # e.g. an ambush against a plane fires at it, as the air events offer (M44-AIR-12)
     target = unit_at(state, target_hex)
     assert target is not None
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     for unit in adjacent_enemies(state, target):
         dice, _ = battle_dice(state, unit, target)
         events.append(Battle(seat=seat, unit=unit.uid, target=target_hex, dice=dice, faces=()))
@@ -355,8 +356,8 @@ def _order_choices(state: State, camp: int) -> list[tuple[int, ...]]:
     return [()]
 
 
-def _moves(state: State, seat: int) -> list[Any]:
-    events: list[Any] = []
+def _moves(state: State, seat: int) -> list[Memoire44Event]:
+    events: list[Memoire44Event] = []
     for order in state.orders:
         unit = state.units[order.uid]
         if unit.hex is None or order.moves >= 1 or moves_allowed(state, unit) == 0:
@@ -368,9 +369,9 @@ def _moves(state: State, seat: int) -> list[Any]:
     return events
 
 
-def _advances(state: State, seat: int) -> list[Any]:
+def _advances(state: State, seat: int) -> list[Memoire44Event]:
     """M44-NA-1: the one-hex advance of desert armour that took ground, before its overrun battle."""
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     for order in state.orders:
         unit = state.units[order.uid]
         if order.advance and unit.hex is not None:
@@ -380,8 +381,8 @@ def _advances(state: State, seat: int) -> list[Any]:
     return events
 
 
-def _battles(state: State, seat: int, camp: int) -> list[Any]:
-    events: list[Any] = []
+def _battles(state: State, seat: int, camp: int) -> list[Battle | WireRemoved]:
+    events: list[Battle | WireRemoved] = []
     if state.effective in CARD_BATTLES:
         if full_day(state):
             for target in alive(state, 1 - camp):

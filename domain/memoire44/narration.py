@@ -6,8 +6,6 @@ was drawn."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, FULL_DAY
 from domain.memoire44.events import (
@@ -31,6 +29,7 @@ from domain.memoire44.events import (
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
+    Memoire44Event,
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
@@ -74,7 +73,7 @@ def _orders_text(card: str) -> str:
     return f", ordering {count} unit{'s' if count > 1 else ''}"
 
 
-def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
+def narrate(before: State, event: Memoire44Event, after: State, viewer: Viewer) -> Narration:
     """One plain-English line for `event`, with its consequences (hits, eliminations, medals, victory)."""
     seat = getattr(event, "seat", None)
     who = _side(before, seat) if seat is not None else "The table"
@@ -98,7 +97,7 @@ def _sees_hand(state: State, viewer: Viewer, seat: int) -> bool:
     return viewer.kind == "seat" and mine is not None and 0 <= mine < len(camps) and camps[mine] == camps[seat]
 
 
-def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
+def _secret_text(before: State, event: Memoire44Event, who: str, viewer: Viewer) -> str | None:
     """The line of an event whose card only its side sees (G-2): named to that side's seats and in the
     full record, "a card" to everyone else (the enemy and the spectators); the cards a commander-in-chief
     hands out likewise, and a combat card to the seat that draws it."""
@@ -146,7 +145,7 @@ def _gifts_source(before: State, event: CardsGiven) -> str:
     return f"the {'card' if under == 1 else f'{under} cards'} from under the commissar token{more}"
 
 
-def _text(before: State, event: Any, after: State, who: str) -> str:
+def _text(before: State, event: Memoire44Event, after: State, who: str) -> str:
     if isinstance(event, CardPlayed):
         if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
             own = _own(before.units[before.occupant[event.target]])
@@ -301,7 +300,7 @@ def _plane_fate(before: State, after: State) -> str:
     return " It misses."
 
 
-def _air_text(before: State, event: Any, after: State, who: str) -> str:
+def _air_text(before: State, event: Memoire44Event, after: State, who: str) -> str:
     """The air events' lines (M44-AIR-3 to M44-AIR-8); the air combat card played is shown to all."""
     if isinstance(event, PlaneDeployed):
         assert before.air is not None

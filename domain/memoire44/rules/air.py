@@ -60,12 +60,13 @@ from domain.memoire44.events import (
     Bombing,
     CardPlayed,
     Dogfight,
+    Memoire44Event,
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
 )
 from domain.memoire44.rules.common import check_hand, visibility_roll_due, with_hand
-from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Expansion
+from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Evolver, Expansion, Validator
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
 from domain.ruleset import RuleError
@@ -745,7 +746,7 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
     _check_faces(event.faces, counted[0], "M44-AIR-8")
 
 
-VALIDATORS: dict[type, Callable[..., None]] = {
+VALIDATORS: dict[type[Memoire44Event], Validator] = {
     AirCardDrawn: _validate_drawn,
     PlaneDeployed: _validate_deployed,
     PlaneOrdered: _validate_ordered,
@@ -939,7 +940,7 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, held))))
 
 
-EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+EVOLVERS: dict[type[Memoire44Event], Evolver] = {
     AirCardDrawn: _evolve_drawn,
     PlaneDeployed: _evolve_deployed,
     PlaneOrdered: _evolve_ordered,
@@ -988,14 +989,14 @@ def _markers_along(state: State, camp: int, path: tuple[Hex, ...]) -> tuple[Hex,
     return tuple(run)
 
 
-def legal(state: State, seat: int) -> list[Any]:
+def legal(state: State, seat: int) -> list[Memoire44Event]:
     """The air events `seat` may report now."""
     air = state.air
     if air is None:
         return []
     camp = state.seat_camp[seat]
     retreat = state.pending is not None and state.pending.kind == "retreat"
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     if air.due[camp] > 0 and air_pile(air) > 0 and not retreat and state.phase not in ("deal",):
         events.append(AirCardDrawn(seat=seat))
     ambusher = ambushing(state, camp)

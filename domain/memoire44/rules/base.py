@@ -8,7 +8,6 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from msgspec.structs import replace
 
@@ -57,6 +56,7 @@ from domain.memoire44.events import (
     GameEnded,
     GroundTaken,
     MedalAwarded,
+    Memoire44Event,
     Retreated,
     TurnEnded,
     UnitMoved,
@@ -77,7 +77,7 @@ from domain.memoire44.rules.common import (
     visibility_roll_due,
     with_hand,
 )
-from domain.memoire44.rules.expansion import Expansion, Problem
+from domain.memoire44.rules.expansion import Evolver, Expansion, Problem, Validator
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.ruleset import RuleError
 
@@ -950,7 +950,7 @@ def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
         raise refuse("M44-6", "unknown_seat", f"Seat {event.winner} is not at this table.")
 
 
-VALIDATORS: dict[type, Callable[..., None]] = {
+VALIDATORS: dict[type[Memoire44Event], Validator] = {
     CardDrawn: _validate_drawn,
     TurnEnded: _validate_turn_ended,
     CardPlayed: _validate_played,
@@ -1323,7 +1323,7 @@ def _evolve_end(state: State, event: GameEnded) -> State:
     return replace(state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table")
 
 
-EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+EVOLVERS: dict[type[Memoire44Event], Evolver] = {
     CardDrawn: _evolve_drawn,
     TurnEnded: _evolve_turn_ended,
     CardPlayed: _evolve_played,
