@@ -335,48 +335,75 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
         sections = (str(state.section),) if state.teams else spec.sections  # M44-OV-5: where it was played
         return fits_sections(state, camp, units, sections, spec.orders)
     if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
-        kind = FOUR_OF_A_KIND.get(card, INFANTRY)
-        limit = 1 if card == "behind_enemy_lines" else 4
-        if any(u.kind == kind for u in orderable(state, camp)):
-            if any(u.kind != kind for u in units):
-                return f"{spec.name} orders {kind} units only"
-            return None if len(units) <= limit else f"{spec.name} orders at most {limit} units"
-        return None if len(units) <= 1 else f"with no {kind} unit, {spec.name} orders one unit"
-    if card == "artillery_bombard":
-        if any(u.kind == ARTILLERY for u in orderable(state, camp)):
-            return None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
-        return None if len(units) <= 1 else "with no artillery, Artillery Bombard orders one unit"
-    if card == "infantry_assault":
-        section = str(state.section)
-        eligible = [
-            u
-            for u in orderable(state, camp)
-            if u.kind == INFANTRY and section in state.board.sections(u.hex or (0, 0), camp)
-        ]
-        if eligible:
-            return (
-                None
-                if all(u in eligible for u in units)
-                else f"Infantry Assault orders infantry in the {section} section only"
-            )
-        return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
-    if card == "close_assault":
-        if all(adjacent_enemies(state, u) or near_other_enemy(state, u) for u in units):
-            return None
-        return "Close Assault orders units next to an enemy only"
-    if card in ("direct_from_hq", "firefight"):
-        return None if len(units) <= 4 else f"{spec.name} orders at most 4 units"
-    if card == "medics_and_mechanics":
-        return None if len(units) <= 1 else "Medics & Mechanics orders one unit"
-    if card == "their_finest_hour":
-        allowed = {INFANTRY: state.roll.count("infantry"), ARMOUR: state.roll.count("armour"), ARTILLERY: 0}
-        spare = state.roll.count("star")
-        for kind, count in allowed.items():
-            spare -= max(0, sum(u.kind == kind for u in units) - count)
-        return None if spare >= 0 else "Their Finest Hour orders one unit per unit symbol, any unit per star"
-    if card == AIR_SORTIE:  # M44-AIR-15: it orders the side's plane, no ground unit
-        return None if not units else "an Air Sortie orders the side's plane, no ground unit"
+        return _of_a_kind_problem(state, camp, units, card)
+    if card in _TACTIC_ORDERS:
+        return _TACTIC_ORDERS[card](state, camp, units)
+    if card in _AT_MOST:
+        limit, why = _AT_MOST[card]
+        return None if len(units) <= limit else why
     return f"{spec.name} orders no units"
+
+
+def _of_a_kind_problem(state: State, camp: int, units: list[Unit], card: str) -> str | None:
+    """Move Out, Armor Assault, Dig In (four units of a kind) and Behind Enemy Lines (one infantry unit):
+    any one unit when the camp has none of the kind."""
+    name = CARDS[card].name
+    kind = FOUR_OF_A_KIND.get(card, INFANTRY)
+    limit = 1 if card == "behind_enemy_lines" else 4
+    if any(u.kind == kind for u in orderable(state, camp)):
+        if any(u.kind != kind for u in units):
+            return f"{name} orders {kind} units only"
+        return None if len(units) <= limit else f"{name} orders at most {limit} units"
+    return None if len(units) <= 1 else f"with no {kind} unit, {name} orders one unit"
+
+
+def _bombard_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+    if any(u.kind == ARTILLERY for u in orderable(state, camp)):
+        return None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
+    return None if len(units) <= 1 else "with no artillery, Artillery Bombard orders one unit"
+
+
+def _infantry_assault_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+    section = str(state.section)
+    eligible = [
+        u
+        for u in orderable(state, camp)
+        if u.kind == INFANTRY and section in state.board.sections(u.hex or (0, 0), camp)
+    ]
+    if eligible:
+        ok = all(u in eligible for u in units)
+        return None if ok else f"Infantry Assault orders infantry in the {section} section only"
+    return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
+
+
+def _close_assault_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+    if all(adjacent_enemies(state, u) or near_other_enemy(state, u) for u in units):
+        return None
+    return "Close Assault orders units next to an enemy only"
+
+
+def _finest_hour_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+    allowed = {INFANTRY: state.roll.count("infantry"), ARMOUR: state.roll.count("armour"), ARTILLERY: 0}
+    spare = state.roll.count("star")
+    for kind, count in allowed.items():
+        spare -= max(0, sum(u.kind == kind for u in units) - count)
+    return None if spare >= 0 else "Their Finest Hour orders one unit per unit symbol, any unit per star"
+
+
+_TACTIC_ORDERS: dict[str, Callable[[State, int, list[Unit]], str | None]] = {
+    "artillery_bombard": _bombard_problem,
+    "infantry_assault": _infantry_assault_problem,
+    "close_assault": _close_assault_problem,
+    "their_finest_hour": _finest_hour_problem,
+}
+# Tactic cards that order any units up to a count; an Air Sortie orders the side's plane, no ground unit
+# (M44-AIR-15).
+_AT_MOST = {
+    "direct_from_hq": (4, "Direct from HQ orders at most 4 units"),
+    "firefight": (4, "Firefight orders at most 4 units"),
+    "medics_and_mechanics": (1, "Medics & Mechanics orders one unit"),
+    AIR_SORTIE: (0, "an Air Sortie orders the side's plane, no ground unit"),
+}
 
 
 # ---------------------------------------------------------------- movement
@@ -785,8 +812,15 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
     if state.phase not in ("move", "battle"):
         raise refuse("M44-6", "not_battling", "Battles follow the moves.", phase=state.phase)
     target = unit_at(state, event.target)
+    attacker = _battling_unit(state, event, camp, target)
+    assert target is not None
+    _check_battle_dice(state, event, attacker, target)
+
+
+def _battling_unit(state: State, event: Battle, camp: int, target: Unit | None) -> Unit | None:
+    """The unit battling (None for a card's own battle), once the battle is one `camp` may report now: a
+    British battle back, an Ambush's answer, a card's battle or an ordered unit's."""
     pending = state.pending
-    attacker: Unit | None
     if pending is not None and pending.kind == "battle_back" and camp == state.units[pending.unit].camp:
         if event.unit != pending.unit or event.target != pending.hex or target is None:
             raise refuse(
@@ -794,48 +828,61 @@ def _validate_battle(state: State, event: Battle, camp: int) -> None:
                 "battle_back",
                 f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
             )
-        attacker = state.units[pending.unit]
-    elif (first := first_due(state, camp, before_battle)) is not None:
-        raise first
-    elif state.ambush is not None and state.ambush_target is not None:
-        if camp != state.ambush:
-            raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
-        attacker = state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
-        if (
-            attacker is None
-            or attacker.camp != camp
-            or attacker.hex is None
-            or event.target != state.ambush_target
-            or distance(attacker.hex, event.target) != 1
-        ):
-            raise refuse("M44-5", "ambush_battle", "Ambush: a unit next to the assaulting unit battles it.")
-    elif camp != state.active:
+        return state.units[pending.unit]
+    _check_hooks(state, camp, before_battle)
+    if state.ambush is not None and state.ambush_target is not None:
+        return _ambushing_unit(state, event, camp)
+    if camp != state.active:
         raise refuse("M44-6", "not_your_turn", "Only the side whose turn it is battles.")
-    elif event.unit is None:
-        if state.effective not in CARD_BATTLES:
-            raise refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
-        if not full_day(state):
-            raise refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
-        _check_hooks(state, camp, before_orders)
-        problem = card_battle_problem(state, camp, event.target)
-        if problem is not None:
-            raise refuse("M44-5", problem[0], problem[1])
-        attacker = None
-    else:
-        attacker, order = ordered_unit(state, event.unit, camp)
-        if card_for(state, event.unit) in CARD_BATTLES:
-            raise refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
-        _check_hooks(state, camp, before_unit_battle)
-        problem = battle_problem(state, attacker, order, event.target)
-        if problem is not None:
-            raise refuse(
-                problem[0],
-                "illegal_battle",
-                f"Battle refused: {problem[1]}.",
-                unit=event.unit,
-                target=list(event.target),
-            )
-    assert target is not None
+    if event.unit is None:
+        _check_card_battle(state, event, camp)
+        return None
+    attacker, order = ordered_unit(state, event.unit, camp)
+    if card_for(state, event.unit) in CARD_BATTLES:
+        raise refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
+    _check_hooks(state, camp, before_unit_battle)
+    problem = battle_problem(state, attacker, order, event.target)
+    if problem is not None:
+        raise refuse(
+            problem[0],
+            "illegal_battle",
+            f"Battle refused: {problem[1]}.",
+            unit=event.unit,
+            target=list(event.target),
+        )
+    return attacker
+
+
+def _ambushing_unit(state: State, event: Battle, camp: int) -> Unit:
+    """Ambush: a unit of the ambushing side next to the assaulting unit battles it first (M44-5)."""
+    if camp != state.ambush:
+        raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+    attacker = state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
+    if (
+        attacker is None
+        or attacker.camp != camp
+        or attacker.hex is None
+        or event.target != state.ambush_target
+        or distance(attacker.hex, event.target) != 1
+    ):
+        raise refuse("M44-5", "ambush_battle", "Ambush: a unit next to the assaulting unit battles it.")
+    return attacker
+
+
+def _check_card_battle(state: State, event: Battle, camp: int) -> None:
+    """Air Power and Barrage battle with no unit, in full daylight (M44-5, M44-NT-2)."""
+    if state.effective not in CARD_BATTLES:
+        raise refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
+    if not full_day(state):
+        raise refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
+    _check_hooks(state, camp, before_orders)
+    problem = card_battle_problem(state, camp, event.target)
+    if problem is not None:
+        raise refuse("M44-5", problem[0], problem[1])
+
+
+def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, target: Unit) -> None:
+    """The dice reported are the dice the battle gets (M44-2, M44-7), with their faces (M44-3)."""
     dice, steps = battle_dice(state, attacker, target)
     if dice == 0:
         raise refuse("M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps)
