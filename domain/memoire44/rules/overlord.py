@@ -113,12 +113,7 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     if visibility_roll_due(state, camp):
         raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
     if event.marines is not None:
-        if state.expansions.marines != state.sides[camp]:
-            raise refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
-        if not 0 <= event.marines < len(state.seat_camp) or state.seat_camp[event.marines] != camp:
-            raise refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
-        if not state.commands[event.marines]:
-            raise refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+        _check_marines(state, event.marines, camp)
     hand = state.hands[camp]
     count = len(event.gifts)
     in_hand: Sequence[int] = range(count)
@@ -134,14 +129,31 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
             "he hands out none only when no card of his hand may go out.",
             gifts=count,
         )
-    known = list(hand.known)
-    unknown = hand.unknown
+    per_general = _gifts_per_general(state, event, camp, in_hand)
+    for general, cards in per_general.items():
+        _check_general_cards(state, camp, general, cards)
+
+
+def _check_marines(state: State, marines: int, camp: int) -> None:
+    """M44-OV-9: the general the commander-in-chief names for the Marines' extra unit."""
+    if state.expansions.marines != state.sides[camp]:
+        raise refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
+    if not 0 <= marines < len(state.seat_camp) or state.seat_camp[marines] != camp or not state.commands[marines]:
+        raise refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+
+
+def _gifts_per_general(
+    state: State, event: CardsGiven, camp: int, in_hand: Sequence[int]
+) -> dict[int, list[str | None]]:
+    """The cards each general is handed, once each goes to a general of the side, those from the hand are
+    in it (G-2), and a section card goes to a general of its section (M44-OV-3)."""
+    known = list(state.hands[camp].known)
+    unknown = state.hands[camp].unknown
     per_general: dict[int, list[str | None]] = {}
     for index, gift in enumerate(event.gifts):
-        general = gift.general
+        general, card = gift.general, gift.card
         if not 0 <= general < len(state.seat_camp) or state.seat_camp[general] != camp or not state.commands[general]:
             raise refuse("M44-OV-3", "not_a_general", f"Seat {general} commands no section of this side.", seat=general)
-        card = gift.card
         if index not in in_hand:  # from under the commissar token, checked with it (M44-OV-8)
             pass
         elif card is not None and card in known:
@@ -164,30 +176,35 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
                 seat=general,
             )
         per_general.setdefault(general, []).append(card)
-    for general, cards in per_general.items():
-        tactic = any(c is not None and CARDS[c].kind == "tactic" for c in cards)
-        if len(cards) > MAX_PER_GENERAL or (tactic and len(cards) > 1):
-            raise refuse(
-                "M44-OV-3",
-                "too_many_for_general",
-                "A general receives at most 2 cards, and only one if it is a tactic card.",
-                seat=general,
-            )
-        if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
-            raise refuse(
-                "M44-OV-3",
-                "no_section_for_card",
-                "A general plays one card per section he commands: these cards do not fit his sections.",
-                seat=general,
-            )
-        unplayable = [c for c in cards if c is not None and held_back(state, camp, c)]
-        if unplayable:
-            raise refuse(
-                "M44-OV-3",
-                "unplayable_gift",
-                f"{CARDS[str(unplayable[0])].name} cannot be played by a general this turn.",
-                card=unplayable[0],
-            )
+    return per_general
+
+
+def _check_general_cards(state: State, camp: int, general: int, cards: list[str | None]) -> None:
+    """M44-OV-3: at most two cards to a general, one if a tactic card, each playable in a section of his
+    this turn."""
+    tactic = any(c is not None and CARDS[c].kind == "tactic" for c in cards)
+    if len(cards) > MAX_PER_GENERAL or (tactic and len(cards) > 1):
+        raise refuse(
+            "M44-OV-3",
+            "too_many_for_general",
+            "A general receives at most 2 cards, and only one if it is a tactic card.",
+            seat=general,
+        )
+    if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
+        raise refuse(
+            "M44-OV-3",
+            "no_section_for_card",
+            "A general plays one card per section he commands: these cards do not fit his sections.",
+            seat=general,
+        )
+    unplayable = [c for c in cards if c is not None and held_back(state, camp, c)]
+    if unplayable:
+        raise refuse(
+            "M44-OV-3",
+            "unplayable_gift",
+            f"{CARDS[str(unplayable[0])].name} cannot be played by a general this turn.",
+            card=unplayable[0],
+        )
 
 
 def _validate_team_play(state: State, event: CardPlayed, camp: int, effective_card: EffectiveCard) -> bool:
