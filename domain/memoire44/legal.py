@@ -8,11 +8,11 @@ card allows (ordering fewer is legal too, but an ordered unit never has to move 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, product
 from typing import Any
 
 from domain.memoire44.battlefield import (
-    INITIATIVE,
     adjacent_enemies,
     battles_allowed,
     card_for,
@@ -95,6 +95,35 @@ def legal_events(state: State, seat: int) -> list[Memoire44Event]:
 
 def _game_events(state: State, seat: int) -> list[Memoire44Event]:
     camp = state.seat_camp[seat]
+    interrupt = _interrupts(state, seat, camp)
+    if interrupt is not None:
+        return interrupt
+    pending = state.pending
+    ground: list[Memoire44Event] = []
+    if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
+        ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
+    if state.ambush_target is not None:
+        return _ambush_battles(state, seat) if camp == state.ambush else []
+    if camp != state.active:
+        return ground + _ambushes(state, seat, camp)
+    if state.teams:
+        return ground + _team_events(state, seat, camp)
+    if state.phase == "card":
+        if visibility_roll_due(state, camp):
+            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
+        return _cards(state, seat, camp)
+    if state.phase == "roll":
+        return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
+    if first_due(state, camp, before_orders) is not None:  # an expansion's roll first (M44-DD-6)
+        return []
+    if state.phase == "order":
+        return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
+    return ground + _moves_to_draw(state, seat, camp)
+
+
+def _interrupts(state: State, seat: int, camp: int) -> list[Memoire44Event] | None:
+    """What comes before anything else, when something does: a retreat, a card taken from the Italian hand,
+    a British battle back, the draws, the Recon discard."""
     pending = state.pending
     if pending is not None and pending.kind == "retreat":
         unit = state.units[pending.unit]
@@ -118,26 +147,12 @@ def _game_events(state: State, seat: int) -> list[Memoire44Event]:
     if state.phase == "recon":
         cards = _possible_cards(state, camp) if camp == state.active else set()
         return [CardDiscarded(seat=seat, card=c) for c in sorted(cards)]
-    ground: list[Memoire44Event] = []
-    if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
-        ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
-    if state.ambush_target is not None:
-        return _ambush_battles(state, seat) if camp == state.ambush else []
-    if camp != state.active:
-        return ground + _ambushes(state, seat, camp)
-    if state.teams:
-        return ground + _team_events(state, seat, camp)
-    if state.phase == "card":
-        if visibility_roll_due(state, camp):
-            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
-        return _cards(state, seat, camp)
-    if state.phase == "roll":
-        return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
-    if first_due(state, camp, before_orders) is not None:  # an expansion's roll first (M44-DD-6)
-        return []
-    if state.phase == "order":
-        return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
-    events = ground
+    return None
+
+
+def _moves_to_draw(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    """The active side's moves and battles, and the draw (or the end with none) that closes its turn."""
+    events: list[Memoire44Event] = []
     if state.phase == "move":
         events.extend(_moves(state, seat))
     events.extend(_advances(state, seat))
@@ -163,28 +178,7 @@ def _team_events(state: State, seat: int, camp: int) -> list[Memoire44Event]:
         return gift_events(state, seat, camp)
     events: list[Memoire44Event] = []
     if state.commands[seat] and can_act_now(state):
-        given = state.given[seat]
-        cards = set(given.known) | (
-            {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count} if given.unknown else set()
-        )
-        cards.discard("ambush")
-        if state.last_played[1 - camp] is None:
-            cards.discard("counter_attack")
-        for card in sorted(cards):
-            for as_card in (None, *recon_played_as(state, camp, card)):
-                effective = as_card or card
-                if card == "counter_attack":
-                    answered = state.last_played[1 - camp]
-                    assert answered is not None
-                    effective = answered[0]
-                if effective == "ambush":
-                    continue
-                for section in play_sections(state, seat, effective, counter=card == "counter_attack"):
-                    if not leaves_room(state, seat, card, section):
-                        continue
-                    events.append(CardPlayed(seat=seat, card=card, section=section, as_card=as_card))
-        if state.initiative_table is not None and seat not in state.gifted and seat not in state.initiative:
-            events.append(InitiativeTaken(seat=seat, face="star"))
+        events += _general_plays(state, seat, camp)
     if seat == state.general and state.phase == "roll":
         events.append(DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1)))
     if seat == state.general and state.phase == "order":
@@ -196,18 +190,53 @@ def _team_events(state: State, seat: int, camp: int) -> list[Memoire44Event]:
     if commander and state.phase in TEAM_TURN and camp == commissar_camp(state):
         events.extend(token_placements(state, seat, camp))  # M44-OV-8
     if commander and state.phase in ("move", "battle"):
-        if state.phase == "move":
-            events.extend(_moves(state, seat))
-        events.extend(_advances(state, seat))
-        battles = _battles(state, seat, camp)
-        if given_left(state):  # M44-OV-6: no unit battles while a general still has a card to play
-            battles = [b for b in battles if b.unit is None]
-        events.extend(battles)
-        if not given_left(state) and not placement_due(state, camp):
-            if hand_full(state):  # M44-OV-4: he handed out nothing and draws nothing
-                events.append(TurnEnded(seat=seat))
-            else:
-                events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+        events += _commander_moves(state, seat, camp)
+    return events
+
+
+def _general_plays(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    """A general's card plays in his sections, and his initiative (M44-OV-5, M44-OV-7)."""
+    events: list[Memoire44Event] = []
+    given = state.given[seat]
+    cards = set(given.known) | (
+        {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count} if given.unknown else set()
+    )
+    cards.discard("ambush")
+    if state.last_played[1 - camp] is None:
+        cards.discard("counter_attack")
+    for card in sorted(cards):
+        for as_card in (None, *recon_played_as(state, camp, card)):
+            effective = as_card or card
+            if card == "counter_attack":
+                answered = state.last_played[1 - camp]
+                assert answered is not None
+                effective = answered[0]
+            if effective == "ambush":
+                continue
+            for section in play_sections(state, seat, effective, counter=card == "counter_attack"):
+                if leaves_room(state, seat, card, section):
+                    events.append(CardPlayed(seat=seat, card=card, section=section, as_card=as_card))
+    if state.initiative_table is not None and seat not in state.gifted and seat not in state.initiative:
+        events.append(InitiativeTaken(seat=seat, face="star"))
+    return events
+
+
+def _commander_moves(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    """The side's moves and battles at a team table, listed under the commander-in-chief, and the draw once
+    every card is played (M44-OV-4, M44-OV-6)."""
+    events: list[Memoire44Event] = []
+    if state.phase == "move":
+        events.extend(_moves(state, seat))
+    events.extend(_advances(state, seat))
+    battles = _battles(state, seat, camp)
+    if given_left(state):  # M44-OV-6: no unit battles while a general still has a card to play
+        battles = [b for b in battles if b.unit is None]
+    events.extend(battles)
+    if not given_left(state) and not placement_due(state, camp):
+        if hand_full(state):  # M44-OV-4: he handed out nothing and draws nothing
+            events.append(TurnEnded(seat=seat))
+        else:
+            events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
 
 
@@ -304,24 +333,11 @@ def _orders(state: State, camp: int) -> list[tuple[int, ...]]:
 def _order_choices(state: State, camp: int) -> list[tuple[int, ...]]:
     card = str(state.effective)
     units = orderable(state, camp)
-    if card == INITIATIVE:
-        assert state.initiative_table is not None
-        row = state.initiative_table.faces[state.roll[0]]
-        fit = [u.uid for u in units if not row.kinds or u.kind in row.kinds]
-        return list(combinations(fit, min(row.orders, len(fit))))
-    spec = CARDS[card]
-    if spec.kind == "section":
-        per = spec.orders
-        choices: list[list[tuple[int, ...]]] = []
-        for section in (state.section,) if state.teams else spec.sections:
-            inside = [u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)]
-            size = len(inside) if per is None else min(per, len(inside))
-            choices.append(list(combinations(inside, size)))
-        found: set[tuple[int, ...]] = set()
-        for parts in product(*choices):
-            merged = tuple(sorted({uid for part in parts for uid in part}))
-            found.add(merged)
-        return sorted(found)
+    for x in in_play(state):
+        if card in x.order_choices:
+            return x.order_choices[card](state, units)
+    if CARDS[card].kind == "section":
+        return _section_choices(state, camp, units)
     if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
         kind = FOUR_OF_A_KIND.get(card, INFANTRY)
         limit = 1 if card == "behind_enemy_lines" else 4
@@ -329,31 +345,60 @@ def _order_choices(state: State, camp: int) -> list[tuple[int, ...]]:
         if of_kind:
             return list(combinations(of_kind, min(limit, len(of_kind))))
         return [(u.uid,) for u in units]
-    if card == "artillery_bombard":
-        guns = tuple(u.uid for u in units if u.kind == ARTILLERY)
-        return [guns] if guns else [(u.uid,) for u in units]
-    if card == "infantry_assault":
-        in_section = tuple(
-            u.uid
-            for u in units
-            if u.kind == INFANTRY and u.hex is not None and str(state.section) in state.board.sections(u.hex, camp)
-        )
-        return [in_section] if in_section else [(u.uid,) for u in units]
-    if card == "close_assault":
-        return [tuple(u.uid for u in units if adjacent_enemies(state, u))]
-    if card in ("direct_from_hq", "firefight"):
-        return list(combinations([u.uid for u in units], min(4, len(units))))
-    if card == "medics_and_mechanics":
-        return [(u.uid,) for u in units]
-    if card == "their_finest_hour":
-        picks: list[int] = []
-        stars = state.roll.count("star")
-        for kind in (INFANTRY, ARMOUR):
-            of_kind = [u.uid for u in units if u.kind == kind]
-            picks += of_kind[: state.roll.count(kind)]
-        rest = [u.uid for u in units if u.uid not in picks]
-        return [tuple(sorted(picks + rest[:stars]))]
-    return [()]
+    choose = _TACTIC_CHOICES.get(card)
+    return choose(state, camp, units) if choose is not None else [()]
+
+
+def _section_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    """A section card orders up to its count in each of its sections (the one it was played in, M44-OV-5)."""
+    spec = CARDS[str(state.effective)]
+    per = spec.orders
+    choices: list[list[tuple[int, ...]]] = []
+    for section in (state.section,) if state.teams else spec.sections:
+        inside = [u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)]
+        size = len(inside) if per is None else min(per, len(inside))
+        choices.append(list(combinations(inside, size)))
+    found = {tuple(sorted({uid for part in parts for uid in part})) for parts in product(*choices)}
+    return sorted(found)
+
+
+def _bombard_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    guns = tuple(u.uid for u in units if u.kind == ARTILLERY)
+    return [guns] if guns else [(u.uid,) for u in units]
+
+
+def _infantry_assault_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    section = str(state.section)
+    board = state.board
+    in_section = tuple(
+        u.uid for u in units if u.kind == INFANTRY and u.hex is not None and section in board.sections(u.hex, camp)
+    )
+    return [in_section] if in_section else [(u.uid,) for u in units]
+
+
+def _finest_hour_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    picks: list[int] = []
+    stars = state.roll.count("star")
+    for kind in (INFANTRY, ARMOUR):
+        of_kind = [u.uid for u in units if u.kind == kind]
+        picks += of_kind[: state.roll.count(kind)]
+    rest = [u.uid for u in units if u.uid not in picks]
+    return [tuple(sorted(picks + rest[:stars]))]
+
+
+def _any_four(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    return list(combinations([u.uid for u in units], min(4, len(units))))
+
+
+_TACTIC_CHOICES: dict[str, Callable[[State, int, list[Unit]], list[tuple[int, ...]]]] = {
+    "artillery_bombard": _bombard_choices,
+    "infantry_assault": _infantry_assault_choices,
+    "close_assault": lambda state, camp, units: [tuple(u.uid for u in units if adjacent_enemies(state, u))],
+    "direct_from_hq": _any_four,
+    "firefight": _any_four,
+    "medics_and_mechanics": lambda state, camp, units: [(u.uid,) for u in units],
+    "their_finest_hour": _finest_hour_choices,
+}
 
 
 def _moves(state: State, seat: int) -> list[Memoire44Event]:

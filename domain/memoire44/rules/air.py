@@ -1026,56 +1026,66 @@ def _plane_events(state: State, seat: int, index: int, general: bool, battles_op
     """What `seat` may do with its plane `index` now: deploy it, order it, fly it, duel (M44-AIR-3 to M44-AIR-7)."""
     air = _air(state)
     camp, plane = state.seat_camp[seat], air.planes[index]
-    events: list[Memoire44Event] = []
-    cards = set(air.hands[camp].known)
-    if air.hands[camp].unknown:
-        cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}
-
-    symbol = air.pack.planes[plane.plane].symbol
-    if plane.hex is None and cards and general and deploy_problem(state, camp, index) is None:
-        for card in sorted(cards):
-            # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
-            uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
-            for hex_ in sorted(state.board.hexes):
-                if not enemy_plane_at(state, hex_, camp):
-                    events.extend(
-                        PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_, use_effect=use) for use in uses
-                    )
     if plane.hex is None:
-        return events
-    takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
-    if (
-        state.phase == "move"
-        and general
-        and index not in air.activated
-        and not takes_off
-        and order_problem(state, camp, index) is None
-    ):
-        events.append(PlaneOrdered(seat=seat, plane=plane.plane))
-    if state.phase == "move" and general and index not in air.activated and move_order_problem(state, index) is None:
-        events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
+        return _deploy_events(state, seat, index) if general else []
+    events: list[Memoire44Event] = []
+    if state.phase == "move" and general and index not in air.activated:
+        takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
+        if not takes_off and order_problem(state, camp, index) is None:
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane))
+        if move_order_problem(state, index) is None:
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
     if state.phase == "move" and index in air.activated and index not in air.moved:
-        for path in _flights(state, camp, index).values():
-            events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
-            attacks = index not in air.effect and index not in air.move_ordered
-            markers = _markers_along(state, camp, path) if attacks else ()
-            if markers:
-                events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
-            if attacks and bomb_target(state, camp, path[-1]) is not None:
-                events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
+        events += _flight_events(state, seat, index)
     enemy = flying(air, 1 - camp)
     duel = air.pack.planes[plane.plane].duel
     if (
         battles_open
         and enemy is not None
         and index in air.activated
-        and index not in air.fought
-        and index not in air.effect
-        and index not in air.move_ordered
+        and not {index} & {*air.fought, *air.effect, *air.move_ordered}
         and duel is not None
         and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
     ):
         events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
+    return events
+
+
+def _deploy_events(state: State, seat: int, index: int) -> list[Memoire44Event]:
+    """Each way to deploy plane `index` with an air combat card the side may hold (M44-AIR-3)."""
+    air = _air(state)
+    camp, plane = state.seat_camp[seat], air.planes[index]
+    cards = set(air.hands[camp].known)
+    if air.hands[camp].unknown:
+        cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}
+    if not cards or deploy_problem(state, camp, index) is not None:
+        return []
+    symbol = air.pack.planes[plane.plane].symbol
+    events: list[Memoire44Event] = []
+    for card in sorted(cards):
+        # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
+        uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
+        for hex_ in sorted(state.board.hexes):
+            if not enemy_plane_at(state, hex_, camp):
+                events.extend(
+                    PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_, use_effect=use) for use in uses
+                )
+    return events
+
+
+def _flight_events(state: State, seat: int, index: int) -> list[Memoire44Event]:
+    """Each flight of the ordered plane `index`, with its ammunition markers or its bomb (M44-AIR-5, 6, 11)."""
+    air = _air(state)
+    camp, plane = state.seat_camp[seat], air.planes[index]
+    events: list[Memoire44Event] = []
+    for path in _flights(state, camp, index).values():
+        events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
+        attacks = index not in air.effect and index not in air.move_ordered
+        markers = _markers_along(state, camp, path) if attacks else ()
+        if markers:
+            events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
+        if attacks and bomb_target(state, camp, path[-1]) is not None:
+            events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
     return events
 
 

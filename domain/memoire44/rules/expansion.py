@@ -74,3 +74,5 @@ class Expansion:
     # What the expansion plays in place of a command card (the initiative, ...), with why it cannot order
     # these units (None when it can).
     orders_for: Mapping[str, Callable[[State, list[Unit]], str | None]] = field(default_factory=dict)
+    # The unit choices a random player or an entry form is offered for what it plays in place of a card.
+    order_choices: Mapping[str, Callable[[State, list[Unit]], list[tuple[int, ...]]]] = field(default_factory=dict)

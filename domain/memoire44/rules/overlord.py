@@ -484,6 +484,14 @@ def _evolve_initiative(state: State, event: InitiativeTaken) -> State:
 # ---------------------------------------------------------------- legal events
 
 
+def initiative_choices(state: State, units: list[Unit]) -> list[tuple[int, ...]]:
+    """The units the initiative roll lets the general order (M44-OV-7), at the most it allows."""
+    assert state.initiative_table is not None
+    row = state.initiative_table.faces[state.roll[0]]
+    fit = [u.uid for u in units if not row.kinds or u.kind in row.kinds]
+    return list(combinations(fit, min(row.orders, len(fit))))
+
+
 def gift_events(state: State, seat: int, camp: int) -> list[Memoire44Event]:
     """Every way the commander-in-chief may hand out cards (M44-OV-3): 1 to 3 of his cards, keeping one,
     at most 2 to a general and only 1 if it is a tactic card, a section card to a general of its section."""
@@ -631,5 +639,6 @@ EXPANSION = Expansion(
     validate_orders=_validate_orders,
     extra_order=marines_extra,
     orders_for={INITIATIVE: initiative_order_problem},
+    order_choices={INITIATIVE: initiative_choices},
     next_turn=_next_turn,
 )
