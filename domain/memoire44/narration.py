@@ -201,18 +201,7 @@ def _text(before: State, event: Memoire44Event, after: State, who: str) -> str:
     if isinstance(event, Battle):
         return _battle_text(before, event, after, who)
     if isinstance(event, Retreated):
-        unit = before.units[event.unit]
-        hexes = [hex_name(h) for h in event.path]
-        if not hexes:
-            moved = "cannot retreat"
-        elif len(hexes) == 1:
-            moved = f"retreats to {hexes[0]}"
-        else:
-            moved = f"retreats through {', '.join(hexes[:-1])} to {hexes[-1]}"
-        lost = unit.figures - after.units[event.unit].figures
-        extra = f", losing {_count(lost, 'figure')} for the hexes it could not retreat" if lost else ""
-        gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
-        return f"The {_unit(before, unit)} {moved}{extra}{gone}."
+        return _retreat_text(before, event, after)
     if isinstance(event, GroundTaken):
         mover = _own(before.units[event.unit])
         return f"{who} take ground: the {mover} moves into {hex_name(event.to)}."
@@ -272,6 +261,27 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
     return text + _hit_text(before, target, after)
 
 
+def _retreat_text(before: State, event: Retreated, after: State) -> str:
+    """A retreat as reported: the hexes it went back, the flags it ignored (sandbags, a bunker, Tenacity: M44-4,
+    M44-CC-3), the figures lost for the hexes it could not go back."""
+    unit = before.units[event.unit]
+    pending = before.pending
+    short = pending.flags - len(event.path) if pending is not None else 0
+    ignored = min(short, pending.ignorable) if pending is not None else 0
+    hexes = [hex_name(h) for h in event.path]
+    if hexes:
+        via = f"through {', '.join(hexes[:-1])} " if len(hexes) > 1 else ""
+        moved = f"retreats {via}to {hexes[-1]}"
+    else:
+        moved = "holds its ground" if ignored else "cannot retreat"
+    if ignored:
+        moved += f", ignoring {_count(ignored, 'flag')}"
+    lost = unit.figures - after.units[event.unit].figures
+    extra = f", losing {_count(lost, 'figure')} for the hexes it could not retreat" if lost else ""
+    gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
+    return f"The {_unit(before, unit)} {moved}{extra}{gone}."
+
+
 def _hit_text(before: State, target: Unit, after: State) -> str:
     """What a battle or an air strike did to its target: figures lost, elimination, a retreat due."""
     text = ""
@@ -280,8 +290,15 @@ def _hit_text(before: State, target: Unit, after: State) -> str:
         text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
     elif lost:
         text += f" {_count(lost, 'figure')} lost."
-    if after.pending is not None and after.pending.kind == "retreat":
-        text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
+    pending = after.pending
+    if pending is not None and pending.kind == "retreat":
+        flags, may = pending.flags, pending.ignorable
+        if not may:
+            text += f" It must retreat {_count(flags, 'hex', 'hexes')}."
+        elif may >= flags:  # sandbags or a bunker (M44-4): the flag need not be obeyed
+            text += f" It may ignore the {_count(flags, 'flag')} rather than retreat."
+        else:
+            text += f" It must retreat {_count(flags, 'hex', 'hexes')} but may ignore {_count(may, 'flag')}."
     return text
 
 

@@ -202,6 +202,14 @@ def plane_index(air: AirState, plane: str) -> int | None:
     return None
 
 
+def type_lost(air: AirState, index: int) -> bool:
+    """Whether a plane of the same side and type (its symbol) as plane `index` was shot down: that type never
+    returns to the board (M44-AIR-7, M44-AIR-8, M44-AIR-13)."""
+    plane = air.planes[index]
+    symbol = air.pack.planes[plane.plane].symbol
+    return any(p.lost and p.camp == plane.camp and air.pack.planes[p.plane].symbol == symbol for p in air.planes)
+
+
 def flying(air: AirState, camp: int) -> int | None:
     """The index of `camp`'s plane in the air, if any (one plane per side, M44-AIR-3)."""
     for index, entry in enumerate(air.planes):
@@ -470,6 +478,13 @@ def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] 
     plane = air.planes[index]
     if plane.lost:
         return "M44-AIR-7", "plane_lost", "A plane shot down never returns."
+    if type_lost(air, index):
+        symbol = air.pack.planes[plane.plane].symbol
+        return (
+            "M44-AIR-7",
+            "plane_type_lost",
+            f"A {symbol} plane of this side was shot down: no plane of its type returns.",
+        )
     if plane.hex is not None:
         return "M44-AIR-3", "on_the_board", "That plane is already on the board."
     return None
@@ -1139,14 +1154,14 @@ def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
         return problem
     if visibility_roll_due(state, camp):
         return _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
-    if camp == commissar_camp(state):
-        # M44-RU-1: the commissar's side plays the card from under the token, or one exempt from the delay,
-        # each turn; an Air Sortie held apart is neither, so it goes beside that card's section card.
+    if camp == commissar_camp(state) and state.committed:
+        # M44-AIR-18: the nations' command rules do not bind the air rules, so the commissar's side may play it
+        # in place of its turn's card, before placing one under the token; once placed, the token's card is due.
         return _refuse(
-            "M44-RU-1",
-            "sortie_beside_token",
-            "Under the commissar the side's card comes from under the token (or is one played at once): an Air "
-            "Sortie is played beside a section card.",
+            "M44-AIR-18",
+            "sortie_after_token",
+            "Under the commissar a lone Air Sortie is played in place of the turn's card, before a card is placed "
+            "under the token.",
         )
     return None
 
