@@ -6,6 +6,9 @@ was drawn."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, FULL_DAY
 from domain.memoire44.events import (
@@ -146,102 +149,132 @@ def _gifts_source(before: State, event: CardsGiven) -> str:
 
 
 def _text(before: State, event: Memoire44Event, after: State, who: str) -> str:
-    if isinstance(event, CardPlayed):
-        if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
-            own = _own(before.units[before.occupant[event.target]])
-            return f"{who} play Ambush: the {own} fires at the enemy plane dropping a marker on it."
-        if event.card == "ambush":
-            target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
-            return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
-        if event.card == AIR_SORTIE and before.phase == "card":  # M44-AIR-15: alone, as the turn's card
-            return f"{who} play an Air Sortie alone: it orders their plane and is not replaced."
-        if event.card == AIR_SORTIE:  # M44-AIR-15
-            return f"{who} play an Air Sortie beside {CARDS[str(before.effective)].name}: it orders their plane."
-        name = CARDS[event.card].name
-        if event.card == "air_power" and after.effective == AIR_SORTIE:
-            name += " as an Air Sortie"
-        if event.card == "counter_attack" and after.effective:
-            name += f" as {CARDS[after.effective].name}"
-        elif event.as_card:
-            name += f" as {CARDS[event.as_card].name} (Blitz)"
-        if event.card != "ambush" and plays_from_token(before, before.seat_camp[event.seat]):
-            name += " from under the commissar token"
-        section = f" on the {event.section}" if event.section else ""
-        return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
-    if isinstance(event, TurnEnded):
-        if before.teams and not lone_sortie(before):  # M44-OV-4
-            return f"{who} end their turn without drawing: the commander-in-chief's hand is full."
-        return f"{who} end their turn without drawing: the Air Sortie is not replaced."  # M44-AIR-15
-    if isinstance(event, CardDiscarded):
-        return f"{who} keep one card and discard {CARDS[event.card].name}."
-    if isinstance(event, DeckReshuffled):
-        return f"{who} reshuffle the discards into a new draw pile."
-    if isinstance(event, DiceRolled):
-        return f"{who} roll {', '.join(event.faces)} for {CARDS[str(before.card)].name}."
-    if isinstance(event, UnitsOrdered):
-        if not event.units:
-            return f"{who} order no units."
-        units = ", ".join(_own(before.units[u]) for u in event.units)
-        return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
-    if isinstance(event, UnitMoved):
-        path = " → ".join(hex_name(h) for h in event.path)
-        order = before.order_of(event.unit)
-        advance = " (desert advance before the overrun)" if order is not None and order.advance else ""
-        return f"{who} move the {_own(before.units[event.unit])} → {path}{advance}."
-    if isinstance(event, CardTaken):
-        return (
-            f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
-            f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
-        )
-    if isinstance(event, VisibilityRolled):
-        light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
-        return f"{who} roll {', '.join(event.faces)} for the light: {light}."
-    if isinstance(event, WireRemoved):
-        return f"{who} clear the wire under the {_own(before.units[event.unit])}."
-    if isinstance(event, Battle):
-        return _battle_text(before, event, after, who)
-    if isinstance(event, Retreated):
-        return _retreat_text(before, event, after)
-    if isinstance(event, GroundTaken):
-        mover = _own(before.units[event.unit])
-        return f"{who} take ground: the {mover} moves into {hex_name(event.to)}."
-    if isinstance(event, MedalAwarded):
-        reason = event.reason or "no reason given"
-        return f"{who} receive {_count(event.medals, 'medal')} under the scenario's rules: {reason}."
-    if isinstance(event, GameEnded):
-        return f"{who} ends the game: {event.reason or 'no reason given'}."
-    if isinstance(event, CardsGiven):
-        # M44-OV-3: how many cards each general gets, never which (G-2).
-        counts: dict[int, int] = {}
-        for gift in event.gifts:
-            counts[gift.general] = counts.get(gift.general, 0) + 1
-        shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
-        return f"{who} hand out {_gifts_source(before, event)} as commander-in-chief: {shares}."
-    if isinstance(event, InitiativeTaken):
-        table = before.initiative_table
-        row = table.faces.get(event.face) if table is not None else None
-        orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
-        return f"{who} take the initiative with no card, rolling {event.face}{orders}."
-    if isinstance(event, CombatCardDrawn):
-        return f"{who} draw a combat card."  # which one stays hidden (G-2)
-    if isinstance(event, CombatCardPlayed):
-        deck = before.combat_deck
-        name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
-        on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
-        return f"{who} play the combat card {name}{on}."
     if isinstance(event, AIR_EVENTS):
         return _air_text(before, event, after, who)
-    if isinstance(event, ReinforcementsRolled):
-        brought = ", ".join(after.reinforcements) or "nothing"
-        return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
-    if isinstance(event, ReinforcementPlaced):
-        camp = before.seat_camp[event.seat]
-        left = after.reserve[camp].get(event.kind, 0)
-        return (
-            f"{who} bring in a reinforcement {event.kind} unit at {hex_name(event.hex)} "
-            f"({_count(left, 'figure')} of {event.kind} left in reserve)."
-        )
-    return f"{who}: {type(event).__name__}."
+    told = _TEXTS.get(type(event))
+    return told(before, event, after, who) if told is not None else f"{who}: {type(event).__name__}."
+
+
+def _played_text(before: State, event: CardPlayed, after: State, who: str) -> str:
+    if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
+        own = _own(before.units[before.occupant[event.target]])
+        return f"{who} play Ambush: the {own} fires at the enemy plane dropping a marker on it."
+    if event.card == "ambush":
+        target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
+        return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
+    if event.card == AIR_SORTIE and before.phase == "card":  # M44-AIR-15: alone, as the turn's card
+        return f"{who} play an Air Sortie alone: it orders their plane and is not replaced."
+    if event.card == AIR_SORTIE:  # M44-AIR-15
+        return f"{who} play an Air Sortie beside {CARDS[str(before.effective)].name}: it orders their plane."
+    name = CARDS[event.card].name
+    if event.card == "air_power" and after.effective == AIR_SORTIE:
+        name += " as an Air Sortie"
+    if event.card == "counter_attack" and after.effective:
+        name += f" as {CARDS[after.effective].name}"
+    elif event.as_card:
+        name += f" as {CARDS[event.as_card].name} (Blitz)"
+    if plays_from_token(before, before.seat_camp[event.seat]):
+        name += " from under the commissar token"
+    section = f" on the {event.section}" if event.section else ""
+    return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
+
+
+def _turn_ended_text(before: State, event: TurnEnded, after: State, who: str) -> str:
+    if before.teams and not lone_sortie(before):  # M44-OV-4
+        return f"{who} end their turn without drawing: the commander-in-chief's hand is full."
+    return f"{who} end their turn without drawing: the Air Sortie is not replaced."  # M44-AIR-15
+
+
+def _ordered_text(before: State, event: UnitsOrdered, after: State, who: str) -> str:
+    if not event.units:
+        return f"{who} order no units."
+    units = ", ".join(_own(before.units[u]) for u in event.units)
+    return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
+
+
+def _moved_text(before: State, event: UnitMoved, after: State, who: str) -> str:
+    path = " → ".join(hex_name(h) for h in event.path)
+    order = before.order_of(event.unit)
+    advance = " (desert advance before the overrun)" if order is not None and order.advance else ""
+    return f"{who} move the {_own(before.units[event.unit])} → {path}{advance}."
+
+
+def _taken_text(before: State, event: CardTaken, after: State, who: str) -> str:
+    return (
+        f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
+        f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
+    )
+
+
+def _light_text(before: State, event: VisibilityRolled, after: State, who: str) -> str:
+    light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
+    return f"{who} roll {', '.join(event.faces)} for the light: {light}."
+
+
+def _gifts_text(before: State, event: CardsGiven, after: State, who: str) -> str:
+    # M44-OV-3: how many cards each general gets, never which (G-2).
+    counts: dict[int, int] = {}
+    for gift in event.gifts:
+        counts[gift.general] = counts.get(gift.general, 0) + 1
+    shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
+    return f"{who} hand out {_gifts_source(before, event)} as commander-in-chief: {shares}."
+
+
+def _initiative_text(before: State, event: InitiativeTaken, after: State, who: str) -> str:
+    table = before.initiative_table
+    row = table.faces.get(event.face) if table is not None else None
+    orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
+    return f"{who} take the initiative with no card, rolling {event.face}{orders}."
+
+
+def _combat_played_text(before: State, event: CombatCardPlayed, after: State, who: str) -> str:
+    deck = before.combat_deck
+    name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
+    on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
+    return f"{who} play the combat card {name}{on}."
+
+
+def _placed_text(before: State, event: ReinforcementPlaced, after: State, who: str) -> str:
+    left = after.reserve[before.seat_camp[event.seat]].get(event.kind, 0)
+    return (
+        f"{who} bring in a reinforcement {event.kind} unit at {hex_name(event.hex)} "
+        f"({_count(left, 'figure')} of {event.kind} left in reserve)."
+    )
+
+
+def _rolled_for_reinforcements(before: State, event: ReinforcementsRolled, after: State, who: str) -> str:
+    brought = ", ".join(after.reinforcements) or "nothing"
+    return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
+
+
+# Each event's line, by type: (state before, event, state after, who reports it) -> text.
+_TEXTS: dict[type[Memoire44Event], Callable[[State, Any, State, str], str]] = {
+    CardPlayed: _played_text,
+    TurnEnded: _turn_ended_text,
+    CardDiscarded: lambda before, event, after, who: f"{who} keep one card and discard {CARDS[event.card].name}.",
+    DeckReshuffled: lambda before, event, after, who: f"{who} reshuffle the discards into a new draw pile.",
+    DiceRolled: lambda before, e, after, who: f"{who} roll {', '.join(e.faces)} for {CARDS[str(before.card)].name}.",
+    UnitsOrdered: _ordered_text,
+    UnitMoved: _moved_text,
+    CardTaken: _taken_text,
+    VisibilityRolled: _light_text,
+    WireRemoved: lambda before, e, after, who: f"{who} clear the wire under the {_own(before.units[e.unit])}.",
+    Battle: lambda before, event, after, who: _battle_text(before, event, after, who),
+    Retreated: lambda before, event, after, who: _retreat_text(before, event, after),
+    GroundTaken: lambda before, e, after, who: (
+        f"{who} take ground: the {_own(before.units[e.unit])} moves into {hex_name(e.to)}."
+    ),
+    MedalAwarded: lambda before, e, after, who: (
+        f"{who} receive {_count(e.medals, 'medal')} under the scenario's rules: {e.reason or 'no reason given'}."
+    ),
+    GameEnded: lambda before, e, after, who: f"{who} ends the game: {e.reason or 'no reason given'}.",
+    CardsGiven: _gifts_text,
+    InitiativeTaken: _initiative_text,
+    CombatCardDrawn: lambda before, event, after, who: f"{who} draw a combat card.",  # which one stays hidden (G-2)
+    CombatCardPlayed: _combat_played_text,
+    ReinforcementsRolled: _rolled_for_reinforcements,
+    ReinforcementPlaced: _placed_text,
+}
 
 
 def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
