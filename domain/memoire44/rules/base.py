@@ -138,11 +138,9 @@ def played_as(state: State, card: str) -> str:
     return card
 
 
-def expansion_move_problem(state: State, unit: Unit, hex_: Hex) -> tuple[str, str] | None:
-    for x in in_play(state):
-        if x.move_problem is not None and (problem := x.move_problem(state, unit, hex_)) is not None:
-            return problem
-    return None
+def move_problems(state: State) -> list[Callable[[State, Unit, Hex], tuple[str, str] | None]]:
+    """The checks the expansions in play add to each hex a ground unit enters (a plane over it, ...)."""
+    return [x.move_problem for x in in_play(state) if x.move_problem is not None]
 
 
 def near_other_enemy(state: State, unit: Unit) -> bool:
@@ -447,6 +445,7 @@ def path_problem(
         on_road = all(board.terrain.get(h) is not None and board.terrain[h].name == "road" for h in (here, *path))
         if len(path) > 3 or not on_road:
             return "M44-WX-1", f"in snow a unit moves at most 2 hexes, 3 along a road, not {len(path)}"
+    others = move_problems(state)
     for step, hex_ in enumerate(path):
         if hex_ not in board.hexes:
             return "M44-1", f"{hex_} is not on the board"
@@ -456,21 +455,29 @@ def path_problem(
             return "M44-4", f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
         if hex_ in state.occupant:
             return "M44-1", f"{hex_name(hex_)} is occupied"
-        if (blocked := expansion_move_problem(state, unit, hex_)) is not None:
-            return blocked
+        for check in others:
+            if (blocked := check(state, unit, hex_)) is not None:
+                return blocked
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
             return "M44-4", f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
-        terrain = board.terrain[hex_]
-        if not free:
-            if terrain.hedgerow and step > 0:
-                return "M44-4", f"a hedgerow ({hex_name(hex_)}) is entered only from the hex next to it"
-            if (terrain.stops or obstacle == "wire") and step < len(path) - 1:
-                what = "wire" if obstacle == "wire" else terrain.name
-                return "M44-4", f"a unit entering {what} at {hex_name(hex_)} stops there"
-            if terrain.beach and len(path) > 2:
-                return "M44-4", "a unit moving onto a beach moves at most 2 hexes"
+        if not free and (stopped := _terrain_stop(state, path, step)) is not None:
+            return stopped
         here = hex_
+    return None
+
+
+def _terrain_stop(state: State, path: tuple[Hex, ...], step: int) -> tuple[str, str] | None:
+    """Why the terrain of the `step`th hex of a move stops it there or earlier (M44-4), or None."""
+    hex_ = path[step]
+    terrain, obstacle = state.board.terrain[hex_], state.obstacles.get(hex_)
+    if terrain.hedgerow and step > 0:
+        return "M44-4", f"a hedgerow ({hex_name(hex_)}) is entered only from the hex next to it"
+    if (terrain.stops or obstacle == "wire") and step < len(path) - 1:
+        what = "wire" if obstacle == "wire" else terrain.name
+        return "M44-4", f"a unit entering {what} at {hex_name(hex_)} stops there"
+    if terrain.beach and len(path) > 2:
+        return "M44-4", "a unit moving onto a beach moves at most 2 hexes"
     return None
 
 
