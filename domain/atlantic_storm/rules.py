@@ -701,12 +701,6 @@ def storm_choices(state: State, target: int) -> tuple[tuple[StormEffect, int | N
     return tuple(choices)
 
 
-def storm_targets(state: State) -> tuple[int, ...]:
-    """Seats a storm's 1-3 can hit: a player with a play standing in this battle, or a play to come
-    (AS-7, AS-18)."""
-    return tuple([seat for seat in range(state.players) if storm_choices(state, seat)])
-
-
 def storm_hit(state: State, event: StormStruck) -> tuple[tuple[int, ...], bool]:
     """What an accepted strike does to its target (AS-7, AS-18): the halves of the battle whose play by
     the target it cancels, and whether it takes away his next play. A strike without `effect` does all

@@ -11,17 +11,13 @@ refused naming that value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from domain.memoire44.catalogue import CARDS
 from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError
-
-if TYPE_CHECKING:
-    from domain.memoire44.state import AirState
 
 DEAL = 2  # M44-AIR-2: two air combat cards each, one more for the side with air superiority, one fewer on a beach
 GROUND_DICE = 3  # M44-AIR-8: a ground unit firing at an adjacent plane
@@ -119,42 +115,3 @@ def strike_hits(faces: tuple[str, ...], kind: str) -> tuple[int, int]:
     """Hits and flags of a plane's standard attack on a ground unit of `kind` (M44-AIR-6): only the
     unit's own symbol hits (a grenade does not); flags make it retreat."""
     return sum(1 for f in faces if f == kind), faces.count("flag")
-
-
-def cards_for_play(air: AirState, camp: int, effective: str, recon: bool) -> AirState:
-    """M44-AIR-9: a Recon card lets its side draw an air combat card (at the end of its turn); Their
-    Finest Hour shuffles the air combat discards back and each side draws one."""
-    due = list(air.due)
-    if recon:
-        due[camp] += 1
-    if effective == "their_finest_hour":
-        due = [d + 1 for d in due]
-        air = replace(air, discard=())
-    return replace(air, due=(due[0], due[1]))
-
-
-def turn_over(air: AirState, camp: int) -> AirState:
-    """The end of `camp`'s turn (M44-AIR-4): its plane, if not activated this turn, leaves the board
-    without a medal; what the planes did this turn is forgotten."""
-    planes = tuple(
-        replace(p, hex=None)
-        if p.camp == camp and p.hex is not None and not p.grounded and i not in air.activated
-        else p
-        for i, p in enumerate(air.planes)
-    )
-    return replace(
-        air,
-        planes=planes,
-        card_played=False,
-        sortie_played=False,
-        activated=(),
-        move_ordered=(),
-        moved=(),
-        fought=(),
-        battled=False,
-        effect=(),
-        markers=(),
-        shot=(),
-        bomb=None,
-        bomb_markers=0,
-    )

@@ -1,8 +1,8 @@
 """The battlefield as the rules read it: who stands where, which card ordered a unit, what a unit may
 still do, the figures and cards a state change moves, and the objectives and medals counted from it.
 
-The ground rules (`rules`) and the air rules (`airplay`) both build on these; neither imports the other
-back, so this module imports neither.
+The base rules (`rules.base`) and the expansions beside it (`rules.air`, ...) build on these; this module
+imports none of them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Eastern Front at an Overlord team table (M44-OV-8, M44-OV-10): pure helpers; the checks are in rules.py.
+"""Eastern Front at an Overlord team table (M44-OV-8, M44-OV-10): pure helpers; the checks are in
+`rules/overlord.py`.
 
 Under the commissar rule the commander-in-chief places one to three command cards under the commissar
 token in his side's turn; on the side's next turn those are the cards he hands out, every one of them.

@@ -8,43 +8,35 @@ card allows (ordering fewer is legal too, but an ordered unit never has to move 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, product
 from typing import Any
 
-from msgspec.structs import replace
-
-from domain.memoire44 import airplay
 from domain.memoire44.battlefield import (
-    INITIATIVE,
     adjacent_enemies,
     battles_allowed,
     card_for,
+    cards_held,
+    commissar_camp,
     full_day,
     given_left,
     italian_camp,
     unit_at,
 )
 from domain.memoire44.board import distance
-from domain.memoire44.catalogue import AIR_SORTIE, ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
-from domain.memoire44.dday import full_strength
-from domain.memoire44.eastfront import AT_ONCE, MAX_UNDER_TOKEN
+from domain.memoire44.catalogue import ARMOUR, ARTILLERY, CARDS, INFANTRY, NIGHT_DICE, SECTIONS
 from domain.memoire44.events import (
     Battle,
     CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
-    CardsGiven,
     CardTaken,
-    CombatCardDrawn,
-    CombatCardPlayed,
     DeckReshuffled,
     DiceRolled,
-    Gift,
     GroundTaken,
     InitiativeTaken,
-    ReinforcementPlaced,
-    ReinforcementsRolled,
+    Memoire44Event,
     Retreated,
     TurnEnded,
     UnitMoved,
@@ -52,90 +44,86 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.overlord import MAX_GIFTS, general_takes
-from domain.memoire44.rules import (
-    CARD_BATTLES,
+from domain.memoire44.rules.base import (
     COMMISSAR_FREE,
     FOUR_OF_A_KIND,
-    SECTION_CARDS,
-    TEAM_TURN,
-    alive,
     ambush_problem,
     battle_dice,
     battle_problem,
-    can_act_now,
+    before_battle,
+    before_orders,
     card_battle_problem,
-    cards_held,
-    combat_copies,
-    combat_pile,
-    combat_play_problem,
-    commissar_camp,
-    hand_full,
-    hands_out_token,
-    held_back,
-    known_copies,
-    leaves_room,
-    lone_sortie_problem,
-    marines_extra,
+    expansion_draws,
+    first_due,
+    in_play,
     move_allowance,
     moves_allowed,
-    nothing_to_hand_out,
     orderable,
     path_problem,
-    pile_size,
-    placement_due,
-    placement_hexes,
-    placing_open,
-    play_sections,
     plays_from_token,
     reachable,
     recon_played_as,
-    reinforcement_dice,
-    reinforcement_roll_due,
     retreat_depth,
     retreat_reach,
     retreat_steps,
-    token_cards_fit,
-    visibility_roll_due,
+)
+from domain.memoire44.rules.common import CARD_BATTLES, alive, known_copies, pile_size, visibility_roll_due
+from domain.memoire44.rules.overlord import (
+    TEAM_TURN,
+    can_act_now,
+    gift_events,
+    hand_full,
+    leaves_room,
+    marines_extra,
+    placement_due,
+    play_sections,
+    token_placements,
 )
 from domain.memoire44.state import State, Unit
 
 
-def legal_events(state: State, seat: int) -> list[Any]:
+def legal_events(state: State, seat: int) -> list[Memoire44Event]:
     """Every event (or event form) `seat` may report at `state`."""
     if state.over or not 0 <= seat < len(state.seat_camp):
         return []
     events = _game_events(state, seat)
-    if state.combat_deck is not None:
-        events += _combat_events(state, seat)
-    if state.air is not None:
-        events += airplay.legal(state, seat)  # M44-AIR-2 to M44-AIR-17
+    for x in in_play(state):
+        if x.legal is not None:
+            events += x.legal(state, seat)
     return events
 
 
-def _combat_events(state: State, seat: int) -> list[Any]:
-    """Combat cards (M44-CC-1, M44-CC-2): a draw the seat may make, and each card it may play now."""
-    events: list[Any] = []
-    retreat = state.pending is not None and state.pending.kind == "retreat"
-    if state.combat_due[seat] > 0 and combat_pile(state) > 0 and not retreat:
-        events.append(CombatCardDrawn(seat=seat))
-    deck = state.combat_deck
-    assert deck is not None
-    hand = state.combat_hands[seat]
-    cards = set(hand.known)
-    if hand.unknown:
-        cards |= {c for c, spec in deck.cards.items() if combat_copies(state, c) < spec.count}
+def _game_events(state: State, seat: int) -> list[Memoire44Event]:
     camp = state.seat_camp[seat]
-    units: list[int | None] = [None, *(u.uid for u in alive(state, camp))]
-    for card in sorted(cards):
-        for uid in units:
-            if combat_play_problem(state, seat, camp, card, uid) is None:
-                events.append(CombatCardPlayed(seat=seat, card=card, unit=uid))
-    return events
+    interrupt = _interrupts(state, seat, camp)
+    if interrupt is not None:
+        return interrupt
+    pending = state.pending
+    ground: list[Memoire44Event] = []
+    if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
+        ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
+    if state.ambush_target is not None:
+        return _ambush_battles(state, seat) if camp == state.ambush else []
+    if camp != state.active:
+        return ground + _ambushes(state, seat, camp)
+    if state.teams:
+        return ground + _team_events(state, seat, camp)
+    if state.phase == "card":
+        if visibility_roll_due(state, camp):
+            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
+        return _cards(state, seat, camp)
+    if state.phase == "roll":
+        return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
+    if first_due(state, camp, before_orders) is not None:  # an expansion's roll first (M44-DD-6)
+        return []
+    if state.phase == "order":
+        return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
+    return ground + _moves_to_draw(state, seat, camp)
 
 
-def _game_events(state: State, seat: int) -> list[Any]:
-    camp = state.seat_camp[seat]
+def _interrupts(state: State, seat: int, camp: int) -> list[Memoire44Event] | None:
+    """What comes before anything else, when something does: a retreat, a card taken from the Italian hand,
+    a British battle back, the draws, the Recon discard."""
     pending = state.pending
     if pending is not None and pending.kind == "retreat":
         unit = state.units[pending.unit]
@@ -159,39 +147,25 @@ def _game_events(state: State, seat: int) -> list[Any]:
     if state.phase == "recon":
         cards = _possible_cards(state, camp) if camp == state.active else set()
         return [CardDiscarded(seat=seat, card=c) for c in sorted(cards)]
-    ground: list[Any] = []
-    if pending is not None and pending.kind == "take_ground" and state.units[pending.unit].camp == camp:
-        ground.append(GroundTaken(seat=seat, unit=pending.unit, to=pending.hex))
-    if state.ambush_target is not None:
-        return _ambush_battles(state, seat) if camp == state.ambush else []
-    if camp != state.active:
-        return ground + _ambushes(state, seat, camp)
-    if state.teams:
-        return ground + _team_events(state, seat, camp)
-    if state.phase == "card":
-        if visibility_roll_due(state, camp):
-            return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
-        return _cards(state, seat, camp)
-    if state.phase == "roll":
-        return [DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1))]
-    if reinforcement_roll_due(state, camp):  # M44-DD-6: before the orders or the card's battle
-        return [ReinforcementsRolled(seat=seat, faces=("star",) * reinforcement_dice(state, camp))]
-    if state.phase == "order":
-        return [UnitsOrdered(seat=seat, units=units) for units in _orders(state, camp)]
-    events = ground
+    return None
+
+
+def _moves_to_draw(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    """The active side's moves and battles, and the draw (or the end with none) that closes its turn."""
+    events: list[Memoire44Event] = []
     if state.phase == "move":
         events.extend(_moves(state, seat))
-    events.extend(_placements(state, seat, camp))
     events.extend(_advances(state, seat))
     events.extend(_battles(state, seat, camp))
-    if airplay.lone_sortie(state):  # M44-AIR-15: a lone Air Sortie is not replaced
+    ruled = expansion_draws(state)
+    if ruled is not None and ruled[0] == 0:  # e.g. a lone Air Sortie is not replaced (M44-AIR-15)
         events.append(TurnEnded(seat=seat))
     else:
         events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
     return events
 
 
-def _team_events(state: State, seat: int, camp: int) -> list[Any]:
+def _team_events(state: State, seat: int, camp: int) -> list[Memoire44Event]:
     """At an Overlord team table (M44-OV-3 to M44-OV-7): the commander-in-chief hands out cards and
     reports the side's moves, battles and draws (any seat of the side may; they are listed once, under
     his seat); each general plays his cards, takes the initiative, and orders his units."""
@@ -201,31 +175,10 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             return []
         if visibility_roll_due(state, camp):
             return [VisibilityRolled(seat=seat, faces=("star",) * NIGHT_DICE)]
-        return _gifts(state, seat, camp)
-    events: list[Any] = []
+        return gift_events(state, seat, camp)
+    events: list[Memoire44Event] = []
     if state.commands[seat] and can_act_now(state):
-        given = state.given[seat]
-        cards = set(given.known) | (
-            {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count} if given.unknown else set()
-        )
-        cards.discard("ambush")
-        if state.last_played[1 - camp] is None:
-            cards.discard("counter_attack")
-        for card in sorted(cards):
-            for as_card in (None, *recon_played_as(state, camp, card)):
-                effective = as_card or card
-                if card == "counter_attack":
-                    answered = state.last_played[1 - camp]
-                    assert answered is not None
-                    effective = answered[0]
-                if effective == "ambush":
-                    continue
-                for section in play_sections(state, seat, effective, counter=card == "counter_attack"):
-                    if not leaves_room(state, seat, card, section):
-                        continue
-                    events.append(CardPlayed(seat=seat, card=card, section=section, as_card=as_card))
-        if state.initiative_table is not None and seat not in state.gifted and seat not in state.initiative:
-            events.append(InitiativeTaken(seat=seat, face="star"))
+        events += _general_plays(state, seat, camp)
     if seat == state.general and state.phase == "roll":
         events.append(DiceRolled(seat=seat, faces=("star",) * (cards_held(state, camp) + 1)))
     if seat == state.general and state.phase == "order":
@@ -235,98 +188,63 @@ def _team_events(state: State, seat: int, camp: int) -> list[Any]:
             choices = [tuple(sorted((*c, extra))) for c in choices for extra in spare if extra not in c] or choices
         events.extend(UnitsOrdered(seat=seat, units=units) for units in dict.fromkeys(choices))
     if commander and state.phase in TEAM_TURN and camp == commissar_camp(state):
-        events.extend(_placements_under_token(state, seat, camp))  # M44-OV-8
+        events.extend(token_placements(state, seat, camp))  # M44-OV-8
     if commander and state.phase in ("move", "battle"):
-        if state.phase == "move":
-            events.extend(_moves(state, seat))
-        events.extend(_advances(state, seat))
-        battles = _battles(state, seat, camp)
-        if given_left(state):  # M44-OV-6: no unit battles while a general still has a card to play
-            battles = [b for b in battles if b.unit is None]
-        events.extend(battles)
-        if not given_left(state) and not placement_due(state, camp):
-            if hand_full(state):  # M44-OV-4: he handed out nothing and draws nothing
-                events.append(TurnEnded(seat=seat))
-            else:
-                events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+        events += _commander_moves(state, seat, camp)
     return events
 
 
-def _gifts(state: State, seat: int, camp: int) -> list[Any]:
-    """Every way the commander-in-chief may hand out cards (M44-OV-3): 1 to 3 of his cards, keeping one,
-    at most 2 to a general and only 1 if it is a tactic card, a section card to a general of its section."""
-    hand = state.hands[camp]
-    items: list[str | None] = [*hand.known, *([None] * hand.unknown)]
-    generals = [s for s, c in enumerate(state.seat_camp) if c == camp and state.commands[s]]
-    if hands_out_token(state, camp):
-        choices = _token_gifts(state, camp)  # M44-OV-8, M44-OV-10
-    else:
-        choices = [
-            [items[i] for i in picked]
-            for count in range(1, min(MAX_GIFTS, len(items) - 1) + 1)
-            for picked in combinations(range(len(items)), count)
-        ]
-        if nothing_to_hand_out(state, camp):  # M44-OV-3: no card he knows may go out, so he may hand out none
-            choices.insert(0, [])
-    found: dict[tuple[tuple[int, str], ...], CardsGiven] = {}
-    for cards in choices:
-        for to in product(generals, repeat=len(cards)):
-            gifts = tuple(Gift(general=g, card=c) for g, c in zip(to, cards, strict=True))
-            if _gifts_fit(state, gifts):
-                key = tuple(sorted((g.general, g.card or "") for g in gifts))
-                found.setdefault(key, CardsGiven(seat=seat, gifts=gifts))
-    if state.expansions.marines == state.sides[camp]:  # M44-OV-9: and the general with one more unit
-        return [replace(e, marines=g) for e in found.values() for g in generals]
-    return list(found.values())
+def _general_plays(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    """A general's card plays in his sections, and his initiative (M44-OV-5, M44-OV-7)."""
+    events: list[Memoire44Event] = []
+    given = state.given[seat]
+    cards = set(given.known) | (
+        {c for c, spec in CARDS.items() if known_copies(state, c) < spec.count} if given.unknown else set()
+    )
+    cards.discard("ambush")
+    if state.last_played[1 - camp] is None:
+        cards.discard("counter_attack")
+    for card in sorted(cards):
+        for as_card in (None, *recon_played_as(state, camp, card)):
+            effective = as_card or card
+            if card == "counter_attack":
+                answered = state.last_played[1 - camp]
+                assert answered is not None
+                effective = answered[0]
+            if effective == "ambush":
+                continue
+            for section in play_sections(state, seat, effective, counter=card == "counter_attack"):
+                if leaves_room(state, seat, card, section):
+                    events.append(CardPlayed(seat=seat, card=card, section=section, as_card=as_card))
+    if state.initiative_table is not None and seat not in state.gifted and seat not in state.initiative:
+        events.append(InitiativeTaken(seat=seat, face="star"))
+    return events
 
 
-def _token_gifts(state: State, camp: int) -> list[list[str | None]]:
-    """Eastern Front (M44-OV-8, M44-OV-10): the cards under the commissar token, all of them, and beside
-    them, while fewer than three lay there, as many Counter-Attacks from the hand as may go out at once."""
-    hand = state.hands[camp]
-    token = list(state.token)
-    room = min(MAX_GIFTS - len(token), hand.size - 1) if len(token) < MAX_UNDER_TOKEN else 0
-    choices = []
-    for card in sorted(AT_ONCE):
-        unplaced = CARDS[card].count - known_copies(state, card)
-        held = hand.known.count(card) + min(hand.unknown, unplaced)
-        choices += [[*token, *([card] * count)] for count in range(1, min(room, held) + 1)]
-    return [token, *choices]
-
-
-def _placements_under_token(state: State, seat: int, camp: int) -> list[Any]:
-    """Eastern Front (M44-OV-8): each card the commander-in-chief may place under the commissar token now,
-    up to three a turn, keeping one in hand, never Ambush, and fitting the generals with those already there."""
-    hand = state.hands[camp]
-    if len(state.token) >= MAX_UNDER_TOKEN or hand.size < 2 or state.ambush_target is not None:
-        return []
-    cards: list[str | None] = [*sorted(set(hand.known))]
-    if hand.unknown:
-        cards.append(None)
-    return [CardCommitted(seat=seat, card=c) for c in cards if token_cards_fit(state, camp, (*state.token, c))]
-
-
-def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
-    per: dict[int, list[str | None]] = {}
-    for gift in gifts:
-        spec = CARDS.get(gift.card) if gift.card is not None else None
-        if spec is not None and spec.kind == "section" and not set(spec.sections) & set(state.commands[gift.general]):
-            return False
-        per.setdefault(gift.general, []).append(gift.card)
-    camp = state.active
-    for general, cards in per.items():
-        if not general_takes(state.commands[general], cards, SECTION_CARDS):
-            return False
-        if any(card is not None and held_back(state, camp, card) for card in cards):
-            return False
-    return True
+def _commander_moves(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    """The side's moves and battles at a team table, listed under the commander-in-chief, and the draw once
+    every card is played (M44-OV-4, M44-OV-6)."""
+    events: list[Memoire44Event] = []
+    if state.phase == "move":
+        events.extend(_moves(state, seat))
+    events.extend(_advances(state, seat))
+    battles = _battles(state, seat, camp)
+    if given_left(state):  # M44-OV-6: no unit battles while a general still has a card to play
+        battles = [b for b in battles if b.unit is None]
+    events.extend(battles)
+    if not given_left(state) and not placement_due(state, camp):
+        if hand_full(state):  # M44-OV-4: he handed out nothing and draws nothing
+            events.append(TurnEnded(seat=seat))
+        else:
+            events.append(DeckReshuffled(seat=seat) if _needs_reshuffle(state) else CardDrawn(seat=seat))
+    return events
 
 
 def _needs_reshuffle(state: State) -> bool:
     return pile_size(state) == 0 or state.reshuffle_due
 
 
-def _retreats(state: State, seat: int, unit: Unit) -> list[Any]:
+def _retreats(state: State, seat: int, unit: Unit) -> list[Memoire44Event]:
     pending = state.pending
     assert pending is not None
     best = retreat_depth(state, unit, pending.hex, pending.flags * retreat_reach(state, unit))
@@ -348,8 +266,8 @@ def _possible_cards(state: State, camp: int) -> set[str]:
     return cards
 
 
-def _cards(state: State, seat: int, camp: int) -> list[Any]:
-    commits: list[Any] = []
+def _cards(state: State, seat: int, camp: int) -> list[Memoire44Event]:
+    commits: list[Memoire44Event] = []
     if plays_from_token(state, camp):
         # M44-RU-2: the card placed under the token last turn, whatever the record knows of it.
         older = state.token[0]
@@ -365,7 +283,7 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
     cards.discard("ambush")
     if state.last_played[1 - camp] is None:
         cards.discard("counter_attack")
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     for card in sorted(cards):
         effective = card
         if card == "counter_attack":
@@ -377,12 +295,10 @@ def _cards(state: State, seat: int, camp: int) -> list[Any]:
         elif effective != "ambush":
             events.append(CardPlayed(seat=seat, card=card))
         events.extend(CardPlayed(seat=seat, card=card, as_card=other) for other in recon_played_as(state, camp, card))
-    if lone_sortie_problem(state, camp) is None:  # M44-AIR-15: an Air Sortie as the turn's only card
-        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
     return commits + events
 
 
-def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
+def _ambushes(state: State, seat: int, camp: int) -> list[Memoire44Event]:
     """Ambush answers an ordered enemy unit next to one of ours that has not battled yet."""
     if "ambush" not in state.hands[camp].known:
         return []
@@ -394,15 +310,15 @@ def _ambushes(state: State, seat: int, camp: int) -> list[Any]:
     ]
 
 
-def _ambush_battles(state: State, seat: int) -> list[Any]:
+def _ambush_battles(state: State, seat: int) -> list[Memoire44Event]:
     """After Ambush, the ambushing side's units next to the assaulting unit may battle it."""
     target_hex = state.ambush_target
     assert target_hex is not None
-    if state.air is not None and target_hex in state.air.markers:
-        return []  # M44-AIR-12: an ambush against a plane fires at it (the air events offer that)
+    if first_due(state, state.seat_camp[seat], before_battle) is not None:
+        return []  # e.g. an ambush against a plane fires at it, as the air events offer (M44-AIR-12)
     target = unit_at(state, target_hex)
     assert target is not None
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     for unit in adjacent_enemies(state, target):
         dice, _ = battle_dice(state, unit, target)
         events.append(Battle(seat=seat, unit=unit.uid, target=target_hex, dice=dice, faces=()))
@@ -417,24 +333,11 @@ def _orders(state: State, camp: int) -> list[tuple[int, ...]]:
 def _order_choices(state: State, camp: int) -> list[tuple[int, ...]]:
     card = str(state.effective)
     units = orderable(state, camp)
-    if card == INITIATIVE:
-        assert state.initiative_table is not None
-        row = state.initiative_table.faces[state.roll[0]]
-        fit = [u.uid for u in units if not row.kinds or u.kind in row.kinds]
-        return list(combinations(fit, min(row.orders, len(fit))))
-    spec = CARDS[card]
-    if spec.kind == "section":
-        per = spec.orders
-        choices: list[list[tuple[int, ...]]] = []
-        for section in (state.section,) if state.teams else spec.sections:
-            inside = [u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)]
-            size = len(inside) if per is None else min(per, len(inside))
-            choices.append(list(combinations(inside, size)))
-        found: set[tuple[int, ...]] = set()
-        for parts in product(*choices):
-            merged = tuple(sorted({uid for part in parts for uid in part}))
-            found.add(merged)
-        return sorted(found)
+    for x in in_play(state):
+        if card in x.order_choices:
+            return x.order_choices[card](state, units)
+    if CARDS[card].kind == "section":
+        return _section_choices(state, camp, units)
     if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
         kind = FOUR_OF_A_KIND.get(card, INFANTRY)
         limit = 1 if card == "behind_enemy_lines" else 4
@@ -442,35 +345,64 @@ def _order_choices(state: State, camp: int) -> list[tuple[int, ...]]:
         if of_kind:
             return list(combinations(of_kind, min(limit, len(of_kind))))
         return [(u.uid,) for u in units]
-    if card == "artillery_bombard":
-        guns = tuple(u.uid for u in units if u.kind == ARTILLERY)
-        return [guns] if guns else [(u.uid,) for u in units]
-    if card == "infantry_assault":
-        in_section = tuple(
-            u.uid
-            for u in units
-            if u.kind == INFANTRY and u.hex is not None and str(state.section) in state.board.sections(u.hex, camp)
-        )
-        return [in_section] if in_section else [(u.uid,) for u in units]
-    if card == "close_assault":
-        return [tuple(u.uid for u in units if adjacent_enemies(state, u))]
-    if card in ("direct_from_hq", "firefight"):
-        return list(combinations([u.uid for u in units], min(4, len(units))))
-    if card == "medics_and_mechanics":
-        return [(u.uid,) for u in units]
-    if card == "their_finest_hour":
-        picks: list[int] = []
-        stars = state.roll.count("star")
-        for kind in (INFANTRY, ARMOUR):
-            of_kind = [u.uid for u in units if u.kind == kind]
-            picks += of_kind[: state.roll.count(kind)]
-        rest = [u.uid for u in units if u.uid not in picks]
-        return [tuple(sorted(picks + rest[:stars]))]
-    return [()]
+    choose = _TACTIC_CHOICES.get(card)
+    return choose(state, camp, units) if choose is not None else [()]
 
 
-def _moves(state: State, seat: int) -> list[Any]:
-    events: list[Any] = []
+def _section_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    """A section card orders up to its count in each of its sections (the one it was played in, M44-OV-5)."""
+    spec = CARDS[str(state.effective)]
+    per = spec.orders
+    choices: list[list[tuple[int, ...]]] = []
+    for section in (state.section,) if state.teams else spec.sections:
+        inside = [u.uid for u in units if u.hex is not None and section in state.board.sections(u.hex, camp)]
+        size = len(inside) if per is None else min(per, len(inside))
+        choices.append(list(combinations(inside, size)))
+    found = {tuple(sorted({uid for part in parts for uid in part})) for parts in product(*choices)}
+    return sorted(found)
+
+
+def _bombard_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    guns = tuple(u.uid for u in units if u.kind == ARTILLERY)
+    return [guns] if guns else [(u.uid,) for u in units]
+
+
+def _infantry_assault_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    section = str(state.section)
+    board = state.board
+    in_section = tuple(
+        u.uid for u in units if u.kind == INFANTRY and u.hex is not None and section in board.sections(u.hex, camp)
+    )
+    return [in_section] if in_section else [(u.uid,) for u in units]
+
+
+def _finest_hour_choices(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    picks: list[int] = []
+    stars = state.roll.count("star")
+    for kind in (INFANTRY, ARMOUR):
+        of_kind = [u.uid for u in units if u.kind == kind]
+        picks += of_kind[: state.roll.count(kind)]
+    rest = [u.uid for u in units if u.uid not in picks]
+    return [tuple(sorted(picks + rest[:stars]))]
+
+
+def _any_four(state: State, camp: int, units: list[Unit]) -> list[tuple[int, ...]]:
+    return list(combinations([u.uid for u in units], min(4, len(units))))
+
+
+_TACTIC_CHOICES: dict[str, Callable[[State, int, list[Unit]], list[tuple[int, ...]]]] = {
+    "artillery_bombard": _bombard_choices,
+    "infantry_assault": _infantry_assault_choices,
+    "close_assault": lambda state, camp, units: [tuple(u.uid for u in units if adjacent_enemies(state, u))],
+    "direct_from_hq": _any_four,
+    "firefight": _any_four,
+    "medics_and_mechanics": lambda state, camp, units: [(u.uid,) for u in units],
+    "their_finest_hour": _finest_hour_choices,
+}
+
+
+def _moves(state: State, seat: int) -> list[Memoire44Event]:
+    events: list[Memoire44Event] = []
     for order in state.orders:
         unit = state.units[order.uid]
         if unit.hex is None or order.moves >= 1 or moves_allowed(state, unit) == 0:
@@ -482,9 +414,9 @@ def _moves(state: State, seat: int) -> list[Any]:
     return events
 
 
-def _advances(state: State, seat: int) -> list[Any]:
+def _advances(state: State, seat: int) -> list[Memoire44Event]:
     """M44-NA-1: the one-hex advance of desert armour that took ground, before its overrun battle."""
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     for order in state.orders:
         unit = state.units[order.uid]
         if order.advance and unit.hex is not None:
@@ -494,8 +426,8 @@ def _advances(state: State, seat: int) -> list[Any]:
     return events
 
 
-def _battles(state: State, seat: int, camp: int) -> list[Any]:
-    events: list[Any] = []
+def _battles(state: State, seat: int, camp: int) -> list[Battle | WireRemoved]:
+    events: list[Battle | WireRemoved] = []
     if state.effective in CARD_BATTLES:
         if full_day(state):
             for target in alive(state, 1 - camp):
@@ -525,16 +457,3 @@ def _battles(state: State, seat: int, camp: int) -> list[Any]:
                 if dice:
                     events.append(Battle(seat=seat, unit=unit.uid, target=target.hex, dice=dice, faces=()))
     return events
-
-
-def _placements(state: State, seat: int, camp: int) -> list[Any]:
-    """D-Day (M44-DD-7, M44-DD-8): each reinforcement the roll brought, where it may be placed now."""
-    if not state.reinforcements or not placing_open(state) or state.ambush_target is not None:
-        return []
-    hexes = placement_hexes(state, camp)
-    return [
-        ReinforcementPlaced(seat=seat, kind=kind, hex=hex_)
-        for kind in dict.fromkeys(state.reinforcements)
-        if state.reserve[camp].get(kind, 0) >= full_strength(kind)
-        for hex_ in hexes
-    ]

@@ -6,9 +6,9 @@ was drawn."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from domain.memoire44.airplay import AIR_EVENTS, lone_sortie
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, FULL_DAY
 from domain.memoire44.events import (
@@ -32,6 +32,7 @@ from domain.memoire44.events import (
     GroundTaken,
     InitiativeTaken,
     MedalAwarded,
+    Memoire44Event,
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
@@ -44,7 +45,9 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import hands_out_token, is_battle_back, plays_from_token
+from domain.memoire44.rules.air import AIR_EVENTS, lone_sortie
+from domain.memoire44.rules.base import is_battle_back, plays_from_token
+from domain.memoire44.rules.overlord import hands_out_token
 from domain.memoire44.state import State, Unit
 from domain.ruleset import Narration, Viewer
 
@@ -73,7 +76,7 @@ def _orders_text(card: str) -> str:
     return f", ordering {count} unit{'s' if count > 1 else ''}"
 
 
-def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narration:
+def narrate(before: State, event: Memoire44Event, after: State, viewer: Viewer) -> Narration:
     """One plain-English line for `event`, with its consequences (hits, eliminations, medals, victory)."""
     seat = getattr(event, "seat", None)
     who = _side(before, seat) if seat is not None else "The table"
@@ -97,7 +100,7 @@ def _sees_hand(state: State, viewer: Viewer, seat: int) -> bool:
     return viewer.kind == "seat" and mine is not None and 0 <= mine < len(camps) and camps[mine] == camps[seat]
 
 
-def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> str | None:
+def _secret_text(before: State, event: Memoire44Event, who: str, viewer: Viewer) -> str | None:
     """The line of an event whose card only its side sees (G-2): named to that side's seats and in the
     full record, "a card" to everyone else (the enemy and the spectators); the cards a commander-in-chief
     hands out likewise, and a combat card to the seat that draws it."""
@@ -145,114 +148,133 @@ def _gifts_source(before: State, event: CardsGiven) -> str:
     return f"the {'card' if under == 1 else f'{under} cards'} from under the commissar token{more}"
 
 
-def _text(before: State, event: Any, after: State, who: str) -> str:
-    if isinstance(event, CardPlayed):
-        if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
-            own = _own(before.units[before.occupant[event.target]])
-            return f"{who} play Ambush: the {own} fires at the enemy plane dropping a marker on it."
-        if event.card == "ambush":
-            target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
-            return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
-        if event.card == AIR_SORTIE and before.phase == "card":  # M44-AIR-15: alone, as the turn's card
-            return f"{who} play an Air Sortie alone: it orders their plane and is not replaced."
-        if event.card == AIR_SORTIE:  # M44-AIR-15
-            return f"{who} play an Air Sortie beside {CARDS[str(before.effective)].name}: it orders their plane."
-        name = CARDS[event.card].name
-        if event.card == "air_power" and after.effective == AIR_SORTIE:
-            name += " as an Air Sortie"
-        if event.card == "counter_attack" and after.effective:
-            name += f" as {CARDS[after.effective].name}"
-        elif event.as_card:
-            name += f" as {CARDS[event.as_card].name} (Blitz)"
-        if event.card != "ambush" and plays_from_token(before, before.seat_camp[event.seat]):
-            name += " from under the commissar token"
-        section = f" on the {event.section}" if event.section else ""
-        return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
-    if isinstance(event, TurnEnded):
-        if before.teams and not lone_sortie(before):  # M44-OV-4
-            return f"{who} end their turn without drawing: the commander-in-chief's hand is full."
-        return f"{who} end their turn without drawing: the Air Sortie is not replaced."  # M44-AIR-15
-    if isinstance(event, CardDiscarded):
-        return f"{who} keep one card and discard {CARDS[event.card].name}."
-    if isinstance(event, DeckReshuffled):
-        return f"{who} reshuffle the discards into a new draw pile."
-    if isinstance(event, DiceRolled):
-        return f"{who} roll {', '.join(event.faces)} for {CARDS[str(before.card)].name}."
-    if isinstance(event, UnitsOrdered):
-        if not event.units:
-            return f"{who} order no units."
-        units = ", ".join(_own(before.units[u]) for u in event.units)
-        return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
-    if isinstance(event, UnitMoved):
-        path = " → ".join(hex_name(h) for h in event.path)
-        order = before.order_of(event.unit)
-        advance = " (desert advance before the overrun)" if order is not None and order.advance else ""
-        return f"{who} move the {_own(before.units[event.unit])} → {path}{advance}."
-    if isinstance(event, CardTaken):
-        return (
-            f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
-            f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
-        )
-    if isinstance(event, VisibilityRolled):
-        light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
-        return f"{who} roll {', '.join(event.faces)} for the light: {light}."
-    if isinstance(event, WireRemoved):
-        return f"{who} clear the wire under the {_own(before.units[event.unit])}."
-    if isinstance(event, Battle):
-        return _battle_text(before, event, after, who)
-    if isinstance(event, Retreated):
-        unit = before.units[event.unit]
-        hexes = [hex_name(h) for h in event.path]
-        if not hexes:
-            moved = "cannot retreat"
-        elif len(hexes) == 1:
-            moved = f"retreats to {hexes[0]}"
-        else:
-            moved = f"retreats through {', '.join(hexes[:-1])} to {hexes[-1]}"
-        lost = unit.figures - after.units[event.unit].figures
-        extra = f", losing {_count(lost, 'figure')} for the hexes it could not retreat" if lost else ""
-        gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
-        return f"The {_unit(before, unit)} {moved}{extra}{gone}."
-    if isinstance(event, GroundTaken):
-        mover = _own(before.units[event.unit])
-        return f"{who} take ground: the {mover} moves into {hex_name(event.to)}."
-    if isinstance(event, MedalAwarded):
-        reason = event.reason or "no reason given"
-        return f"{who} receive {_count(event.medals, 'medal')} under the scenario's rules: {reason}."
-    if isinstance(event, GameEnded):
-        return f"{who} ends the game: {event.reason or 'no reason given'}."
-    if isinstance(event, CardsGiven):
-        # M44-OV-3: how many cards each general gets, never which (G-2).
-        counts: dict[int, int] = {}
-        for gift in event.gifts:
-            counts[gift.general] = counts.get(gift.general, 0) + 1
-        shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
-        return f"{who} hand out {_gifts_source(before, event)} as commander-in-chief: {shares}."
-    if isinstance(event, InitiativeTaken):
-        table = before.initiative_table
-        row = table.faces.get(event.face) if table is not None else None
-        orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
-        return f"{who} take the initiative with no card, rolling {event.face}{orders}."
-    if isinstance(event, CombatCardDrawn):
-        return f"{who} draw a combat card."  # which one stays hidden (G-2)
-    if isinstance(event, CombatCardPlayed):
-        deck = before.combat_deck
-        name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
-        on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
-        return f"{who} play the combat card {name}{on}."
+def _text(before: State, event: Memoire44Event, after: State, who: str) -> str:
     if isinstance(event, AIR_EVENTS):
         return _air_text(before, event, after, who)
-    if isinstance(event, ReinforcementsRolled):
-        brought = ", ".join(after.reinforcements) or "nothing"
-        return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
-    if isinstance(event, ReinforcementPlaced):
-        camp = before.seat_camp[event.seat]
-        left = after.reserve[camp].get(event.kind, 0)
-        return (
-            f"{who} bring in a reinforcement {event.kind} unit at {hex_name(event.hex)} "
-            f"({_count(left, 'figure')} of {event.kind} left in reserve)."
-        )
-    return f"{who}: {type(event).__name__}."
+    told = _TEXTS.get(type(event))
+    return told(before, event, after, who) if told is not None else f"{who}: {type(event).__name__}."
+
+
+def _played_text(before: State, event: CardPlayed, after: State, who: str) -> str:
+    if event.card == "ambush" and before.air is not None and event.target in before.air.markers:
+        own = _own(before.units[before.occupant[event.target]])
+        return f"{who} play Ambush: the {own} fires at the enemy plane dropping a marker on it."
+    if event.card == "ambush":
+        target = before.units[before.occupant[event.target]] if event.target in before.occupant else None
+        return f"{who} play Ambush against the {_unit(before, target) if target else 'assault'}."
+    if event.card == AIR_SORTIE and before.phase == "card":  # M44-AIR-15: alone, as the turn's card
+        return f"{who} play an Air Sortie alone: it orders their plane and is not replaced."
+    if event.card == AIR_SORTIE:  # M44-AIR-15
+        return f"{who} play an Air Sortie beside {CARDS[str(before.effective)].name}: it orders their plane."
+    name = CARDS[event.card].name
+    if event.card == "air_power" and after.effective == AIR_SORTIE:
+        name += " as an Air Sortie"
+    if event.card == "counter_attack" and after.effective:
+        name += f" as {CARDS[after.effective].name}"
+    elif event.as_card:
+        name += f" as {CARDS[event.as_card].name} (Blitz)"
+    if plays_from_token(before, before.seat_camp[event.seat]):
+        name += " from under the commissar token"
+    section = f" on the {event.section}" if event.section else ""
+    return f"{who} play {name}{section}{_orders_text(str(after.effective))}."
+
+
+def _turn_ended_text(before: State, event: TurnEnded, after: State, who: str) -> str:
+    if before.teams and not lone_sortie(before):  # M44-OV-4
+        return f"{who} end their turn without drawing: the commander-in-chief's hand is full."
+    return f"{who} end their turn without drawing: the Air Sortie is not replaced."  # M44-AIR-15
+
+
+def _ordered_text(before: State, event: UnitsOrdered, after: State, who: str) -> str:
+    if not event.units:
+        return f"{who} order no units."
+    units = ", ".join(_own(before.units[u]) for u in event.units)
+    return f"{who} order {len(event.units)} unit{'s' if len(event.units) != 1 else ''}: {units}."
+
+
+def _moved_text(before: State, event: UnitMoved, after: State, who: str) -> str:
+    path = " → ".join(hex_name(h) for h in event.path)
+    order = before.order_of(event.unit)
+    advance = " (desert advance before the overrun)" if order is not None and order.advance else ""
+    return f"{who} move the {_own(before.units[event.unit])} → {path}{advance}."
+
+
+def _taken_text(before: State, event: CardTaken, after: State, who: str) -> str:
+    return (
+        f"{who} take {CARDS[event.card].name} at random from the Italian hand (Italian High Command); "
+        f"it is discarded and the Italian hand is now {after.hand_limit[1 - before.seat_camp[event.seat]]} cards."
+    )
+
+
+def _light_text(before: State, event: VisibilityRolled, after: State, who: str) -> str:
+    light = "full daylight" if after.visibility >= FULL_DAY else f"visibility {after.visibility}"
+    return f"{who} roll {', '.join(event.faces)} for the light: {light}."
+
+
+def _gifts_text(before: State, event: CardsGiven, after: State, who: str) -> str:
+    # M44-OV-3: how many cards each general gets, never which (G-2).
+    counts: dict[int, int] = {}
+    for gift in event.gifts:
+        counts[gift.general] = counts.get(gift.general, 0) + 1
+    shares = ", ".join(f"{_count(n, 'card')} to {before.players[g]}" for g, n in counts.items())
+    return f"{who} hand out {_gifts_source(before, event)} as commander-in-chief: {shares}."
+
+
+def _initiative_text(before: State, event: InitiativeTaken, after: State, who: str) -> str:
+    table = before.initiative_table
+    row = table.faces.get(event.face) if table is not None else None
+    orders = f", ordering up to {_count(row.orders, 'unit')} in their sections" if row and row.orders else ""
+    return f"{who} take the initiative with no card, rolling {event.face}{orders}."
+
+
+def _combat_played_text(before: State, event: CombatCardPlayed, after: State, who: str) -> str:
+    deck = before.combat_deck
+    name = deck.cards[event.card].name if deck is not None and event.card in deck.cards else event.card
+    on = f" on the {_own(before.units[event.unit])}" if event.unit is not None else ""
+    return f"{who} play the combat card {name}{on}."
+
+
+def _placed_text(before: State, event: ReinforcementPlaced, after: State, who: str) -> str:
+    left = after.reserve[before.seat_camp[event.seat]].get(event.kind, 0)
+    return (
+        f"{who} bring in a reinforcement {event.kind} unit at {hex_name(event.hex)} "
+        f"({_count(left, 'figure')} of {event.kind} left in reserve)."
+    )
+
+
+def _rolled_for_reinforcements(before: State, event: ReinforcementsRolled, after: State, who: str) -> str:
+    brought = ", ".join(after.reinforcements) or "nothing"
+    return f"{who} roll {', '.join(event.faces)} for reinforcements (D-Day): {brought}."
+
+
+# Each event's line, by type: (state before, event, state after, who reports it) -> text.
+_TEXTS: dict[type[Memoire44Event], Callable[[State, Any, State, str], str]] = {
+    CardPlayed: _played_text,
+    TurnEnded: _turn_ended_text,
+    CardDiscarded: lambda before, event, after, who: f"{who} keep one card and discard {CARDS[event.card].name}.",
+    DeckReshuffled: lambda before, event, after, who: f"{who} reshuffle the discards into a new draw pile.",
+    DiceRolled: lambda before, e, after, who: f"{who} roll {', '.join(e.faces)} for {CARDS[str(before.card)].name}.",
+    UnitsOrdered: _ordered_text,
+    UnitMoved: _moved_text,
+    CardTaken: _taken_text,
+    VisibilityRolled: _light_text,
+    WireRemoved: lambda before, e, after, who: f"{who} clear the wire under the {_own(before.units[e.unit])}.",
+    Battle: lambda before, event, after, who: _battle_text(before, event, after, who),
+    Retreated: lambda before, event, after, who: _retreat_text(before, event, after),
+    GroundTaken: lambda before, e, after, who: (
+        f"{who} take ground: the {_own(before.units[e.unit])} moves into {hex_name(e.to)}."
+    ),
+    MedalAwarded: lambda before, e, after, who: (
+        f"{who} receive {_count(e.medals, 'medal')} under the scenario's rules: {e.reason or 'no reason given'}."
+    ),
+    GameEnded: lambda before, e, after, who: f"{who} ends the game: {e.reason or 'no reason given'}.",
+    CardsGiven: _gifts_text,
+    InitiativeTaken: _initiative_text,
+    CombatCardDrawn: lambda before, event, after, who: f"{who} draw a combat card.",  # which one stays hidden (G-2)
+    CombatCardPlayed: _combat_played_text,
+    ReinforcementsRolled: _rolled_for_reinforcements,
+    ReinforcementPlaced: _placed_text,
+}
 
 
 def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
@@ -272,6 +294,27 @@ def _battle_text(before: State, event: Battle, after: State, who: str) -> str:
     return text + _hit_text(before, target, after)
 
 
+def _retreat_text(before: State, event: Retreated, after: State) -> str:
+    """A retreat as reported: the hexes it went back, the flags it ignored (sandbags, a bunker, Tenacity: M44-4,
+    M44-CC-3), the figures lost for the hexes it could not go back."""
+    unit = before.units[event.unit]
+    pending = before.pending
+    short = pending.flags - len(event.path) if pending is not None else 0
+    ignored = min(short, pending.ignorable) if pending is not None else 0
+    hexes = [hex_name(h) for h in event.path]
+    if hexes:
+        via = f"through {', '.join(hexes[:-1])} " if len(hexes) > 1 else ""
+        moved = f"retreats {via}to {hexes[-1]}"
+    else:
+        moved = "holds its ground" if ignored else "cannot retreat"
+    if ignored:
+        moved += f", ignoring {_count(ignored, 'flag')}"
+    lost = unit.figures - after.units[event.unit].figures
+    extra = f", losing {_count(lost, 'figure')} for the hexes it could not retreat" if lost else ""
+    gone = " and is eliminated" if after.units[event.unit].figures == 0 else ""
+    return f"The {_unit(before, unit)} {moved}{extra}{gone}."
+
+
 def _hit_text(before: State, target: Unit, after: State) -> str:
     """What a battle or an air strike did to its target: figures lost, elimination, a retreat due."""
     text = ""
@@ -280,8 +323,15 @@ def _hit_text(before: State, target: Unit, after: State) -> str:
         text += f" The {before.sides[target.camp].title()} {target.kind} is eliminated."
     elif lost:
         text += f" {_count(lost, 'figure')} lost."
-    if after.pending is not None and after.pending.kind == "retreat":
-        text += f" It must retreat {_count(after.pending.flags, 'hex', 'hexes')}."
+    pending = after.pending
+    if pending is not None and pending.kind == "retreat":
+        flags, may = pending.flags, pending.ignorable
+        if not may:
+            text += f" It must retreat {_count(flags, 'hex', 'hexes')}."
+        elif may >= flags:  # sandbags or a bunker (M44-4): the flag need not be obeyed
+            text += f" It may ignore the {_count(flags, 'flag')} rather than retreat."
+        else:
+            text += f" It must retreat {_count(flags, 'hex', 'hexes')} but may ignore {_count(may, 'flag')}."
     return text
 
 
@@ -300,7 +350,7 @@ def _plane_fate(before: State, after: State) -> str:
     return " It misses."
 
 
-def _air_text(before: State, event: Any, after: State, who: str) -> str:
+def _air_text(before: State, event: Memoire44Event, after: State, who: str) -> str:
     """The air events' lines (M44-AIR-3 to M44-AIR-8); the air combat card played is shown to all."""
     if isinstance(event, PlaneDeployed):
         assert before.air is not None

@@ -143,18 +143,7 @@ def parse_m44(data: bytes) -> Scenario:
     sides = (str(info.get("side_player1", "AXIS")), str(info.get("side_player2", "ALLIES")))
     if len(set(sides)) != 2 or not set(sides) <= {"AXIS", "ALLIES"}:
         bad(None, "game_info.side_player1", f"sides must be AXIS and ALLIES, not {sides}")
-    numbers: dict[str, int] = {}
-    for field, default in (
-        ("cards_player1", 4),
-        ("cards_player2", 4),
-        ("victory_player1", 4),
-        ("victory_player2", 4),
-    ):
-        value = info.get(field, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            bad(None, f"game_info.{field}", f"must be a positive whole number, not {value!r}")
-            value = default
-        numbers[field] = value
+    numbers = _numbers(info, bad)
     expansions, refused = parse_options(info.get("options"))
     for field, message in refused:
         bad(None, field, message)
@@ -165,21 +154,7 @@ def parse_m44(data: bytes) -> Scenario:
 
     hexes, units, tagged = _hexagons(board.get("hexagons") or [], board_type, sides, bad)
     objectives = _objectives(tagged, info.get("objectives") or [], bad)
-    dday = None
-    if expansions.dday or info.get("dday") is not None:
-        # M44-DD-6 to M44-DD-9: the reinforcements need the reserve and where reinforcements enter.
-        if not expansions.dday:
-            bad(None, "game_info.dday", "is read only with the option dday_rules turned on")
-        elif info.get("dday") is None:
-            bad(None, "game_info.dday", "the D-Day rules need the reserve, entry tokens and landing craft")
-        else:
-            dday, refused = parse_dday(
-                info["dday"],
-                sides,
-                lambda h: 0 <= h[0] < rows and 0 <= h[1] <= 2 * (cols - 1) and h[1] % 2 == h[0] % 2,
-            )
-            for field, message in refused:
-                bad(None, field, message)
+    dday = _dday(info, expansions, sides, (rows, cols), bad)
     if errors:
         raise ResourceError(f"The scenario has {len(errors)} error(s).", errors)
 
@@ -203,6 +178,45 @@ def parse_m44(data: bytes) -> Scenario:
         expansions=expansions,
         dday=dday,
     )
+
+
+def _numbers(info: dict[str, Any], bad: Callable[[int | None, str, str], None]) -> dict[str, int]:
+    """The hand sizes and the medals to win, each a positive whole number (4 unless the file says)."""
+    numbers: dict[str, int] = {}
+    for field in ("cards_player1", "cards_player2", "victory_player1", "victory_player2"):
+        value = info.get(field, 4)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            bad(None, f"game_info.{field}", f"must be a positive whole number, not {value!r}")
+            value = 4
+        numbers[field] = value
+    return numbers
+
+
+def _dday(
+    info: dict[str, Any],
+    expansions: Expansions,
+    sides: tuple[str, str],
+    size: tuple[int, int],
+    bad: Callable[[int | None, str, str], None],
+) -> DDay | None:
+    """M44-DD-6 to M44-DD-9: the reinforcements need the reserve and where reinforcements enter."""
+    if not expansions.dday and info.get("dday") is None:
+        return None
+    if not expansions.dday:
+        bad(None, "game_info.dday", "is read only with the option dday_rules turned on")
+        return None
+    if info.get("dday") is None:
+        bad(None, "game_info.dday", "the D-Day rules need the reserve, entry tokens and landing craft")
+        return None
+    rows, cols = size
+    dday, refused = parse_dday(
+        info["dday"],
+        sides,
+        lambda h: 0 <= h[0] < rows and 0 <= h[1] <= 2 * (cols - 1) and h[1] % 2 == h[0] % 2,
+    )
+    for field, message in refused:
+        bad(None, field, message)
+    return dday
 
 
 def _hexagons(

@@ -6,18 +6,19 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import msgspec
+from msgspec.structs import replace
 
 from domain.memoire44.air import parse_air_pack
-from domain.memoire44.airplay import initial_air
 from domain.memoire44.battlefield import control_zone, recount
 from domain.memoire44.board import BoardSpec
-from domain.memoire44.catalogue import OBSTACLES
+from domain.memoire44.catalogue import NIGHT_START, OBSTACLES
 from domain.memoire44.combat import DEAL_PER_GENERAL, DEAL_PER_PLAYER, parse_combat_deck
 from domain.memoire44.dday import parse_reinforcement_table
-from domain.memoire44.overlord import MAX_GENERALS, parse_initiative_table, team_roles
+from domain.memoire44.overlord import MAX_GENERALS, Roles, parse_initiative_table, team_roles
+from domain.memoire44.rules.air import initial_air
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
-from domain.ruleset import TEAM_TABLE_ONLY, ResourceError, RuleError, Setup
+from domain.ruleset import TEAM_TABLE_ONLY, Player, ResourceError, RuleError, Setup
 
 T = TypeVar("T")
 
@@ -115,36 +116,7 @@ def initial(setup: Setup) -> State:
             "Mémoire 44 is played by two players (seats 0 and 1), or by two teams of two to four (M44-OV-2).",
             seats=seats,
         )
-    sides = team_sides(setup)
-    team_camp = (scenario.sides.index(sides[0]), scenario.sides.index(sides[1]))
-    roles = None
-    if len(seats) > 2:
-        roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
-        seat_camp = tuple(team_camp[p.team or 0] for p in players)
-        if scenario.expansions.dday:
-            # M44-DD-6: the summary rolls one die per card the side holds, which a team table splits.
-            raise RuleError(
-                "M44-DD-6",
-                "dday_teams",
-                "The D-Day reinforcements are recorded at two-player tables only: the rules summary counts the "
-                "cards one player holds, which an Overlord team table splits between commander and generals.",
-            )
-    else:
-        seat_camp = team_camp
-        if scenario.expansions.marines:
-            # M44-OV-9: the rules summary gives the Marines rule for Overlord team tables only.
-            raise RuleError(
-                "M44-OV-9",
-                "marines_two_players",
-                "The US Marines rule is recorded at Overlord team tables only (the rules summary gives no other).",
-            )
-    table = setup.resources.get("initiative_table")
-    initiative_table = None
-    if table is not None and roles is not None:
-        try:
-            initiative_table = parse_initiative_table(table.content)
-        except ResourceError as error:
-            raise RuleError("M44-OV-7", "bad_initiative_table", error.message) from None
+    seat_camp, roles = _table(setup, scenario, players)
     board = BoardSpec(
         scenario.board_type,
         tuple(sorted(((h.row, h.col), h.terrain) for h in scenario.hexes)),
@@ -168,28 +140,6 @@ def initial(setup: Setup) -> State:
         # M44-IT-1: the Italian side starts with six command cards whatever the scenario says.
         axis = scenario.sides.index("AXIS")
         hand_limit = (6, hand_limit[1]) if axis == 0 else (hand_limit[0], 6)
-    deck = (
-        club_table(setup, "combat_deck", "M44-CC-1", "the combat card deck", "combat cards", parse_combat_deck)
-        if scenario.expansions.combat_cards
-        else None
-    )
-    dday = scenario.dday if scenario.expansions.dday else None
-    reinforcement_table = (
-        club_table(
-            setup,
-            "reinforcement_table",
-            "M44-DD-6",
-            "the reinforcement table",
-            "the D-Day reinforcements",
-            parse_reinforcement_table,
-        )
-        if dday is not None
-        else None
-    )
-    if deck is not None:  # M44-CC-1: two each, or one to each general at a team table
-        deal = tuple(
-            DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
-        )
     state = State(
         board_spec=board,
         scenario_id=scenario_id,
@@ -208,21 +158,85 @@ def initial(setup: Setup) -> State:
         active=scenario.starting,
         draws_due=hand_limit,
         expansions=scenario.expansions,
-        visibility=1 if scenario.expansions.night else 0,
-        commanders=roles.commanders if roles else (),
-        commands=roles.commands if roles else (),
-        given=tuple(Hand() for _ in players) if roles else (),
-        initiative_table=initiative_table,
-        teams=roles is not None,
-        combat_deck=deck,
-        combat_hands=tuple(Hand() for _ in seats) if deck else (),
-        combat_due=deal if deck else (),
-        air=initial_air(
-            scenario,
-            lambda: club_table(setup, "air_pack", "M44-AIR-1", "the air pack", "the air rules", parse_air_pack),
-        ),
-        dday=dday,
-        reinforcement_table=reinforcement_table,
-        reserve=dday.reserve if dday is not None else (),
+        visibility=NIGHT_START if scenario.expansions.night else 0,
     )
-    return recount(state)
+    state = _with_teams(state, setup, roles, len(players))
+    state = _with_combat_cards(state, setup, roles, seats)
+    state = _with_dday(state, setup, scenario)
+    air = initial_air(
+        scenario, lambda: club_table(setup, "air_pack", "M44-AIR-1", "the air pack", "the air rules", parse_air_pack)
+    )
+    return recount(replace(state, air=air))
+
+
+def _table(setup: Setup, scenario: Scenario, players: list[Player]) -> tuple[tuple[int, ...], Roles | None]:
+    """Which camp each seat commands, and at a team table who commands what (M44-OV-2)."""
+    sides = team_sides(setup)
+    team_camp = (scenario.sides.index(sides[0]), scenario.sides.index(sides[1]))
+    if len(players) == 2:
+        if scenario.expansions.marines:
+            # M44-OV-9: the rules summary gives the Marines rule for Overlord team tables only.
+            raise RuleError(
+                "M44-OV-9",
+                "marines_two_players",
+                "The US Marines rule is recorded at Overlord team tables only (the rules summary gives no other).",
+            )
+        return team_camp, None
+    roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
+    if scenario.expansions.dday:
+        # M44-DD-6: the summary rolls one die per card the side holds, which a team table splits.
+        raise RuleError(
+            "M44-DD-6",
+            "dday_teams",
+            "The D-Day reinforcements are recorded at two-player tables only: the rules summary counts the "
+            "cards one player holds, which an Overlord team table splits between commander and generals.",
+        )
+    return tuple(team_camp[p.team or 0] for p in players), roles
+
+
+def _with_teams(state: State, setup: Setup, roles: Roles | None, seats: int) -> State:
+    """An Overlord team table's roles and its initiative table, when the club imported one (M44-OV-7)."""
+    if roles is None:
+        return state
+    table = setup.resources.get("initiative_table")
+    initiative_table = None
+    if table is not None:
+        try:
+            initiative_table = parse_initiative_table(table.content)
+        except ResourceError as error:
+            raise RuleError("M44-OV-7", "bad_initiative_table", error.message) from None
+    return replace(
+        state,
+        commanders=roles.commanders,
+        commands=roles.commands,
+        given=tuple(Hand() for _ in range(seats)),
+        initiative_table=initiative_table,
+        teams=True,
+    )
+
+
+def _with_combat_cards(state: State, setup: Setup, roles: Roles | None, seats: list[int]) -> State:
+    """The combat deck and the deal: two each, or one to each general at a team table (M44-CC-1)."""
+    if not state.expansions.combat_cards:
+        return state
+    deck = club_table(setup, "combat_deck", "M44-CC-1", "the combat card deck", "combat cards", parse_combat_deck)
+    deal = tuple(
+        DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
+    )
+    return replace(state, combat_deck=deck, combat_hands=tuple(Hand() for _ in seats), combat_due=deal)
+
+
+def _with_dday(state: State, setup: Setup, scenario: Scenario) -> State:
+    """The D-Day reinforcements' reserve and table (M44-DD-6 to M44-DD-9)."""
+    dday = scenario.dday
+    if not scenario.expansions.dday or dday is None:
+        return state
+    table = club_table(
+        setup,
+        "reinforcement_table",
+        "M44-DD-6",
+        "the reinforcement table",
+        "the D-Day reinforcements",
+        parse_reinforcement_table,
+    )
+    return replace(state, dday=dday, reinforcement_table=table, reserve=dday.reserve)

@@ -194,10 +194,6 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     reinforced: bool = False  # the side has rolled for reinforcements this turn
     reinforcements: tuple[str, ...] = ()  # unit kinds the roll brought, not yet placed
 
-    def camp_of(self, seat: int) -> int:
-        """The camp a seat commands."""
-        return self.seat_camp[seat]
-
     def seat_of(self, camp: int) -> int:
         """The seat commanding a camp (its commander-in-chief at a team table)."""
         return self.commanders[camp] if self.commanders else self.seat_camp.index(camp)

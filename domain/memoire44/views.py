@@ -8,8 +8,9 @@ from typing import Any
 
 import msgspec
 
+from domain.memoire44.battlefield import commissar_camp, objective_holder
 from domain.memoire44.board import hex_name
-from domain.memoire44.rules import commissar_camp, objective_holder, pile_size
+from domain.memoire44.rules.base import pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
 

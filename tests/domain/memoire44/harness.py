@@ -13,8 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.memoire44 import RULESET
-from domain.memoire44.airplay import AIR_EVENTS, air_pile
-from domain.memoire44.battlefield import italian_camp
+from domain.memoire44.battlefield import commissar_camp, italian_camp
 from domain.memoire44.board import distance
 from domain.memoire44.catalogue import AIR_SORTIE, CARDS, DECK_SIZE, FACES
 from domain.memoire44.eastfront import from_hand
@@ -47,14 +46,11 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import (
-    combat_pile,
-    commissar_camp,
-    hands_out_token,
-    pile_size,
-    plays_from_token,
-    token_cards_fit,
-)
+from domain.memoire44.rules.air import AIR_EVENTS, air_pile
+from domain.memoire44.rules.base import plays_from_token
+from domain.memoire44.rules.combat_cards import combat_pile
+from domain.memoire44.rules.common import pile_size
+from domain.memoire44.rules.overlord import hands_out_token, token_cards_fit
 from domain.memoire44.scenario import content_hash
 from domain.memoire44.state import State
 from domain.record import GameStarted, decoder, fold, start

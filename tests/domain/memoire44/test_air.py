@@ -12,7 +12,6 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
-from domain.memoire44.airplay import bomb_target
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import ARMOUR, ARTILLERY, INFANTRY, UNIT_TYPES
 from domain.memoire44.events import (
@@ -21,6 +20,7 @@ from domain.memoire44.events import (
     AntiAircraft,
     Battle,
     Bombing,
+    CardCommitted,
     CardDiscarded,
     CardDrawn,
     CardPlayed,
@@ -37,7 +37,8 @@ from domain.memoire44.events import (
     UnitsOrdered,
     VisibilityRolled,
 )
-from domain.memoire44.rules import can_act_now
+from domain.memoire44.rules.air import bomb_target
+from domain.memoire44.rules.overlord import can_act_now
 from domain.memoire44.state import State
 from domain.ruleset import ResourceError, RuleError, Viewer
 
@@ -577,6 +578,34 @@ def test_a_plane_on_the_ground_is_destroyed_by_a_flag_for_an_air_card_and_never_
     assert state.air.due == (2, 4) and state.medals == (0, 1)
 
 
+def test_a_plane_shot_down_keeps_every_plane_of_its_type_off_the_board():
+    # M44-AIR-7, M44-AIR-13: "pas de retour possible pour ce type d'unité" -- the type, not only that plane.
+    pack = TEST_AIR_PACK | {
+        "planes": TEST_AIR_PACK["planes"]
+        | {
+            "fw190": {"name": "Fw 190", "side": "AXIS", "symbol": "fighter", "duel": 2},
+            "ju87": {"name": "Ju 87", "side": "AXIS", "symbol": "fighter_bomber"},
+        }
+    }
+    options = AIR | {"air_planes_on_ground": {"bf109": [5, 13]}}
+    game = Table(air_setup(options=options, pack=pack))
+    for seat, cards in (
+        (AXIS, ("attack_centre", "probe_centre", "recon_1_centre", "direct_from_hq")),
+        (ALLIES, ("direct_from_hq", "attack_centre", "probe_centre", "recon_1_centre")),
+    ):
+        for card in cards:
+            game.accept(CardDrawn(seat=seat, card=card))
+    game.accept(AirCardDrawn(seat=AXIS, card="fighter_sweep"), AirCardDrawn(seat=AXIS, card="bomb_run"))
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"), UnitsOrdered(seat=ALLIES, units=(3, 4)))
+    game.accept(AntiAircraft(seat=ALLIES, unit=3, dice=3, faces=("grenade", "star", "star"), plane="bf109"))
+    end_turn(game, ALLIES)
+    game.accept(CardPlayed(seat=AXIS, card="attack_centre"), UnitsOrdered(seat=AXIS, units=()))
+    error = game.refused(PlaneDeployed(seat=AXIS, plane="fw190", card="fighter_sweep", hex=(4, 12)))
+    assert _rule(error) == ("M44-AIR-7", "plane_type_lost")
+    state = game.accept(PlaneDeployed(seat=AXIS, plane="ju87", card="bomb_run", hex=(4, 12)))  # another type flies
+    assert plane_hex(game, "ju87") == (4, 12) and state.air is not None
+
+
 def test_a_plane_on_the_ground_stays_until_ordered_then_takes_off():
     game = ground_table()
     game.accept(CardPlayed(seat=ALLIES, card="attack_centre"), UnitsOrdered(seat=ALLIES, units=()))
@@ -879,7 +908,7 @@ def test_a_lone_air_sortie_turn_still_draws_the_enemy_its_ambush_card():
     assert (state.phase, state.active, state.hands[AXIS].size) == ("card", AXIS, 4)
 
 
-def test_a_lone_air_sortie_is_refused_out_of_turn_at_night_under_the_commissar_and_at_team_tables():
+def test_a_lone_air_sortie_is_refused_out_of_turn_at_night_and_at_team_tables():
     game = sortie_table()
     assert _rule(game.refused(CardPlayed(seat=AXIS, card="air_sortie"))) == ("M44-AIR-15", "sortie_timing")
     assert _rule(game.refused(TurnEnded(seat=ALLIES))) == ("M44-6", "not_ending")  # no card played yet
@@ -887,10 +916,20 @@ def test_a_lone_air_sortie_is_refused_out_of_turn_at_night_under_the_commissar_a
     assert _rule(game.refused(TurnEnded(seat=ALLIES))) == ("M44-6", "not_ending")  # its orders first
     game = sortie_table(options=SORTIES | {"night_visibility_rules": True})
     assert _rule(game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))) == ("M44-NT-1", "roll_for_light")
+
+
+def test_the_commissar_does_not_hold_back_a_lone_air_sortie():
+    # M44-AIR-18: "Les règles de Commandement propres aux Nations ne sont pas applicables" to the air rules.
     game = sortie_table(options=SORTIES | {"russian_commissar_rule": "ALLIES"})
+    assert CardPlayed(seat=ALLIES, card="air_sortie") in RULESET.legal_events(game.state, ALLIES)
+    state = game.accept(CardPlayed(seat=ALLIES, card="air_sortie"), UnitsOrdered(seat=ALLIES, units=()))
+    assert state.token == () and not state.committed  # nothing placed under the token this turn
+    state = game.accept(TurnEnded(seat=ALLIES))
+    assert (state.active, state.phase) == (AXIS, "card")
+    game = sortie_table(options=SORTIES | {"russian_commissar_rule": "ALLIES"})
+    game.accept(CardCommitted(seat=ALLIES, card="attack_centre"))
     error = game.refused(CardPlayed(seat=ALLIES, card="air_sortie"))
-    assert _rule(error) == ("M44-RU-1", "sortie_beside_token")
-    assert CardPlayed(seat=ALLIES, card="air_sortie") not in RULESET.legal_events(game.state, ALLIES)
+    assert _rule(error) == ("M44-AIR-18", "sortie_after_token")
 
 
 def test_air_power_is_played_as_an_air_sortie_where_sorties_are_dealt():

@@ -2,7 +2,7 @@
 
 from domain.memoire44.board import Board, distance, hex_name, sight_line
 from domain.memoire44.events import Battle, CardPlayed, UnitsOrdered
-from domain.memoire44.rules import in_sight
+from domain.memoire44.rules.base import in_sight
 
 from .tables import ALLIES, hexagon, table
 

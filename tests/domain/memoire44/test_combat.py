@@ -21,6 +21,7 @@ from domain.ruleset import ResourceError, RuleError, Viewer
 
 from .harness import TEST_COMBAT_DECK, with_resource
 from .tables import ALLIES, AXIS, Table, hexagon, m44, setup_from
+from .test_overlord import ALAIN, BEA, DENIS, UNITS, _team_setup
 
 HEXES = [
     hexagon(2, 4, terrain="town"),
@@ -200,3 +201,17 @@ def test_tenacity_cannot_ignore_the_flag_of_off_board_artillery():
     error = game.refused(CombatCardPlayed(seat=AXIS, card="tenacity", unit=0))
     assert (error.rule_id, error.code) == ("M44-DD-5", "flags_fixed")
     game.accept(Retreated(seat=AXIS, unit=0, path=((2, 6),)))
+
+
+# ---------------------------------------------------------------- M44-OV-11: combat cards at a team table
+
+
+def test_at_a_team_table_the_generals_hold_the_combat_cards_and_the_commander_in_chief_none():
+    # M44-OV-11: "Cartes Combat : A la charge du Commandant en chef" read beside "1 par Général".
+    data = m44(UNITS, board_type="OVERLORD", starting="PLAYER1", options={"combat_cards": True})
+    game = Table(with_resource(_team_setup(data), "combat_deck", TEST_COMBAT_DECK))
+    assert game.state.combat_due == (0, 1, 1, 1, 1, 1)  # Denis commands the centre too: he is a general
+    error = game.refused(CombatCardDrawn(seat=ALAIN, card="ardour"))
+    assert (error.rule_id, error.code) == ("M44-CC-1", "no_combat_draw")
+    state = game.accept(CombatCardDrawn(seat=BEA, card="ardour"), CombatCardDrawn(seat=DENIS, card="tenacity"))
+    assert state.combat_hands[BEA].known == ("ardour",) and state.combat_hands[DENIS].known == ("tenacity",)

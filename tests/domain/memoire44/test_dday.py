@@ -283,3 +283,20 @@ def test_the_narration_and_view_show_the_roll_the_placement_and_the_reserve():
     view = RULESET.view(after, Viewer.public())
     assert view["dday"]["reserve"][1] == {"side": "ALLIES", "figures": {"infantry": 4, "armour": 3}}
     assert view["dday"]["landing_craft"] == [[8, 4]]
+
+
+# ---------------------------------------------------------------- M44-DD-10: a unit moved by a flag
+
+
+def test_a_unit_driven_back_by_a_flag_in_its_own_turn_may_still_battle():
+    # M44-DD-10: the line "pas de Combat lors de ce tour" is recorded as a reading, not enforced (M44-7).
+    board = [hexagon(3, 11, unit="infger"), hexagon(4, 12, unit="infus"), *BOARD[2:]]
+    game = _game(board, axis=("ambush",), allies=("direct_from_hq",))
+    game.accept(CardPlayed(seat=ALLIES, card="direct_from_hq"))
+    game.accept(ReinforcementsRolled(seat=ALLIES, faces=("flag",) * (game.state.hands[ALLIES].size + 1)))
+    game.accept(UnitsOrdered(seat=ALLIES, units=(1,)))
+    game.accept(CardPlayed(seat=AXIS, card="ambush", target=(4, 12)))
+    game.accept(Battle(seat=AXIS, unit=0, target=(4, 12), dice=3, faces=("flag", "star", "star")))
+    game.accept(Retreated(seat=ALLIES, unit=1, path=((5, 11),)))
+    state = game.accept(Battle(seat=ALLIES, unit=1, target=(3, 11), dice=2, faces=("infantry", "star")))
+    assert state.units[0].figures == 3 and state.units[1].hex == (5, 11)

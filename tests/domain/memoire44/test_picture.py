@@ -11,9 +11,9 @@ import msgspec
 import pytest
 
 from domain.memoire44 import RULESET
+from domain.memoire44.battlefield import objective_holder
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS
-from domain.memoire44.rules import objective_holder
 from domain.record import decoder, fold, start
 from domain.ruleset import Viewer
 from projections.diff import diff

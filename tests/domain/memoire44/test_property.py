@@ -14,7 +14,7 @@ from domain.memoire44.events import (
     ReinforcementPlaced,
     TurnEnded,
 )
-from domain.memoire44.rules import hands_out_token
+from domain.memoire44.rules.overlord import hands_out_token
 from domain.record import start
 from domain.ruleset import Viewer
 
@@ -55,7 +55,7 @@ def _play(count, first_seed=0, variants=({},), events=None):
             events.extend(table.events)
         result = RULESET.result(state, Viewer.public())
         assert result.finished and len(result.winners) == 1
-        winner = state.camp_of(result.winners[0])
+        winner = state.seat_camp[result.winners[0]]
         assert state.medals[winner] >= state.victory[winner]
         finished += 1
     return finished
@@ -161,7 +161,7 @@ def _team_tables(count, first_seed, variants):
         state = table.play()
         result = RULESET.result(state, Viewer.public())
         assert result.finished and len(result.winners) == 3  # the whole winning side
-        assert {state.camp_of(s) for s in result.winners} == {state.winner}
+        assert {state.seat_camp[s] for s in result.winners} == {state.winner}
         tables.append(table)
     return tables
 

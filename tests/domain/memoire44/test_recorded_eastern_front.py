@@ -17,7 +17,7 @@ import pytest
 
 from domain.memoire44 import RULESET
 from domain.memoire44.events import CardCommitted, CardsGiven
-from domain.memoire44.rules import hands_out_token
+from domain.memoire44.rules.overlord import hands_out_token
 from domain.ruleset import Viewer
 
 from .harness import check_record, read_record, state_after

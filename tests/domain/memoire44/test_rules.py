@@ -23,8 +23,9 @@ from domain.memoire44.events import (
     UnitsOrdered,
     WireRemoved,
 )
-from domain.memoire44.rules import known_copies, pile_size
+from domain.memoire44.rules.common import known_copies, pile_size
 from domain.record import Correction, fold
+from domain.ruleset import Viewer
 
 from .tables import ALLIES, AXIS, hexagon, table
 
@@ -302,6 +303,19 @@ def test_sandbags_let_a_unit_ignore_one_flag():
     game.accept(Battle(seat=ALLIES, unit=0, target=(5, 11), dice=2, faces=("flag", "star")))
     state = game.accept(Retreated(seat=AXIS, unit=1, path=()))
     assert state.units[1].hex == (5, 11) and state.units[1].figures == 4
+
+
+def test_the_replay_says_a_flag_was_ignored_in_sandbags_not_that_the_unit_could_not_retreat():
+    # M44-4: the sandbags let the unit ignore the flag; the line says so, rather than "must" then "cannot retreat".
+    game = _attack([hexagon(6, 12, unit="infus"), hexagon(5, 11, obstacle="sand", unit="infger")])
+    before, battle = game.state, Battle(seat=ALLIES, unit=0, target=(5, 11), dice=2, faces=("flag", "star"))
+    game.accept(battle)
+    told = RULESET.narrate(before, battle, game.state, Viewer.public()).text
+    assert "may ignore the 1 flag rather than retreat" in told and "must retreat" not in told
+    before, retreat = game.state, Retreated(seat=AXIS, unit=1, path=())
+    game.accept(retreat)
+    told = RULESET.narrate(before, retreat, game.state, Viewer.public()).text
+    assert "holds its ground, ignoring 1 flag" in told and "cannot retreat" not in told
 
 
 def test_infantry_takes_ground_after_a_close_assault_empties_the_hex():

@@ -70,7 +70,7 @@ def test_a_second_game_without_swapping_sides_is_noted():
 def test_the_seats_command_the_sides_the_set_up_names():
     state = RULESET.initial(setup_for("hedgerow_lane", sides=("ALLIES", "AXIS")))
     assert state.seat_camp == (1, 0)
-    assert state.sides[state.camp_of(0)] == "ALLIES"
+    assert state.sides[state.seat_camp[0]] == "ALLIES"
 
 
 def _two_units_and_a_wood():

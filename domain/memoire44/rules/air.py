@@ -2,8 +2,8 @@
 legal events of the air events. Planes are not ground units: they are kept apart (`State.air`), so a
 plane may fly over, and stand on, a hex a ground unit holds, and the base rules never see one as a target.
 
-The rules core (`rules`) takes the validators and evolvers below into its own dispatch tables; this module
-reads the battlefield through `battlefield`, never through `rules`, so the two do not import each other.
+The air pack itself (what a club imports) is `domain.memoire44.air`; this module reads the battlefield
+through `battlefield`, never through the base rules, which call it by the hooks of its `EXPANSION`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from domain.memoire44.battlefield import (
     battles_allowed,
     card_for,
     card_name,
+    commissar_camp,
     fits_sections,
     full_day,
     given_left,
@@ -48,6 +49,7 @@ from domain.memoire44.catalogue import (
     FACE_NAMES,
     INFANTRY,
     OBSTACLES,
+    RECON_CARDS,
     TERRAINS,
     UNIT_TYPES,
 )
@@ -58,10 +60,13 @@ from domain.memoire44.events import (
     Bombing,
     CardPlayed,
     Dogfight,
+    Memoire44Event,
     PlaneDeployed,
     PlaneMoved,
     PlaneOrdered,
 )
+from domain.memoire44.rules.common import check_hand, visibility_roll_due, with_hand
+from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Evolver, Expansion, Validator
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
 from domain.ruleset import RuleError
@@ -135,6 +140,48 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
     return AirState(pack=pack, superiority=superiority, planes=planes, due=(deal[0], deal[1]), sorties=sorties)
 
 
+# ---------------------------------------------------------------- the turn
+
+
+def cards_for_play(air: AirState, camp: int, effective: str, recon: bool) -> AirState:
+    """M44-AIR-9: a Recon card lets its side draw an air combat card (at the end of its turn); Their
+    Finest Hour shuffles the air combat discards back and each side draws one."""
+    due = list(air.due)
+    if recon:
+        due[camp] += 1
+    if effective == "their_finest_hour":
+        due = [d + 1 for d in due]
+        air = replace(air, discard=())
+    return replace(air, due=(due[0], due[1]))
+
+
+def turn_over(air: AirState, camp: int) -> AirState:
+    """The end of `camp`'s turn (M44-AIR-4): its plane, if not activated this turn, leaves the board
+    without a medal; what the planes did this turn is forgotten."""
+    planes = tuple(
+        replace(p, hex=None)
+        if p.camp == camp and p.hex is not None and not p.grounded and i not in air.activated
+        else p
+        for i, p in enumerate(air.planes)
+    )
+    return replace(
+        air,
+        planes=planes,
+        card_played=False,
+        sortie_played=False,
+        activated=(),
+        move_ordered=(),
+        moved=(),
+        fought=(),
+        battled=False,
+        effect=(),
+        markers=(),
+        shot=(),
+        bomb=None,
+        bomb_markers=0,
+    )
+
+
 # ---------------------------------------------------------------- helpers
 
 
@@ -153,6 +200,14 @@ def plane_index(air: AirState, plane: str) -> int | None:
         if entry.plane == plane:
             return index
     return None
+
+
+def type_lost(air: AirState, index: int) -> bool:
+    """Whether a plane of the same side and type (its symbol) as plane `index` was shot down: that type never
+    returns to the board (M44-AIR-7, M44-AIR-8, M44-AIR-13)."""
+    plane = air.planes[index]
+    symbol = air.pack.planes[plane.plane].symbol
+    return any(p.lost and p.camp == plane.camp and air.pack.planes[p.plane].symbol == symbol for p in air.planes)
 
 
 def flying(air: AirState, camp: int) -> int | None:
@@ -199,7 +254,7 @@ def sortie_problem(state: State, camp: int) -> RuleError | None:
                 "At a team table the commander-in-chief hands out command cards every turn: an Air Sortie is "
                 "played beside a section card a general played.",
             )
-        return None  # alone, as the turn's only card; rules.py checks what must come before any card
+        return None  # alone, as the turn's only card; the base rules check what must come before any card
     if state.phase != "move":
         return _refuse(
             "M44-AIR-15", "sortie_timing", "An Air Sortie is played after the section card's orders, before any battle."
@@ -423,6 +478,13 @@ def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] 
     plane = air.planes[index]
     if plane.lost:
         return "M44-AIR-7", "plane_lost", "A plane shot down never returns."
+    if type_lost(air, index):
+        symbol = air.pack.planes[plane.plane].symbol
+        return (
+            "M44-AIR-7",
+            "plane_type_lost",
+            f"A {symbol} plane of this side was shot down: no plane of its type returns.",
+        )
     if plane.hex is not None:
         return "M44-AIR-3", "on_the_board", "That plane is already on the board."
     return None
@@ -699,7 +761,7 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
     _check_faces(event.faces, counted[0], "M44-AIR-8")
 
 
-VALIDATORS: dict[type, Callable[..., None]] = {
+VALIDATORS: dict[type[Memoire44Event], Validator] = {
     AirCardDrawn: _validate_drawn,
     PlaneDeployed: _validate_deployed,
     PlaneOrdered: _validate_ordered,
@@ -893,7 +955,7 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, held))))
 
 
-EVOLVERS: dict[type, Callable[[State, Any], State]] = {
+EVOLVERS: dict[type[Memoire44Event], Evolver] = {
     AirCardDrawn: _evolve_drawn,
     PlaneDeployed: _evolve_deployed,
     PlaneOrdered: _evolve_ordered,
@@ -942,14 +1004,14 @@ def _markers_along(state: State, camp: int, path: tuple[Hex, ...]) -> tuple[Hex,
     return tuple(run)
 
 
-def legal(state: State, seat: int) -> list[Any]:
+def legal(state: State, seat: int) -> list[Memoire44Event]:
     """The air events `seat` may report now."""
     air = state.air
     if air is None:
         return []
     camp = state.seat_camp[seat]
     retreat = state.pending is not None and state.pending.kind == "retreat"
-    events: list[Any] = []
+    events: list[Memoire44Event] = []
     if air.due[camp] > 0 and air_pile(air) > 0 and not retreat and state.phase not in ("deal",):
         events.append(AirCardDrawn(seat=seat))
     ambusher = ambushing(state, camp)
@@ -959,71 +1021,95 @@ def legal(state: State, seat: int) -> list[Any]:
         for hex_ in air.markers:
             if ambush_problem(state, camp, hex_) is None:
                 events.append(CardPlayed(seat=seat, card="ambush", target=hex_))
+    if state.phase == "card" and not state.cards_to_take and lone_sortie_problem(state, camp) is None:
+        events.append(CardPlayed(seat=seat, card=AIR_SORTIE))  # M44-AIR-15: the turn's only card
     if retreat or camp != state.active or state.phase not in ("move", "battle") or state.ambush_target is not None:
         return events
     if sortie_problem(state, camp) is None:
         events.append(CardPlayed(seat=seat, card=AIR_SORTIE))
     general = general_problem(state, seat) is None  # M44-AIR-17: at a team table, the card's general
     battles_open = team_fight_problem(state) is None  # M44-OV-6
+    for index, plane in enumerate(air.planes):
+        if plane.camp == camp:
+            events += _plane_events(state, seat, index, general=general, battles_open=battles_open)
+    if battles_open:
+        events += _fire_events(state, seat)
+    return events
+
+
+def _plane_events(state: State, seat: int, index: int, general: bool, battles_open: bool) -> list[Memoire44Event]:
+    """What `seat` may do with its plane `index` now: deploy it, order it, fly it, duel (M44-AIR-3 to M44-AIR-7)."""
+    air = _air(state)
+    camp, plane = state.seat_camp[seat], air.planes[index]
+    if plane.hex is None:
+        return _deploy_events(state, seat, index) if general else []
+    events: list[Memoire44Event] = []
+    if state.phase == "move" and general and index not in air.activated:
+        takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
+        if not takes_off and order_problem(state, camp, index) is None:
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane))
+        if move_order_problem(state, index) is None:
+            events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
+    if state.phase == "move" and index in air.activated and index not in air.moved:
+        events += _flight_events(state, seat, index)
+    enemy = flying(air, 1 - camp)
+    duel = air.pack.planes[plane.plane].duel
+    if (
+        battles_open
+        and enemy is not None
+        and index in air.activated
+        and not {index} & {*air.fought, *air.effect, *air.move_ordered}
+        and duel is not None
+        and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
+    ):
+        events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
+    return events
+
+
+def _deploy_events(state: State, seat: int, index: int) -> list[Memoire44Event]:
+    """Each way to deploy plane `index` with an air combat card the side may hold (M44-AIR-3)."""
+    air = _air(state)
+    camp, plane = state.seat_camp[seat], air.planes[index]
     cards = set(air.hands[camp].known)
     if air.hands[camp].unknown:
         cards |= {c for c, spec in air.pack.cards.items() if air_copies(air, c) < spec.count}
-    for index, plane in enumerate(air.planes):
-        if plane.camp != camp:
-            continue
-        symbol = air.pack.planes[plane.plane].symbol
-        if plane.hex is None and cards and general and deploy_problem(state, camp, index) is None:
-            for card in sorted(cards):
-                # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
-                uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
-                for hex_ in sorted(state.board.hexes):
-                    if not enemy_plane_at(state, hex_, camp):
-                        events.extend(
-                            PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_, use_effect=use)
-                            for use in uses
-                        )
-        if plane.hex is None:
-            continue
-        takes_off = plane.grounded and flying(air, camp) is not None  # M44-AIR-13: one plane of a side flies
-        if (
-            state.phase == "move"
-            and general
-            and index not in air.activated
-            and not takes_off
-            and order_problem(state, camp, index) is None
-        ):
-            events.append(PlaneOrdered(seat=seat, plane=plane.plane))
-        if (
-            state.phase == "move"
-            and general
-            and index not in air.activated
-            and move_order_problem(state, index) is None
-        ):
-            events.append(PlaneOrdered(seat=seat, plane=plane.plane, move_order=True))
-        if state.phase == "move" and index in air.activated and index not in air.moved:
-            for path in _flights(state, camp, index).values():
-                events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
-                attacks = index not in air.effect and index not in air.move_ordered
-                markers = _markers_along(state, camp, path) if attacks else ()
-                if markers:
-                    events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
-                if attacks and bomb_target(state, camp, path[-1]) is not None:
-                    events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
-        enemy = flying(air, 1 - camp)
-        duel = air.pack.planes[plane.plane].duel
-        if (
-            battles_open
-            and enemy is not None
-            and index in air.activated
-            and index not in air.fought
-            and index not in air.effect
-            and index not in air.move_ordered
-            and duel is not None
-            and distance(plane.hex, air.planes[enemy].hex or plane.hex) == 1
-        ):
-            events.append(Dogfight(seat=seat, plane=plane.plane, dice=duel, faces=()))
-    if not battles_open:
-        return events
+    if not cards or deploy_problem(state, camp, index) is not None:
+        return []
+    symbol = air.pack.planes[plane.plane].symbol
+    events: list[Memoire44Event] = []
+    for card in sorted(cards):
+        # The card's own effect instead of a standard attack, when it shows the plane's symbol (M44-AIR-3).
+        uses = (False, True) if air.pack.cards[card].symbol == symbol else (False,)
+        for hex_ in sorted(state.board.hexes):
+            if not enemy_plane_at(state, hex_, camp):
+                events.extend(
+                    PlaneDeployed(seat=seat, plane=plane.plane, card=card, hex=hex_, use_effect=use) for use in uses
+                )
+    return events
+
+
+def _flight_events(state: State, seat: int, index: int) -> list[Memoire44Event]:
+    """Each flight of the ordered plane `index`, with its ammunition markers or its bomb (M44-AIR-5, 6, 11)."""
+    air = _air(state)
+    camp, plane = state.seat_camp[seat], air.planes[index]
+    events: list[Memoire44Event] = []
+    for path in _flights(state, camp, index).values():
+        events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path))
+        attacks = index not in air.effect and index not in air.move_ordered
+        markers = _markers_along(state, camp, path) if attacks else ()
+        if markers:
+            events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers))
+        if attacks and bomb_target(state, camp, path[-1]) is not None:
+            events.append(PlaneMoved(seat=seat, plane=plane.plane, path=path, markers=markers, bomb=True))
+    return events
+
+
+def _fire_events(state: State, seat: int) -> list[Memoire44Event]:
+    """The attacks `seat` may make now: strikes on the markers, the bombing, fire at the enemy plane
+    (M44-AIR-6, M44-AIR-8, M44-AIR-11, M44-AIR-13)."""
+    air = _air(state)
+    camp = state.seat_camp[seat]
+    events: list[Memoire44Event] = []
     for hex_ in air.markers:
         events.append(AirStrike(seat=seat, target=hex_, dice=strike_dice(state), faces=()))
     if air.bomb is not None and not air.markers:
@@ -1044,3 +1130,122 @@ def legal(state: State, seat: int) -> list[Any]:
                 if isinstance(found, tuple):
                     events.append(AntiAircraft(seat=seat, unit=unit.uid, dice=found[0], faces=(), plane=target.plane))
     return events
+
+
+# ---------------------------------------------------------------- the hooks the base rules call
+
+
+def near_enemy_plane(state: State, unit: Unit) -> bool:
+    """Whether an enemy plane flies next to `unit` or over it: Close Assault may order it against the plane
+    (M44-AIR-9)."""
+    air, here = state.air, unit.hex
+    return (
+        air is not None
+        and here is not None
+        and any(p.hex is not None and p.camp != unit.camp and distance(p.hex, here) <= 1 for p in air.planes)
+    )
+
+
+def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
+    """Why `camp` cannot play an Air Sortie as its turn's only card now (M44-AIR-15), or None: where any
+    command card would come."""
+    problem = sortie_problem(state, camp)
+    if problem is not None:
+        return problem
+    if visibility_roll_due(state, camp):
+        return _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+    if camp == commissar_camp(state) and state.committed:
+        # M44-AIR-18: the nations' command rules do not bind the air rules, so the commissar's side may play it
+        # in place of its turn's card, before placing one under the token; once placed, the token's card is due.
+        return _refuse(
+            "M44-AIR-18",
+            "sortie_after_token",
+            "Under the commissar a lone Air Sortie is played in place of the turn's card, before a card is placed "
+            "under the token.",
+        )
+    return None
+
+
+def _on_marker(state: State, target: Hex | None) -> bool:
+    """Whether an Ambush names a unit an enemy plane dropped an ammunition marker on (M44-AIR-12)."""
+    return state.air is not None and target is not None and target in state.air.markers
+
+
+def _validate_play(state: State, event: CardPlayed, camp: int, effective_card: EffectiveCard) -> bool:
+    """An Air Sortie, held apart from the hand, alone or beside the turn's card (M44-AIR-15); an Ambush
+    against a plane (M44-AIR-12)."""
+    if event.card == AIR_SORTIE:
+        problem = lone_sortie_problem(state, camp) if state.phase == "card" else sortie_problem(state, camp)
+        if problem is not None:
+            raise problem
+        return True
+    if event.card == "ambush" and _on_marker(state, event.target):
+        check_hand(state, camp, "ambush")
+        found = ambush_problem(state, camp, event.target)
+        if found is not None:
+            raise _refuse("M44-5", found[0], found[1])
+        return True
+    return False
+
+
+def _evolve_play(state: State, event: CardPlayed, camp: int, card_in_play: CardInPlay) -> State | None:
+    if event.card == AIR_SORTIE:  # M44-AIR-15: alone it is the turn's card, beside one it only orders the plane
+        alone = state.phase == "card"
+        state = sortie_played(state, camp, beside=not alone)
+        return card_in_play(state, event, camp) if alone else state
+    if event.card == "ambush" and _on_marker(state, event.target):
+        hand = take_card(state.hands[camp], event.card)
+        state = replace(state, hands=with_hand(state, camp, hand), discard=(*state.discard, event.card))
+        return replace(state, ambush=camp, ambush_target=event.target)  # M44-AIR-12: the moves may go on
+    return None
+
+
+def _card_in_play(state: State, event: CardPlayed, camp: int, effective: str) -> State:
+    """M44-AIR-9: Recon and Their Finest Hour draw air combat cards."""
+    recon = bool(RECON_CARDS & {event.card, effective})
+    return _with_air(state, cards_for_play(_air(state), camp, effective, recon))
+
+
+def _ambush_first(state: State, camp: int) -> RuleError | None:
+    if _on_marker(state, state.ambush_target):
+        return _refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
+    return None
+
+
+def _draws(state: State) -> tuple[int, RuleError] | None:
+    if not lone_sortie(state):
+        return None
+    return 0, _refuse(
+        "M44-AIR-15",
+        "sortie_not_replaced",
+        "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
+    )
+
+
+def _move_problem(state: State, unit: Unit, hex_: Hex) -> tuple[str, str] | None:
+    if enemy_plane_at(state, hex_, unit.camp):
+        return "M44-AIR-5", f"a ground unit does not move through the enemy plane at {hex_name(hex_)}"
+    return None
+
+
+def _next_turn(state: State) -> State:
+    """M44-AIR-4: a plane not activated in the turn just over leaves the board."""
+    return _with_air(state, turn_over(_air(state), state.active))
+
+
+EXPANSION = Expansion(
+    name="air rules",
+    in_play=lambda state: state.air is not None,
+    validators=VALIDATORS,
+    evolvers=EVOLVERS,
+    legal=legal,
+    before_battle=_ambush_first,
+    next_turn=_next_turn,
+    card_in_play=_card_in_play,
+    validate_play=_validate_play,
+    evolve_play=_evolve_play,
+    played_as=played_as_sortie,
+    draws=_draws,
+    move_problem=_move_problem,
+    near_enemy=near_enemy_plane,
+)
