@@ -40,7 +40,7 @@ from projections.replay import (
 )
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.http.dependencies import viewer_of
-from service.http.guards import GUARDS, PUBLIC, spectator_horizon
+from service.http.guards import GUARDS, PUBLIC
 from service.limits import ID_PATTERN, MAX_INT
 from service.logs import get_logger
 from service.projector import snapshot_row
@@ -48,6 +48,7 @@ from service.store.base import CollectionKind, GameRecord, GameSummary, Outcome,
 from service.usecases.access import Principal, Watch
 from service.usecases.games import GameRecords, NotFound, check_seat
 from service.usecases.live import Live
+from service.usecases.spectators import Spectators, spectator_horizon
 
 _ID = ID_PATTERN
 
@@ -386,11 +387,10 @@ class ReplayController(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> SpectatorDelay:
-        record = records.game(club_id, game_id)
-        delay = SpectatorDelay(events=data.events, seconds=data.seconds)
-        records.store.set_spectator_delay(record.stream_id, delay)
+        stream = records.stream(club_id, game_id)
+        delay = Spectators.of(records).set_delay(stream, data.events, data.seconds)
         # This process's streams look again now (others hear it from the database).
-        state.hub.appended(record.stream_id, None)
+        state.hub.appended(stream, None)
         return delay
 
     @get(
@@ -402,7 +402,7 @@ class ReplayController(Controller):
         game_id: FromPath[str],
         records: NamedDependency[GameRecords],
     ) -> SpectatorDelay:
-        return records.store.spectator_delay(records.game(club_id, game_id).stream_id)
+        return Spectators.of(records).delay(records.stream(club_id, game_id))
 
     @get(
         "/live",

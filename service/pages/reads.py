@@ -20,7 +20,6 @@ from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
 from projections.standings import standings
-from service.http.guards import spectator_horizon, spectators_horizon
 from service.http.projections import (
     _campaign,
     _events,
@@ -34,6 +33,7 @@ from service.pages.render import campaign_plot, change_lines, points, state_html
 from service.store.base import GameFilter, GameRecord, SpectatorDelay, StreamId
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.spectators import spectator_horizon, spectators_horizon
 
 WINDOW = 12
 """Steps of narration shown on each side of the current one (a long game's list stays short)."""
