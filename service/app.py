@@ -25,6 +25,8 @@ from domain.registry import Rulesets
 from service import __version__, pages
 from service.http import docs
 from service.http.clubs import ClubController
+from service.http.collections import HANDLERS as COLLECTION_HANDLERS
+from service.http.collections import REMOVALS
 from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
 from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
 from service.http.errors import exception_handlers, problem
@@ -259,7 +261,9 @@ def create_app(
             ClubController,
             GameController,
             *PROJECTION_HANDLERS,
+            *COLLECTION_HANDLERS,
             *COMPETITION_HANDLERS,
+            *REMOVALS,
             *RULESET_HANDLERS,
             *KEY_HANDLERS,
             *pages.handlers(),

@@ -11,18 +11,18 @@ many players a game takes and whether its seats are sides.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.di import NamedDependency
 from litestar.params import Body, FromPath, JSONBody, QueryParameter
 
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
 from projections.ratings import RatingPoint
-from projections.standings import Removal, Scoring, Standings
+from projections.standings import Scoring, Standings
 from projections.tournaments import (
     EVENT_DECODER,
     GameAttached,
@@ -43,8 +43,8 @@ from projections.tournaments import (
     tournament_standings,
 )
 from service.http.guards import GUARDS, PUBLIC
-from service.http.projections import counted_ids, league_games
-from service.store.base import CollectionKind, NewEvent, Recorder, Store, StreamId
+from service.store.base import NewEvent, Recorder, Store, StreamId
+from service.usecases.collections import league_games
 from service.usecases.games import GameRecords, NotFound
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
@@ -473,87 +473,4 @@ class RatingsController(Controller):
         ]
 
 
-class RemovalIn(msgspec.Struct, frozen=True, kw_only=True):
-    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
-
-
-class RemovalsOut(msgspec.Struct, frozen=True, kw_only=True):
-    """A league's or campaign's games taken out and put back (oldest first), and the games it counts."""
-
-    removals: tuple[Removal, ...]
-    counted_game_ids: tuple[str, ...]
-
-
-def _change(
-    records: GameRecords,
-    recorder: Recorder,
-    kind: CollectionKind,
-    collection_id: str,
-    game_id: str,
-    action: Literal["removed", "restored"],
-    reason: str,
-) -> RemovalsOut:
-    found = records.store.get_collection(kind, recorder.club_id, collection_id)
-    if found is None:
-        raise NotFound(kind, collection_id)
-    if game_id not in found.game_ids:
-        raise NotFound(f"game of this {kind}", game_id)
-    counted, _ = counted_ids(records, kind, recorder.club_id, collection_id, found.game_ids)
-    if (game_id in counted) != (action == "removed"):
-        state = "counted" if game_id in counted else "taken out"
-        raise ProjectionError(
-            f"already_{'restored' if game_id in counted else 'removed'}",
-            f"Game {game_id} is already {state} in this {kind}.",
-            game_id=game_id,
-        )
-    removal = Removal(
-        game_id=game_id, action=action, reason=reason, key_id=recorder.key_id, recorded_at=datetime.now(UTC)
-    )
-    records.store.record_removal(kind, recorder.club_id, collection_id, removal)
-    counted, history = counted_ids(records, kind, recorder.club_id, collection_id, found.game_ids)
-    return RemovalsOut(removals=history, counted_game_ids=counted)
-
-
-class RemovalController(Controller):
-    """Taking a game out of a league or campaign, and putting it back, each recorded with who and why.
-    One route serves leagues and campaigns: the collection's kind is the path's."""
-
-    path = "/clubs/{club_id:str}"
-    tags = ("leagues", "campaigns")
-    guards = GUARDS
-
-    @post(
-        [
-            "/leagues/{collection_id:str}/games/{game_id:str}/{change:str}",
-            "/campaigns/{collection_id:str}/games/{game_id:str}/{change:str}",
-        ],
-        sync_to_thread=True,
-        summary="Take a game out of a league or campaign (`removal`) or put it back (`restoration`), "
-        "recorded with who and why",
-    )
-    def change(
-        self,
-        request: Request[Any, Any, Any],
-        club_id: FromPath[str],
-        collection_id: FromPath[str],
-        game_id: FromPath[str],
-        change: FromPath[str],
-        data: JSONBody[RemovalIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
-    ) -> RemovalsOut:
-        action = _ACTIONS.get(change)
-        if action is None:
-            raise NotFound("change (removal or restoration)", change)
-        return _change(records, recorder, _kind(request), collection_id, game_id, action, data.reason)
-
-
-_ACTIONS: dict[str, Literal["removed", "restored"]] = {"removal": "removed", "restoration": "restored"}
-
-
-def _kind(request: Request[Any, Any, Any]) -> CollectionKind:
-    """`league` or `campaign`, from the path (/clubs/{club}/leagues/... or /clubs/{club}/campaigns/...)."""
-    return "league" if request.url.path.split("/")[3] == "leagues" else "campaign"
-
-
-HANDLERS: list[Any] = [TournamentController, RatingsController, RemovalController]
+HANDLERS: list[Any] = [TournamentController, RatingsController]

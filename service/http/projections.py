@@ -16,18 +16,18 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import msgspec
-from litestar import Controller, get, post, put
+from litestar import Controller, get, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
-from litestar.params import Body, FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from domain.record import GameStarted, decoder
 from domain.ruleset import Result, Ruleset, Viewer
-from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
+from projections.campaigns import Campaign, CampaignGame, campaign_status
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
-from projections.contract import check_player_count, score_scale
+from projections.contract import score_scale
 from projections.errors import ProjectionError
 from projections.replay import (
     Replay,
@@ -38,7 +38,7 @@ from projections.replay import (
     snapshots_for,
     view_at,
 )
-from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
+from projections.standings import League, LeagueGame, Removal, Standings, standings
 from service.http.dependencies import viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.limits import ID_PATTERN, MAX_INT
@@ -54,47 +54,6 @@ _ID = ID_PATTERN
 
 
 # -- wire structs -----------------------------------------------------------------------------------
-class LeagueIn(msgspec.Struct, frozen=True, kw_only=True):
-    """A league: one ruleset, its members (club player ids), its period (inclusive), how games give
-    points, and the tie-break chain applied in order (criteria: points, wins, score,
-    score_difference, head_to_head, sonneborn_berger, buchholz, games_played)."""
-
-    league_id: Annotated[str, msgspec.Meta(pattern=_ID)]
-    ruleset: str
-    members: tuple[str, ...]
-    starts: date
-    ends: date
-    scoring: Scoring
-    tie_breaks: tuple[str, ...] = ("points",)
-
-
-class LeagueOut(msgspec.Struct, frozen=True, kw_only=True):
-    league: League
-    game_ids: tuple[str, ...]
-
-
-class CampaignIn(msgspec.Struct, frozen=True, kw_only=True):
-    """A series of games with the same players towards the ruleset's target."""
-
-    campaign_id: Annotated[str, msgspec.Meta(pattern=_ID)]
-    ruleset: str
-    players: tuple[str, ...]
-
-
-class CampaignOut(msgspec.Struct, frozen=True, kw_only=True):
-    campaign: Campaign
-    game_ids: tuple[str, ...]
-
-
-class GameRef(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-
-
-# Two structs are named GameRef; litestar would name their components after the modules they live in, so
-# the published names are pinned here and moving a module leaves the OpenAPI document as it is.
-GameRefIn = Annotated[GameRef, Body(schema_component_key="api_projections_GameRef")]
-
-
 class LeagueChange(msgspec.Struct, frozen=True, kw_only=True):
     league_id: str
     changes: StandingsChanges
@@ -502,172 +461,4 @@ class LiveGame:
             get_logger().info("live.ended", why=ended, sent=self.sent)
 
 
-# -- leagues --------------------------------------------------------------------------------------------------
-class LeagueController(Controller):
-    path = "/clubs/{club_id:str}/leagues"
-    tags = ("leagues",)
-    guards = GUARDS
-
-    @post("/", sync_to_thread=True, summary="Create a league (refused with 422 when it cannot be ranked)")
-    def create_league(
-        self,
-        club_id: FromPath[str],
-        data: JSONBody[LeagueIn],
-        records: NamedDependency[GameRecords],
-    ) -> LeagueOut:
-        records.rulesets.get(data.ruleset)
-        league = League(**msgspec.structs.asdict(data))
-        check_league(league)
-        known = {p.player_id for p in records.store.get_players(club_id, league.members)}
-        unknown = [m for m in league.members if m not in known]
-        if unknown:
-            raise ProjectionError("unknown_member", "Every member must be one of the club's players.", unknown=unknown)
-        records.store.create_collection("league", club_id, league.league_id, msgspec.json.encode(league))
-        return LeagueOut(league=league, game_ids=())
-
-    @get("/", sync_to_thread=True, summary="The club's leagues", opt=PUBLIC)
-    def list_leagues(self, club_id: FromPath[str], records: NamedDependency[GameRecords]) -> list[LeagueOut]:
-        return [
-            LeagueOut(league=msgspec.json.decode(c.definition, type=League), game_ids=c.game_ids)
-            for c in records.store.list_collections("league", club_id)
-        ]
-
-    @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games", opt=PUBLIC)
-    def get_league(
-        self,
-        club_id: FromPath[str],
-        league_id: FromPath[str],
-        records: NamedDependency[GameRecords],
-    ) -> LeagueOut:
-        league, game_ids = _league(records, club_id, league_id)
-        return LeagueOut(league=league, game_ids=game_ids)
-
-    @post("/{league_id:str}/games", sync_to_thread=True, summary="Assign a finished game to the league")
-    def assign_game(
-        self,
-        club_id: FromPath[str],
-        league_id: FromPath[str],
-        data: GameRefIn,
-        records: NamedDependency[GameRecords],
-    ) -> LeagueOut:
-        league, _ = _league(records, club_id, league_id)
-        record = _assign(records, club_id, league.ruleset, data.game_id)
-        if not record.finished:
-            raise ProjectionError(
-                "game_not_finished",
-                f"Game {data.game_id} is not finished: only finished games are assigned to a league.",
-                game_id=data.game_id,
-            )
-        records.store.add_collection_game("league", club_id, league_id, data.game_id)
-        return LeagueOut(league=league, game_ids=_league(records, club_id, league_id)[1])
-
-    @get(
-        "/{league_id:str}/standings",
-        sync_to_thread=True,
-        summary="The league table as of a date, explained",
-        opt=PUBLIC,
-    )
-    def read_standings(
-        self,
-        club_id: FromPath[str],
-        league_id: FromPath[str],
-        records: NamedDependency[GameRecords],
-        as_of: Annotated[
-            date | None, QueryParameter(description="count games finished on or before this date (default: all)")
-        ] = None,
-    ) -> Standings:
-        """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
-        league, assigned = _league(records, club_id, league_id)
-        game_ids, removals = counted_ids(records, "league", club_id, league_id, assigned)
-        table = league_table(
-            records, club_id, league, league_games(game_ids, records.store.game_summaries(club_id, game_ids)), as_of
-        )
-        return msgspec.structs.replace(table, removals=removals)
-
-
-# -- campaigns ------------------------------------------------------------------------------------------------
-class CampaignController(Controller):
-    path = "/clubs/{club_id:str}/campaigns"
-    tags = ("campaigns",)
-    guards = GUARDS
-
-    @post("/", sync_to_thread=True, summary="Create a campaign: a series of games with the same players")
-    def create_campaign(
-        self,
-        club_id: FromPath[str],
-        data: JSONBody[CampaignIn],
-        records: NamedDependency[GameRecords],
-    ) -> CampaignOut:
-        check_player_count(records.rulesets.get(data.ruleset), len(data.players))
-        campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
-        known = {p.player_id for p in records.store.get_players(club_id, campaign.players)}
-        unknown = [p for p in campaign.players if p not in known]
-        if unknown or not campaign.players or len(set(campaign.players)) != len(campaign.players):
-            raise ProjectionError(
-                "bad_players", "A campaign's players are club players, each listed once.", unknown=unknown
-            )
-        records.store.create_collection("campaign", club_id, campaign.campaign_id, msgspec.json.encode(campaign))
-        return CampaignOut(campaign=campaign, game_ids=())
-
-    @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
-    def list_campaigns(self, club_id: FromPath[str], records: NamedDependency[GameRecords]) -> list[CampaignOut]:
-        return [
-            CampaignOut(campaign=msgspec.json.decode(c.definition, type=Campaign), game_ids=c.game_ids)
-            for c in records.store.list_collections("campaign", club_id)
-        ]
-
-    @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games", opt=PUBLIC)
-    def get_campaign(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        records: NamedDependency[GameRecords],
-    ) -> CampaignOut:
-        campaign, game_ids = _campaign(records, club_id, campaign_id)
-        return CampaignOut(campaign=campaign, game_ids=game_ids)
-
-    @post("/{campaign_id:str}/games", sync_to_thread=True, summary="Add the next game of the campaign")
-    def assign_game(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        data: GameRefIn,
-        records: NamedDependency[GameRecords],
-    ) -> CampaignOut:
-        campaign, assigned = _campaign(records, club_id, campaign_id)
-        game_ids, _ = counted_ids(records, "campaign", club_id, campaign_id, assigned)
-        _assign(records, club_id, campaign.ruleset, data.game_id)
-        # Refused now rather than when the status is read: the campaign's players, and what the series
-        # rules allow after the games before it (the same seats, the deal passing left, sides swapped...).
-        *earlier, game = campaign_games(
-            records,
-            club_id,
-            [*game_ids, data.game_id],
-            records.store.game_summaries(club_id, [*game_ids, data.game_id]),
-        )
-        admit(records.rulesets.get(campaign.ruleset), campaign, earlier, game)
-        records.store.add_collection_game("campaign", club_id, campaign_id, data.game_id)
-        return CampaignOut(campaign=campaign, game_ids=_campaign(records, club_id, campaign_id)[1])
-
-    @get(
-        "/{campaign_id:str}/status",
-        sync_to_thread=True,
-        summary="Cumulative totals after every game, next dealer or starter, finished, winner",
-        opt=PUBLIC,
-    )
-    def read_status(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        records: NamedDependency[GameRecords],
-    ) -> CampaignStatus:
-        campaign, assigned = _campaign(records, club_id, campaign_id)
-        game_ids, removals = counted_ids(records, "campaign", club_id, campaign_id, assigned)
-        summaries = records.store.game_summaries(club_id, game_ids)
-        status = campaign_status(
-            records.rulesets.get(campaign.ruleset), campaign, campaign_games(records, club_id, game_ids, summaries)
-        )
-        return msgspec.structs.replace(status, removals=removals)
-
-
-HANDLERS = [ReplayController, LeagueController, CampaignController]
+HANDLERS = [ReplayController]
