@@ -30,12 +30,12 @@ from litestar.types import Receive, Scope, Send
 
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
-from service.http.keys import ShareIn, club_share, create_share
 from service.http.projections import LiveGame
 from service.pages import reads
-from service.store.access import ShareKind
-from service.usecases.access import Principal, new_session
+from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.keys import Keys
+from service.usecases.types import ShareKind
 
 STATIC = Path(__file__).parent / "static"
 SESSION_COOKIE = "tablelog_session"
@@ -199,11 +199,10 @@ class SignInController(Controller):
                 status_code=401,
                 context={"next": data.next, "error": "That key is not valid (or was revoked). Paste a club key: tl_…"},
             )
-        session_id, token, secret_hash = new_session()
         expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
         if principal.expires_at is not None:
             expires = min(expires, principal.expires_at)
-        state.store.create_page_session(session_id, principal.key_id, secret_hash, expires)
+        token = Keys.of(state.records).open_session(principal.key_id, expires)
         assert principal.club_id is not None
         response: Response[Any] = Redirect(path=_safe_next(data.next, principal.club_id), status_code=303)
         response.set_cookie(
@@ -223,7 +222,7 @@ class SignInController(Controller):
     def sign_out(self, request: Request[Any, Any, Any], state: State) -> Response[Any]:
         principal = state.authenticator.session(request.cookies.get(SESSION_COOKIE))
         if principal is not None and principal.session_id is not None:
-            state.store.revoke_page_session(principal.session_id)
+            Keys.of(state.records).close_session(principal.session_id)
             state.authenticator.settle()
         response: Response[Any] = Redirect(path="/sign-in", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/")
@@ -368,7 +367,7 @@ class ClubPages(Controller):
         state: State,
         made: FromQuery[str | None] = None,
     ) -> Template:
-        links = state.store.list_share_links(club_id)
+        links = Keys.of(state.records).shares(club_id)
         home = reads.club_home(state.records, club_id)
         return _page("shares.html", principal, _links(club_id), shares=links, made=made, **home)
 
@@ -386,9 +385,10 @@ class ClubPages(Controller):
         kind: ShareKind = target[0]  # type: ignore[assignment]
         if kind not in ("game", "league", "campaign"):
             raise ValidationException(detail="Choose a game, league or campaign to share.")
-        made = create_share(records, principal, club_id, ShareIn(kind=kind, target_id=target[2], name=data.name))
-        url = f"{request.base_url}".rstrip("/") + made.path
-        links = state.store.list_share_links(club_id)
+        keys = Keys.of(records)
+        _, token = keys.create_share(club_id, kind, target[2], data.name, principal.key_id)
+        url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
+        links = keys.shares(club_id)
         home = reads.club_home(records, club_id)
         return _page("shares.html", principal, _links(club_id), shares=links, made=url, **home)
 
@@ -396,8 +396,7 @@ class ClubPages(Controller):
     def revoke_share(
         self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> Redirect:
-        club_share(records, club_id, share_id)
-        records.store.revoke_share_link(share_id)
+        Keys.of(records).revoke_share(club_id, share_id)
         state.authenticator.settle()
         return Redirect(path=f"/club/{club_id}/shares", status_code=303)
 
@@ -529,5 +528,5 @@ class PagesCsrf(CSRFMiddleware):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self.config.secret:
-            self.config.secret = scope["litestar_app"].state.store.server_secret("pages_csrf")
+            self.config.secret = Keys.of(scope["litestar_app"].state.records).server_secret("pages_csrf")
         await super().__call__(scope, receive, send)
