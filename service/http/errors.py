@@ -26,8 +26,8 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
+from service.http.links import rule_url
 from service.http.ratelimit import RateLimited
-from service.http.rulesets import rule_url
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
 from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError

@@ -24,7 +24,7 @@ from litestar.exceptions import NotAuthorizedException, PermissionDeniedExceptio
 from litestar.handlers.base import BaseRouteHandler
 
 from service.usecases.access import Principal
-from service.usecases.games import NotFound
+from service.usecases.clubs import Clubs
 
 Needs = Literal["operator", "keys", "write", "read", "public"]
 
@@ -119,5 +119,5 @@ async def club_exists(connection: ASGIConnection[Any, Any, Any, Any], handler: B
 
 
 async def _existing(connection: ASGIConnection[Any, Any, Any, Any], club_id: str | None) -> None:
-    if club_id is not None and await anyio.to_thread.run_sync(connection.app.state.store.get_club, club_id) is None:
-        raise NotFound("club", club_id)
+    if club_id is not None:
+        await anyio.to_thread.run_sync(Clubs.of(connection.app.state.records).club, club_id)

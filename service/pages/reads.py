@@ -20,6 +20,7 @@ from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign, campaign_status
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
 from projections.standings import standings
+from service.http.links import rule_url
 from service.http.projections import (
     _campaign,
     _events,
@@ -28,7 +29,6 @@ from service.http.projections import (
     league_games,
     replay_snapshots,
 )
-from service.http.rulesets import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.store.base import GameFilter, GameRecord, SpectatorDelay, StreamId
 from service.usecases.access import Principal
