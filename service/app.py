@@ -35,8 +35,8 @@ from service.http.guards import is_operator
 from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
-from service.http.projections import HANDLERS as PROJECTION_HANDLERS
 from service.http.ratelimit import Limiter, rate_limit_middleware
+from service.http.replays import HANDLERS as REPLAY_HANDLERS
 from service.http.rulesets import HANDLERS as RULESET_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.logs import configure_logging, get_logger, request_context
@@ -260,7 +260,7 @@ def create_app(
         route_handlers=[
             ClubController,
             GameController,
-            *PROJECTION_HANDLERS,
+            *REPLAY_HANDLERS,
             *COLLECTION_HANDLERS,
             *COMPETITION_HANDLERS,
             *REMOVALS,

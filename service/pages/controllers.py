@@ -30,11 +30,12 @@ from litestar.types import Receive, Scope, Send
 
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
-from service.http.projections import LiveGame
+from service.http.live import LiveGame
 from service.pages import reads
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.keys import Keys
+from service.usecases.replays import Replays
 from service.usecases.types import ShareKind
 
 STATIC = Path(__file__).parent / "static"
@@ -270,9 +271,7 @@ class ClubPages(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> Template:
-        context = reads.game_step(
-            records, principal, club_id, game_id, None, "public", None, state.settings.snapshot_every
-        )
+        context = reads.game_step(records, principal, club_id, game_id, None, "public", None)
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/replay", sync_to_thread=False)
@@ -300,7 +299,7 @@ class ClubPages(Controller):
         view: FromQuery[View] = "public",
         seat: FromQuery[int | None] = None,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, step, view, seat, state.settings.snapshot_every)
+        context = reads.game_step(records, principal, club_id, game_id, step, view, seat)
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live", sync_to_thread=True)
@@ -312,7 +311,7 @@ class ClubPages(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> Template:
-        context = reads.live_table(records, club_id, game_id, state.settings.snapshot_every)
+        context = reads.live_table(records, club_id, game_id)
         return _page("live.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True)
@@ -416,16 +415,10 @@ def _live_stream(
     after: int | None,
 ) -> ServerSentEvent:
     """The live stream the API serves (public view, spectator delay), for a page's EventSource."""
-    record = records.game(club_id, game_id)
+    replays = Replays.of(records)
+    record, ruleset = replays.game(club_id, game_id)
     resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-    live = LiveGame(
-        state.live,
-        records.store,
-        records.rulesets.get(record.ruleset),
-        record.stream_id,
-        resume,
-        state.settings.snapshot_every,
-    )
+    live = LiveGame(state.live, replays, ruleset, record.stream_id, resume)
     settings = state.settings
     return ServerSentEvent(
         live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal))
@@ -465,9 +458,7 @@ class SharePages(Controller):
             return _page("league.html", principal, links, **reads.league_page(records, club_id, target, None))
         if principal.share.kind == "campaign":
             return _page("campaign.html", principal, links, **reads.campaign_page(records, club_id, target))
-        context = reads.game_step(
-            records, principal, club_id, target, None, "public", None, state.settings.snapshot_every
-        )
+        context = reads.game_step(records, principal, club_id, target, None, "public", None)
         return _page("game.html", principal, links, **context)
 
     @get("/replay", sync_to_thread=False)
@@ -485,9 +476,7 @@ class SharePages(Controller):
     ) -> Template:
         assert principal.club_id is not None
         game_id = _target(principal, "game")
-        context = reads.game_step(
-            records, principal, principal.club_id, game_id, step, "public", None, state.settings.snapshot_every
-        )
+        context = reads.game_step(records, principal, principal.club_id, game_id, step, "public", None)
         return _page("game.html", principal, _share_links(token, principal), **context)
 
     @get("/live", sync_to_thread=True)
@@ -499,9 +488,7 @@ class SharePages(Controller):
         state: State,
     ) -> Template:
         assert principal.club_id is not None
-        context = reads.live_table(
-            records, principal.club_id, _target(principal, "game"), state.settings.snapshot_every
-        )
+        context = reads.live_table(records, principal.club_id, _target(principal, "game"))
         return _page("live.html", principal, _share_links(token, principal), **context)
 
     @get("/live/events", sync_to_thread=True)
