@@ -1,6 +1,6 @@
 """The replay API on both backends: steps and chapters, the state at every step in every view equal to a
 plain fold of the first N events, seeking from stored snapshots equal to seeking without, and
-snapshots of an old ruleset version rebuilt on demand."""
+snapshots of an old ruleset version or format passed over by a read that never writes them."""
 
 from __future__ import annotations
 
