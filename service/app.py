@@ -25,6 +25,8 @@ from domain.registry import Rulesets
 from service import __version__, guide, pages
 from service.http import docs
 from service.http.clubs import ClubController
+from service.http.collections import HANDLERS as COLLECTION_HANDLERS
+from service.http.collections import REMOVALS
 from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
 from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
 from service.http.errors import exception_handlers, problem
@@ -33,8 +35,8 @@ from service.http.guards import is_operator
 from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
-from service.http.projections import HANDLERS as PROJECTION_HANDLERS
 from service.http.ratelimit import Limiter, rate_limit_middleware
+from service.http.replays import HANDLERS as REPLAY_HANDLERS
 from service.http.rulesets import HANDLERS as RULESET_HANDLERS
 from service.limits import BoundedRequest, Limits
 from service.logs import configure_logging, get_logger, request_context
@@ -258,8 +260,10 @@ def create_app(
         route_handlers=[
             ClubController,
             GameController,
-            *PROJECTION_HANDLERS,
+            *REPLAY_HANDLERS,
+            *COLLECTION_HANDLERS,
             *COMPETITION_HANDLERS,
+            *REMOVALS,
             *RULESET_HANDLERS,
             *KEY_HANDLERS,
             *pages.handlers(),

@@ -15,7 +15,8 @@ from litestar.params import FromPath, JSONBody
 from service.http.guards import GUARDS, OPERATOR, PUBLIC
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN
 from service.logs import get_logger
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.clubs import Clubs
+from service.usecases.games import GameRecords
 
 
 class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,27 +57,25 @@ class ClubController(Controller):
 
     @post("/", sync_to_thread=True, summary="Create a club (operator key)", opt=OPERATOR)
     def create_club(self, data: JSONBody[ClubIn], state: State) -> ClubOut:
-        club = state.store.create_club(data.club_id, data.name)
+        club = Clubs.of(state.records).create(data.club_id, data.name)
         get_logger(club_id=club.club_id).info("club.created")
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
 
     @get("/{club_id:str}", sync_to_thread=True, summary="A club", opt=PUBLIC)
     def get_club(self, club_id: FromPath[str], state: State) -> ClubOut:
-        club = state.store.get_club(club_id)
-        if club is None:
-            raise NotFound("club", club_id)
+        club = Clubs.of(state.records).club(club_id)
         return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
 
     @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
     def create_player(self, club_id: FromPath[str], data: JSONBody[PlayerIn], state: State) -> PlayerOut:
-        player = state.store.create_player(club_id, data.player_id, data.name)
+        player = Clubs.of(state.records).add_player(club_id, data.player_id, data.name)
         return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
 
     @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players", opt=PUBLIC)
     def list_players(self, club_id: FromPath[str], state: State) -> list[PlayerOut]:
         return [
             PlayerOut(player_id=p.player_id, name=p.name, created_at=p.created_at)
-            for p in state.store.list_players(club_id)
+            for p in Clubs.of(state.records).players(club_id)
         ]
 
     @post(
@@ -120,5 +119,5 @@ class ClubController(Controller):
                 content_hash=r.content_hash,
                 created_at=r.created_at,
             )
-            for r in state.store.list_resources(club_id)
+            for r in Clubs.of(state.records).resources(club_id)
         ]

@@ -21,9 +21,9 @@ from service.http.guards import (
 )
 from service.http.positions import BadToken, PositionTokens
 from service.logs import bind
-from service.store.base import Recorder
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords
+from service.usecases.types import Recorder
 
 POSITION_HEADER = "Tablelog-Position"
 POSITION_DOC = (

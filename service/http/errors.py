@@ -26,11 +26,12 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
+from service.http.links import rule_url
 from service.http.ratelimit import RateLimited
-from service.http.rulesets import rule_url
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
-from service.store.base import (
+from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
+from service.usecases.types import (
     AlreadyExists,
     IdempotencyMismatch,
     MissingReference,
@@ -38,7 +39,6 @@ from service.store.base import (
     UnstorableValue,
     VersionConflict,
 )
-from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 
 PROBLEM_JSON = "application/problem+json"
 

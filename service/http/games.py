@@ -14,13 +14,14 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 
 from domain.ruleset import Result
 from service.http.dependencies import POSITION_HEADER, viewer_of
-from service.http.guards import GUARDS, PUBLIC, spectator_horizon
+from service.http.guards import GUARDS, PUBLIC
 from service.http.positions import PositionTokens
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
-from service.store.base import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NewGame
+from service.usecases.spectators import spectator_horizon
+from service.usecases.types import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
 
 
 class GameOut(msgspec.Struct, frozen=True, kw_only=True):

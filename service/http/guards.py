@@ -10,15 +10,12 @@
 | `public`   | yes      | yes    | yes  | only `view=public`, delayed   |
 
 A club's key reaches only its own club. A spectate key's reads are held back by each game's spectator
-delay (`spectator_horizon`), as the live stream is.
+delay (`service.usecases.spectators`), as the live stream is.
 """
 
 from __future__ import annotations
 
 import hmac
-import time
-from collections.abc import Sequence
-from datetime import datetime
 from typing import Any, Literal
 
 import anyio.to_thread
@@ -26,9 +23,8 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
-from service.store.base import SpectatorDelay, Store, StreamId
 from service.usecases.access import Principal
-from service.usecases.games import NotFound
+from service.usecases.clubs import Clubs
 
 Needs = Literal["operator", "keys", "write", "read", "public"]
 
@@ -106,32 +102,6 @@ async def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: Bas
 GUARDS = [authorize]
 
 
-def released(recorded: Sequence[datetime], delay: SpectatorDelay, now: float | None = None) -> int:
-    """How many of a game's steps (recorded at these times, in order) spectators may see now: all but
-    the last `delay.events`, and none recorded less than `delay.seconds` ago."""
-    last = len(recorded) - delay.events
-    if delay.seconds:
-        horizon = (time.time() if now is None else now) - delay.seconds
-        while last > 0 and recorded[last - 1].timestamp() > horizon:
-            last -= 1
-    return max(last, 0)
-
-
-def spectator_horizon(store: Store, principal: Principal, stream_id: StreamId) -> int | None:
-    """The last step `principal` may see of the game on `stream_id`, or None when it sees all of it."""
-    return None if principal.sees_hidden else spectators_horizon(store, stream_id)
-
-
-def spectators_horizon(store: Store, stream_id: StreamId) -> int | None:
-    """The last step spectators may see of the game on `stream_id` now (at least the set-up), or None
-    when it has no spectator delay."""
-    delay = store.spectator_delay(stream_id)
-    if not delay.events and not delay.seconds:
-        return None
-    recorded = [e.recorded_at for e in store.read_stream(stream_id)]
-    return max(1, released(recorded, delay))
-
-
 def is_operator(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
     """Whether the request carries the operator key (compared in constant time)."""
     operator_key = connection.app.state.settings.operator_key
@@ -149,5 +119,5 @@ async def club_exists(connection: ASGIConnection[Any, Any, Any, Any], handler: B
 
 
 async def _existing(connection: ASGIConnection[Any, Any, Any, Any], club_id: str | None) -> None:
-    if club_id is not None and await anyio.to_thread.run_sync(connection.app.state.store.get_club, club_id) is None:
-        raise NotFound("club", club_id)
+    if club_id is not None:
+        await anyio.to_thread.run_sync(Clubs.of(connection.app.state.records).club, club_id)

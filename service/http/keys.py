@@ -8,7 +8,7 @@ club and revokes it; whoever holds the link sees that one thing, as a spectator 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated
 
 import msgspec
@@ -18,12 +18,11 @@ from litestar.di import NamedDependency
 from litestar.exceptions import PermissionDeniedException
 from litestar.params import FromPath, JSONBody
 
-from projections.errors import ProjectionError
 from service.http.guards import GUARDS, KEYS
-from service.logs import get_logger
-from service.store.access import ApiKey, Scope, ShareKind, ShareLink
-from service.usecases.access import Principal, new_key, new_share
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.access import Principal
+from service.usecases.games import GameRecords
+from service.usecases.keys import Keys
+from service.usecases.types import ApiKey, Scope, ShareKind, ShareLink
 
 _NAME = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 _ID = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
@@ -118,62 +117,15 @@ def create_key(records: GameRecords, principal: Principal, club_id: str, data: K
     """Make a key for a club (see the module docstring for who may make which)."""
     if not principal.operator and data.scope == "record":
         raise PermissionDeniedException(detail="Only the operator key may create record keys.")
-    if records.store.get_club(club_id) is None:
-        raise NotFound("club", club_id)
-    if data.expires_at is not None and _aware(data.expires_at) <= datetime.now(UTC):
-        raise ProjectionError(
-            "expiry_in_the_past", "A key's expiry must be in the future.", expires_at=data.expires_at.isoformat()
-        )
-    key_id, token, secret_hash = new_key()
-    expires = _aware(data.expires_at) if data.expires_at is not None else None
-    key = records.store.create_api_key(key_id, club_id, data.name, secret_hash, data.scope, expires)
-    get_logger(club_id=club_id).info("key.created", new_key_id=key_id, scope=data.scope)
+    key, token = Keys.of(records).create_key(club_id, data.name, data.scope, data.expires_at)
     return KeyCreated(
         key_id=key.key_id, club_id=club_id, name=key.name, scope=key.scope, expires_at=key.expires_at, token=token
     )
 
 
-def club_key(records: GameRecords, club_id: str, key_id: str) -> ApiKey:
-    key = records.store.get_api_key(key_id)
-    if key is None or key.club_id != club_id:
-        raise NotFound("key", key_id)
-    return key
-
-
-def check_target(records: GameRecords, club_id: str, kind: ShareKind, target_id: str) -> None:
-    """The game, league or campaign a link is made for exists in the club (404 otherwise)."""
-    if kind == "game":
-        records.game(club_id, target_id)
-    elif records.store.get_collection(kind, club_id, target_id) is None:
-        raise NotFound(kind, target_id)
-
-
 def create_share(records: GameRecords, principal: Principal, club_id: str, data: ShareIn) -> ShareCreated:
-    check_target(records, club_id, data.kind, data.target_id)
-    share_id, token, secret_hash = new_share()
-    link = records.store.create_share_link(
-        share_id,
-        club_id,
-        data.kind,
-        data.target_id,
-        data.name or f"{data.kind} {data.target_id}",
-        secret_hash,
-        principal.key_id,
-    )
-    get_logger(club_id=club_id).info("share.created", share_id=share_id, kind=data.kind, target_id=data.target_id)
+    link, token = Keys.of(records).create_share(club_id, data.kind, data.target_id, data.name, principal.key_id)
     return ShareCreated(share=share_out(link), token=token, path=f"/share/{token}")
-
-
-def club_share(records: GameRecords, club_id: str, share_id: str) -> ShareLink:
-    link = records.store.get_share_link(share_id)
-    if link is None or link.club_id != club_id:
-        raise NotFound("share link", share_id)
-    return link
-
-
-def _aware(moment: datetime) -> datetime:
-    """A time without a zone is read as UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class KeyController(Controller):
@@ -198,7 +150,7 @@ class KeyController(Controller):
 
     @get("/", sync_to_thread=True, opt=KEYS, summary="The club's keys (never their tokens)")
     def list_keys(self, club_id: FromPath[str], state: State) -> list[KeyOut]:
-        return [key_out(k) for k in state.store.list_api_keys(club_id)]
+        return [key_out(k) for k in Keys.of(state.records).keys(club_id)]
 
     @patch("/{key_id:str}", sync_to_thread=True, opt=KEYS, summary="Rename a key")
     def rename_key(
@@ -208,10 +160,7 @@ class KeyController(Controller):
         data: JSONBody[KeyRename],
         records: NamedDependency[GameRecords],
     ) -> KeyOut:
-        club_key(records, club_id, key_id)
-        renamed = records.store.rename_api_key(key_id, data.name)
-        assert renamed is not None
-        return key_out(renamed)
+        return key_out(Keys.of(records).rename_key(club_id, key_id, data.name))
 
     @post(
         "/{key_id:str}/revoke",
@@ -223,11 +172,8 @@ class KeyController(Controller):
     def revoke_key(
         self, club_id: FromPath[str], key_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> KeyOut:
-        club_key(records, club_id, key_id)
-        revoked = records.store.revoke_api_key(key_id)
-        assert revoked is not None
+        revoked = Keys.of(records).revoke_key(club_id, key_id)
         state.authenticator.settle()
-        get_logger(club_id=club_id).info("key.revoked", revoked_key_id=key_id)
         return key_out(revoked)
 
 
@@ -248,15 +194,13 @@ class ShareController(Controller):
 
     @get("/", sync_to_thread=True, summary="The club's share links (never their tokens)")
     def list_shares(self, club_id: FromPath[str], state: State) -> list[ShareOut]:
-        return [share_out(s) for s in state.store.list_share_links(club_id)]
+        return [share_out(s) for s in Keys.of(state.records).shares(club_id)]
 
     @post("/{share_id:str}/revoke", sync_to_thread=True, status_code=200, summary="Revoke a share link")
     def revoke_share(
         self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> ShareOut:
-        club_share(records, club_id, share_id)
-        revoked = records.store.revoke_share_link(share_id)
-        assert revoked is not None
+        revoked = Keys.of(records).revoke_share(club_id, share_id)
         state.authenticator.settle()
         return share_out(revoked)
 

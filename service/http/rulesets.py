@@ -19,6 +19,7 @@ from domain.registry import Rulesets
 from domain.rules_reference import RuleEntry
 from domain.ruleset import Ruleset
 from service.http.event_schemas import event_tags, ruleset_event_schema
+from service.http.links import rule_url
 from service.usecases.games import NotFound
 
 
@@ -71,11 +72,6 @@ class RulesOut(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     title: str
     rules: list[RuleOut]
-
-
-def rule_url(ruleset_name: str, rule_id: str) -> str:
-    """Where the API serves a rule's entry."""
-    return f"/rulesets/{ruleset_name}/rules/{rule_id}"
 
 
 def _kinds(ruleset: Ruleset) -> list[ResourceKindOut]:

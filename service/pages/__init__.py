@@ -1,6 +1,7 @@
 """The club's pages, served by `tablelog serve` beside the API: the page routes (`controllers`), their
 Jinja2 templates (`templates/`) and static files (`static/`). `service.app` registers `handlers()` and the
-template configuration."""
+template configuration. A page reads through the use cases (`service.usecases`), as the API does; it never
+imports the store or a controller module of `service.http`."""
 
 from __future__ import annotations
 

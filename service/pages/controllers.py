@@ -30,12 +30,13 @@ from litestar.types import Receive, Scope, Send
 
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
-from service.http.keys import ShareIn, club_share, create_share
-from service.http.projections import LiveGame
+from service.http.live import LiveGame
 from service.pages import reads
-from service.store.access import ShareKind
-from service.usecases.access import Principal, new_session
+from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.keys import Keys
+from service.usecases.replays import Replays
+from service.usecases.types import ShareKind
 
 STATIC = Path(__file__).parent / "static"
 SESSION_COOKIE = "tablelog_session"
@@ -199,11 +200,10 @@ class SignInController(Controller):
                 status_code=401,
                 context={"next": data.next, "error": "That key is not valid (or was revoked). Paste a club key: tl_…"},
             )
-        session_id, token, secret_hash = new_session()
         expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
         if principal.expires_at is not None:
             expires = min(expires, principal.expires_at)
-        state.store.create_page_session(session_id, principal.key_id, secret_hash, expires)
+        token = Keys.of(state.records).open_session(principal.key_id, expires)
         assert principal.club_id is not None
         response: Response[Any] = Redirect(path=_safe_next(data.next, principal.club_id), status_code=303)
         response.set_cookie(
@@ -223,7 +223,7 @@ class SignInController(Controller):
     def sign_out(self, request: Request[Any, Any, Any], state: State) -> Response[Any]:
         principal = state.authenticator.session(request.cookies.get(SESSION_COOKIE))
         if principal is not None and principal.session_id is not None:
-            state.store.revoke_page_session(principal.session_id)
+            Keys.of(state.records).close_session(principal.session_id)
             state.authenticator.settle()
         response: Response[Any] = Redirect(path="/sign-in", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/")
@@ -271,9 +271,7 @@ class ClubPages(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> Template:
-        context = reads.game_step(
-            records, principal, club_id, game_id, None, "public", None, state.settings.snapshot_every
-        )
+        context = reads.game_step(records, principal, club_id, game_id, None, "public", None)
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/replay", sync_to_thread=False)
@@ -301,7 +299,7 @@ class ClubPages(Controller):
         view: FromQuery[View] = "public",
         seat: FromQuery[int | None] = None,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, step, view, seat, state.settings.snapshot_every)
+        context = reads.game_step(records, principal, club_id, game_id, step, view, seat)
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live", sync_to_thread=True)
@@ -313,7 +311,7 @@ class ClubPages(Controller):
         records: NamedDependency[GameRecords],
         state: State,
     ) -> Template:
-        context = reads.live_table(records, club_id, game_id, state.settings.snapshot_every)
+        context = reads.live_table(records, club_id, game_id)
         return _page("live.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True)
@@ -368,7 +366,7 @@ class ClubPages(Controller):
         state: State,
         made: FromQuery[str | None] = None,
     ) -> Template:
-        links = state.store.list_share_links(club_id)
+        links = Keys.of(state.records).shares(club_id)
         home = reads.club_home(state.records, club_id)
         return _page("shares.html", principal, _links(club_id), shares=links, made=made, **home)
 
@@ -386,9 +384,10 @@ class ClubPages(Controller):
         kind: ShareKind = target[0]  # type: ignore[assignment]
         if kind not in ("game", "league", "campaign"):
             raise ValidationException(detail="Choose a game, league or campaign to share.")
-        made = create_share(records, principal, club_id, ShareIn(kind=kind, target_id=target[2], name=data.name))
-        url = f"{request.base_url}".rstrip("/") + made.path
-        links = state.store.list_share_links(club_id)
+        keys = Keys.of(records)
+        _, token = keys.create_share(club_id, kind, target[2], data.name, principal.key_id)
+        url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
+        links = keys.shares(club_id)
         home = reads.club_home(records, club_id)
         return _page("shares.html", principal, _links(club_id), shares=links, made=url, **home)
 
@@ -396,8 +395,7 @@ class ClubPages(Controller):
     def revoke_share(
         self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
     ) -> Redirect:
-        club_share(records, club_id, share_id)
-        records.store.revoke_share_link(share_id)
+        Keys.of(records).revoke_share(club_id, share_id)
         state.authenticator.settle()
         return Redirect(path=f"/club/{club_id}/shares", status_code=303)
 
@@ -417,16 +415,10 @@ def _live_stream(
     after: int | None,
 ) -> ServerSentEvent:
     """The live stream the API serves (public view, spectator delay), for a page's EventSource."""
-    record = records.game(club_id, game_id)
+    replays = Replays.of(records)
+    record, ruleset = replays.game(club_id, game_id)
     resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-    live = LiveGame(
-        state.live,
-        records.store,
-        records.rulesets.get(record.ruleset),
-        record.stream_id,
-        resume,
-        state.settings.snapshot_every,
-    )
+    live = LiveGame(state.live, replays, ruleset, record.stream_id, resume)
     settings = state.settings
     return ServerSentEvent(
         live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal))
@@ -466,9 +458,7 @@ class SharePages(Controller):
             return _page("league.html", principal, links, **reads.league_page(records, club_id, target, None))
         if principal.share.kind == "campaign":
             return _page("campaign.html", principal, links, **reads.campaign_page(records, club_id, target))
-        context = reads.game_step(
-            records, principal, club_id, target, None, "public", None, state.settings.snapshot_every
-        )
+        context = reads.game_step(records, principal, club_id, target, None, "public", None)
         return _page("game.html", principal, links, **context)
 
     @get("/replay", sync_to_thread=False)
@@ -486,9 +476,7 @@ class SharePages(Controller):
     ) -> Template:
         assert principal.club_id is not None
         game_id = _target(principal, "game")
-        context = reads.game_step(
-            records, principal, principal.club_id, game_id, step, "public", None, state.settings.snapshot_every
-        )
+        context = reads.game_step(records, principal, principal.club_id, game_id, step, "public", None)
         return _page("game.html", principal, _share_links(token, principal), **context)
 
     @get("/live", sync_to_thread=True)
@@ -500,9 +488,7 @@ class SharePages(Controller):
         state: State,
     ) -> Template:
         assert principal.club_id is not None
-        context = reads.live_table(
-            records, principal.club_id, _target(principal, "game"), state.settings.snapshot_every
-        )
+        context = reads.live_table(records, principal.club_id, _target(principal, "game"))
         return _page("live.html", principal, _share_links(token, principal), **context)
 
     @get("/live/events", sync_to_thread=True)
@@ -529,5 +515,5 @@ class PagesCsrf(CSRFMiddleware):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self.config.secret:
-            self.config.secret = scope["litestar_app"].state.store.server_secret("pages_csrf")
+            self.config.secret = Keys.of(scope["litestar_app"].state.records).server_secret("pages_csrf")
         await super().__call__(scope, receive, send)

@@ -17,23 +17,17 @@ from markupsafe import Markup
 from domain import rules_reference
 from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
-from projections.campaigns import Campaign, campaign_status
+from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
-from projections.standings import standings
-from service.http.guards import spectator_horizon, spectators_horizon
-from service.http.projections import (
-    _campaign,
-    _events,
-    _league,
-    campaign_games,
-    league_games,
-    replay_snapshots,
-)
-from service.http.rulesets import rule_url
+from service.http.links import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
-from service.store.base import GameFilter, GameRecord, SpectatorDelay, StreamId
 from service.usecases.access import Principal
+from service.usecases.clubs import Clubs
+from service.usecases.collections import ClubCollections
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.replays import Replays
+from service.usecases.spectators import Spectators
+from service.usecases.types import GameFilter, GameRecord, SpectatorDelay, StreamId
 
 WINDOW = 12
 """Steps of narration shown on each side of the current one (a long game's list stays short)."""
@@ -124,8 +118,8 @@ class StreamEvents(Sequence[Any]):
     step page reads the set-up and the events after the snapshot it seeks from, not the whole record
     (a correction that refolds from the start asks for the rest, and gets it)."""
 
-    def __init__(self, records: GameRecords, ruleset: Ruleset, game_id: StreamId, length: int, read_from: int) -> None:
-        self._store, self._decoder, self._game_id, self._length = records.store, decoder(ruleset), game_id, length
+    def __init__(self, replays: Replays, ruleset: Ruleset, game_id: StreamId, length: int, read_from: int) -> None:
+        self._replays, self._decoder, self._game_id, self._length = replays, decoder(ruleset), game_id, length
         self._read: dict[int, Any] = {}
         self._load(1, 1)
         self._load(max(1, read_from), length)
@@ -135,9 +129,9 @@ class StreamEvents(Sequence[Any]):
         missing = [v for v in range(first, last + 1) if v not in self._read]
         if not missing:
             return
-        rows = self._store.read_stream(self._game_id, after_version=missing[0] - 1, limit=missing[-1] - missing[0] + 1)
-        for row in rows:
-            self._read[row.version] = self._decoder.decode(row.data)
+        rows = self._replays.read_from(self._game_id, missing[0] - 1, missing[-1] - missing[0] + 1)
+        for version, data in rows:
+            self._read[version] = self._decoder.decode(data)
 
     def __len__(self) -> int:
         return self._length
@@ -186,15 +180,14 @@ def game_step(
     step: int | None,
     view: str,
     seat: int | None,
-    snapshot_every: int,
 ) -> dict[str, Any]:
     """The replay viewer at `step` (the last one the principal may see when None)."""
-    record = records.game(club_id, game_id)
-    ruleset = records.rulesets.get(record.ruleset)
-    horizon = spectator_horizon(records.store, principal, record.stream_id)
+    replays = Replays.of(records)
+    record, ruleset = replays.game(club_id, game_id)
+    horizon = replays.horizon(principal, record.stream_id)
     # The narration is the viewer's too (G-2): a seat's replay names its own draws, the public's none.
     viewer = viewer_of(principal, view, seat, len(record.player_ids))
-    indexed = told_up_to(records, ruleset, record.stream_id, horizon, viewer)
+    indexed = told_up_to(replays, ruleset, record.stream_id, horizon, viewer)
     told = indexed.replay
     last = len(told.steps)
     at = last if step is None else step
@@ -203,8 +196,8 @@ def game_step(
     # Seek from the latest snapshot before the step (view_at folds to the step before it, then applies
     # the step): only the events after it are read.
     stream = record.stream_id
-    snaps = [s for s in replay_snapshots(records.store, ruleset, stream, at, snapshot_every) if s.version < at][-1:]
-    events = StreamEvents(records, ruleset, stream, at, snaps[0].version if snaps else 1)
+    snaps = [s for s in replays.snapshots(ruleset, stream, at) if s.version < at][-1:]
+    events = StreamEvents(replays, ruleset, stream, at, snaps[0].version if snaps else 1)
     shown = view_at(ruleset, events, at, viewer, snaps)
     current = told.steps[at - 1]
     return {
@@ -234,18 +227,18 @@ _TOLD: OrderedDict[tuple[str, str, str, int, Viewer], Told] = OrderedDict()
 _TOLD_LOCK = threading.Lock()
 
 
-def told_up_to(records: GameRecords, ruleset: Ruleset, game_id: StreamId, horizon: int | None, viewer: Viewer) -> Told:
+def told_up_to(replays: Replays, ruleset: Ruleset, game_id: StreamId, horizon: int | None, viewer: Viewer) -> Told:
     """The game narrated for `viewer` up to `horizon` (all of it when None). A record only grows, so the
     narration of its first N events never changes: it is remembered per game, length and viewer (a step
     page then folds only from the nearest snapshot, as the API's does)."""
-    length = records.store.stream_version(game_id) if horizon is None else horizon
+    length = replays.length(game_id) if horizon is None else horizon
     key = (game_id, ruleset.name, ruleset.version, length, viewer)
     with _TOLD_LOCK:
         told = _TOLD.get(key)
         if told is not None:
             _TOLD.move_to_end(key)
             return told
-    told = Told.of(replay(ruleset, _events(records.store, ruleset, game_id, up_to=length), viewer))
+    told = Told.of(replay(ruleset, replays.events(ruleset, game_id, up_to=length), viewer))
     with _TOLD_LOCK:
         _TOLD[key] = told
         while len(_TOLD) > 64:
@@ -266,18 +259,18 @@ def drawn(ruleset: Ruleset, view: Any, changed: Sequence[tuple[str, ...]]) -> Ma
     return state_html(view, changed)
 
 
-def live_table(records: GameRecords, club_id: str, game_id: str, snapshot_every: int) -> dict[str, Any]:
+def live_table(records: GameRecords, club_id: str, game_id: str) -> dict[str, Any]:
     """The live page as it opens: the public view at the last step spectators may see (the stream that
     follows holds steps back the same way)."""
-    record = records.game(club_id, game_id)
-    ruleset = records.rulesets.get(record.ruleset)
+    replays = Replays.of(records)
+    record, ruleset = replays.game(club_id, game_id)
     stream = record.stream_id
-    delay = records.store.spectator_delay(stream)
-    horizon = spectators_horizon(records.store, stream)
-    events = _events(records.store, ruleset, stream, up_to=horizon)
+    delay = Spectators.of(records).delay(stream)
+    horizon = replays.public_horizon(stream)
+    events = replays.events(ruleset, stream, up_to=horizon)
     told = replay(ruleset, events, Viewer.public())
     at = len(told.steps)
-    snaps = replay_snapshots(records.store, ruleset, stream, at, snapshot_every)
+    snaps = replays.snapshots(ruleset, stream, at)
     shown = view_at(ruleset, events, at, Viewer.public(), snaps)
     return {
         "game": record,
@@ -303,31 +296,26 @@ def delay_text(delay: SpectatorDelay) -> str:
 
 
 def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
-    store = records.store
-    club = store.get_club(club_id)
-    if club is None:
-        raise NotFound("club", club_id)
-    recent = store.list_games(club_id, GameFilter(limit=30))
+    clubs, collections = Clubs.of(records), ClubCollections.of(records)
+    club = clubs.club(club_id)
+    recent = clubs.games(club_id, GameFilter(limit=30))
     recent.sort(key=lambda g: g.created_at, reverse=True)
     return {
         "club": club,
         "live": [g for g in recent if not g.finished],
         "finished": [g for g in recent if g.finished],
-        "leagues": [c.collection_id for c in store.list_collections("league", club_id)],
-        "campaigns": [c.collection_id for c in store.list_collections("campaign", club_id)],
-        "players": store.list_players(club_id),
-        "names": _player_names(records, club_id),
+        "leagues": collections.ids("league", club_id),
+        "campaigns": collections.ids("campaign", club_id),
+        "players": clubs.players(club_id),
+        "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
     }
 
 
-def _player_names(records: GameRecords, club_id: str) -> dict[str, str]:
-    return {p.player_id: p.name for p in records.store.list_players(club_id)}
-
-
 def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date | None) -> dict[str, Any]:
-    league, game_ids = _league(records, club_id, league_id)
-    table = standings(league, league_games(game_ids, records.store.game_summaries(club_id, game_ids)), as_of)
+    collections = ClubCollections.of(records)
+    league, _ = collections.league(club_id, league_id)
+    table = collections.standings(club_id, league_id, as_of)
     why = {(s.upper, s.lower): s.text for s in table.separations}
     explained = [
         (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
@@ -364,11 +352,7 @@ def rule_hint(ruleset: Ruleset, rule_id: str) -> RuleHint:
 
 
 def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[str, Any]:
-    campaign, game_ids = _campaign(records, club_id, campaign_id)
-    ruleset = records.rulesets.get(campaign.ruleset)
-    summaries = records.store.game_summaries(club_id, game_ids)
-    games = campaign_games(records, club_id, game_ids, summaries)
-    status = campaign_status(ruleset, campaign, games)
+    campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id)
     unit = games[0].result.score_unit if games else ""
     names = _names(records, club_id, campaign, status.status.totals)
     counted = [(s.game_id, s.status) for s in status.steps if s.counted]
@@ -388,19 +372,17 @@ def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[
 
 def _names(records: GameRecords, club_id: str, campaign: Campaign, totals: dict[str, int]) -> dict[str, str]:
     """Label -> the name people read (a team's label joins its players' ids with "+")."""
-    known = {p.player_id: p.name for p in records.store.get_players(club_id, campaign.players)}
+    known = Clubs.of(records).names(club_id, campaign.players)
     labels = list(totals) or list(campaign.players)
     return {label: " & ".join(known.get(part, part) for part in label.split("+")) for label in labels}
 
 
 def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str, Any]:
-    store = records.store
-    found = store.get_players(club_id, [player_id])
-    if not found:
-        raise NotFound("player", player_id)
-    games = store.list_games(club_id, GameFilter(player_id=player_id, limit=200))
+    clubs, collections = Clubs.of(records), ClubCollections.of(records)
+    player = clubs.player(club_id, player_id)
+    games = clubs.games(club_id, GameFilter(player_id=player_id, limit=200))
     games.sort(key=lambda g: g.created_at, reverse=True)
-    summaries = store.game_summaries(club_id, [g.game_id for g in games])
+    summaries = collections.summaries(club_id, [g.game_id for g in games])
     results = []
     for game in games:
         summary = summaries.get(game.game_id)
@@ -408,16 +390,12 @@ def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str,
         if summary is not None and summary.outcome.finished:
             line = _result_line(summary.players, summary.outcome.result, player_id)
         results.append((game, line))
-    leagues = []
-    for collection in store.list_collections("league", club_id):
-        members = msgspec.json.decode(collection.definition, type=dict).get("members", [])
-        if player_id in members:
-            leagues.append(collection.collection_id)
+    leagues = [league.league_id for league, _ in collections.leagues(club_id) if player_id in league.members]
     return {
-        "player": found[0],
+        "player": player,
         "results": results,
         "leagues": leagues,
-        "names": _player_names(records, club_id),
+        "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
     }
 

@@ -34,9 +34,11 @@ from service.http.event_schemas import ruleset_event_schema
 from service.http.games import AppendIn, AppendOut
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
-from service.store.base import GameRecord, Recorder, VersionConflict
 from service.usecases.access import Principal
+from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
+from service.usecases.replays import Replays
+from service.usecases.types import GameRecord, Recorder, VersionConflict
 
 LOOK_AHEAD_TABLES = 24
 """States described ahead of the current one (breadth first): enough for a turn or two of taps while
@@ -160,7 +162,7 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any) -> list[T
 def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choices:
     ruleset = folded.ruleset
     names = {p.seat: p.name for p in folded.setup.players}
-    told = reads.told_up_to(records, ruleset, record.stream_id, folded.version, Viewer.full()).replay
+    told = reads.told_up_to(Replays.of(records), ruleset, record.stream_id, folded.version, Viewer.full()).replay
     view = ruleset.view(folded.state, Viewer.full())
     return Choices(
         game_id=record.game_id,
@@ -226,7 +228,7 @@ def option_values(ruleset: Ruleset, form: Mapping[str, str]) -> dict[str, Any]:
 
 def resource_choices(records: GameRecords, club_id: str, ruleset: Ruleset) -> dict[str, list[str]]:
     """Per kind of resource: the club's imported ones, then the ones the project ships."""
-    club = [r for r in records.store.list_resources(club_id) if r.ruleset == ruleset.name]
+    club = [r for r in Clubs.of(records).resources(club_id) if r.ruleset == ruleset.name]
     out: dict[str, list[str]] = {}
     for kind, reader in ruleset.resource_kinds.items():
         ids = sorted({r.resource_id for r in club if r.kind == kind}) + sorted(reader.builtin())
@@ -277,7 +279,7 @@ def _form_page(
         "principal": principal,
         "rulesets": records.rulesets,
         "ruleset": ruleset,
-        "players": records.store.list_players(club_id),
+        "players": Clubs.of(records).players(club_id),
         "seats": range(MAX_SEATS),
         "options": option_fields(ruleset) if ruleset else [],
         "resources": resource_choices(records, club_id, ruleset) if ruleset else {},

@@ -13,9 +13,11 @@ import msgspec
 from domain.registry import UnknownRuleset
 from projections.campaigns import Campaign
 from projections.standings import League, Removal
+from projections.tournaments import TournamentCreated
 from service.limits import CLUB_ID_PATTERN, check_id
 from service.store.base import AlreadyExists, CollectionKind, GameFilter, NewEvent, Recorder, StreamId
 from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
+from service.usecases.tournaments import stream_id
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
 
@@ -184,8 +186,6 @@ def _check_references(document: ClubExport) -> None:
                 f"Resource {resource.resource_id!r}: version {resource.version} where {seen[key]} was due "
                 "(versions come 1, 2, ... in order)."
             )
-    from service.http.competitions import TournamentCreated
-
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
     # Each id once, so that no write after the first one meets a taken id (a failed import writes nothing).
     for what, ids in (
@@ -215,6 +215,4 @@ def _check_references(document: ClubExport) -> None:
 
 
 def _tournament_stream(club_id: str, tournament_id: str) -> StreamId:
-    from service.http.competitions import stream_id
-
     return stream_id(club_id, tournament_id)

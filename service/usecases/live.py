@@ -29,9 +29,9 @@ import msgspec
 from domain.record import Folded, decoder
 from domain.ruleset import Ruleset, Viewer
 from projections.replay import Snapshot, Step, opening, seek, tell
-from service.http.guards import released
 from service.notify import Hub
-from service.store.base import SpectatorDelay, Store, StreamId
+from service.store.base import SpectatorDelay, StreamId
+from service.usecases.spectators import DelayedStreams, released
 
 KEPT = 1000
 """Encoded public states kept per game (the latest steps): a spectator resuming further back is caught up
@@ -84,7 +84,7 @@ class Follower:
     """One game followed for every stream of this process that watches it."""
 
     def __init__(
-        self, store: Store, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots, poll_seconds: float
+        self, store: DelayedStreams, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots, poll_seconds: float
     ) -> None:
         self.store = store
         self.ruleset = ruleset
@@ -246,7 +246,7 @@ class Live:
         self.poll_seconds = poll_seconds
         self._followers: dict[str, tuple[Follower, Callable[[], None], Callable[[], None]]] = {}
 
-    def join(self, store: Store, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots) -> Follower:
+    def join(self, store: DelayedStreams, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots) -> Follower:
         """The game's follower (made for the first stream), counting one more stream."""
         known = self._followers.get(game_id)
         if known is None:

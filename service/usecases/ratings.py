@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Protocol
 
 from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate
-from service.store.base import GameSummary, RatingRows, ReadModels, ResultChange, StreamId
+from service.store.base import ClubRecords, GameSummary, RatingRows, ReadModels, ResultChange, StreamId
+from service.usecases.games import GameRecords, NotFound
 
 Key = tuple[str, str]
 """(club id, ruleset)."""
@@ -127,3 +129,34 @@ def _rows(
         ratings=tuple(now[p] for p in sorted(moved) if p in now),
         history=tuple(numbered),
     )
+
+
+class RatingsStore(ReadModels, ClubRecords, Protocol):
+    """What the club's ratings read: the ratings the projector keeps, and the players' names."""
+
+
+class ClubRatings:
+    """The club's ratings for a game, as the API reads them: best first, and a player's history."""
+
+    def __init__(self, store: RatingsStore) -> None:
+        self.store = store
+
+    @classmethod
+    def of(cls, records: GameRecords) -> ClubRatings:
+        return cls(records.store)
+
+    def table(self, club_id: str, ruleset: str) -> list[tuple[PlayerRating, str]]:
+        """Each rated player's rating and name, best first (equal ratings by name)."""
+        ratings = self.store.player_ratings(club_id, ruleset)
+        names = {p.player_id: p.name for p in self.store.get_players(club_id, list(ratings))}
+        ordered = sorted(ratings.values(), key=lambda r: (-r.skill.rating, names.get(r.player_id, r.player_id)))
+        return [(r, names.get(r.player_id, r.player_id)) for r in ordered]
+
+    def player_name(self, club_id: str, player_id: str) -> str:
+        found = self.store.get_players(club_id, [player_id])
+        if not found:
+            raise NotFound("player", player_id)
+        return found[0].name
+
+    def history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
+        return self.store.rating_history(club_id, ruleset, player_id)

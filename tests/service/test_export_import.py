@@ -16,7 +16,6 @@ import psycopg
 import pytest
 
 from projections.standings import League, Scoring, standings
-from service.http.projections import league_games
 from service.projector import Games, rebuild
 from service.store import open_store
 from service.store.base import (
@@ -30,6 +29,7 @@ from service.store.base import (
     chained,
     game_stream,
 )
+from service.usecases.collections import league_games
 from service.usecases.games import BadEvent, GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS

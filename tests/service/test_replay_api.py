@@ -1,6 +1,6 @@
 """The replay API on both backends: steps and chapters, the state at every step in every view equal to a
 plain fold of the first N events, seeking from stored snapshots equal to seeking without, and
-snapshots of an old ruleset version rebuilt on demand."""
+snapshots of an old ruleset version or format passed over by a read that never writes them."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from domain.ruleset import Viewer
 from projections.diff import diff
 from projections.replay import decode_snapshot, encode_snapshot, replay, snapshot, view_at
 from service.store.base import SnapshotRow, Store, game_stream
+from service.usecases.replays import good_snapshots
 from testkit import tally
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import as_json, projection_api, roll, wait_for_projector
@@ -102,7 +103,7 @@ def test_the_state_at_every_step_in_every_view_equals_a_plain_fold_of_the_first_
             assert body == as_json(view_at(tally.RULESET, events, step, viewer))
 
 
-def test_a_snapshot_made_under_an_old_ruleset_version_is_rebuilt_on_demand(api: Api) -> None:
+def test_a_snapshot_made_under_an_old_ruleset_version_is_passed_over_and_the_read_writes_nothing(api: Api) -> None:
     token, game_id, position = corrected_game(api)
     wait_for_projector(api, position)
     store: Store = api.client.app.state.store
@@ -117,10 +118,9 @@ def test_a_snapshot_made_under_an_old_ruleset_version_is_rebuilt_on_demand(api: 
     response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"}, headers=api.auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
-    rebuilt = store.snapshots(game_stream("c1", game_id))
-    assert [(s.version, s.ruleset_version) for s in rebuilt] == [
-        (v, tally.RULESET.version) for v in range(EVERY, len(events) + 1, EVERY)
-    ]
+    # The snapshots are the projector's (issue 24): a GET folds past the stale one and leaves it as it was.
+    kept = store.snapshots(game_stream("c1", game_id))
+    assert [(s.version, s.ruleset_version) for s in kept] == [(9, "0.9.0")]
 
 
 def test_a_step_past_the_end_is_a_404_and_a_seat_view_needs_its_seat(api: Api) -> None:
@@ -140,7 +140,7 @@ def test_a_step_past_the_end_is_a_404_and_a_seat_view_needs_its_seat(api: Api) -
     assert forbidden.status_code == 403
 
 
-def test_a_snapshot_stored_in_an_older_format_is_rebuilt_on_demand(api: Api) -> None:
+def test_a_snapshot_stored_in_an_older_format_is_passed_over_and_the_read_writes_nothing(api: Api) -> None:
     token, game_id, position = corrected_game(api)
     wait_for_projector(api, position)
     store: Store = api.client.app.state.store
@@ -153,7 +153,8 @@ def test_a_snapshot_stored_in_an_older_format_is_rebuilt_on_demand(api: Api) -> 
     response = api.client.get(f"/clubs/c1/games/{game_id}/replay/10", params={"view": "full"}, headers=api.auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["view"] == as_json(tally.RULESET.view(fold(tally.RULESET, events[:10]).state, Viewer.full()))
-    assert all(decode_snapshot(s.data).version == s.version for s in store.snapshots(game_stream("c1", game_id)))
+    kept = store.snapshots(game_stream("c1", game_id))
+    assert [(s.version, s.data) for s in kept] == [(EVERY, b"\x93\x01\x02\x03")]
 
 
 def test_the_replay_is_narrated_for_the_view_asked_and_a_spectate_key_reads_the_public_one(api: Api) -> None:
@@ -177,3 +178,17 @@ def test_the_replay_is_narrated_for_the_view_asked_and_a_spectate_key_reads_the_
     assert refused.status_code == 403
     beyond = api.client.get(url, params={"view": "seat", "seat": 7}, headers=api.auth(token))
     assert beyond.status_code == 422 and beyond.json()["type"] == "/problems/no-such-seat"
+
+
+def test_a_replay_seeks_only_from_snapshots_of_the_ruleset_version_in_todays_format(api: Api) -> None:
+    token, game_id, position = corrected_game(api)
+    del token
+    wait_for_projector(api, position)
+    store: Store = api.client.app.state.store
+    good = store.snapshots(game_stream("c1", game_id))
+    assert good and all(row.ruleset_version == tally.RULESET.version for row in good)
+    stale = msgspec.structs.replace(good[0], ruleset_version="0.9.0")
+    garbled = msgspec.structs.replace(good[-1], data=b"\x93\x01\x02\x03")
+    found = good_snapshots(tally.RULESET, [stale, *good, garbled])
+    assert [s.version for s in found] == [row.version for row in good]
+    assert found == [decode_snapshot(row.data) for row in good]

@@ -1,0 +1,74 @@
+"""A spectator's live stream of a game as server-sent events, for the API's `/live` and the pages' (the
+steps come from the process's follower of the game, `service.usecases.live`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import anyio
+from litestar.response.sse import ServerSentEventMessage
+
+from domain.ruleset import Ruleset, Viewer
+from service.logs import get_logger
+from service.usecases.access import Watch
+from service.usecases.live import Live
+from service.usecases.replays import Replays
+from service.usecases.types import StreamId
+
+
+class LiveGame:
+    """One spectator's stream of a game: the steps its process's follower of the game told
+    (`service.usecases.live`), from where the spectator is, released once the spectator delay allows."""
+
+    def __init__(self, live: Live, replays: Replays, ruleset: Ruleset, game_id: StreamId, sent: int) -> None:
+        self.live = live
+        self.replays = replays
+        self.ruleset = ruleset
+        self.game_id = game_id
+        self.sent = sent
+        self.viewer = Viewer.public()
+
+    async def messages(
+        self, poll_seconds: float, keepalive_seconds: float, still_valid: Watch
+    ) -> AsyncIterator[ServerSentEventMessage]:
+        """The stream: steps as they may be sent, a comment now and then to keep the line open. It ends
+        once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
+        the browser's reconnection is then refused."""
+        follower = self.replays.follow(self.live, self.ruleset, self.game_id)
+        teller = follower.teller(self.viewer)
+        ended = "closed by the spectator"
+        try:
+            quiet_since = checked_at = time.monotonic()
+            yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
+            if not await anyio.to_thread.run_sync(still_valid):
+                ended = "revoked"
+                yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                return
+            while True:
+                # Nothing to read while no revocation was heard; else (or not listening) a look now and then.
+                if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
+                    checked_at = time.monotonic()
+                    if not await anyio.to_thread.run_sync(still_valid):
+                        ended = "revoked"
+                        yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                        return
+                await follower.pump()
+                told = min(follower.released, len(teller.steps))
+                if self.sent < told:
+                    for version, data in await follower.messages(self.viewer, self.sent, told):
+                        yield ServerSentEventMessage(id=version, event="step", data=data)
+                    self.sent = told
+                    quiet_since = time.monotonic()
+                    continue
+                if time.monotonic() - quiet_since > keepalive_seconds:
+                    quiet_since = time.monotonic()
+                    yield ServerSentEventMessage(comment="keep-alive")
+                wait = keepalive_seconds - (time.monotonic() - quiet_since)
+                await follower.wait(self, wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
+        except Exception as error:
+            ended = f"failed: {type(error).__name__}: {error}"
+            raise
+        finally:
+            self.live.leave(follower, self)
+            get_logger().info("live.ended", why=ended, sent=self.sent)

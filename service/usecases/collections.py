@@ -1,0 +1,277 @@
+"""A club's collections of games: leagues (a table of points, tie-breaks and explanations) and campaigns
+(a series of games with the same players towards the ruleset's target), one use case for both.
+
+Both are a definition and the games assigned to it in order, less those taken out (and not put back),
+folded by a pure projection (`projections.standings`, `projections.campaigns`) over the game summaries
+the projector keeps: they follow a correction as soon as the projector has applied it (`/ready` shows
+the lag). What differs between the two is said once, in `KINDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
+from typing import Literal, Protocol
+
+import msgspec
+
+from domain.record import GameStarted
+from domain.ruleset import Result, Ruleset, Setup
+from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
+from projections.contract import check_player_count, score_scale
+from projections.errors import ProjectionError
+from projections.standings import League, LeagueGame, Removal, Standings, check_league, standings
+from service.store.base import (
+    ClubRecords,
+    CollectionKind,
+    Collections,
+    EventRecorder,
+    GameRecord,
+    GameSummary,
+    Outcome,
+    ReadModels,
+    Recorder,
+)
+from service.usecases.games import GameRecords, NotFound
+
+Definition = League | Campaign
+Action = Literal["removed", "restored"]
+
+
+class CollectionStore(Collections, ReadModels, ClubRecords, EventRecorder, Protocol):
+    """What a collection reads: its rows, the games' summaries, the members' names, a game's set-up."""
+
+
+class Kind(msgspec.Struct, frozen=True):
+    """What a league and a campaign do differently: the definition's type and id, who plays in it, how
+    it is checked when created, and what a game must be to join it."""
+
+    type: type[League] | type[Campaign]
+    ident: Callable[[Definition], str]
+    players: Callable[[Definition], tuple[str, ...]]
+
+
+KINDS: dict[CollectionKind, Kind] = {
+    "league": Kind(League, lambda d: d.league_id, lambda d: d.members),  # type: ignore[union-attr]
+    "campaign": Kind(Campaign, lambda d: d.campaign_id, lambda d: d.players),  # type: ignore[union-attr]
+}
+
+
+def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> list[LeagueGame]:
+    """A league's games as the standings read them (games the projector has not reached yet are left
+    out until it does)."""
+    return [
+        LeagueGame(
+            game_id=s.game_id,
+            finished_at=s.outcome.finished_at or s.started_at,
+            players=s.players,
+            result=s.outcome.result,
+        )
+        for s in (summaries[g] for g in game_ids if g in summaries)
+    ]
+
+
+def with_outcome(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
+    """The summaries with one game's outcome replaced (to compute a table as it was)."""
+    if game_id not in summaries:
+        return summaries
+    return summaries | {game_id: msgspec.structs.replace(summaries[game_id], outcome=outcome)}
+
+
+class ClubCollections:
+    """The league and campaign use cases, over the club's games (`games`) and the store's parts."""
+
+    def __init__(self, games: GameRecords, store: CollectionStore) -> None:
+        self.games = games
+        self.store = store
+
+    @classmethod
+    def of(cls, records: GameRecords) -> ClubCollections:
+        return cls(records, records.store)
+
+    # -- definitions ------------------------------------------------------------------------------------
+    def _found(self, kind: CollectionKind, club_id: str, collection_id: str) -> tuple[Definition, tuple[str, ...]]:
+        found = self.store.get_collection(kind, club_id, collection_id)
+        if found is None:
+            raise NotFound(kind, collection_id)
+        return msgspec.json.decode(found.definition, type=KINDS[kind].type), found.game_ids
+
+    def league(self, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:
+        league, game_ids = self._found("league", club_id, league_id)
+        assert isinstance(league, League)
+        return league, game_ids
+
+    def campaign(self, club_id: str, campaign_id: str) -> tuple[Campaign, tuple[str, ...]]:
+        campaign, game_ids = self._found("campaign", club_id, campaign_id)
+        assert isinstance(campaign, Campaign)
+        return campaign, game_ids
+
+    def listed(self, kind: CollectionKind, club_id: str) -> list[tuple[Definition, tuple[str, ...]]]:
+        """The club's leagues or campaigns, with their games."""
+        return [
+            (msgspec.json.decode(c.definition, type=KINDS[kind].type), c.game_ids)
+            for c in self.store.list_collections(kind, club_id)
+        ]
+
+    def leagues(self, club_id: str) -> list[tuple[League, tuple[str, ...]]]:
+        return [(league, ids) for league, ids in self.listed("league", club_id) if isinstance(league, League)]
+
+    def campaigns(self, club_id: str) -> list[tuple[Campaign, tuple[str, ...]]]:
+        return [(c, ids) for c, ids in self.listed("campaign", club_id) if isinstance(c, Campaign)]
+
+    def ids(self, kind: CollectionKind, club_id: str) -> list[str]:
+        return [c.collection_id for c in self.store.list_collections(kind, club_id)]
+
+    def exists(self, kind: CollectionKind, club_id: str, collection_id: str) -> bool:
+        return self.store.get_collection(kind, club_id, collection_id) is not None
+
+    def create(self, club_id: str, definition: Definition) -> Definition:
+        """Store a league or campaign once it is checked: a league that can be ranked, a campaign of as
+        many players as its game takes; either of the club's players, each listed once."""
+        kind: CollectionKind = "league" if isinstance(definition, League) else "campaign"
+        ruleset = self.games.rulesets.get(definition.ruleset)
+        players = KINDS[kind].players(definition)
+        if isinstance(definition, League):
+            check_league(definition)
+        else:
+            check_player_count(ruleset, len(players))
+        known = {p.player_id for p in self.store.get_players(club_id, players)}
+        unknown = [m for m in players if m not in known]
+        if isinstance(definition, League) and unknown:
+            raise ProjectionError("unknown_member", "Every member must be one of the club's players.", unknown=unknown)
+        if isinstance(definition, Campaign) and (unknown or not players or len(set(players)) != len(players)):
+            raise ProjectionError(
+                "bad_players", "A campaign's players are club players, each listed once.", unknown=unknown
+            )
+        self.store.create_collection(kind, club_id, KINDS[kind].ident(definition), msgspec.json.encode(definition))
+        return definition
+
+    # -- games ----------------------------------------------------------------------------------------
+    def assign(self, kind: CollectionKind, club_id: str, collection_id: str, game_id: str) -> tuple[str, ...]:
+        """Add a game of the collection's ruleset: to a league a finished one, to a campaign the next one
+        its series rules allow (refused now rather than when the status is read). Its games after."""
+        definition, assigned = self._found(kind, club_id, collection_id)
+        record = self._of_ruleset(club_id, definition.ruleset, game_id)
+        if isinstance(definition, League) and not record.finished:
+            raise ProjectionError(
+                "game_not_finished",
+                f"Game {game_id} is not finished: only finished games are assigned to a league.",
+                game_id=game_id,
+            )
+        if isinstance(definition, Campaign):
+            counted, _ = self.counted(kind, club_id, collection_id, assigned)
+            both = [*counted, game_id]
+            *earlier, game = self.campaign_games(club_id, both, self.store.game_summaries(club_id, both))
+            admit(self.games.rulesets.get(definition.ruleset), definition, earlier, game)
+        self.store.add_collection_game(kind, club_id, collection_id, game_id)
+        return self._found(kind, club_id, collection_id)[1]
+
+    def _of_ruleset(self, club_id: str, ruleset: str, game_id: str) -> GameRecord:
+        """A club's game that may join a league or campaign of `ruleset`."""
+        record = self.games.game(club_id, game_id)
+        if record.ruleset != ruleset:
+            raise ProjectionError(
+                "wrong_ruleset",
+                f"Game {game_id} is of {record.ruleset}, not {ruleset}.",
+                game_id=game_id,
+                ruleset=record.ruleset,
+                expected=ruleset,
+            )
+        return record
+
+    def counted(
+        self, kind: CollectionKind, club_id: str, collection_id: str, game_ids: Sequence[str]
+    ) -> tuple[tuple[str, ...], tuple[Removal, ...]]:
+        """A collection's games less those taken out (and not put back), and that history."""
+        history = tuple(self.store.removals(kind, club_id, collection_id))
+        out: set[str] = set()
+        for removal in history:
+            (out.add if removal.action == "removed" else out.discard)(removal.game_id)
+        return tuple(g for g in game_ids if g not in out), history
+
+    def change(
+        self, recorder: Recorder, kind: CollectionKind, collection_id: str, game_id: str, action: Action, reason: str
+    ) -> tuple[tuple[Removal, ...], tuple[str, ...]]:
+        """Take a game out of a league or campaign (`removed`) or put it back (`restored`), recorded with
+        the key and the reason; the history after it, and the games counted."""
+        club_id = recorder.club_id
+        found = self.store.get_collection(kind, club_id, collection_id)
+        if found is None:
+            raise NotFound(kind, collection_id)
+        if game_id not in found.game_ids:
+            raise NotFound(f"game of this {kind}", game_id)
+        counted, _ = self.counted(kind, club_id, collection_id, found.game_ids)
+        if (game_id in counted) != (action == "removed"):
+            state = "counted" if game_id in counted else "taken out"
+            raise ProjectionError(
+                f"already_{'restored' if game_id in counted else 'removed'}",
+                f"Game {game_id} is already {state} in this {kind}.",
+                game_id=game_id,
+            )
+        removal = Removal(
+            game_id=game_id, action=action, reason=reason, key_id=recorder.key_id, recorded_at=datetime.now(UTC)
+        )
+        self.store.record_removal(kind, club_id, collection_id, removal)
+        counted, history = self.counted(kind, club_id, collection_id, found.game_ids)
+        return history, counted
+
+    def summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]:
+        return self.store.game_summaries(club_id, game_ids)
+
+    def names(self, club_id: str, player_ids: Sequence[str]) -> dict[str, str]:
+        return {p.player_id: p.name for p in self.store.get_players(club_id, player_ids)}
+
+    # -- leagues ------------------------------------------------------------------------------------------
+    def league_table(
+        self, club_id: str, league: League, games: Sequence[LeagueGame], as_of: date | None = None
+    ) -> Standings:
+        """The standings in the league's own points (the ruleset's score scale), with the members' names."""
+        scale = score_scale(self.games.rulesets.get(league.ruleset))
+        return standings(league, games, as_of, scale=scale, names=self.names(club_id, league.members))
+
+    def standings(
+        self, club_id: str, league_id: str, as_of: date | None = None, outcome: tuple[str, Outcome] | None = None
+    ) -> Standings:
+        """The league table as of a date, with its removals (`outcome`: one game's outcome as it was)."""
+        league, assigned = self.league(club_id, league_id)
+        game_ids, removals = self.counted("league", club_id, league_id, assigned)
+        summaries = self.summaries(club_id, game_ids)
+        if outcome is not None:
+            summaries = with_outcome(summaries, *outcome)
+        table = self.league_table(club_id, league, league_games(game_ids, summaries), as_of)
+        return msgspec.structs.replace(table, removals=removals)
+
+    # -- campaigns ----------------------------------------------------------------------------------------
+    def campaign_games(
+        self, club_id: str, game_ids: Sequence[str], summaries: dict[str, GameSummary]
+    ) -> list[CampaignGame]:
+        """A campaign's games in order, with their set-ups (a game the projector has not reached yet reads
+        as unfinished: the campaign waits for it)."""
+        unplayed = Result(finished=False, score_unit="", players=())
+        return [
+            CampaignGame(
+                game_id=g,
+                setup=self._setup(club_id, g),
+                result=summaries[g].outcome.result if g in summaries else unplayed,
+            )
+            for g in game_ids
+        ]
+
+    def _setup(self, club_id: str, game_id: str) -> Setup:
+        first = self.store.read_stream(self.games.stream(club_id, game_id), limit=1)
+        return msgspec.json.decode(first[0].data, type=GameStarted).setup
+
+    def status(
+        self, club_id: str, campaign_id: str, outcome: tuple[str, Outcome] | None = None
+    ) -> tuple[Campaign, Ruleset, list[CampaignGame], CampaignStatus]:
+        """The campaign's status after every counted game, with its removals (`outcome`: one game's
+        outcome as it was); its definition, ruleset and games too."""
+        campaign, assigned = self.campaign(club_id, campaign_id)
+        game_ids, removals = self.counted("campaign", club_id, campaign_id, assigned)
+        ruleset = self.games.rulesets.get(campaign.ruleset)
+        summaries = self.summaries(club_id, game_ids)
+        if outcome is not None:
+            summaries = with_outcome(summaries, *outcome)
+        games = self.campaign_games(club_id, game_ids, summaries)
+        status = msgspec.structs.replace(campaign_status(ruleset, campaign, games), removals=removals)
+        return campaign, ruleset, games, status

@@ -1,0 +1,47 @@
+"""The records the use cases take and give, named for the layers above them: controllers and pages
+never import the store (`tests/test_boundaries.py`), yet a handler's signature names a `Recorder`, a
+page shows a `GameRecord`, and the problem details translate the store's errors. They are defined with
+the store (`service.store.base`, `service.store.access`), and reach `http/` and `pages/` from here."""
+
+from service.store.access import ApiKey, Scope, ShareKind, ShareLink
+from service.store.base import (
+    AlreadyExists,
+    AppendResult,
+    CollectionKind,
+    GameFilter,
+    GameRecord,
+    IdempotencyMismatch,
+    ImmutableRecord,
+    MissingReference,
+    Recorder,
+    SpectatorDelay,
+    StoredEvent,
+    StoreError,
+    StoreUnavailable,
+    StreamId,
+    UnstorableValue,
+    VersionConflict,
+)
+
+__all__ = [
+    "AlreadyExists",
+    "ApiKey",
+    "AppendResult",
+    "CollectionKind",
+    "GameFilter",
+    "GameRecord",
+    "IdempotencyMismatch",
+    "ImmutableRecord",
+    "MissingReference",
+    "Recorder",
+    "Scope",
+    "ShareKind",
+    "ShareLink",
+    "SpectatorDelay",
+    "StoreError",
+    "StoreUnavailable",
+    "StoredEvent",
+    "StreamId",
+    "UnstorableValue",
+    "VersionConflict",
+]
