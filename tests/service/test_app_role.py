@@ -16,6 +16,7 @@ from psycopg import errors as pg_errors
 from service.app import create_app
 from service.settings import Settings
 from service.store.roles import app_role, migrate_database
+from testkit.waiting import scaled
 from tests.conftest import fresh_schema
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import roll
@@ -57,7 +58,7 @@ def test_the_app_role_records_and_reads_and_every_way_to_undo_the_record_is_refu
         events = client.get(f"/clubs/c1/games/{game_id}/events", headers=api.auth(token)).json()["events"]
         assert [e["data"].get("face") for e in events] == [None, 3, 4]
         # The projector (in this process) writes its read models as the app role too.
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + scaled(20)
         while True:
             ready = client.get("/ready", headers=api.auth(OPERATOR)).json()
             lags = ready["checks"]["projections"]

@@ -31,6 +31,7 @@ from service.store.base import (
 )
 from service.usecases.collections import league_games
 from service.usecases.games import BadEvent, GameRecords, NewGame, SeatSpec
+from testkit.waiting import scaled
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
@@ -123,7 +124,7 @@ def march_table(store: Store, game_id: str, starts: date, ends: date) -> list[tu
     """How the game counts in a league over [starts, ends], as the projector and standings see it."""
     # On PostgreSQL the global log shows an event once no older transaction is open on the server (the
     # read gate), and other tests' transactions run beside this one: rebuild until the game is projected.
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + scaled(10)
     rebuild(store, Games(store, RULESETS))
     while not store.game_summaries("c1", [game_id]) and time.monotonic() < deadline:
         time.sleep(0.05)

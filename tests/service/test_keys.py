@@ -18,6 +18,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from service.usecases.access import new_key
+from testkit.waiting import scaled
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, roll
 from tests.service.test_sse import Served, Spectator, served
@@ -259,7 +260,7 @@ def test_a_process_that_lost_its_listening_connection_reads_the_counter_and_refu
         hub.listener.retry_seconds = 60  # stays down for the test
         with psycopg.connect(postgres_schema_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (hub.listener.backend_pid,))
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + scaled(5)
         while hub.listening:
             assert time.monotonic() < deadline, "the lost listening connection was not noticed"
             time.sleep(0.01)
@@ -282,7 +283,7 @@ def test_a_process_listens_again_after_its_connection_is_killed_and_hears_the_ne
         killed = listener.backend_pid
         with psycopg.connect(postgres_schema_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (killed,))
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + scaled(5)
         while listener.connections < 2 or not second.app.state.hub.listening:
             assert time.monotonic() < deadline, "the listening connection was not made again"
             time.sleep(0.01)

@@ -18,6 +18,7 @@ from service.projector import PROJECTION_NAMES, LagWatch, lags
 from service.settings import Settings
 from service.store import open_store
 from service.store.base import NewEvent, Recorder, Store
+from testkit.waiting import scaled
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
 
@@ -101,7 +102,7 @@ def test_a_transaction_left_open_elsewhere_holds_the_projector_back_and_the_lag_
         assert lags(store, PROJECTION_NAMES)["games"].lag == 1
         holder.rollback()
         # Other tests' transactions on the same server hold the gate too, briefly: wait for them.
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + scaled(10)
         while not store.read_all() and time.monotonic() < deadline:
             time.sleep(0.02)
         assert [e.stream_id for e in store.read_all()] == ["g1"]

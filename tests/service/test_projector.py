@@ -31,6 +31,7 @@ from service.store import open_store
 from service.store.base import GameFilter, Recorder, Store, game_stream
 from service.usecases.games import GameRecords, NewGame, SeatSpec
 from testkit import tally
+from testkit.waiting import scaled
 from tests.service.api_support import OPERATOR
 from tests.service.test_projector_support import free_port
 from tests.support.rulesets import RULESETS
@@ -119,7 +120,7 @@ def drain(
     readers may wait for other tests' open transactions, so we wait for our own last position, not for an
     empty batch)."""
     runners = runners or [Runner(store, p, batch=200) for p in projections(store, rulesets, snapshot_every=5)]
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while any(store.checkpoint(r.name) < until for r in runners):
         assert time.monotonic() < deadline, "the projector did not catch up"
         if not any(r.step() for r in runners):
@@ -228,7 +229,7 @@ def test_rival_runners_racing_without_leases_apply_each_event_exactly_once(datab
 
     def work(index: int) -> None:
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + scaled(60)
             while others[index].checkpoint("games") < last and time.monotonic() < deadline:
                 applied[index] += runners[index].step() or 0
         except BaseException as error:  # surfaced below
@@ -275,7 +276,7 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     last = record_games(store, 24, seed=6, target=60)
     killed = _project(database_url, batch=3)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         while store.checkpoint("games") == 0:
             assert killed.poll() is None, killed.stderr.read().decode() if killed.stderr else "died"
             assert time.monotonic() < deadline
@@ -287,7 +288,7 @@ def test_a_project_process_killed_mid_run_and_restarted_equals_a_rebuild(databas
     assert min(halfway.values()) > 0 and max(halfway.values()) < last, "killed too late to test anything"
     restarted = _project(database_url, batch=50)
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + scaled(90)
         while min(store.checkpoints().values()) < last:
             assert restarted.poll() is None, restarted.stderr.read().decode() if restarted.stderr else "died"
             assert time.monotonic() < deadline, "the restarted projector did not catch up"
@@ -344,7 +345,7 @@ def test_ready_reports_each_projections_lag(database_url: str) -> None:
     with TestClient(create_app(settings, rulesets=RULESETS)) as client:
         store: Store = client.app.state.store
         last = record_games(store, 1, seed=7)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + scaled(30)
         while True:  # on PostgreSQL the head shows our events once older open transactions end
             checks = client.get("/ready", headers=OPERATOR_KEY).json()["checks"]["projections"]
             assert set(checks) == {"games"}
@@ -403,7 +404,7 @@ def test_a_server_with_two_workers_applies_each_event_once(database_url: str, st
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         while True:
             assert server.poll() is None, "the server died"
             assert time.monotonic() < deadline, "the server's projector did not catch up"

@@ -15,6 +15,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.http.ratelimit import Limiter, RateLimited
 from service.settings import Settings
+from testkit.waiting import scaled
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_sse import served
 from tests.support.rulesets import RULESETS
@@ -166,7 +167,7 @@ def test_a_key_past_its_open_live_streams_gets_a_429_until_it_closes_one(databas
                 assert body["type"] == "/problems/rate-limited" and "1 live streams open" in body["detail"]
                 # The refusal left the first stream alone: it still streams (its step, then keep-alives).
                 assert any(line.startswith((": keep-alive", "event: step")) for line in lines)
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + scaled(10)
             while True:  # the server notices the closed stream at its next poll
                 with client.stream("GET", live, headers=api.auth(token)) as again:
                     if again.status_code == 200:

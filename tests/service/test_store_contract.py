@@ -36,6 +36,7 @@ from service.store.base import (
     game_stream,
 )
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
+from testkit.waiting import scaled
 
 BY = Recorder(club_id="c1", key_id="k1")
 
@@ -43,7 +44,7 @@ BY = Recorder(club_id="c1", key_id="k1")
 def read_all_when_visible(store: Store, count: int, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
     """read_all once `count` events are visible. On PostgreSQL the read gate holds events back while
     any older writing transaction on the server is still open (another test's, say): a lag, never a loss."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + scaled(60)
     while True:
         page = store.read_all(after=after, limit=limit)
         if len(page) >= count or time.monotonic() > deadline:
@@ -430,7 +431,7 @@ def test_a_concurrent_reader_sees_every_committed_event_once_in_order(store: Sto
         # Read until every committed event has been seen: an empty page proves nothing on PostgreSQL,
         # where another session's open transaction holds the read gate back for a while.
         after = 0
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + scaled(120)
         while time.monotonic() < deadline:
             finished = writers_done.is_set()
             page = store.read_all(after=after, limit=37)
