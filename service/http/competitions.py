@@ -44,7 +44,7 @@ from projections.tournaments import (
 )
 from service.http.guards import GUARDS, PUBLIC
 from service.http.projections import counted_ids, league_games
-from service.store.base import CollectionKind, NewEvent, Recorder, Store, StreamId
+from service.store.base import AppendRequest, CollectionKind, NewEvent, Recorder, Store, StreamId
 from service.usecases.games import GameRecords, NotFound
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
@@ -130,13 +130,15 @@ def _record(
         state = apply(state, event)
     assert state is not None
     store.append(
-        stream_id(recorder.club_id, tournament_id),
-        [
-            NewEvent(type=type(e).__struct_config__.tag, schema_version=1, data=msgspec.json.encode(e))  # type: ignore[arg-type]
-            for e in events
-        ],
-        version,
-        recorded_by=recorder,
+        AppendRequest(
+            stream_id(recorder.club_id, tournament_id),
+            [
+                NewEvent(type=type(e).__struct_config__.tag, schema_version=1, data=msgspec.json.encode(e))  # type: ignore[arg-type]
+                for e in events
+            ],
+            version,
+            recorded_by=recorder,
+        )
     )
     return TournamentOut(tournament=state, version=version + len(events))
 
