@@ -330,8 +330,9 @@ class GameRecords:
             folded = start(ruleset, started)
         except RuleError as error:
             raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
-        except (msgspec.ValidationError, TypeError, KeyError) as error:
+        except msgspec.ValidationError as error:  # the options the client sent, read by the ruleset
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
+        # Any other exception is the ruleset's own mistake, not the client's: a 500, logged as such.
         game_id = _given_id(self.limits, request.game_id)
         record = GameRecord(
             game_id=game_id,
