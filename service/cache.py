@@ -44,6 +44,3 @@ class Recent(Generic[K, V]):
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)

@@ -508,7 +508,8 @@ class PostgresDatabase:
 
 
 class PostgresEvents:
-    """`EventRecorder` on PostgreSQL: the hot path's statements (`append_rows`...), and the reads of the global order."""
+    """`EventRecorder` on PostgreSQL: the hot path's statements (`append_rows`, ...), and the reads of the
+    global order."""
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
