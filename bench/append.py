@@ -21,7 +21,7 @@ import msgspec
 import psycopg
 
 from bench.common import Sizes, median, rate, scratch_schema
-from service.store.base import NewEvent, Recorder
+from service.store.base import AppendRequest, NewEvent, Recorder
 
 WARM_UP_APPENDS = 3
 CLUB = "bench"
@@ -72,7 +72,7 @@ class TablelogPostgres:
         return self.store
 
     def append(self, handle: Any, stream: str, expected: int, events: list[NewEvent]) -> None:
-        handle.append(stream, events, expected, recorded_by=self.recorder)
+        handle.append(AppendRequest(stream, events, expected, recorded_by=self.recorder))
 
     def close(self) -> None:
         self.store.close()

@@ -26,7 +26,7 @@ from bench.games import GAME_MODULES, Game
 from domain.record import event_tag, schema_version
 from domain.ruleset import Ruleset
 from projections.replay import snapshots_for
-from service.store.base import MAX_BATCH, GameProgress, GameRecord, NewEvent, Recorder, game_stream
+from service.store.base import MAX_BATCH, AppendRequest, GameProgress, GameRecord, NewEvent, Recorder, game_stream
 
 CLUB = "bench"
 LOADERS = 4
@@ -104,12 +104,14 @@ def _load(url: str, games: list[Game], count: int) -> tuple[int, float]:
                 chunk = events[offset : offset + MAX_BATCH]
                 last = offset + len(chunk) == len(events)
                 store.append(
-                    game_stream(CLUB, game_id),
-                    chunk,
-                    offset,
-                    recorded_by=recorder,
-                    game=record if offset == 0 else None,
-                    progress=GameProgress(finished=True) if last else None,
+                    AppendRequest(
+                        game_stream(CLUB, game_id),
+                        chunk,
+                        offset,
+                        recorded_by=recorder,
+                        game=record if offset == 0 else None,
+                        progress=GameProgress(finished=True) if last else None,
+                    )
                 )
             return len(events)
 

@@ -4,9 +4,10 @@ dependencies, OpenAPI extras) and `pages` (the club's HTML pages) turn requests 
 `store` (the event store, read models and club records behind small Protocols).
 
 At the top stay the composition root (`app`), the process's plumbing every layer may use (`settings`,
-`logs`, `notify`, and `limits`, the bounds on what a request carries, checked by controllers and use
-cases alike), the projector that keeps the read models, the CLI and `openapi` (the documented
-`python -m service.openapi`). `tests/test_boundaries.py` holds the directions that already hold."""
+`logs`, `notify`, `cache` (the one bounded cache), and `limits`, the bounds on what a request carries,
+checked by controllers and use cases alike), the projector that keeps the read models, the CLI and
+`openapi` (the documented `python -m service.openapi`). `tests/test_boundaries.py` holds the directions
+that already hold."""
 
 from importlib.metadata import version
 

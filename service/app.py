@@ -28,7 +28,13 @@ from service.http.clubs import ClubController
 from service.http.collections import HANDLERS as COLLECTION_HANDLERS
 from service.http.collections import REMOVALS
 from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
-from service.http.dependencies import provide_principal, provide_recorder, provide_records, provide_rulesets
+from service.http.dependencies import (
+    provide_context,
+    provide_principal,
+    provide_recorder,
+    provide_records,
+    provide_rulesets,
+)
 from service.http.errors import exception_handlers, problem
 from service.http.games import GameController
 from service.http.guards import is_operator
@@ -256,6 +262,7 @@ def create_app(
             "records": Provide(provide_records),
             "rulesets": Provide(provide_rulesets, sync_to_thread=False),
             "recorder": Provide(provide_recorder, sync_to_thread=False),
+            "context": Provide(provide_context),
         },
         route_handlers=[
             ClubController,

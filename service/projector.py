@@ -23,7 +23,6 @@ import socket
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -35,6 +34,7 @@ from domain.registry import Rulesets, UnknownRuleset
 from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, encode_snapshot, snapshot
+from service.cache import Recent
 from service.logs import get_logger
 from service.store.base import (
     EventRecorder,
@@ -107,14 +107,13 @@ class GameFolds:
     def __init__(self, store: EventRecorder, rulesets: Rulesets, *, size: int = 256) -> None:
         self.store = store
         self.rulesets = rulesets
-        self._cache: OrderedDict[str, GameFold] = OrderedDict()
-        self._size = size
+        self._folds: Recent[str, GameFold] = Recent(size)
         self._unknown: set[str] = set()
 
     def before(self, event: StoredEvent) -> GameFold | None:
         """The game's fold just before `event` (None before the first event, or for a game of a
         ruleset not served here)."""
-        fold = self._cache.get(event.stream_id)
+        fold = self._folds.get(event.stream_id)
         if fold is not None and fold.folded.version == event.version - 1:
             return fold
         if event.version == 1 or event.stream_id in self._unknown:
@@ -145,10 +144,7 @@ class GameFolds:
         else:
             fold.folded = fold.folded.apply(fold.decode(event.data), event.version)
             fold.last_recorded = event.recorded_at
-        self._cache[event.stream_id] = fold
-        self._cache.move_to_end(event.stream_id)
-        if len(self._cache) > self._size:
-            self._cache.popitem(last=False)
+        self._folds.put(event.stream_id, fold)
         return fold
 
 

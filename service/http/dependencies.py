@@ -4,6 +4,7 @@ request names."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from litestar import Request
@@ -53,22 +54,63 @@ def provide_principal(request: Request[Any, Any, Any], state: State) -> Principa
     return principal
 
 
+PositionHeader = Annotated[
+    str | None, HeaderParameter(name=POSITION_HEADER, required=False, max_length=100, description=POSITION_DOC)
+]
+PositionQuery = Annotated[str | None, QueryParameter(max_length=100, description=POSITION_DOC)]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    """What a handler that records needs of its request, resolved by one dependency (`context`): the
+    caller, the records it reads and writes, and who records in the club's name."""
+
+    principal: Principal
+    records: GameRecords
+    club_id: str
+
+    @property
+    def recorder(self) -> Recorder:
+        """The club and the key. That the key may reach the club was decided by the guard
+        (`service.http.guards.check`) before any handler ran."""
+        return Recorder(club_id=self.club_id, key_id=self.principal.key_id)
+
+
+async def provide_context(
+    request: Request[Any, Any, Any],
+    state: State,
+    tablelog_position: PositionHeader = None,
+    position: PositionQuery = None,
+) -> RequestContext:
+    """The caller, then its records (`provide_principal`, `records_for`), in one dependency: litestar
+    resolves the dependencies of one level concurrently in a task group, and every level costs CPU per
+    request (bench/README.md), so a handler that needs both takes this alone."""
+    principal = provide_principal(request, state)
+    records = await records_for(request, state, tablelog_position, position)
+    return RequestContext(principal=principal, records=records, club_id=request.path_params.get("club_id", ""))
+
+
 async def provide_records(
     request: Request[Any, Any, Any],
     state: State,
     principal: NamedDependency[Principal],
-    tablelog_position: Annotated[
-        str | None, HeaderParameter(name=POSITION_HEADER, required=False, max_length=100, description=POSITION_DOC)
-    ] = None,
-    position: Annotated[str | None, QueryParameter(max_length=100, description=POSITION_DOC)] = None,
+    tablelog_position: PositionHeader = None,
+    position: PositionQuery = None,
 ) -> GameRecords:
-    """The game records, handed out once the caller is known; a read's records read through a replica
-    when the node has some (`service.store.replicas`), one that has replayed the position asked for.
+    """`records_for`, for the handlers that take `principal` and `records` apart (not yet `context`).
 
     Taking the principal orders the two dependencies: litestar resolves independent dependencies
     concurrently in a task group, which cost more than the rest of the dependency work per request
     (bench/: `python -m bench.profile http`)."""
     del principal
+    return await records_for(request, state, tablelog_position, position)
+
+
+async def records_for(
+    request: Request[Any, Any, Any], state: State, tablelog_position: str | None, position: str | None
+) -> GameRecords:
+    """The game records, handed out once the caller is known; a read's records read through a replica
+    when the node has some (`service.store.replicas`), one that has replayed the position asked for."""
     token, source = (tablelog_position, "header") if tablelog_position is not None else (position, "query")
     # Opened whether or not this node has replicas, so a client learns of a bad token on any deployment.
     wanted = (
@@ -102,8 +144,8 @@ def opened_token(tokens: PositionTokens, club_id: str, token: str, source: str) 
 def provide_recorder(
     principal: NamedDependency[Principal], records: NamedDependency[GameRecords], club_id: FromPath[str]
 ) -> Recorder:
-    """Who records in a club's name: the club and the key. That the key may reach the club was decided
-    by the guard (`service.http.guards.check`) before any handler ran.
+    """Who records in a club's name (`RequestContext.recorder`), for the handlers that take `records` and
+    `recorder` apart (not yet `context`).
 
     Taking the records orders it after them, as they are after the principal: litestar resolves the
     dependencies of one level concurrently in a task group, which cost a third of an append's CPU in

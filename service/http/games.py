@@ -13,15 +13,14 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from domain.ruleset import Result
-from service.http.dependencies import POSITION_HEADER, viewer_of
+from service.http.dependencies import POSITION_HEADER, RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.http.positions import PositionTokens
 from service.limits import MAX_INT, Count, check_moment
 from service.logs import bind, get_logger
-from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NewGame
 from service.usecases.spectators import spectator_horizon
-from service.usecases.types import AppendResult, GameFilter, GameRecord, Recorder, StoredEvent
+from service.usecases.types import AppendResult, GameFilter, GameRecord, StoredEvent
 
 
 class GameOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -151,13 +150,9 @@ class GameController(Controller):
 
     @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
     def create_game(
-        self,
-        club_id: FromPath[str],
-        data: JSONBody[NewGame],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        self, club_id: FromPath[str], data: JSONBody[NewGame], context: NamedDependency[RequestContext]
     ) -> GameOut:
-        record, result = records.create_game(club_id, data, recorder)
+        record, result = context.records.create_game(club_id, data, context.recorder)
         bind(game_id=record.game_id)
         get_logger().info("game.created", ruleset=record.ruleset)
         return _game_out(msgspec.structs.replace(record, version=result.last_version))
@@ -212,13 +207,12 @@ class GameController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         data: JSONBody[AppendIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Response[AppendOut]:
-        result = await records.append_async(
-            club_id, game_id, data.events, data.expected_version, recorder, idempotency_key
+        result = await context.records.append_async(
+            club_id, game_id, data.events, data.expected_version, context.recorder, idempotency_key
         )
         bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
         out = AppendOut.of(state.tokens, club_id, game_id, result)
@@ -249,13 +243,13 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
         version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> StateOut:
         viewer = viewer_of(view, seat)
+        principal, records = context.principal, context.records
         if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
             stream = await records.stream_async(club_id, game_id)
             horizon = await anyio.to_thread.run_sync(spectator_horizon, records.store, principal, stream)

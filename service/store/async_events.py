@@ -1,45 +1,31 @@
 """The store's hot path as the event loop awaits it: an append, the replay of an idempotent one, a
-stream's events and a game's listing (`service.usecases.games` runs its use cases on it for the HTTP API).
+stream's events and a game's listing (`service.usecases.games` writes its use cases once, against
+`AsyncEvents`).
 
 On PostgreSQL it is `AsyncPostgresEvents` (psycopg's async pool: no thread, nothing blocking the loop).
 Any other `Store` (SQLite, a request's replica routing) is awaited through `InThreads`, which runs each
 call in a worker thread: SQLite blocks on its file lock and on fsync, which the loop must not wait for.
+Callers without a loop (the CLI, the pages' worker threads) run the same coroutines on `Blocking`, a
+`Store` called in place, through `blocking()`.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Coroutine
+from typing import Any, Protocol, TypeVar
 
 import anyio.to_thread
 
-from service.store.base import (
-    AppendResult,
-    GameProgress,
-    GameRecord,
-    NewEvent,
-    Recorder,
-    Store,
-    StoredEvent,
-    StreamId,
-)
+from service.store.base import AppendRequest, AppendResult, GameRecord, Store, StoredEvent, StreamId
+
+T = TypeVar("T")
 
 
 class AsyncEvents(Protocol):
     """The `Store` methods of the hot path, awaited (same arguments, results and errors)."""
 
-    async def append(
-        self,
-        stream_id: StreamId,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        *,
-        recorded_by: Recorder,
-        idempotency_key: str | None = None,
-        game: GameRecord | None = None,
-        progress: GameProgress | None = None,
-    ) -> AppendResult: ...
+    async def append(self, request: AppendRequest) -> AppendResult: ...
 
     async def replayed_append(
         self, stream_id: StreamId, idempotency_key: str, fingerprint: str
@@ -60,28 +46,8 @@ class InThreads:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def append(
-        self,
-        stream_id: StreamId,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        *,
-        recorded_by: Recorder,
-        idempotency_key: str | None = None,
-        game: GameRecord | None = None,
-        progress: GameProgress | None = None,
-    ) -> AppendResult:
-        call = functools.partial(
-            self.store.append,
-            stream_id,
-            events,
-            expected_version,
-            recorded_by=recorded_by,
-            idempotency_key=idempotency_key,
-            game=game,
-            progress=progress,
-        )
-        return await anyio.to_thread.run_sync(call)
+    async def append(self, request: AppendRequest) -> AppendResult:
+        return await anyio.to_thread.run_sync(self.store.append, request)
 
     async def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         return await anyio.to_thread.run_sync(self.store.replayed_append, stream_id, idempotency_key, fingerprint)
@@ -97,3 +63,40 @@ class InThreads:
 
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         return await anyio.to_thread.run_sync(self.store.get_game, club_id, game_id)
+
+
+class Blocking:
+    """A blocking `Store` behind `AsyncEvents`, called in the caller's own thread: its coroutines never
+    suspend, so `blocking()` runs them without an event loop."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def append(self, request: AppendRequest) -> AppendResult:
+        return self.store.append(request)
+
+    async def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        return self.store.replayed_append(stream_id, idempotency_key, fingerprint)
+
+    async def read_stream(
+        self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        return self.store.read_stream(stream_id, after_version=after_version, limit=limit)
+
+    async def stream_version(self, stream_id: StreamId) -> int:
+        return self.store.stream_version(stream_id)
+
+    async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
+        return self.store.get_game(club_id, game_id)
+
+
+def blocking(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run to its end, in this thread, a coroutine that never suspends (one awaiting only blocking calls
+    dressed as coroutines, as `Blocking`'s): the one piece of logic serves the loop and the threads alike,
+    with no event loop started per call."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("a coroutine run blocking waited on the event loop")

@@ -195,6 +195,22 @@ class GameProgress(msgspec.Struct, frozen=True, kw_only=True):
     finished: bool
 
 
+class AppendRequest(msgspec.Struct, frozen=True):
+    """An append as the event log takes it (`EventRecorder.append`, `AsyncEvents.append`): the batch,
+    the version the stream must be at and who records it. An idempotency key makes it answer a retry
+    with its first result; `game` creates the game's listing with the stream's first events and
+    `progress` updates it (when the game finishes, or a correction takes its end back), both in the same
+    transaction as the events."""
+
+    stream_id: StreamId
+    events: Sequence[NewEvent]
+    expected_version: int
+    recorded_by: Recorder
+    idempotency_key: str | None = None
+    game: GameRecord | None = None
+    progress: GameProgress | None = None
+
+
 class Club(msgspec.Struct, frozen=True, kw_only=True):
     club_id: str
     name: str
@@ -377,22 +393,9 @@ class Schema(Protocol):
 class EventRecorder(Protocol):
     """The event log: appends (idempotent when keyed), a stream's events, the global order."""
 
-    def append(
-        self,
-        stream_id: StreamId,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        *,
-        recorded_by: Recorder,
-        idempotency_key: str | None = None,
-        game: GameRecord | None = None,
-        progress: GameProgress | None = None,
-    ) -> AppendResult:
-        """Append atomically (all events or none) if the stream is at `expected_version`.
-
-        `game` creates the game's listing with the stream's first events; `progress` updates it (when
-        the game finishes, or a correction takes its end back). Both are written in the same transaction
-        as the events."""
+    def append(self, request: AppendRequest) -> AppendResult:
+        """Append the request's events atomically (all or none, with the listing it carries) if the stream
+        is at its `expected_version`, else VersionConflict."""
         ...
 
     def restore_stream(

@@ -18,12 +18,11 @@ transaction delays tailing; it never loses events).
 
 from __future__ import annotations
 
-import functools
 import threading
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, NamedTuple, NoReturn, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import msgspec
 import psycopg
@@ -31,15 +30,16 @@ from psycopg import errors as pg_errors
 from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
+from service.store.async_events import blocking
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
+    AppendRequest,
     AppendResult,
     Club,
     ClubPlayer,
     Duplicate,
     GameFilter,
-    GameProgress,
     GameRecord,
     IdempotencyMismatch,
     ImmutableRecord,
@@ -59,7 +59,6 @@ from service.store.base import (
 from service.store.composed import ComposedStore
 from service.store.migrations import load_migrations
 from service.store.sql import POSTGRES
-from service.store.steps import run, run_async
 
 T = TypeVar("T")
 
@@ -202,34 +201,63 @@ def _game(row: tuple[Any, ...]) -> GameRecord:
     )
 
 
-# -- the hot path's statements, as steps (service.store.steps): run on a pooled connection, blocking by
-# `PostgresStore` and on the event loop by `AsyncPostgresEvents`, one piece of code for both.
-class Query(NamedTuple):
-    """A statement to execute and what to fetch of its rows (one row, or all of them)."""
+# -- the hot path's statements, written once as coroutines on `Rows`: run on a pooled connection, blocking
+# by `PostgresStore` (`service.store.async_events.blocking`) and awaited by `AsyncPostgresEvents`.
+class Rows(Protocol):
+    """A pooled connection as the hot path's statements use it: one row of a statement, or all of them,
+    with the driver's errors translated into the store's own (`_raise_translated`)."""
 
-    sql: str
-    params: Any
-    one: bool = False
+    async def one(self, sql: str, params: Any) -> Any: ...
 
-
-QuerySteps = Generator[Query, Any, T]
+    async def all(self, sql: str, params: Any) -> list[Any]: ...
 
 
-def append_steps(
-    stream_id: StreamId,
-    events: Sequence[NewEvent],
-    expected_version: int,
-    *,
-    recorded_by: Recorder,
-    idempotency_key: str | None = None,
-    game: GameRecord | None = None,
-    progress: GameProgress | None = None,
-) -> QuerySteps[AppendResult]:
+class _BlockingRows:
+    """`Rows` on a blocking connection (its coroutines never suspend)."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._conn = conn
+
+    async def one(self, sql: str, params: Any) -> Any:
+        try:
+            return self._conn.execute(sql, params).fetchone()
+        except psycopg.Error as error:
+            _raise_translated(error)
+
+    async def all(self, sql: str, params: Any) -> list[Any]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except psycopg.Error as error:
+            _raise_translated(error)
+
+
+class _AwaitedRows:
+    """`Rows` on an async connection."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self._conn = conn
+
+    async def one(self, sql: str, params: Any) -> Any:
+        try:
+            return await (await self._conn.execute(sql, params)).fetchone()
+        except psycopg.Error as error:
+            _raise_translated(error)
+
+    async def all(self, sql: str, params: Any) -> list[Any]:
+        try:
+            return await (await self._conn.execute(sql, params)).fetchall()
+        except psycopg.Error as error:
+            _raise_translated(error)
+
+
+async def append_rows(db: Rows, request: AppendRequest) -> AppendResult:
     """`Store.append` on PostgreSQL."""
+    stream_id, events, expected_version = request.stream_id, request.events, request.expected_version
     if not events or len(events) > MAX_BATCH:
         raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
+    idempotency_key, game, progress = request.idempotency_key, request.game, request.progress
     if idempotency_key is None and game is None and progress is None:
-        return (yield from _append_plain_steps(stream_id, events, expected_version, recorded_by))
+        return await _append_plain(db, request)
     fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
     last = expected_version + len(events)
     finished = progress.finished if progress is not None else False
@@ -238,8 +266,8 @@ def append_steps(
     params = {
         "stream": stream_id,
         "expected": expected_version,
-        "club": recorded_by.club_id,
-        "key": recorded_by.key_id,
+        "club": request.recorded_by.club_id,
+        "key": request.recorded_by.key_id,
         "batch": _batch(events),
         "idem": idempotency_key,
         "fingerprint": fingerprint,
@@ -256,40 +284,37 @@ def append_steps(
         "created_at": game.created_at if game else None,
     }
     try:
-        row = yield Query(_APPEND_WITH_LISTING, params, one=True)
+        row = await db.one(_APPEND_WITH_LISTING, params)
     except Duplicate:
         if game is not None:  # its stream or its listing exists already
             raise AlreadyExists("game", game.game_id) from None
         # A concurrent writer won the race: a retry with the same key gets the first result.
         if idempotency_key:
-            replay = yield from replayed_append_steps(stream_id, idempotency_key, fingerprint)
+            replay = await replayed_append_rows(db, stream_id, idempotency_key, fingerprint)
             if replay is not None:
                 return replay
-        raise (yield from _conflict_steps(stream_id, expected_version)) from None
+        raise await _conflict(db, stream_id, expected_version) from None
     assert row is not None
     positions, prior_fingerprint, prior_result = row
     if prior_fingerprint is not None:
-        return (
-            yield from _replay_steps(stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
-        )
+        return await _replay(db, stream_id, idempotency_key or "", fingerprint, prior_fingerprint, prior_result)
     if positions is None:
         if game is not None:
             raise AlreadyExists("game", game.game_id)
-        raise (yield from _conflict_steps(stream_id, expected_version))
+        raise await _conflict(db, stream_id, expected_version)
     return AppendResult(
         stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
     )
 
 
-def _append_plain_steps(
-    stream_id: StreamId, events: Sequence[NewEvent], expected_version: int, recorded_by: Recorder
-) -> QuerySteps[AppendResult]:
+async def _append_plain(db: Rows, request: AppendRequest) -> AppendResult:
     """An append with nothing beside its events: the leanest statement, one round trip."""
+    stream_id, events, expected_version = request.stream_id, request.events, request.expected_version
     params: dict[str, Any] = {
         "stream": stream_id,
         "expected": expected_version,
-        "club": recorded_by.club_id,
-        "key": recorded_by.key_id,
+        "club": request.recorded_by.club_id,
+        "key": request.recorded_by.key_id,
     }
     if len(events) == 1:
         one = events[0]
@@ -302,11 +327,11 @@ def _append_plain_steps(
     else:
         params["batch"] = _batch(events)
     try:
-        positions = yield Query(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params)
+        positions = await db.all(_APPEND_ONE if len(events) == 1 else _APPEND_PLAIN, params)
     except Duplicate:
-        raise (yield from _conflict_steps(stream_id, expected_version)) from None
+        raise await _conflict(db, stream_id, expected_version) from None
     if not positions:
-        raise (yield from _conflict_steps(stream_id, expected_version))
+        raise await _conflict(db, stream_id, expected_version)
     return AppendResult(
         stream_id=stream_id,
         first_version=expected_version + 1,
@@ -316,21 +341,20 @@ def _append_plain_steps(
     )
 
 
-def _conflict_steps(stream_id: StreamId, expected_version: int) -> QuerySteps[VersionConflict]:
-    return VersionConflict(stream_id, expected_version, (yield from stream_version_steps(stream_id)))
+async def _conflict(db: Rows, stream_id: StreamId, expected_version: int) -> VersionConflict:
+    return VersionConflict(stream_id, expected_version, await stream_version_rows(db, stream_id))
 
 
-def _replay_steps(
-    stream_id: StreamId, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
-) -> QuerySteps[AppendResult]:
+async def _replay(
+    db: Rows, stream_id: StreamId, key: str, fingerprint: str, prior_fingerprint: str, prior_result: str
+) -> AppendResult:
     """The first result of an append made with this key (IdempotencyMismatch for another body)."""
     if prior_fingerprint != fingerprint:
         raise IdempotencyMismatch(stream_id, key)
     first = msgspec.json.decode(prior_result.encode(), type=_AppendedVersions)
-    row = yield Query(
+    row = await db.one(
         "SELECT array_agg(position ORDER BY version) FROM events WHERE stream_id = %s AND version BETWEEN %s AND %s",
         (stream_id, first.first_version, first.last_version),
-        one=True,
     )
     positions = tuple(row[0]) if row and row[0] else ()
     return AppendResult(
@@ -342,36 +366,33 @@ def _replay_steps(
     )
 
 
-def replayed_append_steps(
-    stream_id: StreamId, idempotency_key: str, fingerprint: str
-) -> QuerySteps[AppendResult | None]:
-    row = yield Query(
+async def replayed_append_rows(
+    db: Rows, stream_id: StreamId, idempotency_key: str, fingerprint: str
+) -> AppendResult | None:
+    row = await db.one(
         "SELECT fingerprint, result::text FROM idempotency_keys WHERE stream_id = %s AND key = %s",
         (stream_id, idempotency_key),
-        one=True,
     )
     if row is None:
         return None
-    return (yield from _replay_steps(stream_id, idempotency_key, fingerprint, row[0], row[1]))
+    return await _replay(db, stream_id, idempotency_key, fingerprint, row[0], row[1])
 
 
-def read_stream_steps(stream_id: StreamId, after_version: int, limit: int | None) -> QuerySteps[list[StoredEvent]]:
-    rows = yield Query(
+async def read_stream_rows(db: Rows, stream_id: StreamId, after_version: int, limit: int | None) -> list[StoredEvent]:
+    rows = await db.all(
         f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s",
         (stream_id, after_version, limit),
     )
     return [_event(row) for row in rows]
 
 
-def stream_version_steps(stream_id: StreamId) -> QuerySteps[int]:
-    row = yield Query("SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,), one=True)
+async def stream_version_rows(db: Rows, stream_id: StreamId) -> int:
+    row = await db.one("SELECT coalesce(max(version), 0) FROM events WHERE stream_id = %s", (stream_id,))
     return int(row[0]) if row else 0
 
 
-def get_game_steps(club_id: str, game_id: str) -> QuerySteps[GameRecord | None]:
-    row = yield Query(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE club_id = %s AND game_id = %s", (club_id, game_id), one=True
-    )
+async def get_game_rows(db: Rows, club_id: str, game_id: str) -> GameRecord | None:
+    row = await db.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE club_id = %s AND game_id = %s", (club_id, game_id))
     return _game(row) if row else None
 
 
@@ -450,10 +471,10 @@ class PostgresDatabase:
         with self.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
             return cursor.execute(sql, params).fetchall()
 
-    def run(self, steps: QuerySteps[T]) -> T:
-        """Run a piece of the hot path on one pooled connection (see `append_steps`)."""
+    def run(self, statements: Callable[[Rows], Coroutine[Any, Any, T]]) -> T:
+        """Run a piece of the hot path on one pooled connection, blocking (see `append_rows`)."""
         with self.connection() as conn:
-            return run(steps, functools.partial(_execute, conn))
+            return blocking(statements(_BlockingRows(conn)))
 
     # -- schema ---------------------------------------------------------------------------------
     def migrate(self) -> list[str]:
@@ -487,33 +508,14 @@ class PostgresDatabase:
 
 
 class PostgresEvents:
-    """`EventRecorder` on PostgreSQL: the hot path's steps, and the reads of the global order."""
+    """`EventRecorder` on PostgreSQL: the hot path's statements (`append_rows`, ...), and the reads of the
+    global order."""
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
 
-    def append(
-        self,
-        stream_id: StreamId,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        *,
-        recorded_by: Recorder,
-        idempotency_key: str | None = None,
-        game: GameRecord | None = None,
-        progress: GameProgress | None = None,
-    ) -> AppendResult:
-        return self._db.run(
-            append_steps(
-                stream_id,
-                events,
-                expected_version,
-                recorded_by=recorded_by,
-                idempotency_key=idempotency_key,
-                game=game,
-                progress=progress,
-            )
-        )
+    def append(self, request: AppendRequest) -> AppendResult:
+        return self._db.run(lambda db: append_rows(db, request))
 
     def restore_stream(
         self,
@@ -567,15 +569,15 @@ class PostgresEvents:
         )
 
     def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
-        return self._db.run(replayed_append_steps(stream_id, idempotency_key, fingerprint))
+        return self._db.run(lambda db: replayed_append_rows(db, stream_id, idempotency_key, fingerprint))
 
     def read_stream(
         self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        return self._db.run(read_stream_steps(stream_id, after_version, limit))
+        return self._db.run(lambda db: read_stream_rows(db, stream_id, after_version, limit))
 
     def stream_version(self, stream_id: StreamId) -> int:
-        return self._db.run(stream_version_steps(stream_id))
+        return self._db.run(lambda db: stream_version_rows(db, stream_id))
 
     def read_all(self, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
         with self._db.connection() as conn:
@@ -671,7 +673,7 @@ class PostgresClubRecords:
 
     # -- games --------------------------------------------------------------------------------------
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
-        return self._db.run(get_game_steps(club_id, game_id))
+        return self._db.run(lambda db: get_game_rows(db, club_id, game_id))
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         condition, params = game_filter_sql(club_id, where, POSTGRES, player_clause="player_ids @> ARRAY[%s]")
@@ -751,22 +753,6 @@ class PostgresStore(ComposedStore):
         self.try_raw_delete = events.try_raw_delete
 
 
-def _execute(conn: psycopg.Connection[Any], query: Query) -> Any:
-    try:
-        cursor = conn.execute(query.sql, query.params)
-        return cursor.fetchone() if query.one else cursor.fetchall()
-    except psycopg.Error as error:  # translated here, so that the steps see the store's own errors
-        _raise_translated(error)
-
-
-async def _execute_async(conn: psycopg.AsyncConnection[Any], query: Query) -> Any:
-    try:
-        cursor = await conn.execute(query.sql, query.params)
-        return await (cursor.fetchone() if query.one else cursor.fetchall())
-    except psycopg.Error as error:
-        _raise_translated(error)
-
-
 class AsyncPostgresEvents:
     """The HTTP hot path on the event loop (`service.store.base.AsyncEvents`): the same statements as
     `PostgresStore`, on psycopg's async pool, so a worker waits on PostgreSQL without holding its loop
@@ -792,52 +778,32 @@ class AsyncPostgresEvents:
     async def close(self) -> None:
         await self._pool.close()
 
-    async def _run(self, steps: QuerySteps[T]) -> T:
+    async def _run(self, statements: Callable[[Rows], Coroutine[Any, Any, T]]) -> T:
         # getconn / putconn, not `connection()`: its context also commits on the way out, a wait on the
         # connection's lock for nothing in autocommit (a twentieth of the floor's append; bench/README.md).
         # A connection returned broken is discarded and replaced by the pool all the same.
         try:
             conn = await self._pool.getconn()
             try:
-                return await run_async(steps, functools.partial(_execute_async, conn))
+                return await statements(_AwaitedRows(conn))
             finally:
                 await self._pool.putconn(conn)
         except psycopg.Error as error:
             _raise_translated(error)
 
-    async def append(
-        self,
-        stream_id: StreamId,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        *,
-        recorded_by: Recorder,
-        idempotency_key: str | None = None,
-        game: GameRecord | None = None,
-        progress: GameProgress | None = None,
-    ) -> AppendResult:
-        return await self._run(
-            append_steps(
-                stream_id,
-                events,
-                expected_version,
-                recorded_by=recorded_by,
-                idempotency_key=idempotency_key,
-                game=game,
-                progress=progress,
-            )
-        )
+    async def append(self, request: AppendRequest) -> AppendResult:
+        return await self._run(lambda db: append_rows(db, request))
 
     async def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
-        return await self._run(replayed_append_steps(stream_id, idempotency_key, fingerprint))
+        return await self._run(lambda db: replayed_append_rows(db, stream_id, idempotency_key, fingerprint))
 
     async def read_stream(
         self, stream_id: StreamId, *, after_version: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        return await self._run(read_stream_steps(stream_id, after_version, limit))
+        return await self._run(lambda db: read_stream_rows(db, stream_id, after_version, limit))
 
     async def stream_version(self, stream_id: StreamId) -> int:
-        return await self._run(stream_version_steps(stream_id))
+        return await self._run(lambda db: stream_version_rows(db, stream_id))
 
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
-        return await self._run(get_game_steps(club_id, game_id))
+        return await self._run(lambda db: get_game_rows(db, club_id, game_id))

@@ -23,12 +23,12 @@ import msgspec
 from service.store.base import (
     MAX_BATCH,
     AlreadyExists,
+    AppendRequest,
     AppendResult,
     Club,
     ClubPlayer,
     Duplicate,
     GameFilter,
-    GameProgress,
     GameRecord,
     IdempotencyMismatch,
     ImmutableRecord,
@@ -204,17 +204,10 @@ class SqliteEvents:
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
 
-    def append(
-        self,
-        stream_id: StreamId,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        *,
-        recorded_by: Recorder,
-        idempotency_key: str | None = None,
-        game: GameRecord | None = None,
-        progress: GameProgress | None = None,
-    ) -> AppendResult:
+    def append(self, request: AppendRequest) -> AppendResult:
+        stream_id, events, expected_version = request.stream_id, request.events, request.expected_version
+        recorded_by, idempotency_key = request.recorded_by, request.idempotency_key
+        game, progress = request.game, request.progress
         if not events or len(events) > MAX_BATCH:
             raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
         fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""

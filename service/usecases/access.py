@@ -20,12 +20,12 @@ import hashlib
 import hmac
 import secrets
 import threading
-import time
 from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
 
+from service.cache import Recent
 from service.notify import Hub
 from service.store.access import AccessStore, Scope, ShareKind
 
@@ -182,7 +182,8 @@ class Authenticator:
         self.ttl = ttl
         self.size = size
         self.hub = hub
-        self._known: dict[tuple[str, str], tuple[float, Principal]] = {}
+        self._known: Recent[tuple[str, str], Principal] = Recent(size, ttl=ttl)
+        """Principals by token, each trusted for `ttl` seconds (forgotten at once on a revocation)."""
         self._seen: tuple[str, int] | None = None
         self._lock = threading.Lock()
 
@@ -213,10 +214,9 @@ class Authenticator:
         if kind == "key" and self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
             return Principal(operator=True)
         self._fresh()
-        now = time.monotonic()
-        known = self._known_at(kind, token, now)
+        known = self._known.get((kind, token))
         if known is not None:
-            principal: Principal | None = known[1]
+            principal: Principal | None = known
         elif kind == "key":
             principal = authenticate(self.store, token, None)
         elif kind == "session":
@@ -228,17 +228,8 @@ class Authenticator:
         if principal.expires_at is not None and principal.expires_at <= _now():
             return None
         if known is None:
-            with self._lock:
-                if len(self._known) >= self.size:
-                    self._known.clear()
-                self._known[(kind, token)] = (now, principal)
+            self._known.put((kind, token), principal)
         return principal
-
-    def _known_at(self, kind: str, token: str, now: float) -> tuple[float, Principal] | None:
-        """What is remembered of a token, while it may still be trusted (`ttl`)."""
-        with self._lock:
-            known = self._known.get((kind, token))
-        return known if known is not None and now - known[0] < self.ttl else None
 
     def __call__(self, token: str | None) -> Principal | None:
         """An API bearer token: the operator key or a club key."""
@@ -255,10 +246,10 @@ class Authenticator:
         if self.hub is None or not self.hub.listening:
             return None
         self._fresh()  # reads nothing while listening
-        known = self._known_at("key", token, time.monotonic())
-        if known is None or (known[1].expires_at is not None and known[1].expires_at <= _now()):
+        known = self._known.get(("key", token))
+        if known is None or (known.expires_at is not None and known.expires_at <= _now()):
             return None
-        return known[1]
+        return known
 
     def session(self, token: str | None) -> Principal | None:
         """A page session cookie."""

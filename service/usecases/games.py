@@ -11,13 +11,11 @@ import asyncio
 import copy
 import functools
 import re
-import threading
 import uuid
 import weakref
-from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, NamedTuple, TypeVar, cast
+from typing import Annotated, Any, Protocol, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -26,12 +24,14 @@ import msgspec
 from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
 from domain.registry import Rulesets
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
+from service.cache import Recent
 from service.limits import Count, Id, Limits, check_id
-from service.store.async_events import AsyncEvents, InThreads
+from service.store.async_events import AsyncEvents, Blocking, InThreads, blocking
 from service.store.base import (
     CHAIN_START,
     MAX_BATCH,
     AlreadyExists,
+    AppendRequest,
     AppendResult,
     GameFilter,
     GameProgress,
@@ -49,7 +49,6 @@ from service.store.base import (
     game_stream,
     request_fingerprint,
 )
-from service.store.steps import run, run_async
 
 T = TypeVar("T")
 
@@ -64,30 +63,6 @@ SWITCH_INTERVAL = 0.001
 5 ms, paid at each of the loop's wake-ups while heavy threads compute)."""
 
 
-class Call(NamedTuple):
-    """A step of a use case: a store method to call (`Store` blocking, `AsyncEvents` awaited)."""
-
-    method: str
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any] = {}  # noqa: RUF012 (never mutated)
-
-
-class Work(NamedTuple):
-    """A step of a use case: CPU-bound work, which the event loop hands to a worker thread (`heavy`)."""
-
-    work: Callable[[], Any]
-
-
-RecordSteps = Generator[Call | Work, Any, T]
-
-
-def _cpu(work: Callable[[], T], large: bool) -> RecordSteps[T]:
-    """Do `work` here when it is small, else as a `Work` step."""
-    if large:
-        return cast(T, (yield Work(work)))
-    return work()
-
-
 _lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
 
 
@@ -100,6 +75,42 @@ async def heavy(work: Callable[[], T]) -> T:
     if lane is None:
         lane = _lanes[loop] = anyio.CapacityLimiter(HEAVY_THREADS)
     return await anyio.to_thread.run_sync(work, limiter=lane)
+
+
+class _Io(Protocol):
+    """Where a use case's store calls and CPU-bound work go. Each use case is written once, as a coroutine
+    on this: run blocking in place (`_InPlace`, through `blocking`) or awaited on the event loop (`_OnLoop`)."""
+
+    events: AsyncEvents
+
+    async def cpu(self, work: Callable[[], T]) -> T: ...
+
+
+class _InPlace:
+    """The blocking callers (the CLI, the pages, worker threads): the store called in this thread, the
+    CPU-bound work done here."""
+
+    def __init__(self, store: Store) -> None:
+        self.events: AsyncEvents = Blocking(store)
+
+    async def cpu(self, work: Callable[[], T]) -> T:
+        return work()
+
+
+class _OnLoop:
+    """The HTTP hot path: the store awaited (psycopg's async pool, or `InThreads`), the CPU-bound work (a
+    first fold, a large batch) in a worker thread (`heavy`)."""
+
+    def __init__(self, events: AsyncEvents) -> None:
+        self.events = events
+
+    async def cpu(self, work: Callable[[], T]) -> T:
+        return await heavy(work)
+
+
+async def _cpu(io: _Io, work: Callable[[], T], large: bool) -> T:
+    """Do `work` here when it is small, else where `io` does CPU-bound work."""
+    return await io.cpu(work) if large else work()
 
 
 class NotFound(Exception):
@@ -201,16 +212,14 @@ class GameRecords:
     ) -> None:
         self.store = store
         self.rulesets = rulesets
-        self.loop_store: AsyncEvents = loop_store if loop_store is not None else InThreads(store)
-        """The same store as the event loop awaits it (the `_async` use cases)."""
+        self._here: _Io = _InPlace(store)
+        self._loop: _Io = _OnLoop(loop_store if loop_store is not None else InThreads(store))
         self.limits = limits or Limits.of()
-        self._cache: OrderedDict[StreamId, Folded] = OrderedDict()
+        self._folds: Recent[StreamId, Folded] = Recent(cache_size)
         """Folds by stream (unique across clubs, as game ids are not)."""
-        self._cache_size = cache_size
-        self._identities: dict[tuple[str, str], GameRecord] = {}
-        self._links: dict[StreamId, tuple[int, str]] = {}
+        self._identities: Recent[tuple[str, str], GameRecord] = Recent(cache_size)
+        self._links: Recent[StreamId, tuple[int, str]] = Recent(cache_size)
         """Each game's last known version and chain link, so an append need not read it back."""
-        self._lock = threading.Lock()
         self.appended: Callable[[str, int], None] | None = None
         """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
 
@@ -222,62 +231,49 @@ class GameRecords:
             return self
         other = copy.copy(self)
         other.store = store
-        other.loop_store = InThreads(store)
+        other._here = _InPlace(store)
+        other._loop = _OnLoop(InThreads(store))
         return other
 
-    # -- running the use cases ------------------------------------------------------------------
-    # Each use case that the HTTP API calls at every step of a game is written once as steps (see
-    # `service.store.steps`): run blocking on `store` (the CLI, the pages, worker threads), or awaited on
-    # `loop_store` by its `_async` twin, the CPU-bound parts (a first fold, a large batch) in worker threads.
-    def _run(self, steps: RecordSteps[T]) -> T:
-        return run(steps, self._execute)
+    @property
+    def loop_store(self) -> AsyncEvents:
+        """The same store as the event loop awaits it (the `_async` use cases)."""
+        return self._loop.events
 
-    async def _run_async(self, steps: RecordSteps[T]) -> T:
-        return await run_async(steps, self._execute_async)
-
-    def _execute(self, request: Call | Work) -> Any:
-        if isinstance(request, Work):
-            return request.work()
-        return getattr(self.store, request.method)(*request.args, **request.kwargs)
-
-    async def _execute_async(self, request: Call | Work) -> Any:
-        if isinstance(request, Work):
-            return await heavy(request.work)
-        return await getattr(self.loop_store, request.method)(*request.args, **request.kwargs)
+    @loop_store.setter
+    def loop_store(self, events: AsyncEvents) -> None:
+        self._loop = _OnLoop(events)
 
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
         """A game of the club, or NotFound (whether or not another club has a game of that id)."""
-        return self._run(self._game(club_id, game_id))
+        return blocking(self._game(self._here, club_id, game_id))
 
     async def game_async(self, club_id: str, game_id: str) -> GameRecord:
-        return await self._run_async(self._game(club_id, game_id))
+        return await self._game(self._loop, club_id, game_id)
 
-    def _game(self, club_id: str, game_id: str) -> RecordSteps[GameRecord]:
-        record = yield Call("get_game", (club_id, game_id))
+    @staticmethod
+    async def _game(io: _Io, club_id: str, game_id: str) -> GameRecord:
+        record = await io.events.get_game(club_id, game_id)
         if record is None:
             raise NotFound("game", game_id)
-        return cast(GameRecord, record)
+        return record
 
-    def _owned(self, club_id: str, game_id: str) -> RecordSteps[GameRecord]:
+    async def _owned(self, io: _Io, club_id: str, game_id: str) -> GameRecord:
         """Like `game`, for callers that need only what never changes (club, ruleset): remembered, so
         appends and reads skip a round trip. Its version and finished flag may be stale."""
-        with self._lock:
-            known = self._identities.get((club_id, game_id))
+        known = self._identities.get((club_id, game_id))
         if known is None:
-            known = yield from self._game(club_id, game_id)
-            with self._lock:
-                if len(self._identities) >= self._cache_size:
-                    self._identities.clear()
-                self._identities[club_id, game_id] = known
+            known = await self._game(io, club_id, game_id)
+            self._identities.put((club_id, game_id), known)
         return known
 
     def stream(self, club_id: str, game_id: str) -> StreamId:
         """The stream holding the events of the club's game (NotFound as `game`)."""
-        return self._run(self._owned(club_id, game_id)).stream_id
+        return blocking(self._owned(self._here, club_id, game_id)).stream_id
 
     async def stream_async(self, club_id: str, game_id: str) -> StreamId:
-        return (await self._run_async(self._owned(club_id, game_id))).stream_id
+        return (await self._owned(self._loop, club_id, game_id)).stream_id
 
     def resolve_resource(self, club_id: str, ruleset: Ruleset, kind: str, choice: ResourceChoice) -> ResourceRef:
         """The club's resource of that id (a given or the latest version), else one the project ships."""
@@ -334,8 +330,9 @@ class GameRecords:
             folded = start(ruleset, started)
         except RuleError as error:
             raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
-        except (msgspec.ValidationError, TypeError, KeyError) as error:
+        except msgspec.ValidationError as error:  # the options the client sent, read by the ruleset
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
+        # Any other exception is the ruleset's own mistake, not the client's: a 500, logged as such.
         game_id = _given_id(self.limits, request.game_id)
         record = GameRecord(
             game_id=game_id,
@@ -349,14 +346,9 @@ class GameRecords:
         )
         first = chained(CHAIN_START, [_new_event(started)])
         result = self.store.append(
-            record.stream_id,
-            first,
-            0,
-            recorded_by=recorded_by,
-            game=record,
-            progress=GameProgress(finished=False),
+            AppendRequest(record.stream_id, first, 0, recorded_by, game=record, progress=GameProgress(finished=False))
         )
-        self._remember(record.stream_id, folded)
+        self._folds.put(record.stream_id, folded)
         self._remember_link(record.stream_id, 1, first[0].chain)
         return record, result
 
@@ -386,7 +378,9 @@ class GameRecords:
         idempotency_key: str | None = None,
     ) -> AppendResult:
         """Check every event, then append the batch atomically at `expected_version`."""
-        return self._run(self._append(club_id, game_id, raw_events, expected_version, recorded_by, idempotency_key))
+        return blocking(
+            self._append(self._here, club_id, game_id, raw_events, expected_version, recorded_by, idempotency_key)
+        )
 
     async def append_async(
         self,
@@ -397,44 +391,42 @@ class GameRecords:
         recorded_by: Recorder,
         idempotency_key: str | None = None,
     ) -> AppendResult:
-        return await self._run_async(
-            self._append(club_id, game_id, raw_events, expected_version, recorded_by, idempotency_key)
+        return await self._append(
+            self._loop, club_id, game_id, raw_events, expected_version, recorded_by, idempotency_key
         )
 
-    def _append(
+    async def _append(
         self,
+        io: _Io,
         club_id: str,
         game_id: str,
         raw_events: Sequence[Any],
         expected_version: int,
         recorded_by: Recorder,
         idempotency_key: str | None,
-    ) -> RecordSteps[AppendResult]:
+    ) -> AppendResult:
         self.limits.batch(list(raw_events))
-        record = yield from self._owned(club_id, game_id)
+        record = await self._owned(io, club_id, game_id)
         ruleset = self.rulesets.get(record.ruleset)
         # An import-sized batch is decoded and checked in a worker thread (on the loop, a scorekeeper's
         # few events cost less than the hop), so it never stalls the other requests.
         large = len(raw_events) > LOOP_BATCH
-        events, new_events = yield from _cpu(functools.partial(self._decoded, ruleset, raw_events), large)
+        events, new_events = await _cpu(io, functools.partial(self._decoded, ruleset, raw_events), large)
+        request = AppendRequest(record.stream_id, new_events, expected_version, recorded_by, idempotency_key)
         fingerprint = request_fingerprint(new_events, expected_version) if idempotency_key else ""
         if idempotency_key:
-            replay = yield Call("replayed_append", (record.stream_id, idempotency_key, fingerprint))
+            replay = await io.events.replayed_append(record.stream_id, idempotency_key, fingerprint)
             if replay is not None:
-                return cast(AppendResult, replay)
+                return replay
         try:
-            return (
-                yield from self._append_at(
-                    record, ruleset, events, new_events, expected_version, recorded_by, idempotency_key, large
-                )
-            )
+            return await self._append_at(io, record, ruleset, events, request, large)
         except VersionConflict:
             # A copy of this very append (same key, same body) may have won the race since the look
             # above, here or in another worker: every copy gets its first result, never a conflict.
             if idempotency_key:
-                replay = yield Call("replayed_append", (record.stream_id, idempotency_key, fingerprint))
+                replay = await io.events.replayed_append(record.stream_id, idempotency_key, fingerprint)
                 if replay is not None:
-                    return cast(AppendResult, replay)
+                    return replay
             raise
 
     def _decoded(self, ruleset: Ruleset, raw_events: Sequence[Any]) -> tuple[list[Any], list[NewEvent]]:
@@ -445,76 +437,58 @@ class GameRecords:
             self.limits.event(index, new.data)
         return events, new_events
 
-    def _append_at(
-        self,
-        record: GameRecord,
-        ruleset: Ruleset,
-        events: list[Any],
-        new_events: list[NewEvent],
-        expected_version: int,
-        recorded_by: Recorder,
-        idempotency_key: str | None,
-        large: bool,
-    ) -> RecordSteps[AppendResult]:
-        """Check the batch against the game at `expected_version` and append it there."""
-        stream_id = record.stream_id
-        with self._lock:
-            cached = self._cache.get(stream_id)
+    async def _append_at(
+        self, io: _Io, record: GameRecord, ruleset: Ruleset, events: list[Any], request: AppendRequest, large: bool
+    ) -> AppendResult:
+        """Check the batch against the game at the version the request expects and append it there."""
+        stream_id, expected_version = record.stream_id, request.expected_version
+        cached = self._folds.get(stream_id)
         # A fold remembered at the version the writer expects needs no refresh: were the stream ahead
         # (another worker appended), the store's own version check refuses the append as a conflict.
         if cached is not None and cached.version == expected_version:
             folded = cached
         else:
-            folded = yield from self._folded(record)
+            folded = await self._folded(io, record)
         if folded.version != expected_version:
             raise VersionConflict(stream_id, expected_version, folded.version)
         was_finished = ruleset.result(folded.state, Viewer.public()).finished
-        folded = yield from _cpu(functools.partial(accept_batch, folded, events), large)
+        folded = await _cpu(io, functools.partial(accept_batch, folded, events), large)
         finished = ruleset.result(folded.state, Viewer.public()).finished
-        link = yield from self._link_at(stream_id, expected_version)
-        new_events = chained(link, new_events)
-        result: AppendResult = yield Call(
-            "append",
-            (stream_id, new_events, expected_version),
-            {
-                "recorded_by": recorded_by,
-                "idempotency_key": idempotency_key,
-                # The listing changes only when the game ends (or a correction takes its end back); most
-                # appends write their events alone.
-                "progress": GameProgress(finished=finished) if finished != was_finished else None,
-            },
+        link = await self._link_at(io, stream_id, expected_version)
+        request = msgspec.structs.replace(
+            request,
+            events=chained(link, request.events),
+            # The listing changes only when the game ends (or a correction takes its end back); most
+            # appends write their events alone.
+            progress=GameProgress(finished=finished) if finished != was_finished else None,
         )
+        result = await io.events.append(request)
         if not result.replayed:
-            self._remember(stream_id, folded)
-            self._remember_link(stream_id, result.last_version, new_events[-1].chain)
+            self._folds.put(stream_id, folded)
+            self._remember_link(stream_id, result.last_version, request.events[-1].chain)
             if self.appended is not None:
                 self.appended(stream_id, result.last_version)
         return result
 
-    def _link_at(self, stream_id: StreamId, version: int) -> RecordSteps[str]:
+    async def _link_at(self, io: _Io, stream_id: StreamId, version: int) -> str:
         """The chain link of the game's event `version` (remembered, stored, or computed for events
         recorded before links were kept)."""
         if version == 0:
             return CHAIN_START
-        with self._lock:
-            known = self._links.get(stream_id)
+        known = self._links.get(stream_id)
         if known is not None and known[0] == version:
             return known[1]
-        stored = yield Call("read_stream", (stream_id,), {"after_version": version - 1, "limit": 1})
+        stored = await io.events.read_stream(stream_id, after_version=version - 1, limit=1)
         if stored and stored[0].chain is not None:
-            return cast(str, stored[0].chain)
+            return stored[0].chain
         link = CHAIN_START
-        for event in (yield Call("read_stream", (stream_id,), {"limit": version})):
+        for event in await io.events.read_stream(stream_id, limit=version):
             link = chain_hash(link, event)
         return link
 
     def _remember_link(self, stream_id: StreamId, version: int, link: str | None) -> None:
-        if link is None:
-            return
-        with self._lock:
-            if len(self._links) >= self._cache_size:
-                self._links.clear()
-            self._links[stream_id] = (version, link)
+        if link is not None:
+            self._links.put(stream_id, (version, link))
 
     def import_stream(
         self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder, game_id: str | None = None
@@ -592,7 +566,7 @@ class GameRecords:
         result = self.store.restore_stream(
             record.stream_id, prepared.events, prepared.recorded_at, recorded_by=recorded_by, game=record
         )
-        self._remember(record.stream_id, prepared.folded)
+        self._folds.put(record.stream_id, prepared.folded)
         self._remember_link(record.stream_id, len(prepared.events), prepared.events[-1].chain)
         return record, result
 
@@ -649,34 +623,33 @@ class GameRecords:
 
     # -- reading --------------------------------------------------------------------------------
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
-        record = self._run(self._owned(club_id, game_id))
+        record = blocking(self._owned(self._here, club_id, game_id))
         return self.store.read_stream(record.stream_id, after_version=after_version, limit=limit)
 
     def folded(self, record: GameRecord, at_version: int | None = None) -> Folded:
         """The game folded to `at_version` (the latest when None)."""
-        return self._run(self._folded(record, at_version))
+        return blocking(self._folded(self._here, record, at_version))
 
-    def _folded(self, record: GameRecord, at_version: int | None = None) -> RecordSteps[Folded]:
+    async def _folded(self, io: _Io, record: GameRecord, at_version: int | None = None) -> Folded:
         ruleset = self.rulesets.get(record.ruleset)
-        with self._lock:
-            cached = self._cache.get(record.stream_id)
+        cached = self._folds.get(record.stream_id)
         if at_version is None and cached is not None:
-            newer = yield Call("read_stream", (record.stream_id,), {"after_version": cached.version})
+            newer = await io.events.read_stream(record.stream_id, after_version=cached.version)
             fold = functools.partial(self._fold_onto, ruleset, cached, newer)
-            folded = yield from _cpu(fold, len(newer) > LOOP_FOLD)
-            self._remember(record.stream_id, folded)
+            folded = await _cpu(io, fold, len(newer) > LOOP_FOLD)
+            self._folds.put(record.stream_id, folded)
             return folded
-        stored = yield Call("read_stream", (record.stream_id,), {"limit": at_version})
+        stored = await io.events.read_stream(record.stream_id, limit=at_version)
         if not stored:
             raise NotFound("game", record.game_id)
         if at_version is not None and (at_version < 1 or at_version > stored[-1].version):
             raise NotFound("version", str(at_version))
         # A fold from the start (the first of a game in this process, or of an earlier version) may be a
         # whole long game: a worker thread's job, so one read never stalls the others (issue 13).
-        folded = yield Work(functools.partial(self._fold_from_start, ruleset, stored))
+        folded = await io.cpu(functools.partial(self._fold_from_start, ruleset, stored))
         if at_version is None:
-            self._remember(record.stream_id, folded)
-        return cast(Folded, folded)
+            self._folds.put(record.stream_id, folded)
+        return folded
 
     @classmethod
     def _fold_from_start(cls, ruleset: Ruleset, stored: Sequence[StoredEvent]) -> Folded:
@@ -692,48 +665,48 @@ class GameRecords:
 
     def state(self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None) -> tuple[int, Any]:
         """The version and the view of the state at it."""
-        return self._run(self._state(club_id, game_id, viewer, at_version))
+        return blocking(self._state(self._here, club_id, game_id, viewer, at_version))
 
     async def state_async(
         self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None = None
     ) -> tuple[int, Any]:
-        return await self._run_async(self._state(club_id, game_id, viewer, at_version))
+        return await self._state(self._loop, club_id, game_id, viewer, at_version)
 
-    def _state(
-        self, club_id: str, game_id: str, viewer: Viewer, at_version: int | None
-    ) -> RecordSteps[tuple[int, Any]]:
-        folded = yield from self._seen_by(club_id, game_id, viewer.seat, at_version)
+    async def _state(
+        self, io: _Io, club_id: str, game_id: str, viewer: Viewer, at_version: int | None
+    ) -> tuple[int, Any]:
+        folded = await self._seen_by(io, club_id, game_id, viewer.seat, at_version)
         return folded.version, folded.ruleset.view(folded.state, viewer)
 
     def result(self, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
         """The result as `viewer` may know it (G-2), as `state` gives the view."""
-        return self._run(self._result(club_id, game_id, viewer))
+        return blocking(self._result(self._here, club_id, game_id, viewer))
 
     async def result_async(self, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
-        return await self._run_async(self._result(club_id, game_id, viewer))
+        return await self._result(self._loop, club_id, game_id, viewer)
 
-    def _result(self, club_id: str, game_id: str, viewer: Viewer) -> RecordSteps[tuple[int, Result]]:
-        folded = yield from self._seen_by(club_id, game_id, viewer.seat)
+    async def _result(self, io: _Io, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
+        folded = await self._seen_by(io, club_id, game_id, viewer.seat)
         return folded.version, folded.ruleset.result(folded.state, viewer)
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
-        return self._run(self._legal_events(club_id, game_id, seat))
+        return blocking(self._legal_events(self._here, club_id, game_id, seat))
 
     async def legal_events_async(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
-        return await self._run_async(self._legal_events(club_id, game_id, seat))
+        return await self._legal_events(self._loop, club_id, game_id, seat)
 
-    def _legal_events(self, club_id: str, game_id: str, seat: int) -> RecordSteps[tuple[int, list[Any] | None]]:
-        folded = yield from self._seen_by(club_id, game_id, seat)
+    async def _legal_events(self, io: _Io, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
+        folded = await self._seen_by(io, club_id, game_id, seat)
         return folded.version, folded.ruleset.legal_events(folded.state, seat)
 
-    def _seen_by(
-        self, club_id: str, game_id: str, seat: int | None, at_version: int | None = None
-    ) -> RecordSteps[Folded]:
+    async def _seen_by(
+        self, io: _Io, club_id: str, game_id: str, seat: int | None, at_version: int | None = None
+    ) -> Folded:
         """The game folded for a viewer at `seat` (None: no seat), which must be at its table."""
-        record = yield from self._owned(club_id, game_id)
+        record = await self._owned(io, club_id, game_id)
         if seat is not None:
             check_seat(record, seat)
-        return (yield from self._folded(record, at_version))
+        return await self._folded(io, record, at_version)
 
     # -- resources ------------------------------------------------------------------------------
     def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:
@@ -745,13 +718,6 @@ class GameRecords:
         self.limits.resource(data)
         content = ruleset.resource_kinds[kind].parse(data)  # raises ResourceError row by row
         return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
-
-    def _remember(self, stream_id: StreamId, folded: Folded) -> None:
-        with self._lock:
-            self._cache[stream_id] = folded
-            self._cache.move_to_end(stream_id)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
 
 
 def _given_id(limits: Limits, game_id: str | None) -> str:

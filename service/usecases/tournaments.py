@@ -38,6 +38,7 @@ from projections.tournaments import (
     tournament_standings,
 )
 from service.store.base import (
+    AppendRequest,
     ClubRecords,
     Collections,
     EventRecorder,
@@ -104,13 +105,15 @@ class Tournaments:
             state = apply(state, event)
         assert state is not None
         self.store.append(
-            stream_id(recorder.club_id, tournament_id),
-            [
-                NewEvent(type=type(e).__struct_config__.tag, schema_version=1, data=msgspec.json.encode(e))  # type: ignore[arg-type]
-                for e in events
-            ],
-            version,
-            recorded_by=recorder,
+            AppendRequest(
+                stream_id(recorder.club_id, tournament_id),
+                [
+                    NewEvent(type=type(e).__struct_config__.tag, schema_version=1, data=msgspec.json.encode(e))  # type: ignore[arg-type]
+                    for e in events
+                ],
+                version,
+                recorded_by=recorder,
+            )
         )
         return state, version + len(events)
 

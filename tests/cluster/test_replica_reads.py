@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from service.store import open_store
-from service.store.base import NewEvent, Recorder
+from service.store.base import AppendRequest, NewEvent, Recorder
 from service.store.replicas import ReplicaSet, RoutedStore
 from testkit.cluster import Standby, free_port, with_address
 from testkit.waiting import scaled
@@ -168,7 +168,9 @@ def test_a_long_request_reading_a_replica_moves_to_the_primary_once_the_replica_
         primary.migrate()
         primary.create_club("c1", "Club")
         first = primary.append(
-            "s-1", [NewEvent(type="t", schema_version=1, data=b"{}")], 0, recorded_by=Recorder(club_id="c1")
+            AppendRequest(
+                "s-1", [NewEvent(type="t", schema_version=1, data=b"{}")], 0, recorded_by=Recorder(club_id="c1")
+            )
         )
         replicas.check()
         routed = anyio.run(replicas.read_store, primary, first.positions[-1])
@@ -176,7 +178,9 @@ def test_a_long_request_reading_a_replica_moves_to_the_primary_once_the_replica_
         assert routed.stream_version("s-1") == 1
         with replay_paused(standby):
             primary.append(
-                "s-1", [NewEvent(type="t", schema_version=1, data=b"{}")], 1, recorded_by=Recorder(club_id="c1")
+                AppendRequest(
+                    "s-1", [NewEvent(type="t", schema_version=1, data=b"{}")], 1, recorded_by=Recorder(club_id="c1")
+                )
             )
             assert routed.stream_version("s-1") == 1  # the replica's answer, one append behind
             replicas.failed(replicas.replicas[0], psycopg.OperationalError("gone"))

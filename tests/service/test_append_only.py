@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from service.store import open_store
-from service.store.base import NewEvent, Recorder
+from service.store.base import AppendRequest, NewEvent, Recorder
 
 BY = Recorder(club_id="c1")
 COLUMNS = "stream_id, version, type, schema_version, data, recorded_at, club_id"
@@ -20,7 +20,11 @@ def _recorded(url: str) -> None:
     store = open_store(url)
     try:
         store.migrate()
-        store.append("g1", [NewEvent(type="tally.rolled", schema_version=1, data=b'{"face": 6}')], 0, recorded_by=BY)
+        store.append(
+            AppendRequest(
+                "g1", [NewEvent(type="tally.rolled", schema_version=1, data=b'{"face": 6}')], 0, recorded_by=BY
+            )
+        )
     finally:
         store.close()
 

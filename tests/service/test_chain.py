@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from service.store import open_store
-from service.store.base import CHAIN_START, NewEvent, Recorder, Store, StreamId, chain_hash, game_stream
+from service.store.base import CHAIN_START, AppendRequest, NewEvent, Recorder, Store, StreamId, chain_hash, game_stream
 from service.usecases.games import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
@@ -66,10 +66,12 @@ def test_a_game_recorded_before_links_were_kept_is_chained_on_from_its_events(st
     new_game(records, "g1")
     # An event appended as before links were kept: no link stored.
     store.append(
-        stream("g1"),
-        [NewEvent(type="tally.rolled", schema_version=1, data=b'{"type":"tally.rolled","seat":0,"face":5}')],
-        1,
-        recorded_by=BY,
+        AppendRequest(
+            stream("g1"),
+            [NewEvent(type="tally.rolled", schema_version=1, data=b'{"type":"tally.rolled","seat":0,"face":5}')],
+            1,
+            recorded_by=BY,
+        )
     )
     GameRecords(store, RULESETS).append("c1", "g1", [rolled(1, 2)], 2, BY)
     events = store.read_stream(stream("g1"))

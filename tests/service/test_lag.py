@@ -17,7 +17,7 @@ from service.app import create_app
 from service.projector import PROJECTION_NAMES, LagWatch, lags
 from service.settings import Settings
 from service.store import open_store
-from service.store.base import NewEvent, Recorder, Store
+from service.store.base import AppendRequest, NewEvent, Recorder, Store
 from testkit.waiting import scaled
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
@@ -76,7 +76,7 @@ def test_the_logs_warn_while_a_projection_is_past_the_threshold(database_url: st
         watch = LagWatch(store, PROJECTION_NAMES, warn_seconds=0.2, every=0.0)
         with structlog.testing.capture_logs() as logs:
             assert watch.look() == {}  # nothing recorded: nothing late
-            store.append("g1", [NewEvent(type="x.y", schema_version=1, data=b"{}")], 0, recorded_by=BY)
+            store.append(AppendRequest("g1", [NewEvent(type="x.y", schema_version=1, data=b"{}")], 0, recorded_by=BY))
             assert watch.look() == {}  # recorded just now: not yet past 0.2 s
             time.sleep(0.3)
             late = watch.look()
@@ -97,7 +97,7 @@ def test_a_transaction_left_open_elsewhere_holds_the_projector_back_and_the_lag_
     try:
         store.migrate()
         holder.execute("SELECT pg_current_xact_id()")  # a transaction that has written nothing, left open
-        store.append("g1", [NewEvent(type="x.y", schema_version=1, data=b"{}")], 0, recorded_by=BY)
+        store.append(AppendRequest("g1", [NewEvent(type="x.y", schema_version=1, data=b"{}")], 0, recorded_by=BY))
         assert store.read_all() == []  # the read gate: nothing past the oldest open transaction
         assert lags(store, PROJECTION_NAMES)["games"].lag == 1
         holder.rollback()

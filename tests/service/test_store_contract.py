@@ -18,6 +18,7 @@ from service.store import open_store
 from service.store.async_events import AsyncEvents, InThreads
 from service.store.base import (
     AlreadyExists,
+    AppendRequest,
     GameFilter,
     GameProgress,
     GameRecord,
@@ -110,7 +111,7 @@ def test_migrations_are_applied_once_and_then_none_is_pending(store: Store) -> N
 
 @both_paths
 def test_an_append_is_read_back_with_versions_positions_and_recorder(store: Store) -> None:
-    result = store.append("g1", events("a", "b"), 0, recorded_by=BY)
+    result = store.append(AppendRequest("g1", events("a", "b"), 0, recorded_by=BY))
     assert (result.first_version, result.last_version) == (1, 2)
     stored = store.read_stream("g1")
     assert [(e.version, e.type, e.data) for e in stored] == [(1, "test.a", b'{"n":"a"}'), (2, "test.b", b'{"n":"b"}')]
@@ -124,36 +125,36 @@ def test_an_append_is_read_back_with_versions_positions_and_recorder(store: Stor
 
 @both_paths
 def test_reading_a_stream_pages_by_version(store: Store) -> None:
-    store.append("g1", events("a", "b", "c", "d"), 0, recorded_by=BY)
+    store.append(AppendRequest("g1", events("a", "b", "c", "d"), 0, recorded_by=BY))
     assert [e.version for e in store.read_stream("g1", after_version=1, limit=2)] == [2, 3]
 
 
 @both_paths
 def test_a_stale_expected_version_is_a_conflict_that_reports_the_current_version(store: Store) -> None:
-    store.append("g1", events("a", "b"), 0, recorded_by=BY)
+    store.append(AppendRequest("g1", events("a", "b"), 0, recorded_by=BY))
     with pytest.raises(VersionConflict) as conflict:
-        store.append("g1", events("c"), 1, recorded_by=BY)
+        store.append(AppendRequest("g1", events("c"), 1, recorded_by=BY))
     assert conflict.value.current == 2
     with pytest.raises(VersionConflict) as ahead:
-        store.append("g1", events("c"), 5, recorded_by=BY)
+        store.append(AppendRequest("g1", events("c"), 5, recorded_by=BY))
     assert ahead.value.current == 2
     assert store.stream_version("g1") == 2
 
 
 @both_paths
 def test_a_failed_batch_writes_none_of_its_events(store: Store) -> None:
-    store.append("g1", events("a"), 0, recorded_by=BY)
+    store.append(AppendRequest("g1", events("a"), 0, recorded_by=BY))
     with pytest.raises(VersionConflict):
-        store.append("g1", events("x", "y", "z"), 0, recorded_by=BY)
+        store.append(AppendRequest("g1", events("x", "y", "z"), 0, recorded_by=BY))
     assert [e.type for e in store.read_stream("g1")] == ["test.a"]
-    store.append("marker", events("after"), 0, recorded_by=BY)  # visible only once all before it are
+    store.append(AppendRequest("marker", events("after"), 0, recorded_by=BY))  # visible only once all before it are
     assert [e.type for e in read_all_when_visible(store, 2)] == ["test.a", "test.after"]
 
 
 @both_paths
 def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store: Store) -> None:
-    first = store.append("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1")
-    again = store.append("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1")
+    first = store.append(AppendRequest("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1"))
+    again = store.append(AppendRequest("g1", events("a", "b"), 0, recorded_by=BY, idempotency_key="k-1"))
     assert again.replayed and not first.replayed
     assert (again.first_version, again.last_version, again.positions) == (1, 2, first.positions)
     assert len(store.read_stream("g1")) == 2
@@ -161,14 +162,14 @@ def test_an_idempotent_retry_returns_the_first_result_and_writes_nothing(store: 
 
 @both_paths
 def test_an_idempotency_key_reused_with_another_body_is_refused(store: Store) -> None:
-    store.append("g1", events("a"), 0, recorded_by=BY, idempotency_key="k-1")
+    store.append(AppendRequest("g1", events("a"), 0, recorded_by=BY, idempotency_key="k-1"))
     with pytest.raises(IdempotencyMismatch):
-        store.append("g1", events("b"), 1, recorded_by=BY, idempotency_key="k-1")
+        store.append(AppendRequest("g1", events("b"), 1, recorded_by=BY, idempotency_key="k-1"))
     assert store.stream_version("g1") == 1
 
 
 def test_stored_events_cannot_be_updated_or_deleted(store: Store) -> None:
-    result = store.append("g1", events("a"), 0, recorded_by=BY)
+    result = store.append(AppendRequest("g1", events("a"), 0, recorded_by=BY))
     with pytest.raises(ImmutableRecord):
         store.try_raw_update(result.positions[0])  # type: ignore[attr-defined]
     with pytest.raises(ImmutableRecord):
@@ -177,9 +178,9 @@ def test_stored_events_cannot_be_updated_or_deleted(store: Store) -> None:
 
 
 def test_read_all_pages_every_stream_in_position_order(store: Store) -> None:
-    store.append("g1", events("a", "b"), 0, recorded_by=BY)
-    store.append("g2", events("c"), 0, recorded_by=BY)
-    store.append("g1", events("d"), 2, recorded_by=BY)
+    store.append(AppendRequest("g1", events("a", "b"), 0, recorded_by=BY))
+    store.append(AppendRequest("g2", events("c"), 0, recorded_by=BY))
+    store.append(AppendRequest("g1", events("d"), 2, recorded_by=BY))
     first = read_all_when_visible(store, 2, limit=2)
     rest = read_all_when_visible(store, 2, after=first[-1].position)
     assert [e.type for e in first + rest] == ["test.a", "test.b", "test.c", "test.d"]
@@ -199,24 +200,24 @@ def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally", club_id
 
 @both_paths
 def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(store: Store) -> None:
-    store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
-    store.append("g1", events("a", "b"), 1, recorded_by=BY)  # no progress: the listing is not written
+    store.append(AppendRequest("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1", "p2"))))
+    store.append(AppendRequest("g1", events("a", "b"), 1, recorded_by=BY))  # no progress: the listing is not written
     unfinished = store.get_game("c1", "g1")
     assert unfinished is not None and (unfinished.version, unfinished.finished) == (3, False)
-    store.append("g1", events("end"), 3, recorded_by=BY, progress=GameProgress(finished=True))
+    store.append(AppendRequest("g1", events("end"), 3, recorded_by=BY, progress=GameProgress(finished=True)))
     listed = store.get_game("c1", "g1")
     assert listed is not None
     assert (listed.version, listed.finished, listed.player_ids) == (4, True, ("p1", "p2"))
     assert listed.finished_at is not None and listed.stream_id == "g1"
     assert [g.version for g in store.list_games("c1", GameFilter())] == [4]
     with pytest.raises(AlreadyExists):
-        store.append("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1",)))
+        store.append(AppendRequest("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1",))))
 
 
 def test_games_are_listed_with_filters(store: Store) -> None:
-    store.append("g1", events("s"), 0, recorded_by=BY, game=game("g1", ("p1", "p2")))
-    store.append("g2", events("s"), 0, recorded_by=BY, game=game("g2", ("p2", "p3"), ruleset="other"))
-    store.append("g2", events("e"), 1, recorded_by=BY, progress=GameProgress(finished=True))
+    store.append(AppendRequest("g1", events("s"), 0, recorded_by=BY, game=game("g1", ("p1", "p2"))))
+    store.append(AppendRequest("g2", events("s"), 0, recorded_by=BY, game=game("g2", ("p2", "p3"), ruleset="other")))
+    store.append(AppendRequest("g2", events("e"), 1, recorded_by=BY, progress=GameProgress(finished=True)))
     ids = lambda **kw: sorted(g.game_id for g in store.list_games("c1", GameFilter(**kw)))  # noqa: E731
     assert ids() == ["g1", "g2"]
     assert ids(player_id="p1") == ["g1"]
@@ -232,14 +233,18 @@ def test_games_are_listed_with_filters(store: Store) -> None:
 def test_two_clubs_each_keep_a_game_of_the_same_id_on_its_own_stream(store: Store) -> None:
     store.create_club("c2", "Club Two")
     two = Recorder(club_id="c2")
-    store.append(game_stream("c1", "friday-1"), events("s"), 0, recorded_by=BY, game=game("friday-1", ("p1",)))
     store.append(
-        game_stream("c2", "friday-1"),
-        events("s", "t"),
-        0,
-        recorded_by=two,
-        game=game("friday-1", ("p9",), club_id="c2"),
-        progress=GameProgress(finished=True),
+        AppendRequest(game_stream("c1", "friday-1"), events("s"), 0, recorded_by=BY, game=game("friday-1", ("p1",)))
+    )
+    store.append(
+        AppendRequest(
+            game_stream("c2", "friday-1"),
+            events("s", "t"),
+            0,
+            recorded_by=two,
+            game=game("friday-1", ("p9",), club_id="c2"),
+            progress=GameProgress(finished=True),
+        )
     )
     one, other = store.get_game("c1", "friday-1"), store.get_game("c2", "friday-1")
     assert one is not None and other is not None
@@ -252,7 +257,13 @@ def test_two_clubs_each_keep_a_game_of_the_same_id_on_its_own_stream(store: Stor
     # The id is taken within its club only.
     with pytest.raises(AlreadyExists):
         store.append(
-            game_stream("c2", "other"), events("s"), 0, recorded_by=two, game=game("friday-1", ("p9",), club_id="c2")
+            AppendRequest(
+                game_stream("c2", "other"),
+                events("s"),
+                0,
+                recorded_by=two,
+                game=game("friday-1", ("p9",), club_id="c2"),
+            )
         )
     store.create_club("c3", "Club Three")
     for attempt in range(2):  # an import writes the club's own friday-1 once
@@ -277,7 +288,9 @@ def test_read_models_and_club_records_of_same_id_games_stay_with_their_club(stor
     streams = {club: game_stream(club, "friday-1") for club in ("c1", "c2")}
     for club, stream in streams.items():
         store.append(
-            stream, events("s"), 0, recorded_by=Recorder(club_id=club), game=game("friday-1", (), club_id=club)
+            AppendRequest(
+                stream, events("s"), 0, recorded_by=Recorder(club_id=club), game=game("friday-1", (), club_id=club)
+            )
         )
     summary = GameSummary(
         game_id="friday-1",
@@ -303,7 +316,9 @@ def test_read_models_and_club_records_of_same_id_games_stay_with_their_club(stor
     assert store.collections_of_game("c1", "friday-1") == []
     assert store.collections_of_game("c2", "friday-1") == [("league", "spring")]
     store.create_collection("league", "c2", "summer", b"{}")
-    store.append(game_stream("c1", "saturday-1"), events("s"), 0, recorded_by=BY, game=game("saturday-1", ()))
+    store.append(
+        AppendRequest(game_stream("c1", "saturday-1"), events("s"), 0, recorded_by=BY, game=game("saturday-1", ()))
+    )
     with pytest.raises(MissingReference) as missing:  # a game id another club holds is no game of this club's
         store.add_collection_game("league", "c2", "summer", "saturday-1")
     assert "game" in missing.value.what
@@ -337,7 +352,7 @@ def test_resources_are_versioned_and_immutable(store: Store) -> None:
 
 
 def test_leagues_removals_and_access_records_are_read_back_as_written(store: Store) -> None:
-    store.append(game_stream("c1", "g1"), events("s"), 0, recorded_by=BY, game=game("g1", ()))
+    store.append(AppendRequest(game_stream("c1", "g1"), events("s"), 0, recorded_by=BY, game=game("g1", ())))
     store.create_collection("league", "c1", "spring", b'{"points": 3}')
     store.add_collection_game("league", "c1", "spring", "g1")
     league = store.get_collection("league", "c1", "spring")
@@ -364,7 +379,7 @@ def test_leagues_removals_and_access_records_are_read_back_as_written(store: Sto
 
 
 def test_a_taken_id_in_the_shared_tables_is_already_exists_naming_what_was_taken(store: Store) -> None:
-    store.append(game_stream("c1", "g1"), events("s"), 0, recorded_by=BY, game=game("g1", ()))
+    store.append(AppendRequest(game_stream("c1", "g1"), events("s"), 0, recorded_by=BY, game=game("g1", ())))
     store.create_collection("league", "c1", "spring", b"{}")
     with pytest.raises(AlreadyExists) as collection:
         store.create_collection("league", "c1", "spring", b"{}")
@@ -390,7 +405,7 @@ def test_concurrent_writers_on_one_stream_write_each_version_once(store: Store) 
         while done < 25:
             version = store.stream_version("race")
             try:
-                result = store.append("race", events(f"w{n}-{done}"), version, recorded_by=BY)
+                result = store.append(AppendRequest("race", events(f"w{n}-{done}"), version, recorded_by=BY))
             except VersionConflict:
                 continue
             with lock:
@@ -419,10 +434,12 @@ def test_a_concurrent_reader_sees_every_committed_event_once_in_order(store: Sto
     def writer(n: int) -> None:
         for i in range(20):
             result = store.append(
-                f"s{n}",
-                events(*(f"{n}-{i}-{j}" for j in range(1 + i % 3))),
-                store.stream_version(f"s{n}"),
-                recorded_by=BY,
+                AppendRequest(
+                    f"s{n}",
+                    events(*(f"{n}-{i}-{j}" for j in range(1 + i % 3))),
+                    store.stream_version(f"s{n}"),
+                    recorded_by=BY,
+                )
             )
             with lock:
                 committed.extend(result.positions)
