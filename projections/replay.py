@@ -18,17 +18,20 @@ Everything here works for any game through the `Ruleset` contract alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
+from domain.i18n import Message, english
 from domain.record import Correction, Folded, GameStarted, effective_events_of, event_tag, start
 from domain.ruleset import Player, Ruleset, Setup, Viewer
 from projections.diff import Change, diff
 from projections.errors import ProjectionError
 
 Chapters = tuple[tuple[str, int], ...]
+Told = Callable[[str | Message], str]
+"""How a reader's language tells a narration line (`domain.i18n.english`, or the service's translator)."""
 
 
 class Step(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,14 +97,15 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     last_event: bytes
 
 
-def replay(ruleset: Ruleset, events: Sequence[Any], viewer: Viewer) -> Replay:
+def replay(ruleset: Ruleset, events: Sequence[Any], viewer: Viewer, words: Told = english) -> Replay:
     """Narrate a whole stream (its `GameStarted` first) in one fold, each line told as `viewer` may know
-    it (G-2: the public's replay never names a card the public has not seen)."""
+    it (G-2: the public's replay never names a card the public has not seen), in the reader's language
+    (`words` tells a message in it; English by default)."""
     started = _started(ruleset, events)
     folded, first = opening(ruleset, events)
     steps = [first]
     for version, event in enumerate(events[1:], start=2):
-        folded, _ = tell(ruleset, folded, event, version, steps, viewer)
+        folded, _ = tell(ruleset, folded, event, version, steps, viewer, words)
     return Replay(
         ruleset=started.ruleset,
         ruleset_version=started.ruleset_version,
@@ -120,7 +124,13 @@ def opening(ruleset: Ruleset, events: Sequence[Any]) -> tuple[Folded, Step]:
 
 
 def tell(
-    ruleset: Ruleset, folded: Folded, event: Any, version: int, steps: list[Step], viewer: Viewer
+    ruleset: Ruleset,
+    folded: Folded,
+    event: Any,
+    version: int,
+    steps: list[Step],
+    viewer: Viewer,
+    words: Told = english,
 ) -> tuple[Folded, list[int]]:
     """Narrate event `version` as `viewer` may know it (G-2); it follows `folded` and `steps` (the steps so
     far): its step is added to `steps`, and the steps a correction voids are marked in place. Returns the
@@ -142,7 +152,8 @@ def tell(
     told = ruleset.narrate(folded.state, event, after.state, viewer)
     # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
     chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
-    steps.append(Step(version=version, type=event_tag(event), text=told.text, seat=told.seat, chapters=chapters))
+    text = words(told.message) if told.message is not None else told.text
+    steps.append(Step(version=version, type=event_tag(event), text=text, seat=told.seat, chapters=chapters))
     return after, []
 
 

@@ -41,6 +41,7 @@ from projections.replay import (
 from projections.standings import League, LeagueGame, Removal, Scoring, Standings, check_league, standings
 from service.http.dependencies import viewer_of
 from service.http.guards import GUARDS, PUBLIC, spectator_horizon
+from service.i18n import Translator
 from service.limits import ID_PATTERN, MAX_INT
 from service.logs import get_logger
 from service.projector import snapshot_row
@@ -261,6 +262,7 @@ class ReplayController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> Replay:
@@ -273,7 +275,7 @@ class ReplayController(Controller):
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
         horizon = spectator_horizon(records.store, principal, record.stream_id)
-        return replay(ruleset, _events(records.store, ruleset, record.stream_id, up_to=horizon), viewer)
+        return replay(ruleset, _events(records.store, ruleset, record.stream_id, up_to=horizon), viewer, words)
 
     @get(
         "/replay/{step:int}",
