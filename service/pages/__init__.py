@@ -13,6 +13,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
+from service.pages import i18n
 from service.pages.controllers import (
     EXCEPTION_HANDLERS,
     STATIC,
@@ -28,7 +29,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 def template_config() -> TemplateConfig[JinjaTemplateEngine]:
-    return TemplateConfig(directory=TEMPLATES, engine=JinjaTemplateEngine)
+    return TemplateConfig(directory=TEMPLATES, engine=JinjaTemplateEngine, engine_callback=i18n.install)
 
 
 def pages_router() -> Router:
@@ -36,7 +37,7 @@ def pages_router() -> Router:
     cookies, is outside it)."""
     return Router(
         path="/",
-        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING],
+        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING, i18n.choose_language],
         middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
         exception_handlers=EXCEPTION_HANDLERS,
         include_in_schema=False,

@@ -28,15 +28,18 @@ from litestar.params import Body, FromPath, FromQuery, HeaderParameter, QueryPar
 from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
 
+from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
 from service.http.keys import ShareIn, club_share, create_share
 from service.http.projections import LiveGame
+from service.i18n import Translator
 from service.pages import reads
 from service.store.access import ShareKind
 from service.usecases.access import Principal, new_session
 from service.usecases.games import GameRecords, NotFound
 
+_ = Catalogue("service.pages")
 STATIC = Path(__file__).parent / "static"
 SESSION_COOKIE = "tablelog_session"
 CSRF_COOKIE = "tablelog_csrf"
@@ -123,7 +126,7 @@ def share_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRou
 
 
 # -- errors as pages --------------------------------------------------------------------------------------
-def _page_error(request: Request[Any, Any, Any], status: int, title: str, detail: str) -> Template:
+def _page_error(request: Request[Any, Any, Any], status: int, title: Message, detail: str | Message) -> Template:
     return Template(template_name="error.html", context={"title": title, "detail": detail}, status_code=status)
 
 
@@ -132,26 +135,26 @@ def _to_sign_in(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
 
 
 def _forbidden(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    detail = getattr(exc, "detail", "") or "You may not see this page."
-    return _page_error(request, 403, "Not for this key", detail)
+    detail = getattr(exc, "detail", "") or _("You may not see this page.")
+    return _page_error(request, 403, _("Not for this key"), detail)
 
 
 def _revoked(request: Request[Any, Any, Any], exc: Exception) -> Template:
     return _page_error(
         request,
         403,
-        "This link no longer works",
-        "The club revoked this link, or it never existed. Ask the club for a new one.",
+        _("This link no longer works"),
+        _("The club revoked this link, or it never existed. Ask the club for a new one."),
     )
 
 
 def _not_found(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    return _page_error(request, 404, "Not found", str(exc))
+    return _page_error(request, 404, _("Not found"), str(exc))
 
 
 def _bad_request(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or "That request cannot be read."
-    return _page_error(request, 400, "That does not work", str(detail))
+    detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or _("That request cannot be read.")
+    return _page_error(request, 400, _("That does not work"), detail if isinstance(detail, Message) else str(detail))
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {
@@ -197,7 +200,10 @@ class SignInController(Controller):
             return Template(
                 template_name="sign_in.html",
                 status_code=401,
-                context={"next": data.next, "error": "That key is not valid (or was revoked). Paste a club key: tl_…"},
+                context={
+                    "next": data.next,
+                    "error": _("That key is not valid (or was revoked). Paste a club key: tl_…"),
+                },
             )
         session_id, token, secret_hash = new_session()
         expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
@@ -269,10 +275,11 @@ class ClubPages(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         context = reads.game_step(
-            records, principal, club_id, game_id, None, "public", None, state.settings.snapshot_every
+            records, principal, club_id, game_id, None, "public", None, state.settings.snapshot_every, words
         )
         return _page("game.html", principal, _links(club_id), **context)
 
@@ -297,11 +304,14 @@ class ClubPages(Controller):
         step: FromPath[int],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
         view: FromQuery[View] = "public",
         seat: FromQuery[int | None] = None,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, step, view, seat, state.settings.snapshot_every)
+        context = reads.game_step(
+            records, principal, club_id, game_id, step, view, seat, state.settings.snapshot_every, words
+        )
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live", sync_to_thread=True)
@@ -311,9 +321,10 @@ class ClubPages(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
-        context = reads.live_table(records, club_id, game_id, state.settings.snapshot_every)
+        context = reads.live_table(records, club_id, game_id, state.settings.snapshot_every, words)
         return _page("live.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True)
@@ -458,6 +469,7 @@ class SharePages(Controller):
         token: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         assert principal.share is not None and principal.club_id is not None
@@ -467,7 +479,7 @@ class SharePages(Controller):
         if principal.share.kind == "campaign":
             return _page("campaign.html", principal, links, **reads.campaign_page(records, club_id, target))
         context = reads.game_step(
-            records, principal, club_id, target, None, "public", None, state.settings.snapshot_every
+            records, principal, club_id, target, None, "public", None, state.settings.snapshot_every, words
         )
         return _page("game.html", principal, links, **context)
 
@@ -482,12 +494,13 @@ class SharePages(Controller):
         step: FromPath[int],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         assert principal.club_id is not None
         game_id = _target(principal, "game")
         context = reads.game_step(
-            records, principal, principal.club_id, game_id, step, "public", None, state.settings.snapshot_every
+            records, principal, principal.club_id, game_id, step, "public", None, state.settings.snapshot_every, words
         )
         return _page("game.html", principal, _share_links(token, principal), **context)
 
@@ -497,11 +510,12 @@ class SharePages(Controller):
         token: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         assert principal.club_id is not None
         context = reads.live_table(
-            records, principal.club_id, _target(principal, "game"), state.settings.snapshot_every
+            records, principal.club_id, _target(principal, "game"), state.settings.snapshot_every, words
         )
         return _page("live.html", principal, _share_links(token, principal), **context)
 
