@@ -24,6 +24,7 @@ from service.pages.controllers import (
     csrf_config,
 )
 from service.pages.recording import HANDLERS as RECORDING
+from service.pages.settings import ClubSettingsPage
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -37,7 +38,7 @@ def pages_router() -> Router:
     cookies, is outside it)."""
     return Router(
         path="/",
-        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING, i18n.choose_language],
+        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING, ClubSettingsPage, i18n.choose_language],
         middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
         exception_handlers=EXCEPTION_HANDLERS,
         include_in_schema=False,

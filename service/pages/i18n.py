@@ -148,9 +148,13 @@ def recorder_words(context: Context) -> dict[str, str]:
 
 
 def install(engine: JinjaTemplateEngine) -> None:
-    """The template engine's callback: the i18n extension (newstyle gettext: `{{ _("Step %(n)s", n=3) }}`
-    fills `%(n)s` after translating, and escapes) and the filters above."""
-    environment: Environment = engine.engine
+    """The template engine's callback: the pages' environment made ready for the reader's language."""
+    prepare(engine.engine)
+
+
+def prepare(environment: Environment) -> Environment:
+    """The i18n extension (newstyle gettext: `{{ _("Step %(n)s", n=3) }}` fills `%(n)s` after translating,
+    and escapes), the filters and the menu above. A template rendered without a request reads English."""
     environment.add_extension("jinja2.ext.i18n")
     environment.install_gettext_callables(  # type: ignore[attr-defined]
         _gettext, _ngettext, newstyle=True, pgettext=_pgettext, npgettext=_npgettext
@@ -159,6 +163,7 @@ def install(engine: JinjaTemplateEngine) -> None:
     environment.globals.update(
         {"page_language": page_language, "language_menu": language_menu, "recorder_words": recorder_words}
     )
+    return environment
 
 
 def _local(path: str) -> str:

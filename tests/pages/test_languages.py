@@ -74,3 +74,24 @@ def test_a_french_browser_reads_the_pages_in_french_and_the_menu_switches_to_spa
     assert page.locator("html").get_attribute("lang") == "es"
     assert page.get_by_role("heading", name="Partidas recientes").count() == 1
     assert page.locator("nav.languages strong").inner_text() == "Español"
+
+
+def test_the_clubs_language_set_on_its_settings_page_greets_a_browser_that_asks_for_none_of_ours(
+    browser: Any, site: Site
+) -> None:
+    member = sign_in(browser, site, site.record)
+    member.goto("/club/c1/settings")
+    member.select_option("#language", "fr")
+    member.click("form.card button[type=submit]")
+    member.wait_for_url(re.compile(r".*/club/c1/settings$"))
+    assert member.locator("#language").input_value() == "fr"
+    assert site.get("/clubs/c1", site.record)["language"] == "fr"
+    german = sign_in(browser, site, site.key("read")["token"], locale="de-DE")
+    assert german.locator("html").get_attribute("lang") == "fr"
+    assert german.get_by_role("heading", name="Parties récentes").count() == 1
+    english = sign_in(browser, site, site.key("read")["token"], locale="en-GB")
+    assert english.get_by_role("heading", name="Recent games").count() == 1
+    member.select_option("#language", "")
+    member.click("form.card button[type=submit]")
+    member.wait_for_url(re.compile(r".*/club/c1/settings$"))
+    assert site.get("/clubs/c1", site.record)["language"] is None
