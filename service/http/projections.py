@@ -419,6 +419,7 @@ class ReplayController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         last_event_id: Annotated[
             int | None, HeaderParameter(name="Last-Event-ID", required=False, ge=0, le=MAX_INT)
         ] = None,
@@ -432,7 +433,9 @@ class ReplayController(Controller):
         that many events or seconds old."""
         record, ruleset = _game(records, club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-        live = LiveGame(state.live, records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every)
+        live = LiveGame(
+            state.live, records.store, ruleset, record.stream_id, resume, state.settings.snapshot_every, words.language
+        )
         settings = state.settings
         return ServerSentEvent(
             live.messages(
@@ -446,8 +449,16 @@ class LiveGame:
     (`service.usecases.live`), from where the spectator is, released once the spectator delay allows."""
 
     def __init__(
-        self, live: Live, store: Store, ruleset: Ruleset, game_id: StreamId, sent: int, snapshot_every: int
+        self,
+        live: Live,
+        store: Store,
+        ruleset: Ruleset,
+        game_id: StreamId,
+        sent: int,
+        snapshot_every: int,
+        language: str = "en",
     ) -> None:
+        self.language = language
         self.live = live
         self.store = store
         self.ruleset = ruleset
@@ -466,7 +477,7 @@ class LiveGame:
         once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
         the browser's reconnection is then refused."""
         follower = self.live.join(self.store, self.ruleset, self.game_id, self._snapshots)
-        teller = follower.teller(self.viewer)
+        teller = follower.teller(self.viewer, self.language)
         ended = "closed by the spectator"
         try:
             quiet_since = checked_at = time.monotonic()
@@ -486,7 +497,7 @@ class LiveGame:
                 await follower.pump()
                 told = min(follower.released, len(teller.steps))
                 if self.sent < told:
-                    for version, data in await follower.messages(self.viewer, self.sent, told):
+                    for version, data in await follower.messages(self.viewer, self.sent, told, self.language):
                         yield ServerSentEventMessage(id=version, event="step", data=data)
                     self.sent = told
                     quiet_since = time.monotonic()

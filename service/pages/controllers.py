@@ -335,10 +335,11 @@ class ClubPages(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         after: FromQuery[int | None] = None,
     ) -> ServerSentEvent:
-        return _live_stream(records, principal, club_id, game_id, state, last_event_id, after)
+        return _live_stream(records, principal, club_id, game_id, state, last_event_id, after, words)
 
     @get("/leagues/{league_id:str}", sync_to_thread=True)
     def league(
@@ -426,6 +427,7 @@ def _live_stream(
     state: State,
     last_event_id: int | None,
     after: int | None,
+    words: Translator,
 ) -> ServerSentEvent:
     """The live stream the API serves (public view, spectator delay), for a page's EventSource."""
     record = records.game(club_id, game_id)
@@ -437,6 +439,7 @@ def _live_stream(
         record.stream_id,
         resume,
         state.settings.snapshot_every,
+        words.language,
     )
     settings = state.settings
     return ServerSentEvent(
@@ -526,6 +529,7 @@ class SharePages(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         after: FromQuery[int | None] = None,
     ) -> ServerSentEvent:
@@ -533,7 +537,7 @@ class SharePages(Controller):
         EventSource cannot send."""
         assert principal.club_id is not None
         return _live_stream(
-            records, principal, principal.club_id, _target(principal, "game"), state, last_event_id, after
+            records, principal, principal.club_id, _target(principal, "game"), state, last_event_id, after, words
         )
 
 

@@ -5,16 +5,19 @@ expected sentences are written here by hand."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
+from tests.service.test_sse import served
 
 DEALT = {"type": "milles_nautiques.dealt", "dealer": 1}
 
@@ -93,3 +96,22 @@ def test_the_clubs_default_language_applies_when_the_reader_asks_for_none_of_our
     assert bad.status_code == 400 and bad.json()["type"] == "/problems/malformed-request"
     api.client.put("/clubs/c1/settings", headers=api.auth(token), json={"language": None})
     assert _refused(api, token, game_id, {}).headers["content-language"] == "en"
+
+
+def test_a_live_stream_in_spanish_narrates_its_steps_in_spanish(database_url: str) -> None:
+    with served(database_url) as site:
+        token, game_id = _nautiques(site.api)
+        site.api.append("c1", token, game_id, 2, [{"type": "milles_nautiques.drew", "seat": 0}])
+        headers = Api.auth(token) | {"Accept-Language": "es"}
+        texts: list[str] = []
+        with (
+            httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=10)) as client,
+            client.stream("GET", f"/clubs/c1/games/{game_id}/live", headers=headers) as response,
+        ):
+            assert response.headers["content-language"] == "es"
+            for line in response.iter_lines():
+                if line.startswith("data:") and '"step"' in line:
+                    texts.append(json.loads(line.removeprefix("data:"))["step"]["text"])
+                if len(texts) == 3:
+                    break
+    assert texts[1:] == ["Bea reparte seis cartas a cada jugador; Alain juega primero.", "Alain roba una carta."]
