@@ -54,14 +54,19 @@ def test_a_french_browser_reads_the_pages_in_french_and_the_menu_switches_to_spa
     )
     assert started.status_code == 201, started.text
     recording = started.json()["game_id"]
-    for path in ("/club/c1", f"/club/c1/games/{game}/replay/3", f"/club/c1/games/{recording}/record"):
+    pages = {
+        "home": "/club/c1",
+        "replay": f"/club/c1/games/{game}/replay/3",
+        "recorder": f"/club/c1/games/{recording}/record",
+    }
+    for name, path in pages.items():
         page.goto(path)
         if path.endswith("/record"):
             settled(page)
         assert page.locator("html").get_attribute("lang") == "fr"
         text = shown_text(page)
         assert [sentence for sentence in english if sentence in text] == [], path
-        screenshot(page, "french" + re.sub(r"[^a-z0-9]+", "-", path))
+        screenshot(page, f"french-{name}")
     page.goto(f"/club/c1/games/{game}/replay/3")
     assert "Alain pioche une carte." in page.inner_text("ol.narration")
     assert page.get_by_role("heading", name="Récit").count() == 1
