@@ -169,7 +169,8 @@ def prepare(environment: Environment) -> Environment:
 def _local(path: str) -> str:
     """Where the menu may send the reader back to: a path of this site, never another site."""
     parts = urlsplit(path)
-    if parts.scheme or parts.netloc or not path.startswith("/") or path.startswith("//") or "\\" in path:
+    foreign = parts.scheme or parts.netloc or path.startswith("//") or "\\" in path
+    if foreign or not path.startswith("/") or any(ord(c) < 32 or ord(c) == 127 for c in path):
         return "/"
     return path
 

@@ -115,3 +115,16 @@ def test_a_live_stream_in_spanish_narrates_its_steps_in_spanish(database_url: st
                 if len(texts) == 3:
                     break
     assert texts[1:] == ["Bea reparte seis cartas a cada jugador; Alain juega primero.", "Alain roba una carta."]
+
+
+def test_the_language_menu_remembers_the_choice_and_returns_only_to_a_page_of_this_site(api: Api) -> None:
+    back = api.client.get(
+        "/language/es", params={"next": "/club/c1/games/g1/replay/3?view=full"}, follow_redirects=False
+    )
+    assert back.status_code == 303 and back.headers["location"] == "/club/c1/games/g1/replay/3?view=full"
+    assert back.cookies["tablelog_lang"] == "es"
+    for elsewhere in ("//evil.example/x", "https://evil.example/", "/\\evil.example", "/a\r\nSet-Cookie: x=1", "club"):
+        away = api.client.get("/language/fr", params={"next": elsewhere}, follow_redirects=False)
+        assert (away.status_code, away.headers["location"]) == (303, "/"), elsewhere
+    unknown = api.client.get("/language/de", params={"next": "/sign-in"}, follow_redirects=False)
+    assert unknown.headers["location"] == "/sign-in" and "tablelog_lang" not in unknown.cookies
