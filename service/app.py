@@ -39,6 +39,7 @@ from service.http.errors import exception_handlers, problem
 from service.http.games import GameController
 from service.http.guards import is_operator
 from service.http.keys import HANDLERS as KEY_HANDLERS
+from service.http.language import content_language_middleware, provide_words
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
 from service.http.ratelimit import Limiter, rate_limit_middleware
@@ -263,6 +264,7 @@ def create_app(
             "rulesets": Provide(provide_rulesets, sync_to_thread=False),
             "recorder": Provide(provide_recorder, sync_to_thread=False),
             "context": Provide(provide_context),
+            "words": Provide(provide_words, sync_to_thread=False),
         },
         route_handlers=[
             ClubController,
@@ -283,7 +285,7 @@ def create_app(
         on_shutdown=[life.close_hot_path, life.shutdown],
         state=app_state,
         exception_handlers=exception_handlers(),
-        middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
+        middleware=[logging_middleware, content_language_middleware, rate_limit_middleware(Limiter(settings))],
         request_class=BoundedRequest,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),

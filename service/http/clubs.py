@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, get, post, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from service.http.guards import GUARDS, OPERATOR, PUBLIC
+from service.http.guards import GUARDS, KEYS, OPERATOR, PUBLIC
+from service.http.language import club_languages
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN
 from service.logs import get_logger
 from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords
+from service.usecases.types import Club
 
 
 class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -28,6 +30,18 @@ class ClubOut(msgspec.Struct, frozen=True, kw_only=True):
     club_id: str
     name: str
     created_at: datetime
+    language: str | None = None
+    """The club's default language (`en`, `fr`, `es`), or null: English."""
+
+    @classmethod
+    def of(cls, club: Club) -> ClubOut:
+        return cls(club_id=club.club_id, name=club.name, created_at=club.created_at, language=club.language)
+
+
+class ClubSettingsIn(msgspec.Struct, frozen=True, kw_only=True):
+    language: Literal["en", "fr", "es"] | None = None
+    """What the club's pages and the API's texts speak to a reader who chose no language and whose
+    `Accept-Language` names none of ours; null: English."""
 
 
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,12 +73,18 @@ class ClubController(Controller):
     def create_club(self, data: JSONBody[ClubIn], state: State) -> ClubOut:
         club = Clubs.of(state.records).create(data.club_id, data.name)
         get_logger(club_id=club.club_id).info("club.created")
-        return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
+        return ClubOut.of(club)
 
     @get("/{club_id:str}", sync_to_thread=True, summary="A club", opt=PUBLIC)
     def get_club(self, club_id: FromPath[str], state: State) -> ClubOut:
-        club = Clubs.of(state.records).club(club_id)
-        return ClubOut(club_id=club.club_id, name=club.name, created_at=club.created_at)
+        return ClubOut.of(Clubs.of(state.records).club(club_id))
+
+    @put("/{club_id:str}/settings", sync_to_thread=True, summary="Change the club's settings", opt=KEYS)
+    def change_settings(self, club_id: FromPath[str], data: JSONBody[ClubSettingsIn], state: State) -> ClubOut:
+        club = Clubs.of(state.records).set_language(club_id, data.language)
+        club_languages(state).changed(club_id, club.language)
+        get_logger(club_id=club_id).info("club.settings_changed", language=club.language)
+        return ClubOut.of(club)
 
     @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
     def create_player(self, club_id: FromPath[str], data: JSONBody[PlayerIn], state: State) -> PlayerOut:

@@ -26,6 +26,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
+from service.http.language import refusal
 from service.http.links import rule_url
 from service.http.ratelimit import RateLimited
 from service.limits import Limits, TooLarge
@@ -99,11 +100,12 @@ def _maps(*types: type[Exception]) -> Callable[[Handler], Handler]:
 @_maps(BatchRuleError)
 def _batch_rule_error(request: Request[Any, Any, Any], exc: BatchRuleError) -> Response[Problem]:
     rule = exc.error
+    title, detail = refusal(request, exc.index, exc.event_type, rule.rule_id, rule.said)
     return problem(
         422,
         "rule-violation",
-        "The rules refuse this event",
-        f"Event {exc.index} ({exc.event_type}) is refused by rule {rule.rule_id}: {rule.message}",
+        title,
+        detail,
         request,
         event_index=exc.index,
         event_type=exc.event_type,

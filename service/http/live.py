@@ -21,7 +21,10 @@ class LiveGame:
     """One spectator's stream of a game: the steps its process's follower of the game told
     (`service.usecases.live`), from where the spectator is, released once the spectator delay allows."""
 
-    def __init__(self, live: Live, replays: Replays, ruleset: Ruleset, game_id: StreamId, sent: int) -> None:
+    def __init__(
+        self, live: Live, replays: Replays, ruleset: Ruleset, game_id: StreamId, sent: int, language: str = "en"
+    ) -> None:
+        self.language = language
         self.live = live
         self.replays = replays
         self.ruleset = ruleset
@@ -36,7 +39,7 @@ class LiveGame:
         once `still_valid` says the key (session, share link) it was opened with is revoked or expired;
         the browser's reconnection is then refused."""
         follower = self.replays.follow(self.live, self.ruleset, self.game_id)
-        teller = follower.teller(self.viewer)
+        teller = follower.teller(self.viewer, self.language)
         ended = "closed by the spectator"
         try:
             quiet_since = checked_at = time.monotonic()
@@ -56,7 +59,7 @@ class LiveGame:
                 await follower.pump()
                 told = min(follower.released, len(teller.steps))
                 if self.sent < told:
-                    for version, data in await follower.messages(self.viewer, self.sent, told):
+                    for version, data in await follower.messages(self.viewer, self.sent, told, self.language):
                         yield ServerSentEventMessage(id=version, event="step", data=data)
                     self.sent = told
                     quiet_since = time.monotonic()

@@ -21,6 +21,7 @@ from projections.replay import Replay, StepView
 from service.http.dependencies import viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.http.live import LiveGame
+from service.i18n import Translator
 from service.limits import MAX_INT
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords
@@ -48,6 +49,7 @@ class ReplayController(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> Replay:
@@ -55,7 +57,7 @@ class ReplayController(Controller):
         correction that voided them) and the first step of every chapter, to jump by. The narration is
         told for the view asked (G-2): the public's never names a card the public has not seen, a seat's
         names its own draws, the full record's tells everything."""
-        return Replays.of(records).replay(principal, club_id, game_id, viewer_of(view, seat))
+        return Replays.of(records).replay(principal, club_id, game_id, viewer_of(view, seat), words=words)
 
     @get(
         "/replay/{step:int}",
@@ -135,6 +137,7 @@ class ReplayController(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         last_event_id: Annotated[
             int | None, HeaderParameter(name="Last-Event-ID", required=False, ge=0, le=MAX_INT)
         ] = None,
@@ -149,7 +152,7 @@ class ReplayController(Controller):
         replays = Replays.of(records)
         record, ruleset = replays.game(club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-        live = LiveGame(state.live, replays, ruleset, record.stream_id, resume)
+        live = LiveGame(state.live, replays, ruleset, record.stream_id, resume, words.language)
         settings = state.settings
         return ServerSentEvent(
             live.messages(

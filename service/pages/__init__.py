@@ -14,6 +14,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
+from service.pages import i18n
 from service.pages.controllers import (
     EXCEPTION_HANDLERS,
     STATIC,
@@ -24,12 +25,13 @@ from service.pages.controllers import (
     csrf_config,
 )
 from service.pages.recording import HANDLERS as RECORDING
+from service.pages.settings import ClubSettingsPage
 
 TEMPLATES = Path(__file__).parent / "templates"
 
 
 def template_config() -> TemplateConfig[JinjaTemplateEngine]:
-    return TemplateConfig(directory=TEMPLATES, engine=JinjaTemplateEngine)
+    return TemplateConfig(directory=TEMPLATES, engine=JinjaTemplateEngine, engine_callback=i18n.install)
 
 
 def pages_router() -> Router:
@@ -37,7 +39,7 @@ def pages_router() -> Router:
     cookies, is outside it)."""
     return Router(
         path="/",
-        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING],
+        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING, ClubSettingsPage, i18n.choose_language],
         middleware=[DefineMiddleware(PagesCsrf, config=csrf_config())],
         exception_handlers=EXCEPTION_HANDLERS,
         include_in_schema=False,

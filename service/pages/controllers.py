@@ -28,9 +28,11 @@ from litestar.params import Body, FromPath, FromQuery, HeaderParameter, QueryPar
 from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
 
+from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
 from service.http.live import LiveGame
+from service.i18n import Translator
 from service.pages import reads
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
@@ -38,6 +40,7 @@ from service.usecases.keys import Keys
 from service.usecases.replays import Replays
 from service.usecases.types import ShareKind
 
+_ = Catalogue("service.pages")
 STATIC = Path(__file__).parent / "static"
 SESSION_COOKIE = "tablelog_session"
 CSRF_COOKIE = "tablelog_csrf"
@@ -124,7 +127,7 @@ def share_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRou
 
 
 # -- errors as pages --------------------------------------------------------------------------------------
-def _page_error(request: Request[Any, Any, Any], status: int, title: str, detail: str) -> Template:
+def _page_error(request: Request[Any, Any, Any], status: int, title: Message, detail: str | Message) -> Template:
     return Template(template_name="error.html", context={"title": title, "detail": detail}, status_code=status)
 
 
@@ -133,26 +136,26 @@ def _to_sign_in(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
 
 
 def _forbidden(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    detail = getattr(exc, "detail", "") or "You may not see this page."
-    return _page_error(request, 403, "Not for this key", detail)
+    detail = getattr(exc, "detail", "") or _("You may not see this page.")
+    return _page_error(request, 403, _("Not for this key"), detail)
 
 
 def _revoked(request: Request[Any, Any, Any], exc: Exception) -> Template:
     return _page_error(
         request,
         403,
-        "This link no longer works",
-        "The club revoked this link, or it never existed. Ask the club for a new one.",
+        _("This link no longer works"),
+        _("The club revoked this link, or it never existed. Ask the club for a new one."),
     )
 
 
 def _not_found(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    return _page_error(request, 404, "Not found", str(exc))
+    return _page_error(request, 404, _("Not found"), str(exc))
 
 
 def _bad_request(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or "That request cannot be read."
-    return _page_error(request, 400, "That does not work", str(detail))
+    detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or _("That request cannot be read.")
+    return _page_error(request, 400, _("That does not work"), detail if isinstance(detail, Message) else str(detail))
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {
@@ -198,7 +201,10 @@ class SignInController(Controller):
             return Template(
                 template_name="sign_in.html",
                 status_code=401,
-                context={"next": data.next, "error": "That key is not valid (or was revoked). Paste a club key: tl_…"},
+                context={
+                    "next": data.next,
+                    "error": _("That key is not valid (or was revoked). Paste a club key: tl_…"),
+                },
             )
         expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
         if principal.expires_at is not None:
@@ -269,9 +275,10 @@ class ClubPages(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, None, "public", None)
+        context = reads.game_step(records, principal, club_id, game_id, None, "public", None, words=words)
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/replay", sync_to_thread=False)
@@ -295,11 +302,12 @@ class ClubPages(Controller):
         step: FromPath[int],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
         view: FromQuery[View] = "public",
         seat: FromQuery[int | None] = None,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, step, view, seat)
+        context = reads.game_step(records, principal, club_id, game_id, step, view, seat, words=words)
         return _page("game.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live", sync_to_thread=True)
@@ -309,9 +317,10 @@ class ClubPages(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
-        context = reads.live_table(records, club_id, game_id)
+        context = reads.live_table(records, club_id, game_id, words=words)
         return _page("live.html", principal, _links(club_id), **context)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True)
@@ -322,10 +331,11 @@ class ClubPages(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         after: FromQuery[int | None] = None,
     ) -> ServerSentEvent:
-        return _live_stream(records, principal, club_id, game_id, state, last_event_id, after)
+        return _live_stream(records, principal, club_id, game_id, state, last_event_id, after, words)
 
     @get("/leagues/{league_id:str}", sync_to_thread=True)
     def league(
@@ -413,12 +423,13 @@ def _live_stream(
     state: State,
     last_event_id: int | None,
     after: int | None,
+    words: Translator,
 ) -> ServerSentEvent:
     """The live stream the API serves (public view, spectator delay), for a page's EventSource."""
     replays = Replays.of(records)
     record, ruleset = replays.game(club_id, game_id)
     resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-    live = LiveGame(state.live, replays, ruleset, record.stream_id, resume)
+    live = LiveGame(state.live, replays, ruleset, record.stream_id, resume, words.language)
     settings = state.settings
     return ServerSentEvent(
         live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal))
@@ -450,6 +461,7 @@ class SharePages(Controller):
         token: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         assert principal.share is not None and principal.club_id is not None
@@ -458,7 +470,7 @@ class SharePages(Controller):
             return _page("league.html", principal, links, **reads.league_page(records, club_id, target, None))
         if principal.share.kind == "campaign":
             return _page("campaign.html", principal, links, **reads.campaign_page(records, club_id, target))
-        context = reads.game_step(records, principal, club_id, target, None, "public", None)
+        context = reads.game_step(records, principal, club_id, target, None, "public", None, words=words)
         return _page("game.html", principal, links, **context)
 
     @get("/replay", sync_to_thread=False)
@@ -472,11 +484,12 @@ class SharePages(Controller):
         step: FromPath[int],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         assert principal.club_id is not None
         game_id = _target(principal, "game")
-        context = reads.game_step(records, principal, principal.club_id, game_id, step, "public", None)
+        context = reads.game_step(records, principal, principal.club_id, game_id, step, "public", None, words=words)
         return _page("game.html", principal, _share_links(token, principal), **context)
 
     @get("/live", sync_to_thread=True)
@@ -485,10 +498,11 @@ class SharePages(Controller):
         token: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
         state: State,
     ) -> Template:
         assert principal.club_id is not None
-        context = reads.live_table(records, principal.club_id, _target(principal, "game"))
+        context = reads.live_table(records, principal.club_id, _target(principal, "game"), words=words)
         return _page("live.html", principal, _share_links(token, principal), **context)
 
     @get("/live/events", sync_to_thread=True)
@@ -498,6 +512,7 @@ class SharePages(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         after: FromQuery[int | None] = None,
     ) -> ServerSentEvent:
@@ -505,7 +520,7 @@ class SharePages(Controller):
         EventSource cannot send."""
         assert principal.club_id is not None
         return _live_stream(
-            records, principal, principal.club_id, _target(principal, "game"), state, last_event_id, after
+            records, principal, principal.club_id, _target(principal, "game"), state, last_event_id, after, words
         )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from typing import Any
 
@@ -15,10 +15,12 @@ import msgspec
 from markupsafe import Markup
 
 from domain import rules_reference
+from domain.i18n import Catalogue, Message, english
 from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
+from projections.words import Teller as Words
 from service.http.links import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.usecases.access import Principal
@@ -29,6 +31,7 @@ from service.usecases.replays import Replays
 from service.usecases.spectators import Spectators
 from service.usecases.types import GameFilter, GameRecord, SpectatorDelay, StreamId
 
+_ = Catalogue("service.pages")
 WINDOW = 12
 """Steps of narration shown on each side of the current one (a long game's list stays short)."""
 
@@ -37,7 +40,7 @@ class ViewChoice(msgspec.Struct, frozen=True, kw_only=True):
     """One entry of the view chooser: its query string and its label."""
 
     query: str
-    label: str
+    label: Message
     current: bool
 
 
@@ -53,17 +56,19 @@ def viewer_of(principal: Principal, view: str, seat: int | None, seats: int) -> 
 
 def view_choices(principal: Principal, viewer: Viewer, players: Sequence[Player]) -> list[ViewChoice]:
     """The views this principal may choose between (only the public one for a spectator)."""
-    choices = [ViewChoice(query="view=public", label="Public (what the table sees)", current=viewer.kind == "public")]
+    choices = [
+        ViewChoice(query="view=public", label=_("Public (what the table sees)"), current=viewer.kind == "public")
+    ]
     if principal.sees_hidden:
         for player in sorted(players, key=lambda p: p.seat):
             choices.append(
                 ViewChoice(
                     query=f"view=seat&seat={player.seat}",
-                    label=f"{player.name}'s hand",
+                    label=_("{player}'s hand", player=player.name),
                     current=viewer.kind == "seat" and viewer.seat == player.seat,
                 )
             )
-        choices.append(ViewChoice(query="view=full", label="Everything (the record)", current=viewer.kind == "full"))
+        choices.append(ViewChoice(query="view=full", label=_("Everything (the record)"), current=viewer.kind == "full"))
     return choices
 
 
@@ -73,9 +78,19 @@ def view_query(viewer: Viewer) -> str:
     return f"view={viewer.kind}"
 
 
-def chapter_label(mark: ChapterMark) -> str:
+def chapter_label(mark: ChapterMark) -> str | Message:
     kind, number = mark.chapters[-1]
-    return f"{kind.capitalize()} {number}"
+    label = CHAPTERS.get(kind)
+    return label(str(number)) if label is not None else f"{kind.capitalize()} {number}"
+
+
+CHAPTERS: dict[str, Callable[[str], Message]] = {
+    "round": lambda number: _("Round {number}", number=number),
+    "turn": lambda number: _("Turn {number}", number=number),
+    "battle": lambda number: _("Battle {number}", number=number),
+    "half": lambda number: _("Half {number}", number=number),
+}
+"""The chapters the games mark, named in the reader's language (another kind is shown as the game names it)."""
 
 
 class Told(msgspec.Struct, frozen=True, kw_only=True):
@@ -180,14 +195,16 @@ def game_step(
     step: int | None,
     view: str,
     seat: int | None,
+    *,
+    words: Words = english,
 ) -> dict[str, Any]:
-    """The replay viewer at `step` (the last one the principal may see when None)."""
+    """The replay viewer at `step` (the last one the principal may see when None), told in `words`."""
     replays = Replays.of(records)
     record, ruleset = replays.game(club_id, game_id)
     horizon = replays.horizon(principal, record.stream_id)
     # The narration is the viewer's too (G-2): a seat's replay names its own draws, the public's none.
     viewer = viewer_of(principal, view, seat, len(record.player_ids))
-    indexed = told_up_to(replays, ruleset, record.stream_id, horizon, viewer)
+    indexed = told_up_to(replays, ruleset, record.stream_id, horizon, viewer, words)
     told = indexed.replay
     last = len(told.steps)
     at = last if step is None else step
@@ -223,22 +240,29 @@ def game_step(
     }
 
 
-_TOLD: OrderedDict[tuple[str, str, str, int, Viewer], Told] = OrderedDict()
+_TOLD: OrderedDict[tuple[str, str, str, int, Viewer, str], Told] = OrderedDict()
 _TOLD_LOCK = threading.Lock()
 
 
-def told_up_to(replays: Replays, ruleset: Ruleset, game_id: StreamId, horizon: int | None, viewer: Viewer) -> Told:
-    """The game narrated for `viewer` up to `horizon` (all of it when None). A record only grows, so the
-    narration of its first N events never changes: it is remembered per game, length and viewer (a step
-    page then folds only from the nearest snapshot, as the API's does)."""
+def told_up_to(
+    replays: Replays,
+    ruleset: Ruleset,
+    game_id: StreamId,
+    horizon: int | None,
+    viewer: Viewer,
+    words: Words = english,
+) -> Told:
+    """The game narrated for `viewer` up to `horizon` (all of it when None), told in `words`. A record only
+    grows, so the narration of its first N events never changes: it is remembered per game, length, viewer
+    and language (a step page then folds only from the nearest snapshot, as the API's does)."""
     length = replays.length(game_id) if horizon is None else horizon
-    key = (game_id, ruleset.name, ruleset.version, length, viewer)
+    key = (game_id, ruleset.name, ruleset.version, length, viewer, getattr(words, "language", "en"))
     with _TOLD_LOCK:
         told = _TOLD.get(key)
         if told is not None:
             _TOLD.move_to_end(key)
             return told
-    told = Told.of(replay(ruleset, replays.events(ruleset, game_id, up_to=length), viewer))
+    told = Told.of(replay(ruleset, replays.events(ruleset, game_id, up_to=length), viewer, words=words))
     with _TOLD_LOCK:
         _TOLD[key] = told
         while len(_TOLD) > 64:
@@ -259,7 +283,7 @@ def drawn(ruleset: Ruleset, view: Any, changed: Sequence[tuple[str, ...]]) -> Ma
     return state_html(view, changed)
 
 
-def live_table(records: GameRecords, club_id: str, game_id: str) -> dict[str, Any]:
+def live_table(records: GameRecords, club_id: str, game_id: str, *, words: Words = english) -> dict[str, Any]:
     """The live page as it opens: the public view at the last step spectators may see (the stream that
     follows holds steps back the same way)."""
     replays = Replays.of(records)
@@ -268,7 +292,7 @@ def live_table(records: GameRecords, club_id: str, game_id: str) -> dict[str, An
     delay = Spectators.of(records).delay(stream)
     horizon = replays.public_horizon(stream)
     events = replays.events(ruleset, stream, up_to=horizon)
-    told = replay(ruleset, events, Viewer.public())
+    told = replay(ruleset, events, Viewer.public(), words=words)
     at = len(told.steps)
     snaps = replays.snapshots(ruleset, stream, at)
     shown = view_at(ruleset, events, at, Viewer.public(), snaps)
@@ -286,13 +310,12 @@ def live_table(records: GameRecords, club_id: str, game_id: str) -> dict[str, An
     }
 
 
-def delay_text(delay: SpectatorDelay) -> str:
-    parts = []
-    if delay.events:
-        parts.append(f"{delay.events} event{'s' if delay.events != 1 else ''}")
-    if delay.seconds:
-        parts.append(f"{delay.seconds} second{'s' if delay.seconds != 1 else ''}")
-    return " and ".join(parts)
+def delay_text(delay: SpectatorDelay) -> Message | None:
+    events = _.ngettext("{count} event", "{count} events", delay.events) if delay.events else None
+    seconds = _.ngettext("{count} second", "{count} seconds", delay.seconds) if delay.seconds else None
+    if events is not None and seconds is not None:
+        return _("{events} and {seconds}", events=events, seconds=seconds)
+    return events or seconds
 
 
 def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
@@ -386,7 +409,7 @@ def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str,
     results = []
     for game in games:
         summary = summaries.get(game.game_id)
-        line = "in progress"
+        line: str | Message = _("in progress")
         if summary is not None and summary.outcome.finished:
             line = _result_line(summary.players, summary.outcome.result, player_id)
         results.append((game, line))
@@ -400,15 +423,19 @@ def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str,
     }
 
 
-def _result_line(players: Sequence[Player], result: Any, player_id: str) -> str:
+def _result_line(players: Sequence[Player], result: Any, player_id: str) -> Message:
     seat = next((p.seat for p in players if p.player_id == player_id), None)
     mine = next((p for p in result.players if p.seat == seat), None)
     if result.void:
-        return "void game"
+        return _("void game")
     if mine is None:
-        return "finished"
-    place = "won" if seat in result.winners else f"placed {mine.placement}" if mine.placement else "finished"
-    return f"{place}, {points(mine.score, result.score_unit)} {unit_word(result.score_unit)}"
+        return _("finished")
+    score = {"score": points(mine.score, result.score_unit), "unit": unit_word(result.score_unit)}
+    if seat in result.winners:
+        return _("won, {score} {unit}", **score)
+    if mine.placement:
+        return _("placed {place}, {score} {unit}", place=str(mine.placement), **score)
+    return _("finished, {score} {unit}", **score)
 
 
 def game_title(record: GameRecord, told: Replay) -> str:

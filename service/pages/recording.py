@@ -27,11 +27,14 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
+from domain.i18n import english
 from domain.record import Folded
 from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
+from projections.words import Teller as Words
 from service.http.errors import PROBLEMS, exception_handlers
 from service.http.event_schemas import ruleset_event_schema
 from service.http.games import AppendIn, AppendOut
+from service.i18n import Translator
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
 from service.usecases.access import Principal
@@ -95,11 +98,12 @@ class Choices(msgspec.Struct, kw_only=True):
 
 
 # -- what may happen next -----------------------------------------------------------------------------------
-def label_of(ruleset: Ruleset, state: Any, event: Any) -> tuple[str, Any]:
-    """The game's own line for `event` at `state` (its narration), and the state after it."""
+def label_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -> tuple[str, Any]:
+    """The game's own line for `event` at `state` (its narration, in `words`), and the state after it."""
     after = ruleset.evolve(state, event)
     # The scorekeeper records the whole table: the full record's words name the card a choice names.
-    return ruleset.narrate(state, event, after, Viewer.full()).text, after
+    told = ruleset.narrate(state, event, after, Viewer.full())
+    return (words(told.message) if told.message is not None else told.text), after
 
 
 def told_apart(choices: Sequence[Choice]) -> None:
@@ -125,7 +129,7 @@ def _plain(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any) -> list[Table]:
+def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Words = english) -> list[Table]:
     """The choices at `state` and, breadth first, after each of them (bounded); a state met twice is
     described once (its encoding is its identity: the fold is deterministic)."""
     tables: list[Table] = []
@@ -144,7 +148,7 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any) -> list[T
             listed = ruleset.legal_events(at, seat)
             choices = []
             for event in listed or []:
-                label, after = label_of(ruleset, at, event)
+                label, after = label_of(ruleset, at, event, words)
                 choice = Choice(event=msgspec.to_builtins(event), label=label)
                 choices.append(choice)
                 if depth + 1 < LOOK_AHEAD_DEPTH:
@@ -159,10 +163,10 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any) -> list[T
     return tables
 
 
-def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choices:
+def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: Words = english) -> Choices:
     ruleset = folded.ruleset
     names = {p.seat: p.name for p in folded.setup.players}
-    told = reads.told_up_to(Replays.of(records), ruleset, record.stream_id, folded.version, Viewer.full()).replay
+    told = reads.told_up_to(Replays.of(records), ruleset, record.stream_id, folded.version, Viewer.full(), words).replay
     view = ruleset.view(folded.state, Viewer.full())
     return Choices(
         game_id=record.game_id,
@@ -170,7 +174,7 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded) -> Choi
         finished=ruleset.result(folded.state, Viewer.full()).finished,
         picture=str(reads.drawn(ruleset, msgspec.to_builtins(view), [])),
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
-        tables=look_ahead(ruleset, names, folded.state),
+        tables=look_ahead(ruleset, names, folded.state, words),
         names=resource_names(ruleset, folded.state),
     )
 
@@ -340,10 +344,11 @@ class RecordPages(Controller):
         game_id: FromPath[str],
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
     ) -> Template:
         record = records.game(club_id, game_id)
         folded = records.folded(record)
-        payload = choices_at(records, record, folded)
+        payload = choices_at(records, record, folded, words)
         return Template(
             template_name="record.html",
             context={
@@ -386,9 +391,15 @@ class RecordApi(Controller):
     # The choices and their look-ahead are up to tens of milliseconds of CPU on a crowded Mémoire 44 turn
     # (bench.recording): worker threads, so they never hold up the loop's other requests.
     @get("/choices", sync_to_thread=True)
-    def choices(self, club_id: FromPath[str], game_id: FromPath[str], records: NamedDependency[GameRecords]) -> Choices:
+    def choices(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
+    ) -> Choices:
         record = records.game(club_id, game_id)
-        return choices_at(records, record, records.folded(record))
+        return choices_at(records, record, records.folded(record), words)
 
     @post("/check", sync_to_thread=True, status_code=200)
     def check(
@@ -397,6 +408,7 @@ class RecordApi(Controller):
         game_id: FromPath[str],
         data: JSONBody[AppendIn],
         records: NamedDependency[GameRecords],
+        words: NamedDependency[Translator],
     ) -> Choices:
         """Check events the page has not sent yet on top of the game (nothing is stored): a 409 when the
         game moved on from `expected_version`, the rule's refusal as a 422, else the choices after them."""
@@ -405,11 +417,11 @@ class RecordApi(Controller):
         if folded.version != data.expected_version:
             raise VersionConflict(game_id, data.expected_version, folded.version)
         after = accept_batch(folded, records.decode_batch(folded.ruleset, data.events)) if data.events else folded
-        payload = choices_at(records, record, folded)
+        payload = choices_at(records, record, folded, words)
         if after is folded:
             return payload
         names = {p.seat: p.name for p in folded.setup.players}
-        payload.tables = look_ahead(folded.ruleset, names, after.state)
+        payload.tables = look_ahead(folded.ruleset, names, after.state, words)
         return payload
 
     @post("/events", sync_to_thread=True, status_code=201)
@@ -421,6 +433,7 @@ class RecordApi(Controller):
         principal: NamedDependency[Principal],
         records: NamedDependency[GameRecords],
         state: State,
+        words: NamedDependency[Translator],
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Recorded:
         """Record a batch through the API's own use case, and answer with the choices after it."""
@@ -434,7 +447,7 @@ class RecordApi(Controller):
         )
         record = records.game(club_id, game_id)
         appended = AppendOut.of(state.tokens, club_id, game_id, result)
-        return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record)))
+        return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record), words))
 
 
 HANDLERS = [RecordPages, RecordApi]

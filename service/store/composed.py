@@ -80,6 +80,7 @@ class ComposedStore:
         self.create_club = clubs.create_club
         self.get_club = clubs.get_club
         self.list_clubs = clubs.list_clubs
+        self.set_club_language = clubs.set_club_language
         self.create_player = clubs.create_player
         self.list_players = clubs.list_players
         self.get_players = clubs.get_players

@@ -638,12 +638,17 @@ class PostgresClubRecords:
         return Club(club_id=club_id, name=name, created_at=row[0])
 
     def get_club(self, club_id: str) -> Club | None:
-        rows = self._db.records("SELECT club_id, name, created_at FROM clubs WHERE club_id = %s", (club_id,))
+        rows = self._db.records("SELECT club_id, name, created_at, language FROM clubs WHERE club_id = %s", (club_id,))
         return msgspec.convert(rows[0], Club) if rows else None
 
     def list_clubs(self) -> list[Club]:
-        rows = self._db.records("SELECT club_id, name, created_at FROM clubs ORDER BY club_id")
+        rows = self._db.records("SELECT club_id, name, created_at, language FROM clubs ORDER BY club_id")
         return [msgspec.convert(row, Club) for row in rows]
+
+    def set_club_language(self, club_id: str, language: str | None) -> Club | None:
+        with self._db.writing() as conn:
+            conn.execute("UPDATE clubs SET language = %s WHERE club_id = %s", (language, club_id))
+        return self.get_club(club_id)
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         try:

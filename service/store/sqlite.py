@@ -379,18 +379,23 @@ class SqliteClubRecords:
         now = _now()
         try:
             with self._db.writing() as conn:
-                conn.execute("INSERT INTO clubs VALUES (?, ?, ?)", (club_id, name, now))
+                conn.execute("INSERT INTO clubs (club_id, name, created_at) VALUES (?, ?, ?)", (club_id, name, now))
         except Duplicate:
             raise AlreadyExists("club", club_id) from None
         return Club(club_id=club_id, name=name, created_at=datetime.fromisoformat(now))
 
     def get_club(self, club_id: str) -> Club | None:
-        rows = self._db.records("SELECT club_id, name, created_at FROM clubs WHERE club_id = ?", (club_id,))
+        rows = self._db.records("SELECT club_id, name, created_at, language FROM clubs WHERE club_id = ?", (club_id,))
         return msgspec.convert(rows[0], Club) if rows else None
 
     def list_clubs(self) -> list[Club]:
-        rows = self._db.records("SELECT club_id, name, created_at FROM clubs ORDER BY club_id")
+        rows = self._db.records("SELECT club_id, name, created_at, language FROM clubs ORDER BY club_id")
         return [msgspec.convert(row, Club) for row in rows]
+
+    def set_club_language(self, club_id: str, language: str | None) -> Club | None:
+        with self._db.writing() as conn:
+            conn.execute("UPDATE clubs SET language = ? WHERE club_id = ?", (language, club_id))
+        return self.get_club(club_id)
 
     def create_player(self, club_id: str, player_id: str, name: str) -> ClubPlayer:
         now = _now()

@@ -29,6 +29,13 @@ class Clubs:
             raise NotFound("club", club_id)
         return club
 
+    def set_language(self, club_id: str, language: str | None) -> Club:
+        """Sets the club's default language (None: the readers' own, else English), or NotFound."""
+        club = self.store.set_club_language(club_id, language)
+        if club is None:
+            raise NotFound("club", club_id)
+        return club
+
     def exists(self, club_id: str) -> bool:
         return self.store.get_club(club_id) is not None
 

@@ -29,6 +29,7 @@ import msgspec
 from domain.record import Folded, decoder
 from domain.ruleset import Ruleset, Viewer
 from projections.replay import Snapshot, Step, opening, seek, tell
+from service.i18n import Translator
 from service.notify import Hub
 from service.store.base import SpectatorDelay, StreamId
 from service.usecases.spectators import DelayedStreams, released
@@ -37,6 +38,8 @@ KEPT = 1000
 """Encoded public states kept per game (the latest steps): a spectator resuming further back is caught up
 by a fold of its own, from the nearest snapshot."""
 
+Audience = tuple[Viewer, str]
+"""Who a step is told for: a kind of viewer, in a language."""
 Snapshots = Callable[[int], list[Snapshot]]
 """The game's stored snapshots up to a step."""
 
@@ -49,11 +52,12 @@ class LiveStep(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Teller:
-    """A game told step by step for one kind of viewer, with its running fold."""
+    """A game told step by step for one kind of viewer in one language, with its running fold."""
 
-    def __init__(self, ruleset: Ruleset, viewer: Viewer) -> None:
+    def __init__(self, ruleset: Ruleset, viewer: Viewer, language: str = "en") -> None:
         self.ruleset = ruleset
         self.viewer = viewer
+        self.words = Translator(language)
         self.folded: Folded | None = None
         self.steps: list[Step] = []
         self.states: dict[int, bytes] = {}
@@ -64,11 +68,11 @@ class Teller:
         changed: set[int] = set()
         for version in range(len(self.steps) + 1, upto + 1):
             if self.folded is None:
-                self.folded, first = opening(self.ruleset, events)
+                self.folded, first = opening(self.ruleset, events, words=self.words)
                 self.steps.append(first)
             else:
                 self.folded, voided = tell(
-                    self.ruleset, self.folded, events[version - 1], version, self.steps, self.viewer
+                    self.ruleset, self.folded, events[version - 1], version, self.steps, self.viewer, words=self.words
                 )
                 changed.update(voided)
             self.states[version] = msgspec.json.encode(self.ruleset.view(self.folded.state, self.viewer))
@@ -93,7 +97,7 @@ class Follower:
         self.poll_seconds = poll_seconds
         self.events: list[Any] = []
         self.recorded: list[datetime] = []
-        self.tellers: dict[Viewer, Teller] = {}
+        self.tellers: dict[Audience, Teller] = {}
         self.released = 0
         """Steps spectators may see now, all told."""
         self.streams = 0
@@ -103,7 +107,7 @@ class Follower:
         self._read_at = -math.inf
         self._due_at: float | None = None
         """When (wall clock) the next step held back by a delay in seconds comes out."""
-        self._messages: dict[tuple[Viewer, int], str] = {}
+        self._messages: dict[tuple[Audience, int], str] = {}
         self._poller: object | None = None
         self._lock = anyio.Lock()
         self._wake = anyio.Event()
@@ -158,7 +162,7 @@ class Follower:
         if changed:
             self.wake()
 
-    def _read_and_tell(self) -> tuple[int, list[tuple[Viewer, int]]]:
+    def _read_and_tell(self) -> tuple[int, list[tuple[Audience, int]]]:
         """Read the new events and the delay, and tell the steps now released (a worker thread): how many
         are released, and the steps (by viewer and version) new or changed."""
         stored = self.store.read_stream(self.game_id, after_version=len(self.events))
@@ -168,20 +172,21 @@ class Follower:
         delay = self.store.spectator_delay(self.game_id)
         last = released(self.recorded, delay)
         tellers = list(self.tellers.items())  # a stream may add one meanwhile: told on the next pump
-        changed = [(viewer, v) for viewer, teller in tellers for v in teller.tell(self.events, last)]
+        changed = [(audience, v) for audience, teller in tellers for v in teller.tell(self.events, last)]
         self._due_at = _next_release(self.recorded, last, delay)
         return last, changed
 
-    def teller(self, viewer: Viewer) -> Teller:
-        known = self.tellers.get(viewer)
+    def teller(self, viewer: Viewer, language: str = "en") -> Teller:
+        known = self.tellers.get((viewer, language))
         if known is None:
-            known = self.tellers[viewer] = Teller(self.ruleset, viewer)
+            known = self.tellers[(viewer, language)] = Teller(self.ruleset, viewer, language)
             self._stale = True  # told on the next pump
         return known
 
-    async def messages(self, viewer: Viewer, after: int, upto: int) -> list[tuple[int, str]]:
-        """The encoded messages of steps `after + 1` to `upto` (already told) for `viewer`."""
-        teller = self.tellers[viewer]
+    async def messages(self, viewer: Viewer, after: int, upto: int, language: str = "en") -> list[tuple[int, str]]:
+        """The encoded messages of steps `after + 1` to `upto` (already told) for `viewer` in `language`."""
+        audience = (viewer, language)
+        teller = self.tellers[audience]
         first = after + 1
         older = [v for v in range(first, upto + 1) if v not in teller.states]
         caught = await anyio.to_thread.run_sync(self._catch_up, teller, older) if older else {}
@@ -190,11 +195,11 @@ class Follower:
             if version in caught:
                 out.append((version, caught[version]))
                 continue
-            key = (viewer, version)
+            key = (audience, version)
             message = self._messages.get(key)
             if message is None:
                 message = self._messages[key] = teller.message(version, teller.states[version])
-                self._messages.pop((viewer, version - KEPT), None)
+                self._messages.pop((audience, version - KEPT), None)
             out.append((version, message))
         return out
 

@@ -14,11 +14,13 @@ from typing import Any, Protocol
 
 import msgspec
 
+from domain.i18n import english
 from domain.record import GameStarted, decoder
 from domain.ruleset import Ruleset, Viewer
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
 from projections.errors import ProjectionError
 from projections.replay import Replay, Snapshot, StepView, decode_snapshot, replay, view_at
+from projections.words import Teller
 from service.store.base import EventRecorder, GameRecord, Outcome, ReadModels, StreamId
 from service.usecases.access import Principal
 from service.usecases.collections import ClubCollections
@@ -110,13 +112,15 @@ class Replays:
     def public_horizon(self, stream_id: StreamId) -> int | None:
         return spectators_horizon(self.store, stream_id)
 
-    def replay(self, principal: Principal, club_id: str, game_id: str, viewer: Viewer) -> Replay:
-        """Every step the principal may see, narrated for `viewer` (G-2)."""
+    def replay(
+        self, principal: Principal, club_id: str, game_id: str, viewer: Viewer, *, words: Teller = english
+    ) -> Replay:
+        """Every step the principal may see, narrated for `viewer` (G-2), in the reader's language (`words`)."""
         record, ruleset = self.game(club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
         horizon = self.horizon(principal, record.stream_id)
-        return replay(ruleset, self.events(ruleset, record.stream_id, up_to=horizon), viewer)
+        return replay(ruleset, self.events(ruleset, record.stream_id, up_to=horizon), viewer, words=words)
 
     def step(self, principal: Principal, club_id: str, game_id: str, step: int, viewer: Viewer) -> StepView:
         """The state after `step` in `viewer`'s view and what changed, folded from the nearest snapshot."""

@@ -7,6 +7,7 @@ from service.store.access import ApiKey, Scope, ShareKind, ShareLink
 from service.store.base import (
     AlreadyExists,
     AppendResult,
+    Club,
     CollectionKind,
     GameFilter,
     GameRecord,
@@ -27,6 +28,7 @@ __all__ = [
     "AlreadyExists",
     "ApiKey",
     "AppendResult",
+    "Club",
     "CollectionKind",
     "GameFilter",
     "GameRecord",

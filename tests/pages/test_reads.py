@@ -106,7 +106,7 @@ def test_a_rule_id_on_a_page_links_its_entry_and_shows_its_words_on_hover() -> N
     from jinja2 import Environment, FileSystemLoader
 
     from domain import rules_reference
-    from service.pages import TEMPLATES
+    from service.pages import TEMPLATES, i18n
     from service.pages.reads import rule_hint
 
     ruleset = RULESETS.get("milles-nautiques")
@@ -119,7 +119,7 @@ def test_a_rule_id_on_a_page_links_its_entry_and_shows_its_words_on_hover() -> N
         game_id="g2", counted=False, note="refused by rule MN-17: not the same players", rule_id="MN-17", status=totals
     )
     html = (
-        Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
+        i18n.prepare(Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True))
         .get_template("campaign.html")
         .render(
             campaign=SimpleNamespace(campaign_id="winter"),

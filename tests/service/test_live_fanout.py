@@ -27,9 +27,9 @@ def test_each_step_is_narrated_once_for_five_spectators_and_reaches_them_without
     told: Counter[int] = Counter()
     original = service.usecases.live.tell
 
-    def counted(*args: Any) -> Any:
+    def counted(*args: Any, **options: Any) -> Any:
         told[args[3]] += 1  # the version
-        return original(*args)
+        return original(*args, **options)
 
     monkeypatch.setattr(service.usecases.live, "tell", counted)
     with served(database_url, **SLOW_POLL) as site:

@@ -11,6 +11,9 @@
   const schema = JSON.parse(document.getElementById("schema").textContent);
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
+  // The page's words in the reader's language (the server fills them in), with their {placeholders}.
+  const pageWords = JSON.parse(document.getElementById("words").textContent);
+  const t = (key, args = {}) => pageWords[key].replace(/\{(\w+)\}/g, (_, name) => String(args[name]));
 
   // -- what the device remembers: the last known choices, the queue, the draft, a conflict ----------------
   const fresh = JSON.parse(document.getElementById("payload").textContent);
@@ -83,9 +86,9 @@
     $("version").textContent = String(data.version);
     const waiting = queuedCount();
     $("waiting").textContent = String(waiting);
-    $("waiting-words").textContent = waiting === 1 ? "event waits to be sent" : "events wait to be sent";
-    $("connection").textContent = online ? "online" : "offline";
-    $("connection").className = online ? "online" : "offline";
+    $("waiting-words").textContent = t(waiting === 1 ? "wait_one" : "wait_many");
+    $("connection").textContent = t(online ? "online" : "offline");
+    $("connection").className = t(online ? "online" : "offline");
     $("picture").innerHTML = data.picture;
     const told = $("told");
     told.replaceChildren(
@@ -101,7 +104,7 @@
     $("queue").hidden = waiting === 0;
     renderList($("gathered-list"), memory.draft);
     $("gathered").hidden = memory.draft.length === 0;
-    $("record-gathered").textContent = `Record these ${memory.draft.length}`;
+    $("record-gathered").textContent = t("record_these", { count: memory.draft.length });
     renderConflict();
     renderChoices();
   }
@@ -110,7 +113,7 @@
     list.replaceChildren(
       ...items.map((item) => {
         const li = document.createElement("li");
-        li.textContent = item.label + (item.then === undefined || item.then === null ? " (checked when sent)" : "");
+        li.textContent = item.label + (item.then === undefined || item.then === null ? t("checked_when_sent") : "");
         if (item.problem) li.className = "refused";
         return li;
       })
@@ -126,7 +129,7 @@
     if (!table) {
       const p = document.createElement("p");
       p.className = "meta";
-      p.textContent = "What may happen after the waiting events is checked when they are sent: use the form below, or wait for the connection.";
+      p.textContent = t("ahead_unknown");
       box.append(p);
       return;
     }
@@ -134,11 +137,11 @@
     if (picks.length) {
       const bar = document.createElement("p");
       bar.className = "picked";
-      bar.textContent = `Picked in the picture: ${picks.map((p) => p.name).join(" → ")} `;
+      bar.textContent = t("picked", { picks: picks.map((p) => p.name).join(" → ") });
       const clear = document.createElement("button");
       clear.type = "button";
       clear.id = "clear-picks";
-      clear.textContent = "Clear";
+      clear.textContent = t("clear");
       clear.addEventListener("click", () => {
         picks = [];
         document.querySelectorAll("#picture .chosen").forEach((e) => e.classList.remove("chosen"));
@@ -154,7 +157,7 @@
       section.className = "seat";
       section.dataset.seat = String(seat.seat);
       const h = document.createElement("h2");
-      h.textContent = seat.enumerable ? `${seat.name} may` : `${seat.name}: the game cannot list this step, use the form`;
+      h.textContent = t(seat.enumerable ? "may" : "cannot_list", { seat: seat.name });
       section.append(h);
       const groups = new Map();
       for (const choice of seat.choices) {
@@ -187,7 +190,7 @@
             const name = document.createElement("button");
             name.type = "button";
             name.className = "name-it";
-            name.textContent = `…name the ${[...new Set(fields.map((f) => f.field))].join(", ")}`;
+            name.textContent = t("name_the", { fields: [...new Set(fields.map((f) => f.field))].join(", ") });
             name.addEventListener("click", () => openEditor(choice, fields, name));
             group.append(name);
           }
@@ -199,7 +202,7 @@
         const open = document.createElement("button");
         open.type = "button";
         open.className = "big";
-        open.textContent = "Open the form";
+        open.textContent = t("open_form");
         open.addEventListener("click", () => {
           $("another").open = true;
           $("event-form").scrollIntoView();
@@ -212,10 +215,10 @@
       const p = document.createElement("p");
       p.className = "meta";
       p.textContent = picks.length
-        ? "Nothing the rules allow names all of what was picked: clear it and pick again."
+        ? t("nothing_picked")
         : memory.data.finished && pendingEvents().length === 0
-          ? "The game is over."
-          : "Nobody may report anything here.";
+          ? t("game_over")
+          : t("nobody");
       box.append(p);
     }
   }
@@ -236,7 +239,7 @@
     }
     box.replaceChildren();
     const h = document.createElement("h2");
-    h.textContent = problem.title || "Refused";
+    h.textContent = problem.title || t("refused");
     const p = document.createElement("p");
     p.className = "detail";
     p.textContent = problem.detail || "";
@@ -328,7 +331,7 @@
         const legend = document.createElement("legend");
         const shown = () => {
           const chosen = JSON.parse(box.dataset.chosen);
-          legend.textContent = `${words(leaf.field)}: ${chosen.length ? chosen.join(", ") : "tap each die as it shows"}`;
+          legend.textContent = `${words(leaf.field)}: ${chosen.length ? chosen.join(", ") : t("tap_each_die")}`;
         };
         box.append(legend);
         for (const [value, text] of leaf.values) {
@@ -346,7 +349,7 @@
         const undo = document.createElement("button");
         undo.type = "button";
         undo.className = "face";
-        undo.textContent = "← take back";
+        undo.textContent = t("take_back");
         undo.addEventListener("click", () => {
           box.dataset.chosen = JSON.stringify(JSON.parse(box.dataset.chosen).slice(0, -1));
           shown();
@@ -368,7 +371,7 @@
     const ok = document.createElement("button");
     ok.type = "submit";
     ok.className = "big primary";
-    ok.textContent = "Record";
+    ok.textContent = t("record");
     form.append(ok);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -377,13 +380,13 @@
       for (const box of form.querySelectorAll("fieldset.faces")) {
         const leaf = leaves[Number(box.dataset.leaf)];
         const chosen = JSON.parse(box.dataset.chosen);
-        if (!chosen.length) return showProblem({ title: "Not complete", detail: `Tap each of the ${words(leaf.field).toLowerCase()} as the table shows them.` });
+        if (!chosen.length) return showProblem({ title: t("not_complete"), detail: t("tap_each", { field: words(leaf.field).toLowerCase() }) });
         event[leaf.field] = chosen;
         named.push(chosen.join(", "));
       }
       for (const select of form.querySelectorAll("select")) {
         const leaf = leaves[Number(select.dataset.leaf)];
-        if (leaf.required && !select.value) return showProblem({ title: "Not complete", detail: `Choose every ${words(leaf.field).toLowerCase()} as the table shows it.` });
+        if (leaf.required && !select.value) return showProblem({ title: t("not_complete"), detail: t("choose_every", { field: words(leaf.field).toLowerCase() }) });
         let holder = event;
         const path = [leaf.field, ...leaf.path];
         for (const step of path.slice(0, -1)) holder = holder[step];
@@ -422,7 +425,7 @@
         if (!table || event.type === "tablelog.correction") return null;
         const seat = table.seats.find((s) => s.seat === event.seat);
         if (seat && seat.enumerable && !seat.choices.some((c) => c.event.type === event.type)) {
-          return { title: "The rules refuse this event", detail: `${seat.name} may not report “${words(event.type)}” now: it is not among what the rules allow at this step.`, rule_id: "G-1", rule_url: "/rulesets/" + root.dataset.ruleset };
+          return { title: t("rules_refuse"), detail: t("not_allowed", { seat: seat.name, event: words(event.type) }), rule_id: "G-1", rule_url: "/rulesets/" + root.dataset.ruleset };
         }
       }
       return null; // checked when sent
@@ -484,7 +487,7 @@
           render();
           continue;
         }
-        const problem = await response.json().catch(() => ({ title: `The server answered ${response.status}` }));
+        const problem = await response.json().catch(() => ({ title: t("server_answered", { status: response.status }) }));
         if (response.status === 409) await conflict(batch.expected);
         else {
           batch.problem = problem;
@@ -516,7 +519,7 @@
     const drop = document.createElement("button");
     drop.type = "button";
     drop.className = "big danger";
-    drop.textContent = "Take the refused events out of the queue";
+    drop.textContent = t("drop_refused");
     drop.addEventListener("click", () => {
       memory.queue = [];
       save();
@@ -549,9 +552,9 @@
     }
     box.replaceChildren();
     const h = document.createElement("h2");
-    h.textContent = "Someone else recorded first";
+    h.textContent = t("someone_else");
     const p = document.createElement("p");
-    p.textContent = `The game moved on from step ${c.since} to step ${memory.data.version} on another device. They recorded:`;
+    p.textContent = t("moved_on", { since: c.since, version: memory.data.version });
     const theirs = document.createElement("ol");
     theirs.className = "theirs";
     for (const line of memory.data.told.filter((l) => l.version > c.since)) {
@@ -561,7 +564,7 @@
       theirs.append(li);
     }
     const q = document.createElement("p");
-    q.textContent = `Yours, not recorded (${c.mine.length}):`;
+    q.textContent = t("yours", { count: c.mine.length });
     const mine = document.createElement("ol");
     mine.className = "mine";
     for (const item of c.mine) {
@@ -573,13 +576,13 @@
     again.type = "button";
     again.className = "big primary";
     again.id = "reapply";
-    again.textContent = "Record mine after theirs";
+    again.textContent = t("mine_after");
     again.addEventListener("click", reapply);
     const drop = document.createElement("button");
     drop.type = "button";
     drop.className = "big";
     drop.id = "drop-mine";
-    drop.textContent = "Leave mine out";
+    drop.textContent = t("leave_mine");
     drop.addEventListener("click", () => {
       memory.conflict = null;
       memory.queue = [];
@@ -622,7 +625,7 @@
     const add = document.createElement("button");
     add.type = "submit";
     add.className = "big primary";
-    add.textContent = "Add this event";
+    add.textContent = t("add_event");
     const label = document.createElement("label");
     label.append("Event ", type);
     form.append(label, fields, add);
@@ -691,7 +694,7 @@
     e.preventDefault();
     const reason = $("undo-text").value.trim() || $("undo-reason").value || "correction";
     const event = { type: "tablelog.correction", voids: 1, reason };
-    take([{ event, label: `Correction: the last step is voided (${reason})`, then: undefined }], true);
+    take([{ event, label: t("correction", { reason }), then: undefined }], true);
     $("undo").open = false;
   });
   $("record-gathered").addEventListener("click", () => {
