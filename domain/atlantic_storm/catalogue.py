@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from domain.ruleset import ResourceError
+from domain.ruleset import ResourceError, ResourceErrors
 
 COLUMNS: tuple[str, ...] = (
     "number",
@@ -262,17 +262,21 @@ def parse_catalogue(data: bytes) -> Catalogue:
     if not numbered:
         raise ResourceError("The catalogue is empty: it needs the header line.")
     header_line, header_text = numbered[0]
-    header = [h.strip() for h in next(csv.reader([header_text]))]
+    header = [h.strip() for h in _fields(header_line, header_text)]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise ResourceError(
             "The catalogue's header lacks columns.",
             [{"row": header_line, "field": c, "message": f"Column {c!r} is missing."} for c in missing],
         )
-    errors: list[dict[str, Any]] = []
+    errors = ResourceErrors()
     rows: list[tuple[int, Card]] = []
     for line, raw in numbered[1:]:
-        values = next(csv.reader([raw]))
+        try:
+            values = _fields(line, raw)
+        except ResourceError as error:
+            errors.extend(error.errors)
+            continue
         if len(values) != len(header):
             errors.append(
                 {
@@ -326,8 +330,26 @@ def parse_catalogue(data: bytes) -> Catalogue:
             )
     if errors:
         errors.sort(key=lambda e: (e["row"], e["field"]))
-        raise ResourceError(f"The catalogue has {len(errors)} error(s).", errors)
+        raise ResourceError(f"The catalogue has {errors.total} error(s).", errors)
     return Catalogue(cards=tuple(card for _, card in rows))
+
+
+MAX_FIELDS = 64
+"""Most commas a catalogue line may hold (a catalogue has under twenty columns): a line of a million commas is
+refused before it is split into a million fields."""
+
+
+def _fields(line: int, raw: str) -> list[str]:
+    """The fields of one catalogue line, or a ResourceError naming the line if it has too many or the CSV
+    reader refuses it (a field over its 131,072 characters, a stray quote)."""
+    if raw.count(",") > MAX_FIELDS:
+        message = f"The line has {raw.count(',')} commas; a catalogue line has at most {MAX_FIELDS}."
+    else:
+        try:
+            return next(csv.reader([raw]))
+        except csv.Error as error:
+            message = f"The line is not CSV: {error}."
+    raise ResourceError(f"Line {line} cannot be read.", [{"row": line, "field": "", "message": message}])
 
 
 class CatalogueKind:

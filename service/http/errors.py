@@ -193,7 +193,7 @@ def _projection_error(request: Request[Any, Any, Any], exc: ProjectionError) -> 
 def _resource_error(request: Request[Any, Any, Any], exc: ResourceError) -> Response[Problem]:
     # The first errors only: a file whose every row is bad must not make an answer larger than itself.
     shown = _limits(request).max_import_errors
-    omitted = max(0, len(exc.errors) - shown)
+    omitted = exc.omitted + max(0, len(exc.errors) - shown)  # the parser counted past the ones it kept
     return problem(
         422,
         "invalid-resource",
