@@ -300,6 +300,10 @@ def _validation_exception(request: Request[Any, Any, Any], exc: ValidationExcept
 def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     if exc.status_code == 400:
         return problem(400, "malformed-request", "The request does not decode", exc.detail, request)
+    if exc.status_code == 415:  # service.limits.BoundedRequest: a JSON body sent as another media type
+        return problem(
+            415, "unsupported-media-type", "The body is not sent as JSON", exc.detail, request, field="content-type"
+        )
     return problem(exc.status_code, "http-error", exc.detail, exc.detail, request)
 
 

@@ -20,6 +20,7 @@ from litestar.params import FromPath, JSONBody
 
 from projections.errors import ProjectionError
 from service.http.guards import GUARDS, KEYS
+from service.limits import check_moment
 from service.logs import get_logger
 from service.store.access import ApiKey, Scope, ShareKind, ShareLink
 from service.usecases.access import Principal, new_key, new_share
@@ -120,6 +121,7 @@ def create_key(records: GameRecords, principal: Principal, club_id: str, data: K
         raise PermissionDeniedException(detail="Only the operator key may create record keys.")
     if records.store.get_club(club_id) is None:
         raise NotFound("club", club_id)
+    check_moment("expires_at", data.expires_at)  # 9999-12-31T23:59:59-14:00 is past what a store keeps
     if data.expires_at is not None and _aware(data.expires_at) <= datetime.now(UTC):
         raise ProjectionError(
             "expiry_in_the_past", "A key's expiry must be in the future.", expires_at=data.expires_at.isoformat()
