@@ -17,7 +17,7 @@ serves any game writes plain `Ruleset` (its parameters are then `Any`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -57,6 +57,10 @@ class ResourceErrors(list[dict[str, Any]]):
             super().append(error)
         else:
             self.omitted += 1
+
+    def extend(self, errors: Iterable[Mapping[str, Any]]) -> None:
+        for error in errors:
+            self.append(dict(error))
 
     @property
     def total(self) -> int:

@@ -223,11 +223,17 @@ def check_unique_keys(body: bytes, decoded: Any) -> None:
 
 
 def _keys(node: Any) -> int:
-    if isinstance(node, dict):
-        return len(node) + sum(_keys(item) for item in node.values() if isinstance(item, dict | list))
-    if isinstance(node, list):
-        return sum(_keys(item) for item in node if isinstance(item, dict | list))
-    return 0
+    """The keys of every object in a decoded body (plain loops: it runs on every append)."""
+    count = 0
+    if type(node) is dict:
+        count = len(node)
+        node = node.values()
+    elif type(node) is not list:
+        return 0
+    for item in node:
+        if type(item) is dict or type(item) is list:
+            count += _keys(item)
+    return count
 
 
 def check_strict(decoded: Any, kind: Any) -> None:
