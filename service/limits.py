@@ -244,6 +244,8 @@ def check_strict(decoded: Any, kind: Any) -> None:
     except msgspec.ValidationError as error:
         message, _, where = str(error).partition(" - at `$")
         raise _bad(where.rstrip("`").lstrip(".") or "body", message) from None
+    except TypeError:  # a type only litestar's own decoders know: litestar checks it as it converts
+        return
 
 
 def check_id(limits: Limits, field: str, value: str, pattern: str = ID_PATTERN) -> str:
