@@ -21,6 +21,11 @@ new one on the same database, or terminate every PostgreSQL connection of the se
 hostile inputs of issue 13 from several clients at once (10 MB bodies, JSON nested 100,000 deep,
 invalid UTF-8, integers past 2^63, NUL bytes, 3,000-character ids, a catalogue of 9,999 bad rows);
 every answer must be a 4xx, and the peak memory is reported as a multiple of the memory at rest.
+
+**Worst imports.** Issue 25's worst case of each resource kind (about 4.9 MB each: a catalogue of 9,998
+bad rows, a line of 4.9 million commas, a scenario of 440,000 bad hexagons (the issue's 490,000 pass the
+body's bound), each JSON table of hundreds of thousands of empty rows), eight at once, each kind on a
+fresh server: its peak memory over its memory at rest, and its memory once they are done.
 Only 127.0.0.1 is ever addressed.
 """
 
@@ -293,6 +298,76 @@ def run_bad_input(url: str, rounds: int, clients: int, workers: int) -> dict[str
     }
 
 
+def worst_imports() -> dict[str, tuple[str, bytes]]:
+    """Issue 25's worst case of each resource kind, each about 4.9 MB: (path, body)."""
+    columns = "number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,fate_victim"
+    # 9,998 rows of 17 fields: each row a full set of bad values, the most a catalogue may carry.
+    row = "Z{n}," + "x" * 440 + ",nobody,,?,,x,x,x,,,-1,,,,,\n"
+    catalogue = (columns + ",victim,cargo,source\n" + "".join(row.format(n=n) for n in range(9_998))).encode()
+
+    def many(item: bytes, count: int) -> bytes:
+        return (item + b",") * (count - 1) + item
+
+    tables = {
+        "combat_deck": b'{"source": "x", "cards": {' + many(b'"c": {}', 490_000) + b"}}",
+        "initiative_table": b'{"source": "x", "rows": [' + many(b"{}", 1_600_000) + b"]}",
+        "air_pack": b'{"source": "x", "cards": [' + many(b"[]", 1_600_000) + b"]}",
+        "reinforcement_table": b'{"source": "x", "sides": [' + many(b"0", 2_400_000) + b"]}",
+    }
+    return {
+        "catalogue": ("atlantic-storm/catalogue/worst", catalogue),
+        "catalogue_commas": ("atlantic-storm/catalogue/commas", b"number,name\n" + b"," * 4_900_000),
+        "scenario": ("memoire-44/scenario/worst", b'{"board": {"hexagons": [' + many(b'{"row":-1}', 440_000) + b"]}}"),
+        **{kind: (f"memoire-44/{kind}/worst", body) for kind, body in tables.items()},
+    }
+
+
+async def _post_all(url: str, body: bytes, headers: dict[str, str], concurrent: int) -> list[str]:
+    async with httpx.AsyncClient(timeout=120) as http:
+        answers = await asyncio.gather(*(http.post(url, content=body, headers=headers) for _ in range(concurrent)))
+    return [str(answer.status_code) for answer in answers]
+
+
+def run_worst_imports(url: str, concurrent: int, workers: int) -> dict[str, Any]:
+    """Each resource kind's worst case, `concurrent` at once, each kind on a fresh server: its peak memory
+    over its memory at rest, and its memory after (issue 25: under 1.5 times, and back to rest)."""
+    kinds: dict[str, Any] = {}
+    for kind, (path, body) in worst_imports().items():
+        with scratch_schema(url, "imports") as (_, schema_url), running_server(schema_url, workers, "thread") as server:
+            token, _ = prepare(server.base, 1)
+            headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/octet-stream"}
+            time.sleep(1.0)
+            rest = PeakMemory(server.process.pid)
+            rest.sample()
+            at_rest = rest.report()["largest_sampled_total_mib"]
+            memory = PeakMemory(server.process.pid)
+            started = time.monotonic()
+            with sampled([memory], every=0.02):
+                statuses = Counter(
+                    asyncio.run(_post_all(f"{server.base}/clubs/{CLUB}/resources/{path}", body, headers, concurrent))
+                )
+            seconds = time.monotonic() - started
+            time.sleep(1.0)
+            after = PeakMemory(server.process.pid)
+            after.sample()
+        peak = memory.report()["largest_sampled_total_mib"]
+        kinds[kind] = {
+            "bytes": len(body),
+            "answers": dict(statuses),
+            "seconds": round(seconds, 1),
+            "memory_at_rest_mib": at_rest,
+            "peak_mib": peak,
+            "peak_over_rest": round(peak / at_rest, 2) if at_rest else None,
+            "after_over_rest": round(after.report()["largest_sampled_total_mib"] / at_rest, 2) if at_rest else None,
+        }
+    return {
+        "concurrent": concurrent,
+        "workers": workers,
+        "server_errors": sum(n for k in kinds.values() for s, n in k["answers"].items() if s.startswith("5")),
+        "kinds": kinds,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=database_url())
@@ -303,20 +378,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--least", type=int, default=0, help="go on past --seconds until this many are acknowledged")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--imports-only", action="store_true", help="only the worst imports (issue 25)")
     args = parser.parse_args(argv)
     if args.smoke:
         args.writers, args.seconds, args.faults, args.least = 4, 6.0, 2, max(args.least, 150)
+    if args.imports_only:
+        imports = run_worst_imports(args.database_url, 8, args.workers)
+        print(json.dumps(imports, indent=2))
+        return 0 if imports["server_errors"] == 0 else 1
     report = {
         "faults": run_faults(args.database_url, args.writers, args.seconds, args.faults, args.workers, args.least),
         "bad_input": run_bad_input(args.database_url, 1 if args.smoke else 5, 2 if args.smoke else 8, args.workers),
+        "worst_imports": run_worst_imports(args.database_url, 2 if args.smoke else 8, args.workers),
     }
     text = json.dumps(report, indent=2)
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text)
-    f, b = report["faults"], report["bad_input"]
-    ok = f["lost"] == 0 and f["duplicated"] == 0 and f["wrong"] == 0 and b["server_errors"] == 0
+    f, b, i = report["faults"], report["bad_input"], report["worst_imports"]
+    ok = f["lost"] == 0 and f["duplicated"] == 0 and f["wrong"] == 0 and b["server_errors"] == i["server_errors"] == 0
     return 0 if ok else 1
 
 

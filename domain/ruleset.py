@@ -17,7 +17,7 @@ serves any game writes plain `Ruleset` (its parameters are then `Any`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -44,13 +44,44 @@ class RuleError(Exception):
         self.details = details
 
 
+MAX_RESOURCE_ERRORS = 100
+"""The errors a resource's parser keeps; past them it only counts (a file of 490,000 bad rows must not
+build 490,000 errors to list the first hundred)."""
+
+
+class ResourceErrors(list[dict[str, Any]]):
+    """The errors a resource's parser finds: the first `limit` kept, the others only counted in `omitted`."""
+
+    def __init__(self, limit: int = MAX_RESOURCE_ERRORS) -> None:
+        super().__init__()
+        self.limit = limit
+        self.omitted = 0
+
+    def append(self, error: dict[str, Any]) -> None:
+        if len(self) < self.limit:
+            super().append(error)
+        else:
+            self.omitted += 1
+
+    def extend(self, errors: Iterable[Mapping[str, Any]]) -> None:
+        for error in errors:
+            self.append(dict(error))
+
+    @property
+    def total(self) -> int:
+        """How many errors were found, kept or not."""
+        return len(self) + self.omitted
+
+
 class ResourceError(Exception):
-    """A club resource (a card catalogue, a scenario) that does not parse; one entry per bad row."""
+    """A club resource (a card catalogue, a scenario) that does not parse; one entry per bad row, and
+    `omitted`, the count of further errors found but not kept (`ResourceErrors`)."""
 
     def __init__(self, message: str, errors: Sequence[Mapping[str, Any]] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.errors = list(errors)
+        self.omitted = errors.omitted if isinstance(errors, ResourceErrors) else 0
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Any
 
+import anyio
 import msgspec
 from litestar import Litestar, MediaType, Request, Response, get
 from litestar.datastructures import State
@@ -186,6 +187,8 @@ class Lifecycle:
         app.state.store = opened
         app.state.records = GameRecords(opened, self.rulesets, limits=app.state.limits)
         app.state.hot_pool = None
+        # Resource imports run one at a time in a process: each may briefly hold several times its file.
+        app.state.imports = anyio.Semaphore(1)
         # Every node seals read-your-writes tokens alike: the key is a setting or made once in the database.
         app.state.tokens = PositionTokens(self.settings.position_key or opened.server_secret(POSITION_SECRET))
         # One subscription per process to what changed in the database (service.notify): live streams

@@ -591,7 +591,9 @@ def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
         return f"the database refused or could not be reached: {str(error).strip() or type(error).__name__}"
 
     def rows(error: ResourceError) -> str:
-        return "\n".join([error.message, *("  " + ", ".join(f"{k}={v}" for k, v in r.items()) for r in error.errors)])
+        more = [f"  ({error.omitted} more errors not listed)"] if error.omitted else []
+        listed = ("  " + ", ".join(f"{k}={v}" for k, v in r.items()) for r in error.errors)
+        return "\n".join([error.message, *listed, *more])
 
     return {
         # Events are numbered as the lines of the file that holds them (blank lines aside).

@@ -9,6 +9,7 @@ bound is refused with a 4xx problem naming the field and the bound (see `service
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from datetime import UTC, datetime
@@ -52,6 +53,10 @@ _ID_LIST_KEYS = frozenset({"members", "players"})
 # names refuse those too.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _LINE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Bidirectional embeddings, overrides and isolates: a name holding one can show its text reversed or
+# reordered on every page and export that prints it.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_JSON_TYPES = ("application/json",)
 
 
 class TooLarge(Exception):
@@ -153,6 +158,10 @@ def check_text(limits: Limits, value: Any, *, depth_limit: int = MAX_DEPTH) -> A
 def _walk(limits: Limits, node: Any, key: str, depth: int) -> Any:
     if isinstance(node, str):
         return _text(limits, node, key)
+    if type(node) is int:
+        if not -MAX_INT <= node <= MAX_INT:
+            raise _Refused(f"at most {MAX_INT} either side of zero (this one is {node})")
+        return node
     if depth <= 0 and isinstance(node, dict | list):
         raise _Refused("nested too deep")
     if isinstance(node, dict):
@@ -162,7 +171,7 @@ def _walk(limits: Limits, node: Any, key: str, depth: int) -> Any:
                 if checked_name != name:
                     node[checked_name] = node.pop(name)
                     name = checked_name
-            if isinstance(item, str | dict | list):
+            if isinstance(item, str | dict | list) or type(item) is int:
                 try:
                     node[name] = _walk(limits, item, name, depth - 1)
                 except _Refused as refused:
@@ -171,7 +180,7 @@ def _walk(limits: Limits, node: Any, key: str, depth: int) -> Any:
     elif isinstance(node, list):
         item_key = "_id" if key in _ID_LIST_KEYS else ""
         for index, item in enumerate(node):
-            if isinstance(item, str | dict | list):
+            if isinstance(item, str | dict | list) or type(item) is int:
                 try:
                     node[index] = _walk(limits, item, item_key, depth - 1)
                 except _Refused as refused:
@@ -187,10 +196,56 @@ def _text(limits: Limits, value: str, key: str) -> str:
         value = unicodedata.normalize("NFC", value)
         if (_LINE_CONTROL if strict else _CONTROL).search(value):
             raise _Refused("control characters are not allowed")
+        if strict and _BIDI.search(value):
+            raise _Refused("bidirectional override characters (U+202A to U+202E, U+2066 to U+2069) are not allowed")
     bound = limits.max_id_length if is_id else limits.max_name_length if key in _NAME_KEYS else None
     if bound is not None and len(value) > bound:
         raise _Refused(f"at most {bound} characters (this one has {len(value)})")
     return value
+
+
+def check_unique_keys(body: bytes, decoded: Any) -> None:
+    """No object of a JSON body names a key twice (the decoder would keep the last silently). Cheap in
+    the common case: each key is followed by one colon, so a body with no more colons than its decoded
+    objects have keys has no duplicate; only a body with colons in its texts (a time, a URL) is decoded
+    again, by the standard library, to look."""
+    if body.count(b":") <= _keys(decoded):
+        return
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        names = [name for name, _ in items]
+        if len(set(names)) != len(names):
+            twice = next(name for name in names if names.count(name) > 1)
+            raise _bad(twice, "this key appears twice in one object")
+        return dict(items)
+
+    json.loads(body, object_pairs_hook=pairs)
+
+
+def _keys(node: Any) -> int:
+    """The keys of every object in a decoded body (plain loops: it runs on every append)."""
+    count = 0
+    if type(node) is dict:
+        count = len(node)
+        node = node.values()
+    elif type(node) is not list:
+        return 0
+    for item in node:
+        if type(item) is dict or type(item) is list:
+            count += _keys(item)
+    return count
+
+
+def check_strict(decoded: Any, kind: Any) -> None:
+    """A decoded body as `kind` declares it, with no coercion: litestar converts leniently (`"1"` for an
+    integer, a number of seconds for a date-time), which a client must not rely on."""
+    try:
+        msgspec.convert(decoded, kind, strict=True)
+    except msgspec.ValidationError as error:
+        message, _, where = str(error).partition(" - at `$")
+        raise _bad(where.rstrip("`").lstrip(".") or "body", message) from None
+    except TypeError:  # a type only litestar's own decoders know: litestar checks it as it converts
+        return
 
 
 def check_id(limits: Limits, field: str, value: str, pattern: str = ID_PATTERN) -> str:
@@ -223,11 +278,21 @@ class BoundedRequest(Request[Any, Any, Any]):
                 self._json = known
             else:
                 body = await self.body()
+                media_type = self.headers.get("content-type", "application/json").partition(";")[0].strip().lower()
+                if not (media_type in _JSON_TYPES or media_type.endswith("+json")):
+                    raise ClientException(
+                        status_code=415,
+                        detail=f"The body is read as JSON; send it as application/json, not {media_type}.",
+                    )
                 try:
                     decoded = decode_json(body or b"null", type_decoders=self.route_handler.resolve_type_decoders())
                 except RecursionError:
                     raise ClientException(detail="The JSON body is nested too deep.") from None
                 except UnicodeDecodeError:
                     raise ClientException(detail="The body is not valid UTF-8.") from None
-                self._json = self._connection_state.json = check_text(self.app.state.limits, decoded)
+                checked = check_text(self.app.state.limits, decoded)
+                check_unique_keys(body, checked)
+                if (data := self.route_handler.parsed_data_field) is not None:
+                    check_strict(checked, data.annotation)
+                self._json = self._connection_state.json = checked
         return self._json

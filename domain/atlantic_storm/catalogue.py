@@ -18,7 +18,7 @@ import msgspec
 
 from domain.i18n import Catalogue as Messages
 from domain.i18n import Message
-from domain.ruleset import ResourceError
+from domain.ruleset import ResourceError, ResourceErrors
 
 _ = Messages("domain.atlantic_storm")
 
@@ -130,6 +130,8 @@ class CatalogueError(ResourceError):
 
     def __init__(self, said: Message, rows: Sequence[dict[str, Any]] = ()) -> None:
         super().__init__(said.english(), [{**row, "message": row["message"].english()} for row in rows])
+        if isinstance(rows, ResourceErrors):
+            self.omitted = rows.omitted  # the rows found past the limit, counted but not kept
         self.said = said
         self.rows_said = tuple(row["message"] for row in rows)
 
@@ -302,7 +304,7 @@ def parse_catalogue(data: bytes) -> Catalogue:
     if not numbered:
         raise CatalogueError(_("The catalogue is empty: it needs the header line."))
     header_line, header_text = numbered[0]
-    header = [h.strip() for h in next(csv.reader([header_text]))]
+    header = [h.strip() for h in _fields(header_line, header_text)]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise CatalogueError(
@@ -312,10 +314,14 @@ def parse_catalogue(data: bytes) -> Catalogue:
                 for c in missing
             ],
         )
-    errors: list[dict[str, Any]] = []
+    errors = ResourceErrors()
     rows: list[tuple[int, Card]] = []
     for line, raw in numbered[1:]:
-        values = next(csv.reader([raw]))
+        try:
+            values = _fields(line, raw)
+        except CatalogueError as error:
+            errors.extend({**row, "message": said} for row, said in zip(error.errors, error.rows_said, strict=True))
+            continue
         if len(values) != len(header):
             errors.append(
                 {
@@ -381,8 +387,30 @@ def parse_catalogue(data: bytes) -> Catalogue:
             )
     if errors:
         errors.sort(key=lambda e: (e["row"], e["field"]))
-        raise CatalogueError(_("The catalogue has {count} error(s).", count=len(errors)), errors)
+        raise CatalogueError(_("The catalogue has {count} error(s).", count=errors.total), errors)
     return Catalogue(cards=tuple(card for _, card in rows))
+
+
+MAX_FIELDS = 64
+"""Most commas a catalogue line may hold (a catalogue has under twenty columns): a line of a million commas is
+refused before it is split into a million fields."""
+
+
+def _fields(line: int, raw: str) -> list[str]:
+    """The fields of one catalogue line, or a CatalogueError naming the line if it has too many or the CSV
+    reader refuses it (a field over its 131,072 characters, a stray quote)."""
+    if raw.count(",") > MAX_FIELDS:
+        problem = _(
+            "The line has {commas} commas; a catalogue line has at most {limit}.",
+            commas=raw.count(","),
+            limit=MAX_FIELDS,
+        )
+    else:
+        try:
+            return next(csv.reader([raw]))
+        except csv.Error as error:
+            problem = _("The line is not CSV: {error}.", error=str(error))
+    raise CatalogueError(_("Line {line} cannot be read.", line=line), [{"row": line, "field": "", "message": problem}])
 
 
 class CatalogueKind:

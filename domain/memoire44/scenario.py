@@ -23,7 +23,8 @@ from domain.memoire44.board import BOARD_SIZES, Hex
 from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UNIT_PREFIXES, UNIT_TYPES
 from domain.memoire44.dday import DDay, parse_dday
 from domain.memoire44.expansions import BASE, Expansions, parse_options
-from domain.ruleset import ResourceError
+from domain.memoire44.imported import read_json
+from domain.ruleset import ResourceError, ResourceErrors
 
 # The seed's three objective medals, and the D-Day control of villages, beaches and bridges (M44-DD-1 to 3).
 OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent", "village", "beach", "bridge")
@@ -123,15 +124,12 @@ def _unit(name: str, sides: tuple[str, str]) -> tuple[str, int] | str:
 
 def parse_m44(data: bytes) -> Scenario:
     """Parse and validate a `.m44` file; raises ResourceError listing every bad hexagon."""
-    try:
-        raw = msgspec.json.decode(data)
-    except msgspec.DecodeError as error:
-        raise ResourceError(f"This is not a scenario file (not JSON: {error}).") from None
+    raw = read_json(data, "the scenario file")
     if not isinstance(raw, dict) or not isinstance(raw.get("board"), dict):
         raise ResourceError("A scenario file needs a `board` object.")
     info = raw.get("game_info") or {}
     board = raw["board"]
-    errors: list[dict[str, Any]] = []
+    errors = ResourceErrors()
 
     def bad(index: int | None, field: str, message: str) -> None:
         errors.append({"hexagon": index, "field": field, "message": message})
@@ -156,7 +154,7 @@ def parse_m44(data: bytes) -> Scenario:
     objectives = _objectives(tagged, info.get("objectives") or [], bad)
     dday = _dday(info, expansions, sides, (rows, cols), bad)
     if errors:
-        raise ResourceError(f"The scenario has {len(errors)} error(s).", errors)
+        raise ResourceError(f"The scenario has {errors.total} error(s).", errors)
 
     text = raw.get("text") or {}
     english = text.get("en") if isinstance(text, dict) else None

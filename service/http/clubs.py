@@ -113,9 +113,11 @@ class ClubController(Controller):
         request: Request[Any, Any, Any],
         records: NamedDependency[GameRecords],
     ) -> ResourceOut:
-        # Read as bytes ourselves: a JSON scenario must not be parsed as a request body.
-        data = await request.body()
-        stored = await anyio.to_thread.run_sync(records.import_resource, club_id, ruleset, kind, resource_id, data)
+        # Read as bytes ourselves: a JSON scenario must not be parsed as a request body. One import at a
+        # time in a process (`app.state.imports`), body included, bounds what the parsers hold at once.
+        async with request.app.state.imports:
+            data = await request.body()
+            stored = await anyio.to_thread.run_sync(records.import_resource, club_id, ruleset, kind, resource_id, data)
         get_logger(club_id=club_id).info(
             "resource.imported", ruleset=ruleset, kind=kind, resource_id=resource_id, version=stored.version
         )

@@ -195,7 +195,7 @@ def _projection_error(request: Request[Any, Any, Any], exc: ProjectionError) -> 
 def _resource_error(request: Request[Any, Any, Any], exc: ResourceError) -> Response[Problem]:
     # The first errors only: a file whose every row is bad must not make an answer larger than itself.
     shown = _limits(request).max_import_errors
-    omitted = max(0, len(exc.errors) - shown)
+    omitted = exc.omitted + max(0, len(exc.errors) - shown)  # the parser counted past the ones it kept
     return problem(
         422,
         "invalid-resource",
@@ -302,6 +302,10 @@ def _validation_exception(request: Request[Any, Any, Any], exc: ValidationExcept
 def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     if exc.status_code == 400:
         return problem(400, "malformed-request", "The request does not decode", exc.detail, request)
+    if exc.status_code == 415:  # service.limits.BoundedRequest: a JSON body sent as another media type
+        return problem(
+            415, "unsupported-media-type", "The body is not sent as JSON", exc.detail, request, field="content-type"
+        )
     return problem(exc.status_code, "http-error", exc.detail, exc.detail, request)
 
 

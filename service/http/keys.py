@@ -19,6 +19,7 @@ from litestar.exceptions import PermissionDeniedException
 from litestar.params import FromPath, JSONBody
 
 from service.http.guards import GUARDS, KEYS
+from service.limits import check_moment
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords
 from service.usecases.keys import Keys
@@ -117,6 +118,7 @@ def create_key(records: GameRecords, principal: Principal, club_id: str, data: K
     """Make a key for a club (see the module docstring for who may make which)."""
     if not principal.operator and data.scope == "record":
         raise PermissionDeniedException(detail="Only the operator key may create record keys.")
+    check_moment("expires_at", data.expires_at)  # 9999-12-31T23:59:59-14:00 is past what a store keeps
     key, token = Keys.of(records).create_key(club_id, data.name, data.scope, data.expires_at)
     return KeyCreated(
         key_id=key.key_id, club_id=club_id, name=key.name, scope=key.scope, expires_at=key.expires_at, token=token

@@ -318,6 +318,177 @@ CASES: list[tuple[str, Callable[[World], Any], int, str, str | None, str]] = [
 ]
 
 
+def _import(w: World, path: str, data: bytes) -> Any:
+    return w.client.post(f"/clubs/c1/resources/{path}", headers=w.key, content=data)
+
+
+CATALOGUE_HEADER = "number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,fate_victim"
+CATALOGUE_HEADER += ",victim,cargo,source\n"
+JSON_KINDS = ("scenario", "combat_deck", "initiative_table", "air_pack", "reinforcement_table")
+TOO_BIG = 2**31
+# Issue 25 part 5: inputs that were a 500 or were stored.
+CASES += [
+    *(
+        (
+            f"JSON nested 10,000 deep in a Mémoire 44 {kind}",
+            lambda w, kind=kind: _import(w, f"memoire-44/{kind}/deep", b"[" * 10_000 + b"]" * 10_000),
+            422,
+            "invalid-resource",
+            None,
+            "nested too deep",
+        )
+        for kind in JSON_KINDS
+    ),
+    (
+        "a catalogue field over 131,072 characters",
+        lambda w: _import(w, "atlantic-storm/catalogue/long", (CATALOGUE_HEADER + "x" * 131_073).encode()),
+        422,
+        "invalid-resource",
+        None,
+        "'row': 2, 'field': '', 'message': 'The line is not CSV: field larger than field limit (131072).'",
+    ),
+    (
+        "a catalogue line of a million commas",
+        lambda w: _import(w, "atlantic-storm/catalogue/commas", (CATALOGUE_HEADER + "," * 1_000_000).encode()),
+        422,
+        "invalid-resource",
+        None,
+        "'row': 2, 'field': '', 'message': 'The line has 1000000 commas",
+    ),
+    (
+        "a catalogue of 9,998 bad rows",
+        lambda w: _import(w, "atlantic-storm/catalogue/bad", (CATALOGUE_HEADER + "1,bad\n" * 9_998).encode()),
+        422,
+        "invalid-resource",
+        None,
+        "The catalogue has 9998 error(s). (9898 more errors not listed.)",
+    ),
+    (
+        "a key's expiry past what a store keeps",
+        lambda w: w.client.post(
+            "/clubs/c1/keys",
+            headers=w.key,
+            json={"name": "k", "scope": "read", "expires_at": "9999-12-31T23:59:59-14:00"},
+        ),
+        400,
+        "malformed-request",
+        "expires_at",
+        "out of range",
+    ),
+    (
+        "a key in a JSON object twice",
+        lambda w: _append(w, b'{"expected_version": 1, "expected_version": 2, "events": []}'),
+        400,
+        "malformed-request",
+        "expected_version",
+        "appears twice",
+    ),
+    (
+        "a key twice in an event whose texts hold colons",
+        lambda w: _append(
+            w, b'{"expected_version": 1, "events": [{"type": "tally.noted", "seat": 0, "seat": 1, "text": "at 12:30"}]}'
+        ),
+        400,
+        "malformed-request",
+        "seat",
+        "appears twice",
+    ),
+    (
+        "a JSON body sent as text/plain",
+        lambda w: w.client.post(
+            "/clubs/c1/players",
+            headers=w.key | {"Content-Type": "text/plain"},
+            content=b'{"player_id": "zed", "name": "Zed"}',
+        ),
+        415,
+        "unsupported-media-type",
+        "content-type",
+        "not text/plain",
+    ),
+    (
+        "a JSON body's fields sent as a form",
+        lambda w: w.client.post("/clubs/c1/players", headers=w.key, data={"player_id": "zed", "name": "Zed"}),
+        415,
+        "unsupported-media-type",
+        "content-type",
+        "not application/x-www-form-urlencoded",
+    ),
+    (
+        "a string where an integer is declared",
+        lambda w: _append(w, b'{"expected_version": "1", "events": []}'),
+        400,
+        "malformed-request",
+        "expected_version",
+        "Expected `int`, got `str`",
+    ),
+    (
+        "a number where a date-time is declared",
+        lambda w: w.client.post(
+            "/clubs/c1/keys", headers=w.key, json={"name": "k", "scope": "read", "expires_at": 2000000000}
+        ),
+        400,
+        "malformed-request",
+        "expires_at",
+        "got `int`",
+    ),
+    (
+        "an integer past 2^31 - 1 in a game's set-up options",
+        lambda w: _games(w, {"options": {"rounds": TOO_BIG}}),
+        400,
+        "malformed-request",
+        "options.rounds",
+        "at most 2147483647",
+    ),
+    (
+        "an integer past 2^31 - 1 in a tournament's settings",
+        lambda w: w.client.post(
+            "/clubs/c1/tournaments",
+            headers=w.key,
+            json={"tournament_id": "t", "ruleset": "tally", "system": "swiss", "scoring": {}, "bye_points": TOO_BIG},
+        ),
+        400,
+        "malformed-request",
+        "bye_points",
+        "at most 2147483647",
+    ),
+    (
+        "an integer past 2^31 - 1 in a league's scoring",
+        lambda w: w.client.post(
+            "/clubs/c1/leagues",
+            headers=w.key,
+            json={
+                "league_id": "l",
+                "ruleset": "tally",
+                "members": ["alain", "bea"],
+                "starts": "2026-01-01",
+                "ends": "2026-02-01",
+                "scoring": {"win_draw_loss": [TOO_BIG, 1, 0]},
+            },
+        ),
+        400,
+        "malformed-request",
+        "scoring.win_draw_loss[0]",
+        "at most 2147483647",
+    ),
+    (
+        "a right-to-left override in a player's name",
+        lambda w: w.client.post("/clubs/c1/players", headers=w.key, json={"player_id": "zed", "name": "\u202edeZ"}),
+        400,
+        "malformed-request",
+        "name",
+        "bidirectional override",
+    ),
+    (
+        "a directional isolate in a game's title",
+        lambda w: _games(w, {"title": "Friday \u2066night\u2069"}),
+        400,
+        "malformed-request",
+        "title",
+        "bidirectional override",
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("sent", "send", "status", "type_name", "field", "says"), CASES, ids=[case[0] for case in CASES]
 )
@@ -337,8 +508,24 @@ def test_bad_input_is_a_4xx_problem_that_says_what_is_wrong(
 
 
 def test_nothing_of_a_refused_input_is_stored(world: World) -> None:
+    keys = world.client.get("/clubs/c1/keys", headers=world.key).json()
+    events = world.client.get(f"/clubs/c1/games/{world.tally}/events", headers=world.key).json()
     _games(world, {"game_id": "g" * 3000})
+    _games(world, {"title": "\u202eyadirF"})
+    _games(world, {"options": {"rounds": TOO_BIG}})
     world.client.post("/clubs/c1/players", headers=world.key, json={"player_id": "alain\n", "name": "A"})
+    world.client.post("/clubs/c1/players", headers=world.key, json={"player_id": "zed", "name": "\u202eZ"})
+    world.client.post("/clubs/c1/players", headers=world.key, data={"player_id": "zed", "name": "Zed"})
+    world.client.post(
+        "/clubs/c1/keys",
+        headers=world.key,
+        json={"name": "k", "scope": "read", "expires_at": "9999-12-31T23:59:59-14:00"},
+    )
+    _append(world, b'{"expected_version": 1, "expected_version": 1, "events": [{"type": "tally.rolled"}]}')
+    _import(world, "atlantic-storm/catalogue/long", (CATALOGUE_HEADER + "x" * 131_073).encode())
+    assert world.client.get("/clubs/c1/keys", headers=world.key).json() == keys
+    assert world.client.get(f"/clubs/c1/games/{world.tally}/events", headers=world.key).json() == events
+    assert world.client.get("/clubs/c1/resources", headers=world.key).json() == []
     players = world.client.get("/clubs/c1/players", headers=world.key).json()
     assert sorted(p["player_id"] for p in players) == ["alain", "bea"]
     games = world.client.get("/clubs/c1/games", headers=world.key).json()["games"]

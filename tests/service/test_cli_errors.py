@@ -155,3 +155,27 @@ def test_a_refused_resource_import_is_one_line_and_a_bad_file_one_line_per_row(
     store = open_store(url)
     assert store.list_resources("c1") == []
     store.close()
+
+
+def test_a_resource_the_decoder_or_the_csv_reader_cannot_read_is_one_line_and_writes_nothing(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = ("--database-url", url)
+    deep = tmp_path / "deep.m44"
+    deep.write_bytes(b"[" * 10_000 + b"]" * 10_000)
+    assert refused(capsys, 1, "resource", "import", "memoire-44", "scenario", str(deep), "--club", "c1", *db) == (
+        "The scenario file is nested too deep to be read."
+    )
+    header = "number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,fate_victim"
+    long = tmp_path / "long.csv"
+    long.write_text(header + ",victim,cargo,source\n" + "x" * 131_073 + "\n")
+    assert main(["catalogue", "import", "atlantic-storm", str(long), "--club", "c1", *db], rulesets=RULESETS) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines() == [
+        "The catalogue has 1 error(s).",
+        "  row=2, field=, message=The line is not CSV: field larger than field limit (131072).",
+    ]
+    store = open_store(url)
+    assert store.list_resources("c1") == []
+    store.close()

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from domain.atlantic_storm import RULESET
-from domain.atlantic_storm.catalogue import COLUMNS, load
-from domain.ruleset import ResourceError
+from domain.atlantic_storm.catalogue import COLUMNS, MAX_FIELDS, load
+from domain.ruleset import MAX_RESOURCE_ERRORS, ResourceError
 
 KIND = RULESET.resource_kinds["catalogue"]
 CATALOGUES = Path(__file__).resolve().parents[3] / "domain" / "atlantic_storm" / "catalogues"
@@ -95,3 +95,26 @@ def test_the_parsed_content_is_json_and_reads_back_as_the_same_catalogue():
 
     content = KIND.parse(KIND.builtin()["documented"])
     assert load(msgspec.json.decode(msgspec.json.encode(content))) == load(content)
+
+
+def test_a_catalogue_of_100000_bad_rows_keeps_the_first_errors_and_counts_the_rest():
+    data = (HEADER + "\n" + "1,bad\n" * 100_000).encode()
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    assert len(error.value.errors) == MAX_RESOURCE_ERRORS
+    assert error.value.omitted == 100_000 - MAX_RESOURCE_ERRORS
+    assert "100000 error(s)" in error.value.message
+
+
+def test_a_line_of_a_million_commas_is_refused_naming_the_line_before_it_is_split():
+    with pytest.raises(ResourceError) as error:
+        KIND.parse((HEADER + "\n" + "," * 1_000_000).encode())
+    assert error.value.errors == [
+        {"row": 2, "field": "", "message": f"The line has 1000000 commas; a catalogue line has at most {MAX_FIELDS}."}
+    ]
+
+
+def test_a_field_past_the_csv_readers_limit_is_a_row_error_not_a_crash():
+    with pytest.raises(ResourceError) as error:
+        KIND.parse((HEADER + "\n" + "x" * 131_073).encode())
+    assert error.value.errors[0]["row"] == 2 and "field larger than field limit" in error.value.errors[0]["message"]

@@ -9,7 +9,7 @@ import pytest
 from domain.memoire44 import RULESET
 from domain.memoire44.catalogue import CARDS, DECK_SIZE
 from domain.memoire44.scenario import Scenario
-from domain.ruleset import ResourceError
+from domain.ruleset import MAX_RESOURCE_ERRORS, ResourceError
 
 from .harness import setup_for
 from .tables import hexagon, m44, setup_from
@@ -142,3 +142,26 @@ def test_the_command_deck_matches_the_published_reference():
         if section:
             card = next(c for c in CARDS.values() if c.name.startswith(name) and c.sections == (section,))
             assert card.count == int(row["count"])
+
+
+def test_a_scenario_of_many_bad_hexagons_keeps_the_first_errors_and_counts_the_rest():
+    data = m44([{"row": -1, "col": 0}] * 5_000)
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    assert len(error.value.errors) == MAX_RESOURCE_ERRORS
+    assert error.value.omitted == 5_000 - MAX_RESOURCE_ERRORS
+    assert "5000 error(s)" in error.value.message
+
+
+def test_a_scenario_of_more_values_than_any_board_needs_is_refused_before_it_is_decoded():
+    data = b'{"board": {"hexagons": [' + b",".join([b"{}"] * 490_000) + b"]}}"
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    assert "at most 20000" in error.value.message and not error.value.errors
+
+
+@pytest.mark.parametrize("kind", sorted(RULESET.resource_kinds))
+def test_json_nested_deeper_than_the_decoder_goes_is_a_resource_error(kind):
+    with pytest.raises(ResourceError) as error:
+        RULESET.resource_kinds[kind].parse(b"[" * 10_000 + b"]" * 10_000)
+    assert "nested too deep" in error.value.message
