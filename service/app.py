@@ -47,6 +47,7 @@ from service.store import open_store
 from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
+from service.telemetry import operations
 from service.usecases.access import Authenticator
 from service.usecases.games import SWITCH_INTERVAL, GameRecords
 from service.usecases.live import Live
@@ -246,7 +247,9 @@ def create_app(
     settings = settings or Settings.from_env()
     rulesets = settings.rulesets() if rulesets is None else rulesets
     if configure_logs:
-        configure_logging(settings.log_format, settings.log_level)
+        configure_logging(settings.log_format, settings.log_level, trace_ids=settings.tracing)
+    handlers = exception_handlers()
+    ops = operations(settings, handlers)
     app_state = State({"settings": settings, "limits": Limits.of(settings), "rulesets": rulesets})
     life = Lifecycle(settings, rulesets, store)
     return Litestar(
@@ -271,12 +274,15 @@ def create_app(
             ready,
             docs.assets_router(),
             *guide.handlers(),
+            *ops.handlers,
         ],
         on_startup=[life.startup, life.open_hot_path],
         on_shutdown=[life.close_hot_path, life.shutdown],
         state=app_state,
-        exception_handlers=exception_handlers(),
-        middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
+        exception_handlers=handlers,
+        middleware=[logging_middleware, *ops.middleware, rate_limit_middleware(Limiter(settings))],
+        plugins=ops.plugins,
+        cors_config=ops.cors,
         request_class=BoundedRequest,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),

@@ -27,6 +27,7 @@ from domain.record import Folded, GameStarted, decoder, event_tag, event_union, 
 from domain.registry import Rulesets
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
 from service.limits import Count, Id, Limits, check_id
+from service.logs import bind
 from service.store.async_events import AsyncEvents, InThreads
 from service.store.base import (
     CHAIN_START,
@@ -413,6 +414,7 @@ class GameRecords:
         self.limits.batch(list(raw_events))
         record = yield from self._owned(club_id, game_id)
         ruleset = self.rulesets.get(record.ruleset)
+        bind(ruleset=record.ruleset)  # on the request's log line and its metrics (service.http.metrics)
         # An import-sized batch is decoded and checked in a worker thread (on the loop, a scorekeeper's
         # few events cost less than the hop), so it never stalls the other requests.
         large = len(raw_events) > LOOP_BATCH
