@@ -10,7 +10,9 @@ from typing import Any, NamedTuple
 from litestar.config.cors import CORSConfig
 from litestar.types import ControllerRouterHandler, Middleware
 
+from service.projector import PROJECTION_NAMES, Lag, lags
 from service.settings import Settings
+from service.store.replicas import ReplicaReport
 from service.usecases.games import BatchRuleError
 
 
@@ -33,7 +35,7 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
     if settings.metrics:
         from service.http import metrics
 
-        handlers.append(metrics.metrics_controller(settings))
+        handlers.append(metrics.metrics_controller(settings, _lags))
         middleware += [metrics.prometheus_config().middleware, metrics.figures_middleware]
         exception_handlers[BatchRuleError] = metrics.counting_refusals(exception_handlers[BatchRuleError])
     if settings.tracing:
@@ -47,6 +49,11 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
         max_age=600,
     )
     return Operations(handlers, middleware, plugins, cors if origins else None)
+
+
+def _lags(state: Any) -> tuple[dict[str, Lag], dict[str, ReplicaReport]]:
+    replicas = state.replicas.reports() if state.get("replicas") is not None else {}
+    return lags(state.store, PROJECTION_NAMES), replicas
 
 
 _provider: Any = None

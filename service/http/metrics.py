@@ -23,7 +23,7 @@ from prometheus_client import Counter, Gauge, Histogram
 
 from service.http.guards import is_operator
 from service.logs import current_request
-from service.projector import PROJECTION_NAMES, lags
+from service.projector import Lag
 from service.settings import Settings
 from service.usecases.games import BatchRuleError
 
@@ -117,18 +117,23 @@ def counting_refusals(handler: Callable[[Any, BatchRuleError], Response[Any]]) -
     return counted
 
 
-def _refresh_gauges(state: Any) -> None:
+Measure = Callable[[Any], tuple[dict[str, Lag], dict[str, Any]]]
+"""Each projection's lag and each replica's report (`lag_seconds`), from the app's state: the composition
+root reads them (a controller never calls the store)."""
+
+
+def _refresh_gauges(measure: Measure, state: Any) -> None:
     """Projector and replica lag, measured when scraped (they live in the database, not in a worker)."""
-    for name, lag in lags(state.store, PROJECTION_NAMES).items():
+    projections, replicas = measure(state)
+    for name, lag in projections.items():
         PROJECTOR_LAG_EVENTS.labels(name).set(lag.lag)
         PROJECTOR_LAG_SECONDS.labels(name).set(lag.lag_seconds)
-    if state.get("replicas") is not None:
-        for name, report in state.replicas.reports().items():
-            if report.lag_seconds is not None:
-                REPLICA_LAG_SECONDS.labels(name).set(report.lag_seconds)
+    for name, report in replicas.items():
+        if report.lag_seconds is not None:
+            REPLICA_LAG_SECONDS.labels(name).set(report.lag_seconds)
 
 
-def metrics_controller(settings: Settings) -> type[PrometheusController]:
+def metrics_controller(settings: Settings, measure: Measure) -> type[PrometheusController]:
     """`/metrics`, to the operator key unless `metrics_public`; left out of the API's OpenAPI document."""
 
     def operator_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
@@ -141,7 +146,7 @@ def metrics_controller(settings: Settings) -> type[PrometheusController]:
 
         @get()
         async def get(self, request: Request[Any, Any, Any]) -> Response[Any]:
-            await anyio.to_thread.run_sync(_refresh_gauges, request.app.state)
+            await anyio.to_thread.run_sync(_refresh_gauges, measure, request.app.state)
             return await super().get.fn(self)
 
     return Metrics
