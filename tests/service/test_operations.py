@@ -202,3 +202,15 @@ def test_no_origin_is_allowed_by_default(tmp_path: Path) -> None:
             "/clubs/c/games", headers={"Origin": "http://club.example", "Access-Control-Request-Method": "POST"}
         )
     assert "access-control-allow-origin" not in response.headers
+
+
+def test_a_limited_route_tells_its_policy_and_what_is_left_in_the_ietf_ratelimit_headers(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, rate_limit_reads_per_minute=3)
+    with TestClient(create_app(settings)) as http:
+        answers = [http.get("/clubs/nowhere/games", headers=OP) for _ in range(4)]
+    assert [a.headers.get("ratelimit-policy") for a in answers[:3]] == ['"read";q=3;w=60'] * 3
+    left = [a.headers["ratelimit"].split(";")[1] for a in answers[:3]]
+    assert left == ["r=2", "r=1", "r=0"]
+    name, _, full_in = answers[2].headers["ratelimit"].split(";")
+    assert name == '"read"' and 0 < int(full_in.removeprefix("t=")) <= 60  # the bucket full again within a minute
+    assert answers[3].status_code == 429 and int(answers[3].headers["retry-after"]) >= 1
