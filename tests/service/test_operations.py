@@ -23,6 +23,8 @@ from service import telemetry
 from service.app import create_app
 from service.settings import Settings
 from testkit.waiting import answers, wait_until
+from tests.service.api_support import OPERATOR as API_OPERATOR
+from tests.service.api_support import Api
 from tests.test_e2e import OPERATOR, ROOT, environment, free_port
 
 OP = {"Authorization": f"Bearer {OPERATOR}"}
@@ -214,3 +216,26 @@ def test_a_limited_route_tells_its_policy_and_what_is_left_in_the_ietf_ratelimit
     name, _, full_in = answers[2].headers["ratelimit"].split(";")
     assert name == '"read"' and 0 < int(full_in.removeprefix("t=")) <= 60  # the bucket full again within a minute
     assert answers[3].status_code == 429 and int(answers[3].headers["retry-after"]) >= 1
+
+
+def test_the_state_at_a_version_reached_is_immutable_and_a_held_copy_gets_a_304(tmp_path: Path) -> None:
+    settings = msgspec.structs.replace(_settings(tmp_path), operator_key=API_OPERATOR, extra_rulesets="testkit.tally")
+    with TestClient(create_app(settings)) as http:
+        api = Api(http)
+        token, game_id = api.played_game("cache", [{"type": "tally.rolled", "seat": 0, "face": 3}])
+        auth = api.auth(token)
+        state = f"/clubs/cache/games/{game_id}/state"
+        first = http.get(state, params={"version": 2}, headers=auth)
+        latest = http.get(state, headers=auth)
+        assert (
+            api.append("cache", token, game_id, 2, [{"type": "tally.rolled", "seat": 1, "face": 2}]).status_code == 201
+        )
+        again = http.get(state, params={"version": 2}, headers=auth)
+        held = http.get(state, params={"version": 2}, headers=auth | {"If-None-Match": first.headers["etag"]})
+        other = http.get(state, params={"version": 3}, headers=auth | {"If-None-Match": first.headers["etag"]})
+    assert first.status_code == 200 and first.json()["version"] == 2
+    assert first.headers["cache-control"] == "private, max-age=31536000, immutable"
+    assert again.json() == first.json() and again.headers["etag"] == first.headers["etag"]
+    assert "etag" not in latest.headers  # the latest state changes with the next append
+    assert held.status_code == 304 and held.content == b"" and held.headers["etag"] == first.headers["etag"]
+    assert other.status_code == 200 and other.json()["version"] == 3 and other.headers["etag"] != first.headers["etag"]
