@@ -87,11 +87,6 @@ def bind(**fields: Any) -> None:
         context.update(fields)
 
 
-def current_request() -> dict[str, Any]:
-    """What is bound to the current request's lines so far (empty outside a request)."""
-    return _request.get() or {}
-
-
 def _merge_request_context(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str, Any]:
     context = _request.get()
     if context:

@@ -5,15 +5,19 @@ origins (`cors_allow_origins`). Their libraries (the `ops` extra) are imported o
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from litestar.config.cors import CORSConfig
-from litestar.types import ControllerRouterHandler, Middleware
+from litestar.types import ControllerRouterHandler, Middleware, Scope
 
 from service.projector import PROJECTION_NAMES, Lag, lags
 from service.settings import Settings
 from service.store.replicas import ReplicaReport
 from service.usecases.games import BatchRuleError
+
+Observer = Callable[[Scope, int, float, dict[str, Any]], None]
+"""What is told of a request answered: its scope, status, seconds and what its log line holds."""
 
 
 class Operations(NamedTuple):
@@ -22,6 +26,8 @@ class Operations(NamedTuple):
 
     handlers: list[ControllerRouterHandler]
     middleware: list[Middleware]
+    observe: Observer | None
+    """Told of each request answered, by the logging middleware."""
     plugins: list[Any]
     cors: CORSConfig | None
 
@@ -32,11 +38,13 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
     handlers: list[ControllerRouterHandler] = []
     middleware: list[Middleware] = []
     plugins: list[Any] = []
+    observe = None
     if settings.metrics:
         from service.http import metrics
 
         handlers.append(metrics.metrics_controller(settings, _lags))
-        middleware += [metrics.prometheus_config().middleware, metrics.figures_middleware]
+        middleware += [metrics.prometheus_config().middleware, metrics.live_streams_middleware]
+        observe = metrics.observe
         exception_handlers[BatchRuleError] = metrics.counting_refusals(exception_handlers[BatchRuleError])
     if settings.tracing:
         plugins.append(_tracing_plugin())
@@ -48,7 +56,7 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
         expose_headers=["Tablelog-Position", "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"],
         max_age=600,
     )
-    return Operations(handlers, middleware, plugins, cors if origins else None)
+    return Operations(handlers, middleware, observe, plugins, cors if origins else None)
 
 
 def _lags(state: Any) -> tuple[dict[str, Lag], dict[str, ReplicaReport]]:

@@ -8,7 +8,6 @@ yet. Imported only when the setting is on (prometheus-client is the `ops` extra)
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,11 +17,10 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Scope, Send
 from prometheus_client import Counter, Gauge, Histogram
 
 from service.http.guards import is_operator
-from service.logs import current_request
 from service.projector import Lag
 from service.settings import Settings
 from service.usecases.games import BatchRuleError
@@ -63,46 +61,34 @@ def _is_append(scope: Scope) -> bool:
     return scope.get("method") == "POST" and scope["path"].endswith("/events")
 
 
-def figures_middleware(app: ASGIApp) -> ASGIApp:
-    """Appends by ruleset, append and read latencies, live streams open, 429s. Placed inside the logging
-    middleware: what a handler binds to its request's log line (`appended`, `ruleset`) is read here."""
+def observe(scope: Scope, status: int, seconds: float, context: dict[str, Any]) -> None:
+    """A request answered (called by the logging middleware with its summary line's figures): appends by
+    ruleset (what the handler bound to the line: `appended`, `ruleset`), append and read latencies, 429s."""
+    method = scope.get("method", "")
+    if method == "GET" and not scope["path"].endswith("/live"):
+        READ_SECONDS.observe(seconds)
+    elif _is_append(scope):
+        APPEND_SECONDS.observe(seconds)
+        if status == 201 and context.get("appended"):
+            ruleset = str(context.get("ruleset", "unknown"))
+            APPENDS.labels(ruleset).inc()
+            APPENDED_EVENTS.labels(ruleset).inc(int(context["appended"]))
+    if status == 429:
+        RATE_LIMITED.labels(method).inc()
+
+
+def live_streams_middleware(app: ASGIApp) -> ASGIApp:
+    """Counts the live streams open while they are."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("method") != "GET" or not scope["path"].endswith("/live"):
             await app(scope, receive, send)
             return
-        method = scope.get("method", "")
-        live = method == "GET" and scope["path"].endswith("/live")
-        status = 500
-
-        async def send_wrapper(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        started = time.perf_counter()
-        if live:
-            LIVE_STREAMS.inc()
+        LIVE_STREAMS.inc()
         try:
-            await app(scope, receive, send_wrapper)
-        except Exception as error:
-            status = getattr(error, "status_code", 500)
-            raise
+            await app(scope, receive, send)
         finally:
-            if live:
-                LIVE_STREAMS.dec()
-            elif method == "GET":
-                READ_SECONDS.observe(time.perf_counter() - started)
-            elif _is_append(scope):
-                APPEND_SECONDS.observe(time.perf_counter() - started)
-                context = current_request()
-                if status == 201 and context.get("appended"):
-                    ruleset = str(context.get("ruleset", "unknown"))
-                    APPENDS.labels(ruleset).inc()
-                    APPENDED_EVENTS.labels(ruleset).inc(int(context["appended"]))
-            if status == 429:
-                RATE_LIMITED.labels(method).inc()
+            LIVE_STREAMS.dec()
 
     return middleware
 
