@@ -82,7 +82,11 @@ def test_two_workers_metrics_sum_the_appends_of_both_and_count_a_refusal_by_its_
 ) -> None:
     figures = tmp_path / "metrics"
     figures.mkdir()
-    env = environment(postgres_schema_url) | {"TABLELOG_METRICS": "true", "PROMETHEUS_MULTIPROC_DIR": str(figures)}
+    env = environment(postgres_schema_url) | {
+        "TABLELOG_METRICS": "true",
+        "PROMETHEUS_MULTIPROC_DIR": str(figures),
+        "TABLELOG_OPERATOR_KEY": API_OPERATOR,
+    }
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
@@ -95,47 +99,25 @@ def test_two_workers_metrics_sum_the_appends_of_both_and_count_a_refusal_by_its_
     try:
         wait_until(answers(f"{base}/ready"), "tablelog serve --workers 2", runner=process)
         with httpx.Client(base_url=base, timeout=10) as http:
-            assert http.post("/clubs", json={"club_id": "metrics", "name": "Metrics"}, headers=OP).status_code == 201
-            token = http.post("/clubs/metrics/keys", json={"name": "scorer"}, headers=OP).json()["token"]
-            auth = {"Authorization": f"Bearer {token}"}
-            for player in ("alain", "bea"):
-                http.post("/clubs/metrics/players", json={"player_id": player, "name": player.title()}, headers=auth)
-            game = http.post(
-                "/clubs/metrics/games",
-                headers=auth,
-                json={
-                    "ruleset": "tally",
-                    "players": [{"player_id": "alain"}, {"player_id": "bea"}],
-                    "options": {"target": 1000},
-                },
-            ).json()
-        version, appended = game["version"], 0
+            api = Api(http)
+            token = api.club("metrics")
+            api.players("metrics", token, "alain", "bea")
+            game_id = api.tally_game("metrics", token, options={"target": 1000})
+        version, appended = 1, 0
         # Each append on a connection of its own: the kernel hands new connections to either worker.
         while len(_appends_by_worker(figures)) < 2 and appended < 40:
             with httpx.Client(base_url=base, timeout=10) as fresh:
-                response = fresh.post(
-                    f"/clubs/metrics/games/{game['game_id']}/events",
-                    headers=auth,
-                    json={
-                        "expected_version": version,
-                        "events": [{"type": "tally.rolled", "seat": appended % 2, "face": 1}],
-                    },
-                )
+                rolled = [{"type": "tally.rolled", "seat": appended % 2, "face": 1}]
+                response = Api(fresh).append("metrics", token, game_id, version, rolled)
             assert response.status_code == 201, response.text
             version, appended = response.json()["last_version"], appended + 1
         by_worker = _appends_by_worker(figures)
         assert len(by_worker) == 2 and sum(by_worker.values()) == appended
         with httpx.Client(base_url=base, timeout=10) as http:
-            refused = http.post(
-                f"/clubs/metrics/games/{game['game_id']}/events",
-                headers=auth,
-                json={
-                    "expected_version": version,
-                    "events": [{"type": "tally.rolled", "seat": (appended + 1) % 2, "face": 1}],  # out of turn
-                },
-            )
+            out_of_turn = [{"type": "tally.rolled", "seat": (appended + 1) % 2, "face": 1}]
+            refused = Api(http).append("metrics", token, game_id, version, out_of_turn)
             assert refused.json()["rule_id"] == "T-1"
-            scrapes = [_families(http.get("/metrics", headers=OP).text) for _ in range(2)]
+            scrapes = [_families(http.get("/metrics", headers=Api.auth(API_OPERATOR)).text) for _ in range(2)]
     finally:
         process.terminate()
         process.wait(timeout=30)
