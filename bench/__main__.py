@@ -55,6 +55,13 @@ def main(argv: list[str] | None = None) -> int:
         "of the server, as `tablelog serve` runs alone",
     )
     parser.add_argument(
+        "--http-set",
+        action="append",
+        default=[],
+        metavar="TABLELOG_NAME=VALUE",
+        help="a setting of this checkout's HTTP server only (with --http-baseline ., what the setting costs)",
+    )
+    parser.add_argument(
         "--http-baseline",
         type=Path,
         metavar="CHECKOUT",
@@ -105,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     baseline = web.Code.of(f"baseline {args.http_baseline}", args.http_baseline) if args.http_baseline else None
     if "http" in wanted:
         _progress(started, "http")
-        results["http"] = web.run(url, sizes, args.http_workers, args.http_projector, baseline)
+        settings = dict(setting.split("=", 1) for setting in args.http_set)
+        results["http"] = web.run(url, sizes, args.http_workers, args.http_projector, baseline, settings)
     if "live" in wanted:
         _progress(started, "live")
         results["live"] = live.run(url, sizes, baseline)

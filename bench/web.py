@@ -368,19 +368,26 @@ def wait_for_projector(base: str, timeout: float = 120.0) -> float | None:
 
 
 def run(
-    database_url: str, sizes: Sizes, workers: int, projector: str = "process", baseline: Code | None = None
+    database_url: str,
+    sizes: Sizes,
+    workers: int,
+    projector: str = "process",
+    baseline: Code | None = None,
+    settings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The HTTP section: appends then reads at each number of clients (with the CPU each part of the
     machine spent per request), the projector's catch-up afterwards, and the server's memory. With a
     `baseline` (another checkout), its server runs beside this one's and every level is measured on
-    both in turn, so a before / after comparison shares the machine's moment."""
+    both in turn, so a before / after comparison shares the machine's moment. `settings` (TABLELOG_*
+    variables) are this checkout's server's only: `--http-baseline .` then measures a setting's cost."""
     codes = [THIS_CHECKOUT, *([baseline] if baseline else [])]
     rows = []
     with ExitStack() as stack:
         servers = []
         for code in codes:
             _, url = stack.enter_context(scratch_schema(database_url, "http"))
-            servers.append(stack.enter_context(running_server(url, workers, projector, code)))
+            own = settings if code is THIS_CHECKOUT else None
+            servers.append(stack.enter_context(running_server(url, workers, projector, code, own)))
         server = servers[0]
         memory = PeakMemory(server.process.pid)
         projector_memory = PeakMemory(server.projector.pid) if server.projector else None

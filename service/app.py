@@ -7,6 +7,7 @@ store is opened (and migrated) at start-up and closed at shutdown."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import random
 import sys
@@ -55,6 +56,7 @@ from service.store import open_store
 from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
+from service.telemetry import Observer, operations
 from service.usecases.access import Authenticator
 from service.usecases.games import SWITCH_INTERVAL, GameRecords
 from service.usecases.live import Live
@@ -110,8 +112,9 @@ def _new_request_id() -> str:
     return f"{random.getrandbits(128):032x}"
 
 
-def logging_middleware(app: ASGIApp) -> ASGIApp:
-    """Bind request id, club and game to every log line of a request; write one summary line."""
+def logging_middleware(app: ASGIApp, observe: Observer | None = None) -> ASGIApp:
+    """Bind request id, club and game to every log line of a request; write one summary line (and tell
+    `observe` its figures: the metrics, when on)."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -132,7 +135,7 @@ def logging_middleware(app: ASGIApp) -> ASGIApp:
             await send(message)
 
         ids = {k: params[k] for k in ("club_id", "game_id") if k in params}
-        with request_context(request_id=request_id, **ids):
+        with request_context(request_id=request_id, **ids) as context:
             try:
                 await app(scope, receive, send_wrapper)
             except Exception as error:
@@ -140,13 +143,16 @@ def logging_middleware(app: ASGIApp) -> ASGIApp:
                 status = getattr(error, "status_code", 500)
                 raise
             finally:
+                seconds = time.perf_counter() - started
                 get_logger().info(
                     "request.finished",
                     method=scope.get("method"),
                     path=scope["path"],
                     status=status,
-                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                    duration_ms=round(seconds * 1000, 2),
                 )
+                if observe is not None:
+                    observe(scope, status, seconds, context)
 
     return middleware
 
@@ -256,7 +262,9 @@ def create_app(
     settings = settings or Settings.from_env()
     rulesets = settings.rulesets() if rulesets is None else rulesets
     if configure_logs:
-        configure_logging(settings.log_format, settings.log_level)
+        configure_logging(settings.log_format, settings.log_level, trace_ids=settings.tracing)
+    handlers = exception_handlers()
+    ops = operations(settings, handlers)
     app_state = State({"settings": settings, "limits": Limits.of(settings), "rulesets": rulesets})
     life = Lifecycle(settings, rulesets, store)
     return Litestar(
@@ -283,12 +291,20 @@ def create_app(
             ready,
             docs.assets_router(),
             *guide.handlers(),
+            *ops.handlers,
         ],
         on_startup=[life.startup, life.open_hot_path],
         on_shutdown=[life.close_hot_path, life.shutdown],
         state=app_state,
-        exception_handlers=exception_handlers(),
-        middleware=[logging_middleware, content_language_middleware, rate_limit_middleware(Limiter(settings))],
+        exception_handlers=handlers,
+        middleware=[
+            functools.partial(logging_middleware, observe=ops.observe),
+            content_language_middleware,
+            *ops.middleware,
+            rate_limit_middleware(Limiter(settings)),
+        ],
+        plugins=ops.plugins,
+        cors_config=ops.cors,
         request_class=BoundedRequest,
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),

@@ -6,10 +6,13 @@ builds the parser for them; each command finds them in `args.rulesets`."""
 from __future__ import annotations
 
 import argparse
+import atexit
 import errno
 import os
+import shutil
 import socket
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -139,6 +142,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         value = getattr(settings, field.name)
         if value is not None:
             os.environ[f"TABLELOG_{field.name.upper()}"] = str(value)
+    if settings.metrics and "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+        # Each worker writes its figures to files here and a scrape sums them (service.http.metrics); a
+        # directory of this run's own, so a restart counts from zero, as Prometheus expects.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir = tempfile.mkdtemp(prefix="tablelog-metrics-")
+        atexit.register(shutil.rmtree, metrics_dir, ignore_errors=True)
     from service.logs import configure_logging
 
     configure_logging(settings.log_format, settings.log_level)

@@ -18,11 +18,13 @@ import msgspec
 import structlog
 
 
-def configure_logging(log_format: str = "auto", level: str = "info") -> None:
-    """Configure structlog and the standard library's loggers (uvicorn's among them)."""
+def configure_logging(log_format: str = "auto", level: str = "info", trace_ids: bool = False) -> None:
+    """Configure structlog and the standard library's loggers (uvicorn's among them); with `trace_ids`
+    (setting `tracing`), each line written inside a trace carries its id."""
     as_json = log_format == "json" or (log_format == "auto" and not sys.stderr.isatty())
     shared: list[Any] = [
         _merge_request_context,
+        *([_add_trace_id] if trace_ids else []),
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
@@ -89,6 +91,15 @@ def _merge_request_context(_logger: Any, _method: str, event: dict[str, Any]) ->
     context = _request.get()
     if context:
         return {**context, **event}
+    return event
+
+
+def _add_trace_id(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str, Any]:
+    from opentelemetry import trace  # the `ops` extra, there when tracing is on
+
+    context = trace.get_current_span().get_span_context()
+    if context.is_valid:
+        event["trace_id"] = format(context.trace_id, "032x")
     return event
 
 

@@ -95,6 +95,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     primary serves it."""
     read_replica_check_seconds: float = 1.0
     """How often each node measures its replicas' lag (and tries an unreachable one again)."""
+    # Operations (service.telemetry, docs/how-to/monitor.md): each off by default.
+    metrics: bool = False
+    """Serve Prometheus metrics at `/metrics` (every worker's, summed); needs the `ops` extra. Only to the
+    operator key unless `metrics_public`."""
+    metrics_public: bool = False
+    """Serve `/metrics` to anyone (a scraper inside a private network, no key to hand it)."""
+    tracing: bool = False
+    """OpenTelemetry traces: a span per request with its database calls, the trace id in every log line;
+    exported as the OpenTelemetry SDK's `OTEL_*` variables say (OTLP over HTTP by default). Needs the `ops`
+    extra."""
+    cors_allow_origins: str = ""
+    """Comma-separated origins (`https://club.example`) whose pages may call the API from a browser (CORS);
+    empty: none."""
     position_key: str | None = None
     """The secret that seals read-your-writes tokens (`Tablelog-Position`; any string, at least 32
     characters). None: one made once in the database (`server_secrets`), which every node reads alike."""

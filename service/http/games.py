@@ -7,12 +7,13 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from domain.ruleset import Result
+from service.http.caching import immutable
 from service.http.dependencies import POSITION_HEADER, RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.http.positions import PositionTokens
@@ -241,13 +242,15 @@ class GameController(Controller):
     )
     async def read_state(
         self,
+        request: Request[Any, Any, Any],
         club_id: FromPath[str],
         game_id: FromPath[str],
         context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
         version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
-    ) -> StateOut:
+    ) -> Response[StateOut]:
+        asked = version
         viewer = viewer_of(view, seat)
         principal, records = context.principal, context.records
         if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
@@ -256,7 +259,10 @@ class GameController(Controller):
             if horizon is not None:
                 version = min(version or horizon, horizon)
         at, state = await records.state_async(club_id, game_id, viewer, version)
-        return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
+        out = StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
+        # At a version asked for and reached (not held back by the spectator delay), the answer never
+        # changes (service.http.caching).
+        return immutable(request, out) if asked is not None and at == asked else Response(out)
 
     @get("/{game_id:str}/result", summary="The game's result (finished or not)")
     async def read_result(

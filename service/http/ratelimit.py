@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.settings import Settings
 
@@ -60,11 +60,13 @@ class Limiter:
         tokens = min(per_minute, tokens + (now - stamp) * per_minute / 60)
         return tokens, 0.0 if tokens >= 1 else (1 - tokens) * 60 / per_minute
 
-    def take(self, kind: Kind, key: str | None, address: str) -> None:
-        """Count one request of `kind` against its key's and its address's buckets, or RateLimited."""
+    def take(self, kind: Kind, key: str | None, address: str) -> list[tuple[bytes, bytes]]:
+        """Count one request of `kind` against its key's and its address's buckets, or RateLimited. Returns
+        the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers) of the
+        first bucket counted: its limit a minute, what is left and the seconds until it is full again."""
         per_key = self.per_minute[kind]
         if per_key <= 0:
-            return
+            return []
         now = self.clock()
         checks = [((f"{kind}@", address), per_key * self.address_factor, "this address")]
         if key is not None:
@@ -80,6 +82,14 @@ class Limiter:
             self._forget_idle(now)
         for bucket, limit, _, tokens, _ in found:
             self._buckets[bucket] = (tokens - 1, now, limit)
+        if not found:
+            return []
+        _, limit, _, tokens, _ = found[0]
+        full_in = math.ceil((limit - tokens + 1) * 60 / limit)
+        return [
+            (b"ratelimit-policy", f'"{kind}";q={limit};w=60'.encode()),
+            (b"ratelimit", f'"{kind}";r={math.floor(tokens - 1)};t={full_in}'.encode()),
+        ]
 
     def _forget_idle(self, now: float) -> None:
         for bucket, (tokens, stamp, limit) in list(self._buckets.items()):
@@ -136,8 +146,14 @@ def rate_limit_middleware(limiter: Limiter) -> Callable[[ASGIApp], ASGIApp]:
             client = scope.get("client")
             address = client[0] if client else "unknown"
             if kind != "stream":
-                limiter.take(kind, key, address)
-                await app(scope, receive, send)
+                headers = limiter.take(kind, key, address)
+
+                async def send_with_headers(message: Message) -> None:
+                    if message["type"] == "http.response.start":
+                        message["headers"] = [*message.get("headers", []), *headers]
+                    await send(message)
+
+                await app(scope, receive, send_with_headers if headers else send)
                 return
             holder = limiter.open_stream(key, address)
             try:

@@ -26,6 +26,7 @@ from domain.registry import Rulesets
 from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
 from service.cache import Recent
 from service.limits import Count, Id, Limits, check_id
+from service.logs import bind
 from service.store.async_events import AsyncEvents, Blocking, InThreads, blocking
 from service.store.base import (
     CHAIN_START,
@@ -408,6 +409,7 @@ class GameRecords:
         self.limits.batch(list(raw_events))
         record = await self._owned(io, club_id, game_id)
         ruleset = self.rulesets.get(record.ruleset)
+        bind(ruleset=record.ruleset)  # on the request's log line and its metrics (service.http.metrics)
         # An import-sized batch is decoded and checked in a worker thread (on the loop, a scorekeeper's
         # few events cost less than the hop), so it never stalls the other requests.
         large = len(raw_events) > LOOP_BATCH

@@ -1,0 +1,26 @@
+"""Answers that can never change (the state at a version the record already holds: the record is only
+appended to) carry a strong `ETag` and `Cache-Control: immutable`; a request whose `If-None-Match` names
+that tag gets a `304` without the body."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, TypeVar
+
+import msgspec
+from litestar import Request, Response
+
+T = TypeVar("T")
+
+# private: the answer was shown to one key's holder (a seat's view is not for a shared cache).
+IMMUTABLE = "private, max-age=31536000, immutable"
+
+
+def immutable(request: Request[Any, Any, Any], body: T) -> Response[T]:
+    """`body` with its ETag (a digest of its JSON), or a 304 when the client holds it already."""
+    tag = f'"{hashlib.blake2b(msgspec.json.encode(body), digest_size=16).hexdigest()}"'
+    headers = {"ETag": tag, "Cache-Control": IMMUTABLE}
+    held = request.headers.get("if-none-match", "")
+    if tag in (candidate.strip().removeprefix("W/") for candidate in held.split(",")) or held.strip() == "*":
+        return Response(content=None, status_code=304, headers=headers)  # type: ignore[arg-type]
+    return Response(content=body, headers=headers)

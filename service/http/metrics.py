@@ -1,0 +1,143 @@
+"""Prometheus metrics at `/metrics` (setting `metrics`), through litestar's Prometheus plugin: its request
+counters and durations, and the service's own figures below.
+
+With `tablelog serve --workers N` each worker writes its figures to files in one directory
+(prometheus-client's multi-process mode, `PROMETHEUS_MULTIPROC_DIR`, set per run by `service.cli`), and
+whichever worker answers a scrape sums them all. Webhook deliveries are not counted: there are no webhooks
+yet. Imported only when the setting is on (prometheus-client is the `ops` extra)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+from litestar import Request, Response, get
+from litestar.connection import ASGIConnection
+from litestar.exceptions import NotAuthorizedException
+from litestar.handlers.base import BaseRouteHandler
+from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
+from litestar.types import ASGIApp, Receive, Scope, Send
+from prometheus_client import Counter, Gauge, Histogram
+
+from service.http.guards import is_operator
+from service.projector import Lag
+from service.settings import Settings
+from service.usecases.games import BatchRuleError
+
+# Seconds: an append on the hot path takes a few milliseconds (bench/), a long replay read up to seconds.
+_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+APPENDS = Counter("tablelog_appends", "Appends stored (batches), by ruleset.", ["ruleset"])
+APPENDED_EVENTS = Counter("tablelog_appended_events", "Events stored by appends, by ruleset.", ["ruleset"])
+REFUSALS = Counter("tablelog_refusals", "Batches refused by the rules, by ruleset and rule id.", ["ruleset", "rule_id"])
+APPEND_SECONDS = Histogram(
+    "tablelog_append_seconds", "Time to answer an append (any outcome).", buckets=_LATENCY_BUCKETS
+)
+READ_SECONDS = Histogram("tablelog_read_seconds", "Time to answer a read (GET).", buckets=_LATENCY_BUCKETS)
+RATE_LIMITED = Counter("tablelog_rate_limited", "Requests answered 429 (a rate or stream limit).", ["method"])
+LIVE_STREAMS = Gauge("tablelog_live_streams_open", "Live streams open.", multiprocess_mode="livesum")
+PROJECTOR_LAG_EVENTS = Gauge(
+    "tablelog_projector_lag_events",
+    "Events of the record a projection has not folded yet.",
+    ["projection"],
+    multiprocess_mode="mostrecent",
+)
+PROJECTOR_LAG_SECONDS = Gauge(
+    "tablelog_projector_lag_seconds",
+    "Age of the oldest event a projection has not folded yet.",
+    ["projection"],
+    multiprocess_mode="mostrecent",
+)
+REPLICA_LAG_SECONDS = Gauge(
+    "tablelog_replica_lag_seconds",
+    "How far a read replica is behind the primary, as last measured.",
+    ["replica"],
+    multiprocess_mode="mostrecent",
+)
+
+
+def _is_append(scope: Scope) -> bool:
+    return scope.get("method") == "POST" and scope["path"].endswith("/events")
+
+
+def observe(scope: Scope, status: int, seconds: float, context: dict[str, Any]) -> None:
+    """A request answered (called by the logging middleware with its summary line's figures): appends by
+    ruleset (what the handler bound to the line: `appended`, `ruleset`), append and read latencies, 429s."""
+    method = scope.get("method", "")
+    if method == "GET" and not scope["path"].endswith("/live"):
+        READ_SECONDS.observe(seconds)
+    elif _is_append(scope):
+        APPEND_SECONDS.observe(seconds)
+        if status == 201 and context.get("appended"):
+            ruleset = str(context.get("ruleset", "unknown"))
+            APPENDS.labels(ruleset).inc()
+            APPENDED_EVENTS.labels(ruleset).inc(int(context["appended"]))
+    if status == 429:
+        RATE_LIMITED.labels(method).inc()
+
+
+def live_streams_middleware(app: ASGIApp) -> ASGIApp:
+    """Counts the live streams open while they are."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "GET" or not scope["path"].endswith("/live"):
+            await app(scope, receive, send)
+            return
+        LIVE_STREAMS.inc()
+        try:
+            await app(scope, receive, send)
+        finally:
+            LIVE_STREAMS.dec()
+
+    return middleware
+
+
+def counting_refusals(handler: Callable[[Any, BatchRuleError], Response[Any]]) -> Callable[..., Response[Any]]:
+    """The problem handler for a batch the rules refuse, counting the refusal by ruleset and rule id."""
+
+    def counted(request: Request[Any, Any, Any], exc: BatchRuleError) -> Response[Any]:
+        REFUSALS.labels(exc.ruleset or "unknown", exc.error.rule_id).inc()
+        return handler(request, exc)
+
+    return counted
+
+
+Measure = Callable[[Any], tuple[dict[str, Lag], dict[str, Any]]]
+"""Each projection's lag and each replica's report (`lag_seconds`), from the app's state: the composition
+root reads them (a controller never calls the store)."""
+
+
+def _refresh_gauges(measure: Measure, state: Any) -> None:
+    """Projector and replica lag, measured when scraped (they live in the database, not in a worker)."""
+    projections, replicas = measure(state)
+    for name, lag in projections.items():
+        PROJECTOR_LAG_EVENTS.labels(name).set(lag.lag)
+        PROJECTOR_LAG_SECONDS.labels(name).set(lag.lag_seconds)
+    for name, report in replicas.items():
+        if report.lag_seconds is not None:
+            REPLICA_LAG_SECONDS.labels(name).set(report.lag_seconds)
+
+
+def metrics_controller(settings: Settings, measure: Measure) -> type[PrometheusController]:
+    """`/metrics`, to the operator key unless `metrics_public`; left out of the API's OpenAPI document."""
+
+    def operator_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        if not settings.metrics_public and not is_operator(connection):
+            raise NotAuthorizedException("The metrics are shown to the operator key only.")
+
+    class Metrics(PrometheusController):
+        guards = (operator_only,)
+        include_in_schema = False
+
+        @get()
+        async def get(self, request: Request[Any, Any, Any]) -> Response[Any]:
+            await anyio.to_thread.run_sync(_refresh_gauges, measure, request.app.state)
+            return await super().get.fn(self)
+
+    return Metrics
+
+
+def prometheus_config() -> PrometheusConfig:
+    # Paths grouped by route (`/clubs/{club_id}/...`): one series per route, not per game.
+    return PrometheusConfig(app_name="tablelog", prefix="tablelog_http", group_path=True, exclude=["/metrics"])
