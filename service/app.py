@@ -11,6 +11,8 @@ import gc
 import random
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import msgspec
@@ -173,6 +175,19 @@ class Lifecycle:
         self.store = store
         """A store the caller opened (tests), else None: then start-up opens one and shutdown closes it."""
 
+    @asynccontextmanager
+    async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
+        """Opened in order at start-up, closed in reverse at shutdown."""
+        self.startup(app)
+        try:
+            await self.open_hot_path(app)
+            try:
+                yield
+            finally:
+                await self.close_hot_path(app)
+        finally:
+            self.shutdown(app)
+
     def startup(self, app: Litestar) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
         opened = self.store or open_store(self.settings.database_url, pool_size=self.settings.pool_size)
@@ -279,8 +294,7 @@ def create_app(
             docs.assets_router(),
             *guide.handlers(),
         ],
-        on_startup=[life.startup, life.open_hot_path],
-        on_shutdown=[life.close_hot_path, life.shutdown],
+        lifespan=[life.lifespan],
         state=app_state,
         exception_handlers=exception_handlers(),
         middleware=[logging_middleware, rate_limit_middleware(Limiter(settings))],
@@ -288,7 +302,6 @@ def create_app(
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         template_config=pages.template_config(),
-        type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,
     )
 
