@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import statistics
 import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -111,17 +110,6 @@ def median(values: list[float]) -> float:
 
 def rate(count: int, seconds: float) -> float:
     return count / seconds if seconds > 0 else 0.0
-
-
-def timed_repeat(work: Callable[[], int], min_seconds: float) -> tuple[int, float]:
-    """Run `work` (which returns how many items it did) until `min_seconds` have passed, at least once."""
-    done = 0
-    started = time.perf_counter()
-    while True:
-        done += work()
-        elapsed = time.perf_counter() - started
-        if elapsed >= min_seconds:
-            return done, elapsed
 
 
 # -- memory -----------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import gc
 import random
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -181,6 +183,19 @@ class Lifecycle:
         self.store = store
         """A store the caller opened (tests), else None: then start-up opens one and shutdown closes it."""
 
+    @asynccontextmanager
+    async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
+        """Opened in order at start-up, closed in reverse at shutdown."""
+        self.startup(app)
+        try:
+            await self.open_hot_path(app)
+            try:
+                yield
+            finally:
+                await self.close_hot_path(app)
+        finally:
+            self.shutdown(app)
+
     def startup(self, app: Litestar) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
         opened = self.store or open_store(self.settings.database_url, pool_size=self.settings.pool_size)
@@ -293,8 +308,7 @@ def create_app(
             *guide.handlers(),
             *ops.handlers,
         ],
-        on_startup=[life.startup, life.open_hot_path],
-        on_shutdown=[life.close_hot_path, life.shutdown],
+        lifespan=[life.lifespan],
         state=app_state,
         exception_handlers=handlers,
         middleware=[
@@ -309,7 +323,6 @@ def create_app(
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         template_config=pages.template_config(),
-        type_encoders={msgspec.Struct: msgspec.to_builtins},
         debug=False,
     )
 

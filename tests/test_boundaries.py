@@ -260,11 +260,6 @@ def _controller_modules() -> set[str]:
     return found
 
 
-# The recording page answers an append as the API does, with the API's `AppendIn` and `AppendOut`, which
-# live in the games controller (service/http/games.py, being reworked with the append path just now).
-PAGES_STILL_FROM_CONTROLLERS = {"service.pages.recording": {"service.http.games"}}
-
-
 def test_no_page_imports_a_controller() -> None:
     controllers = _controller_modules()
     assert {"service.http.games", "service.http.replays", "service.http.collections"} <= controllers
@@ -274,7 +269,7 @@ def test_no_page_imports_a_controller() -> None:
         for name, path in _modules("service/pages").items()
         if (found := _runtime_imports(path, modules, typing_too=True) & controllers)
     }
-    assert imported == PAGES_STILL_FROM_CONTROLLERS
+    assert imported == {}
 
 
 def _store_calls(package: str) -> list[str]:
@@ -288,14 +283,9 @@ def _store_calls(package: str) -> list[str]:
     ]
 
 
-# The games controller's listing and spectator horizon, and the read replica chosen for a read: in the
-# files being reworked with the append path just now (issue 24 part 1, the append helper's).
-STORE_CALLS_LEFT = {"service/http/games.py", "service/http/dependencies.py"}
-
-
 def test_controllers_and_pages_never_call_the_store() -> None:
     assert _store_calls("service/pages") == []
-    assert {call.partition(":")[0] for call in _store_calls("service/http")} <= STORE_CALLS_LEFT
+    assert _store_calls("service/http") == []
 
 
 def test_controllers_import_no_page_nor_the_app() -> None:

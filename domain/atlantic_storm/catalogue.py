@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -136,6 +136,10 @@ class CatalogueError(ResourceError):
         self.rows_said = tuple(row["message"] for row in rows)
 
 
+Bad = Callable[[str, Message], None]
+"""Records one error of the row being read: the field and what is wrong with it."""
+
+
 def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) -> Card | None:
     """Validate one row; append its errors (each message a `Message`); return the card when the row is
     clean."""
@@ -157,107 +161,141 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
         )
         return None
     prefix = match.group(1)
-    name = row["name"]
-    if not name:
+    if not row["name"]:
         bad("name", _("Every card needs its name."))
-    is_convoy = prefix == "C"
-    years: tuple[int, ...] = ()
-    if row["years"]:
-        parsed = _parse_years(row["years"])
-        if isinstance(parsed, Message):
-            bad("years", parsed)
-        else:
-            years = parsed
+    years = _years(row, bad)
     ocean = row["ocean"]
     if ocean and ocean not in OCEANS:
         bad("ocean", _("{ocean} is not an ocean: north_atlantic, arctic or any.", ocean=repr(ocean)))
-    vp_text = row["vp"].upper()
-    vp: int | None = None
-    category = ""
-    if is_convoy:
-        category = "convoy"
-        if vp_text:
-            if not vp_text.isdigit() or not 1 <= int(vp_text) <= 7:
-                bad("vp", _("A convoy is worth 1 to 7 VP, not {vp}.", vp=repr(row["vp"])))
-            else:
-                vp = int(vp_text)
-        if row["cargo"] and row["cargo"] not in CARGOES:
-            bad("cargo", _("{cargo} is not a cargo icon: full, half or empty.", cargo=repr(row["cargo"])))
-        if len(years) > 1:
-            bad("years", _("A convoy sails in one year."))
-        if ocean == "any":
-            bad("ocean", _("A convoy sails in the North Atlantic or the Arctic, not 'any'."))
-        for field in ("side", "type", "unit", "air", "surface", "submarine", "special", "fate_victim"):
-            if row[field]:
-                bad(field, _("A convoy card has no {field}.", field=field))
+    if prefix == "C":
+        category, vp = _convoy_errors(row, years, bad)
     else:
-        side = row["side"]
-        if side and side not in SIDES:
-            bad("side", _("{side} is not a side: allied, german or either.", side=repr(side)))
-        expected = {"A": "allied", "G": "german", "S": "either", "": side}[prefix]
-        if side and side != expected:
-            bad(
-                "side",
-                _("Card {number} is numbered as {expected}, not {side}.", number=number, expected=expected, side=side),
-            )
-        if vp_text in ("BONUS", "SPECIAL", "SUPPLY"):
-            category = vp_text.lower()
-        elif vp_text:
-            if not vp_text.isdigit() or not 0 <= int(vp_text) <= 5:
-                bad(
-                    "vp",
-                    _("A force card is worth 0 to 5 VP, or BONUS, SPECIAL or SUPPLY, not {vp}.", vp=repr(row["vp"])),
-                )
-            else:
-                vp = int(vp_text)
-                category = "normal"
-        if row["type"] and row["type"] not in TYPES:
-            bad("type", _("{frame} is not a frame: air, surface, submarine or any.", frame=repr(row["type"])))
-        if row["unit"] and row["unit"] not in UNITS:
-            bad("unit", _("{unit} is not a unit: {units}.", unit=repr(row["unit"]), units=", ".join(UNITS)))
-        for zone in ZONES:
-            value = row[zone]
-            if value and not _VALUE.match(value):
-                bad(zone, _("{value} is not a combat value: 0-6, ?, ?? or +N.", value=repr(value)))
-            elif value.startswith("+") and category not in ("bonus", ""):
-                bad(zone, _("Only a bonus card has a +N value."))
-            elif value and not value.startswith("+") and value != "0" and category == "bonus":
-                bad(zone, _("A bonus card's values are +N (or 0)."))
-        special = row["special"]
-        if special and special not in SPECIALS:
-            bad(
-                "special",
-                _(
-                    "{special} is not a special behaviour: {specials}.",
-                    special=repr(special),
-                    specials=", ".join(SPECIALS),
-                ),
-            )
-        elif special in _SPECIAL_CATEGORY and category and category != _SPECIAL_CATEGORY[special]:
-            bad(
-                "vp",
-                _(
-                    "A {special} card is marked {category} in its VP place.",
-                    special=special,
-                    category=_SPECIAL_CATEGORY[special].upper(),
-                ),
-            )
-        if category == "special" and not special:
-            bad("special", _("A SPECIAL card must say which special it is."))
-        if category == "supply" and special not in ("supply", "milk_cow"):
-            bad("special", _("A SUPPLY card is a supply ship (supply) or the milk cow (milk_cow)."))
-        if row["cargo"]:
-            bad("cargo", _("Only a convoy has a cargo icon."))
-        if special == "storm" and side and side != "either":
-            bad("side", _("A storm is played by either side."))
+        category, vp = _force_errors(row, prefix, bad)
     victim = row["victim"].lower()
     if victim not in ("", "yes", "no"):
         bad("victim", _("{victim}: write yes or no (red name) or leave blank.", victim=repr(row["victim"])))
     if len(errors) > before:
         return None
+    return _card(row, category, years, vp, victim == "yes")
+
+
+def _years(row: dict[str, str], bad: Bad) -> tuple[int, ...]:
+    """The row's years (none when blank or wrong, then told to `bad`)."""
+    if not row["years"]:
+        return ()
+    parsed = _parse_years(row["years"])
+    if isinstance(parsed, Message):
+        bad("years", parsed)
+        return ()
+    return parsed
+
+
+def _convoy_errors(row: dict[str, str], years: tuple[int, ...], bad: Bad) -> tuple[str, int | None]:
+    """A convoy row's own checks; its category and VP."""
+    vp_text = row["vp"].upper()
+    vp: int | None = None
+    if vp_text:
+        if not vp_text.isdigit() or not 1 <= int(vp_text) <= 7:
+            bad("vp", _("A convoy is worth 1 to 7 VP, not {vp}.", vp=repr(row["vp"])))
+        else:
+            vp = int(vp_text)
+    if row["cargo"] and row["cargo"] not in CARGOES:
+        bad("cargo", _("{cargo} is not a cargo icon: full, half or empty.", cargo=repr(row["cargo"])))
+    if len(years) > 1:
+        bad("years", _("A convoy sails in one year."))
+    if row["ocean"] == "any":
+        bad("ocean", _("A convoy sails in the North Atlantic or the Arctic, not 'any'."))
+    for field in ("side", "type", "unit", "air", "surface", "submarine", "special", "fate_victim"):
+        if row[field]:
+            bad(field, _("A convoy card has no {field}.", field=field))
+    return "convoy", vp
+
+
+def _force_errors(row: dict[str, str], prefix: str, bad: Bad) -> tuple[str, int | None]:
+    """A force row's own checks (side, VP place, frame, unit, values, special); its category and VP."""
+    number, side = row["number"], row["side"]
+    if side and side not in SIDES:
+        bad("side", _("{side} is not a side: allied, german or either.", side=repr(side)))
+    expected = {"A": "allied", "G": "german", "S": "either", "": side}[prefix]
+    if side and side != expected:
+        bad(
+            "side",
+            _("Card {number} is numbered as {expected}, not {side}.", number=number, expected=expected, side=side),
+        )
+    category, vp = _force_vp(row, bad)
+    if row["type"] and row["type"] not in TYPES:
+        bad("type", _("{frame} is not a frame: air, surface, submarine or any.", frame=repr(row["type"])))
+    if row["unit"] and row["unit"] not in UNITS:
+        bad("unit", _("{unit} is not a unit: {units}.", unit=repr(row["unit"]), units=", ".join(UNITS)))
+    _value_errors(row, category, bad)
+    _special_errors(row, category, bad)
+    if row["cargo"]:
+        bad("cargo", _("Only a convoy has a cargo icon."))
+    if row["special"] == "storm" and side and side != "either":
+        bad("side", _("A storm is played by either side."))
+    return category, vp
+
+
+def _force_vp(row: dict[str, str], bad: Bad) -> tuple[str, int | None]:
+    """A force card's VP place: a number (a normal card) or BONUS, SPECIAL or SUPPLY."""
+    vp_text = row["vp"].upper()
+    if vp_text in ("BONUS", "SPECIAL", "SUPPLY"):
+        return vp_text.lower(), None
+    if not vp_text:
+        return "", None
+    if not vp_text.isdigit() or not 0 <= int(vp_text) <= 5:
+        bad(
+            "vp",
+            _("A force card is worth 0 to 5 VP, or BONUS, SPECIAL or SUPPLY, not {vp}.", vp=repr(row["vp"])),
+        )
+        return "", None
+    return "normal", int(vp_text)
+
+
+def _value_errors(row: dict[str, str], category: str, bad: Bad) -> None:
+    """A force card's combat values, one per zone (+N on a bonus card only)."""
+    for zone in ZONES:
+        value = row[zone]
+        if value and not _VALUE.match(value):
+            bad(zone, _("{value} is not a combat value: 0-6, ?, ?? or +N.", value=repr(value)))
+        elif value.startswith("+") and category not in ("bonus", ""):
+            bad(zone, _("Only a bonus card has a +N value."))
+        elif value and not value.startswith("+") and value != "0" and category == "bonus":
+            bad(zone, _("A bonus card's values are +N (or 0)."))
+
+
+def _special_errors(row: dict[str, str], category: str, bad: Bad) -> None:
+    """A force card's special behaviour, matching its VP place."""
+    special = row["special"]
+    if special and special not in SPECIALS:
+        bad(
+            "special",
+            _(
+                "{special} is not a special behaviour: {specials}.",
+                special=repr(special),
+                specials=", ".join(SPECIALS),
+            ),
+        )
+    elif special in _SPECIAL_CATEGORY and category and category != _SPECIAL_CATEGORY[special]:
+        bad(
+            "vp",
+            _(
+                "A {special} card is marked {category} in its VP place.",
+                special=special,
+                category=_SPECIAL_CATEGORY[special].upper(),
+            ),
+        )
+    if category == "special" and not special:
+        bad("special", _("A SPECIAL card must say which special it is."))
+    if category == "supply" and special not in ("supply", "milk_cow"):
+        bad("special", _("A SUPPLY card is a supply ship (supply) or the milk cow (milk_cow)."))
+
+
+def _card(row: dict[str, str], category: str, years: tuple[int, ...], vp: int | None, victim: bool) -> Card:
+    """The card of a clean row."""
     return Card(
-        number=number,
-        name=name,
+        number=row["number"],
+        name=row["name"],
         category=category,
         side=row["side"],
         nationality=row["nationality"],
@@ -267,11 +305,11 @@ def _row_errors(line: int, row: dict[str, str], errors: list[dict[str, Any]]) ->
         surface=row["surface"],
         submarine=row["submarine"],
         years=years,
-        ocean=ocean,
+        ocean=row["ocean"],
         vp=vp,
         special=row["special"],
         fate_victim=row["fate_victim"],
-        victim=victim == "yes",
+        victim=victim,
         cargo=row["cargo"],
         source=row["source"],
     )

@@ -45,24 +45,11 @@ SPOILS_LISTED = 2000
 def legal_events(state: State, seat: int) -> list[Any] | None:
     """Everything `seat` may report now; None at the cut, whose outcome the record cannot list."""
     phase = state.phase
-    battle = state.battle
     if phase == "cut":
         return None
-    if phase == "over":
-        return []
-    if phase == "deal":
-        if seat != state.dealer:
-            return []
-        return [CardsDealt(hands=tuple((None,) * HAND for _ in range(state.players)))]
-    if phase == "turn_convoy":
-        return _convoys(state) if seat == state.leader else []
-    if phase == "refill":
-        if seat != state.draw_queue[0]:
-            return []
-        if state.deck == 0:
-            return [DeckReshuffled()]
-        most = min(draw_needed(state, seat), state.deck)
-        return [CardsDrawn(seat=seat, cards=(None,) * k) for k in range(1, most + 1)]
+    if phase in ("over", "deal", "turn_convoy", "refill"):
+        return _between_battles(state, seat)
+    battle = state.battle
     assert battle is not None
     if phase == "declare_zone":
         if seat != battle.leader:
@@ -72,34 +59,65 @@ def legal_events(state: State, seat: int) -> list[Any] | None:
         turn = battle.queue[0]
         return _turn_events(state, turn) if seat == turn.seat else []
     if phase in ("storm_roll", "storm_choice"):
-        storm = battle.storm
-        if storm is None or storm.holder != seat:
-            return []
-        if phase == "storm_roll":
-            return [StormRolled(seat=seat, face=f) for f in range(1, 7)]
-        # AS-18: one strike per choice, each saying what it does (the half of a cancelled play too).
-        struck = [StormStruck(seat=seat, target=None)]
-        for target in range(state.players):
-            struck += [
-                StormStruck(seat=seat, target=target, effect=effect, half=half)
-                for effect, half in storm_choices(state, target)
-            ]
-        return struck
+        return _storm_events(state, seat)
     if phase == "dice":
         out: list[Any] = []
         for owner, card, dice in pending_dice(state):
             if owner == seat:
                 out += [DiceRolled(seat=seat, card=card, faces=f) for f in product(range(1, 7), repeat=dice)]
         return out
-    outcome = battle.outcome
+    return _outcome_events(state, seat)
+
+
+def _between_battles(state: State, seat: int) -> list[Any]:
+    """The game over, the deal, the convoy turned and the hands refilled."""
+    phase = state.phase
+    if phase == "over":
+        return []
+    if phase == "deal":
+        if seat != state.dealer:
+            return []
+        return [CardsDealt(hands=tuple((None,) * HAND for _ in range(state.players)))]
+    if phase == "turn_convoy":
+        return _convoys(state) if seat == state.leader else []
+    if seat != state.draw_queue[0]:  # refill
+        return []
+    if state.deck == 0:
+        return [DeckReshuffled()]
+    most = min(draw_needed(state, seat), state.deck)
+    return [CardsDrawn(seat=seat, cards=(None,) * k) for k in range(1, most + 1)]
+
+
+def _storm_events(state: State, seat: int) -> list[Any]:
+    """The storm's holder rolls, then chooses what it strikes."""
+    assert state.battle is not None
+    storm = state.battle.storm
+    if storm is None or storm.holder != seat:
+        return []
+    if state.phase == "storm_roll":
+        return [StormRolled(seat=seat, face=f) for f in range(1, 7)]
+    # AS-18: one strike per choice, each saying what it does (the half of a cancelled play too).
+    struck = [StormStruck(seat=seat, target=None)]
+    for target in range(state.players):
+        struck += [
+            StormStruck(seat=seat, target=target, effect=effect, half=half)
+            for effect, half in storm_choices(state, target)
+        ]
+    return struck
+
+
+def _outcome_events(state: State, seat: int) -> list[Any]:
+    """After the battle: the supplies taken, then the spoils divided."""
+    assert state.battle is not None
+    outcome = state.battle.outcome
     assert outcome is not None
-    if phase == "supply":
+    if state.phase == "supply":
         owner, supply = outcome.supplies[0]
         if owner != seat:
             return []
         choices = (None, *supply_candidates(state, supply))
         return [SupplyTaken(seat=seat, supply=supply, card=c) for c in choices]
-    if phase == "spoils":
+    if state.phase == "spoils":
         return _divisions(outcome.trick, outcome.eligible, seat) if seat == outcome.trick_winner else []
     return []
 
@@ -128,13 +146,37 @@ def _turn_events(state: State, turn: Turn) -> list[Any]:
     return out
 
 
+Admiral = Literal["combined", "two_normals"] | None
+Plays = dict[tuple[Any, ...], Any]
+"""The plays found so far, each once, by what it holds (in the order they were found)."""
+
+
 def _plays(state: State, turn: Turn) -> list[Any]:
     battle = state.battle
     assert battle is not None
-    seat = turn.seat
+    only, black_gap = restrictions(state, battle)
+    playable = _playable(state, battle, turn.seat)
+    sides: tuple[str, ...] = ("allied", "german") if turn.side is None else (turn.side,)
+    out: Plays = {}
+    for side in sides:
+        mine = [c for c in playable if c.side == side] if only in (None, side) else []
+        storms = [c for c in playable if c.special == "storm" and battle.storm is None]
+        if turn.intelligence is None:
+            out.update(_intelligence(state, turn.seat, mine))
+        normals = [
+            c
+            for c in mine
+            if c.category == "normal" and c.type and not (black_gap and side == "allied" and c.type == "air")
+        ]
+        specials = [c for c in mine if c.category == "special" and c.special in ("admiral", "raid", "happy_time")]
+        _side_plays(state, turn.seat, normals, mine, specials + storms, out)
+    return list(out.values())
+
+
+def _playable(state: State, battle: Any, seat: int) -> list[Any]:
+    """The cards of `seat`'s hand known enough to play in this battle's ocean and year."""
     convoy = state.cards[battle.convoy]
     year = convoy.years[0]
-    only, black_gap = restrictions(state, battle)
     playable = []
     for number in state.hands[seat]:
         card = state.cards[number]
@@ -142,62 +184,65 @@ def _plays(state: State, turn: Turn) -> list[Any]:
             continue
         if (card.ocean in ("any", convoy.ocean)) and year in card.years:
             playable.append(card)
-    sides: tuple[str, ...] = ("allied", "german") if turn.side is None else (turn.side,)
-    out: dict[tuple[Any, ...], Any] = {}
-    for side in sides:
-        mine = [c for c in playable if c.side == side] if only in (None, side) else []
-        storms = [c for c in playable if c.special == "storm" and battle.storm is None]
-        if turn.intelligence is None:
-            out.update(_intelligence(state, seat, mine))
-        normals = [
-            c
-            for c in mine
-            if c.category == "normal" and c.type and not (black_gap and side == "allied" and c.type == "air")
-        ]
-        bonuses = [c for c in mine if c.category == "bonus" and c.type]
-        specials = [c for c in mine if c.category == "special" and c.special in ("admiral", "raid", "happy_time")]
-        specials += storms
-        supplies = [c.number for c in mine if c.category == "supply"]
-        has_admiral = any(c.special == "admiral" for c in specials)
-        normal_sets: list[tuple[str, ...]] = [()]
-        normal_sets += [(c.number,) for c in normals]
-        if has_admiral:
-            normal_sets += [tuple(pair) for pair in combinations([c.number for c in normals], 2)]
-        for chosen in normal_sets:
-            for extra in _subsets([c.number for c in specials]):
-                admirals = [n for n in extra if state.cards[n].special == "admiral"]
-                uses: list[Literal["combined", "two_normals"] | None]
-                if admirals:
-                    if not chosen:
-                        continue
-                    uses = ["two_normals"] if len(chosen) == 2 else ["combined"]
-                else:
-                    if len(chosen) == 2:
-                        continue
-                    uses = [None]
-                for use in uses:
-                    if not _raids_ok(state, battle, chosen, extra, use):
-                        continue
-                    for attached in _attachments(state, chosen, bonuses):
-                        for fuel in _subsets(supplies):
-                            numbers = chosen + tuple(b.card for b in attached) + extra + fuel
-                            if not numbers:
-                                continue
-                            key = (chosen, attached, extra, fuel, use)
-                            if key in out:
-                                continue
-                            doubled, destroyed = fate_effects(state, battle, seat, numbers)
-                            victims = tuple(sorted(set(destroyed) | ({battle.convoy} if doubled else set())))
-                            out[key] = CardsPlayed(
-                                seat=seat,
-                                normals=chosen,
-                                bonuses=attached,
-                                specials=extra,
-                                supplies=fuel,
-                                admiral=use,
-                                victims=victims,
-                            )
-    return list(out.values())
+    return playable
+
+
+def _side_plays(state: State, seat: int, normals: list[Any], mine: list[Any], specials: list[Any], out: Plays) -> None:
+    """Every play of one side's cards: no normal, one, or two with an admiral; any specials; any bonuses
+    attached; any supplies."""
+    bonuses = [c for c in mine if c.category == "bonus" and c.type]
+    supplies = [c.number for c in mine if c.category == "supply"]
+    normal_sets: list[tuple[str, ...]] = [()]
+    normal_sets += [(c.number,) for c in normals]
+    if any(c.special == "admiral" for c in specials):
+        normal_sets += [tuple(pair) for pair in combinations([c.number for c in normals], 2)]
+    battle = state.battle
+    assert battle is not None
+    for chosen in normal_sets:
+        for extra in _subsets([c.number for c in specials]):
+            for use in _admiral_uses(state, chosen, extra):
+                if _raids_ok(state, battle, chosen, extra, use):
+                    _add_plays(state, seat, (chosen, extra, use), bonuses, supplies, out)
+
+
+def _admiral_uses(state: State, chosen: tuple[str, ...], extra: tuple[str, ...]) -> list[Admiral]:
+    """How an admiral among `extra` is used with the normals `chosen` (none when they cannot go together)."""
+    if any(state.cards[n].special == "admiral" for n in extra):
+        if not chosen:
+            return []
+        return ["two_normals"] if len(chosen) == 2 else ["combined"]
+    return [] if len(chosen) == 2 else [None]
+
+
+def _add_plays(
+    state: State,
+    seat: int,
+    play: tuple[tuple[str, ...], tuple[str, ...], Admiral],
+    bonuses: list[Any],
+    supplies: list[str],
+    out: Plays,
+) -> None:
+    """The plays of these normals, specials and admiral's use with each choice of bonuses and supplies."""
+    chosen, extra, use = play
+    battle = state.battle
+    assert battle is not None
+    for attached in _attachments(state, chosen, bonuses):
+        for fuel in _subsets(supplies):
+            numbers = chosen + tuple(b.card for b in attached) + extra + fuel
+            key = (chosen, attached, extra, fuel, use)
+            if not numbers or key in out:
+                continue
+            doubled, destroyed = fate_effects(state, battle, seat, numbers)
+            victims = tuple(sorted(set(destroyed) | ({battle.convoy} if doubled else set())))
+            out[key] = CardsPlayed(
+                seat=seat,
+                normals=chosen,
+                bonuses=attached,
+                specials=extra,
+                supplies=fuel,
+                admiral=use,
+                victims=victims,
+            )
 
 
 def _intelligence(state: State, seat: int, mine: list[Any]) -> dict[tuple[Any, ...], Any]:

@@ -37,9 +37,24 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if state.phase in ("draw", "extra_draw"):
         return [Drew(seat=seat)]
     hand = state.hands[seat]
+    candidates = _candidates(state, seat, _possible_cards(state, seat))
+    if hand.unknown:
+        candidates.extend(ConvoyPlaced(seat=seat, position=p) for p in range(len(state.rows[state.side_of[seat]]) + 1))
+    return [event for event in candidates if _accepted(state, event)]
+
+
+def _possible_cards(state: State, seat: int) -> set[str]:
+    """The cards `seat` may hold: the known ones, and any kind not all seen when part of the hand is
+    face down (G-2)."""
+    hand = state.hands[seat]
     possible = set(hand.known)
     if hand.unknown:
         possible.update(card.name for i, card in enumerate(CARDS) if state.seen[i] < card.count)
+    return possible
+
+
+def _candidates(state: State, seat: int, possible: set[str]) -> list[Any]:
+    """Each possible card played at every target its kind may aim at, and discarded."""
     side = state.side_of[seat]
     row = state.rows[side]
     others = [n for other, numbers in enumerate(state.rows) if other != side for n in numbers]
@@ -60,13 +75,13 @@ def legal_events(state: State, seat: int) -> list[Any]:
             targets = row if card in _OWN_ROW else others if card in _OTHER_ROWS else at_sea
             candidates.extend(event_type(seat=seat, convoy=n) for n in targets)
         candidates.append(Discarded(seat=seat, card=card))
-    if hand.unknown:
-        candidates.extend(ConvoyPlaced(seat=seat, position=p) for p in range(len(row) + 1))
-    legal = []
-    for event in candidates:
-        try:
-            validate(state, event)
-        except RuleError:
-            continue
-        legal.append(event)
-    return legal
+    return candidates
+
+
+def _accepted(state: State, event: Any) -> bool:
+    """Whether `rules.validate` accepts `event` now."""
+    try:
+        validate(state, event)
+    except RuleError:
+        return False
+    return True

@@ -119,7 +119,7 @@ async def records_for(
     replicas = state.get("replicas")
     if replicas is None or request.method != "GET":
         return state.records
-    return state.records.reading_from(await replicas.read_store(state.store, wanted))
+    return await state.records.reading_through(replicas, wanted)
 
 
 def provide_rulesets(state: State) -> Rulesets:

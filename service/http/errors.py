@@ -12,7 +12,7 @@ from http import HTTPStatus
 from typing import Any
 
 import msgspec
-from litestar import MediaType, Request, Response
+from litestar import Request, Response
 from litestar.exceptions import (
     HTTPException,
     NotAuthorizedException,
@@ -334,6 +334,3 @@ def _jsonable(value: Any) -> Any:
 def exception_handlers() -> dict[int | type[Exception], Any]:
     """Litestar exception handlers: the problem table above."""
     return {kind: handler for kind, handler in PROBLEMS.items()}
-
-
-MEDIA_PROBLEM = MediaType.JSON

@@ -16,12 +16,12 @@ from domain.ruleset import Result
 from service.http.caching import immutable
 from service.http.dependencies import POSITION_HEADER, RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
-from service.http.positions import PositionTokens
-from service.limits import MAX_INT, Count, check_moment
+from service.http.wire import AppendIn, AppendOut
+from service.limits import MAX_INT, check_moment
 from service.logs import bind, get_logger
 from service.usecases.games import GameRecords, NewGame
-from service.usecases.spectators import spectator_horizon
-from service.usecases.types import AppendResult, GameFilter, GameRecord, StoredEvent
+from service.usecases.spectators import records_horizon
+from service.usecases.types import GameFilter, GameRecord, StoredEvent
 
 
 class GameOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,35 +38,6 @@ class GameOut(msgspec.Struct, frozen=True, kw_only=True):
 
 class GamesOut(msgspec.Struct, frozen=True, kw_only=True):
     games: list[GameOut]
-
-
-class AppendIn(msgspec.Struct, frozen=True, kw_only=True):
-    """A batch of events, appended only if the game is at `expected_version`. Each event is an object
-    whose `type` names it (see `GET /rulesets` for each ruleset's event types)."""
-
-    expected_version: Count
-    events: list[dict[str, Any]]
-
-
-class AppendOut(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-    first_version: int
-    last_version: int
-    position: str
-    """Read-your-writes token (also the `Tablelog-Position` header): opaque, see `service.http.positions`."""
-    replayed: bool
-
-    @classmethod
-    def of(cls, tokens: PositionTokens, club_id: str, game_id: str, result: AppendResult) -> AppendOut:
-        """The answer to an append of `game_id` (the API's, and the recording page's). Its global positions
-        stay sealed in the token: their gaps would tell how much other clubs write (issue 13 part 10)."""
-        return cls(
-            game_id=game_id,
-            first_version=result.first_version,
-            last_version=result.last_version,
-            position=tokens.seal(club_id, max(result.positions, default=0)),
-            replayed=result.replayed,
-        )
 
 
 class EventOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -180,7 +151,7 @@ class GameController(Controller):
             limit=limit,
             offset=offset,
         )
-        return GamesOut(games=[_game_out(g) for g in state.store.list_games(club_id, where)])
+        return GamesOut(games=[_game_out(g) for g in state.records.list_games(club_id, where)])
 
     @get("/{game_id:str}", summary="A game's listing", opt=PUBLIC)
     async def get_game(
@@ -255,7 +226,7 @@ class GameController(Controller):
         principal, records = context.principal, context.records
         if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
             stream = await records.stream_async(club_id, game_id)
-            horizon = await anyio.to_thread.run_sync(spectator_horizon, records.store, principal, stream)
+            horizon = await anyio.to_thread.run_sync(records_horizon, records, principal, stream)
             if horizon is not None:
                 version = min(version or horizon, horizon)
         at, state = await records.state_async(club_id, game_id, viewer, version)

@@ -5,8 +5,6 @@ table the API does not, and never names a game."""
 from __future__ import annotations
 
 import bisect
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from typing import Any
@@ -21,6 +19,7 @@ from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
 from projections.words import Teller as Words
+from service.cache import Recent
 from service.http.links import rule_url
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.usecases.access import Principal
@@ -240,8 +239,7 @@ def game_step(
     }
 
 
-_TOLD: OrderedDict[tuple[str, str, str, int, Viewer, str], Told] = OrderedDict()
-_TOLD_LOCK = threading.Lock()
+_TOLD: Recent[tuple[str, str, str, int, Viewer, str], Told] = Recent(64)
 
 
 def told_up_to(
@@ -257,16 +255,10 @@ def told_up_to(
     and language (a step page then folds only from the nearest snapshot, as the API's does)."""
     length = replays.length(game_id) if horizon is None else horizon
     key = (game_id, ruleset.name, ruleset.version, length, viewer, getattr(words, "language", "en"))
-    with _TOLD_LOCK:
-        told = _TOLD.get(key)
-        if told is not None:
-            _TOLD.move_to_end(key)
-            return told
-    told = Told.of(replay(ruleset, replays.events(ruleset, game_id, up_to=length), viewer, words=words))
-    with _TOLD_LOCK:
-        _TOLD[key] = told
-        while len(_TOLD) > 64:
-            _TOLD.popitem(last=False)
+    told = _TOLD.get(key)
+    if told is None:
+        told = Told.of(replay(ruleset, replays.events(ruleset, game_id, up_to=length), viewer, words=words))
+        _TOLD.put(key, told)
     return told
 
 

@@ -33,7 +33,7 @@ from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
 from projections.words import Teller as Words
 from service.http.errors import PROBLEMS, exception_handlers
 from service.http.event_schemas import ruleset_event_schema
-from service.http.games import AppendIn, AppendOut
+from service.http.wire import AppendIn, AppendOut
 from service.i18n import Translator
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links

@@ -583,7 +583,7 @@ class PostgresEvents:
         with self._db.connection() as conn:
             rows = conn.execute(
                 f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > %s "
-                "AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20) "
+                f"AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {POSITION_SHIFT}) "
                 "ORDER BY position LIMIT %s",
                 (after, limit),
             ).fetchall()
@@ -594,7 +594,7 @@ class PostgresEvents:
         with self._db.connection() as conn:
             row = conn.execute(
                 "SELECT coalesce(max(position), 0) FROM events "
-                "WHERE position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20)"
+                f"WHERE position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {POSITION_SHIFT})"
             ).fetchone()
         return int(row[0]) if row else 0
 
@@ -608,16 +608,6 @@ class PostgresEvents:
             row = conn.execute("SELECT count(*), min(recorded_at) FROM events WHERE position > %s", (after,)).fetchone()
         assert row is not None
         return int(row[0]), row[1]
-
-    def try_raw_update(self, position: int) -> None:
-        """Try to change a stored event; the database refuses (ImmutableRecord: used to test immutability)."""
-        with self._db.writing() as conn:
-            conn.execute("UPDATE events SET type = type || '!' WHERE position = %s", (position,))
-
-    def try_raw_delete(self, position: int) -> None:
-        """Try to delete a stored event; the database refuses (ImmutableRecord)."""
-        with self._db.writing() as conn:
-            conn.execute("DELETE FROM events WHERE position = %s", (position,))
 
 
 class PostgresClubRecords:
@@ -754,8 +744,6 @@ class PostgresStore(ComposedStore):
         self.db = db = PostgresDatabase(url, min_size=min_size, max_size=max_size)
         events = PostgresEvents(db)
         super().__init__(schema=db, db=db, events=events, clubs=PostgresClubRecords(db))
-        self.try_raw_update = events.try_raw_update
-        self.try_raw_delete = events.try_raw_delete
 
 
 class AsyncPostgresEvents:

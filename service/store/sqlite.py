@@ -357,16 +357,6 @@ class SqliteEvents:
         )
         return int(count), datetime.fromisoformat(oldest) if oldest else None
 
-    def try_raw_update(self, position: int) -> None:
-        """Try to change a stored event; the database refuses (ImmutableRecord: used to test immutability)."""
-        with self._db.writing() as conn:
-            conn.execute("UPDATE events SET type = type || '!' WHERE position = ?", (position,))
-
-    def try_raw_delete(self, position: int) -> None:
-        """Try to delete a stored event; the database refuses (ImmutableRecord)."""
-        with self._db.writing() as conn:
-            conn.execute("DELETE FROM events WHERE position = ?", (position,))
-
 
 class SqliteClubRecords:
     """`ClubRecords` on SQLite (times as ISO text, a game's players as JSON text and in `game_players`)."""
@@ -508,8 +498,6 @@ class SqliteStore(ComposedStore):
         db = SqliteDatabase(path)
         events = SqliteEvents(db)
         super().__init__(schema=db, db=db, events=events, clubs=SqliteClubRecords(db))
-        self.try_raw_update = events.try_raw_update
-        self.try_raw_delete = events.try_raw_delete
 
 
 def _statements(script: str) -> list[str]:

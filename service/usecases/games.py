@@ -15,7 +15,7 @@ import uuid
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -50,6 +50,9 @@ from service.store.base import (
     game_stream,
     request_fingerprint,
 )
+
+if TYPE_CHECKING:  # psycopg's pools, imported only where replicas are set
+    from service.store.replicas import ReplicaSet
 
 T = TypeVar("T")
 
@@ -235,6 +238,15 @@ class GameRecords:
         other._here = _InPlace(store)
         other._loop = _OnLoop(InThreads(store))
         return other
+
+    async def reading_through(self, replicas: ReplicaSet, position: int | None) -> GameRecords:
+        """These records reading through a replica of `replicas` that has replayed `position` (else the
+        primary): `reading_from` the store `ReplicaSet.read_store` picks."""
+        return self.reading_from(await replicas.read_store(self.store, position))
+
+    def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
+        """The club's games that `where` selects, newest first."""
+        return self.store.list_games(club_id, where)
 
     @property
     def loop_store(self) -> AsyncEvents:

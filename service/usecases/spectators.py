@@ -34,6 +34,11 @@ def spectator_horizon(store: DelayedStreams, principal: Principal, stream_id: St
     return None if principal.sees_hidden else spectators_horizon(store, stream_id)
 
 
+def records_horizon(records: GameRecords, principal: Principal, stream_id: StreamId) -> int | None:
+    """`spectator_horizon` on the store under `records` (for a controller, which reaches no store)."""
+    return spectator_horizon(records.store, principal, stream_id)
+
+
 def spectators_horizon(store: DelayedStreams, stream_id: StreamId) -> int | None:
     """The last step spectators may see of the game on `stream_id` now (at least the set-up), or None
     when it has no spectator delay."""

@@ -38,6 +38,7 @@ from service.store.base import (
 )
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from testkit.waiting import scaled
+from tests.support.raw_store import try_raw_delete, try_raw_update
 
 BY = Recorder(club_id="c1", key_id="k1")
 
@@ -171,9 +172,9 @@ def test_an_idempotency_key_reused_with_another_body_is_refused(store: Store) ->
 def test_stored_events_cannot_be_updated_or_deleted(store: Store) -> None:
     result = store.append(AppendRequest("g1", events("a"), 0, recorded_by=BY))
     with pytest.raises(ImmutableRecord):
-        store.try_raw_update(result.positions[0])  # type: ignore[attr-defined]
+        try_raw_update(store, result.positions[0])
     with pytest.raises(ImmutableRecord):
-        store.try_raw_delete(result.positions[0])  # type: ignore[attr-defined]
+        try_raw_delete(store, result.positions[0])
     assert [e.type for e in store.read_stream("g1")] == ["test.a"]
 
 

@@ -567,7 +567,7 @@ def in_sight(state: State, a: Hex, b: Hex) -> bool:
     return not any(blocked(left) and (left == right or blocked(right)) for left, right in sight_line(a, b))
 
 
-def retreat_depth(state: State, unit: Unit, start: Hex, steps: int, ignore: Hex | None = None) -> int:
+def retreat_depth(state: State, unit: Unit, start: Hex, steps: int) -> int:
     """The longest retreat (up to `steps` hexes) a unit can make from `start` (M44-3)."""
     if steps == 0:
         return 0
