@@ -31,6 +31,7 @@ from litestar.types import Receive, Scope, Send
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
 from service.http.live import LiveGame
+from service.http.ratelimit import LIVE_STREAM, SESSION_COOKIE
 from service.pages import reads
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
@@ -39,7 +40,6 @@ from service.usecases.replays import Replays
 from service.usecases.types import ShareKind
 
 STATIC = Path(__file__).parent / "static"
-SESSION_COOKIE = "tablelog_session"
 CSRF_COOKIE = "tablelog_csrf"
 SESSION_HOURS = 12
 """A page session lasts an evening at the club (or less, when its key expires sooner)."""
@@ -314,7 +314,7 @@ class ClubPages(Controller):
         context = reads.live_table(records, club_id, game_id)
         return _page("live.html", principal, _links(club_id), **context)
 
-    @get("/games/{game_id:str}/live/events", sync_to_thread=True)
+    @get("/games/{game_id:str}/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
         self,
         club_id: FromPath[str],
@@ -491,7 +491,7 @@ class SharePages(Controller):
         context = reads.live_table(records, principal.club_id, _target(principal, "game"))
         return _page("live.html", principal, _share_links(token, principal), **context)
 
-    @get("/live/events", sync_to_thread=True)
+    @get("/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
         self,
         token: FromPath[str],
