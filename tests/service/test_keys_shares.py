@@ -3,6 +3,7 @@ revokes it; the link's token opens that one thing's page and nothing of the API.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -130,3 +131,21 @@ def test_a_share_link_names_the_key_that_made_it_and_is_revoked_with_it(api: Api
     assert ended.status_code == 200 and [s["name"] for s in ended.json()] == ["board"]
     assert ended.json()[0]["revoked_at"] is not None
     assert api.client.get(theirs["path"]).status_code == 403
+
+
+def test_a_share_links_secret_is_never_written_to_the_logs_only_its_id(
+    api: Api, capfd: pytest.CaptureFixture[str]
+) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token)
+    made = api.client.post("/clubs/c1/shares", json={"kind": "game", "target_id": game_id}, headers=api.auth(token))
+    share_token, share_id = made.json()["token"], made.json()["share"]["share_id"]
+    secret = share_token.split("_", 2)[2]
+    capfd.readouterr()
+    for path in (f"/share/{share_token}", f"/share/{share_token}/replay/1", f"/share/{share_token}x/replay/1"):
+        api.client.get(path)
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
+    paths = [line["path"] for line in lines if line["event"] == "request.finished"]
+    assert paths == [f"/share/sh_{share_id}_…", f"/share/sh_{share_id}_…/replay/1", f"/share/sh_{share_id}_…/replay/1"]
+    assert not any(secret in json.dumps(line) for line in lines)
