@@ -611,3 +611,23 @@ def test_a_deal_entered_in_the_form_asks_and_tells_each_hand_by_its_players_name
     page.goto(f"/club/c1/games/{game_id}/replay/2?view=full")
     assert "player 1 (Alain) hand known: convoy 20000, mine added" in page.locator(".changes li").all_inner_texts()
     page.context.close()
+
+
+def test_a_player_named_with_an_html_comment_and_script_tag_leaves_the_recording_page_working(
+    browser: Any, site: Site
+) -> None:
+    for player_id, name in (("sly", "<!--<script"), ("sly2", "</script><b>x")):
+        made = site.http.post(
+            "/clubs/c1/players", json={"player_id": player_id, "name": name}, headers=Api.auth(site.record)
+        )
+        assert made.status_code == 201, made.text
+    game_id = site.api.tally_game("c1", site.record, players=("sly", "sly2"))
+    page = phone(browser, site)
+    page.goto(f"/club/c1/games/{game_id}/record")
+    settled(page)
+    embedded = page.locator("#payload").evaluate("e => e.textContent")
+    assert "<" not in embedded and "<!--<script" in json.dumps(json.loads(embedded), ensure_ascii=False)
+    assert page.locator("#schema").count() == 1  # the block after the payload was not swallowed by it
+    tap(page, choices(page)[0])
+    assert stored_events(site, game_id)[-1]["type"].startswith("tally.")
+    page.context.close()
