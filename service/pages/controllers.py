@@ -203,7 +203,12 @@ class SignInController(Controller):
         expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
         if principal.expires_at is not None:
             expires = min(expires, principal.expires_at)
-        token = Keys.of(state.records).open_session(principal.key_id, expires)
+        keys = Keys.of(state.records)
+        earlier = state.authenticator.session(request.cookies.get(SESSION_COOKIE))
+        if earlier is not None and earlier.session_id is not None:  # one browser, one session: the new key's
+            keys.close_session(earlier.session_id)
+            state.authenticator.settle()
+        token = keys.open_session(principal.key_id, expires)
         assert principal.club_id is not None
         response: Response[Any] = Redirect(path=_safe_next(data.next, principal.club_id), status_code=303)
         response.set_cookie(
@@ -217,6 +222,9 @@ class SignInController(Controller):
                 max_age=max(0, int((expires - datetime.now(UTC)).total_seconds())),
             )
         )
+        # A new CSRF token for the new session: the next page issues it (a token seen before sign-in, by
+        # whoever could read that page, signs no form of the session).
+        response.delete_cookie(CSRF_COOKIE, path="/")
         return response
 
     @post("/sign-out", sync_to_thread=True, include_in_schema=False, status_code=303)

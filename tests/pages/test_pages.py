@@ -449,6 +449,29 @@ def test_a_form_post_without_the_csrf_token_is_refused(site: Site) -> None:
         assert refused.status_code == 403 and "tablelog_session" not in refused.headers.get("set-cookie", "")
 
 
+def test_signing_in_rotates_the_csrf_token_and_ends_the_browsers_earlier_session(site: Site) -> None:
+    def signed_in(client: httpx.Client, token: str) -> tuple[str, str]:
+        """Sign in through the form; (the CSRF token the form carried, the session cookie set)."""
+        form = client.get("/sign-in").text
+        csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
+        assert csrf is not None
+        answer = client.post("/sign-in", data={"key": token, "_csrf_token": csrf[1]})
+        assert answer.status_code == 303 and answer.cookies.get("tablelog_session")
+        assert 'tablelog_csrf=""' in answer.headers.get_list("set-cookie")[-1]  # dropped: a new one comes
+        return csrf[1], answer.cookies["tablelog_session"]
+
+    other = site.key("read")
+    with httpx.Client(base_url=site.base) as client:
+        first_csrf, first_session = signed_in(client, site.record)
+        assert client.get("/club/c1").status_code == 200
+        second_csrf, second_session = signed_in(client, other["token"])
+        assert second_csrf != first_csrf and second_session != first_session
+        assert client.get("/club/c1").status_code == 200
+    with httpx.Client(base_url=site.base, cookies={"tablelog_session": first_session}) as earlier:
+        gone = earlier.get("/club/c1")
+        assert gone.status_code in (302, 303) and "/sign-in" in gone.headers["location"]
+
+
 def test_what_changed_names_units_and_players_in_words_not_the_views_keys(browser: Any, site: Site) -> None:
     page = sign_in(browser, site, site.record)
     game_id = site.games["hedgerow_lane_axis_medal_victory"]
