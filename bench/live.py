@@ -26,6 +26,7 @@ import httpx
 import msgspec
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, scratch_schema
+from bench.health import health_summary, probe_health
 from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, prepare, running_server
 
 FULL_SPECTATORS = (10, 100, 1000)
@@ -204,17 +205,8 @@ async def _flood(server_pid: int, port: int, token: str, share: str, attempts: i
             else:
                 writer.close()
 
-    async def ask() -> None:
-        while not done.is_set():
-            started = time.perf_counter()
-            status, _ = await probe.request("GET", "/health")
-            health.append(time.perf_counter() - started)
-            if status != 200:
-                raise RuntimeError(f"/health answered {status}")
-            await asyncio.sleep(0.05)
-
     cpu_before, started = cpu_seconds(process_tree(server_pid)), time.perf_counter()
-    asking = asyncio.create_task(ask())
+    asking = asyncio.create_task(probe_health(probe, lambda: not done.is_set(), health))
     await asyncio.gather(*(attempt() for _ in range(attempts)))
     done.set()
     await asking
@@ -228,11 +220,7 @@ async def _flood(server_pid: int, port: int, token: str, share: str, attempts: i
         "answers": {str(status): count for status, count in sorted(answers.items())},
         "seconds": round(elapsed, 1),
         "server_cpu_s": round(cpu_used, 1),
-        "health_probes": len(health),
-        "health_p50_ms": round(percentile(health, 0.5) * 1000, 1),
-        "health_p99_ms": round(percentile(health, 0.99) * 1000, 1),
-        "health_max_ms": round(max(health) * 1000, 1),
-        "health_over_100_ms": sum(1 for h in health if h > 0.1),
+        **health_summary(health),
     }
 
 
