@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -17,6 +18,27 @@ from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, prepare, running_se
 
 WRITERS = 32
 BATCH = 500
+
+
+async def probe_health(probe: Connection, going_on: Callable[[], bool], health: list[float]) -> None:
+    """Ask `/health` every 50 ms on `probe` while `going_on()`, keeping each answer's latency in `health`."""
+    while going_on():
+        started = time.perf_counter()
+        status, _ = await probe.request("GET", "/health")
+        health.append(time.perf_counter() - started)
+        if status != 200:
+            raise RuntimeError(f"/health answered {status}")
+        await asyncio.sleep(0.05)
+
+
+def health_summary(health: list[float]) -> dict[str, Any]:
+    return {
+        "health_probes": len(health),
+        "health_p50_ms": round(percentile(health, 0.5) * 1000, 1),
+        "health_p99_ms": round(percentile(health, 0.99) * 1000, 1),
+        "health_max_ms": round(max(health) * 1000, 1),
+        "health_over_100_ms": sum(1 for h in health if h > 0.1),
+    }
 
 
 async def _load(port: int, token: str, games: list[str], seconds: float, batch: int) -> dict[str, Any]:
@@ -39,13 +61,7 @@ async def _load(port: int, token: str, games: list[str], seconds: float, batch: 
 
     async def ask() -> None:
         await asyncio.sleep(0.5)  # the writers are under way
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            status, _ = await probe.request("GET", "/health")
-            health.append(time.perf_counter() - started)
-            if status != 200:
-                raise RuntimeError(f"/health answered {status}")
-            await asyncio.sleep(0.05)
+        await probe_health(probe, lambda: time.perf_counter() < deadline, health)
 
     started = time.perf_counter()
     await asyncio.gather(ask(), *(write(conn, game) for conn, game in zip(writers, games, strict=True)))
@@ -53,11 +69,7 @@ async def _load(port: int, token: str, games: list[str], seconds: float, batch: 
     for conn in [*writers, probe]:
         conn.close()
     return {
-        "health_probes": len(health),
-        "health_p50_ms": round(percentile(health, 0.5) * 1000, 1),
-        "health_p99_ms": round(percentile(health, 0.99) * 1000, 1),
-        "health_max_ms": round(max(health) * 1000, 1),
-        "health_over_100_ms": sum(1 for h in health if h > 0.1),
+        **health_summary(health),
         "events_per_s": round(appended[0] / elapsed),
     }
 

@@ -8,22 +8,32 @@ for this checkout and, with `--http-baseline`, another one, in one run.
 The streams are minimal HTTP/1.1 clients on asyncio (chunked transfer decoded, `id:` lines timed) in
 this process, which shares the cores with the server; each opens with `Last-Event-ID` at the game's
 version, so it receives only the steps appended during the run.
+
+The flood (issue 25 part 1): one client tries to open 10,000 streams on one share link (500 connections
+in flight at a time, each let-through stream held to the end) while a probe asks `/health` every 50 ms;
+reports the answers by status, the probe's latency and the server's CPU over the flood. The stream gate
+lets through the share link's cap and refuses the rest with a 429 before any handler runs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from typing import Any
 
 import httpx
 import msgspec
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, scratch_schema
+from bench.health import health_summary, probe_health
 from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, prepare, running_server
 
 FULL_SPECTATORS = (10, 100, 1000)
 SMOKE_SPECTATORS = (2, 5)
+FLOOD_ATTEMPTS = 10_000
+FLOOD_IN_FLIGHT = 500
+"""Connections open at once while flooding: the bench's own file descriptors stay well under its limit."""
 
 
 class Stream(asyncio.Protocol):
@@ -160,7 +170,58 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
                 row["code"] = code.label
                 row["game_length"] = length
                 rows.append(row)
-    return {"rows": rows, "workers": 1, "interval_s": interval}
+    with scratch_schema(database_url, "flood") as (_, url), running_server(url, 1, "process") as server:
+        token, (game_id,) = prepare(server.base, 1)
+        share = httpx.post(
+            f"{server.base}/clubs/{CLUB}/shares",
+            json={"kind": "game", "target_id": game_id, "name": "flood"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        )
+        share.raise_for_status()
+        attempts = 200 if smoke else FLOOD_ATTEMPTS
+        flood = asyncio.run(_flood(server.process.pid, server.port, token, share.json()["token"], attempts))
+    return {"rows": rows, "workers": 1, "interval_s": interval, "flood": flood}
+
+
+async def _flood(server_pid: int, port: int, token: str, share: str, attempts: int) -> dict[str, Any]:
+    """`attempts` streams tried on one share link, `FLOOD_IN_FLIGHT` at a time, `/health` probed meanwhile."""
+    probe = await Connection.open(port, token)
+    answers: Counter[int] = Counter()
+    held: list[asyncio.StreamWriter] = []
+    health: list[float] = []
+    done = asyncio.Event()
+    in_flight = asyncio.Semaphore(FLOOD_IN_FLIGHT)
+    request = f"GET /share/{share}/live/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+
+    async def attempt() -> None:
+        async with in_flight:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(request.encode())
+            status = int((await reader.readline()).split()[1])
+            answers[status] += 1
+            if status == 200:
+                held.append(writer)  # held open until the flood ends
+            else:
+                writer.close()
+
+    cpu_before, started = cpu_seconds(process_tree(server_pid)), time.perf_counter()
+    asking = asyncio.create_task(probe_health(probe, lambda: not done.is_set(), health))
+    await asyncio.gather(*(attempt() for _ in range(attempts)))
+    done.set()
+    await asking
+    elapsed = time.perf_counter() - started
+    cpu_used = cpu_seconds(process_tree(server_pid)) - cpu_before
+    for writer in held:
+        writer.close()
+    probe.close()
+    return {
+        "attempts": attempts,
+        "answers": {str(status): count for status, count in sorted(answers.items())},
+        "seconds": round(elapsed, 1),
+        "server_cpu_s": round(cpu_used, 1),
+        **health_summary(health),
+    }
 
 
 def _lengthen(base: str, token: str, game_id: str, length: int) -> None:

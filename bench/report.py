@@ -322,6 +322,14 @@ def print_report(results: dict[str, Any]) -> None:
                 for r in results["live"]["rows"]
             ],
         )
+        if "flood" in results["live"]:
+            flood = results["live"]["flood"]
+            print(
+                f"flood: {flood['attempts']:,} streams tried on one share link in {flood['seconds']} s, answered "
+                f"{flood['answers']}, server CPU {flood['server_cpu_s']} s; /health p50 {flood['health_p50_ms']} ms, "
+                f"p99 {flood['health_p99_ms']} ms, max {flood['health_max_ms']} ms, "
+                f"{flood['health_over_100_ms']} of {flood['health_probes']} over 100 ms"
+            )
     if "health" in results:
         _table(
             f"/health under load (workers {results['health']['workers']}; probe every 50 ms)",

@@ -50,7 +50,7 @@ from service.http.ratelimit import Limiter, rate_limit_middleware
 from service.http.replays import HANDLERS as REPLAY_HANDLERS
 from service.http.rulesets import HANDLERS as RULESET_HANDLERS
 from service.limits import BoundedRequest, Limits
-from service.logs import configure_logging, get_logger, request_context
+from service.logs import configure_logging, get_logger, loggable_path, request_context
 from service.notify import Hub
 from service.projector import PROJECTION_NAMES, ProjectorThread, Runner, lags, projections
 from service.settings import Settings
@@ -149,7 +149,7 @@ def logging_middleware(app: ASGIApp, observe: Observer | None = None) -> ASGIApp
                 get_logger().info(
                     "request.finished",
                     method=scope.get("method"),
-                    path=scope["path"],
+                    path=loggable_path(scope["path"]),
                     status=status,
                     duration_ms=round(seconds * 1000, 2),
                 )

@@ -8,6 +8,7 @@ Secrets (API keys, the operator key) are never passed to a logger.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,3 +107,12 @@ def _add_trace_id(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str
 def get_logger(**bound: Any) -> Any:
     """A structlog logger with `bound` key-values."""
     return structlog.get_logger("tablelog").bind(**bound)
+
+
+_SHARE_TOKEN = re.compile(r"^/share/sh_([^_/]+)_[^/]*")
+
+
+def loggable_path(path: str) -> str:
+    """`path` as a log line may hold it: a share link's secret (the token in its URL) replaced by the
+    link's id, so the logs never hold a working link."""
+    return _SHARE_TOKEN.sub(r"/share/sh_\1_…", path)

@@ -59,17 +59,23 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A comment line sent on a quiet live stream this often, so proxies keep it open."""
     extra_rulesets: str = ""
     """Comma-separated modules exporting RULESET, served beside the built-in games (`rulesets`)."""
-    # Rate limits (service.http.ratelimit), per server process; 0 turns one off.
+    # Rate limits (service.http.ratelimit), per server process; 0 turns one off. A credential is an API
+    # key, a page session or a share link: each counts on its own.
     rate_limit_writes_per_minute: int = 1200
-    """Writes (appends, creations, imports) a minute per API key."""
+    """Writes (appends, creations, imports) a minute per credential."""
     rate_limit_reads_per_minute: int = 6000
-    """Reads a minute per API key."""
+    """Reads a minute per credential."""
     rate_limit_streams_per_minute: int = 60
-    """Live streams opened a minute per API key."""
+    """Live streams (the API's `/live`, the pages' and share links' `/live/events`) opened a minute per
+    credential."""
     rate_limit_per_address_factor: int = 4
-    """A client address may make this many keys' worth of requests (a club house behind one address)."""
+    """A client address may make this many credentials' worth of requests (a club house behind one address)."""
     max_streams_per_key: int = 16
-    """Live streams one API key may hold open at once."""
+    """Live streams one API key or one page session may hold open at once."""
+    max_streams_per_share_link: int = 64
+    """Live streams one share link may hold open at once (a link handed round a club's spectators)."""
+    max_streams_per_address: int = 64
+    """Live streams one client address may hold open at once, whatever credentials it uses (or none)."""
     # Bounds on one request (service.limits): past one, a clear 413 or 400 problem.
     max_body_bytes: int = 5_000_000
     """Largest request body (an append, a resource file)."""

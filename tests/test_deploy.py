@@ -141,3 +141,10 @@ def test_the_scale_profile_runs_a_primary_a_replica_two_nodes_reading_it_one_pro
     upstream = set(re.findall(r"^\s*server\s+([\w-]+):(\d+)", nginx, flags=re.MULTILINE))
     assert upstream == {("api-a", "8000"), ("api-b", "8000")}
     assert "proxy_buffering off" in nginx
+
+
+def test_nginx_drops_a_half_sent_request_which_uvicorn_alone_would_wait_for() -> None:
+    nginx = (ROOT / "deploy" / "scale" / "nginx.conf").read_text()
+    timeouts = dict(re.findall(r"^\s*(client_header_timeout|client_body_timeout)\s+(\d+)s;", nginx, flags=re.MULTILINE))
+    assert set(timeouts) == {"client_header_timeout", "client_body_timeout"}
+    assert all(int(seconds) <= 30 for seconds in timeouts.values())  # nginx's default, 60 s, holds a slot long

@@ -16,7 +16,7 @@ from litestar import Controller, get, patch, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.exceptions import PermissionDeniedException
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.http.guards import GUARDS, KEYS
 from service.limits import check_moment
@@ -79,6 +79,9 @@ class ShareOut(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     created_at: datetime
     revoked_at: datetime | None
+    made_by: str | None = None
+    """The id of the key that made the link (a page session's key, for one made on the pages): the link
+    works while that key does."""
 
 
 class ShareCreated(msgspec.Struct, frozen=True, kw_only=True):
@@ -111,6 +114,7 @@ def share_out(link: ShareLink) -> ShareOut:
         name=link.name,
         created_at=link.created_at,
         revoked_at=link.revoked_at,
+        made_by=link.created_by,
     )
 
 
@@ -194,9 +198,19 @@ class ShareController(Controller):
     ) -> ShareCreated:
         return create_share(records, principal, club_id, data)
 
-    @get("/", sync_to_thread=True, summary="The club's share links (never their tokens)")
-    def list_shares(self, club_id: FromPath[str], state: State) -> list[ShareOut]:
-        return [share_out(s) for s in Keys.of(state.records).shares(club_id)]
+    @get("/", sync_to_thread=True, summary="The club's share links (never their tokens), or one key's")
+    def list_shares(
+        self, club_id: FromPath[str], state: State, made_by: FromQuery[str | None] = None
+    ) -> list[ShareOut]:
+        return [share_out(s) for s in Keys.of(state.records).shares(club_id, made_by)]
+
+    @post("/revoke", sync_to_thread=True, status_code=200, summary="Revoke every share link one key made")
+    def revoke_shares(
+        self, club_id: FromPath[str], made_by: FromQuery[str], records: NamedDependency[GameRecords], state: State
+    ) -> list[ShareOut]:
+        revoked = Keys.of(records).revoke_shares_made_by(club_id, made_by)
+        state.authenticator.settle()
+        return [share_out(s) for s in revoked]
 
     @post("/{share_id:str}/revoke", sync_to_thread=True, status_code=200, summary="Revoke a share link")
     def revoke_share(

@@ -21,6 +21,7 @@ from projections.replay import Replay, StepView
 from service.http.dependencies import viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.http.live import LiveGame
+from service.http.ratelimit import LIVE_STREAM
 from service.i18n import Translator
 from service.limits import MAX_INT
 from service.usecases.access import Principal
@@ -128,7 +129,7 @@ class ReplayController(Controller):
         "/live",
         sync_to_thread=True,
         summary="Server-sent events: each new step, narrated, with the public state",
-        opt=PUBLIC,
+        opt=PUBLIC | LIVE_STREAM,
     )
     def live(
         self,

@@ -32,6 +32,7 @@ from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
 from service.http.guards import club_exists
 from service.http.live import LiveGame
+from service.http.ratelimit import LIVE_STREAM, SESSION_COOKIE
 from service.i18n import Translator
 from service.pages import reads
 from service.usecases.access import Principal
@@ -42,7 +43,6 @@ from service.usecases.types import ShareKind
 
 _ = Catalogue("service.pages")
 STATIC = Path(__file__).parent / "static"
-SESSION_COOKIE = "tablelog_session"
 CSRF_COOKIE = "tablelog_csrf"
 SESSION_HOURS = 12
 """A page session lasts an evening at the club (or less, when its key expires sooner)."""
@@ -209,7 +209,12 @@ class SignInController(Controller):
         expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
         if principal.expires_at is not None:
             expires = min(expires, principal.expires_at)
-        token = Keys.of(state.records).open_session(principal.key_id, expires)
+        keys = Keys.of(state.records)
+        earlier = state.authenticator.session(request.cookies.get(SESSION_COOKIE))
+        if earlier is not None and earlier.session_id is not None:  # one browser, one session: the new key's
+            keys.close_session(earlier.session_id)
+            state.authenticator.settle()
+        token = keys.open_session(principal.key_id, expires)
         assert principal.club_id is not None
         response: Response[Any] = Redirect(path=_safe_next(data.next, principal.club_id), status_code=303)
         response.set_cookie(
@@ -223,6 +228,9 @@ class SignInController(Controller):
                 max_age=max(0, int((expires - datetime.now(UTC)).total_seconds())),
             )
         )
+        # A new CSRF token for the new session: the next page issues it (a token seen before sign-in, by
+        # whoever could read that page, signs no form of the session).
+        response.delete_cookie(CSRF_COOKIE, path="/")
         return response
 
     @post("/sign-out", sync_to_thread=True, include_in_schema=False, status_code=303)
@@ -323,7 +331,7 @@ class ClubPages(Controller):
         context = reads.live_table(records, club_id, game_id, words=words)
         return _page("live.html", principal, _links(club_id), **context)
 
-    @get("/games/{game_id:str}/live/events", sync_to_thread=True)
+    @get("/games/{game_id:str}/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
         self,
         club_id: FromPath[str],
@@ -505,7 +513,7 @@ class SharePages(Controller):
         context = reads.live_table(records, principal.club_id, _target(principal, "game"), words=words)
         return _page("live.html", principal, _share_links(token, principal), **context)
 
-    @get("/live/events", sync_to_thread=True)
+    @get("/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
         self,
         token: FromPath[str],

@@ -54,6 +54,13 @@ TOLD_LINES = 12
 MAX_SEATS = 6
 
 
+def script_json(text: str) -> str:
+    """JSON text safe inside a `<script type="application/json">`: every `<` written `\\u003c` (the same
+    character to a JSON parser), so no `</script>` ends the block early and no `<!--<script` in a name
+    turns the rest of the page into script data."""
+    return text.replace("<", "\\u003c")
+
+
 class Choice(msgspec.Struct, kw_only=True):
     """One event a seat may report, as the page offers it: the event (the API's JSON), the game's own
     words for it, and the index of the table of choices after it in the look-ahead (None: not known)."""
@@ -357,8 +364,8 @@ class RecordPages(Controller):
                 "game": record,
                 "ruleset": folded.ruleset,
                 "players": sorted(folded.setup.players, key=lambda p: p.seat),
-                "payload": msgspec.json.encode(payload).decode().replace("</", "<\\/"),
-                "schema": event_schema(folded.ruleset).replace("</", "<\\/"),
+                "payload": script_json(msgspec.json.encode(payload).decode()),
+                "schema": script_json(event_schema(folded.ruleset)),
                 "picture": Markup(payload.picture),
             },
         )

@@ -161,6 +161,10 @@ def authenticate_share(store: AccessStore, token: str | None) -> Principal | Non
     link = store.get_share_link(parts[0])
     if link is None or link.revoked_at is not None or not _matches(link.secret_hash, parts[1]):
         return None
+    if link.created_by is not None:  # a link lasts as long as the key that made it
+        maker = store.get_api_key(link.created_by)
+        if maker is None or not maker.usable(_now()):
+            return None
     return Principal(
         club_id=link.club_id,
         scope="spectate",

@@ -97,8 +97,10 @@ class Keys:
         get_logger(club_id=club_id).info("share.created", share_id=share_id, kind=kind, target_id=target_id)
         return link, token
 
-    def shares(self, club_id: str) -> list[ShareLink]:
-        return self.store.list_share_links(club_id)
+    def shares(self, club_id: str, made_by: str | None = None) -> list[ShareLink]:
+        """The club's share links, or only those the key `made_by` made."""
+        links = self.store.list_share_links(club_id)
+        return links if made_by is None else [link for link in links if link.created_by == made_by]
 
     def share(self, club_id: str, share_id: str) -> ShareLink:
         """A share link of the club (NotFound for another club's)."""
@@ -112,6 +114,12 @@ class Keys:
         revoked = self.store.revoke_share_link(share_id)
         assert revoked is not None
         return revoked
+
+    def revoke_shares_made_by(self, club_id: str, key_id: str) -> list[ShareLink]:
+        """Revoke every live share link the key made (a key's own links, as revoking the key does)."""
+        self.key(club_id, key_id)
+        made = [link for link in self.shares(club_id, key_id) if link.revoked_at is None]
+        return [self.revoke_share(club_id, link.share_id) for link in made]
 
     # -- page sessions ------------------------------------------------------------------------------------
     def open_session(self, key_id: str, expires_at: datetime) -> str:

@@ -15,6 +15,7 @@ import pytest
 
 from domain.memoire44.catalogue import CARDS
 from domain.milles_nautiques.catalogue import BY_NAME
+from service.pages import TEMPLATES
 from service.pages.render import change_lines
 from tests.pages.conftest import ROOT, Site, screenshot, sign_in
 from tests.service.api_support import OPERATOR, Api
@@ -447,6 +448,68 @@ def test_a_form_post_without_the_csrf_token_is_refused(site: Site) -> None:
     with httpx.Client(base_url=site.base) as client:
         refused = client.post("/sign-in", data={"key": site.record})
         assert refused.status_code == 403 and "tablelog_session" not in refused.headers.get("set-cookie", "")
+
+
+def signed_in(client: httpx.Client, token: str) -> tuple[str, str]:
+    """Sign in through the form; (the CSRF token the form carried, the session cookie set)."""
+    form = client.get("/sign-in").text
+    csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
+    assert csrf is not None
+    answer = client.post("/sign-in", data={"key": token, "_csrf_token": csrf[1]})
+    assert answer.status_code == 303 and answer.cookies.get("tablelog_session")
+    assert 'tablelog_csrf=""' in answer.headers.get_list("set-cookie")[-1]  # dropped: a new one comes
+    return csrf[1], answer.cookies["tablelog_session"]
+
+
+def test_signing_in_rotates_the_csrf_token_and_ends_the_browsers_earlier_session(site: Site) -> None:
+    other = site.key("read")
+    with httpx.Client(base_url=site.base) as client:
+        first_csrf, first_session = signed_in(client, site.record)
+        assert client.get("/club/c1").status_code == 200
+        second_csrf, second_session = signed_in(client, other["token"])
+        assert second_csrf != first_csrf and second_session != first_session
+        assert client.get("/club/c1").status_code == 200
+    with httpx.Client(base_url=site.base, cookies={"tablelog_session": first_session}) as earlier:
+        gone = earlier.get("/club/c1")
+        assert gone.status_code in (302, 303) and "/sign-in" in gone.headers["location"]
+
+
+def test_every_page_answer_carries_the_security_headers_and_no_template_runs_an_inline_script(site: Site) -> None:
+    game_id = site.games["four_players_in_teams"]
+    share = site.http.post(
+        "/clubs/c1/shares", json={"kind": "game", "target_id": game_id}, headers=Api.auth(site.record)
+    ).json()
+    with httpx.Client(base_url=site.base) as client:
+        signed_in(client, site.record)
+        answers = [
+            client.get(path)
+            for path in (
+                "/sign-in",
+                "/club/c1",
+                f"/club/c1/games/{game_id}/replay/2",
+                f"/club/c1/games/{game_id}/live",
+                f"/club/c1/games/{game_id}/record",
+                "/club/c1/games/new",
+                "/club/c1/shares",
+                share["path"],
+                "/club/c1/games/no-such-game/replay/1",
+                "/share/sh_nosuch_secret",
+            )
+        ]
+    assert [a.status_code for a in answers] == [200] * 8 + [404, 403]
+    for answer in answers:
+        csp = answer.headers.get("content-security-policy", "")
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp, answer.url
+        assert answer.headers.get("x-frame-options") == "DENY"
+        assert answer.headers.get("referrer-policy") == "same-origin"
+        assert answer.headers.get("x-content-type-options") == "nosniff"
+    # With script-src 'self', an inline script would not run: every <script> loads a file of the server's,
+    # or is data (JSON, never run). Nor may an attribute carry a style or a script.
+    for template in sorted(TEMPLATES.glob("*.html")):
+        text = template.read_text(encoding="utf-8")
+        for tag in re.findall(r"<script\b[^>]*>", text):
+            assert "src=" in tag or 'type="application/json"' in tag, f"{template.name}: {tag}"
+        assert not re.search(r"\s(on[a-z]+|style)=", text), template.name
 
 
 def test_what_changed_names_units_and_players_in_words_not_the_views_keys(browser: Any, site: Site) -> None:

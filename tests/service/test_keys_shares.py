@@ -3,6 +3,7 @@ revokes it; the link's token opens that one thing's page and nothing of the API.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -96,3 +97,55 @@ def test_a_handler_without_the_guard_still_keeps_reads_and_writes_to_their_scope
         assert client.get("/clubs/c1/unguarded", headers=api.auth(keys["spectate"])).status_code == 403
         assert client.get("/clubs/c2/unguarded", headers=api.auth(record)).status_code == 403
         assert client.get("/clubs/c1/unguarded").status_code == 401
+
+
+def test_a_share_link_names_the_key_that_made_it_and_is_revoked_with_it(api: Api) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token)
+    maker = api.client.post("/clubs/c1/keys", json={"name": "scorer"}, headers=api.auth(OPERATOR)).json()
+    other = api.client.post("/clubs/c1/keys", json={"name": "board"}, headers=api.auth(OPERATOR)).json()
+
+    def share(key: dict[str, str], name: str) -> dict[str, str]:
+        made = api.client.post(
+            "/clubs/c1/shares",
+            json={"kind": "game", "target_id": game_id, "name": name},
+            headers=api.auth(key["token"]),
+        )
+        assert made.status_code == 201, made.text
+        return {"path": made.json()["path"], **made.json()["share"]}
+
+    first, second, theirs = share(maker, "news"), share(maker, "wall"), share(other, "board")
+    assert first["made_by"] == maker["key_id"] and theirs["made_by"] == other["key_id"]
+    mine = api.client.get(f"/clubs/c1/shares?made_by={maker['key_id']}", headers=api.auth(token)).json()
+    assert sorted(s["name"] for s in mine) == ["news", "wall"]
+    assert api.client.get(first["path"]).status_code == 200
+    # Revoking the maker ends its links, and only its links, at once (no revocation of each needed).
+    revoked = api.client.post(f"/clubs/c1/keys/{maker['key_id']}/revoke", headers=api.auth(OPERATOR))
+    assert revoked.status_code == 200
+    assert api.client.get(first["path"]).status_code == 403
+    assert api.client.get(second["path"]).status_code == 403
+    assert api.client.get(theirs["path"]).status_code == 200
+    # A maker's links revoked in one go, leaving the others'.
+    ended = api.client.post(f"/clubs/c1/shares/revoke?made_by={other['key_id']}", headers=api.auth(token))
+    assert ended.status_code == 200 and [s["name"] for s in ended.json()] == ["board"]
+    assert ended.json()[0]["revoked_at"] is not None
+    assert api.client.get(theirs["path"]).status_code == 403
+
+
+def test_a_share_links_secret_is_never_written_to_the_logs_only_its_id(
+    api: Api, capfd: pytest.CaptureFixture[str]
+) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token)
+    made = api.client.post("/clubs/c1/shares", json={"kind": "game", "target_id": game_id}, headers=api.auth(token))
+    share_token, share_id = made.json()["token"], made.json()["share"]["share_id"]
+    secret = share_token.split("_", 2)[2]
+    capfd.readouterr()
+    for path in (f"/share/{share_token}", f"/share/{share_token}/replay/1", f"/share/{share_token}x/replay/1"):
+        api.client.get(path)
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
+    paths = [line["path"] for line in lines if line["event"] == "request.finished"]
+    assert paths == [f"/share/sh_{share_id}_…", f"/share/sh_{share_id}_…/replay/1", f"/share/sh_{share_id}_…/replay/1"]
+    assert not any(secret in json.dumps(line) for line in lines)

@@ -74,7 +74,9 @@ def test_a_key_holds_at_most_max_streams_open_at_once() -> None:
 
 
 def test_a_zero_limit_is_no_limit() -> None:
-    limits, _ = limiter(rate_limit_writes_per_minute=0, rate_limit_streams_per_minute=0, max_streams_per_key=0)
+    off = ("rate_limit_writes_per_minute", "rate_limit_streams_per_minute")
+    off += ("max_streams_per_key", "max_streams_per_address")
+    limits, _ = limiter(**dict.fromkeys(off, 0))
     for _ in range(10_000):
         limits.take("write", "k1", "10.0.0.1")
     for _ in range(100):
