@@ -13,10 +13,12 @@ import pytest
 from domain.memoire44 import RULESET
 from domain.memoire44.catalogue import CARDS
 from domain.memoire44.events import CardDrawn
+from domain.memoire44.series import series_next, series_status, series_told
 from domain.memoire44.words import CARD_NAMES
 from domain.record import Folded, decoder, fold
-from domain.ruleset import Narration, RuleError, Viewer
+from domain.ruleset import Narration, PlayerResult, Result, RuleError, SeriesGame, Viewer
 from service.i18n import ENGLISH, Translator
+from tests.domain.memoire44.harness import setup_for
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "hedgerow_lane_axis_medal_victory.jsonl"
 
@@ -119,3 +121,29 @@ def test_every_command_card_has_a_name_to_translate() -> None:
     assert {card: ENGLISH(name) for card, name in CARD_NAMES.items()} == {c: spec.name for c, spec in CARDS.items()}
     assert Translator("fr")(CARD_NAMES["attack_centre"]) == "Attaque au centre"
     assert Translator("es")(CARD_NAMES["air_power"]) == "Poder aéreo"
+
+
+def _scored(sides: tuple[str, str], alain: int, bea: int) -> SeriesGame:
+    players = (PlayerResult(seat=0, score=alain), PlayerResult(seat=1, score=bea))
+    return SeriesGame(
+        setup=setup_for("hedgerow_lane", sides=sides), result=Result(finished=True, score_unit="medal", players=players)
+    )
+
+
+def test_the_match_note_is_told_in_french_and_spanish_with_the_english_unchanged() -> None:
+    drawn = [_scored(("AXIS", "ALLIES"), 4, 2), _scored(("AXIS", "ALLIES"), 2, 4)]
+    told = series_told(drawn)
+    assert told is not None and series_status(drawn).note == told.english()
+    assert [Translator(language)(told) for language in ("fr", "es")] == [
+        "la deuxième partie n'a pas été jouée camps inversés ; match nul",
+        "la segunda partida no se jugó con los bandos intercambiados; enfrentamiento empatado",
+    ]
+    assert series_told([_scored(("AXIS", "ALLIES"), 4, 2), _scored(("ALLIES", "AXIS"), 1, 4)]) is None
+
+
+def test_a_third_game_of_a_match_is_refused_in_french_by_the_match_rule() -> None:
+    games = [_scored(("AXIS", "ALLIES"), 4, 2), _scored(("ALLIES", "AXIS"), 1, 4)]
+    with pytest.raises(RuleError) as refused:
+        series_next(games, games[0].setup)
+    assert (refused.value.rule_id, refused.value.code) == ("M44-MT-1", "match_over")
+    assert Translator("fr")(refused.value.said) == "Un match se joue en 2 parties."
