@@ -158,12 +158,7 @@ def _secret_text(before: State, event: Memoire44Event, who: Arg, viewer: Viewer)
                 for g, names in given.items()
             ]
         )
-        return _(
-            "{player} hand out {cards} as commander-in-chief: {shares}.",
-            player=who,
-            cards=_gifts_source(before, event),
-            shares=shares,
-        )
+        return _handed_out(before, event, who, shares)
     if isinstance(event, CombatCardDrawn) and (
         viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == event.seat)
     ):
@@ -310,6 +305,11 @@ def _gifts_text(before: State, event: CardsGiven, after: State, who: Arg) -> Mes
             for g, n in counts.items()
         ]
     )
+    return _handed_out(before, event, who, shares)
+
+
+def _handed_out(before: State, event: CardsGiven, who: Arg, shares: Arg) -> Message:
+    """A commander-in-chief's cards handed out (M44-OV-3): where from, and each general's share."""
     return _(
         "{player} hand out {cards} as commander-in-chief: {shares}.",
         player=who,
