@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.i18n import Message
 from domain.memoire44.setup import seat_sides
+from domain.memoire44.words import _, listed
 from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
 
 MATCH_GAMES = 2
@@ -14,26 +16,46 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     """Totals of medals per club player over the match's games. Finished after two games; the winner is
     the higher total. Equal totals are a drawn match: both players are listed as winners (a gap reading,
     a club plays a third game if it wants a single winner)."""
-    totals: dict[str, int] = {}
-    notes: list[str] = []
-    for game in games[:MATCH_GAMES]:
-        for player in game.setup.players:
-            score = next((p.score for p in game.result.players if p.seat == player.seat), 0)
-            totals[player.player_id] = totals.get(player.player_id, 0) + score
-    if len(games) >= MATCH_GAMES:
-        first, second = games[0].setup, games[1].setup
-        if _sides(first) == _sides(second):
-            notes.append("the second game was not played with sides swapped")
-        if _scenario(first) != _scenario(second):
-            notes.append("the two games were not the same scenario")
+    totals = _totals(games)
     finished = len(games) >= MATCH_GAMES
     winners: tuple[str, ...] = ()
     if finished and totals:
         best = max(totals.values())
         winners = tuple(sorted(p for p, s in totals.items() if s == best))
-        if len(winners) > 1:
-            notes.append("drawn match")
-    return SeriesStatus(totals=totals, finished=finished, winners=winners, note="; ".join(notes))
+    told = series_told(games)
+    return SeriesStatus(
+        totals=totals, finished=finished, winners=winners, note=told.english() if told is not None else ""
+    )
+
+
+def _totals(games: Sequence[SeriesGame]) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for game in games[:MATCH_GAMES]:
+        for player in game.setup.players:
+            score = next((p.score for p in game.result.players if p.seat == player.seat), 0)
+            totals[player.player_id] = totals.get(player.player_id, 0) + score
+    return totals
+
+
+def series_told(games: Sequence[SeriesGame]) -> Message | None:
+    """The match's note as a message (the status's `note` is its English): a second game played without
+    swapping sides or on another scenario, a drawn match; None when there is nothing to note."""
+    notes: list[Message] = []
+    if len(games) >= MATCH_GAMES:
+        first, second = games[0].setup, games[1].setup
+        if _sides(first) == _sides(second):
+            notes.append(_("the second game was not played with sides swapped"))
+        if _scenario(first) != _scenario(second):
+            notes.append(_("the two games were not the same scenario"))
+        totals = _totals(games)
+        if totals and sum(1 for score in totals.values() if score == max(totals.values())) > 1:
+            notes.append(_("drawn match"))
+    if not notes:
+        return None
+    line = notes[0]
+    for note in notes[1:]:
+        line = _("{first}; {then}", first=line, then=note)
+    return line
 
 
 def _sides(setup: Setup) -> dict[str, str]:
@@ -52,11 +74,11 @@ def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
     if not games:
         return
     if len(games) >= MATCH_GAMES:
-        raise RuleError("M44-MT-1", "match_over", f"A match is {MATCH_GAMES} games.", games=len(games))
+        raise RuleError("M44-MT-1", "match_over", _("A match is {count} games.", count=MATCH_GAMES), games=len(games))
     first = games[0].setup
     if _scenario(setup) != _scenario(first):
         raise RuleError(
-            "M44-MT-1", "different_scenario", "The second game of a match is played on the first game's scenario."
+            "M44-MT-1", "different_scenario", _("The second game of a match is played on the first game's scenario.")
         )
     before, now = _sides(first), _sides(setup)
     kept = sorted(p.name for p in setup.players if before.get(p.player_id) == now.get(p.player_id))
@@ -64,6 +86,9 @@ def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:
         raise RuleError(
             "M44-MT-1",
             "sides_not_swapped",
-            f"The second game of a match swaps sides: {' and '.join(kept)} would command the same side again.",
+            _(
+                "The second game of a match swaps sides: {players} would command the same side again.",
+                players=listed(kept, sep=" and "),
+            ),
             sides=now,
         )

@@ -18,6 +18,7 @@ from domain.memoire44.overlord import MAX_GENERALS, Roles, parse_initiative_tabl
 from domain.memoire44.rules.air import initial_air
 from domain.memoire44.scenario import Scenario, unit_nation
 from domain.memoire44.state import Hand, State, Unit
+from domain.memoire44.words import _
 from domain.ruleset import TEAM_TABLE_ONLY, Player, ResourceError, RuleError, Setup
 
 T = TypeVar("T")
@@ -48,29 +49,29 @@ def options_of(setup: Setup) -> Options:
     try:
         return msgspec.convert(setup.options, Options)
     except msgspec.ValidationError as error:
-        raise RuleError("M44-6", "bad_options", f"Set-up options: {error}.") from None
+        raise RuleError("M44-6", "bad_options", _("Set-up options: {error}.", error=str(error))) from None
 
 
 def scenario_of(setup: Setup) -> tuple[str, Scenario]:
     """The scenario id and parsed scenario the set-up embeds (`Setup.resources["scenario"]`)."""
     ref = setup.resources.get("scenario")
     if ref is None:
-        raise RuleError("M44-6", "no_scenario", "A Mémoire 44 game is set up with a scenario.")
+        raise RuleError("M44-6", "no_scenario", _("A Mémoire 44 game is set up with a scenario."))
     try:
         return ref.resource_id, msgspec.convert(ref.content, Scenario)
     except msgspec.ValidationError as error:
-        raise RuleError("M44-6", "bad_scenario", f"The scenario cannot be read: {error}.") from None
+        raise RuleError("M44-6", "bad_scenario", _("The scenario cannot be read: {error}.", error=str(error))) from None
 
 
 def team_sides(setup: Setup) -> tuple[str, str]:
     """The side seat 0 and seat 1 command, or at a team table team 0 and team 1."""
-    _, scenario = scenario_of(setup)
+    scenario = scenario_of(setup)[1]
     sides = options_of(setup).sides or scenario.sides
     if sorted(sides) != sorted(scenario.sides):
         raise RuleError(
             "M44-6",
             "bad_sides",
-            f"The seats command {scenario.sides[0]} and {scenario.sides[1]}.",
+            _("The seats command {first} and {second}.", first=scenario.sides[0], second=scenario.sides[1]),
             sides=list(sides),
         )
     return sides
@@ -113,7 +114,7 @@ def initial(setup: Setup) -> State:
         raise RuleError(
             "M44-6",
             "two_players",
-            "Mémoire 44 is played by two players (seats 0 and 1), or by two teams of two to four (M44-OV-2).",
+            _("Mémoire 44 is played by two players (seats 0 and 1), or by two teams of two to four (M44-OV-2)."),
             seats=seats,
         )
     seat_camp, roles = _table(setup, scenario, players)
@@ -179,7 +180,7 @@ def _table(setup: Setup, scenario: Scenario, players: list[Player]) -> tuple[tup
             raise RuleError(
                 "M44-OV-9",
                 "marines_two_players",
-                "The US Marines rule is recorded at Overlord team tables only (the rules summary gives no other).",
+                _("The US Marines rule is recorded at Overlord team tables only (the rules summary gives no other)."),
             )
         return team_camp, None
     roles = team_roles([p.team for p in players], options_of(setup).roles, team_camp)
@@ -188,8 +189,10 @@ def _table(setup: Setup, scenario: Scenario, players: list[Player]) -> tuple[tup
         raise RuleError(
             "M44-DD-6",
             "dday_teams",
-            "The D-Day reinforcements are recorded at two-player tables only: the rules summary counts the "
-            "cards one player holds, which an Overlord team table splits between commander and generals.",
+            _(
+                "The D-Day reinforcements are recorded at two-player tables only: the rules summary counts the "
+                "cards one player holds, which an Overlord team table splits between commander and generals."
+            ),
         )
     return tuple(team_camp[p.team or 0] for p in players), roles
 
@@ -209,7 +212,7 @@ def _with_teams(state: State, setup: Setup, roles: Roles | None, seats: int) -> 
         state,
         commanders=roles.commanders,
         commands=roles.commands,
-        given=tuple(Hand() for _ in range(seats)),
+        given=tuple(Hand() for _seat in range(seats)),
         initiative_table=initiative_table,
         teams=True,
     )
@@ -223,7 +226,7 @@ def _with_combat_cards(state: State, setup: Setup, roles: Roles | None, seats: l
     deal = tuple(
         DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
     )
-    return replace(state, combat_deck=deck, combat_hands=tuple(Hand() for _ in seats), combat_due=deal)
+    return replace(state, combat_deck=deck, combat_hands=tuple(Hand() for _seat in seats), combat_due=deal)
 
 
 def _with_dday(state: State, setup: Setup, scenario: Scenario) -> State:

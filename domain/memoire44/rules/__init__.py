@@ -23,6 +23,7 @@ from domain.memoire44.rules.base import EXPANSIONS
 from domain.memoire44.rules.common import camp_of_seat
 from domain.memoire44.rules.expansion import Evolver, Validator
 from domain.memoire44.state import State
+from domain.memoire44.words import _
 from domain.ruleset import RuleError
 
 _VALIDATORS: dict[type[Memoire44Event], Validator] = {
@@ -38,10 +39,10 @@ _EVOLVERS: dict[type[Memoire44Event], Evolver] = {
 def validate(state: State, event: Memoire44Event) -> None:
     """Raise RuleError if `event` cannot happen at `state`."""
     if state.over:
-        raise RuleError("M44-6", "game_over", "The game is over.")
+        raise RuleError("M44-6", "game_over", _("The game is over."))
     check = _VALIDATORS.get(type(event))
     if check is None:
-        raise RuleError("M44-6", "unknown_event", f"{type(event).__name__} is not a Mémoire 44 event.")
+        raise RuleError("M44-6", "unknown_event", _("{event} is not a Mémoire 44 event.", event=type(event).__name__))
     seat = event.seat
     camp = camp_of_seat(state, seat) if seat is not None else None
     if (
@@ -49,7 +50,9 @@ def validate(state: State, event: Memoire44Event) -> None:
         and state.pending.kind == "retreat"
         and not isinstance(event, (Retreated, MedalAwarded, GameEnded, *base.during_retreat(state)))
     ):
-        raise RuleError("M44-3", "retreat_pending", f"The unit at {hex_name(state.pending.hex)} must retreat first.")
+        raise RuleError(
+            "M44-3", "retreat_pending", _("The unit at {hex} must retreat first.", hex=hex_name(state.pending.hex))
+        )
     check(state, event, camp)
 
 

@@ -6,17 +6,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from domain.i18n import Message
 from domain.memoire44.battlefield import full_day
 from domain.memoire44.catalogue import CARDS, DECK_SIZE
 from domain.memoire44.events import CardCommitted
 from domain.memoire44.state import Hand, State, Unit
+from domain.memoire44.words import _
+from domain.memoire44.words import card as card_name
 from domain.ruleset import RuleError
 
 CARD_BATTLES = frozenset({"air_power", "barrage"})  # the cards that battle themselves, with no unit
 SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "section"}
 
 
-def refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
+def refuse(rule: str, code: str, message: str | Message, **details: Any) -> RuleError:
     return RuleError(rule, code, message, **details)
 
 
@@ -28,7 +31,7 @@ def alive(state: State, camp: int) -> Iterable[Unit]:
 def camp_of_seat(state: State, seat: int) -> int:
     """The camp of a reporting seat; RuleError for a seat not at the table."""
     if not 0 <= seat < len(state.seat_camp):
-        raise RuleError("M44-6", "unknown_seat", f"Seat {seat} is not at this table.", seat=seat)
+        raise RuleError("M44-6", "unknown_seat", _("Seat {seat} is not at this table.", seat=str(seat)), seat=seat)
     return state.seat_camp[seat]
 
 
@@ -59,11 +62,13 @@ def visibility_roll_due(state: State, camp: int) -> bool:
 def check_unplaced(state: State, card: str) -> None:
     """A card whose place the record did not know: it must exist and have a copy unplaced (G-2)."""
     if card not in CARDS:
-        raise refuse("M44-5", "unknown_card", f"There is no command card {card!r}.", card=card)
+        raise refuse("M44-5", "unknown_card", _("There is no command card {card}.", card=repr(card)), card=card)
     if known_copies(state, card) >= CARDS[card].count:
-        spec = CARDS[card]
         raise refuse(
-            "G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}, all already placed.", card=card
+            "G-2",
+            "too_many_copies",
+            _("The deck holds {count} {card}, all already placed.", count=CARDS[card].count, card=card_name(card)),
+            card=card,
         )
 
 
@@ -72,7 +77,7 @@ def check_hand(state: State, camp: int, card: str) -> None:
     if card in hand.known:
         return
     if card in CARDS and hand.unknown == 0:
-        raise refuse("M44-5", "card_not_in_hand", f"{CARDS[card].name} is not in that hand.", card=card)
+        raise refuse("M44-5", "card_not_in_hand", _("{card} is not in that hand.", card=card_name(card)), card=card)
     check_unplaced(state, card)
 
 
@@ -81,7 +86,7 @@ def check_nothing_to_take(state: State) -> None:
         raise refuse(
             "M44-IT-1",
             "card_to_take",
-            "An Italian unit was lost: the enemy takes a card from the Italian hand first.",
+            _("An Italian unit was lost: the enemy takes a card from the Italian hand first."),
             cards=state.cards_to_take,
         )
 
@@ -94,12 +99,12 @@ def check_commit_card(state: State, event: CardCommitted, camp: int) -> None:
     """The card placed under the commissar token: from the hand, never Ambush (M44-RU-1), named when the
     record knows every card of the hand (G-2)."""
     if event.card == "ambush":
-        raise refuse("M44-RU-1", "ambush_kept", "Ambush answers an enemy assault from the hand; it is not placed.")
+        raise refuse("M44-RU-1", "ambush_kept", _("Ambush answers an enemy assault from the hand; it is not placed."))
     if event.card is not None:
         check_hand(state, camp, event.card)
     elif state.hands[camp].unknown == 0:
         raise refuse(
             "G-2",
             "name_the_card",
-            "Every card of that hand is known to the record: name the one placed under the token.",
+            _("Every card of that hand is known to the record: name the one placed under the token."),
         )
