@@ -236,11 +236,12 @@ def _keys(node: Any) -> int:
     return count
 
 
-def check_strict(decoded: Any, kind: Any) -> None:
-    """A decoded body as `kind` declares it, with no coercion: litestar converts leniently (`"1"` for an
-    integer, a number of seconds for a date-time), which a client must not rely on."""
+def check_strict(body: bytes, kind: Any) -> None:
+    """A JSON body as `kind` declares it, with no coercion: litestar converts leniently (`"1"` for an
+    integer, a number of seconds for a date-time), which a client must not rely on. Read from the JSON
+    itself, where an object's keys are strings: `{"1": 5}` is a map keyed by integers, as JSON writes one."""
     try:
-        msgspec.convert(decoded, kind, strict=True)
+        msgspec.json.decode(body, type=kind, strict=True)
     except msgspec.ValidationError as error:
         message, _, where = str(error).partition(" - at `$")
         raise _bad(where.rstrip("`").lstrip(".") or "body", message) from None
@@ -293,6 +294,6 @@ class BoundedRequest(Request[Any, Any, Any]):
                 checked = check_text(self.app.state.limits, decoded)
                 check_unique_keys(body, checked)
                 if (data := self.route_handler.parsed_data_field) is not None:
-                    check_strict(checked, data.annotation)
+                    check_strict(body or b"null", data.annotation)
                 self._json = self._connection_state.json = checked
         return self._json
