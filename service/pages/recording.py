@@ -41,7 +41,7 @@ from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.usecases.replays import Replays
-from service.usecases.types import GameRecord, Recorder, VersionConflict
+from service.usecases.types import GameRecord, VersionConflict
 
 LOOK_AHEAD_TABLES = 24
 """States described ahead of the current one (breadth first): enough for a turn or two of taps while
@@ -278,10 +278,6 @@ def problem_words(request: Request[Any, Any, Any], error: Exception) -> dict[str
     raise error
 
 
-def _recorder(principal: Principal, club_id: str) -> Recorder:
-    return Recorder(club_id=club_id, key_id=principal.key_id)
-
-
 def _form_page(
     records: GameRecords, principal: Principal, club_id: str, ruleset: Ruleset | None, **extra: Any
 ) -> dict[str, Any]:
@@ -337,9 +333,7 @@ class RecordPages(Controller):
         form = {k: str(v) for k, v in (await request.form()).items()}
         ruleset = context.records.rulesets.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
         try:
-            record, _ = context.records.create_game(
-                club_id, new_game_of(ruleset, form), _recorder(context.principal, club_id)
-            )
+            record, _ = context.records.create_game(club_id, new_game_of(ruleset, form), context.recorder)
         except Exception as error:  # shown as the API's problem details, in words (unknown errors re-raise)
             page = _form_page(context.records, context.principal, club_id, ruleset, form=form)
             page["problem"] = problem_words(request, error)
@@ -447,7 +441,7 @@ class RecordApi(Controller):
             game_id,
             data.events,
             data.expected_version,
-            _recorder(context.principal, club_id),
+            context.recorder,
             idempotency_key,
         )
         record = context.records.game(club_id, game_id)
