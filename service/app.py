@@ -35,8 +35,6 @@ from service.http.competitions import HANDLERS as COMPETITION_HANDLERS
 from service.http.dependencies import (
     provide_context,
     provide_principal,
-    provide_recorder,
-    provide_records,
     provide_rulesets,
 )
 from service.http.errors import exception_handlers, problem
@@ -286,9 +284,7 @@ def create_app(
         dependencies={
             # Cheap enough for the event loop: keys are remembered (a miss is one indexed lookup).
             "principal": Provide(provide_principal, sync_to_thread=False),
-            "records": Provide(provide_records),
             "rulesets": Provide(provide_rulesets, sync_to_thread=False),
-            "recorder": Provide(provide_recorder, sync_to_thread=False),
             "context": Provide(provide_context),
             "words": Provide(provide_words, sync_to_thread=False),
         },

@@ -12,12 +12,12 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
+from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, KEYS, OPERATOR, PUBLIC
 from service.http.language import club_languages
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN
 from service.logs import get_logger
 from service.usecases.clubs import Clubs
-from service.usecases.games import GameRecords
 from service.usecases.types import Club
 
 
@@ -111,13 +111,15 @@ class ClubController(Controller):
         kind: FromPath[str],
         resource_id: FromPath[str],
         request: Request[Any, Any, Any],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> ResourceOut:
         # Read as bytes ourselves: a JSON scenario must not be parsed as a request body. One import at a
         # time in a process (`app.state.imports`), body included, bounds what the parsers hold at once.
         async with request.app.state.imports:
             data = await request.body()
-            stored = await anyio.to_thread.run_sync(records.import_resource, club_id, ruleset, kind, resource_id, data)
+            stored = await anyio.to_thread.run_sync(
+                context.records.import_resource, club_id, ruleset, kind, resource_id, data
+            )
         get_logger(club_id=club_id).info(
             "resource.imported", ruleset=ruleset, kind=kind, resource_id=resource_id, version=stored.version
         )

@@ -15,11 +15,12 @@ from litestar.params import Body, FromPath, JSONBody, QueryParameter
 
 from projections.campaigns import Campaign, CampaignStatus
 from projections.standings import League, Removal, Scoring, Standings
+from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, PUBLIC
 from service.limits import ID_PATTERN
 from service.usecases.collections import ClubCollections
-from service.usecases.games import GameRecords, NotFound
-from service.usecases.types import CollectionKind, Recorder
+from service.usecases.games import NotFound
+from service.usecases.types import CollectionKind
 
 _ID = ID_PATTERN
 
@@ -75,15 +76,15 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[LeagueIn],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> LeagueOut:
-        league = ClubCollections.of(records).create(club_id, League(**msgspec.structs.asdict(data)))
+        league = ClubCollections.of(context.records).create(club_id, League(**msgspec.structs.asdict(data)))
         assert isinstance(league, League)
         return LeagueOut(league=league, game_ids=())
 
     @get("/", sync_to_thread=True, summary="The club's leagues", opt=PUBLIC)
-    def list_leagues(self, club_id: FromPath[str], records: NamedDependency[GameRecords]) -> list[LeagueOut]:
-        listed = ClubCollections.of(records).leagues(club_id)
+    def list_leagues(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> list[LeagueOut]:
+        listed = ClubCollections.of(context.records).leagues(club_id)
         return [LeagueOut(league=league, game_ids=game_ids) for league, game_ids in listed]
 
     @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games", opt=PUBLIC)
@@ -91,9 +92,9 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> LeagueOut:
-        league, game_ids = ClubCollections.of(records).league(club_id, league_id)
+        league, game_ids = ClubCollections.of(context.records).league(club_id, league_id)
         return LeagueOut(league=league, game_ids=game_ids)
 
     @post("/{league_id:str}/games", sync_to_thread=True, summary="Assign a finished game to the league")
@@ -102,9 +103,9 @@ class LeagueController(Controller):
         club_id: FromPath[str],
         league_id: FromPath[str],
         data: GameRefIn,
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> LeagueOut:
-        collections = ClubCollections.of(records)
+        collections = ClubCollections.of(context.records)
         game_ids = collections.assign("league", club_id, league_id, data.game_id)
         return LeagueOut(league=collections.league(club_id, league_id)[0], game_ids=game_ids)
 
@@ -118,13 +119,13 @@ class LeagueController(Controller):
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         as_of: Annotated[
             date | None, QueryParameter(description="count games finished on or before this date (default: all)")
         ] = None,
     ) -> Standings:
         """Rows ranked by the league's chain, why each row is above the next, and how every game counted."""
-        return ClubCollections.of(records).standings(club_id, league_id, as_of)
+        return ClubCollections.of(context.records).standings(club_id, league_id, as_of)
 
 
 class CampaignController(Controller):
@@ -137,15 +138,15 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[CampaignIn],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> CampaignOut:
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
-        ClubCollections.of(records).create(club_id, campaign)
+        ClubCollections.of(context.records).create(club_id, campaign)
         return CampaignOut(campaign=campaign, game_ids=())
 
     @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
-    def list_campaigns(self, club_id: FromPath[str], records: NamedDependency[GameRecords]) -> list[CampaignOut]:
-        listed = ClubCollections.of(records).campaigns(club_id)
+    def list_campaigns(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> list[CampaignOut]:
+        listed = ClubCollections.of(context.records).campaigns(club_id)
         return [CampaignOut(campaign=campaign, game_ids=game_ids) for campaign, game_ids in listed]
 
     @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games", opt=PUBLIC)
@@ -153,9 +154,9 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> CampaignOut:
-        campaign, game_ids = ClubCollections.of(records).campaign(club_id, campaign_id)
+        campaign, game_ids = ClubCollections.of(context.records).campaign(club_id, campaign_id)
         return CampaignOut(campaign=campaign, game_ids=game_ids)
 
     @post("/{campaign_id:str}/games", sync_to_thread=True, summary="Add the next game of the campaign")
@@ -164,9 +165,9 @@ class CampaignController(Controller):
         club_id: FromPath[str],
         campaign_id: FromPath[str],
         data: GameRefIn,
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> CampaignOut:
-        collections = ClubCollections.of(records)
+        collections = ClubCollections.of(context.records)
         game_ids = collections.assign("campaign", club_id, campaign_id, data.game_id)
         return CampaignOut(campaign=collections.campaign(club_id, campaign_id)[0], game_ids=game_ids)
 
@@ -180,9 +181,9 @@ class CampaignController(Controller):
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> CampaignStatus:
-        return ClubCollections.of(records).status(club_id, campaign_id)[3]
+        return ClubCollections.of(context.records).status(club_id, campaign_id)[3]
 
 
 class RemovalIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -221,14 +222,13 @@ class RemovalController(Controller):
         game_id: FromPath[str],
         change: FromPath[str],
         data: JSONBody[RemovalIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> RemovalsOut:
         action = _ACTIONS.get(change)
         if action is None:
             raise NotFound("change (removal or restoration)", change)
-        removals, counted = ClubCollections.of(records).change(
-            recorder, _kind(request), collection_id, game_id, action, data.reason
+        removals, counted = ClubCollections.of(context.records).change(
+            context.recorder, _kind(request), collection_id, game_id, action, data.reason
         )
         return RemovalsOut(removals=removals, counted_game_ids=counted)
 

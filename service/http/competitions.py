@@ -14,11 +14,11 @@ from litestar.params import Body, FromPath, JSONBody, QueryParameter
 from projections.ratings import RatingPoint
 from projections.standings import Scoring, Standings
 from projections.tournaments import EVENT_DECODER, System, Tournament, TournamentCreated, TournamentEvent
+from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, PUBLIC
 from service.usecases.games import GameRecords
 from service.usecases.ratings import ClubRatings
 from service.usecases.tournaments import Read, Tournaments
-from service.usecases.types import Recorder
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 
@@ -92,17 +92,16 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[TournamentIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
         del club_id  # the recorder's
-        return _out(Tournaments.of(records).create(recorder, **msgspec.structs.asdict(data)))
+        return _out(Tournaments.of(context.records).create(context.recorder, **msgspec.structs.asdict(data)))
 
     @get("/", sync_to_thread=True, summary="The club's tournaments", opt=PUBLIC)
     def list_tournaments(
-        self, club_id: FromPath[str], records: NamedDependency[GameRecords]
+        self, club_id: FromPath[str], context: NamedDependency[RequestContext]
     ) -> list[TournamentCreated]:
-        return Tournaments.of(records).listed(club_id)
+        return Tournaments.of(context.records).listed(club_id)
 
     @get(
         "/{tournament_id:str}", sync_to_thread=True, summary="A tournament: entrants, rounds, tables, games", opt=PUBLIC
@@ -111,18 +110,18 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
-        return _out(Tournaments.of(records).load(club_id, tournament_id))
+        return _out(Tournaments.of(context.records).load(club_id, tournament_id))
 
     @get("/{tournament_id:str}/events", sync_to_thread=True, summary="The tournament's events, who recorded each")
     def events(
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentEventsOut:
-        stored = Tournaments.of(records).events(club_id, tournament_id)
+        stored = Tournaments.of(context.records).events(club_id, tournament_id)
         return TournamentEventsOut(
             tournament_id=tournament_id,
             events=[
@@ -143,11 +142,10 @@ class TournamentController(Controller):
         club_id: FromPath[str],
         tournament_id: FromPath[str],
         data: JSONBody[EntryIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
         del club_id  # the recorder's
-        return _out(Tournaments.of(records).enter(recorder, tournament_id, data.player_id))
+        return _out(Tournaments.of(context.records).enter(context.recorder, tournament_id, data.player_id))
 
     @post(
         "/{tournament_id:str}/players/{player_id:str}/withdrawal",
@@ -160,23 +158,21 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         player_id: FromPath[str],
         data: JSONBody[ReasonIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
         del club_id  # the recorder's
-        return _out(Tournaments.of(records).withdraw(recorder, tournament_id, player_id, data.reason))
+        return _out(Tournaments.of(context.records).withdraw(context.recorder, tournament_id, player_id, data.reason))
 
     @post("/{tournament_id:str}/rounds", sync_to_thread=True, summary="Pair the next round from the standings")
     def pair_next(
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
         """Refused (422 `round_not_finished`) while a table of the latest round has no finished game."""
         del club_id  # the recorder's
-        return _out(Tournaments.of(records).pair_next(recorder, tournament_id))
+        return _out(Tournaments.of(context.records).pair_next(context.recorder, tournament_id))
 
     @post(
         "/{tournament_id:str}/rounds/{number:int}/repairing",
@@ -189,12 +185,11 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         number: FromPath[int],
         data: JSONBody[ReasonIn],
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
         """Its games are detached; the round is paired from the standings as they are now."""
         del club_id  # the recorder's
-        return _out(Tournaments.of(records).pair_again(recorder, tournament_id, number, data.reason))
+        return _out(Tournaments.of(context.records).pair_again(context.recorder, tournament_id, number, data.reason))
 
     @post(
         "/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/game",
@@ -208,13 +203,14 @@ class TournamentController(Controller):
         number: FromPath[int],
         table: FromPath[int],
         data: GameRefIn,
-        recorder: NamedDependency[Recorder],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> TournamentOut:
         """The game is of the tournament's ruleset and played by the table's players; in a two-sided
         game, in the seats the pairing gave (422 `wrong_seats` otherwise)."""
         del club_id  # the recorder's
-        return _out(Tournaments.of(records).attach(recorder, tournament_id, number, table, data.game_id))
+        return _out(
+            Tournaments.of(context.records).attach(context.recorder, tournament_id, number, table, data.game_id)
+        )
 
     @get(
         "/{tournament_id:str}/standings",
@@ -226,10 +222,10 @@ class TournamentController(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         round: Annotated[int | None, QueryParameter(ge=0, description="after this round (default: the latest)")] = None,
     ) -> Standings:
-        tournaments = Tournaments.of(records)
+        tournaments = Tournaments.of(context.records)
         state, _ = tournaments.load(club_id, tournament_id)
         return tournaments.standings(club_id, state, round)
 
@@ -272,12 +268,12 @@ class RatingsController(Controller):
         self,
         club_id: FromPath[str],
         ruleset: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> RatingsOut:
         """OpenSkill (Plackett–Luce) ratings from every finished game of the club, kept by the projector
         and derived again when a correction changes a rated game."""
-        records.rulesets.get(ruleset)
-        return RatingsOut(ruleset=ruleset, players=self._rows(records, club_id, ruleset))
+        context.records.rulesets.get(ruleset)
+        return RatingsOut(ruleset=ruleset, players=self._rows(context.records, club_id, ruleset))
 
     @get(
         "/{ruleset:str}/{player_id:str}",
@@ -290,12 +286,12 @@ class RatingsController(Controller):
         club_id: FromPath[str],
         ruleset: FromPath[str],
         player_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> RatingHistoryOut:
-        records.rulesets.get(ruleset)
-        ratings = ClubRatings.of(records)
+        context.records.rulesets.get(ruleset)
+        ratings = ClubRatings.of(context.records)
         name = ratings.player_name(club_id, player_id)
-        current = next((r for r in self._rows(records, club_id, ruleset) if r.player_id == player_id), None)
+        current = next((r for r in self._rows(context.records, club_id, ruleset) if r.player_id == player_id), None)
         return RatingHistoryOut(
             ruleset=ruleset,
             player_id=player_id,

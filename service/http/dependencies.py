@@ -9,9 +9,8 @@ from typing import Annotated, Any
 
 from litestar import Request
 from litestar.datastructures import State
-from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
-from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.params import HeaderParameter, QueryParameter
 
 from domain.registry import Rulesets
 from domain.ruleset import Viewer
@@ -20,7 +19,9 @@ from service.http.guards import (
     check,
     unauthorized,
 )
+from service.http.language import ReadersWords
 from service.http.positions import BadToken, PositionTokens
+from service.i18n import Translator
 from service.logs import bind
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords
@@ -62,12 +63,15 @@ PositionQuery = Annotated[str | None, QueryParameter(max_length=100, description
 
 @dataclass(frozen=True, slots=True)
 class RequestContext:
-    """What a handler that records needs of its request, resolved by one dependency (`context`): the
-    caller, the records it reads and writes, and who records in the club's name."""
+    """What a handler that reads or records needs of its request, resolved by one dependency (`context`):
+    the caller, the records it reads and writes, who records in the club's name, the reader's words."""
 
     principal: Principal
     records: GameRecords
     club_id: str
+    # The reader's words here too, so a handler that tells something takes no second dependency beside
+    # this one (the two would share a level); the language is chosen only when it first tells something.
+    words: Translator
 
     @property
     def recorder(self) -> Recorder:
@@ -84,26 +88,11 @@ async def provide_context(
 ) -> RequestContext:
     """The caller, then its records (`provide_principal`, `records_for`), in one dependency: litestar
     resolves the dependencies of one level concurrently in a task group, and every level costs CPU per
-    request (bench/README.md), so a handler that needs both takes this alone."""
+    request (bench/README.md), so every handler that needs the records takes this alone."""
     principal = provide_principal(request, state)
     records = await records_for(request, state, tablelog_position, position)
-    return RequestContext(principal=principal, records=records, club_id=request.path_params.get("club_id", ""))
-
-
-async def provide_records(
-    request: Request[Any, Any, Any],
-    state: State,
-    principal: NamedDependency[Principal],
-    tablelog_position: PositionHeader = None,
-    position: PositionQuery = None,
-) -> GameRecords:
-    """`records_for`, for the handlers that take `principal` and `records` apart (not yet `context`).
-
-    Taking the principal orders the two dependencies: litestar resolves independent dependencies
-    concurrently in a task group, which cost more than the rest of the dependency work per request
-    (bench/: `python -m bench.profile http`)."""
-    del principal
-    return await records_for(request, state, tablelog_position, position)
+    club_id = request.path_params.get("club_id", "")
+    return RequestContext(principal=principal, records=records, club_id=club_id, words=ReadersWords(request))
 
 
 async def records_for(
@@ -139,19 +128,6 @@ def opened_token(tokens: PositionTokens, club_id: str, token: str, source: str) 
             "versions answered are no longer taken).",
             extra=[{"key": field, "message": "not a read-your-writes token of this club", "source": source}],
         ) from None
-
-
-def provide_recorder(
-    principal: NamedDependency[Principal], records: NamedDependency[GameRecords], club_id: FromPath[str]
-) -> Recorder:
-    """Who records in a club's name (`RequestContext.recorder`), for the handlers that take `records` and
-    `recorder` apart (not yet `context`).
-
-    Taking the records orders it after them, as they are after the principal: litestar resolves the
-    dependencies of one level concurrently in a task group, which cost a third of an append's CPU in
-    process (bench/README.md)."""
-    del records
-    return Recorder(club_id=club_id, key_id=principal.key_id)
 
 
 def viewer_of(view: str, seat: int | None) -> Viewer:

@@ -19,7 +19,7 @@ from service.http.guards import GUARDS, PUBLIC
 from service.http.wire import AppendIn, AppendOut
 from service.limits import MAX_INT, check_moment
 from service.logs import bind, get_logger
-from service.usecases.games import GameRecords, NewGame
+from service.usecases.games import NewGame
 from service.usecases.spectators import records_horizon
 from service.usecases.types import GameFilter, GameRecord, StoredEvent
 
@@ -158,9 +158,9 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> GameOut:
-        return _game_out(await records.game_async(club_id, game_id))
+        return _game_out(await context.records.game_async(club_id, game_id))
 
     @post(
         "/{game_id:str}/events",
@@ -195,11 +195,11 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         after: Annotated[int, QueryParameter(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
     ) -> EventsOut:
-        events = records.events(club_id, game_id, after, limit)
+        events = context.records.events(club_id, game_id, after, limit)
         return EventsOut(
             game_id=game_id,
             events=[_event_out(e) for e in events],
@@ -240,14 +240,14 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> ResultOut:
         """Scores as the view asked may know them (G-2): until the game is over, a card the viewer has
         not seen counts for nothing (a face-down convoy, captured cards lying face down)."""
         viewer = viewer_of(view, seat)
-        version, result = await records.result_async(club_id, game_id, viewer)
+        version, result = await context.records.result_async(club_id, game_id, viewer)
         return ResultOut(game_id=game_id, version=version, result=result)
 
     @get("/{game_id:str}/legal", summary="The events a seat may report now")
@@ -256,9 +256,9 @@ class GameController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         seat: Annotated[int, QueryParameter(ge=0, le=MAX_INT)],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> LegalOut:
-        version, events = await records.legal_events_async(club_id, game_id, seat)
+        version, events = await context.records.legal_events_async(club_id, game_id, seat)
         return LegalOut(
             game_id=game_id,
             version=version,

@@ -18,6 +18,7 @@ from litestar.di import NamedDependency
 from litestar.exceptions import PermissionDeniedException
 from litestar.params import FromPath, FromQuery, JSONBody
 
+from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, KEYS
 from service.limits import check_moment
 from service.usecases.access import Principal
@@ -149,10 +150,9 @@ class KeyController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[KeyIn],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> KeyCreated:
-        return create_key(records, principal, club_id, data)
+        return create_key(context.records, context.principal, club_id, data)
 
     @get("/", sync_to_thread=True, opt=KEYS, summary="The club's keys (never their tokens)")
     def list_keys(self, club_id: FromPath[str], state: State) -> list[KeyOut]:
@@ -164,9 +164,9 @@ class KeyController(Controller):
         club_id: FromPath[str],
         key_id: FromPath[str],
         data: JSONBody[KeyRename],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> KeyOut:
-        return key_out(Keys.of(records).rename_key(club_id, key_id, data.name))
+        return key_out(Keys.of(context.records).rename_key(club_id, key_id, data.name))
 
     @post(
         "/{key_id:str}/revoke",
@@ -176,9 +176,9 @@ class KeyController(Controller):
         summary="Revoke a key: refused from its next request on every worker; its sessions and live streams end",
     )
     def revoke_key(
-        self, club_id: FromPath[str], key_id: FromPath[str], records: NamedDependency[GameRecords], state: State
+        self, club_id: FromPath[str], key_id: FromPath[str], context: NamedDependency[RequestContext], state: State
     ) -> KeyOut:
-        revoked = Keys.of(records).revoke_key(club_id, key_id)
+        revoked = Keys.of(context.records).revoke_key(club_id, key_id)
         state.authenticator.settle()
         return key_out(revoked)
 
@@ -193,10 +193,9 @@ class ShareController(Controller):
         self,
         club_id: FromPath[str],
         data: JSONBody[ShareIn],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> ShareCreated:
-        return create_share(records, principal, club_id, data)
+        return create_share(context.records, context.principal, club_id, data)
 
     @get("/", sync_to_thread=True, summary="The club's share links (never their tokens), or one key's")
     def list_shares(
@@ -206,17 +205,17 @@ class ShareController(Controller):
 
     @post("/revoke", sync_to_thread=True, status_code=200, summary="Revoke every share link one key made")
     def revoke_shares(
-        self, club_id: FromPath[str], made_by: FromQuery[str], records: NamedDependency[GameRecords], state: State
+        self, club_id: FromPath[str], made_by: FromQuery[str], context: NamedDependency[RequestContext], state: State
     ) -> list[ShareOut]:
-        revoked = Keys.of(records).revoke_shares_made_by(club_id, made_by)
+        revoked = Keys.of(context.records).revoke_shares_made_by(club_id, made_by)
         state.authenticator.settle()
         return [share_out(s) for s in revoked]
 
     @post("/{share_id:str}/revoke", sync_to_thread=True, status_code=200, summary="Revoke a share link")
     def revoke_share(
-        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
+        self, club_id: FromPath[str], share_id: FromPath[str], context: NamedDependency[RequestContext], state: State
     ) -> ShareOut:
-        revoked = Keys.of(records).revoke_share(club_id, share_id)
+        revoked = Keys.of(context.records).revoke_share(club_id, share_id)
         state.authenticator.settle()
         return share_out(revoked)
 

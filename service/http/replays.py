@@ -18,14 +18,11 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Path
 from litestar.response import ServerSentEvent
 
 from projections.replay import Replay, StepView
-from service.http.dependencies import viewer_of
+from service.http.dependencies import RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.http.live import LiveGame
 from service.http.ratelimit import LIVE_STREAM
-from service.i18n import Translator
 from service.limits import MAX_INT
-from service.usecases.access import Principal
-from service.usecases.games import GameRecords
 from service.usecases.replays import GameChangesOut, Replays
 from service.usecases.spectators import Spectators
 from service.usecases.types import SpectatorDelay
@@ -48,9 +45,7 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> Replay:
@@ -58,7 +53,9 @@ class ReplayController(Controller):
         correction that voided them) and the first step of every chapter, to jump by. The narration is
         told for the view asked (G-2): the public's never names a card the public has not seen, a seat's
         names its own draws, the full record's tells everything."""
-        return Replays.of(records).replay(principal, club_id, game_id, viewer_of(view, seat), words=words)
+        return Replays.of(context.records).replay(
+            context.principal, club_id, game_id, viewer_of(view, seat), words=context.words
+        )
 
     @get(
         "/replay/{step:int}",
@@ -71,13 +68,12 @@ class ReplayController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         step: Annotated[int, PathParameter(ge=0, le=MAX_INT)],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> StepView:
         """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded."""
-        return Replays.of(records).step(principal, club_id, game_id, step, viewer_of(view, seat))
+        return Replays.of(context.records).step(context.principal, club_id, game_id, step, viewer_of(view, seat))
 
     @get(
         "/changes",
@@ -89,7 +85,7 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         correction: Annotated[
             int | None,
             QueryParameter(
@@ -97,7 +93,7 @@ class ReplayController(Controller):
             ),
         ] = None,
     ) -> GameChangesOut:
-        return Replays.of(records).changes(club_id, game_id, correction)
+        return Replays.of(context.records).changes(club_id, game_id, correction)
 
     @put("/spectator-delay", sync_to_thread=True, summary="Set how far behind the record spectators see the game")
     def set_delay(
@@ -105,11 +101,11 @@ class ReplayController(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         data: JSONBody[DelayIn],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         state: State,
     ) -> SpectatorDelay:
-        stream = records.stream(club_id, game_id)
-        delay = Spectators.of(records).set_delay(stream, data.events, data.seconds)
+        stream = context.records.stream(club_id, game_id)
+        delay = Spectators.of(context.records).set_delay(stream, data.events, data.seconds)
         # This process's streams look again now (others hear it from the database).
         state.hub.appended(stream, None)
         return delay
@@ -121,9 +117,9 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> SpectatorDelay:
-        return Spectators.of(records).delay(records.stream(club_id, game_id))
+        return Spectators.of(context.records).delay(context.records.stream(club_id, game_id))
 
     @get(
         "/live",
@@ -135,10 +131,8 @@ class ReplayController(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         state: State,
-        words: NamedDependency[Translator],
         last_event_id: Annotated[
             int | None, HeaderParameter(name="Last-Event-ID", required=False, ge=0, le=MAX_INT)
         ] = None,
@@ -150,14 +144,16 @@ class ReplayController(Controller):
         (narration, seat, chapters) and the public state after it. Reconnect with `Last-Event-ID` to
         resume without loss or duplicates. With a spectator delay, steps are held back until they are
         that many events or seconds old."""
-        replays = Replays.of(records)
+        replays = Replays.of(context.records)
         record, ruleset = replays.game(club_id, game_id)
         resume = max(0, last_event_id if last_event_id is not None else (after or 0))
-        live = LiveGame(state.live, replays, ruleset, record.stream_id, resume, words.language)
+        live = LiveGame(state.live, replays, ruleset, record.stream_id, resume, context.words.language)
         settings = state.settings
         return ServerSentEvent(
             live.messages(
-                settings.live_poll_seconds, settings.live_keepalive_seconds, state.authenticator.watch(principal)
+                settings.live_poll_seconds,
+                settings.live_keepalive_seconds,
+                state.authenticator.watch(context.principal),
             )
         )
 

@@ -30,6 +30,7 @@ from litestar.types import Receive, Scope, Send
 
 from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
+from service.http.dependencies import RequestContext
 from service.http.guards import club_exists
 from service.http.live import LiveGame
 from service.http.ratelimit import LIVE_STREAM, SESSION_COOKIE
@@ -271,23 +272,21 @@ class ClubPages(Controller):
     include_in_schema = False
 
     @get("/", sync_to_thread=True)
-    def home(
-        self, club_id: FromPath[str], principal: NamedDependency[Principal], records: NamedDependency[GameRecords]
-    ) -> Template:
-        return _page("club.html", principal, _links(club_id), **reads.club_home(records, club_id))
+    def home(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> Template:
+        return _page("club.html", context.principal, _links(club_id), **reads.club_home(context.records, club_id))
 
     @get("/games/{game_id:str}", sync_to_thread=True)
     def game(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, None, "public", None, words=words)
-        return _page("game.html", principal, _links(club_id), **context)
+        page = reads.game_step(
+            context.records, context.principal, club_id, game_id, None, "public", None, words=context.words
+        )
+        return _page("game.html", context.principal, _links(club_id), **page)
 
     @get("/games/{game_id:str}/replay", sync_to_thread=False)
     def jump(
@@ -308,73 +307,80 @@ class ClubPages(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         step: FromPath[int],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         state: State,
         view: FromQuery[View] = "public",
         seat: FromQuery[int | None] = None,
     ) -> Template:
-        context = reads.game_step(records, principal, club_id, game_id, step, view, seat, words=words)
-        return _page("game.html", principal, _links(club_id), **context)
+        page = reads.game_step(
+            context.records, context.principal, club_id, game_id, step, view, seat, words=context.words
+        )
+        return _page("game.html", context.principal, _links(club_id), **page)
 
     @get("/games/{game_id:str}/live", sync_to_thread=True)
     def live(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
-        context = reads.live_table(records, club_id, game_id, words=words)
-        return _page("live.html", principal, _links(club_id), **context)
+        page = reads.live_table(context.records, club_id, game_id, words=context.words)
+        return _page("live.html", context.principal, _links(club_id), **page)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         state: State,
-        words: NamedDependency[Translator],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         after: FromQuery[int | None] = None,
     ) -> ServerSentEvent:
-        return _live_stream(records, principal, club_id, game_id, state, last_event_id, after, words)
+        return _live_stream(
+            context.records, context.principal, club_id, game_id, state, last_event_id, after, context.words
+        )
 
     @get("/leagues/{league_id:str}", sync_to_thread=True)
     def league(
         self,
         club_id: FromPath[str],
         league_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         as_of: FromQuery[date | None] = None,
     ) -> Template:
-        return _page("league.html", principal, _links(club_id), **reads.league_page(records, club_id, league_id, as_of))
+        return _page(
+            "league.html",
+            context.principal,
+            _links(club_id),
+            **reads.league_page(context.records, club_id, league_id, as_of),
+        )
 
     @get("/campaigns/{campaign_id:str}", sync_to_thread=True)
     def campaign(
         self,
         club_id: FromPath[str],
         campaign_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> Template:
-        return _page("campaign.html", principal, _links(club_id), **reads.campaign_page(records, club_id, campaign_id))
+        return _page(
+            "campaign.html",
+            context.principal,
+            _links(club_id),
+            **reads.campaign_page(context.records, club_id, campaign_id),
+        )
 
     @get("/players/{player_id:str}", sync_to_thread=True)
     def player(
         self,
         club_id: FromPath[str],
         player_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> Template:
-        return _page("player.html", principal, _links(club_id), **reads.player_page(records, club_id, player_id))
+        return _page(
+            "player.html", context.principal, _links(club_id), **reads.player_page(context.records, club_id, player_id)
+        )
 
     @get("/shares", sync_to_thread=True, opt={"needs": "record"})
     def shares(
@@ -392,8 +398,7 @@ class ClubPages(Controller):
     def make_share(
         self,
         club_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         request: Request[Any, Any, Any],
         state: State,
         data: Annotated[ShareForm, Body(media_type=RequestEncodingType.URL_ENCODED)],
@@ -402,18 +407,18 @@ class ClubPages(Controller):
         kind: ShareKind = target[0]  # type: ignore[assignment]
         if kind not in ("game", "league", "campaign"):
             raise ValidationException(detail="Choose a game, league or campaign to share.")
-        keys = Keys.of(records)
-        _, token = keys.create_share(club_id, kind, target[2], data.name, principal.key_id)
+        keys = Keys.of(context.records)
+        _, token = keys.create_share(club_id, kind, target[2], data.name, context.principal.key_id)
         url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
         links = keys.shares(club_id)
-        home = reads.club_home(records, club_id)
-        return _page("shares.html", principal, _links(club_id), shares=links, made=url, **home)
+        home = reads.club_home(context.records, club_id)
+        return _page("shares.html", context.principal, _links(club_id), shares=links, made=url, **home)
 
     @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke_share(
-        self, club_id: FromPath[str], share_id: FromPath[str], records: NamedDependency[GameRecords], state: State
+        self, club_id: FromPath[str], share_id: FromPath[str], context: NamedDependency[RequestContext], state: State
     ) -> Redirect:
-        Keys.of(records).revoke_share(club_id, share_id)
+        Keys.of(context.records).revoke_share(club_id, share_id)
         state.authenticator.settle()
         return Redirect(path=f"/club/{club_id}/shares", status_code=303)
 
@@ -467,19 +472,27 @@ class SharePages(Controller):
     def shared(
         self,
         token: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
-        assert principal.share is not None and principal.club_id is not None
-        links, club_id, target = _share_links(token, principal), principal.club_id, principal.share.target_id
-        if principal.share.kind == "league":
-            return _page("league.html", principal, links, **reads.league_page(records, club_id, target, None))
-        if principal.share.kind == "campaign":
-            return _page("campaign.html", principal, links, **reads.campaign_page(records, club_id, target))
-        context = reads.game_step(records, principal, club_id, target, None, "public", None, words=words)
-        return _page("game.html", principal, links, **context)
+        assert context.principal.share is not None and context.principal.club_id is not None
+        links, club_id, target = (
+            _share_links(token, context.principal),
+            context.principal.club_id,
+            context.principal.share.target_id,
+        )
+        if context.principal.share.kind == "league":
+            return _page(
+                "league.html", context.principal, links, **reads.league_page(context.records, club_id, target, None)
+            )
+        if context.principal.share.kind == "campaign":
+            return _page(
+                "campaign.html", context.principal, links, **reads.campaign_page(context.records, club_id, target)
+            )
+        page = reads.game_step(
+            context.records, context.principal, club_id, target, None, "public", None, words=context.words
+        )
+        return _page("game.html", context.principal, links, **page)
 
     @get("/replay", sync_to_thread=False)
     def jump(self, token: FromPath[str], step: FromQuery[int]) -> Redirect:
@@ -490,45 +503,57 @@ class SharePages(Controller):
         self,
         token: FromPath[str],
         step: FromPath[int],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
-        assert principal.club_id is not None
-        game_id = _target(principal, "game")
-        context = reads.game_step(records, principal, principal.club_id, game_id, step, "public", None, words=words)
-        return _page("game.html", principal, _share_links(token, principal), **context)
+        assert context.principal.club_id is not None
+        game_id = _target(context.principal, "game")
+        page = reads.game_step(
+            context.records,
+            context.principal,
+            context.principal.club_id,
+            game_id,
+            step,
+            "public",
+            None,
+            words=context.words,
+        )
+        return _page("game.html", context.principal, _share_links(token, context.principal), **page)
 
     @get("/live", sync_to_thread=True)
     def live(
         self,
         token: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
-        assert principal.club_id is not None
-        context = reads.live_table(records, principal.club_id, _target(principal, "game"), words=words)
-        return _page("live.html", principal, _share_links(token, principal), **context)
+        assert context.principal.club_id is not None
+        page = reads.live_table(
+            context.records, context.principal.club_id, _target(context.principal, "game"), words=context.words
+        )
+        return _page("live.html", context.principal, _share_links(token, context.principal), **page)
 
     @get("/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
         self,
         token: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         state: State,
-        words: NamedDependency[Translator],
         last_event_id: Annotated[int | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         after: FromQuery[int | None] = None,
     ) -> ServerSentEvent:
         """The live stream of the shared game: the token in the URL stands in for the header an
         EventSource cannot send."""
-        assert principal.club_id is not None
+        assert context.principal.club_id is not None
         return _live_stream(
-            records, principal, principal.club_id, _target(principal, "game"), state, last_event_id, after, words
+            context.records,
+            context.principal,
+            context.principal.club_id,
+            _target(context.principal, "game"),
+            state,
+            last_event_id,
+            after,
+            context.words,
         )
 
 

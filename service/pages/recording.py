@@ -31,17 +31,17 @@ from domain.i18n import english
 from domain.record import Folded
 from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
 from projections.words import Teller as Words
+from service.http.dependencies import RequestContext
 from service.http.errors import PROBLEMS, exception_handlers
 from service.http.event_schemas import ruleset_event_schema
 from service.http.wire import AppendIn, AppendOut
-from service.i18n import Translator
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.usecases.replays import Replays
-from service.usecases.types import GameRecord, Recorder, VersionConflict
+from service.usecases.types import GameRecord, VersionConflict
 
 LOOK_AHEAD_TABLES = 24
 """States described ahead of the current one (breadth first): enough for a turn or two of taps while
@@ -278,10 +278,6 @@ def problem_words(request: Request[Any, Any, Any], error: Exception) -> dict[str
     raise error
 
 
-def _recorder(principal: Principal, club_id: str) -> Recorder:
-    return Recorder(club_id=club_id, key_id=principal.key_id)
-
-
 def _form_page(
     records: GameRecords, principal: Principal, club_id: str, ruleset: Ruleset | None, **extra: Any
 ) -> dict[str, Any]:
@@ -319,29 +315,29 @@ class RecordPages(Controller):
     def new_game_form(
         self,
         club_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         ruleset: FromQuery[str | None] = None,
     ) -> Template:
-        chosen = records.rulesets.get(ruleset) if ruleset else None
-        return Template(template_name="new_game.html", context=_form_page(records, principal, club_id, chosen))
+        chosen = context.records.rulesets.get(ruleset) if ruleset else None
+        return Template(
+            template_name="new_game.html", context=_form_page(context.records, context.principal, club_id, chosen)
+        )
 
     @post("/games/new", status_code=303)
     async def start_game(
         self,
         club_id: FromPath[str],
         request: Request[Any, Any, Any],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
     ) -> Response[Any]:
         form = {k: str(v) for k, v in (await request.form()).items()}
-        ruleset = records.rulesets.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
+        ruleset = context.records.rulesets.get(form.get("ruleset", ""))  # an unknown one: the API's 404 problem
         try:
-            record, _ = records.create_game(club_id, new_game_of(ruleset, form), _recorder(principal, club_id))
+            record, _ = context.records.create_game(club_id, new_game_of(ruleset, form), context.recorder)
         except Exception as error:  # shown as the API's problem details, in words (unknown errors re-raise)
-            context = _form_page(records, principal, club_id, ruleset, form=form)
-            context["problem"] = problem_words(request, error)
-            return Template(template_name="new_game.html", context=context, status_code=422)
+            page = _form_page(context.records, context.principal, club_id, ruleset, form=form)
+            page["problem"] = problem_words(request, error)
+            return Template(template_name="new_game.html", context=page, status_code=422)
         return Redirect(path=f"/club/{club_id}/games/{record.game_id}/record", status_code=303)
 
     @get("/games/{game_id:str}/record", sync_to_thread=True)
@@ -349,18 +345,16 @@ class RecordPages(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
     ) -> Template:
-        record = records.game(club_id, game_id)
-        folded = records.folded(record)
-        payload = choices_at(records, record, folded, words)
+        record = context.records.game(club_id, game_id)
+        folded = context.records.folded(record)
+        payload = choices_at(context.records, record, folded, context.words)
         return Template(
             template_name="record.html",
             context={
                 "links": reads_links(club_id),
-                "principal": principal,
+                "principal": context.principal,
                 "game": record,
                 "ruleset": folded.ruleset,
                 "players": sorted(folded.setup.players, key=lambda p: p.seat),
@@ -402,11 +396,10 @@ class RecordApi(Controller):
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
     ) -> Choices:
-        record = records.game(club_id, game_id)
-        return choices_at(records, record, records.folded(record), words)
+        record = context.records.game(club_id, game_id)
+        return choices_at(context.records, record, context.records.folded(record), context.words)
 
     @post("/check", sync_to_thread=True, status_code=200)
     def check(
@@ -414,21 +407,22 @@ class RecordApi(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         data: JSONBody[AppendIn],
-        records: NamedDependency[GameRecords],
-        words: NamedDependency[Translator],
+        context: NamedDependency[RequestContext],
     ) -> Choices:
         """Check events the page has not sent yet on top of the game (nothing is stored): a 409 when the
         game moved on from `expected_version`, the rule's refusal as a 422, else the choices after them."""
-        record = records.game(club_id, game_id)
-        folded = records.folded(record)
+        record = context.records.game(club_id, game_id)
+        folded = context.records.folded(record)
         if folded.version != data.expected_version:
             raise VersionConflict(game_id, data.expected_version, folded.version)
-        after = accept_batch(folded, records.decode_batch(folded.ruleset, data.events)) if data.events else folded
-        payload = choices_at(records, record, folded, words)
+        after = (
+            accept_batch(folded, context.records.decode_batch(folded.ruleset, data.events)) if data.events else folded
+        )
+        payload = choices_at(context.records, record, folded, context.words)
         if after is folded:
             return payload
         names = {p.seat: p.name for p in folded.setup.players}
-        payload.tables = look_ahead(folded.ruleset, names, after.state, words)
+        payload.tables = look_ahead(folded.ruleset, names, after.state, context.words)
         return payload
 
     @post("/events", sync_to_thread=True, status_code=201)
@@ -437,24 +431,25 @@ class RecordApi(Controller):
         club_id: FromPath[str],
         game_id: FromPath[str],
         data: JSONBody[AppendIn],
-        principal: NamedDependency[Principal],
-        records: NamedDependency[GameRecords],
+        context: NamedDependency[RequestContext],
         state: State,
-        words: NamedDependency[Translator],
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Recorded:
         """Record a batch through the API's own use case, and answer with the choices after it."""
-        result = records.append(
+        result = context.records.append(
             club_id,
             game_id,
             data.events,
             data.expected_version,
-            _recorder(principal, club_id),
+            context.recorder,
             idempotency_key,
         )
-        record = records.game(club_id, game_id)
+        record = context.records.game(club_id, game_id)
         appended = AppendOut.of(state.tokens, club_id, game_id, result)
-        return Recorded(appended=appended, choices=choices_at(records, record, records.folded(record), words))
+        return Recorded(
+            appended=appended,
+            choices=choices_at(context.records, record, context.records.folded(record), context.words),
+        )
 
 
 HANDLERS = [RecordPages, RecordApi]
