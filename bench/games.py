@@ -53,7 +53,7 @@ def _atlantic_storm(rng: random.Random) -> Game:
 
 def _memoire_44(rng: random.Random) -> Game:
     from domain.memoire44 import RULESET
-    from tests.domain.memoire44.harness import RandomTable, setup_for
+    from testkit.players.memoire44 import RandomTable, setup_for
 
     scenarios = sorted(RULESET.resource_kinds["scenario"].builtin())
     table = RandomTable(rng, setup_for(rng.choice(scenarios)))

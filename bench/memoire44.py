@@ -16,8 +16,16 @@ import statistics
 from bench.fold import _measure, _validate_and_evolve
 from bench.games import Game
 from domain.memoire44 import RULESET
-from tests.domain.memoire44.harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
-from tests.domain.memoire44.test_property import AIR_VARIANTS, TEAM_SCENARIOS, TEAM_VARIANTS, VARIANTS
+from testkit.players.memoire44 import (
+    AIR_VARIANTS,
+    TEAM_SCENARIOS,
+    TEAM_VARIANTS,
+    TEST_INITIATIVE,
+    VARIANTS,
+    RandomTable,
+    setup_for,
+    team_setup_for,
+)
 
 SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
 

@@ -479,7 +479,16 @@ def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablelog", description="Game records and replays for tabletop clubs.")
     parser.set_defaults(rulesets=rulesets)
     commands = parser.add_subparsers(dest="command", required=True)
+    _process_commands(commands)
+    _club_commands(commands)
+    _key_commands(commands)
+    _game_commands(commands)
+    _resource_commands(commands, rulesets)
+    return parser
 
+
+def _process_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The service's own processes and its schema: serve, project, rebuild, migrate."""
     serve = commands.add_parser("serve", help="run the HTTP service")
     _database_flags(serve)
     serve.add_argument("--host")
@@ -505,6 +514,9 @@ def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
     _database_flags(migrate)
     migrate.set_defaults(run=cmd_migrate)
 
+
+def _club_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`tablelog club create|export|import`."""
     club = commands.add_parser("club", help="clubs").add_subparsers(dest="action", required=True)
     club_create = club.add_parser("create", help="create a club")
     club_create.add_argument("club_id")
@@ -521,6 +533,9 @@ def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
     _database_flags(club_import)
     club_import.set_defaults(run=cmd_club_import)
 
+
+def _key_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`tablelog key create|list|revoke`."""
     key = commands.add_parser("key", help="API keys").add_subparsers(dest="action", required=True)
     key_create = key.add_parser("create", help="create a club API key; prints the token once")
     key_create.add_argument("club_id")
@@ -543,6 +558,9 @@ def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
     _database_flags(key_revoke)
     key_revoke.set_defaults(run=cmd_key_revoke)
 
+
+def _game_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """A game's record: verify, export, import."""
     verify = commands.add_parser("verify", help="check every event against its game's hash chain")
     _database_flags(verify)
     verify.set_defaults(run=cmd_verify)
@@ -560,7 +578,9 @@ def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
     _database_flags(imp)
     imp.set_defaults(run=cmd_import)
 
-    # One command per kind of resource the rulesets read: `tablelog catalogue import atlantic-storm FILE`.
+
+def _resource_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser], rulesets: Rulesets) -> None:
+    """One command per kind of resource the rulesets read: `tablelog catalogue import atlantic-storm FILE`."""
     kinds: dict[str, list[str]] = {}
     for ruleset in rulesets:
         for kind in ruleset.resource_kinds:
@@ -578,7 +598,6 @@ def build_parser(rulesets: Rulesets) -> argparse.ArgumentParser:
         importer.add_argument("--id", help="resource id (default: the file name without extension)")
         _database_flags(importer)
         importer.set_defaults(run=cmd_resource_import, kind=None if kind == "resource" else kind)
-    return parser
 
 
 def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:

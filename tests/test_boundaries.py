@@ -164,22 +164,15 @@ def _imported_modules(path: Path) -> set[str]:
     return found
 
 
-# What bench/ still takes from tests/: Mémoire 44's random table and its variants (in its tests' harness
-# and property test, to move to testkit.players with the other games' once that harness settles).
-BENCH_STILL_FROM_TESTS = {"tests.domain.memoire44.harness", "tests.domain.memoire44.test_property"}
-
-
 def test_the_benches_play_the_games_random_tables_from_testkit_not_from_the_tests() -> None:
     """The seeded random tables, the test ruleset Tally and the cluster the benches start are in testkit/,
-    which the tests import too: no new import of tests/ from bench/, and none from testkit/."""
+    which the tests import too: bench/ and testkit/ import nothing from tests/."""
     from_tests = {
         str(path.relative_to(ROOT)): {m for m in _imported_modules(path) if m.split(".")[0] == "tests"}
         for layer in ("bench", "testkit")
         for path in sorted((ROOT / layer).rglob("*.py"))
     }
-    bench = {module for path, modules in from_tests.items() if path.startswith("bench/") for module in modules}
-    assert bench <= BENCH_STILL_FROM_TESTS
-    assert {path: modules for path, modules in from_tests.items() if path.startswith("testkit/") and modules} == {}
+    assert {path: modules for path, modules in from_tests.items() if modules} == {}
 
 
 def test_no_service_module_imports_one_that_imports_it_back_even_for_type_checking() -> None:

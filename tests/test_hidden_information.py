@@ -259,8 +259,7 @@ def test_a_recorded_game_tells_the_public_the_same_when_its_hidden_cards_are_swa
 
 
 def _memoire44_game(rng: random.Random, number: int) -> list[Any]:
-    from tests.domain.memoire44.harness import RandomTable, setup_for
-    from tests.domain.memoire44.test_property import AIR_VARIANTS, SCENARIOS
+    from testkit.players.memoire44 import AIR_VARIANTS, SCENARIOS, RandomTable, setup_for
 
     sides = ("AXIS", "ALLIES") if number % 2 else ("ALLIES", "AXIS")
     options = AIR_VARIANTS[0] if number % 3 == 2 else None  # one game in three with the air combat deck

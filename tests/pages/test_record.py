@@ -475,7 +475,7 @@ def unit_pick(uid: int) -> str:
 def test_three_memoire_44_turns_with_moves_battles_and_a_retreat_are_recorded_by_taps_on_hexes(
     browser: Any, site: Site
 ) -> None:
-    from tests.domain.memoire44.harness import RandomTable, setup_for
+    from testkit.players.memoire44 import RandomTable, setup_for
 
     table = RandomTable(random.Random(0), setup_for("hedgerow_lane"), face_down=1.0)  # seed: a retreat
     turns: list[dict[str, Any]] = []

@@ -17,27 +17,19 @@ from domain.memoire44.events import (
 from domain.memoire44.rules.overlord import hands_out_token
 from domain.record import start
 from domain.ruleset import Viewer
-
-from .harness import TEST_INITIATIVE, RandomTable, setup_for, team_setup_for
-
-SCENARIOS = sorted(RULESET.resource_kinds["scenario"].builtin())
-# The D-Day reinforcements are refused at team tables (M44-DD-6): team games play the other scenarios.
-TEAM_SCENARIOS = [s for s in SCENARIOS if not setup_for(s).resources.get("reinforcement_table")]
-GAMES = 500
-
-
-# Expansion settings the shipped scenarios do not turn on themselves (M44-SC-1), played on top of them.
-VARIANTS = (
-    {"night_visibility_rules": True},
-    {"weather": "snow"},
-    {"weather": "fog", "blitz_rules": True},
-    {"night_visibility_rules": True, "weather": "rain", "italy_high_command": True, "british_commonwealth": True},
-    {"russian_commissar_rule": "ALLIES"},
-    {"russian_commissar_rule": "AXIS", "blitz_rules": True},
-    {"air_superiority": "AXIS", "off_board_artillery": "ALLIES"},
-    {"combat_cards": True, "weather": "rain"},
-    {"combat_cards": True, "night_visibility_rules": True, "british_commonwealth": True},
+from testkit.players.memoire44 import (
+    AIR_VARIANTS,
+    SCENARIOS,
+    TEAM_SCENARIOS,
+    TEAM_VARIANTS,
+    TEST_INITIATIVE,
+    VARIANTS,
+    RandomTable,
+    setup_for,
+    team_setup_for,
 )
+
+GAMES = 500
 VARIANT_GAMES = 126
 
 
@@ -71,20 +63,6 @@ def test_random_players_finish_scenarios_at_night_and_in_bad_weather_without_err
 
 
 AIR_GAMES = 40
-# The air rules (M44-AIR-1 to M44-AIR-9) with the test air pack, alone and beside other expansions.
-AIR_VARIANTS = (
-    {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
-    {"air_rules": True, "air_theatre": "russia-1941", "night_visibility_rules": True},
-    {"air_rules": True, "air_superiority": "AXIS", "combat_cards": True, "weather": "snow"},
-    {"air_rules": True, "air_theatre": "normandy-1944", "air_sorties": {"ALLIES": 2, "AXIS": 3}, "blitz_rules": True},
-    {
-        "air_rules": True,
-        "air_theatre": "russia-1941",
-        "air_sorties": {"ALLIES": 3, "AXIS": 3},
-        "russian_commissar_rule": "AXIS",
-        "night_visibility_rules": True,
-    },
-)
 
 
 def test_random_players_finish_scenarios_with_the_air_rules_without_error():
@@ -130,15 +108,6 @@ def test_random_players_land_reinforcements_and_keep_every_figure_accounted_for(
 
 
 TEAM_GAMES = 40
-# Team tables of six (M44-OV-2) with the expansions the random players meet most, half with an initiative table.
-TEAM_VARIANTS = (
-    {},
-    {"night_visibility_rules": True, "gung_ho": "AXIS"},
-    {"weather": "snow", "italy_high_command": True},
-    {"gung_ho": True, "combat_cards": True},
-    {"air_rules": True, "air_theatre": "normandy-1944", "air_planes_on_ground": {"bf109": [0, 0]}},
-    {"air_rules": True, "air_superiority": "AXIS", "air_sorties": {"ALLIES": 2, "AXIS": 2}, "gung_ho": "AXIS"},
-)
 
 
 def _play_teams(count, first_seed=30_000, variants=TEAM_VARIANTS):
