@@ -11,7 +11,7 @@ from domain.i18n import Message
 from domain.record import Correction, GameStarted, fold, start
 from domain.ruleset import Player, RuleError, Setup
 from service.i18n import Translator
-from tests.support.tally import RULESET, Rolled
+from testkit.tally import RULESET, Rolled
 
 SETUP = Setup(players=(Player(player_id="p1", name="Alain", seat=0), Player(player_id="p2", name="Bea", seat=1)))
 STARTED = GameStarted(ruleset="tally", ruleset_version="1.0.0", setup=SETUP)

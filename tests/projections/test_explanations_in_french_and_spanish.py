@@ -14,12 +14,12 @@ from projections.replay import replay
 from projections.standings import Scoring, standings
 from projections.tournaments import relaxed_message
 from service.i18n import ENGLISH, Translator
+from testkit.tally import RULESET, Rolled
 from tests.projections.leagues import duel, league
 from tests.projections.test_campaigns import ALAIN as ALAIN_ID
 from tests.projections.test_campaigns import BEA as BEA_ID
 from tests.projections.test_campaigns import CAMPAIGN, GAMES, played
 from tests.projections.test_standings import CYCLE, CYCLE_LEAGUE
-from tests.support.tally import RULESET, Rolled
 
 # The cycle of the standings tests: head-to-head leaves Cleo, Dan and Eve level and Sonneborn–Berger ranks
 # them (Eve 7.5, Cleo 6, Dan 4.5).
