@@ -19,6 +19,8 @@ from service.settings import Settings
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
 
+RESOURCES = Path(__file__).resolve().parents[2] / "testkit" / "players" / "memoire44_resources"
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,8 +50,9 @@ def views(ruleset: Any, state: Any, seats_at_table: list[int]) -> dict[str, Any]
 
 
 def file_with_content(folder: Path, kind: Any, content: Any) -> bytes:
-    """The test resource file (CSV, .m44...) next to a game's tests whose parsed content is `content`."""
-    for candidate in sorted(folder.iterdir()):
+    """The test resource file (CSV, .m44...) next to a game's tests, or among the random tables' made-up
+    resources in testkit, whose parsed content is `content`."""
+    for candidate in sorted([*folder.iterdir(), *RESOURCES.iterdir()]):
         if candidate.suffix in {".csv", ".m44", ".json"}:
             try:
                 parsed = msgspec.json.decode(msgspec.json.encode(kind.parse(candidate.read_bytes())))
@@ -57,7 +60,7 @@ def file_with_content(folder: Path, kind: Any, content: Any) -> bytes:
                     return candidate.read_bytes()
             except Exception:  # not a file of this kind
                 continue
-    raise AssertionError(f"no file in {folder} holds the recorded resource")
+    raise AssertionError(f"no file in {folder} or {RESOURCES} holds the recorded resource")
 
 
 def first_refused_variant(ruleset: Any, events: list[Any]) -> tuple[int, dict[str, Any], RuleError] | None:
