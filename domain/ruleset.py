@@ -202,6 +202,16 @@ class SeriesGame(msgspec.Struct, frozen=True, kw_only=True):
     result: Result
 
 
+def player_totals(games: Iterable[SeriesGame]) -> dict[str, int]:
+    """Each club player's score summed over a series' games (a seat missing from a result scores 0)."""
+    totals: dict[str, int] = {}
+    for game in games:
+        for player in game.setup.players:
+            score = next((p.score for p in game.result.players if p.seat == player.seat), 0)
+            totals[player.player_id] = totals.get(player.player_id, 0) + score
+    return totals
+
+
 class SeriesStatus(msgspec.Struct, frozen=True, kw_only=True):
     """Where a series of games towards a target stands (AS-16, MN-17, a Mémoire 44 match).
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from domain.i18n import Message
 from domain.memoire44.setup import seat_sides
 from domain.memoire44.words import _, listed
-from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
+from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup, player_totals
 
 MATCH_GAMES = 2
 
@@ -29,12 +29,7 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
 
 
 def _totals(games: Sequence[SeriesGame]) -> dict[str, int]:
-    totals: dict[str, int] = {}
-    for game in games[:MATCH_GAMES]:
-        for player in game.setup.players:
-            score = next((p.score for p in game.result.players if p.seat == player.seat), 0)
-            totals[player.player_id] = totals.get(player.player_id, 0) + score
-    return totals
+    return player_totals(games[:MATCH_GAMES])
 
 
 def series_told(games: Sequence[SeriesGame]) -> Message | None:

@@ -23,6 +23,7 @@ from domain.ruleset import (
     SeriesStatus,
     Setup,
     Viewer,
+    player_totals,
 )
 
 
@@ -126,11 +127,7 @@ def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narratio
 
 
 def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
-    totals: dict[str, int] = {}
-    for game in games:
-        for player in game.setup.players:
-            score = next(p.score for p in game.result.players if p.seat == player.seat)
-            totals[player.player_id] = totals.get(player.player_id, 0) + score
+    totals = player_totals(games)
     best = max(totals.values(), default=0)
     finished = best >= 30
     winners = tuple(sorted(p for p, s in totals.items() if s == best)) if finished else ()

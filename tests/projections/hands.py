@@ -25,6 +25,7 @@ from domain.ruleset import (
     SeriesStatus,
     Setup,
     Viewer,
+    player_totals,
 )
 
 CARDS = ("a", "b", "c")
@@ -178,11 +179,7 @@ def narrate(before: State, event: Any, after: State, viewer: Viewer) -> Narratio
 
 
 def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
-    totals: dict[str, int] = {}
-    for game in games:
-        for player in game.setup.players:
-            score = next(p.score for p in game.result.players if p.seat == player.seat)
-            totals[player.player_id] = totals.get(player.player_id, 0) + score
+    totals = player_totals(games)
     return SeriesStatus(totals=totals, finished=False)
 
 
