@@ -328,12 +328,29 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Check every event of the record against its stream's hash chain; name each one that breaks it."""
+    """Check every event of the record against its game's hash chain and rules, and every game's head against
+    the last signed checkpoint (when a checkpoint file is given); name each one that breaks."""
+    from service.usecases import checkpoints
     from service.usecases.games import GameRecords
 
-    store = _store(_settings(args))
+    settings = _settings(args)
+    signed_file = args.checkpoints or settings.checkpoint_file
+    key_file = args.public_key or settings.checkpoint_key
     try:
-        breaks = list(GameRecords(store, args.rulesets).verify())
+        signed = checkpoints.read_from(Path(signed_file)) if signed_file else []
+        public = checkpoints.verifying_key(Path(key_file)) if signed_file and key_file else None
+    except checkpoints.CheckpointError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if signed_file and public is None:
+        print("checkpoints need the key that signed them: --public-key or the setting checkpoint_key", file=sys.stderr)
+        return 2
+    store = _store(settings)
+    try:
+        records = GameRecords(store, args.rulesets)
+        breaks = list(records.verify(accept_unchained=args.accept_unchained))
+        if public is not None:
+            breaks += checkpoints.check(records, signed, public)
         checked = store.count_events()
     finally:
         store.close()
@@ -343,11 +360,37 @@ def cmd_verify(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if breaks:
-        print(
-            f"{len(breaks)} events break their game's chain: the record was changed outside tablelog", file=sys.stderr
-        )
+        print(f"{len(breaks)} breaks: the record was changed outside tablelog", file=sys.stderr)
         return 1
-    print(f"{checked} events verified: every game's chain holds")
+    against = f", every game's head against {len(signed)} signed checkpoints" if signed else ""
+    print(f"{checked} events verified: every game's chain and rules hold{against}")
+    return 0
+
+
+def cmd_checkpoint(args: argparse.Namespace) -> int:
+    """Sign every game's head and add the checkpoints to the file kept apart (or make a new signing key)."""
+    from service.usecases import checkpoints
+    from service.usecases.games import GameRecords
+
+    try:
+        if args.new_key:
+            print(checkpoints.new_signing_key(Path(args.new_key)), end="")
+            return 0
+        settings = _settings(args)
+        key_file, out = args.signing_key or settings.checkpoint_key, args.out or settings.checkpoint_file
+        if not key_file or not out:
+            print("a checkpoint needs a signing key and a file: --signing-key and --out, or settings", file=sys.stderr)
+            return 2
+        key = checkpoints.signing_key(Path(key_file))
+        store = _store(settings)
+        try:
+            written = checkpoints.append_to(Path(out), checkpoints.take(GameRecords(store, args.rulesets), key))
+        finally:
+            store.close()
+    except checkpoints.CheckpointError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(f"{written} games checkpointed in {out}")
     return 0
 
 
@@ -361,7 +404,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"no club {args.club!r}", file=sys.stderr)
             return 2
         record, result = GameRecords(store, args.rulesets).import_stream(
-            args.club, lines, Recorder(club_id=args.club), game_id=args.game_id
+            args.club, lines, Recorder(club_id=args.club), game_id=args.game_id, accept_unchained=args.accept_unchained
         )
     finally:
         store.close()
@@ -408,6 +451,12 @@ def cmd_project(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stop.set())
     log = get_logger()
     log.info("projector.started", projections=[r.name for r in runners])
+    if settings.checkpoint_every_seconds > 0:
+        signer = _checkpointer(settings, store, args.rulesets, stop)
+        if signer is None:
+            store.close()
+            return 2
+        signer.start()
 
     def on_batch(runner: Runner, applied: int) -> None:
         log.debug("projector.batch", projection=runner.name, events=applied)
@@ -428,6 +477,37 @@ def cmd_project(args: argparse.Namespace) -> int:
         store.close()
     log.info("projector.stopped")
     return 0
+
+
+def _checkpointer(settings: Settings, store: Store, rulesets: Rulesets, stop: Any) -> Any:
+    """The projector's thread that signs a checkpoint every `checkpoint_every_seconds` (None, said why, when
+    the key or the file is not set or the key cannot be read)."""
+    import threading
+
+    from service.logs import get_logger
+    from service.usecases import checkpoints
+    from service.usecases.games import GameRecords
+
+    if not settings.checkpoint_key or not settings.checkpoint_file:
+        print("checkpoint_every_seconds needs checkpoint_key and checkpoint_file", file=sys.stderr)
+        return None
+    try:
+        key = checkpoints.signing_key(Path(settings.checkpoint_key))
+    except checkpoints.CheckpointError as error:
+        print(error, file=sys.stderr)
+        return None
+    out, records = Path(settings.checkpoint_file), GameRecords(store, rulesets)
+
+    def sign() -> None:
+        while not stop.wait(settings.checkpoint_every_seconds):
+            try:
+                written = checkpoints.append_to(out, checkpoints.take(records, key))
+            except Exception:  # the next round tries again; the projections go on meanwhile
+                get_logger().exception("checkpoint.failed")
+            else:
+                get_logger().info("checkpoint.written", games=written)
+
+    return threading.Thread(target=sign, name="checkpoints", daemon=True)
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
@@ -561,9 +641,22 @@ def _key_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def _game_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """A game's record: verify, export, import."""
-    verify = commands.add_parser("verify", help="check every event against its game's hash chain")
+    verify = commands.add_parser(
+        "verify", help="check every event against its game's hash chain, rules and checkpoints"
+    )
+    verify.add_argument("--checkpoints", help="the signed checkpoints file (default: the setting checkpoint_file)")
+    verify.add_argument("--public-key", help="the key that signed them, PEM (default: the setting checkpoint_key)")
+    verify.add_argument(
+        "--accept-unchained", action="store_true", help="do not count games recorded before links were kept"
+    )
     _database_flags(verify)
     verify.set_defaults(run=cmd_verify)
+    checkpoint = commands.add_parser("checkpoint", help="sign every game's head into a checkpoint file kept apart")
+    checkpoint.add_argument("--signing-key", help="Ed25519 private key, PEM (default: the setting checkpoint_key)")
+    checkpoint.add_argument("--out", help="the file checkpoints are added to (default: the setting checkpoint_file)")
+    checkpoint.add_argument("--new-key", metavar="PATH", help="make a new signing key at PATH and print its public key")
+    _database_flags(checkpoint)
+    checkpoint.set_defaults(run=cmd_checkpoint)
     export = commands.add_parser("export", help="write a game's events as JSON Lines")
     export.add_argument("game")
     export.add_argument("--club", required=True, help="the game's club (game ids are each club's own)")
@@ -575,6 +668,9 @@ def _game_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     imp.add_argument("file")
     imp.add_argument("--club", required=True)
     imp.add_argument("--game-id")
+    imp.add_argument(
+        "--accept-unchained", action="store_true", help="import an export whose links are missing (made before links)"
+    )
     _database_flags(imp)
     imp.set_defaults(run=cmd_import)
 

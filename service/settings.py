@@ -51,6 +51,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
+    # Signed checkpoints (service.usecases.checkpoints, `tablelog checkpoint`): the record's heads signed with
+    # a key kept outside the database, so `tablelog verify` finds a record rewritten by someone who can
+    # write its rows.
+    checkpoint_key: str | None = None
+    """Path of the Ed25519 private key (PEM) that signs checkpoints (`tablelog checkpoint --new-key PATH`)."""
+    checkpoint_file: str | None = None
+    """Path of the file checkpoints are added to (JSON Lines; keep it, or copies, off the database's host)."""
+    checkpoint_every_seconds: float = 0.0
+    """How often `tablelog project` signs a checkpoint (with `checkpoint_key` and `checkpoint_file`); 0: never."""
     live_poll_seconds: float = 3.0
     """How often a live game is looked at in the store when no notification came (one missed, or an
     append by another worker on SQLite), and how often a stream re-checks its key while revocations

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, NewType, Protocol
 
 import msgspec
@@ -132,7 +132,12 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     schema_version: int
     data: bytes
     chain: str | None = None
-    """`chain_hash` of this event after the one before it in its stream (None: not computed)."""
+    """`link` of this event after the one before it in its stream (None: not computed)."""
+    recorded_at: datetime | None = None
+    """When it is recorded, chosen before it is linked, since the link covers it (None: the store's now)."""
+    key_id: str | None = None
+    """The key that recorded it, as linked: an append stores its recorder's, a restored stream (an import)
+    each event's own, the exporting server's."""
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -349,23 +354,79 @@ def request_fingerprint(events: Sequence[NewEvent], expected_version: int) -> st
 CHAIN_START = ""
 """The chain value before a stream's first event."""
 
+LINK_V2 = "2:"
+"""The prefix of a link that covers the game's identity, the event's version, time and key (`link`); a link
+without it is the first kind (`chain_hash`), kept for events recorded before."""
+
 
 def chain_hash(previous: str, event: NewEvent | StoredEvent) -> str:
-    """The hash that links an event to the one before it in its stream: SHA-256 over the previous
-    link, the event's type, schema version and stored bytes. Changing, removing or reordering an event
-    changes every link from it on."""
+    """The first kind of link (events recorded before `LINK_V2`): SHA-256 over the previous link, the
+    event's type, schema version and stored bytes."""
     digest = hashlib.sha256(previous.encode())
     digest.update(b"\x00%s\x00%d\x00" % (event.type.encode(), event.schema_version))
     digest.update(event.data)
     return digest.hexdigest()
 
 
-def chained(previous: str, events: Sequence[NewEvent]) -> list[NewEvent]:
-    """The events with their links, the first one chained to `previous`."""
+class Linked(msgspec.Struct, frozen=True):
+    """Whose event a link is about: the game's club and id (not the stream's, so a listing pointed at
+    another game's stream breaks the chain), the event's version, time and key."""
+
+    club_id: str
+    game_id: str
+    version: int
+    recorded_at: datetime
+    key_id: str | None
+
+
+def link(previous: str, event: NewEvent | StoredEvent, at: Linked) -> str:
+    """The hash that links an event to the one before it in its game: SHA-256 over the previous link, the
+    game's identity, the event's version, type, schema version, time, key and stored bytes. Changing,
+    removing or reordering an event, its time or its key, or moving it to another game, changes every link
+    from it on (`tablelog verify`; signed checkpoints find links recomputed by someone who can write rows)."""
+    moment = at.recorded_at.astimezone(UTC).isoformat(timespec="microseconds")
+    digest = hashlib.sha256(previous.encode())
+    for part in (
+        at.club_id,
+        at.game_id,
+        str(at.version),
+        event.type,
+        str(event.schema_version),
+        moment,
+        at.key_id or "",
+    ):
+        digest.update(b"\x00" + part.encode())
+    digest.update(b"\x00")
+    digest.update(event.data)
+    return LINK_V2 + digest.hexdigest()
+
+
+def stored_link(previous: str, event: StoredEvent, club_id: str, game_id: str) -> str:
+    """What a stored event's link must be after `previous`, by the kind of link it holds."""
+    if event.chain is not None and not event.chain.startswith(LINK_V2):
+        return chain_hash(previous, event)
+    return link(previous, event, Linked(club_id, game_id, event.version, event.recorded_at, event.key_id))
+
+
+def chained(
+    previous: str,
+    events: Sequence[NewEvent],
+    *,
+    club_id: str,
+    game_id: str,
+    after_version: int,
+    key_id: str | Sequence[str | None] | None,
+    recorded_at: datetime | Sequence[datetime] | None = None,
+) -> list[NewEvent]:
+    """The events with their times, keys and links, the first one chained to `previous` (the link of event
+    `after_version`). `recorded_at` and `key_id`: one for all (an append), one per event (an import); no
+    time is now."""
+    moments = recorded_at if isinstance(recorded_at, Sequence) else [recorded_at or datetime.now(UTC)] * len(events)
+    keys = [key_id] * len(events) if key_id is None or isinstance(key_id, str) else key_id
     out = []
-    for event in events:
-        previous = chain_hash(previous, event)
-        out.append(msgspec.structs.replace(event, chain=previous))
+    for offset, (event, moment, key) in enumerate(zip(events, moments, keys, strict=True), start=1):
+        previous = link(previous, event, Linked(club_id, game_id, after_version + offset, moment, key))
+        out.append(msgspec.structs.replace(event, chain=previous, recorded_at=moment, key_id=key))
     return out
 
 
@@ -409,8 +470,9 @@ class EventRecorder(Protocol):
         recorded_by: Recorder,
         game: GameRecord | None = None,
     ) -> AppendResult:
-        """Write an imported stream whole, in one transaction: its events from version 1, each with the
-        time it was first recorded, and for a game its listing as given (created, finished and when).
+        """Write an imported stream whole, in one transaction, into `recorded_by`'s club: its events from
+        version 1, each with the time it was first recorded and the key that recorded it (`NewEvent.key_id`),
+        and for a game its listing as given (created, finished and when).
         AlreadyExists when the stream, or the game's id in its club, is taken."""
         ...
 

@@ -71,7 +71,7 @@ WITH prior AS (
 ), inserted AS (
     {insert_events}
     SELECT {first_position} + e.ord, %(stream)s, %(expected)s + e.ord,
-           {event_columns}, %(club)s, %(key)s, e.event->>3
+           {event_columns}, %(club)s, %(key)s, e.event->>3, {event_time}
     FROM {batch}
     WHERE {expected_check} AND NOT EXISTS (SELECT 1 FROM prior)
     RETURNING version, position
@@ -116,13 +116,18 @@ _EXPECTED_CHECK = (
 # an HTTP append's CPU, bench/), and PostgreSQL's `json ->` hands back each body's text unchanged.
 _BATCH = "json_array_elements(%(batch)s::json) WITH ORDINALITY AS e(event, ord)"
 _BATCH_COLUMNS = "e.event->>0, (e.event->>1)::int, e.event->2"
-_INSERT_EVENTS = "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id, chain)"
+_INSERT_EVENTS = (
+    "INSERT INTO events (position, stream_id, version, type, schema_version, data, club_id, key_id, chain, recorded_at)"
+)
+# Each event's time as the use case chose it before linking it (`e.event->>4`), else the transaction's.
+_EVENT_TIME = "coalesce((e.event->>4)::timestamptz, now())"
 # Position 0 of an append (see the module docstring); its events take 1, 2, ... after it.
 _FIRST_POSITION = f"(pg_current_xact_id()::text::bigint << {POSITION_SHIFT})"
 _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
     insert_events=_INSERT_EVENTS,
     first_position=_FIRST_POSITION,
     event_columns=_BATCH_COLUMNS,
+    event_time=_EVENT_TIME,
     batch=_BATCH,
     expected_check=_EXPECTED_CHECK,
 )
@@ -132,7 +137,7 @@ _APPEND_WITH_LISTING = _APPEND_WITH_LISTING.format(
 _APPEND_PLAIN = f"""
 {_INSERT_EVENTS}
 SELECT {_FIRST_POSITION} + e.ord, %(stream)s, %(expected)s + e.ord, {_BATCH_COLUMNS},
-       %(club)s, %(key)s, e.event->>3
+       %(club)s, %(key)s, e.event->>3, {_EVENT_TIME}
 FROM {_BATCH}
 WHERE {_EXPECTED_CHECK}
 RETURNING position
@@ -140,16 +145,17 @@ RETURNING position
 _APPEND_ONE = f"""
 {_INSERT_EVENTS}
 SELECT {_FIRST_POSITION} + 1, %(stream)s, %(expected)s + 1, %(type)s, %(schema_version)s,
-       %(data)s::json, %(club)s, %(key)s, %(chain)s
+       %(data)s::json, %(club)s, %(key)s, %(chain)s, coalesce(%(recorded_at)s::timestamptz, now())
 WHERE {_EXPECTED_CHECK}
 RETURNING position
 """
 
-# An imported game's events, each with the time it was first recorded (`e.event->>4`), from version 1.
+# An imported game's events, each with the time it was first recorded (`e.event->>4`) and the key that
+# recorded it (`e.event->>5`, the exporting server's), from version 1.
 _RESTORE_EVENTS = f"""
 INSERT INTO events (position, stream_id, version, type, schema_version, data, recorded_at, club_id, key_id, chain)
 SELECT {_FIRST_POSITION} + e.ord, %(stream)s, e.ord, {_BATCH_COLUMNS}, (e.event->>4)::timestamptz,
-       %(club)s, %(key)s, e.event->>3
+       %(club)s, e.event->>5, e.event->>3
 FROM {_BATCH}
 RETURNING version, position
 """
@@ -157,7 +163,9 @@ RETURNING version, position
 
 def _batch(events: Sequence[NewEvent]) -> str:
     """The events of an append as the one JSON text the append statements read (see _BATCH)."""
-    return msgspec.json.encode([(e.type, e.schema_version, msgspec.Raw(e.data), e.chain) for e in events]).decode()
+    return msgspec.json.encode(
+        [(e.type, e.schema_version, msgspec.Raw(e.data), e.chain, e.recorded_at) for e in events]
+    ).decode()
 
 
 _EVENT_COLUMNS = "stream_id, version, position, type, schema_version, data::text, recorded_at, club_id, key_id, chain"
@@ -323,6 +331,7 @@ async def _append_plain(db: Rows, request: AppendRequest) -> AppendResult:
             "schema_version": one.schema_version,
             "data": one.data.decode(),
             "chain": one.chain,
+            "recorded_at": one.recorded_at,
         }
     else:
         params["batch"] = _batch(events)
@@ -530,7 +539,7 @@ class PostgresEvents:
             raise ValueError(f"a restored stream holds 1 to {2**POSITION_SHIFT - 1} events")
         batch = msgspec.json.encode(
             [
-                (e.type, e.schema_version, msgspec.Raw(e.data), e.chain, moment)
+                (e.type, e.schema_version, msgspec.Raw(e.data), e.chain, moment, e.key_id)
                 for e, moment in zip(events, recorded_at, strict=True)
             ]
         ).decode()
@@ -555,7 +564,7 @@ class PostgresEvents:
                     )
                 rows = conn.execute(
                     _RESTORE_EVENTS,
-                    {"stream": stream_id, "club": recorded_by.club_id, "key": recorded_by.key_id, "batch": batch},
+                    {"stream": stream_id, "club": recorded_by.club_id, "batch": batch},
                 ).fetchall()
         except Duplicate:
             raise (

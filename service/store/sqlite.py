@@ -235,7 +235,7 @@ class SqliteEvents:
                         event.type,
                         event.schema_version,
                         event.data.decode(),
-                        now,
+                        event.recorded_at.isoformat() if event.recorded_at is not None else now,
                         recorded_by.club_id,
                         recorded_by.key_id,
                         event.chain,
@@ -303,7 +303,7 @@ class SqliteEvents:
                         event.data.decode(),
                         moment.isoformat(),
                         recorded_by.club_id,
-                        recorded_by.key_id,
+                        event.key_id,
                         event.chain,
                     ),
                 )

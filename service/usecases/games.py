@@ -30,6 +30,7 @@ from service.logs import bind
 from service.store.async_events import AsyncEvents, Blocking, InThreads, blocking
 from service.store.base import (
     CHAIN_START,
+    LINK_V2,
     MAX_BATCH,
     AlreadyExists,
     AppendRequest,
@@ -37,6 +38,7 @@ from service.store.base import (
     GameFilter,
     GameProgress,
     GameRecord,
+    Linked,
     NewEvent,
     Recorder,
     Resource,
@@ -48,7 +50,9 @@ from service.store.base import (
     chained,
     content_hash,
     game_stream,
+    link,
     request_fingerprint,
+    stored_link,
 )
 
 if TYPE_CHECKING:  # psycopg's pools, imported only where replicas are set
@@ -357,7 +361,15 @@ class GameRecords:
             title=request.title,
             stream_id=game_stream(club_id, game_id),
         )
-        first = chained(CHAIN_START, [_new_event(started)])
+        first = chained(
+            CHAIN_START,
+            [_new_event(started)],
+            club_id=club_id,
+            game_id=game_id,
+            after_version=0,
+            key_id=recorded_by.key_id,
+            recorded_at=record.created_at,
+        )
         result = self.store.append(
             AppendRequest(record.stream_id, first, 0, recorded_by, game=record, progress=GameProgress(finished=False))
         )
@@ -468,10 +480,17 @@ class GameRecords:
         was_finished = ruleset.result(folded.state, Viewer.public()).finished
         folded = await _cpu(io, functools.partial(accept_batch, folded, events), large)
         finished = ruleset.result(folded.state, Viewer.public()).finished
-        link = await self._link_at(io, stream_id, expected_version)
+        previous = await self._link_at(io, record, expected_version)
         request = msgspec.structs.replace(
             request,
-            events=chained(link, request.events),
+            events=chained(
+                previous,
+                request.events,
+                club_id=record.club_id,
+                game_id=record.game_id,
+                after_version=expected_version,
+                key_id=request.recorded_by.key_id,
+            ),
             # The listing changes only when the game ends (or a correction takes its end back); most
             # appends write their events alone.
             progress=GameProgress(finished=finished) if finished != was_finished else None,
@@ -484,37 +503,53 @@ class GameRecords:
                 self.appended(stream_id, result.last_version)
         return result
 
-    async def _link_at(self, io: _Io, stream_id: StreamId, version: int) -> str:
+    async def _link_at(self, io: _Io, record: GameRecord, version: int) -> str:
         """The chain link of the game's event `version` (remembered, stored, or computed for events
         recorded before links were kept)."""
         if version == 0:
             return CHAIN_START
-        known = self._links.get(stream_id)
+        known = self._links.get(record.stream_id)
         if known is not None and known[0] == version:
             return known[1]
-        stored = await io.events.read_stream(stream_id, after_version=version - 1, limit=1)
+        stored = await io.events.read_stream(record.stream_id, after_version=version - 1, limit=1)
         if stored and stored[0].chain is not None:
             return stored[0].chain
-        link = CHAIN_START
-        for event in await io.events.read_stream(stream_id, limit=version):
-            link = chain_hash(link, event)
-        return link
+        return links_of(await io.events.read_stream(record.stream_id, limit=version))[-1]
 
     def _remember_link(self, stream_id: StreamId, version: int, link: str | None) -> None:
         if link is not None:
             self._links.put(stream_id, (version, link))
 
     def import_stream(
-        self, club_id: str, lines: Sequence[bytes], recorded_by: Recorder, game_id: str | None = None
+        self,
+        club_id: str,
+        lines: Sequence[bytes],
+        recorded_by: Recorder,
+        game_id: str | None = None,
+        *,
+        accept_unchained: bool = False,
     ) -> tuple[GameRecord, AppendResult]:
         """Import an exported game (JSON Lines, set-up first), re-validating every event and checking the
         chain the export recorded. The listing (title, created and finished times) and each event's
         recorded time are kept when the export holds them (exports made before they were written get the
         time of the import); the game is written in one transaction."""
-        return self.write_import(self.prepare_import(club_id, lines, game_id), recorded_by)
+        prepared = self.prepare_import(
+            club_id, lines, game_id, key_id=recorded_by.key_id, accept_unchained=accept_unchained
+        )
+        return self.write_import(prepared, recorded_by)
 
-    def prepare_import(self, club_id: str, lines: Sequence[bytes], game_id: str | None = None) -> PreparedGame:
-        """An exported game checked whole (events, chain, times), nothing written yet."""
+    def prepare_import(
+        self,
+        club_id: str,
+        lines: Sequence[bytes],
+        game_id: str | None = None,
+        *,
+        key_id: str | None = None,
+        accept_unchained: bool = False,
+    ) -> PreparedGame:
+        """An exported game checked whole (events, chain, times), nothing written yet: its events linked
+        anew as `key_id`'s in this club. An export whose links are missing, or cannot be checked, is refused
+        unless `accept_unchained` (an export made before links were kept)."""
         if not lines:
             raise BadEvent(0, None, "The file holds no events.")
         try:
@@ -525,30 +560,33 @@ class GameRecords:
         ruleset = self.rulesets.get(head.ruleset)
         events = self.decode_batch(ruleset, list(lines[1:]), first_index=1) if len(lines) > 1 else []
         folded = accept_batch(start(ruleset, head), events, first_index=1)
-        everything = [head, *events]
-        new_events = chained(CHAIN_START, [_new_event(e) for e in everything])
+        encoded = [_new_event(e) for e in [head, *events]]
         now = datetime.now(UTC)
         recorded_at: list[datetime] = []
-        for index, (members, event) in enumerate(zip(kept, new_events, strict=True)):
-            if members.tablelog_chain is not None and members.tablelog_chain != event.chain:
-                raise BadEvent(
-                    index,
-                    "tablelog_chain",
-                    f"Event {index} ({event.type}) does not match the chain the export recorded: it, or an event "
-                    "before it, was changed or removed after the export.",
-                )
+        for index, members in enumerate(kept):
             moment = members.tablelog_recorded_at or now
             if recorded_at and moment < recorded_at[-1]:
                 raise BadEvent(
                     index,
                     "tablelog_recorded_at",
-                    f"Event {index} ({event.type}) is recorded before the event ahead of it: a stream's events "
-                    "are recorded in order.",
+                    f"Event {index} ({encoded[index].type}) is recorded before the event ahead of it: a stream's "
+                    "events are recorded in order.",
                 )
             recorded_at.append(moment)
+        _check_exported_links(kept, encoded, accept_unchained)
+        game_id = _given_id(self.limits, game_id)
+        new_events = chained(
+            CHAIN_START,
+            encoded,
+            club_id=club_id,
+            game_id=game_id,
+            after_version=0,
+            # Each event keeps the key that recorded it (the exporting server's); older exports name none.
+            key_id=[key_id if isinstance(m.tablelog_key_id, msgspec.UnsetType) else m.tablelog_key_id for m in kept],
+            recorded_at=recorded_at,
+        )
         listing = kept[0].tablelog_game or _ExportedGame()
         finished = ruleset.result(folded.state, Viewer.public()).finished
-        game_id = _given_id(self.limits, game_id)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -586,54 +624,91 @@ class GameRecords:
 
     def export_stream(self, club_id: str, game_id: str) -> list[bytes]:
         """A game's events as JSON Lines (the stored bytes, set-up first), each with its recorded time as
-        `tablelog_recorded_at` and its chain link as `tablelog_chain`, so an import keeps when each event
-        happened and finds an event changed since; the first line also carries the game's listing as
-        `tablelog_game` (title, created and finished times)."""
+        `tablelog_recorded_at`, its key as `tablelog_key_id` and its chain link as `tablelog_chain`, so an
+        import keeps when each event happened and finds an event changed since; the first line also carries
+        the game's listing as `tablelog_game` (its club and id, which the links cover, title, created and
+        finished times)."""
         record = self.game(club_id, game_id)
-        listing = _ExportedGame(title=record.title, created_at=record.created_at, finished_at=record.finished_at)
-        lines, link = [], CHAIN_START
-        for event in self.store.read_stream(record.stream_id):
-            link = chain_hash(link, event)
-            members: dict[str, Any] = {"tablelog_recorded_at": event.recorded_at}
+        listing = _ExportedGame(
+            club_id=record.club_id,
+            game_id=record.game_id,
+            title=record.title,
+            created_at=record.created_at,
+            finished_at=record.finished_at,
+        )
+        stored = self.store.read_stream(record.stream_id)
+        lines = []
+        for event, chain in zip(stored, links_of(stored), strict=True):
+            members: dict[str, Any] = {"tablelog_recorded_at": event.recorded_at, "tablelog_key_id": event.key_id}
             if event.version == 1:
                 members["tablelog_game"] = listing
-            members["tablelog_chain"] = link
+            members["tablelog_chain"] = chain
             lines.append(_with_members(event.data, members))
         return lines
 
-    def verify(self) -> Iterator[ChainBreak]:
-        """Every game of every club checked against its hash chain: yields each event whose stored link
-        does not follow from the events before it (it, or one before it, was changed or removed)."""
+    def verify(self, *, accept_unchained: bool = False) -> Iterator[ChainBreak]:
+        """Every game of every club checked against its hash chain and its rules: yields each event whose
+        stored link does not follow from the events before it (it, or one before it, was changed, moved or
+        removed), each link missing after the first, and each event the rules refuse; a game recorded
+        before links were kept, unless `accept_unchained`."""
         for club in self.store.list_clubs():
             offset = 0
             while games := self.store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
                 for game in games:
-                    yield from self.verify_game(game)
+                    yield from self.verify_game(game, accept_unchained=accept_unchained)
                 offset += len(games)
 
-    def verify_game(self, game: GameRecord) -> Iterator[ChainBreak]:
-        """One game's events checked against its chain (each break reported once)."""
-        link = CHAIN_START
-        for expected, event in enumerate(self.store.read_stream(game.stream_id), start=1):
-            link = chain_hash(link, event)
+    def verify_game(self, game: GameRecord, *, accept_unchained: bool = False) -> Iterator[ChainBreak]:
+        """One game's events checked against its chain, then folded through its rules (each break reported
+        once)."""
+        stored = self.store.read_stream(game.stream_id)
+
+        def broken(event: StoredEvent, reason: str) -> ChainBreak:
+            return ChainBreak(
+                club_id=game.club_id, game_id=game.game_id, version=event.version, type=event.type, reason=reason
+            )
+
+        previous, linked = CHAIN_START, False
+        for expected, event in enumerate(stored, start=1):
             if event.version != expected:
-                yield ChainBreak(
-                    club_id=game.club_id,
-                    game_id=game.game_id,
-                    version=event.version,
-                    type=event.type,
-                    reason="events before it are missing",
-                )
+                yield broken(event, "events before it are missing")
                 return
-            if event.chain is not None and event.chain != link:
-                yield ChainBreak(
-                    club_id=game.club_id,
-                    game_id=game.game_id,
-                    version=event.version,
-                    type=event.type,
-                    reason="its link does not follow from the events before it",
-                )
-                link = event.chain
+            if event.chain is None:
+                if linked:
+                    yield broken(event, "its link is missing")
+                    return
+                previous = chain_hash(previous, event)
+                continue
+            if not linked and expected > 1 and not accept_unchained:
+                yield broken(event, "the events before it have no links (recorded before links were kept)")
+            linked = True
+            if stored_link(previous, event, game.club_id, game.game_id) != event.chain:
+                yield broken(event, "its link does not follow from the events before it")
+            previous = event.chain
+        if stored and not linked and not accept_unchained:
+            yield broken(stored[0], "the game has no links (recorded before links were kept)")
+        yield from self._refused_by_rules(game, stored, broken)
+
+    def _refused_by_rules(
+        self, game: GameRecord, stored: Sequence[StoredEvent], broken: Callable[[StoredEvent, str], ChainBreak]
+    ) -> Iterator[ChainBreak]:
+        """The first stored event the game's rules refuse (a row written around the service)."""
+        if not stored or game.ruleset not in self.rulesets:
+            return
+        ruleset = self.rulesets.get(game.ruleset)
+        try:
+            head = msgspec.json.decode(stored[0].data, type=GameStarted)
+            folded = start(ruleset, head)
+        except (msgspec.DecodeError, msgspec.ValidationError, RuleError) as error:
+            yield broken(stored[0], f"its set-up is refused: {error}")
+            return
+        for event in stored[1:]:
+            try:
+                decoded = self.decode_batch(ruleset, [event.data], first_index=event.version - 1)
+                folded = accept_batch(folded, decoded, first_index=event.version - 1)
+            except (BadEvent, BatchRuleError) as error:
+                yield broken(event, f"the rules refuse it: {error}")
+                return
 
     # -- reading --------------------------------------------------------------------------------
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
@@ -784,6 +859,8 @@ _Moment = Annotated[datetime, msgspec.Meta(tz=True)]
 class _ExportedGame(msgspec.Struct, frozen=True, kw_only=True):
     """A game's listing as an export carries it on its first line."""
 
+    club_id: str | None = None
+    game_id: str | None = None
     title: str = ""
     created_at: _Moment | None = None
     finished_at: _Moment | None = None
@@ -794,7 +871,54 @@ class _ExportedMembers(msgspec.Struct, frozen=True, kw_only=True):
 
     tablelog_chain: str | None = None
     tablelog_recorded_at: _Moment | None = None
+    tablelog_key_id: str | msgspec.UnsetType | None = msgspec.UNSET
     tablelog_game: _ExportedGame | None = None
+
+
+def links_of(events: Sequence[StoredEvent]) -> list[str]:
+    """Each event's link: the stored one, or, for events recorded before links were kept, the first kind
+    computed from the events before it."""
+    links, previous = [], CHAIN_START
+    for event in events:
+        previous = event.chain if event.chain is not None else chain_hash(previous, event)
+        links.append(previous)
+    return links
+
+
+def _check_exported_links(kept: Sequence[_ExportedMembers], events: Sequence[NewEvent], accept_unchained: bool) -> None:
+    """Each link an export recorded checked against the events before it, as the exporting server linked
+    them (its club and game, each event's time and key); a link missing, or that cannot be checked, refused
+    unless `accept_unchained`."""
+    source = kept[0].tablelog_game or _ExportedGame()
+    previous = CHAIN_START
+    for index, (members, event) in enumerate(zip(kept, events, strict=True)):
+        claimed = members.tablelog_chain
+        if claimed is not None and claimed.startswith(LINK_V2):
+            if source.club_id is None or source.game_id is None or members.tablelog_recorded_at is None:
+                expected = None
+            else:
+                moment, key = members.tablelog_recorded_at, members.tablelog_key_id or None
+                expected = link(previous, event, Linked(source.club_id, source.game_id, index + 1, moment, key))
+        else:
+            expected = chain_hash(previous, event)
+        if claimed is None or expected is None:
+            if not accept_unchained:
+                raise BadEvent(
+                    index,
+                    "tablelog_chain",
+                    f"Event {index} ({event.type}) carries no link that can be checked: the export may have been "
+                    "changed. Import it with --accept-unchained only if it was made before links were kept.",
+                )
+            previous = claimed if claimed is not None else chain_hash(previous, event)
+            continue
+        if claimed != expected:
+            raise BadEvent(
+                index,
+                "tablelog_chain",
+                f"Event {index} ({event.type}) does not match the chain the export recorded: it, or an event "
+                "before it, was changed or removed after the export.",
+            )
+        previous = claimed
 
 
 def _with_members(data: bytes, members: dict[str, Any]) -> bytes:

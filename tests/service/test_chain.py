@@ -3,9 +3,11 @@ by `tablelog verify` over the whole record and by an import of an export, and a 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,20 @@ import psycopg
 import pytest
 
 from service.store import open_store
-from service.store.base import CHAIN_START, AppendRequest, NewEvent, Recorder, Store, StreamId, chain_hash, game_stream
+from service.store.base import (
+    CHAIN_START,
+    LINK_V2,
+    AppendRequest,
+    GameRecord,
+    Linked,
+    NewEvent,
+    Recorder,
+    Store,
+    StoredEvent,
+    StreamId,
+    chain_hash,
+    game_stream,
+)
 from service.usecases.games import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
@@ -43,11 +58,23 @@ def new_game(records: GameRecords, game_id: str) -> None:
 
 
 def recomputed(store: Store, game_id: str) -> list[str]:
+    """The links club c1's game's events must hold, computed here from what the store keeps."""
     links, link = [], CHAIN_START
     for event in store.read_stream(stream(game_id)):
-        link = chain_hash(link, event)
+        at = Linked("c1", game_id, event.version, event.recorded_at, event.key_id)
+        link = LINK_V2 + _sha256(link, "c1", game_id, event, at)
         links.append(link)
     return links
+
+
+def _sha256(previous: str, club_id: str, game_id: str, event: StoredEvent, at: Linked) -> str:
+    # The link's definition restated (service.store.base.link): a change to what it covers fails here.
+    digest = hashlib.sha256(previous.encode())
+    moment = at.recorded_at.astimezone(UTC).isoformat(timespec="microseconds")
+    for part in (club_id, game_id, str(at.version), event.type, str(event.schema_version), moment, at.key_id or ""):
+        digest.update(b"\x00" + part.encode())
+    digest.update(b"\x00" + event.data)
+    return digest.hexdigest()
 
 
 def test_every_event_is_stored_with_its_link_whichever_worker_appends_it(store: Store) -> None:
@@ -63,20 +90,34 @@ def test_every_event_is_stored_with_its_link_whichever_worker_appends_it(store: 
 
 def test_a_game_recorded_before_links_were_kept_is_chained_on_from_its_events(store: Store) -> None:
     records = GameRecords(store, RULESETS)
-    new_game(records, "g1")
-    # An event appended as before links were kept: no link stored.
-    store.append(
-        AppendRequest(
-            stream("g1"),
-            [NewEvent(type="tally.rolled", schema_version=1, data=b'{"type":"tally.rolled","seat":0,"face":5}')],
-            1,
-            recorded_by=BY,
-        )
+    new_game(records, "template")
+    started = store.read_stream(stream("template"))[0]
+    # A game as recorded before links were kept: none of its events holds a link.
+    listing = GameRecord(
+        game_id="g1",
+        club_id="c1",
+        ruleset="tally",
+        ruleset_version="1.0.0",
+        player_ids=("alain", "bea"),
+        created_at=datetime.now(UTC),
+        stream_id=stream("g1"),
     )
+    unlinked = [
+        NewEvent(type=started.type, schema_version=started.schema_version, data=started.data),
+        NewEvent(type="tally.rolled", schema_version=1, data=b'{"type":"tally.rolled","seat":0,"face":5}'),
+    ]
+    store.append(AppendRequest(stream("g1"), unlinked, 0, recorded_by=BY, game=listing))
     GameRecords(store, RULESETS).append("c1", "g1", [rolled(1, 2)], 2, BY)
     events = store.read_stream(stream("g1"))
-    assert events[1].chain is None and events[2].chain == recomputed(store, "g1")[2]
-    assert list(records.verify()) == []
+    first_kind = chain_hash(chain_hash(CHAIN_START, events[0]), events[1])
+    assert events[0].chain is None and events[1].chain is None
+    assert events[2].chain == LINK_V2 + _sha256(
+        first_kind, "c1", "g1", events[2], Linked("c1", "g1", 3, events[2].recorded_at, None)
+    )
+    assert list(records.verify(accept_unchained=True)) == []
+    assert [(b.game_id, b.version, b.reason) for b in records.verify()] == [
+        ("g1", 3, "the events before it have no links (recorded before links were kept)")
+    ]
 
 
 def _change_event(url: str, game_id: str, version: int, data: str) -> None:
@@ -150,5 +191,9 @@ def test_an_export_carries_the_links_and_an_edited_export_is_refused_naming_the_
     unlinked = [
         json.dumps({k: v for k, v in json.loads(line).items() if k != "tablelog_chain"}).encode() for line in lines
     ]
-    records.import_stream("c1", unlinked, BY, game_id="older-export")  # an export made before links
+    with pytest.raises(BadEvent) as refused:
+        records.import_stream("c1", unlinked, BY, game_id="older-export")
+    assert refused.value.index == 0 and "--accept-unchained" in refused.value.message
+    assert store.get_game("c1", "older-export") is None
+    records.import_stream("c1", unlinked, BY, game_id="older-export", accept_unchained=True)  # made before links
     assert recomputed(store, "older-export") == [e.chain for e in store.read_stream(stream("older-export"))]

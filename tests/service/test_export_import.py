@@ -26,6 +26,7 @@ from service.store.base import (
     Recorder,
     Store,
     StoredEvent,
+    chain_hash,
     chained,
     game_stream,
 )
@@ -79,8 +80,11 @@ def played_in_march(store: Store, game_id: str = "march") -> None:
     records = GameRecords(store, RULESETS)
     records.create_game("c1", NewGame(ruleset="tally", players=_seats(), game_id="template"), BY)
     records.append("c1", "template", [rolled(0, 6), rolled(1, 2), rolled(0, 6)], 1, BY)
-    events = chained(CHAIN_START, [_as_new(e) for e in store.read_stream(game_stream("c1", "template"))])
-    times = [MARCH + timedelta(minutes=5 * i) for i in range(len(events))]
+    template = [_as_new(e) for e in store.read_stream(game_stream("c1", "template"))]
+    times = [MARCH + timedelta(minutes=5 * i) for i in range(len(template))]
+    events = chained(
+        CHAIN_START, template, club_id="c1", game_id=game_id, after_version=0, key_id=BY.key_id, recorded_at=times
+    )
     listing = GameRecord(
         game_id=game_id,
         club_id="c1",
@@ -146,6 +150,8 @@ def test_a_game_moved_to_a_new_server_keeps_its_events_times_title_and_end(store
     lines = GameRecords(store, RULESETS).export_stream("c1", "march")
     first = json.loads(lines[0])
     assert first["tablelog_game"] == {
+        "club_id": "c1",
+        "game_id": "march",
         "title": "Friday night, table 2",
         "created_at": "2025-03-10T20:14:00Z",
         "finished_at": "2025-03-10T20:30:00Z",
@@ -188,10 +194,17 @@ def test_an_export_made_before_times_were_kept_still_imports_at_the_time_of_the_
     store: Store, new_server: Store
 ) -> None:
     played_in_march(store)
-    new_members = ("tablelog_recorded_at", "tablelog_game")
+    # An export of then: no times, no keys, no listing, and links of the first kind (the events alone).
+    new_members = ("tablelog_recorded_at", "tablelog_game", "tablelog_key_id", "tablelog_chain")
+    first_kind, link = [], CHAIN_START
+    for event in events_of(store, "march"):
+        link = chain_hash(link, event)
+        first_kind.append(link)
     older = [
-        json.dumps({k: v for k, v in json.loads(line).items() if k not in new_members}).encode()
-        for line in GameRecords(store, RULESETS).export_stream("c1", "march")
+        json.dumps(
+            {k: v for k, v in json.loads(line).items() if k not in new_members} | {"tablelog_chain": chain}
+        ).encode()
+        for line, chain in zip(GameRecords(store, RULESETS).export_stream("c1", "march"), first_kind, strict=True)
     ]
     before = datetime.now(UTC)
     GameRecords(new_server, RULESETS).import_stream("c1", older, BY, game_id="march")
