@@ -10,8 +10,11 @@ guard per controller resolves the principal; form posts carry litestar's CSRF to
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from secrets import compare_digest
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -20,13 +23,15 @@ from litestar.config.csrf import CSRFConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import Cookie, State
 from litestar.di import NamedDependency
-from litestar.enums import RequestEncodingType
+from litestar.enums import RequestEncodingType, ScopeType
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException, ValidationException
 from litestar.handlers.base import BaseRouteHandler
-from litestar.middleware.csrf import CSRFMiddleware
+from litestar.middleware._utils import should_bypass_middleware
+from litestar.middleware.csrf import CSRF_SECRET_LENGTH, CSRFMiddleware, generate_csrf_hash, generate_csrf_token
 from litestar.params import Body, FromPath, FromQuery, HeaderParameter, QueryParameter
 from litestar.response import Redirect, ServerSentEvent, Template
 from litestar.types import Receive, Scope, Send
+from litestar.utils.scope.state import ScopeState
 
 from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
@@ -558,10 +563,53 @@ class SharePages(Controller):
 
 
 class PagesCsrf(CSRFMiddleware):
-    """litestar's CSRF middleware, signing with a secret the server keeps in its database (every worker
-    shares it), read on the first request."""
+    """litestar's CSRF middleware (a token in a cookie and the same in each form), with its token bound to the
+    browser's session: the HMAC that signs a token is keyed by the server's secret (in its database, every
+    worker shares it) and the session cookie, so a token issued to one session, or before sign-in, signs no
+    form of another. A page of a session whose cookie holds another session's token gets a new one."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not self.config.secret:
-            self.config.secret = Keys.of(scope["litestar_app"].state.records).server_secret("pages_csrf")
-        await super().__call__(scope, receive, send)
+        if scope["type"] != ScopeType.HTTP or should_bypass_middleware(
+            scope=scope,
+            scopes=self.scopes,
+            exclude_opt_key=self.config.exclude_from_csrf_key,
+            exclude_path_pattern=self.exclude,
+        ):
+            await self.app(scope, receive, send)
+            return
+        if not self._server_secret:
+            self._server_secret = Keys.of(scope["litestar_app"].state.records).server_secret("pages_csrf")
+        request: Request[Any, Any, Any] = scope["litestar_app"].request_class(scope=scope, receive=receive)
+        secret = self._bound_secret(request.cookies.get(SESSION_COOKIE))
+        cookie = request.cookies.get(self.config.cookie_name)
+        state = ScopeState.from_scope(scope)
+        if request.method in self.config.safe_methods:
+            kept = cookie if cookie is not None and self._decode(cookie, secret) is not None else None
+            token = state.csrf_token = kept or generate_csrf_token(secret=secret)
+            await self.app(scope, receive, self.create_send_wrapper(send=send, csrf_cookie=kept, token=token))
+            return
+        sent = request.headers.get(self.config.header_name)
+        if not sent and request.content_type[0] in {RequestEncodingType.URL_ENCODED, RequestEncodingType.MULTI_PART}:
+            sent = (await request.form()).get("_csrf_token")
+        if not isinstance(sent, str) or cookie is None:
+            raise PermissionDeniedException("CSRF token verification failed")
+        ours, theirs = self._decode(sent, secret), self._decode(cookie, secret)
+        if ours is None or theirs is None or not compare_digest(ours, theirs):
+            raise PermissionDeniedException("CSRF token verification failed")
+        state.csrf_token = sent
+        await self.app(scope, receive, send)
+
+    _server_secret = ""
+
+    def _bound_secret(self, session: str | None) -> str:
+        bound = hmac.new(self._server_secret.encode(), (session or "").encode(), hashlib.sha256)
+        return bound.hexdigest()
+
+    @staticmethod
+    def _decode(token: str, secret: str) -> str | None:
+        """A token's random part when its HMAC holds under `secret`."""
+        if len(token) <= CSRF_SECRET_LENGTH:
+            return None
+        random_part, signature = token[:CSRF_SECRET_LENGTH], token[CSRF_SECRET_LENGTH:]
+        expected = generate_csrf_hash(token=random_part, secret=secret)
+        return random_part if compare_digest(signature, expected) else None

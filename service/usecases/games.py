@@ -885,10 +885,22 @@ def links_of(events: Sequence[StoredEvent]) -> list[str]:
     return links
 
 
+def _claims_history(members: _ExportedMembers) -> bool:
+    return (
+        members.tablelog_chain is not None
+        or members.tablelog_recorded_at is not None
+        or members.tablelog_game is not None
+        or not isinstance(members.tablelog_key_id, msgspec.UnsetType)
+    )
+
+
 def _check_exported_links(kept: Sequence[_ExportedMembers], events: Sequence[NewEvent], accept_unchained: bool) -> None:
     """Each link an export recorded checked against the events before it, as the exporting server linked
     them (its club and game, each event's time and key); a link missing, or that cannot be checked, refused
-    unless `accept_unchained`."""
+    unless `accept_unchained`. A plain event log (no line carries anything an export adds) claims no history
+    and needs no links: its game's chain starts at the import."""
+    if not any(_claims_history(members) for members in kept):
+        return
     source = kept[0].tablelog_game or _ExportedGame()
     previous = CHAIN_START
     for index, (members, event) in enumerate(zip(kept, events, strict=True)):

@@ -474,6 +474,31 @@ def test_signing_in_rotates_the_csrf_token_and_ends_the_browsers_earlier_session
         assert gone.status_code in (302, 303) and "/sign-in" in gone.headers["location"]
 
 
+def test_a_csrf_token_of_one_session_signs_no_form_of_another(site: Site) -> None:
+    def form_token(client: httpx.Client) -> tuple[str, str]:
+        page = client.get("/club/c1/settings").text
+        found = re.search(r'name="_csrf_token" value="([^"]+)"', page)
+        assert found is not None
+        return found[1], client.cookies["tablelog_csrf"]
+
+    with httpx.Client(base_url=site.base) as alice, httpx.Client(base_url=site.base) as bob:
+        signed_in(alice, site.record)
+        signed_in(bob, site.key("record")["token"])
+        alices_form, alices_cookie = form_token(alice)
+        bobs_form, _ = form_token(bob)
+        assert alices_form != bobs_form
+        domain = next(c.domain for c in bob.cookies.jar if c.name == "tablelog_csrf")
+        bob.cookies.delete("tablelog_csrf")
+        bob.cookies.set("tablelog_csrf", alices_cookie, domain=domain)  # planted in Bob's browser, with its form
+        planted = bob.post("/club/c1/settings", data={"language": "fr", "_csrf_token": alices_form})
+        assert planted.status_code == 403
+        assert site.http.get("/clubs/c1", headers=Api.auth(site.record)).json().get("language") != "fr"
+        # Bob's next page issues him a token of his own session again, and it signs his form
+        own_form, _ = form_token(bob)
+        saved = bob.post("/club/c1/settings", data={"language": "", "_csrf_token": own_form})
+        assert saved.status_code in (200, 303), saved.text
+
+
 def test_every_page_answer_carries_the_security_headers_and_no_template_runs_an_inline_script(site: Site) -> None:
     game_id = site.games["four_players_in_teams"]
     share = site.http.post(
