@@ -152,8 +152,12 @@ def _sockets_on(port: int, state: str) -> set[int]:
 
 
 def _socket_inodes_of(pid: int) -> set[int]:
-    inodes = set()
-    for fd in os.listdir(f"/proc/{pid}/fd"):
+    inodes: set[int] = set()
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except FileNotFoundError:  # the process ended between being listed and being read
+        return inodes
+    for fd in fds:
         try:
             target = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
