@@ -138,7 +138,28 @@ def _page_error(request: Request[Any, Any, Any], status: int, title: Message, de
 
 
 def _to_sign_in(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    return Redirect(path=f"/sign-in?next={request.url.path}")
+    response: Response[Any] = Redirect(path=f"/sign-in?next={request.url.path}")
+    if SESSION_TAG_COOKIE in request.cookies:  # the session ended (expired, revoked, closed elsewhere)
+        _forget_session(response)
+    return response
+
+
+SESSION_TAG_COOKIE = "tablelog_tag"
+"""A tag of the browser's session that its scripts can read (the session cookie is HttpOnly): the recording
+page's offline copies (its service worker's cache, its queue in localStorage) are kept under it, and only
+served to the session that stored them (issue 25)."""
+
+
+def _session_tag(session_token: str) -> str:
+    return hashlib.sha256(session_token.encode()).hexdigest()[:24]
+
+
+def _forget_session(response: Response[Any]) -> None:
+    """What the browser kept of a session that ended, dropped: its tag, and (where the browser honours
+    Clear-Site-Data, any secure or local origin) the recording page's cache and offline queue with it; the
+    sign-in page's script and the service worker drop them elsewhere."""
+    response.delete_cookie(SESSION_TAG_COOKIE, path="/")
+    response.headers["Clear-Site-Data"] = '"cache", "storage"'
 
 
 def _forbidden(request: Request[Any, Any, Any], exc: Exception) -> Template:
@@ -234,6 +255,17 @@ class SignInController(Controller):
                 max_age=max(0, int((expires - datetime.now(UTC)).total_seconds())),
             )
         )
+        response.set_cookie(
+            Cookie(
+                key=SESSION_TAG_COOKIE,
+                value=_session_tag(token),
+                httponly=False,
+                samesite="lax",
+                path="/",
+                secure=request.url.scheme == "https",
+                max_age=max(0, int((expires - datetime.now(UTC)).total_seconds())),
+            )
+        )
         # A new CSRF token for the new session: the next page issues it (a token seen before sign-in, by
         # whoever could read that page, signs no form of the session).
         response.delete_cookie(CSRF_COOKIE, path="/")
@@ -247,6 +279,7 @@ class SignInController(Controller):
             state.authenticator.settle()
         response: Response[Any] = Redirect(path="/sign-in", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/")
+        _forget_session(response)
         return response
 
 

@@ -636,3 +636,60 @@ def test_a_player_named_with_an_html_comment_and_script_tag_leaves_the_recording
     wait_until(lambda: len(stored_events(site, game_id)) > before, "the tapped step stored", 20, interval=0.1)
     assert stored_events(site, game_id)[-1]["type"].startswith("tally.")
     page.context.close()
+
+
+def _kept_offline(page: Any) -> tuple[list[str], list[str]]:
+    """What the browser keeps of the recording page: (its service worker's caches, its localStorage keys)."""
+    caches = page.evaluate("caches.keys()")
+    stored = page.evaluate("Object.keys(localStorage)")
+    return [c for c in caches if c.startswith("tablelog-record-")], [
+        k for k in stored if k.startswith("tablelog.record.")
+    ]
+
+
+def _opens_offline(page: Any, url: str) -> bool:
+    """Whether the recording page opens from what the browser kept, with no connection."""
+    page.context.set_offline(True)
+    try:
+        page.goto(url)
+        return page.locator("#recorder").count() > 0
+    except Exception:  # Playwright's error for a navigation the service worker could not answer
+        return False
+    finally:
+        page.context.set_offline(False)
+        page.goto("/sign-in")  # a page of the site again (a failed navigation leaves the browser's error page)
+
+
+def test_nothing_the_recorder_kept_offline_outlives_its_session(browser: Any, site: Site) -> None:
+    """Issue 25: the recording page (every hand, full view) kept for offline use is the session's own:
+    signing out drops it, and a second sign-in on the same browser, with a spectate key, cannot open it."""
+    page = phone(browser, site)
+    game_id = start_game(page, "milles-nautiques", ["p-alain", "p-bea"], option_dealer="0")
+    first_taps(page, 1, random.Random(5))  # the device now keeps the game's choices and queue
+    page.wait_for_selector("#recorder[data-shell=kept]")
+    record_url = page.url
+    caches, stored = _kept_offline(page)
+    assert len(caches) == 1 and len(stored) == 1, (caches, stored)
+    assert _opens_offline(page, record_url)  # the offline copy works for its own session
+
+    page.goto("/club/c1")
+    page.click("form[action='/sign-out'] button")
+    page.wait_for_url(re.compile(r".*/sign-in$"))
+    assert _kept_offline(page) == ([], [])
+    assert not _opens_offline(page, record_url)
+
+    # Kept again by the recorder, then someone else signs in on the same browser without signing out.
+    page.fill("#key", site.record)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/club/c1$"))
+    page.goto(record_url)
+    page.wait_for_selector("#recorder[data-shell=kept]")
+    first_tag = _kept_offline(page)[0]
+    spectator = site.key("spectate")
+    page.goto("/sign-in")
+    page.fill("#key", spectator["token"])
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/club/c1$"))
+    assert not _opens_offline(page, record_url)
+    assert not set(_kept_offline(page)[0]) & set(first_tag)
+    assert game_id in record_url
