@@ -14,6 +14,7 @@ from domain.i18n import english
 from domain.ruleset import Player, PlayerResult, Result
 from projections.verdict import verdict
 from tests.pages.conftest import Site, screenshot, sign_in
+from tests.pages.test_languages import english_sentences, shown_text
 from tests.service.api_support import Api
 from tests.support.rulesets import RULESETS
 
@@ -204,3 +205,27 @@ def test_a_rule_id_opens_as_a_page_in_french_and_the_api_still_answers_json(brow
     )
     assert html.headers["content-type"].startswith("text/html") and "MN-1" in html.text
     assert html.headers["vary"] == "Accept"
+
+
+def test_the_new_pages_read_in_french_with_no_english_left(browser: Any, site: Site) -> None:
+    site.caught_up()
+    english = english_sentences()
+    page = sign_in(browser, site, site.record, locale="fr-FR")
+    last = len(site.get(f"/clubs/c1/games/{site.games['three_players_two_convoys']}/replay", site.record)["steps"])
+    pages = {
+        "home": "/club/c1",
+        "ratings": "/club/c1/ratings/milles-nautiques",
+        "player": "/club/c1/players/p1",
+        "last-step": f"/club/c1/games/{site.games['three_players_two_convoys']}/replay/{last}",
+    }
+    for name, path in pages.items():
+        page.goto(path)
+        text = shown_text(page)
+        assert [sentence for sentence in english if sentence in text] == [], path
+        screenshot(page, f"french-{name}-outcomes")
+    page.goto(pages["last-step"])
+    assert re.fullmatch(r"\w+ gagne avec 8 PV, devant \w+ au départage du jeu\.", page.locator(".verdict").inner_text())
+    page.goto(pages["ratings"])
+    assert re.search(r"\d\u202f\d{3} ± \d{3}", page.locator("table.ladder").inner_text())  # "1 625 ± 461"
+    assert page.goto("/club/c1/ratings/no-such-game").status == 404  # type: ignore[union-attr]
+    page.context.close()
