@@ -10,17 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from litestar import get
+from litestar import Request, get
+from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
+from litestar.enums import MediaType
 from litestar.params import FromPath
+from litestar.response import Template
 
 from domain import rules_reference
+from domain.i18n import Catalogue
 from domain.registry import Rulesets
 from domain.rules_reference import RuleEntry
 from domain.ruleset import Ruleset
 from service.http.event_schemas import event_tags, ruleset_event_schema
+from service.http.language import request_language
 from service.http.links import rule_url
 from service.usecases.games import NotFound
+
+_ = Catalogue("service.http")
 
 
 class ResourceKindOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -171,11 +178,40 @@ def list_rules(name: FromPath[str], rulesets: NamedDependency[Rulesets]) -> Rule
     )
 
 
+def rule_page(request: Request[Any, Any, Any]) -> Template | None:
+    """A rule as a page, for a browser (its Accept prefers HTML): the entry in the reader's language. A
+    client that asks for JSON, or for anything (`*/*`), gets the JSON entry from the handler."""
+    if request.accept.best_match([MediaType.JSON, MediaType.HTML], default=MediaType.JSON) != MediaType.HTML:
+        return None
+    rulesets: Rulesets = request.app.state.rulesets
+    name, rule_id = request.path_params["name"], request.path_params["rule_id"]
+    ruleset = rulesets.get(name) if name in rulesets else None
+    language = request_language(request)
+    entry = rules_reference.entry_for(ruleset, rule_id, language) if ruleset is not None else None
+    if ruleset is None or entry is None:
+        return Template(
+            template_name="error.html",
+            context={"title": _("Not found"), "detail": _("There is no rule {rule_id} here.", rule_id=rule_id)},
+            status_code=404,
+            headers={"Vary": "Accept"},
+            media_type=MediaType.HTML,
+        )
+    return Template(
+        template_name="rule.html",
+        context={"ruleset": ruleset, "entry": entry, "general": rules_reference.general().get(rule_id) is not None},
+        headers={"Vary": "Accept"},
+        media_type=MediaType.HTML,
+    )
+
+
 @get(
     "/rulesets/{name:str}/rules/{rule_id:str}",
     tags=["rulesets"],
     summary="One rule: what it says, the reading chosen, its source (a refusal's `rule_url`)",
+    description="A browser (Accept preferring `text/html`) gets the rule as a page in the reader's language.",
     sync_to_thread=False,
+    before_request=rule_page,
+    response_headers=[ResponseHeader(name="Vary", value="Accept", description="JSON or a page, by Accept")],
 )
 def get_rule(name: FromPath[str], rule_id: FromPath[str], rulesets: NamedDependency[Rulesets]) -> RuleOut:
     ruleset = rulesets.get(name)

@@ -406,7 +406,7 @@ class ClubPages(Controller):
             "campaign.html",
             context.principal,
             _links(club_id),
-            **reads.campaign_page(context.records, club_id, campaign_id),
+            **reads.campaign_page(context.records, club_id, campaign_id, context.words),
         )
 
     @get("/players/{player_id:str}", sync_to_thread=True)
@@ -525,7 +525,10 @@ class SharePages(Controller):
             )
         if context.principal.share.kind == "campaign":
             return _page(
-                "campaign.html", context.principal, links, **reads.campaign_page(context.records, club_id, target)
+                "campaign.html",
+                context.principal,
+                links,
+                **reads.campaign_page(context.records, club_id, target, context.words),
             )
         page = reads.game_step(
             context.records, context.principal, club_id, target, None, "public", None, words=context.words

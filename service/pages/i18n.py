@@ -23,6 +23,7 @@ from litestar.response import Redirect
 from domain.i18n import Catalogue, Message
 from service.http.language import LANGUAGE_COOKIE, request_language
 from service.i18n import LANGUAGES, Translator, language_names, translations
+from service.pages.render import prose
 
 PACKAGE = "service.pages"
 _ = Catalogue(PACKAGE)
@@ -159,7 +160,7 @@ def prepare(environment: Environment) -> Environment:
     environment.install_gettext_callables(  # type: ignore[attr-defined]
         _gettext, _ngettext, newstyle=True, pgettext=_pgettext, npgettext=_npgettext
     )
-    environment.filters.update({"tell": tell, "number": number, "day": day, "moment": moment})
+    environment.filters.update({"tell": tell, "number": number, "day": day, "moment": moment, "prose": prose})
     environment.globals.update(
         {"page_language": page_language, "language_menu": language_menu, "recorder_words": recorder_words}
     )

@@ -18,9 +18,12 @@ from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
+from projections.verdict import verdict_at
 from projections.words import Teller as Words
 from service.cache import Recent
 from service.http.links import rule_url
+from service.i18n import ENGLISH, Translator
+from service.pages import outcomes
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
@@ -236,6 +239,8 @@ def game_step(
         "chapters": indexed.chapters_near(current),
         "chapter_label": chapter_label,
         "players": sorted(told.players, key=lambda p: p.seat),
+        # Who won, at the last step the viewer may see, as that viewer may know it.
+        "verdict": verdict_at(ruleset, events, at, viewer, snaps) if at == last else None,
     }
 
 
@@ -324,6 +329,8 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
         "players": clubs.players(club_id),
         "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
+        "verdicts": outcomes.verdicts(records, club_id, recent),
+        "rated": outcomes.rated_games(records, club_id),
     }
 
 
@@ -355,10 +362,10 @@ class RuleHint(msgspec.Struct, frozen=True, kw_only=True):
     hint: str
 
 
-def rule_hint(ruleset: Ruleset, rule_id: str) -> RuleHint:
+def rule_hint(ruleset: Ruleset, rule_id: str, language: str = "en") -> RuleHint:
     """The rules reference's entry for `rule_id` (issue 17: "the club pages show it on hover"): its title
-    and first paragraph, shortened to a tooltip's length."""
-    entry = rules_reference.entry_for(ruleset, rule_id)
+    and first paragraph in the reader's language, shortened to a tooltip's length."""
+    entry = rules_reference.entry_for(ruleset, rule_id, language)
     if entry is None:
         return RuleHint(rule_id=rule_id, url=rule_url(ruleset.name, rule_id), hint=rule_id)
     first = " ".join(entry.text.split("\n\n")[0].split())
@@ -366,7 +373,7 @@ def rule_hint(ruleset: Ruleset, rule_id: str) -> RuleHint:
     return RuleHint(rule_id=rule_id, url=rule_url(ruleset.name, rule_id), hint=hint[:400])
 
 
-def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[str, Any]:
+def campaign_page(records: GameRecords, club_id: str, campaign_id: str, words: Translator = ENGLISH) -> dict[str, Any]:
     campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id)
     unit = games[0].result.score_unit if games else ""
     names = _names(records, club_id, campaign, status.status.totals)
@@ -377,9 +384,9 @@ def campaign_page(records: GameRecords, club_id: str, campaign_id: str) -> dict[
         "status": status,
         "unit": unit,
         "names": names,
-        "plot": campaign_plot(counted, names, unit, status.status.target),
+        "plot": campaign_plot(counted, names, unit, status.status.target, words),
         "decisive": next((s.game_id for s in status.steps if s.counted and s.status.finished), None),
-        "rules": {s.rule_id: rule_hint(ruleset, s.rule_id) for s in status.steps if s.rule_id},
+        "rules": {s.rule_id: rule_hint(ruleset, s.rule_id, words.language) for s in status.steps if s.rule_id},
         "points": points,
         "unit_word": unit_word(unit),
     }
@@ -412,6 +419,8 @@ def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str,
         "leagues": leagues,
         "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
+        "played": outcomes.played_games(records, club_id, player_id, games),
+        "ratings": outcomes.player_ratings(records, club_id, player_id),
     }
 
 

@@ -314,8 +314,8 @@ def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: 
     screenshot(page, "league")
     page.goto("/club/c1")
     page.click("text=winter")
-    assert page.locator("svg.plot polyline").count() == 2
-    assert page.locator("svg.plot line.target").count() == 1  # the 200-point target
+    assert page.locator("svg.plot-wide polyline").count() == 2
+    assert page.locator("svg.plot-wide line.target").count() == 1  # the 200-point target
     totals = page.locator(".totals").inner_text()
     for label, total in status["status"]["totals"].items():
         name = {"p1": "Alain", "p2": "Bea"}[label]

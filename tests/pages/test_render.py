@@ -4,7 +4,16 @@ with what changed marked (and nothing unescaped), and the campaign plot's target
 from __future__ import annotations
 
 from domain.ruleset import SeriesStatus
-from service.pages.render import campaign_plot, change_lines, change_text, points, state_html
+from service.i18n import Translator
+from service.pages.render import (
+    RatingMark,
+    campaign_plot,
+    change_lines,
+    change_text,
+    points,
+    rating_plot,
+    state_html,
+)
 from tests.support.rulesets import RULESETS
 
 
@@ -77,9 +86,30 @@ def test_the_campaign_plot_draws_the_target_and_marks_the_game_that_decided_it()
         ("g2", SeriesStatus(totals={"ann": 80, "bob": 50}, finished=True, winners=("ann",), target=75)),
     ]
     svg = str(campaign_plot(steps, {"ann": "Ann", "bob": "Bob"}, "vp", 75))
-    assert svg.count("<polyline") == 2 and 'class="target"' in svg and "target 75" in svg
-    # The deciding line stands at game 2, the last x position (left margin 48, width 640, right 16).
+    # Drawn for a phone and for a wider screen, each with both lines, the target and the deciding game.
+    assert svg.count("<svg") == 2 and 'class="plot plot-narrow"' in svg and 'class="plot plot-wide"' in svg
+    assert svg.count("<polyline") == 4 and svg.count('class="target"') == 2 and "target 75" in svg
+    # The deciding line stands at game 2, the last x position (left margin 52, right 16), its label to
+    # its left so that it stays inside the picture.
     assert '<line x1="624.0" y1="16" x2="624.0" y2="260" class="decisive"/>' in svg
+    assert '<line x1="324.0" y1="16" x2="324.0" y2="260" class="decisive"/>' in svg
+    assert '<text x="620.0" y="40" class="decisive-label" text-anchor="end">decided</text>' in svg
     assert "Ann: 80 after game 2" in svg
     undecided = str(campaign_plot(steps[:1], {"ann": "Ann", "bob": "Bob"}, "vp", None))
     assert 'class="decisive"' not in undecided and 'class="target"' not in undecided
+    french = str(campaign_plot(steps, {"ann": "Ann", "bob": "Bob"}, "vp", 75, Translator("fr")))
+    assert "objectif 75" in french and ">partie<" in french and "décidée" in french
+
+
+def test_the_rating_plot_draws_the_rating_with_its_band_and_each_date_once() -> None:
+    marks = [
+        RatingMark(when="Nov 25", rating=1450.0, spread=480.0, said="Ann: 1,450 ± 480"),
+        RatingMark(when="Nov 25", rating=1520.0, spread=430.0, said="Ann: 1,520 ± 430"),
+        RatingMark(when="Nov 30", rating=1610.0, spread=400.0, said="Ann: 1,610 ± 400"),
+    ]
+    svg = str(rating_plot(marks, "Ann"))
+    assert svg.count("<polyline") == 2 and svg.count('class="spread"') == 2
+    assert svg.count("<circle") == 6 and "<title>Ann: 1,610 ± 400</title>" in svg
+    narrow = svg[: svg.index("</svg>")]
+    assert narrow.count(">Nov 25<") == 1 and narrow.count(">Nov 30<") == 1  # one evening's games: one date
+    assert ">1,000<" in narrow and ">2,000<" in narrow  # the axis in round steps, as the reader writes numbers

@@ -149,3 +149,20 @@ def test_an_app_serves_the_rulesets_it_was_given_and_no_other(tmp_path: Path) ->
     with TestClient(with_tally) as client:
         assert "tally" in [r["name"] for r in client.get("/rulesets").json()]
         assert client.get("/rulesets/tally").json()["name"] == "tally"
+
+
+def test_a_rule_is_json_for_a_client_and_a_page_in_its_language_for_a_browser(api: Api) -> None:
+    url = "/rulesets/milles-nautiques/rules/MN-15"
+    for accept in ("application/json", "*/*", "application/json, text/html;q=0.5"):
+        answered = api.client.get(url, headers={"Accept": accept, "Accept-Language": "fr"})
+        assert answered.headers["content-type"].startswith("application/json"), accept
+        assert answered.json()["title"] == "End of the round" and answered.headers["vary"] == "Accept"
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    page = api.client.get(url, headers={"Accept": browser, "Accept-Language": "es-ES,es;q=0.9"})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.headers["vary"] == "Accept"
+    assert "MN-15</span>: El final de la ronda</h1>" in page.text and '<html lang="es">' in page.text
+    missing = api.client.get("/rulesets/milles-nautiques/rules/MN-99", headers={"Accept": browser})
+    assert missing.status_code == 404 and "MN-99" in missing.text and "<html" in missing.text
+    unknown = api.client.get("/rulesets/nope/rules/MN-1", headers={"Accept": browser})
+    assert unknown.status_code == 404 and "<html" in unknown.text

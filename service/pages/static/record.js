@@ -430,7 +430,7 @@
         if (!table || event.type === "tablelog.correction") return null;
         const seat = table.seats.find((s) => s.seat === event.seat);
         if (seat && seat.enumerable && !seat.choices.some((c) => c.event.type === event.type)) {
-          return { title: t("rules_refuse"), detail: t("not_allowed", { seat: seat.name, event: words(event.type) }), rule_id: "G-1", rule_url: "/rulesets/" + root.dataset.ruleset };
+          return { title: t("rules_refuse"), detail: t("not_allowed", { seat: seat.name, event: words(event.type) }), rule_id: "G-1", rule_url: "/rulesets/" + root.dataset.ruleset + "/rules/G-1" };
         }
       }
       return null; // checked when sent
