@@ -84,7 +84,7 @@ class CollectionRoutes(Generic[D, Out]):
 
     def __init__(self, kind: CollectionKind, out: Callable[[D, tuple[str, ...]], Out]) -> None:
         self.kind = kind
-        self.out = out
+        self.out: Callable[[D, tuple[str, ...]], Out] = out
 
     def create(self, context: RequestContext, club_id: str, definition: D) -> Out:
         ClubCollections.of(context.records).create(club_id, definition)

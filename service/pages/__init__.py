@@ -16,6 +16,7 @@ from litestar.template.config import TemplateConfig
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.pages import i18n
+from service.pages.admin import HANDLERS as ADMIN
 from service.pages.controllers import (
     EXCEPTION_HANDLERS,
     STATIC,
@@ -67,7 +68,15 @@ def pages_router() -> Router:
     cookies, is outside it)."""
     return Router(
         path="/",
-        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING, ClubSettingsPage, i18n.choose_language],
+        route_handlers=[
+            SignInController,
+            ClubPages,
+            SharePages,
+            *RECORDING,
+            *ADMIN,
+            ClubSettingsPage,
+            i18n.choose_language,
+        ],
         middleware=[security_headers, DefineMiddleware(PagesCsrf, config=csrf_config())],
         exception_handlers=EXCEPTION_HANDLERS,
         include_in_schema=False,
