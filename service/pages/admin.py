@@ -445,7 +445,7 @@ class AdminPages(Controller):
                 if isinstance(error, AlreadyExists)
                 else _("Only a finished game counts in a league.")
                 if code == "game_not_finished"
-                else _("This game is of another game than this one's.")
+                else _("That game is of another kind than this one's.")
                 if code == "wrong_ruleset"
                 else _("This game cannot come next in the campaign: {why}", why=str(error))
             )

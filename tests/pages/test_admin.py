@@ -206,6 +206,17 @@ def test_a_games_settings_change_its_title_and_spectator_delay_and_put_it_in_a_l
     page.wait_for_url(re.compile(rf".*/games/{game_id}/settings$"))
     assert api_get(site, f"/clubs/c1/games/{game_id}")["title"] == "Friday final"
     assert api_get(site, f"/clubs/c1/games/{game_id}/spectator-delay") == {"events": 2, "seconds": 30}
+
+    spring = {"league_id": "spring", "ruleset": "milles-nautiques", "members": [], "starts": "2000-01-01"}
+    spring |= {"ends": "2999-12-31", "scoring": {"placement_points": {"1": 3}}}
+    made = site.http.post("/clubs/c1/leagues", json=spring, headers=Api.auth(site.record))
+    assert made.status_code == 201, made.text
+    page.reload()
+    page.select_option("#collection", "league:spring")
+    page.click("form[action$='/settings/collections'] button[type=submit]")
+    page.wait_for_url(re.compile(rf".*/games/{game_id}/settings$"))
+    assert game_id in api_get(site, "/clubs/c1/leagues/spring")["game_ids"]
+    assert "League spring" in page.inner_text("main")
     screenshot(page, "admin-game-settings")
 
 
