@@ -154,12 +154,24 @@ def test_a_catalogue_is_uploaded_and_a_bad_one_shows_its_row_errors_and_is_not_k
         page.click("button[type=submit].primary")
         page.wait_for_url(re.compile(r".*/club/c1/resources$"))
     assert [r["version"] for r in api_get(site, "/clubs/c1/resources")] == [1, 2]
-    assert [c.inner_text() for c in page.locator("table.resources tbody tr td:nth-child(4)").all()] == ["2", "1"]
+    scenario = RULESETS.get("memoire-44").resource_kinds["scenario"].builtin()["hedgerow_lane"]
+    page.select_option("#what", "memoire-44/scenario")
+    page.fill("#resource_id", "our-hedgerows")
+    page.set_input_files("#file", files=[{"name": "h.m44", "mimeType": "application/json", "buffer": scenario}])
+    page.click("button[type=submit].primary")
+    page.wait_for_url(re.compile(r".*/club/c1/resources$"))
+    assert [r["resource_id"] for r in api_get(site, "/clubs/c1/resources")] == [
+        "club-deck",
+        "club-deck",
+        "our-hedgerows",
+    ]
+    assert [c.inner_text() for c in page.locator("table.resources tbody tr td:nth-child(4)").all()] == ["2", "1", "1"]
     screenshot(page, "admin-resources")
 
 
 def test_read_and_spectate_keys_are_made_shown_once_and_revoked_after_a_confirmation(browser: Any, site: Site) -> None:
     page = sign_in(browser, site, site.record)
+    before = len(api_get(site, "/clubs/c1/keys"))
     page.goto("/club/c1/keys")
     page.check("input[name=scope][value=read]")
     page.fill("#expires", "2001-01-01")
@@ -167,7 +179,7 @@ def test_read_and_spectate_keys_are_made_shown_once_and_revoked_after_a_confirma
     assert "name the key" in problem_beside(page, "name").lower()
     assert "after today" in problem_beside(page, "expires")
     assert page.is_checked("input[name=scope][value=read]")
-    before = len(api_get(site, "/clubs/c1/keys"))
+    assert len(api_get(site, "/clubs/c1/keys")) == before, "nothing stored"
     page.fill("#name", "the club's screen")
     page.fill("#expires", "")
     page.click("button[type=submit].primary")
@@ -193,7 +205,8 @@ def test_read_and_spectate_keys_are_made_shown_once_and_revoked_after_a_confirma
 def test_a_games_settings_change_its_title_and_spectator_delay_and_put_it_in_a_league(browser: Any, site: Site) -> None:
     game_id = site.games["two_players_to_forty"]
     page = sign_in(browser, site, site.record)
-    page.goto(f"/club/c1/games/{game_id}/settings")
+    page.goto(f"/club/c1/games/{game_id}")
+    page.click("text=Game settings")
     page.fill("#title", "Friday final")
     page.fill("#events", "-2")
     page.click("button[type=submit].primary")
