@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State, UploadFile
@@ -32,12 +32,12 @@ from service.pages.naming import game_choices, result_words
 from service.pages.recording import MAX_SEATS, RECORD, problem_words
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
-from service.usecases.collections import ClubCollections
+from service.usecases.collections import Action, ClubCollections
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.keys import Keys
 from service.usecases.spectators import Spectators
 from service.usecases.tournaments import Tournaments
-from service.usecases.types import AlreadyExists, CollectionKind, GameFilter
+from service.usecases.types import AlreadyExists, CollectionKind, GameFilter, Scope
 
 _ = Catalogue("service.pages")
 
@@ -45,6 +45,10 @@ Form = dict[str, Any]
 Errors = dict[str, Message]
 TIE_BREAK_SLOTS = 4
 SYSTEMS: tuple[System, ...] = ("round_robin", "swiss", "tables")
+PAGE_SCOPES: tuple[Scope, ...] = ("read", "spectate")
+"""The keys a record key's session makes (a record key is the operator's to make, as over the API)."""
+COLLECTION_KINDS: tuple[CollectionKind, ...] = ("league", "campaign")
+ACTIONS: dict[str, Action] = {"removal": "removed", "restoration": "restored"}
 CRITERION_WORDS = {
     "points": _("league points"),
     "wins": _("wins"),
@@ -102,8 +106,14 @@ async def _form(request: Request[Any, Any, Any]) -> Form:
     form: Form = {}
     for key in data:
         values = data.getall(key)
-        form[key] = values if len(values) > 1 or key in ("members",) else values[0]
+        form[key] = values if len(values) > 1 else values[0]
     return form
+
+
+def _many(form: Mapping[str, Any], name: str) -> tuple[str, ...]:
+    """A field that may be given several times (check boxes), as a tuple however often it was."""
+    value = form.get(name, ())
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 def _text(form: Mapping[str, Any], name: str) -> str:
@@ -256,7 +266,7 @@ class AdminPages(Controller):
         ruleset = _ruleset(context.records, form, errors)
         starts, ends = _day(form, "starts", errors), _day(form, "ends", errors)
         scoring = _scoring(form, errors)
-        members = tuple(form.get("members") or ())
+        members = _many(form, "members")
         if not members:
             errors["members"] = _("Choose the league's members.")
 
@@ -303,8 +313,8 @@ class AdminPages(Controller):
         errors: Errors = {}
         tournament_id = _id(form, "tournament_id", errors)
         ruleset = _ruleset(context.records, form, errors)
-        system = _text(form, "system")
-        if system not in SYSTEMS:
+        system = next((s for s in SYSTEMS if s == _text(form, "system")), None)
+        if system is None:
             errors["system"] = _("Choose how rounds are paired.")
         title = _text(form, "title")
         if len(title) > 200:
@@ -319,12 +329,13 @@ class AdminPages(Controller):
                 errors["table_sizes"] = errors.pop(name)
 
         def create() -> None:
-            assert ruleset is not None and low is not None and high is not None and seed is not None
+            assert ruleset is not None and system is not None
+            assert low is not None and high is not None and seed is not None
             Tournaments.of(context.records).create(
                 context.recorder,
                 tournament_id=tournament_id,
                 ruleset=ruleset.name,
-                system=system,  # type: ignore[arg-type]  # checked against SYSTEMS above
+                system=system,
                 title=title,
                 scoring=scoring,
                 tie_breaks=_tie_breaks(form),
@@ -447,7 +458,7 @@ class AdminPages(Controller):
                 if code == "game_not_finished"
                 else _("That game is of another kind than this one's.")
                 if code == "wrong_ruleset"
-                else _("This game cannot come next in the campaign: {why}", why=str(error))
+                else _("This game cannot come next in the campaign: {why}", why=problem_words(request, error)["detail"])
             )
             return self._games_page(context, club_id, kind, collection_id, form, errors, status=422)
         return Redirect(path=f"/club/{club_id}/{kind}s/{collection_id}/games", status_code=303)
@@ -471,7 +482,7 @@ class AdminPages(Controller):
         """Leave a game out (`removal`) or count it again (`restoration`), with the reason given."""
         form = await _form(request)
         kind = _collection_kind(request)
-        action: Literal["removed", "restored"] | None = {"removal": "removed", "restoration": "restored"}.get(change)  # type: ignore[assignment]
+        action = ACTIONS.get(change)
         if action is None:
             raise NotFound("change (removal or restoration)", change)
         reason = _text(form, "reason")
@@ -567,12 +578,13 @@ class AdminPages(Controller):
     ) -> Template:
         form = await _form(request)
         errors: Errors = {}
-        name, scope = _text(form, "name"), _text(form, "scope")
+        name = _text(form, "name")
+        scope = next((s for s in PAGE_SCOPES if s == _text(form, "scope")), None)
         if not name:
             errors["name"] = _("Name the key, to know it again in this list.")
         elif len(name) > 200:
             errors["name"] = _("A name of 200 characters at most.")
-        if scope not in ("read", "spectate"):
+        if scope is None:
             errors["scope"] = _("Choose what the key may do.")
         expires = None
         if _text(form, "expires"):
@@ -583,7 +595,8 @@ class AdminPages(Controller):
                     errors["expires"] = _("Give a day after today.")
         if errors:
             return self._keys_page(context, club_id, status=422, form=form, errors=errors)
-        key, token = Keys.of(context.records).create_key(club_id, name, scope, expires)  # type: ignore[arg-type]
+        assert scope is not None
+        key, token = Keys.of(context.records).create_key(club_id, name, scope, expires)
         return self._keys_page(context, club_id, made=key, token=token)
 
     @get("/keys/{key_id:str}/revoke", sync_to_thread=True)
@@ -676,19 +689,22 @@ class AdminPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
         form = await _form(request)
-        kind, _sep, collection_id = _text(form, "collection").partition(":")
+        named, _sep, collection_id = _text(form, "collection").partition(":")
+        kind = next((k for k in COLLECTION_KINDS if k == named), None)
         errors: Errors = {}
-        if kind not in ("league", "campaign"):
+        if kind is None:
             errors["collection"] = _("Choose a league or campaign from the list.")
         else:
             try:
-                ClubCollections.of(context.records).assign(kind, club_id, collection_id, game_id)  # type: ignore[arg-type]
+                ClubCollections.of(context.records).assign(kind, club_id, collection_id, game_id)
             except (ProjectionError, NotFound, AlreadyExists) as error:
                 code = getattr(error, "code", None)
                 errors["collection"] = (
                     _("Only a finished game counts in a league.")
                     if code == "game_not_finished"
-                    else _("This game cannot come next in the campaign: {why}", why=str(error))
+                    else _(
+                        "This game cannot come next in the campaign: {why}", why=problem_words(request, error)["detail"]
+                    )
                     if isinstance(error, ProjectionError)
                     else _("Choose a league or campaign from the list.")
                 )

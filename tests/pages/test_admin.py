@@ -259,3 +259,16 @@ def test_a_read_session_sees_no_admin_form_nor_link(browser: Any, site: Site) ->
         response = page.goto(f"/club/c1{path}")
         assert response is not None and response.status == 403, path
         assert page.locator("form:not([action='/sign-out'])").count() == 0, path
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("fr", "Nommez la clé, pour la reconnaître dans cette liste."), ("es", "Ponga nombre a la clave")],
+)
+def test_a_forms_problem_is_told_in_the_readers_language(browser: Any, site: Site, language: str, said: str) -> None:
+    page = sign_in(browser, site, site.record)
+    page.goto(f"/language/{language}?next=/club/c1/keys")
+    page.check("input[name=scope][value=spectate]")
+    page.click("button[type=submit].primary")
+    assert said in problem_beside(page, "name")
+    assert page.is_checked("input[name=scope][value=spectate]")
