@@ -245,10 +245,13 @@ def test_the_share_picker_tells_games_apart_by_players_time_and_result(browser: 
     screenshot(page, "admin-share-picker")
 
 
-def test_a_read_session_sees_no_admin_form_nor_link(browser: Any, site: Site) -> None:
-    read = site.key("read")["token"]
-    page = sign_in(browser, site, read)
+@pytest.mark.parametrize("scope", ["read", "spectate"])
+def test_a_read_or_spectate_session_sees_no_admin_form_nor_link(browser: Any, site: Site, scope: str) -> None:
+    page = sign_in(browser, site, site.key(scope)["token"])
     assert page.locator("a[href='/club/c1/admin']").count() == 0
+    game_id = site.games["two_players_to_forty"]
+    page.goto(f"/club/c1/games/{game_id}")
+    assert page.locator(f"a[href='/club/c1/games/{game_id}/settings']").count() == 0
     for path in (
         "/admin",
         "/leagues/new",
