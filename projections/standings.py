@@ -144,7 +144,9 @@ class Scoring(msgspec.Struct, frozen=True, kw_only=True):
 
 class League(msgspec.Struct, frozen=True, kw_only=True):
     """A league: one ruleset, its members (club player ids), its period (inclusive dates), its
-    scoring and its tie-break chain of criterion names (see `CRITERIA`), applied in order."""
+    scoring and its tie-break chain of criterion names (see `CRITERIA`), applied in order. An
+    `automatic` league takes every finished game of its ruleset and period by itself (see
+    `service.usecases.collections`), besides the games assigned to it."""
 
     league_id: str
     ruleset: str
@@ -153,6 +155,7 @@ class League(msgspec.Struct, frozen=True, kw_only=True):
     ends: date
     scoring: Scoring
     tie_breaks: tuple[str, ...] = ("points",)
+    automatic: bool = False
 
 
 class LeagueGame(msgspec.Struct, frozen=True, kw_only=True):

@@ -5,8 +5,9 @@ status, and taking a game out of either (and putting it back). One use case serv
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar, cast
 
 import msgspec
 from litestar import Controller, Request, get, post
@@ -37,6 +38,14 @@ class LeagueIn(msgspec.Struct, frozen=True, kw_only=True):
     ends: date
     scoring: Scoring
     tie_breaks: tuple[str, ...] = ("points",)
+    automatic: Annotated[
+        bool,
+        msgspec.Meta(
+            description="take every finished game of the league's ruleset and period by itself, with nobody "
+            "assigning it (a game can still be taken out with a reason; a correction that un-finishes a game "
+            "takes it out)"
+        ),
+    ] = False
 
 
 class LeagueOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +74,38 @@ class GameRef(msgspec.Struct, frozen=True, kw_only=True):
 # the published names are pinned here and moving a module leaves the OpenAPI document as it is.
 GameRefIn = Annotated[GameRef, Body(schema_component_key="api_projections_GameRef")]
 
+D = TypeVar("D", League, Campaign)
+Out = TypeVar("Out", LeagueOut, CampaignOut)
+
+
+class CollectionRoutes(Generic[D, Out]):
+    """What the league and campaign routes do, over the collection kind: the two controllers below only
+    name their routes (their operation ids and documented parameters are the API's) and call these."""
+
+    def __init__(self, kind: CollectionKind, out: Callable[[D, tuple[str, ...]], Out]) -> None:
+        self.kind = kind
+        self.out: Callable[[D, tuple[str, ...]], Out] = out
+
+    def create(self, context: RequestContext, club_id: str, definition: D) -> Out:
+        ClubCollections.of(context.records).create(club_id, definition)
+        return self.out(definition, ())
+
+    def listed(self, context: RequestContext, club_id: str) -> list[Out]:
+        listed = ClubCollections.of(context.records).listed(self.kind, club_id)
+        return [self.out(cast(D, definition), ids) for definition, ids in listed]
+
+    def one(self, context: RequestContext, club_id: str, collection_id: str) -> Out:
+        definition, ids = ClubCollections.of(context.records).found(self.kind, club_id, collection_id)
+        return self.out(cast(D, definition), ids)
+
+    def assign(self, context: RequestContext, club_id: str, collection_id: str, game_id: str) -> Out:
+        ClubCollections.of(context.records).assign(self.kind, club_id, collection_id, game_id)
+        return self.one(context, club_id, collection_id)
+
+
+LEAGUES = CollectionRoutes[League, LeagueOut]("league", lambda d, ids: LeagueOut(league=d, game_ids=ids))
+CAMPAIGNS = CollectionRoutes[Campaign, CampaignOut]("campaign", lambda d, ids: CampaignOut(campaign=d, game_ids=ids))
+
 
 class LeagueController(Controller):
     path = "/clubs/{club_id:str}/leagues"
@@ -73,29 +114,19 @@ class LeagueController(Controller):
 
     @post("/", sync_to_thread=True, summary="Create a league (refused with 422 when it cannot be ranked)")
     def create_league(
-        self,
-        club_id: FromPath[str],
-        data: JSONBody[LeagueIn],
-        context: NamedDependency[RequestContext],
+        self, club_id: FromPath[str], data: JSONBody[LeagueIn], context: NamedDependency[RequestContext]
     ) -> LeagueOut:
-        league = ClubCollections.of(context.records).create(club_id, League(**msgspec.structs.asdict(data)))
-        assert isinstance(league, League)
-        return LeagueOut(league=league, game_ids=())
+        return LEAGUES.create(context, club_id, League(**msgspec.structs.asdict(data)))
 
     @get("/", sync_to_thread=True, summary="The club's leagues", opt=PUBLIC)
     def list_leagues(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> list[LeagueOut]:
-        listed = ClubCollections.of(context.records).leagues(club_id)
-        return [LeagueOut(league=league, game_ids=game_ids) for league, game_ids in listed]
+        return LEAGUES.listed(context, club_id)
 
     @get("/{league_id:str}", sync_to_thread=True, summary="A league and its games", opt=PUBLIC)
     def get_league(
-        self,
-        club_id: FromPath[str],
-        league_id: FromPath[str],
-        context: NamedDependency[RequestContext],
+        self, club_id: FromPath[str], league_id: FromPath[str], context: NamedDependency[RequestContext]
     ) -> LeagueOut:
-        league, game_ids = ClubCollections.of(context.records).league(club_id, league_id)
-        return LeagueOut(league=league, game_ids=game_ids)
+        return LEAGUES.one(context, club_id, league_id)
 
     @post("/{league_id:str}/games", sync_to_thread=True, summary="Assign a finished game to the league")
     def assign_game(
@@ -105,9 +136,7 @@ class LeagueController(Controller):
         data: GameRefIn,
         context: NamedDependency[RequestContext],
     ) -> LeagueOut:
-        collections = ClubCollections.of(context.records)
-        game_ids = collections.assign("league", club_id, league_id, data.game_id)
-        return LeagueOut(league=collections.league(club_id, league_id)[0], game_ids=game_ids)
+        return LEAGUES.assign(context, club_id, league_id, data.game_id)
 
     @get(
         "/{league_id:str}/standings",
@@ -135,29 +164,20 @@ class CampaignController(Controller):
 
     @post("/", sync_to_thread=True, summary="Create a campaign: a series of games with the same players")
     def create_campaign(
-        self,
-        club_id: FromPath[str],
-        data: JSONBody[CampaignIn],
-        context: NamedDependency[RequestContext],
+        self, club_id: FromPath[str], data: JSONBody[CampaignIn], context: NamedDependency[RequestContext]
     ) -> CampaignOut:
         campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
-        ClubCollections.of(context.records).create(club_id, campaign)
-        return CampaignOut(campaign=campaign, game_ids=())
+        return CAMPAIGNS.create(context, club_id, campaign)
 
     @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
     def list_campaigns(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> list[CampaignOut]:
-        listed = ClubCollections.of(context.records).campaigns(club_id)
-        return [CampaignOut(campaign=campaign, game_ids=game_ids) for campaign, game_ids in listed]
+        return CAMPAIGNS.listed(context, club_id)
 
     @get("/{campaign_id:str}", sync_to_thread=True, summary="A campaign and its games", opt=PUBLIC)
     def get_campaign(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        context: NamedDependency[RequestContext],
+        self, club_id: FromPath[str], campaign_id: FromPath[str], context: NamedDependency[RequestContext]
     ) -> CampaignOut:
-        campaign, game_ids = ClubCollections.of(context.records).campaign(club_id, campaign_id)
-        return CampaignOut(campaign=campaign, game_ids=game_ids)
+        return CAMPAIGNS.one(context, club_id, campaign_id)
 
     @post("/{campaign_id:str}/games", sync_to_thread=True, summary="Add the next game of the campaign")
     def assign_game(
@@ -167,9 +187,7 @@ class CampaignController(Controller):
         data: GameRefIn,
         context: NamedDependency[RequestContext],
     ) -> CampaignOut:
-        collections = ClubCollections.of(context.records)
-        game_ids = collections.assign("campaign", club_id, campaign_id, data.game_id)
-        return CampaignOut(campaign=collections.campaign(club_id, campaign_id)[0], game_ids=game_ids)
+        return CAMPAIGNS.assign(context, club_id, campaign_id, data.game_id)
 
     @get(
         "/{campaign_id:str}/status",
@@ -178,10 +196,7 @@ class CampaignController(Controller):
         opt=PUBLIC,
     )
     def read_status(
-        self,
-        club_id: FromPath[str],
-        campaign_id: FromPath[str],
-        context: NamedDependency[RequestContext],
+        self, club_id: FromPath[str], campaign_id: FromPath[str], context: NamedDependency[RequestContext]
     ) -> CampaignStatus:
         return ClubCollections.of(context.records).status(club_id, campaign_id)[3]
 

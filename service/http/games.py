@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
@@ -34,6 +34,12 @@ class GameOut(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     finished: bool
     finished_at: datetime | None
+
+
+class TitleIn(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's title, as menus and lists show it (empty: its players are shown instead)."""
+
+    title: Annotated[str, msgspec.Meta(max_length=200)]
 
 
 class GamesOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -161,6 +167,20 @@ class GameController(Controller):
         context: NamedDependency[RequestContext],
     ) -> GameOut:
         return _game_out(await context.records.game_async(club_id, game_id))
+
+    @put(
+        "/{game_id:str}/title",
+        sync_to_thread=True,
+        summary="Give a game a new title (its listing's; the record is unchanged)",
+    )
+    def set_title(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[TitleIn],
+        context: NamedDependency[RequestContext],
+    ) -> GameOut:
+        return _game_out(context.records.set_title(club_id, game_id, data.title))
 
     @post(
         "/{game_id:str}/events",

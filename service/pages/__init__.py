@@ -16,6 +16,7 @@ from litestar.template.config import TemplateConfig
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.pages import i18n
+from service.pages.admin import HANDLERS as ADMIN
 from service.pages.controllers import (
     EXCEPTION_HANDLERS,
     STATIC,
@@ -74,6 +75,7 @@ def pages_router() -> Router:
             SharePages,
             *RECORDING,
             *RATINGS,
+            *ADMIN,
             ClubSettingsPage,
             i18n.choose_language,
         ],

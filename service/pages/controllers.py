@@ -41,6 +41,7 @@ from service.http.live import LiveGame
 from service.http.ratelimit import LIVE_STREAM, SESSION_COOKIE
 from service.i18n import Translator
 from service.pages import reads
+from service.pages.naming import game_choices
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.keys import Keys
@@ -430,7 +431,8 @@ class ClubPages(Controller):
     ) -> Template:
         links = Keys.of(state.records).shares(club_id)
         home = reads.club_home(state.records, club_id)
-        return _page("shares.html", principal, _links(club_id), shares=links, made=made, **home)
+        choices = game_choices(state.records, club_id, home["live"] + home["finished"])
+        return _page("shares.html", principal, _links(club_id), shares=links, made=made, choices=choices, **home)
 
     @post("/shares", sync_to_thread=True, opt={"needs": "record"}, status_code=200)
     def make_share(
@@ -450,7 +452,8 @@ class ClubPages(Controller):
         url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
         links = keys.shares(club_id)
         home = reads.club_home(context.records, club_id)
-        return _page("shares.html", context.principal, _links(club_id), shares=links, made=url, **home)
+        choices = game_choices(context.records, club_id, home["live"] + home["finished"])
+        return _page("shares.html", context.principal, _links(club_id), shares=links, made=url, choices=choices, **home)
 
     @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke_share(

@@ -85,6 +85,7 @@ class ComposedStore:
         self.list_players = clubs.list_players
         self.get_players = clubs.get_players
         self.get_game = clubs.get_game
+        self.set_game_title = clubs.set_game_title
         self.list_games = clubs.list_games
         self.add_resource = clubs.add_resource
         self.get_resource = clubs.get_resource

@@ -679,6 +679,11 @@ class PostgresClubRecords:
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         return self._db.run(lambda db: get_game_rows(db, club_id, game_id))
 
+    def set_game_title(self, club_id: str, game_id: str, title: str) -> GameRecord | None:
+        with self._db.writing() as conn:
+            conn.execute("UPDATE games SET title = %s WHERE club_id = %s AND game_id = %s", (title, club_id, game_id))
+        return self.get_game(club_id, game_id)
+
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         condition, params = game_filter_sql(club_id, where, POSTGRES, player_clause="player_ids @> ARRAY[%s]")
         sql = (

@@ -424,6 +424,11 @@ class SqliteClubRecords:
         )
         return self._game(rows[0]) if rows else None
 
+    def set_game_title(self, club_id: str, game_id: str, title: str) -> GameRecord | None:
+        with self._db.writing() as conn:
+            conn.execute("UPDATE games SET title = ? WHERE club_id = ? AND game_id = ?", (title, club_id, game_id))
+        return self.get_game(club_id, game_id)
+
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         condition, params = game_filter_sql(
             club_id,

@@ -9,7 +9,7 @@ the lag). What differs between the two is said once, in `KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Literal, Protocol
 
@@ -71,6 +71,25 @@ def league_games(game_ids: Sequence[str], summaries: dict[str, GameSummary]) -> 
     ]
 
 
+def in_period(league: League, finished_at: datetime) -> bool:
+    """A game finished then is within the league's period (by its date, as the standings count it)."""
+    return league.starts <= finished_at.date() <= league.ends
+
+
+def taken_by_itself(league: League, summaries: Iterable[GameSummary]) -> list[str]:
+    """The games an automatic league takes by itself: every finished game of its ruleset within its
+    period, in the order they finished. A correction that un-finishes a game takes it out again."""
+    taken = [
+        s
+        for s in summaries
+        if s.ruleset == league.ruleset
+        and s.outcome.finished
+        and s.outcome.finished_at is not None
+        and in_period(league, s.outcome.finished_at)
+    ]
+    return [s.game_id for s in sorted(taken, key=lambda s: (s.outcome.finished_at or s.started_at, s.game_id))]
+
+
 def with_outcome(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
     """The summaries with one game's outcome replaced (to compute a table as it was)."""
     if game_id not in summaries:
@@ -90,11 +109,35 @@ class ClubCollections:
         return cls(records, records.store)
 
     # -- definitions ------------------------------------------------------------------------------------
-    def _found(self, kind: CollectionKind, club_id: str, collection_id: str) -> tuple[Definition, tuple[str, ...]]:
+    def _found(
+        self, kind: CollectionKind, club_id: str, collection_id: str, outcome: tuple[str, Outcome] | None = None
+    ) -> tuple[Definition, tuple[str, ...]]:
         found = self.store.get_collection(kind, club_id, collection_id)
         if found is None:
             raise NotFound(kind, collection_id)
-        return msgspec.json.decode(found.definition, type=KINDS[kind].type), found.game_ids
+        definition = msgspec.json.decode(found.definition, type=KINDS[kind].type)
+        return definition, self._games(club_id, definition, found.game_ids, outcome)
+
+    def _games(
+        self, club_id: str, definition: Definition, assigned: tuple[str, ...], outcome: tuple[str, Outcome] | None
+    ) -> tuple[str, ...]:
+        """The games assigned, and an automatic league's taken by itself after them (`outcome`: one
+        game's outcome as it was)."""
+        if not isinstance(definition, League) or not definition.automatic:
+            return assigned
+        summaries = {s.game_id: s for s in self.store.finished_summaries(club_id, definition.ruleset)}
+        if outcome is not None:
+            game_id, as_it_was = outcome
+            summaries.pop(game_id, None)
+            earlier = self.store.game_summaries(club_id, [game_id]).get(game_id)
+            if earlier is not None and earlier.ruleset == definition.ruleset and as_it_was.finished:
+                summaries[game_id] = msgspec.structs.replace(earlier, outcome=as_it_was)
+        taken = taken_by_itself(definition, summaries.values())
+        return (*assigned, *(g for g in taken if g not in assigned))
+
+    def found(self, kind: CollectionKind, club_id: str, collection_id: str) -> tuple[Definition, tuple[str, ...]]:
+        """A league or campaign and its games (NotFound when the club has none of that id)."""
+        return self._found(kind, club_id, collection_id)
 
     def league(self, club_id: str, league_id: str) -> tuple[League, tuple[str, ...]]:
         league, game_ids = self._found("league", club_id, league_id)
@@ -108,10 +151,11 @@ class ClubCollections:
 
     def listed(self, kind: CollectionKind, club_id: str) -> list[tuple[Definition, tuple[str, ...]]]:
         """The club's leagues or campaigns, with their games."""
-        return [
-            (msgspec.json.decode(c.definition, type=KINDS[kind].type), c.game_ids)
-            for c in self.store.list_collections(kind, club_id)
-        ]
+        listed = []
+        for collection in self.store.list_collections(kind, club_id):
+            definition = msgspec.json.decode(collection.definition, type=KINDS[kind].type)
+            listed.append((definition, self._games(club_id, definition, collection.game_ids, None)))
+        return listed
 
     def leagues(self, club_id: str) -> list[tuple[League, tuple[str, ...]]]:
         return [(league, ids) for league, ids in self.listed("league", club_id) if isinstance(league, League)]
@@ -195,12 +239,10 @@ class ClubCollections:
         """Take a game out of a league or campaign (`removed`) or put it back (`restored`), recorded with
         the key and the reason; the history after it, and the games counted."""
         club_id = recorder.club_id
-        found = self.store.get_collection(kind, club_id, collection_id)
-        if found is None:
-            raise NotFound(kind, collection_id)
-        if game_id not in found.game_ids:
+        _, game_ids = self._found(kind, club_id, collection_id)
+        if game_id not in game_ids:
             raise NotFound(f"game of this {kind}", game_id)
-        counted, _ = self.counted(kind, club_id, collection_id, found.game_ids)
+        counted, _ = self.counted(kind, club_id, collection_id, game_ids)
         if (game_id in counted) != (action == "removed"):
             state = "counted" if game_id in counted else "taken out"
             raise ProjectionError(
@@ -212,8 +254,22 @@ class ClubCollections:
             game_id=game_id, action=action, reason=reason, key_id=recorder.key_id, recorded_at=datetime.now(UTC)
         )
         self.store.record_removal(kind, club_id, collection_id, removal)
-        counted, history = self.counted(kind, club_id, collection_id, found.game_ids)
+        counted, history = self.counted(kind, club_id, collection_id, game_ids)
         return history, counted
+
+    def of_game(self, club_id: str, game_id: str, outcomes: Sequence[Outcome] = ()) -> list[tuple[CollectionKind, str]]:
+        """The leagues and campaigns a game is in: assigned, or taken by an automatic league (now, or
+        with one of `outcomes`, the game's outcome before or after a correction)."""
+        found = self.store.collections_of_game(club_id, game_id)
+        record = self.games.game(club_id, game_id)
+        for league, game_ids in self.leagues(club_id):
+            if ("league", league.league_id) in found or not league.automatic or league.ruleset != record.ruleset:
+                continue
+            if game_id in game_ids or any(
+                o.finished and o.finished_at is not None and in_period(league, o.finished_at) for o in outcomes
+            ):
+                found.append(("league", league.league_id))
+        return found
 
     def summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]:
         return self.store.game_summaries(club_id, game_ids)
@@ -233,7 +289,8 @@ class ClubCollections:
         self, club_id: str, league_id: str, as_of: date | None = None, outcome: tuple[str, Outcome] | None = None
     ) -> Standings:
         """The league table as of a date, with its removals (`outcome`: one game's outcome as it was)."""
-        league, assigned = self.league(club_id, league_id)
+        league, assigned = self._found("league", club_id, league_id, outcome)
+        assert isinstance(league, League)
         game_ids, removals = self.counted("league", club_id, league_id, assigned)
         summaries = self.summaries(club_id, game_ids)
         if outcome is not None:

@@ -266,6 +266,13 @@ class GameRecords:
         """A game of the club, or NotFound (whether or not another club has a game of that id)."""
         return blocking(self._game(self._here, club_id, game_id))
 
+    def set_title(self, club_id: str, game_id: str, title: str) -> GameRecord:
+        """Give a game a new title: its listing's (what menus show), never its record's events."""
+        changed = self.store.set_game_title(club_id, game_id, title)
+        if changed is None:
+            raise NotFound("game", game_id)
+        return changed
+
     async def game_async(self, club_id: str, game_id: str) -> GameRecord:
         return await self._game(self._loop, club_id, game_id)
 

@@ -157,7 +157,7 @@ class Replays:
         collections = ClubCollections.of(self.games)
         leagues: list[LeagueChange] = []
         campaigns: list[CampaignChange] = []
-        for kind, collection_id in collections.store.collections_of_game(club_id, game_id):
+        for kind, collection_id in collections.of_game(club_id, game_id, (change.before, change.after)):
             if kind == "league":
                 before = collections.standings(club_id, collection_id, outcome=(game_id, change.before))
                 after = collections.standings(club_id, collection_id, outcome=(game_id, change.after))

@@ -215,6 +215,17 @@ def test_a_game_listing_is_written_with_its_first_events_and_updated_by_appends(
         store.append(AppendRequest("g1", events("start"), 0, recorded_by=BY, game=game("g1", ("p1",))))
 
 
+def test_a_games_title_is_changed_in_its_listing_and_its_record_stays_as_it_was(store: Store) -> None:
+    store.append(AppendRequest("g1", events("start", "a"), 0, recorded_by=BY, game=game("g1", ("p1", "p2"))))
+    before = store.read_stream("g1")
+    changed = store.set_game_title("c1", "g1", "Friday final")
+    assert changed is not None and changed.title == "Friday final" and changed.version == 2
+    assert [g.title for g in store.list_games("c1", GameFilter())] == ["Friday final"]
+    assert store.read_stream("g1") == before
+    assert store.set_game_title("c1", "nope", "x") is None
+    assert store.set_game_title("other-club", "g1", "x") is None
+
+
 def test_games_are_listed_with_filters(store: Store) -> None:
     store.append(AppendRequest("g1", events("s"), 0, recorded_by=BY, game=game("g1", ("p1", "p2"))))
     store.append(AppendRequest("g2", events("s"), 0, recorded_by=BY, game=game("g2", ("p2", "p3"), ruleset="other")))
