@@ -25,6 +25,7 @@ from service.pages.controllers import (
     SignInController,
     csrf_config,
 )
+from service.pages.players import PlayerPages
 from service.pages.recording import HANDLERS as RECORDING
 from service.pages.settings import ClubSettingsPage
 
@@ -67,7 +68,15 @@ def pages_router() -> Router:
     cookies, is outside it)."""
     return Router(
         path="/",
-        route_handlers=[SignInController, ClubPages, SharePages, *RECORDING, ClubSettingsPage, i18n.choose_language],
+        route_handlers=[
+            SignInController,
+            ClubPages,
+            SharePages,
+            *RECORDING,
+            ClubSettingsPage,
+            PlayerPages,
+            i18n.choose_language,
+        ],
         middleware=[security_headers, DefineMiddleware(PagesCsrf, config=csrf_config())],
         exception_handlers=EXCEPTION_HANDLERS,
         include_in_schema=False,

@@ -3,6 +3,8 @@ operator creates clubs; a club's `record` key adds players and imports resources
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -10,6 +12,7 @@ import msgspec
 
 from domain.i18n import Catalogue, Message
 from projections.people import People
+from service.limits import ID_PATTERN
 from service.store.base import (
     Club,
     ClubPlayer,
@@ -25,7 +28,9 @@ from service.usecases.games import GameRecords, NotFound
 
 _ = Catalogue("service.usecases")
 
-NAME_LENGTH = 80
+ID_LENGTH = 64
+NAME_LENGTH = 200
+"""As the API's `max_name_length` by default."""
 NOTE_LENGTH = 80
 
 
@@ -101,13 +106,30 @@ class Clubs:
     def exists(self, club_id: str) -> bool:
         return self.store.get_club(club_id) is not None
 
-    def add_player(self, club_id: str, player_id: str, name: str, note: str = "") -> ClubPlayer:
+    def add_player(self, club_id: str, player_id: str | None, name: str, note: str = "") -> ClubPlayer:
+        """Add a player; with no id given, one made from the name that no player of the club has
+        (`alain`, then `alain-2`). AlreadyExists when a given id is taken."""
         name = _checked_text("name", name, NAME_LENGTH, required=True)
         note = _checked_text("note", note, NOTE_LENGTH, required=False)
+        if player_id is None:
+            player_id = self._free_id(club_id, name)
+        elif not re.search(ID_PATTERN, player_id) or len(player_id) > ID_LENGTH:
+            raise PlayerError(
+                "player_id",
+                "bad_id",
+                _("An id is letters, digits, '-', '_' or '.', starting with a letter or digit (no space)."),
+            )
         player = self.store.create_player(club_id, player_id, name)
         if note:
             return self.store.update_player(club_id, player_id, note=note) or player
         return player
+
+    def _free_id(self, club_id: str, name: str) -> str:
+        """An id made from a name: its letters without accents, lower case, words joined by '-'."""
+        plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+        stem = "-".join(re.findall(r"[a-z0-9]+", plain))[:40].strip("-") or "player"
+        taken = {p.player_id for p in self.store.list_players(club_id)}
+        return next(c for c in (stem, *(f"{stem}-{n}" for n in range(2, len(taken) + 3))) if c not in taken)
 
     def change_player(
         self,
