@@ -321,7 +321,7 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
         "finished": [g for g in recent if g.finished],
         "leagues": collections.ids("league", club_id),
         "campaigns": collections.ids("campaign", club_id),
-        "players": clubs.players(club_id),
+        "players": clubs.menu(club_id),  # retired and merged ones on the players page only
         "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
     }
