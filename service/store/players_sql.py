@@ -74,5 +74,9 @@ class PlayerTables:
 
     def next_game_number(self, club_id: str, prefix: str) -> int:
         with self._db.writing() as conn:
+            # A number lost in a crash costs nothing: a game holding it is passed over when the number is
+            # taken again (`GameRecords._given_id`), so the counter commits without waiting for the disk.
+            for statement in self._db.dialect.projection_tx:
+                conn.execute(statement)
             row = conn.execute(self._sql.next_number, (club_id, prefix)).fetchone()
         return int(row[0])
