@@ -554,12 +554,17 @@ class PlayerRecords(Protocol):
         name: str | None = None,
         note: str | None = None,
         retired: bool | None = None,
+        at: datetime | None = None,
     ) -> ClubPlayer | None:
-        """Change what is given (retired: True retires now, False brings back); None when no such player."""
+        """Change what is given (retired: True retires at `at`, by default now; False brings back); None
+        when no such player."""
         ...
 
-    def merge_player(self, club_id: str, player_id: str, into_id: str, key_id: str | None) -> PlayerMerge:
-        """Record that `player_id` is `into_id` (AlreadyExists when `player_id` is merged already)."""
+    def merge_player(
+        self, club_id: str, player_id: str, into_id: str, key_id: str | None, at: datetime | None = None
+    ) -> PlayerMerge:
+        """Record that `player_id` is `into_id` at `at`, by default now (AlreadyExists when `player_id` is
+        merged already)."""
         ...
 
     def player_merges(self, club_id: str) -> list[PlayerMerge]: ...

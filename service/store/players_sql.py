@@ -46,6 +46,7 @@ class PlayerTables:
         name: str | None = None,
         note: str | None = None,
         retired: bool | None = None,
+        at: datetime | None = None,
     ) -> ClubPlayer | None:
         key = (club_id, player_id)
         with self._db.writing() as conn:
@@ -54,14 +55,16 @@ class PlayerTables:
             if note is not None:
                 conn.execute(self._sql.note, (note, *key))
             if retired is True:
-                conn.execute(self._sql.retire, (datetime.now(UTC).isoformat(), *key))
+                conn.execute(self._sql.retire, ((at or datetime.now(UTC)).astimezone(UTC).isoformat(), *key))
             elif retired is False:
                 conn.execute(self._sql.bring_back, key)
         rows = self._db.records(self._sql.player, key)
         return msgspec.convert(rows[0], ClubPlayer) if rows else None
 
-    def merge_player(self, club_id: str, player_id: str, into_id: str, key_id: str | None) -> PlayerMerge:
-        merged_at = datetime.now(UTC)
+    def merge_player(
+        self, club_id: str, player_id: str, into_id: str, key_id: str | None, at: datetime | None = None
+    ) -> PlayerMerge:
+        merged_at = (at or datetime.now(UTC)).astimezone(UTC)
         try:
             with self._db.writing() as conn:
                 conn.execute(self._sql.merge, (club_id, player_id, into_id, key_id, merged_at.isoformat()))
