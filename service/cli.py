@@ -667,7 +667,7 @@ def _game_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     imp = commands.add_parser("import", help="import a game from JSON Lines (every event re-validated)")
     imp.add_argument("file")
     imp.add_argument("--club", required=True)
-    imp.add_argument("--game-id")
+    imp.add_argument("--game-id", help="the game's id here (default: a readable one, e.g. 2026-11-26-mn-3)")
     imp.add_argument(
         "--accept-unchained", action="store_true", help="import an export whose links are missing (made before links)"
     )

@@ -7,18 +7,19 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
-from litestar import Controller, Request, get, post, put
+from litestar import Controller, Request, get, patch, post, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
+from projections.people import People
 from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, KEYS, OPERATOR, PUBLIC
 from service.http.language import club_languages
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN
 from service.logs import get_logger
-from service.usecases.clubs import Clubs
-from service.usecases.types import Club
+from service.usecases.clubs import NAME_LENGTH, NOTE_LENGTH, Clubs
+from service.usecases.types import Club, ClubPlayer, PlayerMerge
 
 
 class ClubIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,15 +45,66 @@ class ClubSettingsIn(msgspec.Struct, frozen=True, kw_only=True):
     `Accept-Language` names none of ours; null: English."""
 
 
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_LENGTH)]
+Note = Annotated[str, msgspec.Meta(max_length=NOTE_LENGTH)]
+
+
 class PlayerIn(msgspec.Struct, frozen=True, kw_only=True):
     player_id: Annotated[str, msgspec.Meta(pattern=ID_PATTERN)]
-    name: Annotated[str, msgspec.Meta(min_length=1)]
+    name: Name
+    note: Note = ""
+    """What tells the player apart from another of the same name (shown beside the name where two share it)."""
+
+
+class PlayerChange(msgspec.Struct, frozen=True, kw_only=True):
+    """What to change of a player; a field left out (or null) is kept."""
+
+    name: Name | None = None
+    note: Note | None = None
+    retired: bool | None = None
+    """true: retired (kept on their games and in the tables, left out of the menus); false: brought back."""
+
+
+class MergeIn(msgspec.Struct, frozen=True, kw_only=True):
+    into: Annotated[str, msgspec.Meta(pattern=ID_PATTERN)]
+    """The record of the same person the player's games are to count under."""
+
+
+class MergeOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A merge as recorded: `player_id`'s games count as `into_id`'s in every table from `merged_at`;
+    `key_id` is the key that asked for it. The games and their events are unchanged."""
+
+    player_id: str
+    into_id: str
+    key_id: str | None
+    merged_at: datetime
+
+    @classmethod
+    def of(cls, merge: PlayerMerge) -> MergeOut:
+        return cls(player_id=merge.player_id, into_id=merge.into_id, key_id=merge.key_id, merged_at=merge.merged_at)
 
 
 class PlayerOut(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
     created_at: datetime
+    note: str = ""
+    retired_at: datetime | None = None
+    """When the club retired the player (null: not retired)."""
+    merged_into: str | None = None
+    """The record this one was merged into (null: not merged): its games count as that player's."""
+
+
+def player_out(player: ClubPlayer, people: People) -> PlayerOut:
+    person = people(player.player_id)
+    return PlayerOut(
+        player_id=player.player_id,
+        name=player.name,
+        created_at=player.created_at,
+        note=player.note,
+        retired_at=player.retired_at,
+        merged_into=None if person == player.player_id else person,
+    )
 
 
 class ResourceOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,15 +140,49 @@ class ClubController(Controller):
 
     @post("/{club_id:str}/players", sync_to_thread=True, summary="Add a player to the club")
     def create_player(self, club_id: FromPath[str], data: JSONBody[PlayerIn], state: State) -> PlayerOut:
-        player = Clubs.of(state.records).add_player(club_id, data.player_id, data.name)
-        return PlayerOut(player_id=player.player_id, name=player.name, created_at=player.created_at)
+        player = Clubs.of(state.records).add_player(club_id, data.player_id, data.name, data.note)
+        return player_out(player, People())
 
     @get("/{club_id:str}/players", sync_to_thread=True, summary="The club's players", opt=PUBLIC)
     def list_players(self, club_id: FromPath[str], state: State) -> list[PlayerOut]:
-        return [
-            PlayerOut(player_id=p.player_id, name=p.name, created_at=p.created_at)
-            for p in Clubs.of(state.records).players(club_id)
-        ]
+        clubs = Clubs.of(state.records)
+        people = clubs.people(club_id)
+        return [player_out(p, people) for p in clubs.players(club_id)]
+
+    @patch(
+        "/{club_id:str}/players/{player_id:str}",
+        sync_to_thread=True,
+        summary="Rename a player, change their note, retire them or bring them back",
+    )
+    def change_player(
+        self, club_id: FromPath[str], player_id: FromPath[str], data: JSONBody[PlayerChange], state: State
+    ) -> PlayerOut:
+        clubs = Clubs.of(state.records)
+        p = clubs.change_player(club_id, player_id, name=data.name, note=data.note, retired=data.retired)
+        get_logger(club_id=club_id).info("player.changed", player_id=player_id, retired=p.retired_at is not None)
+        return player_out(p, clubs.people(club_id))
+
+    @post(
+        "/{club_id:str}/players/{player_id:str}/merge",
+        sync_to_thread=True,
+        summary="Merge two records of one person: the player's games count as `into`'s in every table",
+        description="Recorded with the key and the time (see the merges); no game or event is changed, and "
+        "standings, ratings, campaigns and player pages read the ids through the merge.",
+    )
+    def merge_player(
+        self,
+        club_id: FromPath[str],
+        player_id: FromPath[str],
+        data: JSONBody[MergeIn],
+        context: NamedDependency[RequestContext],
+    ) -> MergeOut:
+        merge = Clubs.of(context.records).merge(context.recorder, player_id, data.into)
+        get_logger(club_id=club_id).info("player.merged", player_id=player_id, into_id=merge.into_id)
+        return MergeOut.of(merge)
+
+    @get("/{club_id:str}/player-merges", sync_to_thread=True, summary="The club's merges of players, oldest first")
+    def list_merges(self, club_id: FromPath[str], state: State) -> list[MergeOut]:
+        return [MergeOut.of(m) for m in Clubs.of(state.records).merges(club_id)]
 
     @post(
         "/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}",

@@ -23,14 +23,16 @@ from litestar.exceptions import (
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
+from domain.i18n import Catalogue
 from domain.registry import UnknownRuleset
 from domain.ruleset import ResourceError
 from projections.errors import ProjectionError
-from service.http.language import refusal
+from service.http.language import refusal, translator
 from service.http.links import rule_url
 from service.http.ratelimit import RateLimited
 from service.limits import Limits, TooLarge
 from service.logs import get_logger
+from service.usecases.clubs import PlayerError
 from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 from service.usecases.types import (
     AlreadyExists,
@@ -41,6 +43,7 @@ from service.usecases.types import (
     VersionConflict,
 )
 
+_ = Catalogue("service.http")
 PROBLEM_JSON = "application/problem+json"
 
 
@@ -189,6 +192,13 @@ def _projection_error(request: Request[Any, Any, Any], exc: ProjectionError) -> 
         code=exc.code,
         details=_jsonable(exc.details) or None,
     )
+
+
+@_maps(PlayerError)
+def _player_error(request: Request[Any, Any, Any], exc: PlayerError) -> Response[Problem]:
+    told = translator(request)
+    title = told(_("The club's players cannot be changed so"))
+    return problem(422, "invalid-player", title, told(exc.message), request, field=exc.field, code=exc.code)
 
 
 @_maps(ResourceError)

@@ -26,6 +26,7 @@ from service.pages.controllers import (
     SignInController,
     csrf_config,
 )
+from service.pages.players import PlayerPages
 from service.pages.ratings import HANDLERS as RATINGS
 from service.pages.recording import HANDLERS as RECORDING
 from service.pages.settings import ClubSettingsPage
@@ -77,6 +78,7 @@ def pages_router() -> Router:
             *RATINGS,
             *ADMIN,
             ClubSettingsPage,
+            PlayerPages,
             i18n.choose_language,
         ],
         middleware=[security_headers, DefineMiddleware(PagesCsrf, config=csrf_config())],

@@ -326,7 +326,7 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
         "finished": [g for g in recent if g.finished],
         "leagues": collections.ids("league", club_id),
         "campaigns": collections.ids("campaign", club_id),
-        "players": clubs.players(club_id),
+        "players": clubs.menu(club_id),  # retired and merged ones on the players page only
         "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
         "verdicts": outcomes.verdicts(records, club_id, recent),
@@ -401,19 +401,26 @@ def _names(records: GameRecords, club_id: str, campaign: Campaign, totals: dict[
 
 def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str, Any]:
     clubs, collections = Clubs.of(records), ClubCollections.of(records)
+    people = clubs.people(club_id)  # a merged record's page is its person's, with both records' games
+    clubs.player(club_id, player_id)
+    player_id = people(player_id)
     player = clubs.player(club_id, player_id)
-    games = clubs.games(club_id, GameFilter(player_id=player_id, limit=200))
-    games.sort(key=lambda g: g.created_at, reverse=True)
+    ids = people.records_of(player_id, [p.player_id for p in clubs.players(club_id)])
+    found = {g.game_id: g for pid in ids for g in clubs.games(club_id, GameFilter(player_id=pid, limit=200))}
+    games = sorted(found.values(), key=lambda g: g.created_at, reverse=True)
     summaries = collections.summaries(club_id, [g.game_id for g in games])
     results = []
     for game in games:
         summary = summaries.get(game.game_id)
         line: str | Message = _("in progress")
         if summary is not None and summary.outcome.finished:
-            line = _result_line(summary.players, summary.outcome.result, player_id)
+            line = _result_line(people.seated(summary.players), summary.outcome.result, player_id)
         results.append((game, line))
-    leagues = [league.league_id for league, _ in collections.leagues(club_id) if player_id in league.members]
+    leagues = [
+        league.league_id for league, _ in collections.leagues(club_id) if player_id in people.ids(league.members)
+    ]
     return {
+        "also": ids[1:],
         "player": player,
         "results": results,
         "leagues": leagues,

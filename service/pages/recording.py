@@ -286,7 +286,7 @@ def _form_page(
         "principal": principal,
         "rulesets": records.rulesets,
         "ruleset": ruleset,
-        "players": Clubs.of(records).players(club_id),
+        "players": Clubs.of(records).menu(club_id),  # retired and merged ones left out, names told apart
         "seats": range(MAX_SEATS),
         "options": option_fields(ruleset) if ruleset else [],
         "resources": resource_choices(records, club_id, ruleset) if ruleset else {},

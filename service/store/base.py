@@ -229,6 +229,21 @@ class ClubPlayer(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
     created_at: datetime
+    note: str = ""
+    """What tells this player apart from another of the same name (a town, a day they come)."""
+    retired_at: datetime | None = None
+    """When the club retired the player: kept in history, left out of menus."""
+
+
+class PlayerMerge(msgspec.Struct, frozen=True, kw_only=True):
+    """Two records of one person made one: `player_id`'s games count as `into_id`'s, recorded by the key
+    `key_id` at `merged_at` (no event is rewritten)."""
+
+    club_id: str
+    player_id: str
+    into_id: str
+    key_id: str | None
+    merged_at: datetime
 
 
 class Resource(msgspec.Struct, frozen=True, kw_only=True):
@@ -594,6 +609,38 @@ class ClubRecords(Protocol):
     def list_resources(self, club_id: str, ruleset: str | None = None) -> list[Resource]: ...
 
 
-class Store(Schema, EventRecorder, Projections, ReadModels, Collections, ClubRecords, AccessStore, Protocol):
+class PlayerRecords(Protocol):
+    """What changes a club's player after it is added: its name, note and retirement, and merges."""
+
+    def update_player(
+        self,
+        club_id: str,
+        player_id: str,
+        *,
+        name: str | None = None,
+        note: str | None = None,
+        retired: bool | None = None,
+        at: datetime | None = None,
+    ) -> ClubPlayer | None:
+        """Change what is given (retired: True retires at `at`, by default now; False brings back); None
+        when no such player."""
+        ...
+
+    def merge_player(
+        self, club_id: str, player_id: str, into_id: str, key_id: str | None, at: datetime | None = None
+    ) -> PlayerMerge:
+        """Record that `player_id` is `into_id` at `at`, by default now (AlreadyExists when `player_id` is
+        merged already)."""
+        ...
+
+    def player_merges(self, club_id: str) -> list[PlayerMerge]: ...
+    def next_game_number(self, club_id: str, prefix: str) -> int:
+        """The next number of the club's game ids starting `prefix` (1, 2, ...), taken in one statement."""
+        ...
+
+
+class Store(
+    Schema, EventRecorder, Projections, ReadModels, Collections, ClubRecords, PlayerRecords, AccessStore, Protocol
+):
     """What the service needs from storage, all of it: a module that uses one part asks for that part
     (`EventRecorder`, `ReadModels`, ...). All methods are synchronous and thread-safe."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from service.store.access import AccessStore
 from service.store.access_sql import AccessTables
 from service.store.base import ClubRecords, Collections, EventRecorder, Projections, ReadModels, Schema
+from service.store.players_sql import PlayerTables
 from service.store.readmodels import CollectionTables, ProjectionTables, ReadModelTables
 from service.store.sql import Database
 
@@ -90,6 +91,9 @@ class ComposedStore:
         self.add_resource = clubs.add_resource
         self.get_resource = clubs.get_resource
         self.list_resources = clubs.list_resources
+        players = PlayerTables(db)  # the players' changes after they are added (migration 010)
+        self.update_player, self.merge_player = players.update_player, players.merge_player
+        self.player_merges, self.next_game_number = players.player_merges, players.next_game_number
 
         self.create_api_key = access.create_api_key
         self.get_api_key = access.get_api_key

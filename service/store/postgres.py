@@ -663,14 +663,16 @@ class PostgresClubRecords:
 
     def list_players(self, club_id: str) -> list[ClubPlayer]:
         rows = self._db.records(
-            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s ORDER BY player_id",
+            "SELECT club_id, player_id, name, created_at, note, retired_at FROM players WHERE club_id = %s "
+            "ORDER BY player_id",
             (club_id,),
         )
         return [msgspec.convert(row, ClubPlayer) for row in rows]
 
     def get_players(self, club_id: str, player_ids: Sequence[str]) -> list[ClubPlayer]:
         rows = self._db.records(
-            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = %s AND player_id = ANY(%s)",
+            "SELECT club_id, player_id, name, created_at, note, retired_at FROM players WHERE club_id = %s "
+            "AND player_id = ANY(%s)",
             (club_id, list(player_ids)),
         )
         return [msgspec.convert(row, ClubPlayer) for row in rows]

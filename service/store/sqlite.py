@@ -391,14 +391,19 @@ class SqliteClubRecords:
         now = _now()
         try:
             with self._db.writing() as conn:
-                conn.execute("INSERT INTO players VALUES (?, ?, ?, ?)", (club_id, player_id, name, now))
+                conn.execute(
+                    "INSERT INTO players (club_id, player_id, name, created_at) VALUES (?, ?, ?, ?)",
+                    (club_id, player_id, name, now),
+                )
         except Duplicate:
             raise AlreadyExists("player", player_id) from None
         return ClubPlayer(club_id=club_id, player_id=player_id, name=name, created_at=datetime.fromisoformat(now))
 
     def list_players(self, club_id: str) -> list[ClubPlayer]:
         rows = self._db.records(
-            "SELECT club_id, player_id, name, created_at FROM players WHERE club_id = ? ORDER BY player_id", (club_id,)
+            "SELECT club_id, player_id, name, created_at, note, retired_at FROM players WHERE club_id = ? "
+            "ORDER BY player_id",
+            (club_id,),
         )
         return [msgspec.convert(row, ClubPlayer) for row in rows]
 

@@ -25,6 +25,17 @@ FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
 class PlayerEntry(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
+    note: str = ""
+    retired_at: Annotated[datetime, msgspec.Meta(tz=True)] | None = None
+
+
+class MergeEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A merge of two records of one person, as recorded (who and when)."""
+
+    player_id: str
+    into_id: str
+    key_id: str | None
+    merged_at: Annotated[datetime, msgspec.Meta(tz=True)]
 
 
 class ResourceEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -69,6 +80,8 @@ class ClubExport(msgspec.Struct, frozen=True, kw_only=True):
     resources: list[ResourceEntry]
     games: list[GameEntry]
     collections: list[CollectionEntry]
+    merges: list[MergeEntry] = msgspec.field(default_factory=list)
+    """The club's merges of players, oldest first (exports made before merges existed have none)."""
 
 
 def export_club(records: GameRecords, club_id: str) -> bytes:
@@ -107,7 +120,10 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
         format=FORMAT,
         club_id=club.club_id,
         name=club.name,
-        players=[PlayerEntry(player_id=p.player_id, name=p.name) for p in store.list_players(club_id)],
+        players=[
+            PlayerEntry(player_id=p.player_id, name=p.name, note=p.note, retired_at=p.retired_at)
+            for p in store.list_players(club_id)
+        ],
         resources=[
             ResourceEntry(
                 ruleset=r.ruleset, kind=r.kind, resource_id=r.resource_id, version=r.version, content=r.content
@@ -121,6 +137,10 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
             for g in sorted(games, key=lambda g: (g.created_at, g.game_id))
         ],
         collections=collections,
+        merges=[
+            MergeEntry(player_id=m.player_id, into_id=m.into_id, key_id=m.key_id, merged_at=m.merged_at)
+            for m in store.player_merges(club_id)
+        ],
     )
     return msgspec.json.encode(document)
 
@@ -153,6 +173,11 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
     store.create_club(club_id, document.name)
     for player in document.players:
         store.create_player(club_id, player.player_id, player.name)
+        if player.note or player.retired_at is not None:
+            retired = True if player.retired_at is not None else None
+            store.update_player(club_id, player.player_id, note=player.note, retired=retired, at=player.retired_at)
+    for merge in document.merges:
+        store.merge_player(club_id, merge.player_id, merge.into_id, merge.key_id, merge.merged_at)
     for resource in document.resources:
         store.add_resource(club_id, resource.ruleset, resource.kind, resource.resource_id, resource.content)
     by = Recorder(club_id=club_id)

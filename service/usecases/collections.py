@@ -29,17 +29,20 @@ from service.store.base import (
     GameRecord,
     GameSummary,
     Outcome,
+    PlayerRecords,
     ReadModels,
     Recorder,
 )
+from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NotFound
 
 Definition = League | Campaign
 Action = Literal["removed", "restored"]
 
 
-class CollectionStore(Collections, ReadModels, ClubRecords, EventRecorder, Protocol):
-    """What a collection reads: its rows, the games' summaries, the members' names, a game's set-up."""
+class CollectionStore(Collections, ReadModels, ClubRecords, PlayerRecords, EventRecorder, Protocol):
+    """What a collection reads: its rows, the games' summaries, the members' names and merges, a game's
+    set-up."""
 
 
 class Kind(msgspec.Struct, frozen=True):
@@ -145,9 +148,11 @@ class ClubCollections:
         return league, game_ids
 
     def campaign(self, club_id: str, campaign_id: str) -> tuple[Campaign, tuple[str, ...]]:
+        """A campaign, its players read as people (merged records as the person they were merged into)."""
         campaign, game_ids = self._found("campaign", club_id, campaign_id)
         assert isinstance(campaign, Campaign)
-        return campaign, game_ids
+        players = Clubs(self.store).people(club_id).ids(campaign.players)
+        return msgspec.structs.replace(campaign, players=players), game_ids
 
     def listed(self, kind: CollectionKind, club_id: str) -> list[tuple[Definition, tuple[str, ...]]]:
         """The club's leagues or campaigns, with their games."""
@@ -203,6 +208,7 @@ class ClubCollections:
                 game_id=game_id,
             )
         if isinstance(definition, Campaign):
+            definition = self.campaign(club_id, collection_id)[0]  # its players as people, as its games'
             counted, _ = self.counted(kind, club_id, collection_id, assigned)
             both = [*counted, game_id]
             *earlier, game = self.campaign_games(club_id, both, self.store.game_summaries(club_id, both))
@@ -275,7 +281,7 @@ class ClubCollections:
         return self.store.game_summaries(club_id, game_ids)
 
     def names(self, club_id: str, player_ids: Sequence[str]) -> dict[str, str]:
-        return {p.player_id: p.name for p in self.store.get_players(club_id, player_ids)}
+        return Clubs(self.store).names(club_id, player_ids)
 
     # -- leagues ------------------------------------------------------------------------------------------
     def league_table(
@@ -295,7 +301,13 @@ class ClubCollections:
         summaries = self.summaries(club_id, game_ids)
         if outcome is not None:
             summaries = with_outcome(summaries, *outcome)
-        table = self.league_table(club_id, league, league_games(game_ids, summaries), as_of)
+        # Merged records count as their person: members and seats read through the club's merges.
+        people = Clubs(self.store).people(club_id)
+        league = msgspec.structs.replace(league, members=people.ids(league.members))
+        games = [
+            msgspec.structs.replace(g, players=people.seated(g.players)) for g in league_games(game_ids, summaries)
+        ]
+        table = self.league_table(club_id, league, games, as_of)
         return msgspec.structs.replace(table, removals=removals)
 
     # -- campaigns ----------------------------------------------------------------------------------------
@@ -305,10 +317,11 @@ class ClubCollections:
         """A campaign's games in order, with their set-ups (a game the projector has not reached yet reads
         as unfinished: the campaign waits for it)."""
         unplayed = Result(finished=False, score_unit="", players=())
+        people = Clubs(self.store).people(club_id)  # merged records seated as their person
         return [
             CampaignGame(
                 game_id=g,
-                setup=self._setup(club_id, g),
+                setup=msgspec.structs.replace(setup := self._setup(club_id, g), players=people.seated(setup.players)),
                 result=summaries[g].outcome.result if g in summaries else unplayed,
             )
             for g in game_ids

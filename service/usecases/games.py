@@ -11,7 +11,6 @@ import asyncio
 import copy
 import functools
 import re
-import uuid
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -357,14 +356,15 @@ class GameRecords:
         except msgspec.ValidationError as error:  # the options the client sent, read by the ruleset
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
         # Any other exception is the ruleset's own mistake, not the client's: a 500, logged as such.
-        game_id = _given_id(self.limits, request.game_id)
+        now = datetime.now(UTC)
+        game_id = self._given_id(club_id, ruleset, now, request.game_id)
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
             ruleset=ruleset.name,
             ruleset_version=ruleset.version,
             player_ids=tuple(p.player_id for p in players),
-            created_at=datetime.now(UTC),
+            created_at=now,
             title=request.title,
             stream_id=game_stream(club_id, game_id),
         )
@@ -581,7 +581,8 @@ class GameRecords:
                 )
             recorded_at.append(moment)
         _check_exported_links(kept, encoded, accept_unchained)
-        game_id = _given_id(self.limits, game_id)
+        listing = kept[0].tablelog_game or _ExportedGame()
+        game_id = self._given_id(club_id, ruleset, listing.created_at or recorded_at[0], game_id)
         new_events = chained(
             CHAIN_START,
             encoded,
@@ -592,7 +593,6 @@ class GameRecords:
             key_id=[key_id if isinstance(m.tablelog_key_id, msgspec.UnsetType) else m.tablelog_key_id for m in kept],
             recorded_at=recorded_at,
         )
-        listing = kept[0].tablelog_game or _ExportedGame()
         finished = ruleset.result(folded.state, Viewer.public()).finished
         record = GameRecord(
             game_id=game_id,
@@ -804,6 +804,19 @@ class GameRecords:
             check_seat(record, seat)
         return await self._folded(io, record, at_version)
 
+    def _given_id(self, club_id: str, ruleset: Ruleset, day: datetime, game_id: str | None) -> str:
+        """A new game's id: the one given, checked whatever the caller (API, CLI, an import) as it names the
+        game's stream (`game_stream`), or one people can read and say: its day, its game and the club's
+        next number for both (`2026-11-26-mn-3`), taken from the store's counter so that two games started
+        at once never get the same one (a number a client chose for its own game is passed over)."""
+        if game_id is not None:
+            return check_id(self.limits, "game_id", game_id)
+        prefix = f"{day.astimezone(UTC).date().isoformat()}-{game_short_name(ruleset)}-"
+        while True:
+            candidate = f"{prefix}{self.store.next_game_number(club_id, prefix)}"
+            if self.store.get_game(club_id, candidate) is None:
+                return candidate
+
     # -- resources ------------------------------------------------------------------------------
     def import_resource(self, club_id: str, ruleset_name: str, kind: str, resource_id: str, data: bytes) -> Resource:
         """Validate a club's file (a catalogue, a scenario) and store it as a new immutable version."""
@@ -816,10 +829,10 @@ class GameRecords:
         return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
 
 
-def _given_id(limits: Limits, game_id: str | None) -> str:
-    """A new game's id: the one given, checked whatever the caller (API, CLI, an import) as it names the
-    game's stream (`game_stream`), or a new one."""
-    return uuid.uuid4().hex if game_id is None else check_id(limits, "game_id", game_id)
+def game_short_name(ruleset: Ruleset) -> str:
+    """A game's name in a readable id: the initials of its name's words, numbers whole (`mn` for Milles
+    Nautiques, `m44` for Mémoire 44)."""
+    return "".join(part if part.isdigit() else part[:1] for part in ruleset.name.split("-") if part)
 
 
 def check_seat(record: GameRecord, seat: int) -> None:

@@ -14,8 +14,18 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate
-from service.store.base import ClubRecords, GameSummary, RatingRows, ReadModels, ResultChange, StreamId
+from projections.people import People
+from projections.ratings import PlayerRating, RatedGame, RatingPoint, order_key, rate, rate_all
+from service.store.base import (
+    ClubRecords,
+    GameSummary,
+    PlayerRecords,
+    RatingRows,
+    ReadModels,
+    ResultChange,
+    StreamId,
+)
+from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NotFound
 
 Key = tuple[str, str]
@@ -24,11 +34,11 @@ Order = tuple[datetime, str]
 """Where a game stands in the rating order: (finished at, game id)."""
 
 
-def rated(summary: GameSummary) -> RatedGame:
+def rated(summary: GameSummary, people: People | None = None) -> RatedGame:
     return RatedGame(
         game_id=summary.game_id,
         finished_at=summary.outcome.finished_at or summary.started_at,
-        players=summary.players,
+        players=people.seated(summary.players) if people else summary.players,
         result=summary.outcome.result,
     )
 
@@ -131,8 +141,8 @@ def _rows(
     )
 
 
-class RatingsStore(ReadModels, ClubRecords, Protocol):
-    """What the club's ratings read: the ratings the projector keeps, and the players' names."""
+class RatingsStore(ReadModels, ClubRecords, PlayerRecords, Protocol):
+    """What the club's ratings read: the ratings the projector keeps, the players' names and merges."""
 
 
 class ClubRatings:
@@ -145,10 +155,19 @@ class ClubRatings:
     def of(cls, records: GameRecords) -> ClubRatings:
         return cls(records.store)
 
+    def _merged(
+        self, club_id: str, ruleset: str, people: People
+    ) -> tuple[dict[str, PlayerRating], list[tuple[str, RatingPoint]]]:
+        """The ratings with merged records counted as their person: the stored ones are kept per id by
+        the projector (the record is never rewritten), so a club with merges has its games rated again
+        here, every finished game in order, with each seat read through the merges."""
+        return rate_all(rated(s, people) for s in self.store.finished_summaries(club_id, ruleset))
+
     def table(self, club_id: str, ruleset: str) -> list[tuple[PlayerRating, str]]:
         """Each rated player's rating and name, best first (equal ratings by name)."""
-        ratings = self.store.player_ratings(club_id, ruleset)
-        names = {p.player_id: p.name for p in self.store.get_players(club_id, list(ratings))}
+        people = Clubs(self.store).people(club_id)
+        ratings = self._merged(club_id, ruleset, people)[0] if people else self.store.player_ratings(club_id, ruleset)
+        names = Clubs(self.store).names(club_id, list(ratings))
         ordered = sorted(ratings.values(), key=lambda r: (-r.skill.rating, names.get(r.player_id, r.player_id)))
         return [(r, names.get(r.player_id, r.player_id)) for r in ordered]
 
@@ -159,4 +178,9 @@ class ClubRatings:
         return found[0].name
 
     def history(self, club_id: str, ruleset: str, player_id: str) -> list[RatingPoint]:
-        return self.store.rating_history(club_id, ruleset, player_id)
+        """A player's rating after each rated game (their person's, when their record was merged)."""
+        people = Clubs(self.store).people(club_id)
+        if not people:
+            return self.store.rating_history(club_id, ruleset, player_id)
+        person = people(player_id)
+        return [point for who, point in self._merged(club_id, ruleset, people)[1] if who == person]

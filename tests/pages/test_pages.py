@@ -317,14 +317,15 @@ def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: 
     assert page.locator("svg.plot-wide polyline").count() == 2
     assert page.locator("svg.plot-wide line.target").count() == 1  # the 200-point target
     totals = page.locator(".totals").inner_text()
+    # The fixtures' club has two Alains and two Beas (p1 and p-alain...): each is told apart by their id.
+    names = {"p1": "Alain (p1)", "p2": "Bea (p2)"}
     for label, total in status["status"]["totals"].items():
-        name = {"p1": "Alain", "p2": "Bea"}[label]
-        assert f"{name}: {total / 2:g}" in totals
+        assert f"{names[label]}: {total / 2:g}" in totals
     dealer = status["status"]["next_dealer"]
-    assert f"{ {'p1': 'Alain', 'p2': 'Bea'}[dealer] } deals the next game" in page.locator(".verdict").inner_text()
+    assert f"{names[dealer]} deals the next game" in page.locator(".verdict").inner_text()
     screenshot(page, "campaign")
     page.goto("/club/c1/players/p1")
-    assert page.locator("h1").inner_text() == "Alain"
+    assert page.locator("h1").inner_text() == "Alain (p1)"
     assert "autumn" in page.locator("body").inner_text()
     screenshot(page, "player")
     page.context.close()

@@ -31,7 +31,11 @@ def old_server(database_url: str) -> Iterator[tuple[Api, str]]:
     tournament, all made through the API."""
     with projection_api(database_url) as api:
         token = api.club("c1")
-        api.players("c1", token, "alain", "bea")
+        api.players("c1", token, "alain", "bea", "p-alain")
+        noted = {"note": "Tuesdays", "retired": True}
+        assert api.client.patch("/clubs/c1/players/bea", json=noted, headers=api.auth(token)).status_code == 200
+        merged = api.client.post("/clubs/c1/players/p-alain/merge", json={"into": "alain"}, headers=api.auth(token))
+        assert merged.status_code == 201, merged.text
         for rows in (CATALOGUE, CATALOGUE.replace(b"\n", b"\r\n")):
             uploaded = api.client.post(
                 "/clubs/c1/resources/atlantic-storm/catalogue/deck",
@@ -104,7 +108,9 @@ def fresh(new_server_url: str) -> Iterator[Store]:  # noqa: F811
 def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store: Store, fresh: Store) -> None:
     exported = export_club(GameRecords(old_store, RULESETS), "c1")
     document = json.loads(exported)
-    assert [p["player_id"] for p in document["players"]] == ["alain", "bea"]
+    assert [p["player_id"] for p in document["players"]] == ["alain", "bea", "p-alain"]
+    assert document["players"][1]["note"] == "Tuesdays" and document["players"][1]["retired_at"]
+    assert [(m["player_id"], m["into_id"]) for m in document["merges"]] == [("p-alain", "alain")]
     assert [r["version"] for r in document["resources"]] == [1, 2]
     assert len(document["games"]) == 2 and all("tablelog_recorded_at" in g["lines"][0] for g in document["games"])
     kinds = {(c["kind"], c["collection_id"], len(c["game_ids"]), len(c["removals"])) for c in document["collections"]}
@@ -134,7 +140,7 @@ def test_the_club_commands_move_a_club_and_name_a_refusal_in_one_line(old_store:
     source = tmp_path / "club.json"
     source.write_bytes(exported)
     done = tablelog("club", "import", str(source), env=env)
-    assert "club c1 imported: 2 players, 2 resource versions, 2 games" in done.stdout
+    assert "club c1 imported: 3 players, 2 resource versions, 2 games" in done.stdout
     again = tablelog("club", "export", "c1", "-o", str(tmp_path / "again.json"), env=env)
     assert again.returncode == 0 and (tmp_path / "again.json").read_bytes() == exported + b"\n"
     twice = tablelog("club", "import", str(source), env=env, check=False)

@@ -252,3 +252,16 @@ def _opened(url: str) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
+
+
+def test_an_import_without_an_id_gets_a_readable_one_of_the_day_the_game_was_played(
+    store: Store, new_server: Store
+) -> None:
+    played_in_march(store)
+    lines = GameRecords(store, RULESETS).export_stream("c1", "march")
+    records = GameRecords(new_server, RULESETS)
+    first, _ = records.import_stream("c1", lines, BY)
+    second, _ = records.import_stream("c1", lines, BY)
+    # The day the game was started (its listing), `t` for Tally, the club's number for that day and game.
+    assert (first.game_id, second.game_id) == ("2025-03-10-t-1", "2025-03-10-t-2")
+    assert stored(new_server, first.game_id) == stored(store, "march")

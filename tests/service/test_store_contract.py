@@ -351,6 +351,58 @@ def test_clubs_players_and_keys_are_kept(store: Store) -> None:
     assert store.get_api_key("nope") is None
 
 
+def test_a_player_is_renamed_noted_retired_and_brought_back(store: Store) -> None:
+    store.create_player("c1", "p1", "Alain")
+    renamed = store.update_player("c1", "p1", name="Alain D.", note="Tuesdays")
+    assert renamed is not None and (renamed.name, renamed.note, renamed.retired_at) == ("Alain D.", "Tuesdays", None)
+    retired = store.update_player("c1", "p1", retired=True)
+    assert retired is not None and retired.retired_at is not None and retired.name == "Alain D."
+    again = store.update_player("c1", "p1", retired=True)  # retiring twice keeps the first date
+    assert again is not None and again.retired_at == retired.retired_at
+    [listed] = store.list_players("c1")
+    assert (listed.note, listed.retired_at) == ("Tuesdays", retired.retired_at)
+    back = store.update_player("c1", "p1", retired=False)
+    assert back is not None and back.retired_at is None
+    assert store.update_player("c1", "nobody", name="X") is None
+
+
+def test_a_merge_is_a_row_of_its_own_read_back_with_who_and_when(store: Store) -> None:
+    store.create_player("c1", "alain", "Alain")
+    store.create_player("c1", "p-alain", "Alain")
+    merge = store.merge_player("c1", "p-alain", "alain", "k1")
+    [read] = store.player_merges("c1")
+    assert (read.player_id, read.into_id, read.key_id) == ("p-alain", "alain", "k1")
+    assert read.merged_at == merge.merged_at
+    with pytest.raises(AlreadyExists):
+        store.merge_player("c1", "p-alain", "alain", "k1")
+    with pytest.raises(MissingReference):
+        store.merge_player("c1", "ghost", "alain", "k1")
+    assert store.player_merges("other") == []
+    assert [p.player_id for p in store.list_players("c1")] == ["alain", "p-alain"]  # both records kept
+
+
+def test_game_numbers_count_per_club_and_prefix_and_never_repeat_under_concurrent_takers(store: Store) -> None:
+    assert [store.next_game_number("c1", "2026-11-26-mn-") for _ in range(2)] == [1, 2]
+    assert store.next_game_number("c1", "2026-11-27-mn-") == 1
+    store.create_club("c2", "Club Two")
+    assert store.next_game_number("c2", "2026-11-26-mn-") == 1
+    taken: list[int] = []
+    lock = threading.Lock()
+
+    def taker() -> None:
+        for _ in range(5):
+            number = store.next_game_number("c1", "race-")
+            with lock:
+                taken.append(number)
+
+    threads = [threading.Thread(target=taker) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(taken) == list(range(1, 31))
+
+
 def test_resources_are_versioned_and_immutable(store: Store) -> None:
     first = store.add_resource("c1", "tally", "catalogue", "deck", {"cards": [1, 2]})
     second = store.add_resource("c1", "tally", "catalogue", "deck", {"cards": [1, 2, 3]})
