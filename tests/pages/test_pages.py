@@ -26,6 +26,10 @@ pytestmark = pytest.mark.browser
 
 
 def changes_of(shown: dict[str, Any], ruleset: str) -> list[str]:
+    """What the page lists under "What changed": the game's own lines where it tells them (the API's
+    `said`), else the view's differences read plainly."""
+    if shown["said"] is not None:
+        return list(shown["said"])
     changes = [(c["path"], c["op"], c["old"], c["new"]) for c in shown["changes"]]
     return change_lines(shown["view"], changes, RULESETS.get(ruleset).value_words)
 
