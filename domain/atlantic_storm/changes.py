@@ -100,7 +100,9 @@ def _player_lines(was: dict[str, Any], now: dict[str, Any], name: Any) -> list[M
     lines: list[Message] = []
     if now["hand_count"] != was["hand_count"]:
         lines.append(
-            _.ngettext("{player}: {count} card in hand", "{player}: {count} cards in hand", now["hand_count"], player=player)
+            _.ngettext(
+                "{player}: {count} card in hand", "{player}: {count} cards in hand", now["hand_count"], player=player
+            )
         )
     if "hand" in now and "hand" in was:
         added = [c for c in now["hand"] if c not in was["hand"]]

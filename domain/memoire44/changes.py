@@ -65,7 +65,11 @@ def what_changed(before: State, after: State, viewer: Viewer) -> list[Message]:
             added = [c for c in hand.known if c not in was_hand.known]
             if added:
                 lines.append(
-                    _("Into {side}'s hand: {cards}", side=side(after.sides[camp]), cards=listed([card(c) for c in added]))
+                    _(
+                        "Into {side}'s hand: {cards}",
+                        side=side(after.sides[camp]),
+                        cards=listed([card(c) for c in added]),
+                    )
                 )
     if pile_size(after) != pile_size(before):
         lines.append(_.ngettext("{count} card in the draw pile", "{count} cards in the draw pile", pile_size(after)))
@@ -85,7 +89,12 @@ def _sees(state: State, viewer: Viewer, camp: int) -> bool:
     if viewer.kind == "full":
         return True
     seat = viewer.seat
-    return viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.seat_camp) and state.seat_camp[seat] == camp
+    return (
+        viewer.kind == "seat"
+        and seat is not None
+        and 0 <= seat < len(state.seat_camp)
+        and state.seat_camp[seat] == camp
+    )
 
 
 def _unit_lines(was: Unit | None, now: Unit, state: State) -> list[Message]:
@@ -104,9 +113,7 @@ def _unit_lines(was: Unit | None, now: Unit, state: State) -> list[Message]:
         lines.append(_("{unit} moves to {hex}", unit=named, hex=hex_name(now.hex)))
         named = unit(now.kind, hex_name(now.hex), side_id, starts=True)
     if now.figures != was.figures:
-        lines.append(
-            _.ngettext("{unit}: {count} figure left", "{unit}: {count} figures left", now.figures, unit=named)
-        )
+        lines.append(_.ngettext("{unit}: {count} figure left", "{unit}: {count} figures left", now.figures, unit=named))
     return lines
 
 
@@ -122,7 +129,12 @@ def _plane_lines(before: State, after: State) -> list[Message]:
             lines.append(_("{plane} ({side}) is shot down", plane=name, side=side(after.sides[now.camp])))
         elif now.hex != was.hex:
             lines.append(
-                _("{plane} ({side}) flies to {hex}", plane=name, side=side(after.sides[now.camp]), hex=hex_name(now.hex))
+                _(
+                    "{plane} ({side}) flies to {hex}",
+                    plane=name,
+                    side=side(after.sides[now.camp]),
+                    hex=hex_name(now.hex),
+                )
                 if now.hex is not None
                 else _("{plane} ({side}) leaves the board", plane=name, side=side(after.sides[now.camp]))
             )

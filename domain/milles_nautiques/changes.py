@@ -8,6 +8,8 @@ MN-20: until it is shown the side's score is not known), said as hidden rather t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.i18n import Arg, Catalogue, Message
 from domain.milles_nautiques.catalogue import BY_NAME, CARDS, grouped
 from domain.milles_nautiques.narration import convoy_name
@@ -30,9 +32,9 @@ def what_changed(before: State, after: State, viewer: Viewer) -> list[Message]:
         was = old.convoy(number)
         lines.extend(_convoy_lines(new, was, convoy))
     lines.extend(_score_lines(old, new))
-    for seat, (was, now) in enumerate(zip(old.hands, new.hands, strict=False)):
-        if was.size != now.size:
-            lines.append(_("{player}: {count} in hand", player=new.names[seat], count=now.size))
+    for seat, (held, holds) in enumerate(zip(old.hands, new.hands, strict=False)):
+        if held.size != holds.size:
+            lines.append(_("{player}: {count} in hand", player=new.names[seat], count=holds.size))
     if len(old.hands) != len(new.hands):  # the deal
         lines.extend(_("{player}: {count} in hand", player=new.names[s], count=h.size) for s, h in enumerate(new.hands))
     if new.stock != old.stock:
@@ -177,7 +179,7 @@ def _score_lines(old: State, new: State) -> list[Message]:
     return lines
 
 
-def _listed(items: list[Arg]) -> Arg:
+def _listed(items: Sequence[Arg]) -> Arg:
     """Items one after the other: "A, B, C"."""
     line: Arg = items[0] if items else ""
     for item in items[1:]:

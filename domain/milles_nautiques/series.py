@@ -26,7 +26,8 @@ def side_names(setup: Setup) -> dict[str, str]:
     players = sorted(setup.players, key=lambda p: p.seat)
     labels = side_labels(setup)
     return {
-        label: " and ".join(p.name for p in players if labels[p.seat] == label) for label in dict.fromkeys(labels.values())
+        label: " and ".join(p.name for p in players if labels[p.seat] == label)
+        for label in dict.fromkeys(labels.values())
     }
 
 

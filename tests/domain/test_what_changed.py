@@ -1,4 +1,4 @@
-""""What changed" in each game's own words (issue 29), through the ruleset contract: every step of every
+""" "What changed" in each game's own words (issue 29), through the ruleset contract: every step of every
 recorded fixture, told to the public and to the full record, names no field of the game's state or view,
 counts points as people do (never half-points: the same points as the game's result), names cards as
 printed (never a catalogue number or a card id), and reads in French and Spanish, not in English. The
@@ -139,9 +139,10 @@ def test_the_points_said_are_the_points_the_game_counts_never_half_points(path: 
     assert checked > 0
 
 
-def first_line(path: Path, wanted: str, viewer: Viewer = Viewer.public()) -> str:
+def first_line(path: Path, wanted: str) -> str:
+    """The first public line of a fixture that says `wanted`."""
     for _, ruleset, before, after in steps(path):
-        for line in what_changed(ruleset, before.state, after.state, viewer) or ():
+        for line in what_changed(ruleset, before.state, after.state, Viewer.public()) or ():
             if wanted in line:
                 return line
     raise AssertionError(f"no line with {wanted!r}")
