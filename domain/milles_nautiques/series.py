@@ -63,15 +63,16 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             winners = leaders
     last = games[-1].setup
     if winners:
+        points, named = in_points(totals[winners[0]]), side_names(last)[winners[0]]
         return SeriesStatus(
             target=GAME_TARGET,
             totals=totals,
             finished=True,
             winners=winners,
-            note=_(
-                "{winner} wins the game with {points} points.",
-                winner=side_names(last)[winners[0]],
-                points=in_points(totals[winners[0]]),
+            note=(
+                _("{winners} win the game with {points} points.", winners=named, points=points)
+                if "+" in winners[0]  # a team's label (side_labels)
+                else _("{winner} wins the game with {points} points.", winner=named, points=points)
             ).english(),
         )
     dealer = last.options.get("dealer")

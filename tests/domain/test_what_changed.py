@@ -198,5 +198,5 @@ def test_a_series_note_names_players_never_their_ids() -> None:
         folded = folded.apply(event, version)
     rounds = [SeriesGame(setup=events[0].setup, result=nautical.result(folded.state, Viewer.full()))] * 4
     status = nautical.series_status(rounds)
-    assert status.finished and status.note.startswith("Alain and Claire wins the game"), status.note
+    assert status.finished and status.note.startswith("Alain and Claire win the game"), status.note
     assert "p1" not in status.note and "p3" not in status.note
