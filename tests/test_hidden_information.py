@@ -343,6 +343,9 @@ def test_a_convoy_in_port_face_down_is_a_hidden_score_never_zero() -> None:
     for language, hidden in (("fr", "caché"), ("es", "ocult")):
         told = what_changed(ruleset, folded.state, after.state, Viewer.public(), words=Translator(language)) or ()
         assert [line for line in told if hidden in line], (language, told)
+    side = next(s for s in ruleset.view(after.state, Viewer.public())["sides"] if s["score_hidden"])
+    assert side["name"] == "Bea"  # the view says so too (the API's spectators read it)
+    assert not any(s["score_hidden"] for s in ruleset.view(after.state, Viewer.full())["sides"])
     full = what_changed(ruleset, folded.state, after.state, Viewer.full()) or ()
     assert not [line for line in full if "hidden" in line], full
     arrived = next(c for c in after.state.convoys if c.status == "arrived")

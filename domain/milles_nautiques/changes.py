@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from domain.i18n import Arg, Catalogue, Message
 from domain.milles_nautiques.catalogue import BY_NAME, CARDS, grouped
 from domain.milles_nautiques.narration import convoy_name
-from domain.milles_nautiques.scoring import SideScore, counts_as_arrived, in_points, side_scores
+from domain.milles_nautiques.scoring import SideScore, counts_as_arrived, hidden_in_port, in_points, side_scores
 from domain.milles_nautiques.state import Convoy, Ship, State, seen_by
 from domain.ruleset import Viewer
 
@@ -114,12 +114,6 @@ def _ship(state: State, ship: Ship) -> Message:
     if ship.attacking:
         return _("{player} attacks: {cards} ({strength})", player=player, cards=cards, strength=ship.strength)
     return _("{player} defends: {cards} ({strength})", player=player, cards=cards, strength=ship.strength)
-
-
-def hidden_in_port(state: State, side: int) -> bool:
-    """Whether `side` has a convoy in port whose card `state` (as a viewer knows it) does not show: its
-    score is then hidden, not 0 (MN-15, MN-20)."""
-    return any(c.side == side and c.status == "arrived" and c.card is None for c in state.convoys)
 
 
 def hidden_capture(state: State, side: int) -> bool:
