@@ -107,7 +107,7 @@ def _player_lines(was: dict[str, Any], now: dict[str, Any], name: Any) -> list[M
     if "hand" in now and "hand" in was:
         added = [c for c in now["hand"] if c not in was["hand"]]
         if added:
-            lines.append(_("Into {player}'s hand: {cards}", player=player, cards=listed([name(c) for c in added])))
+            lines.append(_("New cards for {player}: {cards}", player=player, cards=listed([name(c) for c in added])))
     won = [c for c in now["convoys"] if c not in was["convoys"]]
     if won:
         lines.append(_("{player} wins {convoys}", player=player, convoys=listed([name(c) for c in won])))

@@ -66,11 +66,21 @@ def what_changed(before: State, after: State, viewer: Viewer) -> list[Message]:
             if added:
                 lines.append(
                     _(
-                        "Into {side}'s hand: {cards}",
-                        side=side(after.sides[camp]),
+                        "New cards for {side}: {cards}",
+                        side=_commander(after, camp),
                         cards=listed([card(c) for c in added]),
                     )
                 )
+    for seat, (was_given, given) in enumerate(zip(before.given, after.given, strict=False)):
+        if given.size > was_given.size:  # an Overlord commander hands cards to a general (M44-OV-3)
+            lines.append(
+                _.ngettext(
+                    "{player} is handed {count} card",
+                    "{player} is handed {count} cards",
+                    given.size - was_given.size,
+                    player=after.players[seat],
+                )
+            )
     if pile_size(after) != pile_size(before):
         lines.append(_.ngettext("{count} card in the draw pile", "{count} cards in the draw pile", pile_size(after)))
     if after.active != before.active and not after.over:
