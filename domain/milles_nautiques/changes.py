@@ -1,5 +1,6 @@
 """What a step changed, in the words of the table: each side's score in points (never half-points), a
 convoy by the name the replay gives it ("Alain's second convoy") and its card as printed, players by name.
+The names, a side's ("Alain and Claire" in each language) and the lists are the narration's own.
 
 Both states are first seen as the viewer knows them (`seen_by`, G-2), so a line never names a card the
 viewer has not seen; a side with a convoy in port face down has a hidden score (it may be the trawler,
@@ -8,11 +9,9 @@ MN-20: until it is shown the side's score is not known), said as hidden rather t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from domain.i18n import Arg, Catalogue, Message
 from domain.milles_nautiques.catalogue import BY_NAME, CARDS, grouped
-from domain.milles_nautiques.narration import convoy_name
+from domain.milles_nautiques.narration import _listed, _side, convoy_name
 from domain.milles_nautiques.scoring import SideScore, counts_as_arrived, hidden_in_port, in_points, side_scores
 from domain.milles_nautiques.state import Convoy, Ship, State, seen_by
 from domain.ruleset import Viewer
@@ -129,20 +128,18 @@ def score_words(state: State, side: int) -> Message:
     """A side's score as the table says it, for a state as a viewer knows it: "34 points (convoys 24,
     round bonus 10)", or hidden while a convoy in port is face down."""
     if hidden_in_port(state, side):
-        return _("{side}: score hidden, a convoy in port is face down", side=state.side_name(side))
+        return _("{side}: score hidden, a convoy in port is face down", side=_side(state, side))
     score = side_scores(state)[side]
     if hidden_capture(state, side):
         return _(
             "{side}: {points} points so far, a captured convoy is face down",
-            side=state.side_name(side),
+            side=_side(state, side),
             points=in_points(score.total),
         )
     parts = _split(score)
     if not parts:
-        return _("{side}: {points} points", side=state.side_name(side), points=in_points(score.total))
-    return _(
-        "{side}: {points} points ({split})", side=state.side_name(side), points=in_points(score.total), split=parts
-    )
+        return _("{side}: {points} points", side=_side(state, side), points=in_points(score.total))
+    return _("{side}: {points} points ({split})", side=_side(state, side), points=in_points(score.total), split=parts)
 
 
 def _split(score: SideScore) -> Arg:
@@ -171,11 +168,3 @@ def _score_lines(old: State, new: State) -> list[Message]:
         ):
             lines.append(score_words(new, side))
     return lines
-
-
-def _listed(items: Sequence[Arg]) -> Arg:
-    """Items one after the other: "A, B, C"."""
-    line: Arg = items[0] if items else ""
-    for item in items[1:]:
-        line = _("{first}, {then}", first=line, then=item)
-    return line
