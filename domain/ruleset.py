@@ -320,6 +320,11 @@ class Ruleset(Generic[StateT, EventT]):
     """At a state, the names an event field may hold where they come from the game's resources (a
     catalogue's card numbers), each with the words people read: the recording page offers them for a card
     the record does not know yet (None: `field_values` says it all)."""
+    what_changed: Callable[[StateT, StateT, Viewer], Sequence[Message]] | None = None
+    """What a step changed, from the state before it to the state after, as lines in the game's own words
+    (points as people count them, cards and units by their printed names, sides and players by name, never
+    a field of the state), told as `viewer` may know it (G-2: a hidden score is said to be hidden, never
+    0). None: the pages fall back to a plain reading of the view's differences."""
     value_words: ValueWords | None = None
     """A value of the view, at its path of keys, in the game's own words where plain words would not do
     (a hex kept as [row, column], named as on the board); None leaves it to the reader's plain words."""

@@ -69,12 +69,14 @@ class Replay(msgspec.Struct, frozen=True, kw_only=True):
 
 class StepView(msgspec.Struct, frozen=True, kw_only=True):
     """The state after step `version` as one viewer sees it, and what changed from the step before
-    (for step 1 the whole view is added at the root)."""
+    (for step 1 the whole view is added at the root). `said` is what changed in the game's own words,
+    told in the reader's language (none for step 1); None for a game that tells no such lines."""
 
     version: int
     viewer: Viewer
     view: Any
     changes: tuple[Change, ...]
+    said: tuple[str, ...] | None = None
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -193,9 +195,16 @@ def seek(ruleset: Ruleset, events: Sequence[Any], step: int, snapshots: Sequence
 
 
 def view_at(
-    ruleset: Ruleset, events: Sequence[Any], step: int, viewer: Viewer, snapshots: Sequence[Snapshot] = ()
+    ruleset: Ruleset,
+    events: Sequence[Any],
+    step: int,
+    viewer: Viewer,
+    snapshots: Sequence[Snapshot] = (),
+    *,
+    words: Teller = english,
 ) -> StepView:
-    """What `viewer` sees after step `step`, and the structural diff from the step before."""
+    """What `viewer` sees after step `step`, the structural diff from the step before, and what changed
+    in the game's words (`said`, told with `words`)."""
     _check_step(events, step)
     if step == 1:
         view = ruleset.view(seek(ruleset, events, 1, snapshots).state, viewer)
@@ -204,12 +213,24 @@ def view_at(
             viewer=viewer,
             view=view,
             changes=(Change(path=(), op="added", new=msgspec.to_builtins(view, str_keys=True)),),
+            said=None if ruleset.what_changed is None else (),
         )
     before = seek(ruleset, events, step - 1, snapshots)
     after = before.apply(events[step - 1], step)
     old = ruleset.view(before.state, viewer)
     new = ruleset.view(after.state, viewer)
-    return StepView(version=step, viewer=viewer, view=new, changes=diff(old, new))
+    said = what_changed(ruleset, before.state, after.state, viewer, words=words)
+    return StepView(version=step, viewer=viewer, view=new, changes=diff(old, new), said=said)
+
+
+def what_changed(
+    ruleset: Ruleset, before: Any, after: Any, viewer: Viewer, *, words: Teller = english
+) -> tuple[str, ...] | None:
+    """What one step changed, from state `before` to state `after`, in the game's own words as `viewer`
+    may know it (G-2), told with `words`; None when the game tells no such lines."""
+    if ruleset.what_changed is None:
+        return None
+    return tuple(words(line) for line in ruleset.what_changed(before, after, viewer))
 
 
 def snapshot(folded: Folded) -> Snapshot:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ from domain.memoire44 import events as m44
 from domain.milles_nautiques import events as mn
 from domain.record import Folded, GameStarted, decoder, effective_events_of, start
 from domain.ruleset import RuleError, Ruleset, Viewer
-from projections.replay import replay
+from projections.replay import replay, what_changed
 from service.i18n import Translator
 from service.usecases.live import LiveStep
 from tests.support.rulesets import RULESETS
@@ -188,7 +189,12 @@ def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer
     told = ruleset.narrate(before.state, event, after.state, viewer)
     # The line as each language tells it too: a translation must not name what the English keeps hidden.
     translated = tuple(Translator(language)(told.message or told.text) for language in ("fr", "es"))
-    return (ruleset.view(after.state, viewer), told, ruleset.result(after.state, viewer), translated)
+    # And what the step changed, in the game's words, in each language.
+    changed = tuple(
+        what_changed(ruleset, before.state, after.state, viewer, words=Translator(language))
+        for language in ("en", "fr", "es")
+    )
+    return (ruleset.view(after.state, viewer), told, ruleset.result(after.state, viewer), translated, changed)
 
 
 def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any], a: Mention, b: Mention) -> int:
@@ -315,3 +321,32 @@ def test_random_games_tell_the_public_the_same_when_their_hidden_cards_are_swapp
 def test_many_more_random_games_keep_their_hidden_cards_hidden(name: str) -> None:
     multiplier = int(os.environ.get("TABLELOG_HEAVY", "1") or 1)
     assert play_and_swap(name, games=40 * multiplier, seed=16_000) > 0
+
+
+def test_a_convoy_in_port_face_down_is_a_hidden_score_never_zero() -> None:
+    """Milles Nautiques: once a convoy arrives face down (MN-15, MN-20: it may be the trawler), the public
+    reads its side's score as hidden, in every language; the full record, which knows the card, reads
+    the points. Swapping the hidden card changes nothing the public reads."""
+    ruleset, events = _fixture(ROOT / "tests" / "domain" / "milles_nautiques" / "fixtures" / "cards_run_out.jsonl")
+    folded = start(ruleset, events[0])
+    for version, event in enumerate(events[1:], start=2):
+        after = folded.apply(event, version)
+        public = what_changed(ruleset, folded.state, after.state, Viewer.public()) or ()
+        if any("in port: tonnage hidden" in line for line in public):
+            break
+        folded = after
+    else:
+        pytest.fail("no convoy arrives face down in this record")
+    scores = [line for line in public if "score" in line or "points" in line]
+    assert scores and all("score hidden" in line for line in scores), public
+    assert not [line for line in public if re.search(r"\b0 points?\b", line)], public
+    for language, hidden in (("fr", "caché"), ("es", "ocult")):
+        told = what_changed(ruleset, folded.state, after.state, Viewer.public(), words=Translator(language)) or ()
+        assert [line for line in told if hidden in line], (language, told)
+    side = next(s for s in ruleset.view(after.state, Viewer.public())["sides"] if s["score_hidden"])
+    assert side["name"] == "Bea"  # the view says so too (the API's spectators read it)
+    assert not any(s["score_hidden"] for s in ruleset.view(after.state, Viewer.full())["sides"])
+    full = what_changed(ruleset, folded.state, after.state, Viewer.full()) or ()
+    assert not [line for line in full if "hidden" in line], full
+    arrived = next(c for c in after.state.convoys if c.status == "arrived")
+    assert arrived.card is not None and f"{arrived.card}" not in " ".join(public)

@@ -9,7 +9,7 @@ resource kind, see catalogues/README.md).
 
 from __future__ import annotations
 
-from domain.atlantic_storm import legal, narration, rules, scoring, series, setup, views
+from domain.atlantic_storm import changes, legal, narration, rules, scoring, series, setup, views
 from domain.atlantic_storm.catalogue import CatalogueKind
 from domain.atlantic_storm.events import AtlanticStormEvent
 from domain.atlantic_storm.picture import picture
@@ -33,6 +33,7 @@ RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
     picture=picture,  # the table as SVG, drawn from a view
+    what_changed=changes.what_changed,  # each step in the table's words, cards by their printed names
     variants=("basic", "advanced"),
     options_type=setup.Options,  # card numbers depend on the club's catalogue: no fixed field values
     player_counts=(2, 3, 4, 5, 6),  # AS-2

@@ -30,10 +30,12 @@ def _series(games: Sequence[SeriesGame]) -> tuple[SeriesStatus, Message]:
     between equal totals, the one seated first in the latest game."""
     totals: dict[str, int] = {}
     seat_order: dict[str, int] = {}
+    names: dict[str, str] = {}  # the notes name players as they played, never by their ids
     for number, game in enumerate(games, start=1):
         scores = {p.seat: p.score for p in game.result.players}
         seat_order = {}
         for player in game.setup.players:
+            names[player.player_id] = player.name
             totals[player.player_id] = totals.get(player.player_id, 0) + scores.get(player.seat, 0)
             seat_order[player.player_id] = player.seat
         best = max(totals.values(), default=0)
@@ -43,7 +45,7 @@ def _series(games: Sequence[SeriesGame]) -> tuple[SeriesStatus, Message]:
                 won = [
                     _(
                         "{player} wins the series with {vp} VP after game {number}.",
-                        player=leaders[0],
+                        player=names[leaders[0]],
                         vp=best,
                         number=number,
                     )
@@ -59,10 +61,14 @@ def _series(games: Sequence[SeriesGame]) -> tuple[SeriesStatus, Message]:
     best = max(totals.values())
     tied = [p for p, total in totals.items() if total == best]
     dealer = min(tied, key=lambda p: (seat_order.get(p, 99), p))
-    note: Message = _("{player} has the highest total ({vp} VP) and deals the next game.", player=dealer, vp=best)
+    note: Message = _(
+        "{player} has the highest total ({vp} VP) and deals the next game.", player=names[dealer], vp=best
+    )
     if best >= TARGET:
         tie = _(
-            "{players} are tied at {vp} VP: another game decides the series.", players=chained(sorted(tied)), vp=best
+            "{players} are tied at {vp} VP: another game decides the series.",
+            players=chained(sorted(names[p] for p in tied)),
+            vp=best,
         )
         note = joined([tie, note])
     return SeriesStatus(target=TARGET, totals=totals, finished=False, next_dealer=dealer, note=note.english()), note

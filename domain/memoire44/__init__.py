@@ -5,7 +5,7 @@ The rules and the readings chosen are listed by id (M44-n) in `RULES.md`, beside
 
 from __future__ import annotations
 
-from domain.memoire44 import legal, narration, rules, scoring, series, setup, views
+from domain.memoire44 import changes, legal, narration, rules, scoring, series, setup, views
 from domain.memoire44.air import AirPackKind
 from domain.memoire44.catalogue import CARDS, FACES
 from domain.memoire44.combat import CombatDeckKind
@@ -34,6 +34,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     validate=rules.validate,
     evolve=rules.evolve,
     view=views.view,  # hands hidden in the public view; the board is public
+    what_changed=changes.what_changed,  # each step in the board's words
     value_words=views.value_words,  # hexes as the board names them
     result=scoring.result,  # medals per seat; the winner once a side reaches its count
     legal_events=legal.legal_events,

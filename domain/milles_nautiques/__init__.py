@@ -27,7 +27,7 @@ Readings chosen where the rule texts are silent (each has a test in tests/domain
 
 from __future__ import annotations
 
-from domain.milles_nautiques import legal, narration, rules, scoring, series, setup, views
+from domain.milles_nautiques import changes, legal, narration, rules, scoring, series, setup, views
 from domain.milles_nautiques.catalogue import BY_NAME, CARDS, WARSHIP
 from domain.milles_nautiques.events import MillesNautiquesEvent
 from domain.milles_nautiques.picture import picture
@@ -50,6 +50,7 @@ RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
     picture=picture,  # the table as SVG, drawn from a view
+    what_changed=changes.what_changed,  # each step in the table's words, scores in points
     options_type=setup.Options,
     field_values={
         **dict.fromkeys(("card", "hands", "revealed"), tuple(BY_NAME)),

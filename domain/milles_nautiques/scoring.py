@@ -94,6 +94,12 @@ def counts_as_arrived(convoy: Convoy) -> bool:
     return convoy.status == "arrived" and convoy.card is not None and convoy.card != TRAWLER
 
 
+def hidden_in_port(state: State, side: int) -> bool:
+    """Whether `side` has a convoy in port whose card `state` (as a viewer knows it, `seen_by`) does not
+    show: the side's score is then hidden, not 0 (MN-15, MN-20: it may be the trawler)."""
+    return any(c.side == side and c.status == "arrived" and c.card is None for c in state.convoys)
+
+
 def arrived_sides(state: State) -> frozenset[int]:
     """The sides with at least one convoy arrived (MN-15: only they score)."""
     return frozenset(c.side for c in state.convoys if counts_as_arrived(c))

@@ -21,6 +21,16 @@ def side_labels(setup: Setup) -> dict[int, str]:
     return {p.seat: "+".join(teams[p.team]) if p.team is not None else p.player_id for p in setup.players}
 
 
+def side_names(setup: Setup) -> dict[str, str]:
+    """A side's label (`side_labels`) -> the names its note gives it: "Alain", or "Alain and Claire"."""
+    players = sorted(setup.players, key=lambda p: p.seat)
+    labels = side_labels(setup)
+    return {
+        label: " and ".join(p.name for p in players if labels[p.seat] == label)
+        for label in dict.fromkeys(labels.values())
+    }
+
+
 def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     """Cumulative half-points over finished rounds in order. The game ends at the end of the round in
     which a side reaches 200 points; the highest total wins, and a tie at the top plays another round."""
@@ -53,13 +63,16 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
             winners = leaders
     last = games[-1].setup
     if winners:
+        points, named = in_points(totals[winners[0]]), side_names(last)[winners[0]]
         return SeriesStatus(
             target=GAME_TARGET,
             totals=totals,
             finished=True,
             winners=winners,
-            note=_(
-                "{winner} wins the game with {points} points.", winner=winners[0], points=in_points(totals[winners[0]])
+            note=(
+                _("{winners} win the game with {points} points.", winners=named, points=points)
+                if "+" in winners[0]  # a team's label (side_labels)
+                else _("{winner} wins the game with {points} points.", winner=named, points=points)
             ).english(),
         )
     dealer = last.options.get("dealer")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.milles_nautiques.catalogue import CARDS
-from domain.milles_nautiques.scoring import side_scores
+from domain.milles_nautiques.scoring import hidden_in_port, side_scores
 from domain.milles_nautiques.state import Convoy, State, seen_by
 from domain.ruleset import Viewer
 
@@ -76,6 +76,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
                     "round_bonus": scores[side].round_bonus,
                     "slowness_bonus": scores[side].slowness_bonus,
                 },
+                # A convoy of the side's in port face down to this viewer: its score is hidden, not 0.
+                "score_hidden": hidden_in_port(state, side),
             }
             for side, seats in enumerate(state.side_seats)
         ],

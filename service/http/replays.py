@@ -72,8 +72,11 @@ class ReplayController(Controller):
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
     ) -> StepView:
-        """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded."""
-        return Replays.of(context.records).step(context.principal, club_id, game_id, step, viewer_of(view, seat))
+        """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded. `said` tells
+        what changed in the game's own words, in the reader's language (G-2: as the view asked may know it)."""
+        return Replays.of(context.records).step(
+            context.principal, club_id, game_id, step, viewer_of(view, seat), words=context.words
+        )
 
     @get(
         "/changes",

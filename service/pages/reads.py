@@ -217,7 +217,7 @@ def game_step(
     stream = record.stream_id
     snaps = [s for s in replays.snapshots(ruleset, stream, at) if s.version < at][-1:]
     events = StreamEvents(replays, ruleset, stream, at, snaps[0].version if snaps else 1)
-    shown = view_at(ruleset, events, at, viewer, snaps)
+    shown = view_at(ruleset, events, at, viewer, snaps, words=words)
     current = told.steps[at - 1]
     return {
         "game": record,
@@ -230,11 +230,7 @@ def game_step(
         "view_query": view_query(viewer),
         "choices": view_choices(principal, viewer, told.players),
         "picture": picture_of(ruleset, shown),
-        "changes": (
-            change_lines(shown.view, [(c.path, c.op, c.old, c.new) for c in shown.changes], ruleset.value_words)
-            if at > 1
-            else []
-        ),
+        "changes": changes_of(ruleset, shown) if at > 1 else [],
         "window": told.steps[max(0, at - 1 - WINDOW) : at + WINDOW],
         "chapters": indexed.chapters_near(current),
         "chapter_label": chapter_label,
@@ -265,6 +261,14 @@ def told_up_to(
         told = Told.of(replay(ruleset, replays.events(ruleset, game_id, up_to=length), viewer, words=words))
         _TOLD.put(key, told)
     return told
+
+
+def changes_of(ruleset: Ruleset, shown: StepView) -> list[str]:
+    """What a step changed: in the game's own words where it tells them, else the view's differences read
+    plainly."""
+    if shown.said is not None:
+        return list(shown.said)
+    return change_lines(shown.view, [(c.path, c.op, c.old, c.new) for c in shown.changes], ruleset.value_words)
 
 
 def picture_of(ruleset: Ruleset, shown: StepView) -> Any:

@@ -122,8 +122,11 @@ class Replays:
         horizon = self.horizon(principal, record.stream_id)
         return replay(ruleset, self.events(ruleset, record.stream_id, up_to=horizon), viewer, words=words)
 
-    def step(self, principal: Principal, club_id: str, game_id: str, step: int, viewer: Viewer) -> StepView:
-        """The state after `step` in `viewer`'s view and what changed, folded from the nearest snapshot."""
+    def step(
+        self, principal: Principal, club_id: str, game_id: str, step: int, viewer: Viewer, *, words: Teller = english
+    ) -> StepView:
+        """The state after `step` in `viewer`'s view and what changed (in the game's words, told with `words`),
+        folded from the nearest snapshot."""
         record, ruleset = self.game(club_id, game_id)
         if viewer.seat is not None:
             check_seat(record, viewer.seat)
@@ -136,7 +139,7 @@ class Replays:
                 "no_such_step", f"This game has steps 1 to {record.version}.", step=step, steps=record.version
             )
         events = self.events(ruleset, record.stream_id, up_to=step)
-        return view_at(ruleset, events, step, viewer, self.snapshots(ruleset, record.stream_id, step))
+        return view_at(ruleset, events, step, viewer, self.snapshots(ruleset, record.stream_id, step), words=words)
 
     def follow(self, live: Live, ruleset: Ruleset, stream_id: StreamId) -> Follower:
         """This process's follower of the game (`service.usecases.live`), one more stream counted."""

@@ -29,6 +29,7 @@ MODULES = (
     "narration",  # `narrate`
     "series",  # `series_status`, `series_next`
     "picture",  # `picture`
+    "changes",  # `what_changed`
 )
 
 # Contract member -> the module of the game package it comes from, where the game has the member.
@@ -46,6 +47,7 @@ MEMBER_MODULES = {
     "series_status": "series",
     "series_next": "series",
     "picture": "picture",
+    "what_changed": "changes",
     "state_type": "state",
 }
 

@@ -17,7 +17,7 @@ from domain.memoire44.catalogue import CARDS
 from domain.milles_nautiques.catalogue import BY_NAME
 from service.pages import TEMPLATES
 from service.pages.render import change_lines
-from tests.pages.conftest import ROOT, Site, screenshot, sign_in
+from tests.pages.conftest import PHONE, ROOT, Site, screenshot, sign_in
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
 from tests.support.rulesets import RULESETS
@@ -26,6 +26,10 @@ pytestmark = pytest.mark.browser
 
 
 def changes_of(shown: dict[str, Any], ruleset: str) -> list[str]:
+    """What the page lists under "What changed": the game's own lines where it tells them (the API's
+    `said`), else the view's differences read plainly."""
+    if shown["said"] is not None:
+        return list(shown["said"])
     changes = [(c["path"], c["op"], c["old"], c["new"]) for c in shown["changes"]]
     return change_lines(shown["view"], changes, RULESETS.get(ruleset).value_words)
 
@@ -539,35 +543,36 @@ def test_every_page_answer_carries_the_security_headers_and_no_template_runs_an_
 
 
 def test_what_changed_names_units_and_players_in_words_not_the_views_keys(browser: Any, site: Site) -> None:
+    """The "What changed" list is the game's own lines (issue 29): units by kind, side and hex, points as
+    counted, a convoy in port face down a hidden score; in French at phone width, in French."""
     page = sign_in(browser, site, site.record)
-    game_id = site.games["hedgerow_lane_axis_medal_victory"]
-    for number in range(2, 60):  # the first battle that takes figures
-        shown = site.get(f"/clubs/c1/games/{game_id}/replay/{number}?view=public", site.record)
-        hit = next((c for c in shown["changes"] if c["path"][0] == "units" and c["path"][2] == "figures"), None)
-        if hit is not None:
-            break
-    assert hit is not None
-    unit = shown["view"]["units"][hit["path"][1]]
-    page.goto(f"/club/c1/games/{game_id}/replay/{number}")
-    lines = page.locator(".changes li").all_inner_texts()
-    said = f"unit {hit['path'][1] + 1} ({unit['side'].title()} {unit['kind']}) figures: {hit['old']} → {hit['new']}"
-    assert said in lines, lines
-    moved = next(
-        n
-        for n in range(2, 60)
-        if any(
-            c["path"][0] == "units" and c["path"][2:3] == ["hex"]
-            for c in site.get(f"/clubs/c1/games/{game_id}/replay/{n}?view=public", site.record)["changes"]
+    lines: list[str] = []
+    for stem, wanted in (
+        ("hedgerow_lane_axis_medal_victory", "The Allies infantry at J6: 3 figures left"),
+        ("two_players_to_forty", "Alain: 50 points (convoys 40, round bonus 10)"),
+        ("cards_run_out", "Bea's first convoy in port: tonnage hidden"),
+    ):
+        game_id = site.games[stem]
+        number = next(
+            n
+            for n in range(2, 80)
+            if wanted in site.get(f"/clubs/c1/games/{game_id}/replay/{n}?view=public", site.record)["said"]
         )
-    )
-    page.goto(f"/club/c1/games/{game_id}/replay/{moved}")
-    hexes = [line for line in page.locator(".changes li").all_inner_texts() if " hex: now " in line]
-    assert hexes and all(re.fullmatch(r"unit \d+ \(\w+ \w+\) hex: now [A-M]\d", line) for line in hexes), hexes
-    lines += hexes
-    game_id = site.games["two_players_to_forty"]
-    page.goto(f"/club/c1/games/{game_id}/replay/3")
-    lines += page.locator(".changes li").all_inner_texts()
-    assert [line for line in lines if line.startswith("player ") and ("(Alain)" in line or "(Bea)" in line)], lines
-    raw = re.compile(r"_|\b(units|players|hands|sides|orders) \d")  # a key or a path of the view
+        page.goto(f"/club/c1/games/{game_id}/replay/{number}")
+        shown = page.locator(".changes li").all_inner_texts()
+        assert wanted in shown, (stem, shown)
+        lines += shown
+    assert "Bea: score hidden, a convoy in port is face down" in lines  # never "0 points"
+    raw = re.compile(r"_|→|\b(units|players|hands|sides|orders) \d|: changed")  # a key or a path of the view
     assert not [line for line in lines if raw.search(line)], lines
     page.context.close()
+    french = sign_in(browser, site, site.record, width=PHONE, locale="fr-FR")
+    game_id = site.games["two_players_to_forty"]
+    french.goto(f"/club/c1/games/{game_id}/replay/24")
+    assert french.get_by_role("heading", name="Ce qui a changé").count() == 1
+    told = french.locator(".changes li").all_inner_texts()
+    assert "Alain : 50 points (convois 40, prime de manche 10)" in told, told
+    assert "Le premier convoi posé par Alain : au port" in told, told
+    assert not [line for line in told if raw.search(line) or " points (convoys" in line], told
+    screenshot(french, "french-what-changed")
+    french.context.close()

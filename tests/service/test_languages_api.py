@@ -65,6 +65,22 @@ def test_a_refused_event_is_told_in_french_with_the_same_machine_fields_as_in_en
     assert (english.headers["content-language"], french.headers["content-language"]) == ("en", "fr")
 
 
+def test_a_step_says_what_changed_in_the_games_words_in_the_readers_language(api: Api) -> None:
+    token, game_id = _nautiques(api)
+    api.append("c1", token, game_id, 2, [{"type": "milles_nautiques.drew", "seat": 0}])
+    said = {
+        language: api.client.get(
+            f"/clubs/c1/games/{game_id}/replay/3", headers=api.auth(token) | {"Accept-Language": language}
+        ).json()["said"]
+        for language in ("en", "fr", "es")
+    }
+    assert said == {
+        "en": ["Alain: 7 in hand", "93 cards in the stock"],
+        "fr": ["Alain : 7 en main", "93 cartes dans la pioche"],
+        "es": ["Alain: 7 en la mano", "93 cartas en el mazo"],
+    }
+
+
 def test_a_replay_in_spanish_narrates_the_steps_in_spanish(api: Api) -> None:
     token, game_id = _nautiques(api)
     api.append("c1", token, game_id, 2, [{"type": "milles_nautiques.drew", "seat": 0}])
