@@ -13,7 +13,7 @@ from typing import Any, Union
 import msgspec
 
 from domain.i18n import Catalogue
-from domain.ruleset import Event, RuleError, Ruleset, Setup
+from domain.ruleset import Event, RuleError, Ruleset, Setup, Viewer
 
 _ = Catalogue("domain")
 
@@ -52,7 +52,7 @@ class Folded:
     effect when the fold was resumed from a snapshot, counted but loaded only if a later correction
     needs them (so resuming is O(1), whatever the game's length)."""
 
-    __slots__ = ("_base", "_effective", "ruleset", "setup", "state", "version")
+    __slots__ = ("_base", "_effective", "_finished", "ruleset", "setup", "state", "version")
 
     def __init__(
         self,
@@ -69,6 +69,15 @@ class Folded:
         self.version = version
         self._effective = effective
         self._base = base
+        self._finished: bool | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over, as the public result says (worked out once per fold: an append asks
+        it of the fold before and after its batch, and the fold after is the next append's before)."""
+        if self._finished is None:
+            self._finished = self.ruleset.result(self.state, Viewer.public()).finished
+        return self._finished
 
     @classmethod
     def resume(

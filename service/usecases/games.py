@@ -484,9 +484,9 @@ class GameRecords:
             folded = await self._folded(io, record)
         if folded.version != expected_version:
             raise VersionConflict(stream_id, expected_version, folded.version)
-        was_finished = ruleset.result(folded.state, Viewer.public()).finished
+        was_finished = folded.finished
         folded = await _cpu(io, functools.partial(accept_batch, folded, events), large)
-        finished = ruleset.result(folded.state, Viewer.public()).finished
+        finished = folded.finished
         previous = await self._link_at(io, record, expected_version)
         request = msgspec.structs.replace(
             request,
