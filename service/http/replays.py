@@ -8,16 +8,17 @@ by name.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Controller, get, put
+from litestar import Controller, Request, Response, get, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
 from projections.replay import Replay, StepView
+from service.http.caching import immutable, revalidated
 from service.http.dependencies import RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
 from service.http.live import LiveGame
@@ -43,19 +44,21 @@ class ReplayController(Controller):
     @get("/replay", sync_to_thread=True, summary="A game told step by step, with its chapter index", opt=PUBLIC)
     def read_replay(
         self,
+        request: Request[Any, Any, Any],
         club_id: FromPath[str],
         game_id: FromPath[str],
         context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
-    ) -> Replay:
+    ) -> Response[Replay]:
         """Every step (narration, seat, chapters; voided events shown as what they were, marked with the
         correction that voided them) and the first step of every chapter, to jump by. The narration is
         told for the view asked (G-2): the public's never names a card the public has not seen, a seat's
         names its own draws, the full record's tells everything."""
-        return Replays.of(context.records).replay(
+        replay = Replays.of(context.records).replay(
             context.principal, club_id, game_id, viewer_of(view, seat), words=context.words
         )
+        return revalidated(request, replay)
 
     @get(
         "/replay/{step:int}",
@@ -65,18 +68,22 @@ class ReplayController(Controller):
     )
     def read_step(
         self,
+        request: Request[Any, Any, Any],
         club_id: FromPath[str],
         game_id: FromPath[str],
         step: Annotated[int, PathParameter(ge=0, le=MAX_INT)],
         context: NamedDependency[RequestContext],
         view: FromQuery[Literal["public", "seat", "full"]] = "public",
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
-    ) -> StepView:
+    ) -> Response[StepView]:
         """Seeks from the nearest stored snapshot: at most `snapshot_every` events are folded. `said` tells
-        what changed in the game's own words, in the reader's language (G-2: as the view asked may know it)."""
-        return Replays.of(context.records).step(
+        what changed in the game's own words, in the reader's language (G-2: as the view asked may know it).
+        A step never changes once recorded (a later correction is a later step): it carries a strong `ETag`
+        and may be kept; asked again with `If-None-Match`, it is a 304."""
+        found = Replays.of(context.records).step(
             context.principal, club_id, game_id, step, viewer_of(view, seat), words=context.words
         )
+        return immutable(request, found)
 
     @get(
         "/changes",

@@ -192,3 +192,25 @@ def test_a_replay_seeks_only_from_snapshots_of_the_ruleset_version_in_todays_for
     found = good_snapshots(tally.RULESET, [stale, *good, garbled])
     assert [s.version for s in found] == [row.version for row in good]
     assert found == [decode_snapshot(row.data) for row in good]
+
+
+def test_a_step_is_kept_by_its_etag_and_the_replay_revalidated_until_the_game_moves_on(api: Api) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    game_id = api.tally_game("c1", token, options={"target": 20})
+    assert api.append("c1", token, game_id, 1, [roll(0, 3), roll(1, 4)]).status_code == 201
+    auth = Api.auth(token)
+    step, whole = f"/clubs/c1/games/{game_id}/replay/3", f"/clubs/c1/games/{game_id}/replay"
+    first, listed = api.client.get(step, headers=auth), api.client.get(whole, headers=auth)
+    assert first.status_code == 200 and first.json()["version"] == 3 and "immutable" in first.headers["cache-control"]
+    assert "no-cache" in listed.headers["cache-control"] and "Accept-Language" in first.headers["vary"]
+    held = api.client.get(step, headers=auth | {"If-None-Match": first.headers["etag"]})
+    assert held.status_code == 304 and held.content == b"" and held.headers["etag"] == first.headers["etag"]
+    assert api.client.get(whole, headers=auth | {"If-None-Match": listed.headers["etag"]}).status_code == 304
+    # a correction voids step 3: step 3 still reads as it did (the correction is step 4); the replay moves on
+    voided = [{"type": "tablelog.correction", "voids": 1, "reason": "misread"}]
+    assert api.append("c1", token, game_id, 3, voided).status_code == 201
+    assert api.client.get(step, headers=auth | {"If-None-Match": first.headers["etag"]}).status_code == 304
+    moved = api.client.get(whole, headers=auth | {"If-None-Match": listed.headers["etag"]})
+    assert moved.status_code == 200 and moved.headers["etag"] != listed.headers["etag"]
+    assert len(moved.json()["steps"]) == len(listed.json()["steps"]) + 1
