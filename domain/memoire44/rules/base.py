@@ -1011,9 +1011,10 @@ def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, targe
         raise refuse(
             "M44-2",
             "wrong_dice_count",
-            _(
+            _.ngettext(
+                "This battle gets {count} die, not {reported}: {steps}.",
                 "This battle gets {count} dice, not {reported}: {steps}.",
-                count=dice,
+                dice,
                 reported=event.dice,
                 steps=listed(counted, sep="; "),
             ),
