@@ -126,6 +126,9 @@ def test_every_command_card_has_a_name_to_translate() -> None:
     assert {card: ENGLISH(name) for card, name in CARD_NAMES.items()} == {c: spec.name for c, spec in CARDS.items()}
     assert Translator("fr")(CARD_NAMES["attack_centre"]) == "Attaque au centre"
     assert Translator("es")(CARD_NAMES["air_power"]) == "Poder aéreo"
+    # The rules summary names the Recon cards "Reconnaissance 1" (seed 003), as the card prints its one unit.
+    assert Translator("fr")(CARD_NAMES["recon_1_left"]) == "Reconnaissance 1 sur l'aile gauche"
+    assert Translator("es")(CARD_NAMES["recon_1_centre"]) == "Reconocimiento 1 en el centro"
 
 
 def _scored(sides: tuple[str, str], alain: int, bea: int) -> SeriesGame:
