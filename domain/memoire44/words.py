@@ -4,7 +4,8 @@ messages told in the reader's language.
 Ids and hexes never change ("ALLIES", "infantry", "attack_centre", "H7" in every language); these are only
 the words a person reads. The French names are those the French cards and crib sheet print (seed 003:
 *Infanterie*, *Blindés*, *Artillerie*, *Axe*, *Alliés*, *Attaque aérienne*, *Tir de barrage*, *Embuscade*,
-*Contre-attaque*, *Combat rapproché*, *Action héroïque*, *Sortie aérienne*, *Reconnaissance 1*); the Spanish ones are our own
+*Contre-attaque*, *Combat rapproché*, *Action héroïque*, *Sortie aérienne*, *Reconnaissance 1*); the Spanish
+ones are our own
 translation. A unit on the board is told as "l'unité d'infanterie", "la unidad blindada": one feminine
 singular noun in both languages, so that every sentence agrees whatever the kind.
 """
