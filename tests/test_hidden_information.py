@@ -188,7 +188,10 @@ def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer
     told = ruleset.narrate(before.state, event, after.state, viewer)
     # The line as each language tells it too: a translation must not name what the English keeps hidden.
     translated = tuple(Translator(language)(told.message or told.text) for language in ("fr", "es"))
-    return (ruleset.view(after.state, viewer), told, ruleset.result(after.state, viewer), translated)
+    view = ruleset.view(after.state, viewer)
+    # The public's picture in French: its words must not name a card the public has not seen either.
+    drawn = ruleset.picture(view, (), Translator("fr")) if ruleset.picture and viewer == Viewer.public() else ""
+    return (view, told, ruleset.result(after.state, viewer), translated, drawn)
 
 
 def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any], a: Mention, b: Mention) -> int:
