@@ -4,7 +4,8 @@ captured cards stay face down until the game ends, as the view has them).
 From top to bottom: the game's progress; the convoy at stake with its VP, the declared zone (and the
 combined zone an admiral brings), the storm in play and the cards under the convoy from earlier rounds;
 each play of this round in order with its combat value and the sides' totals; the last decided round;
-then each player's hand, convoys won (the tricks) and VP.
+then each player's hand, convoys won (the tricks) and VP. Its words are messages of the game's catalogue,
+told with the `words` the picture is given (the reader's language); card names are as the view gives them.
 """
 
 from __future__ import annotations

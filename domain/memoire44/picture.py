@@ -14,6 +14,9 @@ each side's reserve is written below the board (M44-DD-8). The legend names ever
 What the last step changed is outlined: a unit that moved, a unit that lost figures (the battle's
 target). The turn's latest move is drawn as a line from its start along its path, and its latest battle's
 target hex is marked, both from the view (`last_move`, `last_battle`).
+
+Its words (labels, legend, side names, the screen reader's labels) are messages of the game's catalogue, told
+with the `words` the picture is given: the reader's language, as the narration takes it.
 """
 
 from __future__ import annotations
