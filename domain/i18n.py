@@ -30,6 +30,9 @@ import msgspec
 Arg = Union[str, int, float, "Message"]
 Words = Callable[[Arg], str]
 """How a reader's language tells an argument (`english_words`, or the service's translator)."""
+Teller = Callable[[Union[str, "Message"]], str]
+"""How a reader's language tells a message (`english`, or the service's translator): what a projection
+or a game's picture takes to write its words."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

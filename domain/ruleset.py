@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
-from domain.i18n import Message, english
+from domain.i18n import Message, Teller, english
 
 
 class RuleError(Exception):
@@ -246,6 +246,13 @@ TEAM_TABLE_ONLY = "x-team-table-only"
 """In a set-up option's JSON Schema (`msgspec.Meta(extra_json_schema={TEAM_TABLE_ONLY: True})`): the option
 applies only when the game is played in teams (`Ruleset.team_counts`), so a form asks for it only then."""
 
+
+class Picture(Protocol):
+    """A game's picture of a view (`Ruleset.picture`)."""
+
+    def __call__(self, view: Any, changed: Sequence[tuple[str, ...]] = (), words: Teller = english) -> str: ...
+
+
 ValueWords = Callable[[Sequence[str], Any], str | None]
 """A game's own words for a value of its view at a path of keys (`Ruleset.value_words`); None for plain
 words."""
@@ -293,9 +300,10 @@ class Ruleset(Generic[StateT, EventT]):
     series_status: Callable[[Sequence[SeriesGame]], SeriesStatus]
     """The ruleset's series rules (campaigns) over finished games in order."""
     # Optional members (the defaults fit a game that says nothing of them):
-    picture: Callable[[Any, Sequence[tuple[str, ...]]], str] | None = None
+    picture: Picture | None = None
     """Draws a view (what `view` returns) as an SVG document; `changed` are the paths (as in
-    projections.diff) that changed from the step before, to highlight. None: the game has no picture."""
+    projections.diff) that changed from the step before, to highlight; its words (labels, legend, side
+    names) told with `words`, the reader's language as the narration takes it. None: no picture."""
     # What the API documents about a game's set-up and events (`GET /rulesets/{name}`, the OpenAPI
     # document): the variants it accepts, the struct its options convert to, and the names an event
     # field may hold (field name -> allowed values: card or unit names), where the game has fixed ones.

@@ -185,6 +185,9 @@ def _named_in_the_open(secrets: Secrets, event: Any, cards: frozenset[str]) -> b
     return any(value in cards for value in walk(msgspec.to_builtins(event)))
 
 
+PICTURE_EVERY = 6
+
+
 def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer: Viewer) -> tuple[Any, ...]:
     told = ruleset.narrate(before.state, event, after.state, viewer)
     # The line as each language tells it too: a translation must not name what the English keeps hidden.
@@ -195,6 +198,11 @@ def _outputs(ruleset: Ruleset, before: Folded, event: Any, after: Folded, viewer
         for language in ("en", "fr", "es")
     )
     return (ruleset.view(after.state, viewer), told, ruleset.result(after.state, viewer), translated, changed)
+
+
+def _french_picture(ruleset: Ruleset, folded: Folded) -> str:
+    """The public's picture in French: its words must not name a card the public has not seen either."""
+    return ruleset.picture(ruleset.view(folded.state, Viewer.public()), (), Translator("fr")) if ruleset.picture else ""
 
 
 def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any], a: Mention, b: Mention) -> int:
@@ -225,6 +233,8 @@ def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any]
             assert _outputs(ruleset, told, event, told_after, viewer) == _outputs(
                 ruleset, other, swapped, other_after, viewer
             ), f"step {step + 1} ({type(event).__name__}) differs for {viewer} after swapping {a} and {b}"
+        if step % PICTURE_EVERY == 0:  # drawn from the view compared above: a sample of steps is enough
+            assert _french_picture(ruleset, told_after) == _french_picture(ruleset, other_after), f"picture {step + 1}"
         told, other = told_after, other_after
         shown[0].append(ruleset.view(told.state, public))
         shown[1].append(ruleset.view(other.state, public))

@@ -12,14 +12,18 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.i18n import Message
 from domain.memoire44.board import BoardSpec, Hex, board_from, hex_name
-from domain.memoire44.catalogue import ARTILLERY, CARDS, FULL_DAY, INFANTRY, UNIT_TYPES
+from domain.memoire44.catalogue import ARTILLERY, FULL_DAY, INFANTRY, UNIT_TYPES
 from domain.memoire44.dday import returned_to_reserve
 from domain.memoire44.state import AirState, Hand, Order, State, Unit
+from domain.memoire44.words import _, listed
+from domain.memoire44.words import section as section_name
+from domain.memoire44.words import sections as either_section
 from domain.ruleset import RuleError
 
 
-def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
+def _refuse(rule: str, code: str, message: Message, **details: Any) -> RuleError:
     return RuleError(rule, code, message, **details)
 
 
@@ -67,13 +71,17 @@ def full_day(state: State) -> bool:
 
 def fits_sections(
     state: State, camp: int, units: list[Any], sections: tuple[str, ...], per_section: int | None
-) -> str | None:
+) -> Message | None:
     """Whether each unit can be counted in one of `sections` (a hex on a line is in both, M44-1)
     with at most `per_section` in each."""
     options = [[s for s in state.board.sections(u.hex, camp) if s in sections] for u in units]
     for unit, found in zip(units, options, strict=True):
         if not found:
-            return f"the unit at {hex_name(unit.hex)} is not in the {' or '.join(sections)} section"
+            return _(
+                "the unit at {hex} is not in the {section} section",
+                hex=hex_name(unit.hex),
+                section=either_section(sections),
+            )
     if per_section is None:
         return None
     used = dict.fromkeys(sections, 0)
@@ -91,7 +99,12 @@ def fits_sections(
 
     if place(0):
         return None
-    return f"the card orders at most {per_section} unit(s) in each of: {', '.join(sections)}"
+    return _.ngettext(
+        "the card orders at most {count} unit in each of: {sections}",
+        "the card orders at most {count} units in each of: {sections}",
+        per_section,
+        sections=listed([section_name(s) for s in sections]),
+    )
 
 
 def battle_after_move(state: State, unit: Unit) -> int:
@@ -117,16 +130,13 @@ def battles_allowed(state: State, unit: Unit, order: Order) -> int:
 
 def ordered_unit(state: State, uid: int, camp: int) -> tuple[Unit, Order]:
     if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
-        raise _refuse("M44-6", "not_your_unit", f"Unit {uid} is not one of this side's units on the board.")
+        raise _refuse(
+            "M44-6", "not_your_unit", _("Unit {unit} is not one of this side's units on the board.", unit=str(uid))
+        )
     order = state.order_of(uid)
     if order is None:
-        raise _refuse("M44-6", "not_ordered", "Only an ordered unit moves or battles.", unit=uid)
+        raise _refuse("M44-6", "not_ordered", _("Only an ordered unit moves or battles."), unit=uid)
     return state.units[uid], order
-
-
-def card_name(card: str) -> str:
-    """A card's name, or the initiative's."""
-    return "Initiative" if card == INITIATIVE else CARDS[card].name
 
 
 def take_card(hand: Hand, card: str) -> Hand:

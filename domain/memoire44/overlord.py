@@ -16,8 +16,10 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Arg, Message
 from domain.memoire44.catalogue import CARDS, FACE_NAMES, SECTIONS, UNIT_KINDS
 from domain.memoire44.imported import JsonTableKind, read_table
+from domain.memoire44.words import _, listed, section
 from domain.ruleset import ResourceError, RuleError
 
 COMMANDER = "commander"
@@ -79,7 +81,7 @@ class Roles(msgspec.Struct, frozen=True, kw_only=True):
     commands: tuple[tuple[str, ...], ...]
 
 
-def _refuse(message: str, **details: Any) -> RuleError:
+def _refuse(message: Message, **details: Any) -> RuleError:
     return RuleError("M44-OV-2", "team_setup", message, **details)
 
 
@@ -90,42 +92,51 @@ def team_roles(teams: Sequence[int | None], roles: Sequence[str] | None, team_ca
     commander-in-chief who also commands a section."""
     seats = len(teams)
     if roles is None or len(roles) != seats:
-        raise _refuse("A team table gives each seat a role (commander, or the sections it commands).", seats=seats)
+        raise _refuse(_("A team table gives each seat a role (commander, or the sections it commands)."), seats=seats)
     commanders: list[int | None] = [None, None]
     commands: list[tuple[str, ...]] = []
     per_team: list[list[int]] = [[], []]
     for seat, (team, role) in enumerate(zip(teams, roles, strict=True)):
         if team not in (0, 1):
-            raise _refuse("At a team table every player is on team 0 or team 1.", seat=seat, team=team)
+            raise _refuse(_("At a team table every player is on team 0 or team 1."), seat=seat, team=team)
         camp = team_camp[team]
         parts = role.split("+")
         if COMMANDER in parts:
             if commanders[camp] is not None:
-                raise _refuse("A side has one commander-in-chief.", seat=seat)
+                raise _refuse(_("A side has one commander-in-chief."), seat=seat)
             commanders[camp] = seat
             parts.remove(COMMANDER)
         elif not parts or parts == [""]:
-            raise _refuse("Each seat commands something.", seat=seat)
+            raise _refuse(_("Each seat commands something."), seat=seat)
         if any(p not in SECTIONS for p in parts) or len(set(parts)) != len(parts):
-            raise _refuse(f"Role {role!r}: sections are {', '.join(SECTIONS)}.", seat=seat, role=role)
+            raise _refuse(
+                _("Role {role}: sections are {sections}.", role=repr(role), sections=", ".join(SECTIONS)),
+                seat=seat,
+                role=role,
+            )
         commands.append(tuple(parts))
         per_team[camp].append(seat)
     for camp, members in enumerate(per_team):
         commander = commanders[camp]
         if commander is None:
-            raise _refuse("Each side has a commander-in-chief.", side=camp)
+            raise _refuse(_("Each side has a commander-in-chief."), side=camp)
         generals = [s for s in members if commands[s] and s != commander]
         if not 1 <= len(generals) <= MAX_GENERALS:
-            raise _refuse("Each side has one to three field generals besides its commander.", side=camp)
+            raise _refuse(_("Each side has one to three field generals besides its commander."), side=camp)
         held = sorted(s for seat in members for s in commands[seat])
         if held != sorted(SECTIONS):
             missing = [s for s in SECTIONS if s not in held]
             twice = sorted({s for s in held if held.count(s) > 1})
-            what = "; ".join(
-                f"{label}: {', '.join(found)}" for label, found in (("uncovered", missing), ("twice", twice)) if found
-            )
+            found: list[Arg] = []
+            if missing:
+                found.append(_("uncovered: {sections}", sections=listed([section(s) for s in missing])))
+            if twice:
+                found.append(_("twice: {sections}", sections=listed([section(s) for s in twice])))
+            what = listed(found, sep="; ")
             raise _refuse(
-                f"Each section of a side is commanded by exactly one of its players ({what}).", side=camp, held=held
+                _("Each section of a side is commanded by exactly one of its players ({what}).", what=what),
+                side=camp,
+                held=held,
             )
     assert commanders[0] is not None and commanders[1] is not None
     return Roles(commanders=(commanders[0], commanders[1]), commands=tuple(commands))

@@ -14,6 +14,9 @@ each side's reserve is written below the board (M44-DD-8). The legend names ever
 What the last step changed is outlined: a unit that moved, a unit that lost figures (the battle's
 target). The turn's latest move is drawn as a line from its start along its path, and its latest battle's
 target hex is marked, both from the view (`last_move`, `last_battle`).
+
+Its words (labels, legend, side names, the screen reader's labels) are messages of the game's catalogue, told
+with the `words` the picture is given: the reader's language, as the narration takes it.
 """
 
 from __future__ import annotations
@@ -22,8 +25,13 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain.i18n import Arg, Message, Teller, english
 from domain.memoire44.board import hex_name
-from domain.memoire44.catalogue import CARDS, FULL_DAY, UNIT_KINDS
+from domain.memoire44.catalogue import FULL_DAY, UNIT_KINDS
+from domain.memoire44.words import SECTIONS, TERRAIN_NAMES, _, listed
+from domain.memoire44.words import card as card_name
+from domain.memoire44.words import kind as kind_name
+from domain.memoire44.words import side as side_name
 from domain.svg import (
     Changed,
     changed_class,
@@ -73,22 +81,56 @@ SIDE_INK = {"AXIS": "#ffffff", "ALLIES": "#1b1b1b"}
 CONTROLLED = ("village", "beach", "bridge")  # objectives with a control marker (M44-DD-1 to M44-DD-3)
 BAND = 46.0  # one line of the conditions banner
 NIGHT_FILL = "#1c2a4a"
-# What each weather does, in the words of M44-WX-1 and M44-WX-2.
+# What each weather does, in the words of M44-WX-1 and M44-WX-2, and its name in the legend.
 WEATHER_WORDS = {
-    "snow": "Snow: moves at most 2 hexes; battles only adjacent",
-    "fog": "Fog: units battle only an enemy next to them",
-    "rain": "Pouring rain: units battle only an enemy next to them",
-    "darkness": "Darkness: units battle only an enemy next to them",
+    "snow": _("Snow: moves at most 2 hexes; battles only adjacent"),
+    "fog": _("Fog: units battle only an enemy next to them"),
+    "rain": _("Pouring rain: units battle only an enemy next to them"),
+    "darkness": _("Darkness: units battle only an enemy next to them"),
+}
+WEATHER_NAMES = {
+    "snow": _.pgettext("legend", "snow"),
+    "fog": _.pgettext("legend", "fog"),
+    "rain": _.pgettext("legend", "pouring rain"),
+    "darkness": _.pgettext("legend", "darkness"),
 }
 WEATHER_FILL = {"snow": "#dbe4ee", "fog": "#ced4da", "rain": "#a5c3e0", "darkness": "#495057"}
 DESERT_FILL = "#f0c27a"
-OBSTACLE_NAMES = {
-    "sand": "sandbags",
-    "sandbags": "sandbags",
-    "wire": "wire",
-    "bunker": "bunker",
-    "hedgehog": "hedgehogs",
+OBSTACLE_NAMES: dict[str, Message] = {
+    "sand": TERRAIN_NAMES["sandbags"],
+    "sandbags": TERRAIN_NAMES["sandbags"],
+    "wire": TERRAIN_NAMES["wire"],
+    "bunker": TERRAIN_NAMES["bunker"],
+    "hedgehog": _.pgettext("legend", "hedgehogs"),
 }
+
+
+# The medal objectives by the kind the scenario gives them (M44-6, M44-DD-1 to M44-DD-3).
+OBJECTIVE_KINDS: dict[str, Message] = {
+    "temporary": _.pgettext("objective", "temporary"),
+    "majority": _.pgettext("objective", "majority"),
+    "permanent": _.pgettext("objective", "permanent"),
+    "village": _.pgettext("objective", "village"),
+    "beach": _.pgettext("objective", "beach"),
+    "bridge": _.pgettext("objective", "bridge"),
+}
+
+
+def _terrain(name: str) -> str | Message:
+    return TERRAIN_NAMES.get(name, name)
+
+
+def _words(told: Teller, value: Arg) -> str:
+    """A name or a list of names (a message argument) in the reader's words."""
+    return told(value) if isinstance(value, str | Message) else str(value)
+
+
+def _against(sides: Sequence[Message]) -> str | Message:
+    """The sides facing each other: "Axis (Alain) against Allies (Bea)"."""
+    line: str | Message = sides[0] if sides else ""
+    for side in sides[1:]:
+        line = _("{first} against {then}", first=line, then=side)
+    return line
 
 
 def _centre(row: int, col: int) -> tuple[float, float]:
@@ -126,7 +168,7 @@ def _obstacle(x: float, y: float, obstacle: str) -> str:
     return f'<path d="M{x - 16:g} {y:g}a16 9 0 0 1 32 0z" fill="#9c6b3c" stroke="#4a3520" stroke-width="2"/>'
 
 
-def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> str:
+def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed, told: Teller) -> str:
     sides = data.get("sides", ())
     if camp >= len(sides):
         return ""
@@ -135,9 +177,21 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
     hands = data.get("hands", ())
     count = next((h.get("count", 0) for h in hands if h.get("side") == name), 0)
     active = data.get("active") == name and not data.get("over")
-    medals = f"{side.get('medals', 0)} of {side.get('victory', 0)} medals"
-    first = f"{name.title()} · {shorten(str(side.get('player', '')), 24)}" + ("  (to play)" if active else "")
-    second = f"{medals} · {count} card{'s' if count != 1 else ''} in hand"
+    player = shorten(str(side.get("player", "")), 24)
+    first = told(
+        _("{side} · {player}  (to play)", side=side_name(name), player=player)
+        if active
+        else _("{side} · {player}", side=side_name(name), player=player)
+    )
+    second = told(
+        _.ngettext(
+            "{medals} of {victory} medals · {count} card in hand",
+            "{medals} of {victory} medals · {count} cards in hand",
+            int(count),
+            medals=int(side.get("medals", 0)),
+            victory=int(side.get("victory", 0)),
+        )
+    )
     body = [
         rect(MARGIN, y, 16 * 2, 32, rx=4, fill=SIDE_FILL.get(name, "#868e96")),
         text(MARGIN + 42, y + 26, first, FONT, font_weight="bold"),
@@ -146,20 +200,15 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
     changed = marks("sides", camp, "medals") or any(
         marks("hands", i) for i in range(len(hands)) if hands[i].get("side") == name
     )
-    label = f"{name}, {side.get('player', '')}: {second}"
+    label = told(_("{side}, {player}: {line}", side=side_name(name), player=str(side.get("player", "")), line=second))
     third = []
     team = [t for t in data.get("teams", ()) if t.get("side") == name]
     if team:  # M44-OV-2: who commands what at a team table
-        roles = [
-            f"{t.get('player', '')} {'commander' if t.get('commander') else ''}"
-            f"{'+' if t.get('commander') and t.get('sections') else ''}{'+'.join(t.get('sections', ()))}"
-            for t in team
-        ]
+        roles = [told(_role(t)) for t in team]
         third.append("; ".join(roles))
         label += f", {'; '.join(roles)}"
     if active and data.get("card"):
-        card = CARDS.get(str(data["card"]))
-        playing = f"playing {card.name if card else data['card']}"
+        playing = told(_("playing {card}", card=card_name(str(data["card"]))))
         third.append(playing)
         label += f", {playing}"
         changed = changed or marks("card")
@@ -167,10 +216,20 @@ def _side_lines(data: dict[str, Any], camp: int, y: float, marks: Changed) -> st
         body.append(text(MARGIN + 42, y + 96, shorten(" · ".join(third), 90), SMALL + 2, font_weight="bold"))
     if changed:
         body.insert(0, rect(MARGIN - 4, y - 4, 13 * HEX_W + 8, 110, rx=6, fill="#fff4e6", class_="changed"))
-    return group(label + (", to play" if active else ""), body)
+    return group(told(_("{line}, to play", line=label)) if active else label, body)
 
 
-def _planes(air: dict[str, Any], marks: Changed) -> str:
+def _role(team: dict[str, Any]) -> Message:
+    """A seat's role at a team table (M44-OV-2): "Bea commander+left", "Carl centre+right"."""
+    parts: list[Arg] = [_.pgettext("role", "commander")] if team.get("commander") else []
+    parts += [SECTIONS.get(s, s) for s in team.get("sections", ())]
+    held: Arg = parts[0] if parts else ""
+    for part in parts[1:]:
+        held = _("{first}+{then}", first=held, then=part)
+    return _("{player} {role}", player=str(team.get("player", "")), role=held)
+
+
+def _planes(air: dict[str, Any], marks: Changed, told: Teller) -> str:
     """The planes on the board (M44-AIR-3), drawn above the ground units they may share a hex with, and
     the ammunition markers still to be rolled for (M44-AIR-6)."""
     parts: list[str] = []
@@ -186,17 +245,22 @@ def _planes(air: dict[str, Any], marks: Changed) -> str:
         moved = marks("air", "planes", index, "hex")
         mark = ' class="changed"' if moved else ""
         glyph = _plane_glyph(x, y, fill, mark)
-        label = f"{hex_name((row, col))}: {side.title()} plane, {plane.get('name', '')}"
-        parts.append(group(label + (", moved" if moved else ""), [glyph]))
+        said = _(
+            "{hex}: {side} plane, {plane}",
+            hex=hex_name((row, col)),
+            side=side_name(side),
+            plane=str(plane.get("name", "")),
+        )
+        parts.append(group(told(_("{line}, moved", line=said) if moved else said), [glyph]))
     for where in air.get("markers", ()):
         x, y = _centre(int(where[0]), int(where[1]))
         parts.append(
             group(
-                f"{hex_name((where[0], where[1]))}: ammunition marker",
+                told(_("{hex}: ammunition marker", hex=hex_name((where[0], where[1])))),
                 [_ammunition(x + HALF_W * 0.55, y + RADIUS * 0.45)],
             )
         )
-    return group("Planes", parts)
+    return group(told(_("Planes")), parts)
 
 
 def _plane_glyph(x: float, y: float, fill: str, mark: str = "") -> str:
@@ -220,7 +284,7 @@ def _flag(x: float, y: float, side: str) -> str:
     )
 
 
-def _control(data: dict[str, Any]) -> tuple[str, set[str]]:
+def _control(data: dict[str, Any], told: Teller) -> tuple[str, set[str]]:
     """The control markers of village, beach and bridge objectives (M44-DD-1 to M44-DD-3): a flag of the
     controlling side's colour on each of the objective's hexes; and the sides drawn."""
     parts: list[str] = []
@@ -236,40 +300,54 @@ def _control(data: dict[str, Any]) -> tuple[str, set[str]]:
             x, y = _centre(int(h[0]), int(h[1]))
             parts.append(
                 group(
-                    f"{hex_name((h[0], h[1]))}: {kind} controlled by {str(side).title()}", [_flag(x - 18, y + 4, side)]
+                    told(
+                        _(
+                            "{hex}: {objective} controlled by {side}",
+                            hex=hex_name((h[0], h[1])),
+                            objective=OBJECTIVE_KINDS.get(kind, kind),
+                            side=side_name(str(side)),
+                        )
+                    ),
+                    [_flag(x - 18, y + 4, side)],
                 )
             )
-    return group("Control markers", parts), sides
+    return group(told(_("Control markers")), parts), sides
 
 
-def _conditions(data: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+def _conditions(data: dict[str, Any]) -> list[tuple[str, str, str, str | Message]]:
     """The conditions of play the banner shows, as (what, fill, ink, words): the night's light level
     (M44-NT-1), the weather (M44-WX-1, M44-WX-2) and the desert (M44-NA-1)."""
     expansions = data.get("expansions") or {}
-    lines: list[tuple[str, str, str, str]] = []
+    lines: list[tuple[str, str, str, str | Message]] = []
     light = data.get("visibility")
     if expansions.get("night") and light is not None:
         if int(light) >= FULL_DAY:
-            lines.append(
-                ("night", "#fff3bf", "#1b1b1b", f"Night attacks: full daylight (light {FULL_DAY} of {FULL_DAY})")
-            )
+            day = _("Night attacks: full daylight (light {light} of {full})", light=FULL_DAY, full=FULL_DAY)
+            lines.append(("night", "#fff3bf", "#1b1b1b", day))
         else:
-            reach = f"{light} hex{'es' if light != 1 else ''}"
-            lines.append(
-                ("night", NIGHT_FILL, "#ffffff", f"Night: light {light} of {FULL_DAY}, battles at most {reach} away")
+            night = _.ngettext(
+                "Night: light {count} of {full}, battles at most {count} hex away",
+                "Night: light {count} of {full}, battles at most {count} hexes away",
+                int(light),
+                full=FULL_DAY,
             )
+            lines.append(("night", NIGHT_FILL, "#ffffff", night))
     weather = str(expansions.get("weather") or "")
     if weather:
         ink = "#ffffff" if weather == "darkness" else "#1b1b1b"
-        lines.append(("weather", WEATHER_FILL.get(weather, "#ced4da"), ink, WEATHER_WORDS.get(weather, weather)))
+        said: str | Message = WEATHER_WORDS.get(weather, weather)
+        lines.append(("weather", WEATHER_FILL.get(weather, "#ced4da"), ink, said))
     if expansions.get("north_africa"):
-        lines.append(("desert", DESERT_FILL, "#1b1b1b", "Desert rules: armour may overrun one more hex"))
+        lines.append(("desert", DESERT_FILL, "#1b1b1b", _("Desert rules: armour may overrun one more hex")))
     return lines
 
 
-def _banner(lines: list[tuple[str, str, str, str]], y: float, width: float, marks: Changed) -> str:
+def _banner(
+    lines: list[tuple[str, str, str, str | Message]], y: float, width: float, marks: Changed, told: Teller
+) -> str:
     parts = []
-    for i, (what, fill, ink, words) in enumerate(lines):
+    for i, (what, fill, ink, said) in enumerate(lines):
+        words = told(said)
         top = y + BAND * i
         changed = what == "night" and marks("visibility")
         parts.append(
@@ -290,16 +368,20 @@ def _banner(lines: list[tuple[str, str, str, str]], y: float, width: float, mark
                 ],
             )
         )
-    return group("Conditions of play", parts)
+    return group(told(_("Conditions of play")), parts)
 
 
-def _counted(kinds: Sequence[str]) -> str:
+def _counted(kinds: Sequence[str]) -> Arg:
     """Units by kind, counted (`3 infantry, 1 armour`): a roll of six fits a phone's line so."""
     order = [*UNIT_KINDS, *(k for k in dict.fromkeys(kinds) if k not in UNIT_KINDS)]
-    return ", ".join(f"{kinds.count(kind)} {kind}" for kind in order if kind in kinds)
+    return listed([_figures(kinds.count(kind), kind) for kind in order if kind in kinds])
 
 
-def _reserve(data: dict[str, Any], y: float) -> tuple[str, float]:
+def _figures(count: int, kind: str) -> Message:
+    return _("{count} {kind}", count=count, kind=kind_name(kind))
+
+
+def _reserve(data: dict[str, Any], y: float, told: Teller) -> tuple[str, float]:
     """Each side's figures in reserve under the D-Day rules (M44-DD-8), and the units the active side's
     roll brought that are still to place (M44-DD-7); and the height written."""
     dday = data.get("dday") or {}
@@ -307,10 +389,12 @@ def _reserve(data: dict[str, Any], y: float) -> tuple[str, float]:
     for entry in dday.get("reserve", ()):
         side = str(entry.get("side", ""))
         figures = entry.get("figures") or {}
-        words = ", ".join(f"{figures[kind]} {kind}" for kind in UNIT_KINDS if kind in figures) or "none"
-        said = [f"{side.title()} reserve: {words}"]
+        held = [_figures(int(figures[kind]), kind) for kind in UNIT_KINDS if kind in figures]
+        words = listed(held) if held else _.pgettext("reserve", "none")
+        said = [told(_("{side} reserve: {figures}", side=side_name(side), figures=words))]
         if side == data.get("active") and dday.get("reinforcements"):
-            said.append(f"{side.title()} to place now: {_counted(dday['reinforcements'])}")
+            brought = _counted(dday["reinforcements"])
+            said.append(told(_("{side} to place now: {units}", side=side_name(side), units=brought)))
         for line in said:
             lines.append(
                 group(
@@ -321,11 +405,13 @@ def _reserve(data: dict[str, Any], y: float) -> tuple[str, float]:
                     ],
                 )
             )
-    return group("D-Day reserve", lines) if lines else "", 40.0 * len(lines)
+    return group(told(_("D-Day reserve")), lines) if lines else "", 40.0 * len(lines)
 
 
-def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
-    """The battlefield as an SVG document, outlining what the `changed` paths name."""
+def picture(view: Any, changed: Sequence[tuple[str, ...]] = (), words: Teller = english) -> str:
+    """The battlefield as an SVG document, outlining what the `changed` paths name, its words told in
+    `words` (the reader's language)."""
+    told = words
     data = to_data(view)
     marks = Changed(changed)
     board = data.get("board", {})
@@ -333,65 +419,84 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     width = MARGIN * 2 + HEX_W * cols
     board_bottom = TITLE + HEAD + RADIUS * 2 + ROW_H * (rows - 1)
 
-    tiles, terrain_seen = _board(board, rows, cols)
-    objectives_layer, objectives, obstacles_seen = _objectives_and_obstacles(data)
-    body = [tiles, objectives_layer, _units(data, marks)]
+    tiles, terrain_seen = _board(board, rows, cols, told)
+    objectives_layer, objectives, obstacles_seen = _objectives_and_obstacles(data, told)
+    body = [tiles, objectives_layer, _units(data, marks, told)]
     air = data.get("air") or {}
     if air:
-        body.append(_planes(air, marks))
-    control, controlling = _control(data)
+        body.append(_planes(air, marks, told))
+    control, controlling = _control(data, told)
     if controlling:
         body.append(control)
     pending = data.get("pending") or {}
-    body.append(_last_action(data, pending))
+    body.append(_last_action(data, pending, told))
     if pending.get("hex"):
-        body.append(_pending(pending))
-    body.append(_side_lines(data, 0, TITLE + 6, marks))
-    body.append(_side_lines(data, 1, board_bottom + 8, marks))
+        body.append(_pending(pending, told))
+    body.append(_side_lines(data, 0, TITLE + 6, marks, told))
+    body.append(_side_lines(data, 1, board_bottom + 8, marks, told))
 
     conditions = _conditions(data)
     entries: list[tuple[Callable[[float, float], str], str]] = []
-    entries += [(_swatch(TERRAIN_FILL.get(t, "#dee2e6")), t) for t in sorted(terrain_seen) if t != "countryside"]
-    entries += [(_swatch("#9c6b3c"), OBSTACLE_NAMES.get(o, o)) for o in sorted(obstacles_seen)]
+    entries += [
+        (_swatch(TERRAIN_FILL.get(t, "#dee2e6")), told(_terrain(t))) for t in sorted(terrain_seen) if t != "countryside"
+    ]
+    entries += [(_swatch("#9c6b3c"), told(OBSTACLE_NAMES.get(o, o))) for o in sorted(obstacles_seen)]
     if objectives:
-        entries.append((_swatch("#f2b705"), "medal objective"))
+        entries.append((_swatch("#f2b705"), told(_.pgettext("legend", "medal objective"))))
     for side in sorted(controlling):
-        entries.append((_marker(_flag, 4, 30, side), f"{side.title()} control"))
+        entries.append((_marker(_flag, 4, 30, side), told(_("{side} control", side=side_name(side)))))
     for side in sorted({str(p.get("side", "")) for p in air.get("planes", ()) if p.get("hex") is not None}):
         fill = SIDE_FILL.get(side, "#868e96")
-        entries.append((_marker(_plane_glyph, 14, 12, fill), f"{side.title()} plane"))
+        entries.append((_marker(_plane_glyph, 14, 12, fill), told(_("{side} plane", side=side_name(side)))))
     if air.get("markers"):
-        entries.append((_marker(_ammunition, 14, 14), "ammunition"))
-    for what, fill, _ink, line in conditions:
-        named = {"night": "night light", "desert": "desert rules"}.get(what, line.split(":")[0].lower())
-        entries.append((_swatch(fill), named))
-    legend, ly = _legend(entries, width, board_bottom + HEAD + 6)
+        entries.append((_marker(_ammunition, 14, 14), told(_.pgettext("legend", "ammunition"))))
+    weather = str((data.get("expansions") or {}).get("weather") or "")
+    for what, fill, _ink, _line in conditions:
+        legend_names: dict[str, str | Message] = {
+            "night": _.pgettext("legend", "night light"),
+            "desert": _.pgettext("legend", "desert rules"),
+            **WEATHER_NAMES,
+        }
+        named = legend_names.get(what if what != "weather" else weather, weather)
+        entries.append((_swatch(fill), told(named)))
+    legend, ly = _legend(entries, width, board_bottom + HEAD + 6, told)
     body.append(legend)
-    reserve, written = _reserve(data, ly + 62)
+    reserve, written = _reserve(data, ly + 62, told)
     body.append(reserve)
     height = ly + 62 + written
 
     scenario = data.get("scenario", {}).get("name", "")
-    players = " against ".join(f"{s.get('side', '')} ({s.get('player', '')})" for s in data.get("sides", ()))
-    status = f"Turn {data.get('turn', 0)}"
+    players = told(
+        _against(
+            [
+                _("{side} ({player})", side=side_name(str(s.get("side", ""))), player=str(s.get("player", "")))
+                for s in data.get("sides", ())
+            ]
+        )
+    )
+    status = told(_("Turn {turn}", turn=int(data.get("turn", 0))))
     if data.get("over"):
-        status = f"Game over: {str(data['winner']).title()} win" if data.get("winner") else "Game over"
+        winner = data.get("winner")
+        status = told(_("Game over: {side} win", side=side_name(str(winner))) if winner else _("Game over"))
     heading = [text(MARGIN, 36, f"{shorten(str(scenario), 24)} · {status}", 30, font_weight="bold")]
     if marks("over") or marks("winner"):
         heading.insert(0, rect(MARGIN - 4, 4, width - 2 * MARGIN + 8, 44, rx=6, fill="#fff4e6", class_="changed"))
     if conditions:  # the banner goes under the title line, the rest of the picture below it
         body = [group(None, body, transform=f"translate(0 {BAND * len(conditions):g})")]
-        body.insert(0, _banner(conditions, TITLE, width, marks))
+        body.insert(0, _banner(conditions, TITLE, width, marks, told))
         height += BAND * len(conditions)
-        status += ". " + ". ".join(line for _what, _fill, _ink, line in conditions)
+        status += ". " + ". ".join(told(line) for _what, _fill, _ink, line in conditions)
     body.insert(0, group(status, heading))
-    title = f"Mémoire 44, {scenario}: {players}. {status}."
+    title = told(
+        _("Mémoire 44, {scenario}: {players}. {status}.", scenario=str(scenario), players=players, status=status)
+    )
     return document(width, height, title, body, description=status)
 
 
-def _board(board: dict[str, Any], rows: int, cols: int) -> tuple[str, set[str]]:
+def _board(board: dict[str, Any], rows: int, cols: int, told: Teller) -> tuple[str, set[str]]:
     """The hexes with their terrain and bridges, and the terrains drawn (for the legend)."""
     special = {(h["row"], h["col"]): h for h in board.get("hexes", ())}
+    bridge = told(_.pgettext("legend", "bridge"))
     terrain_seen: set[str] = set()
     tiles: list[str] = []
     for row, col in _hexes(rows, cols):
@@ -399,18 +504,20 @@ def _board(board: dict[str, Any], rows: int, cols: int) -> tuple[str, set[str]]:
         cell = special.get((row, col))
         terrain = str(cell["terrain"]) if cell else "countryside"
         terrain_seen.add(terrain)
-        label = f' aria-label="{hex_name((row, col))} {esc(terrain)}"' if cell else ""
+        label = f' aria-label="{hex_name((row, col))} {esc(told(_terrain(terrain)))}"' if cell else ""
         tiles.append(
             f'<path class="hex" d="M{x:g} {y - RADIUS:.2f}{_HEX}" '
             f'fill="{TERRAIN_FILL.get(terrain, "#dee2e6")}" stroke="#6b705c" stroke-width="1.5"{label}'
             f"{pick_attributes(hex_name((row, col)), any=[row, col])}/>"
         )
         if cell and cell.get("bridge"):
-            tiles.append(rect(x - 8, y - RADIUS * 0.8, 16, RADIUS * 1.6, fill="#7a5230", aria_label="bridge"))
-    return group("Board", tiles), terrain_seen
+            tiles.append(rect(x - 8, y - RADIUS * 0.8, 16, RADIUS * 1.6, fill="#7a5230", aria_label=bridge))
+    return group(told(_("Board")), tiles), terrain_seen
 
 
-def _objectives_and_obstacles(data: dict[str, Any]) -> tuple[str, dict[tuple[int, int], list[str]], set[str]]:
+def _objectives_and_obstacles(
+    data: dict[str, Any], told: Teller
+) -> tuple[str, dict[tuple[int, int], list[str]], set[str]]:
     """The medal objectives (with who scores or holds each) and the obstacles; the objective hexes and the
     obstacle kinds drawn (for the legend)."""
     marks_layer: list[str] = []
@@ -421,17 +528,19 @@ def _objectives_and_obstacles(data: dict[str, Any]) -> tuple[str, dict[tuple[int
         camp = int(objective.get("camp", 0))
         kind = str(objective.get("kind", ""))
         who = side_names[camp] if camp < len(side_names) else str(camp)
-        scored = f"{kind} for {who}"
+        named = OBJECTIVE_KINDS.get(kind, kind)
+        scored = told(_("{objective} for {side}", objective=named, side=side_name(who)))
         if kind in CONTROLLED:  # its medals follow control, not the side the scenario names
             holder = held[index] if index < len(held) else None
-            scored = f"{kind} held by {holder.title() if holder else 'neither side'}"
+            by = side_name(holder) if holder else _("neither side")
+            scored = told(_("{objective} held by {side}", objective=named, side=by))
         for h in objective.get("hexes", ()):
             objectives.setdefault((h[0], h[1]), []).append(scored)
     for (row, col), kinds in objectives.items():
         x, y = _centre(row, col)
         marks_layer.append(
             group(
-                f"{hex_name((row, col))}: medal objective, {', '.join(kinds)}",
+                told(_("{hex}: medal objective, {objectives}", hex=hex_name((row, col)), objectives=", ".join(kinds))),
                 [
                     circle(x, y, RADIUS * 0.82, fill="none", stroke="#f2b705", stroke_width=4, stroke_dasharray="7 5"),
                     circle(x + HALF_W * 0.55, y - RADIUS * 0.55, 9, fill="#f2b705", stroke="#7a5c00", stroke_width=2),
@@ -444,11 +553,12 @@ def _objectives_and_obstacles(data: dict[str, Any]) -> tuple[str, dict[tuple[int
         kind = str(obstacle.get("obstacle", ""))
         obstacles_seen.add(kind)
         name = OBSTACLE_NAMES.get(kind, kind)
-        marks_layer.append(group(f"{hex_name((obstacle['row'], obstacle['col']))}: {name}", [_obstacle(x, y, kind)]))
-    return group("Objectives and obstacles", marks_layer), objectives, obstacles_seen
+        said = told(_("{hex}: {obstacle}", hex=hex_name((obstacle["row"], obstacle["col"])), obstacle=name))
+        marks_layer.append(group(said, [_obstacle(x, y, kind)]))
+    return group(told(_("Objectives and obstacles")), marks_layer), objectives, obstacles_seen
 
 
-def _units(data: dict[str, Any], marks: Changed) -> str:
+def _units(data: dict[str, Any], marks: Changed, told: Teller) -> str:
     """Each unit on the board: its token, figures and badge, said in words with what changed."""
     units: list[str] = []
     for index, unit in enumerate(data.get("units", ())):
@@ -466,28 +576,44 @@ def _units(data: dict[str, Any], marks: Changed) -> str:
         parts.append(text(x, y + 10, figures, 30, anchor="middle", font_weight="bold", fill=SIDE_INK.get(side, "#fff")))
         if unit.get("badge"):
             parts.append(circle(x - 19, y - 19, 7, fill="#f2b705", stroke="#212529"))
-        words = [f"{hex_name((row, col))}: {side.title()} {kind}, {figures} figure{'s' if figures != 1 else ''}"]
+        said: list[Arg] = [
+            _.ngettext(
+                "{hex}: {side} {kind}, {count} figure",
+                "{hex}: {side} {kind}, {count} figures",
+                int(figures),
+                hex=hex_name((row, col)),
+                side=side_name(side),
+                kind=kind_name(kind),
+            )
+        ]
         if unit.get("badge"):
-            words.append("special forces")
+            said.append(_("special forces"))
         if moved:
-            words.append("moved")
+            said.append(_.pgettext("unit", "moved"))
         if hit:
-            words.append("hit")
+            said.append(_.pgettext("unit", "hit"))
         here = pick(hex_name((row, col)), unit=unit.get("uid", index), any=[row, col])
-        units.append(group(", ".join(words), parts, **here))
-    return group("Units", units)
+        units.append(group(_words(told, listed(said)), parts, **here))
+    return group(told(_("Units")), units)
 
 
-def _pending(pending: dict[str, Any]) -> str:
+def _pending(pending: dict[str, Any], told: Teller) -> str:
     """The hex a pending retreat or a ground to take is about, ringed."""
     x, y = _centre(int(pending["hex"][0]), int(pending["hex"][1]))
     name = hex_name((pending["hex"][0], pending["hex"][1]))
     if pending.get("kind") == "retreat":
         flags = int(pending.get("flags", 0))
-        label = f"Battle target at {name}: must retreat {flags} hex{'es' if flags != 1 else ''}"
+        label = told(
+            _.ngettext(
+                "Battle target at {hex}: must retreat {count} hex",
+                "Battle target at {hex}: must retreat {count} hexes",
+                flags,
+                hex=name,
+            )
+        )
         ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=5)
     else:
-        label = f"Ground to take at {name}"
+        label = told(_("Ground to take at {hex}", hex=name))
         ring = circle(x, y, RADIUS * 0.9, fill="none", stroke="#e03131", stroke_width=4, stroke_dasharray="8 6")
     return group(
         label,
@@ -501,7 +627,7 @@ def _pending(pending: dict[str, Any]) -> str:
 
 
 def _legend(
-    entries: Sequence[tuple[Callable[[float, float], str], str]], width: float, top: float
+    entries: Sequence[tuple[Callable[[float, float], str], str]], width: float, top: float, told: Teller
 ) -> tuple[str, float]:
     """The legend: its entries in three columns, then the unit shapes; and where the shapes' row starts."""
     legend: list[str] = []
@@ -512,12 +638,11 @@ def _legend(
         legend.append(draw(lx, ly))
         legend.append(text(lx + 36, ly + 23, label, SMALL))
     ly = top + 40 * ((len(entries) + 2) // 3)
-    shapes = [("infantry", "infantry"), ("armour", "armour"), ("artillery", "artillery")]
-    for i, (kind, label) in enumerate(shapes):
+    for i, kind in enumerate(("infantry", "armour", "artillery")):
         lx = MARGIN + column_w * i
         legend.append(_token(lx + 24, ly + 26, kind, ""))
-        legend.append(text(lx + 56, ly + 34, label, SMALL))
-    return group("Legend", legend), ly
+        legend.append(text(lx + 56, ly + 34, _words(told, kind_name(kind)), SMALL))
+    return group(told(_("Legend")), legend), ly
 
 
 def _swatch(fill: str) -> Callable[[float, float], str]:
@@ -530,7 +655,7 @@ def _marker(draw: Callable[..., str], dx: float, dy: float, *args: str) -> Calla
     return lambda x, y: draw(x + dx, y + dy, *args)
 
 
-def _last_action(data: dict[str, Any], pending: dict[str, Any]) -> str:
+def _last_action(data: dict[str, Any], pending: dict[str, Any], told: Teller) -> str:
     """The turn's latest move (a line from its start hex along its path, a dot where it began) and the
     target of its latest battle (crossed), unless a pending battle already rings that hex."""
     parts: list[str] = []
@@ -544,11 +669,14 @@ def _last_action(data: dict[str, Any], pending: dict[str, Any]) -> str:
             f'stroke-linecap="round" stroke-linejoin="round" stroke-dasharray="2 10"/>'
         )
         parts.append(circle(*centres[0], 7, fill="#1864ab"))
-        words.append(f"Last move: {' to '.join(hex_name(h) for h in path)}")
+        route: Arg = hex_name(path[0])
+        for h in path[1:]:
+            route = _("{first} to {then}", first=route, then=hex_name(h))
+        words.append(told(_("Last move: {path}", path=route)))
     target = data.get("last_battle")
     if target is not None:
         hex_ = (int(target[0]), int(target[1]))
-        words.append(f"Last battle at {hex_name(hex_)}")
+        words.append(told(_("Last battle at {hex}", hex=hex_name(hex_))))
         if list(pending.get("hex") or ()) != list(hex_):
             x, y = _centre(*hex_)
             reach = RADIUS * 0.55

@@ -8,6 +8,7 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from domain.i18n import Message
 from domain.memoire44.air import parse_air_pack
 from domain.memoire44.battlefield import control_zone, recount
 from domain.memoire44.board import BoardSpec
@@ -77,7 +78,7 @@ def team_sides(setup: Setup) -> tuple[str, str]:
     return sides
 
 
-def club_table(setup: Setup, kind: str, rule: str, what: str, needed_for: str, parse: Callable[[Any], T]) -> T:
+def club_table(setup: Setup, kind: str, rule: str, what: Message, needed_for: Message, parse: Callable[[Any], T]) -> T:
     """A table the rules summary names without printing it, which the set-up embeds as the club resource
     `kind` (the combat deck, M44-CC-1; the D-Day reinforcement table, M44-DD-6; the air pack, M44-AIR-1);
     refused, naming it, when missing or bad."""
@@ -86,8 +87,13 @@ def club_table(setup: Setup, kind: str, rule: str, what: str, needed_for: str, p
         raise RuleError(
             rule,
             f"missing_{kind}",
-            f"The scenario plays with {needed_for}, but {what} is missing: import it as the game's {kind} "
-            "resource (the rules summary does not print it).",
+            _(
+                "The scenario plays with {needed_for}, but {what} is missing: import it as the game's {kind} "
+                "resource (the rules summary does not print it).",
+                needed_for=needed_for,
+                what=what,
+                kind=kind,
+            ),
             missing=kind,
         )
     try:
@@ -165,7 +171,8 @@ def initial(setup: Setup) -> State:
     state = _with_combat_cards(state, setup, roles, seats)
     state = _with_dday(state, setup, scenario)
     air = initial_air(
-        scenario, lambda: club_table(setup, "air_pack", "M44-AIR-1", "the air pack", "the air rules", parse_air_pack)
+        scenario,
+        lambda: club_table(setup, "air_pack", "M44-AIR-1", _("the air pack"), _("the air rules"), parse_air_pack),
     )
     return recount(replace(state, air=air))
 
@@ -222,7 +229,7 @@ def _with_combat_cards(state: State, setup: Setup, roles: Roles | None, seats: l
     """The combat deck and the deal: two each, or one to each general at a team table (M44-CC-1)."""
     if not state.expansions.combat_cards:
         return state
-    deck = club_table(setup, "combat_deck", "M44-CC-1", "the combat card deck", "combat cards", parse_combat_deck)
+    deck = club_table(setup, "combat_deck", "M44-CC-1", _("the combat card deck"), _("combat cards"), parse_combat_deck)
     deal = tuple(
         DEAL_PER_PLAYER if roles is None else DEAL_PER_GENERAL if roles.commands[seat] else 0 for seat in seats
     )
@@ -238,8 +245,8 @@ def _with_dday(state: State, setup: Setup, scenario: Scenario) -> State:
         setup,
         "reinforcement_table",
         "M44-DD-6",
-        "the reinforcement table",
-        "the D-Day reinforcements",
+        _("the reinforcement table"),
+        _("the D-Day reinforcements"),
         parse_reinforcement_table,
     )
     return replace(state, dday=dday, reinforcement_table=table, reserve=dday.reserve)

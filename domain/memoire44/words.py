@@ -4,7 +4,8 @@ messages told in the reader's language.
 Ids and hexes never change ("ALLIES", "infantry", "attack_centre", "H7" in every language); these are only
 the words a person reads. The French names are those the French cards and crib sheet print (seed 003:
 *Infanterie*, *Blindés*, *Artillerie*, *Axe*, *Alliés*, *Attaque aérienne*, *Tir de barrage*, *Embuscade*,
-*Contre-attaque*, *Combat rapproché*, *Action héroïque*, *Sortie aérienne*); the Spanish ones are our own
+*Contre-attaque*, *Combat rapproché*, *Action héroïque*, *Sortie aérienne*, *Reconnaissance 1*); the Spanish
+ones are our own
 translation. A unit on the board is told as "l'unité d'infanterie", "la unidad blindada": one feminine
 singular noun in both languages, so that every sentence agrees whatever the kind.
 """
@@ -82,9 +83,58 @@ SECTIONS: dict[str, Message] = {
 }
 
 
+INITIATIVE_NAME = _.pgettext("card", "Initiative")
+"""What a general acting on the Overlord initiative table plays in place of a card (M44-OV-7)."""
+
+
 def card(card_id: str) -> Arg:
     """A command card's name as the reader's cards print it (its id if the deck has no such card)."""
-    return CARD_NAMES.get(card_id, card_id)
+    return INITIATIVE_NAME if card_id == "initiative" else CARD_NAMES.get(card_id, card_id)
+
+
+def section(name: str) -> Arg:
+    """A board section ("left") as the reader says it."""
+    return SECTIONS.get(name, name)
+
+
+def sections(names: Sequence[str]) -> Arg:
+    """Sections one or the other: "left or centre"."""
+    return alternatives([section(s) for s in names])
+
+
+TERRAIN_NAMES: dict[str, Message] = {
+    "countryside": _.pgettext("terrain", "countryside"),
+    "forest": _.pgettext("terrain", "forest"),
+    "town": _.pgettext("terrain", "town"),
+    "church": _.pgettext("terrain", "church"),
+    "hedgerow": _.pgettext("terrain", "hedgerow"),
+    "hill": _.pgettext("terrain", "hill"),
+    "river": _.pgettext("terrain", "river"),
+    "pond": _.pgettext("terrain", "pond"),
+    "ocean": _.pgettext("terrain", "ocean"),
+    "beach": _.pgettext("terrain", "beach"),
+    "road": _.pgettext("terrain", "road"),
+    "sandbags": _.pgettext("terrain", "sandbags"),
+    "wire": _.pgettext("terrain", "wire"),
+    "bunker": _.pgettext("terrain", "bunker"),
+    "hedgehog": _.pgettext("terrain", "hedgehog"),
+}
+"""Terrain and obstacles by the names the rules read them with (`catalogue.TERRAINS`, `OBSTACLES`), as the
+French terrain tiles print them (Forêts, Villes et villages, Haies, Collines, Rivières, Plages, Barbelés,
+Sacs de sable, Hérissons tchèques)."""
+
+
+def terrain(name: str) -> Arg:
+    """A terrain or obstacle as the reader says it; one the game does not name, as the scenario spells it."""
+    return TERRAIN_NAMES.get(name, name)
+
+
+def alternatives(items: Sequence[Arg]) -> Arg:
+    """ "A or B or C": one of several things."""
+    line = items[0] if items else ""
+    for item in items[1:]:
+        line = _("{first} or {then}", first=line, then=item)
+    return line
 
 
 def side(name: str) -> Arg:
@@ -134,12 +184,54 @@ def unit(
 
 
 def listed(items: Sequence[Arg], *, sep: str = ", ") -> Arg:
-    """ "A, B, C" (or "A and B" with `sep=" and "`): names one after the other."""
+    """ "A, B, C" (or "A and B" with `sep=" and "`, "A; B" with `sep="; "`): names one after the other."""
     line = items[0] if items else ""
     for item in items[1:]:
-        line = (
-            _("{first}, {then}", first=line, then=item)
-            if sep == ", "
-            else _("{first} and {then}", first=line, then=item)
-        )
+        if sep == ", ":
+            line = _("{first}, {then}", first=line, then=item)
+        elif sep == "; ":
+            line = _("{first}; {then}", first=line, then=item)
+        else:
+            line = _("{first} and {then}", first=line, then=item)
     return line
+
+
+WEATHERS: dict[str, Message] = {
+    "snow": _.pgettext("weather", "snow"),
+    "fog": _.pgettext("weather", "fog"),
+    "rain": _.pgettext("weather", "rain"),
+    "darkness": _.pgettext("weather", "darkness"),
+}
+"""The reduced-visibility weathers (M44-WX-2) as the crib sheet names them (Chute de neige, Brouillard,
+Pluie battante, Obscurité)."""
+
+
+def weather(name: str) -> Arg:
+    return WEATHERS.get(name, name)
+
+
+PHASES: dict[str, Message] = {
+    "deal": _.pgettext("phase", "the deal"),
+    "card": _.pgettext("phase", "the card"),
+    "order": _.pgettext("phase", "the orders"),
+    "roll": _.pgettext("phase", "the tactic card's roll"),
+    "plays": _.pgettext("phase", "the generals' cards"),
+    "move": _.pgettext("phase", "the moves"),
+    "battle": _.pgettext("phase", "the battles"),
+    "recon": _.pgettext("phase", "the Recon draw"),
+    "draw": _.pgettext("phase", "the draw"),
+    "over": _.pgettext("phase", "the game's end"),
+}
+"""The steps of a turn (M44-6) as a refusal tells where the game stands."""
+
+
+def phase(name: str) -> Arg:
+    return PHASES.get(name, name)
+
+
+COMBAT_CARDS: dict[str, Message] = {
+    "tenacity": _.pgettext("combat card", "Tenacity"),
+    "street_fighting": _.pgettext("combat card", "Street Fighting"),
+}
+"""The combat cards a rule names by their effect (M44-CC-3), as the crib sheet prints them (Ténacité,
+Combat de rue); a club's combat deck names its own cards as it wrote them."""

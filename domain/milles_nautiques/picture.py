@@ -6,8 +6,7 @@ sea from port to starboard, each with its miles and what lies on it (alert, stor
 lone plane, the ships of a battle stacked under it); the convoys it brought into port; the convoys it
 captured. The header says the round, turn, who plays and the stock.
 
-Its words are messages (issue 26), told in English for now: the picture's signature carries no language
-yet; `_told` is where the reader's translator goes when it does.
+Its words are messages (issue 26), told in the reader's language with the `words` the picture is given.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from domain.i18n import Catalogue, Message
+from domain.i18n import Arg, Catalogue, Message, Teller, english
 from domain.milles_nautiques.catalogue import ARRIVAL_MILES, BY_NAME, grouped
 from domain.milles_nautiques.scoring import in_points
 from domain.svg import Changed, changed_class, document, esc, group, pick, rect, shorten, text, to_data
@@ -45,14 +44,9 @@ _BADGES = (
 )
 
 
-def _told(message: Message) -> str:
-    """The picture's words in the reader's language (English until its signature carries one)."""
-    return message.english()
-
-
-def _tons(card: str) -> str:
+def _tons(card: str, told: Teller) -> str:
     kind = BY_NAME[card]
-    return _told(_("{tons} t", tons=grouped(kind.tons)) if kind.tons else _.pgettext("picture", "Trawler"))
+    return told(_("{tons} t", tons=grouped(kind.tons)) if kind.tons else _.pgettext("picture", "Trawler"))
 
 
 def _convoy_words(card: str | None) -> Message:
@@ -66,17 +60,17 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
 
 
-def _badges(convoy: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str, str]]:
+def _badges(convoy: dict[str, Any], names: Sequence[str], told: Teller) -> list[tuple[str, str, str]]:
     """What lies on a convoy: (badge text, colour, words for a screen reader)."""
-    found = [(_told(label), colour, _told(said)) for key, label, colour, said in _BADGES if convoy.get(key)]
+    found = [(told(label), colour, told(said)) for key, label, colour, said in _BADGES if convoy.get(key)]
     plane = convoy.get("plane_by")
     if plane is not None:
         who = _name(names, plane)
         found.append(
             (
-                _told(_("PLANE {player}", player=shorten(who, 6))),
+                told(_("PLANE {player}", player=shorten(who, 6))),
                 "#5f3dc4",
-                _told(_("a plane from {player}", player=who)),
+                told(_("a plane from {player}", player=who)),
             )
         )
     mine = convoy.get("mine_by")
@@ -84,41 +78,43 @@ def _badges(convoy: dict[str, Any], names: Sequence[str]) -> list[tuple[str, str
         who = _name(names, mine)
         found.append(
             (
-                _told(_("MINE {player}", player=shorten(who, 7))),
+                told(_("MINE {player}", player=shorten(who, 7))),
                 "#862e9c",
-                _told(_("a mine laid by {player}", player=who)),
+                told(_("a mine laid by {player}", player=who)),
             )
         )
     return found
 
 
 def _card_height(convoy: dict[str, Any], names: Sequence[str]) -> float:
-    return 62 + BADGE_H * len(_badges(convoy, names)) + SHIP_H * len(convoy.get("battle", ()))
+    return 62 + BADGE_H * len(_badges(convoy, names, english)) + SHIP_H * len(convoy.get("battle", ()))
 
 
 class _Table(NamedTuple):
-    """What every part of the picture needs: the players' names, the changed paths, the round over."""
+    """What every part of the picture needs: the players' names, the changed paths, the round over, and
+    the reader's language its words are told in."""
 
     names: list[str]
     changed: Changed
     over: bool
+    told: Teller
 
 
 def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
     """One convoy: its card (face or back), miles sailed with a bar to port, badges, ships under it."""
-    names, changed = table.names, table.changed
+    names, changed, told = table.names, table.changed, table.told
     card = convoy.get("card")
     number = convoy["number"]
     detected = bool(convoy.get("detected"))
     arrived = convoy.get("status") == "arrived"
-    badges = _badges(convoy, names)
+    badges = _badges(convoy, names, told)
     ships = convoy.get("battle", ())
     height = 62 + BADGE_H * len(badges)
     body: list[str] = []
     if card is None:
         body.append(rect(x, y, CARD_W, height, rx=6, fill=BACK_FILL, stroke="#0b1d33"))
         body.append(rect(x + 4, y + 4, CARD_W - 8, 52, rx=4, fill="none", stroke="#8fa9c9"))
-        body.append(text(x + CARD_W / 2, y + 22, _told(_convoy_words(None)), 12, anchor="middle", fill="#ffffff"))
+        body.append(text(x + CARD_W / 2, y + 22, told(_convoy_words(None)), 12, anchor="middle", fill="#ffffff"))
         ink = "#ffffff"
     else:
         # A card the viewer knows but the table has not seen (the record, its own side) has a dashed edge.
@@ -135,11 +131,11 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
                 stroke_dasharray=dashed,
             )
         )
-        body.append(text(x + CARD_W / 2, y + 22, _tons(card), 14, anchor="middle", font_weight="bold"))
+        body.append(text(x + CARD_W / 2, y + 22, _tons(card, told), 14, anchor="middle", font_weight="bold"))
         ink = "#1b1b1b"
     distance = int(convoy.get("distance", 0))
     body.append(
-        text(x + CARD_W / 2, y + 47, _told(_("{miles} mi", miles=grouped(distance))), 14, anchor="middle", fill=ink)
+        text(x + CARD_W / 2, y + 47, told(_("{miles} mi", miles=grouped(distance))), 14, anchor="middle", fill=ink)
     )
     filled = (CARD_W - 12) * min(distance, ARRIVAL_MILES) / ARRIVAL_MILES
     body.append(rect(x + 6, y + 50, CARD_W - 12, 5, fill="#adb5bd"))
@@ -147,7 +143,7 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
         body.append(rect(x + 6, y + 50, filled, 5, fill="#2f9e44"))
     if detected:
         # Its own line between the tonnage and the miles, so it never runs over either (phone width).
-        radar = _told(_.pgettext("picture", "radar"))
+        radar = told(_.pgettext("picture", "radar"))
         body.append(text(x + CARD_W / 2, y + 33, radar, 10, anchor="middle", fill="#e8590c", font_weight="bold"))
     for i, (label, colour, _said) in enumerate(badges):
         top = y + 58 + BADGE_H * i
@@ -173,9 +169,9 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
         )
         body.append(
             group(
-                _told(said),
+                told(said),
                 [
-                    f"<title>{esc(_told(title))}</title>",
+                    f"<title>{esc(told(title))}</title>",
                     rect(
                         x + 2,
                         top + 1,
@@ -196,30 +192,30 @@ def _convoy_card(x: float, y: float, convoy: dict[str, Any], table: _Table) -> s
             rect(x - 2, y - 2, CARD_W + 4, height + SHIP_H * len(ships) + 4, rx=7, fill="none", class_="changed")
         )
     place = _.pgettext("picture", "in port") if arrived else _.pgettext("picture", "at sea")
-    spoken = [_told(word) for word in (_("Convoy {number}", number=number), _convoy_words(card), place)]
-    spoken.append(_told(_("{miles} miles", miles=grouped(distance))))
+    spoken = [told(word) for word in (_("Convoy {number}", number=number), _convoy_words(card), place)]
+    spoken.append(told(_("{miles} miles", miles=grouped(distance))))
     if detected:
-        spoken.append(_told(_("detected by radar")))
+        spoken.append(told(_("detected by radar")))
     spoken.extend(words for _label, _colour, words in badges)
     if ships:
-        spoken.append(_told(_.ngettext("{count} ship in battle", "{count} ships in battle", len(ships))))
+        spoken.append(told(_.ngettext("{count} ship in battle", "{count} ships in battle", len(ships))))
     return group(", ".join(spoken), body, class_=None, **pick(f"convoy {number}", convoy=number))
 
 
-def _ship_cards(cards: Sequence[str]) -> str:
+def _ship_cards(cards: Sequence[str]) -> Arg:
     """A ship's cards: "a cruiser", or "a submarine and a submarine" for the pair."""
-    named = [BY_NAME[card].label if card in BY_NAME else str(card) for card in cards]
+    named: list[Arg] = [BY_NAME[card].label if card in BY_NAME else str(card) for card in cards]
     if not named:
         return ""
     line = named[0]
     for card in named[1:]:
         line = _("{first} and {then}", first=line, then=card)
-    return _told(line) if isinstance(line, Message) else line
+    return line
 
 
 def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) -> str:
     card = convoy.get("card")
-    label = _tons(card) if card is not None else _told(_convoy_words(None))
+    label = _tons(card, table.told) if card is not None else table.told(_convoy_words(None))
     owner = _name(table.names, convoy.get("laid_by"))
     changed = table.changed
     said = _(
@@ -229,7 +225,7 @@ def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) ->
         player=owner,
     )
     return group(
-        _told(said),
+        table.told(said),
         [
             rect(
                 x,
@@ -256,7 +252,7 @@ def _captured_chip(x: float, y: float, convoy: dict[str, Any], table: _Table) ->
 
 def _cards_block(y: float, title: Message, convoys: list[dict[str, Any]], table: _Table) -> tuple[list[str], float]:
     """A titled set of convoy cards in lines of five; returns the elements and the height used."""
-    out = [text(MARGIN, y + 14, _told(title), 13, fill="#495057")]
+    out = [text(MARGIN, y + 14, table.told(title), 13, fill="#495057")]
     y += 20
     for start in range(0, len(convoys), PER_LINE):
         line = convoys[start : start + PER_LINE]
@@ -267,7 +263,7 @@ def _cards_block(y: float, title: Message, convoys: list[dict[str, Any]], table:
 
 
 def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _Table) -> tuple[str, float]:
-    changed = table.changed
+    changed, told = table.changed, table.told
     convoys = data.get("convoys", ())
     index = int(side["side"])
     score = side.get("score", {})
@@ -278,7 +274,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
     score_changed = changed("sides", index, "score")
     if score_changed:
         body.append(rect(WIDTH - MARGIN - 92, y - 17, 92, 23, rx=4, fill="#fff4e6", class_="changed"))
-    points = _told(_("{points} pts", points=in_points(total)))
+    points = told(_("{points} pts", points=in_points(total)))
     body.append(text(WIDTH - MARGIN - 4, y, points, 17, anchor="end", font_weight="bold"))
     parts = [
         _("convoys {points}", points=in_points(int(score.get("convoy", 0)))),
@@ -287,7 +283,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
         _("slowness {points}", points=in_points(int(score.get("slowness_bonus", 0)))),
     ]
     y += 18
-    split = " · ".join(_told(part) for part in parts if part.args["points"]) or _told(_("no points yet"))
+    split = " · ".join(told(part) for part in parts if part.args["points"]) or told(_("no points yet"))
     body.append(text(MARGIN, y, split, 13, fill="#495057"))
     # One line per player at HAND_TEXT units: a phone shows the 400-unit picture about 350 px wide, so
     # the hand lines read at 13 px or more there (issue 11); a team's line of three never runs over.
@@ -305,7 +301,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
             if to_play
             else _("{player}: {count} in hand", player=name, count=size)
         )
-        body.append(text(MARGIN, y, _told(hand), HAND_TEXT))
+        body.append(text(MARGIN, y, told(hand), HAND_TEXT))
     y += 6
     by_number = {c["number"]: c for c in convoys}
     at_sea = [by_number[n] for n in side.get("row", ()) if n in by_number]
@@ -319,7 +315,7 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
         block, y = _cards_block(y, _("In port"), in_port, table)
         body.extend(block)
     if captured:
-        body.append(text(MARGIN, y + 14, _told(_("Captured")), 13, fill="#495057"))
+        body.append(text(MARGIN, y + 14, told(_("Captured")), 13, fill="#495057"))
         y += 20
         for start in range(0, len(captured), PER_LINE):
             for i, convoy in enumerate(captured[start : start + PER_LINE]):
@@ -335,11 +331,12 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
         in_port=len(in_port),
         captured=len(captured),
     )
-    return group(_told(label), [frame, *body]), y
+    return group(told(label), [frame, *body]), y
 
 
-def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
-    """The round as an SVG document, highlighting what the `changed` paths name."""
+def picture(view: Any, changed: Sequence[tuple[str, ...]] = (), words: Teller = english) -> str:
+    """The round as an SVG document, highlighting what the `changed` paths name, its words told in
+    `words` (the reader's language)."""
     data = to_data(view)
     marks = Changed(changed)
     names = [p.get("name", "") for p in data.get("players", ())]
@@ -354,19 +351,19 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
             "Turn {turn} · {player} to play", turn=int(data.get("turn", 0)), player=_name(names, data.get("to_play"))
         )
     head = [
-        text(MARGIN, 22, _told(_("Milles Nautiques · round {round}", round=number)), 18, font_weight="bold"),
-        text(MARGIN, 42, _told(_("{status} · stock {stock}", status=status, stock=stock)), 14, class_=None),
+        text(MARGIN, 22, words(_("Milles Nautiques · round {round}", round=number)), 18, font_weight="bold"),
+        text(MARGIN, 42, words(_("{status} · stock {stock}", status=status, stock=stock)), 14, class_=None),
     ]
     if marks("stock") or marks("to_play") or marks("phase"):
         head.insert(0, rect(2, 28, WIDTH - 4, 20, rx=4, fill="#fff4e6"))
-    body = [group(_told(_("{status}, {stock} cards in the stock", status=status, stock=stock)), head)]
+    body = [group(words(_("{status}, {stock} cards in the stock", status=status, stock=stock)), head)]
     y = 52.0
     for side in data.get("sides", ()):
-        panel, y = _side_panel(y, side, data, _Table(names, marks, phase == "over"))
+        panel, y = _side_panel(y, side, data, _Table(names, marks, phase == "over", words))
         body.append(panel)
         y += 4
     title = _("Milles Nautiques, round {round}: {sides}", round=number, sides=_against(data.get("sides", ())))
-    return document(WIDTH, y + 4, _told(title), body, description=_told(status))
+    return document(WIDTH, y + 4, words(title), body, description=words(status))
 
 
 def _against(sides: Sequence[dict[str, Any]]) -> str | Message:

@@ -229,7 +229,7 @@ def game_step(
         "viewer": viewer,
         "view_query": view_query(viewer),
         "choices": view_choices(principal, viewer, told.players),
-        "picture": picture_of(ruleset, shown),
+        "picture": picture_of(ruleset, shown, words),
         "changes": changes_of(ruleset, shown) if at > 1 else [],
         "window": told.steps[max(0, at - 1 - WINDOW) : at + WINDOW],
         "chapters": indexed.chapters_near(current),
@@ -271,16 +271,18 @@ def changes_of(ruleset: Ruleset, shown: StepView) -> list[str]:
     return change_lines(shown.view, [(c.path, c.op, c.old, c.new) for c in shown.changes], ruleset.value_words)
 
 
-def picture_of(ruleset: Ruleset, shown: StepView) -> Any:
-    """The game's own picture of the view (inlined SVG), or the view as a readable list when the game
-    draws none. Either is drawn from the view the viewer may see, never from the state."""
-    return drawn(ruleset, shown.view, [tuple(str(p) for p in c.path) for c in shown.changes if c.path])
+def picture_of(ruleset: Ruleset, shown: StepView, words: Words = english) -> Any:
+    """The game's own picture of the view (inlined SVG) with its words in `words`, or the view as a
+    readable list when the game draws none. Either is drawn from the view the viewer may see, never from
+    the state."""
+    return drawn(ruleset, shown.view, [tuple(str(p) for p in c.path) for c in shown.changes if c.path], words)
 
 
-def drawn(ruleset: Ruleset, view: Any, changed: Sequence[tuple[str, ...]]) -> Markup:
-    """A view (as plain data) drawn by the game's picture, or as a readable list when it has none."""
+def drawn(ruleset: Ruleset, view: Any, changed: Sequence[tuple[str, ...]], words: Words = english) -> Markup:
+    """A view (as plain data) drawn by the game's picture in `words`, or as a readable list when it has
+    none."""
     if ruleset.picture is not None:
-        return Markup(ruleset.picture(view, changed))
+        return Markup(ruleset.picture(view, changed, words))
     return state_html(view, changed)
 
 
@@ -303,7 +305,7 @@ def live_table(records: GameRecords, club_id: str, game_id: str, *, words: Words
         "replay": told,
         "step": told.steps[-1],
         "last": at,
-        "picture": picture_of(ruleset, shown),
+        "picture": picture_of(ruleset, shown, words),
         "window": told.steps[max(0, at - 2 * WINDOW) :],
         "delay": delay,
         "delay_text": delay_text(delay),

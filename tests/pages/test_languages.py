@@ -70,11 +70,14 @@ def test_a_french_browser_reads_the_pages_in_french_and_the_menu_switches_to_spa
     page.goto(f"/club/c1/games/{game}/replay/3")
     assert "Alain pioche une carte." in page.inner_text("ol.narration")
     assert page.get_by_role("heading", name="Récit").count() == 1
+    # The game's picture is drawn in the reader's language too (its own catalogue's words).
+    assert "Milles Nautiques · manche 1" in page.locator("svg").first.inner_html()
 
     page.get_by_role("link", name="Español").click()
     page.wait_for_url(re.compile(rf".*/club/c1/games/{game}/replay/3$"))
     assert page.locator("html").get_attribute("lang") == "es"
     assert "Alain roba una carta." in page.inner_text("ol.narration")
+    assert "Milles Nautiques · ronda 1" in page.locator("svg").first.inner_html()
     page.goto("/club/c1")
     assert page.locator("html").get_attribute("lang") == "es"
     assert page.get_by_role("heading", name="Partidas recientes").count() == 1

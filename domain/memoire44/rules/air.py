@@ -13,6 +13,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.i18n import Message
 from domain.memoire44.air import (
     ARTILLERY_DICE,
     ARTILLERY_REACH,
@@ -28,7 +29,6 @@ from domain.memoire44.battlefield import (
     battle_after_move,
     battles_allowed,
     card_for,
-    card_name,
     commissar_camp,
     fits_sections,
     full_day,
@@ -65,10 +65,15 @@ from domain.memoire44.events import (
     PlaneMoved,
     PlaneOrdered,
 )
-from domain.memoire44.rules.common import check_hand, visibility_roll_due, with_hand
+from domain.memoire44.rules.common import ROLL_FOR_LIGHT, check_hand, visibility_roll_due, with_hand
 from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Evolver, Expansion, Validator
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
+from domain.memoire44.words import _, section
+from domain.memoire44.words import alternatives as either
+from domain.memoire44.words import card as card_name
+from domain.memoire44.words import kind as kind_name
+from domain.memoire44.words import phase as phase_name
 from domain.ruleset import RuleError
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
@@ -79,7 +84,7 @@ OWN_SIDE_KINDS = ("temporary", "permanent", "beach")
 BREAKTHROUGH = "BRKTHRU"  # the board type whose command cards give move orders (M44-AIR-14)
 
 
-def _refuse(rule: str, code: str, message: str, **details: Any) -> RuleError:
+def _refuse(rule: str, code: str, message: Message, **details: Any) -> RuleError:
     return RuleError(rule, code, message, **details)
 
 
@@ -91,7 +96,7 @@ def initial_air(scenario: Scenario, pack: Callable[[], AirPack]) -> AirState | N
     `pack` reads the air pack the set-up embeds, refused by name when missing (M44-AIR-1)."""
     options = scenario.expansions
     if options.sorties is not None and not options.air:
-        raise _refuse("M44-AIR-15", "no_air_rules", "Air Sortie cards are dealt in a game with the air rules only.")
+        raise _refuse("M44-AIR-15", "no_air_rules", _("Air Sortie cards are dealt in a game with the air rules only."))
     if not options.air:
         return None
     return air_state(scenario, pack())
@@ -107,15 +112,17 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
             raise _refuse(
                 "M44-AIR-1",
                 "missing_air_superiority",
-                "Air superiority is missing: name the scenario's theatre (option air_theatre) in the air pack's "
-                "superiority table, or the side with air superiority (option air_superiority).",
+                _(
+                    "Air superiority is missing: name the scenario's theatre (option air_theatre) in the air "
+                    "pack's superiority table, or the side with air superiority (option air_superiority)."
+                ),
                 missing="air_theatre",
             )
         if theatre not in pack.superiority:
             raise _refuse(
                 "M44-AIR-1",
                 "missing_air_superiority",
-                f"Air superiority is missing: the air pack's superiority table has no row {theatre!r}.",
+                _("Air superiority is missing: the air pack's superiority table has no row {row}.", row=repr(theatre)),
                 missing=f"superiority.{theatre}",
             )
         side = pack.superiority[theatre]
@@ -128,7 +135,10 @@ def air_state(scenario: Scenario, pack: AirPack) -> AirState:
         raise _refuse(
             "M44-AIR-13",
             "unknown_plane",
-            f"The scenario puts the plane {plane!r} on the ground, but the air pack has no such plane.",
+            _(
+                "The scenario puts the plane {plane} on the ground, but the air pack has no such plane.",
+                plane=repr(plane),
+            ),
             missing=f"planes.{plane}",
         )
     planes = tuple(
@@ -241,29 +251,33 @@ def sortie_problem(state: State, camp: int) -> RuleError | None:
     card, or beside the turn's section card, after its orders and before any battle, once a turn."""
     air = state.air
     if air is None or air.sorties is None:
-        return _refuse("M44-AIR-15", "no_air_sortie", "This game deals no Air Sortie cards.")
+        return _refuse("M44-AIR-15", "no_air_sortie", _("This game deals no Air Sortie cards."))
     if air.sorties[camp] < 1:
-        return _refuse("M44-AIR-15", "no_sortie_left", "This side holds no Air Sortie card.")
+        return _refuse("M44-AIR-15", "no_sortie_left", _("This side holds no Air Sortie card."))
     if camp != state.active:
-        return _refuse("M44-AIR-15", "sortie_timing", "An Air Sortie is played in its side's own turn.")
+        return _refuse("M44-AIR-15", "sortie_timing", _("An Air Sortie is played in its side's own turn."))
     if state.phase == "card":
         if state.teams:
             return _refuse(
                 "M44-AIR-17",
                 "sortie_alone",
-                "At a team table the commander-in-chief hands out command cards every turn: an Air Sortie is "
-                "played beside a section card a general played.",
+                _(
+                    "At a team table the commander-in-chief hands out command cards every turn: an Air Sortie is "
+                    "played beside a section card a general played."
+                ),
             )
         return None  # alone, as the turn's only card; the base rules check what must come before any card
     if state.phase != "move":
         return _refuse(
-            "M44-AIR-15", "sortie_timing", "An Air Sortie is played after the section card's orders, before any battle."
+            "M44-AIR-15",
+            "sortie_timing",
+            _("An Air Sortie is played after the section card's orders, before any battle."),
         )
     spec = CARDS.get(str(state.effective))
     if spec is None or spec.kind != "section":
-        return _refuse("M44-AIR-15", "beside_section", "An Air Sortie is played beside a section card only.")
+        return _refuse("M44-AIR-15", "beside_section", _("An Air Sortie is played beside a section card only."))
     if air.sortie_played:
-        return _refuse("M44-AIR-15", "one_sortie", "One Air Sortie a turn.")
+        return _refuse("M44-AIR-15", "one_sortie", _("One Air Sortie a turn."))
     return None
 
 
@@ -284,7 +298,7 @@ def lone_sortie(state: State) -> bool:
 
 
 def _no_air() -> RuleError:
-    return _refuse("M44-AIR-1", "no_air_rules", "This game is not played with the air rules.")
+    return _refuse("M44-AIR-1", "no_air_rules", _("This game is not played with the air rules."))
 
 
 def _air(state: State) -> AirState:
@@ -297,7 +311,12 @@ def _own_plane(state: State, camp: int, plane: str) -> tuple[AirState, int]:
     air = _air(state)
     index = plane_index(air, plane)
     if index is None or air.planes[index].camp != camp:
-        raise _refuse("M44-AIR-1", "not_your_plane", f"{plane!r} is not a plane of this side's lot.", plane=plane)
+        raise _refuse(
+            "M44-AIR-1",
+            "not_your_plane",
+            _("{plane} is not a plane of this side's lot.", plane=repr(plane)),
+            plane=plane,
+        )
     return air, index
 
 
@@ -305,7 +324,9 @@ def general_problem(state: State, seat: int) -> RuleError | None:
     """At an Overlord team table, why `seat` may not deploy or order the side's plane now (M44-AIR-17): the
     general carrying out the turn's latest card does, beside it."""
     if state.teams and seat != state.general:
-        return _refuse("M44-AIR-17", "not_the_general", "The general who played the card deploys or orders the plane.")
+        return _refuse(
+            "M44-AIR-17", "not_the_general", _("The general who played the card deploys or orders the plane.")
+        )
     return None
 
 
@@ -316,7 +337,7 @@ def team_fight_problem(state: State) -> RuleError | None:
         return _refuse(
             "M44-OV-6",
             "moves_first",
-            "Overlord: every general plays his cards and moves his units before the first battle.",
+            _("Overlord: every general plays his cards and moves his units before the first battle."),
         )
     return None
 
@@ -327,9 +348,11 @@ def _check_team_fight(state: State) -> None:
         raise refused
 
 
-def _check_turn(state: State, camp: int, phases: tuple[str, ...], what: str) -> None:
+def _check_turn(state: State, camp: int, phases: tuple[str, ...], what: Message) -> None:
     if camp != state.active or state.phase not in phases:
-        raise _refuse("M44-6", "not_now", f"{what} (phase now: {state.phase}).", phase=state.phase)
+        raise _refuse(
+            "M44-6", "not_now", _("{what} (now: {phase}).", what=what, phase=phase_name(state.phase)), phase=state.phase
+        )
 
 
 def strike_dice(state: State) -> int:
@@ -337,22 +360,29 @@ def strike_dice(state: State) -> int:
     return 2 if state.effective == "their_finest_hour" else 1
 
 
-def anti_aircraft_dice(state: State, unit: Unit, plane_hex: Hex) -> tuple[int, str] | str:
+def anti_aircraft_dice(state: State, unit: Unit, plane_hex: Hex) -> tuple[int, Message] | Message:
     """(dice, how counted) for `unit` firing at the plane over `plane_hex`, or why it cannot (M44-AIR-8)."""
     assert unit.hex is not None
     reach = distance(unit.hex, plane_hex)
     if unit.kind == ARTILLERY:
         if reach > ARTILLERY_REACH:
-            return f"artillery fires at a plane at most {ARTILLERY_REACH} hexes away, not {reach}"
-        return ARTILLERY_DICE, f"artillery at a plane: {ARTILLERY_DICE}"
+            return _(
+                "artillery fires at a plane at most {count} hexes away, not {reach}", count=ARTILLERY_REACH, reach=reach
+            )
+        return ARTILLERY_DICE, _("artillery at a plane: {count}", count=ARTILLERY_DICE)
     if reach > 1:  # a plane over the unit's own hex is as close as one next to it
-        return f"{unit.kind} fires only at a plane next to it, not {reach} hexes away"
+        return _(
+            "{kind} fires only at a plane next to it, not {reach} hexes away", kind=kind_name(unit.kind), reach=reach
+        )
+    adjacent = _("{kind} at an adjacent plane: {count}", kind=kind_name(unit.kind), count=GROUND_DICE)
     if card_for(state, unit.uid) == "close_assault":
-        return GROUND_DICE + 1, f"{unit.kind} at an adjacent plane: {GROUND_DICE}; Close Assault: +1"
-    return GROUND_DICE, f"{unit.kind} at an adjacent plane: {GROUND_DICE}"
+        return GROUND_DICE + 1, _(
+            "{first}; {then}", first=adjacent, then=_("{card}: +1", card=card_name("close_assault"))
+        )
+    return GROUND_DICE, adjacent
 
 
-def order_problem(state: State, camp: int, index: int) -> str | None:
+def order_problem(state: State, camp: int, index: int) -> Message | None:
     """Why the turn's command card cannot order the plane as one of its units, or None (M44-AIR-4)."""
     air = state.air
     assert air is not None
@@ -366,21 +396,27 @@ def order_problem(state: State, camp: int, index: int) -> str | None:
     spec = CARDS.get(card)
     if state.teams:  # M44-AIR-17: one of the units the latest card orders, in the section it was played in
         if state.section not in state.board.sections(plane_hex, camp):
-            return f"the plane is not in the {state.section} section, where {card_name(card)} was played"
+            return _(
+                "the plane is not in the {section} section, where {card} was played",
+                section=section(str(state.section)),
+                card=card_name(card),
+            )
         ordered = [state.units[o.uid] for o in state.orders if o.card == card]
         if spec is not None and spec.kind == "section":
             return fits_sections(state, camp, [*ordered, as_unit], (str(state.section),), spec.orders)
     if spec is not None and spec.kind == "section":
         return fits_sections(state, camp, [*ordered, as_unit], spec.sections, spec.orders)
     if card == "direct_from_hq":
-        return None if len(ordered) < 4 else "Direct from HQ orders at most 4 units"
+        return None if len(ordered) < 4 else _("{card} orders at most {count} units", card=card_name(card), count=4)
     if card == "their_finest_hour":
         # A star orders any unit; the units ordered may already use the stars (M44-AIR-9).
         spare = state.roll.count("star")
-        for kind, symbol in ((INFANTRY, "infantry"), ("armour", "armour"), (ARTILLERY, "")):
-            spare -= max(0, sum(u.kind == kind for u in ordered) - (state.roll.count(symbol) if symbol else 0))
-        return None if spare >= 1 else "Their Finest Hour orders a plane with a star not used by another unit"
-    return f"{card_name(card)} orders no plane"
+        for of_kind, symbol in ((INFANTRY, "infantry"), ("armour", "armour"), (ARTILLERY, "")):
+            spare -= max(0, sum(u.kind == of_kind for u in ordered) - (state.roll.count(symbol) if symbol else 0))
+        if spare >= 1:
+            return None
+        return _("{card} orders a plane with a star not used by another unit", card=card_name(card))
+    return _("{card} orders no plane", card=card_name(card))
 
 
 def move_order_problem(state: State, index: int) -> RuleError | None:
@@ -390,10 +426,10 @@ def move_order_problem(state: State, index: int) -> RuleError | None:
     air = state.air
     assert air is not None
     if state.board_spec.board_type != BREAKTHROUGH:
-        return _refuse("M44-AIR-14", "not_breakthrough", "Move orders are given on a Breakthrough board only.")
+        return _refuse("M44-AIR-14", "not_breakthrough", _("Move orders are given on a Breakthrough board only."))
     if air.planes[index].grounded:
         return _refuse(
-            "M44-AIR-14", "on_the_ground", "A plane on the ground takes off on an ordinary order, not a move order."
+            "M44-AIR-14", "on_the_ground", _("A plane on the ground takes off on an ordinary order, not a move order.")
         )
     card = str(state.effective)
     given = air.pack.move_orders.get(card)
@@ -401,29 +437,36 @@ def move_order_problem(state: State, index: int) -> RuleError | None:
         return _refuse(
             "M44-AIR-14",
             "missing_move_orders",
-            f"The move orders {card_name(card)} gives on a Breakthrough board are missing from the air pack "
-            f"(move_orders.{card}).",
+            _(
+                "The move orders {card} gives on a Breakthrough board are missing from the air pack ({field}).",
+                card=card_name(card),
+                field=f"move_orders.{card}",
+            ),
             missing=f"move_orders.{card}",
         )
     if given < 1:
-        return _refuse("M44-AIR-14", "no_move_order", f"{card_name(card)} gives no move order.", card=card)
+        return _refuse("M44-AIR-14", "no_move_order", _("{card} gives no move order.", card=card_name(card)), card=card)
     return None
 
 
-def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tuple[Hex, ...]) -> str | None:
+def marker_problem(state: State, camp: int, path: tuple[Hex, ...], markers: tuple[Hex, ...]) -> Message | None:
     """Why these ammunition markers cannot be dropped along `path`, or None (M44-AIR-6)."""
     if len(markers) > MAX_MARKERS:
-        return f"a plane attacks at most {MAX_MARKERS} hexes of ground units in one flight, not {len(markers)}"
+        return _(
+            "a plane attacks at most {count} hexes of ground units in one flight, not {reported}",
+            count=MAX_MARKERS,
+            reported=len(markers),
+        )
     if len(set(markers)) != len(markers):
-        return "one ammunition marker per hex"
+        return _("one ammunition marker per hex")
     for number, hex_ in enumerate(markers):
         if hex_ not in path:
-            return f"{hex_name(hex_)} is not a hex the plane passes"
+            return _("{hex} is not a hex the plane passes", hex=hex_name(hex_))
         target = unit_at(state, hex_)
         if target is None or target.camp == camp:
-            return f"there is no enemy ground unit at {hex_name(hex_)}"
+            return _("there is no enemy ground unit at {hex}", hex=hex_name(hex_))
         if number and distance(markers[number - 1], hex_) != 1:
-            return "the hexes marked follow each other, each next to the one before"
+            return _("the hexes marked follow each other, each next to the one before")
     return None
 
 
@@ -436,57 +479,72 @@ def _validate_drawn(state: State, event: AirCardDrawn, camp: int) -> None:
         raise _refuse(
             "M44-AIR-2",
             "no_air_draw",
-            "An air combat card is drawn in the deal, after a Recon card, after Their Finest Hour and for "
-            "shooting down a plane in a dogfight only.",
+            _(
+                "An air combat card is drawn in the deal, after a Recon card, after {card} and for shooting down a "
+                "plane in a dogfight only.",
+                card=card_name("their_finest_hour"),
+            ),
         )
     if air_pile(air) <= 0:
-        raise _refuse("M44-AIR-2", "air_pile_empty", "The air combat pile is empty.")
+        raise _refuse("M44-AIR-2", "air_pile_empty", _("The air combat pile is empty."))
     if event.card is not None:
         if event.card not in air.pack.cards:
-            raise _refuse("M44-AIR-1", "unknown_air_card", f"The air combat deck has no card {event.card!r}.")
+            raise _refuse(
+                "M44-AIR-1", "unknown_air_card", _("The air combat deck has no card {card}.", card=repr(event.card))
+            )
         if air_copies(air, event.card) >= air.pack.cards[event.card].count:
-            raise _refuse("G-2", "too_many_copies", f"Every {air.pack.cards[event.card].name} is already placed.")
+            raise _refuse(
+                "G-2",
+                "too_many_copies",
+                _("Every {card} is already placed.", card=air.pack.cards[event.card].name),
+            )
 
 
 def _check_air_card(air: AirState, camp: int, card: str) -> None:
     if card not in air.pack.cards:
-        raise _refuse("M44-AIR-1", "unknown_air_card", f"The air combat deck has no card {card!r}.", card=card)
+        raise _refuse(
+            "M44-AIR-1", "unknown_air_card", _("The air combat deck has no card {card}.", card=repr(card)), card=card
+        )
     hand = air.hands[camp]
     if card in hand.known:
         return
     if not hand.unknown:
-        raise _refuse("M44-AIR-3", "not_in_hand", f"{air.pack.cards[card].name} is not in that side's air cards.")
+        raise _refuse(
+            "M44-AIR-3", "not_in_hand", _("{card} is not in that side's air cards.", card=air.pack.cards[card].name)
+        )
     if air_copies(air, card) >= air.pack.cards[card].count:
-        raise _refuse("G-2", "too_many_copies", f"The air combat deck holds {air.pack.cards[card].count}.")
+        raise _refuse(
+            "G-2", "too_many_copies", _("The air combat deck holds {count}.", count=air.pack.cards[card].count)
+        )
 
 
-def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, str] | None:
+def deploy_problem(state: State, camp: int, index: int) -> tuple[str, str, Message] | None:
     """(rule, code, reason) why `camp` cannot deploy plane `index` now, wherever, or None (M44-AIR-3)."""
     air = state.air
     assert air is not None
     if camp != state.active or state.phase != "move":
-        return "M44-AIR-3", "deploy_timing", "A plane is deployed in its side's turn, after the card and its orders."
+        return "M44-AIR-3", "deploy_timing", _("A plane is deployed in its side's turn, after the card and its orders.")
     if air.card_played:
-        return "M44-AIR-3", "one_air_card", "One air combat card a turn."
+        return "M44-AIR-3", "one_air_card", _("One air combat card a turn.")
     spec = CARDS.get(str(state.effective))
     if (spec is None or spec.kind != "section") and state.effective != AIR_SORTIE:
-        return "M44-AIR-3", "tactic_card", "A plane is deployed beside a command card other than a tactic card."
+        return "M44-AIR-3", "tactic_card", _("A plane is deployed beside a command card other than a tactic card.")
     if not full_day(state):
-        return "M44-AIR-3", "not_full_day", "No plane is deployed before full daylight."
+        return "M44-AIR-3", "not_full_day", _("No plane is deployed before full daylight.")
     if flying(air, camp) is not None:
-        return "M44-AIR-3", "one_plane", "One plane per side on the board."
+        return "M44-AIR-3", "one_plane", _("One plane per side on the board.")
     plane = air.planes[index]
     if plane.lost:
-        return "M44-AIR-7", "plane_lost", "A plane shot down never returns."
+        return "M44-AIR-7", "plane_lost", _("A plane shot down never returns.")
     if type_lost(air, index):
         symbol = air.pack.planes[plane.plane].symbol
         return (
             "M44-AIR-7",
             "plane_type_lost",
-            f"A {symbol} plane of this side was shot down: no plane of its type returns.",
+            _("A {symbol} plane of this side was shot down: no plane of its type returns.", symbol=symbol),
         )
     if plane.hex is not None:
-        return "M44-AIR-3", "on_the_board", "That plane is already on the board."
+        return "M44-AIR-3", "on_the_board", _("That plane is already on the board.")
     return None
 
 
@@ -499,32 +557,35 @@ def _validate_deployed(state: State, event: PlaneDeployed, camp: int) -> None:
     if refused is not None:
         raise refused
     if event.hex not in state.board.hexes:
-        raise _refuse("M44-AIR-3", "off_board", f"{event.hex} is not on the board.")
+        raise _refuse("M44-AIR-3", "off_board", _("{hex} is not on the board.", hex=str(event.hex)))
     if enemy_plane_at(state, event.hex, camp):
-        raise _refuse("M44-AIR-5", "air_occupied", f"An enemy plane flies over {hex_name(event.hex)}.")
+        raise _refuse("M44-AIR-5", "air_occupied", _("An enemy plane flies over {hex}.", hex=hex_name(event.hex)))
     _check_air_card(air, camp, event.card)
     symbol = air.pack.planes[event.plane].symbol
     if event.use_effect and air.pack.cards[event.card].symbol != symbol:
         raise _refuse(
             "M44-AIR-3",
             "symbol_mismatch",
-            f"Only a card showing the plane's symbol ({symbol}) is used for its own effect; this one makes a "
-            "standard attack only.",
+            _(
+                "Only a card showing the plane's symbol ({symbol}) is used for its own effect; this one makes a "
+                "standard attack only.",
+                symbol=symbol,
+            ),
         )
 
 
 def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
     air, index = _own_plane(state, camp, event.plane)
-    _check_turn(state, camp, ("move",), "A plane is ordered with the turn's units, before any battle")
+    _check_turn(state, camp, ("move",), _("A plane is ordered with the turn's units, before any battle"))
     if air.planes[index].hex is None:
-        raise _refuse("M44-AIR-4", "not_flying", "Only a plane on the board is ordered.")
+        raise _refuse("M44-AIR-4", "not_flying", _("Only a plane on the board is ordered."))
     if index in air.activated:
-        raise _refuse("M44-AIR-4", "ordered_twice", "The plane is already ordered this turn.")
+        raise _refuse("M44-AIR-4", "ordered_twice", _("The plane is already ordered this turn."))
     refused = general_problem(state, event.seat)
     if refused is not None:
         raise refused
     if air.planes[index].grounded and flying(air, camp) is not None:
-        raise _refuse("M44-AIR-13", "one_plane", "A plane takes off only while no other of its side flies.")
+        raise _refuse("M44-AIR-13", "one_plane", _("A plane takes off only while no other of its side flies."))
     if event.move_order:
         refused = move_order_problem(state, index)
         if refused is not None:
@@ -532,44 +593,51 @@ def _validate_ordered(state: State, event: PlaneOrdered, camp: int) -> None:
         return
     problem = order_problem(state, camp, index)
     if problem is not None:
-        raise _refuse("M44-AIR-4", "wrong_order", f"{problem}.", card=state.effective)
+        raise _refuse("M44-AIR-4", "wrong_order", _("{problem}.", problem=problem), card=state.effective)
 
 
 def _validate_moved(state: State, event: PlaneMoved, camp: int) -> None:
     air, index = _own_plane(state, camp, event.plane)
-    _check_turn(state, camp, ("move",), "Planes move with the units, before any battle")
+    _check_turn(state, camp, ("move",), _("Planes move with the units, before any battle"))
     if index not in air.activated or index in air.moved:
-        raise _refuse("M44-AIR-5", "not_activated", "A plane moves once, in a turn it is deployed or ordered.")
+        raise _refuse("M44-AIR-5", "not_activated", _("A plane moves once, in a turn it is deployed or ordered."))
     here = air.planes[index].hex
     assert here is not None
     if not event.path:
-        raise _refuse("M44-AIR-5", "empty_flight", "A flight enters at least one hex.")
+        raise _refuse("M44-AIR-5", "empty_flight", _("A flight enters at least one hex."))
     for hex_ in event.path:
         if hex_ not in state.board.hexes or distance(here, hex_) != 1:
             raise _refuse(
-                "M44-AIR-5", "illegal_flight", f"{hex_name(hex_)} is not a board hex next to {hex_name(here)}."
+                "M44-AIR-5",
+                "illegal_flight",
+                _("{hex} is not a board hex next to {here}.", hex=hex_name(hex_), here=hex_name(here)),
             )
         if enemy_plane_at(state, hex_, camp):
             raise _refuse(
-                "M44-AIR-5", "air_occupied", f"A plane does not fly through the enemy plane at {hex_name(hex_)}."
+                "M44-AIR-5",
+                "air_occupied",
+                _("A plane does not fly through the enemy plane at {hex}.", hex=hex_name(hex_)),
             )
         here = hex_
     if (event.markers or event.bomb) and index in air.move_ordered:
-        raise _refuse("M44-AIR-14", "move_order", "A plane on a move order flies but does not attack or bomb.")
+        raise _refuse("M44-AIR-14", "move_order", _("A plane on a move order flies but does not attack or bomb."))
     if event.markers and index in air.effect:
-        raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no standard attack.")
+        raise _refuse("M44-AIR-3", "card_effect", _("The plane uses its air combat card's effect: no standard attack."))
     problem = marker_problem(state, camp, event.path, event.markers)
     if problem is not None:
-        raise _refuse("M44-AIR-6", "bad_markers", f"Markers refused: {problem}.")
+        raise _refuse("M44-AIR-6", "bad_markers", _("Markers refused: {problem}.", problem=problem))
     if event.bomb:
         if index in air.effect:
-            raise _refuse("M44-AIR-3", "card_effect", "The plane uses its air combat card's effect: no bombing.")
+            raise _refuse("M44-AIR-3", "card_effect", _("The plane uses its air combat card's effect: no bombing."))
         if bomb_target(state, camp, event.path[-1]) is None:
             raise _refuse(
                 "M44-AIR-11",
                 "no_objective",
-                f"A bomb is laid where the plane stops, on an objective of its side not yet held (not a majority "
-                f"objective, nor one the enemy retook from a bombing); {hex_name(event.path[-1])} is none.",
+                _(
+                    "A bomb is laid where the plane stops, on an objective of its side not yet held (not a majority "
+                    "objective, nor one the enemy retook from a bombing); {hex} is none.",
+                    hex=hex_name(event.path[-1]),
+                ),
             )
 
 
@@ -597,17 +665,21 @@ def bombing_dice(air: AirState) -> tuple[int, ...]:
 
 def _validate_bombing(state: State, event: Bombing, camp: int) -> None:
     air = _air(state)
-    _check_turn(state, camp, ("move", "battle"), "A bombing comes in its side's turn")
+    _check_turn(state, camp, ("move", "battle"), _("A bombing comes in its side's turn"))
     _check_team_fight(state)
     if air.bomb is None:
-        raise _refuse("M44-AIR-11", "no_bomb", "No bomb token lies on an objective this turn.")
+        raise _refuse("M44-AIR-11", "no_bomb", _("No bomb token lies on an objective this turn."))
     if air.markers:
-        raise _refuse("M44-AIR-11", "strikes_first", "The bombing is rolled after the plane's standard attack.")
+        raise _refuse("M44-AIR-11", "strikes_first", _("The bombing is rolled after the plane's standard attack."))
     if event.dice not in bombing_dice(air):
         raise _refuse(
             "M44-AIR-11",
             "wrong_dice_count",
-            f"A bombing rolls {' or '.join(map(str, bombing_dice(air)))} dice, not {event.dice}.",
+            _(
+                "A bombing rolls {counts} dice, not {reported}.",
+                counts=either([str(n) for n in bombing_dice(air)]),
+                reported=event.dice,
+            ),
             reported=event.dice,
         )
     _check_faces(event.faces, event.dice, "M44-AIR-11")
@@ -615,28 +687,38 @@ def _validate_bombing(state: State, event: Bombing, camp: int) -> None:
 
 def _check_faces(faces: tuple[str, ...], dice: int, rule: str) -> None:
     if len(faces) != dice or not set(faces) <= FACE_NAMES:
-        raise _refuse(rule, "wrong_faces", f"Report the {dice} faces rolled.", faces=list(faces))
+        raise _refuse(rule, "wrong_faces", _("Report the {count} faces rolled.", count=dice), faces=list(faces))
 
 
 def _check_ambush_first(state: State) -> None:
     if state.ambush is not None and state.ambush_target is not None:
-        raise _refuse("M44-5", "ambush_first", "Ambush: the ambushing unit fires first.")
+        raise _refuse("M44-5", "ambush_first", _("{card}: the ambushing unit fires first.", card=card_name("ambush")))
 
 
 def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
     air = _air(state)
-    _check_turn(state, camp, ("move", "battle"), "A plane's attack comes in its side's turn")
+    _check_turn(state, camp, ("move", "battle"), _("A plane's attack comes in its side's turn"))
     _check_team_fight(state)
     _check_ambush_first(state)
     if event.target not in air.markers:
-        raise _refuse("M44-AIR-6", "no_marker", f"There is no ammunition marker at {hex_name(event.target)}.")
+        raise _refuse(
+            "M44-AIR-6", "no_marker", _("There is no ammunition marker at {hex}.", hex=hex_name(event.target))
+        )
     dice = strike_dice(state)
     if event.dice != dice:
         raise _refuse(
             "M44-AIR-6",
             "wrong_dice_count",
-            f"One die per marker{' and one more under Their Finest Hour' if dice == 2 else ''}: {dice}, "
-            f"not {event.dice}.",
+            (
+                _(
+                    "One die per marker and one more under {card}: {count}, not {reported}.",
+                    card=card_name("their_finest_hour"),
+                    count=dice,
+                    reported=event.dice,
+                )
+                if dice == 2
+                else _("One die per marker: {count}, not {reported}.", count=dice, reported=event.dice)
+            ),
             computed=dice,
             reported=event.dice,
         )
@@ -645,29 +727,37 @@ def _validate_strike(state: State, event: AirStrike, camp: int) -> None:
 
 def _validate_dogfight(state: State, event: Dogfight, camp: int) -> None:
     air, index = _own_plane(state, camp, event.plane)
-    _check_turn(state, camp, ("move", "battle"), "A dogfight comes in its side's turn")
+    _check_turn(state, camp, ("move", "battle"), _("A dogfight comes in its side's turn"))
     _check_team_fight(state)
     plane = air.planes[index]
     if plane.hex is None or index not in air.activated:
-        raise _refuse("M44-AIR-7", "not_activated", "A plane ordered or deployed this turn duels.")
+        raise _refuse("M44-AIR-7", "not_activated", _("A plane ordered or deployed this turn duels."))
     if index in air.fought or index in air.effect:
-        raise _refuse("M44-AIR-7", "fought", "The plane has made its attack this turn.")
+        raise _refuse("M44-AIR-7", "fought", _("The plane has made its attack this turn."))
     if index in air.move_ordered:
-        raise _refuse("M44-AIR-14", "move_order", "A plane on a move order fights no dogfight.")
+        raise _refuse("M44-AIR-14", "move_order", _("A plane on a move order fights no dogfight."))
     enemy = flying(air, 1 - camp)
     if enemy is None or air.planes[enemy].hex is None or distance(plane.hex, air.planes[enemy].hex or plane.hex) != 1:
-        raise _refuse("M44-AIR-7", "no_enemy_plane", "A dogfight is fought against an enemy plane next to yours.")
+        raise _refuse("M44-AIR-7", "no_enemy_plane", _("A dogfight is fought against an enemy plane next to yours."))
     duel = air.pack.planes[plane.plane].duel
     if duel is None:
         raise _refuse(
             "M44-AIR-1",
             "missing_duel_value",
-            f"The duel value of {air.pack.planes[plane.plane].name} is missing from the air pack "
-            f"(planes.{plane.plane}.duel).",
+            _(
+                "The duel value of {plane} is missing from the air pack ({field}).",
+                plane=air.pack.planes[plane.plane].name,
+                field=f"planes.{plane.plane}.duel",
+            ),
             missing=f"planes.{plane.plane}.duel",
         )
     if event.dice != duel:
-        raise _refuse("M44-AIR-7", "wrong_dice_count", f"The plane rolls its duel value, {duel} dice.", computed=duel)
+        raise _refuse(
+            "M44-AIR-7",
+            "wrong_dice_count",
+            _("The plane rolls its duel value, {count} dice.", count=duel),
+            computed=duel,
+        )
     _check_faces(event.faces, duel, "M44-AIR-7")
 
 
@@ -681,7 +771,7 @@ def grounded_target(air: AirState, camp: int, plane: str) -> int | None:
 
 def anti_aircraft_problem(
     state: State, camp: int, unit: Unit, order: Order, plane: str | None = None
-) -> RuleError | tuple[int, str]:
+) -> RuleError | tuple[int, Message]:
     """Why the ordered `unit` cannot fire at the enemy plane now (the one flying, or `plane` on the
     ground), or (dice, how counted) (M44-AIR-8, M44-AIR-13)."""
     air = state.air
@@ -689,40 +779,57 @@ def anti_aircraft_problem(
     if plane is not None:
         index = grounded_target(air, camp, plane)
         if index is None:
-            return _refuse("M44-AIR-13", "not_on_ground", f"{plane!r} is no enemy plane on the ground.")
+            return _refuse(
+                "M44-AIR-13", "not_on_ground", _("{plane} is no enemy plane on the ground.", plane=repr(plane))
+            )
         enemy: int | None = index
     else:
         enemy = flying(air, 1 - camp)
     plane_hex = None if enemy is None else air.planes[enemy].hex
     if plane_hex is None:
-        return _refuse("M44-AIR-8", "no_enemy_plane", "There is no enemy plane on the board.")
+        return _refuse("M44-AIR-8", "no_enemy_plane", _("There is no enemy plane on the board."))
     if order.battles >= battles_allowed(state, unit, order):
-        return _refuse("M44-6", "no_battle_left", "This unit has no battle left this turn.")
+        return _refuse("M44-6", "no_battle_left", _("This unit has no battle left this turn."))
     if order.moved > battle_after_move(state, unit) or order.stopped:
-        return _refuse("M44-2", "cannot_battle", f"This {unit.kind} cannot battle after its move.")
+        return _refuse(
+            "M44-2", "cannot_battle", _("This {kind} cannot battle after its move.", kind=kind_name(unit.kind))
+        )
     if adjacent_enemies(state, unit):
-        return _refuse("M44-AIR-8", "enemy_adjacent", "A unit next to an enemy ground unit battles it, not a plane.")
+        return _refuse("M44-AIR-8", "enemy_adjacent", _("A unit next to an enemy ground unit battles it, not a plane."))
     if plane is not None:  # M44-AIR-13: a plane on the ground is a target at the unit's own ranges
         reach, dice = distance(unit.hex, plane_hex), UNIT_TYPES[unit.kind].dice
         if not 1 <= reach <= len(dice):
-            return _refuse("M44-AIR-13", "out_of_reach", f"{unit.kind} reaches 1 to {len(dice)} hexes, not {reach}.")
-        return dice[reach - 1], f"{unit.kind} at range {reach}: {dice[reach - 1]}"
+            return _refuse(
+                "M44-AIR-13",
+                "out_of_reach",
+                _(
+                    "{kind} reaches 1 to {count} hexes, not {reach}.",
+                    kind=kind_name(unit.kind),
+                    count=len(dice),
+                    reach=reach,
+                ),
+            )
+        return dice[reach - 1], _(
+            "{kind} at range {range}: {count}", kind=kind_name(unit.kind), range=reach, count=dice[reach - 1]
+        )
     counted = anti_aircraft_dice(state, unit, plane_hex)
-    if isinstance(counted, str):
-        return _refuse("M44-AIR-8", "out_of_reach", f"Fire refused: {counted}.")
+    if isinstance(counted, Message):
+        return _refuse("M44-AIR-8", "out_of_reach", _("Fire refused: {problem}.", problem=counted))
     return counted
 
 
-def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, str] | None:
+def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, Message] | None:
     """(code, reason) why `camp` cannot answer the ammunition marker the enemy plane dropped on its unit
     at `target` with Ambush now, or None (M44-AIR-12)."""
     air = state.air
     assert air is not None
     if camp == state.active or state.ambush is not None or state.phase not in ("move", "battle"):
-        return "ambush_timing", "Ambush answers an enemy's attack, once a turn."
+        return "ambush_timing", _("{card} answers an enemy's attack, once a turn.", card=card_name("ambush"))
     unit = unit_at(state, target) if target is not None else None
     if unit is None or unit.camp != camp or target not in air.markers or flying(air, 1 - camp) is None:
-        return "ambush_target", "Against a plane, Ambush names the hex of your unit it dropped a marker on."
+        return "ambush_target", _(
+            "Against a plane, {card} names the hex of your unit it dropped a marker on.", card=card_name("ambush")
+        )
     return None
 
 
@@ -739,12 +846,21 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
     ambusher = ambushing(state, camp)
     if ambusher is not None:  # M44-AIR-12: the unit under the marker fires first, three dice
         if event.unit != ambusher.uid:
-            raise _refuse("M44-AIR-12", "ambush_fire", "Ambush: the unit under the marker fires at the plane.")
+            raise _refuse(
+                "M44-AIR-12",
+                "ambush_fire",
+                _("{card}: the unit under the marker fires at the plane.", card=card_name("ambush")),
+            )
         if event.dice != GROUND_DICE:
-            raise _refuse("M44-AIR-12", "wrong_dice_count", f"Ambush: {GROUND_DICE} dice.", computed=GROUND_DICE)
+            raise _refuse(
+                "M44-AIR-12",
+                "wrong_dice_count",
+                _("{card}: {count} dice.", card=card_name("ambush"), count=GROUND_DICE),
+                computed=GROUND_DICE,
+            )
         _check_faces(event.faces, GROUND_DICE, "M44-AIR-12")
         return
-    _check_turn(state, camp, ("move", "battle"), "Ground units fire in their side's turn")
+    _check_turn(state, camp, ("move", "battle"), _("Ground units fire in their side's turn"))
     _check_team_fight(state)
     _check_ambush_first(state)
     unit, order = ordered_unit(state, event.unit, camp)
@@ -755,7 +871,12 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
         raise _refuse(
             "M44-AIR-8",
             "wrong_dice_count",
-            f"This fire gets {counted[0]} dice, not {event.dice}: {counted[1]}.",
+            _(
+                "This fire gets {count} dice, not {reported}: {steps}.",
+                count=counted[0],
+                reported=event.dice,
+                steps=counted[1],
+            ),
             computed=counted[0],
         )
     _check_faces(event.faces, counted[0], "M44-AIR-8")
@@ -1153,15 +1274,17 @@ def lone_sortie_problem(state: State, camp: int) -> RuleError | None:
     if problem is not None:
         return problem
     if visibility_roll_due(state, camp):
-        return _refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        return _refuse("M44-NT-1", "roll_for_light", ROLL_FOR_LIGHT)
     if camp == commissar_camp(state) and state.committed:
         # M44-AIR-18: the nations' command rules do not bind the air rules, so the commissar's side may play it
         # in place of its turn's card, before placing one under the token; once placed, the token's card is due.
         return _refuse(
             "M44-AIR-18",
             "sortie_after_token",
-            "Under the commissar a lone Air Sortie is played in place of the turn's card, before a card is placed "
-            "under the token.",
+            _(
+                "Under the commissar a lone Air Sortie is played in place of the turn's card, before a card is "
+                "placed under the token."
+            ),
         )
     return None
 
@@ -1208,7 +1331,11 @@ def _card_in_play(state: State, event: CardPlayed, camp: int, effective: str) ->
 
 def _ambush_first(state: State, camp: int) -> RuleError | None:
     if _on_marker(state, state.ambush_target):
-        return _refuse("M44-AIR-12", "ambush_first", "Ambush: the unit under the marker fires at the plane first.")
+        return _refuse(
+            "M44-AIR-12",
+            "ambush_first",
+            _("{card}: the unit under the marker fires at the plane first.", card=card_name("ambush")),
+        )
     return None
 
 
@@ -1218,13 +1345,13 @@ def _draws(state: State) -> tuple[int, RuleError] | None:
     return 0, _refuse(
         "M44-AIR-15",
         "sortie_not_replaced",
-        "A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended).",
+        _("A lone Air Sortie is not replaced: the turn ends with no draw (turn_ended)."),
     )
 
 
-def _move_problem(state: State, unit: Unit, hex_: Hex) -> tuple[str, str] | None:
+def _move_problem(state: State, unit: Unit, hex_: Hex) -> tuple[str, Message] | None:
     if enemy_plane_at(state, hex_, unit.camp):
-        return "M44-AIR-5", f"a ground unit does not move through the enemy plane at {hex_name(hex_)}"
+        return "M44-AIR-5", _("a ground unit does not move through the enemy plane at {hex}", hex=hex_name(hex_))
     return None
 
 

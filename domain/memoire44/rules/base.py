@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace
 
+from domain.i18n import Arg, Message, english
 from domain.memoire44.battlefield import (
     adjacent_enemies,
     battle_after_move,
     battles_allowed,
     card_for,
-    card_name,
     cards_held,
     commissar_camp,
     fits_sections,
@@ -66,7 +66,11 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.rules import air, combat_cards, dday, overlord
 from domain.memoire44.rules.common import (
+    ALL_FACES,
+    AMBUSH_FIRST,
+    AMBUSH_IN_TURN,
     CARD_BATTLES,
+    ROLL_FOR_LIGHT,
     alive,
     check_commit_card,
     check_hand,
@@ -79,9 +83,17 @@ from domain.memoire44.rules.common import (
 )
 from domain.memoire44.rules.expansion import Evolver, Expansion, Problem, Validator
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
+from domain.memoire44.words import _, listed, section
+from domain.memoire44.words import card as card_name
+from domain.memoire44.words import kind as kind_name
+from domain.memoire44.words import side as side_name
+from domain.memoire44.words import terrain as terrain_name
+from domain.memoire44.words import weather as weather_name
 from domain.ruleset import RuleError
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
+_SECTION_LIST = listed([section(s) for s in SECTIONS])
+_CARD_BATTLES: dict[str, Arg] = {"air_power": card_name("air_power"), "barrage": card_name("barrage")}
 ROLL_CARDS = frozenset({"their_finest_hour", "medics_and_mechanics"})
 # Tactic cards that order up to four units of one kind, or one unit of any kind if the camp has none.
 FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFANTRY}
@@ -138,7 +150,7 @@ def played_as(state: State, card: str) -> str:
     return card
 
 
-def move_problems(state: State) -> list[Callable[[State, Unit, Hex], tuple[str, str] | None]]:
+def move_problems(state: State) -> list[Callable[[State, Unit, Hex], tuple[str, Message] | None]]:
     """The checks the expansions in play add to each hex a ground unit enters (a plane over it, ...)."""
     return [x.move_problem for x in in_play(state) if x.move_problem is not None]
 
@@ -178,17 +190,17 @@ def toward_home(camp: int) -> int:
     return -1 if camp == 0 else 1
 
 
-def protection(state: State, hex_: Hex, kind: str) -> tuple[int, str]:
+def protection(state: State, hex_: Hex, kind: str) -> tuple[int, Arg]:
     """Dice taken off an infantry or armour unit battling into `hex_` and why: terrain and obstacle
     reductions do not add up, the larger counts (M44-4). Hills are handled by the caller."""
     index = 0 if kind == INFANTRY else 1
     terrain = state.board.terrain[hex_]
-    best, why = terrain.protection[index] if not terrain.hill else 0, terrain.name
+    best, why = terrain.protection[index] if not terrain.hill else 0, terrain_name(terrain.name)
     obstacle = state.obstacles.get(hex_)
     if obstacle:
         cover = OBSTACLES[obstacle].protection[index]
         if cover > best:
-            best, why = cover, OBSTACLES[obstacle].name
+            best, why = cover, terrain_name(OBSTACLES[obstacle].name)
     return best, why
 
 
@@ -249,37 +261,44 @@ def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------- dice
 
 
-def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int, list[str]]:
+def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int, list[Message]]:
     """The dice a battle gets and the computation shown to the table (M44-2, M44-4, tactic cards)."""
     assert target.hex is not None
     card = card_for(state, None if attacker is None else attacker.uid)
     if is_battle_back(state, attacker):
-        return 1, ["British Commonwealth battle back: 1 die, terrain ignored"]
+        return 1, [_("British Commonwealth battle back: 1 die, terrain ignored")]
     if attacker is None:
         if card == "barrage":
-            return 4, ["Barrage: 4 dice"]
+            return 4, [_("{card}: {count} dice", card=card_name("barrage"), count=4)]
         if state.expansions.snow:
-            return 1, ["Air Power in snow: 1 per hex"]  # M44-WX-3
+            return 1, [_("{card} in snow: 1 per hex", card=card_name("air_power"))]  # M44-WX-3
         superior = state.expansions.air_superiority or "ALLIES"  # M44-DD-4; the base game favours the Allies
         dice = 2 if state.sides[state.active] == superior else 1
-        return dice, [f"Air Power: {dice} per hex for the {state.sides[state.active].title()}"]
+        return dice, [
+            _(
+                "{card}: {count} per hex for the {side}",
+                card=card_name("air_power"),
+                count=dice,
+                side=side_name(state.sides[state.active]),
+            )
+        ]
     assert attacker.hex is not None
     kind = UNIT_TYPES[attacker.kind]
     rng = distance(attacker.hex, target.hex)
     dice = kind.dice[rng - 1]
-    steps = [f"{attacker.kind} at range {rng}: {dice}"]
+    steps = [_("{kind} at range {range}: {count}", kind=kind_name(attacker.kind), range=rng, count=dice)]
     close = rng == 1
     if attacker.kind != ARTILLERY:  # M44-2: artillery ignores terrain reductions
         less, why = protection(state, target.hex, attacker.kind)
         hill = state.board.terrain[target.hex].hill and not state.board.terrain[attacker.hex].hill
         if hill and less < 1:
-            less, why = 1, "hill (battling up)"
+            less, why = 1, _("hill (battling up)")
         if less:
             dice -= less
-            steps.append(f"target in {why}: -{less}")
+            steps.append(_("target in {terrain}: -{count}", terrain=why, count=less))
         if attacker.kind == INFANTRY and state.obstacles.get(attacker.hex) == "wire":
             dice -= 1
-            steps.append("battling from wire: -1")
+            steps.append(_("battling from wire: -1"))
     # Tactic cards help the units they order, never an ambushing unit.
     bonus = attacker.camp == state.active and (
         (card == "armor_assault" and close and attacker.kind == ARMOUR)
@@ -289,7 +308,7 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
     )
     if bonus:
         dice += 1
-        steps.append(f"{CARDS[str(card)].name}: +1")
+        steps.append(_("{card}: +1", card=card_name(str(card))))
     for x in in_play(state):
         if x.battle_bonus is not None and (extra := x.battle_bonus(state, attacker, close)) is not None:
             dice += extra[0]
@@ -321,7 +340,7 @@ def hits_and_flags(faces: Iterable[str], target_kind: str, stars_hit: bool) -> t
 # ---------------------------------------------------------------- what a card orders
 
 
-def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
+def may_order(state: State, camp: int, uids: tuple[int, ...]) -> Message | None:
     """Why the played card cannot order these units, or None if it can (M44-5, tactic cards)."""
     card = str(state.effective)
     units = [state.units[uid] for uid in uids]
@@ -339,56 +358,73 @@ def may_order(state: State, camp: int, uids: tuple[int, ...]) -> str | None:
     if card in _AT_MOST:
         limit, why = _AT_MOST[card]
         return None if len(units) <= limit else why
-    return f"{spec.name} orders no units"
+    return _("{card} orders no units", card=card_name(card))
 
 
-def _of_a_kind_problem(state: State, camp: int, units: list[Unit], card: str) -> str | None:
+def _of_a_kind_problem(state: State, camp: int, units: list[Unit], card: str) -> Message | None:
     """Move Out, Armor Assault, Dig In (four units of a kind) and Behind Enemy Lines (one infantry unit):
     any one unit when the camp has none of the kind."""
-    name = CARDS[card].name
-    kind = FOUR_OF_A_KIND.get(card, INFANTRY)
+    name = card_name(card)
+    of_kind = FOUR_OF_A_KIND.get(card, INFANTRY)
     limit = 1 if card == "behind_enemy_lines" else 4
-    if any(u.kind == kind for u in orderable(state, camp)):
-        if any(u.kind != kind for u in units):
-            return f"{name} orders {kind} units only"
-        return None if len(units) <= limit else f"{name} orders at most {limit} units"
-    return None if len(units) <= 1 else f"with no {kind} unit, {name} orders one unit"
+    if any(u.kind == of_kind for u in orderable(state, camp)):
+        if any(u.kind != of_kind for u in units):
+            return _("{card} orders {kind} units only", card=name, kind=kind_name(of_kind))
+        return None if len(units) <= limit else _("{card} orders at most {count} units", card=name, count=limit)
+    return (
+        None
+        if len(units) <= 1
+        else _("with no {kind} unit, {card} orders one unit", kind=kind_name(of_kind), card=name)
+    )
 
 
-def _bombard_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+def _bombard_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
+    name = card_name("artillery_bombard")
     if any(u.kind == ARTILLERY for u in orderable(state, camp)):
-        return None if all(u.kind == ARTILLERY for u in units) else "Artillery Bombard orders artillery only"
-    return None if len(units) <= 1 else "with no artillery, Artillery Bombard orders one unit"
+        return None if all(u.kind == ARTILLERY for u in units) else _("{card} orders artillery only", card=name)
+    return None if len(units) <= 1 else _("with no artillery, {card} orders one unit", card=name)
 
 
-def _infantry_assault_problem(state: State, camp: int, units: list[Unit]) -> str | None:
-    section = str(state.section)
+def _infantry_assault_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
+    where = str(state.section)
     eligible = [
-        u
-        for u in orderable(state, camp)
-        if u.kind == INFANTRY and section in state.board.sections(u.hex or (0, 0), camp)
+        u for u in orderable(state, camp) if u.kind == INFANTRY and where in state.board.sections(u.hex or (0, 0), camp)
     ]
     if eligible:
         ok = all(u in eligible for u in units)
-        return None if ok else f"Infantry Assault orders infantry in the {section} section only"
-    return None if len(units) <= 1 else "with no infantry there, Infantry Assault orders one unit"
+        return (
+            None
+            if ok
+            else _(
+                "{card} orders infantry in the {section} section only",
+                card=card_name("infantry_assault"),
+                section=section(where),
+            )
+        )
+    return (
+        None
+        if len(units) <= 1
+        else _("with no infantry there, {card} orders one unit", card=card_name("infantry_assault"))
+    )
 
 
-def _close_assault_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+def _close_assault_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
     if all(adjacent_enemies(state, u) or near_other_enemy(state, u) for u in units):
         return None
-    return "Close Assault orders units next to an enemy only"
+    return _("{card} orders units next to an enemy only", card=card_name("close_assault"))
 
 
-def _finest_hour_problem(state: State, camp: int, units: list[Unit]) -> str | None:
+def _finest_hour_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
     allowed = {INFANTRY: state.roll.count("infantry"), ARMOUR: state.roll.count("armour"), ARTILLERY: 0}
     spare = state.roll.count("star")
-    for kind, count in allowed.items():
-        spare -= max(0, sum(u.kind == kind for u in units) - count)
-    return None if spare >= 0 else "Their Finest Hour orders one unit per unit symbol, any unit per star"
+    for of_kind, count in allowed.items():
+        spare -= max(0, sum(u.kind == of_kind for u in units) - count)
+    if spare >= 0:
+        return None
+    return _("{card} orders one unit per unit symbol, any unit per star", card=card_name("their_finest_hour"))
 
 
-_TACTIC_ORDERS: dict[str, Callable[[State, int, list[Unit]], str | None]] = {
+_TACTIC_ORDERS: dict[str, Callable[[State, int, list[Unit]], Message | None]] = {
     "artillery_bombard": _bombard_problem,
     "infantry_assault": _infantry_assault_problem,
     "close_assault": _close_assault_problem,
@@ -396,11 +432,11 @@ _TACTIC_ORDERS: dict[str, Callable[[State, int, list[Unit]], str | None]] = {
 }
 # Tactic cards that order any units up to a count; an Air Sortie orders the side's plane, no ground unit
 # (M44-AIR-15).
-_AT_MOST = {
-    "direct_from_hq": (4, "Direct from HQ orders at most 4 units"),
-    "firefight": (4, "Firefight orders at most 4 units"),
-    "medics_and_mechanics": (1, "Medics & Mechanics orders one unit"),
-    AIR_SORTIE: (0, "an Air Sortie orders the side's plane, no ground unit"),
+_AT_MOST: dict[str, tuple[int, Message]] = {
+    "direct_from_hq": (4, _("{card} orders at most {count} units", card=card_name("direct_from_hq"), count=4)),
+    "firefight": (4, _("{card} orders at most {count} units", card=card_name("firefight"), count=4)),
+    "medics_and_mechanics": (1, _("{card} orders one unit", card=card_name("medics_and_mechanics"))),
+    AIR_SORTIE: (0, _("an Air Sortie orders the side's plane, no ground unit")),
 }
 
 
@@ -430,54 +466,64 @@ def moves_allowed(state: State, unit: Unit) -> int:
 
 def path_problem(
     state: State, unit: Unit, path: tuple[Hex, ...], allowance: int, free: bool = False
-) -> tuple[str, str] | None:
+) -> tuple[str, Message] | None:
     """(rule id, reason) why a unit cannot move along `path`, or None: its allowance (M44-2), the board
     and other units (M44-1), terrain (M44-4; `free` ignores terrain stops, as Behind Enemy Lines does)."""
     if not path:
-        return "M44-2", "a move enters at least one hex"
+        return "M44-2", _("a move enters at least one hex")
     if len(path) > allowance:
         rule = "M44-BL-2" if blitz_slowed(state, unit) and allowance == BLITZ_ARMOUR_MOVE else "M44-2"
-        return rule, f"{unit.kind} may move {allowance} hex(es) here, not {len(path)}"
+        return rule, _.ngettext(
+            "{kind} may move {count} hex here, not {moved}",
+            "{kind} may move {count} hexes here, not {moved}",
+            allowance,
+            kind=kind_name(unit.kind),
+            moved=len(path),
+        )
     board = state.board
     here = unit.hex
     assert here is not None
     if state.expansions.snow and len(path) > 2:
         on_road = all(board.terrain.get(h) is not None and board.terrain[h].name == "road" for h in (here, *path))
         if len(path) > 3 or not on_road:
-            return "M44-WX-1", f"in snow a unit moves at most 2 hexes, 3 along a road, not {len(path)}"
+            return "M44-WX-1", _("in snow a unit moves at most 2 hexes, 3 along a road, not {moved}", moved=len(path))
     others = move_problems(state)
     for step, hex_ in enumerate(path):
         if hex_ not in board.hexes:
-            return "M44-1", f"{hex_} is not on the board"
+            return "M44-1", _("{hex} is not on the board", hex=str(hex_))
         if distance(here, hex_) != 1:
-            return "M44-1", f"{hex_name(hex_)} is not next to {hex_name(here)}"
+            return "M44-1", _("{hex} is not next to {here}", hex=hex_name(hex_), here=hex_name(here))
         if not board.passable(hex_):
-            return "M44-4", f"{hex_name(hex_)} is {board.terrain[hex_].name} with no bridge"
+            return "M44-4", _(
+                "{hex} is {terrain} with no bridge", hex=hex_name(hex_), terrain=terrain_name(board.terrain[hex_].name)
+            )
         if hex_ in state.occupant:
-            return "M44-1", f"{hex_name(hex_)} is occupied"
+            return "M44-1", _("{hex} is occupied", hex=hex_name(hex_))
         for check in others:
             if (blocked := check(state, unit, hex_)) is not None:
                 return blocked
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
-            return "M44-4", f"hedgehogs at {hex_name(hex_)} stop armour and artillery"
+            return "M44-4", _("hedgehogs at {hex} stop armour and artillery", hex=hex_name(hex_))
         if not free and (stopped := _terrain_stop(state, path, step)) is not None:
             return stopped
         here = hex_
     return None
 
 
-def _terrain_stop(state: State, path: tuple[Hex, ...], step: int) -> tuple[str, str] | None:
+def _terrain_stop(state: State, path: tuple[Hex, ...], step: int) -> tuple[str, Message] | None:
     """Why the terrain of the `step`th hex of a move stops it there or earlier (M44-4), or None."""
     hex_ = path[step]
     terrain, obstacle = state.board.terrain[hex_], state.obstacles.get(hex_)
     if terrain.hedgerow and step > 0:
-        return "M44-4", f"a hedgerow ({hex_name(hex_)}) is entered only from the hex next to it"
+        return "M44-4", _("a hedgerow ({hex}) is entered only from the hex next to it", hex=hex_name(hex_))
     if (terrain.stops or obstacle == "wire") and step < len(path) - 1:
         what = "wire" if obstacle == "wire" else terrain.name
-        return "M44-4", f"a unit entering {what} at {hex_name(hex_)} stops there"
+        return "M44-4", _(
+            "a unit entering {terrain} at {hex} stops there", terrain=terrain_name(what), hex=hex_name(hex_)
+        )
     if terrain.beach and len(path) > 2:
-        return "M44-4", "a unit moving onto a beach moves at most 2 hexes"
+        return "M44-4", _("a unit moving onto a beach moves at most 2 hexes")
     return None
 
 
@@ -486,7 +532,7 @@ def reachable(state: State, unit: Unit, allowance: int, free: bool) -> dict[Hex,
     assert unit.hex is not None
     found: dict[Hex, tuple[Hex, ...]] = {}
     frontier: list[tuple[Hex, ...]] = [()]
-    for _ in range(allowance):
+    for _step in range(allowance):
         nxt: list[tuple[Hex, ...]] = []
         for path in frontier:
             last = path[-1] if path else unit.hex
@@ -504,53 +550,74 @@ def reachable(state: State, unit: Unit, allowance: int, free: bool) -> dict[Hex,
 # ---------------------------------------------------------------- battles
 
 
-def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: Hex) -> tuple[str, str] | None:
+def battle_problem(state: State, unit: Unit, order: Order | None, target_hex: Hex) -> tuple[str, Message] | None:
     """(rule id, reason) why `unit` cannot battle `target_hex` now, or None."""
     assert unit.hex is not None
     if order is None:
-        return "M44-6", "only an ordered unit battles"
+        return "M44-6", _("only an ordered unit battles")
     if order.battles >= battles_allowed(state, unit, order):
-        return "M44-6", "this unit has no battle left this turn"
+        return "M44-6", _("this unit has no battle left this turn")
     if order.moved > battle_after_move(state, unit):
-        return "M44-2", f"{unit.kind} that moved {order.moved} hex(es) cannot battle"
+        return "M44-2", _.ngettext(
+            "{kind} that moved {count} hex cannot battle",
+            "{kind} that moved {count} hexes cannot battle",
+            order.moved,
+            kind=kind_name(unit.kind),
+        )
     if order.stopped:
-        return "M44-4", "a unit that entered this terrain cannot battle this turn"
+        return "M44-4", _("a unit that entered this terrain cannot battle this turn")
     if state.board.terrain[unit.hex].no_battle_from:
-        return "M44-4", "no battle from the ocean"
+        return "M44-4", _("no battle from the ocean")
     target = unit_at(state, target_hex)
     if target is None or target.camp == unit.camp:
-        return "M44-2", f"there is no enemy unit at {hex_name(target_hex)}"
+        return "M44-2", _("there is no enemy unit at {hex}", hex=hex_name(target_hex))
     rng = distance(unit.hex, target_hex)
     reach = len(UNIT_TYPES[unit.kind].dice)
     if rng > reach:
-        return "M44-2", f"{hex_name(target_hex)} is {rng} hexes away; {unit.kind} reaches {reach}"
+        return "M44-2", _(
+            "{hex} is {range} hexes away; {kind} reaches {reach}",
+            hex=hex_name(target_hex),
+            range=rng,
+            kind=kind_name(unit.kind),
+            reach=reach,
+        )
     if rng > 1 and adjacent_enemies(state, unit):
-        return "M44-2", "a unit next to an enemy must battle an adjacent enemy (close assault)"
+        return "M44-2", _("a unit next to an enemy must battle an adjacent enemy (close assault)")
     if rng == 1 and (order.card if state.teams else state.effective) == "firefight":
-        return "M44-5", "Firefight: ordered units open fire, not close assault"
+        return "M44-5", _("{card}: ordered units open fire, not close assault", card=card_name("firefight"))
     if rng > 1 and state.expansions.reduced_visibility:
-        return "M44-WX-2", f"in {state.expansions.weather} a unit battles only an enemy next to it"
+        return "M44-WX-2", _(
+            "in {weather} a unit battles only an enemy next to it", weather=weather_name(state.expansions.weather)
+        )
     if not full_day(state) and rng > state.visibility:
         light = state.visibility
-        return "M44-NT-1", f"at night visibility level {light} a unit battles at most {light} hex(es) away"
+        return "M44-NT-1", _.ngettext(
+            "at night visibility level {count} a unit battles at most {count} hex away",
+            "at night visibility level {count} a unit battles at most {count} hexes away",
+            light,
+        )
     if rng > 1 and unit.kind != ARTILLERY and not in_sight(state, unit.hex, target_hex):
         # M44-7: whether artillery needs line of sight is unsure, so its battles are accepted.
-        return "M44-4", f"no line of sight from {hex_name(unit.hex)} to {hex_name(target_hex)}"
+        return "M44-4", _(
+            "no line of sight from {hex} to {target}", hex=hex_name(unit.hex), target=hex_name(target_hex)
+        )
     return None
 
 
-def card_battle_problem(state: State, camp: int, target_hex: Hex) -> tuple[str, str] | None:
+def card_battle_problem(state: State, camp: int, target_hex: Hex) -> tuple[str, Message] | None:
     """(code, reason) why Air Power or Barrage cannot hit `target_hex` now, or None."""
     target = unit_at(state, target_hex)
     if target is None or target.camp == camp:
-        return "no_target", f"There is no enemy unit at {hex_name(target_hex)}."
+        return "no_target", _("There is no enemy unit at {hex}.", hex=hex_name(target_hex))
     if state.effective == "barrage" and state.card_targets:
-        return "one_barrage", "Barrage targets one enemy unit."
+        return "one_barrage", _("{card} targets one enemy unit.", card=card_name("barrage"))
     if state.effective == "air_power":
         if len(state.card_targets) >= 4 or target_hex in state.card_targets:
-            return "air_power_group", "Air Power targets up to 4 different units."
+            return "air_power_group", _("{card} targets up to 4 different units.", card=card_name("air_power"))
         if state.card_targets and not any(distance(h, target_hex) == 1 for h in state.card_targets):
-            return "air_power_group", "Air Power targets a group of units next to each other."
+            return "air_power_group", _(
+                "{card} targets a group of units next to each other.", card=card_name("air_power")
+            )
     return None
 
 
@@ -602,7 +669,7 @@ def retreat_steps(state: State, unit: Unit, start: Hex) -> list[Hex]:
 def _check_turn_done(state: State, camp: int) -> None:
     """What must happen before the active side ends its turn, with its draw or without one (M44-6)."""
     if state.ambush_target is not None:
-        raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        raise refuse("M44-5", "ambush_first", AMBUSH_FIRST)
     _check_hooks(state, camp, before_turn_end)
 
 
@@ -610,16 +677,16 @@ def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
     check_nothing_to_take(state)
     if state.phase in ("deal", "draw"):
         if state.draws_due[camp] == 0:
-            raise refuse("M44-6", "no_draw_due", "This side has no card to draw now.")
+            raise refuse("M44-6", "no_draw_due", _("This side has no card to draw now."))
     elif state.phase in ("move", "battle") and camp == state.active:
         ruled = expansion_draws(state)
         if ruled is not None and ruled[0] == 0:
             raise ruled[1]
         _check_turn_done(state, camp)
     else:
-        raise refuse("M44-6", "not_drawing", "Cards are drawn at the end of the turn.", phase=state.phase)
+        raise refuse("M44-6", "not_drawing", _("Cards are drawn at the end of the turn."), phase=state.phase)
     if pile_size(state) == 0 or state.reshuffle_due:
-        raise refuse("G-4", "reshuffle_first", "The discards must be reshuffled into a new draw pile first.")
+        raise refuse("G-4", "reshuffle_first", _("The discards must be reshuffled into a new draw pile first."))
     if event.card is not None:
         check_unplaced(state, event.card)
 
@@ -632,16 +699,16 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         _validate_ambush(state, event, camp)
         return
     if camp != state.active or state.phase != "card":
-        raise refuse("M44-6", "not_your_card", "A command card is played at the start of its side's turn.")
+        raise refuse("M44-6", "not_your_card", _("A command card is played at the start of its side's turn."))
     if visibility_roll_due(state, camp):
-        raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        raise refuse("M44-NT-1", "roll_for_light", ROLL_FOR_LIGHT)
     if plays_from_token(state, camp):
         older = state.token[0]
         if older is not None and event.card != older:
             raise refuse(
                 "M44-RU-2",
                 "token_card",
-                f"The commissar's card is played: {CARDS[older].name}, placed under the token last turn.",
+                _("The commissar's card is played: {card}, placed under the token last turn.", card=card_name(older)),
                 card=event.card,
             )
         if older is None:
@@ -650,8 +717,12 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
         raise refuse(
             "M44-RU-1",
             "commit_first",
-            "The commissar's side first places a card under the token; only Recon 1, Counter-Attack and "
-            "Ambush are played at once.",
+            _(
+                "The commissar's side first places a card under the token; only Recon 1, {counter_attack} and "
+                "{ambush} are played at once.",
+                counter_attack=card_name("counter_attack"),
+                ambush=card_name("ambush"),
+            ),
             card=event.card,
         )
     else:
@@ -659,24 +730,30 @@ def _validate_played(state: State, event: CardPlayed, camp: int) -> None:
     effective = _effective_card(state, event, camp)
     if effective == "infantry_assault":
         if event.section not in SECTIONS:
-            raise refuse("M44-5", "section_needed", "Infantry Assault names a section (left, centre, right).")
+            raise refuse(
+                "M44-5",
+                "section_needed",
+                _("{card} names a section ({sections}).", card=card_name("infantry_assault"), sections=_SECTION_LIST),
+            )
     elif event.section is not None and effective != "counter_attack":
-        raise refuse("M44-5", "no_section_choice", f"{CARDS[event.card].name} takes no section choice.")
+        raise refuse("M44-5", "no_section_choice", _("{card} takes no section choice.", card=card_name(event.card)))
     if effective == "ambush":
-        raise refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+        raise refuse("M44-5", "ambush_in_turn", AMBUSH_IN_TURN)
 
 
 def _validate_turn_ended(state: State, event: TurnEnded, camp: int) -> None:
     check_nothing_to_take(state)
     if camp != state.active or state.phase not in ("move", "battle"):
-        raise refuse("M44-6", "not_ending", "A side ends its own turn, after its card's orders.", phase=state.phase)
+        raise refuse("M44-6", "not_ending", _("A side ends its own turn, after its card's orders."), phase=state.phase)
     ruled = expansion_draws(state)
     if not (ruled is not None and ruled[0] == 0):
         raise refuse(
             "M44-6",
             "draw_to_end",
-            "A turn ends with its draw; only a lone Air Sortie's turn (M44-AIR-15), or at a team table a turn "
-            "ending with the commander-in-chief's hand full (M44-OV-4), draws nothing.",
+            _(
+                "A turn ends with its draw; only a lone Air Sortie's turn (M44-AIR-15), or at a team table a turn "
+                "ending with the commander-in-chief's hand full (M44-OV-4), draws nothing."
+            ),
         )
     _check_turn_done(state, camp)
 
@@ -689,9 +766,13 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
             raise refuse(
                 "M44-DD-5" if event.as_card == "barrage" else "M44-BL-1",
                 "not_as_card",
-                "A Recon 1 card is played as Air Power (or as an Air Sortie where the scenario deals them) only "
-                "by the German side under the Blitz rules, and as Barrage only by the side with off-board "
-                "artillery.",
+                _(
+                    "A Recon 1 card is played as {air_power} (or as an Air Sortie where the scenario deals them) "
+                    "only by the German side under the Blitz rules, and as {barrage} only by the side with "
+                    "off-board artillery.",
+                    air_power=card_name("air_power"),
+                    barrage=card_name("barrage"),
+                ),
                 card=event.card,
                 as_card=event.as_card,
             )
@@ -700,23 +781,30 @@ def _effective_card(state: State, event: CardPlayed, camp: int) -> str:
     if event.card == "counter_attack":
         answered = state.last_played[1 - camp]
         if answered is None:
-            raise refuse("M44-5", "nothing_to_counter", "Counter-Attack copies a card the enemy has played.")
+            raise refuse(
+                "M44-5",
+                "nothing_to_counter",
+                _("{card} copies a card the enemy has played.", card=card_name("counter_attack")),
+            )
         effective = answered[0]
     return effective
 
 
-def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, str] | None:
+def ambush_problem(state: State, camp: int, target: Hex | None) -> tuple[str, Message] | None:
     """(code, reason) why `camp` cannot answer the unit at `target` with Ambush now, or None."""
+    ambush = card_name("ambush")
     if camp == state.active or state.phase not in ("move", "battle") or state.ambush is not None:
-        return "ambush_timing", "Ambush answers an enemy's close assault, once a turn."
+        return "ambush_timing", _("{card} answers an enemy's close assault, once a turn.", card=ambush)
     if state.pending is not None and state.pending.kind == "retreat":
-        return "ambush_timing", "A retreat is still to be reported."
+        return "ambush_timing", _("A retreat is still to be reported.")
     attacker = unit_at(state, target) if target is not None else None
     if attacker is None or attacker.camp != state.active:
-        return "ambush_target", "Ambush names the hex of the enemy unit assaulting."
+        return "ambush_target", _("{card} names the hex of the enemy unit assaulting.", card=ambush)
     order = state.order_of(attacker.uid)
     if order is None or order.battles > 0 or not adjacent_enemies(state, attacker):
-        return "ambush_target", "Ambush answers an ordered enemy unit, next to yours, that has not battled yet."
+        return "ambush_target", _(
+            "{card} answers an ordered enemy unit, next to yours, that has not battled yet.", card=ambush
+        )
     return None
 
 
@@ -729,13 +817,17 @@ def _validate_ambush(state: State, event: CardPlayed, camp: int) -> None:
 
 def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
     if camp != state.active or state.phase != "roll":
-        raise refuse("M44-5", "no_roll", "No tactic card is waiting for its roll.")
+        raise refuse("M44-5", "no_roll", _("No tactic card is waiting for its roll."))
     expected = cards_held(state, camp) + 1
     if len(event.faces) != expected or not set(event.faces) <= FACE_NAMES:
         raise refuse(
             "M44-5",
             "wrong_roll",
-            f"{CARDS[str(state.card)].name} rolls one die per card in hand, this one included: {expected} dice.",
+            _(
+                "{card} rolls one die per card in hand, this one included: {count} dice.",
+                card=card_name(str(state.card)),
+                count=expected,
+            ),
             expected=expected,
             reported=len(event.faces),
         )
@@ -743,10 +835,10 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
 
 def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     if camp != state.active or state.phase != "order":
-        raise refuse("M44-6", "not_ordering", "Units are ordered after the card is played.", phase=state.phase)
+        raise refuse("M44-6", "not_ordering", _("Units are ordered after the card is played."), phase=state.phase)
     _check_hooks(state, camp, before_orders)
     if len(set(event.units)) != len(event.units) or any(state.order_of(uid) for uid in event.units):
-        raise refuse("M44-6", "ordered_twice", "A unit is ordered once a turn.")
+        raise refuse("M44-6", "ordered_twice", _("A unit is ordered once a turn."))
     for x in in_play(state):
         if x.validate_orders is not None:
             x.validate_orders(state, event, camp)
@@ -755,7 +847,7 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
             raise refuse(
                 "M44-6",
                 "not_your_unit",
-                f"Unit {uid} is not one of this side's units on the board.",
+                _("Unit {unit} is not one of this side's units on the board.", unit=str(uid)),
                 unit=uid,
             )
     problem = may_order(state, camp, event.units)
@@ -770,7 +862,7 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
         raise refuse(
             "M44-5",
             "wrong_order",
-            f"{card_name(str(state.effective))}: {problem}.",
+            _("{card}: {problem}.", card=card_name(str(state.effective)), problem=problem),
             card=state.effective,
             units=list(event.units),
         )
@@ -778,19 +870,24 @@ def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
 
 def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
-        raise refuse("M44-6", "not_moving", "Units move after they are ordered.", phase=state.phase)
+        raise refuse("M44-6", "not_moving", _("Units move after they are ordered."), phase=state.phase)
     unit, order = ordered_unit(state, event.unit, camp)
     if order.advance:
         # M44-NA-1: armour that took ground in the desert advances one more hex before its overrun.
         problem = path_problem(state, unit, event.path, 1)
         if problem is not None:
-            raise refuse("M44-NA-1", "illegal_advance", f"Desert advance refused: {problem[1]}.", unit=event.unit)
+            raise refuse(
+                "M44-NA-1",
+                "illegal_advance",
+                _("Desert advance refused: {problem}.", problem=problem[1]),
+                unit=event.unit,
+            )
         return
     second = card_for(state, unit.uid) == "behind_enemy_lines" and order.moves == 1 and order.battles == 1
     if state.phase == "battle" and not second:
-        raise refuse("M44-6", "moves_before_battles", "All moves come before the first battle.")
+        raise refuse("M44-6", "moves_before_battles", _("All moves come before the first battle."))
     if order.moves >= moves_allowed(state, unit) or (order.moves == 1 and not second):
-        raise refuse("M44-6", "moved_already", "This unit has already moved this turn.")
+        raise refuse("M44-6", "moved_already", _("This unit has already moved this turn."))
     allowance = move_allowance(state, unit)
     free = card_for(state, unit.uid) == "behind_enemy_lines" and unit.kind == INFANTRY
     problem = path_problem(state, unit, event.path, allowance, free)
@@ -798,7 +895,7 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
         raise refuse(
             problem[0],
             "illegal_move",
-            f"Move refused: {problem[1]}.",
+            _("Move refused: {problem}.", problem=problem[1]),
             unit=event.unit,
             path=[list(h) for h in event.path],
         )
@@ -806,18 +903,18 @@ def _validate_moved(state: State, event: UnitMoved, camp: int) -> None:
 
 def _validate_wire(state: State, event: WireRemoved, camp: int) -> None:
     if camp != state.active or state.phase not in ("move", "battle"):
-        raise refuse("M44-6", "not_battling", "Wire is removed in place of a battle.")
+        raise refuse("M44-6", "not_battling", _("Wire is removed in place of a battle."))
     unit, order = ordered_unit(state, event.unit, camp)
     assert unit.hex is not None
     if unit.kind != INFANTRY or state.obstacles.get(unit.hex) != "wire":
-        raise refuse("M44-4", "no_wire", "Infantry removes the wire in its own hex.")
+        raise refuse("M44-4", "no_wire", _("Infantry removes the wire in its own hex."))
     if order.battles >= battles_allowed(state, unit, order):
-        raise refuse("M44-4", "no_battle_left", "Removing wire takes the unit's battle.")
+        raise refuse("M44-4", "no_battle_left", _("Removing wire takes the unit's battle."))
 
 
 def _validate_battle(state: State, event: Battle, camp: int) -> None:
     if state.phase not in ("move", "battle"):
-        raise refuse("M44-6", "not_battling", "Battles follow the moves.", phase=state.phase)
+        raise refuse("M44-6", "not_battling", _("Battles follow the moves."), phase=state.phase)
     target = unit_at(state, event.target)
     attacker = _battling_unit(state, event, camp, target)
     assert target is not None
@@ -833,27 +930,30 @@ def _battling_unit(state: State, event: Battle, camp: int, target: Unit | None) 
             raise refuse(
                 "M44-GB-1",
                 "battle_back",
-                f"The British unit battles back against the unit at {hex_name(pending.hex)} that assaulted it.",
+                _(
+                    "The British unit battles back against the unit at {hex} that assaulted it.",
+                    hex=hex_name(pending.hex),
+                ),
             )
         return state.units[pending.unit]
     _check_hooks(state, camp, before_battle)
     if state.ambush is not None and state.ambush_target is not None:
         return _ambushing_unit(state, event, camp)
     if camp != state.active:
-        raise refuse("M44-6", "not_your_turn", "Only the side whose turn it is battles.")
+        raise refuse("M44-6", "not_your_turn", _("Only the side whose turn it is battles."))
     if event.unit is None:
         _check_card_battle(state, event, camp)
         return None
     attacker, order = ordered_unit(state, event.unit, camp)
     if card_for(state, event.unit) in CARD_BATTLES:
-        raise refuse("M44-5", "card_battle", f"{CARDS[str(state.effective)].name} orders no units.")
+        raise refuse("M44-5", "card_battle", _("{card} orders no units.", card=card_name(str(state.effective))))
     _check_hooks(state, camp, before_unit_battle)
     problem = battle_problem(state, attacker, order, event.target)
     if problem is not None:
         raise refuse(
             problem[0],
             "illegal_battle",
-            f"Battle refused: {problem[1]}.",
+            _("Battle refused: {problem}.", problem=problem[1]),
             unit=event.unit,
             target=list(event.target),
         )
@@ -863,7 +963,7 @@ def _battling_unit(state: State, event: Battle, camp: int, target: Unit | None) 
 def _ambushing_unit(state: State, event: Battle, camp: int) -> Unit:
     """Ambush: a unit of the ambushing side next to the assaulting unit battles it first (M44-5)."""
     if camp != state.ambush:
-        raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        raise refuse("M44-5", "ambush_first", AMBUSH_FIRST)
     attacker = state.units[event.unit] if event.unit is not None and 0 <= event.unit < len(state.units) else None
     if (
         attacker is None
@@ -872,16 +972,24 @@ def _ambushing_unit(state: State, event: Battle, camp: int) -> Unit:
         or event.target != state.ambush_target
         or distance(attacker.hex, event.target) != 1
     ):
-        raise refuse("M44-5", "ambush_battle", "Ambush: a unit next to the assaulting unit battles it.")
+        raise refuse(
+            "M44-5",
+            "ambush_battle",
+            _("{card}: a unit next to the assaulting unit battles it.", card=card_name("ambush")),
+        )
     return attacker
 
 
 def _check_card_battle(state: State, event: Battle, camp: int) -> None:
     """Air Power and Barrage battle with no unit, in full daylight (M44-5, M44-NT-2)."""
     if state.effective not in CARD_BATTLES:
-        raise refuse("M44-5", "no_card_battle", "Only Air Power and Barrage battle without a unit.")
+        raise refuse(
+            "M44-5", "no_card_battle", _("Only {air_power} and {barrage} battle without a unit.", **_CARD_BATTLES)
+        )
     if not full_day(state):
-        raise refuse("M44-NT-2", "not_full_day", "Air Power and Barrage battle only in full daylight.")
+        raise refuse(
+            "M44-NT-2", "not_full_day", _("{air_power} and {barrage} battle only in full daylight.", **_CARD_BATTLES)
+        )
     _check_hooks(state, camp, before_orders)
     problem = card_battle_problem(state, camp, event.target)
     if problem is not None:
@@ -890,14 +998,26 @@ def _check_card_battle(state: State, event: Battle, camp: int) -> None:
 
 def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, target: Unit) -> None:
     """The dice reported are the dice the battle gets (M44-2, M44-7), with their faces (M44-3)."""
-    dice, steps = battle_dice(state, attacker, target)
+    dice, counted = battle_dice(state, attacker, target)
+    steps = [english(step) for step in counted]  # the details stay English, as every machine field
     if dice == 0:
-        raise refuse("M44-4", "no_dice", f"This battle gets no dice ({'; '.join(steps)}).", computation=steps)
+        raise refuse(
+            "M44-4",
+            "no_dice",
+            _("This battle gets no dice ({steps}).", steps=listed(counted, sep="; ")),
+            computation=steps,
+        )
     if event.dice != dice and event.dice not in unsure_dice(state, attacker, target, dice):
         raise refuse(
             "M44-2",
             "wrong_dice_count",
-            f"This battle gets {dice} dice, not {event.dice}: {'; '.join(steps)}.",
+            _.ngettext(
+                "This battle gets {count} die, not {reported}: {steps}.",
+                "This battle gets {count} dice, not {reported}: {steps}.",
+                dice,
+                reported=event.dice,
+                steps=listed(counted, sep="; "),
+            ),
             computed=dice,
             reported=event.dice,
             computation=steps,
@@ -906,7 +1026,7 @@ def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, targe
         raise refuse(
             "M44-3",
             "wrong_faces",
-            f"Report the {dice} faces rolled (infantry, armour, grenade, star, flag).",
+            _("Report the {count} faces rolled ({faces}).", count=dice, faces=ALL_FACES),
             faces=list(event.faces),
         )
 
@@ -914,30 +1034,43 @@ def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, targe
 def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
     pending = state.pending
     if pending is None or pending.kind != "retreat" or pending.unit != event.unit:
-        raise refuse("M44-3", "no_retreat", "That unit has no retreat to make.")
+        raise refuse("M44-3", "no_retreat", _("That unit has no retreat to make."))
     unit = state.units[event.unit]
     if unit.camp != camp:
-        raise refuse("M44-3", "not_your_unit", "A retreat is reported by the retreating unit's side.")
+        raise refuse("M44-3", "not_your_unit", _("A retreat is reported by the retreating unit's side."))
     here = pending.hex
     for hex_ in event.path:
         if hex_ not in retreat_steps(state, unit, here):
             raise refuse(
                 "M44-3",
                 "bad_retreat",
-                f"{hex_name(hex_)} is not a free hex one row back from {hex_name(here)}.",
+                _("{hex} is not a free hex one row back from {here}.", hex=hex_name(hex_), here=hex_name(here)),
             )
         here = hex_
     longest = pending.flags * retreat_reach(state, unit)
     if len(event.path) > longest:
         rule = "M44-IT-2" if longest > pending.flags else "M44-3"
-        raise refuse(rule, "too_far", f"The unit retreats at most {longest} hex(es), not {len(event.path)}.")
+        raise refuse(
+            rule,
+            "too_far",
+            _.ngettext(
+                "The unit retreats at most {count} hex, not {reported}.",
+                "The unit retreats at most {count} hexes, not {reported}.",
+                longest,
+                reported=len(event.path),
+            ),
+        )
     if len(event.path) < pending.flags - pending.ignorable:
         best = retreat_depth(state, unit, pending.hex, pending.flags - pending.ignorable)
         if len(event.path) < best:
             raise refuse(
                 "M44-3",
                 "retreat_further",
-                f"The unit can retreat {best} hex(es); it takes a hit only for hexes it cannot.",
+                _.ngettext(
+                    "The unit can retreat {count} hex; it takes a hit only for hexes it cannot.",
+                    "The unit can retreat {count} hexes; it takes a hit only for hexes it cannot.",
+                    best,
+                ),
                 possible=best,
             )
 
@@ -945,63 +1078,71 @@ def _validate_retreat(state: State, event: Retreated, camp: int) -> None:
 def _validate_ground(state: State, event: GroundTaken, camp: int) -> None:
     pending = state.pending
     if pending is None or pending.kind != "take_ground" or pending.unit != event.unit or pending.hex != event.to:
-        raise refuse("M44-2", "no_ground", "Ground is taken only into the hex a close assault just emptied.")
+        raise refuse("M44-2", "no_ground", _("Ground is taken only into the hex a close assault just emptied."))
     if state.units[event.unit].camp != camp:
-        raise refuse("M44-2", "not_your_unit", "Ground is taken by the attacking unit.")
+        raise refuse("M44-2", "not_your_unit", _("Ground is taken by the attacking unit."))
     unit = state.units[event.unit]
     if event.to in state.occupant or path_problem(state, unit, (event.to,), 1, free=True) is not None:
-        raise refuse("M44-2", "no_ground", f"The unit cannot enter {hex_name(event.to)}.")
+        raise refuse("M44-2", "no_ground", _("The unit cannot enter {hex}.", hex=hex_name(event.to)))
 
 
 def _validate_discard(state: State, event: CardDiscarded, camp: int) -> None:
     if state.phase != "recon" or camp != state.active:
-        raise refuse("M44-5", "no_recon", "A card is discarded after the Recon draw only.")
+        raise refuse("M44-5", "no_recon", _("A card is discarded after the Recon draw only."))
     check_hand(state, camp, event.card)
 
 
 def _validate_reshuffle(state: State, event: DeckReshuffled, camp: int) -> None:
     if not (pile_size(state) == 0 or state.reshuffle_due):
-        raise refuse("G-4", "no_reshuffle", "The draw pile is reshuffled only when empty or by Their Finest Hour.")
+        raise refuse(
+            "G-4",
+            "no_reshuffle",
+            _("The draw pile is reshuffled only when empty or by {card}.", card=card_name("their_finest_hour")),
+        )
 
 
 def _validate_taken(state: State, event: CardTaken, camp: int) -> None:
     italian = italian_camp(state)
     if not state.cards_to_take or italian is None:
-        raise refuse("M44-IT-1", "nothing_to_take", "No card is to be taken from an Italian hand now.")
+        raise refuse("M44-IT-1", "nothing_to_take", _("No card is to be taken from an Italian hand now."))
     if camp == italian:
-        raise refuse("M44-IT-1", "taker", "The enemy of the Italian side takes the card.")
+        raise refuse("M44-IT-1", "taker", _("The enemy of the Italian side takes the card."))
     check_hand(state, italian, event.card)
 
 
 def _validate_committed(state: State, event: CardCommitted, camp: int) -> None:
     check_nothing_to_take(state)
     if camp != commissar_camp(state):
-        raise refuse("M44-RU-1", "no_commissar", "Only the side under the commissar rule places cards under it.")
+        raise refuse("M44-RU-1", "no_commissar", _("Only the side under the commissar rule places cards under it."))
     if not any(x.validate_commit is not None and x.validate_commit(state, event, camp) for x in in_play(state)):
         if camp != state.active or state.phase != "card" or state.committed:
-            raise refuse("M44-RU-1", "commit_timing", "One card is placed under the token, at the start of the turn.")
+            raise refuse(
+                "M44-RU-1", "commit_timing", _("One card is placed under the token, at the start of the turn.")
+            )
         if visibility_roll_due(state, camp):
-            raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+            raise refuse("M44-NT-1", "roll_for_light", ROLL_FOR_LIGHT)
         if state.hands[camp].size == 0:
-            raise refuse("M44-RU-1", "empty_hand", "There is no card in hand to place under the token.")
+            raise refuse("M44-RU-1", "empty_hand", _("There is no card in hand to place under the token."))
     check_commit_card(state, event, camp)
 
 
 def _validate_visibility(state: State, event: VisibilityRolled, camp: int) -> None:
     if camp != state.active or state.phase != "card" or not visibility_roll_due(state, camp):
-        raise refuse("M44-NT-1", "no_light_roll", "The Allied side rolls for the light at the start of its turn.")
+        raise refuse("M44-NT-1", "no_light_roll", _("The Allied side rolls for the light at the start of its turn."))
     if len(event.faces) != NIGHT_DICE or not set(event.faces) <= FACE_NAMES:
-        raise refuse("M44-NT-1", "wrong_roll", f"The light roll is {NIGHT_DICE} dice.", reported=len(event.faces))
+        raise refuse(
+            "M44-NT-1", "wrong_roll", _("The light roll is {count} dice.", count=NIGHT_DICE), reported=len(event.faces)
+        )
 
 
 def _validate_medal(state: State, event: MedalAwarded, camp: int) -> None:
     if event.medals < 1:
-        raise refuse("M44-6", "no_medal", "A medal award gives at least one medal.")
+        raise refuse("M44-6", "no_medal", _("A medal award gives at least one medal."))
 
 
 def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
     if event.winner is not None and not 0 <= event.winner < len(state.seat_camp):
-        raise refuse("M44-6", "unknown_seat", f"Seat {event.winner} is not at this table.")
+        raise refuse("M44-6", "unknown_seat", _("Seat {seat} is not at this table.", seat=str(event.winner)))
 
 
 VALIDATORS: dict[type[Memoire44Event], Validator] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.i18n import Message
 from domain.memoire44.battlefield import take_card
 from domain.memoire44.board import Hex
 from domain.memoire44.catalogue import RECON_CARDS
@@ -13,6 +14,8 @@ from domain.memoire44.events import CardPlayed, CombatCardDrawn, CombatCardPlaye
 from domain.memoire44.rules.common import alive, refuse
 from domain.memoire44.rules.expansion import Expansion
 from domain.memoire44.state import Hand, State, Unit
+from domain.memoire44.words import COMBAT_CARDS, _
+from domain.memoire44.words import card as card_name
 from domain.ruleset import RuleError
 
 
@@ -43,22 +46,28 @@ def near_town(state: State, hex_: Hex) -> bool:
 
 
 def _no_combat_deck() -> RuleError:
-    return refuse("M44-CC-1", "no_combat_cards", "This game is not played with combat cards.")
+    return refuse("M44-CC-1", "no_combat_cards", _("This game is not played with combat cards."))
 
 
 def _check_combat_card(state: State, seat: int, card: str) -> None:
     deck = state.combat_deck
     assert deck is not None
     if card not in deck.cards:
-        raise refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {card!r}.", card=card)
+        raise refuse(
+            "M44-CC-1", "unknown_combat_card", _("The combat deck has no card {card}.", card=repr(card)), card=card
+        )
     hand = state.combat_hands[seat]
     if card in hand.known:
         return
     if not hand.unknown:
-        raise refuse("M44-CC-2", "not_in_hand", f"{deck.cards[card].name} is not in that seat's combat cards.")
+        raise refuse(
+            "M44-CC-2", "not_in_hand", _("{card} is not in that seat's combat cards.", card=deck.cards[card].name)
+        )
     if combat_copies(state, card) >= deck.cards[card].count:
         raise refuse(
-            "G-2", "too_many_copies", f"The combat deck holds {deck.cards[card].count} {deck.cards[card].name}."
+            "G-2",
+            "too_many_copies",
+            _("The combat deck holds {count} {card}.", count=deck.cards[card].count, card=deck.cards[card].name),
         )
 
 
@@ -70,50 +79,79 @@ def _validate_combat_drawn(state: State, event: CombatCardDrawn, camp: int) -> N
         raise refuse(
             "M44-CC-1",
             "no_combat_draw",
-            "A combat card is drawn in the deal, after a Recon card and after Their Finest Hour only.",
+            _(
+                "A combat card is drawn in the deal, after a Recon card and after {card} only.",
+                card=card_name("their_finest_hour"),
+            ),
         )
     if combat_pile(state) <= 0:
-        raise refuse("M44-CC-1", "combat_pile_empty", "The combat pile is empty.")
+        raise refuse("M44-CC-1", "combat_pile_empty", _("The combat pile is empty."))
     if event.card is not None:
         if event.card not in deck.cards:
-            raise refuse("M44-CC-1", "unknown_combat_card", f"The combat deck has no card {event.card!r}.")
+            raise refuse(
+                "M44-CC-1", "unknown_combat_card", _("The combat deck has no card {card}.", card=repr(event.card))
+            )
         if combat_copies(state, event.card) >= deck.cards[event.card].count:
-            raise refuse("G-2", "too_many_copies", f"Every {deck.cards[event.card].name} is already placed.")
+            raise refuse(
+                "G-2", "too_many_copies", _("Every {card} is already placed.", card=deck.cards[event.card].name)
+            )
 
 
-def combat_play_problem(state: State, seat: int, camp: int, card: str, uid: int | None) -> tuple[str, str, str] | None:
+def combat_play_problem(
+    state: State, seat: int, camp: int, card: str, uid: int | None
+) -> tuple[str, str, Message] | None:
     """(rule, code, reason) why `seat` cannot play combat card `card` on unit `uid` now, or None."""
     deck = state.combat_deck
     assert deck is not None
     effect = deck.cards[card].effect
     if state.phase in ("deal", "over"):
-        return "M44-CC-2", "combat_timing", "Combat cards are played during the turns."
+        return "M44-CC-2", "combat_timing", _("Combat cards are played during the turns.")
     if uid is None:
         if effect != TEXT:
-            return "M44-CC-3", "needs_unit", f"{deck.cards[card].name} is played on a unit."
+            return "M44-CC-3", "needs_unit", _("{card} is played on a unit.", card=deck.cards[card].name)
         if seat in state.combat_players:
-            return "M44-CC-2", "helped_already", "That player is already helped by a combat card this turn."
+            return "M44-CC-2", "helped_already", _("That player is already helped by a combat card this turn.")
         return None
     if not 0 <= uid < len(state.units) or state.units[uid].camp != camp or state.units[uid].hex is None:
-        return "M44-CC-2", "not_your_unit", f"Unit {uid} is not one of this side's units on the board."
+        return (
+            "M44-CC-2",
+            "not_your_unit",
+            _("Unit {unit} is not one of this side's units on the board.", unit=str(uid)),
+        )
     if uid in state.combat_helped:
-        return "M44-CC-2", "helped_already", "That unit is already helped by a combat card this turn."
+        return "M44-CC-2", "helped_already", _("That unit is already helped by a combat card this turn.")
     unit = state.units[uid]
     assert unit.hex is not None
     if effect == TENACITY:
         pending = state.pending
         if pending is not None and pending.kind == "retreat" and pending.unit == uid and pending.fixed:
-            return "M44-DD-5", "flags_fixed", "A Barrage's flags cannot be ignored, not even with Tenacity."
+            return (
+                "M44-DD-5",
+                "flags_fixed",
+                _(
+                    "The flags of {barrage} cannot be ignored, not even with {tenacity}.",
+                    barrage=card_name("barrage"),
+                    tenacity=COMBAT_CARDS["tenacity"],
+                ),
+            )
         if pending is None or pending.kind != "retreat" or pending.unit != uid or pending.ignorable >= pending.flags:
-            return "M44-CC-3", "no_flag", "Tenacity ignores a flag rolled against the unit, before it retreats."
+            return (
+                "M44-CC-3",
+                "no_flag",
+                _("{card} ignores a flag rolled against the unit, before it retreats.", card=COMBAT_CARDS["tenacity"]),
+            )
         return None
     if effect == TEXT:
         return None
     order = state.order_of(uid)
     if camp != state.active or order is None or state.phase not in ("move", "battle"):
-        return "M44-CC-2", "beside_command_card", "The card helps a unit the command card played this turn ordered."
+        return "M44-CC-2", "beside_command_card", _("The card helps a unit the command card played this turn ordered.")
     if effect == STREET_FIGHTING and not near_town(state, unit.hex):
-        return "M44-CC-3", "not_in_town", "Street Fighting helps a unit in or next to a town, village or buildings."
+        return (
+            "M44-CC-3",
+            "not_in_town",
+            _("{card} helps a unit in or next to a town, village or buildings.", card=COMBAT_CARDS["street_fighting"]),
+        )
     return None
 
 
@@ -193,10 +231,10 @@ def legal(state: State, seat: int) -> list[Memoire44Event]:
     return events
 
 
-def _bonus(state: State, attacker: Unit, close: bool) -> tuple[int, str] | None:
+def _bonus(state: State, attacker: Unit, close: bool) -> tuple[int, Message] | None:
     """M44-CC-3: the dice the combat cards played on `attacker` add to its battle."""
     boost = combat_boost(state, attacker.uid, close)
-    return (boost, f"combat card: +{boost}") if boost else None
+    return (boost, _("combat card: +{count}", count=boost)) if boost else None
 
 
 def _card_in_play(state: State, event: CardPlayed, camp: int, effective: str) -> State:

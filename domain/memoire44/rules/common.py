@@ -11,12 +11,19 @@ from domain.memoire44.battlefield import full_day
 from domain.memoire44.catalogue import CARDS, DECK_SIZE
 from domain.memoire44.events import CardCommitted
 from domain.memoire44.state import Hand, State, Unit
-from domain.memoire44.words import _
+from domain.memoire44.words import FACES, _, listed
 from domain.memoire44.words import card as card_name
 from domain.ruleset import RuleError
 
 CARD_BATTLES = frozenset({"air_power", "barrage"})  # the cards that battle themselves, with no unit
 SECTION_CARDS = {c: spec.sections for c, spec in CARDS.items() if spec.kind == "section"}
+
+# Refusals several rules modules give in the same words.
+ROLL_FOR_LIGHT = _("At night the Allied side rolls four dice for the light first.")
+AMBUSH_IN_TURN = _("{card} is played during the enemy's close assault.", card=card_name("ambush"))
+AMBUSH_FIRST = _("{card}: the ambushing unit battles first.", card=card_name("ambush"))
+ALL_FACES = listed([FACES[face] for face in ("infantry", "armour", "grenade", "star", "flag")])
+"""The faces of a battle die, as a refusal asking for them lists them (M44-3)."""
 
 
 def refuse(rule: str, code: str, message: str | Message, **details: Any) -> RuleError:

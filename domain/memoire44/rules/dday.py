@@ -14,6 +14,9 @@ from domain.memoire44.events import Memoire44Event, ReinforcementPlaced, Reinfor
 from domain.memoire44.rules.common import CARD_BATTLES, refuse
 from domain.memoire44.rules.expansion import Expansion
 from domain.memoire44.state import State, Unit
+from domain.memoire44.words import _
+from domain.memoire44.words import card as card_name
+from domain.memoire44.words import kind as kind_name
 from domain.ruleset import RuleError
 
 
@@ -48,24 +51,32 @@ def roll_first(state: State, camp: int) -> RuleError | None:
     return refuse(
         "M44-DD-6",
         "roll_reinforcements",
-        f"D-Day: the side rolls {reinforcement_dice(state, camp)} dice for reinforcements first.",
+        _("D-Day: the side rolls {count} dice for reinforcements first.", count=reinforcement_dice(state, camp)),
         dice=reinforcement_dice(state, camp),
     )
 
 
 def _validate_reinforcement_roll(state: State, event: ReinforcementsRolled, camp: int) -> None:
     if state.dday is None:
-        raise refuse("M44-DD-6", "no_dday", "Reinforcements are rolled only under the D-Day rules.")
+        raise refuse("M44-DD-6", "no_dday", _("Reinforcements are rolled only under the D-Day rules."))
     if camp == state.active and air_denies_reinforcements(state, camp) and not state.reinforced:
         raise refuse(
-            "M44-DD-4", "air_attack", "No Axis reinforcements on the turn after an Allied Air Power (air superiority)."
+            "M44-DD-4",
+            "air_attack",
+            _(
+                "No Axis reinforcements on the turn after an Allied {card} (air superiority).",
+                card=card_name("air_power"),
+            ),
         )
     if not reinforcement_roll_due(state, camp):
         raise refuse(
             "M44-DD-6",
             "roll_timing",
-            "Reinforcements are rolled once a turn, by the active side, after its card (and Their Finest Hour's "
-            "own dice), before its orders.",
+            _(
+                "Reinforcements are rolled once a turn, by the active side, after its card (and {card}'s own dice), "
+                "before its orders.",
+                card=card_name("their_finest_hour"),
+            ),
             phase=state.phase,
         )
     expected = reinforcement_dice(state, camp)
@@ -73,8 +84,16 @@ def _validate_reinforcement_roll(state: State, event: ReinforcementsRolled, camp
         raise refuse(
             "M44-DD-6",
             "wrong_roll",
-            f"The reinforcement roll is one die per command card held, the card shown included"
-            f"{', two more for Recon' if state.card in RECON_CARDS else ''}: {expected} dice.",
+            _(
+                "The reinforcement roll is one die per command card held, the card shown included, two more for "
+                "Recon: {count} dice.",
+                count=expected,
+            )
+            if state.card in RECON_CARDS
+            else _(
+                "The reinforcement roll is one die per command card held, the card shown included: {count} dice.",
+                count=expected,
+            ),
             expected=expected,
             reported=len(event.faces),
         )
@@ -108,7 +127,7 @@ def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> Non
         raise refuse(
             "M44-DD-6",
             "no_reinforcement",
-            "Only a unit the side's reinforcement roll brought this turn is placed.",
+            _("Only a unit the side's reinforcement roll brought this turn is placed."),
             kind=event.kind,
             brought=list(state.reinforcements),
         )
@@ -116,7 +135,7 @@ def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> Non
         raise refuse(
             "M44-DD-7",
             "place_as_move",
-            "A reinforcement is placed as a move: after the orders, before the first battle.",
+            _("A reinforcement is placed as a move: after the orders, before the first battle."),
             phase=state.phase,
         )
     needed, left = full_strength(event.kind), state.reserve[camp].get(event.kind, 0)
@@ -124,17 +143,26 @@ def _validate_placed(state: State, event: ReinforcementPlaced, camp: int) -> Non
         raise refuse(
             "M44-DD-8",
             "reserve_short",
-            f"The reserve holds {left} {event.kind} figure(s); a unit needs {needed}.",
+            _.ngettext(
+                "The reserve holds {count} {kind} figure; a unit needs {needed}.",
+                "The reserve holds {count} {kind} figures; a unit needs {needed}.",
+                left,
+                kind=kind_name(event.kind),
+                needed=needed,
+            ),
             reserve=left,
             needed=needed,
         )
     if event.hex not in placement_hexes(state, camp):
         where = (
-            "an empty entry token"
+            _("{hex} is not an empty entry token.", hex=hex_name(event.hex))
             if state.sides[camp] == "AXIS"
-            else "an empty landing craft or an empty hex of a beach the Allies control"
+            else _(
+                "{hex} is not an empty landing craft or an empty hex of a beach the Allies control.",
+                hex=hex_name(event.hex),
+            )
         )
-        raise refuse("M44-DD-7", "placement", f"{hex_name(event.hex)} is not {where}.", hex=list(event.hex))
+        raise refuse("M44-DD-7", "placement", where, hex=list(event.hex))
 
 
 def _evolve_reinforcement_roll(state: State, event: ReinforcementsRolled) -> State:

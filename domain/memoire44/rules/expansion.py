@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from domain.i18n import Message
 from domain.memoire44.board import Hex
 from domain.memoire44.events import CardCommitted, CardPlayed, Memoire44Event, UnitsOrdered
 from domain.memoire44.state import State, Unit
@@ -47,7 +48,7 @@ class Expansion:
     # A command card has just come into play (`effective` is what it acts as).
     card_in_play: Callable[[State, CardPlayed, int, str], State] | None = None
     # Battle dice it adds to a unit's battle (close: at range 1), with the line the table reads.
-    battle_bonus: Callable[[State, Unit, bool], tuple[int, str] | None] | None = None
+    battle_bonus: Callable[[State, Unit, bool], tuple[int, Message] | None] | None = None
     # A command card played: True when the expansion checked the play as its own (raising if refused).
     validate_play: Callable[[State, CardPlayed, int, EffectiveCard], bool] | None = None
     # A command card played: the state after it when the play is the expansion's own, else None.
@@ -60,7 +61,7 @@ class Expansion:
     # refusal a draw gets when they are none (the turn then ends with `TurnEnded`).
     draws: Callable[[State], tuple[int, RuleError] | None] | None = None
     # Why `unit` may not move into `hex` because of the expansion's pieces, as (rule id, reason), or None.
-    move_problem: Callable[[State, Unit, Hex], tuple[str, str] | None] | None = None
+    move_problem: Callable[[State, Unit, Hex], tuple[str, Message] | None] | None = None
     # Whether an enemy piece of the expansion is next to `unit`, so Close Assault may order it.
     near_enemy: Callable[[State, Unit], bool] | None = None
     # What must happen before a unit battles now (the other generals' plays, ...).
@@ -73,6 +74,6 @@ class Expansion:
     extra_order: Callable[[State, int], bool] | None = None
     # What the expansion plays in place of a command card (the initiative, ...), with why it cannot order
     # these units (None when it can).
-    orders_for: Mapping[str, Callable[[State, list[Unit]], str | None]] = field(default_factory=dict)
+    orders_for: Mapping[str, Callable[[State, list[Unit]], Message | None]] = field(default_factory=dict)
     # The unit choices a random player or an entry form is offered for what it plays in place of a card.
     order_choices: Mapping[str, Callable[[State, list[Unit]], list[tuple[int, ...]]]] = field(default_factory=dict)

@@ -13,6 +13,7 @@ from itertools import combinations, product
 
 from msgspec.structs import replace
 
+from domain.i18n import Message
 from domain.memoire44.battlefield import INITIATIVE, cards_held, commissar_camp, given_left, take_card
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS, FACE_NAMES, RECON_CARDS
@@ -28,6 +29,10 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.overlord import COMMANDER_DRAWS, MAX_GIFTS, MAX_PER_GENERAL, general_takes, gifts_fit
 from domain.memoire44.rules.common import (
+    ALL_FACES,
+    AMBUSH_FIRST,
+    AMBUSH_IN_TURN,
+    ROLL_FOR_LIGHT,
     SECTION_CARDS,
     check_commit_card,
     check_nothing_to_take,
@@ -39,6 +44,11 @@ from domain.memoire44.rules.common import (
 )
 from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Expansion
 from domain.memoire44.state import Hand, State, Unit
+from domain.memoire44.words import _, alternatives, listed
+from domain.memoire44.words import card as card_name
+from domain.memoire44.words import kind as kind_name
+from domain.memoire44.words import section as section_name
+from domain.memoire44.words import sections as either_section
 from domain.ruleset import RuleError
 
 
@@ -91,27 +101,31 @@ def can_act_now(state: State) -> bool:
     )
 
 
-def initiative_order_problem(state: State, units: list[Unit]) -> str | None:
+def initiative_order_problem(state: State, units: list[Unit]) -> Message | None:
     """Why the initiative roll does not let the general order these units (M44-OV-7), or None."""
     assert state.initiative_table is not None and state.general is not None
     row = state.initiative_table.faces[state.roll[0]]
     if len(units) > row.orders:
-        return f"the initiative roll orders at most {row.orders} unit(s)"
+        return _.ngettext(
+            "the initiative roll orders at most {count} unit",
+            "the initiative roll orders at most {count} units",
+            row.orders,
+        )
     if row.kinds and any(u.kind not in row.kinds for u in units):
-        return f"the initiative roll orders {' or '.join(row.kinds)} units only"
+        return _("the initiative roll orders {kinds} units only", kinds=alternatives([kind_name(k) for k in row.kinds]))
     return None
 
 
 def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
     if not state.teams:
-        raise refuse("M44-OV-3", "no_teams", "Cards are handed out only at an Overlord team table.")
+        raise refuse("M44-OV-3", "no_teams", _("Cards are handed out only at an Overlord team table."))
     check_nothing_to_take(state)
     if camp != state.active or state.phase != "card":
-        raise refuse("M44-OV-3", "gift_timing", "The commander-in-chief hands out cards at the start of the turn.")
+        raise refuse("M44-OV-3", "gift_timing", _("The commander-in-chief hands out cards at the start of the turn."))
     if event.seat != state.commanders[camp]:
-        raise refuse("M44-OV-3", "not_commander", "Only the commander-in-chief hands out the side's cards.")
+        raise refuse("M44-OV-3", "not_commander", _("Only the commander-in-chief hands out the side's cards."))
     if visibility_roll_due(state, camp):
-        raise refuse("M44-NT-1", "roll_for_light", "At night the Allied side rolls four dice for the light first.")
+        raise refuse("M44-NT-1", "roll_for_light", ROLL_FOR_LIGHT)
     if event.marines is not None:
         _check_marines(state, event.marines, camp)
     hand = state.hands[camp]
@@ -125,8 +139,12 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
         raise refuse(
             "M44-OV-3",
             "gift_count",
-            f"The commander-in-chief hands out 1 to {MAX_GIFTS} cards and keeps at least one ({hand.size} in hand); "
-            "he hands out none only when no card of his hand may go out.",
+            _(
+                "The commander-in-chief hands out 1 to {count} cards and keeps at least one ({held} in hand); "
+                "he hands out none only when no card of his hand may go out.",
+                count=MAX_GIFTS,
+                held=hand.size,
+            ),
             gifts=count,
         )
     per_general = _gifts_per_general(state, event, camp, in_hand)
@@ -137,9 +155,9 @@ def _validate_gifts(state: State, event: CardsGiven, camp: int) -> None:
 def _check_marines(state: State, marines: int, camp: int) -> None:
     """M44-OV-9: the general the commander-in-chief names for the Marines' extra unit."""
     if state.expansions.marines != state.sides[camp]:
-        raise refuse("M44-OV-9", "no_marines", "Only a side under the US Marines rule names a general for it.")
+        raise refuse("M44-OV-9", "no_marines", _("Only a side under the US Marines rule names a general for it."))
     if not 0 <= marines < len(state.seat_camp) or state.seat_camp[marines] != camp or not state.commands[marines]:
-        raise refuse("M44-OV-9", "not_a_general", "The Marines' extra unit goes to a general of the side.")
+        raise refuse("M44-OV-9", "not_a_general", _("The Marines' extra unit goes to a general of the side."))
 
 
 def _gifts_per_general(
@@ -153,7 +171,12 @@ def _gifts_per_general(
     for index, gift in enumerate(event.gifts):
         general, card = gift.general, gift.card
         if not 0 <= general < len(state.seat_camp) or state.seat_camp[general] != camp or not state.commands[general]:
-            raise refuse("M44-OV-3", "not_a_general", f"Seat {general} commands no section of this side.", seat=general)
+            raise refuse(
+                "M44-OV-3",
+                "not_a_general",
+                _("Seat {seat} commands no section of this side.", seat=str(general)),
+                seat=general,
+            )
         if index not in in_hand:  # from under the commissar token, checked with it (M44-OV-8)
             pass
         elif card is not None and card in known:
@@ -164,14 +187,18 @@ def _gifts_per_general(
                 check_unplaced(state, card)
         else:
             raise refuse(
-                "M44-5", "card_not_in_hand", "The commander-in-chief hands out cards from his hand.", card=card
+                "M44-5", "card_not_in_hand", _("The commander-in-chief hands out cards from his hand."), card=card
             )
         spec = CARDS.get(card) if card is not None else None
         if spec is not None and spec.kind == "section" and not set(spec.sections) & set(state.commands[general]):
             raise refuse(
                 "M44-OV-3",
                 "wrong_general",
-                f"{spec.name} goes to a general commanding the {' or '.join(spec.sections)} section.",
+                _(
+                    "{card} goes to a general commanding the {section} section.",
+                    card=card_name(spec.card_id),
+                    section=either_section(spec.sections),
+                ),
                 card=card,
                 seat=general,
             )
@@ -187,14 +214,14 @@ def _check_general_cards(state: State, camp: int, general: int, cards: list[str 
         raise refuse(
             "M44-OV-3",
             "too_many_for_general",
-            "A general receives at most 2 cards, and only one if it is a tactic card.",
+            _("A general receives at most 2 cards, and only one if it is a tactic card."),
             seat=general,
         )
     if not gifts_fit(state.commands[general], cards, SECTION_CARDS):
         raise refuse(
             "M44-OV-3",
             "no_section_for_card",
-            "A general plays one card per section he commands: these cards do not fit his sections.",
+            _("A general plays one card per section he commands: these cards do not fit his sections."),
             seat=general,
         )
     unplayable = [c for c in cards if c is not None and held_back(state, camp, c)]
@@ -202,7 +229,7 @@ def _check_general_cards(state: State, camp: int, general: int, cards: list[str 
         raise refuse(
             "M44-OV-3",
             "unplayable_gift",
-            f"{CARDS[str(unplayable[0])].name} cannot be played by a general this turn.",
+            _("{card} cannot be played by a general this turn.", card=card_name(str(unplayable[0]))),
             card=unplayable[0],
         )
 
@@ -215,16 +242,16 @@ def _validate_team_play(state: State, event: CardPlayed, camp: int, effective_ca
         raise refuse(
             "M44-OV-6",
             "play_timing",
-            "A general plays his cards after the commander hands them out and before the first battle.",
+            _("A general plays his cards after the commander hands them out and before the first battle."),
         )
     given = state.given[event.seat]
     if event.card not in given.known:
         if not given.unknown:
-            raise refuse("M44-OV-5", "card_not_given", "A general plays only the cards he was given this turn.")
+            raise refuse("M44-OV-5", "card_not_given", _("A general plays only the cards he was given this turn."))
         check_unplaced(state, event.card)
     effective = effective_card(state, event, camp)
     if effective == "ambush":
-        raise refuse("M44-5", "ambush_in_turn", "Ambush is played during the enemy's close assault.")
+        raise refuse("M44-5", "ambush_in_turn", AMBUSH_IN_TURN)
     sections = play_sections(state, event.seat, effective, counter=event.card == "counter_attack")
     sections = tuple(s for s in sections if leaves_room(state, event.seat, event.card, s))
     if event.section is None and len(sections) == 1:
@@ -233,8 +260,11 @@ def _validate_team_play(state: State, event: CardPlayed, camp: int, effective_ca
         raise refuse(
             "M44-OV-5",
             "play_section",
-            f"{CARDS[event.card].name} is played in one section this general commands where the side has not "
-            f"played yet: {', '.join(sections) or 'none left'}.",
+            _(
+                "{card} is played in one section this general commands where the side has not played yet: {left}.",
+                card=card_name(event.card),
+                left=listed([section_name(s) for s in sections]) if sections else _("none left"),
+            ),
             section=event.section,
         )
     return True
@@ -242,7 +272,7 @@ def _validate_team_play(state: State, event: CardPlayed, camp: int, effective_ca
 
 def _validate_team_order(state: State, event: UnitsOrdered, camp: int) -> None:
     if event.seat != state.general:
-        raise refuse("M44-OV-5", "not_the_general", "The general who played the card orders its units.")
+        raise refuse("M44-OV-5", "not_the_general", _("The general who played the card orders its units."))
     sections = (state.section,) if state.section else state.commands[event.seat]
     for uid in event.units:
         hex_ = state.units[uid].hex
@@ -250,34 +280,38 @@ def _validate_team_order(state: State, event: UnitsOrdered, camp: int) -> None:
             raise refuse(
                 "M44-OV-5",
                 "outside_section",
-                f"The unit at {hex_name(hex_)} is not in the {' or '.join(s for s in sections if s)} section.",
+                _(
+                    "The unit at {hex} is not in the {section} section.",
+                    hex=hex_name(hex_),
+                    section=either_section([s for s in sections if s]),
+                ),
                 unit=uid,
             )
 
 
 def _validate_initiative(state: State, event: InitiativeTaken, camp: int) -> None:
     if not state.teams:
-        raise refuse("M44-OV-7", "no_teams", "The initiative is taken only at an Overlord team table.")
+        raise refuse("M44-OV-7", "no_teams", _("The initiative is taken only at an Overlord team table."))
     if camp != state.active or not can_act_now(state):
         raise refuse(
-            "M44-OV-7", "initiative_timing", "A general takes the initiative in his side's turn, before battles."
+            "M44-OV-7", "initiative_timing", _("A general takes the initiative in his side's turn, before battles.")
         )
     if not state.commands[event.seat] or event.seat in state.gifted or event.seat in state.initiative:
         raise refuse(
             "M44-OV-7",
             "initiative_not_allowed",
-            "Only a general given no card this turn takes the initiative, once.",
+            _("Only a general given no card this turn takes the initiative, once."),
             seat=event.seat,
         )
     if state.initiative_table is None:
         raise refuse(
             "M44-OV-7",
             "missing_initiative_table",
-            "The Overlord initiative table is missing: import it as the game's initiative_table resource.",
+            _("The Overlord initiative table is missing: import it as the game's initiative_table resource."),
             missing="initiative_table",
         )
     if event.face not in FACE_NAMES:
-        raise refuse("M44-3", "wrong_faces", "Report the face rolled (infantry, armour, grenade, star, flag).")
+        raise refuse("M44-3", "wrong_faces", _("Report the face rolled ({faces}).", faces=ALL_FACES))
 
 
 TEAM_TURN = ("plays", "order", "roll", "move", "battle")  # a team turn after the cards are handed out
@@ -343,21 +377,25 @@ def token_cards_fit(state: State, camp: int, cards: tuple[str | None, ...]) -> b
 
 def _check_team_placement(state: State, event: CardCommitted, camp: int) -> None:
     if event.seat != state.commanders[camp]:
-        raise refuse("M44-OV-8", "not_commander", "Only the commander-in-chief places cards under the commissar token.")
+        raise refuse(
+            "M44-OV-8", "not_commander", _("Only the commander-in-chief places cards under the commissar token.")
+        )
     if camp != state.active or state.phase not in TEAM_TURN:
         raise refuse(
             "M44-OV-8",
             "commit_timing",
-            "At a team table the commander-in-chief places cards under the commissar token in his side's turn, "
-            "after handing out his cards and before the draw.",
+            _(
+                "At a team table the commander-in-chief places cards under the commissar token in his side's turn, "
+                "after handing out his cards and before the draw."
+            ),
             phase=state.phase,
         )
     if state.ambush_target is not None:
-        raise refuse("M44-5", "ambush_first", "Ambush: the ambushing unit battles first.")
+        raise refuse("M44-5", "ambush_first", AMBUSH_FIRST)
     if len(state.token) >= MAX_UNDER_TOKEN:
-        raise refuse("M44-OV-8", "token_full", "At most three cards are placed under the commissar token a turn.")
+        raise refuse("M44-OV-8", "token_full", _("At most three cards are placed under the commissar token a turn."))
     if state.hands[camp].size < 2:
-        raise refuse("M44-OV-8", "keep_one", "The commander-in-chief keeps at least one card in hand.")
+        raise refuse("M44-OV-8", "keep_one", _("The commander-in-chief keeps at least one card in hand."))
 
 
 def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
@@ -370,25 +408,39 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
         raise refuse(
             "M44-OV-8",
             "token_cards",
-            f"Eastern Front: the commander-in-chief hands out the {len(state.token)} card(s) under the commissar "
-            "token, every one of them.",
+            _.ngettext(
+                "Eastern Front: the commander-in-chief hands out the {count} card under the commissar token, every "
+                "one of them.",
+                "Eastern Front: the commander-in-chief hands out the {count} cards under the commissar token, every "
+                "one of them.",
+                len(state.token),
+            ),
             under_token=len(state.token),
         )
     if extras and len(state.token) >= MAX_UNDER_TOKEN:
         raise refuse(
             "M44-OV-10",
             "token_full",
-            "With three cards under the commissar token, no card goes out at once from the hand.",
+            _("With three cards under the commissar token, no card goes out at once from the hand."),
         )
     for index in extras:
         card = cards[index]
         if card not in AT_ONCE:
-            recon = "; Recon 1 goes under the token first" if card in RECON_CARDS else ""
+            counter = card_name("counter_attack")
             raise refuse(
                 "M44-OV-10",
                 "not_at_once",
-                "Eastern Front: beside the cards under the commissar token only Counter-Attack goes out at once "
-                f"from the hand{recon}.",
+                _(
+                    "Eastern Front: beside the cards under the commissar token only {card} goes out at once from the "
+                    "hand; Recon 1 goes under the token first.",
+                    card=counter,
+                )
+                if card in RECON_CARDS
+                else _(
+                    "Eastern Front: beside the cards under the commissar token only {card} goes out at once from the "
+                    "hand.",
+                    card=counter,
+                ),
                 card=card,
             )
     placed = [card for card in state.token if card is not None]
@@ -404,7 +456,12 @@ def _token_gifts(state: State, event: CardsGiven) -> tuple[int, ...]:
         check_unplaced(state, card)
         if known_copies(state, card) + copies > CARDS[card].count:
             spec = CARDS[card]
-            raise refuse("G-2", "too_many_copies", f"The deck holds {spec.count} {spec.name}.", card=card)
+            raise refuse(
+                "G-2",
+                "too_many_copies",
+                _("The deck holds {count} {card}.", count=spec.count, card=card_name(card)),
+                card=card,
+            )
     return extras
 
 
@@ -567,13 +624,15 @@ def _gifts_fit(state: State, gifts: tuple[Gift, ...]) -> bool:
 
 def _before_turn_end(state: State, camp: int) -> RuleError | None:
     if given_left(state):
-        return refuse("M44-OV-5", "cards_to_play", "Every card handed to a general is played before the draw.")
+        return refuse("M44-OV-5", "cards_to_play", _("Every card handed to a general is played before the draw."))
     if placement_due(state, camp):
         return refuse(
             "M44-OV-8",
             "place_first",
-            "Eastern Front: the commander-in-chief places one to three cards under the commissar token before "
-            "the draw.",
+            _(
+                "Eastern Front: the commander-in-chief places one to three cards under the commissar token before "
+                "the draw."
+            ),
         )
     return None
 
@@ -583,13 +642,13 @@ def _before_unit_battle(state: State, camp: int) -> RuleError | None:
         return refuse(
             "M44-OV-6",
             "moves_first",
-            "Overlord: every general plays his cards and moves his units before the first battle.",
+            _("Overlord: every general plays his cards and moves his units before the first battle."),
         )
     return None
 
 
 def _draws(state: State) -> tuple[int, RuleError] | None:
-    why = "The commander-in-chief's hand is full: the turn ends with no draw (turn_ended)."
+    why = _("The commander-in-chief's hand is full: the turn ends with no draw (turn_ended).")
     return commander_draws(state), refuse("M44-OV-4", "hand_full", why)
 
 
@@ -602,8 +661,10 @@ def _validate_commit(state: State, event: CardCommitted, camp: int) -> bool:
         raise refuse(
             "M44-OV-8",
             "token_unplayable",
-            "The cards under the commissar token go to the generals together next turn (at most two each, a "
-            "tactic card alone, each in a section of his): this card would not fit with them.",
+            _(
+                "The cards under the commissar token go to the generals together next turn (at most two each, a "
+                "tactic card alone, each in a section of his): this card would not fit with them."
+            ),
             card=event.card,
         )
     return True

@@ -63,7 +63,7 @@ def test_a_unit_is_drawn_on_its_hex_with_its_figures_and_side(events):
 def test_objectives_and_obstacles_are_marked(events):
     root = ET.fromstring(RULESET.picture(view_at(events, 30), ()))
     assert [e.get("aria-label") for e in labelled(root, "G5: medal objective")] == [
-        "G5: medal objective, temporary for AXIS, temporary for ALLIES"
+        "G5: medal objective, temporary for Axis, temporary for Allies"
     ]
     assert labelled(root, "I5: sandbags")
 
@@ -76,8 +76,8 @@ def test_medals_and_hands_are_drawn_as_counts_and_no_hidden_card_is_named(events
     document = RULESET.picture(view_at(events, 30), ())
     assert not [name for name in held if name in document]
     root = ET.fromstring(document)
-    assert labelled(root, "AXIS, Alain: 0 of 4 medals · 3 cards in hand, playing Behind Enemy Lines, to play")
-    assert labelled(root, "ALLIES, Bea: 0 of 4 medals · 4 cards in hand")
+    assert labelled(root, "Axis, Alain: 0 of 4 medals · 3 cards in hand, playing Behind Enemy Lines, to play")
+    assert labelled(root, "Allies, Bea: 0 of 4 medals · 4 cards in hand")
 
 
 def test_the_unit_a_battle_hit_is_outlined_and_the_target_that_must_retreat_is_marked(events):

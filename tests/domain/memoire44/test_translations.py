@@ -5,20 +5,25 @@ Drapeau, Étoile); the Spanish ones are our own translation. Hexes are shown as 
 
 from __future__ import annotations
 
+import ast
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
+import domain.memoire44
 from domain.memoire44 import RULESET
 from domain.memoire44.catalogue import CARDS
-from domain.memoire44.events import CardDrawn
+from domain.memoire44.events import CardDrawn, CombatCardDrawn
+from domain.memoire44.overlord import team_roles
 from domain.memoire44.series import series_next, series_status, series_told
 from domain.memoire44.words import CARD_NAMES
-from domain.record import Folded, decoder, fold
+from domain.record import Folded, decoder, fold, start
 from domain.ruleset import Narration, PlayerResult, Result, RuleError, SeriesGame, Viewer
 from service.i18n import ENGLISH, Translator
-from tests.domain.memoire44.harness import setup_for
+from tests.domain.memoire44.harness import FIXTURES, read_record, setup_for, state_after
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "hedgerow_lane_axis_medal_victory.jsonl"
 
@@ -121,6 +126,9 @@ def test_every_command_card_has_a_name_to_translate() -> None:
     assert {card: ENGLISH(name) for card, name in CARD_NAMES.items()} == {c: spec.name for c, spec in CARDS.items()}
     assert Translator("fr")(CARD_NAMES["attack_centre"]) == "Attaque au centre"
     assert Translator("es")(CARD_NAMES["air_power"]) == "Poder aéreo"
+    # The rules summary names the Recon cards "Reconnaissance 1" (seed 003), as the card prints its one unit.
+    assert Translator("fr")(CARD_NAMES["recon_1_left"]) == "Reconnaissance 1 sur l'aile gauche"
+    assert Translator("es")(CARD_NAMES["recon_1_centre"]) == "Reconocimiento 1 en el centro"
 
 
 def _scored(sides: tuple[str, str], alain: int, bea: int) -> SeriesGame:
@@ -147,3 +155,125 @@ def test_a_third_game_of_a_match_is_refused_in_french_by_the_match_rule() -> Non
         series_next(games, games[0].setup)
     assert (refused.value.rule_id, refused.value.code) == ("M44-MT-1", "match_over")
     assert Translator("fr")(refused.value.said) == "Un match se joue en 2 parties."
+
+
+# -- every refusal in the reader's words --------------------------------------------------------------------
+
+
+@cache
+def _refusals() -> dict[str, RuleError]:
+    """Refusals the recorded games give, by their English text: at every step of every fixture, the next
+    events reported too early (skipping one, two or three) and the step's own event from the other seat."""
+    found: dict[str, RuleError] = {}
+    for path in sorted(FIXTURES.glob("*.jsonl")):
+        events = read_record(path.name)
+        folded = start(RULESET, events[0])
+        game = events[1:]
+        for step, event in enumerate(game):
+            probes = [*game[step + 1 : step + 4]]
+            if getattr(event, "seat", None) in (0, 1):
+                probes.append(msgspec.structs.replace(event, seat=1 - event.seat))
+            for probe in probes:
+                try:
+                    RULESET.validate(folded.state, probe)
+                except RuleError as error:
+                    found.setdefault(error.message, error)
+            folded = folded.accept(event)
+    return found
+
+
+SAME_IN_EVERY_LANGUAGE: frozenset[str] = frozenset()
+"""Refusals whose words are the same in English, French and Spanish (none so far)."""
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_no_refusal_the_recorded_games_give_is_left_in_english(language: str) -> None:
+    refusals = _refusals()
+    assert len({(e.rule_id, e.code) for e in refusals.values()}) >= 60  # the probes reach every rules module
+    translator = Translator(language)
+    untranslated = sorted(english for english, error in refusals.items() if translator(error.said) == english)
+    assert [e for e in untranslated if e not in SAME_IN_EVERY_LANGUAGE] == []
+    assert all(ENGLISH(error.said) == english for english, error in refusals.items())
+
+
+def test_every_refusal_the_rules_raise_is_a_message_of_the_catalogue_not_plain_text() -> None:
+    """No refusal is built from a string literal or an f-string: each goes through `_` with named
+    placeholders, so it has a translation (the catalogue test checks those)."""
+    plain = []
+    for path in sorted(Path(domain.memoire44.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args or isinstance(node.args[0], ast.Starred):
+                continue
+            name = ast.unparse(node.func)
+            if name not in ("RuleError", "refuse", "_refuse"):
+                continue
+            message = node.args[2] if len(node.args) >= 3 else node.args[0]
+            if isinstance(message, ast.JoinedStr | ast.BinOp) or (
+                isinstance(message, ast.Constant) and isinstance(message.value, str)
+            ):
+                plain.append(f"{path.name}:{node.lineno}")
+    assert plain == []
+
+
+SAMPLES = {  # one or more refusals of each rules module: English -> (French, Spanish)
+    # rules/base.py
+    "This battle gets 1 die, not 2: infantry at range 2: 2; target in sandbags: -1.": (
+        "Ce combat se livre avec 1 dé, pas 2 : infanterie à portée 2 : 2 ; cible en sacs de sable : -1.",
+        "Este combate se libra con 1 dado, no 2: infantería a distancia 2: 2; objetivo en sacos terreros: -1.",
+    ),
+    "Battle refused: V8 is 6 hexes away; armour reaches 3.": (
+        "Combat refusé : V8 est à 6 hexagones ; portée de l'unité (blindés) : 3.",
+        "Combate rechazado: V8 está a 6 hexágonos; alcance de la unidad (blindados): 3.",
+    ),
+    "Move refused: D4 is occupied.": ("Déplacement refusé : D4 est occupé.", "Movimiento rechazado: D4 está ocupado."),
+    "Air Power targets a group of units next to each other.": (
+        "Attaque aérienne cible un groupe d'unités adjacentes les unes aux autres.",
+        "Poder aéreo apunta a un grupo de unidades adyacentes entre sí.",
+    ),
+    # rules/air.py
+    "A plane's attack comes in its side's turn (now: the moves).": (
+        "L'attaque d'un avion a lieu pendant le tour de son camp (en ce moment : les déplacements).",
+        "El ataque de un avión se hace en el turno de su bando (ahora: los movimientos).",
+    ),
+    # rules/overlord.py
+    "The unit at I2 is not in the right section.": (
+        "L'unité en I2 n'est pas dans la section droite.",
+        "La unidad en I2 no está en la sección derecha.",
+    ),
+    # rules/dday.py
+    "D1 is not an empty entry token.": ("D1 n'est pas un pion d'entrée libre.", "D1 no es una ficha de entrada libre."),
+    "Reinforcements are rolled once a turn, by the active side, after its card (and Their Finest Hour's own dice), "
+    "before its orders.": (
+        "Les renforts se lancent une fois par tour, par le camp actif, après sa carte (et les dés de la carte "
+        "Action héroïque), avant ses ordres.",
+        "Los refuerzos se tiran una vez por turno, por el bando activo, tras su carta (y los dados de la carta "
+        "Su hora más gloriosa), antes de sus órdenes.",
+    ),
+    # rules/common.py
+    "Ambush is not in that hand.": ("Embuscade n'est pas dans cette main.", "Emboscada no está en esa mano."),
+    # battlefield.py
+    "Only an ordered unit moves or battles.": (
+        "Seule une unité qui a reçu un ordre se déplace ou combat.",
+        "Solo una unidad con orden se mueve o combate.",
+    ),
+}
+
+
+@pytest.mark.parametrize("english", SAMPLES)
+def test_a_refusal_of_each_rules_module_reads_word_for_word_in_french_and_spanish(english: str) -> None:
+    error = _refusals()[english]
+    assert (Translator("fr")(error.said), Translator("es")(error.said)) == SAMPLES[english]
+
+
+def test_the_combat_card_and_team_table_refusals_read_in_french_and_spanish() -> None:
+    state = state_after(read_record("hedgerow_lane_axis_medal_victory.jsonl"), 3)
+    with pytest.raises(RuleError) as no_deck:  # rules/combat_cards.py
+        RULESET.validate(state, CombatCardDrawn(seat=0, card=None))
+    with pytest.raises(RuleError) as two_commanders:  # overlord.py
+        team_roles([0, 0, 1, 1], ["commander", "commander", "commander", "left+centre+right"], (0, 1))
+    told = [(Translator("fr")(e.value.said), Translator("es")(e.value.said)) for e in (no_deck, two_commanders)]
+    assert told == [
+        ("Cette partie ne se joue pas avec les cartes Combat.", "Esta partida no se juega con cartas de combate."),
+        ("Un camp a un seul commandant en chef.", "Un bando tiene un solo comandante en jefe."),
+    ]
+    assert [e.value.code for e in (no_deck, two_commanders)] == ["no_combat_cards", "team_setup"]
