@@ -23,6 +23,8 @@ from service.store.base import (
     UnstorableValue,
     VersionConflict,
 )
+from service.store.webhooks import Delivery as WebhookDelivery
+from service.store.webhooks import Webhook
 
 __all__ = [
     "AlreadyExists",
@@ -46,4 +48,6 @@ __all__ = [
     "StreamId",
     "UnstorableValue",
     "VersionConflict",
+    "Webhook",
+    "WebhookDelivery",
 ]
