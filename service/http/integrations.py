@@ -243,7 +243,7 @@ class IntegrationController(Controller):
                     "`next` of a page as it is (or leave it out to read from the start).",
                     extra=[{"key": "after", "message": "not a position token of this club", "source": "query"}],
                 ) from None
-        told, end, more = PublicLog(context.records.store, context.records.rulesets).page(club_id, position, limit)
+        told, end, more = PublicLog.of(context.records).page(club_id, position, limit)
         out = FeedOut(events=[event for _, event in told], next=state.tokens.seal(club_id, end), more=more)
         return Response(out)
 

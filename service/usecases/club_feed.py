@@ -23,6 +23,7 @@ from domain.ruleset import Result, Ruleset, Viewer
 from projections.replay import Step
 from service.cache import Recent
 from service.store.base import EventRecorder, StoredEvent, StreamId, stream_game
+from service.usecases.games import GameRecords
 from service.usecases.live import Teller
 
 TOURNAMENT_PREFIX = "tournament/"
@@ -105,6 +106,10 @@ class PublicLog:
         self.rulesets = rulesets
         self._games: Recent[StreamId, PublicGame] = Recent(size)
         self._skipped: set[StreamId] = set()
+
+    @classmethod
+    def of(cls, records: GameRecords) -> PublicLog:
+        return cls(records.store, records.rulesets)
 
     def page(self, club_id: str, after: int, limit: int) -> tuple[list[tuple[int, PublicEvent]], int, bool]:
         """The club's events after global position `after` (at most `limit`), each with its position, told
