@@ -12,7 +12,7 @@ import gc
 import random
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -250,6 +250,7 @@ class Lifecycle:
                 retry_seconds=settings.webhook_retry_seconds,
                 max_attempts=settings.webhook_max_attempts,
                 refuse_private=settings.webhook_refuse_private_addresses,
+                on_attempt=self._webhook_metric(),
             )
             app.state.webhooks = WebhookThread(deliverer, poll_seconds=settings.webhook_poll_seconds)
             app.state.webhooks.start()
@@ -257,6 +258,13 @@ class Lifecycle:
         # it out of the collector's sight, so a full collection scans only what requests create (without
         # this a worker paused about 60 ms per full collection under load; bench/).
         gc.freeze()
+
+    def _webhook_metric(self) -> Callable[[bool], None] | None:
+        if not self.settings.metrics:
+            return None
+        from service.http.metrics import webhook_attempt  # prometheus-client: the `ops` extra
+
+        return webhook_attempt
 
     async def open_hot_path(self, app: Litestar) -> None:
         """The hot path on PostgreSQL awaits psycopg's async pool, opened on this worker's event loop."""

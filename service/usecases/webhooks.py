@@ -251,8 +251,11 @@ class Deliverer:
         lease_seconds: float = 60.0,
         refuse_private: bool = True,
         clock: Callable[[], float] = time.time,
+        on_attempt: Callable[[bool], None] | None = None,
     ) -> None:
         self.store = store
+        self.on_attempt = on_attempt
+        """Told whether each attempt was delivered (the metrics, when on)."""
         self.clock = clock
         """Seconds since the epoch, for when retries are due (a test's own clock)."""
         self.owner = owner or owner_id()
@@ -301,6 +304,8 @@ class Deliverer:
             for message in outgoing:
                 attempted = datetime.now(UTC)
                 sent = self.send(webhook, message)
+                if self.on_attempt is not None:
+                    self.on_attempt(sent.ok)
                 row = Delivery(
                     delivery_id=message.delivery_id,
                     position=position,

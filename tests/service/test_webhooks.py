@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 import pytest
 from litestar.testing import TestClient
+from prometheus_client.parser import text_string_to_metric_families
 
 from service.app import create_app
 from service.settings import Settings
@@ -103,8 +104,21 @@ def verified(headers: dict[str, str], body: bytes, secret: str) -> bool:
     )
 
 
+def delivered_attempts(api: Api) -> float:
+    """What `/metrics` counts of delivered webhook attempts (this process's, since it started)."""
+    scraped = api.client.get("/metrics", headers=api.auth(OPERATOR))
+    assert scraped.status_code == 200, scraped.text
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(scraped.text)
+        for sample in family.samples
+        if sample.name == "tablelog_webhook_attempts_total" and sample.labels.get("outcome") == "delivered"
+    )
+
+
 def test_a_receiver_gets_each_event_once_in_order_signed(database_url: str, receiver: Receiver) -> None:
-    with app(database_url) as api:
+    with app(database_url, metrics=True) as api:
+        counted = delivered_attempts(api)
         token = api.club("c1")
         api.players("c1", token, "alain", "bea")
         made = register(api, token, receiver.url, ["game.event", "game.finished"])
@@ -138,6 +152,7 @@ def test_a_receiver_gets_each_event_once_in_order_signed(database_url: str, rece
             ("delivered", 1, 204)
         }
         assert rows[0]["kind"] == "game.finished" and "position" not in rows[0]
+        assert delivered_attempts(api) - counted == 5
         listed = api.client.get("/clubs/c1/webhooks", headers=api.auth(token)).json()
         assert [w["webhook_id"] for w in listed] == ["results"] and "secret" not in listed[0]
 
