@@ -248,7 +248,7 @@ class Deliverer:
         timeout_seconds: float = 10.0,
         retry_seconds: float = 10.0,
         max_attempts: int = 30,
-        lease_seconds: float = 60.0,
+        lease_seconds: float | None = None,
         refuse_private: bool = True,
         clock: Callable[[], float] = time.time,
         on_attempt: Callable[[bool], None] | None = None,
@@ -262,7 +262,10 @@ class Deliverer:
         self.batch = batch
         self.retry_seconds = retry_seconds
         self.max_attempts = max_attempts
-        self.lease_seconds = max(lease_seconds, timeout_seconds * 3)
+        # Renewed before each attempt while a third of it is gone, so it outlasts any one attempt; a killed
+        # process's subscriptions are taken over once it runs out.
+        self.lease_seconds = lease_seconds if lease_seconds is not None else max(timeout_seconds * 3, 5.0)
+        self._lease_taken = 0.0
         self.refuse_private = refuse_private
         self.log = PublicLog(store, rulesets)
         self.client = httpx.Client(timeout=timeout_seconds, follow_redirects=False, trust_env=False)
@@ -282,8 +285,8 @@ class Deliverer:
 
     def deliver(self, club_id: str, webhook_id: str) -> int:
         """Deliver one subscription's next events, if no other process holds it; how many were handled."""
-        lease = f"webhook:{club_id}/{webhook_id}"
-        if not self.store.acquire_lease(lease, self.owner, self.lease_seconds):
+        lease = self._lease(club_id, webhook_id)
+        if not self._hold(lease, renew=True):
             return 0
         try:
             # Read again under the lease: another process may have moved the cursor since the due list.
@@ -294,6 +297,20 @@ class Deliverer:
         finally:
             self.store.release_lease(lease, self.owner)
 
+    @staticmethod
+    def _lease(club_id: str, webhook_id: str) -> str:
+        return f"webhook:{club_id}/{webhook_id}"
+
+    def _hold(self, lease: str, *, renew: bool = False) -> bool:
+        """Take the lease, or renew it once a third of it is gone; False when another process holds it."""
+        now = time.monotonic()
+        if not renew and now - self._lease_taken < self.lease_seconds / 3:
+            return True
+        if not self.store.acquire_lease(lease, self.owner, self.lease_seconds):
+            return False
+        self._lease_taken = now
+        return True
+
     def _deliver(self, webhook: Webhook) -> int:
         told, end, _more = self.log.page(webhook.club_id, webhook.position, self.batch)
         cursor = webhook.position
@@ -302,6 +319,8 @@ class Deliverer:
             outgoing = self.messages(webhook, position, event)
             delivered = []
             for message in outgoing:
+                if not self._hold(self._lease(webhook.club_id, webhook.webhook_id)):
+                    return handled  # lost to another process: it goes on from the cursor
                 attempted = datetime.now(UTC)
                 sent = self.send(webhook, message)
                 if self.on_attempt is not None:

@@ -9,12 +9,17 @@ import base64
 import hashlib
 import hmac
 import http.server
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 from litestar.testing import TestClient
@@ -25,10 +30,12 @@ from service.settings import Settings
 from service.store import open_store
 from service.usecases.club_export import ClubExport, export_club
 from service.usecases.webhooks import Deliverer
-from testkit.waiting import wait_until
+from testkit.waiting import answers, wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
 from tests.support.rulesets import RULESETS
+from tests.test_e2e import OPERATOR as E2E_OPERATOR
+from tests.test_e2e import ROOT, environment, free_port
 
 
 class Receiver:
@@ -38,6 +45,8 @@ class Receiver:
         self.requests: list[tuple[dict[str, str], bytes]] = []
         self.status = 204
         self.pause = 0.0
+        self.hold: Callable[[int], object] = lambda count: None
+        """Called with each request's number (from 1) before it is answered; it may wait."""
         received = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -45,6 +54,7 @@ class Receiver:
                 body = self.rfile.read(int(self.headers["content-length"]))
                 time.sleep(received.pause)
                 received.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
+                received.hold(len(received.requests))
                 self.send_response(received.status)
                 self.send_header("content-length", "0")
                 self.end_headers()
@@ -248,29 +258,29 @@ def test_two_workers_never_send_one_message_twice(database_url: str, receiver: R
             assert versions == list(range(1, 10))
 
 
-@pytest.mark.parametrize(
-    ("body", "status", "field"),
-    [
-        ({"url": "ftp://example.org/hook", "kinds": ["game.event"]}, 422, "url"),
-        ({"url": "http://127.0.0.1:9/hook", "kinds": ["game.event"]}, 422, "url"),
-        ({"url": "http://10.1.2.3/hook", "kinds": ["game.event"]}, 422, "url"),
-        ({"url": "http://user:pw@example.org/hook", "kinds": ["game.event"]}, 422, "url"),
-        ({"url": "https://example.org/hook", "kinds": ["game.everything"]}, 400, "kinds"),
-        ({"url": "https://example.org/hook", "kinds": []}, 400, "kinds"),
-        ({"url": "https://example.org/hook", "kinds": ["game.event"], "secret": "hunter2"}, 422, "secret"),
-    ],
-)
-def test_a_webhook_the_server_must_not_call_is_refused_and_nothing_stored(
-    database_url: str, body: dict[str, Any], status: int, field: str
-) -> None:
+REFUSED: list[tuple[dict[str, Any], int, str]] = [
+    ({"url": "ftp://example.org/hook", "kinds": ["game.event"]}, 422, "url"),
+    ({"url": "http://127.0.0.1:9/hook", "kinds": ["game.event"]}, 422, "url"),
+    ({"url": "http://10.1.2.3/hook", "kinds": ["game.event"]}, 422, "url"),
+    ({"url": "http://[::1]/hook", "kinds": ["game.event"]}, 422, "url"),
+    ({"url": "http://user:pw@example.org/hook", "kinds": ["game.event"]}, 422, "url"),
+    ({"url": "https://example.org/hook", "kinds": ["game.everything"]}, 400, "kinds"),
+    ({"url": "https://example.org/hook", "kinds": []}, 400, "kinds"),
+    ({"url": "https://example.org/hook", "kinds": ["game.event"], "secret": "hunter2"}, 422, "secret"),
+    ({"url": "x" * 2001, "kinds": ["game.event"]}, 400, "url"),
+]
+
+
+def test_a_webhook_the_server_must_not_call_is_refused_and_nothing_stored(database_url: str) -> None:
     # The default settings: private and loopback addresses refused.
     with app(database_url, webhook_refuse_private_addresses=True, run_webhooks=False) as api:
         token = api.club("c1")
-        refused = api.client.post("/clubs/c1/webhooks", json={"webhook_id": "w", **body}, headers=api.auth(token))
-        assert refused.status_code == status, refused.text
-        problem = refused.json()
-        assert refused.headers["content-type"].startswith("application/problem+json")
-        assert field in refused.text and problem["detail"]
+        for body, status, field in REFUSED:
+            refused = api.client.post("/clubs/c1/webhooks", json={"webhook_id": "w", **body}, headers=api.auth(token))
+            assert refused.status_code == status, (body, refused.text)
+            problem = refused.json()
+            assert refused.headers["content-type"].startswith("application/problem+json")
+            assert field in refused.text and problem["detail"], body
         assert api.client.get("/clubs/c1/webhooks", headers=api.auth(token)).json() == []
 
 
@@ -359,3 +369,61 @@ def test_the_club_export_downloads_as_the_cli_writes_it(database_url: str) -> No
         assert api.client.get("/clubs/c1/export", headers=api.auth(reader.json()["token"])).status_code == 403
         missing = api.client.get("/clubs/nope/export", headers=api.auth(OPERATOR))
         assert missing.status_code == 404
+
+
+@pytest.mark.e2e
+def test_a_server_killed_mid_delivery_loses_nothing_and_repeats_only_that_message(
+    database_url: str, receiver: Receiver
+) -> None:
+    """`tablelog serve` is killed (SIGKILL) while the receiver holds the third message; started again, it
+    sends that message again, with the same id, and every other once, in order."""
+    held, release = threading.Event(), threading.Event()
+    receiver.hold = lambda count: count == 3 and (held.set() or release.wait(60))
+    env = environment(database_url) | {
+        "TABLELOG_RUN_PROJECTOR": "false",
+        "TABLELOG_WEBHOOK_POLL_SECONDS": "0.1",
+        "TABLELOG_WEBHOOK_TIMEOUT_SECONDS": "1",
+        "TABLELOG_WEBHOOK_REFUSE_PRIVATE_ADDRESSES": "false",
+    }
+
+    @contextmanager
+    def serving() -> Iterator[Api]:
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # killed whole, as a crash would
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until(answers(f"{base}/ready"), "tablelog serve", runner=process)
+            with httpx.Client(base_url=base, timeout=30) as client:
+                yield Api(client, app=None)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+
+    with serving() as api:
+        created = api.client.post("/clubs", json={"club_id": "c1", "name": "Club"}, headers=api.auth(E2E_OPERATOR))
+        assert created.status_code == 201, created.text
+        key = api.client.post("/clubs/c1/keys", json={"name": "scorer"}, headers=api.auth(E2E_OPERATOR))
+        token = key.json()["token"]
+        api.players("c1", token, "alain", "bea")
+        register(api, token, receiver.url, ["game.event"])
+        game = api.tally_game("c1", token, options={"target": 1000})
+        answer = api.append("c1", token, game, 1, [roll(seat % 2, 1) for seat in range(5)])
+        assert answer.status_code == 201, answer.text
+        wait_until(held.is_set, "the third message at the receiver", 60, interval=0.05)
+    # Killed while the receiver held the third message (it has it; the server never heard so).
+    release.set()
+    with serving():
+        wait_until(lambda: len(receiver.requests) >= 7, "every message after the restart", 60, interval=0.05)
+        time.sleep(0.5)
+    ids = [headers["webhook-id"] for headers, _ in receiver.requests]
+    versions = [body["data"]["version"] for body in receiver.bodies()]
+    assert versions == [1, 2, 3, 3, 4, 5, 6]
+    assert ids[2] == ids[3] and len(set(ids)) == 6
