@@ -378,7 +378,13 @@ def test_a_server_killed_mid_delivery_loses_nothing_and_repeats_only_that_messag
     """`tablelog serve` is killed (SIGKILL) while the receiver holds the third message; started again, it
     sends that message again, with the same id, and every other once, in order."""
     held, release = threading.Event(), threading.Event()
-    receiver.hold = lambda count: count == 3 and (held.set() or release.wait(60))
+
+    def hold_the_third(count: int) -> None:
+        if count == 3:
+            held.set()
+            release.wait(60)
+
+    receiver.hold = hold_the_third
     env = environment(database_url) | {
         "TABLELOG_RUN_PROJECTOR": "false",
         "TABLELOG_WEBHOOK_POLL_SECONDS": "0.1",
