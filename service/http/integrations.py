@@ -2,7 +2,8 @@
 feed.
 
 - Webhooks (`service.usecases.webhooks`): a `record` key registers, lists, turns on and off and removes
-  them and reads each one's delivery log. The signing secret is shown once, when registered.
+  them, reads each one's delivery log and has messages sent again from one of it. The signing secret is
+  shown once, when registered.
 - The club export (`GET /clubs/{club}/export`, a `record` key): the document `tablelog club export` writes,
   byte for byte, streamed a game at a time.
 - The change feed (`GET /clubs/{club}/feed`, a `read` key): every event of the club's games and
@@ -13,7 +14,7 @@ feed.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 import msgspec
@@ -50,6 +51,12 @@ class WebhookChange(msgspec.Struct, frozen=True, kw_only=True):
     """Turn a webhook on (its failures forgotten, tried again at once) or off."""
 
     enabled: bool
+
+
+class ResendIn(msgspec.Struct, frozen=True, kw_only=True):
+    """Send again the message of the delivery log with this id, and every one after it."""
+
+    delivery_id: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 
 
 class WebhookOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -126,7 +133,7 @@ def webhook_out(webhook: Webhook) -> WebhookOut:
         enabled=webhook.enabled,
         disabled_reason=webhook.disabled_reason,
         failures=webhook.failures,
-        next_attempt_at=datetime.fromtimestamp(due).astimezone() if webhook.failures and due else None,
+        next_attempt_at=datetime.fromtimestamp(due, UTC) if webhook.failures and due else None,
     )
 
 
@@ -168,6 +175,22 @@ class WebhookController(Controller):
         state: State,
     ) -> WebhookOut:
         return webhook_out(_webhooks(context, state).enable(club_id, webhook_id, data.enabled))
+
+    @post(
+        "/{webhook_id:str}/resend",
+        sync_to_thread=True,
+        status_code=200,
+        summary="Send again a message of the delivery log and every one after it (record key)",
+    )
+    def resend(
+        self,
+        club_id: FromPath[str],
+        webhook_id: FromPath[str],
+        data: JSONBody[ResendIn],
+        context: NamedDependency[RequestContext],
+        state: State,
+    ) -> WebhookOut:
+        return webhook_out(_webhooks(context, state).resend_from(club_id, webhook_id, data.delivery_id))
 
     @delete("/{webhook_id:str}", sync_to_thread=True, summary="Remove a webhook and its delivery log (record key)")
     def remove(

@@ -115,6 +115,8 @@ class ComposedStore:
         self.list_webhooks = webhooks.list_webhooks
         self.delete_webhook = webhooks.delete_webhook
         self.enable_webhook = webhooks.enable_webhook
+        self.rewind_webhook = webhooks.rewind_webhook
+        self.delivery = webhooks.delivery
         self.due_webhooks = webhooks.due_webhooks
         self.webhook_delivered = webhooks.webhook_delivered
         self.webhook_failed = webhooks.webhook_failed

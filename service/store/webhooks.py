@@ -66,6 +66,15 @@ class WebhookStore(Protocol):
         """Turn a subscription on (its failures forgotten, due at once) or off by hand."""
         ...
 
+    def rewind_webhook(self, club_id: str, webhook_id: str, position: int) -> Webhook | None:
+        """Set the cursor back to `position` (never forward), due at once: the events after it are sent
+        again."""
+        ...
+
+    def delivery(self, club_id: str, webhook_id: str, delivery_id: str) -> Delivery | None:
+        """One row of the delivery log."""
+        ...
+
     def due_webhooks(self, now: float) -> list[Webhook]:
         """The enabled subscriptions whose next attempt is due at `now`, of every club."""
         ...

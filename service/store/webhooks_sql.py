@@ -38,6 +38,12 @@ class _WebhookSql:
         "UPDATE webhooks SET enabled = ?, disabled_reason = ?, failures = 0, next_attempt_at = 0 "
         "WHERE club_id = ? AND webhook_id = ?"
     )
+    rewind: str = (
+        "UPDATE webhooks SET position = ?, next_attempt_at = 0 WHERE club_id = ? AND webhook_id = ? AND position > ?"
+    )
+    delivery: str = (
+        f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries WHERE club_id = ? AND webhook_id = ? AND delivery_id = ?"
+    )
     move: str = (
         "UPDATE webhooks SET position = ?, failures = 0, next_attempt_at = 0 "
         "WHERE club_id = ? AND webhook_id = ? AND position = ? RETURNING position"
@@ -123,6 +129,15 @@ class WebhookTables:
         with self._db.writing() as conn:
             conn.execute(self._sql.enable, (enabled, reason, club_id, webhook_id))
         return self.get_webhook(club_id, webhook_id)
+
+    def rewind_webhook(self, club_id: str, webhook_id: str, position: int) -> Webhook | None:
+        with self._db.writing() as conn:
+            conn.execute(self._sql.rewind, (position, club_id, webhook_id, position))
+        return self.get_webhook(club_id, webhook_id)
+
+    def delivery(self, club_id: str, webhook_id: str, delivery_id: str) -> Delivery | None:
+        found = self._db.records(self._sql.delivery, (club_id, webhook_id, delivery_id))
+        return msgspec.convert(found[0], Delivery, strict=False) if found else None
 
     def due_webhooks(self, now: float) -> list[Webhook]:
         return [_webhook(row) for row in self._db.records(self._sql.due, (True, now))]

@@ -11,7 +11,8 @@ that dies mid-delivery sends that event's messages again, with the same `webhook
 beside an append, so the record's hot path is untouched. A refused or unanswered message is tried again
 after a back-off that doubles from `webhook_retry_seconds` up to an hour; after `webhook_max_attempts`
 failed attempts in a row the subscription is turned off (a record key turns it on again). Every attempt is
-in the subscription's delivery log.
+in the subscription's delivery log, and a record key may have the messages from one of them on sent again
+(the cursor set back before it).
 
 Messages are signed as Standard Webhooks describes: `webhook-signature: v1,<base64 HMAC-SHA256>` of
 `<webhook-id>.<webhook-timestamp>.<body>` under the secret's bytes (the secret is `whsec_<base64>`).
@@ -217,6 +218,19 @@ class Webhooks:
         if changed is None:
             raise NotFound("webhook", webhook_id)
         return changed
+
+    def resend_from(self, club_id: str, webhook_id: str, delivery_id: str) -> Webhook:
+        """Send again, by hand, the message `delivery_id` of the log and every one after it (each with its
+        own id again, so a receiver that keeps them drops those it has)."""
+        self.get(club_id, webhook_id)
+        row = self.store.delivery(club_id, webhook_id, delivery_id)
+        if row is None:
+            raise NotFound("delivery", delivery_id)
+        rewound = self.store.rewind_webhook(club_id, webhook_id, row.position - 1)
+        if rewound is None:
+            raise NotFound("webhook", webhook_id)
+        get_logger(club_id=club_id).info("webhook.resent", webhook_id=webhook_id, delivery_id=delivery_id)
+        return rewound
 
     def delete(self, club_id: str, webhook_id: str) -> None:
         if not self.store.delete_webhook(club_id, webhook_id):

@@ -163,6 +163,20 @@ def test_a_receiver_gets_each_event_once_in_order_signed(database_url: str, rece
         }
         assert rows[0]["kind"] == "game.finished" and "position" not in rows[0]
         assert delivered_attempts(api) - counted == 5
+        # Sent again by hand from the second message: it and every later one, each with its own id again.
+        first_ids = [headers["webhook-id"] for headers, _ in receiver.requests]
+        resent = api.client.post(
+            "/clubs/c1/webhooks/results/resend", json={"delivery_id": first_ids[1]}, headers=api.auth(token)
+        )
+        assert resent.status_code == 200, resent.text
+        wait_until(lambda: len(receiver.requests) >= 9, "four messages sent again", 30, interval=0.05)
+        assert [headers["webhook-id"] for headers, _ in receiver.requests[5:]] == first_ids[1:]
+        again = api.client.get("/clubs/c1/webhooks/results/deliveries", headers=api.auth(token)).json()
+        assert sorted(r["attempts"] for r in again["deliveries"]) == [1, 2, 2, 2, 2]
+        unknown = api.client.post(
+            "/clubs/c1/webhooks/results/resend", json={"delivery_id": "msg_nothing"}, headers=api.auth(token)
+        )
+        assert unknown.status_code == 404 and "delivery" in unknown.json()["title"]
         listed = api.client.get("/clubs/c1/webhooks", headers=api.auth(token)).json()
         assert [w["webhook_id"] for w in listed] == ["results"] and "secret" not in listed[0]
 
