@@ -290,12 +290,12 @@ class Deliverer:
 
     def step(self) -> int:
         """One pass over the due subscriptions; how many events were handled."""
-        handled = 0
+        due = self.store.due_webhooks(self.clock())
+        if not due:  # a server without webhooks reads only its (empty) table each poll
+            return 0
         head = self.store.head_position()
-        for due in self.store.due_webhooks(self.clock()):
-            if due.position < head:  # else nothing new since its cursor
-                handled += self.deliver(due.club_id, due.webhook_id)
-        return handled
+        # A subscription whose cursor is at the head has nothing new.
+        return sum(self.deliver(w.club_id, w.webhook_id) for w in due if w.position < head)
 
     def deliver(self, club_id: str, webhook_id: str) -> int:
         """Deliver one subscription's next events, if no other process holds it; how many were handled."""
@@ -327,7 +327,7 @@ class Deliverer:
 
     def _deliver(self, webhook: Webhook) -> int:
         told, end, _more = self.log.page(webhook.club_id, webhook.position, self.batch)
-        cursor = webhook.position
+        cursor, failures = webhook.position, webhook.failures
         handled = 0
         for position, event in told:
             outgoing = self.messages(webhook, position, event)
@@ -351,20 +351,20 @@ class Deliverer:
                     last_attempt_at=attempted,
                 )
                 if not sent.ok:
-                    self._failed(webhook, cursor, row)
+                    self._failed(webhook, cursor, failures + 1, row)
                     return handled
                 delivered.append(row)
             if delivered:
                 if not self.store.webhook_delivered(webhook.club_id, webhook.webhook_id, cursor, position, delivered):
                     return handled  # removed, or moved by another process (its lease had run out)
-                cursor = position
+                cursor, failures = position, 0
             handled += 1
         if end > cursor:  # events with no message for this subscription, and streams passed over
             self.store.webhook_delivered(webhook.club_id, webhook.webhook_id, cursor, end, [])
         return handled
 
-    def _failed(self, webhook: Webhook, cursor: int, row: Delivery) -> None:
-        failures = webhook.failures + 1
+    def _failed(self, webhook: Webhook, cursor: int, failures: int, row: Delivery) -> None:
+        """Record the `failures`th failed attempt in a row: try again after a back-off, or turn it off."""
         log = get_logger(club_id=webhook.club_id)
         if failures >= self.max_attempts:
             reason = f"turned off after {failures} failed attempts in a row; the last: {row.last_error}"
