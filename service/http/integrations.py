@@ -7,9 +7,9 @@ feed.
 - The club export (`GET /clubs/{club}/export`, a `record` key): the document `tablelog club export` writes,
   byte for byte, streamed a game at a time.
 - The change feed (`GET /clubs/{club}/feed`, a `read` key): every event of the club's games and
-  tournaments in the order recorded, as the public may know it (`service.usecases.club_feed`), a page at a
-  time; `next` is an opaque token (a global position, sealed as read-your-writes tokens are: it tells
-  nothing of other clubs) to send back as `after`.
+  tournaments in the order recorded, as the public may know it (`service.usecases.club_feed`) and told in
+  the reader's language, a page at a time; `next` is an opaque token (a global position, sealed as
+  read-your-writes tokens are: it tells nothing of other clubs) to send back as `after`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from service.http.positions import BadToken
 from service.limits import Id
 from service.usecases.club_export import export_club_parts
 from service.usecases.club_feed import PublicEvent, PublicLog
-from service.usecases.types import Webhook, WebhookDelivery
+from service.usecases.types import Webhook, WebhookDelivery, WebhookFormat
 from service.usecases.webhooks import Kind, Webhooks
 
 _URL = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
@@ -45,6 +45,9 @@ class WebhookIn(msgspec.Struct, frozen=True, kw_only=True):
     url: _URL
     kinds: Annotated[list[Kind], msgspec.Meta(min_length=1, max_length=16)]
     secret: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    format: WebhookFormat = "standard"
+    """`standard`: the message as JSON, signed; `discord`: one line of text in the club's language, as a
+    Discord incoming webhook (`https://discord.com/api/webhooks/...`) takes it."""
 
 
 class WebhookChange(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,6 +66,7 @@ class WebhookOut(msgspec.Struct, frozen=True, kw_only=True):
     webhook_id: str
     url: str
     kinds: tuple[str, ...]
+    format: WebhookFormat
     created_at: datetime
     enabled: bool
     disabled_reason: str | None
@@ -129,6 +133,7 @@ def webhook_out(webhook: Webhook) -> WebhookOut:
         webhook_id=webhook.webhook_id,
         url=webhook.url,
         kinds=webhook.kinds,
+        format=webhook.format,
         created_at=webhook.created_at,
         enabled=webhook.enabled,
         disabled_reason=webhook.disabled_reason,
@@ -150,7 +155,9 @@ class WebhookController(Controller):
     def create(
         self, club_id: FromPath[str], data: JSONBody[WebhookIn], context: NamedDependency[RequestContext], state: State
     ) -> WebhookCreated:
-        made = _webhooks(context, state).create(club_id, data.webhook_id, data.url, data.kinds, data.secret)
+        made = _webhooks(context, state).create(
+            club_id, data.webhook_id, data.url, data.kinds, data.secret, data.format
+        )
         return WebhookCreated(webhook=webhook_out(made), secret=made.secret)
 
     @get("/", sync_to_thread=True, opt=KEYS, summary="The club's webhooks (record key; never their secrets)")
@@ -266,7 +273,7 @@ class IntegrationController(Controller):
                     "`next` of a page as it is (or leave it out to read from the start).",
                     extra=[{"key": "after", "message": "not a position token of this club", "source": "query"}],
                 ) from None
-        told, end, more = PublicLog.of(context.records).page(club_id, position, limit)
+        told, end, more = PublicLog.of(context.records, context.words.language).page(club_id, position, limit)
         out = FeedOut(events=[event for _, event in told], next=state.tokens.seal(club_id, end), more=more)
         return Response(out)
 

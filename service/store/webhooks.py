@@ -15,6 +15,9 @@ from typing import Literal, Protocol
 import msgspec
 
 DeliveryStatus = Literal["delivered", "failing", "failed"]
+WebhookFormat = Literal["standard", "discord"]
+"""`standard`: the message as JSON (`service.usecases.webhooks.WebhookMessage`); `discord`: one line of
+text in the club's language, as a Discord (or Slack-compatible) incoming webhook takes it."""
 
 
 class Webhook(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,6 +30,7 @@ class Webhook(msgspec.Struct, frozen=True, kw_only=True):
     secret: str
     created_at: datetime
     position: int
+    format: WebhookFormat = "standard"
     enabled: bool = True
     disabled_reason: str | None = None
     failures: int = 0

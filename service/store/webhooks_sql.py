@@ -19,7 +19,8 @@ KEPT_DELIVERIES = 1000
 """Log rows kept per subscription (the oldest are pruned as new ones come)."""
 
 _COLUMNS = (
-    "club_id, webhook_id, url, kinds, secret, created_at, position, enabled, disabled_reason, failures, next_attempt_at"
+    "club_id, webhook_id, url, kinds, format, secret, created_at, position, enabled, disabled_reason, failures, "
+    "next_attempt_at"
 )
 _DELIVERY_COLUMNS = (
     "delivery_id, position, kind, status, attempts, status_code, last_error, first_attempt_at, last_attempt_at"
@@ -28,7 +29,7 @@ _DELIVERY_COLUMNS = (
 
 @dataclasses.dataclass(frozen=True)
 class _WebhookSql:
-    create: str = f"INSERT INTO webhooks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    create: str = f"INSERT INTO webhooks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     one: str = f"SELECT {_COLUMNS} FROM webhooks WHERE club_id = ? AND webhook_id = ?"
     of_club: str = f"SELECT {_COLUMNS} FROM webhooks WHERE club_id = ? ORDER BY created_at, webhook_id"
     due: str = f"SELECT {_COLUMNS} FROM webhooks WHERE enabled = ? AND next_attempt_at <= ? ORDER BY next_attempt_at"
@@ -98,6 +99,7 @@ class WebhookTables:
                         webhook.webhook_id,
                         webhook.url,
                         msgspec.json.encode(webhook.kinds).decode(),
+                        webhook.format,
                         webhook.secret,
                         _text(webhook.created_at),
                         webhook.position,

@@ -49,6 +49,8 @@ class PublicEvent(msgspec.Struct, frozen=True, kw_only=True):
     """The steps this correction voided."""
     result: Result | None = None
     """The game's public result after this event, when it finished the game or corrected it."""
+    winners: tuple[str, ...] = ()
+    """The names of the players who won, when this event finished the game."""
     data: Any = None
     """A tournament event's data (null for a game's: it may name a hidden card)."""
 
@@ -60,14 +62,16 @@ class GameNews(msgspec.Struct, frozen=True, kw_only=True):
     finished: bool
     voided: tuple[int, ...]
     result: Result | None
+    winners: tuple[str, ...] = ()
 
 
 class PublicGame:
-    """A game told to the public event after event (a public `Teller`), knowing whether it is over."""
+    """A game told to the public event after event (a public `Teller`, in `language`), knowing whether it
+    is over."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, language: str = "en") -> None:
         self.ruleset = ruleset
-        self.teller = Teller(ruleset, Viewer.public())
+        self.teller = Teller(ruleset, Viewer.public(), language)
         self.events: list[Any] = []
         self.finished = False
 
@@ -85,11 +89,13 @@ class PublicGame:
         ended = result.finished and not self.finished
         corrected = isinstance(event, Correction)
         self.finished = result.finished
+        names = {player.seat: player.name for player in self.teller.folded.setup.players}
         return GameNews(
             step=self.teller.steps[-1],
             finished=ended,
             voided=tuple(sorted(changed - {version})) if corrected else (),
             result=result if ended or corrected else None,
+            winners=tuple(names.get(seat, str(seat)) for seat in result.winners) if ended else (),
         )
 
 
@@ -98,18 +104,19 @@ class FeedStore(EventRecorder, Protocol):
 
 
 class PublicLog:
-    """A club's events told to the public, with the games' running folds of the latest `size` games. Not
-    shared between threads: each reader (a request, the webhook worker) has its own."""
+    """A club's events told to the public in `language`, with the games' running folds of the latest `size`
+    games. Not shared between threads: each reader (a request, the webhook worker) has its own."""
 
-    def __init__(self, store: FeedStore, rulesets: Rulesets, *, size: int = 64) -> None:
+    def __init__(self, store: FeedStore, rulesets: Rulesets, *, language: str = "en", size: int = 64) -> None:
         self.store = store
         self.rulesets = rulesets
+        self.language = language
         self._games: Recent[StreamId, PublicGame] = Recent(size)
         self._skipped: set[StreamId] = set()
 
     @classmethod
-    def of(cls, records: GameRecords) -> PublicLog:
-        return cls(records.store, records.rulesets)
+    def of(cls, records: GameRecords, language: str = "en") -> PublicLog:
+        return cls(records.store, records.rulesets, language=language)
 
     def page(self, club_id: str, after: int, limit: int) -> tuple[list[tuple[int, PublicEvent]], int, bool]:
         """The club's events after global position `after` (at most `limit`), each with its position, told
@@ -144,6 +151,7 @@ class PublicLog:
             finished=news.finished,
             voided=news.voided,
             result=news.result,
+            winners=news.winners,
         )
 
     def _game_before(self, event: StoredEvent) -> PublicGame | None:
@@ -164,7 +172,7 @@ class PublicLog:
         except UnknownRuleset:
             self._skipped.add(stream)
             return None
-        game = PublicGame(ruleset)
+        game = PublicGame(ruleset, self.language)
         decode = decoder(ruleset).decode
         for stored in earlier:
             game.add(decode(stored.data))

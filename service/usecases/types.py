@@ -24,7 +24,7 @@ from service.store.base import (
     VersionConflict,
 )
 from service.store.webhooks import Delivery as WebhookDelivery
-from service.store.webhooks import Webhook
+from service.store.webhooks import Webhook, WebhookFormat
 
 __all__ = [
     "AlreadyExists",
@@ -50,4 +50,5 @@ __all__ = [
     "VersionConflict",
     "Webhook",
     "WebhookDelivery",
+    "WebhookFormat",
 ]

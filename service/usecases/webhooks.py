@@ -43,17 +43,22 @@ from typing import Literal, Protocol
 import httpx
 import msgspec
 
+from domain.i18n import Catalogue, Message
 from domain.record import Correction
 from domain.registry import Rulesets
 from projections.errors import ProjectionError
+from projections.words import listed
 from service import __version__
+from service.i18n import Translator
 from service.logs import get_logger
 from service.projector import owner_id
 from service.store.access import AccessStore
 from service.store.base import ClubRecords, Collections, EventRecorder, Projections
-from service.store.webhooks import Delivery, Webhook, WebhookStore
+from service.store.webhooks import Delivery, Webhook, WebhookFormat, WebhookStore
 from service.usecases.club_feed import PublicEvent, PublicLog
 from service.usecases.games import GameRecords, NotFound
+
+_ = Catalogue("service.usecases")
 
 Kind = Literal["game.event", "game.finished", "game.corrected", "standings.changed", "tournament.event"]
 KINDS: tuple[Kind, ...] = ("game.event", "game.finished", "game.corrected", "standings.changed", "tournament.event")
@@ -177,7 +182,13 @@ class Webhooks:
         return cls(records, records.store, refuse_private=refuse_private)
 
     def create(
-        self, club_id: str, webhook_id: str, url: str, kinds: Sequence[Kind], secret: str | None = None
+        self,
+        club_id: str,
+        webhook_id: str,
+        url: str,
+        kinds: Sequence[Kind],
+        secret: str | None = None,
+        body: WebhookFormat = "standard",
     ) -> Webhook:
         """A new subscription, taking the club's events recorded from now on."""
         if self.store.get_club(club_id) is None:
@@ -195,6 +206,7 @@ class Webhooks:
             webhook_id=webhook_id,
             url=url,
             kinds=tuple(dict.fromkeys(kinds)),
+            format=body,
             secret=secret if secret is not None else new_secret(),
             created_at=datetime.now(UTC),
             position=self.store.head_position(),
@@ -241,6 +253,38 @@ class Webhooks:
         return self.store.webhook_deliveries(club_id, webhook_id, limit)
 
 
+DISCORD_LENGTH = 2000
+"""The longest message a Discord webhook takes."""
+
+
+class AllowedMentions(msgspec.Struct, frozen=True, kw_only=True):
+    parse: tuple[str, ...] = ()
+
+
+class DiscordBody(msgspec.Struct, frozen=True, kw_only=True):
+    """What a Discord incoming webhook takes; no mention is acted on (a player's name is not `@everyone`)."""
+
+    content: str
+    allowed_mentions: AllowedMentions = AllowedMentions()
+
+
+def _tournament_line(event: PublicEvent) -> Message:
+    data = event.data if isinstance(event.data, dict) else {}
+    tournament = data.get("title") or event.tournament_id or ""
+    number = data.get("round", 0)
+    if event.type == "tournament.created":
+        return _("The tournament {tournament} is open.", tournament=tournament)
+    if event.type == "tournament.player_entered":
+        return _("{player} enters the tournament {tournament}.", player=data.get("name", ""), tournament=tournament)
+    if event.type == "tournament.player_withdrew":
+        return _("A player withdraws from the tournament {tournament}.", tournament=tournament)
+    if event.type == "tournament.round_paired":
+        return _("Round {round} of the tournament {tournament} is paired.", round=number, tournament=tournament)
+    if event.type == "tournament.round_unpaired":
+        return _("Round {round} of the tournament {tournament} is taken back.", round=number, tournament=tournament)
+    return _("The tournament {tournament} has news.", tournament=tournament)
+
+
 class Sent(msgspec.Struct, frozen=True, kw_only=True):
     """How an attempt went: a 2xx or not, the status answered (None: no answer), what went wrong."""
 
@@ -281,7 +325,9 @@ class Deliverer:
         self.lease_seconds = lease_seconds if lease_seconds is not None else max(timeout_seconds * 3, 5.0)
         self._lease_taken = 0.0
         self.refuse_private = refuse_private
-        self.log = PublicLog(store, rulesets)
+        self.rulesets = rulesets
+        self._logs: dict[str, PublicLog] = {}
+        """The club's events told in each club language met (each with its games' folds)."""
         self.client = httpx.Client(timeout=timeout_seconds, follow_redirects=False, trust_env=False)
         self._ids_key = store.server_secret(DELIVERY_SECRET).encode()
 
@@ -325,12 +371,19 @@ class Deliverer:
         self._lease_taken = now
         return True
 
+    def _log(self, language: str) -> PublicLog:
+        if language not in self._logs:
+            self._logs[language] = PublicLog(self.store, self.rulesets, language=language)
+        return self._logs[language]
+
     def _deliver(self, webhook: Webhook) -> int:
-        told, end, _more = self.log.page(webhook.club_id, webhook.position, self.batch)
+        club = self.store.get_club(webhook.club_id)
+        language = (club.language if club is not None else None) or "en"
+        told, end, _more = self._log(language).page(webhook.club_id, webhook.position, self.batch)
         cursor, failures = webhook.position, webhook.failures
         handled = 0
         for position, event in told:
-            outgoing = self.messages(webhook, position, event)
+            outgoing = self.messages(webhook, position, event, language)
             delivered = []
             for message in outgoing:
                 if not self._hold(self._lease(webhook.club_id, webhook.webhook_id)):
@@ -383,7 +436,7 @@ class Deliverer:
         self.store.webhook_failed(webhook.club_id, webhook.webhook_id, cursor, row, self.clock() + delay, None)
         log.info("webhook.failed", webhook_id=webhook.webhook_id, failures=failures, retry_in=round(delay, 3))
 
-    def messages(self, webhook: Webhook, position: int, event: PublicEvent) -> list[Outgoing]:
+    def messages(self, webhook: Webhook, position: int, event: PublicEvent, language: str = "en") -> list[Outgoing]:
         """The messages one event makes for a subscription, in the order they are sent."""
         if event.stream == "tournament":
             kinds: list[Kind] = ["tournament.event"]
@@ -396,9 +449,8 @@ class Deliverer:
                 kinds.append("game.finished")
             if corrected or event.finished:
                 kinds.append("standings.changed")
-        wanted = [kind for kind in kinds if kind in webhook.kinds]
         out = []
-        for kind in wanted:
+        for kind in [kind for kind in kinds if kind in webhook.kinds]:
             leagues: tuple[str, ...] = ()
             campaigns: tuple[str, ...] = ()
             if kind == "standings.changed":
@@ -408,7 +460,7 @@ class Deliverer:
                 campaigns = tuple(c for k, c in counted if k == "campaign")
                 if not leagues and not campaigns:
                     continue
-            body = WebhookMessage(
+            message = WebhookMessage(
                 type=kind,
                 timestamp=event.recorded_at,
                 club_id=webhook.club_id,
@@ -416,9 +468,33 @@ class Deliverer:
                 leagues=leagues,
                 campaigns=campaigns,
             )
-            delivery_id = self.delivery_id(webhook, position, kind)
-            out.append(Outgoing(delivery_id=delivery_id, kind=kind, body=msgspec.json.encode(body)))
+            if webhook.format == "discord":
+                said = Translator(language)(self.line(webhook.club_id, message))[:DISCORD_LENGTH]
+                body = msgspec.json.encode(DiscordBody(content=said))
+            else:
+                body = msgspec.json.encode(message)
+            out.append(Outgoing(delivery_id=self.delivery_id(webhook, position, kind), kind=kind, body=body))
         return out
+
+    def line(self, club_id: str, message: WebhookMessage) -> Message:
+        """A message as one line for people (a Discord channel): names, never ids where a name is kept."""
+        event = message.data
+        if event.stream == "tournament":
+            return _tournament_line(event)
+        assert event.game_id is not None and event.step is not None
+        listing = self.store.get_game(club_id, event.game_id)
+        game = listing.title if listing is not None and listing.title else event.game_id
+        if message.type == "game.finished":
+            if event.winners:
+                return _("{game} is over: {winners} won.", game=game, winners=listed(event.winners))
+            return _("{game} is over, with no winner.", game=game)
+        if message.type == "standings.changed":
+            return _(
+                "{game} changes the standings of {collections}.",
+                game=game,
+                collections=listed([*message.leagues, *message.campaigns]),
+            )
+        return _("{game}: {line}", game=game, line=event.step.text)
 
     def delivery_id(self, webhook: Webhook, position: int, kind: str) -> str:
         """The same for every attempt of a message, and telling nothing of the global position."""

@@ -447,3 +447,23 @@ def test_a_server_killed_mid_delivery_loses_nothing_and_repeats_only_that_messag
     versions = [body["data"]["version"] for body in receiver.bodies()]
     assert versions == [1, 2, 3, 3, 4, 5, 6]
     assert ids[2] == ids[3] and len(set(ids)) == 6
+
+
+def test_a_discord_webhook_gets_one_line_in_the_club_s_language(database_url: str, receiver: Receiver) -> None:
+    with app(database_url) as api:
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        french = api.client.put("/clubs/c1/settings", json={"language": "fr"}, headers=api.auth(token))
+        assert french.status_code == 200, french.text
+        made = api.client.post(
+            "/clubs/c1/webhooks",
+            json={"webhook_id": "salon", "url": receiver.url, "kinds": ["game.finished"], "format": "discord"},
+            headers=api.auth(token),
+        )
+        assert made.status_code == 201 and made.json()["webhook"]["format"] == "discord", made.text
+        game = api.tally_game("c1", token)
+        append(api, token, game, [roll(0, 6), roll(1, 2), roll(0, 6)])
+        wait_until(lambda: len(receiver.requests) >= 1, "the end of the game told", 30, interval=0.05)
+        assert receiver.bodies() == [
+            {"content": f"Partie {game} terminée : victoire de Alain.", "allowed_mentions": {"parse": []}}
+        ]

@@ -7,6 +7,7 @@ CREATE TABLE webhooks (
     webhook_id       text NOT NULL,
     url              text NOT NULL,
     kinds            text NOT NULL,            -- a JSON list of the kinds of message it takes
+    format           text NOT NULL,            -- standard | discord: the body it takes
     secret           text NOT NULL,            -- whsec_<base64>: the server signs with it, so it is kept
     created_at       text NOT NULL,
     position         bigint NOT NULL,          -- the last global position handled

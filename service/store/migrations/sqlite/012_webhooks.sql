@@ -7,6 +7,7 @@ CREATE TABLE webhooks (
     webhook_id       TEXT NOT NULL,
     url              TEXT NOT NULL,
     kinds            TEXT NOT NULL,            -- a JSON list of the kinds of message it takes
+    format           TEXT NOT NULL,            -- standard | discord: the body it takes
     secret           TEXT NOT NULL,            -- whsec_<base64>: the server signs with it, so it is kept
     created_at       TEXT NOT NULL,
     position         INTEGER NOT NULL,          -- the last global position handled
