@@ -12,7 +12,7 @@ import gc
 import random
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -40,6 +40,7 @@ from service.http.dependencies import (
 from service.http.errors import exception_handlers, problem
 from service.http.games import GameController
 from service.http.guards import is_operator
+from service.http.integrations import HANDLERS as INTEGRATION_HANDLERS
 from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.language import content_language_middleware, provide_words
 from service.http.positions import SECRET_NAME as POSITION_SECRET
@@ -60,6 +61,7 @@ from service.telemetry import Observer, operations
 from service.usecases.access import Authenticator
 from service.usecases.games import SWITCH_INTERVAL, GameRecords
 from service.usecases.live import Live
+from service.usecases.webhooks import Deliverer, WebhookThread
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
@@ -173,7 +175,8 @@ def openapi_config() -> OpenAPIConfig:
 
 class Lifecycle:
     """What an app opens at start-up and closes at shutdown (the store, the hot path's pool, the
-    subscription to the database's notifications, replicas, the projector), kept on `app.state`."""
+    subscription to the database's notifications, replicas, the projector, the webhook worker), kept on
+    `app.state`."""
 
     def __init__(self, settings: Settings, rulesets: Rulesets, store: Store | None) -> None:
         self.settings = settings
@@ -237,10 +240,31 @@ class Lifecycle:
                 lag_warn_seconds=self.settings.projector_lag_warn_seconds,
             )
             app.state.projector.start()
+        app.state.webhooks = None
+        if self.settings.run_webhooks:
+            settings = self.settings
+            deliverer = Deliverer(
+                opened,
+                self.rulesets,
+                timeout_seconds=settings.webhook_timeout_seconds,
+                retry_seconds=settings.webhook_retry_seconds,
+                max_attempts=settings.webhook_max_attempts,
+                refuse_private=settings.webhook_refuse_private_addresses,
+                on_attempt=self._webhook_metric(),
+            )
+            app.state.webhooks = WebhookThread(deliverer, poll_seconds=settings.webhook_poll_seconds)
+            app.state.webhooks.start()
         # Everything built so far (modules, routes, schemas, rulesets) lives as long as the process: move
         # it out of the collector's sight, so a full collection scans only what requests create (without
         # this a worker paused about 60 ms per full collection under load; bench/).
         gc.freeze()
+
+    def _webhook_metric(self) -> Callable[[bool], None] | None:
+        if not self.settings.metrics:
+            return None
+        from service.http.metrics import webhook_attempt  # prometheus-client: the `ops` extra
+
+        return webhook_attempt
 
     async def open_hot_path(self, app: Litestar) -> None:
         """The hot path on PostgreSQL awaits psycopg's async pool, opened on this worker's event loop."""
@@ -257,6 +281,8 @@ class Lifecycle:
         app.state.hub.close()
         if app.state.projector is not None:
             app.state.projector.stop()
+        if app.state.get("webhooks") is not None:
+            app.state.webhooks.stop()
         if app.state.get("replicas") is not None:
             app.state.replicas.close()
         if self.store is None:
@@ -297,6 +323,7 @@ def create_app(
             *REMOVALS,
             *RULESET_HANDLERS,
             *KEY_HANDLERS,
+            *INTEGRATION_HANDLERS,
             *pages.handlers(),
             health,
             ready,

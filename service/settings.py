@@ -49,6 +49,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A runner that stops renewing its lease (killed) is replaced after this long."""
     projector_lag_warn_seconds: float = 60.0
     """A projection further behind the record than this is warned about in the logs (`projector.lagging`)."""
+    run_webhooks: bool = True
+    """Deliver the clubs' webhooks from a thread of each server process; a lease per subscription lets one
+    process at a time deliver it."""
+    webhook_poll_seconds: float = 1.0
+    """How often the webhook worker looks for new events and retries that are due."""
+    webhook_timeout_seconds: float = 10.0
+    """How long a receiver has to answer a delivery (then it counts as failed)."""
+    webhook_retry_seconds: float = 10.0
+    """The wait before the first retry of a failed delivery; it doubles with each failure, up to an hour."""
+    webhook_max_attempts: int = 30
+    """Failed attempts in a row (about a day with the defaults) after which a subscription is turned off."""
+    webhook_refuse_private_addresses: bool = True
+    """Refuse webhook URLs whose host has a loopback, private, link-local or reserved address, so a club
+    cannot make the server call into its own network. Off only where every club is trusted (or in tests)."""
     snapshot_every: int = 100
     """A replay snapshot every this many events."""
     # Signed checkpoints (service.usecases.checkpoints, `tablelog checkpoint`): the record's heads signed with

@@ -1,6 +1,7 @@
 """Hidden information stays hidden (G-2), as a property: every public output (view, narration, result,
-replay step, live message) is the same when the hidden cards of a record are swapped for other cards
-consistent with what the public has seen; and so is a seat's, when the cards swapped are other seats'. The
+replay step, live message, what the change feed and webhooks send) is the same when the hidden cards of a
+record are swapped for other cards consistent with what the public has seen; and so is a seat's, when the
+cards swapped are other seats'. The
 narration is compared as told in English, French and Spanish.
 
 Each game says which card fields of its events the public does not see (`Secrets.mentions`: a draw, a
@@ -33,6 +34,7 @@ from domain.record import Folded, GameStarted, decoder, effective_events_of, sta
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay, what_changed
 from service.i18n import Translator
+from service.usecases.club_feed import PublicGame
 from service.usecases.live import LiveStep
 from tests.support.rulesets import RULESETS
 
@@ -244,7 +246,14 @@ def compare(ruleset: Ruleset, secrets: Secrets, truth: list[Any], alt: list[Any]
     assert steps == replay(ruleset, alt[: compared + 1], public).steps
     live = [[LiveStep(step=step, state=view) for step, view in zip(steps, views, strict=True)] for views in shown]
     assert msgspec.json.encode(live[0]) == msgspec.json.encode(live[1])
+    # What the change feed and the webhooks send of each event (service.usecases.club_feed).
+    assert _told_to_integrators(ruleset, truth[: compared + 1]) == _told_to_integrators(ruleset, alt[: compared + 1])
     return compared
+
+
+def _told_to_integrators(ruleset: Ruleset, events: list[Any]) -> bytes:
+    game = PublicGame(ruleset)
+    return msgspec.json.encode([game.add(event) for event in events])
 
 
 def swap_and_compare(ruleset: Ruleset, events: list[Any], rng: random.Random, times: int) -> int:

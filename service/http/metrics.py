@@ -3,8 +3,8 @@ counters and durations, and the service's own figures below.
 
 With `tablelog serve --workers N` each worker writes its figures to files in one directory
 (prometheus-client's multi-process mode, `PROMETHEUS_MULTIPROC_DIR`, set per run by `service.cli`), and
-whichever worker answers a scrape sums them all. Webhook deliveries are not counted: there are no webhooks
-yet. Imported only when the setting is on (prometheus-client is the `ops` extra)."""
+whichever worker answers a scrape sums them all. Imported only when the setting is on (prometheus-client is
+the `ops` extra)."""
 
 from __future__ import annotations
 
@@ -49,12 +49,20 @@ PROJECTOR_LAG_SECONDS = Gauge(
     ["projection"],
     multiprocess_mode="mostrecent",
 )
+WEBHOOK_ATTEMPTS = Counter(
+    "tablelog_webhook_attempts", "Webhook delivery attempts, by outcome (delivered, failed).", ["outcome"]
+)
 REPLICA_LAG_SECONDS = Gauge(
     "tablelog_replica_lag_seconds",
     "How far a read replica is behind the primary, as last measured.",
     ["replica"],
     multiprocess_mode="mostrecent",
 )
+
+
+def webhook_attempt(delivered: bool) -> None:
+    """Count one webhook delivery attempt (`service.usecases.webhooks.Deliverer`)."""
+    WEBHOOK_ATTEMPTS.labels(outcome="delivered" if delivered else "failed").inc()
 
 
 def _is_append(scope: Scope) -> bool:

@@ -1,8 +1,8 @@
 """The storage interface: an append-only event store plus the club records around it.
 
 `Store` is the composition of small interfaces (`Schema`, `EventRecorder`, `Projections`, `ReadModels`,
-`Collections`, `ClubRecords`, `AccessStore`); a module that uses one part asks for that one. Two backends
-compose them (`service.store.composed`: PostgreSQL for production, SQLite for a single club) and pass one
+`Collections`, `ClubRecords`, `AccessStore`, `WebhookStore`); a module that uses one part asks for that one.
+Two backends compose them (`service.store.composed`: PostgreSQL for production, SQLite for a single club) and pass one
 contract test suite (`tests/service/test_store_contract.py`). Each backend translates its driver's errors
 in one place into the errors below; nothing above the store sees a driver exception.
 """
@@ -20,6 +20,7 @@ from domain.ruleset import Player, Result
 from projections.ratings import PlayerRating, RatingPoint
 from service.store.access import AccessStore
 from service.store.sql import Dialect
+from service.store.webhooks import WebhookStore
 
 if TYPE_CHECKING:
     from projections.standings import Removal
@@ -506,6 +507,11 @@ class EventRecorder(Protocol):
         with the last position it saw never skips an event that commits late nor sees one twice."""
         ...
 
+    def read_club(self, club_id: str, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        """One club's events (of its games and tournaments) after global position `after`, in position
+        order, with `read_all`'s guarantee (the change feed and webhooks page with it)."""
+        ...
+
     def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         """The first result of an append made with this key and body, if any (IdempotencyMismatch for
         another body)."""
@@ -640,7 +646,16 @@ class PlayerRecords(Protocol):
 
 
 class Store(
-    Schema, EventRecorder, Projections, ReadModels, Collections, ClubRecords, PlayerRecords, AccessStore, Protocol
+    Schema,
+    EventRecorder,
+    Projections,
+    ReadModels,
+    Collections,
+    ClubRecords,
+    PlayerRecords,
+    AccessStore,
+    WebhookStore,
+    Protocol,
 ):
     """What the service needs from storage, all of it: a module that uses one part asks for that part
     (`EventRecorder`, `ReadModels`, ...). All methods are synchronous and thread-safe."""

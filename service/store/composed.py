@@ -1,7 +1,7 @@
 """A `Store` composed of a backend's parts.
 
 Each backend builds its parts (the schema and connections, the event log, the projections, the read
-models, the collections, the club records, the access records), several of them the same SQL on both
+models, the collections, the club records, the access records, the webhooks), several of them the same SQL on both
 (`service.store.readmodels`, `service.store.access_sql`), and composes them here. Every `Store` method is the
 part's own bound method, so a call costs nothing more than calling the part; the parts stay reachable by
 name for code that wants one of them alone.
@@ -15,6 +15,8 @@ from service.store.base import ClubRecords, Collections, EventRecorder, Projecti
 from service.store.players_sql import PlayerTables
 from service.store.readmodels import CollectionTables, ProjectionTables, ReadModelTables
 from service.store.sql import Database
+from service.store.webhooks import WebhookStore
+from service.store.webhooks_sql import WebhookTables
 
 
 class ComposedStore:
@@ -27,6 +29,7 @@ class ComposedStore:
         read_models: ReadModels = ReadModelTables(db)
         collections: Collections = CollectionTables(db)
         access: AccessStore = AccessTables(db)
+        webhooks: WebhookStore = WebhookTables(db)
         self.schema = schema
         self.events = events
         self.projections = projections
@@ -34,6 +37,7 @@ class ComposedStore:
         self.collections = collections
         self.clubs = clubs
         self.access = access
+        self.webhooks = webhooks
 
         self.migrate = schema.migrate
         self.pending_migrations = schema.pending_migrations
@@ -45,6 +49,7 @@ class ComposedStore:
         self.read_stream = events.read_stream
         self.stream_version = events.stream_version
         self.read_all = events.read_all
+        self.read_club = events.read_club
         self.replayed_append = events.replayed_append
         self.head_position = events.head_position
         self.count_events = events.count_events
@@ -109,3 +114,15 @@ class ComposedStore:
         self.revoke_share_link = access.revoke_share_link
         self.access_generation = access.access_generation
         self.server_secret = access.server_secret
+
+        self.create_webhook = webhooks.create_webhook
+        self.get_webhook = webhooks.get_webhook
+        self.list_webhooks = webhooks.list_webhooks
+        self.delete_webhook = webhooks.delete_webhook
+        self.enable_webhook = webhooks.enable_webhook
+        self.rewind_webhook = webhooks.rewind_webhook
+        self.delivery = webhooks.delivery
+        self.due_webhooks = webhooks.due_webhooks
+        self.webhook_delivered = webhooks.webhook_delivered
+        self.webhook_failed = webhooks.webhook_failed
+        self.webhook_deliveries = webhooks.webhook_deliveries

@@ -598,6 +598,16 @@ class PostgresEvents:
             ).fetchall()
         return [_event(row) for row in rows]
 
+    def read_club(self, club_id: str, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        with self._db.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE club_id = %s AND position > %s "
+                f"AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << {POSITION_SHIFT}) "
+                "ORDER BY position LIMIT %s",
+                (club_id, after, limit),
+            ).fetchall()
+        return [_event(row) for row in rows]
+
     def head_position(self) -> int:
         """The last position a reader can see now (0 when the log is empty)."""
         with self._db.connection() as conn:

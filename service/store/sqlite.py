@@ -341,6 +341,17 @@ class SqliteEvents:
         )
         return [_event(row) for row in rows]
 
+    def read_club(self, club_id: str, *, after: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        rows = (
+            self._db.connection()
+            .execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE club_id = ? AND position > ? ORDER BY position LIMIT ?",
+                (club_id, after, limit),
+            )
+            .fetchall()
+        )
+        return [_event(row) for row in rows]
+
     def head_position(self) -> int:
         """The last position a reader can see now (0 when the log is empty)."""
         return int(self._db.connection().execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])

@@ -5,6 +5,7 @@ and share links are never written. An import checks every game before it writes 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated, Any, Literal, get_args
 
@@ -15,7 +16,7 @@ from projections.campaigns import Campaign
 from projections.standings import League, Removal
 from projections.tournaments import TournamentCreated
 from service.limits import CLUB_ID_PATTERN, check_id
-from service.store.base import AlreadyExists, CollectionKind, GameFilter, NewEvent, Recorder, StreamId
+from service.store.base import AlreadyExists, Club, CollectionKind, GameFilter, NewEvent, Recorder, StreamId
 from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
 from service.usecases.tournaments import stream_id
 
@@ -84,16 +85,72 @@ class ClubExport(msgspec.Struct, frozen=True, kw_only=True):
     """The club's merges of players, oldest first (exports made before merges existed have none)."""
 
 
+class _Head(msgspec.Struct, frozen=True, kw_only=True):
+    """The members of a `ClubExport` before its games, in its order (so encoded alike)."""
+
+    format: Literal["tablelog-club/1"]
+    club_id: str
+    name: str
+    players: list[PlayerEntry]
+    resources: list[ResourceEntry]
+
+
 def export_club(records: GameRecords, club_id: str) -> bytes:
     """The club as one JSON document (the same club always gives the same bytes)."""
+    return b"".join(export_club_parts(records, club_id))
+
+
+def export_club_parts(records: GameRecords, club_id: str) -> Iterator[bytes]:
+    """The club's export in pieces whose concatenation is `export_club`'s document, the bytes
+    `msgspec.json.encode(ClubExport(...))` gives: one game at a time, so a club of any size is sent
+    over HTTP without being held whole. NotFound at once for a club that does not exist."""
     store = records.store
     club = store.get_club(club_id)
     if club is None:
         raise NotFound("club", club_id)
+    return _parts(records, club)
+
+
+def _parts(records: GameRecords, club: Club) -> Iterator[bytes]:
+    store, club_id = records.store, club.club_id
     games, offset = [], 0
     while page := store.list_games(club_id, GameFilter(limit=500, offset=offset)):
         games.extend(page)
         offset += len(page)
+    head = _Head(
+        format=FORMAT,
+        club_id=club.club_id,
+        name=club.name,
+        players=[
+            PlayerEntry(player_id=p.player_id, name=p.name, note=p.note, retired_at=p.retired_at)
+            for p in store.list_players(club_id)
+        ],
+        resources=[
+            ResourceEntry(
+                ruleset=r.ruleset, kind=r.kind, resource_id=r.resource_id, version=r.version, content=r.content
+            )
+            for r in store.list_resources(club_id)
+        ],
+    )
+    yield msgspec.json.encode(head)[:-1] + b',"games":['
+    for index, game in enumerate(sorted(games, key=lambda g: (g.created_at, g.game_id))):
+        lines = [msgspec.Raw(line) for line in records.export_stream(club_id, game.game_id)]
+        yield (b"," if index else b"") + msgspec.json.encode(GameEntry(game_id=game.game_id, lines=lines))
+    merges = [
+        MergeEntry(player_id=m.player_id, into_id=m.into_id, key_id=m.key_id, merged_at=m.merged_at)
+        for m in store.player_merges(club_id)
+    ]
+    yield (
+        b'],"collections":'
+        + msgspec.json.encode(_collections(records, club_id))
+        + b',"merges":'
+        + msgspec.json.encode(merges)
+        + b"}"
+    )
+
+
+def _collections(records: GameRecords, club_id: str) -> list[CollectionEntry]:
+    store = records.store
     collections = []
     for kind in get_args(CollectionKind):
         for found in store.list_collections(kind, club_id):
@@ -116,33 +173,7 @@ def export_club(records: GameRecords, club_id: str) -> bytes:
                     ],
                 )
             )
-    document = ClubExport(
-        format=FORMAT,
-        club_id=club.club_id,
-        name=club.name,
-        players=[
-            PlayerEntry(player_id=p.player_id, name=p.name, note=p.note, retired_at=p.retired_at)
-            for p in store.list_players(club_id)
-        ],
-        resources=[
-            ResourceEntry(
-                ruleset=r.ruleset, kind=r.kind, resource_id=r.resource_id, version=r.version, content=r.content
-            )
-            for r in store.list_resources(club_id)
-        ],
-        games=[
-            GameEntry(
-                game_id=g.game_id, lines=[msgspec.Raw(line) for line in records.export_stream(club_id, g.game_id)]
-            )
-            for g in sorted(games, key=lambda g: (g.created_at, g.game_id))
-        ],
-        collections=collections,
-        merges=[
-            MergeEntry(player_id=m.player_id, into_id=m.into_id, key_id=m.key_id, merged_at=m.merged_at)
-            for m in store.player_merges(club_id)
-        ],
-    )
-    return msgspec.json.encode(document)
+    return collections
 
 
 class ClubImportError(Exception):

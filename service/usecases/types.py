@@ -27,6 +27,8 @@ from service.store.base import (
     UnstorableValue,
     VersionConflict,
 )
+from service.store.webhooks import Delivery as WebhookDelivery
+from service.store.webhooks import Webhook, WebhookFormat
 
 __all__ = [
     "AlreadyExists",
@@ -54,4 +56,7 @@ __all__ = [
     "StreamId",
     "UnstorableValue",
     "VersionConflict",
+    "Webhook",
+    "WebhookDelivery",
+    "WebhookFormat",
 ]

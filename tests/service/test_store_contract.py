@@ -187,6 +187,21 @@ def test_read_all_pages_every_stream_in_position_order(store: Store) -> None:
     assert [e.type for e in first + rest] == ["test.a", "test.b", "test.c", "test.d"]
 
 
+def test_read_club_pages_one_club_s_events_in_position_order(store: Store) -> None:
+    other = Recorder(club_id="c2")
+    store.append(AppendRequest("c1/g1", events("a", "b"), 0, recorded_by=BY))
+    store.append(AppendRequest("c2/g1", events("x"), 0, recorded_by=other))
+    store.append(AppendRequest("c1/g2", events("c"), 0, recorded_by=BY))
+    store.append(AppendRequest("c1/g1", events("d"), 2, recorded_by=BY))
+    read_all_when_visible(store, 5)
+    first = store.read_club("c1", limit=2)
+    rest = store.read_club("c1", after=first[-1].position)
+    assert [e.type for e in first + rest] == ["test.a", "test.b", "test.c", "test.d"]
+    assert {e.club_id for e in first + rest} == {"c1"}
+    assert [e.type for e in store.read_club("c2")] == ["test.x"] and store.read_club("c3") == []
+    assert store.read_club("c1", after=rest[-1].position) == []
+
+
 def game(game_id: str, players: tuple[str, ...], ruleset: str = "tally", club_id: str = "c1") -> GameRecord:
     return GameRecord(
         game_id=game_id,

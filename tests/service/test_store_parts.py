@@ -13,6 +13,7 @@ from service.store.access import AccessStore
 from service.store.base import ClubRecords, Collections, EventRecorder, Projections, ReadModels, Schema, Store
 from service.store.composed import ComposedStore
 from service.store.sql import POSTGRES, SQLITE
+from service.store.webhooks import WebhookStore
 
 PARTS = {
     "schema": Schema,
@@ -22,6 +23,7 @@ PARTS = {
     "collections": Collections,
     "clubs": ClubRecords,
     "access": AccessStore,
+    "webhooks": WebhookStore,
 }
 
 

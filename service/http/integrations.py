@@ -1,0 +1,281 @@
+"""What integrators call (issue 30 parts 3 and 4): a club's webhooks, its export over HTTP and its change
+feed.
+
+- Webhooks (`service.usecases.webhooks`): a `record` key registers, lists, turns on and off and removes
+  them, reads each one's delivery log and has messages sent again from one of it. The signing secret is
+  shown once, when registered.
+- The club export (`GET /clubs/{club}/export`, a `record` key): the document `tablelog club export` writes,
+  byte for byte, streamed a game at a time.
+- The change feed (`GET /clubs/{club}/feed`, a `read` key): every event of the club's games and
+  tournaments in the order recorded, as the public may know it (`service.usecases.club_feed`) and told in
+  the reader's language, a page at a time; `next` is an opaque token (a global position, sealed as
+  read-your-writes tokens are: it tells nothing of other clubs) to send back as `after`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Response, delete, get, patch, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.exceptions import ValidationException
+from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.response import Stream
+
+from service.http.dependencies import RequestContext
+from service.http.guards import GUARDS, KEYS
+from service.http.positions import BadToken
+from service.limits import Id
+from service.usecases.club_export import export_club_parts
+from service.usecases.club_feed import PublicEvent, PublicLog
+from service.usecases.types import Webhook, WebhookDelivery, WebhookFormat
+from service.usecases.webhooks import Kind, Webhooks
+
+_URL = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
+
+
+class WebhookIn(msgspec.Struct, frozen=True, kw_only=True):
+    """A new webhook: where to, which kinds of message, and optionally its secret (`whsec_` and the base64
+    of 24 to 64 random bytes; one is made when left out). It takes the events recorded from now on."""
+
+    webhook_id: Id
+    url: _URL
+    kinds: Annotated[list[Kind], msgspec.Meta(min_length=1, max_length=16)]
+    secret: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    format: WebhookFormat = "standard"
+    """`standard`: the message as JSON, signed; `discord`: one line of text in the club's language, as a
+    Discord incoming webhook (`https://discord.com/api/webhooks/...`) takes it."""
+
+
+class WebhookChange(msgspec.Struct, frozen=True, kw_only=True):
+    """Turn a webhook on (its failures forgotten, tried again at once) or off."""
+
+    enabled: bool
+
+
+class ResendIn(msgspec.Struct, frozen=True, kw_only=True):
+    """Send again the message of the delivery log with this id, and every one after it."""
+
+    delivery_id: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+
+
+class WebhookOut(msgspec.Struct, frozen=True, kw_only=True):
+    webhook_id: str
+    url: str
+    kinds: tuple[str, ...]
+    format: WebhookFormat
+    created_at: datetime
+    enabled: bool
+    disabled_reason: str | None
+    failures: int
+    """Failed attempts since the last delivery."""
+    next_attempt_at: datetime | None
+    """When the next attempt is due, after a failure."""
+
+
+class WebhookCreated(msgspec.Struct, frozen=True, kw_only=True):
+    """A new webhook and its signing secret (shown this once)."""
+
+    webhook: WebhookOut
+    secret: str
+
+
+class DeliveryOut(msgspec.Struct, frozen=True, kw_only=True):
+    """One message to a webhook and how its delivery went. `status`: `delivered`, `failing` (to be tried
+    again) or `failed` (the webhook was turned off)."""
+
+    delivery_id: str
+    """The `webhook-id` header, the same on every attempt of this message."""
+    kind: str
+    status: str
+    attempts: int
+    status_code: int | None
+    """What the receiver answered the last attempt (null: no answer)."""
+    last_error: str | None
+    first_attempt_at: datetime
+    last_attempt_at: datetime
+
+
+class DeliveriesOut(msgspec.Struct, frozen=True, kw_only=True):
+    webhook_id: str
+    deliveries: list[DeliveryOut]
+    """The latest first: one per message, its `delivery_id` the `webhook-id` header sent on every attempt."""
+
+
+class FeedOut(msgspec.Struct, frozen=True, kw_only=True):
+    events: list[PublicEvent]
+    next: str
+    """Send back as `after` for the events recorded since (the same token again when nothing was new)."""
+    more: bool
+    """More events wait now: ask again at once."""
+
+
+def delivery_out(row: WebhookDelivery) -> DeliveryOut:
+    # Never its global position: that would tell how much other clubs write.
+    return DeliveryOut(
+        delivery_id=row.delivery_id,
+        kind=row.kind,
+        status=row.status,
+        attempts=row.attempts,
+        status_code=row.status_code,
+        last_error=row.last_error,
+        first_attempt_at=row.first_attempt_at,
+        last_attempt_at=row.last_attempt_at,
+    )
+
+
+def webhook_out(webhook: Webhook) -> WebhookOut:
+    due = webhook.next_attempt_at
+    return WebhookOut(
+        webhook_id=webhook.webhook_id,
+        url=webhook.url,
+        kinds=webhook.kinds,
+        format=webhook.format,
+        created_at=webhook.created_at,
+        enabled=webhook.enabled,
+        disabled_reason=webhook.disabled_reason,
+        failures=webhook.failures,
+        next_attempt_at=datetime.fromtimestamp(due, UTC) if webhook.failures and due else None,
+    )
+
+
+def _webhooks(context: RequestContext, state: State) -> Webhooks:
+    return Webhooks.of(context.records, refuse_private=state.settings.webhook_refuse_private_addresses)
+
+
+class WebhookController(Controller):
+    path = "/clubs/{club_id:str}/webhooks"
+    tags = ("webhooks",)
+    guards = GUARDS
+
+    @post("/", sync_to_thread=True, summary="Register a webhook (record key); its secret is shown once")
+    def create(
+        self, club_id: FromPath[str], data: JSONBody[WebhookIn], context: NamedDependency[RequestContext], state: State
+    ) -> WebhookCreated:
+        made = _webhooks(context, state).create(
+            club_id, data.webhook_id, data.url, data.kinds, data.secret, data.format
+        )
+        return WebhookCreated(webhook=webhook_out(made), secret=made.secret)
+
+    @get("/", sync_to_thread=True, opt=KEYS, summary="The club's webhooks (record key; never their secrets)")
+    def list_webhooks(
+        self, club_id: FromPath[str], context: NamedDependency[RequestContext], state: State
+    ) -> list[WebhookOut]:
+        return [webhook_out(w) for w in _webhooks(context, state).of_club(club_id)]
+
+    @get("/{webhook_id:str}", sync_to_thread=True, opt=KEYS, summary="A webhook (record key)")
+    def read(
+        self, club_id: FromPath[str], webhook_id: FromPath[str], context: NamedDependency[RequestContext], state: State
+    ) -> WebhookOut:
+        return webhook_out(_webhooks(context, state).get(club_id, webhook_id))
+
+    @patch("/{webhook_id:str}", sync_to_thread=True, summary="Turn a webhook on or off (record key)")
+    def change(
+        self,
+        club_id: FromPath[str],
+        webhook_id: FromPath[str],
+        data: JSONBody[WebhookChange],
+        context: NamedDependency[RequestContext],
+        state: State,
+    ) -> WebhookOut:
+        return webhook_out(_webhooks(context, state).enable(club_id, webhook_id, data.enabled))
+
+    @post(
+        "/{webhook_id:str}/resend",
+        sync_to_thread=True,
+        status_code=200,
+        summary="Send again a message of the delivery log and every one after it (record key)",
+    )
+    def resend(
+        self,
+        club_id: FromPath[str],
+        webhook_id: FromPath[str],
+        data: JSONBody[ResendIn],
+        context: NamedDependency[RequestContext],
+        state: State,
+    ) -> WebhookOut:
+        return webhook_out(_webhooks(context, state).resend_from(club_id, webhook_id, data.delivery_id))
+
+    @delete("/{webhook_id:str}", sync_to_thread=True, summary="Remove a webhook and its delivery log (record key)")
+    def remove(
+        self, club_id: FromPath[str], webhook_id: FromPath[str], context: NamedDependency[RequestContext], state: State
+    ) -> None:
+        _webhooks(context, state).delete(club_id, webhook_id)
+
+    @get(
+        "/{webhook_id:str}/deliveries",
+        sync_to_thread=True,
+        opt=KEYS,
+        summary="A webhook's delivery log, the latest first: status, attempts, last error (record key)",
+    )
+    def deliveries(
+        self,
+        club_id: FromPath[str],
+        webhook_id: FromPath[str],
+        context: NamedDependency[RequestContext],
+        state: State,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+    ) -> DeliveriesOut:
+        found = _webhooks(context, state).deliveries(club_id, webhook_id, limit)
+        return DeliveriesOut(webhook_id=webhook_id, deliveries=[delivery_out(d) for d in found])
+
+
+class IntegrationController(Controller):
+    path = "/clubs/{club_id:str}"
+    tags = ("integrations",)
+    guards = GUARDS
+
+    @get(
+        "/export",
+        sync_to_thread=True,
+        opt=KEYS,
+        summary="The whole club as one JSON document, as `tablelog club export` writes it, streamed (record key)",
+        response_description="A `tablelog-club/1` document (never the club's keys); import it with "
+        "`tablelog club import`.",
+    )
+    def export(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> Stream:
+        parts = export_club_parts(context.records, club_id)
+        return Stream(
+            parts,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{club_id}.club.json"'},
+        )
+
+    @get("/feed", sync_to_thread=True, summary="The club's events after a point, as the public may know them")
+    def feed(
+        self,
+        club_id: FromPath[str],
+        context: NamedDependency[RequestContext],
+        state: State,
+        after: Annotated[
+            str | None,
+            QueryParameter(
+                max_length=100,
+                description="The `next` of the page before (or an append's `Tablelog-Position`); "
+                "left out: from the club's first event.",
+            ),
+        ] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+    ) -> Response[FeedOut]:
+        """Every event of the club's games and tournaments in the order recorded. A game's event is its
+        public replay step (never a card the public has not seen), with the public result when it finished
+        or corrected the game; a tournament's event comes whole."""
+        position = 0
+        if after is not None:
+            try:
+                position = state.tokens.open(club_id, after)
+            except BadToken:
+                raise ValidationException(
+                    detail=f"after is not a feed position this service gave to club {club_id!r}: send back the "
+                    "`next` of a page as it is (or leave it out to read from the start).",
+                    extra=[{"key": "after", "message": "not a position token of this club", "source": "query"}],
+                ) from None
+        told, end, more = PublicLog.of(context.records, context.words.language).page(club_id, position, limit)
+        out = FeedOut(events=[event for _, event in told], next=state.tokens.seal(club_id, end), more=more)
+        return Response(out)
+
+
+HANDLERS = [WebhookController, IntegrationController]
