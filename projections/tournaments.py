@@ -758,24 +758,29 @@ def knockout_slots(tournament: Tournament, winners: Mapping[str, str | None]) ->
 
 
 def _advancing(paired: Round, a: str | None, b: str | None, winners: Mapping[str, str | None]) -> str | None:
-    player = a if a is not None else b
-    if player is None:
-        return None
-    table = paired.place_of(player)
-    if table is None:
-        return player if player in paired.byes else None
-    if table.forfeited:
-        present = [p for p in table.seats if p not in table.forfeited]
-        return present[0] if len(present) == 1 else None
-    winner = winners.get(table.game_id) if table.game_id is not None else None
-    if winner is None:
-        raise ProjectionError(
-            "no_winner",
-            f"Table {table.table} of round {paired.number} has no winner: a knockout game needs one.",
-            round=paired.number,
-            table=table.table,
-        )
-    return winner
+    """Who of a pair of slots goes through the round: the winner of their table, or the one given the
+    bye (the other's slot empty, or withdrawn when the round was paired)."""
+    for player in (a, b):
+        if player is None:
+            continue
+        table = paired.place_of(player)
+        if table is None:
+            if player in paired.byes:
+                return player
+            continue
+        if table.forfeited:
+            present = [p for p in table.seats if p not in table.forfeited]
+            return present[0] if len(present) == 1 else None
+        winner = winners.get(table.game_id) if table.game_id is not None else None
+        if winner is None:
+            raise ProjectionError(
+                "no_winner",
+                f"Table {table.table} of round {paired.number} has no winner: a knockout game needs one.",
+                round=paired.number,
+                table=table.table,
+            )
+        return winner
+    return None
 
 
 def champion(tournament: Tournament, winners: Mapping[str, str | None]) -> str | None:
