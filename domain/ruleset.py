@@ -200,8 +200,8 @@ def checked_report(
     """The checks every game makes of a reported result (G-6), and the `Result` it stands for: one entry
     per seat of the set-up, scores within [`lowest`, `highest`], partners of a team with one score and
     one placement, placements all given or none, ranked as placements are (1, 1, 3), and a higher score
-    never placed below a lower one (equal scores may be placed apart where the game's tie-breaks split
-    them: `ties_split`)."""
+    placed above a lower one (equal scores may be placed apart where the game's tie-breaks split them:
+    `ties_split`)."""
     seats = sorted(p.seat for p in setup.players)
     reported = sorted(p.seat for p in report.players)
     if reported != seats:
@@ -243,14 +243,14 @@ def checked_report(
                 placements=dict(sorted(placement.items())),
             )
         for other, other_place in placement.items():
-            if (score[seat] > score[other] and place > other_place) or (
+            if (score[seat] > score[other] and place >= other_place) or (
                 not ties_split and score[seat] == score[other] and place != other_place
             ):
                 raise RuleError(
                     "G-6",
                     "placements_inconsistent",
                     _(
-                        "Seat {seat} scored more than seat {other} but is placed below it.",
+                        "Seat {seat} scored more than seat {other} but is not placed above it.",
                         seat=seat + 1,
                         other=other + 1,
                     )
