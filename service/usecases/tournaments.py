@@ -303,9 +303,10 @@ class Tournaments:
         `field_smaller_than_cut`) when fewer are playing, and while the latest round is not finished."""
         club_id = recorder.club_id
         state, version = self.load(club_id, tournament_id)
+        event = KnockoutStarted(cut=cut, seeds=tuple(self._order(club_id, state)[:cut]))
+        check(state, event)
         self._finished(club_id, state)
-        seeds = tuple(self._order(club_id, state)[:cut])
-        return self._record(recorder, tournament_id, state, version, [KnockoutStarted(cut=cut, seeds=seeds)])
+        return self._record(recorder, tournament_id, state, version, [event])
 
     def revoke(self, recorder: Recorder, tournament_id: str, target: int, reason: str) -> Read:
         """Undo the event at version `target` (a forfeit, a withdrawal, an entry, an attached game, a hand
