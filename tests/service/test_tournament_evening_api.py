@@ -225,3 +225,73 @@ def test_the_bad_input_of_an_evening_is_refused_with_nothing_stored(api: Api) ->
     assert problem["code"] == "revocation_breaks_record"
     assert post(api, token, "/revocations", {"version": 1}, status=422)["code"] == "not_revocable"
     assert stored(api, token) == after
+
+
+def test_a_result_only_game_counts_in_a_league_and_a_campaign_and_takes_no_other_event(api: Api) -> None:
+    """Created with its result through the games API: refused with nothing stored when its places do not
+    follow its scores; otherwise listed as result-only, counted by a league and a campaign like any game,
+    closed to events, and corrected by voiding its result and reporting another."""
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    seats = [{"player_id": "alain"}, {"player_id": "bea"}]
+    league = {
+        "league_id": "autumn",
+        "ruleset": "tally",
+        "members": ["alain", "bea"],
+        "starts": "2000-01-01",
+        "ends": "2999-12-31",
+        "scoring": {"win_draw_loss": [3, 1, 0]},
+    }
+    for path, body in (
+        ("/clubs/c1/leagues", league),
+        ("/clubs/c1/campaigns", {"campaign_id": "winter", "ruleset": "tally", "players": ["alain", "bea"]}),
+    ):
+        assert api.client.post(path, json=body, headers=api.auth(token)).status_code == 201
+    wrong = {"players": [{"seat": 0, "score": 3, "placement": 1}, {"seat": 1, "score": 11, "placement": 2}]}
+    refused = api.client.post(
+        "/clubs/c1/games", json={"ruleset": "tally", "players": seats, "result": wrong}, headers=api.auth(token)
+    )
+    assert refused.status_code == 422 and refused.json()["code"] == "placements_inconsistent"
+    assert refused.json()["event_type"] == "tablelog.result_reported" and refused.json()["rule_id"] == "G-6"
+    assert api.client.get("/clubs/c1/games", headers=api.auth(token)).json()["games"] == []
+
+    result = {"players": [{"seat": 0, "score": 3}, {"seat": 1, "score": 11}]}
+    created = api.client.post(
+        "/clubs/c1/games", json={"ruleset": "tally", "players": seats, "result": result}, headers=api.auth(token)
+    ).json()
+    assert created["result_only"] and created["finished"] and created["version"] == 2
+    game_id = created["game_id"]
+    for path in ("/clubs/c1/leagues/autumn/games", "/clubs/c1/campaigns/winter/games"):
+        assert api.client.post(path, json={"game_id": game_id}, headers=api.auth(token)).status_code == 201
+    wait_until(
+        lambda: (
+            {
+                r["player_id"]: r["points"]
+                for r in api.client.get("/clubs/c1/leagues/autumn/standings", headers=api.auth(token)).json()["rows"]
+            }
+            == {"alain": 0, "bea": 3}
+        ),
+        "the league's standings",
+    )
+    campaign = api.client.get("/clubs/c1/campaigns/winter/status", headers=api.auth(token)).json()
+    assert campaign["steps"][0]["status"]["totals"] == {"alain": 3, "bea": 11}
+
+    rolled = api.append("c1", token, game_id, 2, [{"type": "tally.rolled", "seat": 0, "face": 3}])
+    assert rolled.status_code == 422 and rolled.json()["code"] == "result_only"
+    again = {
+        "type": "tablelog.result_reported",
+        "result": {"players": [{"seat": 0, "score": 11}, {"seat": 1, "score": 3}]},
+    }
+    corrected = api.append("c1", token, game_id, 2, [{"type": "tablelog.correction", "voids": 1}, again])
+    assert corrected.status_code == 201, corrected.text
+    now = api.client.get(f"/clubs/c1/games/{game_id}/result", headers=api.auth(token)).json()
+    assert now["version"] == 4 and now["result"]["winners"] == [0]
+    wait_until(
+        lambda: (
+            api.client.get("/clubs/c1/campaigns/winter/status", headers=api.auth(token)).json()["steps"][0]["status"][
+                "totals"
+            ]
+            == {"alain": 11, "bea": 3}
+        ),
+        "the campaign after the correction",
+    )
