@@ -35,7 +35,8 @@ class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started",
 
 
 class ResultReported(Event, frozen=True, kw_only=True, tag="tablelog.result_reported"):
-    """The result of a game started `result_only` (G-6), as the table reports it."""
+    """The result of a game started `result_only` (G-6). `result` is the result as the table reports
+    it."""
 
     result: ReportedResult
 

@@ -160,8 +160,9 @@ class Viewer(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat's score. `score` is an integer in the ruleset's `score_unit` (half-points for
-    Milles Nautiques: never floats); `breakdown` splits it (convoy, capture, bonus...)."""
+    """One seat's score. `seat` is the seat. `score` is an integer in the ruleset's `score_unit`
+    (half-points for Milles Nautiques: never floats). `placement` is the seat's place (1 = best, shared on
+    ties). `breakdown` splits the score (convoy, capture, bonus...)."""
 
     seat: int
     score: int
@@ -181,9 +182,9 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ReportedResult(msgspec.Struct, frozen=True, kw_only=True):
-    """A game played at the table but recorded by its result only (G-6): each seat's score in the
-    ruleset's unit and, where the table gives them, placements (1 = best, shared on ties; all or none).
-    Without placements, they follow the scores (higher first)."""
+    """A game played at the table but recorded by its result only (G-6). `players` gives each seat's
+    score in the ruleset's unit and, where the table gives them, placements (1 = best, shared on ties;
+    all or none). Without placements, they follow the scores (higher first)."""
 
     players: tuple[PlayerResult, ...]
 
