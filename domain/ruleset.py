@@ -179,6 +179,8 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[PlayerResult, ...]
     winners: tuple[int, ...] = ()
     void: bool = False
+    reported: bool = False
+    """Reported as a result, the game not recorded event by event (G-6)."""
 
 
 class ReportedResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -277,7 +279,7 @@ def checked_report(
             )
     ordered = tuple(sorted(players, key=lambda p: p.seat))
     winners = tuple(p.seat for p in ordered if p.placement == 1)
-    return Result(finished=True, score_unit=score_unit, players=ordered, winners=winners)
+    return Result(finished=True, score_unit=score_unit, players=ordered, winners=winners, reported=True)
 
 
 class Narration(msgspec.Struct, frozen=True, kw_only=True):

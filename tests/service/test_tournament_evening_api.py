@@ -111,6 +111,8 @@ def test_an_evening_drafts_publishes_forfeits_reports_and_revokes(api: Api) -> N
     assert listed[attached["game_id"]]["result_only"] and listed[attached["game_id"]]["finished"]
     game_events = api.client.get(f"/clubs/c1/games/{attached['game_id']}/events", headers=api.auth(token)).json()
     assert [e["type"] for e in game_events["events"]] == ["tablelog.game_started", "tablelog.result_reported"]
+    lines = get(api, token, "/standings")["games"]
+    assert [(g["game_id"], g["result_only"]) for g in lines] == [(attached["game_id"], True)]
     rated = api.client.get("/clubs/c1/ratings/tally", headers=api.auth(token)).json()["players"]
     assert sorted(r["player_id"] for r in rated) == sorted((winner, loser))
 
@@ -260,6 +262,8 @@ def test_a_result_only_game_counts_in_a_league_and_a_campaign_and_takes_no_other
         "/clubs/c1/games", json={"ruleset": "tally", "players": seats, "result": result}, headers=api.auth(token)
     ).json()
     assert created["result_only"] and created["finished"] and created["version"] == 2
+    reported = api.client.get(f"/clubs/c1/games/{created['game_id']}/result", headers=api.auth(token)).json()
+    assert reported["result"]["reported"] and reported["result"]["winners"] == [1]
     game_id = created["game_id"]
     for path in ("/clubs/c1/leagues/autumn/games", "/clubs/c1/campaigns/winter/games"):
         assert api.client.post(path, json={"game_id": game_id}, headers=api.auth(token)).status_code == 201
