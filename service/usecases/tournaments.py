@@ -347,12 +347,18 @@ class Tournaments:
         return out
 
     def pair_again(self, recorder: Recorder, tournament_id: str, number: int, reason: str) -> Read:
-        """Its games are detached; the round is paired from the standings as they are now."""
-        state, version = self.load(recorder.club_id, tournament_id)
+        """Its games are detached; the round is paired from the standings as they are now (a knockout
+        round from the bracket), a draft again if it was one."""
+        club_id = recorder.club_id
+        state, version = self.load(club_id, tournament_id)
         unpaired = RoundUnpaired(round=number, reason=reason)
         check(state, unpaired)
         before = apply(state, unpaired)
-        paired = pair(before, self._order(recorder.club_id, before))
+        draft = state.rounds[-1].draft
+        if state.rounds[-1].stage == "knockout":
+            paired = pair_knockout(before, self._winners(club_id, before), draft=draft)
+        else:
+            paired = pair(before, self._order(club_id, before), draft=draft)
         return self._record(recorder, tournament_id, state, version, [unpaired, paired])
 
     def attach(self, recorder: Recorder, tournament_id: str, number: int, table: int, game_id: str) -> Read:

@@ -140,6 +140,9 @@ def test_the_hand_change_that_breaks_a_pairing_rule_says_which(api: Api) -> None
     changed = post(api, token, "/rounds/2/swap", {"players": [opponent, met[1]]})
     assert changed["warnings"] == [{"rule": "no_repeat", "text": "This change pairs two players who have met already."}]
     assert changed["tournament"]["rounds"][1]["warnings"] == ["no_repeat"]
+    # Paired again, the round is a fresh draft: the hand change and its warning are gone.
+    again = post(api, token, "/rounds/2/repairing", {"reason": "start over"})["tournament"]["rounds"][1]
+    assert again["draft"] and again["warnings"] == [] and again["tables"] == draft["tables"]
 
 
 def test_a_knockout_of_the_top_four_is_seeded_from_the_swiss_and_ends_with_a_champion(api: Api) -> None:
