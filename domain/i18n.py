@@ -108,7 +108,7 @@ class Catalogue:
 
 
 _ = Catalogue("domain")
-"""The messages every game shares (the general rules G-1 to G-5, the words that join sentences)."""
+"""The messages every game shares (the general rules G-1 to G-6, the words that join sentences)."""
 
 
 def joined(parts: list[Message]) -> Message:

@@ -3,6 +3,10 @@
 Every stream starts with `GameStarted` (G-5: the ruleset, its version and the set-up). A scorekeeper's
 mistake is never rewritten: a `Correction` voids the latest events still in effect (G-3), and the fold
 skips them. Folding the same events always gives the same state.
+
+A game played at the table but not recorded event by event is started `result_only`: its one further
+event is `ResultReported`, checked by the ruleset (`Ruleset.reported_result`, G-6), and its result is
+that one wherever a result is read (`Folded.result`); a correction voids it and another is reported.
 """
 
 from __future__ import annotations
@@ -13,19 +17,28 @@ from typing import Any, Union
 import msgspec
 
 from domain.i18n import Catalogue
-from domain.ruleset import Event, RuleError, Ruleset, Setup, Viewer
+from domain.ruleset import Event, ReportedResult, Result, RuleError, Ruleset, Setup, Viewer
 
 _ = Catalogue("domain")
 
 
-class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started"):
+class GameStarted(Event, frozen=True, kw_only=True, tag="tablelog.game_started", omit_defaults=True):
     """The first event of every game's stream (G-5). `ruleset` names the game's rules and
     `ruleset_version` the version of its rules core the game is recorded under. `setup` is how the game
-    starts: players, variant, options and resources."""
+    starts: players, variant, options and resources. `result_only`: the game is recorded by its result
+    alone (G-6; left out of the record when false, as every game recorded before it was)."""
 
     ruleset: str
     ruleset_version: str
     setup: Setup
+    result_only: bool = False
+
+
+class ResultReported(Event, frozen=True, kw_only=True, tag="tablelog.result_reported"):
+    """The result of a game started `result_only` (G-6). `result` is the result as the table reports
+    it."""
+
+    result: ReportedResult
 
 
 class Correction(Event, frozen=True, kw_only=True, tag="tablelog.correction"):
@@ -52,7 +65,7 @@ class Folded:
     effect when the fold was resumed from a snapshot, counted but loaded only if a later correction
     needs them (so resuming is O(1), whatever the game's length)."""
 
-    __slots__ = ("_base", "_effective", "_finished", "ruleset", "setup", "state", "version")
+    __slots__ = ("_base", "_effective", "_finished", "reported", "result_only", "ruleset", "setup", "state", "version")
 
     def __init__(
         self,
@@ -62,6 +75,9 @@ class Folded:
         version: int,
         effective: _Link | None,
         base: tuple[int, Callable[[], list[tuple[int, Any]]]] | None = None,
+        *,
+        result_only: bool = False,
+        reported: Result | None = None,
     ):
         self.ruleset = ruleset
         self.setup = setup
@@ -69,14 +85,23 @@ class Folded:
         self.version = version
         self._effective = effective
         self._base = base
+        self.result_only = result_only
+        self.reported = reported
+        """The result reported and in effect, in a result-only game (G-6)."""
         self._finished: bool | None = None
+
+    def result(self, viewer: Viewer) -> Result:
+        """The game's result as `viewer` may know it: the one reported, in a result-only game (G-6)."""
+        if self.reported is not None:
+            return self.reported
+        return self.ruleset.result(self.state, viewer)
 
     @property
     def finished(self) -> bool:
         """Whether the game is over, as the public result says (worked out once per fold: an append asks
         it of the fold before and after its batch, and the fold after is the next append's before)."""
         if self._finished is None:
-            self._finished = self.ruleset.result(self.state, Viewer.public()).finished
+            self._finished = self.result(Viewer.public()).finished
         return self._finished
 
     @classmethod
@@ -137,6 +162,21 @@ class Folded:
         """Raise RuleError if `event` cannot be appended now."""
         if isinstance(event, GameStarted):
             raise RuleError("G-5", "already_started", _("This game has already started."))
+        if isinstance(event, ResultReported):
+            if not self.result_only:
+                raise RuleError(
+                    "G-6", "not_result_only", _("This game is recorded event by event: its result is not reported.")
+                )
+            if self.reported is not None:
+                raise RuleError(
+                    "G-6", "result_reported", _("This game's result is reported already: correct it to report another.")
+                )
+            self.reported_result(event)
+            return
+        if self.result_only and not isinstance(event, Correction):
+            raise RuleError(
+                "G-6", "result_only", _("This game is recorded by its result only: report its result, not its events.")
+            )
         if isinstance(event, Correction):
             if event.voids < 1:
                 raise RuleError("G-3", "empty_correction", _("A correction must void at least one event."))
@@ -157,18 +197,43 @@ class Folded:
             return
         self.ruleset.validate(self.state, event)
 
+    def reported_result(self, event: ResultReported) -> Result:
+        """The result a report stands for, as the ruleset checks it (RuleError G-6 when it cannot)."""
+        if self.ruleset.reported_result is None:
+            raise RuleError(
+                "G-6", "no_reported_results", _("{game} takes no result-only game.", game=self.ruleset.title)
+            )
+        return self.ruleset.reported_result(self.setup, event.result)
+
     def apply(self, event: Any, version: int | None = None) -> Folded:
         """Apply an event already accepted (or read from the record) and return the new fold."""
         version = self.version + 1 if version is None else version
         if isinstance(event, Correction):
             kept = self.effective_events()[: self.effective_count - event.voids]
             state = self.ruleset.initial(self.setup)
+            reported = None
             for _, still in kept:
-                state = self.ruleset.evolve(state, still)
-            return Folded.resume(self.ruleset, self.setup, state, version, kept)
-        state = self.ruleset.evolve(self.state, event)
+                if isinstance(still, ResultReported):
+                    reported = self.reported_result(still)
+                else:
+                    state = self.ruleset.evolve(state, still)
+            folded = Folded.resume(self.ruleset, self.setup, state, version, kept)
+            folded.result_only, folded.reported = self.result_only, reported
+            return folded
         link = _Link(version, event, self._effective, self.effective_count + 1)
-        return Folded(self.ruleset, self.setup, state, version, link, self._base)
+        if isinstance(event, ResultReported):
+            return Folded(
+                self.ruleset,
+                self.setup,
+                self.state,
+                version,
+                link,
+                self._base,
+                result_only=self.result_only,
+                reported=self.reported_result(event),
+            )
+        state = self.ruleset.evolve(self.state, event)
+        return Folded(self.ruleset, self.setup, state, version, link, self._base, result_only=self.result_only)
 
     def accept(self, event: Any) -> Folded:
         """Check then apply: the append path."""
@@ -196,7 +261,9 @@ def start(ruleset: Ruleset, started: GameStarted, version: int = 1) -> Folded:
             "wrong_ruleset",
             _("This record is of {recorded}, not {ruleset}.", recorded=started.ruleset, ruleset=ruleset.name),
         )
-    return Folded(ruleset, started.setup, ruleset.initial(started.setup), version, None)
+    return Folded(
+        ruleset, started.setup, ruleset.initial(started.setup), version, None, result_only=started.result_only
+    )
 
 
 def fold(ruleset: Ruleset, events: Iterable[Any]) -> Folded:
@@ -223,7 +290,7 @@ def event_union(ruleset: Ruleset) -> Any:
     """Every event type a stream of `ruleset` may hold."""
     key = _key(ruleset)
     if key not in _unions:
-        _unions[key] = Union[GameStarted, Correction, ruleset.event_type]  # noqa: UP007 (built at run time)
+        _unions[key] = Union[GameStarted, Correction, ResultReported, ruleset.event_type]  # noqa: UP007 (built at run time)
     return _unions[key]
 
 

@@ -1,6 +1,6 @@
 """The project's rules reference: what each rule id a refusal names says, in the project's own words.
 
-The general rules (G-1 ... G-5) live in `domain/RULES.md`, each game's in its package's `RULES.md`.
+The general rules (G-1 ... G-6) live in `domain/RULES.md`, each game's in its package's `RULES.md`.
 A file is Markdown: a first line `# <Title> rules reference`, an intro, then one entry per rule, a
 level-2 heading `## <ID>: <short title>` followed by paragraphs and a last paragraph `Source: ...`.
 This module parses such a file into frozen structs; it reads only the packages' own files

@@ -23,7 +23,9 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
-from domain.i18n import Message, Teller, english
+from domain.i18n import Catalogue, Message, Teller, english
+
+_ = Catalogue("domain")
 
 
 class RuleError(Exception):
@@ -158,8 +160,9 @@ class Viewer(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat's score. `score` is an integer in the ruleset's `score_unit` (half-points for
-    Milles Nautiques: never floats); `breakdown` splits it (convoy, capture, bonus...)."""
+    """One seat's score. `seat` is the seat. `score` is an integer in the ruleset's `score_unit`
+    (half-points for Milles Nautiques: never floats). `placement` is the seat's place (1 = best, shared on
+    ties). `breakdown` splits the score (convoy, capture, bonus...)."""
 
     seat: int
     score: int
@@ -176,6 +179,107 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[PlayerResult, ...]
     winners: tuple[int, ...] = ()
     void: bool = False
+    reported: bool = False
+    """Reported as a result, the game not recorded event by event (G-6)."""
+
+
+class ReportedResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A game played at the table but recorded by its result only (G-6). `players` gives each seat's
+    score in the ruleset's unit and, where the table gives them, placements (1 = best, shared on ties;
+    all or none). Without placements, they follow the scores (higher first)."""
+
+    players: tuple[PlayerResult, ...]
+
+
+def checked_report(
+    setup: Setup,
+    report: ReportedResult,
+    *,
+    score_unit: str,
+    lowest: int = 0,
+    highest: int | None = None,
+    ties_split: bool = True,
+) -> Result:
+    """The checks every game makes of a reported result (G-6), and the `Result` it stands for: one entry
+    per seat of the set-up, scores within [`lowest`, `highest`], partners of a team with one score and
+    one placement, placements all given or none, ranked as placements are (1, 1, 3), and a higher score
+    placed above a lower one (equal scores may be placed apart where the game's tie-breaks split them:
+    `ties_split`)."""
+    seats = sorted(p.seat for p in setup.players)
+    reported = sorted(p.seat for p in report.players)
+    if reported != seats:
+        raise RuleError(
+            "G-6",
+            "reported_seats",
+            _("A reported result gives one score for each of the {count} seats.", count=len(seats)),
+            seats=seats,
+            reported=reported,
+        )
+    for entry in report.players:
+        if entry.score < lowest or (highest is not None and entry.score > highest):
+            raise RuleError(
+                "G-6",
+                "score_out_of_bounds",
+                _("Seat {seat}'s score is out of the game's bounds.", seat=entry.seat + 1),
+                seat=entry.seat,
+                score=entry.score,
+                lowest=lowest,
+                highest=highest,
+            )
+    given = [p.placement for p in report.players if p.placement is not None]
+    players = report.players
+    if not given:
+        players = tuple(
+            msgspec.structs.replace(p, placement=1 + sum(1 for q in report.players if q.score > p.score))
+            for p in report.players
+        )
+    elif len(given) != len(players):
+        raise RuleError("G-6", "placements_partial", _("Give every seat's placement, or none."))
+    placement = {p.seat: int(p.placement or 0) for p in players}
+    score = {p.seat: p.score for p in players}
+    for seat, place in placement.items():
+        if place != 1 + sum(1 for other in placement.values() if other < place):
+            raise RuleError(
+                "G-6",
+                "placements_inconsistent",
+                _("Placements run from 1, shared places skipping the next ones (1, 1, 3)."),
+                placements=dict(sorted(placement.items())),
+            )
+        for other, other_place in placement.items():
+            if (score[seat] > score[other] and place >= other_place) or (
+                not ties_split and score[seat] == score[other] and place != other_place
+            ):
+                raise RuleError(
+                    "G-6",
+                    "placements_inconsistent",
+                    _(
+                        "Seat {seat} scored more than seat {other} but is not placed above it.",
+                        seat=seat + 1,
+                        other=other + 1,
+                    )
+                    if score[seat] > score[other]
+                    else _(
+                        "Seats {seat} and {other} scored the same: they share their place.",
+                        seat=seat + 1,
+                        other=other + 1,
+                    ),
+                    placements=dict(sorted(placement.items())),
+                )
+    teams: dict[int, tuple[int, int]] = {}
+    for player in setup.players:
+        if player.team is None:
+            continue
+        mine = (score[player.seat], placement[player.seat])
+        if teams.setdefault(player.team, mine) != mine:
+            raise RuleError(
+                "G-6",
+                "partners_apart",
+                _("Partners of a team share their score and their place."),
+                team=player.team,
+            )
+    ordered = tuple(sorted(players, key=lambda p: p.seat))
+    winners = tuple(p.seat for p in ordered if p.placement == 1)
+    return Result(finished=True, score_unit=score_unit, players=ordered, winners=winners, reported=True)
 
 
 class Narration(msgspec.Struct, frozen=True, kw_only=True):
@@ -336,6 +440,11 @@ class Ruleset(Generic[StateT, EventT]):
     value_words: ValueWords | None = None
     """A value of the view, at its path of keys, in the game's own words where plain words would not do
     (a hex kept as [row, column], named as on the board); None leaves it to the reader's plain words."""
+    reported_result: Callable[[Setup, ReportedResult], Result] | None = None
+    """The result of a game played at the table and recorded by its result only (G-6): checks what the
+    game can of it (the set-up, scores within its bounds, placements consistent with scores, most with
+    `checked_report`) and returns it as `result` would a finished game's; raises RuleError. None: the game
+    takes no result-only record."""
     rules_package: str | None = None
     """The package whose `RULES.md` holds the game's rules reference (None: the package that defines
     `state_type`, as every game package does)."""

@@ -24,8 +24,9 @@ from typing import Any
 import msgspec
 
 from domain.i18n import Message, english
-from domain.record import Correction, Folded, GameStarted, effective_events_of, event_tag, start
+from domain.record import Correction, Folded, GameStarted, ResultReported, effective_events_of, event_tag, start
 from domain.ruleset import Player, Ruleset, Setup, Viewer
+from projections.contract import as_points
 from projections.diff import Change, diff
 from projections.errors import ProjectionError
 from projections.words import Teller, _, listed
@@ -157,6 +158,11 @@ def tell(
         )
         return after, voided
     after = folded.apply(event, version)
+    if isinstance(event, ResultReported):
+        steps.append(
+            Step(version=version, type=event_tag(event), text=words(reported_line(after)), chapters=steps[-1].chapters)
+        )
+        return after, []
     told = ruleset.narrate(folded.state, event, after.state, viewer)
     # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
     chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
@@ -237,6 +243,10 @@ def snapshot(folded: Folded) -> Snapshot:
     """Save a fold. Raises ProjectionError if the game's state does not come back equal from its
     encoding (a ruleset whose `state_type` cannot hold its state must be fixed, not half-replayed)."""
     ruleset = folded.ruleset
+    if folded.result_only:
+        # Its result is the report's, which a snapshot of the state would not keep: it replays from the
+        # start (its stream is a few events).
+        raise ProjectionError("result_only", "A result-only game is not snapshotted.", version=folded.version)
     state = msgspec.msgpack.encode(folded.state)
     if _decode_state(ruleset, state) != folded.state:
         raise ProjectionError(
@@ -357,3 +367,21 @@ def correction_line(event: Correction) -> Message:
             reason=event.reason,
         )
     return _.ngettext("Correction: voids the last event.", "Correction: voids the last {count} events.", event.voids)
+
+
+def reported_line(folded: Folded) -> Message:
+    """A reported result's line (G-6): each player's score and place, best first."""
+    assert folded.reported is not None
+    names = {p.seat: p.name for p in folded.setup.players}
+    scale = folded.ruleset.score_scale
+    ranked = sorted(folded.reported.players, key=lambda p: (p.placement or 0, p.seat))
+    said = [
+        _(
+            "{name} {score} (place {place})",
+            name=names.get(p.seat, str(p.seat + 1)),
+            score=as_points(p.score, scale),
+            place=p.placement or 0,
+        )
+        for p in ranked
+    ]
+    return _("Result reported, the game not recorded event by event: {players}.", players=listed(said))

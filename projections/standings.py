@@ -185,6 +185,8 @@ class GameLine(msgspec.Struct, frozen=True, kw_only=True):
     counted: bool
     note: str = ""
     entries: tuple[GameEntry, ...] = ()
+    result_only: bool = False
+    """The game was recorded by its result only (G-6)."""
 
 
 class Row(msgspec.Struct, frozen=True, kw_only=True):
@@ -430,6 +432,7 @@ def _count(league: League, game: LeagueGame, scale: int = 1) -> GameLine:
         counted=True,
         note="void: played, no points" if game.result.void else "",
         entries=tuple(entries),
+        result_only=game.result.reported,
     )
 
 

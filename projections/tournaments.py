@@ -18,7 +18,18 @@ Systems
   opponents; seats are given so that each player takes the seats they have had least.
 
 Standings after any round reuse `projections.standings` (the league's explained tie-break chains) over
-the games attached to the rounds so far; a bye gives `bye_points` league points.
+the games attached to the Swiss rounds so far; a bye gives `bye_points` league points, a forfeit the
+present players `forfeit_points` (default: a win's) and the absent ones a loss's, and a late entry
+`late_entry_points` for each round it missed.
+
+The evening
+-----------
+A round may be paired as a draft, changed by hand (players swapped, tables renumbered: each change
+records the pairing rules it breaks), then published; results and forfeits wait for publication. A
+knockout stage (single elimination of the top `cut` of the standings, the best seeds given the byes of
+a field that is not a power of two) follows the Swiss. Nothing is edited: a `Revoked` event undoes one
+earlier event (a forfeit, a withdrawal, an entry, an attached game, a hand change), and is accepted only
+when the record without that event still holds (`revoke`).
 """
 
 from __future__ import annotations
@@ -27,7 +38,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import msgspec
 
@@ -38,6 +49,8 @@ from projections.standings import League, LeagueGame, Scoring, Standings, check_
 from projections.words import Teller, _
 
 System = Literal["round_robin", "swiss", "tables"]
+Stage = Literal["swiss", "knockout"]
+"""A round's stage: the system's own rounds (`swiss` for any system), or the knockout after them."""
 SEARCH_BUDGET = 200_000
 """Steps of the exact pairing search per constraint level before the level counts as impossible."""
 
@@ -58,6 +71,12 @@ class TournamentCreated(Event, frozen=True, kw_only=True, tag="tournament.create
     table_sizes: tuple[int, int] = (3, 5)
     sides: bool = False
     bye_points: int = 0
+    forfeit_points: int | None = None
+    """League points of a forfeit win (None: a win's, or first place's)."""
+    late_entry_points: int = 0
+    """League points a late entry gets for each round it missed."""
+    rounds: int | None = None
+    """The rounds of the system's stage planned (None: as many as the organiser pairs)."""
 
 
 class PlayerEntered(Event, frozen=True, kw_only=True, tag="tournament.player_entered"):
@@ -77,15 +96,65 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     table: int
     seats: tuple[str, ...]
     game_id: str | None = None
+    forfeited: tuple[str, ...] = ()
+    """The players who forfeited the table (absent or gone); the others score a forfeit win."""
 
 
 class RoundPaired(Event, frozen=True, kw_only=True, tag="tournament.round_paired"):
-    """The pairings of a round, as made when it was paired (so a replay never pairs again)."""
+    """The pairings of a round, as made when it was paired (so a replay never pairs again); a draft
+    waits for `RoundPublished` before players see it or results count."""
 
     round: int
     tables: tuple[Table, ...]
     byes: tuple[str, ...] = ()
     relaxed: tuple[str, ...] = ()
+    draft: bool = False
+    stage: Stage = "swiss"
+
+
+class PlayersSwapped(Event, frozen=True, kw_only=True, tag="tournament.players_swapped"):
+    """By hand, in a draft round: two players change places (table and seat, or a table and the bye).
+    `breaks` are the pairing rules the change breaks, as warned when it was made."""
+
+    round: int
+    players: tuple[str, str]
+    breaks: tuple[str, ...] = ()
+
+
+class TableMoved(Event, frozen=True, kw_only=True, tag="tournament.table_moved"):
+    """By hand, in a draft round: a table takes another number (the table holding that number, if any,
+    takes the freed one)."""
+
+    round: int
+    table: int
+    to: int
+
+
+class RoundPublished(Event, frozen=True, kw_only=True, tag="tournament.round_published"):
+    round: int
+
+
+class TableForfeited(Event, frozen=True, kw_only=True, tag="tournament.table_forfeited"):
+    """A table of a published round is forfeited by `absent` (a no-show, a player who left)."""
+
+    round: int
+    table: int
+    absent: tuple[str, ...]
+    reason: str = ""
+
+
+class KnockoutStarted(Event, frozen=True, kw_only=True, tag="tournament.knockout_started"):
+    """A single-elimination stage of the top `cut`, `seeds` in the order the standings gave them."""
+
+    cut: int
+    seeds: tuple[str, ...]
+
+
+class Revoked(Event, frozen=True, kw_only=True, tag="tournament.revoked"):
+    """Undoes the event at stream version `version` (a correction: the event stays in the record)."""
+
+    version: int
+    reason: str = ""
 
 
 class RoundUnpaired(Event, frozen=True, kw_only=True, tag="tournament.round_unpaired"):
@@ -102,7 +171,23 @@ class GameAttached(Event, frozen=True, kw_only=True, tag="tournament.game_attach
     game_id: str
 
 
-TournamentEvent = TournamentCreated | PlayerEntered | PlayerWithdrew | RoundPaired | RoundUnpaired | GameAttached
+TournamentEvent: TypeAlias = (
+    TournamentCreated
+    | PlayerEntered
+    | PlayerWithdrew
+    | RoundPaired
+    | RoundUnpaired
+    | GameAttached
+    | PlayersSwapped
+    | TableMoved
+    | RoundPublished
+    | TableForfeited
+    | KnockoutStarted
+    | Revoked
+)
+REVOCABLE = (PlayerEntered, PlayerWithdrew, GameAttached, PlayersSwapped, TableMoved, TableForfeited)
+"""The events a `Revoked` may undo (pairings are taken back by `RoundUnpaired`, and a revocation is
+never revoked: the event is reported again)."""
 EVENT_DECODER = msgspec.json.Decoder(TournamentEvent)
 
 
@@ -120,6 +205,18 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     tables: tuple[Table, ...]
     byes: tuple[str, ...] = ()
     relaxed: tuple[str, ...] = ()
+    draft: bool = False
+    stage: Stage = "swiss"
+    warnings: tuple[str, ...] = ()
+    """The pairing rules the hand changes to the round broke, each once."""
+
+    def place_of(self, player: str) -> Table | None:
+        return next((t for t in self.tables if player in t.seats), None)
+
+
+class Knockout(msgspec.Struct, frozen=True, kw_only=True):
+    cut: int
+    seeds: tuple[str, ...]
 
 
 class Tournament(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,6 +225,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     definition: TournamentCreated
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
+    knockout: Knockout | None = None
 
     @property
     def active(self) -> list[str]:
@@ -136,9 +234,27 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     def names(self) -> dict[str, str]:
         return {e.player_id: e.name for e in self.entrants}
 
+    @property
+    def latest(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def stage_rounds(self, stage: Stage) -> tuple[Round, ...]:
+        return tuple(r for r in self.rounds if r.stage == stage)
+
+    def published(self) -> Tournament:
+        """What players see: the rounds published (a draft is the organiser's alone)."""
+        return msgspec.structs.replace(self, rounds=tuple(r for r in self.rounds if not r.draft))
+
+    def last_round_played(self) -> bool:
+        """Whether no further round of the system's stage may be paired (its planned rounds are paired,
+        or the knockout has started)."""
+        planned = self.definition.rounds
+        return self.knockout is not None or (planned is not None and len(self.stage_rounds("swiss")) >= planned)
+
 
 def check(state: Tournament | None, event: TournamentEvent) -> None:
-    """Raise ProjectionError when `event` cannot happen to the tournament as it stands."""
+    """Raise ProjectionError when `event` cannot happen to the tournament as it stands (a `Revoked` is
+    checked against the whole record by `revoke`)."""
     if state is None:
         if not isinstance(event, TournamentCreated):
             raise ProjectionError("no_tournament", "A tournament starts with its creation.")
@@ -149,6 +265,13 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
     if isinstance(event, PlayerEntered):
         if event.player_id in known and known[event.player_id].active:
             raise ProjectionError("already_entered", f"{event.name} is already entered.", player_id=event.player_id)
+        if state.last_round_played():
+            raise ProjectionError(
+                "after_last_round",
+                "The last round of the tournament is paired: a player can no longer enter.",
+                player_id=event.player_id,
+                rounds=len(state.rounds),
+            )
     elif isinstance(event, PlayerWithdrew):
         if event.player_id not in known or not known[event.player_id].active:
             raise ProjectionError(
@@ -157,6 +280,28 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
     elif isinstance(event, RoundPaired):
         if event.round != len(state.rounds) + 1:
             raise ProjectionError("wrong_round", f"The next round is round {len(state.rounds) + 1}.", round=event.round)
+        placed = [p for t in event.tables for p in t.seats] + list(event.byes)
+        strangers = [p for p in placed if p not in known or not known[p].active]
+        if strangers:
+            raise ProjectionError(
+                "not_entered", f"Player {strangers[0]} is not playing in this tournament.", player_id=strangers[0]
+            )
+        if event.stage == "swiss" and state.last_round_played():
+            raise ProjectionError(
+                "after_last_round",
+                "The last round is paired already."
+                if state.knockout is None
+                else "The knockout has started: its rounds follow the bracket.",
+                round=event.round,
+            )
+        if event.stage == "knockout" and state.knockout is None:
+            raise ProjectionError("no_knockout", "The knockout has not started.", round=event.round)
+        if state.latest is not None and state.latest.draft:
+            raise ProjectionError(
+                "round_not_published",
+                f"Round {state.latest.number} is a draft: publish it first.",
+                round=state.latest.number,
+            )
     elif isinstance(event, RoundUnpaired):
         if not state.rounds or event.round != len(state.rounds):
             raise ProjectionError(
@@ -166,7 +311,7 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
                 latest=len(state.rounds),
             )
     elif isinstance(event, GameAttached):
-        table = _table(state, event.round, event.table)
+        table = _published_table(state, event.round, event.table)
         if table.game_id is not None:
             raise ProjectionError(
                 "table_played",
@@ -174,11 +319,76 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
                 round=event.round,
                 table=event.table,
             )
+        _not_forfeited(table, event.round)
         attached = {t.game_id for r in state.rounds for t in r.tables}
         if event.game_id in attached:
             raise ProjectionError(
                 "game_attached", f"Game {event.game_id} is already attached to a table.", game_id=event.game_id
             )
+    elif isinstance(event, (PlayersSwapped, TableMoved)):
+        paired = _draft(state, event.round)
+        if isinstance(event, PlayersSwapped):
+            a, b = event.players
+            in_round = {p for t in paired.tables for p in t.seats} | set(paired.byes)
+            missing = [p for p in (a, b) if p not in in_round]
+            if a == b or missing:
+                raise ProjectionError(
+                    "not_in_round",
+                    f"Player {missing[0]} is not in round {event.round}." if missing else "Swap two players.",
+                    round=event.round,
+                    players=[a, b],
+                )
+            if a in paired.byes and b in paired.byes:
+                raise ProjectionError("both_byes", "Both players have the bye.", round=event.round, players=[a, b])
+            if paired.stage == "knockout":
+                raise ProjectionError(
+                    "knockout_bracket",
+                    "A knockout round follows its bracket: players are swapped in the Swiss rounds only.",
+                    round=event.round,
+                )
+        else:
+            _table(state, event.round, event.table)
+            if event.to < 1:
+                raise ProjectionError("bad_table_number", "Tables are numbered from 1.", to=event.to)
+    elif isinstance(event, RoundPublished):
+        _draft(state, event.round)
+    elif isinstance(event, TableForfeited):
+        table = _published_table(state, event.round, event.table)
+        _not_forfeited(table, event.round)
+        strangers = [p for p in event.absent if p not in table.seats]
+        if not event.absent or strangers or len(set(event.absent)) != len(event.absent):
+            raise ProjectionError(
+                "not_at_table",
+                f"Player {strangers[0]} is not at table {event.table} of round {event.round}."
+                if strangers
+                else "Name the players who forfeit, each once.",
+                round=event.round,
+                table=event.table,
+                absent=list(event.absent),
+            )
+    elif isinstance(event, KnockoutStarted):
+        _check_knockout(state, event)
+
+
+def _check_knockout(state: Tournament, event: KnockoutStarted) -> None:
+    if state.definition.system == "tables":
+        raise ProjectionError("knockout_two_player", "A knockout pairs two players a table.")
+    if state.knockout is not None:
+        raise ProjectionError("knockout_started", "The knockout has started already.")
+    if state.latest is not None and state.latest.draft:
+        raise ProjectionError(
+            "round_not_published", f"Round {state.latest.number} is a draft: publish it first.", round=len(state.rounds)
+        )
+    field = len(state.active)
+    if event.cut < 2 or field < event.cut:
+        raise ProjectionError(
+            "field_smaller_than_cut",
+            f"A top cut of {event.cut} needs {max(event.cut, 2)} active players; there are {field}.",
+            cut=event.cut,
+            players=field,
+        )
+    if len(event.seeds) != event.cut or len(set(event.seeds)) != event.cut or not set(event.seeds) <= set(state.active):
+        raise ProjectionError("bad_seeds", "The seeds are the cut's active players, each once.", cut=event.cut)
 
 
 def _table(state: Tournament, number: int, table: int) -> Table:
@@ -190,8 +400,37 @@ def _table(state: Tournament, number: int, table: int) -> Table:
     raise ProjectionError("no_such_table", f"Round {number} has no table {table}.", round=number, table=table)
 
 
+def _published_table(state: Tournament, number: int, table: int) -> Table:
+    found = _table(state, number, table)
+    if state.rounds[number - 1].draft:
+        raise ProjectionError("round_not_published", f"Round {number} is a draft: publish it first.", round=number)
+    return found
+
+
+def _draft(state: Tournament, number: int) -> Round:
+    if not 1 <= number <= len(state.rounds):
+        raise ProjectionError("no_such_round", f"There is no round {number}.", round=number)
+    paired = state.rounds[number - 1]
+    if not paired.draft:
+        raise ProjectionError(
+            "round_published", f"Round {number} is published: its pairings are no longer changed by hand.", round=number
+        )
+    return paired
+
+
+def _not_forfeited(table: Table, number: int) -> None:
+    if table.forfeited:
+        raise ProjectionError(
+            "table_closed",
+            f"Table {table.table} of round {number} is closed: it was forfeited.",
+            round=number,
+            table=table.table,
+        )
+
+
 def apply(state: Tournament | None, event: TournamentEvent) -> Tournament:
-    """The tournament after an accepted event (never checks: see `check`)."""
+    """The tournament after an accepted event (never checks: see `check`; a `Revoked` changes nothing
+    here, `fold` leaves out the event it undoes)."""
     if isinstance(event, TournamentCreated):
         return Tournament(definition=event)
     assert state is not None
@@ -205,27 +444,143 @@ def apply(state: Tournament | None, event: TournamentEvent) -> Tournament:
         )
         return msgspec.structs.replace(state, entrants=entrants)
     if isinstance(event, RoundPaired):
-        paired = Round(number=event.round, tables=event.tables, byes=event.byes, relaxed=event.relaxed)
+        paired = Round(
+            number=event.round,
+            tables=event.tables,
+            byes=event.byes,
+            relaxed=event.relaxed,
+            draft=event.draft,
+            stage=event.stage,
+        )
         return msgspec.structs.replace(state, rounds=(*state.rounds, paired))
     if isinstance(event, RoundUnpaired):
         return msgspec.structs.replace(state, rounds=state.rounds[:-1])
+    if isinstance(event, KnockoutStarted):
+        return msgspec.structs.replace(state, knockout=Knockout(cut=event.cut, seeds=event.seeds))
+    if isinstance(event, Revoked):
+        return state
+    number = event.round
+    target = state.rounds[number - 1]
+    if isinstance(event, RoundPublished):
+        changed = msgspec.structs.replace(target, draft=False)
+    elif isinstance(event, PlayersSwapped):
+        changed = _swapped(target, *event.players)
+        warned = tuple(dict.fromkeys((*target.warnings, *event.breaks)))
+        changed = msgspec.structs.replace(changed, warnings=warned)
+    elif isinstance(event, TableMoved):
+        holder = next((t.table for t in target.tables if t.table == event.to), None)
+
+        def renumbered(t: Table) -> Table:
+            if t.table == event.table:
+                return msgspec.structs.replace(t, table=event.to)
+            if holder is not None and t.table == event.to:
+                return msgspec.structs.replace(t, table=event.table)
+            return t
+
+        changed = msgspec.structs.replace(
+            target, tables=tuple(sorted((renumbered(t) for t in target.tables), key=lambda t: t.table))
+        )
+    else:
+        table = event.table
+
+        def played(t: Table) -> Table:
+            if isinstance(event, GameAttached):
+                return msgspec.structs.replace(t, game_id=event.game_id)
+            assert isinstance(event, TableForfeited)
+            return msgspec.structs.replace(t, forfeited=event.absent)
+
+        changed = msgspec.structs.replace(
+            target, tables=tuple(played(t) if t.table == table else t for t in target.tables)
+        )
     rounds = list(state.rounds)
-    target = rounds[event.round - 1]
-    tables = tuple(
-        msgspec.structs.replace(t, game_id=event.game_id) if t.table == event.table else t for t in target.tables
-    )
-    rounds[event.round - 1] = msgspec.structs.replace(target, tables=tables)
+    rounds[number - 1] = changed
     return msgspec.structs.replace(state, rounds=tuple(rounds))
 
 
+def _swapped(paired: Round, a: str, b: str) -> Round:
+    def other(p: str) -> str:
+        return b if p == a else a if p == b else p
+
+    tables = tuple(msgspec.structs.replace(t, seats=tuple(other(p) for p in t.seats)) for t in paired.tables)
+    return msgspec.structs.replace(paired, tables=tables, byes=tuple(other(p) for p in paired.byes))
+
+
+def swap_breaks(state: Tournament, number: int, a: str, b: str) -> tuple[str, ...]:
+    """The pairing rules that swapping `a` and `b` in draft round `number` breaks: `no_repeat` (two
+    players who met already sit together), `one_bye` (the bye goes to a player who has had one),
+    `sides` (two players who owe the same side meet)."""
+    before = state.rounds[number - 1]
+    after = _swapped(before, a, b)
+    past = history(state.rounds[: number - 1])
+    moved = {a, b}
+    breaks: list[str] = []
+    touched = [t for t in after.tables if moved & set(t.seats)]
+    if any(past.meetings(x, y) for t in touched for x, y in combinations(t.seats, 2)):
+        breaks.append("no_repeat")
+    if any(past.byes.get(p) for p in after.byes if p in moved):
+        breaks.append("one_bye")
+    if state.definition.sides:
+        for t in touched:
+            x, y = past.balance(t.seats[0]), past.balance(t.seats[1])
+            if (x > 0 and y > 0) or (x < 0 and y < 0):
+                breaks.append("sides")
+                break
+    return tuple(breaks)
+
+
 def fold(events: Iterable[TournamentEvent]) -> Tournament:
-    """A tournament replayed from its events."""
+    """A tournament replayed from its events, leaving out the ones a `Revoked` undid."""
+    listed = list(events)
+    revoked = {e.version for e in listed if isinstance(e, Revoked)}
     state: Tournament | None = None
-    for event in events:
-        state = apply(state, event)
+    for version, event in enumerate(listed, start=1):
+        if version not in revoked:
+            state = apply(state, event)
     if state is None:
         raise ProjectionError("no_tournament", "A tournament starts with its creation.")
     return state
+
+
+def revoke(events: Sequence[TournamentEvent], revocation: Revoked) -> Tournament:
+    """The tournament once `revocation` is added to `events` (the stream so far): refused when the event
+    is not one a revocation undoes, or when the record without it does not hold (an entry revoked after
+    the player was paired; a forfeit revoked after a game was attached to its table)."""
+    target = revocation.version
+    if not 1 <= target <= len(events):
+        raise ProjectionError("no_such_event", f"The record has no event {target}.", version=target)
+    undone = {e.version for e in events if isinstance(e, Revoked)}
+    if target in undone:
+        raise ProjectionError("already_revoked", f"Event {target} is revoked already.", version=target)
+    event = events[target - 1]
+    if not isinstance(event, REVOCABLE):
+        raise ProjectionError(
+            "not_revocable",
+            f"Event {target} ({event_kind(event)}) cannot be revoked.",
+            version=target,
+            kind=event_kind(event),
+        )
+    undone.add(target)
+    state: Tournament | None = None
+    for version, kept in enumerate(events, start=1):
+        if version in undone or isinstance(kept, Revoked):
+            continue
+        try:
+            check(state, kept)
+        except ProjectionError as error:
+            raise ProjectionError(
+                "revocation_breaks_record",
+                f"Without event {target}, event {version} ({event_kind(kept)}) could not have happened: "
+                f"{error.message}",
+                version=target,
+                breaks=version,
+            ) from error
+        state = apply(state, kept)
+    assert state is not None
+    return state
+
+
+def event_kind(event: TournamentEvent) -> str:
+    return str(type(event).__struct_config__.tag)
 
 
 # -- history and ranking ----------------------------------------------------------------------------------
@@ -271,8 +626,15 @@ def ranking(active: Sequence[str], table: Standings | None, seed: int) -> list[s
 
 
 # -- pairing ------------------------------------------------------------------------------------------------
-def pair(tournament: Tournament, order: Sequence[str], *, budget: int = SEARCH_BUDGET) -> RoundPaired:
-    """The next round's pairings for the active players in `order` (the ranking)."""
+def pair(
+    tournament: Tournament, order: Sequence[str], *, budget: int = SEARCH_BUDGET, draft: bool = False
+) -> RoundPaired:
+    """The next round's pairings for the active players in `order` (the ranking), as a draft if asked."""
+    paired = _pair(tournament, order, budget=budget)
+    return msgspec.structs.replace(paired, draft=True) if draft else paired
+
+
+def _pair(tournament: Tournament, order: Sequence[str], *, budget: int) -> RoundPaired:
     definition = tournament.definition
     number = len(tournament.rounds) + 1
     past = history(tournament.rounds)
@@ -352,6 +714,98 @@ show beside the round (its code stays the round's record)."""
 def relaxed_message(constraint: str) -> Message:
     """The sentence that says a round dropped `constraint` (one of `RELAXED`)."""
     return RELAXED[constraint]
+
+
+BREAKS = {
+    "sides": _("This change pairs two players who owe the same side."),
+    "one_bye": _("This change gives the bye to a player who has had one."),
+    "no_repeat": _("This change pairs two players who have met already."),
+}
+"""What each pairing rule a hand change broke (`Round.warnings`, `PlayersSwapped.breaks`) means."""
+
+
+def break_message(rule: str) -> Message:
+    """The warning that says a hand change broke `rule` (one of `BREAKS`)."""
+    return BREAKS[rule]
+
+
+# -- knockout -----------------------------------------------------------------------------------------------
+def bracket_order(size: int) -> list[int]:
+    """The seeds (1 = best) of a bracket of `size` (a power of two) slot by slot, so that the best seeds
+    meet as late as possible: 1, 8, 4, 5, 2, 7, 3, 6 for eight."""
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for first in order for seed in (first, total - first)]
+    return order
+
+
+def knockout_slots(tournament: Tournament, winners: Mapping[str, str | None]) -> list[str | None]:
+    """The players still in the knockout, in bracket order, after its rounds so far (None: an empty
+    slot, whose neighbour has a bye). A seed beyond the cut, a withdrawn player and a table both players
+    forfeited leave a slot empty. `winners` maps each finished knockout game to its winner (None: no
+    winner, refused as `no_winner`)."""
+    knockout = tournament.knockout
+    assert knockout is not None
+    size = 1
+    while size < knockout.cut:
+        size *= 2
+    slots: list[str | None] = [knockout.seeds[s - 1] if s <= knockout.cut else None for s in bracket_order(size)]
+    for paired in tournament.stage_rounds("knockout"):
+        slots = [_advancing(paired, a, b, winners) for a, b in zip(slots[::2], slots[1::2], strict=True)]
+    active = set(tournament.active)
+    return [p if p in active else None for p in slots]
+
+
+def _advancing(paired: Round, a: str | None, b: str | None, winners: Mapping[str, str | None]) -> str | None:
+    """Who of a pair of slots goes through the round: the winner of their table, or the one given the
+    bye (the other's slot empty, or withdrawn when the round was paired)."""
+    for player in (a, b):
+        if player is None:
+            continue
+        table = paired.place_of(player)
+        if table is None:
+            if player in paired.byes:
+                return player
+            continue
+        if table.forfeited:
+            present = [p for p in table.seats if p not in table.forfeited]
+            return present[0] if len(present) == 1 else None
+        winner = winners.get(table.game_id) if table.game_id is not None else None
+        if winner is None:
+            raise ProjectionError(
+                "no_winner",
+                f"Table {table.table} of round {paired.number} has no winner: a knockout game needs one.",
+                round=paired.number,
+                table=table.table,
+            )
+        return winner
+    return None
+
+
+def champion(tournament: Tournament, winners: Mapping[str, str | None]) -> str | None:
+    """The knockout's winner, once it has one."""
+    if tournament.knockout is None:
+        return None
+    slots = knockout_slots(tournament, winners)
+    return slots[0] if len(slots) == 1 else None
+
+
+def pair_knockout(tournament: Tournament, winners: Mapping[str, str | None], *, draft: bool = False) -> RoundPaired:
+    """The knockout's next round: the slots paired two by two, a player alone in a pair given a bye."""
+    slots = knockout_slots(tournament, winners)
+    if len(slots) == 1:
+        raise ProjectionError("knockout_finished", "The knockout is over.", champion=slots[0])
+    number = len(tournament.rounds) + 1
+    past = history(tournament.rounds)
+    tables: list[Table] = []
+    byes: list[str] = []
+    for a, b in zip(slots[::2], slots[1::2], strict=True):
+        if a is not None and b is not None:
+            tables.append(Table(table=len(tables) + 1, seats=_sides_for(a, b, past, number)))
+        elif a is not None or b is not None:
+            byes.append(a or b)  # type: ignore[arg-type]
+    return RoundPaired(round=number, tables=tuple(tables), byes=tuple(byes), draft=draft, stage="knockout")
 
 
 def _swiss_level(
@@ -513,15 +967,60 @@ def tournament_standings(
     last = len(tournament.rounds) if after_round is None else after_round
     if not 0 <= last <= len(tournament.rounds):
         raise ProjectionError("no_such_round", f"There is no round {last}.", round=last)
-    rounds = tournament.rounds[:last]
-    played = [games[t.game_id] for r in rounds for t in r.tables if t.game_id is not None and t.game_id in games]
-    byes: dict[str, int] = {}
+    rounds = [r for r in tournament.rounds[:last] if r.stage == "swiss" and not r.draft]
+    played = [
+        games[t.game_id]
+        for r in rounds
+        for t in r.tables
+        if t.game_id is not None and t.game_id in games and not t.forfeited
+    ]
+    return standings(
+        as_league(tournament),
+        played,
+        scale=scale,
+        names=tournament.names(),
+        extra_points=extra_points(tournament, rounds),
+        words=words,
+    )
+
+
+def forfeit_points(definition: TournamentCreated) -> tuple[int, int]:
+    """League points of a forfeit (win, loss): the options' win, by default a win's (or first place's);
+    the loss a loss's (or nothing)."""
+    scoring = definition.scoring
+    win = definition.forfeit_points
+    if win is None:
+        win = scoring.win_draw_loss[0] if scoring.win_draw_loss else scoring.placement_points.get(1, 0)
+    return win, scoring.win_draw_loss[2] if scoring.win_draw_loss else 0
+
+
+def extra_points(tournament: Tournament, rounds: Sequence[Round]) -> dict[str, int]:
+    """League points given outside games in `rounds`: byes, forfeits, and the rounds a late entry missed."""
+    definition = tournament.definition
+    win, loss = forfeit_points(definition)
+    out: dict[str, int] = {}
+
+    def add(player: str, points: int) -> None:
+        out[player] = out.get(player, 0) + points
+
     for paired in rounds:
         for player in paired.byes:
-            byes[player] = byes.get(player, 0) + tournament.definition.bye_points
-    return standings(
-        as_league(tournament), played, scale=scale, names=tournament.names(), extra_points=byes, words=words
-    )
+            add(player, definition.bye_points)
+        for table in paired.tables:
+            for player in table.seats if table.forfeited else ():
+                add(player, loss if player in table.forfeited else win)
+    if definition.late_entry_points:
+        for entrant in tournament.entrants:
+            missed = [
+                r
+                for r in rounds
+                if r.number < entrant.entered_before
+                and entrant.player_id not in r.byes
+                and r.place_of(entrant.player_id) is None
+            ]
+            if missed:
+                add(entrant.player_id, definition.late_entry_points * len(missed))
+    return out
 
 
 def check_definition(definition: TournamentCreated, player_counts: Sequence[int]) -> None:
@@ -560,3 +1059,19 @@ def check_definition(definition: TournamentCreated, player_counts: Sequence[int]
             "two players a table; this game is not played by two.",
             player_counts=list(player_counts),
         )
+
+
+def unpublished(events: Sequence[TournamentEvent]) -> set[int]:
+    """The versions of the events players do not see: a draft's pairings and the hand changes to it,
+    until the round is published (a draft taken back is never seen)."""
+    hidden: set[int] = set()
+    pending: dict[int, list[int]] = {}
+    for version, event in enumerate(events, start=1):
+        if (isinstance(event, RoundPaired) and event.draft) or isinstance(event, (PlayersSwapped, TableMoved)):
+            pending.setdefault(event.round, []).append(version)
+            hidden.add(version)
+        elif isinstance(event, RoundPublished):
+            hidden.difference_update(pending.pop(event.round, []))
+        elif isinstance(event, RoundUnpaired):
+            pending.pop(event.round, None)
+    return hidden

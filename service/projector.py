@@ -93,7 +93,7 @@ class GameFold:
         """The game's outcome now. It became finished when its last event was recorded: the rules refuse
         events after the end (G-1), so that event ended it; a correction that reopens it clears that."""
         # Standings and ratings are public: the result as the public knows it (G-2).
-        result = self.folded.ruleset.result(self.folded.state, Viewer.public())
+        result = self.folded.result(Viewer.public())
         if result.finished != self.finished:
             self.finished = result.finished
             self.finished_at = self.last_recorded if result.finished else None

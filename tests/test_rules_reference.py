@@ -111,10 +111,10 @@ def test_every_builtin_game_ships_a_rules_reference_file() -> None:
     assert missing == [], f"rulesets without a RULES.md in their package: {missing}"
 
 
-def test_the_general_reference_has_the_five_general_rules_with_their_sources() -> None:
+def test_the_general_reference_has_the_six_general_rules_with_their_sources() -> None:
     general = rules_reference.general()
     assert general.title == "General"
-    assert general.rule_ids == ("G-1", "G-2", "G-3", "G-4", "G-5")
+    assert general.rule_ids == ("G-1", "G-2", "G-3", "G-4", "G-5", "G-6")
     g3 = general.get("G-3")
     assert g3 is not None and g3.title == "Corrections are events"
     assert "tablelog.correction" in g3.text and not g3.text.endswith("Source:")

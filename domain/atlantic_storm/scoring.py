@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.atlantic_storm.state import State
-from domain.ruleset import PlayerResult, Result, Viewer
+from domain.ruleset import PlayerResult, ReportedResult, Result, Setup, Viewer, checked_report
 
 SCORE_UNIT = "vp"
 
@@ -47,3 +47,9 @@ def result(state: State, viewer: Viewer) -> Result:
     best = max(keys)
     winners = tuple(seat for seat in seats if keys[seat] == best) if finished else ()
     return Result(finished=finished, score_unit=SCORE_UNIT, players=players, winners=winners)
+
+
+def reported_result(setup: Setup, report: ReportedResult) -> Result:
+    """A game recorded by its result only (G-6): each seat's VP, none or more; equal VP may be placed
+    apart (AS-13 breaks the tie by convoy VP, then the lowest numbered convoy)."""
+    return checked_report(setup, report, score_unit=SCORE_UNIT)

@@ -11,7 +11,7 @@ import msgspec
 
 from domain.milles_nautiques.catalogue import BY_NAME, TRAWLER
 from domain.milles_nautiques.state import Convoy, State, seen_by
-from domain.ruleset import PlayerResult, Result, Viewer
+from domain.ruleset import PlayerResult, ReportedResult, Result, Setup, Viewer, checked_report
 
 # Columns: 2,500 / 5,000 / 10,000 / 20,000 tons. Rows: the distance bands of MN-13. Half-points.
 TONNAGE_COLUMN: dict[int, int] = {2500: 0, 5000: 1, 10000: 2, 20000: 3}
@@ -208,3 +208,9 @@ def points_text(half_points: int) -> str:
     """Half-points as people read points: 53 -> "26.5", 54 -> "27" (scores are kept in half-points)."""
     whole, half = divmod(half_points, 2)
     return f"{whole}.5" if half else str(whole)
+
+
+def reported_result(setup: Setup, report: ReportedResult) -> Result:
+    """A round recorded by its result only (G-6): each seat's score in half-points, none or more,
+    partners with their team's score; places follow the scores alone (equal scores share a place)."""
+    return checked_report(setup, report, score_unit=SCORE_UNIT, ties_split=False)

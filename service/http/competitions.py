@@ -13,12 +13,20 @@ from litestar.params import Body, FromPath, JSONBody, QueryParameter
 
 from projections.ratings import RatingPoint
 from projections.standings import Scoring, Standings
-from projections.tournaments import EVENT_DECODER, System, Tournament, TournamentCreated, TournamentEvent
+from projections.tournaments import (
+    EVENT_DECODER,
+    System,
+    Tournament,
+    TournamentCreated,
+    TournamentEvent,
+    break_message,
+    unpublished,
+)
 from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, PUBLIC
 from service.usecases.games import GameRecords
 from service.usecases.ratings import ClubRatings
-from service.usecases.tournaments import Read, Tournaments
+from service.usecases.tournaments import Read, ScoreEntry, Tournaments
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 
@@ -26,8 +34,10 @@ _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 class TournamentIn(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament: the game, the pairing system (`round_robin` or `swiss` for two-player games,
     `tables` for multiplayer games), how games give points and the tie-break chain (as a league's),
-    table sizes for `tables` (default 3 to 5), the seed that orders equals (default 0), and the points
-    a bye gives (default: a win's, or first place's)."""
+    table sizes for `tables` (default 3 to 5), the seed that orders equals (default 0), the points
+    a bye gives (default: a win's, or first place's), the points a forfeit win gives (default: a win's,
+    or first place's), the points a late entry gets for each round it missed (default none), and the
+    rounds of the system's stage (default: as many as are paired; after the last, nobody enters)."""
 
     tournament_id: Annotated[str, msgspec.Meta(pattern=_ID)]
     ruleset: str
@@ -38,13 +48,67 @@ class TournamentIn(msgspec.Struct, frozen=True, kw_only=True):
     table_sizes: tuple[Annotated[int, msgspec.Meta(ge=2, le=12)], Annotated[int, msgspec.Meta(ge=2, le=12)]] = (3, 5)
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**31)] = 0
     bye_points: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    forfeit_points: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    late_entry_points: Annotated[int, msgspec.Meta(ge=0)] = 0
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=1000)] | None = None
+
+
+class PairingWarning(msgspec.Struct, frozen=True, kw_only=True):
+    """A pairing rule a hand change broke: its code (`no_repeat`, `one_bye`, `sides`) and what it means."""
+
+    rule: str
+    text: str
 
 
 class TournamentOut(msgspec.Struct, frozen=True, kw_only=True):
-    """A tournament as its events left it, at stream version `version`."""
+    """A tournament as its events left it, at stream version `version` (players and spectators see its
+    published rounds only); `champion`, the knockout's winner once it has one; `warnings`, the pairing
+    rules the change just made broke."""
 
     tournament: Tournament
     version: int
+    champion: str | None = None
+    warnings: list[PairingWarning] = msgspec.field(default_factory=list)
+
+
+class SwapIn(msgspec.Struct, frozen=True, kw_only=True):
+    """Two players of the draft round who change places (table and seat, or a table and the bye)."""
+
+    players: tuple[str, str]
+
+
+class MoveIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The table's new number (the table holding it, if any, takes the old one)."""
+
+    to: Annotated[int, msgspec.Meta(ge=1, le=10_000)]
+
+
+class ForfeitIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The players who forfeit the table (absent, or gone); the others at it score a forfeit win."""
+
+    absent: Annotated[tuple[str, ...], msgspec.Meta(min_length=1, max_length=12)]
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+
+
+class ResultIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The result of a game played at the table and not recorded event by event (G-6): each player's
+    score in the game's unit (half-points where the game keeps them), and places where the table gives
+    them (all or none; without them, they follow the scores)."""
+
+    scores: Annotated[list[ScoreEntry], msgspec.Meta(min_length=1, max_length=12)]
+
+
+class KnockoutIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The top cut: how many of the standings' best active players play the knockout."""
+
+    cut: Annotated[int, msgspec.Meta(ge=2, le=1024)]
+
+
+class RevocationIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The version of the event to undo (see the tournament's events) and why."""
+
+    version: Annotated[int, msgspec.Meta(ge=1)]
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
 
 class EntryIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,6 +146,14 @@ def _out(read: Read) -> TournamentOut:
     return TournamentOut(tournament=read[0], version=read[1])
 
 
+def _seen(context: RequestContext, read: Read) -> TournamentOut:
+    """What the caller sees of a tournament: a key that may not change the record sees published rounds."""
+    state, version = read
+    tournaments = Tournaments.of(context.records)
+    shown = state if context.principal.writes else state.published()
+    return TournamentOut(tournament=shown, version=version, champion=tournaments.champion(context.club_id, state))
+
+
 class TournamentController(Controller):
     path = "/clubs/{club_id:str}/tournaments"
     tags = ("tournaments",)
@@ -112,7 +184,8 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         context: NamedDependency[RequestContext],
     ) -> TournamentOut:
-        return _out(Tournaments.of(context.records).load(club_id, tournament_id))
+        del club_id  # the context's
+        return _seen(context, Tournaments.of(context.records).load(context.club_id, tournament_id))
 
     @get("/{tournament_id:str}/events", sync_to_thread=True, summary="The tournament's events, who recorded each")
     def events(
@@ -122,13 +195,14 @@ class TournamentController(Controller):
         context: NamedDependency[RequestContext],
     ) -> TournamentEventsOut:
         stored = Tournaments.of(context.records).events(club_id, tournament_id)
+        events = [EVENT_DECODER.decode(e.data) for e in stored]
+        hidden = set() if context.principal.writes else unpublished(events)
         return TournamentEventsOut(
             tournament_id=tournament_id,
             events=[
-                RecordedEvent(
-                    version=e.version, recorded_at=e.recorded_at, key_id=e.key_id, event=EVENT_DECODER.decode(e.data)
-                )
-                for e in stored
+                RecordedEvent(version=e.version, recorded_at=e.recorded_at, key_id=e.key_id, event=event)
+                for e, event in zip(stored, events, strict=True)
+                if e.version not in hidden
             ],
         )
 
@@ -163,16 +237,156 @@ class TournamentController(Controller):
         del club_id  # the recorder's
         return _out(Tournaments.of(context.records).withdraw(context.recorder, tournament_id, player_id, data.reason))
 
-    @post("/{tournament_id:str}/rounds", sync_to_thread=True, summary="Pair the next round from the standings")
+    @post(
+        "/{tournament_id:str}/rounds",
+        sync_to_thread=True,
+        summary="Pair the next round from the standings (or the knockout's bracket), as a draft if asked",
+    )
     def pair_next(
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
         context: NamedDependency[RequestContext],
+        draft: Annotated[
+            bool, QueryParameter(description="a draft, changed by hand and published before players see it")
+        ] = False,
     ) -> TournamentOut:
-        """Refused (422 `round_not_finished`) while a table of the latest round has no finished game."""
+        """Refused (422 `round_not_finished`) while a table of the latest round has neither a finished
+        game nor a forfeit, and (422 `round_not_published`) while the latest round is a draft."""
         del club_id  # the recorder's
-        return _out(Tournaments.of(context.records).pair_next(context.recorder, tournament_id))
+        return _out(Tournaments.of(context.records).pair_next(context.recorder, tournament_id, draft=draft))
+
+    @post(
+        "/{tournament_id:str}/rounds/{number:int}/swap",
+        sync_to_thread=True,
+        summary="In a draft round, swap two players; warns of the pairing rules the change breaks",
+    )
+    def swap(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        number: FromPath[int],
+        data: JSONBody[SwapIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        del club_id  # the recorder's
+        (state, version), breaks = Tournaments.of(context.records).swap(
+            context.recorder, tournament_id, number, data.players
+        )
+        return TournamentOut(
+            tournament=state,
+            version=version,
+            warnings=[PairingWarning(rule=rule, text=context.words(break_message(rule))) for rule in breaks],
+        )
+
+    @post(
+        "/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/move",
+        sync_to_thread=True,
+        summary="In a draft round, give a table another number",
+    )
+    def move_table(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        number: FromPath[int],
+        table: FromPath[int],
+        data: JSONBody[MoveIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        del club_id  # the recorder's
+        return _out(Tournaments.of(context.records).move_table(context.recorder, tournament_id, number, table, data.to))
+
+    @post(
+        "/{tournament_id:str}/rounds/{number:int}/publication",
+        sync_to_thread=True,
+        summary="Publish a draft round: players see it, and results and forfeits may be entered",
+    )
+    def publish(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        number: FromPath[int],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        del club_id  # the recorder's
+        return _out(Tournaments.of(context.records).publish(context.recorder, tournament_id, number))
+
+    @post(
+        "/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/forfeit",
+        sync_to_thread=True,
+        summary="Forfeit a table: the absent players score a loss, the others a forfeit win; never rated",
+    )
+    def forfeit(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        number: FromPath[int],
+        table: FromPath[int],
+        data: JSONBody[ForfeitIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        """Refused (422 `table_closed`) for a table whose game is finished or that was forfeited already,
+        and (422 `not_at_table`) for a player who is not at the table."""
+        del club_id  # the recorder's
+        return _out(
+            Tournaments.of(context.records).forfeit(
+                context.recorder, tournament_id, number, table, data.absent, data.reason
+            )
+        )
+
+    @post(
+        "/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/result",
+        sync_to_thread=True,
+        summary="Enter the result of a game played at a table but not recorded event by event",
+    )
+    def report(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        number: FromPath[int],
+        table: FromPath[int],
+        data: JSONBody[ResultIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        """A result-only game (G-6) of the table's players in its seats is created, checked by the game's
+        rules (422 for scores out of bounds or places that do not follow them), and attached to the table;
+        422 `not_at_table` for a player who is not at it. It counts like any game."""
+        del club_id  # the recorder's
+        return _out(Tournaments.of(context.records).report(context.recorder, tournament_id, number, table, data.scores))
+
+    @post(
+        "/{tournament_id:str}/knockout",
+        sync_to_thread=True,
+        summary="Start a knockout of the standings' top cut (single elimination, byes to the best seeds)",
+    )
+    def start_knockout(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        data: JSONBody[KnockoutIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        """Refused (422 `field_smaller_than_cut`) when fewer players are playing than the cut; its rounds
+        are then paired by `POST .../rounds`, each from the winners of the one before."""
+        del club_id  # the recorder's
+        return _out(Tournaments.of(context.records).start_knockout(context.recorder, tournament_id, data.cut))
+
+    @post(
+        "/{tournament_id:str}/revocations",
+        sync_to_thread=True,
+        summary="Undo an event (a forfeit, a withdrawal, an entry, an attached game, a hand change)",
+    )
+    def revoke(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        data: JSONBody[RevocationIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        """The event stays in the record and is left out of the tournament from then on; refused (422)
+        when the record without it would not hold (an entry of a player paired since)."""
+        del club_id  # the recorder's
+        return _out(Tournaments.of(context.records).revoke(context.recorder, tournament_id, data.version, data.reason))
 
     @post(
         "/{tournament_id:str}/rounds/{number:int}/repairing",

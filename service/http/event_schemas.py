@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from domain.record import Correction, GameStarted
+from domain.record import Correction, GameStarted, ResultReported
 from domain.ruleset import Ruleset
 
 OPENAPI_REFS = "#/components/schemas/{name}"
@@ -142,7 +142,7 @@ def example(schema: Mapping[str, Any], components: Mapping[str, Any], template: 
 
 def event_components(rulesets: Iterable[Ruleset], template: str = OPENAPI_REFS) -> dict[str, dict[str, Any]]:
     """Every event schema of `rulesets` and the union of each, by component name, refs in `template`."""
-    components = _components([GameStarted, Correction], SHARED_PREFIX, template)
+    components = _components([GameStarted, Correction, ResultReported], SHARED_PREFIX, template)
     unions: dict[str, dict[str, Any]] = {}
     for ruleset in rulesets:
         components |= _components(
@@ -161,7 +161,8 @@ def event_components(rulesets: Iterable[Ruleset], template: str = OPENAPI_REFS) 
 
 def event_tags(ruleset: Ruleset) -> list[str]:
     """The tags of every event a ruleset's streams may hold, the shared ones first."""
-    return [str(GameStarted.__struct_config__.tag), str(Correction.__struct_config__.tag)] + [
+    shared = (GameStarted, Correction, ResultReported)
+    return [str(t.__struct_config__.tag) for t in shared] + [
         str(t.__struct_config__.tag) for t in getattr(ruleset.event_type, "__args__", (ruleset.event_type,))
     ]
 

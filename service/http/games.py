@@ -34,6 +34,8 @@ class GameOut(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     finished: bool
     finished_at: datetime | None
+    result_only: bool = False
+    """Played at the table and recorded by its result only (G-6), not event by event."""
 
 
 class TitleIn(msgspec.Struct, frozen=True, kw_only=True):
@@ -98,6 +100,7 @@ def _game_out(game: GameRecord) -> GameOut:
         version=game.version,
         finished=game.finished,
         finished_at=game.finished_at,
+        result_only=game.result_only,
     )
 
 
@@ -126,7 +129,11 @@ class GameController(Controller):
     tags = ("games",)
     guards = GUARDS
 
-    @post("/", sync_to_thread=True, summary="Create a game: its first event records the set-up")
+    @post(
+        "/",
+        sync_to_thread=True,
+        summary="Create a game: its first event records the set-up (with `result`, a game recorded by its result only)",
+    )
     def create_game(
         self, club_id: FromPath[str], data: JSONBody[NewGame], context: NamedDependency[RequestContext]
     ) -> GameOut:

@@ -178,7 +178,7 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: 
     return Choices(
         game_id=record.game_id,
         version=folded.version,
-        finished=ruleset.result(folded.state, Viewer.full()).finished,
+        finished=folded.result(Viewer.full()).finished,
         picture=str(reads.drawn(ruleset, msgspec.to_builtins(view), [], words)),
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state, words),

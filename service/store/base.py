@@ -32,6 +32,15 @@ game ids were unique across clubs (their events cannot be rewritten). The games 
 other, so a stream-keyed method is reached through a game's listing, never with a bare game id."""
 
 
+RESULT_ONLY_SQL = (
+    "EXISTS (SELECT 1 FROM events r WHERE r.stream_id = {stream} AND r.version = 2 "
+    "AND r.type = 'tablelog.result_reported')"
+)
+"""Whether a game's listing is of a result-only game (G-6), in SQL both backends read: its result is
+reported in the append that creates it, and a correction leaves that event where it is, so one lookup
+by stream and version tells it."""
+
+
 def game_stream(club_id: str, game_id: str) -> StreamId:
     """The stream of a new game: '/' is in no id, so it meets no other club's game nor an older game."""
     return StreamId(f"{club_id}/{game_id}")
@@ -192,6 +201,9 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
     stream_id: StreamId = StreamId("")
     """The stream holding its events (read from the listing; an append that creates the game lists it
     under the stream appended to)."""
+    result_only: bool = False
+    """Recorded by its result only (G-6): read from the stream, whose second event is then the result
+    reported (`RESULT_ONLY_SQL`); never written with the listing."""
 
 
 class GameProgress(msgspec.Struct, frozen=True, kw_only=True):

@@ -33,6 +33,7 @@ from psycopg_pool import AsyncConnectionPool, ConnectionPool
 from service.store.async_events import blocking
 from service.store.base import (
     MAX_BATCH,
+    RESULT_ONLY_SQL,
     AlreadyExists,
     AppendRequest,
     AppendResult,
@@ -189,7 +190,7 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
 _GAME_COLUMNS = (
     "game_id, club_id, ruleset, ruleset_version, player_ids, created_at, "
     "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = games.stream_id), "
-    "finished, finished_at, title, stream_id"
+    "finished, finished_at, title, stream_id, " + RESULT_ONLY_SQL.format(stream="games.stream_id")
 )
 
 
@@ -206,6 +207,7 @@ def _game(row: tuple[Any, ...]) -> GameRecord:
         finished_at=row[8],
         title=row[9],
         stream_id=row[10],
+        result_only=row[11],
     )
 
 

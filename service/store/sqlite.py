@@ -22,6 +22,7 @@ import msgspec
 
 from service.store.base import (
     MAX_BATCH,
+    RESULT_ONLY_SQL,
     AlreadyExists,
     AppendRequest,
     AppendResult,
@@ -426,13 +427,16 @@ class SqliteClubRecords:
     _GAME_COLUMNS = (
         "g.game_id, g.club_id, g.ruleset, g.ruleset_version, g.player_ids, g.created_at, "
         "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = g.stream_id) AS version, "
-        "g.finished, g.finished_at, g.title, g.stream_id"
+        "g.finished, g.finished_at, g.title, g.stream_id, "
+        + RESULT_ONLY_SQL.format(stream="g.stream_id")
+        + " AS result_only"
     )
 
     @staticmethod
     def _game(row: dict[str, Any]) -> GameRecord:
         player_ids = msgspec.json.decode(row["player_ids"], type=tuple[str, ...])
-        return msgspec.convert(row | {"player_ids": player_ids, "finished": bool(row["finished"])}, GameRecord)
+        flags = {"finished": bool(row["finished"]), "result_only": bool(row["result_only"])}
+        return msgspec.convert(row | {"player_ids": player_ids} | flags, GameRecord)
 
     def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         rows = self._db.records(

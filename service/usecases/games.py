@@ -20,9 +20,28 @@ import anyio
 import anyio.to_thread
 import msgspec
 
-from domain.record import Folded, GameStarted, decoder, event_tag, event_union, schema_version, start
+from domain.record import (
+    Folded,
+    GameStarted,
+    ResultReported,
+    decoder,
+    event_tag,
+    event_union,
+    schema_version,
+    start,
+)
 from domain.registry import Rulesets
-from domain.ruleset import Player, ResourceError, ResourceRef, Result, RuleError, Ruleset, Setup, Viewer
+from domain.ruleset import (
+    Player,
+    ReportedResult,
+    ResourceError,
+    ResourceRef,
+    Result,
+    RuleError,
+    Ruleset,
+    Setup,
+    Viewer,
+)
 from service.cache import Recent
 from service.limits import Count, Id, Limits, check_id
 from service.logs import bind
@@ -202,6 +221,9 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     resources: dict[str, ResourceChoice] = msgspec.field(default_factory=dict)
     game_id: Id | None = None
     title: str = ""
+    result: ReportedResult | None = None
+    """A game played at the table but not recorded event by event: its result, reported with the game
+    (G-6), checked by the game's rules; the game takes no other event."""
 
 
 class GameRecords:
@@ -348,11 +370,17 @@ class GameRecords:
             kind: self.resolve_resource(club_id, ruleset, kind, choice) for kind, choice in request.resources.items()
         }
         setup = Setup(players=players, variant=request.variant, options=request.options, resources=resources)
-        started = GameStarted(ruleset=ruleset.name, ruleset_version=ruleset.version, setup=setup)
+        started = GameStarted(
+            ruleset=ruleset.name, ruleset_version=ruleset.version, setup=setup, result_only=request.result is not None
+        )
+        reported = [ResultReported(result=request.result)] if request.result is not None else []
+        failing: Any = started
         try:
             folded = start(ruleset, started)
+            for failing in reported:
+                folded = folded.accept(failing)
         except RuleError as error:
-            raise BatchRuleError(0, event_tag(started), error, ruleset.name) from None
+            raise BatchRuleError(int(failing is not started), event_tag(failing), error, ruleset.name) from None
         except msgspec.ValidationError as error:  # the options the client sent, read by the ruleset
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
         # Any other exception is the ruleset's own mistake, not the client's: a 500, logged as such.
@@ -367,10 +395,12 @@ class GameRecords:
             created_at=now,
             title=request.title,
             stream_id=game_stream(club_id, game_id),
+            result_only=folded.result_only,
+            finished=bool(reported),
         )
         first = chained(
             CHAIN_START,
-            [_new_event(started)],
+            [_new_event(started), *map(_new_event, reported)],
             club_id=club_id,
             game_id=game_id,
             after_version=0,
@@ -378,10 +408,12 @@ class GameRecords:
             recorded_at=record.created_at,
         )
         result = self.store.append(
-            AppendRequest(record.stream_id, first, 0, recorded_by, game=record, progress=GameProgress(finished=False))
+            AppendRequest(
+                record.stream_id, first, 0, recorded_by, game=record, progress=GameProgress(finished=bool(reported))
+            )
         )
         self._folds.put(record.stream_id, folded)
-        self._remember_link(record.stream_id, 1, first[0].chain)
+        self._remember_link(record.stream_id, len(first), first[-1].chain)
         return record, result
 
     # -- events ---------------------------------------------------------------------------------
@@ -593,7 +625,7 @@ class GameRecords:
             key_id=[key_id if isinstance(m.tablelog_key_id, msgspec.UnsetType) else m.tablelog_key_id for m in kept],
             recorded_at=recorded_at,
         )
-        finished = ruleset.result(folded.state, Viewer.public()).finished
+        finished = folded.result(Viewer.public()).finished
         record = GameRecord(
             game_id=game_id,
             club_id=club_id,
@@ -783,7 +815,7 @@ class GameRecords:
 
     async def _result(self, io: _Io, club_id: str, game_id: str, viewer: Viewer) -> tuple[int, Result]:
         folded = await self._seen_by(io, club_id, game_id, viewer.seat)
-        return folded.version, folded.ruleset.result(folded.state, viewer)
+        return folded.version, folded.result(viewer)
 
     def legal_events(self, club_id: str, game_id: str, seat: int) -> tuple[int, list[Any] | None]:
         return blocking(self._legal_events(self._here, club_id, game_id, seat))

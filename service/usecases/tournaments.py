@@ -7,6 +7,11 @@ and appended at the version it was read at, so two scorekeepers never pair one r
 each event keeps the key that recorded it. Standings after any round are folds over the game summaries
 of the attached games, like a league's. The service never names a game: the ruleset contract says how
 many players a game takes and whether its seats are sides.
+
+The evening: a round may be paired as a draft, changed by hand and published; a table forfeited; a result
+entered for a table as a result-only game (G-6) played by its players; a knockout of the top of the
+standings started; and any of these undone by a revocation, which the record without the event must
+still hold (`projections.tournaments.revoke`).
 """
 
 from __future__ import annotations
@@ -15,26 +20,38 @@ from typing import Protocol
 
 import msgspec
 
+from domain.ruleset import PlayerResult, ReportedResult
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
 from projections.standings import Scoring, Standings
 from projections.tournaments import (
     EVENT_DECODER,
     GameAttached,
+    KnockoutStarted,
     PlayerEntered,
+    PlayersSwapped,
     PlayerWithdrew,
+    Revoked,
     Round,
+    RoundPublished,
     RoundUnpaired,
     System,
+    TableForfeited,
+    TableMoved,
     Tournament,
     TournamentCreated,
     TournamentEvent,
     apply,
+    champion,
     check,
     check_definition,
+    event_kind,
     fold,
     pair,
+    pair_knockout,
     ranking,
+    revoke,
+    swap_breaks,
     tournament_standings,
 )
 from service.store.base import (
@@ -49,7 +66,16 @@ from service.store.base import (
     StreamId,
 )
 from service.usecases.collections import league_games
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import GameRecords, NewGame, NotFound, SeatSpec
+
+
+class ScoreEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's score at a table, in the game's unit, and place where the table gives places."""
+
+    player_id: str
+    score: int
+    placement: int | None = None
+
 
 Read = tuple[Tournament, int]
 """A tournament as its events left it, and the stream's version."""
@@ -130,6 +156,9 @@ class Tournaments:
         table_sizes: tuple[int, int],
         seed: int,
         bye_points: int | None,
+        forfeit_points: int | None = None,
+        late_entry_points: int = 0,
+        rounds: int | None = None,
     ) -> Read:
         """Refused (422) when its game cannot be paired so. The bye gives a win's points by default, or
         first place's."""
@@ -148,6 +177,9 @@ class Tournaments:
             table_sizes=table_sizes,
             sides=seat_sides(found) is not None,
             bye_points=bye,
+            forfeit_points=forfeit_points,
+            late_entry_points=late_entry_points,
+            rounds=rounds,
         )
         check_definition(definition, player_counts(found))
         created = self._record(recorder, tournament_id, None, 0, [definition])
@@ -168,11 +200,21 @@ class Tournaments:
         event = PlayerWithdrew(player_id=player_id, reason=reason)
         return self._record(recorder, tournament_id, state, version, [event])
 
-    def pair_next(self, recorder: Recorder, tournament_id: str) -> Read:
-        """Refused (422 `round_not_finished`) while a table of the latest round has no finished game."""
+    def pair_next(self, recorder: Recorder, tournament_id: str, *, draft: bool = False) -> Read:
+        """Refused (422 `round_not_finished`) while a table of the latest round has neither a finished
+        game nor a forfeit; once the knockout has started, its next round (`no_winner` when a knockout
+        game has none)."""
         club_id = recorder.club_id
         state, version = self.load(club_id, tournament_id)
-        if state.rounds:
+        self._finished(club_id, state)
+        if state.knockout is not None:
+            paired = pair_knockout(state, self._winners(club_id, state), draft=draft)
+        else:
+            paired = pair(state, self._order(club_id, state), draft=draft)
+        return self._record(recorder, tournament_id, state, version, [paired])
+
+    def _finished(self, club_id: str, state: Tournament) -> None:
+        if state.rounds and not state.rounds[-1].draft:
             waiting = self._unfinished_tables(club_id, state.rounds[-1])
             if waiting:
                 raise ProjectionError(
@@ -182,16 +224,141 @@ class Tournaments:
                     round=len(state.rounds),
                     tables=waiting,
                 )
-        paired = pair(state, self._order(club_id, state))
-        return self._record(recorder, tournament_id, state, version, [paired])
+
+    def swap(
+        self, recorder: Recorder, tournament_id: str, number: int, players: tuple[str, str]
+    ) -> tuple[Read, tuple[str, ...]]:
+        """Two players of a draft round change places; the event names the pairing rules it breaks,
+        returned beside the tournament."""
+        state, version = self.load(recorder.club_id, tournament_id)
+        check(state, PlayersSwapped(round=number, players=players))
+        event = PlayersSwapped(round=number, players=players, breaks=swap_breaks(state, number, *players))
+        return self._record(recorder, tournament_id, state, version, [event]), event.breaks
+
+    def move_table(self, recorder: Recorder, tournament_id: str, number: int, table: int, to: int) -> Read:
+        state, version = self.load(recorder.club_id, tournament_id)
+        return self._record(recorder, tournament_id, state, version, [TableMoved(round=number, table=table, to=to)])
+
+    def publish(self, recorder: Recorder, tournament_id: str, number: int) -> Read:
+        state, version = self.load(recorder.club_id, tournament_id)
+        return self._record(recorder, tournament_id, state, version, [RoundPublished(round=number)])
+
+    def forfeit(
+        self, recorder: Recorder, tournament_id: str, number: int, table: int, absent: tuple[str, ...], reason: str
+    ) -> Read:
+        """Refused (422 `table_closed`) for a table whose game is finished or that was forfeited already."""
+        state, version = self.load(recorder.club_id, tournament_id)
+        event = TableForfeited(round=number, table=table, absent=absent, reason=reason)
+        check(state, event)
+        seated = next(t for t in state.rounds[number - 1].tables if t.table == table)
+        if seated.game_id is not None and not self._unfinished_tables(
+            recorder.club_id, Round(number=number, tables=(seated,))
+        ):
+            raise ProjectionError(
+                "table_closed",
+                f"Table {table} of round {number} is closed: its game is finished.",
+                round=number,
+                table=table,
+                game_id=seated.game_id,
+            )
+        return self._record(recorder, tournament_id, state, version, [event])
+
+    def report(self, recorder: Recorder, tournament_id: str, number: int, table: int, scores: list[ScoreEntry]) -> Read:
+        """The result of a game played at a table and not recorded event by event: a result-only game
+        (G-6) of the table's players in its seats, checked by the game's rules, attached to the table
+        (422 `not_at_table` for a player who is not at it)."""
+        state, version = self.load(recorder.club_id, tournament_id)
+        check(state, GameAttached(round=number, table=table, game_id=""))
+        seats = next(t.seats for t in state.rounds[number - 1].tables if t.table == table)
+        strangers = [s.player_id for s in scores if s.player_id not in seats]
+        if strangers:
+            names = state.names()
+            raise ProjectionError(
+                "not_at_table",
+                f"{names.get(strangers[0], strangers[0])} is not at table {table} of round {number}.",
+                round=number,
+                table=table,
+                players=strangers,
+            )
+        record, _ = self.games.create_game(
+            recorder.club_id,
+            NewGame(
+                ruleset=state.definition.ruleset,
+                players=[SeatSpec(player_id=p) for p in seats],
+                result=ReportedResult(
+                    players=tuple(
+                        PlayerResult(seat=seats.index(s.player_id), score=s.score, placement=s.placement)
+                        for s in scores
+                    )
+                ),
+                title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
+            ),
+            recorder,
+        )
+        event = GameAttached(round=number, table=table, game_id=record.game_id)
+        return self._record(recorder, tournament_id, state, version, [event])
+
+    def start_knockout(self, recorder: Recorder, tournament_id: str, cut: int) -> Read:
+        """The top `cut` active players of the standings, seeded in their order; refused (422
+        `field_smaller_than_cut`) when fewer are playing, and while the latest round is not finished."""
+        club_id = recorder.club_id
+        state, version = self.load(club_id, tournament_id)
+        event = KnockoutStarted(cut=cut, seeds=tuple(self._order(club_id, state)[:cut]))
+        check(state, event)
+        self._finished(club_id, state)
+        return self._record(recorder, tournament_id, state, version, [event])
+
+    def revoke(self, recorder: Recorder, tournament_id: str, target: int, reason: str) -> Read:
+        """Undo the event at version `target` (a forfeit, a withdrawal, an entry, an attached game, a hand
+        change): refused (422) when the record without it would not hold."""
+        stored = self.events(recorder.club_id, tournament_id)
+        events = [EVENT_DECODER.decode(e.data) for e in stored]
+        revocation = Revoked(version=target, reason=reason)
+        state = revoke(events, revocation)
+        self.store.append(
+            AppendRequest(
+                stream_id(recorder.club_id, tournament_id),
+                [NewEvent(type=event_kind(revocation), schema_version=1, data=msgspec.json.encode(revocation))],
+                len(stored),
+                recorded_by=recorder,
+            )
+        )
+        return state, len(stored) + 1
+
+    def champion(self, club_id: str, state: Tournament) -> str | None:
+        """The knockout's winner, once it has one."""
+        if state.knockout is None:
+            return None
+        try:
+            return champion(state, self._winners(club_id, state))
+        except ProjectionError:  # a knockout table still without a winner
+            return None
+
+    def _winners(self, club_id: str, state: Tournament) -> dict[str, str | None]:
+        """Each finished knockout game's winner (None: a draw, or no single winner)."""
+        game_ids = [t.game_id for r in state.stage_rounds("knockout") for t in r.tables if t.game_id is not None]
+        out: dict[str, str | None] = {}
+        for game_id, summary in self.store.game_summaries(club_id, game_ids).items():
+            if not summary.outcome.finished:
+                continue
+            winners = summary.outcome.result.winners
+            seat = {p.seat: p.player_id for p in summary.players}
+            out[game_id] = seat.get(winners[0]) if len(winners) == 1 else None
+        return out
 
     def pair_again(self, recorder: Recorder, tournament_id: str, number: int, reason: str) -> Read:
-        """Its games are detached; the round is paired from the standings as they are now."""
-        state, version = self.load(recorder.club_id, tournament_id)
+        """Its games are detached; the round is paired from the standings as they are now (a knockout
+        round from the bracket), a draft again if it was one."""
+        club_id = recorder.club_id
+        state, version = self.load(club_id, tournament_id)
         unpaired = RoundUnpaired(round=number, reason=reason)
         check(state, unpaired)
         before = apply(state, unpaired)
-        paired = pair(before, self._order(recorder.club_id, before))
+        draft = state.rounds[-1].draft
+        if state.rounds[-1].stage == "knockout":
+            paired = pair_knockout(before, self._winners(club_id, before), draft=draft)
+        else:
+            paired = pair(before, self._order(club_id, before), draft=draft)
         return self._record(recorder, tournament_id, state, version, [unpaired, paired])
 
     def attach(self, recorder: Recorder, tournament_id: str, number: int, table: int, game_id: str) -> Read:
@@ -229,12 +396,14 @@ class Tournaments:
         return tournament_standings(state, games, after_round, scale=scale)
 
     def _unfinished_tables(self, club_id: str, paired: Round) -> list[int]:
+        """The tables of a round with neither a forfeit nor a finished game."""
         game_ids = [t.game_id for t in paired.tables if t.game_id is not None]
         summaries = self.store.game_summaries(club_id, game_ids)
         return [
             t.table
             for t in paired.tables
-            if t.game_id is None or t.game_id not in summaries or not summaries[t.game_id].outcome.finished
+            if not t.forfeited
+            and (t.game_id is None or t.game_id not in summaries or not summaries[t.game_id].outcome.finished)
         ]
 
     def _order(self, club_id: str, state: Tournament) -> list[str]:

@@ -16,6 +16,7 @@ from domain.ruleset import (
     Event,
     Narration,
     PlayerResult,
+    ReportedResult,
     Result,
     RuleError,
     Ruleset,
@@ -23,6 +24,7 @@ from domain.ruleset import (
     SeriesStatus,
     Setup,
     Viewer,
+    checked_report,
     player_totals,
 )
 
@@ -111,6 +113,13 @@ def result(state: State, viewer: Viewer) -> Result:
     )
 
 
+def reported_result(setup: Setup, report: ReportedResult) -> Result:
+    """A game of Tally recorded by its result only: pips from none to the target plus a last roll's
+    five over it; equal pips share a place."""
+    state = initial(setup)
+    return checked_report(setup, report, score_unit="pip", highest=state.target + 5, ties_split=False)
+
+
 def legal_events(state: State, seat: int) -> list[Any] | None:
     if state.winner is not None or seat != state.to_play:
         return []
@@ -149,4 +158,5 @@ RULESET: Ruleset[State, TallyEvent] = Ruleset(
     legal_events=legal_events,
     narrate=narrate,
     series_status=series_status,
+    reported_result=reported_result,
 )

@@ -166,3 +166,86 @@ def test_generated_requests_never_answer_500(
     read = {"leagues": "/standings", "campaigns": "/status", "tournaments": "/standings"}[kind]
     fine(api.client.get(f"{base}{read}", headers=auth))
     fine(api.client.get(f"/clubs/c1/games/{games[0]}/changes", headers=auth))
+
+
+EVENING_PATHS = st.sampled_from(
+    [
+        "/rounds/{n}/swap",
+        "/rounds/{n}/tables/{t}/move",
+        "/rounds/{n}/publication",
+        "/rounds/{n}/tables/{t}/forfeit",
+        "/rounds/{n}/tables/{t}/result",
+        "/rounds/{n}/tables/{t}/game",
+        "/knockout",
+        "/revocations",
+        "/rounds",
+        "/players",
+        "/players/{p}/withdrawal",
+    ]
+)
+EVENING_BODIES = (
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "players": st.lists(st.sampled_from(["alain", "bea", "cleo", "zed", ""]), max_size=3),
+            "absent": st.lists(st.sampled_from(["alain", "bea", "cleo", "zed"]), max_size=3),
+            "to": st.integers(-1, 5),
+            "cut": st.integers(-1, 9),
+            "version": st.integers(-1, 30),
+            "player_id": st.sampled_from(["alain", "bea", "cleo", "zed"]),
+            "scores": st.lists(
+                st.fixed_dictionaries(
+                    {"player_id": st.sampled_from(["alain", "bea", "cleo", "zed"]), "score": st.integers(-2, 20)},
+                    optional={"placement": st.integers(0, 3)},
+                ),
+                max_size=3,
+            ),
+        },
+    )
+    | JSONISH
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.tuples(EVENING_PATHS, st.integers(0, 3), st.integers(0, 3), EVENING_BODIES, st.booleans()),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_generated_evening_requests_never_answer_500_and_a_refusal_stores_nothing(
+    api: Api, club: tuple[str, list[str]], steps: list[tuple[str, int, int, Any, bool]]
+) -> None:
+    """Drafts, hand changes, forfeits, results, knockouts and revocations in any order with any body: a
+    2xx or a 4xx problem, and a refused request leaves the tournament's events as they were."""
+    token, _ = club
+    auth = api.auth(token)
+    base = f"/clubs/c1/tournaments/e{next(COUNTER)}"
+    created = api.client.post(
+        "/clubs/c1/tournaments",
+        json={
+            "tournament_id": base.rsplit("/", 1)[1],
+            "ruleset": "tally",
+            "system": "swiss",
+            "scoring": {"win_draw_loss": [2, 1, 0]},
+            "rounds": 2,
+        },
+        headers=auth,
+    )
+    assert created.status_code == 201, created.text
+    for player in ("alain", "bea", "cleo"):
+        api.client.post(f"{base}/players", json={"player_id": player}, headers=auth)
+    for path, number, table, body, draft in steps:
+        before = api.client.get(f"{base}/events", headers=auth).json()["events"]
+        response = api.client.post(
+            base + path.format(n=number, t=table, p="bea"),
+            json=body,
+            params={"draft": "true"} if draft and path == "/rounds" else {},
+            headers=auth,
+        )
+        fine(response)
+        if response.status_code >= 400:
+            assert api.client.get(f"{base}/events", headers=auth).json()["events"] == before
+        fine(api.client.get(base, headers=auth))
+        fine(api.client.get(f"{base}/standings", headers=auth))

@@ -88,19 +88,19 @@ def test_the_general_rules_are_served_under_every_ruleset_before_the_games_own(a
     for name in ("tally", "milles-nautiques", "atlantic-storm", "memoire-44"):
         rules = api.client.get(f"/rulesets/{name}/rules").json()
         assert rules["ruleset"] == name
-        assert [r["rule_id"] for r in rules["rules"][:5]] == ["G-1", "G-2", "G-3", "G-4", "G-5"]
-        assert all(r["general"] for r in rules["rules"][:5])
+        assert [r["rule_id"] for r in rules["rules"][:6]] == ["G-1", "G-2", "G-3", "G-4", "G-5", "G-6"]
+        assert all(r["general"] for r in rules["rules"][:6])
         g2 = api.client.get(f"/rulesets/{name}/rules/G-2").json()
         assert g2["title"] == "Hidden information" and g2["url"] == f"/rulesets/{name}/rules/G-2"
         assert "face down" in g2["text"] and g2["source"]
     tally = api.client.get("/rulesets/tally/rules").json()["rules"]
-    assert [(r["rule_id"], r["general"]) for r in tally[5:]] == [
+    assert [(r["rule_id"], r["general"]) for r in tally[6:]] == [
         ("T-0", False),
         ("T-1", False),
         ("T-2", False),
         ("T-3", False),
     ]
-    assert tally[7] == {
+    assert tally[8] == {
         "rule_id": "T-2",
         "title": "Die faces",
         "text": "A die shows a face from 1 to 6.",
