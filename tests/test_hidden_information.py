@@ -369,3 +369,11 @@ def test_a_convoy_in_port_face_down_is_a_hidden_score_never_zero() -> None:
     assert not [line for line in full if "hidden" in line], full
     arrived = next(c for c in after.state.convoys if c.status == "arrived")
     assert arrived.card is not None and f"{arrived.card}" not in " ".join(public)
+    # and the picture the public sees says so: no total for that side, the tonnage hidden
+    assert ruleset.picture is not None
+    drawn = ruleset.picture(msgspec.to_builtins(ruleset.view(after.state, Viewer.public())), [])
+    assert "? pts" in drawn and "a convoy in port: tonnage hidden" in drawn
+    french = ruleset.picture(
+        msgspec.to_builtins(ruleset.view(after.state, Viewer.public())), [], words=Translator("fr")
+    )
+    assert "tonnage caché" in french

@@ -274,7 +274,9 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
     score_changed = changed("sides", index, "score")
     if score_changed:
         body.append(rect(WIDTH - MARGIN - 92, y - 17, 92, 23, rx=4, fill="#fff4e6", class_="changed"))
-    points = told(_("{points} pts", points=in_points(total)))
+    hidden = bool(side.get("score_hidden"))
+    # A convoy in port face down: its tonnage is the side's secret, so the picture shows no total (G-2).
+    points = told(_("? pts")) if hidden else told(_("{points} pts", points=in_points(total)))
     body.append(text(WIDTH - MARGIN - 4, y, points, 17, anchor="end", font_weight="bold"))
     parts = [
         _("convoys {points}", points=in_points(int(score.get("convoy", 0)))),
@@ -284,6 +286,8 @@ def _side_panel(y0: float, side: dict[str, Any], data: dict[str, Any], table: _T
     ]
     y += 18
     split = " · ".join(told(part) for part in parts if part.args["points"]) or told(_("no points yet"))
+    if hidden:
+        split = told(_("a convoy in port: tonnage hidden"))
     body.append(text(MARGIN, y, split, 13, fill="#495057"))
     # One line per player at HAND_TEXT units: a phone shows the 400-unit picture about 350 px wide, so
     # the hand lines read at 13 px or more there (issue 11); a team's line of three never runs over.
