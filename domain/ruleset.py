@@ -310,6 +310,13 @@ class Ruleset(Generic[StateT, EventT]):
     """At a state, the names an event field may hold where they come from the game's resources (a
     catalogue's card numbers), each with the words people read: the recording page offers them for a card
     the record does not know yet (None: `field_values` says it all)."""
+    extensions: Callable[[StateT, EventT], list[EventT]] | None = None
+    """The events that report a listed `event` with one thing more, each legal now (a card added to a
+    play), where the game lists its choices a piece at a time rather than every combination (Atlantic
+    Storm's plays from a hand dealt face down): the recording page offers them after a tap. None: every
+    choice is listed whole."""
+    extensible: Callable[[EventT], bool] | None = None
+    """Whether `extensions` may find more for `event` (cheap: the page marks those choices)."""
     value_words: ValueWords | None = None
     """A value of the view, at its path of keys, in the game's own words where plain words would not do
     (a hex kept as [row, column], named as on the board); None leaves it to the reader's plain words."""

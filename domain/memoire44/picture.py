@@ -24,6 +24,7 @@ from typing import Any
 
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import CARDS, FULL_DAY, UNIT_KINDS
+from domain.memoire44.coordinates import edge_coordinates
 from domain.svg import (
     Changed,
     changed_class,
@@ -336,6 +337,7 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = ()) -> str:
     tiles, terrain_seen = _board(board, rows, cols)
     objectives_layer, objectives, obstacles_seen = _objectives_and_obstacles(data)
     body = [tiles, objectives_layer, _units(data, marks)]
+    body.append(edge_coordinates(rows, cols, _centre, RADIUS))  # issue 29: the letters and numbers of the hexes
     air = data.get("air") or {}
     if air:
         body.append(_planes(air, marks))

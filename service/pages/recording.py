@@ -51,7 +51,8 @@ LOOK_AHEAD_CHOICES = 240
 """Choices described in all (the current state's are always all there): a Mémoire 44 turn's moves are
 many, and the page's answer must stay small."""
 TOLD_LINES = 12
-MAX_SEATS = 6
+MAX_SEATS = 8
+"""Seats on the start form where the game states no player counts (otherwise its largest count)."""
 
 
 def script_json(text: str) -> str:
@@ -249,7 +250,7 @@ def resource_choices(records: GameRecords, club_id: str, ruleset: Ruleset) -> di
 
 def new_game_of(ruleset: Ruleset, form: Mapping[str, str]) -> NewGame:
     seats: list[SeatSpec] = []
-    for seat in range(MAX_SEATS):
+    for seat in seat_range(ruleset):
         player = form.get(f"seat_{seat}", "").strip()
         if player:
             team = form.get(f"team_{seat}", "").strip()
@@ -267,6 +268,11 @@ def new_game_of(ruleset: Ruleset, form: Mapping[str, str]) -> NewGame:
         resources=resources,
         title=form.get("title", "").strip(),
     )
+
+
+def seat_range(ruleset: Ruleset | None) -> range:
+    """The seats the start form offers: as many as the game takes at most."""
+    return range(max(ruleset.player_counts) if ruleset is not None and ruleset.player_counts else MAX_SEATS)
 
 
 def problem_words(request: Request[Any, Any, Any], error: Exception) -> dict[str, Any]:
@@ -287,7 +293,7 @@ def _form_page(
         "rulesets": records.rulesets,
         "ruleset": ruleset,
         "players": Clubs.of(records).players(club_id),
-        "seats": range(MAX_SEATS),
+        "seats": seat_range(ruleset),
         "options": option_fields(ruleset) if ruleset else [],
         "resources": resource_choices(records, club_id, ruleset) if ruleset else {},
         "form": {},

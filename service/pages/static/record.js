@@ -229,7 +229,9 @@
     if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => k !== "type" && deepHas(v, target));
     return false;
   }
-  const matches = (event, pick) => Object.entries(pick).some(([k, v]) => (k === "any" ? deepHas(event, v) : same(event[k], v)));
+  // A pick names a field (`unit`) that an event holds alone or among several (`units`: an order).
+  const holds = (event, k, v) => same(event[k], v) || (Array.isArray(event[`${k}s`]) && event[`${k}s`].some((x) => same(x, v)));
+  const matches = (event, pick) => Object.entries(pick).some(([k, v]) => (k === "any" ? deepHas(event, v) : holds(event, k, v)));
 
   function showProblem(problem) {
     const box = $("problem");
