@@ -276,7 +276,9 @@ class Ruleset(Generic[StateT, EventT]):
     legal_events: Callable[[StateT, int], list[EventT] | None]
     """The events `seat` may report at `state`, where the game can enumerate them (None where it
     cannot). Events the table reports about chance (draws, dice) are listed by form only where their
-    outcome is unknown to the record."""
+    outcome is unknown to the record. An event may be listed with a part left null that the table must
+    name before it is true (Atlantic Storm's cut: each convoy shown): the rules refuse it as listed, and the
+    recording page asks for each null part."""
     narrate: Callable[[StateT, EventT, StateT, Viewer], Narration]
     """One replay line for `event`, given the states around it, told as `viewer` may know it (G-2): the
     public line never names a card the public has not seen; the full record's tells all."""
@@ -316,6 +318,8 @@ class Ruleset(Generic[StateT, EventT]):
     Storm's plays from a hand dealt face down): the recording page offers them after a tap. None: every
     choice is listed whole."""
     extensible: Callable[[EventT], bool] | None = None
+    seat_fields: tuple[str, ...] = ("seat",)
+    """The event fields that name a seat (the recording page offers the players, Seat 1 to N)."""
     """Whether `extensions` may find more for `event` (cheap: the page marks those choices)."""
     value_words: ValueWords | None = None
     """A value of the view, at its path of keys, in the game's own words where plain words would not do

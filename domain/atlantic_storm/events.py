@@ -18,9 +18,10 @@ StormEffect = Literal["cancel", "skip"]
 
 class ConvoysCut(Event, tag="atlantic_storm.convoys_cut", frozen=True, kw_only=True, gc=False):
     """Each player cut the convoy deck and showed a convoy; the lowest number deals (AS-2). `cuts` holds the
-    convoy each seat showed, by seat."""
+    convoy each seat showed, by seat. The choices list the cut with every convoy left null, for the
+    scorekeeper to name each one as the table shows it: the rules accept a cut only with all of them named."""
 
-    cuts: tuple[str, ...]
+    cuts: tuple[str | None, ...]
 
 
 class CardsDealt(Event, tag="atlantic_storm.cards_dealt", frozen=True, kw_only=True, gc=False):

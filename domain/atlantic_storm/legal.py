@@ -15,12 +15,14 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import (
     Bonus,
     CardDiscarded,
     CardsDealt,
     CardsDrawn,
     CardsPlayed,
+    ConvoysCut,
     ConvoyTurned,
     DeckReshuffled,
     DiceRolled,
@@ -33,7 +35,6 @@ from domain.atlantic_storm.events import (
     SupplyTaken,
     ZoneDeclared,
 )
-from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.rules import (
     HAND,
     draw_needed,
@@ -51,11 +52,12 @@ from domain.ruleset import RuleError
 SPOILS_LISTED = 2000
 
 
-def legal_events(state: State, seat: int) -> list[Any] | None:
-    """Everything `seat` may report now; None at the cut, whose outcome the record cannot list."""
+def legal_events(state: State, seat: int) -> list[Any]:
+    """Everything `seat` may report now. The cut is listed once, by the first seat, with every convoy
+    left to name (the recording page asks for each as the table shows it)."""
     phase = state.phase
     if phase == "cut":
-        return None
+        return [ConvoysCut(cuts=(None,) * state.players)] if seat == 0 else []
     if phase in ("over", "deal", "turn_convoy", "refill"):
         return _between_battles(state, seat)
     battle = state.battle

@@ -129,6 +129,8 @@ def _text(before: State, event: Any, after: State, who: str) -> Message:
     if isinstance(event, ConvoysCut):
         cuts = [
             _("{player} cuts {convoy} ({number})", player=before.names[s], convoy=_name(before, c), number=c)
+            if c is not None
+            else _("{player} cuts a convoy", player=before.names[s])
             for s, c in enumerate(event.cuts)
         ]
         dealer = after.dealer if after.dealer is not None else 0

@@ -213,10 +213,12 @@ def _validate_cut(state: State, event: ConvoysCut) -> None:
     _phase(state, "cut", rule="AS-2")
     if len(event.cuts) != state.players:
         raise RuleError("AS-2", "cut_count", _("Every player cuts one convoy."), cuts=len(event.cuts))
+    if any(number is None for number in event.cuts):
+        raise RuleError("AS-2", "cut_unnamed", _("Name the convoy each player cut."))
     if len(set(event.cuts)) != len(event.cuts):
         raise RuleError("AS-2", "cut_twice", _("Two players cannot cut the same convoy."))
     for number in event.cuts:
-        if card_of(state, number).category != "convoy":
+        if card_of(state, str(number)).category != "convoy":
             raise RuleError("AS-2", "cut_not_convoy", _("{number} is not a convoy card.", number=number), card=number)
 
 
@@ -1000,7 +1002,9 @@ def _number_key(number: str) -> int:
 
 
 def _evolve_cut(state: State, event: ConvoysCut) -> State:
-    dealer = min(range(state.players), key=lambda s: _number_key(event.cuts[s]))
+    # A cut listed before its convoys are named (the recording page's choice) deals from seat 0.
+    cuts = event.cuts
+    dealer = min(range(state.players), key=lambda s: (cuts[s] is None, _number_key(cuts[s] or "C0")))
     return replace(state, dealer=dealer, leader=dealer, phase="deal")
 
 

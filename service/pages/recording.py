@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from domain.i18n import english
 from domain.record import Folded
-from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
+from domain.ruleset import TEAM_TABLE_ONLY, RuleError, Ruleset, Viewer
 from projections.words import Teller as Words
 from service.http.dependencies import RequestContext
 from service.http.errors import PROBLEMS, exception_handlers
@@ -64,11 +64,15 @@ def script_json(text: str) -> str:
 
 class Choice(msgspec.Struct, kw_only=True):
     """One event a seat may report, as the page offers it: the event (the API's JSON), the game's own
-    words for it, and the index of the table of choices after it in the look-ahead (None: not known)."""
+    words for it, and the index of the table of choices after it in the look-ahead (None: not known).
+    `blank`: the rules refuse it as listed, until each of its null parts is named (the page asks for
+    them); `more`: the game may add to it (`Ruleset.extensions`, asked for on a tap)."""
 
     event: dict[str, Any]
     label: str
     then: int | None = None
+    blank: bool = False
+    more: bool = False
 
 
 class SeatChoices(msgspec.Struct, kw_only=True):
@@ -103,6 +107,14 @@ class Choices(msgspec.Struct, kw_only=True):
     tables: list[Table]
     names: dict[str, list[tuple[str, str]]] = msgspec.field(default_factory=dict)
     """Names a field may hold that come from the game's resources (`field_names`), with their words."""
+    seat_fields: list[str] = msgspec.field(default_factory=lambda: ["seat"])
+    """The event fields that name a seat (the page offers the players, counted from 1, never a number)."""
+
+
+class More(msgspec.Struct, kw_only=True):
+    """What the game may add to a tapped choice (`Ruleset.extensions`), each one tap."""
+
+    choices: list[Choice]
 
 
 # -- what may happen next -----------------------------------------------------------------------------------
@@ -114,9 +126,10 @@ def label_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -
     return (words(told.message) if told.message is not None else told.text), after
 
 
-def told_apart(choices: Sequence[Choice]) -> None:
+def told_apart(choices: Sequence[Choice], seat_fields: Sequence[str] = ("seat",)) -> None:
     """Where the game's words are the same for different events (its narration is written as the table
-    sees it, so a convoy laid face down reads alike whatever its card), add the fields they differ in."""
+    sees it, so a convoy laid face down reads alike whatever its card), add the fields they differ in (a
+    seat counted from 1, as people count them)."""
     alike: dict[str, list[Choice]] = {}
     for choice in choices:
         alike.setdefault(choice.label, []).append(choice)
@@ -125,11 +138,40 @@ def told_apart(choices: Sequence[Choice]) -> None:
             continue
         names = [k for k in group[0].event if len({msgspec.json.encode(c.event.get(k)) for c in group}) > 1]
         for choice in group:
-            parts = [f"{k.replace('_', ' ')} {_plain(choice.event.get(k))}" for k in names]
+            parts = [f"{k.replace('_', ' ')} {_plain(choice.event.get(k), k in seat_fields)}" for k in names]
             choice.label = f"{choice.label} ({', '.join(parts)})"
 
 
-def _plain(value: Any) -> str:
+def _has_null(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_null(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_null(v) for v in value)
+    return False
+
+
+def as_choice(ruleset: Ruleset, at: Any, event: Any, words: Words) -> tuple[Choice, Any]:
+    """A listed event as the page offers it, and the state after it (None for a choice whose null
+    parts must be named first: nothing is looked at past it)."""
+    label, after = label_of(ruleset, at, event, words)
+    shown = msgspec.to_builtins(event)
+    choice = Choice(event=shown, label=label)
+    if ruleset.extensible is not None and ruleset.extensible(event):
+        choice.more = True
+    if _has_null(shown):
+        try:
+            ruleset.validate(at, event)
+        except RuleError:
+            choice.blank = True
+            return choice, None
+    return choice, after
+
+
+def _plain(value: Any, seat: bool = False) -> str:
+    if seat and isinstance(value, int):
+        return str(value + 1)
     if value is None:
         return "not named"
     if isinstance(value, list | tuple):
@@ -156,12 +198,11 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
             listed = ruleset.legal_events(at, seat)
             choices = []
             for event in listed or []:
-                label, after = label_of(ruleset, at, event, words)
-                choice = Choice(event=msgspec.to_builtins(event), label=label)
+                choice, after = as_choice(ruleset, at, event, words)
                 choices.append(choice)
-                if depth + 1 < LOOK_AHEAD_DEPTH:
+                if after is not None and depth + 1 < LOOK_AHEAD_DEPTH:
                     pending.append((after, choice, depth + 1))
-            told_apart(choices)
+            told_apart(choices, ruleset.seat_fields)
             table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed is not None, choices=choices))
             described += len(choices)
         seen[identity] = len(tables)
@@ -184,7 +225,16 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: 
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state, words),
         names=resource_names(ruleset, folded.state),
+        seat_fields=list(ruleset.seat_fields),
     )
+
+
+def more_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -> More:
+    """The choices that add to `event` at `state`, in the game's words."""
+    found = ruleset.extensions(state, event) if ruleset.extensions is not None else []
+    choices = [as_choice(ruleset, state, extended, words)[0] for extended in found]
+    told_apart(choices, ruleset.seat_fields)
+    return More(choices=choices)
 
 
 def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, str]]]:
@@ -430,6 +480,24 @@ class RecordApi(Controller):
         names = {p.seat: p.name for p in folded.setup.players}
         payload.tables = look_ahead(folded.ruleset, names, after.state, context.words)
         return payload
+
+    @post("/more", sync_to_thread=True, status_code=200)
+    def more(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[AppendIn],
+        context: NamedDependency[RequestContext],
+    ) -> More:
+        """What the game may add to the last event of `events` (a card to a play), after the others (the
+        page's events not sent yet) on top of the game; nothing is stored."""
+        record = context.records.game(club_id, game_id)
+        folded = context.records.folded(record)
+        if folded.version != data.expected_version:
+            raise VersionConflict(game_id, data.expected_version, folded.version)
+        events = context.records.decode_batch(folded.ruleset, data.events)
+        before = accept_batch(folded, events[:-1]) if len(events) > 1 else folded
+        return more_of(folded.ruleset, before.state, events[-1], context.words)
 
     @post("/events", sync_to_thread=True, status_code=201)
     def append(

@@ -263,7 +263,7 @@ def refuse_offline(page: Any, seat: int) -> None:
     the page, in the rule's words, and not queued."""
     page.locator("#another").evaluate("d => d.open = true")
     page.select_option("#form-type", "milles_nautiques.drew")
-    page.fill("#event-form [name=seat]", str(seat))
+    page.select_option("#event-form [name=seat]", str(seat))  # a player, Seat 1 to N
     page.click("#event-form button[type=submit]")
     page.locator("#problem").wait_for(state="visible")
     assert page.locator("#problem .rule-id").inner_text() == "G-1"
@@ -362,7 +362,7 @@ def test_a_refused_start_and_a_refused_event_show_the_apis_problem_in_words_and_
     game_id = start_game(page, "milles-nautiques", ["p1", "p2"], option_dealer="0")
     page.locator("#another").evaluate("d => d.open = true")  # Bea draws before the deal: the rules refuse
     page.select_option("#form-type", "milles_nautiques.drew")
-    page.fill("#event-form [name=seat]", "1")
+    page.select_option("#event-form [name=seat]", "1")  # Bea, offered as "Seat 2 (Bea)"
     page.click("#event-form button[type=submit]")
     page.locator("#problem").wait_for(state="visible")
     rule = page.locator("#problem .rule-id")
@@ -422,10 +422,13 @@ def record_by_taps(page: Any, event: dict[str, Any], picks: tuple[str, ...] = ()
         page.locator("#another").evaluate("d => d.open = true")
         page.select_option("#form-type", event["type"])
         for name, value in event.items():
-            if name != "type":
-                page.fill(
-                    f"#event-form [name={name}]", ",".join(map(str, value)) if isinstance(value, list) else str(value)
-                )
+            if name == "type":
+                continue
+            field = page.locator(f"#event-form [name={name}]")
+            if field.evaluate("f => f.tagName") == "SELECT":
+                field.select_option(str(value))
+            else:
+                field.fill(",".join(map(str, value)) if isinstance(value, list) else str(value))
         page.click("#event-form button[type=submit]")
     page.wait_for_function(f"Number(document.getElementById('version').textContent) > {before}")
     settled(page)

@@ -185,7 +185,9 @@
           const fields = editable(choice.event).filter(
             (f) => f.path.length || !seat.choices.some((o) => o.event.type === choice.event.type && o.event[f.field] != null)
           );
-          if (fields.length && !fields.some((f) => f.required)) {
+          if (choice.more) group.append(moreButton(choice));
+          // A choice the game adds to (a play) is named a card at a time, never through a null field.
+          if (fields.length && !choice.blank && !choice.more && !fields.some((f) => f.required)) {
             // A face-down draw is one tap; naming the card the table saw is the small button beside it.
             const name = document.createElement("button");
             name.type = "button";
@@ -312,9 +314,59 @@
     return leaves;
   }
   function tapped(choice, button) {
-    const fields = editable(choice.event);
+    // A blank choice (the rules refuse it as listed): every part it leaves null must be named.
+    const fields = editable(choice.event).map((f) => (choice.blank && !f.grow ? { ...f, required: true } : f));
     if (!fields.some((f) => f.required)) return take([{ event: choice.event, label: choice.label, then: choice.then }]);
     openEditor(choice, fields, button);
+  }
+
+  // "+ add a card": what the game may add to a choice (a bonus attached to a play, a special, a supply), asked
+  // of the server on a tap, each one tap; an addition may take more in turn.
+  function moreButton(choice) {
+    const more = document.createElement("button");
+    more.type = "button";
+    more.className = "add-more";
+    more.textContent = t("add_more");
+    more.addEventListener("click", () => openMore(choice, more));
+    return more;
+  }
+  async function openMore(choice, button) {
+    const next = button.nextElementSibling;
+    if (next && next.classList.contains("more")) return next.remove();
+    const box = document.createElement("div");
+    box.className = "more";
+    button.after(box);
+    if (!online) {
+      box.textContent = t("more_offline");
+      return;
+    }
+    let body;
+    try {
+      const events = [...pendingEvents().map((i) => i.event), choice.event];
+      const r = await post("/more", { expected_version: memory.data.version, events });
+      if (r.status !== 200) {
+        box.remove();
+        return showProblem(await r.json());
+      }
+      body = await r.json();
+    } catch (e) {
+      box.remove();
+      return setOnline(false);
+    }
+    const h = document.createElement("p");
+    h.className = "meta";
+    h.textContent = t(body.choices.length ? "more_of" : "more_none");
+    box.append(h);
+    for (const added of body.choices) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice-more";
+      b.textContent = added.label;
+      b.dataset.event = JSON.stringify(added.event);
+      b.addEventListener("click", () => take([{ event: added.event, label: added.label, then: undefined }], true));
+      box.append(b);
+      if (added.more) box.append(moreButton(added));
+    }
   }
 
   function openEditor(choice, leaves, button) {
@@ -365,7 +417,7 @@
       label.textContent = `${words(leaf.field)} ${leaf.path.map((i) => i + 1).join(" · ")} `;
       const select = document.createElement("select");
       select.dataset.leaf = String(index);
-      select.append(new Option(leaf.required ? "choose…" : "(face down, not seen)", ""));
+      select.append(new Option(t(leaf.required ? "choose" : "face_down"), ""));
       for (const [value, text] of leaf.values) select.append(new Option(text, value));
       label.append(select);
       form.append(label);
@@ -651,7 +703,12 @@
         l.append(`${words(name)} `);
         const values = enumOf(prop);
         let input;
-        if (values && !itemsOf(prop)) {
+        if ((memory.data.seat_fields || ["seat"]).includes(name) && !itemsOf(prop)) {
+          // A seat is a player, counted from 1 as the start form counts them (never a number from 0).
+          input = document.createElement("select");
+          input.append(new Option("(none)", ""));
+          for (const seat of seatsAtTable()) input.append(new Option(t("seat_n", { n: seat + 1, name: seatName(seat) }), String(seat)));
+        } else if (values && !itemsOf(prop)) {
           input = document.createElement("select");
           input.append(new Option("(none)", ""));
           for (const v of values) input.append(new Option(v, v));

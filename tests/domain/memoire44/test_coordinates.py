@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from domain.memoire44 import RULESET
-from domain.memoire44.board import hex_name
 from domain.memoire44.events import Battle
 from domain.record import decoder, fold
 from domain.ruleset import Viewer
