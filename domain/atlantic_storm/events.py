@@ -82,10 +82,11 @@ class IntelligencePlayed(Event, tag="atlantic_storm.intelligence_played", frozen
 
 
 class CardDiscarded(Event, tag="atlantic_storm.card_discarded", frozen=True, kw_only=True, gc=False):
-    """A player discarded one `card` instead of playing (AS-3); after an intelligence card, that card."""
+    """A player discarded one `card` instead of playing (AS-3); after an intelligence card, that card. The
+    discard pile is face down: `card` is None for one of the hand's face-down cards, discarded unseen (G-2)."""
 
     seat: int
-    card: str
+    card: str | None
 
 
 class HandDiscarded(Event, tag="atlantic_storm.hand_discarded", frozen=True, kw_only=True, gc=False):

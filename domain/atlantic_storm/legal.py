@@ -151,7 +151,8 @@ def _turn_events(state: State, turn: Turn) -> list[Any]:
         out.append(CardDiscarded(seat=seat, card=turn.intelligence))
     else:
         out += [CardDiscarded(seat=seat, card=c) for c in state.hands[seat]]
-        out += [CardDiscarded(seat=seat, card=c.number) for c in unseen(state, seat)]
+        if state.unknown[seat]:  # one of the face-down cards, onto the face-down pile (G-2)
+            out.append(CardDiscarded(seat=seat, card=None))
         if state.variant == "advanced" and state.unknown[seat] == 0 and state.hands[seat]:
             out.append(HandDiscarded(seat=seat, cards=state.hands[seat]))
     out += _plays(state, turn)

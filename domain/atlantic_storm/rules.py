@@ -219,7 +219,9 @@ def _validate_cut(state: State, event: ConvoysCut) -> None:
         raise RuleError("AS-2", "cut_twice", _("Two players cannot cut the same convoy."))
     for number in event.cuts:
         if card_of(state, str(number)).category != "convoy":
-            raise RuleError("AS-2", "cut_not_convoy", _("{number} is not a convoy card.", number=number), card=number)
+            raise RuleError(
+                "AS-2", "cut_not_convoy", _("{number} is not a convoy card.", number=str(number)), card=number
+            )
 
 
 def _validate_deal(state: State, event: CardsDealt) -> None:
@@ -640,6 +642,14 @@ def _validate_intelligence(state: State, event: IntelligencePlayed) -> None:
 
 def _validate_discard(state: State, event: CardDiscarded) -> None:
     turn = _turn(state, event.seat)
+    if event.card is None and turn.intelligence is None:
+        if not state.unknown[event.seat]:
+            raise RuleError(
+                "G-2",
+                "no_face_down_card",
+                _("{player} holds no face-down card: name the card discarded.", player=state.names[event.seat]),
+            )
+        return
     if turn.intelligence is not None:
         if event.card != turn.intelligence:
             raise RuleError(
@@ -649,7 +659,7 @@ def _validate_discard(state: State, event: CardDiscarded) -> None:
                 card=event.card,
             )
         return
-    _in_hand(state, event.seat, (event.card,))
+    _in_hand(state, event.seat, (str(event.card),))
 
 
 def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
@@ -959,7 +969,7 @@ def _validate_draw(state: State, event: CardsDrawn) -> None:
 
 def _validate_reshuffle(state: State, event: DeckReshuffled) -> None:
     _phase(state, "refill", rule="AS-12")
-    if state.deck > 0 or not state.discard:
+    if state.deck > 0 or not (state.discard or state.discard_face_down):
         raise RuleError(
             "AS-12",
             "no_reshuffle",
@@ -1002,9 +1012,8 @@ def _number_key(number: str) -> int:
 
 
 def _evolve_cut(state: State, event: ConvoysCut) -> State:
-    # A cut listed before its convoys are named (the recording page's choice) deals from seat 0.
     cuts = event.cuts
-    dealer = min(range(state.players), key=lambda s: (cuts[s] is None, _number_key(cuts[s] or "C0")))
+    dealer = min(range(state.players), key=lambda s: _number_key(str(cuts[s])))
     return replace(state, dealer=dealer, leader=dealer, phase="deal")
 
 
@@ -1153,6 +1162,10 @@ def _evolve_intelligence(state: State, event: IntelligencePlayed) -> State:
 def _evolve_discard_card(state: State, event: CardDiscarded) -> State:
     battle = state.battle
     assert battle is not None
+    if event.card is None:  # one of the hand's face-down cards, unseen (G-2)
+        seat, unknown = event.seat, state.unknown
+        unknown = (*unknown[:seat], unknown[seat] - 1, *unknown[seat + 1 :])
+        return _end_turn(state, battle, seat, unknown=unknown, discard_face_down=state.discard_face_down + 1)
     discard = (*state.discard, event.card)
     if battle.queue[0].intelligence is not None:
         plays = tuple([replace(p, intelligence=None) if p.intelligence == event.card else p for p in battle.plays])
@@ -1503,7 +1516,13 @@ def _evolve_draw(state: State, event: CardsDrawn) -> State:
 
 def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
     # G-4: the discard pile becomes the deck; its cards' places are unknown again.
-    return replace(state, deck=len(state.discard), located=state.located - set(state.discard), discard=())
+    return replace(
+        state,
+        deck=len(state.discard) + state.discard_face_down,
+        located=state.located - set(state.discard),
+        discard=(),
+        discard_face_down=0,
+    )
 
 
 _EVOLVERS: dict[type, Any] = {

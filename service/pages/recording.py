@@ -143,6 +143,8 @@ def told_apart(choices: Sequence[Choice], seat_fields: Sequence[str] = ("seat",)
 
 
 def _has_null(value: Any) -> bool:
+    if isinstance(value, str | int):
+        return False
     if value is None:
         return True
     if isinstance(value, dict):
@@ -153,19 +155,20 @@ def _has_null(value: Any) -> bool:
 
 
 def as_choice(ruleset: Ruleset, at: Any, event: Any, words: Words) -> tuple[Choice, Any]:
-    """A listed event as the page offers it, and the state after it (None for a choice whose null
-    parts must be named first: nothing is looked at past it)."""
-    label, after = label_of(ruleset, at, event, words)
+    """A listed event as the page offers it, and the state after it (None for a blank choice, whose null
+    parts must be named first: it is told as the table sees it now, and nothing is looked at past it)."""
     shown = msgspec.to_builtins(event)
-    choice = Choice(event=shown, label=label)
-    if ruleset.extensible is not None and ruleset.extensible(event):
-        choice.more = True
     if _has_null(shown):
         try:
             ruleset.validate(at, event)
         except RuleError:
-            choice.blank = True
-            return choice, None
+            told = ruleset.narrate(at, event, at, Viewer.full())
+            label = words(told.message) if told.message is not None else told.text
+            return Choice(event=shown, label=label, blank=True), None
+    label, after = label_of(ruleset, at, event, words)
+    choice = Choice(event=shown, label=label)
+    if ruleset.extensible is not None and ruleset.extensible(event):
+        choice.more = True
     return choice, after
 
 
@@ -188,14 +191,17 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
     described = 0
     while pending and len(tables) < LOOK_AHEAD_TABLES and (not tables or described < LOOK_AHEAD_CHOICES):
         at, reached_by, depth = pending.popleft()
-        identity = pickle.dumps(at)  # equal states built the same way pickle alike; a miss only repeats work
+        identity = _identity(at)
         if identity in seen:
             if reached_by is not None:
                 reached_by.then = seen[identity]
             continue
         table = Table(seats=[])
+        listings = {seat: ruleset.legal_events(at, seat) for seat in names}
+        if tables and described + sum(len(listed or ()) for listed in listings.values()) > LOOK_AHEAD_CHOICES:
+            break  # a table past the budget is not described in part (its taps are checked when sent)
         for seat, name in sorted(names.items()):
-            listed = ruleset.legal_events(at, seat)
+            listed = listings[seat]
             choices = []
             for event in listed or []:
                 choice, after = as_choice(ruleset, at, event, words)
@@ -210,6 +216,16 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
             reached_by.then = len(tables)
         tables.append(table)
     return tables
+
+
+def _identity(state: Any) -> bytes:
+    """A state's encoding, its identity in the look-ahead: equal states built the same way encode alike (a
+    miss only repeats work). MessagePack is fast (a state holds its whole card catalogue); pickle for a
+    state it cannot encode."""
+    try:
+        return msgspec.msgpack.encode(state)
+    except (TypeError, msgspec.EncodeError):
+        return pickle.dumps(state)
 
 
 def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: Words = english) -> Choices:

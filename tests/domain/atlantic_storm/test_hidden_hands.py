@@ -30,7 +30,7 @@ def test_a_face_down_hand_is_offered_the_unseen_cards_that_sail_in_this_ocean_an
     assert CardsPlayed(seat=0, bonuses=(Bonus(card="A51"),)) in offered  # Minefield stands alone
     assert IntelligencePlayed(seat=0, card="A12") in RULESET.legal_events(table.state, 0)
     discards = {e.card for e in RULESET.legal_events(table.state, 0) or [] if isinstance(e, CardDiscarded)}
-    assert "A5" in discards and "A1" not in discards  # any unseen card may be discarded, never Bea's
+    assert discards == {None}  # a face-down card goes onto the face-down pile unseen (AS-3, G-2)
 
 
 def test_a_fate_cards_play_announces_its_victim_and_a_hand_fully_known_is_offered_nothing_unseen():
@@ -78,3 +78,23 @@ def test_extensions_stop_at_the_hands_face_down_cards():
     more = extensions(table.state, play)
     assert CardsPlayed(seat=0, normals=("A16",), bonuses=(Bonus(card="A7", parent="A16"),), supplies=("A13",)) in more
     assert not any("A10" in e.specials for e in more)  # a second unseen card: the hand has one face down
+
+
+def test_a_face_down_card_is_discarded_unseen_and_goes_back_into_the_deck_with_the_pile():
+    table = at_battle([["A16"], []], "C2", zone="submarine")
+    offered = {e.card for e in RULESET.legal_events(table.state, 0) or [] if isinstance(e, CardDiscarded)}
+    assert offered == {"A16", None}  # the known card by name, a face-down one unnamed
+    table.play(CardDiscarded(seat=0, card=None))
+    state = table.state
+    assert state.unknown[0] == 4 and state.discard == () and state.discard_face_down == 1
+    assert RULESET.view(state, _public())["discard_count"] == 1
+    assert len(state.located) + state.deck + sum(state.unknown) + state.discard_face_down == state.force_total
+    known = at_battle([["A16", "A14", "A13", "A6", "A15", "A17"], []], "C2", zone="submarine")
+    error = refused(known, CardDiscarded(seat=0, card=None))
+    assert error.rule_id == "G-2"  # no face-down card to discard
+
+
+def _public():
+    from domain.ruleset import Viewer
+
+    return Viewer.public()
