@@ -318,6 +318,9 @@ class Ruleset(Generic[StateT, EventT]):
     Storm's plays from a hand dealt face down): the recording page offers them after a tap. None: every
     choice is listed whole."""
     extensible: Callable[[EventT], bool] | None = None
+    choice_group: Callable[[StateT, EventT], tuple[int, Message]] | None = None
+    """The group a listed event belongs to on the recording page, by what the table is doing, as (rank,
+    name): lower ranks first (a naval battle's defence before the rest). None: grouped by event type."""
     seat_fields: tuple[str, ...] = ("seat",)
     """The event fields that name a seat (the recording page offers the players, Seat 1 to N)."""
     """Whether `extensions` may find more for `event` (cheap: the page marks those choices)."""

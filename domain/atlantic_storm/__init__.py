@@ -29,6 +29,7 @@ RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     view=views.view,
     result=scoring.result,  # VP split into convoy and card VP, placements by AS-13
     legal_events=legal.legal_events,
+    choice_group=legal.choice_group,  # the recording page's groups: plays by zone, then discards
     field_names=legal.field_names,  # card numbers from the catalogue, for the recording page
     extensions=legal.extensions,  # a play from a hand dealt face down, a card at a time (issue 29)
     extensible=legal.extensible,

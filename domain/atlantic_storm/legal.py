@@ -47,7 +47,10 @@ from domain.atlantic_storm.rules import (
     zone_now,
 )
 from domain.atlantic_storm.state import State, Turn
+from domain.i18n import Catalogue, Message
 from domain.ruleset import RuleError
+
+_ = Catalogue("domain.atlantic_storm")
 
 SPOILS_LISTED = 2000
 
@@ -426,3 +429,27 @@ def field_names(state: State) -> dict[str, tuple[tuple[str, str], ...]]:
     forces = tuple((number, f"{number} {card.name}") for number, card in cards if card.category != "convoy")
     convoys = tuple((number, f"{number} {card.name}") for number, card in cards if card.category == "convoy")
     return {"hands": forces, "cards": forces, "cuts": convoys}
+
+
+_GROUPS = {
+    "air": (0, _("Air plays")),
+    "surface": (0, _("Surface plays")),
+    "submarine": (0, _("Submarine plays")),
+    "any": (0, _("Plays")),
+    "cards": (1, _("Special, bonus and supply cards")),
+    "discard": (2, _("Discards")),
+    "other": (0, _("What happens now")),
+}
+
+
+def choice_group(state: State, event: Any) -> tuple[int, Message]:
+    """What the table is doing with `event`, for the recording page's groups: a play by the zone of its
+    normal card (its frame, AS-4), the plays of special, bonus or supply cards alone, then the discards."""
+    if isinstance(event, CardsPlayed):
+        card = state.cards.get(event.normals[0]) if event.normals else None
+        return _GROUPS.get(card.type, _GROUPS["any"]) if card is not None else _GROUPS["cards"]
+    if isinstance(event, IntelligencePlayed):
+        return _GROUPS["cards"]
+    if isinstance(event, CardDiscarded | HandDiscarded):
+        return _GROUPS["discard"]
+    return _GROUPS["other"]

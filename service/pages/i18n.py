@@ -141,6 +141,9 @@ RECORDER_WORDS = {
     "more_none": _("No card may be added to this play."),
     "more_offline": _("Adding to a play needs the connection: record it as it is, or wait."),
     "seat_n": _("Seat {n} ({name})"),
+    "filter": _("Find a card or a target"),
+    "filter_hint": _("a card's or a convoy's name, a hex…"),
+    "group_count": _("{group} ({count})"),
     "choose": _("choose…"),
     "face_down": _("(face down, not seen)"),
 }

@@ -73,6 +73,9 @@ class Choice(msgspec.Struct, kw_only=True):
     then: int | None = None
     blank: bool = False
     more: bool = False
+    group: str = ""
+    """The group the page shows it in, by what the table is doing (`Ruleset.choice_group`); empty: by
+    event type."""
 
 
 class SeatChoices(msgspec.Struct, kw_only=True):
@@ -209,6 +212,8 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
                 if after is not None and depth + 1 < LOOK_AHEAD_DEPTH:
                     pending.append((after, choice, depth + 1))
             told_apart(choices, ruleset.seat_fields)
+            if ruleset.choice_group is not None and listed:
+                choices = grouped(ruleset, at, listed, choices, words)
             table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed is not None, choices=choices))
             described += len(choices)
         seen[identity] = len(tables)
@@ -216,6 +221,17 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
             reached_by.then = len(tables)
         tables.append(table)
     return tables
+
+
+def grouped(ruleset: Ruleset, at: Any, listed: Sequence[Any], choices: list[Choice], words: Words) -> list[Choice]:
+    """The choices named by their group, the groups in the game's order (each kept in listing order)."""
+    assert ruleset.choice_group is not None
+    ranked = []
+    for index, (event, choice) in enumerate(zip(listed, choices, strict=True)):
+        rank, name = ruleset.choice_group(at, event)
+        choice.group = words(name)
+        ranked.append((rank, index, choice))
+    return [choice for _, _, choice in sorted(ranked, key=lambda r: (r[0], r[1]))]
 
 
 def _identity(state: Any) -> bytes:

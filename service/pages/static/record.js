@@ -19,7 +19,8 @@
   const fresh = JSON.parse(document.getElementById("payload").textContent);
   const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
   const memory = saved && saved.data.version >= fresh.version ? saved : { data: fresh, queue: [], draft: [], conflict: null };
-  if (saved && saved.data.version < fresh.version) Object.assign(memory, { queue: saved.queue, draft: saved.draft, conflict: saved.conflict });
+  if (saved && saved.data.version < fresh.version)
+    Object.assign(memory, { queue: saved.queue, draft: saved.draft, conflict: saved.conflict, lastGroup: saved.lastGroup });
   let online = navigator.onLine;
   let picks = []; // what was tapped in the picture: the choices shown name all of it
   let flushing = false;
@@ -150,6 +151,8 @@
       bar.append(clear);
       box.append(bar);
     }
+    const listed = table.seats.reduce((n, s) => n + s.choices.length, 0);
+    if (listed > FOLD_ABOVE) box.append(filterBox());
     for (const full of table.seats) {
       const seat = { ...full, choices: full.choices.filter((c) => picks.every((p) => matches(c.event, p.match))) };
       if (seat.enumerable && seat.choices.length === 0) continue;
@@ -159,33 +162,46 @@
       const h = document.createElement("h2");
       h.textContent = t(seat.enumerable ? "may" : "cannot_list", { seat: seat.name });
       section.append(h);
+      // Groups by what the table is doing (the game's own, in its order), else by event type. A long
+      // group is folded (details/summary) unless it is the group last tapped in or the filter is in use.
       const groups = new Map();
+      const wanted = filterText.trim().toLowerCase();
       for (const choice of seat.choices) {
-        const tag = choice.event.type;
-        if (!groups.has(tag)) groups.set(tag, []);
-        groups.get(tag).push(choice);
+        if (wanted && !choice.label.toLowerCase().includes(wanted)) continue;
+        const name = choice.group || words(choice.event.type);
+        if (!groups.has(name)) groups.set(name, []);
+        groups.get(name).push(choice);
       }
-      for (const [tag, choices] of groups) {
-        const group = document.createElement("div");
+      const folding = seat.choices.length > FOLD_ABOVE;
+      let place = 0;
+      for (const [name, choices] of groups) {
+        const first = place++ === 0;
+        const tag = choices[0].event.type;
+        const group = document.createElement(folding ? "details" : "div");
         group.className = "group";
         group.dataset.type = tag;
-        const gh = document.createElement("h3");
-        gh.textContent = words(tag);
+        group.dataset.group = name;
+        const gh = document.createElement(folding ? "summary" : "h3");
+        gh.textContent = folding ? t("group_count", { group: name, count: choices.length }) : name;
         group.append(gh);
+        // Open: what the filter found, the group last tapped in, or a short first group (a battle's defence).
+        if (folding) group.open = Boolean(wanted) || name === memory.lastGroup || (first && choices.length <= FOLD_ABOVE);
         for (const choice of choices) {
           const button = document.createElement("button");
           button.type = "button";
           button.className = "choice";
           button.textContent = choice.label;
           button.dataset.event = JSON.stringify(choice.event);
-          button.addEventListener("click", () => tapped(choice, button));
-          group.append(button);
+          button.addEventListener("click", () => {
+            memory.lastGroup = name; // the group opens again at the next decision
+            tapped(choice, button);
+          });
+          group.append(withMore(choice, button));
           // A null the game lists beside named variants of the same event is a choice of its own (a storm
           // used on nobody), not a card the record does not know: nothing to name there.
           const fields = editable(choice.event).filter(
             (f) => f.path.length || !seat.choices.some((o) => o.event.type === choice.event.type && o.event[f.field] != null)
           );
-          if (choice.more) group.append(moreButton(choice));
           // A choice the game adds to (a play) is named a card at a time, never through a null field.
           if (fields.length && !choice.blank && !choice.more && !fields.some((f) => f.required)) {
             // A face-down draw is one tap; naming the card the table saw is the small button beside it.
@@ -223,6 +239,29 @@
           : t("nobody");
       box.append(p);
     }
+  }
+
+  // -- long decisions: a filter by card or target, the groups folded -----------------------------------------
+  const FOLD_ABOVE = 8; // choices a seat shows unfolded: a phone screen of buttons
+  let filterText = "";
+  function filterBox() {
+    const label = document.createElement("label");
+    label.className = "filter";
+    label.textContent = t("filter");
+    const input = document.createElement("input");
+    input.type = "search";
+    input.id = "choice-filter";
+    input.value = filterText;
+    input.placeholder = t("filter_hint");
+    input.addEventListener("input", () => {
+      filterText = input.value;
+      renderChoices();
+      const again = $("choice-filter");
+      again.focus();
+      again.setSelectionRange(again.value.length, again.value.length);
+    });
+    label.append(input);
+    return label;
   }
 
   function deepHas(value, target) {
@@ -322,20 +361,27 @@
 
   // "+ add a card": what the game may add to a choice (a bonus attached to a play, a special, a supply), asked
   // of the server on a tap, each one tap; an addition may take more in turn.
-  function moreButton(choice) {
+  // A choice the game may add to sits in a row with a narrow "+" beside it (no extra line on a phone).
+  function withMore(choice, button) {
+    if (!choice.more) return button;
     const more = document.createElement("button");
     more.type = "button";
     more.className = "add-more";
-    more.textContent = t("add_more");
-    more.addEventListener("click", () => openMore(choice, more));
-    return more;
+    more.textContent = "+";
+    more.title = t("add_more");
+    more.setAttribute("aria-label", t("add_more"));
+    const row = document.createElement("div");
+    row.className = "choice-row";
+    row.append(button, more);
+    more.addEventListener("click", () => openMore(choice, row));
+    return row;
   }
-  async function openMore(choice, button) {
-    const next = button.nextElementSibling;
+  async function openMore(choice, row) {
+    const next = row.nextElementSibling;
     if (next && next.classList.contains("more")) return next.remove();
     const box = document.createElement("div");
     box.className = "more";
-    button.after(box);
+    row.after(box);
     if (!online) {
       box.textContent = t("more_offline");
       return;
@@ -364,8 +410,7 @@
       b.textContent = added.label;
       b.dataset.event = JSON.stringify(added.event);
       b.addEventListener("click", () => take([{ event: added.event, label: added.label, then: undefined }], true));
-      box.append(b);
-      if (added.more) box.append(moreButton(added));
+      box.append(withMore(added, b));
     }
   }
 
@@ -460,6 +505,7 @@
   async function take(items, needsCheck = false) {
     showProblem(null);
     picks = [];
+    filterText = "";
     if (needsCheck || items.some((i) => i.then === undefined)) {
       const refusal = await checkFirst(items.map((i) => i.event));
       if (refusal) return showProblem(refusal);
