@@ -62,7 +62,7 @@ def script_json(text: str) -> str:
     return text.replace("<", "\\u003c")
 
 
-class Choice(msgspec.Struct, kw_only=True):
+class Choice(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One event a seat may report, as the page offers it: the event (the API's JSON), the game's own
     words for it, and the index of the table of choices after it in the look-ahead (None: not known).
     `blank`: the rules refuse it as listed, until each of its null parts is named (the page asks for
@@ -70,7 +70,7 @@ class Choice(msgspec.Struct, kw_only=True):
 
     event: dict[str, Any]
     label: str
-    then: int | None = None
+    then: int | None  # always sent: null says "not known" (the page checks such a tap when it is sent)
     blank: bool = False
     more: bool = False
     group: str = ""
@@ -167,9 +167,9 @@ def as_choice(ruleset: Ruleset, at: Any, event: Any, words: Words) -> tuple[Choi
         except RuleError:
             told = ruleset.narrate(at, event, at, Viewer.full())
             label = words(told.message) if told.message is not None else told.text
-            return Choice(event=shown, label=label, blank=True), None
+            return Choice(event=shown, label=label, then=None, blank=True), None
     label, after = label_of(ruleset, at, event, words)
-    choice = Choice(event=shown, label=label)
+    choice = Choice(event=shown, label=label, then=None)
     if ruleset.extensible is not None and ruleset.extensible(event):
         choice.more = True
     return choice, after
