@@ -3,6 +3,7 @@ narration name ("H7") are written on the picture where a scorekeeper looks for t
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -39,3 +40,23 @@ def test_a_battle_listed_before_its_dice_ends_without_dangling_punctuation() -> 
     line = RULESET.narrate(before, listed, RULESET.evolve(before, listed), Viewer.full()).text
     assert line.endswith(" dice.") or line.endswith(" die."), line
     assert ", ." not in line and ",." not in line
+
+
+def test_no_listed_event_of_an_air_game_reads_with_dangling_punctuation() -> None:
+    """The recording page's buttons are the narration of listed events, dice not rolled yet (issue 29)."""
+    read = decoder(RULESET)
+    lines = (Path(__file__).parent / "fixtures" / "hedgerow_lane_air_allied_victory.jsonl").read_bytes().splitlines()
+    events = [read.decode(line) for line in lines]
+    folded = fold(RULESET, events[:1])
+    dangling = re.compile(r"[,:;]\s*[.,;:]|\s[.,]$|\(\s*\)")
+    seen = 0
+    for step, event in enumerate(events[1:], start=1):
+        if step % 4 == 0:
+            for seat in (0, 1):
+                for listed in (RULESET.legal_events(folded.state, seat) or [])[:40]:
+                    after = RULESET.evolve(folded.state, listed)
+                    line = RULESET.narrate(folded.state, listed, after, Viewer.full()).text
+                    assert not dangling.search(line), line
+                    seen += 1
+        folded = folded.apply(event)
+    assert seen > 100
