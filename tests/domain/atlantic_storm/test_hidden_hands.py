@@ -98,3 +98,31 @@ def _public():
     from domain.ruleset import Viewer
 
     return Viewer.public()
+
+
+def test_on_random_games_recorded_face_down_everything_listed_and_every_extension_is_accepted():
+    import random
+
+    from domain.atlantic_storm.events import ConvoysCut
+    from testkit.players.atlantic_storm import RandomGame, generated_catalogue
+
+    rng = random.Random(6)
+    checked = 0
+
+    def audit(game: RandomGame) -> None:
+        nonlocal checked
+        state = game.record.state
+        if rng.random() > 0.2:
+            return
+        for seat in range(state.players):
+            for event in RULESET.legal_events(state, seat):
+                if not isinstance(event, ConvoysCut):  # listed with its convoys to name (AS-2)
+                    RULESET.validate(state, event)
+                    checked += 1
+                for more in extensions(state, event) if rng.random() < 0.1 else []:
+                    RULESET.validate(state, more)
+                    checked += 1
+
+    for players, variant in ((2, "basic"), (3, "advanced")):
+        RandomGame(rng, generated_catalogue(players), players, variant, hidden=1.0, audit=0).play(audit)
+    assert checked > 500
