@@ -18,7 +18,7 @@ from domain.ruleset import Ruleset
 
 RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     name="atlantic-storm",
-    version="1.1.0",  # 1.1: AS-18 and AS-19 (stored games fold as before)
+    version="1.2.0",  # 1.1: AS-18 and AS-19; 1.2: a face-down card discarded unnamed (stored games fold as before)
     title="Atlantic Storm",
     event_type=AtlanticStormEvent,
     state_type=State,

@@ -50,7 +50,7 @@
     const said = given.map(([k, v]) =>
       perSeat(propsOf(event.type)[k])
         ? v.map((list, seat) => `${whose(seat, k)}: ${valueWords(list) || "none"}`).join("; ")
-        : `${k.replace(/_/g, " ")} ${k === "seat" ? seatName(v) : valueWords(v)}`
+        : `${k.replace(/_/g, " ")} ${(memory.data.seat_fields || ["seat"]).includes(k) && typeof v === "number" ? seatName(v) : valueWords(v)}`
     );
     return words(event.type) + (said.length ? `: ${said.join(" · ")}` : "");
   };
