@@ -91,10 +91,10 @@ class CardDiscarded(Event, tag="atlantic_storm.card_discarded", frozen=True, kw_
 
 class HandDiscarded(Event, tag="atlantic_storm.hand_discarded", frozen=True, kw_only=True, gc=False):
     """Advanced game: a player discarded his whole hand instead of playing (AS-3). `cards` are the cards
-    of that hand."""
+    of that hand; None is one of its face-down cards, discarded unseen (G-2)."""
 
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[str | None, ...]
 
 
 class StormRolled(Event, tag="atlantic_storm.storm_rolled", frozen=True, kw_only=True, gc=False):

@@ -156,8 +156,8 @@ def _turn_events(state: State, turn: Turn) -> list[Any]:
         out += [CardDiscarded(seat=seat, card=c) for c in state.hands[seat]]
         if state.unknown[seat]:  # one of the face-down cards, onto the face-down pile (G-2)
             out.append(CardDiscarded(seat=seat, card=None))
-        if state.variant == "advanced" and state.unknown[seat] == 0 and state.hands[seat]:
-            out.append(HandDiscarded(seat=seat, cards=state.hands[seat]))
+        if state.variant == "advanced" and state.hand_count(seat):  # its face-down cards unnamed (G-2)
+            out.append(HandDiscarded(seat=seat, cards=(*state.hands[seat], *(None,) * state.unknown[seat])))
     out += _plays(state, turn)
     out += _unseen_plays(state, turn)
     return out

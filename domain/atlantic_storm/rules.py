@@ -670,8 +670,14 @@ def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
         raise RuleError(
             "AS-7", "discard_intelligence", _("Choosing not to play, the player discards his intelligence card.")
         )
-    _in_hand(state, event.seat, event.cards)
-    whole = set(state.hands[event.seat]) <= set(event.cards)
+    named = tuple(c for c in event.cards if c is not None)
+    _in_hand(state, event.seat, named)
+    # The unnamed cards are face-down ones (G-2); with those named, no more than the hand holds.
+    if len(event.cards) - len(named) + sum(c not in state.hands[event.seat] for c in named) > state.unknown[event.seat]:
+        raise RuleError(
+            "G-2", "card_not_in_hand", _("{player} does not hold those cards.", player=state.names[event.seat])
+        )
+    whole = set(state.hands[event.seat]) <= set(named)
     if len(event.cards) != state.hand_count(event.seat) or not whole:
         raise RuleError(
             "AS-3",
@@ -1176,9 +1182,15 @@ def _evolve_discard_card(state: State, event: CardDiscarded) -> State:
 def _evolve_discard_hand(state: State, event: HandDiscarded) -> State:
     battle = state.battle
     assert battle is not None
-    return _end_turn(
-        state, battle, event.seat, discard=state.discard + event.cards, **_leave_hand(state, event.seat, event.cards)
-    )
+    named = tuple(c for c in event.cards if c is not None)
+    changes = _leave_hand(state, event.seat, named)
+    unseen = len(event.cards) - len(named)
+    if unseen:  # face-down cards onto the face-down pile, unnamed (G-2)
+        unknown = changes.get("unknown", state.unknown)
+        seat = event.seat
+        changes["unknown"] = (*unknown[:seat], unknown[seat] - unseen, *unknown[seat + 1 :])
+        changes["discard_face_down"] = state.discard_face_down + unseen
+    return _end_turn(state, battle, event.seat, discard=state.discard + named, **changes)
 
 
 def _end_turn(state: State, battle: Battle, seat: int, **changes: Any) -> State:

@@ -17,6 +17,7 @@ from domain.atlantic_storm.events import (
     ConvoysCut,
     ConvoyTurned,
     DeckReshuffled,
+    HandDiscarded,
     IntelligencePlayed,
 )
 from domain.atlantic_storm.state import State
@@ -247,6 +248,9 @@ class RandomGame:
                 keep, drop = (top, other) if self.rng.random() < 0.5 else (other, top)
                 real = ConvoyTurned(seat=event.seat, convoy=keep, discarded=drop)
             return real, real
+        if isinstance(event, HandDiscarded):  # what the record does not know of the hand stays unnamed
+            known = self.record.state.hands[event.seat]
+            return event, HandDiscarded(seat=event.seat, cards=tuple(c if c in known else None for c in event.cards))
         if isinstance(event, CardDiscarded) and event.card is not None:
             # A card the record does not know in that hand goes onto the face-down pile unseen (G-2).
             record = self.record.state

@@ -126,3 +126,18 @@ def test_on_random_games_recorded_face_down_everything_listed_and_every_extensio
     for players, variant in ((2, "basic"), (3, "advanced")):
         RandomGame(rng, generated_catalogue(players), players, variant, hidden=1.0, audit=0).play(audit)
     assert checked > 500
+
+
+def test_the_advanced_game_discards_a_hand_with_its_face_down_cards_unnamed():
+    from domain.atlantic_storm.events import HandDiscarded
+
+    table = at_battle([["A16", "A6"], [], []], "C2", zone="submarine", variant="advanced", discarded="C3")
+    listed = [e for e in RULESET.legal_events(table.state, 0) if isinstance(e, HandDiscarded)]
+    assert listed == [HandDiscarded(seat=0, cards=("A16", "A6", None, None, None, None))]  # AS-3, G-2
+    assert refused(table, HandDiscarded(seat=0, cards=("A16", "A6", None, None, None))).rule_id == "AS-3"  # whole
+    assert refused(table, HandDiscarded(seat=0, cards=("A16", None, None, None, None, None))).rule_id == "G-2"
+    table.play(HandDiscarded(seat=0, cards=("A16", "A6", "G2", None, None, None)))  # one seen as it went
+    state = table.state
+    assert state.hands[0] == () and state.unknown[0] == 0
+    assert state.discard == ("A16", "A6", "G2") and state.discard_face_down == 3
+    assert len(state.located) + state.deck + sum(state.unknown) + state.discard_face_down == state.force_total
