@@ -360,8 +360,8 @@
   }
 
   // "+ add a card": what the game may add to a choice (a bonus attached to a play, a special, a supply), asked
-  // of the server on a tap, each one tap; an addition may take more in turn.
-  // A choice the game may add to sits in a row with a narrow "+" beside it (no extra line on a phone).
+  // of the server on a tap, each one tap; an addition may take more in turn. The "+" sits beside its choice
+  // in a row, so it costs no extra line on a phone.
   function withMore(choice, button) {
     if (!choice.more) return button;
     const more = document.createElement("button");
