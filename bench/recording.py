@@ -150,6 +150,61 @@ def _choices_in_process(path: Path) -> dict[str, Any]:
     }
 
 
+def _hidden_hands(events: int = 120) -> dict[str, Any]:
+    """Atlantic Storm with every hand dealt and drawn face down (issue 29) on a 200-card catalogue (40
+    convoys, 160 force cards with the two storms): at each state of a two-player game, the choices the
+    page gets (the current state's, and with the look-ahead), their weight, and the "+ add a card" answer
+    for a play offered. Target: p99 under 50 ms, answers under 60 KB."""
+    import random
+
+    import msgspec
+
+    from domain.atlantic_storm import RULESET
+    from service.pages import recording
+    from testkit.players.atlantic_storm import RandomGame, generated_catalogue
+
+    game = RandomGame(random.Random(29), generated_catalogue(0, per_side=79), 2, "basic", hidden=1.0, audit=0)
+    assert len(game.record.state.cards) == 200
+    names = dict(enumerate(game.record.state.names))
+    taps, now_only, more, sizes, offered = [], [], [], [], []
+    for _ in range(events):
+        if game.truth.state.phase == "over":
+            break
+        truth, seen = game.next_events()
+        game.truth = game.truth.accept(truth)
+        game.record = game.record.accept(seen)
+        state = game.record.state
+        started = time.perf_counter()
+        tables = recording.look_ahead(RULESET, names, state)
+        taps.append((time.perf_counter() - started) * 1000)
+        sizes.append(len(msgspec.json.encode(tables)))
+        saved = recording.LOOK_AHEAD_TABLES
+        recording.LOOK_AHEAD_TABLES = 1
+        try:
+            started = time.perf_counter()
+            recording.look_ahead(RULESET, names, state)
+            now_only.append((time.perf_counter() - started) * 1000)
+        finally:
+            recording.LOOK_AHEAD_TABLES = saved
+        listed = [c for s in tables[0].seats for c in s.choices]
+        offered.append(len(listed))
+        play = next((c for c in listed if c.more), None)
+        if play is not None:
+            event = msgspec.convert(play.event, RULESET.event_type)
+            started = time.perf_counter()
+            answer = recording.more_of(RULESET, state, event)
+            more.append((time.perf_counter() - started) * 1000)
+            sizes.append(len(msgspec.json.encode(answer)))
+    return {
+        "choices_per_tap": _times(taps),
+        "current_state_only": _times(now_only),
+        "add_a_card": _times(more) if more else {},
+        "choices_offered_max": max(offered),
+        "bytes_p50": int(median([float(s) for s in sizes])),
+        "bytes_max": max(sizes),
+    }
+
+
 def run() -> dict[str, Any]:
     results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0]}
     with tempfile.TemporaryDirectory() as folder:
@@ -168,6 +223,7 @@ def run() -> dict[str, Any]:
             server.wait(10)
     for path in FIXTURES:
         results[path.stem]["choices"] = _choices_in_process(path)
+    results["atlantic_storm_hidden_hands"] = _hidden_hands()
     return results
 
 

@@ -397,7 +397,9 @@ class Ruleset(Generic[StateT, EventT]):
     legal_events: Callable[[StateT, int], list[EventT] | None]
     """The events `seat` may report at `state`, where the game can enumerate them (None where it
     cannot). Events the table reports about chance (draws, dice) are listed by form only where their
-    outcome is unknown to the record."""
+    outcome is unknown to the record. An event may be listed with a part left null that the table must
+    name before it is true (Atlantic Storm's cut: each convoy shown): the rules refuse it as listed, and the
+    recording page asks for each null part."""
     narrate: Callable[[StateT, EventT, StateT, Viewer], Narration]
     """One replay line for `event`, given the states around it, told as `viewer` may know it (G-2): the
     public line never names a card the public has not seen; the full record's tells all."""
@@ -437,6 +439,18 @@ class Ruleset(Generic[StateT, EventT]):
     (points as people count them, cards and units by their printed names, sides and players by name, never
     a field of the state), told as `viewer` may know it (G-2: a hidden score is said to be hidden, never
     0). None: the pages fall back to a plain reading of the view's differences."""
+    extensions: Callable[[StateT, EventT], list[EventT]] | None = None
+    """The events that report a listed `event` with one thing more, each legal now (a card added to a
+    play), where the game lists its choices a piece at a time rather than every combination (Atlantic
+    Storm's plays from a hand dealt face down): the recording page offers them after a tap. None: every
+    choice is listed whole."""
+    extensible: Callable[[EventT], bool] | None = None
+    """Whether `extensions` may find more for `event` (cheap: the page marks those choices)."""
+    choice_group: Callable[[StateT, EventT], tuple[int, Message]] | None = None
+    """The group a listed event belongs to on the recording page, by what the table is doing, as (rank,
+    name): lower ranks first (a naval battle's defence before the rest). None: grouped by event type."""
+    seat_fields: tuple[str, ...] = ("seat",)
+    """The event fields that name a seat (the recording page offers the players, Seat 1 to N)."""
     value_words: ValueWords | None = None
     """A value of the view, at its path of keys, in the game's own words where plain words would not do
     (a hex kept as [row, column], named as on the board); None leaves it to the reader's plain words."""

@@ -18,7 +18,7 @@ from domain.ruleset import Ruleset
 
 RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     name="atlantic-storm",
-    version="1.1.0",  # 1.1: AS-18 and AS-19 (stored games fold as before)
+    version="1.2.0",  # 1.1: AS-18 and AS-19; 1.2: a face-down card discarded unnamed (stored games fold as before)
     title="Atlantic Storm",
     event_type=AtlanticStormEvent,
     state_type=State,
@@ -30,7 +30,11 @@ RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     result=scoring.result,
     reported_result=scoring.reported_result,  # VP split into convoy and card VP, placements by AS-13
     legal_events=legal.legal_events,
+    choice_group=legal.choice_group,  # the recording page's groups: plays by zone, then discards
     field_names=legal.field_names,  # card numbers from the catalogue, for the recording page
+    extensions=legal.extensions,  # a play from a hand dealt face down, a card at a time (issue 29)
+    extensible=legal.extensible,
+    seat_fields=("seat", "target"),  # a storm's target is a seat (AS-7)
     narrate=narration.narrate,
     series_status=series.series_status,  # the 75 VP series (AS-16)
     picture=picture,  # the table as SVG, drawn from a view

@@ -18,9 +18,10 @@ StormEffect = Literal["cancel", "skip"]
 
 class ConvoysCut(Event, tag="atlantic_storm.convoys_cut", frozen=True, kw_only=True, gc=False):
     """Each player cut the convoy deck and showed a convoy; the lowest number deals (AS-2). `cuts` holds the
-    convoy each seat showed, by seat."""
+    convoy each seat showed, by seat. The choices list the cut with every convoy left null, for the
+    scorekeeper to name each one as the table shows it: the rules accept a cut only with all of them named."""
 
-    cuts: tuple[str, ...]
+    cuts: tuple[str | None, ...]
 
 
 class CardsDealt(Event, tag="atlantic_storm.cards_dealt", frozen=True, kw_only=True, gc=False):
@@ -81,18 +82,19 @@ class IntelligencePlayed(Event, tag="atlantic_storm.intelligence_played", frozen
 
 
 class CardDiscarded(Event, tag="atlantic_storm.card_discarded", frozen=True, kw_only=True, gc=False):
-    """A player discarded one `card` instead of playing (AS-3); after an intelligence card, that card."""
+    """A player discarded one `card` instead of playing (AS-3); after an intelligence card, that card. The
+    discard pile is face down: `card` is None for one of the hand's face-down cards, discarded unseen (G-2)."""
 
     seat: int
-    card: str
+    card: str | None
 
 
 class HandDiscarded(Event, tag="atlantic_storm.hand_discarded", frozen=True, kw_only=True, gc=False):
     """Advanced game: a player discarded his whole hand instead of playing (AS-3). `cards` are the cards
-    of that hand."""
+    of that hand; None is one of its face-down cards, discarded unseen (G-2)."""
 
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[str | None, ...]
 
 
 class StormRolled(Event, tag="atlantic_storm.storm_rolled", frozen=True, kw_only=True, gc=False):

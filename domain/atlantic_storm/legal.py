@@ -1,7 +1,11 @@
 """The events a seat may report at a state (`legal_events`), so a random player can play whole games.
 
 Choices are listed in full; chance is listed by form (G-2, G-4): draws face down, every die face, every
-convoy that may be on top of the pile. Only the known cards of a hand can be offered for play.
+convoy that may be on top of the pile. A hand's known cards are offered in every play they can make. A
+hand that holds face-down cards may also play any card the record has seen nowhere else (`unseen`):
+each such card is offered alone, and `extensions` adds one card at a time to a play (a bonus, a special,
+a supply, a second normal with an admiral), so the recorder names the cards the table saw by taps while
+the choices stay few (issue 29).
 """
 
 from __future__ import annotations
@@ -9,12 +13,16 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Any, Literal
 
+import msgspec
+
+from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import (
     Bonus,
     CardDiscarded,
     CardsDealt,
     CardsDrawn,
     CardsPlayed,
+    ConvoysCut,
     ConvoyTurned,
     DeckReshuffled,
     DiceRolled,
@@ -35,18 +43,24 @@ from domain.atlantic_storm.rules import (
     restrictions,
     storm_choices,
     supply_candidates,
+    validate,
     zone_now,
 )
 from domain.atlantic_storm.state import State, Turn
+from domain.i18n import Catalogue, Message
+from domain.ruleset import RuleError
+
+_ = Catalogue("domain.atlantic_storm")
 
 SPOILS_LISTED = 2000
 
 
-def legal_events(state: State, seat: int) -> list[Any] | None:
-    """Everything `seat` may report now; None at the cut, whose outcome the record cannot list."""
+def legal_events(state: State, seat: int) -> list[Any]:
+    """Everything `seat` may report now. The cut is listed once, by the first seat, with every convoy
+    left to name (the recording page asks for each as the table shows it)."""
     phase = state.phase
     if phase == "cut":
-        return None
+        return [ConvoysCut(cuts=(None,) * state.players)] if seat == 0 else []
     if phase in ("over", "deal", "turn_convoy", "refill"):
         return _between_battles(state, seat)
     battle = state.battle
@@ -140,10 +154,119 @@ def _turn_events(state: State, turn: Turn) -> list[Any]:
         out.append(CardDiscarded(seat=seat, card=turn.intelligence))
     else:
         out += [CardDiscarded(seat=seat, card=c) for c in state.hands[seat]]
-        if state.variant == "advanced" and state.unknown[seat] == 0 and state.hands[seat]:
-            out.append(HandDiscarded(seat=seat, cards=state.hands[seat]))
+        if state.unknown[seat]:  # one of the face-down cards, onto the face-down pile (G-2)
+            out.append(CardDiscarded(seat=seat, card=None))
+        if state.variant == "advanced" and state.hand_count(seat):  # its face-down cards unnamed (G-2)
+            out.append(HandDiscarded(seat=seat, cards=(*state.hands[seat], *(None,) * state.unknown[seat])))
     out += _plays(state, turn)
+    out += _unseen_plays(state, turn)
     return out
+
+
+def unseen(state: State, seat: int) -> list[Card]:
+    """The force cards the record has seen nowhere (G-2), in catalogue order: any of them may be one of
+    `seat`'s face-down cards (none when the hand holds no face-down card)."""
+    if not state.unknown[seat]:
+        return []
+    located = state.located
+    return [c for n, c in state.cards.items() if c.category != "convoy" and n not in located]
+
+
+def _sails(state: State, card: Card) -> bool:
+    """Documented enough to play, in this battle's ocean and year (AS-4)."""
+    battle = state.battle
+    assert battle is not None
+    convoy = state.cards[battle.convoy]
+    return bool(card.years and card.side and card.category) and (
+        card.ocean in ("any", convoy.ocean) and convoy.years[0] in card.years
+    )
+
+
+def _legal(state: State, event: Any) -> bool:
+    try:
+        validate(state, event)
+    except RuleError:
+        return False
+    return True
+
+
+def _announced(state: State, play: CardsPlayed) -> CardsPlayed:
+    """`play` with the fate victims its cards announce (AS-6)."""
+    battle = state.battle
+    assert battle is not None
+    numbers = (*play.normals, *(b.card for b in play.bonuses), *play.specials, *play.supplies)
+    doubled, destroyed = fate_effects(state, battle, play.seat, numbers)
+    victims = tuple(sorted(set(destroyed) | ({battle.convoy} if doubled else set())))
+    return msgspec.structs.replace(play, victims=victims)
+
+
+def _unseen_plays(state: State, turn: Turn) -> list[Any]:
+    """A hand with face-down cards: each unseen card the rules let this seat play alone now, as a normal
+    card, a bonus standing alone, a special, a supply, or an intelligence card instead of a play. The
+    cards it may add are `extensions` of that play."""
+    seat = turn.seat
+    out: list[Any] = []
+    for card in unseen(state, seat):
+        if not _sails(state, card):
+            continue
+        number = card.number
+        candidates: list[Any] = []
+        if card.category == "normal":
+            candidates.append(CardsPlayed(seat=seat, normals=(number,)))
+        elif card.category == "bonus" and card.special == "standalone":
+            candidates.append(CardsPlayed(seat=seat, bonuses=(Bonus(card=number),)))
+        elif card.category == "special" and card.special == "intelligence":
+            if turn.intelligence is None:
+                out += [e for e in (IntelligencePlayed(seat=seat, card=number),) if _legal(state, e)]
+        elif card.category == "special":
+            candidates.append(CardsPlayed(seat=seat, specials=(number,)))
+        elif card.category == "supply":
+            candidates.append(CardsPlayed(seat=seat, supplies=(number,)))
+        out += [e for e in map(lambda c: _announced(state, c), candidates) if _legal(state, e)]
+    return out
+
+
+def extensions(state: State, event: Any) -> list[Any]:
+    """The plays that are `event` with one card more, each legal now: a normal card (a second one beside
+    an admiral), a bonus attached to one of its normals or standing alone, a special, a supply (AS-4,
+    AS-7, AS-8). The card comes from the seat's known hand, or from the unseen cards while the hand
+    holds face-down cards not yet named in the play. Empty for anything but a play."""
+    if not isinstance(event, CardsPlayed) or state.phase != "play" or state.battle is None:
+        return []
+    seat = event.seat
+    if not 0 <= seat < state.players:
+        return []
+    held = set((*event.normals, *(b.card for b in event.bonuses), *event.specials, *event.supplies))
+    pool = [state.cards[n] for n in state.hands[seat] if n in state.cards] + unseen(state, seat)
+    admirals = sum(state.cards[n].special == "admiral" for n in event.specials if n in state.cards)
+    out: list[Any] = []
+    for card in pool:
+        number = card.number
+        if number in held or not _sails(state, card):
+            continue
+        candidates: list[CardsPlayed] = []
+        if card.category == "normal" and len(event.normals) < 2:
+            use = event.admiral if len(event.normals) == 0 else "two_normals"
+            candidates.append(msgspec.structs.replace(event, normals=(*event.normals, number), admiral=use))
+        elif card.category == "bonus":
+            parents: list[str | None] = [None, *event.normals]
+            candidates += [
+                msgspec.structs.replace(event, bonuses=(*event.bonuses, Bonus(card=number, parent=p))) for p in parents
+            ]
+        elif card.category == "special" and card.special != "intelligence":
+            admiral = event.admiral
+            if card.special == "admiral" and not admirals:
+                admiral = "two_normals" if len(event.normals) == 2 else "combined"
+            candidates.append(msgspec.structs.replace(event, specials=(*event.specials, number), admiral=admiral))
+        elif card.category == "supply":
+            candidates.append(msgspec.structs.replace(event, supplies=(*event.supplies, number)))
+        out += [e for e in (_announced(state, c) for c in candidates) if _legal(state, e)]
+    return out
+
+
+def extensible(event: Any) -> bool:
+    """Whether `event` may hold more (a play may gain cards, see `extensions`)."""
+    return isinstance(event, CardsPlayed)
 
 
 Admiral = Literal["combined", "two_normals"] | None
@@ -306,3 +429,27 @@ def field_names(state: State) -> dict[str, tuple[tuple[str, str], ...]]:
     forces = tuple((number, f"{number} {card.name}") for number, card in cards if card.category != "convoy")
     convoys = tuple((number, f"{number} {card.name}") for number, card in cards if card.category == "convoy")
     return {"hands": forces, "cards": forces, "cuts": convoys}
+
+
+_GROUPS = {
+    "air": (0, _("Air plays")),
+    "surface": (0, _("Surface plays")),
+    "submarine": (0, _("Submarine plays")),
+    "any": (0, _("Plays")),
+    "cards": (1, _("Special, bonus and supply cards")),
+    "discard": (2, _("Discards")),
+    "other": (0, _("What happens now")),
+}
+
+
+def choice_group(state: State, event: Any) -> tuple[int, Message]:
+    """What the table is doing with `event`, for the recording page's groups: a play by the zone of its
+    normal card (its frame, AS-4), the plays of special, bonus or supply cards alone, then the discards."""
+    if isinstance(event, CardsPlayed):
+        card = state.cards.get(event.normals[0]) if event.normals else None
+        return _GROUPS.get(card.type, _GROUPS["any"]) if card is not None else _GROUPS["cards"]
+    if isinstance(event, IntelligencePlayed):
+        return _GROUPS["cards"]
+    if isinstance(event, CardDiscarded | HandDiscarded):
+        return _GROUPS["discard"]
+    return _GROUPS["other"]

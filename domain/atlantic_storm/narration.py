@@ -108,6 +108,8 @@ def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> Message
         battle = before.battle
         shown = battle is not None and bool(battle.queue) and battle.queue[0].intelligence == event.card
         if shown or viewer.sees(event.seat):
+            if event.card is None:  # one of the hand's face-down cards: nobody saw it
+                return _("{who} discards a card face down.", who=who)
             return _("{who} discards {card}.", who=who, card=_name(before, event.card))
         return _("{who} discards a card.", who=who)
     return None
@@ -129,10 +131,15 @@ def _text(before: State, event: Any, after: State, who: str) -> Message:
     if isinstance(event, ConvoysCut):
         cuts = [
             _("{player} cuts {convoy} ({number})", player=before.names[s], convoy=_name(before, c), number=c)
+            if c is not None
+            else _("{player} cuts a convoy", player=before.names[s])
             for s, c in enumerate(event.cuts)
         ]
-        dealer = after.dealer if after.dealer is not None else 0
-        return _("{cuts}. {dealer} cut the lowest number and deals.", cuts=semicolons(cuts), dealer=after.names[dealer])
+        if after.dealer is None:  # listed before its convoys are named: nobody deals yet
+            return _("{cuts}. The lowest number deals.", cuts=semicolons(cuts))
+        return _(
+            "{cuts}. {dealer} cut the lowest number and deals.", cuts=semicolons(cuts), dealer=after.names[after.dealer]
+        )
     if isinstance(event, CardsDealt):
         dealer = before.dealer if before.dealer is not None else 0
         return _("{dealer} deals six force cards to each player.", dealer=before.names[dealer])

@@ -213,11 +213,15 @@ def _validate_cut(state: State, event: ConvoysCut) -> None:
     _phase(state, "cut", rule="AS-2")
     if len(event.cuts) != state.players:
         raise RuleError("AS-2", "cut_count", _("Every player cuts one convoy."), cuts=len(event.cuts))
+    if any(number is None for number in event.cuts):
+        raise RuleError("AS-2", "cut_unnamed", _("Name the convoy each player cut."))
     if len(set(event.cuts)) != len(event.cuts):
         raise RuleError("AS-2", "cut_twice", _("Two players cannot cut the same convoy."))
     for number in event.cuts:
-        if card_of(state, number).category != "convoy":
-            raise RuleError("AS-2", "cut_not_convoy", _("{number} is not a convoy card.", number=number), card=number)
+        if card_of(state, str(number)).category != "convoy":
+            raise RuleError(
+                "AS-2", "cut_not_convoy", _("{number} is not a convoy card.", number=str(number)), card=number
+            )
 
 
 def _validate_deal(state: State, event: CardsDealt) -> None:
@@ -638,6 +642,14 @@ def _validate_intelligence(state: State, event: IntelligencePlayed) -> None:
 
 def _validate_discard(state: State, event: CardDiscarded) -> None:
     turn = _turn(state, event.seat)
+    if event.card is None and turn.intelligence is None:
+        if not state.unknown[event.seat]:
+            raise RuleError(
+                "G-2",
+                "no_face_down_card",
+                _("{player} holds no face-down card: name the card discarded.", player=state.names[event.seat]),
+            )
+        return
     if turn.intelligence is not None:
         if event.card != turn.intelligence:
             raise RuleError(
@@ -647,7 +659,7 @@ def _validate_discard(state: State, event: CardDiscarded) -> None:
                 card=event.card,
             )
         return
-    _in_hand(state, event.seat, (event.card,))
+    _in_hand(state, event.seat, (str(event.card),))
 
 
 def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
@@ -658,8 +670,14 @@ def _validate_hand_discard(state: State, event: HandDiscarded) -> None:
         raise RuleError(
             "AS-7", "discard_intelligence", _("Choosing not to play, the player discards his intelligence card.")
         )
-    _in_hand(state, event.seat, event.cards)
-    whole = set(state.hands[event.seat]) <= set(event.cards)
+    named = tuple(c for c in event.cards if c is not None)
+    _in_hand(state, event.seat, named)
+    # The unnamed cards are face-down ones (G-2); with those named, no more than the hand holds.
+    if len(event.cards) - len(named) + sum(c not in state.hands[event.seat] for c in named) > state.unknown[event.seat]:
+        raise RuleError(
+            "G-2", "card_not_in_hand", _("{player} does not hold those cards.", player=state.names[event.seat])
+        )
+    whole = set(state.hands[event.seat]) <= set(named)
     if len(event.cards) != state.hand_count(event.seat) or not whole:
         raise RuleError(
             "AS-3",
@@ -957,7 +975,7 @@ def _validate_draw(state: State, event: CardsDrawn) -> None:
 
 def _validate_reshuffle(state: State, event: DeckReshuffled) -> None:
     _phase(state, "refill", rule="AS-12")
-    if state.deck > 0 or not state.discard:
+    if state.deck > 0 or not (state.discard or state.discard_face_down):
         raise RuleError(
             "AS-12",
             "no_reshuffle",
@@ -1000,7 +1018,8 @@ def _number_key(number: str) -> int:
 
 
 def _evolve_cut(state: State, event: ConvoysCut) -> State:
-    dealer = min(range(state.players), key=lambda s: _number_key(event.cuts[s]))
+    cuts = event.cuts
+    dealer = min(range(state.players), key=lambda s: _number_key(str(cuts[s])))
     return replace(state, dealer=dealer, leader=dealer, phase="deal")
 
 
@@ -1149,6 +1168,10 @@ def _evolve_intelligence(state: State, event: IntelligencePlayed) -> State:
 def _evolve_discard_card(state: State, event: CardDiscarded) -> State:
     battle = state.battle
     assert battle is not None
+    if event.card is None:  # one of the hand's face-down cards, unseen (G-2)
+        seat, unknown = event.seat, state.unknown
+        unknown = (*unknown[:seat], unknown[seat] - 1, *unknown[seat + 1 :])
+        return _end_turn(state, battle, seat, unknown=unknown, discard_face_down=state.discard_face_down + 1)
     discard = (*state.discard, event.card)
     if battle.queue[0].intelligence is not None:
         plays = tuple([replace(p, intelligence=None) if p.intelligence == event.card else p for p in battle.plays])
@@ -1159,9 +1182,15 @@ def _evolve_discard_card(state: State, event: CardDiscarded) -> State:
 def _evolve_discard_hand(state: State, event: HandDiscarded) -> State:
     battle = state.battle
     assert battle is not None
-    return _end_turn(
-        state, battle, event.seat, discard=state.discard + event.cards, **_leave_hand(state, event.seat, event.cards)
-    )
+    named = tuple(c for c in event.cards if c is not None)
+    changes = _leave_hand(state, event.seat, named)
+    unseen = len(event.cards) - len(named)
+    if unseen:  # face-down cards onto the face-down pile, unnamed (G-2)
+        unknown = changes.get("unknown", state.unknown)
+        seat = event.seat
+        changes["unknown"] = (*unknown[:seat], unknown[seat] - unseen, *unknown[seat + 1 :])
+        changes["discard_face_down"] = state.discard_face_down + unseen
+    return _end_turn(state, battle, event.seat, discard=state.discard + named, **changes)
 
 
 def _end_turn(state: State, battle: Battle, seat: int, **changes: Any) -> State:
@@ -1499,7 +1528,13 @@ def _evolve_draw(state: State, event: CardsDrawn) -> State:
 
 def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
     # G-4: the discard pile becomes the deck; its cards' places are unknown again.
-    return replace(state, deck=len(state.discard), located=state.located - set(state.discard), discard=())
+    return replace(
+        state,
+        deck=len(state.discard) + state.discard_face_down,
+        located=state.located - set(state.discard),
+        discard=(),
+        discard_face_down=0,
+    )
 
 
 _EVOLVERS: dict[type, Any] = {

@@ -2,8 +2,8 @@
 
 Where every force card is: in a hand (known, or one of the hand's face-down cards, G-2), in the deck
 (a count), in play, under the convoy, on the discard pile, or face down in front of a player (captured).
-`located` is the set of cards whose place the record knows; the others are in the deck or face down
-in hands, which is what conservation checks against (G-2).
+`located` is the set of cards whose place the record knows; the others are in the deck, face down in
+hands or discarded unnamed, which is what conservation checks against (G-2).
 """
 
 from __future__ import annotations
@@ -125,6 +125,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     hand_sizes: tuple[int, ...] = ()
     deck: int = 0
     discard: tuple[str, ...] = ()
+    discard_face_down: int = 0
+    """Cards discarded from a hand's face-down cards, unnamed: the pile is face down, and the table never
+    sees them (AS-3, G-2); they go back into the deck with the pile (AS-12)."""
     located: frozenset[str] = frozenset()
     convoys_seen: frozenset[str] = frozenset()
     convoy_discard: tuple[str, ...] = ()

@@ -46,7 +46,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "battles_fought": state.battles_fought,
         "battles": state.pile_size,
         "deck": state.deck,
-        "discard_count": len(state.discard),
+        "discard_count": len(state.discard) + state.discard_face_down,
         "convoy_discard": list(state.convoy_discard),
         "players": seats,
         "battle": msgspec.to_builtins(battle) if battle is not None else None,

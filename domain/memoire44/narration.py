@@ -430,15 +430,25 @@ def _battle_text(before: State, event: Battle, after: State, who: Arg) -> Messag
         order = before.order_of(event.unit)
         if order is not None and order.overrun:
             source = _("{unit} (armour overrun)", unit=source)
-    line = _.ngettext(
-        "{player} battle with {source} against {unit}: {count} die, {faces}.",
-        "{player} battle with {source} against {unit}: {count} dice, {faces}.",
-        event.dice,
-        player=who,
-        source=source,
-        unit=_unit(before, target),
-        faces=faces(event.faces),
-    )
+    if not event.faces:  # listed before its dice are rolled: the count only, no empty list of faces
+        line = _.ngettext(
+            "{player} battle with {source} against {unit}: {count} die.",
+            "{player} battle with {source} against {unit}: {count} dice.",
+            event.dice,
+            player=who,
+            source=source,
+            unit=_unit(before, target),
+        )
+    else:
+        line = _.ngettext(
+            "{player} battle with {source} against {unit}: {count} die, {faces}.",
+            "{player} battle with {source} against {unit}: {count} dice, {faces}.",
+            event.dice,
+            player=who,
+            source=source,
+            unit=_unit(before, target),
+            faces=faces(event.faces),
+        )
     return joined([line, *_hit_text(before, target, after)])
 
 

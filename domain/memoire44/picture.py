@@ -28,6 +28,7 @@ from typing import Any
 from domain.i18n import Arg, Message, Teller, english
 from domain.memoire44.board import hex_name
 from domain.memoire44.catalogue import FULL_DAY, UNIT_KINDS
+from domain.memoire44.coordinates import edge_coordinates
 from domain.memoire44.words import SECTIONS, TERRAIN_NAMES, _, listed
 from domain.memoire44.words import card as card_name
 from domain.memoire44.words import kind as kind_name
@@ -422,6 +423,7 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = (), words: Teller = 
     tiles, terrain_seen = _board(board, rows, cols, told)
     objectives_layer, objectives, obstacles_seen = _objectives_and_obstacles(data, told)
     body = [tiles, objectives_layer, _units(data, marks, told)]
+    body.append(edge_coordinates(rows, cols, _centre, RADIUS))  # issue 29: the letters and numbers of the hexes
     air = data.get("air") or {}
     if air:
         body.append(_planes(air, marks, told))

@@ -157,7 +157,10 @@ FACES: dict[str, Message] = {
 
 
 def faces(rolled: tuple[str, ...] | list[str]) -> Arg:
-    """Dice faces one after the other: "infantry, grenade, flag"."""
+    """Dice faces one after the other: "infantry, grenade, flag"; none yet (an attack listed before its
+    dice, on the recording page's button) in words, never an empty list before a full stop."""
+    if not rolled:
+        return _("dice to roll")
     return listed([FACES.get(face, face) for face in rolled])
 
 

@@ -48,6 +48,7 @@ RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     result=scoring.result,
     reported_result=scoring.reported_result,  # in half-points (MN-17), convoy / capture / bonuses apart
     legal_events=legal.legal_events,
+    choice_group=legal.choice_group,  # the recording page's groups: a naval battle's defence first
     narrate=narration.narrate,
     series_status=series.series_status,  # the game of rounds to 200 points (MN-17)
     picture=picture,  # the table as SVG, drawn from a view

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.i18n import Catalogue, Message
 from domain.milles_nautiques.catalogue import CARDS, CONVOY_CARDS, MILES_CARDS, WARSHIPS
 from domain.milles_nautiques.events import (
     CARD_OF_EVENT,
@@ -19,6 +20,7 @@ from domain.milles_nautiques.rules import validate
 from domain.milles_nautiques.state import State
 from domain.ruleset import RuleError
 
+_ = Catalogue("domain.milles_nautiques")
 _EVENT_OF_CARD: dict[str, type] = {card: kind for kind, card in CARD_OF_EVENT.items()}
 # Which convoys a card can aim at: the player's (team's) own, an opponent's, or any. A first sieve for
 # `legal_events`; `validate` decides.
@@ -85,3 +87,25 @@ def _accepted(state: State, event: Any) -> bool:
     except RuleError:
         return False
     return True
+
+
+_GROUPS = {
+    "defence": (0, _("Defend the convoy in battle")),
+    "attack": (1, _("Attack a convoy")),
+    "convoys": (2, _("Convoys and miles")),
+    "other": (3, _("Other cards")),
+    "discard": (4, _("Discard")),
+}
+
+
+def choice_group(state: State, event: Any) -> tuple[int, Message]:
+    """What the table is doing with `event`, for the recording page's groups: in a naval battle the
+    defence first (MN-6), then attacks, convoys and miles, the other cards, a discard last."""
+    if isinstance(event, WarshipPlayed):
+        own = state.rows[state.side_of[event.seat]] if 0 <= event.seat < len(state.side_of) else ()
+        return _GROUPS["defence" if event.convoy in own else "attack"]
+    if isinstance(event, ConvoyPlaced | MilesPlayed):
+        return _GROUPS["convoys"]
+    if isinstance(event, Discarded):
+        return _GROUPS["discard"]
+    return _GROUPS["other"]

@@ -137,6 +137,16 @@ RECORDER_WORDS = {
     "leave_mine": _("Leave mine out"),
     "add_event": _("Add this event"),
     "correction": _("Correction: the last step is voided ({reason})"),
+    "add_more": _("+ add a card"),
+    "more_of": _("The same play with one card more, one tap:"),
+    "more_none": _("No card may be added to this play."),
+    "more_offline": _("Adding to a play needs the connection: record it as it is, or wait."),
+    "seat_n": _("Seat {n} ({name})"),
+    "filter": _("Find a card or a target"),
+    "filter_hint": _("a card's or a convoy's name, a hex…"),
+    "group_count": _("{group} ({count})"),
+    "choose": _("choose…"),
+    "face_down": _("(face down, not seen)"),
 }
 """The recorder's words that its script writes (`static/record.js` fills their `{placeholders}`)."""
 

@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from domain.i18n import english
 from domain.record import Folded
-from domain.ruleset import TEAM_TABLE_ONLY, Ruleset, Viewer
+from domain.ruleset import TEAM_TABLE_ONLY, RuleError, Ruleset, Viewer
 from projections.words import Teller as Words
 from service.http.dependencies import RequestContext
 from service.http.errors import PROBLEMS, exception_handlers
@@ -51,7 +51,8 @@ LOOK_AHEAD_CHOICES = 240
 """Choices described in all (the current state's are always all there): a Mémoire 44 turn's moves are
 many, and the page's answer must stay small."""
 TOLD_LINES = 12
-MAX_SEATS = 6
+MAX_SEATS = 8
+"""Seats on the start form where the game states no player counts (otherwise its largest count)."""
 
 
 def script_json(text: str) -> str:
@@ -61,13 +62,20 @@ def script_json(text: str) -> str:
     return text.replace("<", "\\u003c")
 
 
-class Choice(msgspec.Struct, kw_only=True):
+class Choice(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One event a seat may report, as the page offers it: the event (the API's JSON), the game's own
-    words for it, and the index of the table of choices after it in the look-ahead (None: not known)."""
+    words for it, and the index of the table of choices after it in the look-ahead (None: not known).
+    `blank`: the rules refuse it as listed, until each of its null parts is named (the page asks for
+    them); `more`: the game may add to it (`Ruleset.extensions`, asked for on a tap)."""
 
     event: dict[str, Any]
     label: str
-    then: int | None = None
+    then: int | None  # always sent: null says "not known" (the page checks such a tap when it is sent)
+    blank: bool = False
+    more: bool = False
+    group: str = ""
+    """The group the page shows it in, by what the table is doing (`Ruleset.choice_group`); empty: by
+    event type."""
 
 
 class SeatChoices(msgspec.Struct, kw_only=True):
@@ -102,6 +110,14 @@ class Choices(msgspec.Struct, kw_only=True):
     tables: list[Table]
     names: dict[str, list[tuple[str, str]]] = msgspec.field(default_factory=dict)
     """Names a field may hold that come from the game's resources (`field_names`), with their words."""
+    seat_fields: list[str] = msgspec.field(default_factory=lambda: ["seat"])
+    """The event fields that name a seat (the page offers the players, counted from 1, never a number)."""
+
+
+class More(msgspec.Struct, kw_only=True):
+    """What the game may add to a tapped choice (`Ruleset.extensions`), each one tap."""
+
+    choices: list[Choice]
 
 
 # -- what may happen next -----------------------------------------------------------------------------------
@@ -113,9 +129,10 @@ def label_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -
     return (words(told.message) if told.message is not None else told.text), after
 
 
-def told_apart(choices: Sequence[Choice]) -> None:
+def told_apart(choices: Sequence[Choice], seat_fields: Sequence[str] = ("seat",)) -> None:
     """Where the game's words are the same for different events (its narration is written as the table
-    sees it, so a convoy laid face down reads alike whatever its card), add the fields they differ in."""
+    sees it, so a convoy laid face down reads alike whatever its card), add the fields they differ in (a
+    seat counted from 1, as people count them)."""
     alike: dict[str, list[Choice]] = {}
     for choice in choices:
         alike.setdefault(choice.label, []).append(choice)
@@ -124,11 +141,43 @@ def told_apart(choices: Sequence[Choice]) -> None:
             continue
         names = [k for k in group[0].event if len({msgspec.json.encode(c.event.get(k)) for c in group}) > 1]
         for choice in group:
-            parts = [f"{k.replace('_', ' ')} {_plain(choice.event.get(k))}" for k in names]
+            parts = [f"{k.replace('_', ' ')} {_plain(choice.event.get(k), k in seat_fields)}" for k in names]
             choice.label = f"{choice.label} ({', '.join(parts)})"
 
 
-def _plain(value: Any) -> str:
+def _has_null(value: Any) -> bool:
+    if isinstance(value, str | int):
+        return False
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_null(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_null(v) for v in value)
+    return False
+
+
+def as_choice(ruleset: Ruleset, at: Any, event: Any, words: Words) -> tuple[Choice, Any]:
+    """A listed event as the page offers it, and the state after it (None for a blank choice, whose null
+    parts must be named first: it is told as the table sees it now, and nothing is looked at past it)."""
+    shown = msgspec.to_builtins(event)
+    if _has_null(shown):
+        try:
+            ruleset.validate(at, event)
+        except RuleError:
+            told = ruleset.narrate(at, event, at, Viewer.full())
+            label = words(told.message) if told.message is not None else told.text
+            return Choice(event=shown, label=label, then=None, blank=True), None
+    label, after = label_of(ruleset, at, event, words)
+    choice = Choice(event=shown, label=label, then=None)
+    if ruleset.extensible is not None and ruleset.extensible(event):
+        choice.more = True
+    return choice, after
+
+
+def _plain(value: Any, seat: bool = False) -> str:
+    if seat and isinstance(value, int):
+        return str(value + 1)
     if value is None:
         return "not named"
     if isinstance(value, list | tuple):
@@ -145,22 +194,26 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
     described = 0
     while pending and len(tables) < LOOK_AHEAD_TABLES and (not tables or described < LOOK_AHEAD_CHOICES):
         at, reached_by, depth = pending.popleft()
-        identity = pickle.dumps(at)  # equal states built the same way pickle alike; a miss only repeats work
+        identity = _identity(at)
         if identity in seen:
             if reached_by is not None:
                 reached_by.then = seen[identity]
             continue
         table = Table(seats=[])
+        listings = {seat: ruleset.legal_events(at, seat) for seat in names}
+        if tables and described + sum(len(listed or ()) for listed in listings.values()) > LOOK_AHEAD_CHOICES:
+            break  # a table past the budget is not described in part (its taps are checked when sent)
         for seat, name in sorted(names.items()):
-            listed = ruleset.legal_events(at, seat)
+            listed = listings[seat]
             choices = []
             for event in listed or []:
-                label, after = label_of(ruleset, at, event, words)
-                choice = Choice(event=msgspec.to_builtins(event), label=label)
+                choice, after = as_choice(ruleset, at, event, words)
                 choices.append(choice)
-                if depth + 1 < LOOK_AHEAD_DEPTH:
+                if after is not None and depth + 1 < LOOK_AHEAD_DEPTH:
                     pending.append((after, choice, depth + 1))
-            told_apart(choices)
+            told_apart(choices, ruleset.seat_fields)
+            if ruleset.choice_group is not None and listed:
+                choices = grouped(ruleset, at, listed, choices, words)
             table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed is not None, choices=choices))
             described += len(choices)
         seen[identity] = len(tables)
@@ -168,6 +221,27 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
             reached_by.then = len(tables)
         tables.append(table)
     return tables
+
+
+def grouped(ruleset: Ruleset, at: Any, listed: Sequence[Any], choices: list[Choice], words: Words) -> list[Choice]:
+    """The choices named by their group, the groups in the game's order (each kept in listing order)."""
+    assert ruleset.choice_group is not None
+    ranked = []
+    for index, (event, choice) in enumerate(zip(listed, choices, strict=True)):
+        rank, name = ruleset.choice_group(at, event)
+        choice.group = words(name)
+        ranked.append((rank, index, choice))
+    return [choice for _, _, choice in sorted(ranked, key=lambda r: (r[0], r[1]))]
+
+
+def _identity(state: Any) -> bytes:
+    """A state's encoding, its identity in the look-ahead: equal states built the same way encode alike (a
+    miss only repeats work). MessagePack is fast (a state holds its whole card catalogue); pickle for a
+    state it cannot encode."""
+    try:
+        return msgspec.msgpack.encode(state)
+    except (TypeError, msgspec.EncodeError):
+        return pickle.dumps(state)
 
 
 def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: Words = english) -> Choices:
@@ -183,7 +257,16 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: 
         told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state, words),
         names=resource_names(ruleset, folded.state),
+        seat_fields=list(ruleset.seat_fields),
     )
+
+
+def more_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -> More:
+    """The choices that add to `event` at `state`, in the game's words."""
+    found = ruleset.extensions(state, event) if ruleset.extensions is not None else []
+    choices = [as_choice(ruleset, state, extended, words)[0] for extended in found]
+    told_apart(choices, ruleset.seat_fields)
+    return More(choices=choices)
 
 
 def resource_names(ruleset: Ruleset, state: Any) -> dict[str, list[tuple[str, str]]]:
@@ -249,7 +332,7 @@ def resource_choices(records: GameRecords, club_id: str, ruleset: Ruleset) -> di
 
 def new_game_of(ruleset: Ruleset, form: Mapping[str, str]) -> NewGame:
     seats: list[SeatSpec] = []
-    for seat in range(MAX_SEATS):
+    for seat in seat_range(ruleset):
         player = form.get(f"seat_{seat}", "").strip()
         if player:
             team = form.get(f"team_{seat}", "").strip()
@@ -267,6 +350,11 @@ def new_game_of(ruleset: Ruleset, form: Mapping[str, str]) -> NewGame:
         resources=resources,
         title=form.get("title", "").strip(),
     )
+
+
+def seat_range(ruleset: Ruleset | None) -> range:
+    """The seats the start form offers: as many as the game takes at most."""
+    return range(max(ruleset.player_counts) if ruleset is not None and ruleset.player_counts else MAX_SEATS)
 
 
 def problem_words(request: Request[Any, Any, Any], error: Exception) -> dict[str, Any]:
@@ -287,7 +375,7 @@ def _form_page(
         "rulesets": records.rulesets,
         "ruleset": ruleset,
         "players": Clubs.of(records).menu(club_id),  # retired and merged ones left out, names told apart
-        "seats": range(MAX_SEATS),
+        "seats": seat_range(ruleset),
         "options": option_fields(ruleset) if ruleset else [],
         "resources": resource_choices(records, club_id, ruleset) if ruleset else {},
         "form": {},
@@ -424,6 +512,24 @@ class RecordApi(Controller):
         names = {p.seat: p.name for p in folded.setup.players}
         payload.tables = look_ahead(folded.ruleset, names, after.state, context.words)
         return payload
+
+    @post("/more", sync_to_thread=True, status_code=200)
+    def more(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        data: JSONBody[AppendIn],
+        context: NamedDependency[RequestContext],
+    ) -> More:
+        """What the game may add to the last event of `events` (a card to a play), after the others (the
+        page's events not sent yet) on top of the game; nothing is stored."""
+        record = context.records.game(club_id, game_id)
+        folded = context.records.folded(record)
+        if folded.version != data.expected_version:
+            raise VersionConflict(game_id, data.expected_version, folded.version)
+        events = context.records.decode_batch(folded.ruleset, data.events)
+        before = accept_batch(folded, events[:-1]) if len(events) > 1 else folded
+        return more_of(folded.ruleset, before.state, events[-1], context.words)
 
     @post("/events", sync_to_thread=True, status_code=201)
     def append(

@@ -10,12 +10,14 @@ from typing import Any
 
 from domain.atlantic_storm import RULESET
 from domain.atlantic_storm.events import (
+    CardDiscarded,
     CardsDealt,
     CardsDrawn,
     CardsPlayed,
     ConvoysCut,
     ConvoyTurned,
     DeckReshuffled,
+    HandDiscarded,
     IntelligencePlayed,
 )
 from domain.atlantic_storm.state import State
@@ -39,9 +41,10 @@ def started(setup: Setup) -> GameStarted:
     return GameStarted(ruleset=RULESET.name, ruleset_version=RULESET.version, setup=setup)
 
 
-def generated_catalogue(seed: int) -> bytes:
-    """A full-size catalogue (40 convoys, 112 force cards) generated for the property tests: random
-    values within the format, every special behaviour present, fate cards against cards and convoys."""
+def generated_catalogue(seed: int, per_side: int = 55) -> bytes:
+    """A full-size catalogue (40 convoys, 112 force cards; `per_side` force cards of each side less one)
+    generated for the property tests: random values within the format, every special behaviour present,
+    fate cards against cards and convoys."""
     rng = random.Random(seed)
     header = (
         "number,name,side,nationality,type,unit,air,surface,submarine,years,ocean,vp,special,"
@@ -81,7 +84,7 @@ def generated_catalogue(seed: int) -> bytes:
     normals: dict[str, list[str]] = {"A": [], "G": []}
     lines: list[tuple[str, list[str]]] = []
     for prefix, side in (("A", "allied"), ("G", "german")):
-        for i in range(1, 56):
+        for i in range(1, per_side + 1):
             number = f"{prefix}{i}"
             years = _years(rng)
             ocean = rng.choice(("any", "any", "north_atlantic", "arctic"))
@@ -245,10 +248,24 @@ class RandomGame:
                 keep, drop = (top, other) if self.rng.random() < 0.5 else (other, top)
                 real = ConvoyTurned(seat=event.seat, convoy=keep, discarded=drop)
             return real, real
+        if isinstance(event, HandDiscarded):  # what the record does not know of the hand stays unnamed
+            known = self.record.state.hands[event.seat]
+            return event, HandDiscarded(seat=event.seat, cards=tuple(c if c in known else None for c in event.cards))
+        if isinstance(event, CardDiscarded) and event.card is not None:
+            # A card the record does not know in that hand goes onto the face-down pile unseen (G-2).
+            record = self.record.state
+            if event.card not in record.hands[event.seat] and event.card != _intelligence(state):
+                return event, CardDiscarded(seat=event.seat, card=None)
         return event, event
 
     def veil(self, cards: tuple[str, ...]) -> tuple[str | None, ...]:
         return tuple(None if self.rng.random() < self.hidden else c for c in cards)
+
+
+def _intelligence(state: State) -> str | None:
+    """The intelligence card of the delayed turn being taken, if any (discarded face up, AS-7)."""
+    battle = state.battle
+    return battle.queue[0].intelligence if battle is not None and battle.queue else None
 
 
 _PARSED: dict[bytes, Any] = {}

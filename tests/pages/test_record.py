@@ -54,10 +54,18 @@ def choices(page: Any) -> list[dict[str, Any]]:
     return [json.loads(e) for e in page.locator("button.choice").evaluate_all("bs => bs.map(b => b.dataset.event)")]
 
 
+def shown(page: Any, index: int) -> Any:
+    """The `index`-th choice button, its group unfolded first by a tap on its summary where folded."""
+    button = page.locator("button.choice").nth(index)
+    if button.evaluate("b => Boolean(b.closest('details:not([open])'))"):
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    return button
+
+
 def tap(page: Any, event: dict[str, Any]) -> None:
     """Tap the button of `event` (exactly one button offers it) and wait until the server has it."""
     before = int(page.locator("#version").inner_text())
-    page.locator("button.choice").nth(choices(page).index(event)).click()
+    shown(page, choices(page).index(event)).click()
     page.wait_for_function(f"Number(document.getElementById('version').textContent) > {before}")
     settled(page)
 
@@ -241,7 +249,7 @@ def record_offline(page: Any, event: dict[str, Any]) -> bool:
     waiting = int(page.locator("#waiting").inner_text())
     formed = event not in offered
     if not formed:
-        page.locator("button.choice").nth(offered.index(event)).click()
+        shown(page, offered.index(event)).click()
     else:
         page.locator("#another").evaluate("d => d.open = true")
         page.select_option("#form-type", event["type"])
@@ -263,7 +271,7 @@ def refuse_offline(page: Any, seat: int) -> None:
     the page, in the rule's words, and not queued."""
     page.locator("#another").evaluate("d => d.open = true")
     page.select_option("#form-type", "milles_nautiques.drew")
-    page.fill("#event-form [name=seat]", str(seat))
+    page.select_option("#event-form [name=seat]", str(seat))  # a player, Seat 1 to N
     page.click("#event-form button[type=submit]")
     page.locator("#problem").wait_for(state="visible")
     assert page.locator("#problem .rule-id").inner_text() == "G-1"
@@ -333,7 +341,7 @@ def test_a_batch_whose_answer_is_lost_is_sent_again_with_its_key_and_stored_once
 
     page.route(re.compile(r".*/games/[^/]+/record/events$"), lose_first_answer)
     event = known_play(choices(page), random.Random(8))
-    page.locator("button.choice").nth(choices(page).index(event)).click()
+    shown(page, choices(page).index(event)).click()
     settled(page)  # the page keeps the batch waiting and sends it again on its own
     assert first_answer == [201], "the first copy reached the server and was stored"
     assert len(keys) >= 2 and keys[0] and set(keys) == {keys[0]}, "every copy carries the batch's one key"
@@ -362,7 +370,7 @@ def test_a_refused_start_and_a_refused_event_show_the_apis_problem_in_words_and_
     game_id = start_game(page, "milles-nautiques", ["p1", "p2"], option_dealer="0")
     page.locator("#another").evaluate("d => d.open = true")  # Bea draws before the deal: the rules refuse
     page.select_option("#form-type", "milles_nautiques.drew")
-    page.fill("#event-form [name=seat]", "1")
+    page.select_option("#event-form [name=seat]", "1")  # Bea, offered as "Seat 2 (Bea)"
     page.click("#event-form button[type=submit]")
     page.locator("#problem").wait_for(state="visible")
     rule = page.locator("#problem .rule-id")
@@ -402,10 +410,10 @@ def record_by_taps(page: Any, event: dict[str, Any], picks: tuple[str, ...] = ()
     offered = choices(page)
     before = int(page.locator("#version").inner_text())
     if event in offered:
-        page.locator("button.choice").nth(offered.index(event)).click()
+        shown(page, offered.index(event)).click()
     elif any(fits(o, event) for o in offered):
         index = next(i for i, o in enumerate(offered) if fits(o, event))
-        button = page.locator("button.choice").nth(index)
+        button = shown(page, index)
         named = button.locator("xpath=following-sibling::*[1][contains(@class, 'name-it')]")
         (named if named.count() else button).click()
         if page.locator(".editor fieldset.faces").count():  # dice: each face tapped as it shows
@@ -422,10 +430,13 @@ def record_by_taps(page: Any, event: dict[str, Any], picks: tuple[str, ...] = ()
         page.locator("#another").evaluate("d => d.open = true")
         page.select_option("#form-type", event["type"])
         for name, value in event.items():
-            if name != "type":
-                page.fill(
-                    f"#event-form [name={name}]", ",".join(map(str, value)) if isinstance(value, list) else str(value)
-                )
+            if name == "type":
+                continue
+            field = page.locator(f"#event-form [name={name}]")
+            if field.evaluate("f => f.tagName") == "SELECT":
+                field.select_option(str(value))
+            else:
+                field.fill(",".join(map(str, value)) if isinstance(value, list) else str(value))
         page.click("#event-form button[type=submit]")
     page.wait_for_function(f"Number(document.getElementById('version').textContent) > {before}")
     settled(page)

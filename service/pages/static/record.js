@@ -24,7 +24,8 @@
   const fresh = JSON.parse(document.getElementById("payload").textContent);
   const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
   const memory = saved && saved.data.version >= fresh.version ? saved : { data: fresh, queue: [], draft: [], conflict: null };
-  if (saved && saved.data.version < fresh.version) Object.assign(memory, { queue: saved.queue, draft: saved.draft, conflict: saved.conflict });
+  if (saved && saved.data.version < fresh.version)
+    Object.assign(memory, { queue: saved.queue, draft: saved.draft, conflict: saved.conflict, lastGroup: saved.lastGroup });
   let online = navigator.onLine;
   let picks = []; // what was tapped in the picture: the choices shown name all of it
   let flushing = false;
@@ -54,7 +55,7 @@
     const said = given.map(([k, v]) =>
       perSeat(propsOf(event.type)[k])
         ? v.map((list, seat) => `${whose(seat, k)}: ${valueWords(list) || "none"}`).join("; ")
-        : `${k.replace(/_/g, " ")} ${k === "seat" ? seatName(v) : valueWords(v)}`
+        : `${k.replace(/_/g, " ")} ${(memory.data.seat_fields || ["seat"]).includes(k) && typeof v === "number" ? seatName(v) : valueWords(v)}`
     );
     return words(event.type) + (said.length ? `: ${said.join(" · ")}` : "");
   };
@@ -155,6 +156,8 @@
       bar.append(clear);
       box.append(bar);
     }
+    const listed = table.seats.reduce((n, s) => n + s.choices.length, 0);
+    if (listed > FOLD_ABOVE) box.append(filterBox());
     for (const full of table.seats) {
       const seat = { ...full, choices: full.choices.filter((c) => picks.every((p) => matches(c.event, p.match))) };
       if (seat.enumerable && seat.choices.length === 0) continue;
@@ -164,33 +167,48 @@
       const h = document.createElement("h2");
       h.textContent = t(seat.enumerable ? "may" : "cannot_list", { seat: seat.name });
       section.append(h);
+      // Groups by what the table is doing (the game's own, in its order), else by event type. A long
+      // group is folded (details/summary) unless it is the group last tapped in or the filter is in use.
       const groups = new Map();
+      const wanted = filterText.trim().toLowerCase();
       for (const choice of seat.choices) {
-        const tag = choice.event.type;
-        if (!groups.has(tag)) groups.set(tag, []);
-        groups.get(tag).push(choice);
+        if (wanted && !choice.label.toLowerCase().includes(wanted)) continue;
+        const name = choice.group || words(choice.event.type);
+        if (!groups.has(name)) groups.set(name, []);
+        groups.get(name).push(choice);
       }
-      for (const [tag, choices] of groups) {
-        const group = document.createElement("div");
+      const folding = seat.choices.length > FOLD_ABOVE;
+      let place = 0;
+      for (const [name, choices] of groups) {
+        const first = place++ === 0;
+        const tag = choices[0].event.type;
+        const group = document.createElement(folding ? "details" : "div");
         group.className = "group";
         group.dataset.type = tag;
-        const gh = document.createElement("h3");
-        gh.textContent = words(tag);
+        group.dataset.group = name;
+        const gh = document.createElement(folding ? "summary" : "h3");
+        gh.textContent = folding ? t("group_count", { group: name, count: choices.length }) : name;
         group.append(gh);
+        // Open: what the filter found, the group last tapped in, or a short first group (a battle's defence).
+        if (folding) group.open = Boolean(wanted) || name === memory.lastGroup || (first && choices.length <= FOLD_ABOVE);
         for (const choice of choices) {
           const button = document.createElement("button");
           button.type = "button";
           button.className = "choice";
           button.textContent = choice.label;
           button.dataset.event = JSON.stringify(choice.event);
-          button.addEventListener("click", () => tapped(choice, button));
-          group.append(button);
+          button.addEventListener("click", () => {
+            memory.lastGroup = name; // the group opens again at the next decision
+            tapped(choice, button);
+          });
+          group.append(withMore(choice, button));
           // A null the game lists beside named variants of the same event is a choice of its own (a storm
           // used on nobody), not a card the record does not know: nothing to name there.
           const fields = editable(choice.event).filter(
             (f) => f.path.length || !seat.choices.some((o) => o.event.type === choice.event.type && o.event[f.field] != null)
           );
-          if (fields.length && !fields.some((f) => f.required)) {
+          // A choice the game adds to (a play) is named a card at a time, never through a null field.
+          if (fields.length && !choice.blank && !choice.more && !fields.some((f) => f.required)) {
             // A face-down draw is one tap; naming the card the table saw is the small button beside it.
             const name = document.createElement("button");
             name.type = "button";
@@ -228,13 +246,38 @@
     }
   }
 
+  // -- long decisions: a filter by card or target, the groups folded -----------------------------------------
+  const FOLD_ABOVE = 8; // choices a seat shows unfolded: a phone screen of buttons
+  let filterText = "";
+  function filterBox() {
+    const label = document.createElement("label");
+    label.className = "filter";
+    label.textContent = t("filter");
+    const input = document.createElement("input");
+    input.type = "search";
+    input.id = "choice-filter";
+    input.value = filterText;
+    input.placeholder = t("filter_hint");
+    input.addEventListener("input", () => {
+      filterText = input.value;
+      renderChoices();
+      const again = $("choice-filter");
+      again.focus();
+      again.setSelectionRange(again.value.length, again.value.length);
+    });
+    label.append(input);
+    return label;
+  }
+
   function deepHas(value, target) {
     if (same(value, target)) return true;
     if (Array.isArray(value)) return value.some((v) => deepHas(v, target));
     if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => k !== "type" && deepHas(v, target));
     return false;
   }
-  const matches = (event, pick) => Object.entries(pick).some(([k, v]) => (k === "any" ? deepHas(event, v) : same(event[k], v)));
+  // A pick names a field (`unit`) that an event holds alone or among several (`units`: an order).
+  const holds = (event, k, v) => same(event[k], v) || (Array.isArray(event[`${k}s`]) && event[`${k}s`].some((x) => same(x, v)));
+  const matches = (event, pick) => Object.entries(pick).some(([k, v]) => (k === "any" ? deepHas(event, v) : holds(event, k, v)));
 
   function showProblem(problem) {
     const box = $("problem");
@@ -315,9 +358,65 @@
     return leaves;
   }
   function tapped(choice, button) {
-    const fields = editable(choice.event);
+    // A blank choice (the rules refuse it as listed): every part it leaves null must be named.
+    const fields = editable(choice.event).map((f) => (choice.blank && !f.grow ? { ...f, required: true } : f));
     if (!fields.some((f) => f.required)) return take([{ event: choice.event, label: choice.label, then: choice.then }]);
     openEditor(choice, fields, button);
+  }
+
+  // "+ add a card": what the game may add to a choice (a bonus attached to a play, a special, a supply), asked
+  // of the server on a tap, each one tap; an addition may take more in turn. The "+" sits beside its choice
+  // in a row, so it costs no extra line on a phone.
+  function withMore(choice, button) {
+    if (!choice.more) return button;
+    const more = document.createElement("button");
+    more.type = "button";
+    more.className = "add-more";
+    more.textContent = "+";
+    more.title = t("add_more");
+    more.setAttribute("aria-label", t("add_more"));
+    const row = document.createElement("div");
+    row.className = "choice-row";
+    row.append(button, more);
+    more.addEventListener("click", () => openMore(choice, row));
+    return row;
+  }
+  async function openMore(choice, row) {
+    const next = row.nextElementSibling;
+    if (next && next.classList.contains("more")) return next.remove();
+    const box = document.createElement("div");
+    box.className = "more";
+    row.after(box);
+    if (!online) {
+      box.textContent = t("more_offline");
+      return;
+    }
+    let body;
+    try {
+      const events = [...pendingEvents().map((i) => i.event), choice.event];
+      const r = await post("/more", { expected_version: memory.data.version, events });
+      if (r.status !== 200) {
+        box.remove();
+        return showProblem(await r.json());
+      }
+      body = await r.json();
+    } catch (e) {
+      box.remove();
+      return setOnline(false);
+    }
+    const h = document.createElement("p");
+    h.className = "meta";
+    h.textContent = t(body.choices.length ? "more_of" : "more_none");
+    box.append(h);
+    for (const added of body.choices) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice-more";
+      b.textContent = added.label;
+      b.dataset.event = JSON.stringify(added.event);
+      b.addEventListener("click", () => take([{ event: added.event, label: added.label, then: undefined }], true));
+      box.append(withMore(added, b));
+    }
   }
 
   function openEditor(choice, leaves, button) {
@@ -368,7 +467,7 @@
       label.textContent = `${words(leaf.field)} ${leaf.path.map((i) => i + 1).join(" · ")} `;
       const select = document.createElement("select");
       select.dataset.leaf = String(index);
-      select.append(new Option(leaf.required ? "choose…" : "(face down, not seen)", ""));
+      select.append(new Option(t(leaf.required ? "choose" : "face_down"), ""));
       for (const [value, text] of leaf.values) select.append(new Option(text, value));
       label.append(select);
       form.append(label);
@@ -411,6 +510,7 @@
   async function take(items, needsCheck = false) {
     showProblem(null);
     picks = [];
+    filterText = "";
     if (needsCheck || items.some((i) => i.then === undefined)) {
       const refusal = await checkFirst(items.map((i) => i.event));
       if (refusal) return showProblem(refusal);
@@ -654,7 +754,12 @@
         l.append(`${words(name)} `);
         const values = enumOf(prop);
         let input;
-        if (values && !itemsOf(prop)) {
+        if ((memory.data.seat_fields || ["seat"]).includes(name) && !itemsOf(prop)) {
+          // A seat is a player, counted from 1 as the start form counts them (never a number from 0).
+          input = document.createElement("select");
+          input.append(new Option("(none)", ""));
+          for (const seat of seatsAtTable()) input.append(new Option(t("seat_n", { n: seat + 1, name: seatName(seat) }), String(seat)));
+        } else if (values && !itemsOf(prop)) {
           input = document.createElement("select");
           input.append(new Option("(none)", ""));
           for (const v of values) input.append(new Option(v, v));

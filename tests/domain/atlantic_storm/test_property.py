@@ -29,7 +29,7 @@ def check_invariants(game: RandomGame) -> None:
     # The scorekeeper's record (some cards face down) conserves cards too (G-2).
     known = places(record)
     assert len(known) == len(record.located) and set(known) == record.located
-    assert len(record.located) + record.deck + sum(record.unknown) == record.force_total
+    assert len(record.located) + record.deck + sum(record.unknown) + record.discard_face_down == record.force_total
     if record.phase != truth.phase or record.decision != truth.decision:
         raise AssertionError("the two records disagree")
     # VP equal the VP of the cards each player holds (checked whenever what they hold changes).
