@@ -162,3 +162,25 @@ def test_every_route_a_spectator_reaches_shows_a_held_back_game_as_stopped_at_th
     assert sum(r["played"] for r in after["/clubs/c1/leagues/auto/standings"]["rows"]) == 4
     recorded = _walk(api, record)
     assert [path for path in _paths() if after[path] != recorded[path]] == []
+
+
+def test_a_delay_in_seconds_holds_a_just_finished_game_back_from_the_listing_and_the_ratings(api: Api) -> None:
+    record = api.club("c1")
+    spectate = api.client.post(
+        "/clubs/c1/keys", json={"name": "screen", "scope": "spectate"}, headers=api.auth(OPERATOR)
+    )
+    spectator = spectate.json()["token"]
+    api.players("c1", record, "alain", "bea")
+    body = {"ruleset": "tally", "players": [{"player_id": "alain"}, {"player_id": "bea"}], "game_id": FIRST}
+    assert api.client.post("/clubs/c1/games", json=body, headers=api.auth(record)).status_code == 201
+    hour = api.client.put(f"/clubs/c1/games/{FIRST}/spectator-delay", json={"seconds": 3600}, headers=api.auth(record))
+    assert hour.status_code == 200, hour.text
+    wait_for_projector(api, append(api, record, FIRST, [roll(0, 6), roll(1, 2), roll(0, 6)]))
+
+    def seen(token: str) -> tuple[Any, ...]:
+        games = api.client.get("/clubs/c1/games", headers=api.auth(token)).json()["games"]
+        ratings = api.client.get("/clubs/c1/ratings/tally", headers=api.auth(token)).json()["players"]
+        return tuple((g["version"], g["finished"]) for g in games), len(ratings)
+
+    assert seen(record) == (((4, True),), 2)
+    assert seen(spectator) == (((1, False),), 0)  # only the set-up is an hour old
