@@ -317,7 +317,9 @@ class _ReadModelSql:
     delete_snapshots: str = "DELETE FROM replay_snapshots WHERE stream_id = ?"
     spectator_delay: str = "SELECT events, seconds FROM spectator_delays WHERE stream_id = ?"
     spectator_delays: str = (
-        "SELECT g.game_id, d.stream_id, d.events, d.seconds FROM spectator_delays d "
+        "SELECT g.game_id, d.stream_id, d.events, d.seconds, "
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = d.stream_id) AS version "
+        "FROM spectator_delays d "
         "JOIN games g ON g.stream_id = d.stream_id WHERE g.club_id = ? AND (d.events > 0 OR d.seconds > 0)"
     )
     set_spectator_delay: str = (
@@ -401,11 +403,15 @@ class ReadModelTables:
         rows = self._db.records(self._sql.spectator_delay, (stream_id,))
         return msgspec.convert(rows[0], SpectatorDelay) if rows else SpectatorDelay()
 
-    def spectator_delays(self, club_id: str) -> dict[str, tuple[StreamId, SpectatorDelay]]:
-        """The club's games that have a live delay: game id -> (stream, delay)."""
+    def spectator_delays(self, club_id: str) -> dict[str, tuple[StreamId, SpectatorDelay, int]]:
+        """The club's games that have a live delay: game id -> (stream, delay, its stream's version)."""
         rows = self._db.records(self._sql.spectator_delays, (club_id,))
         return {
-            r["game_id"]: (StreamId(r["stream_id"]), SpectatorDelay(events=r["events"], seconds=r["seconds"]))
+            r["game_id"]: (
+                StreamId(r["stream_id"]),
+                SpectatorDelay(events=r["events"], seconds=r["seconds"]),
+                int(r["version"]),
+            )
             for r in rows
         }
 

@@ -135,6 +135,8 @@ class Release(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _UNPLAYED = Result(finished=False, score_unit="", players=())
+_OUTCOMES: Recent[tuple[StreamId, int], Outcome] = Recent(1024)
+"""Games' outcomes at a released step, by stream and step."""
 
 
 class ReleasedStore:
@@ -156,7 +158,9 @@ class ReleasedStore:
         return getattr(self.everything, name)
 
     # -- what is released ---------------------------------------------------------------------------------
-    def _horizon(self, stream_id: StreamId, delay: SpectatorDelay | None = None) -> tuple[int, int] | None:
+    def _horizon(
+        self, stream_id: StreamId, delay: SpectatorDelay | None = None, length: int | None = None
+    ) -> tuple[int, int] | None:
         if stream_id not in self._horizons:
             delay = self.everything.spectator_delay(stream_id) if delay is None else delay
             if not delay.events and not delay.seconds:
@@ -165,7 +169,7 @@ class ReleasedStore:
                 recorded = [e.recorded_at for e in self.everything.read_stream(stream_id)]
                 self._horizons[stream_id] = (max(1, released(recorded, delay)), len(recorded))
             else:  # by events alone: the stream's length is enough
-                length = self.everything.stream_version(stream_id)
+                length = self.everything.stream_version(stream_id) if length is None else length
                 self._horizons[stream_id] = (max(1, length - delay.events), length)
         return self._horizons[stream_id]
 
@@ -186,13 +190,21 @@ class ReleasedStore:
             known = self._horizon(stream_id)
             found = None
             if known is not None and known[0] < known[1]:
-                found = self._released(record, self.everything.read_stream(stream_id, limit=known[0]))
+                outcome = self._outcome(record, known[0])
+                listing = msgspec.structs.replace(
+                    record, version=known[0], finished=outcome.finished, finished_at=outcome.finished_at
+                )
+                found = Release(record=listing, outcome=outcome)
             self._releases[stream_id] = found
         return self._releases[stream_id]
 
-    def _released(self, record: GameRecord, events: Sequence[StoredEvent]) -> Release:
-        """The listing and outcome of the game stopped after `events`: the outcome as the projector works it
-        out (the public's result), finished when the last released step finished it."""
+    def _outcome(self, record: GameRecord, step: int) -> Outcome:
+        """The outcome of the game stopped at `step`, as the projector works it out (the public's result),
+        finished when the step finished it. A record only grows, so it is remembered by stream and step."""
+        known = _OUTCOMES.get((record.stream_id, step))
+        if known is not None:
+            return known
+        events = self.everything.read_stream(record.stream_id, limit=step)
         result = _UNPLAYED
         if record.ruleset in self._rulesets:
             ruleset = self._rulesets.get(record.ruleset)
@@ -202,15 +214,16 @@ class ReleasedStore:
                 folded = folded.apply(dec.decode(event.data), event.version)
             result = ruleset.result(folded.state, Viewer.public())
         at = events[-1].recorded_at if result.finished else None
-        listing = msgspec.structs.replace(record, version=events[-1].version, finished=result.finished, finished_at=at)
-        return Release(record=listing, outcome=Outcome(finished=result.finished, finished_at=at, result=result))
+        outcome = Outcome(finished=result.finished, finished_at=at, result=result)
+        _OUTCOMES.put((record.stream_id, step), outcome)
+        return outcome
 
     def held(self, club_id: str) -> dict[str, Release]:
         """The club's games held back now, by game id."""
         if club_id not in self._held:
             held = {}
-            for game_id, (stream_id, delay) in self.everything.spectator_delays(club_id).items():
-                self._horizon(stream_id, delay)
+            for game_id, (stream_id, delay, length) in self.everything.spectator_delays(club_id).items():
+                self._horizon(stream_id, delay, length)
                 found = self.release(club_id, game_id)
                 if found is not None:
                     held[game_id] = found
