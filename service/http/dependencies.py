@@ -25,6 +25,7 @@ from service.i18n import Translator
 from service.logs import bind
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords
+from service.usecases.spectators import released_records
 from service.usecases.types import Recorder
 
 POSITION_HEADER = "Tablelog-Position"
@@ -90,7 +91,8 @@ async def provide_context(
     resolves the dependencies of one level concurrently in a task group, and every level costs CPU per
     request (bench/README.md), so every handler that needs the records takes this alone."""
     principal = provide_principal(request, state)
-    records = await records_for(request, state, tablelog_position, position)
+    # A spectator's records stop where each game's spectator delay has released it (every route and page).
+    records = released_records(await records_for(request, state, tablelog_position, position), principal)
     club_id = request.path_params.get("club_id", "")
     return RequestContext(principal=principal, records=records, club_id=club_id, words=ReadersWords(request))
 

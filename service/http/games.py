@@ -19,8 +19,9 @@ from service.http.guards import GUARDS, PUBLIC
 from service.http.wire import AppendIn, AppendOut
 from service.limits import MAX_INT, check_moment
 from service.logs import bind, get_logger
+from service.usecases.access import Principal
 from service.usecases.games import NewGame
-from service.usecases.spectators import records_horizon
+from service.usecases.spectators import records_horizon, released_records
 from service.usecases.types import GameFilter, GameRecord, StoredEvent
 
 
@@ -147,6 +148,7 @@ class GameController(Controller):
         self,
         club_id: FromPath[str],
         state: State,
+        principal: NamedDependency[Principal],
         ruleset: FromQuery[str | None] = None,
         player: FromQuery[str | None] = None,
         finished: FromQuery[bool | None] = None,
@@ -164,7 +166,8 @@ class GameController(Controller):
             limit=limit,
             offset=offset,
         )
-        return GamesOut(games=[_game_out(g) for g in state.records.list_games(club_id, where)])
+        records = released_records(state.records, principal)  # a spectator's, as the delays released the games
+        return GamesOut(games=[_game_out(g) for g in records.list_games(club_id, where)])
 
     @get("/{game_id:str}", summary="A game's listing", opt=PUBLIC)
     async def get_game(

@@ -225,7 +225,7 @@ def game_step(
         "replay": told,
         "step": current,
         "last": last,
-        "held_back": horizon is not None and horizon < record.version,
+        "held_back": replays.held_back(record),
         "viewer": viewer,
         "view_query": view_query(viewer),
         "choices": view_choices(principal, viewer, told.players),

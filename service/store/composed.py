@@ -73,6 +73,7 @@ class ComposedStore:
         self.snapshots = read_models.snapshots
         self.replace_snapshots = read_models.replace_snapshots
         self.spectator_delay = read_models.spectator_delay
+        self.spectator_delays = read_models.spectator_delays
         self.set_spectator_delay = read_models.set_spectator_delay
 
         self.create_collection = collections.create_collection

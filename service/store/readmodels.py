@@ -316,6 +316,12 @@ class _ReadModelSql:
     )
     delete_snapshots: str = "DELETE FROM replay_snapshots WHERE stream_id = ?"
     spectator_delay: str = "SELECT events, seconds FROM spectator_delays WHERE stream_id = ?"
+    spectator_delays: str = (
+        "SELECT g.game_id, d.stream_id, d.events, d.seconds, "
+        "(SELECT coalesce(max(e.version), 0) FROM events e WHERE e.stream_id = d.stream_id) AS version "
+        "FROM spectator_delays d "
+        "JOIN games g ON g.stream_id = d.stream_id WHERE g.club_id = ? AND (d.events > 0 OR d.seconds > 0)"
+    )
     set_spectator_delay: str = (
         "INSERT INTO spectator_delays (stream_id, events, seconds) VALUES (?, ?, ?) "
         "ON CONFLICT (stream_id) DO UPDATE SET events = excluded.events, seconds = excluded.seconds"
@@ -396,6 +402,18 @@ class ReadModelTables:
         """The live delay of the game on `stream_id` (none when never set)."""
         rows = self._db.records(self._sql.spectator_delay, (stream_id,))
         return msgspec.convert(rows[0], SpectatorDelay) if rows else SpectatorDelay()
+
+    def spectator_delays(self, club_id: str) -> dict[str, tuple[StreamId, SpectatorDelay, int]]:
+        """The club's games that have a live delay: game id -> (stream, delay, its stream's version)."""
+        rows = self._db.records(self._sql.spectator_delays, (club_id,))
+        return {
+            r["game_id"]: (
+                StreamId(r["stream_id"]),
+                SpectatorDelay(events=r["events"], seconds=r["seconds"]),
+                int(r["version"]),
+            )
+            for r in rows
+        }
 
     def set_spectator_delay(self, stream_id: StreamId, delay: SpectatorDelay) -> None:
         """Set a game's live delay."""

@@ -63,6 +63,7 @@ REPLICA_READS = frozenset(
         "collections_of_game",
         "removals",
         "spectator_delay",
+        "spectator_delays",
         "get_club",
         "list_clubs",
         "list_players",

@@ -252,14 +252,17 @@ class GameRecords:
         self.appended: Callable[[str, int], None] | None = None
         """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
 
-    def reading_from(self, store: Store) -> GameRecords:
+    def reading_from(self, store: Store, *, folds: Recent[StreamId, Folded] | None = None) -> GameRecords:
         """These records reading through another store (a read replica's, `service.store.replicas`), sharing
         the remembered folds and identities: a fold is stamped with its version, so one read from a
-        replica that lags is refreshed, or refused as a conflict, like any stale fold."""
-        if store is self.store:
+        replica that lags is refreshed, or refused as a conflict, like any stale fold. `folds`: the folds
+        to remember instead (a spectator's, `service.usecases.spectators`, leaves out the delayed games)."""
+        if store is self.store and folds is None:
             return self
         other = copy.copy(self)
         other.store = store
+        if folds is not None:
+            other._folds = folds
         other._here = _InPlace(store)
         other._loop = _OnLoop(InThreads(store))
         return other
@@ -272,6 +275,11 @@ class GameRecords:
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         """The club's games that `where` selects, newest first."""
         return self.store.list_games(club_id, where)
+
+    @property
+    def folds(self) -> Recent[StreamId, Folded]:
+        """The folds this process remembers, by stream."""
+        return self._folds
 
     @property
     def loop_store(self) -> AsyncEvents:

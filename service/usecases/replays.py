@@ -26,7 +26,7 @@ from service.usecases.access import Principal
 from service.usecases.collections import ClubCollections
 from service.usecases.games import GameRecords, NotFound, check_seat
 from service.usecases.live import Follower, Live
-from service.usecases.spectators import spectator_horizon, spectators_horizon
+from service.usecases.spectators import holds_back, spectator_horizon, spectators_horizon, unreleased
 
 
 class LeagueChange(msgspec.Struct, frozen=True, kw_only=True):
@@ -112,6 +112,10 @@ class Replays:
     def public_horizon(self, stream_id: StreamId) -> int | None:
         return spectators_horizon(self.store, stream_id)
 
+    def held_back(self, record: GameRecord) -> bool:
+        """Whether this reader (a spectator) is held back from some of the game by its spectator delay."""
+        return holds_back(self.store, record)
+
     def replay(
         self, principal: Principal, club_id: str, game_id: str, viewer: Viewer, *, words: Teller = english
     ) -> Replay:
@@ -143,7 +147,9 @@ class Replays:
 
     def follow(self, live: Live, ruleset: Ruleset, stream_id: StreamId) -> Follower:
         """This process's follower of the game (`service.usecases.live`), one more stream counted."""
-        return live.join(self.store, ruleset, stream_id, lambda version: self.snapshots(ruleset, stream_id, version))
+        # The follower reads the whole record and releases steps itself, for every stream of the game.
+        whole = Replays(self.games, unreleased(self.store))
+        return live.join(whole.store, ruleset, stream_id, lambda version: whole.snapshots(ruleset, stream_id, version))
 
     def changes(self, club_id: str, game_id: str, correction: int | None = None) -> GameChangesOut:
         """What the correction at version `correction` (default: the latest that changed the game's

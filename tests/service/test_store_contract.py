@@ -338,6 +338,10 @@ def test_read_models_and_club_records_of_same_id_games_stay_with_their_club(stor
     store.set_spectator_delay(streams["c2"], SpectatorDelay(events=3))
     assert store.spectator_delay(streams["c1"]) == SpectatorDelay()
     assert store.spectator_delay(streams["c2"]) == SpectatorDelay(events=3)
+    # A club's delayed games, by game id: the other club's game of the same id is not one of them.
+    version = store.stream_version(streams["c2"])
+    assert store.spectator_delays("c2") == {"friday-1": (streams["c2"], SpectatorDelay(events=3), version)}
+    assert store.spectator_delays("c1") == {}
     store.create_collection("league", "c2", "spring", b"{}")
     store.add_collection_game("league", "c2", "spring", "friday-1")
     assert store.collections_of_game("c1", "friday-1") == []
