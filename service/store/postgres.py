@@ -80,12 +80,13 @@ WITH prior AS (
     INSERT INTO games (game_id, club_id, stream_id, ruleset, ruleset_version, player_ids, title, created_at,
                        finished, finished_at)
     SELECT %(game)s, %(game_club)s, %(stream)s, %(ruleset)s, %(ruleset_version)s, %(player_ids)s, %(title)s,
-           %(created_at)s, %(finished)s, CASE WHEN %(finished)s THEN now() END
+           %(created_at)s, %(finished)s, CASE WHEN %(finished)s THEN coalesce(%(ended_at)s::timestamptz, now()) END
     WHERE %(create)s AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
 ), listed AS (
     UPDATE games SET finished = %(finished)s,
-                     finished_at = CASE WHEN %(finished)s THEN coalesce(finished_at, now()) END
+                     finished_at = CASE WHEN %(finished)s
+                                   THEN coalesce(finished_at, %(ended_at)s::timestamptz, now()) END
     WHERE stream_id = %(stream)s AND %(progress)s AND NOT %(create)s AND EXISTS (SELECT 1 FROM inserted)
     RETURNING 1
 ), remembered AS (
@@ -292,6 +293,8 @@ async def append_rows(db: Rows, request: AppendRequest) -> AppendResult:
         "player_ids": list(game.player_ids) if game else None,
         "title": game.title if game else None,
         "created_at": game.created_at if game else None,
+        # A game's end is when the event that ended it was recorded (its last, as the use case timed it).
+        "ended_at": events[-1].recorded_at,
     }
     try:
         row = await db.one(_APPEND_WITH_LISTING, params)

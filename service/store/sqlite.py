@@ -54,6 +54,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def _moment(event: NewEvent, now: str) -> str:
+    """When an event is recorded: the time the use case linked it with, else now."""
+    return event.recorded_at.isoformat() if event.recorded_at is not None else now
+
+
 def _stored(value: Any) -> Any:
     """A value as this store keeps it: booleans as integers, times as UTC ISO text."""
     if isinstance(value, bool):
@@ -236,7 +241,7 @@ class SqliteEvents:
                         event.type,
                         event.schema_version,
                         event.data.decode(),
-                        event.recorded_at.isoformat() if event.recorded_at is not None else now,
+                        _moment(event, now),
                         recorded_by.club_id,
                         recorded_by.key_id,
                         event.chain,
@@ -251,7 +256,7 @@ class SqliteEvents:
                 conn.execute(
                     "UPDATE games SET finished = ?, finished_at = CASE WHEN ? "
                     "THEN coalesce(finished_at, ?) END WHERE stream_id = ?",
-                    (progress.finished, progress.finished, now, stream_id),
+                    (progress.finished, progress.finished, _moment(events[-1], now), stream_id),
                 )
             if idempotency_key:
                 conn.execute(

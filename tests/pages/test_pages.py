@@ -151,7 +151,7 @@ def test_a_replay_opens_at_the_step_and_view_asked_and_offers_only_the_views_the
         "Bea's hand",
         "Everything (the record)",
     ]
-    assert "known" in member.locator(".picture").inner_text()  # Alain's own cards
+    assert "20,000 t" in member.locator(".picture").inner_text()  # Alain's own convoy, face down to the table
     screenshot(member, "replay-seat-view")
     # Slider without the keyboard: drag to step 3.
     member.locator("#step-slider").fill("3")

@@ -623,7 +623,7 @@ def test_a_deal_entered_in_the_form_asks_and_tells_each_hand_by_its_players_name
         "hands": [["convoy_20000", "mine"], []],  # seat by seat: nothing known of Bea's hand
     }
     page.goto(f"/club/c1/games/{game_id}/replay/2?view=full")
-    assert "player 1 (Alain) hand known: convoy 20000, mine added" in page.locator(".changes li").all_inner_texts()
+    assert "Alain's hand holds a 20,000-ton convoy, a mine" in page.locator(".changes li").all_inner_texts()
     page.context.close()
 
 

@@ -205,12 +205,12 @@ def test_the_series_note_is_told_in_french_and_spanish_with_the_english_unchange
     tied = [_series_game({"ann": 40, "bob": 38}), _series_game({"ann": 40, "bob": 42})]
     assert series_status(tied).note == series_told(tied).english()
     assert [Translator(language)(series_told(tied)) for language in ("fr", "es")] == [
-        "ann et bob sont à égalité avec 80 PV : une autre partie décide de la série. ann a le plus haut total (80 PV) "
+        "Ann et Bob sont à égalité avec 80 PV : une autre partie décide de la série. Ann a le plus haut total (80 PV) "
         "et donne la partie suivante.",
-        "ann y bob empatan a 80 PV: otra partida decide la serie. ann tiene el total más alto (80 PV) y reparte la "
+        "Ann y Bob empatan a 80 PV: otra partida decide la serie. Ann tiene el total más alto (80 PV) y reparte la "
         "siguiente partida.",
     ]
     won = [_series_game({"ann": 80, "bob": 38}), _series_game({"ann": 1, "bob": 42})]
     assert Translator("fr")(series_told(won)) == (
-        "ann remporte la série avec 80 PV après la partie 1. Les parties jouées ensuite (1) ne comptent pas."
+        "Ann remporte la série avec 80 PV après la partie 1. Les parties jouées ensuite (1) ne comptent pas."
     )
