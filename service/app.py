@@ -42,6 +42,7 @@ from service.http.games import GameController
 from service.http.guards import is_operator
 from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.language import content_language_middleware, provide_words
+from service.http.notes import HANDLERS as NOTE_HANDLERS
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
 from service.http.ratelimit import Limiter, rate_limit_middleware
@@ -292,6 +293,7 @@ def create_app(
             ClubController,
             GameController,
             *REPLAY_HANDLERS,
+            *NOTE_HANDLERS,
             *COLLECTION_HANDLERS,
             *COMPETITION_HANDLERS,
             *REMOVALS,
