@@ -91,6 +91,30 @@ def test_a_refused_note_is_shown_beside_the_form_with_what_was_typed_and_nothing
     page.wait_for_selector("#note-problem")
     assert "Write something" in page.locator("#note-problem").inner_text()
     assert notes_of(site, game_id) == []
+    # Written, then changed (a blank change refused beside its own form), then deleted.
+    page.fill("#note-text", "Bea keeps her best convoy back")
+    page.click(".note-form:not(.note-edit) button[type=submit]")
+    page.wait_for_selector(".notes > .note-list .note")
+    [written] = notes_of(site, game_id)
+    key = written["note_id"]
+    page.click(f".note[data-note='{key}'] .note-edit summary")
+    page.fill(f"#note-text-{key}", "  ")
+    page.click(f".note[data-note='{key}'] .note-edit form:first-of-type button[type=submit]")
+    page.wait_for_selector(f"#note-problem-{key}")
+    assert page.locator(f"#note-text-{key}").input_value() == "  "
+    page.fill(f"#note-text-{key}", "Bea keeps her best convoy back, wisely")
+    page.check(f".note[data-note='{key}'] input[name=marker][value='!']")
+    page.click(f".note[data-note='{key}'] .note-edit form:first-of-type button[type=submit]")
+    page.wait_for_selector(".notes > .note-list .note:has-text('wisely')")
+    assert "edited" in page.locator(".notes > .note-list .note").inner_text()
+    assert [(n["text"], n["marker"]) for n in notes_of(site, game_id)] == [
+        ("Bea keeps her best convoy back, wisely", "!")
+    ]
+    screenshot(page, "replay-note-edited")
+    page.click(f".note[data-note='{key}'] .note-edit summary")
+    page.click(f".note[data-note='{key}'] button.danger")
+    page.wait_for_selector(".notes p.meta")
+    assert notes_of(site, game_id) == []
     page.context.close()
 
 
