@@ -62,6 +62,17 @@ def test_a_member_writes_a_note_on_a_step_and_reads_it_as_text_and_autoplay_stop
     assert page.locator("#viewer").get_attribute("data-step") == "6"
     assert page.locator(".notes > .note-list .note-text").inner_text() == "Here it turns"
     screenshot(page, "replay-autoplay-stopped")
+    # Asked to, it stops at the first step of the next chapter (a new turn).
+    page.goto(f"/club/c1/games/{game_id}/replay/7")
+    page.uncheck("#autoplay-note")
+    page.check("#autoplay-chapter")
+    page.select_option("#autoplay-speed", "500")
+    page.click("#autoplay-toggle")
+    page.wait_for_selector('#autoplay-toggle[aria-pressed="true"]')
+    page.wait_for_selector('#autoplay-toggle[aria-pressed="false"]')
+    stopped = int(page.locator("#viewer").get_attribute("data-step") or 0)
+    assert 7 < stopped < last and page.locator("#notes").get_attribute("data-chapter-start") == "1"
+    assert page.locator(f".chapters a[href*='/replay/{stopped}?']").count() == 1  # the chapter index agrees
     page.goto(f"/club/c1/games/{game_id}/replay/{last - 2}")
     page.uncheck("#autoplay-note")
     page.select_option("#autoplay-speed", "500")
