@@ -36,7 +36,7 @@ from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound, check_seat
 from service.usecases.replays import Replays
 from service.usecases.spectators import spectator_horizon
-from service.usecases.types import GameRecord, Recorder
+from service.usecases.types import GameRecord, Recorder, VersionConflict
 
 
 class NotesStore(EventRecorder, ReadModels, AccessStore, Protocol):
@@ -132,19 +132,28 @@ class Notes:
                 "no_such_step", f"This game has steps 1 to {record.version}.", step=note.step, steps=record.version
             )
         text = self._checked(record, note)
-        # The note is named by the stream version that writes it: never reused, even once deleted.
-        version = self.store.stream_version(stream_id(club_id, game_id))
-        written = NoteWritten(
-            note_id=str(version + 1),
-            step=note.step,
-            text=text,
-            marker=note.marker,
-            visibility=note.visibility,
-            seat=note.seat,
-            author=self._author(principal),
-            key_id=principal.key_id,
-        )
-        return self._append_kept(principal, club_id, game_id, version, written)
+        author = self._author(principal)
+        for attempt in range(3):
+            # The note is named by the stream version that writes it: never reused, even once deleted.
+            version = self.store.stream_version(stream_id(club_id, game_id))
+            written = NoteWritten(
+                note_id=str(version + 1),
+                step=note.step,
+                text=text,
+                marker=note.marker,
+                visibility=note.visibility,
+                seat=note.seat,
+                author=author,
+                key_id=principal.key_id,
+            )
+            try:
+                return self._append_kept(principal, club_id, game_id, version, written)
+            except VersionConflict:
+                # Another note was written meanwhile: a new note depends on none, so it goes after (a 409
+                # only when the game's notes keep moving).
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def edit(self, principal: Principal, club_id: str, game_id: str, note_id: str, note: NoteIn) -> Note:
         record = self.games.game(club_id, game_id)

@@ -196,3 +196,22 @@ def test_another_clubs_game_and_a_spectate_key_write_nothing(api: Api) -> None:
     store = api.client.app.state.store
     assert store.read_stream(stream_id("c1", game_id)) == [] and store.read_stream(stream_id("c2", theirs)) == []
     assert api.client.get(f"/clubs/c2/games/{theirs}/notes", headers=api.auth(other)).json() == []
+
+
+def test_a_note_written_while_another_was_is_written_after_it(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    tokens = keys(api)
+    game_id = game(api, tokens["record"])
+    assert write(api, tokens["read"], game_id, step=2, text="first").status_code == 201
+    store = api.client.app.state.records.store
+    real, asked = store.stream_version, []
+
+    def stale(stream: Any) -> int:
+        """The version as it was before the first note, once: the append then meets a conflict."""
+        asked.append(stream)
+        return int(real(stream)) - (1 if len(asked) == 1 else 0)
+
+    monkeypatch.setattr(store, "stream_version", stale)
+    second = write(api, tokens["read"], game_id, step=3, text="second")
+    assert second.status_code == 201, second.text
+    assert len(asked) == 2 and second.json()["note_id"] == "2"
+    assert seen(api, tokens["read"], game_id) == [(2, "first"), (3, "second")]
