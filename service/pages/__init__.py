@@ -26,6 +26,7 @@ from service.pages.controllers import (
     SignInController,
     csrf_config,
 )
+from service.pages.note_pages import HANDLERS as NOTES
 from service.pages.players import PlayerPages
 from service.pages.ratings import HANDLERS as RATINGS
 from service.pages.recording import HANDLERS as RECORDING
@@ -77,6 +78,7 @@ def pages_router() -> Router:
             *RECORDING,
             *RATINGS,
             *ADMIN,
+            *NOTES,
             ClubSettingsPage,
             PlayerPages,
             i18n.choose_language,

@@ -1,5 +1,5 @@
 """A whole club as one JSON document, to move it to another server: its players, resources (every
-version), games (each as its game export), leagues, campaigns and tournaments. API keys, page sessions
+version), games (each as its game export, with its notes), leagues, campaigns and tournaments. API keys, page sessions
 and share links are never written. An import checks every game before it writes anything."""
 
 from __future__ import annotations
@@ -13,11 +13,22 @@ import msgspec
 
 from domain.registry import UnknownRuleset
 from projections.campaigns import Campaign
+from projections.notes import EVENT_DECODER as NOTE_DECODER
 from projections.standings import League, Removal
 from projections.tournaments import TournamentCreated
 from service.limits import CLUB_ID_PATTERN, check_id
-from service.store.base import AlreadyExists, Club, CollectionKind, GameFilter, NewEvent, Recorder, StreamId
+from service.store.base import (
+    AlreadyExists,
+    Club,
+    CollectionKind,
+    GameFilter,
+    NewEvent,
+    Recorder,
+    StoredEvent,
+    StreamId,
+)
 from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
+from service.usecases.notes import stream_id as notes_stream
 from service.usecases.tournaments import stream_id
 
 FORMAT: Literal["tablelog-club/1"] = "tablelog-club/1"
@@ -47,17 +58,20 @@ class ResourceEntry(msgspec.Struct, frozen=True, kw_only=True):
     content: Any
 
 
-class GameEntry(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
-    lines: list[msgspec.Raw]
-    """The game's export, one JSON object per event (see `GameRecords.export_stream`)."""
-
-
 class StreamEvent(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     schema_version: int
     data: msgspec.Raw
     recorded_at: Annotated[datetime, msgspec.Meta(tz=True)]
+
+
+class GameEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    game_id: str
+    lines: list[msgspec.Raw]
+    """The game's export, one JSON object per event (see `GameRecords.export_stream`)."""
+    notes: list[StreamEvent] = msgspec.field(default_factory=list)
+    """The game's notes stream (`service.usecases.notes`); left out when it has none, so a club without
+    notes exports the bytes it did before notes existed."""
 
 
 class CollectionEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,7 +149,9 @@ def _parts(records: GameRecords, club: Club) -> Iterator[bytes]:
     yield msgspec.json.encode(head)[:-1] + b',"games":['
     for index, game in enumerate(sorted(games, key=lambda g: (g.created_at, g.game_id))):
         lines = [msgspec.Raw(line) for line in records.export_stream(club_id, game.game_id)]
-        yield (b"," if index else b"") + msgspec.json.encode(GameEntry(game_id=game.game_id, lines=lines))
+        notes = _stream_events(store.read_stream(notes_stream(club_id, game.game_id)))
+        entry = GameEntry(game_id=game.game_id, lines=lines, notes=notes)
+        yield (b"," if index else b"") + msgspec.json.encode(entry)
     merges = [
         MergeEntry(player_id=m.player_id, into_id=m.into_id, key_id=m.key_id, merged_at=m.merged_at)
         for m in store.player_merges(club_id)
@@ -162,18 +178,26 @@ def _collections(records: GameRecords, club_id: str) -> list[CollectionEntry]:
                     definition=msgspec.Raw(found.definition),
                     game_ids=list(found.game_ids),
                     removals=store.removals(kind, club_id, found.collection_id),
-                    events=[
-                        StreamEvent(
-                            type=e.type,
-                            schema_version=e.schema_version,
-                            data=msgspec.Raw(e.data),
-                            recorded_at=e.recorded_at,
-                        )
-                        for e in (store.read_stream(stream) if stream else [])
-                    ],
+                    events=_stream_events(store.read_stream(stream) if stream else []),
                 )
             )
     return collections
+
+
+def _stream_events(stored: list[StoredEvent]) -> list[StreamEvent]:
+    return [
+        StreamEvent(type=e.type, schema_version=e.schema_version, data=msgspec.Raw(e.data), recorded_at=e.recorded_at)
+        for e in stored
+    ]
+
+
+def _restore(store: Any, stream: StreamId, events: list[StreamEvent], by: Recorder) -> None:
+    store.restore_stream(
+        stream,
+        [NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in events],
+        [e.recorded_at for e in events],
+        recorded_by=by,
+    )
 
 
 class ClubImportError(Exception):
@@ -214,14 +238,12 @@ def import_club(records: GameRecords, data: bytes) -> ClubExport:
     by = Recorder(club_id=club_id)
     for game in prepared:
         records.write_import(game, by)
+    for entry in document.games:
+        if entry.notes:
+            _restore(store, notes_stream(club_id, entry.game_id), entry.notes, by)
     for collection in document.collections:
         if collection.events:
-            store.restore_stream(
-                _tournament_stream(club_id, collection.collection_id),
-                [NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in collection.events],
-                [e.recorded_at for e in collection.events],
-                recorded_by=by,
-            )
+            _restore(store, _tournament_stream(club_id, collection.collection_id), collection.events, by)
         store.create_collection(collection.kind, club_id, collection.collection_id, bytes(collection.definition))
         for game_id in collection.game_ids:
             store.add_collection_game(collection.kind, club_id, collection.collection_id, game_id)
@@ -242,6 +264,12 @@ def _check_references(document: ClubExport) -> None:
                 f"Resource {resource.resource_id!r}: version {resource.version} where {seen[key]} was due "
                 "(versions come 1, 2, ... in order)."
             )
+    for game in document.games:
+        for event in game.notes:
+            try:
+                NOTE_DECODER.decode(bytes(event.data))
+            except (msgspec.DecodeError, msgspec.ValidationError) as error:
+                raise ClubImportError(f"Game {game.game_id!r}: a note that does not read: {error}") from None
     shapes: dict[str, type] = {"league": League, "campaign": Campaign, "tournament": TournamentCreated}
     # Each id once, so that no write after the first one meets a taken id (a failed import writes nothing).
     for what, ids in (

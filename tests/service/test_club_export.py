@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 
+from domain.ruleset import Viewer
 from service.store import open_store
 from service.store.base import Store
+from service.usecases.access import Principal
 from service.usecases.club_export import ClubImportError, export_club, import_club
 from service.usecases.games import GameRecords
-from tests.service.api_support import Api
+from service.usecases.notes import Notes
+from tests.service.api_support import OPERATOR, Api
 from tests.service.test_export_import import new_server_url  # noqa: F401  (the fixture)
 from tests.service.test_projector_support import append, projection_api, roll
 from tests.support.rulesets import RULESETS
@@ -45,6 +48,14 @@ def old_server(database_url: str) -> Iterator[tuple[Api, str]]:
             assert uploaded.status_code == 201, uploaded.text
         finished = api.tally_game("c1", token)
         append(api, token, finished, [roll(0, 6), roll(1, 2), roll(0, 6)])
+        desk = api.client.post("/clubs/c1/keys", json={"name": "desk", "scope": "read"}, headers=api.auth(OPERATOR))
+        for step, text in ((2, "a six to open"), (3, "kept quiet")):
+            noted_step = api.client.post(
+                f"/clubs/c1/games/{finished}/notes",
+                json={"step": step, "text": text},
+                headers=api.auth(desk.json()["token"]),
+            )
+            assert noted_step.status_code == 201, noted_step.text
         open_game = api.tally_game("c1", token)
         append(api, token, open_game, [roll(0, 1)])
         competitions: list[tuple[str, dict[str, Any]]] = [
@@ -113,6 +124,8 @@ def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store:
     assert [(m["player_id"], m["into_id"]) for m in document["merges"]] == [("p-alain", "alain")]
     assert [r["version"] for r in document["resources"]] == [1, 2]
     assert len(document["games"]) == 2 and all("tablelog_recorded_at" in g["lines"][0] for g in document["games"])
+    # The finished game's notes travel with it (the open game has none, and no `notes` key).
+    assert [len(g.get("notes", [])) for g in document["games"]] == [2, 0] and "notes" not in document["games"][1]
     kinds = {(c["kind"], c["collection_id"], len(c["game_ids"]), len(c["removals"])) for c in document["collections"]}
     assert kinds == {("league", "autumn", 1, 2), ("campaign", "saga", 1, 0), ("tournament", "open", 0, 0)}
     assert next(c["events"] for c in document["collections"] if c["kind"] == "tournament") != []
@@ -122,6 +135,10 @@ def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store:
     import_club(GameRecords(fresh, RULESETS), exported)
     assert export_club(GameRecords(fresh, RULESETS), "c1") == exported
     assert fresh.list_api_keys("c1") == []
+    moved = Notes.of(GameRecords(fresh, RULESETS)).notes(
+        Principal(club_id="c1", scope="read"), "c1", document["games"][0]["game_id"], Viewer.full()
+    )
+    assert [(n.step, n.text, n.author) for n in moved] == [(2, "a six to open", "desk"), (3, "kept quiet", "desk")]
 
 
 def test_a_club_file_with_an_edited_event_is_refused_and_leaves_nothing_behind(old_store: Store, fresh: Store) -> None:

@@ -29,6 +29,7 @@
         if (push) { history.pushState({}, "", url); }
         showCurrent();
         bind();
+        document.dispatchEvent(new CustomEvent("replay:shown"));  // autoplay.js goes on from here
       })
       .catch(function () { /* navigated away already */ })
       .finally(function () { busy = false; });
