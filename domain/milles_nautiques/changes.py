@@ -36,11 +36,11 @@ def what_changed(before: State, after: State, viewer: Viewer) -> list[Message]:
             lines.append(_("{player}: {count} in hand", player=new.names[seat], count=holds.size))
     if len(old.hands) != len(new.hands):  # the deal
         lines.extend(_("{player}: {count} in hand", player=new.names[s], count=h.size) for s, h in enumerate(new.hands))
-    for seat, holds in enumerate(new.hands):
+    for seat, hand in enumerate(new.hands):
         # The cards of a hand the viewer knows (their own, or the full record's), said when they change.
-        held = old.hands[seat].known if seat < len(old.hands) else ()
-        if viewer.sees(seat) and holds.known and sorted(holds.known) != sorted(held):
-            cards = _listed([BY_NAME[card].label for card in holds.known])
+        known_before = old.hands[seat].known if seat < len(old.hands) else ()
+        if viewer.sees(seat) and hand.known and sorted(hand.known) != sorted(known_before):
+            cards = _listed([BY_NAME[card].label for card in hand.known])
             lines.append(_("{player}'s hand holds {cards}", player=new.names[seat], cards=cards))
     if new.stock != old.stock:
         lines.append(_.ngettext("{count} card in the stock", "{count} cards in the stock", new.stock))
