@@ -15,10 +15,10 @@ feed.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any, cast
 
 import msgspec
-from litestar import Controller, Response, delete, get, patch, post
+from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
@@ -111,6 +111,16 @@ class FeedOut(msgspec.Struct, frozen=True, kw_only=True):
     """Send back as `after` for the events recorded since (the same token again when nothing was new)."""
     more: bool
     """More events wait now: ask again at once."""
+
+
+JSON, NDJSON = "application/json", "application/x-ndjson"
+
+
+class FeedLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of the feed as JSON Lines: the event and the position to go on from after it."""
+
+    next: str
+    event: PublicEvent
 
 
 def delivery_out(row: WebhookDelivery) -> DeliveryOut:
@@ -247,6 +257,7 @@ class IntegrationController(Controller):
     @get("/feed", sync_to_thread=True, summary="The club's events after a point, as the public may know them")
     def feed(
         self,
+        request: Request[Any, Any, Any],
         club_id: FromPath[str],
         context: NamedDependency[RequestContext],
         state: State,
@@ -262,7 +273,9 @@ class IntegrationController(Controller):
     ) -> Response[FeedOut]:
         """Every event of the club's games and tournaments in the order recorded. A game's event is its
         public replay step (never a card the public has not seen), with the public result when it finished
-        or corrected the game; a tournament's event comes whole."""
+        or corrected the game; a tournament's event comes whole. Asked with `Accept: application/x-ndjson`,
+        the page comes as JSON Lines instead, one `{"next": …, "event": …}` per event (`next`: the position
+        to go on from after that event), for tools that read a line at a time."""
         position = 0
         if after is not None:
             try:
@@ -274,8 +287,15 @@ class IntegrationController(Controller):
                     extra=[{"key": "after", "message": "not a position token of this club", "source": "query"}],
                 ) from None
         told, end, more = PublicLog.of(context.records, context.words.language).page(club_id, position, limit)
+        if request.accept.best_match([JSON, NDJSON], default=JSON) == NDJSON:
+            lines = [
+                msgspec.json.encode(FeedLine(next=state.tokens.seal(club_id, at), event=event)) + b"\n"
+                for at, event in told
+            ]
+            # A Response all the same: the document names the JSON page, the description the lines.
+            return cast("Response[FeedOut]", Stream(iter(lines), media_type=NDJSON, headers={"Vary": "Accept"}))
         out = FeedOut(events=[event for _, event in told], next=state.tokens.seal(club_id, end), more=more)
-        return Response(out)
+        return Response(out, headers={"Vary": "Accept"})
 
 
 HANDLERS = [WebhookController, IntegrationController]

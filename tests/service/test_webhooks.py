@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import http.server
+import json
 import os
 import signal
 import subprocess
@@ -333,6 +334,13 @@ def test_the_feed_tells_the_club_s_events_a_page_at_a_time_in_public(database_ur
         assert corrected["type"] == "tablelog.correction" and corrected["voided"] == [4]
         assert corrected["result"]["finished"] is False
         assert seen[5]["finished"] is True and seen[5]["result"]["finished"] is True
+        # The same page as JSON Lines: one event a line, each with the point to go on from after it.
+        lines = api.client.get("/clubs/c1/feed", headers=api.auth(token) | {"Accept": "application/x-ndjson"})
+        assert lines.headers["content-type"].startswith("application/x-ndjson")
+        rows = [json.loads(line) for line in lines.text.splitlines()]
+        assert [row["event"] for row in rows] == seen
+        resumed = api.client.get("/clubs/c1/feed", params={"after": rows[3]["next"]}, headers=api.auth(token)).json()
+        assert resumed["events"] == seen[4:]
         # Nothing new: the same point again; a new event: only it.
         again = api.client.get("/clubs/c1/feed", params={"after": after}, headers=api.auth(token)).json()
         assert again["events"] == [] and again["more"] is False
