@@ -48,6 +48,8 @@ PUBLIC_ROUTES = {
     "/clubs/{club_id}/games/{game_id}/replay": f"/clubs/c1/games/{GAME}/replay",
     "/clubs/{club_id}/games/{game_id}/replay/{step}": f"/clubs/c1/games/{GAME}/replay/{RELEASED}",
     "/clubs/{club_id}/games/{game_id}/changes": f"/clubs/c1/games/{GAME}/changes",
+    # the notes a spectator reads (public ones, each behind its step's delay: tests/service/test_notes_api.py)
+    "/clubs/{club_id}/games/{game_id}/notes": f"/clubs/c1/games/{GAME}/notes",
     "/clubs/{club_id}/leagues": "/clubs/c1/leagues",
     "/clubs/{club_id}/leagues/{league_id}": "/clubs/c1/leagues/auto",
     "/clubs/{club_id}/leagues/{league_id}/standings": "/clubs/c1/leagues/auto/standings",
