@@ -34,6 +34,9 @@ class Campaign(msgspec.Struct, frozen=True, kw_only=True):
     campaign_id: str
     ruleset: str
     players: tuple[str, ...]
+    automatic: bool = False
+    """Takes by itself every finished game of its ruleset played by exactly its players (service's
+    `ClubCollections`), after the games assigned to it."""
 
 
 class CampaignGame(msgspec.Struct, frozen=True, kw_only=True):

@@ -59,6 +59,13 @@ class CampaignIn(msgspec.Struct, frozen=True, kw_only=True):
     campaign_id: Annotated[str, msgspec.Meta(pattern=_ID)]
     ruleset: str
     players: tuple[str, ...]
+    automatic: Annotated[
+        bool,
+        msgspec.Meta(
+            description="take every finished game of the campaign's ruleset played by exactly its players by "
+            "itself, with nobody assigning it (a game can still be taken out with a reason)"
+        ),
+    ] = False
 
 
 class CampaignOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -166,7 +173,9 @@ class CampaignController(Controller):
     def create_campaign(
         self, club_id: FromPath[str], data: JSONBody[CampaignIn], context: NamedDependency[RequestContext]
     ) -> CampaignOut:
-        campaign = Campaign(campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players)
+        campaign = Campaign(
+            campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players, automatic=data.automatic
+        )
         return CAMPAIGNS.create(context, club_id, campaign)
 
     @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)

@@ -300,7 +300,9 @@ class AdminPages(Controller):
 
         def create() -> None:
             assert ruleset is not None
-            campaign = Campaign(campaign_id=campaign_id, ruleset=ruleset.name, players=players)
+            campaign = Campaign(
+                campaign_id=campaign_id, ruleset=ruleset.name, players=players, automatic=bool(form.get("automatic"))
+            )
             ClubCollections.of(context.records).create(club_id, campaign)
 
         return self._made(request, context, club_id, "new_campaign.html", form, errors, create, "campaign_id")
@@ -423,7 +425,7 @@ class AdminPages(Controller):
             kind=kind,
             collection_id=collection_id,
             definition=definition,
-            automatic=isinstance(definition, League) and definition.automatic,
+            automatic=isinstance(definition, League | Campaign) and definition.automatic,
             games=inside,
             counted=set(counted),
             reasons=reasons,

@@ -93,6 +93,18 @@ def taken_by_itself(league: League, summaries: Iterable[GameSummary]) -> list[st
     return [s.game_id for s in sorted(taken, key=lambda s: (s.outcome.finished_at or s.started_at, s.game_id))]
 
 
+def played_by_itself(campaign: Campaign, summaries: Iterable[GameSummary]) -> list[str]:
+    """The games an automatic campaign takes by itself: every finished game of its ruleset played by
+    exactly its players (in any seats), in the order they finished."""
+    players = set(campaign.players)
+    taken = [
+        s
+        for s in summaries
+        if s.ruleset == campaign.ruleset and s.outcome.finished and {p.player_id for p in s.players} == players
+    ]
+    return [s.game_id for s in sorted(taken, key=lambda s: (s.outcome.finished_at or s.started_at, s.game_id))]
+
+
 def with_outcome(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
     """The summaries with one game's outcome replaced (to compute a table as it was)."""
     if game_id not in summaries:
@@ -124,9 +136,9 @@ class ClubCollections:
     def _games(
         self, club_id: str, definition: Definition, assigned: tuple[str, ...], outcome: tuple[str, Outcome] | None
     ) -> tuple[str, ...]:
-        """The games assigned, and an automatic league's taken by itself after them (`outcome`: one
-        game's outcome as it was)."""
-        if not isinstance(definition, League) or not definition.automatic:
+        """The games assigned, and an automatic league's or campaign's taken by itself after them
+        (`outcome`: one game's outcome as it was)."""
+        if not isinstance(definition, League | Campaign) or not definition.automatic:
             return assigned
         summaries = {s.game_id: s for s in self.store.finished_summaries(club_id, definition.ruleset)}
         if outcome is not None:
@@ -135,7 +147,10 @@ class ClubCollections:
             earlier = self.store.game_summaries(club_id, [game_id]).get(game_id)
             if earlier is not None and earlier.ruleset == definition.ruleset and as_it_was.finished:
                 summaries[game_id] = msgspec.structs.replace(earlier, outcome=as_it_was)
-        taken = taken_by_itself(definition, summaries.values())
+        if isinstance(definition, League):
+            taken = taken_by_itself(definition, summaries.values())
+        else:
+            taken = played_by_itself(definition, summaries.values())
         return (*assigned, *(g for g in taken if g not in assigned))
 
     def found(self, kind: CollectionKind, club_id: str, collection_id: str) -> tuple[Definition, tuple[str, ...]]:
@@ -264,8 +279,8 @@ class ClubCollections:
         return history, counted
 
     def of_game(self, club_id: str, game_id: str, outcomes: Sequence[Outcome] = ()) -> list[tuple[CollectionKind, str]]:
-        """The leagues and campaigns a game is in: assigned, or taken by an automatic league (now, or
-        with one of `outcomes`, the game's outcome before or after a correction)."""
+        """The leagues and campaigns a game is in: assigned, or taken by an automatic league or campaign
+        (now, or with one of `outcomes`, the game's outcome before or after a correction)."""
         found = self.store.collections_of_game(club_id, game_id)
         record = self.games.game(club_id, game_id)
         for league, game_ids in self.leagues(club_id):
@@ -275,6 +290,14 @@ class ClubCollections:
                 o.finished and o.finished_at is not None and in_period(league, o.finished_at) for o in outcomes
             ):
                 found.append(("league", league.league_id))
+        players = set(record.player_ids)
+        for campaign, game_ids in self.campaigns(club_id):
+            if ("campaign", campaign.campaign_id) in found or not campaign.automatic:
+                continue
+            if campaign.ruleset != record.ruleset or set(campaign.players) != players:
+                continue
+            if game_id in game_ids or any(o.finished for o in outcomes):
+                found.append(("campaign", campaign.campaign_id))
         return found
 
     def summaries(self, club_id: str, game_ids: Sequence[str]) -> dict[str, GameSummary]:
@@ -335,8 +358,10 @@ class ClubCollections:
         self, club_id: str, campaign_id: str, outcome: tuple[str, Outcome] | None = None
     ) -> tuple[Campaign, Ruleset, list[CampaignGame], CampaignStatus]:
         """The campaign's status after every counted game, with its removals (`outcome`: one game's
-        outcome as it was); its definition, ruleset and games too."""
-        campaign, assigned = self.campaign(club_id, campaign_id)
+        outcome as it was, which an automatic campaign's games follow too); its definition, ruleset and
+        games too."""
+        campaign, assigned = self._found("campaign", club_id, campaign_id, outcome)
+        assert isinstance(campaign, Campaign)
         game_ids, removals = self.counted("campaign", club_id, campaign_id, assigned)
         ruleset = self.games.rulesets.get(campaign.ruleset)
         summaries = self.summaries(club_id, game_ids)

@@ -90,3 +90,41 @@ def test_a_game_taken_by_itself_can_be_left_out_with_a_reason_and_a_correction_t
     position = append(api, token, first, [{"type": "tally.rolled", "seat": 0, "face": 6}])
     wait_for_projector(api, position)
     assert games_of(api, token, "autumn") == [second, first]
+
+
+def campaign_games(api: Api, token: str, campaign_id: str) -> list[str]:
+    found = api.client.get(f"/clubs/c1/campaigns/{campaign_id}", headers=api.auth(token))
+    assert found.status_code == 200, found.text
+    return list(found.json()["game_ids"])
+
+
+def test_an_automatic_campaign_takes_every_finished_game_of_exactly_its_players_by_itself(api: Api) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea", "cleo")
+    made = api.client.post(
+        "/clubs/c1/campaigns",
+        json={"campaign_id": "winter", "ruleset": "tally", "players": ["alain", "bea"], "automatic": True},
+        headers=api.auth(token),
+    )
+    assert made.status_code == 201 and made.json()["campaign"]["automatic"] is True, made.text
+    by_hand = {"campaign_id": "by-hand", "ruleset": "tally", "players": ["alain", "bea"]}
+    assert api.client.post("/clubs/c1/campaigns", json=by_hand, headers=api.auth(token)).status_code == 201
+
+    first, _ = played(api, token, ("alain", "bea"), [(0, 6), (1, 2), (0, 6)])  # Alain wins 12-2
+    swapped, _ = played(api, token, ("bea", "alain"), [(0, 3), (1, 6), (0, 1), (1, 6)])  # seats swapped: same players
+    played(api, token, ("alain", "cleo"), [(0, 6), (1, 2), (0, 6)])  # other players: not taken
+    unfinished = api.tally_game("c1", token, ("alain", "bea"))
+    position = append(api, token, unfinished, [{"type": "tally.rolled", "seat": 0, "face": 3}])
+    wait_for_projector(api, position)
+
+    assert campaign_games(api, token, "winter") == [first, swapped]
+    assert campaign_games(api, token, "by-hand") == []
+    status = api.client.get("/clubs/c1/campaigns/winter/status", headers=api.auth(token)).json()
+    assert status["steps"][-1]["status"]["totals"] == {"alain": 24, "bea": 6}
+    # A correction that un-finishes a game takes it out again, and names the campaign in its report.
+    position = append(api, token, swapped, [correction(1, "misread")])
+    wait_for_projector(api, position)
+    assert campaign_games(api, token, "winter") == [first]
+    changes = api.client.get(f"/clubs/c1/games/{swapped}/changes", headers=api.auth(token)).json()
+    (named,) = changes["campaigns"]  # the correction's report names the campaign and what it changed
+    assert named["campaign_id"] == "winter" and named["changes"]["steps"], changes
