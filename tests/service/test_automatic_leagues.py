@@ -26,8 +26,8 @@ def league(api: Api, token: str, **changes: Any) -> Any:
     return created.json()
 
 
-def games_of(api: Api, token: str, league_id: str) -> list[str]:
-    found = api.client.get(f"/clubs/c1/leagues/{league_id}", headers=api.auth(token))
+def games_of(api: Api, token: str, collection_id: str, kind: str = "leagues") -> list[str]:
+    found = api.client.get(f"/clubs/c1/{kind}/{collection_id}", headers=api.auth(token))
     assert found.status_code == 200, found.text
     return list(found.json()["game_ids"])
 
@@ -92,12 +92,6 @@ def test_a_game_taken_by_itself_can_be_left_out_with_a_reason_and_a_correction_t
     assert games_of(api, token, "autumn") == [second, first]
 
 
-def campaign_games(api: Api, token: str, campaign_id: str) -> list[str]:
-    found = api.client.get(f"/clubs/c1/campaigns/{campaign_id}", headers=api.auth(token))
-    assert found.status_code == 200, found.text
-    return list(found.json()["game_ids"])
-
-
 def test_an_automatic_campaign_takes_every_finished_game_of_exactly_its_players_by_itself(api: Api) -> None:
     token = api.club("c1")
     api.players("c1", token, "alain", "bea", "cleo")
@@ -117,14 +111,14 @@ def test_an_automatic_campaign_takes_every_finished_game_of_exactly_its_players_
     position = append(api, token, unfinished, [{"type": "tally.rolled", "seat": 0, "face": 3}])
     wait_for_projector(api, position)
 
-    assert campaign_games(api, token, "winter") == [first, swapped]
-    assert campaign_games(api, token, "by-hand") == []
+    assert games_of(api, token, "winter", "campaigns") == [first, swapped]
+    assert games_of(api, token, "by-hand", "campaigns") == []
     status = api.client.get("/clubs/c1/campaigns/winter/status", headers=api.auth(token)).json()
     assert status["steps"][-1]["status"]["totals"] == {"alain": 24, "bea": 6}
     # A correction that un-finishes a game takes it out again, and names the campaign in its report.
     position = append(api, token, swapped, [correction(1, "misread")])
     wait_for_projector(api, position)
-    assert campaign_games(api, token, "winter") == [first]
+    assert games_of(api, token, "winter", "campaigns") == [first]
     changes = api.client.get(f"/clubs/c1/games/{swapped}/changes", headers=api.auth(token)).json()
     (named,) = changes["campaigns"]  # the correction's report names the campaign and what it changed
     assert named["campaign_id"] == "winter" and named["changes"]["steps"], changes
