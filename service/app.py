@@ -58,6 +58,7 @@ from service.store import open_store
 from service.store.base import Store
 from service.store.postgres import AsyncPostgresEvents, PostgresStore
 from service.store.roles import migrate_database
+from service.store.sqlite import SqliteStore
 from service.telemetry import Observer, operations
 from service.usecases.access import Authenticator
 from service.usecases.games import SWITCH_INTERVAL, GameRecords
@@ -221,7 +222,9 @@ class Lifecycle:
             hub.listen(opened.url)
         app.state.records.appended = hub.announce
         app.state.live = Live(hub, self.settings.live_poll_seconds)
-        app.state.authenticator = Authenticator(opened, self.settings.operator_key, hub=hub)
+        app.state.authenticator = Authenticator(
+            opened, self.settings.operator_key, hub=hub, counter_on_loop=isinstance(opened, SqliteStore)
+        )
         app.state.replicas = None
         if self.settings.read_database_urls:
             from service.store.replicas import ReplicaSet  # psycopg's pools, only where replicas are set

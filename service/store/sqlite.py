@@ -204,6 +204,31 @@ class SqliteDatabase:
         self.connection().execute("SELECT 1").fetchone()
 
 
+_INSERT_EVENT = (
+    "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, key_id, chain) "
+    "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
+)
+# The first event of an append goes in only if the stream is at the version the writer expects.
+_APPEND_CHECKED = _INSERT_EVENT + " WHERE (SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?) = ?"
+
+
+def _event_row(request: AppendRequest, offset: int, event: NewEvent, now: str, checked: bool = True) -> tuple[Any, ...]:
+    """The parameters of `_APPEND_CHECKED` (of `_INSERT_EVENT` unless `checked`) for the append's event
+    `offset` (from 1)."""
+    row = (
+        request.stream_id,
+        request.expected_version + offset,
+        event.type,
+        event.schema_version,
+        event.data.decode(),
+        _moment(event, now),
+        request.recorded_by.club_id,
+        request.recorded_by.key_id,
+        event.chain,
+    )
+    return (*row, request.stream_id, request.expected_version) if checked else row
+
+
 class SqliteEvents:
     """`EventRecorder` on SQLite."""
 
@@ -212,58 +237,66 @@ class SqliteEvents:
 
     def append(self, request: AppendRequest) -> AppendResult:
         stream_id, events, expected_version = request.stream_id, request.events, request.expected_version
-        recorded_by, idempotency_key = request.recorded_by, request.idempotency_key
-        game, progress = request.game, request.progress
+        idempotency_key, game, progress = request.idempotency_key, request.game, request.progress
         if not events or len(events) > MAX_BATCH:
             raise ValueError(f"an append holds 1 to {MAX_BATCH} events")
-        fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
-        with self._db.writing() as conn:
-            if idempotency_key:
-                replay = self._replayed(conn, stream_id, idempotency_key, fingerprint)
-                if replay is not None:
-                    return replay
-            if game is not None:
-                _insert_game(conn, game, stream_id)
-            current = conn.execute(
-                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
-            ).fetchone()[0]
-            if current != expected_version:
-                raise VersionConflict(stream_id, expected_version, current)
-            now = _now()
-            positions = []
-            for offset, event in enumerate(events, start=1):
-                cursor = conn.execute(
-                    "INSERT INTO events (stream_id, version, type, schema_version, data, recorded_at, club_id, "
-                    "key_id, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        stream_id,
-                        expected_version + offset,
-                        event.type,
-                        event.schema_version,
-                        event.data.decode(),
-                        _moment(event, now),
-                        recorded_by.club_id,
-                        recorded_by.key_id,
-                        event.chain,
-                    ),
-                )
-                positions.append(int(cursor.lastrowid or 0))
-            last = expected_version + len(events)
-            result = AppendResult(
-                stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+        conn = self._db.connection()
+        now = _now()
+        if idempotency_key is None and game is None and progress is None and len(events) == 1:
+            # Most appends at a table: one statement in autocommit, the version checked by the INSERT itself
+            # (it takes the write lock before it numbers the event, as BEGIN IMMEDIATE would).
+            cursor = conn.execute(_APPEND_CHECKED, _event_row(request, 1, events[0], now))
+            if cursor.rowcount != 1:
+                raise VersionConflict(stream_id, expected_version, self.stream_version(stream_id))
+            version = expected_version + 1
+            return AppendResult(
+                stream_id=stream_id,
+                first_version=version,
+                last_version=version,
+                positions=(int(cursor.lastrowid or 0),),
             )
-            if progress is not None:
-                conn.execute(
-                    "UPDATE games SET finished = ?, finished_at = CASE WHEN ? "
-                    "THEN coalesce(finished_at, ?) END WHERE stream_id = ?",
-                    (progress.finished, progress.finished, _moment(events[-1], now), stream_id),
-                )
-            if idempotency_key:
-                conn.execute(
-                    "INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?)",
-                    (stream_id, idempotency_key, fingerprint, msgspec.json.encode(result).decode(), now),
-                )
-            return result
+        fingerprint = request_fingerprint(events, expected_version) if idempotency_key else ""
+        try:
+            with self._db.writing() as conn:
+                return self._append_in(conn, request, fingerprint, now)
+        except (VersionConflict, Duplicate):
+            # The key is looked up only when the append could not go ahead (its key is unique): a retry of an
+            # append stored already gets its first result, another body under the key IdempotencyMismatch.
+            replay = self._replayed(conn, stream_id, idempotency_key, fingerprint) if idempotency_key else None
+            if replay is not None:
+                return replay
+            raise
+
+    def _append_in(self, conn: sqlite3.Connection, request: AppendRequest, fingerprint: str, now: str) -> AppendResult:
+        """An append's statements in the write transaction: the first event's INSERT checks the version."""
+        stream_id, events, expected_version = request.stream_id, request.events, request.expected_version
+        if request.game is not None:
+            _insert_game(conn, request.game, stream_id)
+        positions = []
+        for offset, event in enumerate(events, start=1):
+            cursor = conn.execute(
+                _APPEND_CHECKED if offset == 1 else _INSERT_EVENT, _event_row(request, offset, event, now, offset == 1)
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(stream_id, expected_version, self.stream_version(stream_id))
+            positions.append(int(cursor.lastrowid or 0))
+        last = expected_version + len(events)
+        result = AppendResult(
+            stream_id=stream_id, first_version=expected_version + 1, last_version=last, positions=tuple(positions)
+        )
+        progress = request.progress
+        if progress is not None:
+            conn.execute(
+                "UPDATE games SET finished = ?, finished_at = CASE WHEN ? "
+                "THEN coalesce(finished_at, ?) END WHERE stream_id = ?",
+                (progress.finished, progress.finished, _moment(events[-1], now), stream_id),
+            )
+        if request.idempotency_key:
+            conn.execute(
+                "INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?)",
+                (stream_id, request.idempotency_key, fingerprint, msgspec.json.encode(result).decode(), now),
+            )
+        return result
 
     def _replayed(
         self, conn: sqlite3.Connection, stream_id: StreamId, key: str, fingerprint: str

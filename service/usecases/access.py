@@ -179,9 +179,20 @@ class Authenticator:
     only ever taken for what it was first checked as."""
 
     def __init__(
-        self, store: AccessStore, operator_key: str | None, ttl: float = 30.0, size: int = 4096, hub: Hub | None = None
+        self,
+        store: AccessStore,
+        operator_key: str | None,
+        ttl: float = 30.0,
+        size: int = 4096,
+        hub: Hub | None = None,
+        *,
+        counter_on_loop: bool = False,
     ) -> None:
         self.store = store
+        self.counter_on_loop = counter_on_loop
+        """Whether the revocation counter may be read on the event loop when no hub listens (an embedded
+        SQLite file in WAL mode, whose readers never wait for its writer): a remembered key then costs one
+        local read and no worker-thread hop, and a revocation is still seen on the next request."""
         self.operator_key = operator_key
         self.ttl = ttl
         self.size = size
@@ -241,15 +252,16 @@ class Authenticator:
 
     def remembered(self, token: str | None) -> Principal | None:
         """An API bearer token's principal when it is known without reading the database (the operator
-        key, or a key remembered while this process hears revocations), else None: then call the
-        authenticator itself (in a worker thread on the event loop: it reads the database)."""
+        key, or a key remembered while this process hears revocations, or while `counter_on_loop`), else
+        None: then call the authenticator itself (in a worker thread on the event loop: it reads the
+        database)."""
         if not token:
             return None
         if self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
             return Principal(operator=True)
-        if self.hub is None or not self.hub.listening:
+        if (self.hub is None or not self.hub.listening) and not self.counter_on_loop:
             return None
-        self._fresh()  # reads nothing while listening
+        self._fresh()  # reads nothing while listening, else the counter
         known = self._known.get(("key", token))
         if known is None or (known.expires_at is not None and known.expires_at <= _now()):
             return None

@@ -486,17 +486,16 @@ class GameRecords:
         large = len(raw_events) > LOOP_BATCH
         events, new_events = await _cpu(io, functools.partial(self._decoded, ruleset, raw_events), large)
         request = AppendRequest(record.stream_id, new_events, expected_version, recorded_by, idempotency_key)
-        fingerprint = request_fingerprint(new_events, expected_version) if idempotency_key else ""
-        if idempotency_key:
-            replay = await io.events.replayed_append(record.stream_id, idempotency_key, fingerprint)
-            if replay is not None:
-                return replay
+        # The key is looked up only when the append cannot go ahead: the store's append checks it itself
+        # (in the same statement on PostgreSQL), so a first append with a key costs no extra statement.
         try:
             return await self._append_at(io, record, ruleset, events, request, large)
-        except VersionConflict:
-            # A copy of this very append (same key, same body) may have won the race since the look
-            # above, here or in another worker: every copy gets its first result, never a conflict.
+        except (VersionConflict, BatchRuleError):
+            # A copy of this very append (same key, same body) has been stored already, here or in another
+            # worker: every copy gets its first result, never a conflict; another body under the key is
+            # told so (IdempotencyMismatch) before what the rules or the version would say of it.
             if idempotency_key:
+                fingerprint = request_fingerprint(new_events, expected_version)
                 replay = await io.events.replayed_append(record.stream_id, idempotency_key, fingerprint)
                 if replay is not None:
                     return replay

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from domain.ruleset import Viewer
-from service.store.base import AppendResult, Recorder, Store, game_stream
+from service.store.base import AppendRequest, AppendResult, Recorder, Store, game_stream
 from service.usecases.games import GameRecords, NewGame, SeatSpec
 from tests.service.api_support import club_store
 from tests.support.rulesets import RULESETS
@@ -28,23 +28,21 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 class CheckedAtOnce:
-    """The store, with every copy's first look for a stored result made before any copy goes on: the
-    worst interleaving (every copy finds nothing, then they all try to append), made certain."""
+    """The store, with every copy's append reaching it before any copy's goes on: the worst interleaving
+    (every copy has checked the game at the version it expects and found its key unused, then they all
+    try to append), made certain."""
 
     def __init__(self, store: Store, copies: int) -> None:
         self._store = store
         self._all_checked = threading.Barrier(copies)
-        self._seen = threading.local()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    def replayed_append(self, stream_id: str, key: str, fingerprint: str) -> AppendResult | None:
-        found = self._store.replayed_append(stream_id, key, fingerprint)
-        if not getattr(self._seen, "checked", False):
-            self._seen.checked = True
+    def append(self, request: AppendRequest) -> AppendResult:
+        if request.idempotency_key is not None:  # the copies' appends (not the game's creation)
             self._all_checked.wait()
-        return found
+        return self._store.append(request)
 
 
 @pytest.mark.parametrize("interleaving", ["as it comes", "every copy checks first"])

@@ -1,0 +1,175 @@
+"""`python -m bench.inprocess [DATABASE_URL] [APPENDS] [--keyed] [--prof [cumulative|tottime]]`: the CPU time
+of one single-event API append in this process (issue 32), with no HTTP client and no server: the app is
+called as ASGI on one event loop, so the figure is the app's own work (and a worker thread's, when it hops),
+never the machine's load. Four Tally games of one club, appended in turn; prints `cpu/append N us`.
+
+`--keyed` sends an Idempotency-Key with each append (as the recorder does); `--prof` prints a cProfile
+listing of the measured appends. DATABASE_URL empty: a new SQLite file. For a PostgreSQL schema of your own,
+`postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D<schema>` (the schema made beforehand).
+For a before / after figure, run it alternately in this checkout and in a detached worktree of the other
+commit (`PYTHONPATH=<checkout> .venv/bin/python <checkout>/bench/inprocess.py ...`), several times each."""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import io
+import json
+import logging
+import os
+import pstats
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+OPERATOR = "op-secret"
+WARM_UP = 50
+
+Message = MutableMapping[str, Any]
+
+
+class _Caller:
+    """One ASGI app called in place: a request's body sent at once, its answer gathered."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(
+        self, method: str, path: str, body: Any = None, headers: tuple[tuple[str, str], ...] = ()
+    ) -> tuple[int, bytes]:
+        raw = json.dumps(body).encode() if body is not None else b""
+        sent_headers = [
+            (b"host", b"t"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(raw)).encode()),
+            *((k.lower().encode(), v.encode()) for k, v in headers),
+        ]
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": sent_headers,
+            "client": ("127.0.0.1", 1),
+            "server": ("t", 80),
+            "state": {},
+        }
+        delivered = False
+
+        async def receive() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        status, answer = 0, bytearray()
+
+        async def send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "http.response.body":
+                answer.extend(message.get("body", b""))
+
+        await self.app(scope, receive, send)
+        return status, bytes(answer)
+
+
+async def _measure(url: str, appends: int, keyed: bool, profile: cProfile.Profile | None) -> float:
+    from domain import registry
+    from service.app import create_app
+    from service.settings import Settings
+
+    app = create_app(
+        Settings(database_url=url, operator_key=OPERATOR, log_format="json"),
+        rulesets=registry.load(["testkit.tally"]),
+    )
+    started: asyncio.Queue[Message] = asyncio.Queue()
+    answers: asyncio.Queue[Message] = asyncio.Queue()
+
+    async def lifespan_send(message: Message) -> None:
+        await answers.put(message)
+
+    lifespan = asyncio.create_task(
+        app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, started.get, lifespan_send)
+    )
+    await started.put({"type": "lifespan.startup"})
+    assert (await answers.get())["type"] == "lifespan.startup.complete"
+    call = _Caller(app)
+    club = f"c{os.getpid()}x{int(time.time())}"  # a club of its own in a schema used before
+    operator = (("Authorization", f"Bearer {OPERATOR}"),)
+    await call("POST", "/clubs", {"club_id": club, "name": "C"}, operator)
+    token = json.loads((await call("POST", f"/clubs/{club}/keys", {"name": "s"}, operator))[1])["token"]
+    auth = (("Authorization", f"Bearer {token}"),)
+    for player in ("alain", "bea"):
+        await call("POST", f"/clubs/{club}/players", {"player_id": player, "name": player}, auth)
+    games = []
+    for _ in range(4):
+        new = {
+            "ruleset": "tally",
+            "players": [{"player_id": "alain"}, {"player_id": "bea"}],
+            "options": {"target": 10**6},
+        }
+        games.append(json.loads((await call("POST", f"/clubs/{club}/games", new, auth))[1])["game_id"])
+    versions = dict.fromkeys(games, 1)
+
+    async def one(index: int) -> None:
+        game = games[index % len(games)]
+        headers = auth + ((("Idempotency-Key", f"k{index}"),) if keyed else ())
+        body = {
+            "expected_version": versions[game],
+            "events": [{"type": "tally.rolled", "seat": (versions[game] - 1) % 2, "face": 1}],
+        }
+        status, answer = await call("POST", f"/clubs/{club}/games/{game}/events", body, headers)
+        assert status == 201, answer
+        versions[game] += 1
+
+    for index in range(WARM_UP):
+        await one(index)
+    cpu = time.process_time()
+    if profile is not None:
+        profile.enable()
+    for index in range(WARM_UP, WARM_UP + appends):
+        await one(index)
+    if profile is not None:
+        profile.disable()
+    per_append = (time.process_time() - cpu) / appends * 1e6
+    await started.put({"type": "lifespan.shutdown"})
+    await answers.get()
+    await lifespan
+    return per_append
+
+
+def main(argv: list[str]) -> None:
+    flags = [a for a in argv if a.startswith("--")]
+    args = [a for a in argv if not a.startswith("--") and a not in ("cumulative", "tottime")]
+    url = (args[0] if args else "") or f"sqlite:///{tempfile.mkdtemp()}/db.sqlite"
+    appends = int(args[1]) if len(args) > 1 else 600
+    keyed = "--keyed" in flags
+    profile = cProfile.Profile() if "--prof" in flags else None
+    logging.disable(logging.CRITICAL)
+    quiet, sys.stderr = sys.stderr, open(os.devnull, "w")  # noqa: SIM115 - the request log lines
+    try:
+        per_append = asyncio.run(_measure(url, appends, keyed, profile))
+    finally:
+        sys.stderr.close()
+        sys.stderr = quiet
+    print(f"{url.split(':')[0]} keyed={keyed} cpu/append {per_append:.0f} us")
+    if profile is not None:
+        out = io.StringIO()
+        order = "tottime" if "tottime" in argv else "cumulative"
+        pstats.Stats(profile, stream=out).sort_stats(order).print_stats(60)
+        print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
