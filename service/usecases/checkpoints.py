@@ -17,8 +17,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from service.store.base import GameFilter, GameRecord
-from service.usecases.games import ChainBreak, GameRecords, links_of
+from service.store.base import GameRecord
+from service.usecases.games import ChainBreak, GameRecords
 
 
 class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,15 +92,9 @@ def _read_key(path: Path) -> object:
 
 def heads(records: GameRecords) -> Iterator[tuple[GameRecord, int, str]]:
     """Every game's last version and link."""
-    store = records.store
-    for club in store.list_clubs():
-        offset = 0
-        while games := store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
-            for game in games:
-                stored = store.read_stream(game.stream_id)
-                if stored:
-                    yield game, stored[-1].version, links_of(stored)[-1]
-            offset += len(games)
+    for game in records.every_game():
+        if game.version:
+            yield game, game.version, records.link_at(game, game.version)
 
 
 def take(records: GameRecords, key: Ed25519PrivateKey, now: datetime | None = None) -> list[Checkpoint]:
@@ -157,14 +151,14 @@ def check(records: GameRecords, checkpoints: Sequence[Checkpoint], key: Ed25519P
                 checkpoint, f"the game was removed since its checkpoint of {checkpoint.signed_at:%Y-%m-%d %H:%M}"
             )
             continue
-        stored = store.read_stream(game.stream_id, limit=checkpoint.version)
-        if len(stored) < checkpoint.version:
+        if not store.read_stream(game.stream_id, after_version=checkpoint.version - 1, limit=1):
+            remaining = len(store.read_stream(game.stream_id))
             yield _break(
                 checkpoint,
                 f"events up to {checkpoint.version} were signed on {checkpoint.signed_at:%Y-%m-%d %H:%M}; "
-                f"only {len(stored)} remain",
+                f"only {remaining} remain",
             )
-        elif links_of(stored)[-1] != checkpoint.link:
+        elif records.link_at(game, checkpoint.version) != checkpoint.link:
             yield _break(checkpoint, "its link differs from the one signed: the game was rewritten since")
 
 

@@ -697,12 +697,20 @@ class GameRecords:
         stored link does not follow from the events before it (it, or one before it, was changed, moved or
         removed), each link missing after the first, and each event the rules refuse; a game recorded
         before links were kept, unless `accept_unchained`."""
+        for game in self.every_game():
+            yield from self.verify_game(game, accept_unchained=accept_unchained)
+
+    def every_game(self) -> Iterator[GameRecord]:
+        """Every game of every club, a page of listings at a time."""
         for club in self.store.list_clubs():
             offset = 0
             while games := self.store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
-                for game in games:
-                    yield from self.verify_game(game, accept_unchained=accept_unchained)
+                yield from games
                 offset += len(games)
+
+    def link_at(self, record: GameRecord, version: int) -> str:
+        """The chain link of the game's event `version` (which the game holds)."""
+        return blocking(self._link_at(self._here, record, version))
 
     def verify_game(self, game: GameRecord, *, accept_unchained: bool = False) -> Iterator[ChainBreak]:
         """One game's events checked against its chain, then folded through its rules (each break reported
