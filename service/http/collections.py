@@ -173,10 +173,7 @@ class CampaignController(Controller):
     def create_campaign(
         self, club_id: FromPath[str], data: JSONBody[CampaignIn], context: NamedDependency[RequestContext]
     ) -> CampaignOut:
-        campaign = Campaign(
-            campaign_id=data.campaign_id, ruleset=data.ruleset, players=data.players, automatic=data.automatic
-        )
-        return CAMPAIGNS.create(context, club_id, campaign)
+        return CAMPAIGNS.create(context, club_id, Campaign(**msgspec.structs.asdict(data)))
 
     @get("/", sync_to_thread=True, summary="The club's campaigns", opt=PUBLIC)
     def list_campaigns(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> list[CampaignOut]:

@@ -90,7 +90,7 @@ def taken_by_itself(league: League, summaries: Iterable[GameSummary]) -> list[st
         and s.outcome.finished_at is not None
         and in_period(league, s.outcome.finished_at)
     ]
-    return [s.game_id for s in sorted(taken, key=lambda s: (s.outcome.finished_at or s.started_at, s.game_id))]
+    return _in_finishing_order(taken)
 
 
 def played_by_itself(campaign: Campaign, summaries: Iterable[GameSummary]) -> list[str]:
@@ -102,7 +102,12 @@ def played_by_itself(campaign: Campaign, summaries: Iterable[GameSummary]) -> li
         for s in summaries
         if s.ruleset == campaign.ruleset and s.outcome.finished and {p.player_id for p in s.players} == players
     ]
-    return [s.game_id for s in sorted(taken, key=lambda s: (s.outcome.finished_at or s.started_at, s.game_id))]
+    return _in_finishing_order(taken)
+
+
+def _in_finishing_order(summaries: Iterable[GameSummary]) -> list[str]:
+    """The games' ids in the order they finished (ties by id)."""
+    return [s.game_id for s in sorted(summaries, key=lambda s: (s.outcome.finished_at or s.started_at, s.game_id))]
 
 
 def with_outcome(summaries: dict[str, GameSummary], game_id: str, outcome: Outcome) -> dict[str, GameSummary]:
