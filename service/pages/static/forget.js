@@ -1,6 +1,7 @@
-// The sign-in page: whatever the recording page kept offline for a session that has ended (its service
-// worker's cache, its queue in localStorage, both under the session's tag) is dropped here, for browsers
-// that do not honour the sign-out's Clear-Site-Data (a club laptop served over plain http).
+// On the sign-in and recording pages: whatever the recording page kept offline for another session than
+// this browser's (its service worker's cache, its queue in localStorage, both under the session's tag) is
+// dropped, for browsers that do not honour the sign-out's Clear-Site-Data (a club laptop on plain http)
+// and for a session that ended without signing out.
 "use strict";
 (() => {
   const tag = (document.cookie.match(/(?:^|; )tablelog_tag=([^;]*)/) || [])[1] || "";

@@ -7,12 +7,10 @@
   const root = document.getElementById("recorder");
   if (!root) return;
   const base = root.dataset.base;
-  // The device's copies (queue, draft) are the session's own, under its tag: another session's are dropped.
+  // The device's copies (queue, draft) are the session's own, under its tag (forget.js, run before this
+  // script, drops another session's).
   const tag = (document.cookie.match(/(?:^|; )tablelog_tag=([^;]*)/) || [])[1] || "";
   const storeKey = `tablelog.record.${tag}.${root.dataset.club}.${root.dataset.game}`;
-  for (const key of Object.keys(localStorage)) {
-    if (key.startsWith("tablelog.record.") && !key.startsWith(`tablelog.record.${tag}.`)) localStorage.removeItem(key);
-  }
   const schema = JSON.parse(document.getElementById("schema").textContent);
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
