@@ -6,10 +6,10 @@ request whose `If-None-Match` names the tag gets a `304` without the body."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-import msgspec
-from litestar import Request, Response
+from litestar import MediaType, Request, Response
+from litestar.serialization import encode_json
 
 T = TypeVar("T")
 
@@ -32,9 +32,11 @@ def revalidated(request: Request[Any, Any, Any], body: T) -> Response[T]:
 
 
 def _tagged(request: Request[Any, Any, Any], body: T, cache_control: str) -> Response[T]:
-    tag = f'"{hashlib.blake2b(msgspec.json.encode(body), digest_size=16).hexdigest()}"'
+    # Encoded once: the tag is a digest of the very bytes sent (a whole replay can be large).
+    encoded = encode_json(body)
+    tag = f'"{hashlib.blake2b(encoded, digest_size=16).hexdigest()}"'
     headers = {"ETag": tag, "Cache-Control": cache_control, "Vary": "Accept-Language, Cookie"}
     held = request.headers.get("if-none-match", "")
     if tag in (candidate.strip().removeprefix("W/") for candidate in held.split(",")) or held.strip() == "*":
         return Response(content=None, status_code=304, headers=headers)  # type: ignore[arg-type]
-    return Response(content=body, headers=headers)
+    return cast("Response[T]", Response(content=encoded, headers=headers, media_type=MediaType.JSON))
