@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 from service.store import open_store
@@ -30,7 +28,7 @@ from service.store.base import (
     game_stream,
 )
 from service.usecases.games import BadEvent, ChainBreak, GameRecords, NewGame, SeatSpec
-from tests.service.api_support import club_store
+from tests.service.api_support import club_store, write_around
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
 
@@ -123,17 +121,8 @@ def test_a_game_recorded_before_links_were_kept_is_chained_on_from_its_events(st
 def _change_event(url: str, game_id: str, version: int, data: str) -> None:
     """What only someone with the database's keys could do: turn the append-only triggers off and
     rewrite an event."""
-    if url.startswith("sqlite"):
-        conn = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
-        conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("UPDATE events SET data = ? WHERE stream_id = ? AND version = ?", (data, stream(game_id), version))
-        conn.close()
-    else:
-        with psycopg.connect(url, autocommit=True) as pg:
-            pg.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
-            pg.execute(
-                "UPDATE events SET data = %s WHERE stream_id = %s AND version = %s", (data, stream(game_id), version)
-            )
+    sql = "UPDATE events SET data = %s WHERE stream_id = %s AND version = %s"
+    write_around(url, (sql, (data, stream(game_id), version)))
 
 
 def test_verify_names_an_event_changed_in_the_database(store: Store, database_url: str) -> None:

@@ -20,7 +20,7 @@ from service.store.base import CHAIN_START, Linked, NewEvent, Recorder, Store, g
 from service.store.roles import migrate_database
 from service.usecases import checkpoints
 from service.usecases.games import GameRecords, NewGame, SeatSpec
-from tests.service.api_support import club_store
+from tests.service.api_support import club_store, write_around
 from tests.service.test_app_role import app_url  # noqa: F401  (a fixture)
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import environment, tablelog
@@ -48,37 +48,16 @@ def reasons(records: GameRecords, **options: Any) -> list[tuple[str, int, str]]:
     return [(b.game_id, b.version, b.reason) for b in records.verify(**options)]
 
 
-def _sql(url: str, *statements: tuple[str, tuple[Any, ...]], triggers_off: bool = True) -> None:
-    """Rows written around the service, by someone who holds the database's own keys (the append-only
-    triggers turned off first, as the owner can)."""
-    if url.startswith("sqlite"):
-        conn = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
-        if triggers_off:
-            for trigger in ("events_no_update", "events_no_delete"):
-                conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
-        for sql, params in statements:
-            conn.execute(sql.replace("%s", "?"), params)
-        conn.close()
-        return
-    with psycopg.connect(url, autocommit=True) as pg:
-        if triggers_off:
-            pg.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
-        for sql, params in statements:
-            pg.execute(sql, params)  # type: ignore[arg-type]
-        if triggers_off:
-            pg.execute("ALTER TABLE events ENABLE TRIGGER events_append_only")
-
-
 def test_links_set_to_null_are_a_break_not_a_skip(store: Store, database_url: str) -> None:
     records = GameRecords(store, RULESETS)
     played(records, "g1")
-    _sql(
+    write_around(
         database_url,
         ("UPDATE events SET chain = NULL WHERE stream_id = %s AND version >= 3", (game_stream("c1", "g1"),)),
     )
     assert reasons(GameRecords(store, RULESETS)) == [("g1", 3, "its link is missing")]
     # and all of a game's links gone reads as a game with none, which is refused unless said otherwise
-    _sql(database_url, ("UPDATE events SET chain = NULL WHERE stream_id = %s", (game_stream("c1", "g1"),)))
+    write_around(database_url, ("UPDATE events SET chain = NULL WHERE stream_id = %s", (game_stream("c1", "g1"),)))
     assert reasons(GameRecords(store, RULESETS)) == [
         ("g1", 1, "the game has no links (recorded before links were kept)")
     ]
@@ -93,7 +72,7 @@ def test_the_schema_refuses_an_unlinked_event_after_a_linked_one(store: Store, d
         "VALUES (%s, %s, 5, 'tally.rolled', 1, %s, 'c1')"
     )
     with pytest.raises((sqlite3.DatabaseError, psycopg.Error), match="carry their link"):
-        _sql(database_url, (insert, (10**12, stream, json.dumps(rolled(1, 1)))), triggers_off=False)
+        write_around(database_url, (insert, (10**12, stream, json.dumps(rolled(1, 1)))), triggers_off=False)
     assert len(store.read_stream(stream)) == 4
 
 
@@ -113,7 +92,7 @@ def _rewritten(store: Store, url: str, game_id: str, version: int, data: dict[st
                 (body.decode(), previous, stream, event.version),
             )
         )
-    _sql(url, *statements)
+    write_around(url, *statements)
 
 
 def _signed(tmp_path: Path, records: GameRecords) -> tuple[list[checkpoints.Checkpoint], Any]:
@@ -146,7 +125,7 @@ def test_a_game_cut_short_or_removed_is_found_against_the_signed_checkpoint(
     played(records, "g1")
     played(records, "g2")
     signed, public = _signed(tmp_path, records)
-    _sql(
+    write_around(
         database_url,
         ("DELETE FROM events WHERE stream_id = %s AND version >= 3", (game_stream("c1", "g1"),)),
         ("DELETE FROM events WHERE stream_id = %s", (game_stream("c1", "g2"),)),
@@ -178,7 +157,7 @@ def test_an_events_time_or_key_changed_breaks_its_link(store: Store, database_ur
     played(records, "g1")
     played(records, "g2")
     earlier = datetime.now(UTC) - timedelta(days=30)
-    _sql(
+    write_around(
         database_url,
         (
             "UPDATE events SET recorded_at = %s WHERE stream_id = %s AND version = 2",
@@ -210,7 +189,7 @@ def _insert_linked(url: str, store: Store, game_id: str, data: dict[str, Any], a
     body = json.dumps(data).encode()
     at = Linked("c1", game_id, last.version + 1, moment, BY.key_id)
     chain = link(last.chain or CHAIN_START, NewEvent(type="tally.rolled", schema_version=1, data=body), at)
-    _sql(
+    write_around(
         url,
         (
             "INSERT INTO events (position, stream_id, version, type, schema_version, data, recorded_at, club_id, "
@@ -226,7 +205,7 @@ def test_a_listing_pointed_at_another_games_stream_breaks_both_chains(store: Sto
     played(records, "g1")
     played(records, "g2", faces=(1, 1, 1))
     one, two = game_stream("c1", "g1"), game_stream("c1", "g2")
-    _sql(
+    write_around(
         database_url,
         ("UPDATE games SET stream_id = %s WHERE game_id = 'g1'", ("swap",)),
         ("UPDATE games SET stream_id = %s WHERE game_id = 'g2'", (one,)),
@@ -253,7 +232,7 @@ def test_the_app_role_can_write_a_rule_breaking_event_and_swap_listings_and_veri
         played(records, "g2", faces=(1, 1, 1))
         _insert_linked(url, as_app, "g1", rolled(0, 0))
         one, two = game_stream("c1", "g1"), game_stream("c1", "g2")
-        _sql(
+        write_around(
             url,
             ("UPDATE games SET stream_id = %s WHERE game_id = 'g1'", ("swap",)),
             ("UPDATE games SET stream_id = %s WHERE game_id = 'g2'", (one,)),
@@ -284,7 +263,7 @@ def test_the_checkpoint_and_verify_commands_find_a_game_cut_short(tmp_path: Path
     )
     check = ("verify", "--checkpoints", str(signed), "--public-key", str(public))
     assert "against 1 signed checkpoints" in tablelog(*check, env=env).stdout
-    _sql(url, ("DELETE FROM events WHERE stream_id = %s AND version = 4", (game_stream("c1", "friday-1"),)))
+    write_around(url, ("DELETE FROM events WHERE stream_id = %s AND version = 4", (game_stream("c1", "friday-1"),)))
     failed = tablelog(*check, env=env, check=False)
     assert failed.returncode == 1
     assert "club c1, game friday-1: event 4 (checkpoint): events up to 4 were signed on" in failed.stderr
