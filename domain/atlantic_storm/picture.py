@@ -379,7 +379,9 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = (), words: Teller = 
     fought = int(data.get("battles_fought", 0))
     total = int(data.get("battles", 0))
     battle = data.get("battle")
-    number = battle.get("number", fought + 1) if battle else fought
+    # Between battles the heading names the battle to come (before the first: "battle 1 of 3"), the last
+    # one once all are fought.
+    number = battle.get("number", fought + 1) if battle else min(fought + 1, total) if total else fought
     status = told(_PHASES.get(phase, phase))
     deck, discard = int(data.get("deck", 0)), int(data.get("discard_count", 0))
     body = [

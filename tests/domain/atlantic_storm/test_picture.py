@@ -129,3 +129,17 @@ def test_random_games_draw_at_every_step_and_the_public_picture_names_no_card_in
     for players, variant in ((3, "advanced"),):
         RandomGame(rng, catalogue, players, variant).play(draw)
     assert drawn > 100
+
+
+def test_the_heading_names_the_battle_to_come_before_it_is_set_up_and_the_last_at_the_end():
+    def heading(state) -> str:
+        title = ET.fromstring(RULESET.picture(RULESET.view(state, Viewer.public()), ())).find(f"{SVG}title")
+        assert title is not None and title.text is not None
+        return title.text.rsplit("; ", 1)[1]
+
+    start = state_after(1)
+    assert start.battle is None and start.battles_fought == 0
+    assert heading(start) == f"battle 1 of {start.pile_size}"
+    end = fold(RULESET, events()).state
+    assert end.battles_fought == end.pile_size
+    assert heading(end) == f"battle {end.pile_size} of {end.pile_size}"
