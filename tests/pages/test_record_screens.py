@@ -128,3 +128,44 @@ def test_tapping_a_unit_at_the_order_step_narrows_the_orders_to_those_that_hold_
     assert ordered in after and len(after) < len(before)
     assert all(uid in e["units"] for e in after)  # the pick names `unit`, the order holds `units`
     page.context.close()
+
+
+def test_an_overlord_board_zoomed_on_a_phone_has_hexes_as_large_as_a_standard_board_and_pans(
+    browser: Any, site: Site, tmp_path: Path
+) -> None:
+    """Overlord draws two boards side by side: at 360 px its hexes are a dozen pixels across. The bigger
+    picture zooms a wider board as much more, so a hex is a thumb's width on either board (issue 29)."""
+    hex_widths: dict[str, float] = {}
+    for name, fixture in (
+        ("overlord", "tests/domain/memoire44/fixtures/meuse_line_overlord_six.jsonl"),
+        ("standard", GAMES[1]),
+    ):
+        cut = tmp_path / f"{name}.jsonl"
+        cut.write_bytes((ROOT / fixture).read_bytes().splitlines()[0] + b"\n")
+        assert (
+            tablelog(
+                ["import", str(cut), "--club", "c1", "--game-id", f"board-{name}", "--database-url", site.database_url],
+                rulesets=RULESETS,
+            )
+            == 0
+        )
+        page = phone(browser, site)
+        page.goto(f"/club/c1/games/board-{name}/record")
+        settled(page)
+        width = "() => document.querySelector('#picture path.hex').getBoundingClientRect().width"
+        before = page.evaluate(width)
+        page.click("#zoom")
+        hex_widths[name] = page.evaluate(width)
+        assert hex_widths[name] > 1.9 * before
+        pans = page.evaluate(
+            "() => { const p = document.getElementById('picture'); return p.scrollWidth > p.clientWidth; }"
+        )
+        assert pans
+        if name == "overlord":
+            assert before < 20  # the reason for it: unreadable unzoomed
+            page.locator("#picture").evaluate("p => p.scrollTo(p.scrollWidth / 3, 0)")
+            ARTEFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTEFACTS / "record-memoire-44-overlord-zoomed-phone.png"))
+        page.context.close()
+    assert hex_widths["overlord"] >= 44  # a thumb (WCAG 2.5.5's 44 px target)
+    assert abs(hex_widths["overlord"] - hex_widths["standard"]) < 0.15 * hex_widths["standard"]

@@ -845,6 +845,11 @@
   $("zoom").addEventListener("click", () => {
     const zoomed = $("picture").classList.toggle("zoomed");
     $("zoom").setAttribute("aria-pressed", String(zoomed));
+    // A board drawn wider than a standard one (Overlord: two boards side by side) is zoomed as much more,
+    // so its hexes and words are as large as a standard board's under the thumb; the picture pans.
+    const svg = $("picture").querySelector("svg");
+    const across = svg && svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
+    $("picture").style.setProperty("--zoom", `${Math.round(220 * Math.max(1, across / 820))}%`);
   });
   $("picture").addEventListener("click", (e) => {
     const element = e.target.closest("[data-pick]");
