@@ -94,8 +94,15 @@ def tap_until_recorded(page: Any, event: dict[str, Any]) -> int:
     return taps
 
 
-def test_a_two_player_game_with_every_hand_face_down_is_recorded_by_taps_with_a_bonus_and_a_fate_card(
-    browser: Any, site: Site
+# Seeds found by playing random games to the end of their first battle: seed 298 gives two players the cut,
+# the deal and one battle of 12 events (a fate card with a bonus on it, a bonus standing alone, a card
+# discarded face down); 256 gives two players a battle of 26 events and 41 five players one of 14, each with a
+# bonus on a card, a special, a supply card, a fate card's victim and a storm roll.
+@pytest.mark.parametrize(
+    ("players", "seed", "everything"), [(2, 298, False), (2, 256, True), (5, 41, True)], ids=["2p", "2p-all", "5p-all"]
+)
+def test_a_game_with_every_hand_face_down_is_recorded_by_taps_with_a_bonus_a_special_a_supply_a_fate_card_and_a_storm(
+    browser: Any, site: Site, players: int, seed: int, everything: bool
 ) -> None:
     from testkit.players.atlantic_storm import RandomGame
     from tests.domain.atlantic_storm.harness import EXAMPLES
@@ -104,10 +111,8 @@ def test_a_two_player_game_with_every_hand_face_down_is_recorded_by_taps_with_a_
         "/clubs/c1/resources/atlantic-storm/catalogue/examples", content=EXAMPLES, headers=Api.auth(site.record)
     )
     assert imported.status_code in (201, 409), imported.text
-    # Seed 298: the cut, the deal and one battle (12 events): a fate card with a bonus on it, a bonus standing
-    # alone, a card discarded face down;
-    # the record sees every hand face down (hidden=1.0).
-    table = RandomGame(random.Random(298), EXAMPLES, 2, "basic", hidden=1.0, audit=0, pile_size=3)
+    # The record sees every hand face down (hidden=1.0).
+    table = RandomGame(random.Random(seed), EXAMPLES, players, "basic", hidden=1.0, audit=0, pile_size=3)
     record: list[dict[str, Any]] = []
     fought = False
     while not fought or table.truth.state.battle is not None:
@@ -119,17 +124,21 @@ def test_a_two_player_game_with_every_hand_face_down_is_recorded_by_taps_with_a_
     assert all(card is None for e in record if e["type"].endswith("cards_dealt") for h in e["hands"] for card in h)
     plays = [e for e in record if e["type"] == PLAY]
     assert any(b["parent"] for e in plays for b in e["bonuses"]) and any(e["victims"] for e in plays)
-    assert any(e["type"].endswith("card_discarded") and e["card"] is None for e in record)
+    if everything:
+        assert any(e["specials"] for e in plays) and any(e["supplies"] for e in plays)
+        assert any(e["type"] == "atlantic_storm.storm_rolled" for e in record)
+    else:
+        assert any(e["type"].endswith("card_discarded") and e["card"] is None for e in record)
 
     page = phone(browser, site)
-    game_id = start_game(
-        page, "atlantic-storm", ["p-alain", "p-bea"], resource_catalogue="examples", option_pile_size="3"
-    )
+    seats = [p["player_id"] for p in site.get("/clubs/c1/players", site.record)][:players]
+    assert len(seats) == players
+    game_id = start_game(page, "atlantic-storm", seats, resource_catalogue="examples", option_pile_size="3")
     taps = 0
     for event in record:
         taps += tap_until_recorded(page, event)
         if event["type"] == PLAY and event["bonuses"]:
-            shot(page, "atlantic-storm-hidden-after-bonus")
+            shot(page, f"atlantic-storm-hidden-after-bonus-{players}p")
     assert page.locator("#another").evaluate("d => d.open") is False  # the form was never opened
     assert stored_events(site, game_id)[1:] == record
     # Two convoys, one tap each for the cut's button and record; one tap per event, one per card added,
