@@ -1,14 +1,19 @@
 """`/health` under the heaviest load (issue 13 part 7): 32 writers, each appending 500-event batches to its
 own game as fast as the server takes them, on a real `tablelog serve` (workers = cores, the projector as
 its own process, as deployed), while a probe asks `/health` every 50 ms on its own connection. Reports the
-probe's latency (p50, p99, max, and how many answers took over 100 ms) and the appends' throughput; for
-this checkout and, with `--http-baseline`, another one, one after the other in one run."""
+probe's latency (p50, p99, max, and how many answers took over 100 ms) and the appends' throughput; on
+PostgreSQL and on the SQLite default (one file shared by every worker: heavy writers queue on its one write
+lock, issue 25 part 7), for this checkout and, with `--http-baseline`, another one, one after the other in
+one run."""
 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -74,16 +79,34 @@ async def _load(port: int, token: str, games: list[str], seconds: float, batch: 
     }
 
 
+@contextmanager
+def _database(kind: str, database_url: str) -> Iterator[str]:
+    """A fresh database of `kind`: a scratch schema of `database_url`, or a new SQLite file."""
+    if kind == "postgresql":
+        with scratch_schema(database_url, "health") as (_, url):
+            yield url
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{Path(folder) / 'health.db'}"
+
+
 def run(database_url: str, sizes: Sizes, workers: int, baseline: Code | None = None) -> dict[str, Any]:
     smoke = sizes.name == "smoke"
     writers, batch, seconds = (4, 50, 1.5) if smoke else (WRITERS, BATCH, 10.0)
     rows = []
-    for code in [THIS_CHECKOUT, *([baseline] if baseline else [])]:
-        with (
-            scratch_schema(database_url, "health") as (_, url),
-            running_server(url, workers, "process", code) as server,
-        ):
-            token, games = prepare(server.base, writers)
-            row = asyncio.run(_load(server.port, token, games, seconds, batch))
-            rows.append({"code": code.label, "writers": writers, "batch": batch, "seconds": seconds, **row})
+    for database in ("postgresql", "sqlite"):
+        for code in [THIS_CHECKOUT, *([baseline] if baseline else [])]:
+            with _database(database, database_url) as url, running_server(url, workers, "process", code) as server:
+                token, games = prepare(server.base, writers)
+                row = asyncio.run(_load(server.port, token, games, seconds, batch))
+                rows.append(
+                    {
+                        "database": database,
+                        "code": code.label,
+                        "writers": writers,
+                        "batch": batch,
+                        "seconds": seconds,
+                        **row,
+                    }
+                )
     return {"rows": rows, "workers": workers}

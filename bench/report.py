@@ -333,9 +333,10 @@ def print_report(results: dict[str, Any]) -> None:
     if "health" in results:
         _table(
             f"/health under load (workers {results['health']['workers']}; probe every 50 ms)",
-            ["code", "writers", "batch", "events/s", "probes", "p50 ms", "p99 ms", "max ms", "over 100 ms"],
+            ["database", "code", "writers", "batch", "events/s", "probes", "p50 ms", "p99 ms", "max ms", "over 100 ms"],
             [
                 [
+                    r.get("database", "postgresql"),
                     r["code"],
                     r["writers"],
                     r["batch"],
