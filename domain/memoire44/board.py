@@ -164,6 +164,24 @@ class BoardSpec(msgspec.Struct, frozen=True, array_like=True, cache_hash=True):
 
 
 @functools.lru_cache(maxsize=64)
-def board_from(spec: BoardSpec) -> Board:
-    """The board a spec describes (built once, then shared: boards never change during a game)."""
+def _built(spec: BoardSpec) -> Board:
     return Board(spec.board_type, dict(spec.terrain), frozenset(spec.bridges))
+
+
+_BY_IDENTITY: dict[int, tuple[BoardSpec, Board]] = {}
+
+
+def board_from(spec: BoardSpec) -> Board:
+    """The board a spec describes (built once, then shared: boards never change during a game).
+
+    Every state of a game holds the same spec object, so it is found by identity first: hashing a spec's
+    terrain on each look-up cost more than a Mémoire 44 event's own rules. The entry keeps its spec alive,
+    so an id is never mistaken for another spec's."""
+    known = _BY_IDENTITY.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
+    board = _built(spec)
+    if len(_BY_IDENTITY) >= 256:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(spec)] = (spec, board)
+    return board

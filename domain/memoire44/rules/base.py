@@ -7,7 +7,7 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from msgspec.structs import replace
 
@@ -103,9 +103,21 @@ FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFAN
 EXPANSIONS: tuple[Expansion, ...] = (dday.EXPANSION, combat_cards.EXPANSION, air.EXPANSION, overlord.EXPANSION)
 
 
+_LAST_IN_PLAY: tuple[State | None, tuple[Expansion, ...]] = (None, ())
+
+
 def in_play(state: State) -> tuple[Expansion, ...]:
-    """The expansions the game plays with."""
-    return tuple(x for x in EXPANSIONS if x.in_play(state))
+    """The expansions the game plays with.
+
+    Asked two or three times per event of the same state: the last answer is kept with its state (held,
+    so its identity cannot pass to another state), one tuple swapped whole, safe between threads."""
+    global _LAST_IN_PLAY
+    last = _LAST_IN_PLAY
+    if last[0] is state:
+        return last[1]
+    playing = tuple(x for x in EXPANSIONS if x.in_play(state))
+    _LAST_IN_PLAY = (state, playing)
+    return playing
 
 
 def first_due(state: State, camp: int, point: Callable[[Expansion], Problem | None]) -> RuleError | None:
@@ -996,16 +1008,21 @@ def _check_card_battle(state: State, event: Battle, camp: int) -> None:
         raise refuse("M44-5", problem[0], problem[1])
 
 
+def _in_english(counted: Sequence[Message]) -> list[str]:
+    """A dice computation's steps for a refusal's details, which stay English as every machine field:
+    told only when a battle is refused, never on the way of an accepted one."""
+    return [english(step) for step in counted]
+
+
 def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, target: Unit) -> None:
     """The dice reported are the dice the battle gets (M44-2, M44-7), with their faces (M44-3)."""
     dice, counted = battle_dice(state, attacker, target)
-    steps = [english(step) for step in counted]  # the details stay English, as every machine field
     if dice == 0:
         raise refuse(
             "M44-4",
             "no_dice",
             _("This battle gets no dice ({steps}).", steps=listed(counted, sep="; ")),
-            computation=steps,
+            computation=_in_english(counted),
         )
     if event.dice != dice and event.dice not in unsure_dice(state, attacker, target, dice):
         raise refuse(
@@ -1020,7 +1037,7 @@ def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, targe
             ),
             computed=dice,
             reported=event.dice,
-            computation=steps,
+            computation=_in_english(counted),
         )
     if len(event.faces) != event.dice or not set(event.faces) <= FACE_NAMES:
         raise refuse(
