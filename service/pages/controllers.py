@@ -46,6 +46,7 @@ from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.keys import Keys
 from service.usecases.replays import Replays
+from service.usecases.tournaments import Tournaments
 from service.usecases.types import ShareKind
 
 _ = Catalogue("service.pages")
@@ -432,7 +433,17 @@ class ClubPages(Controller):
         links = Keys.of(state.records).shares(club_id)
         home = reads.club_home(state.records, club_id)
         choices = game_choices(state.records, club_id, home["live"] + home["finished"])
-        return _page("shares.html", principal, _links(club_id), shares=links, made=made, choices=choices, **home)
+        tournaments = [t.tournament_id for t in Tournaments.of(state.records).listed(club_id)]
+        return _page(
+            "shares.html",
+            principal,
+            _links(club_id),
+            shares=links,
+            made=made,
+            choices=choices,
+            tournaments=tournaments,
+            **home,
+        )
 
     @post("/shares", sync_to_thread=True, opt={"needs": "record"}, status_code=200)
     def make_share(
@@ -445,15 +456,25 @@ class ClubPages(Controller):
     ) -> Template:
         target = data.target.partition(":")
         kind: ShareKind = target[0]  # type: ignore[assignment]
-        if kind not in ("game", "league", "campaign"):
-            raise ValidationException(detail="Choose a game, league or campaign to share.")
+        if kind not in ("game", "league", "campaign", "tournament"):
+            raise ValidationException(detail="Choose a game, league, campaign or tournament to share.")
         keys = Keys.of(context.records)
         _, token = keys.create_share(club_id, kind, target[2], data.name, context.principal.key_id)
         url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
         links = keys.shares(club_id)
         home = reads.club_home(context.records, club_id)
         choices = game_choices(context.records, club_id, home["live"] + home["finished"])
-        return _page("shares.html", context.principal, _links(club_id), shares=links, made=url, choices=choices, **home)
+        tournaments = [t.tournament_id for t in Tournaments.of(context.records).listed(club_id)]
+        return _page(
+            "shares.html",
+            context.principal,
+            _links(club_id),
+            shares=links,
+            made=url,
+            choices=choices,
+            tournaments=tournaments,
+            **home,
+        )
 
     @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke_share(
@@ -513,6 +534,7 @@ class SharePages(Controller):
     def shared(
         self,
         token: FromPath[str],
+        request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
@@ -522,6 +544,11 @@ class SharePages(Controller):
             context.principal.club_id,
             context.principal.share.target_id,
         )
+        if context.principal.share.kind == "tournament":
+            # Imported here: the tournament pages build on this module's guards and links.
+            from service.pages.tournaments import shared_screen
+
+            return shared_screen(request, context, token)
         if context.principal.share.kind == "league":
             return _page(
                 "league.html", context.principal, links, **reads.league_page(context.records, club_id, target, None)
