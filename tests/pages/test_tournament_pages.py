@@ -126,6 +126,15 @@ def test_the_organiser_runs_a_round_from_the_page_and_the_standings_show_it(brow
     assert not read(site, "evening")["tournament"]["rounds"][1]["draft"]
     assert read(site, "evening")["tournament"]["rounds"][1]["warnings"] == ["no_repeat"]
 
+    # A knockout of more players than are playing: refused beside its field, nothing stored.
+    events = len(read(site, "evening", "/events")["events"])
+    page.fill("#cut", "8")
+    page.click("button:has-text('Start the knockout')")
+    assert "Fewer players are playing" in page.inner_text("#error_cut")
+    assert page.input_value("#cut") == "8"
+    assert len(read(site, "evening", "/events")["events"]) == events
+    assert read(site, "evening")["tournament"]["knockout"] is None
+
 
 def test_a_read_session_sees_the_published_rounds_and_no_form(browser: Any, entered: Site) -> None:
     site = entered
@@ -194,8 +203,14 @@ def test_the_screen_follows_publication_and_results_live_and_never_shows_a_draft
         headers=Api.auth(site.record),
     )
     assert share.status_code == 201, share.text
-    shared = site.http.get(f"/share/{share.json()['token']}/")
+    token = share.json()["token"]
+    shared = site.http.get(f"/share/{token}/")
     assert shared.status_code == 200 and "screen-table" in shared.text and PLAYERS[winner] in shared.text
+    with site.http.stream("GET", f"/share/{token}/screen/events") as stream:
+        assert stream.status_code == 200 and stream.headers["content-type"].startswith("text/event-stream")
+        lines = stream.iter_lines()
+        assert next(lines) == ": tablelog tournament"
+        assert next(line for line in lines if line.startswith("event:")) == "event: update", "what it shows, at once"
     page.context.close()  # its live stream ends with it
 
 
