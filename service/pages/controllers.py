@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from secrets import compare_digest
@@ -46,7 +47,6 @@ from service.usecases.access import Principal
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.keys import Keys
 from service.usecases.replays import Replays
-from service.usecases.tournaments import Tournaments
 from service.usecases.types import ShareKind
 
 _ = Catalogue("service.pages")
@@ -433,17 +433,7 @@ class ClubPages(Controller):
         links = Keys.of(state.records).shares(club_id)
         home = reads.club_home(state.records, club_id)
         choices = game_choices(state.records, club_id, home["live"] + home["finished"])
-        tournaments = [t.tournament_id for t in Tournaments.of(state.records).listed(club_id)]
-        return _page(
-            "shares.html",
-            principal,
-            _links(club_id),
-            shares=links,
-            made=made,
-            choices=choices,
-            tournaments=tournaments,
-            **home,
-        )
+        return _page("shares.html", principal, _links(club_id), shares=links, made=made, choices=choices, **home)
 
     @post("/shares", sync_to_thread=True, opt={"needs": "record"}, status_code=200)
     def make_share(
@@ -464,17 +454,7 @@ class ClubPages(Controller):
         links = keys.shares(club_id)
         home = reads.club_home(context.records, club_id)
         choices = game_choices(context.records, club_id, home["live"] + home["finished"])
-        tournaments = [t.tournament_id for t in Tournaments.of(context.records).listed(club_id)]
-        return _page(
-            "shares.html",
-            context.principal,
-            _links(club_id),
-            shares=links,
-            made=url,
-            choices=choices,
-            tournaments=tournaments,
-            **home,
-        )
+        return _page("shares.html", context.principal, _links(club_id), shares=links, made=url, choices=choices, **home)
 
     @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke_share(
@@ -512,6 +492,11 @@ def _live_stream(
 
 
 # -- share links ----------------------------------------------------------------------------------------------
+SHARED_PAGES: dict[str, Callable[[Request[Any, Any, Any], RequestContext, str], Template]] = {}
+"""A share link's page made by another module, by the link's kind (a tournament's screen:
+`service.pages.tournaments`, which builds on this module and so registers itself here)."""
+
+
 def _share_links(token: str, principal: Principal) -> Links:
     assert principal.club_id is not None
     return Links(base=f"/share/{token}", club_id=principal.club_id, shared=True)
@@ -544,11 +529,9 @@ class SharePages(Controller):
             context.principal.club_id,
             context.principal.share.target_id,
         )
-        if context.principal.share.kind == "tournament":
-            # Imported here: the tournament pages build on this module's guards and links.
-            from service.pages.tournaments import shared_screen
-
-            return shared_screen(request, context, token)
+        elsewhere = SHARED_PAGES.get(context.principal.share.kind)
+        if elsewhere is not None:
+            return elsewhere(request, context, token)
         if context.principal.share.kind == "league":
             return _page(
                 "league.html", context.principal, links, **reads.league_page(context.records, club_id, target, None)

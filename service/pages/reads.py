@@ -32,6 +32,7 @@ from service.usecases.collections import ClubCollections
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.replays import Replays
 from service.usecases.spectators import Spectators
+from service.usecases.tournaments import Tournaments
 from service.usecases.types import GameFilter, GameRecord, SpectatorDelay, StreamId
 
 _ = Catalogue("service.pages")
@@ -334,6 +335,7 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
         "finished": [g for g in recent if g.finished],
         "leagues": collections.ids("league", club_id),
         "campaigns": collections.ids("campaign", club_id),
+        "tournaments": Tournaments.of(records).listed(club_id),
         "players": clubs.menu(club_id),  # retired and merged ones on the players page only
         "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},

@@ -38,7 +38,7 @@ from service.http.live import LiveTournament
 from service.http.ratelimit import LIVE_STREAM
 from service.i18n import Translator
 from service.pages.admin import CRITERION_WORDS, Form, _form, _many, _text
-from service.pages.controllers import MEMBER_GUARDS, Links, share_guard
+from service.pages.controllers import MEMBER_GUARDS, SHARED_PAGES, Links, share_guard
 from service.pages.qr import qr_svg
 from service.pages.reads import explained_rows
 from service.pages.recording import RECORD, problem_words
@@ -594,4 +594,5 @@ def shared_screen(request: Request[Any, Any, Any], context: RequestContext, toke
     return _screen(request, context, club_id, tournament_id, links, f"/share/{token}", f"/share/{token}/screen/events")
 
 
+SHARED_PAGES["tournament"] = shared_screen
 HANDLERS: list[Any] = [TournamentPages, SharedScreen]

@@ -142,10 +142,11 @@ def test_a_read_session_sees_the_published_rounds_and_no_form(browser: Any, ente
     call(site, "quiet", "/rounds", draft="true")
     reader = site.key("read")["token"]
     page = sign_in(browser, site, reader)
-    page.goto(address)
+    page.click(f"a[href='{address}']")  # the club home lists the tournaments
+    page.wait_for_url(re.compile(f".*{address}$"))
     assert page.locator("main form").count() == 0, "a read session is shown no form"
     assert page.locator(".pairing").count() == 0, "and no draft"
-    assert "No round is paired yet." in page.inner_text("#round")
+    assert "No round is published yet." in page.inner_text("#round")
     refused = page.request.post(f"{address}/rounds")
     assert refused.status in (403, 401), refused.status
     screenshot(page, "tournament-read-session")
