@@ -135,6 +135,15 @@ def test_the_organiser_runs_a_round_from_the_page_and_the_standings_show_it(brow
     assert len(read(site, "evening", "/events")["events"]) == events
     assert read(site, "evening")["tournament"]["knockout"] is None
 
+    # A table's game recorded move by move: started from its table, attached to it, opened in the recorder.
+    table = read(site, "evening")["tournament"]["rounds"][1]["tables"][0]
+    page.click(f'#table-2-{table["table"]} button:has-text("Record this table\'s game")')
+    page.wait_for_url(re.compile(r".*/club/c1/games/[^/]+/record$"))
+    attached = read(site, "evening")["tournament"]["rounds"][1]["tables"][0]
+    assert attached["game_id"] and page.url.endswith(f"/games/{attached['game_id']}/record")
+    game = site.get(f"/clubs/c1/games/{attached['game_id']}", site.record)
+    assert game["player_ids"] == table["seats"], "the table's players in its seats"
+
 
 def test_a_read_session_sees_the_published_rounds_and_no_form(browser: Any, entered: Site) -> None:
     site = entered
