@@ -15,13 +15,13 @@ from typing import Any
 
 import msgspec
 
-from bench import append, floor, fold, health, live, pages, rebuild, seek, web
+from bench import append, floor, fold, health, live, pages, rebuild, seek, tournament, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
-ON_REQUEST = ("live", "health", "scale", "floor")
+ON_REQUEST = ("live", "health", "scale", "floor", "tournament")
 """Sections run only when named in --sections: each serves its own servers for a minute or more, and
 `scale` makes a replica with pg_basebackup (root, the server's binaries)."""
 
@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         results["pages"] = pages.run(
             sizes, lengths=(100, 1000) if args.smoke else (100, 10_000), samples=5 if args.smoke else 40
         )
+    if "tournament" in wanted:
+        _progress(started, "tournament")
+        results["tournament"] = tournament.run(args.smoke)
     if "scale" in wanted:
         from bench import scale  # the replica's helpers live with the tests' cluster
 
@@ -143,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     results["targets"] = targets(results)
     results["meta"]["seconds"] = round(time.perf_counter() - started, 1)
     print_report(results)
+    if "tournament" in results:
+        tournament.print_tournament(results["tournament"])
     if "scale" in results:
         from bench.scale import print_scale
 

@@ -586,6 +586,12 @@ def _separate(upper: Row, lower: Row, criteria: Sequence[str], words: Teller) ->
     )
 
 
+EXPLAINED_TIE = 40
+"""The largest group level on the first criterion whose tie is told in one sentence: past it (a big
+Swiss after a round or two) the sentence would name hundreds of players, and its nested words would
+outgrow Python's recursion limit; each row's separation from the next still says why."""
+
+
 class _Explainer:
     """Tells how the chain ranked each group of players level on its first criterion."""
 
@@ -609,6 +615,16 @@ class _Explainer:
             if len(group) < 2:
                 continue
             value = _read(first, self.tally.value(first, group[0], group), self.scale)
+            if len(group) > EXPLAINED_TIE:
+                said = _.ngettext(
+                    "{count} player has {value} {unit}: the rows say how the rest of the chain ranks them.",
+                    "{count} players have {value} {unit} each: the rows say how the rest of the chain ranks them.",
+                    len(group),
+                    value=value,
+                    unit=_unit(first, value),
+                )
+                out.append((tuple(group), said))
+                continue
             said = _(
                 "{players} have {value} {unit} each. {explanation}.",
                 players=self._names(group),

@@ -65,7 +65,7 @@ class KeyRename(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ShareIn(msgspec.Struct, frozen=True, kw_only=True):
-    """A read-only link to one game, league or campaign of the club."""
+    """A read-only link to one game, league, campaign or tournament of the club."""
 
     kind: ShareKind
     target_id: _ID
@@ -188,7 +188,11 @@ class ShareController(Controller):
     tags = ("share links",)
     guards = GUARDS
 
-    @post("/", sync_to_thread=True, summary="Make a read-only link to one game, league or campaign (record key)")
+    @post(
+        "/",
+        sync_to_thread=True,
+        summary="Make a read-only link to one game, league, campaign or tournament (record key)",
+    )
     def create_share(
         self,
         club_id: FromPath[str],

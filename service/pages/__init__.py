@@ -31,6 +31,7 @@ from service.pages.players import PlayerPages
 from service.pages.ratings import HANDLERS as RATINGS
 from service.pages.recording import HANDLERS as RECORDING
 from service.pages.settings import ClubSettingsPage
+from service.pages.tournaments import HANDLERS as TOURNAMENTS
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -79,6 +80,7 @@ def pages_router() -> Router:
             *RATINGS,
             *ADMIN,
             *NOTES,
+            *TOURNAMENTS,
             ClubSettingsPage,
             PlayerPages,
             i18n.choose_language,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from secrets import compare_digest
@@ -445,8 +446,8 @@ class ClubPages(Controller):
     ) -> Template:
         target = data.target.partition(":")
         kind: ShareKind = target[0]  # type: ignore[assignment]
-        if kind not in ("game", "league", "campaign"):
-            raise ValidationException(detail="Choose a game, league or campaign to share.")
+        if kind not in ("game", "league", "campaign", "tournament"):
+            raise ValidationException(detail="Choose a game, league, campaign or tournament to share.")
         keys = Keys.of(context.records)
         _, token = keys.create_share(club_id, kind, target[2], data.name, context.principal.key_id)
         url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
@@ -491,6 +492,11 @@ def _live_stream(
 
 
 # -- share links ----------------------------------------------------------------------------------------------
+SHARED_PAGES: dict[str, Callable[[Request[Any, Any, Any], RequestContext, str], Template]] = {}
+"""A share link's page made by another module, by the link's kind (a tournament's screen:
+`service.pages.tournaments`, which builds on this module and so registers itself here)."""
+
+
 def _share_links(token: str, principal: Principal) -> Links:
     assert principal.club_id is not None
     return Links(base=f"/share/{token}", club_id=principal.club_id, shared=True)
@@ -513,6 +519,7 @@ class SharePages(Controller):
     def shared(
         self,
         token: FromPath[str],
+        request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
         state: State,
     ) -> Template:
@@ -522,6 +529,9 @@ class SharePages(Controller):
             context.principal.club_id,
             context.principal.share.target_id,
         )
+        elsewhere = SHARED_PAGES.get(context.principal.share.kind)
+        if elsewhere is not None:
+            return elsewhere(request, context, token)
         if context.principal.share.kind == "league":
             return _page(
                 "league.html", context.principal, links, **reads.league_page(context.records, club_id, target, None)

@@ -18,6 +18,7 @@ from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
+from projections.standings import Row, Standings
 from projections.verdict import verdict_at
 from projections.words import Teller as Words
 from service.cache import Recent
@@ -31,6 +32,7 @@ from service.usecases.collections import ClubCollections
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.replays import Replays
 from service.usecases.spectators import Spectators
+from service.usecases.tournaments import Tournaments
 from service.usecases.types import GameFilter, GameRecord, SpectatorDelay, StreamId
 
 _ = Catalogue("service.pages")
@@ -333,6 +335,7 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
         "finished": [g for g in recent if g.finished],
         "leagues": collections.ids("league", club_id),
         "campaigns": collections.ids("campaign", club_id),
+        "tournaments": Tournaments.of(records).listed(club_id),
         "players": clubs.menu(club_id),  # retired and merged ones on the players page only
         "names": clubs.names(club_id),
         "titles": {r.name: r.title for r in records.rulesets},
@@ -341,15 +344,21 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
     }
 
 
+def explained_rows(table: Standings) -> list[tuple[Row, str]]:
+    """Each row of the standings with why it is above the next (the tie-break that separates them, in
+    words; blank when the next is below on the first criterion alone or there is no next)."""
+    why = {(s.upper, s.lower): s.text for s in table.separations}
+    return [
+        (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
+        for i, row in enumerate(table.rows)
+    ]
+
+
 def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date | None) -> dict[str, Any]:
     collections = ClubCollections.of(records)
     league, _ = collections.league(club_id, league_id)
     table = collections.standings(club_id, league_id, as_of)
-    why = {(s.upper, s.lower): s.text for s in table.separations}
-    explained = [
-        (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
-        for i, row in enumerate(table.rows)
-    ]
+    explained = explained_rows(table)
     ruleset = records.rulesets.get(league.ruleset)
     return {
         "league": league,

@@ -11,7 +11,7 @@ import msgspec
 
 Scope = Literal["record", "read", "spectate"]
 SCOPES: tuple[Scope, ...] = ("record", "read", "spectate")
-ShareKind = Literal["game", "league", "campaign"]
+ShareKind = Literal["game", "league", "campaign", "tournament"]
 
 
 class ApiKey(msgspec.Struct, frozen=True, kw_only=True):

@@ -79,7 +79,7 @@ class Keys:
 
     # -- share links --------------------------------------------------------------------------------------
     def check_target(self, club_id: str, kind: ShareKind, target_id: str) -> None:
-        """The game, league or campaign a link is made for exists in the club (404 otherwise)."""
+        """The game, league, campaign or tournament a link is made for exists in the club (404 otherwise)."""
         if kind == "game":
             self.games.game(club_id, target_id)
         elif self.store.get_collection(kind, club_id, target_id) is None:
@@ -88,7 +88,7 @@ class Keys:
     def create_share(
         self, club_id: str, kind: ShareKind, target_id: str, name: str, created_by: str | None
     ) -> tuple[ShareLink, str]:
-        """A new read-only link to one game, league or campaign, and its token (shown once)."""
+        """A new read-only link to one game, league, campaign or tournament, and its token (shown once)."""
         self.check_target(club_id, kind, target_id)
         share_id, token, secret_hash = new_share()
         link = self.store.create_share_link(

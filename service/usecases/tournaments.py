@@ -20,6 +20,7 @@ from typing import Protocol
 
 import msgspec
 
+from domain.i18n import english
 from domain.ruleset import PlayerResult, ReportedResult
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
@@ -54,6 +55,7 @@ from projections.tournaments import (
     swap_breaks,
     tournament_standings,
 )
+from projections.words import Teller
 from service.store.base import (
     AppendRequest,
     ClubRecords,
@@ -141,7 +143,14 @@ class Tournaments:
                 recorded_by=recorder,
             )
         )
+        self._announce(recorder.club_id, tournament_id, version + len(events))
         return state, version + len(events)
+
+    def _announce(self, club_id: str, tournament_id: str, version: int) -> None:
+        """Tell the process's live streams (the screen pages) that the tournament's stream grew, as a
+        game's appends are told (`GameRecords.appended`, `service.notify`)."""
+        if self.games.appended is not None:
+            self.games.appended(stream_id(club_id, tournament_id), version)
 
     def create(
         self,
@@ -298,6 +307,24 @@ class Tournaments:
         event = GameAttached(round=number, table=table, game_id=record.game_id)
         return self._record(recorder, tournament_id, state, version, [event])
 
+    def start_game(self, recorder: Recorder, tournament_id: str, number: int, table: int) -> tuple[Read, str]:
+        """A game of the table's players in its seats, recorded event by event from now and attached to the
+        table (the table is checked first, so no game is made for a table that cannot take one)."""
+        state, version = self.load(recorder.club_id, tournament_id)
+        check(state, GameAttached(round=number, table=table, game_id=""))
+        seats = next(t.seats for t in state.rounds[number - 1].tables if t.table == table)
+        record, _ = self.games.create_game(
+            recorder.club_id,
+            NewGame(
+                ruleset=state.definition.ruleset,
+                players=[SeatSpec(player_id=p) for p in seats],
+                title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
+            ),
+            recorder,
+        )
+        event = GameAttached(round=number, table=table, game_id=record.game_id)
+        return self._record(recorder, tournament_id, state, version, [event]), record.game_id
+
     def start_knockout(self, recorder: Recorder, tournament_id: str, cut: int) -> Read:
         """The top `cut` active players of the standings, seeded in their order; refused (422
         `field_smaller_than_cut`) when fewer are playing, and while the latest round is not finished."""
@@ -323,6 +350,7 @@ class Tournaments:
                 recorded_by=recorder,
             )
         )
+        self._announce(recorder.club_id, tournament_id, len(stored) + 1)
         return state, len(stored) + 1
 
     def champion(self, club_id: str, state: Tournament) -> str | None:
@@ -389,11 +417,23 @@ class Tournaments:
             )
         return self._record(recorder, tournament_id, state, version, [event])
 
-    def standings(self, club_id: str, state: Tournament, after_round: int | None) -> Standings:
+    def standings(
+        self, club_id: str, state: Tournament, after_round: int | None, *, words: Teller = english
+    ) -> Standings:
         game_ids = [t.game_id for r in state.rounds for t in r.tables if t.game_id is not None]
         games = {g.game_id: g for g in league_games(game_ids, self.store.game_summaries(club_id, game_ids))}
         scale = score_scale(self.games.rulesets.get(state.definition.ruleset))
-        return tournament_standings(state, games, after_round, scale=scale)
+        return tournament_standings(state, games, after_round, scale=scale, words=words)
+
+    def game_streams(self, club_id: str, state: Tournament) -> list[StreamId]:
+        """The streams of the games attached to the tournament's tables (a game finishing there changes
+        the standings a screen shows)."""
+        ids = [t.game_id for r in state.rounds for t in r.tables if t.game_id is not None]
+        return [self.games.game(club_id, game_id).stream_id for game_id in ids]
+
+    def unfinished_tables(self, club_id: str, paired: Round) -> list[int]:
+        """The tables of a round still waiting for a result (neither a forfeit nor a finished game)."""
+        return self._unfinished_tables(club_id, paired)
 
     def _unfinished_tables(self, club_id: str, paired: Round) -> list[int]:
         """The tables of a round with neither a forfeit nor a finished game."""

@@ -393,3 +393,14 @@ def test_half_point_scores_read_as_points_with_the_exact_integers_beside_them():
     assert table.separations[0].text == "Ana is above Bob on points (28.5 to 10)."
     encoded = msgspec.json.decode(msgspec.json.encode(table))
     assert encoded["rows"][0]["points"] == 28.5 and encoded["rows"][0]["points_exact"] == 57
+
+
+def test_a_tie_of_hundreds_is_told_in_one_short_sentence_and_each_row_still_says_why():
+    """A Swiss of 1,000 after one round has hundreds level on points: naming them all in one nested
+    sentence overflowed Python's recursion limit (found by `bench.tournament`)."""
+    members = tuple(f"p{n:04}" for n in range(600))
+    games = [duel(f"g{n}", 1, members[2 * n], members[2 * n + 1], "W", (5, n % 7)) for n in range(300)]
+    table = standings(league(members, Scoring(win_draw_loss=(2, 1, 0)), ("points", "buchholz", "score")), games)
+    assert [len(t.players) for t in table.ties] == [300, 300]
+    assert table.ties[0].text == "300 players have 2 points each: the rows say how the rest of the chain ranks them."
+    assert len(table.separations) == 599 and all(s.text for s in table.separations)
