@@ -11,6 +11,8 @@ tells an operator, before the server starts; everything after is the same pages.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import subprocess
@@ -21,6 +23,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from service.cli import main as tablelog
 from testkit.waiting import answers, wait_until
 from tests.pages.conftest import LAPTOP, ROOT, screenshot
 from tests.pages.test_record import choices, settled, shown
@@ -51,12 +54,13 @@ def _environment(database_url: str) -> dict[str, str]:
     }
 
 
-def _tablelog(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def _tablelog(database_url: str, *args: str) -> str:
+    """What `tablelog <args> --database-url <url>` prints (run in this process: a second Python start
+    costs seconds on a loaded machine)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert tablelog([*args, "--database-url", database_url]) == 0
+    return printed.getvalue()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -66,9 +70,10 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
         env = _environment(f"sqlite:///{tmp_path / 'tablelog.db'}")
         key = ""
     else:
-        env = _environment(str(request.getfixturevalue("postgres_schema_url")))
-        _tablelog(env, "club", "create", "my-club", "My club")
-        key = _tablelog(env, "key", "create", "my-club").strip()
+        database_url = str(request.getfixturevalue("postgres_schema_url"))
+        env = _environment(database_url)
+        _tablelog(database_url, "club", "create", "my-club", "My club")
+        key = _tablelog(database_url, "key", "create", "my-club").strip()
     port = free_port()
     printed = tmp_path / "serve.out"
     with printed.open("wb") as out:
@@ -293,6 +298,7 @@ def test_a_club_from_an_empty_database_to_a_league_night_through_its_pages_only(
     named = {options[f"game:{first}"], options[f"game:{second}"]}
     assert len(named) == 2, options
     assert all(f"{TITLE} · Alain (Tuesdays), Bea" in o and "Alain (Tuesdays) won (50 – 0)" in o for o in named), named
+    screenshot(page, "club-from-empty-share-picker")
     page.select_option("#target", f"game:{first}")
     page.click("form.card button[type=submit]")
     link = str(page.locator("#new-share").get_attribute("href"))
@@ -302,5 +308,6 @@ def test_a_club_from_an_empty_database_to_a_league_night_through_its_pages_only(
     # The replay names the players as the record did at the start (one Alain at this table).
     assert f"Milles Nautiques: {TITLE}" in shared and "Alain wins with 50 points." in shared, shared
     assert "Alain: 50 points" in shared and "Bea: 0 points" in shared, shared
+    screenshot(public, "club-from-empty-shared-game")
     public.context.close()
     page.context.close()

@@ -78,3 +78,29 @@ def test_the_sign_in_pages_header_is_one_line_at_phone_width(browser: Any, site:
     assert page.locator("html").get_attribute("lang") == "fr" and height(page) <= CLOSED_MOST
     shot(page, "sign-in-fr-phone")
     page.context.close()
+
+
+def test_the_closed_header_is_one_line_on_every_kind_of_page_at_phone_width(browser: Any, site: Site) -> None:
+    """The recorder brings its own styles for summaries (record.css): its header stays one line too."""
+    game = site.games["two_players_to_forty"]
+    playing = site.api.game(
+        "c1", site.record, {"ruleset": "milles-nautiques", "players": [{"player_id": "p1"}, {"player_id": "p2"}]}
+    )
+    page = sign_in(browser, site, site.record, PHONE)
+    for path in (
+        "/club/c1/players",
+        "/club/c1/admin",
+        "/club/c1/keys",
+        "/club/c1/shares",
+        f"/club/c1/games/{game}",
+        f"/club/c1/games/{game}/settings",
+        f"/club/c1/games/{playing}/record",
+        "/club/c1/games/new?ruleset=milles-nautiques",
+    ):
+        page.goto(path)
+        assert height(page) <= CLOSED_MOST, f"{height(page)} px on {path}"
+    shot(page, "new-game-phone")
+    page.goto(f"/club/c1/games/{playing}/record")
+    page.locator("header.top summary").click()
+    shot(page, "recorder-phone-open")
+    page.context.close()
