@@ -4,7 +4,7 @@ it was started (date and time, written by the template in the reader's language)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import msgspec
@@ -24,25 +24,26 @@ class GameChoice(msgspec.Struct, frozen=True, kw_only=True):
     game: str
     """The game's title (its ruleset's)."""
     who: str
-    """The title given at the start, else the players."""
+    """The title given at the start and the players, or the players alone."""
     started: datetime
     result: Message
     apart: str = ""
     """Where two games read alike (same players, minute and result): the game's id, to tell them apart."""
 
 
-def result_words(summary: GameSummary | None) -> Message:
-    """A game's result in a few words: "Alain won (12 – 2)", "shared by …", "void", "being played"."""
+def result_words(summary: GameSummary | None, names: Mapping[str, str] | None = None) -> Message:
+    """A game's result in a few words: "Alain won (12 – 2)", "shared by …", "void", "being played"; the
+    players named by `names` (player id -> the name the club's lists tell them apart by) where given."""
     if summary is None or not summary.outcome.finished:
         return _("being played")
     result = summary.outcome.result
     if result.void:
         return _("void")
-    names = {p.seat: p.name for p in summary.players}
+    by_seat = {p.seat: (names or {}).get(p.player_id, p.name) for p in summary.players}
     scores = " – ".join(points(p.score, result.score_unit) for p in sorted(result.players, key=lambda p: p.seat))
     if len(result.winners) == 1:
-        return _("{winner} won ({scores})", winner=names.get(result.winners[0], ""), scores=scores)
-    winners = ", ".join(names.get(seat, "") for seat in result.winners)
+        return _("{winner} won ({scores})", winner=by_seat.get(result.winners[0], ""), scores=scores)
+    winners = ", ".join(by_seat.get(seat, "") for seat in result.winners)
     return _("shared by {winners} ({scores})", winners=winners, scores=scores)
 
 
@@ -55,9 +56,10 @@ def game_choices(records: GameRecords, club_id: str, games: Sequence[GameRecord]
         GameChoice(
             game_id=g.game_id,
             game=titles.get(g.ruleset, g.ruleset),
-            who=g.title or ", ".join(names.get(p, p) for p in g.player_ids),
+            # A title alone would not tell apart two games titled alike: the players always follow it.
+            who=" · ".join(filter(None, (g.title, ", ".join(names.get(p, p) for p in g.player_ids)))),
             started=g.created_at,
-            result=result_words(summaries.get(g.game_id)),
+            result=result_words(summaries.get(g.game_id), names),
         )
         for g in sorted(games, key=lambda g: g.created_at, reverse=True)
     ]

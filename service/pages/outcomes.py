@@ -21,6 +21,7 @@ from projections.ratings import RatingPoint, Skill
 from projections.verdict import Verdict, verdict
 from service.i18n import ENGLISH, Translator
 from service.pages.render import RatingMark, rating_plot
+from service.usecases.clubs import Clubs
 from service.usecases.collections import ClubCollections
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.ratings import ClubRatings
@@ -44,11 +45,14 @@ class Shown(msgspec.Struct, frozen=True, kw_only=True):
 
 def verdicts(records: GameRecords, club_id: str, games: Sequence[GameRecord]) -> dict[str, Verdict]:
     """Who won each finished game of `games`, by game id (a game the projector has not caught up with yet
-    is left out: the page then says only that it finished)."""
+    is left out: the page then says only that it finished). Players are named as the club's lists name
+    them, so that two of one name are told apart ("Alain (Tuesdays) wins")."""
     finished = [g.game_id for g in games if g.finished]
+    names = Clubs.of(records).names(club_id)
     said: dict[str, Verdict] = {}
     for game_id, summary in ClubCollections.of(records).summaries(club_id, finished).items():
-        told = verdict(summary.players, summary.outcome.result, _scale(records, summary.ruleset))
+        players = [msgspec.structs.replace(p, name=names.get(p.player_id, p.name)) for p in summary.players]
+        told = verdict(players, summary.outcome.result, _scale(records, summary.ruleset))
         if told is not None:
             said[game_id] = told
     return said

@@ -8,11 +8,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import msgspec
 import pytest
 
 from domain.i18n import english
 from domain.ruleset import Player, PlayerResult, Result
 from projections.verdict import verdict
+from service.store import open_store
+from service.usecases.clubs import told_apart
 from tests.pages.conftest import Site, screenshot, sign_in
 from tests.pages.test_languages import english_sentences, shown_text
 from tests.service.api_support import Api
@@ -24,13 +27,15 @@ LAST_STEPS = {"atlantic-storm": "three_players_two_convoys", "milles-nautiques":
 """A fixture game of each game whose last step the test reads (Mémoire 44's are picked by their result)."""
 
 
-def said(site: Site, game_id: str) -> tuple[str, list[str]]:
-    """What the projection says of the game's public result, in English: the sentence and the placings."""
+def said(site: Site, game_id: str, names: dict[str, str] | None = None) -> tuple[str, list[str]]:
+    """What the projection says of the game's public result, in English: the sentence and the placings
+    (the players named by `names`, player id -> name, where given; else as the record names them)."""
     told = site.get(f"/clubs/c1/games/{game_id}/replay", site.record)
     result = site.get(f"/clubs/c1/games/{game_id}/result", site.record)["result"]
     players = [
         Player(**{k: v for k, v in p.items() if k in ("seat", "player_id", "name", "team")}) for p in told["players"]
     ]
+    players = [msgspec.structs.replace(p, name=(names or {}).get(p.player_id, p.name)) for p in players]
     scored = Result(
         finished=result["finished"],
         score_unit=result["score_unit"],
@@ -49,8 +54,11 @@ def test_the_home_and_each_games_last_step_say_who_won(browser: Any, site: Site)
     site.caught_up()
     page = sign_in(browser, site, site.record)
     home = page.locator("main").inner_text()
+    store = open_store(site.database_url)
+    names = told_apart(store.list_players("c1"))  # the home names players as the club's lists do
+    store.close()
     for stem, game_id in site.games.items():
-        sentence, _ = said(site, game_id)
+        sentence, _ = said(site, game_id, names)
         row = page.locator("li", has=page.locator(f'a[href="/club/c1/games/{game_id}"]'))
         assert sentence in row.inner_text(), (stem, sentence)
     assert "wins with" in home

@@ -684,6 +684,7 @@ def test_nothing_the_recorder_kept_offline_outlives_its_session(browser: Any, si
     assert _opens_offline(page, record_url)  # the offline copy works for its own session
 
     page.goto("/club/c1")
+    page.click("header.top summary")  # at phone width the menu folds behind its button
     page.click("form[action='/sign-out'] button")
     page.wait_for_url(re.compile(r".*/sign-in$"))
     assert _kept_offline(page) == ([], [])
