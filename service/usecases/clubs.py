@@ -25,6 +25,7 @@ from service.store.base import (
     Resource,
 )
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.names import told_apart
 
 _ = Catalogue("service.usecases")
 
@@ -47,24 +48,6 @@ class PlayerError(Exception):
 
 class PlayersStore(ClubRecords, PlayerRecords, Protocol):
     """What the club use cases read and write: its records, and its players' changes."""
-
-
-def told_apart(players: Sequence[ClubPlayer]) -> dict[str, str]:
-    """The name each player is shown by: their name, and where another player shown in the same lists
-    has it too, their note (when it tells them apart) or else their id."""
-    alike: dict[str, list[ClubPlayer]] = {}
-    for player in players:
-        alike.setdefault(" ".join(player.name.casefold().split()), []).append(player)
-    labels: dict[str, str] = {}
-    for group in alike.values():
-        notes = [p.note.strip() for p in group]
-        by_note = all(notes) and len(set(n.casefold() for n in notes)) == len(notes)
-        for player, note in zip(group, notes, strict=True):
-            if len(group) == 1:
-                labels[player.player_id] = player.name
-            else:
-                labels[player.player_id] = f"{player.name} ({note if by_note else player.player_id})"
-    return labels
 
 
 def _checked_text(field: str, value: str, longest: int, *, required: bool) -> str:

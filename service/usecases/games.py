@@ -72,6 +72,7 @@ from service.store.base import (
     request_fingerprint,
     stored_link,
 )
+from service.usecases.names import told_apart
 
 if TYPE_CHECKING:  # psycopg's pools, imported only where replicas are set
     from service.store.replicas import ReplicaSet
@@ -365,10 +366,13 @@ class GameRecords:
         seats = [s.seat if s.seat is not None else i for i, s in enumerate(request.players)]
         if sorted(seats) != list(range(len(seats))):
             raise SetupError("Seats must be 0 to n-1, each taken once.", seats=seats)
+        # Two seats of one name would read alike in every narration and result of the game: each is recorded
+        # by the name the club's lists tell them apart by ("Alain (Tuesdays)"); a name no other seat has, as is.
+        names = told_apart(list(players_by_id.values()))
         players = tuple(
             sorted(
                 (
-                    Player(player_id=s.player_id, name=players_by_id[s.player_id].name, seat=seat, team=s.team)
+                    Player(player_id=s.player_id, name=names[s.player_id], seat=seat, team=s.team)
                     for s, seat in zip(request.players, seats, strict=True)
                 ),
                 key=lambda p: p.seat,

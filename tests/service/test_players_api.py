@@ -176,3 +176,24 @@ def test_games_started_at_once_get_readable_ids_each_its_own(api: Api) -> None:
     today = ids[0].rsplit("-", 1)[0]
     api.game("c1", token, {"ruleset": "tally", "game_id": f"{today}-13", "players": [{"player_id": "alain"}]})
     assert api.tally_game("c1", token) == f"{today}-14"
+
+
+def test_a_game_between_two_players_of_one_name_records_each_by_the_name_that_tells_them_apart(api: Api) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "bea")
+    for player_id, note in (("a1", "Tuesdays"), ("a2", "Fridays")):
+        made = api.client.post(
+            "/clubs/c1/players", headers=api.auth(token), json={"player_id": player_id, "name": "Alain"}
+        )
+        assert made.status_code == 201, made.text
+        assert change(api, token, player_id, {"note": note}).status_code == 200
+
+    def recorded_names(seats: tuple[str, str]) -> list[str]:
+        game_id = api.tally_game("c1", token, seats)
+        first = api.client.get(f"/clubs/c1/games/{game_id}/events", headers=api.auth(token))
+        assert first.status_code == 200, first.text
+        return [p["name"] for p in first.json()["events"][0]["data"]["setup"]["players"]]
+
+    # Within one game the seats must read apart (narration, results); a name alone in its game stays as it is.
+    assert recorded_names(("a1", "a2")) == ["Alain (Tuesdays)", "Alain (Fridays)"]
+    assert recorded_names(("a1", "bea")) == ["Alain", "Bea"]
