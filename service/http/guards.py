@@ -58,10 +58,11 @@ def check(principal: Principal, needs: Needs, club_id: str | None, view: str | N
     """Raise PermissionDeniedException (403) when `principal` may not do what a handler `needs`."""
     share = principal.share
     if needs == "player" or (share is not None and share.kind == "player"):
+        if club_id is not None and principal.club_id != club_id and not principal.operator:
+            what = "key" if share is None else "player link"
+            raise PermissionDeniedException(detail=f"This {what} belongs to another club.")
         if needs != "player" or share is None or share.kind != "player":
             raise PermissionDeniedException(detail="Only a player's own link may do this.")
-        if club_id is not None and principal.club_id != club_id:
-            raise PermissionDeniedException(detail="This player link belongs to another club.")
         return
     if principal.operator:
         return
@@ -124,7 +125,7 @@ async def _player(connection: ASGIConnection[Any, Any, Any, Any], authenticator:
         known = token and (authenticator.remembered(token) or await anyio.to_thread.run_sync(authenticator, token))
         if not known:
             raise unauthorized(authenticator)
-        raise PermissionDeniedException(detail="Only a player's own link may do this.")
+        principal = known  # a key: refused below, as another club's first where it is one
     check(principal, "player", connection.path_params.get("club_id"), None)
     share = principal.share
     assert share is not None

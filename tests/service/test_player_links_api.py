@@ -7,11 +7,13 @@ refused with nothing stored, and a player link reaches its own routes only."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from service.http.ratelimit import SESSION_COOKIE
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import projection_api
 from tests.service.test_tournament_evening_api import PLAYERS, club, get, points, post, settled, stored
@@ -221,3 +223,73 @@ def test_a_players_report_revoked_is_undone_and_they_may_report_again(api: Api) 
         "reported"
     )
     assert points(api, token) == {p: 0 for p in PLAYERS}
+
+
+PLAYER_ROUTES = {
+    ("GET", "/clubs/{club_id}/tournaments/{tournament_id}/me"),
+    ("POST", "/clubs/{club_id}/tournaments/{tournament_id}/me/check-in"),
+    ("POST", "/clubs/{club_id}/tournaments/{tournament_id}/me/report"),
+    ("POST", "/clubs/{club_id}/tournaments/{tournament_id}/me/confirmation"),
+    ("POST", "/clubs/{club_id}/tournaments/{tournament_id}/me/dispute"),
+}
+"""The API's routes a player link may call: its entry's own."""
+PLAYER_PAGES = {"/share/{token}", "/share/{token}/me", "/share/{token}/check-in", "/share/{token}/report"}
+PLAYER_PAGES |= {"/share/{token}/confirm", "/share/{token}/dispute"}
+"""The pages a player link opens: its entry's page and forms (the link's root leads to it)."""
+
+
+def _routes(app: Any, prefix: str = "") -> list[tuple[str, str, Any]]:
+    """(method, path format, handler) of every route of the app under `prefix`, HEAD and OPTIONS aside."""
+    found = []
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            if route.path_format.startswith(prefix):
+                for method in sorted((handler.http_methods or set()) - {"HEAD", "OPTIONS"}):
+                    found.append((method, route.path_format, handler))
+    return found
+
+
+def test_a_player_link_reaches_no_route_of_the_api_or_the_pages_but_its_entrys_own(api: Api) -> None:
+    """The auth matrix's player-link caller: every route the API guard stands before, walked with a player
+    link as the bearer token, is a 401 (a share link's token is no key) but its entry's own routes; every
+    page under a share link other than the entry's is not found; a club's pages take no share link as a
+    session, and the sign-in form takes none as a key."""
+    from service.http.guards import authorize
+
+    token = club(api)
+    alain = links(api, token)["alain"]
+    guarded = [(m, p, h) for m, p, h in _routes(api.app) if authorize in h.resolve_guards()]
+    assert len(guarded) >= 60  # every controller's routes, not a few
+    walked = set()
+    for method, path, _handler in guarded:
+        url = path.replace("{club_id}", "c1").replace("{tournament_id}", "open")
+        url = re.sub(r"\{[a-z_]+(:[a-z]+)?\}", "1", url)
+        answer = api.client.request(method, url, headers=api.auth(alain), json={})
+        if (method, path) in PLAYER_ROUTES:
+            assert answer.status_code not in (401, 403), (method, path, answer.text)
+            walked.add((method, path))
+        else:
+            assert answer.status_code == 401, (method, path, answer.status_code, answer.text)
+    assert walked == PLAYER_ROUTES
+
+    pages = {(m, p) for m, p, _h in _routes(api.app, "/share/")}
+    assert {p for _m, p in pages} >= PLAYER_PAGES
+    for method, path in sorted(pages):
+        if path in PLAYER_PAGES:
+            continue
+        url = re.sub(r"\{[a-z_]+(:[a-z]+)?\}", "1", path.replace("{token}", alain))
+        answer = api.client.request(method, url, follow_redirects=True, params={"step": 1})
+        assert answer.status_code in (403, 404), (method, path, answer.status_code)
+        assert "Alain" not in answer.text
+    for method, path, _handler in _routes(api.app, "/club/"):
+        url = re.sub(r"\{[a-z_]+(:[a-z]+)?\}", "1", path.replace("{club_id}", "c1"))
+        api.client.cookies.set(SESSION_COOKIE, alain)
+        answer = api.client.request(method, url, follow_redirects=False)
+        api.client.cookies.clear()
+        # A page sends the browser to sign in (the recording page's JSON answers 401); a form post without
+        # the page's CSRF token is refused first.
+        assert answer.status_code in (302, 303, 401, 403), (method, path, answer.status_code)
+        if answer.status_code in (302, 303):
+            assert answer.headers["location"].startswith("/sign-in"), (method, path)
+    signed = api.client.post("/sign-in", data={"key": alain}, follow_redirects=False)
+    assert signed.status_code in (401, 403) and SESSION_COOKIE not in signed.cookies
