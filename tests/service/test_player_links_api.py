@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from service.http.ratelimit import SESSION_COOKIE
+from testkit.waiting import wait_until
 from tests.service.api_support import OPERATOR, Api
-from tests.service.test_projector_support import projection_api
+from tests.service.test_projector_support import append, projection_api, roll
 from tests.service.test_tournament_evening_api import PLAYERS, club, get, points, post, settled, stored
 
 
@@ -293,3 +294,33 @@ def test_a_player_link_reaches_no_route_of_the_api_or_the_pages_but_its_entrys_o
             assert answer.headers["location"].startswith("/sign-in"), (method, path)
     signed = api.client.post("/sign-in", data={"key": alain}, follow_redirects=False)
     assert signed.status_code in (401, 403) and SESSION_COOKIE not in signed.cookies
+
+
+def test_ratings_count_the_evenings_games_reported_or_recorded_and_never_a_forfeit(api: Api) -> None:
+    """Issue 28 part 5: a table closed by its players' matching reports (a result-only game) and a game
+    recorded move by move and attached are rated; a forfeit is not a game and moves nobody's rating."""
+    token = club(api)
+    link = links(api, token)
+    one, two = post(api, token, "/rounds")["tournament"]["rounds"][0]["tables"]
+    for player, first, second in ((one["seats"][0], 12, 4), (one["seats"][1], 12, 4)):
+        me(api, link[player], "/report", {"round": 1, "table": one["table"], "scores": scores(one, first, second)})
+    game = api.tally_game("c1", token, players=two["seats"])
+    append(api, token, game, [roll(0, 6), roll(1, 2), roll(0, 6)])
+    post(api, token, f"/rounds/1/tables/{two['table']}/game", {"game_id": game})
+    settled(api, token, {one["seats"][0]: 2, two["seats"][0]: 2, one["seats"][1]: 0, two["seats"][1]: 0})
+    three, four = post(api, token, "/rounds")["tournament"]["rounds"][1]["tables"]
+    post(api, token, f"/rounds/2/tables/{three['table']}/forfeit", {"absent": [three["seats"][1]]})
+    me(api, link[four["seats"][0]], "/report", {"round": 2, "table": four["table"], "scores": scores(four, 9, 3)})
+    closed = me(api, link[four["seats"][1]], "/confirmation", {"round": 2, "table": four["table"]})
+    assert closed["status"] == "closed"
+    expected = {p: 2 for p in four["seats"]} | {p: 1 for p in three["seats"]}
+
+    def rated() -> dict[str, int]:
+        players = api.client.get("/clubs/c1/ratings/tally", headers=api.auth(token)).json()["players"]
+        return {r["player_id"]: r["games"] for r in players}
+
+    wait_until(lambda: rated() == expected, "the evening's games rated, the forfeit not")
+    absent = three["seats"][1]
+    history = api.client.get(f"/clubs/c1/ratings/tally/{absent}", headers=api.auth(token)).json()["history"]
+    played = next(t["game_id"] for t in get(api, token)["tournament"]["rounds"][0]["tables"] if absent in t["seats"])
+    assert [point["game_id"] for point in history] == [played]
