@@ -30,6 +30,13 @@ knockout stage (single elimination of the top `cut` of the standings, the best s
 a field that is not a power of two) follows the Swiss. Nothing is edited: a `Revoked` event undoes one
 earlier event (a forfeit, a withdrawal, an entry, an attached game, a hand change), and is accepted only
 when the record without that event still holds (`revoke`).
+
+Players on their phones: a player checks in for the round to come (`PlayerCheckedIn`), reports the result
+of their table in a published round (`TableReported`, one answer a player a table; a confirmation is a
+report that repeats another's) or disputes another's report (`ReportDisputed`). Reports that differ, or a
+report disputed, make the table disputed (`Round.disputed`) until the organiser decides
+(`DisputeDecided`); the game that closes a table is attached by a `GameAttached` as any other. Each of
+these may be revoked.
 """
 
 from __future__ import annotations

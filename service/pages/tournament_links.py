@@ -41,6 +41,7 @@ REFUSED: dict[str, Message] = {
     "not_disputed": _("The players of this table agree: there is nothing to decide."),
     "choose_or_enter": _("Choose one player's report."),
     "not_entered": _("This player has no entry in the tournament."),
+    "not_a_number": _("Scores are whole numbers."),
 }
 """What a refusal of the players' phones (and the organiser's decision) says, by its code."""
 
@@ -153,7 +154,8 @@ class EntryPages(Controller):
 
 
 def _whole(value: Any, field: str = "round") -> int:
-    """A whole number from a form field (a ProjectionError naming the field otherwise)."""
+    """A whole number from a form field (a ProjectionError naming the field otherwise: only a score is typed
+    by the player, the round and table are the page's own)."""
     try:
         return int(str(value).strip())
     except ValueError:

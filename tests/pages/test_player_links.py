@@ -2,7 +2,8 @@
 player link on the links page (each shown once, with its QR code); two players check in from their phones,
 report their table's result and confirm it (the table closes); at the other table a report is disputed and
 the organiser keeps one of the reports from the evening's partial; a withdrawn player's check-in is refused
-in words. Screenshots at 360 and 1280 px."""
+in words, as are a score the game refuses and a second report by the same player. Screenshots at 360 and
+1280 px."""
 
 from __future__ import annotations
 
@@ -85,8 +86,15 @@ def test_players_check_in_report_confirm_and_a_dispute_is_decided_by_the_organis
     a, b = tables[0]["seats"]
     assert f"Table {tables[0]['table']}" in first[a].locator(".table-number").inner_text()
     screenshot(first[a], "player-link-phone")
+    stale = phone(browser, site, urls[a])  # the same player's second tab, its form still open
+    # A score the game refuses (below its lowest): the problem in words, the values typed kept.
+    report(first[a], -3, 4)
+    assert first[a].locator("#problem").inner_text().strip()
+    assert (first[a].input_value("#score-1"), first[a].input_value("#score-2")) == ("-3", "4")
     report(first[a], 12, 4)
     assert "Waiting for the other player" in first[a].locator("#pairing").inner_text()
+    report(stale, 12, 5)  # a second report by the same player
+    assert "You have answered for this table already." in stale.locator("#problem").inner_text()
     first[b].reload()
     assert f"{PLAYERS[a]} reported" in first[b].locator("#pairing").inner_text()
     screenshot(first[b], "player-link-confirm")
