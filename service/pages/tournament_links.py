@@ -164,13 +164,14 @@ def _whole(value: Any, field: str = "round") -> int:
 
 # -- the organiser's page of the tournament's player links -------------------------------------------------
 def links_page(
-    request: Request[Any, Any, Any],
     context: RequestContext,
     club_id: str,
     tournament_id: str,
     made: list[dict[str, Any]] | None = None,
     error: Message | str = "",
 ) -> Template:
+    """The entries with their live links, the links just made (each once, with its QR code), and the
+    evening's check-ins and disputes (`_tournament_reports.html`)."""
     tournaments = Tournaments.of(context.records)
     state, _version = tournaments.load(club_id, tournament_id)
     listed = PlayerLinks.of(context.records).listed(club_id, tournament_id)
@@ -206,10 +207,9 @@ class TournamentLinkPages(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
     ) -> Template:
-        return links_page(request, context, club_id, tournament_id)
+        return links_page(context, club_id, tournament_id)
 
     @post("/links", opt={"needs": "record"}, status_code=200)
     async def make(
@@ -245,11 +245,9 @@ class TournamentLinkPages(Controller):
             made = await anyio.to_thread.run_sync(make)
         except ProjectionError as error:
             words = refusal(request, error)
-            return await anyio.to_thread.run_sync(
-                lambda: links_page(request, context, club_id, tournament_id, error=words)
-            )
+            return await anyio.to_thread.run_sync(lambda: links_page(context, club_id, tournament_id, error=words))
         state.authenticator.settle()
-        return await anyio.to_thread.run_sync(lambda: links_page(request, context, club_id, tournament_id, made=made))
+        return await anyio.to_thread.run_sync(lambda: links_page(context, club_id, tournament_id, made=made))
 
     @post("/links/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke(
@@ -290,9 +288,7 @@ class TournamentLinkPages(Controller):
             )
         except ProjectionError as error:
             words = refusal(request, error)
-            return await anyio.to_thread.run_sync(
-                lambda: links_page(request, context, club_id, tournament_id, error=words)
-            )
+            return await anyio.to_thread.run_sync(lambda: links_page(context, club_id, tournament_id, error=words))
         return Redirect(path=back, status_code=303)
 
 
