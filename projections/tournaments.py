@@ -30,6 +30,13 @@ knockout stage (single elimination of the top `cut` of the standings, the best s
 a field that is not a power of two) follows the Swiss. Nothing is edited: a `Revoked` event undoes one
 earlier event (a forfeit, a withdrawal, an entry, an attached game, a hand change), and is accepted only
 when the record without that event still holds (`revoke`).
+
+Players on their phones: a player checks in for the round to come (`PlayerCheckedIn`), reports the result
+of their table in a published round (`TableReported`, one answer a player a table; a confirmation is a
+report that repeats another's) or disputes another's report (`ReportDisputed`). Reports that differ, or a
+report disputed, make the table disputed (`Round.disputed`) until the organiser decides
+(`DisputeDecided`); the game that closes a table is attached by a `GameAttached` as any other. Each of
+these may be revoked.
 """
 
 from __future__ import annotations
@@ -171,6 +178,58 @@ class GameAttached(Event, frozen=True, kw_only=True, tag="tournament.game_attach
     game_id: str
 
 
+class ScoreEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's score at a table, in the game's unit, and place where the table gives places."""
+
+    player_id: str
+    score: int
+    placement: int | None = None
+
+
+class PlayerCheckedIn(Event, frozen=True, kw_only=True, tag="tournament.player_checked_in"):
+    """A player says they are here for round `round` (the next one players will see), by their player link
+    (`link`, its share id) or by the organiser (`link` None)."""
+
+    player_id: str
+    round: int
+    link: str | None = None
+
+
+class TableReported(Event, frozen=True, kw_only=True, tag="tournament.table_reported"):
+    """A player's report of the result at their table of a published round, by their player link: the
+    scores of the table's players (`confirms`: the player whose report this one repeats, when it was made
+    by confirming it). Two matching reports close the table: its result-only game is attached with the
+    second."""
+
+    round: int
+    table: int
+    player_id: str
+    scores: tuple[ScoreEntry, ...]
+    confirms: str | None = None
+    link: str | None = None
+
+
+class ReportDisputed(Event, frozen=True, kw_only=True, tag="tournament.report_disputed"):
+    """A player says the report of `disputes` (another player at their table) is wrong: the organiser
+    decides (`DisputeDecided`)."""
+
+    round: int
+    table: int
+    player_id: str
+    disputes: str
+    reason: str = ""
+    link: str | None = None
+
+
+class DisputeDecided(Event, frozen=True, kw_only=True, tag="tournament.dispute_decided"):
+    """The organiser settles a disputed table: by the report of `chosen`, or (None) by a result they
+    entered; the table's result-only game is attached in the same append."""
+
+    round: int
+    table: int
+    chosen: str | None = None
+
+
 TournamentEvent: TypeAlias = (
     TournamentCreated
     | PlayerEntered
@@ -184,8 +243,23 @@ TournamentEvent: TypeAlias = (
     | TableForfeited
     | KnockoutStarted
     | Revoked
+    | PlayerCheckedIn
+    | TableReported
+    | ReportDisputed
+    | DisputeDecided
 )
-REVOCABLE = (PlayerEntered, PlayerWithdrew, GameAttached, PlayersSwapped, TableMoved, TableForfeited)
+REVOCABLE = (
+    PlayerEntered,
+    PlayerWithdrew,
+    GameAttached,
+    PlayersSwapped,
+    TableMoved,
+    TableForfeited,
+    PlayerCheckedIn,
+    TableReported,
+    ReportDisputed,
+    DisputeDecided,
+)
 """The events a `Revoked` may undo (pairings are taken back by `RoundUnpaired`, and a revocation is
 never revoked: the event is reported again)."""
 EVENT_DECODER = msgspec.json.Decoder(TournamentEvent)
@@ -200,6 +274,32 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     """The first round the player could be paired in."""
 
 
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's report of a table's result (`TableReported`)."""
+
+    table: int
+    player_id: str
+    scores: tuple[ScoreEntry, ...]
+    confirms: str | None = None
+
+    def matches(self, other: Report) -> bool:
+        """The same scores and places for the same players (in any order)."""
+        return sorted(self.scores, key=_by_player) == sorted(other.scores, key=_by_player)
+
+
+def _by_player(entry: ScoreEntry) -> str:
+    return entry.player_id
+
+
+class Dispute(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's word that another's report of their table is wrong (`ReportDisputed`)."""
+
+    table: int
+    player_id: str
+    disputes: str
+    reason: str = ""
+
+
 class Round(msgspec.Struct, frozen=True, kw_only=True):
     number: int
     tables: tuple[Table, ...]
@@ -209,14 +309,37 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     stage: Stage = "swiss"
     warnings: tuple[str, ...] = ()
     """The pairing rules the hand changes to the round broke, each once."""
+    reports: tuple[Report, ...] = ()
+    """The players' reports of their tables' results, in the order made."""
+    disputes: tuple[Dispute, ...] = ()
+    decided: tuple[int, ...] = ()
+    """The tables whose dispute the organiser decided."""
 
     def place_of(self, player: str) -> Table | None:
         return next((t for t in self.tables if player in t.seats), None)
+
+    def reports_at(self, table: int) -> list[Report]:
+        return [r for r in self.reports if r.table == table]
+
+    def disputed(self, table: int) -> bool:
+        """Whether the players' reports of `table` disagree (two that differ, or one disputed) and the
+        organiser has not decided it."""
+        if table in self.decided:
+            return False
+        reports = self.reports_at(table)
+        differ = any(not a.matches(b) for a, b in combinations(reports, 2))
+        return differ or any(d.table == table for d in self.disputes)
 
 
 class Knockout(msgspec.Struct, frozen=True, kw_only=True):
     cut: int
     seeds: tuple[str, ...]
+
+
+class CheckIn(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    round: int
+    link: str | None = None
 
 
 class Tournament(msgspec.Struct, frozen=True, kw_only=True):
@@ -226,6 +349,15 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[Round, ...] = ()
     knockout: Knockout | None = None
+    check_ins: tuple[CheckIn, ...] = ()
+
+    def check_in_round(self) -> int:
+        """The round a player checks in for now: the first one players have not seen (a draft is not seen)."""
+        return sum(1 for r in self.rounds if not r.draft) + 1
+
+    def checked_in(self, number: int) -> list[str]:
+        """The players checked in for round `number`, in the order they did."""
+        return [c.player_id for c in self.check_ins if c.round == number]
 
     @property
     def active(self) -> list[str]:
@@ -368,6 +500,116 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
             )
     elif isinstance(event, KnockoutStarted):
         _check_knockout(state, event)
+    elif isinstance(event, PlayerCheckedIn):
+        _check_check_in(state, event)
+    elif isinstance(event, (TableReported, ReportDisputed, DisputeDecided)):
+        _check_report(state, event)
+
+
+def _check_check_in(state: Tournament, event: PlayerCheckedIn) -> None:
+    entrant = next((e for e in state.entrants if e.player_id == event.player_id), None)
+    if entrant is None:
+        raise ProjectionError(
+            "not_entered", f"Player {event.player_id} is not playing in this tournament.", player_id=event.player_id
+        )
+    if not entrant.active:
+        raise ProjectionError(
+            "withdrawn",
+            f"{entrant.name} has withdrawn from the tournament: there is no round to check in for.",
+            player_id=event.player_id,
+        )
+    if event.round != state.check_in_round():
+        raise ProjectionError("wrong_round", f"Players check in for round {state.check_in_round()}.", round=event.round)
+    if event.player_id in state.checked_in(event.round):
+        raise ProjectionError(
+            "already_checked_in",
+            f"{entrant.name} is checked in for round {event.round} already.",
+            player_id=event.player_id,
+            round=event.round,
+        )
+
+
+def _check_report(state: Tournament, event: TableReported | ReportDisputed | DisputeDecided) -> None:
+    """A report, a dispute or a decision about an open table of a published round (neither forfeited nor
+    with its game), by a player at it; one report or dispute per player."""
+    table = _published_table(state, event.round, event.table)
+    _not_forfeited(table, event.round)
+    if table.game_id is not None:
+        raise ProjectionError(
+            "table_closed",
+            f"Table {event.table} of round {event.round} is closed: its result is in.",
+            round=event.round,
+            table=event.table,
+            game_id=table.game_id,
+        )
+    paired = state.rounds[event.round - 1]
+    reports = {r.player_id: r for r in paired.reports_at(event.table)}
+    if isinstance(event, DisputeDecided):
+        if not paired.disputed(event.table):
+            raise ProjectionError(
+                "not_disputed",
+                f"The players of table {event.table} of round {event.round} do not disagree.",
+                round=event.round,
+                table=event.table,
+            )
+        if event.chosen is not None and event.chosen not in reports:
+            raise ProjectionError(
+                "no_such_report",
+                f"Player {event.chosen} made no report of table {event.table}.",
+                round=event.round,
+                table=event.table,
+                chosen=event.chosen,
+            )
+        return
+    named = [event.player_id] + (
+        [s.player_id for s in event.scores] if isinstance(event, TableReported) else [event.disputes]
+    )
+    strangers = [p for p in named if p not in table.seats]
+    if strangers:
+        raise ProjectionError(
+            "not_at_table",
+            f"Player {strangers[0]} is not at table {event.table} of round {event.round}.",
+            round=event.round,
+            table=event.table,
+            players=strangers,
+        )
+    answered = event.player_id in reports or any(
+        d.player_id == event.player_id for d in paired.disputes if d.table == event.table
+    )
+    if answered:
+        raise ProjectionError(
+            "already_reported",
+            f"Player {event.player_id} has reported on table {event.table} of round {event.round} already.",
+            round=event.round,
+            table=event.table,
+            player_id=event.player_id,
+        )
+    if isinstance(event, TableReported):
+        listed = [s.player_id for s in event.scores]
+        if sorted(listed) != sorted(table.seats):
+            raise ProjectionError(
+                "scores_per_player",
+                "A report gives one score for each player at the table.",
+                round=event.round,
+                table=event.table,
+                players=listed,
+            )
+        if event.confirms is not None and event.confirms not in reports:
+            raise ProjectionError(
+                "no_such_report",
+                f"Player {event.confirms} made no report of table {event.table}.",
+                round=event.round,
+                table=event.table,
+                confirms=event.confirms,
+            )
+    elif event.disputes not in reports or event.disputes == event.player_id:
+        raise ProjectionError(
+            "no_such_report",
+            f"Player {event.disputes} made no report of table {event.table} to dispute.",
+            round=event.round,
+            table=event.table,
+            disputes=event.disputes,
+        )
 
 
 def _check_knockout(state: Tournament, event: KnockoutStarted) -> None:
@@ -459,9 +701,20 @@ def apply(state: Tournament | None, event: TournamentEvent) -> Tournament:
         return msgspec.structs.replace(state, knockout=Knockout(cut=event.cut, seeds=event.seeds))
     if isinstance(event, Revoked):
         return state
+    if isinstance(event, PlayerCheckedIn):
+        check_in = CheckIn(player_id=event.player_id, round=event.round, link=event.link)
+        return msgspec.structs.replace(state, check_ins=(*state.check_ins, check_in))
     number = event.round
     target = state.rounds[number - 1]
-    if isinstance(event, RoundPublished):
+    if isinstance(event, TableReported):
+        report = Report(table=event.table, player_id=event.player_id, scores=event.scores, confirms=event.confirms)
+        changed = msgspec.structs.replace(target, reports=(*target.reports, report))
+    elif isinstance(event, ReportDisputed):
+        dispute = Dispute(table=event.table, player_id=event.player_id, disputes=event.disputes, reason=event.reason)
+        changed = msgspec.structs.replace(target, disputes=(*target.disputes, dispute))
+    elif isinstance(event, DisputeDecided):
+        changed = msgspec.structs.replace(target, decided=(*target.decided, event.table))
+    elif isinstance(event, RoundPublished):
         changed = msgspec.structs.replace(target, draft=False)
     elif isinstance(event, PlayersSwapped):
         changed = _swapped(target, *event.players)

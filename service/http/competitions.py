@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import Body, FromPath, JSONBody, QueryParameter
 
@@ -15,6 +16,7 @@ from projections.ratings import RatingPoint
 from projections.standings import Scoring, Standings
 from projections.tournaments import (
     EVENT_DECODER,
+    ScoreEntry,
     System,
     Tournament,
     TournamentCreated,
@@ -23,10 +25,12 @@ from projections.tournaments import (
     unpublished,
 )
 from service.http.dependencies import RequestContext
-from service.http.guards import GUARDS, PUBLIC
+from service.http.guards import GUARDS, PLAYER, PUBLIC
+from service.http.keys import ShareOut, share_out
+from service.usecases.access import Principal
 from service.usecases.games import GameRecords
 from service.usecases.ratings import ClubRatings
-from service.usecases.tournaments import Read, ScoreEntry, Tournaments
+from service.usecases.tournaments import Entry, Evening, PlayerLinks, PlayerView, Read, Tournaments
 
 _ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 
@@ -140,6 +144,61 @@ class RecordedEvent(msgspec.Struct, frozen=True, kw_only=True):
 class TournamentEventsOut(msgspec.Struct, frozen=True, kw_only=True):
     tournament_id: str
     events: list[RecordedEvent]
+
+
+class PlayerLinkIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The entry (its player) a player link is for."""
+
+    player_id: str
+
+
+class PlayerLinkCreated(msgspec.Struct, frozen=True, kw_only=True):
+    """A new player link. `path` is the player's page (append it to the server's address; a QR code of it
+    to hand out); `token` is shown once and is the bearer token of the player's routes (`.../me`);
+    `replaced`, the player's earlier link, revoked (one live link per entry)."""
+
+    link: ShareOut
+    token: str
+    path: str
+    replaced: list[ShareOut]
+
+
+class DecisionIn(msgspec.Struct, frozen=True, kw_only=True):
+    """How the organiser settles a disputed table: by one player's report (`chosen`, their id) or by the
+    result they enter (`scores`, as a table's result); one of the two."""
+
+    chosen: str | None = None
+    scores: Annotated[list[ScoreEntry], msgspec.Meta(min_length=1, max_length=12)] | None = None
+
+
+class PlayerReportIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The result of the player's own table in a published round: each player's score at it in the game's
+    unit, and places where the table gives them (all or none)."""
+
+    round: Annotated[int, msgspec.Meta(ge=1)]
+    table: Annotated[int, msgspec.Meta(ge=1)]
+    scores: Annotated[list[ScoreEntry], msgspec.Meta(min_length=1, max_length=12)]
+
+
+class PlayerAnswerIn(msgspec.Struct, frozen=True, kw_only=True):
+    """The player's table (round and table) whose other report they confirm or dispute, and why (a dispute)."""
+
+    round: Annotated[int, msgspec.Meta(ge=1)]
+    table: Annotated[int, msgspec.Meta(ge=1)]
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+
+
+def entry_of(principal: Principal) -> Entry:
+    """The tournament entry a player link stands for (the guard let only a player link through)."""
+    share = principal.share
+    assert share is not None and share.player_id is not None and principal.club_id is not None
+    return Entry(
+        club_id=principal.club_id,
+        tournament_id=share.target_id,
+        player_id=share.player_id,
+        link=share.share_id,
+        made_by=share.made_by,
+    )
 
 
 def _out(read: Read) -> TournamentOut:
@@ -425,6 +484,164 @@ class TournamentController(Controller):
         return _out(
             Tournaments.of(context.records).attach(context.recorder, tournament_id, number, table, data.game_id)
         )
+
+    @post(
+        "/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/decision",
+        sync_to_thread=True,
+        summary="Settle a table its players dispute: by one player's report, or by the result entered",
+    )
+    def decide(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        number: FromPath[int],
+        table: FromPath[int],
+        data: JSONBody[DecisionIn],
+        context: NamedDependency[RequestContext],
+    ) -> TournamentOut:
+        """The table's result-only game is recorded and attached with the decision; 422 `not_disputed`
+        when its players agree, `no_such_report` for a player who made no report, `choose_or_enter`
+        without (or with both) a choice and scores. The organiser may also enter a result at any time
+        (`.../result`), or revoke an attached game and enter another."""
+        del club_id  # the recorder's
+        return _out(
+            Tournaments.of(context.records).decide(
+                context.recorder, tournament_id, number, table, data.chosen, data.scores
+            )
+        )
+
+    @get(
+        "/{tournament_id:str}/evening",
+        sync_to_thread=True,
+        summary="Who is checked in for the round to come, and the disputes to decide",
+    )
+    def evening(
+        self, club_id: FromPath[str], tournament_id: FromPath[str], context: NamedDependency[RequestContext]
+    ) -> Evening:
+        tournaments = Tournaments.of(context.records)
+        return tournaments.evening(tournaments.load(club_id, tournament_id)[0])
+
+    @post(
+        "/{tournament_id:str}/links",
+        sync_to_thread=True,
+        summary="Make a player link for an entry (its earlier link is revoked)",
+    )
+    def make_link(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        data: JSONBody[PlayerLinkIn],
+        context: NamedDependency[RequestContext],
+    ) -> PlayerLinkCreated:
+        """A share link of kind `player`: its holder, and nobody else, checks in, sees their published
+        pairing, reports their table's result and confirms or disputes the other's (`.../me`); 422
+        `not_entered` for a player without an active entry."""
+        link, token, replaced = PlayerLinks.of(context.records).make(
+            club_id, tournament_id, data.player_id, context.principal.key_id
+        )
+        return PlayerLinkCreated(
+            link=share_out(link), token=token, path=f"/share/{token}", replaced=[share_out(r) for r in replaced]
+        )
+
+    @get("/{tournament_id:str}/links", sync_to_thread=True, summary="The tournament's player links (never tokens)")
+    def list_links(
+        self, club_id: FromPath[str], tournament_id: FromPath[str], context: NamedDependency[RequestContext]
+    ) -> list[ShareOut]:
+        return [share_out(link) for link in PlayerLinks.of(context.records).listed(club_id, tournament_id)]
+
+    @post(
+        "/{tournament_id:str}/links/{share_id:str}/revoke",
+        sync_to_thread=True,
+        status_code=200,
+        summary="Revoke a player link",
+    )
+    def revoke_link(
+        self,
+        club_id: FromPath[str],
+        tournament_id: FromPath[str],
+        share_id: FromPath[str],
+        context: NamedDependency[RequestContext],
+        state: State,
+    ) -> ShareOut:
+        revoked = PlayerLinks.of(context.records).revoke(club_id, tournament_id, share_id)
+        state.authenticator.settle()
+        return share_out(revoked)
+
+    # -- a player's own routes: the bearer token is their player link's -----------------------------------
+    @get("/{tournament_id:str}/me", sync_to_thread=True, summary="The player's entry, pairing and table", opt=PLAYER)
+    def me(
+        self, club_id: FromPath[str], tournament_id: FromPath[str], principal: NamedDependency[Principal], state: State
+    ) -> PlayerView:
+        """What the player sees by their link: check-in, their table in the latest published round, its
+        reports. Only the player link of an entry of this tournament may call this (and `.../me/...`)."""
+        entry = entry_of(principal)
+        tournaments = Tournaments.of(state.records)
+        return tournaments.seen_by(tournaments.load(club_id, tournament_id)[0], entry.player_id)
+
+    @post("/{tournament_id:str}/me/check-in", sync_to_thread=True, summary="Check in for the round to come", opt=PLAYER)
+    def check_in(self, tournament_id: FromPath[str], principal: NamedDependency[Principal], state: State) -> PlayerView:
+        """422 `withdrawn` for a player who has withdrawn, `already_checked_in` the second time."""
+        entry = entry_of(principal)
+        tournaments = Tournaments.of(state.records)
+        return tournaments.seen_by(tournaments.check_in(entry)[0], entry.player_id)
+
+    @post(
+        "/{tournament_id:str}/me/report",
+        sync_to_thread=True,
+        summary="Report the result of one's own table",
+        opt=PLAYER,
+    )
+    def report_mine(
+        self,
+        tournament_id: FromPath[str],
+        data: JSONBody[PlayerReportIn],
+        principal: NamedDependency[Principal],
+        state: State,
+    ) -> PlayerView:
+        """Checked by the game's rules at once; the second matching report closes the table (its
+        result-only game attached), one that differs is a dispute for the organiser. 422 `not_at_table`
+        for a table one is not at, `already_reported` for a second answer, `table_closed` for a table
+        whose result is in or that was forfeited."""
+        entry = entry_of(principal)
+        tournaments = Tournaments.of(state.records)
+        read = tournaments.player_report(entry, data.round, data.table, data.scores)
+        return tournaments.seen_by(read[0], entry.player_id)
+
+    @post(
+        "/{tournament_id:str}/me/confirmation",
+        sync_to_thread=True,
+        summary="Confirm the other player's report of one's table (it closes the table)",
+        opt=PLAYER,
+    )
+    def confirm(
+        self,
+        tournament_id: FromPath[str],
+        data: JSONBody[PlayerAnswerIn],
+        principal: NamedDependency[Principal],
+        state: State,
+    ) -> PlayerView:
+        """422 `no_report` while nobody else has reported the table."""
+        entry = entry_of(principal)
+        tournaments = Tournaments.of(state.records)
+        return tournaments.seen_by(tournaments.confirm(entry, data.round, data.table)[0], entry.player_id)
+
+    @post(
+        "/{tournament_id:str}/me/dispute",
+        sync_to_thread=True,
+        summary="Dispute the other player's report of one's table (the organiser decides)",
+        opt=PLAYER,
+    )
+    def dispute(
+        self,
+        tournament_id: FromPath[str],
+        data: JSONBody[PlayerAnswerIn],
+        principal: NamedDependency[Principal],
+        state: State,
+    ) -> PlayerView:
+        entry = entry_of(principal)
+        tournaments = Tournaments.of(state.records)
+        read = tournaments.dispute(entry, data.round, data.table, data.reason)
+        return tournaments.seen_by(read[0], entry.player_id)
 
     @get(
         "/{tournament_id:str}/standings",

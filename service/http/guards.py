@@ -8,6 +8,11 @@
 | `write`    | yes      | yes    | no   | no                            |
 | `read`     | yes      | yes    | yes  | no                            |
 | `public`   | yes      | yes    | yes  | only `view=public`, delayed   |
+| `player`   | no       | no     | no   | no                            |
+
+`player` routes (a tournament entry's own: `/clubs/{club}/tournaments/{tournament}/me...`) take a player
+link's token (`sh_…`, a share link of kind `player`) as the bearer token, for its own tournament only; no
+other route takes a share link's token (it is no key: 401).
 
 A club's key reaches only its own club. A spectate key's reads are held back by each game's spectator
 delay (`service.usecases.spectators`), as the live stream is.
@@ -26,12 +31,14 @@ from litestar.handlers.base import BaseRouteHandler
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 
-Needs = Literal["operator", "keys", "write", "read", "public"]
+Needs = Literal["operator", "keys", "write", "read", "public", "player"]
 
 OPERATOR: dict[str, Any] = {"needs": "operator"}
 KEYS: dict[str, Any] = {"needs": "keys"}
 PUBLIC: dict[str, Any] = {"needs": "public"}
 """Handler `opt`s: `@get(..., opt=PUBLIC)` lets a spectate key read it (public view, delayed)."""
+PLAYER: dict[str, Any] = {"needs": "player"}
+"""A tournament entry's own route: its player link alone may call it."""
 
 
 def bearer(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
@@ -49,6 +56,14 @@ def needs_of(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteH
 
 def check(principal: Principal, needs: Needs, club_id: str | None, view: str | None) -> None:
     """Raise PermissionDeniedException (403) when `principal` may not do what a handler `needs`."""
+    share = principal.share
+    if needs == "player" or (share is not None and share.kind == "player"):
+        if club_id is not None and principal.club_id != club_id and not principal.operator:
+            what = "key" if share is None else "player link"
+            raise PermissionDeniedException(detail=f"This {what} belongs to another club.")
+        if needs != "player" or share is None or share.kind != "player":
+            raise PermissionDeniedException(detail="Only a player's own link may do this.")
+        return
     if principal.operator:
         return
     if needs == "operator":
@@ -87,6 +102,9 @@ async def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: Bas
     than the rest of an append's work (bench/); a key not remembered is read in one."""
     authenticator = connection.app.state.authenticator
     token = bearer(connection)
+    if needs_of(connection, handler) == "player":  # a player link's token, never a key
+        await _player(connection, authenticator, token)
+        return
     principal = authenticator.remembered(token)
     if principal is None and token:
         principal = await anyio.to_thread.run_sync(authenticator, token)
@@ -96,6 +114,23 @@ async def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: Bas
     if principal is None:
         raise unauthorized(connection.app.state.authenticator)
     check(principal, needs_of(connection, handler), club_id, connection.query_params.get("view"))
+    connection.scope["state"]["principal"] = principal
+
+
+async def _player(connection: ASGIConnection[Any, Any, Any, Any], authenticator: Any, token: str | None) -> None:
+    """A player route's caller: a player link (401 without one; 403 for another kind of token, and for
+    a link to another club's or tournament)."""
+    principal = await anyio.to_thread.run_sync(authenticator.share, token) if token else None
+    if principal is None:
+        known = token and (authenticator.remembered(token) or await anyio.to_thread.run_sync(authenticator, token))
+        if not known:
+            raise unauthorized(authenticator)
+        principal = known  # a key: refused below, as another club's first where it is one
+    check(principal, "player", connection.path_params.get("club_id"), None)
+    share = principal.share
+    assert share is not None
+    if connection.path_params.get("tournament_id") != share.target_id:
+        raise PermissionDeniedException(detail="This player link is for another tournament.")
     connection.scope["state"]["principal"] = principal
 
 

@@ -24,7 +24,7 @@ from service.limits import check_moment
 from service.usecases.access import Principal
 from service.usecases.games import GameRecords
 from service.usecases.keys import Keys
-from service.usecases.types import ApiKey, Scope, ShareKind, ShareLink
+from service.usecases.types import ApiKey, LinkKind, Scope, ShareKind, ShareLink
 
 _NAME = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 _ID = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
@@ -73,9 +73,11 @@ class ShareIn(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ShareOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A share link; a player link (`kind` `player`) opens tournament `target_id` as its entry `player_id`."""
+
     share_id: str
     club_id: str
-    kind: ShareKind
+    kind: LinkKind
     target_id: str
     name: str
     created_at: datetime
@@ -83,6 +85,7 @@ class ShareOut(msgspec.Struct, frozen=True, kw_only=True):
     made_by: str | None = None
     """The id of the key that made the link (a page session's key, for one made on the pages): the link
     works while that key does."""
+    player_id: str | None = None
 
 
 class ShareCreated(msgspec.Struct, frozen=True, kw_only=True):
@@ -116,6 +119,7 @@ def share_out(link: ShareLink) -> ShareOut:
         created_at=link.created_at,
         revoked_at=link.revoked_at,
         made_by=link.created_by,
+        player_id=link.player_id,
     )
 
 

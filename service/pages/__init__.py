@@ -31,6 +31,7 @@ from service.pages.players import PlayerPages
 from service.pages.ratings import HANDLERS as RATINGS
 from service.pages.recording import HANDLERS as RECORDING
 from service.pages.settings import ClubSettingsPage
+from service.pages.tournament_links import HANDLERS as TOURNAMENT_LINKS
 from service.pages.tournaments import HANDLERS as TOURNAMENTS
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -81,6 +82,7 @@ def pages_router() -> Router:
             *ADMIN,
             *NOTES,
             *TOURNAMENTS,
+            *TOURNAMENT_LINKS,
             ClubSettingsPage,
             PlayerPages,
             i18n.choose_language,

@@ -522,13 +522,15 @@ class SharePages(Controller):
         request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
         state: State,
-    ) -> Template:
+    ) -> Response[Any]:
         assert context.principal.share is not None and context.principal.club_id is not None
         links, club_id, target = (
             _share_links(token, context.principal),
             context.principal.club_id,
             context.principal.share.target_id,
         )
+        if context.principal.share.kind == "player":  # a player link's page is the entry's own
+            return Redirect(path=f"/share/{token}/me")
         elsewhere = SHARED_PAGES.get(context.principal.share.kind)
         if elsewhere is not None:
             return elsewhere(request, context, token)

@@ -245,6 +245,10 @@ class TournamentPages(Controller):
                 "places": state.definition.system == "tables",
                 "last_round": state.last_round_played(),
                 "base": f"/club/{club_id}/tournaments/{tournament_id}",
+                "tournament_base": f"/club/{club_id}/tournaments/{tournament_id}",
+                "back": f"/club/{club_id}/tournaments/{tournament_id}",
+                # check-ins and disputes, the organiser's only (players' reports are not the public's)
+                "evening": tournaments.evening(state) if writes else None,
                 "form": form or {},
                 "errors": errors or {},
             },

@@ -12,6 +12,10 @@ import msgspec
 Scope = Literal["record", "read", "spectate"]
 SCOPES: tuple[Scope, ...] = ("record", "read", "spectate")
 ShareKind = Literal["game", "league", "campaign", "tournament"]
+LinkKind = Literal["game", "league", "campaign", "tournament", "player"]
+"""What a stored link opens: a share link's one game, league, campaign or tournament (`ShareKind`), or a
+player link's entry of a tournament (`player`: its `target_id` the tournament, its `player_id` the entry's
+player)."""
 
 
 class ApiKey(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,17 +51,19 @@ class PageSession(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ShareLink(msgspec.Struct, frozen=True, kw_only=True):
-    """A read-only link to one game, league or campaign of a club."""
+    """A read-only link to one game, league or campaign of a club, or a player link (`kind` `player`): one
+    entry's way into its tournament (`target_id`) as that player (`player_id`)."""
 
     share_id: str
     club_id: str
-    kind: ShareKind
+    kind: LinkKind
     target_id: str
     name: str
     secret_hash: str
     created_by: str | None
     created_at: datetime
     revoked_at: datetime | None = None
+    player_id: str | None = None
 
 
 class AccessStore(Protocol):
@@ -85,11 +91,12 @@ class AccessStore(Protocol):
         self,
         share_id: str,
         club_id: str,
-        kind: ShareKind,
+        kind: LinkKind,
         target_id: str,
         name: str,
         secret_hash: str,
         created_by: str | None,
+        player_id: str | None = None,
     ) -> ShareLink: ...
     def get_share_link(self, share_id: str) -> ShareLink | None: ...
     def list_share_links(self, club_id: str) -> list[ShareLink]: ...

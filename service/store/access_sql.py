@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from service.store.access import ApiKey, PageSession, Scope, ShareKind, ShareLink
+from service.store.access import ApiKey, LinkKind, PageSession, Scope, ShareLink
 from service.store.base import AlreadyExists, Duplicate
 from service.store.sql import Database
 
@@ -26,7 +26,7 @@ def _text(moment: datetime | None) -> str | None:
 
 _KEY_COLUMNS = "key_id, club_id, name, secret_hash, created_at, scope, expires_at, revoked_at"
 _SESSION_COLUMNS = "session_id, key_id, secret_hash, created_at, expires_at, revoked_at"
-_SHARE_COLUMNS = "share_id, club_id, kind, target_id, name, secret_hash, created_by, created_at, revoked_at"
+_SHARE_COLUMNS = "share_id, club_id, kind, target_id, name, secret_hash, created_by, created_at, revoked_at, player_id"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,7 +39,7 @@ class _AccessSql:
     create_session: str = f"INSERT INTO page_sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL)"
     session: str = f"SELECT {_SESSION_COLUMNS} FROM page_sessions WHERE session_id = ?"
     revoke_session: str = "UPDATE page_sessions SET revoked_at = coalesce(revoked_at, ?) WHERE session_id = ?"
-    create_share: str = f"INSERT INTO share_links ({_SHARE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)"
+    create_share: str = f"INSERT INTO share_links ({_SHARE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)"
     share: str = f"SELECT {_SHARE_COLUMNS} FROM share_links WHERE share_id = ?"
     shares: str = f"SELECT {_SHARE_COLUMNS} FROM share_links WHERE club_id = ? ORDER BY created_at, share_id"
     revoke_share: str = "UPDATE share_links SET revoked_at = coalesce(revoked_at, ?) WHERE share_id = ?"
@@ -123,18 +123,19 @@ class AccessTables:
         self,
         share_id: str,
         club_id: str,
-        kind: ShareKind,
+        kind: LinkKind,
         target_id: str,
         name: str,
         secret_hash: str,
         created_by: str | None,
+        player_id: str | None = None,
     ) -> ShareLink:
         created = _now()
         try:
             with self._db.writing() as conn:
                 conn.execute(
                     self._sql.create_share,
-                    (share_id, club_id, kind, target_id, name, secret_hash, created_by, _text(created)),
+                    (share_id, club_id, kind, target_id, name, secret_hash, created_by, _text(created), player_id),
                 )
         except Duplicate:
             raise AlreadyExists("share link", share_id) from None
@@ -147,6 +148,7 @@ class AccessTables:
             secret_hash=secret_hash,
             created_by=created_by,
             created_at=created,
+            player_id=player_id,
         )
 
     def get_share_link(self, share_id: str) -> ShareLink | None:

@@ -5,7 +5,9 @@ cheap.
 
 A key has a scope: `record` (writes and every view of its club), `read` (every view, no writes) or
 `spectate` (public views only, behind each game's spectator delay). A session acts with its key's scope;
-a share link sees its one game, league or campaign as a spectator would.
+a share link sees its one game, league or campaign as a spectator would. A player link is a share link
+of kind `player`: it opens one tournament as one of its entries (`service.usecases.tournaments`), on the
+API's routes for that entry (`needs` `player`) and the player's page, and nothing else.
 
 Revocation: the store raises a counter in the same transaction as every revocation, and a process that
 finds it moved forgets every credential it remembered, so a revoked key, session or link is refused on
@@ -27,17 +29,21 @@ import msgspec
 
 from service.cache import Recent
 from service.notify import Hub
-from service.store.access import AccessStore, Scope, ShareKind
+from service.store.access import AccessStore, LinkKind, Scope
 
 Access = Literal["operator", "record", "read", "spectate", "share"]
 
 
 class ShareTarget(msgspec.Struct, frozen=True, kw_only=True):
-    """What a share link shows: one game, league or campaign."""
+    """What a share link shows: one game, league or campaign; or, for a player link (`kind` `player`), the
+    tournament `target_id` as its entry `player_id` takes part in it."""
 
     share_id: str
-    kind: ShareKind
+    kind: LinkKind
     target_id: str
+    player_id: str | None = None
+    made_by: str | None = None
+    """The key that made the link (a player's events are appended under it, naming the player)."""
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):
@@ -168,7 +174,13 @@ def authenticate_share(store: AccessStore, token: str | None) -> Principal | Non
     return Principal(
         club_id=link.club_id,
         scope="spectate",
-        share=ShareTarget(share_id=link.share_id, kind=link.kind, target_id=link.target_id),
+        share=ShareTarget(
+            share_id=link.share_id,
+            kind=link.kind,
+            target_id=link.target_id,
+            player_id=link.player_id,
+            made_by=link.created_by,
+        ),
     )
 
 

@@ -352,8 +352,15 @@ class GameRecords:
             kind=kind, resource_id=choice.resource_id, version=0, content_hash=content_hash(content), content=content
         )
 
-    def create_game(self, club_id: str, request: NewGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
-        """Create a game: its first event records the set-up and the ruleset version (G-5)."""
+    def check_game(self, club_id: str, request: NewGame) -> None:
+        """What `create_game` checks of a game (its players, set-up and any reported result), recording
+        nothing: a player's report of a tournament table is checked so before it waits for the other's."""
+        self._started(club_id, request)
+
+    def _started(
+        self, club_id: str, request: NewGame
+    ) -> tuple[Ruleset, tuple[Player, ...], GameStarted, list[ResultReported], Folded]:
+        """The game's first events, checked by its rules: (ruleset, players, start, reported result, fold)."""
         ruleset = self.rulesets.get(request.ruleset)
         players_by_id = {
             p.player_id: p for p in self.store.get_players(club_id, [s.player_id for s in request.players])
@@ -396,6 +403,11 @@ class GameRecords:
         except msgspec.ValidationError as error:  # the options the client sent, read by the ruleset
             raise SetupError(f"The set-up does not fit {ruleset.name}: {error}") from None
         # Any other exception is the ruleset's own mistake, not the client's: a 500, logged as such.
+        return ruleset, players, started, reported, folded
+
+    def create_game(self, club_id: str, request: NewGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
+        """Create a game: its first event records the set-up and the ruleset version (G-5)."""
+        ruleset, players, started, reported, folded = self._started(club_id, request)
         now = datetime.now(UTC)
         game_id = self._given_id(club_id, ruleset, now, request.game_id)
         record = GameRecord(

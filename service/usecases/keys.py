@@ -13,7 +13,7 @@ from typing import Protocol
 
 from projections.errors import ProjectionError
 from service.logs import get_logger
-from service.store.access import AccessStore, ApiKey, Scope, ShareKind, ShareLink
+from service.store.access import AccessStore, ApiKey, LinkKind, Scope, ShareLink
 from service.store.base import ClubRecords, Collections
 from service.usecases.access import new_key, new_session, new_share
 from service.usecases.games import GameRecords, NotFound
@@ -78,21 +78,30 @@ class Keys:
         return revoked
 
     # -- share links --------------------------------------------------------------------------------------
-    def check_target(self, club_id: str, kind: ShareKind, target_id: str) -> None:
+    def check_target(self, club_id: str, kind: LinkKind, target_id: str) -> None:
         """The game, league, campaign or tournament a link is made for exists in the club (404 otherwise)."""
         if kind == "game":
             self.games.game(club_id, target_id)
-        elif self.store.get_collection(kind, club_id, target_id) is None:
-            raise NotFound(kind, target_id)
+            return
+        collection = "tournament" if kind == "player" else kind
+        if self.store.get_collection(collection, club_id, target_id) is None:
+            raise NotFound(collection, target_id)
 
     def create_share(
-        self, club_id: str, kind: ShareKind, target_id: str, name: str, created_by: str | None
+        self,
+        club_id: str,
+        kind: LinkKind,
+        target_id: str,
+        name: str,
+        created_by: str | None,
+        player_id: str | None = None,
     ) -> tuple[ShareLink, str]:
-        """A new read-only link to one game, league, campaign or tournament, and its token (shown once)."""
+        """A new read-only link to one game, league, campaign or tournament, or a player link to a tournament
+        for its entry `player_id` (whose entry the caller checked), and its token (shown once)."""
         self.check_target(club_id, kind, target_id)
         share_id, token, secret_hash = new_share()
         link = self.store.create_share_link(
-            share_id, club_id, kind, target_id, name or f"{kind} {target_id}", secret_hash, created_by
+            share_id, club_id, kind, target_id, name or f"{kind} {target_id}", secret_hash, created_by, player_id
         )
         get_logger(club_id=club_id).info("share.created", share_id=share_id, kind=kind, target_id=target_id)
         return link, token

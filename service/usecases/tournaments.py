@@ -12,10 +12,17 @@ The evening: a round may be paired as a draft, changed by hand and published; a 
 entered for a table as a result-only game (G-6) played by its players; a knockout of the top of the
 standings started; and any of these undone by a revocation, which the record without the event must
 still hold (`projections.tournaments.revoke`).
+
+Players take part from their phones by a player link (`PlayerLinks`: a share link of kind `player`, made
+by the organiser for one entry, revocable): its holder (`Entry`) checks in, sees their published pairing,
+reports their table's result and confirms or disputes the other's report. Two matching reports close the
+table with its result-only game, as the organiser's result entry does; reports that differ (or a report
+disputed) wait for the organiser, who chooses one or enters the result (`decide`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import msgspec
@@ -27,18 +34,25 @@ from projections.errors import ProjectionError
 from projections.standings import Scoring, Standings
 from projections.tournaments import (
     EVENT_DECODER,
+    Dispute,
+    DisputeDecided,
     GameAttached,
     KnockoutStarted,
+    PlayerCheckedIn,
     PlayerEntered,
     PlayersSwapped,
     PlayerWithdrew,
+    Report,
+    ReportDisputed,
     Revoked,
     Round,
     RoundPublished,
     RoundUnpaired,
+    ScoreEntry,
     System,
     TableForfeited,
     TableMoved,
+    TableReported,
     Tournament,
     TournamentCreated,
     TournamentEvent,
@@ -56,6 +70,7 @@ from projections.tournaments import (
     tournament_standings,
 )
 from projections.words import Teller
+from service.store.access import ShareLink
 from service.store.base import (
     AppendRequest,
     ClubRecords,
@@ -69,18 +84,72 @@ from service.store.base import (
 )
 from service.usecases.collections import league_games
 from service.usecases.games import GameRecords, NewGame, NotFound, SeatSpec
-
-
-class ScoreEntry(msgspec.Struct, frozen=True, kw_only=True):
-    """A player's score at a table, in the game's unit, and place where the table gives places."""
-
-    player_id: str
-    score: int
-    placement: int | None = None
-
+from service.usecases.keys import Keys
 
 Read = tuple[Tournament, int]
 """A tournament as its events left it, and the stream's version."""
+
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True):
+    """Who acts by a player link: the entry's player in its tournament, the link (its share id), and the
+    key that made it (the player's events are appended under that key; each names the player and link)."""
+
+    club_id: str
+    tournament_id: str
+    player_id: str
+    link: str
+    made_by: str | None = None
+
+    @property
+    def recorder(self) -> Recorder:
+        return Recorder(club_id=self.club_id, key_id=self.made_by)
+
+
+class Seat(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    name: str
+
+
+class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a player sees of the tournament by their link: whether they are checked in for the round to
+    come (`check_in_round`), and their place in the latest published round (`round`: None before the
+    first): their table and its seats (or a bye), the reports of their table, and where it stands
+    (`status`: `bye`, `open`, `reported` (by them, waiting for the other), `to_confirm` (another's report
+    waits for their answer), `disputed`, `closed` (its result is in), `forfeited`)."""
+
+    tournament_id: str
+    title: str
+    player_id: str
+    name: str
+    active: bool
+    check_in_round: int
+    checked_in: bool
+    round: int | None = None
+    table: int | None = None
+    seats: list[Seat] = msgspec.field(default_factory=list)
+    status: str | None = None
+    reports: list[Report] = msgspec.field(default_factory=list)
+    game_id: str | None = None
+
+
+class TableDispute(msgspec.Struct, frozen=True, kw_only=True):
+    """A table whose players' reports disagree, waiting for the organiser."""
+
+    round: int
+    table: int
+    seats: list[Seat]
+    reports: list[Report]
+    disputes: list[Dispute]
+
+
+class Evening(msgspec.Struct, frozen=True, kw_only=True):
+    """What the organiser follows of the players' phones: who is checked in for the round to come (and who
+    of the active players is not yet), and the disputes to decide."""
+
+    check_in_round: int
+    checked_in: list[Seat]
+    not_checked_in: list[Seat]
+    disputes: list[TableDispute]
 
 
 class TournamentStore(EventRecorder, Collections, ReadModels, ClubRecords, Protocol):
@@ -275,9 +344,16 @@ class Tournaments:
     def report(self, recorder: Recorder, tournament_id: str, number: int, table: int, scores: list[ScoreEntry]) -> Read:
         """The result of a game played at a table and not recorded event by event: a result-only game
         (G-6) of the table's players in its seats, checked by the game's rules, attached to the table
-        (422 `not_at_table` for a player who is not at it)."""
+        (422 `not_at_table` for a player who is not at it). The organiser's entry: it closes a table the
+        players dispute, or have not reported."""
         state, version = self.load(recorder.club_id, tournament_id)
         check(state, GameAttached(round=number, table=table, game_id=""))
+        game_id = self._result_game(recorder, state, number, table, scores)
+        event = GameAttached(round=number, table=table, game_id=game_id)
+        return self._record(recorder, tournament_id, state, version, [event])
+
+    def _result_request(self, state: Tournament, number: int, table: int, scores: Sequence[ScoreEntry]) -> NewGame:
+        """The result-only game of a table's players in its seats (422 `not_at_table` for a stranger)."""
         seats = next(t.seats for t in state.rounds[number - 1].tables if t.table == table)
         strangers = [s.player_id for s in scores if s.player_id not in seats]
         if strangers:
@@ -289,23 +365,199 @@ class Tournaments:
                 table=table,
                 players=strangers,
             )
-        record, _ = self.games.create_game(
-            recorder.club_id,
-            NewGame(
-                ruleset=state.definition.ruleset,
-                players=[SeatSpec(player_id=p) for p in seats],
-                result=ReportedResult(
-                    players=tuple(
-                        PlayerResult(seat=seats.index(s.player_id), score=s.score, placement=s.placement)
-                        for s in scores
-                    )
-                ),
-                title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
+        return NewGame(
+            ruleset=state.definition.ruleset,
+            players=[SeatSpec(player_id=p) for p in seats],
+            result=ReportedResult(
+                players=tuple(
+                    PlayerResult(seat=seats.index(s.player_id), score=s.score, placement=s.placement) for s in scores
+                )
             ),
-            recorder,
+            title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
         )
-        event = GameAttached(round=number, table=table, game_id=record.game_id)
-        return self._record(recorder, tournament_id, state, version, [event])
+
+    def _result_game(
+        self, recorder: Recorder, state: Tournament, number: int, table: int, scores: Sequence[ScoreEntry]
+    ) -> str:
+        """The table's result-only game, recorded (checked by the game's rules): its id."""
+        record, _ = self.games.create_game(
+            recorder.club_id, self._result_request(state, number, table, scores), recorder
+        )
+        return record.game_id
+
+    # -- the players' phones ----------------------------------------------------------------------------
+    def check_in(self, entry: Entry) -> Read:
+        """The player checks in for the round to come (422 `withdrawn` once withdrawn, 422
+        `already_checked_in` the second time)."""
+        state, version = self.load(entry.club_id, entry.tournament_id)
+        event = PlayerCheckedIn(player_id=entry.player_id, round=state.check_in_round(), link=entry.link)
+        return self._record(entry.recorder, entry.tournament_id, state, version, [event])
+
+    def player_report(self, entry: Entry, number: int, table: int, scores: Sequence[ScoreEntry]) -> Read:
+        """The player's report of their table's result, checked by the game's rules at once (422); refused
+        for a table they are not at (`not_at_table`), a second report (`already_reported`) and a closed or
+        forfeited table (`table_closed`). The second matching report closes the table."""
+        state, version = self.load(entry.club_id, entry.tournament_id)
+        event = TableReported(
+            round=number, table=table, player_id=entry.player_id, scores=tuple(scores), link=entry.link
+        )
+        check(state, event)
+        self.games.check_game(entry.club_id, self._result_request(state, number, table, scores))
+        return self._closing(entry, state, version, event)
+
+    def confirm(self, entry: Entry, number: int, table: int) -> Read:
+        """The player confirms the other's report of their table: a matching report, which closes it."""
+        state, version = self.load(entry.club_id, entry.tournament_id)
+        theirs = self._other_report(state, entry, number, table)
+        event = TableReported(
+            round=number,
+            table=table,
+            player_id=entry.player_id,
+            scores=theirs.scores,
+            confirms=theirs.player_id,
+            link=entry.link,
+        )
+        return self._closing(entry, state, version, event)
+
+    def dispute(self, entry: Entry, number: int, table: int, reason: str) -> Read:
+        """The player says the other's report of their table is wrong: the organiser decides."""
+        state, version = self.load(entry.club_id, entry.tournament_id)
+        theirs = self._other_report(state, entry, number, table)
+        event = ReportDisputed(
+            round=number,
+            table=table,
+            player_id=entry.player_id,
+            disputes=theirs.player_id,
+            reason=reason,
+            link=entry.link,
+        )
+        return self._record(entry.recorder, entry.tournament_id, state, version, [event])
+
+    def _other_report(self, state: Tournament, entry: Entry, number: int, table: int) -> Report:
+        """The report another player made of the entry's table (422 `no_report` without one)."""
+        if 1 <= number <= len(state.rounds):
+            others = [r for r in state.rounds[number - 1].reports_at(table) if r.player_id != entry.player_id]
+            if others:
+                return others[0]
+        raise ProjectionError(
+            "no_report",
+            f"Nobody else has reported table {table} of round {number} yet.",
+            round=number,
+            table=table,
+        )
+
+    def _closing(self, entry: Entry, state: Tournament, version: int, event: TableReported) -> Read:
+        """Record a report; when it makes two matching reports of the table and none that differs, the
+        table's result-only game is recorded and attached in the same append."""
+        check(state, event)
+        after = apply(state, event)
+        paired = after.rounds[event.round - 1]
+        reports = paired.reports_at(event.table)
+        events: list[TournamentEvent] = [event]
+        if len(reports) >= 2 and not paired.disputed(event.table):
+            game_id = self._result_game(entry.recorder, after, event.round, event.table, reports[0].scores)
+            events.append(GameAttached(round=event.round, table=event.table, game_id=game_id))
+        return self._record(entry.recorder, entry.tournament_id, state, version, events)
+
+    def decide(
+        self,
+        recorder: Recorder,
+        tournament_id: str,
+        number: int,
+        table: int,
+        chosen: str | None,
+        scores: Sequence[ScoreEntry] | None,
+    ) -> Read:
+        """The organiser settles a disputed table by one player's report (`chosen`) or by the result they
+        enter (`scores`): 422 `not_disputed` when its players agree, `no_such_report` for a player who
+        made none, `choose_or_enter` with neither or both."""
+        state, version = self.load(recorder.club_id, tournament_id)
+        event = DisputeDecided(round=number, table=table, chosen=chosen)
+        check(state, event)
+        if (chosen is None) == (scores is None):
+            raise ProjectionError(
+                "choose_or_enter", "Choose one player's report, or enter the result.", round=number, table=table
+            )
+        if chosen is not None:
+            scores = next(r.scores for r in state.rounds[number - 1].reports_at(table) if r.player_id == chosen)
+        assert scores is not None
+        game_id = self._result_game(recorder, state, number, table, scores)
+        attached = GameAttached(round=number, table=table, game_id=game_id)
+        return self._record(recorder, tournament_id, state, version, [event, attached])
+
+    def seen_by(self, state: Tournament, player_id: str) -> PlayerView:
+        """What the player sees by their link (published rounds only)."""
+        names = state.names()
+        entrant = next((e for e in state.entrants if e.player_id == player_id), None)
+        if entrant is None:  # an entry revoked since the link was made
+            raise ProjectionError(
+                "not_entered", f"Player {player_id} is not playing in this tournament.", player_id=player_id
+            )
+        upcoming = state.check_in_round()
+        view = PlayerView(
+            tournament_id=state.definition.tournament_id,
+            title=state.definition.title,
+            player_id=player_id,
+            name=entrant.name,
+            active=entrant.active,
+            check_in_round=upcoming,
+            checked_in=player_id in state.checked_in(upcoming),
+        )
+        published = state.published().latest
+        if published is None:
+            return view
+        seated = published.place_of(player_id)
+        if seated is None:
+            status = "bye" if player_id in published.byes else None
+            return msgspec.structs.replace(view, round=published.number, status=status)
+        reports = published.reports_at(seated.table)
+        answered = any(r.player_id == player_id for r in reports) or any(
+            d.player_id == player_id for d in published.disputes if d.table == seated.table
+        )
+        if seated.forfeited:
+            status = "forfeited"
+        elif seated.game_id is not None:
+            status = "closed"
+        elif published.disputed(seated.table):
+            status = "disputed"
+        elif answered:
+            status = "reported"
+        else:
+            status = "to_confirm" if reports else "open"
+        return msgspec.structs.replace(
+            view,
+            round=published.number,
+            table=seated.table,
+            seats=[Seat(player_id=p, name=names.get(p, p)) for p in seated.seats],
+            status=status,
+            reports=reports,
+            game_id=seated.game_id,
+        )
+
+    def evening(self, state: Tournament) -> Evening:
+        """Check-ins for the round to come and the disputes to decide, for the organiser."""
+        names = state.names()
+        upcoming = state.check_in_round()
+        checked = state.checked_in(upcoming)
+        disputes = [
+            TableDispute(
+                round=r.number,
+                table=t.table,
+                seats=[Seat(player_id=p, name=names.get(p, p)) for p in t.seats],
+                reports=r.reports_at(t.table),
+                disputes=[d for d in r.disputes if d.table == t.table],
+            )
+            for r in state.rounds
+            if not r.draft
+            for t in r.tables
+            if t.game_id is None and not t.forfeited and r.disputed(t.table)
+        ]
+        return Evening(
+            check_in_round=upcoming,
+            checked_in=[Seat(player_id=p, name=names.get(p, p)) for p in checked],
+            not_checked_in=[Seat(player_id=p, name=names.get(p, p)) for p in state.active if p not in checked],
+            disputes=disputes,
+        )
 
     def start_game(self, recorder: Recorder, tournament_id: str, number: int, table: int) -> tuple[Read, str]:
         """A game of the table's players in its seats, recorded event by event from now and attached to the
@@ -449,3 +701,47 @@ class Tournaments:
     def _order(self, club_id: str, state: Tournament) -> list[str]:
         table = self.standings(club_id, state, None) if state.rounds else None
         return ranking(state.active, table, state.definition.seed)
+
+
+class PlayerLinks:
+    """The organiser's player links of a tournament: share links of kind `player`, one live link per entry
+    (a new one for the same player revokes the one before, so a lost phone's link stops working)."""
+
+    def __init__(self, tournaments: Tournaments, keys: Keys) -> None:
+        self.tournaments = tournaments
+        self.keys = keys
+
+    @classmethod
+    def of(cls, records: GameRecords) -> PlayerLinks:
+        return cls(Tournaments.of(records), Keys.of(records))
+
+    def make(
+        self, club_id: str, tournament_id: str, player_id: str, made_by: str | None
+    ) -> tuple[ShareLink, str, list[ShareLink]]:
+        """A new link for the entry of `player_id` (422 `not_entered` for a player who has none, or has
+        withdrawn): the link, its token (shown once), and the links it replaced, revoked."""
+        state, _ = self.tournaments.load(club_id, tournament_id)
+        entrant = next((e for e in state.entrants if e.player_id == player_id and e.active), None)
+        if entrant is None:
+            raise ProjectionError(
+                "not_entered", f"Player {player_id} is not playing in this tournament.", player_id=player_id
+            )
+        replaced = [
+            self.keys.revoke_share(club_id, link.share_id)
+            for link in self.listed(club_id, tournament_id)
+            if link.player_id == player_id and link.revoked_at is None
+        ]
+        link, token = self.keys.create_share(club_id, "player", tournament_id, entrant.name, made_by, player_id)
+        return link, token, replaced
+
+    def listed(self, club_id: str, tournament_id: str) -> list[ShareLink]:
+        """The tournament's player links (live and revoked), oldest first; never their tokens."""
+        self.tournaments.events(club_id, tournament_id)  # NotFound for a tournament that does not exist
+        return [link for link in self.keys.shares(club_id) if link.kind == "player" and link.target_id == tournament_id]
+
+    def revoke(self, club_id: str, tournament_id: str, share_id: str) -> ShareLink:
+        """Revoke one of the tournament's player links (404 for another link)."""
+        link = self.keys.share(club_id, share_id)
+        if link.kind != "player" or link.target_id != tournament_id:
+            raise NotFound("player link", share_id)
+        return self.keys.revoke_share(club_id, share_id)

@@ -3,7 +3,7 @@ never import the store (`tests/test_boundaries.py`), yet a handler's signature n
 page shows a `GameRecord`, and the problem details translate the store's errors. They are defined with
 the store (`service.store.base`, `service.store.access`), and reach `http/` and `pages/` from here."""
 
-from service.store.access import ApiKey, Scope, ShareKind, ShareLink
+from service.store.access import ApiKey, LinkKind, Scope, ShareKind, ShareLink
 from service.store.base import (
     AlreadyExists,
     AppendResult,
@@ -42,6 +42,7 @@ __all__ = [
     "GameSummary",
     "IdempotencyMismatch",
     "ImmutableRecord",
+    "LinkKind",
     "MissingReference",
     "PlayerMerge",
     "Recorder",

@@ -36,6 +36,7 @@ NOT_WALKED = {
     "/club/{club_id}/games/{game_id}/live/events": "the live stream, held back by its follower",
     "/share/{token}/replay": "a redirect to a step",
     "/share/{token}/live/events": "the live stream, held back by its follower",
+    "/share/{token}/me": "a player link's own page: its tournament entry, no game (tests/pages/test_player_links.py)",
 }
 
 

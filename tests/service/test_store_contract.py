@@ -457,8 +457,10 @@ def test_leagues_removals_and_access_records_are_read_back_as_written(store: Sto
     assert session is not None and (session.key_id, session.expires_at) == ("k2", expires)
     assert session.revoked_at is not None
     link = store.create_share_link("l1", "c1", "league", "spring", "for the board", "hash", None)
-    assert store.get_share_link("l1") == link
-    assert store.list_share_links("c1") == [link]
+    assert store.get_share_link("l1") == link and link.player_id is None
+    player = store.create_share_link("l2", "c1", "player", "friday", "Bea", "hash", "k2", player_id="bea")
+    assert store.get_share_link("l2") == player and (player.kind, player.player_id) == ("player", "bea")
+    assert store.list_share_links("c1") == [link, player]
 
 
 def test_a_taken_id_in_the_shared_tables_is_already_exists_naming_what_was_taken(store: Store) -> None:
