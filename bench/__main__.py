@@ -15,12 +15,12 @@ from typing import Any
 
 import msgspec
 
-from bench import append, floor, fold, health, live, pages, rebuild, seek, web
+from bench import append, floor, fold, health, keep, live, pages, rebuild, seek, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
-SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
+SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages", "report")
 ON_REQUEST = ("live", "health", "scale", "floor")
 """Sections run only when named in --sections: each serves its own servers for a minute or more, and
 `scale` makes a replica with pg_basebackup (root, the server's binaries)."""
@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         results["pages"] = pages.run(
             sizes, lengths=(100, 1000) if args.smoke else (100, 10_000), samples=5 if args.smoke else 40
         )
+    if "report" in wanted:
+        _progress(started, "report")
+        results["report"] = keep.run(sizes, samples=1 if args.smoke else 3)
     if "scale" in wanted:
         from bench import scale  # the replica's helpers live with the tests' cluster
 

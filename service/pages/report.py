@@ -11,6 +11,7 @@ spectator's report stops at the spectator delay's horizon."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -135,11 +136,12 @@ def report_of(
     inner = {m.version: m for m in told.chapters if len(m.chapters) == 2}
     chapters: list[Chapter] = []
     verdict: Verdict | None = None
+    shared = Shared()
     # The narration in one fold, the pictures in another (each the same as the replay page's).
     for (shown, folded), step in zip(step_views(ruleset, events, viewer, words=words), told.steps, strict=True):
         page = ReportStep(
             step=step,
-            picture=picture_of(ruleset, shown, words),
+            picture=shared.drawn(picture_of(ruleset, shown, words)),
             changes=changes_of(ruleset, shown) if step.version > 1 else [],
             notes=by_step.get(step.version, []),
             opens=opens.get(step.version),
@@ -170,6 +172,47 @@ def report_of(
             marker_word=lambda note: MARKER_WORDS.get(note.marker or "", ""),
         )
     )
+
+
+class Shared:
+    """A game's pictures drawn once each part: a part of a picture (a top-level group of its SVG: a board, a
+    side's panel) that an earlier step drew the same is shown by an SVG `<use>` of it. A board of hundreds
+    of hexes is then in the file once, not at every step, and the file shows the same."""
+
+    SMALLEST = 300
+    """Parts shorter than this are left as they are: a `<use>` would not save much."""
+    _TAG = re.compile(r"<(/?)g\b[^>]*?(/?)>")
+
+    def __init__(self) -> None:
+        self._ids: dict[str, str] = {}
+
+    def drawn(self, picture: Markup) -> Markup:
+        if not picture.startswith("<svg"):
+            return picture
+        out: list[str] = []
+        kept, depth, start = 0, 0, 0
+        for tag in self._TAG.finditer(picture):
+            if tag.group(2):  # an empty group, <g/>
+                continue
+            if not tag.group(1):
+                depth, start = depth + 1, tag.start() if depth == 0 else start
+                continue
+            depth -= 1
+            if depth:
+                continue
+            part = str(picture[start : tag.end()])
+            if len(part) < self.SMALLEST or " id=" in part[: part.index(">")]:
+                continue
+            out.append(picture[kept:start])
+            known = self._ids.get(part)
+            if known is None:
+                known = self._ids[part] = f"part-{len(self._ids) + 1}"
+                out.append(f'<g id="{known}"' + part[2:])
+            else:
+                out.append(f'<use href="#{known}"/>')
+            kept = tag.end()
+        out.append(picture[kept:])
+        return Markup("".join(out))
 
 
 def _view_label(viewer: Viewer, players: list[Any]) -> Any:

@@ -28,8 +28,12 @@ ONLY_ITS_OWN = """() => [...document.querySelectorAll("a[href]")].every(a => a.g
 DRAWN = """() => [...document.querySelectorAll("article.step .picture svg")].every(svg => {
   const box = svg.getBoundingClientRect();
   return box.width > 200 && box.height > 100;
-})"""
-"""True when every step's picture is drawn at a readable size."""
+}) && [...document.querySelectorAll("use")].every(use => {
+  const part = document.querySelector(use.getAttribute("href"));
+  return part !== null && part.tagName === "g" && use.getBoundingClientRect().height > 0;
+}) && document.querySelectorAll("use").length > 0"""
+"""True when every step's picture is drawn at a readable size, and each part an earlier step drew the same
+(shown by a `<use>` of it) is there and drawn."""
 
 
 def pages_of(pdf: bytes) -> int:

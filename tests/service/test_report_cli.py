@@ -8,9 +8,11 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from markupsafe import Markup
 
 from domain.ruleset import Viewer
 from service.cli import main
+from service.pages.report import Shared
 from service.store import open_store
 from service.store.base import Recorder
 from service.usecases.access import Principal
@@ -99,3 +101,18 @@ def test_each_bad_ask_is_one_line(url: str, capsys: pytest.CaptureFixture[str]) 
     assert refused(capsys, 1, "report", "friday-1", "--club", "c1", "--seat", "0", *db) == (
         "Only the seat view names a seat."
     )
+
+
+def test_a_part_of_a_picture_an_earlier_step_drew_the_same_is_kept_once() -> None:
+    board = '<g role="group" aria-label="Board">' + "<path d='M0 0'/>" * 40 + "</g>"
+    side = '<g role="group" aria-label="Side"><g><text>Alain</text></g>' + "<rect/>" * 50 + "</g>"
+    first = Markup(f'<svg viewBox="0 0 9 9"><title>1</title>{board}{side}<g>small</g></svg>')
+    later = Markup(f'<svg viewBox="0 0 9 9"><title>2</title>{board}{side.replace("Alain", "Bea")}<g/></svg>')
+    shared = Shared()
+    assert str(shared.drawn(first)) == str(first).replace("<g role", '<g id="part-1" role', 1).replace(
+        '<g role="group" aria-label="Side">', '<g id="part-2" role="group" aria-label="Side">'
+    )
+    drawn = shared.drawn(later)  # the board kept once, the side that changed drawn again
+    assert drawn.startswith('<svg viewBox="0 0 9 9"><title>2</title><use href="#part-1"/><g id="part-3" role')
+    assert drawn.endswith("</g><g/></svg>") and "Bea" in drawn and drawn.count("<path") == 0
+    assert shared.drawn(Markup("<dl><dt>score</dt></dl>")) == "<dl><dt>score</dt></dl>"  # not a picture
