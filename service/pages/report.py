@@ -1,8 +1,9 @@
 """A report to keep (issue 31): a game's replay as ONE self-contained HTML file, for the replay page's
 download link and `tablelog report` alike. Every step the reader may see, each with the game's picture
 (inline SVG), what changed and its narration, the notes of the chosen view, the result and a chapter
-index; the style is inline and there is no script, so the file opens from a disk with no network and
-prints one chapter (or, in a game without chapters, one step) a page.
+index; the style is inline and there is no script, so the file opens from a disk with no network, and
+prints each chapter (or each step, as chosen at its top) from a new page. A part of a picture that an
+earlier step drew the same is in the file once (`Shared`), so a long battle stays a small file.
 
 The view is chosen as the replay's is, but asked for strictly: a view the reader may not see is refused
 (a spectator's report is the public one), never quietly narrowed. Hidden information follows the same
@@ -38,6 +39,7 @@ from service.usecases.types import GameRecord
 
 _ = Catalogue("service.pages")
 TEMPLATES = Path(__file__).parent / "templates"
+"""The pages' templates (named here too: `service.pages` imports this module through its controllers)."""
 VIEWS = ("public", "seat", "full")
 
 
