@@ -15,12 +15,12 @@ from typing import Any
 
 import msgspec
 
-from bench import append, floor, fold, health, live, pages, rebuild, seek, tournament, web
+from bench import append, floor, fold, health, keep, live, pages, rebuild, seek, tournament, web
 from bench.common import FULL, ROOT, SMOKE, Sizes, database_url
 from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
-SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages")
+SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages", "report")
 ON_REQUEST = ("live", "health", "scale", "floor", "tournament")
 """Sections run only when named in --sections: each serves its own servers for a minute or more, and
 `scale` makes a replica with pg_basebackup (root, the server's binaries)."""
@@ -134,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     if "tournament" in wanted:
         _progress(started, "tournament")
         results["tournament"] = tournament.run(args.smoke)
+    if "report" in wanted:
+        _progress(started, "report")
+        results["report"] = keep.run(sizes, samples=1 if args.smoke else 3)
     if "scale" in wanted:
         from bench import scale  # the replica's helpers live with the tests' cluster
 

@@ -88,6 +88,10 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         )
         weight = shown["page_weight_bytes"]
         out.append(_target("step page weight (HTML + CSS + JS) < 150 KB (bytes)", weight, weight < 150_000))
+    for row in results.get("report", {}).get("rows", []):
+        where = f"{row['ruleset']}, {row['events']} events"
+        out.append(_target(f"report to keep < 2 MB ({where}, bytes)", row["bytes"], row["bytes"] < 2_000_000))
+        out.append(_target(f"report to keep built < 2 s ({where}, CPU s)", row["cpu_s"], row["cpu_s"] < 2))
     rebuilt = results.get("rebuild")
     if rebuilt:
         value = rebuilt.get("all_projections_events_per_s")
@@ -290,6 +294,17 @@ def print_report(results: dict[str, Any]) -> None:
             ],
         )
         print(f"page weight: {section['page_weight_bytes']:,} bytes (heaviest step page + CSS + JS)")
+    if "report" in results:
+        section = results["report"]
+        _table(
+            f"Report to keep (tablelog report on SQLite, public view, a {section['length']}-event game where one is "
+            f"played; median of {section['samples']})",
+            ["ruleset", "events", "bytes", "bytes a step", "CPU s", "wall s"],
+            [
+                [r["ruleset"], r["events"], r["bytes"], r["bytes_per_step"], r["cpu_s"], r["wall_s"]]
+                for r in section["rows"]
+            ],
+        )
     if "live" in results:
         _table(
             "Live (one game, one worker; a step appended every "

@@ -18,7 +18,7 @@ Everything here works for any game through the `Ruleset` contract alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -213,20 +213,40 @@ def view_at(
     in the game's words (`said`, told with `words`)."""
     _check_step(events, step)
     if step == 1:
-        view = ruleset.view(seek(ruleset, events, 1, snapshots).state, viewer)
-        return StepView(
-            version=1,
-            viewer=viewer,
-            view=view,
-            changes=(Change(path=(), op="added", new=msgspec.to_builtins(view, str_keys=True)),),
-            said=None if ruleset.what_changed is None else (),
-        )
+        return _first_view(ruleset, viewer, ruleset.view(seek(ruleset, events, 1, snapshots).state, viewer))
     before = seek(ruleset, events, step - 1, snapshots)
     after = before.apply(events[step - 1], step)
     old = ruleset.view(before.state, viewer)
     new = ruleset.view(after.state, viewer)
     said = what_changed(ruleset, before.state, after.state, viewer, words=words)
     return StepView(version=step, viewer=viewer, view=new, changes=diff(old, new), said=said)
+
+
+def step_views(
+    ruleset: Ruleset, events: Sequence[Any], viewer: Viewer, *, words: Teller = english
+) -> Iterator[tuple[StepView, Folded]]:
+    """Every step's `view_at` in one fold (a whole game drawn step after step, as a report is), each with
+    the fold after it."""
+    folded = start(ruleset, _started(ruleset, events))
+    old = ruleset.view(folded.state, viewer)
+    yield _first_view(ruleset, viewer, old), folded
+    for version in range(2, len(events) + 1):
+        after = folded.apply(events[version - 1], version)
+        new = ruleset.view(after.state, viewer)
+        said = what_changed(ruleset, folded.state, after.state, viewer, words=words)
+        yield StepView(version=version, viewer=viewer, view=new, changes=diff(old, new), said=said), after
+        folded, old = after, new
+
+
+def _first_view(ruleset: Ruleset, viewer: Viewer, view: Any) -> StepView:
+    """Step 1's view: the whole of it added at the root."""
+    return StepView(
+        version=1,
+        viewer=viewer,
+        view=view,
+        changes=(Change(path=(), op="added", new=msgspec.to_builtins(view, str_keys=True)),),
+        said=None if ruleset.what_changed is None else (),
+    )
 
 
 def what_changed(

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.i18n import Message
+from domain.record import Folded
 from domain.ruleset import Player, Result, Ruleset, Viewer
 from projections.replay import Snapshot, seek
 from projections.words import _, listed
@@ -105,5 +106,10 @@ def verdict_at(
     ruleset: Ruleset, events: Sequence[Any], step: int, viewer: Viewer, snapshots: Sequence[Snapshot] = ()
 ) -> Verdict | None:
     """The verdict at `step` of a record as `viewer` may know it (G-2), None while the game goes on there."""
-    folded = seek(ruleset, events, step, snapshots)
+    return verdict_of(seek(ruleset, events, step, snapshots), viewer)
+
+
+def verdict_of(folded: Folded, viewer: Viewer) -> Verdict | None:
+    """The verdict of a fold as `viewer` may know it (G-2), None while the game goes on there."""
+    ruleset = folded.ruleset
     return verdict(folded.setup.players, ruleset.result(folded.state, viewer), ruleset.score_scale)

@@ -23,6 +23,7 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from domain.registry import Rulesets, UnknownRuleset
+from service.i18n import LANGUAGES
 from service.logs import get_logger
 from service.settings import Settings
 from service.store import open_store
@@ -320,6 +321,33 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         store.close()
     document = b"".join(line + b"\n" for line in lines)
+    if args.output:
+        Path(args.output).write_bytes(document)
+    else:
+        sys.stdout.buffer.write(document)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """A game's replay as one self-contained HTML file (the replay page's download, built by the same code)."""
+    from service.pages.report import report_html
+    from service.usecases.access import Principal
+    from service.usecases.games import GameRecords
+
+    store = _store(_settings(args))
+    try:
+        # The operator's report: every view may be chosen, and no spectator delay holds a step back.
+        document = report_html(
+            GameRecords(store, args.rulesets),
+            Principal(operator=True),
+            args.club,
+            args.game,
+            args.view,
+            args.seat,
+            language=args.language,
+        ).encode()
+    finally:
+        store.close()
     if args.output:
         Path(args.output).write_bytes(document)
     else:
@@ -664,6 +692,18 @@ def _game_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     _database_flags(export)
     export.set_defaults(run=cmd_export)
 
+    report = commands.add_parser(
+        "report", help="write a game's replay as one HTML file to keep or print (pictures, narration, notes, result)"
+    )
+    report.add_argument("game")
+    report.add_argument("--club", required=True, help="the game's club (game ids are each club's own)")
+    report.add_argument("--view", choices=("public", "seat", "full"), default="public", help="whose view (public)")
+    report.add_argument("--seat", type=int, help="the seat of a seat view (0 is the first seat)")
+    report.add_argument("--language", choices=LANGUAGES, default="en", help="the report's language (default en)")
+    report.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    _database_flags(report)
+    report.set_defaults(run=cmd_report)
+
     imp = commands.add_parser("import", help="import a game from JSON Lines (every event re-validated)")
     imp.add_argument("file")
     imp.add_argument("--club", required=True)
@@ -706,9 +746,11 @@ def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
     from litestar.exceptions import ValidationException
 
     from domain.ruleset import ResourceError
+    from projections.errors import ProjectionError
     from service.limits import TooLarge
+    from service.pages.report import ViewRefused
     from service.usecases.club_export import ClubImportError
-    from service.usecases.games import BadEvent, BatchRuleError, NotFound, SetupError
+    from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, SetupError
 
     def database(error: Exception) -> str:
         return f"the database refused or could not be reached: {str(error).strip() or type(error).__name__}"
@@ -727,6 +769,9 @@ def _refusals() -> dict[type[BaseException], tuple[int, Callable[[Any], str]]]:
         BadEvent: (1, lambda e: f"line {e.index + 1}: {e.message}"),
         ResourceError: (1, rows),
         NotFound: (2, str),
+        NoSuchSeat: (2, str),
+        ProjectionError: (1, str),
+        ViewRefused: (1, str),
         SetupError: (1, str),
         ValidationException: (1, lambda e: e.detail),
         TooLarge: (1, str),

@@ -44,9 +44,19 @@ def smoke_run(postgres_url: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
 
 def check_every_section_is_written_and_printed(run: tuple[dict[str, Any], str]) -> None:
     results, printed = run
-    assert set(results) == {"meta", "fold", "seek", "append", "http", "rebuild", "pages", "memory", "targets"}
+    assert set(results) == {"meta", "fold", "seek", "append", "http", "rebuild", "pages", "report", "memory", "targets"}
     assert results["meta"]["mode"] == "smoke"
-    for title in ("## Fold", "## Seek", "## Append", "## HTTP", "## Rebuild", "## Pages", "## Memory", "## Targets"):
+    for title in (
+        "## Fold",
+        "## Seek",
+        "## Append",
+        "## HTTP",
+        "## Rebuild",
+        "## Pages",
+        "## Report to keep",
+        "## Memory",
+        "## Targets",
+    ):
         assert title in printed
 
 
@@ -127,6 +137,13 @@ def check_step_pages_are_timed_at_each_length(run: tuple[dict[str, Any], str]) -
     assert section["page_weight_bytes"] > section["static_bytes"] > 0
 
 
+def check_a_report_is_built_for_each_game(run: tuple[dict[str, Any], str]) -> None:
+    rows = run[0]["report"]["rows"]
+    assert {row["ruleset"] for row in rows} == set(run[0]["meta"]["rulesets"])
+    for row in rows:
+        assert row["events"] == 40 and row["bytes"] > 10_000 and row["cpu_s"] > 0 and row["wall_s"] > 0
+
+
 def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: str, tmp_path: Path) -> None:
     run = smoke_run(postgres_url, tmp_path)
     check_every_section_is_written_and_printed(run)
@@ -136,6 +153,7 @@ def test_a_smoke_run_writes_every_section_with_positive_figures(postgres_url: st
     check_the_real_server_answers_appends_and_reads_at_each_level(run)
     check_the_rebuild_is_measured_once_the_projector_exists(run)
     check_step_pages_are_timed_at_each_length(run)
+    check_a_report_is_built_for_each_game(run)
     check_each_target_carries_its_measured_figure(run)
 
 

@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ from domain.record import Folded, GameStarted, decoder, effective_events_of, sta
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.replay import replay, what_changed
 from service.i18n import Translator
+from service.pages.report import report_of
+from service.store.base import GameRecord
 from service.usecases.club_feed import PublicGame
 from service.usecases.live import LiveStep
 from tests.support.rulesets import RULESETS
@@ -377,3 +380,43 @@ def test_a_convoy_in_port_face_down_is_a_hidden_score_never_zero() -> None:
         msgspec.to_builtins(ruleset.view(after.state, Viewer.public())), [], words=Translator("fr")
     )
     assert "tonnage caché" in french
+
+
+REPORT_STEPS = 30
+"""The steps of a report compared after a swap: each draws a picture, and the rest is the same fold."""
+REPORTED = [p for p in FIXTURES if "memoire44" not in p.parts] + [p for p in FIXTURES if "memoire44" in p.parts][:1]
+"""The card games' fixtures and one battle (a battle's pictures are slow to draw, and drawn alike)."""
+
+
+@pytest.mark.parametrize("path", REPORTED, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_a_public_report_is_the_same_when_its_hidden_cards_are_swapped(path: Path) -> None:
+    """The report to keep (issue 31) of the public view, made of a record and of the same record with two
+    hidden cards swapped, is the same file, in English and French, for as long as the cards stay hidden;
+    the full record's report, which names them, is not."""
+    ruleset, whole = _fixture(path)
+    events, secrets, rng = whole[:REPORT_STEPS], SECRETS[ruleset.name], random.Random(f"report {path.stem}")
+    for _ in range(10):
+        made = alternative(secrets, events, rng)
+        assert made is not None, "no two hidden cards to swap"
+        alt, a, b = made
+        steps = compare(ruleset, secrets, events, alt, a, b) + 1
+        if b.step < steps:  # both swapped cards are in the part that stays hidden
+            break
+    else:
+        pytest.fail("no swap stays hidden long enough to compare reports")
+    game = GameRecord(
+        game_id="g",
+        club_id="c",
+        ruleset=ruleset.name,
+        ruleset_version=ruleset.version,
+        player_ids=tuple(p.player_id for p in events[0].setup.players),
+        created_at=datetime(2026, 11, 28, tzinfo=UTC),
+        version=steps,
+    )
+
+    def report(record: list[Any], viewer: Viewer, language: str = "en") -> str:
+        return report_of(ruleset, record[:steps], viewer, game=game, language=language)
+
+    for language in ("en", "fr"):
+        assert report(events, Viewer.public(), language) == report(alt, Viewer.public(), language), (a, b)
+    assert report(events, Viewer.full()) != report(alt, Viewer.full())

@@ -43,8 +43,9 @@ from service.http.ratelimit import LIVE_STREAM, SESSION_COOKIE
 from service.i18n import Translator
 from service.pages import reads
 from service.pages.naming import game_choices
+from service.pages.report import ViewRefused, report_html, report_name
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import GameRecords, NoSuchSeat, NotFound
 from service.usecases.keys import Keys
 from service.usecases.replays import Replays
 from service.usecases.types import ShareKind
@@ -82,6 +83,10 @@ class Links(msgspec.Struct, frozen=True, kw_only=True):
 
     def live_events(self, game_id: str) -> str:
         return f"{self.live(game_id)}/events"
+
+    def report(self, game_id: str, query: str = "") -> str:
+        where = f"{self.base}/report" if self.shared else f"{self.base}/games/{game_id}/report"
+        return f"{where}?{query}" if query else where
 
     def game(self, game_id: str) -> str | None:
         return None if self.shared else f"{self.base}/games/{game_id}"
@@ -192,6 +197,8 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     PermissionDeniedException: _forbidden,
     LinkRevoked: _revoked,
     NotFound: _not_found,
+    NoSuchSeat: _not_found,
+    ViewRefused: _forbidden,
     ProjectionError: _bad_request,
     ValidationException: _bad_request,
 }
@@ -357,6 +364,18 @@ class ClubPages(Controller):
         )
         return _page("game.html", context.principal, _links(club_id), **page)
 
+    @get("/games/{game_id:str}/report", sync_to_thread=True)
+    def report(
+        self,
+        club_id: FromPath[str],
+        game_id: FromPath[str],
+        context: NamedDependency[RequestContext],
+        view: FromQuery[View] = "public",
+        seat: FromQuery[int | None] = None,
+    ) -> Response[bytes]:
+        """The replay as one HTML file to keep (a download): a view the key may not see is a 403."""
+        return _report(context, club_id, game_id, view, seat)
+
     @get("/games/{game_id:str}/live", sync_to_thread=True)
     def live(
         self,
@@ -497,6 +516,17 @@ SHARED_PAGES: dict[str, Callable[[Request[Any, Any, Any], RequestContext, str], 
 `service.pages.tournaments`, which builds on this module and so registers itself here)."""
 
 
+def _report(context: RequestContext, club_id: str, game_id: str, view: str, seat: int | None) -> Response[bytes]:
+    html = report_html(
+        context.records, context.principal, club_id, game_id, view, seat, language=context.words.language
+    )
+    return Response(
+        content=html.encode(),
+        media_type="text/html; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{report_name(game_id, view, seat)}"'},
+    )
+
+
 def _share_links(token: str, principal: Principal) -> Links:
     assert principal.club_id is not None
     return Links(base=f"/share/{token}", club_id=principal.club_id, shared=True)
@@ -575,6 +605,12 @@ class SharePages(Controller):
             words=context.words,
         )
         return _page("game.html", context.principal, _share_links(token, context.principal), **page)
+
+    @get("/report", sync_to_thread=True)
+    def report(self, token: FromPath[str], context: NamedDependency[RequestContext]) -> Response[bytes]:
+        """The shared game's report: the public view, up to the spectator delay's horizon."""
+        assert context.principal.club_id is not None
+        return _report(context, context.principal.club_id, _target(context.principal, "game"), "public", None)
 
     @get("/live", sync_to_thread=True)
     def live(

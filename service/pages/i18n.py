@@ -32,8 +32,9 @@ COOKIE_YEAR = 365 * 24 * 3600
 
 
 def _language(context: Context) -> str:
+    """The request's language; outside a request (a report written by the CLI) the template's `language`."""
     request = context.get("request")
-    return request_language(request) if request is not None else "en"
+    return request_language(request) if request is not None else str(context.get("language", "en"))
 
 
 @pass_context

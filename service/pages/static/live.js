@@ -15,7 +15,7 @@
 
   function showPicture(version) {
     latest = version;
-    fetch(stepUrl.replace("/replay/STEP", "/replay/" + version), { credentials: "same-origin" })
+    return fetch(stepUrl.replace("/replay/STEP", "/replay/" + version), { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (!html || version !== latest) { return; }
@@ -34,15 +34,77 @@
       });
   }
 
-  source.addEventListener("open", function () { setState("following"); });
+  source.addEventListener("open", function () { if (catching === null) { setState(bar.getAttribute("data-following")); } });
   source.addEventListener("error", function () { setState("reconnecting…"); });
   source.addEventListener("revoked", function (event) {
     source.close();
     setState("stopped: " + event.data);
   });
+  // Catching up: from the step one joined at (or another one chosen) to the latest, a step every chosen
+  // interval, each the replay's own page for it; the live steps that come meanwhile only move "now", and
+  // once it is reached the table follows live again.
+  var bar = document.getElementById("catch-up");
+  var from = document.getElementById("catch-up-from");
+  var speed = document.getElementById("catch-up-speed");
+  var start = document.getElementById("catch-up-start");
+  var stop = document.getElementById("catch-up-stop");
+  var now = Number(live.getAttribute("data-after")) || 1;
+  var catching = null;  // the step shown while catching up, else null
+  var timer = null;
+
+  function say(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, name) { return String(values[name]); });
+  }
+
+  function showStep(version) {
+    document.getElementById("live-step").textContent = version;
+    document.getElementById("live-replay").href = stepUrl.replace("/replay/STEP", "/replay/" + version);
+  }
+
+  function catchUp() {
+    clearTimeout(timer);
+    if (catching === null) { return; }
+    if (catching >= now) { follow(); return; }
+    catching += 1;
+    var shown = catching;
+    setState(say(bar.getAttribute("data-catching"), { step: shown, now: now }));
+    showStep(shown);
+    showPicture(shown).then(function () {
+      if (catching === shown) { timer = setTimeout(catchUp, Number(speed.value) || 1000); }
+    });
+  }
+
+  function follow() {
+    clearTimeout(timer);
+    catching = null;
+    bar.classList.remove("playing");
+    start.hidden = false;
+    stop.hidden = true;
+    setState(bar.getAttribute("data-following"));
+    showStep(now);
+    showPicture(now);
+  }
+
+  bar.hidden = false;
+  start.addEventListener("click", function () {
+    var first = Math.min(Math.max(Number(from.value) || 1, 1), now);
+    catching = first - 1;
+    bar.classList.add("playing");
+    start.hidden = true;
+    stop.hidden = false;
+    catchUp();
+  });
+  stop.addEventListener("click", follow);
+
   source.addEventListener("step", function (event) {
     var data = JSON.parse(event.data);
     var step = data.step;
+    now = Math.max(now, step.version);
+    from.max = String(now);
+    if (catching !== null) {
+      setState(say(bar.getAttribute("data-catching"), { step: catching, now: now }));
+      return;
+    }
     list.querySelectorAll("li.current").forEach(function (li) {
       li.classList.remove("current");
       li.removeAttribute("id");
@@ -55,8 +117,7 @@
     item.textContent = step.text;
     list.appendChild(item);
     item.scrollIntoView({ block: "nearest" });
-    document.getElementById("live-step").textContent = step.version;
-    document.getElementById("live-replay").href = stepUrl.replace("/replay/STEP", "/replay/" + step.version);
+    showStep(step.version);
     showPicture(step.version);
   });
 })();
