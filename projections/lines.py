@@ -1,4 +1,4 @@
-""""What if" lines: from a step of a game, other events tried one after another, checked by the rules,
+""" "What if" lines: from a step of a game, other events tried one after another, checked by the rules,
 told and drawn as the replay tells and draws the record, and never part of the record.
 
 A game's lines are their own append-only stream beside its record (opened, extended, deleted), as its
@@ -113,7 +113,9 @@ def as_known(
     # events need not be as many as the record's.
     for version, event in effective_events_of(events[:step]):
         after = record.apply(event, version)
-        shown = (event,) if isinstance(event, ResultReported) else ruleset.known(record.state, event, after.state, viewer)
+        shown = (
+            (event,) if isinstance(event, ResultReported) else ruleset.known(record.state, event, after.state, viewer)
+        )
         for each in shown:
             told = told.apply(each, version)
         record = after

@@ -103,9 +103,9 @@ def _cards_shown(state: State, data: dict[str, Any]) -> dict[str, dict[str, Any]
 
 
 def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
-    """`event` as `viewer` knew it (`Ruleset.known`; nothing more is shown by a step): a card dealt, drawn or discarded is None unless
-    it is the viewer's own (a hand is dealt and refilled face down, and the discard pile is face down,
-    AS-3)."""
+    """`event` as `viewer` knew it (`Ruleset.known`; a step shows nothing more): a card dealt, drawn or
+    discarded is None unless it is the viewer's own (a hand is dealt and refilled face down, and the
+    discard pile is face down, AS-3)."""
     if viewer.kind == "full":
         return (event,)
 
@@ -113,9 +113,7 @@ def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, 
         return not viewer.sees(seat)
 
     if isinstance(event, CardsDealt):
-        hands = tuple(
-            tuple(None for _ in hand) if hidden(seat) else hand for seat, hand in enumerate(event.hands)
-        )
+        hands = tuple(tuple(None for _ in hand) if hidden(seat) else hand for seat, hand in enumerate(event.hands))
         return (msgspec.structs.replace(event, hands=hands),)
     if isinstance(event, CardsDrawn | HandDiscarded) and hidden(event.seat):
         return (msgspec.structs.replace(event, cards=tuple(None for _ in event.cards)),)

@@ -203,8 +203,9 @@ def _is_hex(value: Any) -> bool:
 
 
 def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
-    """`event` as `viewer` knew it (`Ruleset.known`; nothing more is shown by a step): a command, air or combat card drawn, committed or
-    handed is None unless the viewer's side holds it (a side's seats share one hand, M44-OV-3)."""
+    """`event` as `viewer` knew it (`Ruleset.known`; a step shows nothing more): a command, air or combat
+    card drawn, committed or handed is None unless the viewer's side holds it (a side's seats share one
+    hand, M44-OV-3)."""
     if viewer.kind == "full":
         return (event,)
     mine = _camp_of(state, viewer.seat) if viewer.kind == "seat" and viewer.seat is not None else None
@@ -213,7 +214,11 @@ def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, 
         return mine is None or _camp_of(state, seat) != mine
 
     if isinstance(event, CardDrawn | CardCommitted | AirCardDrawn | CombatCardDrawn):
-        return (msgspec.structs.replace(event, card=None),) if event.card is not None and hidden(event.seat) else (event,)
+        return (
+            (msgspec.structs.replace(event, card=None),) if event.card is not None and hidden(event.seat) else (event,)
+        )
     if isinstance(event, CardsGiven) and hidden(event.seat):
-        return (msgspec.structs.replace(event, gifts=tuple(msgspec.structs.replace(g, card=None) for g in event.gifts)),)
+        return (
+            msgspec.structs.replace(event, gifts=tuple(msgspec.structs.replace(g, card=None) for g in event.gifts)),
+        )
     return (event,)

@@ -16,7 +16,7 @@ import msgspec
 from domain.milles_nautiques.catalogue import CARDS
 from domain.milles_nautiques.events import ConvoyPlaced, ConvoysRevealed, Dealt, Drew, RadarPlayed, RevealedConvoy
 from domain.milles_nautiques.scoring import hidden_in_port, side_scores
-from domain.milles_nautiques.state import Convoy, State, sees_card, seen_by
+from domain.milles_nautiques.state import Convoy, State, seen_by, sees_card
 from domain.ruleset import Viewer
 
 
@@ -97,7 +97,9 @@ def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, 
     if viewer.kind == "full":
         return (event,)
     seat = viewer.seat
-    side = state.side_of[seat] if viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.side_of) else None
+    side = (
+        state.side_of[seat] if viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.side_of) else None
+    )
 
     def hidden(holder: int) -> bool:
         return side is None or state.side_of[holder] != side

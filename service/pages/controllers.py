@@ -515,13 +515,15 @@ class SharePages(Controller):
         token: FromPath[str],
         context: NamedDependency[RequestContext],
         state: State,
-    ) -> Template:
+    ) -> Template | Redirect:
         assert context.principal.share is not None and context.principal.club_id is not None
         links, club_id, target = (
             _share_links(token, context.principal),
             context.principal.club_id,
             context.principal.share.target_id,
         )
+        if context.principal.share.kind == "line":  # its page is the line pages' (`line_pages.SharedLine`)
+            return Redirect(path=f"/share/{token}/line", status_code=303)
         if context.principal.share.kind == "league":
             return _page(
                 "league.html", context.principal, links, **reads.league_page(context.records, club_id, target, None)

@@ -11,7 +11,8 @@ import msgspec
 
 Scope = Literal["record", "read", "spectate"]
 SCOPES: tuple[Scope, ...] = ("record", "read", "spectate")
-ShareKind = Literal["game", "league", "campaign"]
+ShareKind = Literal["game", "league", "campaign", "line"]
+"""A line's link targets `{game}/{line}` (a "what if" line of a game, `service.usecases.lines`)."""
 
 
 class ApiKey(msgspec.Struct, frozen=True, kw_only=True):

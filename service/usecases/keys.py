@@ -17,6 +17,7 @@ from service.store.access import AccessStore, ApiKey, Scope, ShareKind, ShareLin
 from service.store.base import ClubRecords, Collections
 from service.usecases.access import new_key, new_session, new_share
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.lines import Lines
 
 
 class KeyStore(AccessStore, ClubRecords, Collections, Protocol):
@@ -79,9 +80,13 @@ class Keys:
 
     # -- share links --------------------------------------------------------------------------------------
     def check_target(self, club_id: str, kind: ShareKind, target_id: str) -> None:
-        """The game, league or campaign a link is made for exists in the club (404 otherwise)."""
+        """The game, league, campaign or line (`{game}/{line}`) a link is made for exists in the club (404
+        otherwise)."""
         if kind == "game":
             self.games.game(club_id, target_id)
+        elif kind == "line":
+            game_id, _, line_id = target_id.partition("/")
+            Lines.of(self.games).find(club_id, game_id, line_id)
         elif self.store.get_collection(kind, club_id, target_id) is None:
             raise NotFound(kind, target_id)
 
