@@ -24,7 +24,8 @@ from service.settings import Settings
 from service.usecases.lines import stream_id
 from tests.service.api_support import OPERATOR, Api
 from tests.support.rulesets import RULESETS
-from tests.test_hidden_information import FIXTURES, SECRETS, alternative
+from tests.test_hidden_information import FIXTURES, SECRETS, _fixture, alternative
+from tests.test_lines_hidden import comparable
 
 MN = next(p for p in FIXTURES if p.stem == "two_players_to_forty")
 STORM = next(p for p in FIXTURES if p.stem == "three_players_two_convoys")
@@ -159,14 +160,16 @@ def test_bad_input_is_a_clear_4xx_and_nothing_is_stored(api: Club) -> None:
         if code is not None:
             assert refused.json()["code"] == code, refused.text
         assert stored() == 0
-    assert open_line(api, other, game_id, step=3, name="Not our game").status_code == 404  # another club's game
+    elsewhere = api.client.post(f"/clubs/c2/games/{game_id}/lines", json={"step": 3, "name": "Ours?"}, headers=api.auth(other))
+    assert elsewhere.status_code == 404 and "forty" in elsewhere.json()["detail"], elsewhere.text  # c1's game, not c2's
     assert api.client.get(f"/clubs/c2/games/{game_id}/lines", headers=api.auth(other)).status_code == 404
+    assert open_line(api, other, game_id, step=3, name="Not our club").status_code == 403  # c2's key on c1
 
     sneaky = '<b>bold</b> & <script>alert("x")</script>'
     line = open_line(api, token, game_id, step=3, name=sneaky).json()
     assert line["name"] == sneaky  # kept as text; the pages show it as text
     at = stored()
-    drawn = api.client.get(f"/clubs/c1/games/{game_id}/events?limit=4", headers=api.auth(token)).json()[2]["data"]
+    drawn = json.loads(MN.read_bytes().splitlines()[2])
     refused = extend(api, token, game_id, line["line_id"], [drawn])  # step 3's draw again: not that seat's turn
     assert refused.status_code == 422, refused.text
     problem = refused.json()
@@ -200,30 +203,24 @@ def test_who_opens_reads_and_changes_lines(api: Club) -> None:
     assert extend(api, token, game_id, line_id, [first]).status_code == 201  # a record key changes any
 
 
-def _fixture_events(path: Path) -> tuple[Any, list[Any]]:
-    rows = path.read_bytes().splitlines()
-    ruleset = RULESETS.get(json.loads(rows[0])["ruleset"])
-    dec = decoder(ruleset)
-    return ruleset, [dec.decode(r) for r in rows]
-
-
 def test_a_public_line_knows_what_the_public_knew_and_no_more(api: Club) -> None:
-    """Two Atlantic Storm records differing only in hidden cards give the same public line at every step
-    before the swapped cards show (its view, narration and the events it accepts), and a line opened from
-    the public view is refused an event only the hidden cards would allow."""
+    """Two Atlantic Storm records differing only in hidden cards (cut where the swapped cards would show)
+    give the same public line, as the API answers it: its view, narration and whether the game is over;
+    and tried events: the same answer from the rules."""
     token = api.club("c1")
-    ruleset, events = _fixture_events(STORM)
-    swapped = alternative(SECRETS[ruleset.name], events, random.Random(7))
-    assert swapped is not None
-    alt, a, b = swapped
+    ruleset, events = _fixture(STORM)
+    made = alternative(SECRETS[ruleset.name], events, random.Random(7))
+    assert made is not None
+    alt, a, b = made
+    last = comparable(ruleset, events, alt, a, b)
+    assert last > max(a.step, b.step) + 1
     encode = msgspec.json.Encoder()
-    one = api.imported(token, STORM, "storm-a")
-    two = api.imported(token, STORM, "storm-b", [encode.encode(e) for e in alt])
-    last = min(a.step, b.step) + 1  # the first swapped card's step (1-based) and the next
-    for step in range(max(a.step, b.step) + 1, min(len(events), max(a.step, b.step) + 4)):
+    one = api.imported(token, STORM, "storm-a", [encode.encode(e) for e in events[:last]])
+    two = api.imported(token, STORM, "storm-b", [encode.encode(e) for e in alt[:last]])
+    for step in range(max(a.step, b.step) + 1, last + 1):
         shown = []
         for game_id in (one, two):
             line = open_line(api, token, game_id, step=step, name="Public").json()
-            shown.append({k: line[k] for k in ("state", "steps", "finished")})
+            tried = [extend(api, token, game_id, line["line_id"], [e]).status_code for e in legal_at(STORM, step, Viewer.public())[:3]]
+            shown.append(({k: line[k] for k in ("state", "steps", "finished")}, tried))
         assert shown[0] == shown[1], step
-    assert last > 0
