@@ -1,4 +1,4 @@
-""""What if" lines keep hidden information hidden (G-2), as a property, with the hidden-information swaps of
+""" "What if" lines keep hidden information hidden (G-2), as a property, with the hidden-information swaps of
 `tests/test_hidden_information.py`: a line opened from the public view (or from a seat that holds neither
 swapped card) of two records that differ only in hidden cards starts from the very same state, so its
 rules offer and accept the same events, its look-ahead, narration and picture are the same; and it starts
@@ -17,6 +17,7 @@ from domain.record import start
 from domain.ruleset import RuleError, Ruleset, Viewer
 from projections.lines import as_known
 from service.pages.recording import look_ahead
+from tests.support.rulesets import RULESETS
 from tests.test_hidden_information import (
     FIXTURES,
     GAMES,
@@ -26,7 +27,6 @@ from tests.test_hidden_information import (
     _named_in_the_open,
     alternative,
 )
-from tests.support.rulesets import RULESETS
 
 SAMPLES = 4
 """Steps of each swapped record a line is opened from (the first, the last comparable, some between)."""

@@ -1,4 +1,4 @@
-""""What if" lines in Chromium: a member opens a line from a step of the replay, taps the recorder's
+""" "What if" lines in Chromium: a member opens a line from a step of the replay, taps the recorder's
 choices to try other plays (a Milles Nautiques round, a Mémoire 44 turn), saves and finds it listed under
 its step, shares it (the link reads as a spectator would); the game's record, result and league standings
 stay byte-identical. A line opened from the public view of an Atlantic Storm battle offers no event that

@@ -1,4 +1,4 @@
-""""What if" lines over the API on both backends: opened from a step as a view, extended by events the rules
+""" "What if" lines over the API on both backends: opened from a step as a view, extended by events the rules
 accept, listed under their step, read, deleted; the game's record and result byte-identical throughout;
 a line from the public view knowing only what the public knew (the hidden-information swaps); and each bad
 input a clear 4xx with nothing stored."""
@@ -108,7 +108,13 @@ def test_a_line_is_opened_tried_listed_read_and_deleted_and_the_record_never_mov
     opened = open_line(api, token, game_id, step=8, name="Keep the radar", view="full")
     assert opened.status_code == 201, opened.text
     line = opened.json()
-    assert (line["step"], line["name"], line["view"], line["events"], line["steps"]) == (8, "Keep the radar", "full", [], [])
+    assert (line["step"], line["name"], line["view"], line["events"], line["steps"]) == (
+        8,
+        "Keep the radar",
+        "full",
+        [],
+        [],
+    )
     assert line["author"] and line["state"]["phase"]
 
     first = legal_at(MN, 8, Viewer.full())[0]
@@ -130,7 +136,9 @@ def test_a_line_is_opened_tried_listed_read_and_deleted_and_the_record_never_mov
     gone = api.client.delete(f"/clubs/c1/games/{game_id}/lines/{line['line_id']}", headers=api.auth(token))
     assert gone.status_code == 204, gone.text
     assert api.client.get(f"/clubs/c1/games/{game_id}/lines", headers=api.auth(token)).json() == []
-    assert api.client.get(f"/clubs/c1/games/{game_id}/lines/{line['line_id']}", headers=api.auth(token)).status_code == 404
+    assert (
+        api.client.get(f"/clubs/c1/games/{game_id}/lines/{line['line_id']}", headers=api.auth(token)).status_code == 404
+    )
     assert record_bytes(api, token, game_id) == before
 
 
@@ -160,7 +168,9 @@ def test_bad_input_is_a_clear_4xx_and_nothing_is_stored(api: Club) -> None:
         if code is not None:
             assert refused.json()["code"] == code, refused.text
         assert stored() == 0
-    elsewhere = api.client.post(f"/clubs/c2/games/{game_id}/lines", json={"step": 3, "name": "Ours?"}, headers=api.auth(other))
+    elsewhere = api.client.post(
+        f"/clubs/c2/games/{game_id}/lines", json={"step": 3, "name": "Ours?"}, headers=api.auth(other)
+    )
     assert elsewhere.status_code == 404 and "forty" in elsewhere.json()["detail"], elsewhere.text  # c1's game, not c2's
     assert api.client.get(f"/clubs/c2/games/{game_id}/lines", headers=api.auth(other)).status_code == 404
     assert open_line(api, other, game_id, step=3, name="Not our club").status_code == 403  # c2's key on c1
@@ -177,9 +187,16 @@ def test_bad_input_is_a_clear_4xx_and_nothing_is_stored(api: Club) -> None:
     assert stored() == at
     bad = extend(api, token, game_id, line["line_id"], [{"type": "milles_nautiques.no_such_thing"}])
     assert bad.status_code in (400, 422) and stored() == at, bad.text
-    correction = extend(api, token, game_id, line["line_id"], [{"type": "tablelog.correction", "voids": 1, "reason": "x"}])
+    correction = extend(
+        api, token, game_id, line["line_id"], [{"type": "tablelog.correction", "voids": 1, "reason": "x"}]
+    )
     assert correction.status_code == 422 and correction.json()["code"] == "not_in_a_line", correction.text
-    assert extend(api, token, game_id, line["line_id"], [legal_at(MN, 3, Viewer.public())[0]], expected_length=3).status_code == 409
+    assert (
+        extend(
+            api, token, game_id, line["line_id"], [legal_at(MN, 3, Viewer.public())[0]], expected_length=3
+        ).status_code
+        == 409
+    )
     assert stored() == at
     assert extend(api, token, game_id, "999", [drawn]).status_code == 404
 
@@ -189,7 +206,9 @@ def test_who_opens_reads_and_changes_lines(api: Club) -> None:
     game_id = api.imported(token, MN, "forty")
     made = {}
     for scope in ("read", "spectate"):
-        key = api.client.post("/clubs/c1/keys", json={"name": f"{scope} desk", "scope": scope}, headers=api.auth(OPERATOR))
+        key = api.client.post(
+            "/clubs/c1/keys", json={"name": f"{scope} desk", "scope": scope}, headers=api.auth(OPERATOR)
+        )
         made[scope] = key.json()["token"]
     line = open_line(api, made["read"], game_id, step=4, name="Read desk's idea")
     assert line.status_code == 201 and line.json()["author"] == "read desk", line.text
@@ -199,7 +218,9 @@ def test_who_opens_reads_and_changes_lines(api: Club) -> None:
     mine = open_line(api, token, game_id, step=4, name="Record desk's").json()["line_id"]
     first = legal_at(MN, 4, Viewer.public())[0]
     assert extend(api, made["read"], game_id, mine, [first]).status_code == 403  # another key's line
-    assert api.client.delete(f"/clubs/c1/games/{game_id}/lines/{mine}", headers=api.auth(made["read"])).status_code == 403
+    assert (
+        api.client.delete(f"/clubs/c1/games/{game_id}/lines/{mine}", headers=api.auth(made["read"])).status_code == 403
+    )
     assert extend(api, token, game_id, line_id, [first]).status_code == 201  # a record key changes any
 
 
@@ -221,6 +242,9 @@ def test_a_public_line_knows_what_the_public_knew_and_no_more(api: Club) -> None
         shown = []
         for game_id in (one, two):
             line = open_line(api, token, game_id, step=step, name="Public").json()
-            tried = [extend(api, token, game_id, line["line_id"], [e]).status_code for e in legal_at(STORM, step, Viewer.public())[:3]]
+            tried = [
+                extend(api, token, game_id, line["line_id"], [e]).status_code
+                for e in legal_at(STORM, step, Viewer.public())[:3]
+            ]
             shown.append(({k: line[k] for k in ("state", "steps", "finished")}, tried))
         assert shown[0] == shown[1], step
