@@ -35,6 +35,7 @@ from projections.lines import (
 )
 from projections.replay import Step
 from projections.words import Teller
+from service.cache import Recent
 from service.store.access import AccessStore
 from service.store.base import EventRecorder, ReadModels, StreamId
 from service.usecases.access import Principal
@@ -42,6 +43,11 @@ from service.usecases.games import GameRecords, NotFound, accept_batch, check_se
 from service.usecases.notes import append_beside, author_of
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord, VersionConflict
+
+
+_OPENINGS: Recent[tuple[StreamId, str, str, int, Viewer], Folded] = Recent(64)
+"""The game as a viewer knew it at a step, where lines start: a record only grows (a correction is a later
+step), so its first N events, and this, never change; a line's next step folds only its own events."""
 
 
 class LinesStore(EventRecorder, ReadModels, AccessStore, Protocol):
@@ -171,9 +177,14 @@ class Lines:
         )
 
     def _opening(self, record: GameRecord, ruleset: Ruleset, step: int, viewer: Viewer) -> Folded:
-        replays = Replays.of(self.games)
-        events = replays.events(ruleset, record.stream_id, up_to=step)
-        return as_known(ruleset, events, step, viewer, replays.snapshots(ruleset, record.stream_id, step))
+        key = (record.stream_id, ruleset.name, ruleset.version, step, viewer)
+        opening = _OPENINGS.get(key)
+        if opening is None:
+            replays = Replays.of(self.games)
+            events = replays.events(ruleset, record.stream_id, up_to=step)
+            opening = as_known(ruleset, events, step, viewer, replays.snapshots(ruleset, record.stream_id, step))
+            _OPENINGS.put(key, opening)
+        return opening
 
     def open(
         self, principal: Principal, club_id: str, game_id: str, new: NewLine, *, words: Teller = english
