@@ -44,7 +44,6 @@ from service.usecases.notes import append_beside, author_of
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord, VersionConflict
 
-
 _OPENINGS: Recent[tuple[StreamId, str, str, int, Viewer], Folded] = Recent(64)
 """The game as a viewer knew it at a step, where lines start: a record only grows (a correction is a later
 step), so its first N events, and this, never change; a line's next step folds only its own events."""

@@ -128,6 +128,16 @@ def test_a_refused_event_is_shown_beside_the_line_and_nothing_is_kept(browser: A
     assert "milles_nautiques.drew" in page.locator("#line-event").input_value()  # what was typed, kept
     stored = site.get(f"/clubs/c1/games/{forty}/lines/{line_id}", site.record)
     assert stored["events"] == []
+    # A line without a name: the problem beside the field, the view chosen kept, nothing stored.
+    page.goto(f"/club/c1/games/{forty}/replay/5")
+    page.click(".line-form summary")
+    page.fill("#line-name", "   ")
+    page.select_option("#line-view", "seat-1")
+    page.click(".line-form button[type=submit]")
+    page.wait_for_selector("#line-problem")
+    assert "name" in page.locator("#line-problem").inner_text()
+    assert page.locator("#line-view").input_value() == "seat-1"
+    assert [x["line_id"] for x in site.get(f"/clubs/c1/games/{forty}/lines", site.record) if x["step"] == 5] == []
     page.context.close()
 
 
