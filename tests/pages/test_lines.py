@@ -105,8 +105,9 @@ def test_a_line_on_a_milles_nautiques_round_and_a_memoire_44_turn_leaves_the_rec
     # A Mémoire 44 turn, from the full record, tapped through.
     hedgerow = site.games["hedgerow_lane_axis_medal_victory"]
     before_m44 = untouched(site, hedgerow)
-    open_line(page, hedgerow, 6, "Another order", "full")
-    assert all(tap(page, 3))
+    open_line(page, hedgerow, 22, "Another order", "full")  # the Allies' first turn, before their card
+    told = tap(page, 4)
+    assert "Bea" in told[0] and all(told), told
     screenshot(page, "what-if-memoire44")
 
     site.caught_up()
