@@ -173,7 +173,7 @@ class LinePages(Controller):
             page = line_page(
                 context.records, context.principal, club_id, game_id, line_id, words=context.words, more=more
             )
-        except (BadEvent, msgspec.DecodeError, msgspec.ValidationError):
+        except (BadEvent, RuleError, msgspec.DecodeError, msgspec.ValidationError):  # a `more` no choice made
             page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
         return _page("line.html", context.principal, links, **page)
 

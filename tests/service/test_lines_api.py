@@ -223,6 +223,15 @@ def test_who_opens_reads_and_changes_lines(api: Club) -> None:
     )
     assert extend(api, token, game_id, line_id, [first]).status_code == 201  # a record key changes any
 
+    # A share link to a line names the game and the line; one to a line that is not there is refused.
+    shares = "/clubs/c1/shares"
+    shared = api.client.post(
+        shares, json={"kind": "line", "target_id": f"{game_id}/{line_id}"}, headers=api.auth(token)
+    )
+    assert shared.status_code == 201 and shared.json()["share"]["kind"] == "line", shared.text
+    missing = api.client.post(shares, json={"kind": "line", "target_id": f"{game_id}/999"}, headers=api.auth(token))
+    assert missing.status_code == 404, missing.text
+
 
 def test_a_public_line_knows_what_the_public_knew_and_no_more(api: Club) -> None:
     """Two Atlantic Storm records differing only in hidden cards (cut where the swapped cards would show)
