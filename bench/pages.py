@@ -1,12 +1,14 @@
 """The club's pages: server time per replay step page and per picture (the game's SVG, or the readable
 list a game without a picture gets) at random steps of a 100- and a 10,000-event game, and the weight of
-a step page with its CSS and JavaScript. Targets: under 20 ms per page, flat in the game's length; page
-weight under 150 KB.
+a step page with its CSS and JavaScript; and a step of a "what if" line opened at random depths (issue 31):
+an event tried through the API, then the line's page drawn. Targets: under 20 ms per page and per line step,
+flat in the game's length; page weight under 150 KB.
 
 The app runs in this process (litestar's test client, SQLite in a temporary folder, snapshots every
 `snapshot_every` events as the service takes them); the time is the request's, measured around it, so it
 includes the client's small share. The first request of a game (its narration, then remembered) is left
-out and reported apart."""
+out and reported apart, as is a line's opening (the game folded to its step as its view knew it, then
+remembered)."""
 
 from __future__ import annotations
 
@@ -58,6 +60,29 @@ def _times(samples: list[float]) -> dict[str, float]:
         "p99_ms": round(percentile(samples, 0.99), 3),
         "max_ms": round(max(samples), 3),
     }
+
+
+def _line_steps(client: Any, token: str, game_id: str, steps: list[int]) -> tuple[list[float], list[float]]:
+    """Open a line at each step (alternately from the public view and the full record), then time a step of
+    it: a roll tried through the API and the line's page drawn; (opening times, line step times)."""
+    auth = {"Authorization": f"Bearer {token}"}
+    lines = f"/clubs/bench/games/{game_id}/lines"
+    opening_ms, step_ms = [], []
+    for number, step in enumerate(steps):
+        started = time.perf_counter()
+        body = {"step": step, "name": f"line {number}", "view": "public" if number % 2 else "full"}
+        opened = client.post(lines, json=body, headers=auth)
+        opening_ms.append((time.perf_counter() - started) * 1000)
+        assert opened.status_code == 201, opened.text
+        line_id = opened.json()["line_id"]
+        for tried in range(3):  # each a step deeper in the line
+            roll = {"type": "tally.rolled", "seat": (step - 1 + tried) % 2, "face": 1 + (number + tried) % 6}
+            started = time.perf_counter()
+            extended = client.post(f"{lines}/{line_id}/events", json={"events": [roll]}, headers=auth)
+            page = client.get(f"/club/bench/games/{game_id}/lines/{line_id}")
+            step_ms.append((time.perf_counter() - started) * 1000)
+            assert extended.status_code == 201 and page.status_code == 200, (extended.text, page.status_code)
+    return opening_ms, step_ms
 
 
 def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 40) -> dict[str, Any]:
@@ -112,6 +137,7 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
                     started = time.perf_counter()
                     picture_of(ruleset, shown)
                     picture_ms.append((time.perf_counter() - started) * 1000)
+                opening_ms, line_ms = _line_steps(client, token, game_id, steps[: samples // 2])
                 rows.append(
                     {
                         "events": length,
@@ -119,6 +145,8 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
                         "step_page": _times(page_ms),
                         "picture": _times(picture_ms),
                         "html_bytes_max": max(weights),
+                        "line_opening": _times(opening_ms),
+                        "line_step": _times(line_ms),
                     }
                 )
     assets = sum(f.stat().st_size for f in STATIC.iterdir() if f.suffix in (".css", ".js"))

@@ -86,6 +86,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 growth <= FLAT_FACTOR,
             )
         )
+        if "line_step" in long:  # issue 31: a "what if" line's step, an event tried and the line's page drawn
+            step = long["line_step"]["median_ms"]
+            out.append(_target(f"line step < 20 ms at a {long['events']}-event game (median ms)", step, step < 20))
         weight = shown["page_weight_bytes"]
         out.append(_target("step page weight (HTML + CSS + JS) < 150 KB (bytes)", weight, weight < 150_000))
     for row in results.get("report", {}).get("rows", []):
@@ -279,7 +282,18 @@ def print_report(results: dict[str, Any]) -> None:
         section = results["pages"]
         _table(
             f"Pages (ms per replay step page, {section['samples']} random steps; picture: {section['picture']})",
-            ["events", "first page", "page p50", "page p99", "picture p50", "picture p99", "HTML bytes"],
+            [
+                "events",
+                "first page",
+                "page p50",
+                "page p99",
+                "picture p50",
+                "picture p99",
+                "HTML bytes",
+                "line opening p50",
+                "line step p50",
+                "line step p99",
+            ],
             [
                 [
                     r["events"],
@@ -289,6 +303,9 @@ def print_report(results: dict[str, Any]) -> None:
                     r["picture"]["median_ms"],
                     r["picture"]["p99_ms"],
                     r["html_bytes_max"],
+                    r.get("line_opening", {}).get("median_ms"),
+                    r.get("line_step", {}).get("median_ms"),
+                    r.get("line_step", {}).get("p99_ms"),
                 ]
                 for r in section["rows"]
             ],

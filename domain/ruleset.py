@@ -459,6 +459,13 @@ class Ruleset(Generic[StateT, EventT]):
     game can of it (the set-up, scores within its bounds, placements consistent with scores, most with
     `checked_report`) and returns it as `result` would a finished game's; raises RuleError. None: the game
     takes no result-only record."""
+    known: Callable[[StateT, EventT, StateT, Viewer], Sequence[EventT]] | None = None
+    """`event` as `viewer` knew it when it took the record from state `before` to `after`: every card it
+    names that the viewer did not see turned unknown (None, as the record writes a card dealt or drawn face
+    down, G-2), followed by what the step showed the viewer of cards it had not known (a convoy turned face
+    up at the end of a round), as the game's own events. The fold of a record's events so told is the game
+    as that viewer knew it: a "what if" line from a view starts there, so asking its rules can never tell a
+    hidden card. None: the game's events hide nothing."""
     rules_package: str | None = None
     """The package whose `RULES.md` holds the game's rules reference (None: the package that defines
     `state_type`, as every game package does)."""

@@ -43,6 +43,7 @@ from service.http.guards import is_operator
 from service.http.integrations import HANDLERS as INTEGRATION_HANDLERS
 from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.language import content_language_middleware, provide_words
+from service.http.lines import HANDLERS as LINE_HANDLERS
 from service.http.notes import HANDLERS as NOTE_HANDLERS
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
@@ -323,6 +324,7 @@ def create_app(
             GameController,
             *REPLAY_HANDLERS,
             *NOTE_HANDLERS,
+            *LINE_HANDLERS,
             *COLLECTION_HANDLERS,
             *COMPETITION_HANDLERS,
             *REMOVALS,

@@ -27,6 +27,7 @@ RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     validate=rules.validate,  # raises RuleError naming the AS-n reading
     evolve=rules.evolve,
     view=views.view,
+    known=views.known,  # a "what if" line from a view starts from what it knew (G-2)
     result=scoring.result,
     reported_result=scoring.reported_result,  # VP split into convoy and card VP, placements by AS-13
     legal_events=legal.legal_events,

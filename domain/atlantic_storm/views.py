@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from domain.atlantic_storm.events import CardDiscarded, CardsDealt, CardsDrawn, HandDiscarded
 from domain.atlantic_storm.rules import play_value, zone_now
 from domain.atlantic_storm.scoring import card_vp, convoy_vp
 from domain.atlantic_storm.state import State
@@ -99,3 +100,23 @@ def _cards_shown(state: State, data: dict[str, Any]) -> dict[str, dict[str, Any]
         for number in sorted(numbers)
         if (card := cards.get(number)) is not None
     }
+
+
+def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
+    """`event` as `viewer` knew it (`Ruleset.known`; a step shows nothing more): a card dealt, drawn or
+    discarded is None unless it is the viewer's own (a hand is dealt and refilled face down, and the
+    discard pile is face down, AS-3)."""
+    if viewer.kind == "full":
+        return (event,)
+
+    def hidden(seat: int) -> bool:
+        return not viewer.sees(seat)
+
+    if isinstance(event, CardsDealt):
+        hands = tuple(tuple(None for _ in hand) if hidden(seat) else hand for seat, hand in enumerate(event.hands))
+        return (msgspec.structs.replace(event, hands=hands),)
+    if isinstance(event, CardsDrawn | HandDiscarded) and hidden(event.seat):
+        return (msgspec.structs.replace(event, cards=tuple(None for _ in event.cards)),)
+    if isinstance(event, CardDiscarded) and hidden(event.seat):
+        return (msgspec.structs.replace(event, card=None),)
+    return (event,)

@@ -34,6 +34,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     validate=rules.validate,
     evolve=rules.evolve,
     view=views.view,  # hands hidden in the public view; the board is public
+    known=views.known,  # a "what if" line from a view starts from what it knew (G-2)
     what_changed=changes.what_changed,  # each step in the board's words
     value_words=views.value_words,  # hexes as the board names them
     result=scoring.result,

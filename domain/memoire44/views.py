@@ -10,6 +10,7 @@ import msgspec
 
 from domain.memoire44.battlefield import commissar_camp, objective_holder
 from domain.memoire44.board import hex_name
+from domain.memoire44.events import AirCardDrawn, CardCommitted, CardDrawn, CardsGiven, CombatCardDrawn
 from domain.memoire44.rules.base import pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
@@ -199,3 +200,25 @@ def value_words(path: Sequence[str], value: Any) -> str | None:
 
 def _is_hex(value: Any) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
+    """`event` as `viewer` knew it (`Ruleset.known`; a step shows nothing more): a command, air or combat
+    card drawn, committed or handed is None unless the viewer's side holds it (a side's seats share one
+    hand, M44-OV-3)."""
+    if viewer.kind == "full":
+        return (event,)
+    mine = _camp_of(state, viewer.seat) if viewer.kind == "seat" and viewer.seat is not None else None
+
+    def hidden(seat: int) -> bool:
+        return mine is None or _camp_of(state, seat) != mine
+
+    if isinstance(event, CardDrawn | CardCommitted | AirCardDrawn | CombatCardDrawn):
+        return (
+            (msgspec.structs.replace(event, card=None),) if event.card is not None and hidden(event.seat) else (event,)
+        )
+    if isinstance(event, CardsGiven) and hidden(event.seat):
+        return (
+            msgspec.structs.replace(event, gifts=tuple(msgspec.structs.replace(g, card=None) for g in event.gifts)),
+        )
+    return (event,)

@@ -45,6 +45,7 @@ RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     validate=rules.validate,
     evolve=rules.evolve,
     view=views.view,
+    known=views.known,  # a "what if" line from a view starts from what it knew (G-2)
     result=scoring.result,
     reported_result=scoring.reported_result,  # in half-points (MN-17), convoy / capture / bonuses apart
     legal_events=legal.legal_events,

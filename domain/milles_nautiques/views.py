@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.milles_nautiques.catalogue import CARDS
+from domain.milles_nautiques.events import ConvoyPlaced, ConvoysRevealed, Dealt, Drew, RadarPlayed, RevealedConvoy
 from domain.milles_nautiques.scoring import hidden_in_port, side_scores
-from domain.milles_nautiques.state import Convoy, State, seen_by
+from domain.milles_nautiques.state import Convoy, State, seen_by, sees_card
 from domain.ruleset import Viewer
 
 
@@ -84,3 +87,40 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "convoys": [_convoy(convoy) for convoy in state.convoys],
         "discard": {card.name: count for card, count in zip(CARDS, state.discard, strict=True) if count},
     }
+
+
+def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
+    """`event` as `viewer` knew it (`Ruleset.known`): a card dealt, drawn or laid face down is None
+    unless the viewer's side holds it (MN-18: partners know each other's convoys), and a radar names the
+    card it turned face up (MN-9); then the convoys the step showed the viewer where the event names
+    none (the end of the round, a convoy its side captured), as the table tells them (G-2)."""
+    if viewer.kind == "full":
+        return (event,)
+    seat = viewer.seat
+    side = (
+        state.side_of[seat] if viewer.kind == "seat" and seat is not None and 0 <= seat < len(state.side_of) else None
+    )
+
+    def hidden(holder: int) -> bool:
+        return side is None or state.side_of[holder] != side
+
+    told = event
+    if isinstance(event, Drew | ConvoyPlaced) and event.card is not None and hidden(event.seat):
+        told = msgspec.structs.replace(event, card=None)
+    elif isinstance(event, Dealt):
+        hands = tuple(() if hidden(holder) else hand for holder, hand in enumerate(event.hands))
+        told = msgspec.structs.replace(event, hands=hands if any(hands) else ())
+    elif isinstance(event, RadarPlayed) and event.revealed is None:
+        convoy = state.convoy(event.convoy)
+        if convoy is not None and convoy.card is not None and not sees_card(state, convoy, side):
+            told = msgspec.structs.replace(event, revealed=convoy.card)
+    shown = tuple(
+        RevealedConvoy(convoy=convoy.number, card=convoy.card)
+        for convoy in after.convoys
+        if convoy.card is not None
+        and sees_card(after, convoy, side)
+        and not (isinstance(told, RadarPlayed) and told.convoy == convoy.number)
+        and not ((was := state.convoy(convoy.number)) is not None and sees_card(state, was, side))
+        and not (was is None and isinstance(told, ConvoyPlaced) and told.card is not None)
+    )
+    return (told, ConvoysRevealed(convoys=shown)) if shown else (told,)

@@ -65,7 +65,8 @@ class KeyRename(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ShareIn(msgspec.Struct, frozen=True, kw_only=True):
-    """A read-only link to one game, league, campaign or tournament of the club."""
+    """A read-only link to one game, league, campaign or tournament of the club, or one "what if" line of a
+    game (`kind` `line`, `target_id` `{game_id}/{line_id}`), read as a spectator reads the game."""
 
     kind: ShareKind
     target_id: _ID

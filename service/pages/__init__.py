@@ -26,6 +26,7 @@ from service.pages.controllers import (
     SignInController,
     csrf_config,
 )
+from service.pages.line_pages import HANDLERS as LINES
 from service.pages.note_pages import HANDLERS as NOTES
 from service.pages.players import PlayerPages
 from service.pages.ratings import HANDLERS as RATINGS
@@ -80,6 +81,7 @@ def pages_router() -> Router:
             *RECORDING,
             *RATINGS,
             *ADMIN,
+            *LINES,
             *NOTES,
             *TOURNAMENTS,
             *TOURNAMENT_LINKS,

@@ -561,6 +561,8 @@ class SharePages(Controller):
         )
         if context.principal.share.kind == "player":  # a player link's page is the entry's own
             return Redirect(path=f"/share/{token}/me")
+        if context.principal.share.kind == "line":  # its page is the line pages' (`line_pages.SharedLine`)
+            return Redirect(path=f"/share/{token}/line", status_code=303)
         elsewhere = SHARED_PAGES.get(context.principal.share.kind)
         if elsewhere is not None:
             return elsewhere(request, context, token)

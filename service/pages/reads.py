@@ -24,7 +24,7 @@ from projections.words import Teller as Words
 from service.cache import Recent
 from service.http.links import rule_url
 from service.i18n import ENGLISH, Translator
-from service.pages import notes, outcomes
+from service.pages import lines, notes, outcomes
 from service.pages.render import campaign_plot, change_lines, points, state_html, unit_word
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
@@ -240,6 +240,8 @@ def game_step(
         # Who won, at the last step the viewer may see, as that viewer may know it.
         "verdict": verdict_at(ruleset, events, at, viewer, snaps) if at == last else None,
         **notes.at_step(records, principal, record, viewer, told.steps, horizon, at, told.players),
+        **lines.at_step(records, principal, record, at),
+        "line_views": lines.view_options(told.players),
     }
 
 

@@ -11,10 +11,11 @@ import msgspec
 
 Scope = Literal["record", "read", "spectate"]
 SCOPES: tuple[Scope, ...] = ("record", "read", "spectate")
-ShareKind = Literal["game", "league", "campaign", "tournament"]
-LinkKind = Literal["game", "league", "campaign", "tournament", "player"]
-"""What a stored link opens: a share link's one game, league, campaign or tournament (`ShareKind`), or a
-player link's entry of a tournament (`player`: its `target_id` the tournament, its `player_id` the entry's
+ShareKind = Literal["game", "league", "campaign", "tournament", "line"]
+"""A line's link targets `{game}/{line}` (a "what if" line of a game, `service.usecases.lines`)."""
+LinkKind = Literal["game", "league", "campaign", "tournament", "line", "player"]
+"""What a stored link opens: a share link's one game, league, campaign, tournament or line (`ShareKind`), or
+a player link's entry of a tournament (`player`: its `target_id` the tournament, its `player_id` the entry's
 player)."""
 
 

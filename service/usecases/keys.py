@@ -17,6 +17,7 @@ from service.store.access import AccessStore, ApiKey, LinkKind, Scope, ShareLink
 from service.store.base import ClubRecords, Collections
 from service.usecases.access import new_key, new_session, new_share
 from service.usecases.games import GameRecords, NotFound
+from service.usecases.lines import Lines
 
 
 class KeyStore(AccessStore, ClubRecords, Collections, Protocol):
@@ -79,9 +80,14 @@ class Keys:
 
     # -- share links --------------------------------------------------------------------------------------
     def check_target(self, club_id: str, kind: LinkKind, target_id: str) -> None:
-        """The game, league, campaign or tournament a link is made for exists in the club (404 otherwise)."""
+        """The game, league, campaign, tournament or line (`{game}/{line}`) a link is made for exists in the
+        club (404 otherwise); a player link's target is its tournament."""
         if kind == "game":
             self.games.game(club_id, target_id)
+            return
+        if kind == "line":
+            game_id, _, line_id = target_id.partition("/")
+            Lines.of(self.games).find(club_id, game_id, line_id)
             return
         collection = "tournament" if kind == "player" else kind
         if self.store.get_collection(collection, club_id, target_id) is None:

@@ -75,6 +75,29 @@ def with_voided(notes: Sequence[Note], steps: Sequence[Step]) -> list[Note]:
     ]
 
 
+def author_of(store: AccessStore, principal: Principal) -> str:
+    """The name a note or a line is signed with: its key's (the operator's, by that name)."""
+    if principal.operator or principal.key_id is None:
+        return "operator"
+    key = store.get_api_key(principal.key_id)
+    return key.name if key is not None else principal.key_id
+
+
+def append_beside(
+    store: EventRecorder, principal: Principal, club_id: str, stream: StreamId, version: int, event: msgspec.Struct
+) -> None:
+    """Append one event to a stream kept beside a game's record (its notes, its lines) at the version it
+    was read at (a VersionConflict if it moved meanwhile)."""
+    store.append(
+        AppendRequest(
+            stream,
+            [NewEvent(type=type(event).__struct_config__.tag, schema_version=1, data=msgspec.json.encode(event))],  # type: ignore[arg-type]
+            version,
+            recorded_by=Recorder(club_id=club_id, key_id=principal.key_id),
+        )
+    )
+
+
 def member(principal: Principal) -> None:
     """Only the club's members write notes (a spectate key's session or a share link reads public ones)."""
     if not principal.sees_hidden:
@@ -194,10 +217,7 @@ class Notes:
         return text
 
     def _author(self, principal: Principal) -> str:
-        if principal.operator or principal.key_id is None:
-            return "operator"
-        key = self.store.get_api_key(principal.key_id)
-        return key.name if key is not None else principal.key_id
+        return author_of(self.store, principal)
 
     def _append_kept(
         self, principal: Principal, club_id: str, game_id: str, version: int, event: NoteWritten | NoteEdited
@@ -207,11 +227,4 @@ class Notes:
         return next(n for n in self._stored(club_id, game_id)[0] if n.note_id == event.note_id)
 
     def _append(self, principal: Principal, club_id: str, game_id: str, version: int, event: AnyNoteEvent) -> None:
-        self.store.append(
-            AppendRequest(
-                stream_id(club_id, game_id),
-                [NewEvent(type=type(event).__struct_config__.tag, schema_version=1, data=msgspec.json.encode(event))],  # type: ignore[arg-type]
-                version,
-                recorded_by=Recorder(club_id=club_id, key_id=principal.key_id),
-            )
-        )
+        append_beside(self.store, principal, club_id, stream_id(club_id, game_id), version, event)
