@@ -31,6 +31,7 @@ from service.pages.players import PlayerPages
 from service.pages.ratings import HANDLERS as RATINGS
 from service.pages.recording import HANDLERS as RECORDING
 from service.pages.settings import ClubSettingsPage
+from service.pages.webhooks import HANDLERS as WEBHOOKS
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -78,6 +79,7 @@ def pages_router() -> Router:
             *RECORDING,
             *RATINGS,
             *ADMIN,
+            *WEBHOOKS,
             *NOTES,
             ClubSettingsPage,
             PlayerPages,

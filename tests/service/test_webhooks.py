@@ -475,3 +475,60 @@ def test_a_discord_webhook_gets_one_line_in_the_club_s_language(database_url: st
         assert receiver.bodies() == [
             {"content": f"Partie {game} terminée : victoire de Alain.", "allowed_mentions": {"parse": []}}
         ]
+
+
+def test_a_published_round_and_a_decided_campaign_are_told_once_each(database_url: str, receiver: Receiver) -> None:
+    """`round.published`: a round paired straight away, or a draft once published (never the draft itself);
+    `campaign.decided`: the game whose finish reaches the campaign's target, told after the projector has
+    folded it (the webhook waits for it), once, with the winners' names."""
+    with app(database_url, run_projector=True, projector_poll_seconds=0.05) as api:
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea", "cleo", "dan")
+        register(api, token, receiver.url, ["round.published", "campaign.decided"])
+        for tournament in ("open", "cup"):
+            body = {
+                "tournament_id": tournament,
+                "ruleset": "tally",
+                "system": "swiss",
+                "scoring": {"win_draw_loss": [2, 1, 0]},
+                "tie_breaks": ["points", "score"],
+            }
+            made = api.client.post("/clubs/c1/tournaments", json=body, headers=api.auth(token))
+            assert made.status_code == 201, made.text
+            for player in ("alain", "bea", "cleo", "dan"):
+                entered = api.client.post(
+                    f"/clubs/c1/tournaments/{tournament}/players", json={"player_id": player}, headers=api.auth(token)
+                )
+                assert entered.status_code == 201, entered.text
+        drafted = api.client.post(
+            "/clubs/c1/tournaments/open/rounds", params={"draft": "true"}, json={}, headers=api.auth(token)
+        )
+        assert drafted.status_code == 201, drafted.text
+        paired = api.client.post("/clubs/c1/tournaments/cup/rounds", json={}, headers=api.auth(token))
+        assert paired.status_code == 201, paired.text
+        published = api.client.post("/clubs/c1/tournaments/open/rounds/1/publication", json={}, headers=api.auth(token))
+        assert published.status_code in (200, 201), published.text
+        made = api.client.post(
+            "/clubs/c1/campaigns",
+            json={"campaign_id": "winter", "ruleset": "tally", "players": ["alain", "bea"]},
+            headers=api.auth(token),
+        )
+        assert made.status_code == 201, made.text
+        games = []
+        for _ in range(3):  # Alain 12 a game: the third reaches the target, 36
+            game = api.tally_game("c1", token)
+            added = api.client.post("/clubs/c1/campaigns/winter/games", json={"game_id": game}, headers=api.auth(token))
+            assert added.status_code == 201, added.text
+            append(api, token, game, [roll(0, 6), roll(1, 6), roll(0, 6)])
+            games.append(game)
+        wait_until(lambda: len(receiver.requests) >= 3, "two rounds and a campaign told", 60, interval=0.05)
+        time.sleep(0.5)  # a message sent twice, or a campaign told at the wrong game, would come now
+        bodies = receiver.bodies()
+        rounds = [(b["data"]["tournament_id"], b["data"]["type"], b["data"]["data"]["round"]) for b in bodies[:2]]
+        assert rounds == [("cup", "tournament.round_paired", 1), ("open", "tournament.round_published", 1)]
+        assert [b["type"] for b in bodies] == ["round.published", "round.published", "campaign.decided"]
+        decided = bodies[2]
+        assert decided["campaigns"] == ["winter"] and decided["winners"] == ["Alain"]
+        assert decided["data"]["game_id"] == games[2] and decided["data"]["finished"] is True
+        log = api.client.get("/clubs/c1/webhooks/results/deliveries", headers=api.auth(token)).json()
+        assert [r["kind"] for r in log["deliveries"]] == ["campaign.decided", "round.published", "round.published"]
