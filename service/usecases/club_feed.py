@@ -12,8 +12,9 @@ from its start."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import msgspec
 
@@ -25,6 +26,7 @@ from service.cache import Recent
 from service.store.base import EventRecorder, StoredEvent, StreamId, stream_game
 from service.usecases.games import GameRecords
 from service.usecases.live import Teller
+from service.usecases.spectators import DelayedStreams, ReleasedStore, released_now
 
 TOURNAMENT_PREFIX = "tournament/"
 """Tournament streams are `tournament/<club>/<tournament>` (`service.usecases.tournaments.stream_id`)."""
@@ -118,13 +120,25 @@ class PublicLog:
     def of(cls, records: GameRecords, language: str = "en") -> PublicLog:
         return cls(records.store, records.rulesets, language=language)
 
+    def now(self) -> None:
+        """Read a spectator's delays again: a long reader (a feed's stream) sees steps released as time
+        passes. The games' folds are kept: each goes on from the version it has."""
+        self.store = cast(FeedStore, released_now(cast(DelayedStreams, self.store)))
+
     def page(self, club_id: str, after: int, limit: int) -> tuple[list[tuple[int, PublicEvent]], int, bool]:
         """The club's events after global position `after` (at most `limit`), each with its position, told
         to the public; the position to go on from; whether there may be more. Events of streams that are
-        neither a game served here nor a tournament are passed over."""
+        neither a game served here nor a tournament are passed over. A spectator's page (its store a
+        `ReleasedStore`) stops before the first event a spectator delay holds back, so it is told once
+        released, in its place: the feed runs behind the delays."""
         events = self.store.read_club(club_id, after=after, limit=limit)
+        more = len(events) == limit
+        if isinstance(self.store, ReleasedStore):
+            released = list(itertools.takewhile(self.store.released, events))
+            if len(released) < len(events):
+                events, more = released, False
         told = [(event.position, public) for event in events if (public := self.tell(event)) is not None]
-        return told, events[-1].position if events else after, len(events) == limit
+        return told, events[-1].position if events else after, more
 
     def tell(self, event: StoredEvent) -> PublicEvent | None:
         """One event as the public may know it (None for a stream of neither kind)."""

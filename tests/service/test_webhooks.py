@@ -34,6 +34,7 @@ from service.usecases.webhooks import Deliverer
 from testkit.waiting import answers, wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
+from tests.service.test_sse import served
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import OPERATOR as E2E_OPERATOR
 from tests.test_e2e import ROOT, environment, free_port
@@ -355,7 +356,9 @@ def test_the_feed_tells_the_club_s_events_a_page_at_a_time_in_public(database_ur
         assert made_up.status_code == 400 and made_up.json()["field"] == "after"
         spectate = api.client.post("/clubs/c1/keys", json={"name": "tv", "scope": "spectate"}, headers=api.auth(token))
         watcher = spectate.json()["token"]
-        assert api.client.get("/clubs/c1/feed", headers=api.auth(watcher)).status_code == 403
+        # A spectate key reads it too: no game of this club has a spectator delay, so all of it.
+        watched = api.client.get("/clubs/c1/feed", headers=api.auth(watcher))
+        assert watched.status_code == 200 and watched.json()["events"][:6] == seen
 
 
 def test_the_club_export_downloads_as_the_cli_writes_it(database_url: str) -> None:
@@ -532,3 +535,97 @@ def test_a_published_round_and_a_decided_campaign_are_told_once_each(database_ur
         assert decided["data"]["game_id"] == games[2] and decided["data"]["finished"] is True
         log = api.client.get("/clubs/c1/webhooks/results/deliveries", headers=api.auth(token)).json()
         assert [r["kind"] for r in log["deliveries"]] == ["campaign.decided", "round.published", "round.published"]
+
+
+class FeedReader:
+    """Reads the club feed as server-sent events from a real server, event after event."""
+
+    def __init__(self, base: str, token: str, last_event_id: str | None = None) -> None:
+        headers = Api.auth(token) | {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.client = httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=15))
+        self.response = self.client.send(
+            self.client.build_request("GET", "/clubs/c1/feed", headers=headers), stream=True
+        )
+        self.lines = self.response.iter_lines()
+
+    def take(self, count: int) -> list[tuple[str, dict[str, Any]]]:
+        """The next `count` events, each with its id."""
+        taken: list[tuple[str, dict[str, Any]]] = []
+        fields: dict[str, str] = {}
+        while len(taken) < count:
+            line = next(self.lines)
+            if not line:
+                if fields.get("event") == "event":
+                    taken.append((fields["id"], json.loads(fields["data"])))
+                fields = {}
+            elif not line.startswith(":"):
+                name, _, value = line.partition(":")
+                fields[name] = value.removeprefix(" ")
+        return taken
+
+    def close(self) -> None:
+        self.response.close()
+        self.client.close()
+
+
+def test_the_feed_streams_as_server_sent_events_and_resumes_from_the_last_event_id(database_url: str) -> None:
+    with served(database_url, run_webhooks=False) as site:
+        api = site.api
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        game = api.tally_game("c1", token)
+        append(api, token, game, [roll(0, 3), roll(1, 4)])
+        reader = FeedReader(site.base, token)
+        try:
+            assert reader.response.headers["content-type"].startswith("text/event-stream")
+            first = reader.take(3)
+            assert [e["version"] for _, e in first] == [1, 2, 3] and {e["game_id"] for _, e in first} == {game}
+            append(api, token, game, [roll(0, 5), roll(1, 1)])  # while the stream is open
+            later = reader.take(2)
+            assert [e["version"] for _, e in later] == [4, 5] and later[1][1]["step"]["text"]
+        finally:
+            reader.close()
+        resumed = FeedReader(site.base, token, last_event_id=first[2][0])
+        try:
+            assert [e for _, e in resumed.take(2)] == [e for _, e in later]  # ids are sealed anew each time
+        finally:
+            resumed.close()
+        bad = api.client.get(
+            "/clubs/c1/feed", headers=api.auth(token) | {"Accept": "text/event-stream", "Last-Event-ID": "7"}
+        )
+        assert bad.status_code == 400 and bad.json()["field"] == "Last-Event-ID"
+
+
+def test_a_spectate_key_s_feed_runs_behind_the_spectator_delay(database_url: str) -> None:
+    with served(database_url, run_webhooks=False) as site:
+        api = site.api
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        held = api.tally_game("c1", token, options={"target": 1000})
+        delayed = api.client.put(f"/clubs/c1/games/{held}/spectator-delay", json={"events": 2}, headers=api.auth(token))
+        assert delayed.status_code == 200, delayed.text
+        append(api, token, held, [roll(0, 3), roll(1, 4), roll(0, 6)])  # steps 1-2 released, 3-4 held back
+        other = api.tally_game("c1", token)  # recorded after the held-back steps
+        made = api.client.post("/clubs/c1/keys", json={"name": "tv", "scope": "spectate"}, headers=api.auth(token))
+        watcher = made.json()["token"]
+
+        def seen(key: str) -> list[tuple[str | None, int]]:
+            page = api.client.get("/clubs/c1/feed", headers=api.auth(key))
+            assert page.status_code == 200, page.text
+            return [(e["game_id"], e["version"]) for e in page.json()["events"]]
+
+        wait_until(lambda: len(seen(token)) == 5, "the club's five events", 60, interval=0.05)
+        assert seen(token) == [(held, 1), (held, 2), (held, 3), (held, 4), (other, 1)]
+        # The spectator stops before the first step held back: the other game's comes after it, in its place.
+        assert seen(watcher) == [(held, 1), (held, 2)]
+        reader = FeedReader(site.base, watcher)
+        try:
+            assert [(e["game_id"], e["version"]) for _, e in reader.take(2)] == [(held, 1), (held, 2)]
+            append(api, token, held, [roll(1, 2), roll(0, 1)])  # releases steps 3 and 4
+            told = reader.take(3)
+            assert [(e["game_id"], e["version"]) for _, e in told] == [(held, 3), (held, 4), (other, 1)]
+        finally:
+            reader.close()
+        assert seen(watcher) == [(held, 1), (held, 2), (held, 3), (held, 4), (other, 1)]
