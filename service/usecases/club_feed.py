@@ -3,8 +3,10 @@
 
 An event of a game is told as a public replay tells its step (the public's narration never names a card
 the public has not seen), with the game's public result when that event finished it or corrected it; an
-event of a tournament (rounds, pairings, results) holds no hidden card and is given whole. Nothing else of
-a game's event leaves: its data may name a card in a hand.
+event of a tournament (rounds, pairings, results) holds no hidden card and is given whole, but for a draft
+round, the organiser's alone until published: its pairing and hand changes are not told, and its
+publication comes with the pairings it makes public. Nothing else of a game's event leaves: its data may
+name a card in a hand.
 
 Events are read in the club's global order (`EventRecorder.read_club`). A game is told by a running fold
 (`PublicGame`), kept for the latest games so the next page goes on from it; a game met part-way is folded
@@ -22,6 +24,14 @@ from domain.record import Correction, GameStarted, decoder
 from domain.registry import Rulesets, UnknownRuleset
 from domain.ruleset import Result, Ruleset, Viewer
 from projections.replay import Step
+from projections.tournaments import (
+    EVENT_DECODER,
+    PlayersSwapped,
+    RoundPaired,
+    RoundPublished,
+    TableMoved,
+    fold,
+)
 from service.cache import Recent
 from service.store.base import EventRecorder, StoredEvent, StreamId, stream_game
 from service.usecases.games import GameRecords
@@ -31,6 +41,10 @@ from service.usecases.spectators import DelayedStreams, ReleasedStore, released_
 TOURNAMENT_PREFIX = "tournament/"
 """Tournament streams are `tournament/<club>/<tournament>` (`service.usecases.tournaments.stream_id`)."""
 GAME_STARTED = GameStarted.__struct_config__.tag
+PAIRED = RoundPaired.__struct_config__.tag
+PUBLISHED = RoundPublished.__struct_config__.tag
+DRAFTING = {PlayersSwapped.__struct_config__.tag, TableMoved.__struct_config__.tag}
+"""A draft round's hand changes, never told: players see a round once it is published."""
 
 
 class PublicEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,13 +157,18 @@ class PublicLog:
     def tell(self, event: StoredEvent) -> PublicEvent | None:
         """One event as the public may know it (None for a stream of neither kind)."""
         if event.stream_id.startswith(TOURNAMENT_PREFIX):
+            data = msgspec.json.decode(event.data)
+            if event.type in DRAFTING or (event.type == PAIRED and data.get("draft")):
+                return None  # a draft is the organiser's alone: its pairings come with its publication
+            if event.type == PUBLISHED:
+                data = data | self._published_round(event)
             return PublicEvent(
                 stream="tournament",
                 tournament_id=event.stream_id.rpartition("/")[2],
                 version=event.version,
                 type=event.type,
                 recorded_at=event.recorded_at,
-                data=msgspec.json.decode(event.data),
+                data=data,
             )
         game = self._game_before(event)
         if game is None:
@@ -167,6 +186,15 @@ class PublicLog:
             result=news.result,
             winners=news.winners,
         )
+
+    def _published_round(self, event: StoredEvent) -> dict[str, Any]:
+        """The pairings a round's publication makes public (its draft and the hand changes to it were
+        not told): the tournament folded up to the publication."""
+        stored = self.store.read_stream(event.stream_id, limit=event.version)
+        state = fold(EVENT_DECODER.decode(e.data) for e in stored)
+        number = msgspec.json.decode(event.data, type=RoundPublished).round
+        published = state.rounds[number - 1]
+        return {"tables": msgspec.to_builtins(published.tables), "byes": list(published.byes)}
 
     def _game_before(self, event: StoredEvent) -> PublicGame | None:
         """The game's public fold just before `event`, folded from its start when not kept."""

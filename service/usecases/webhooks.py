@@ -525,8 +525,7 @@ class Deliverer:
         """The messages one event makes for a subscription, in the order they are sent."""
         if event.stream == "tournament":
             kinds: list[Kind] = ["tournament.event"]
-            data = event.data if isinstance(event.data, dict) else {}
-            if event.type == PUBLISHED or (event.type == PAIRED and not data.get("draft", False)):
+            if event.type in (PUBLISHED, PAIRED):  # a draft's pairing is never told (`club_feed`)
                 kinds.append("round.published")
         else:
             kinds = ["game.event"]

@@ -530,6 +530,12 @@ def test_a_published_round_and_a_decided_campaign_are_told_once_each(database_ur
         rounds = [(b["data"]["tournament_id"], b["data"]["type"], b["data"]["data"]["round"]) for b in bodies[:2]]
         assert rounds == [("cup", "tournament.round_paired", 1), ("open", "tournament.round_published", 1)]
         assert [b["type"] for b in bodies] == ["round.published", "round.published", "campaign.decided"]
+        # The draft's pairing was never told: its publication carries the pairings, as the paired round does.
+        assert bodies[1]["data"]["data"]["tables"] == drafted.json()["tournament"]["rounds"][0]["tables"]
+        assert len(bodies[0]["data"]["data"]["tables"]) == 2
+        feed = api.client.get("/clubs/c1/feed", params={"limit": 1000}, headers=api.auth(token)).json()["events"]
+        told = [e["type"] for e in feed if e["tournament_id"] == "open"]
+        assert "tournament.round_published" in told and "tournament.round_paired" not in told
         decided = bodies[2]
         assert decided["campaigns"] == ["winter"] and decided["winners"] == ["Alain"]
         assert decided["data"]["game_id"] == games[2] and decided["data"]["finished"] is True
