@@ -95,7 +95,13 @@ async def _measure(
     from service.settings import Settings
 
     app = create_app(
-        Settings(database_url=url, operator_key=OPERATOR, log_format="json", **operations),
+        Settings(
+            database_url=url,
+            operator_key=OPERATOR,
+            log_format="json",
+            rate_limit_writes_per_minute=10**6,  # a long run is not a flood
+            **operations,
+        ),
         rulesets=registry.load(["testkit.tally"]),
     )
     started: asyncio.Queue[Message] = asyncio.Queue()
