@@ -12,7 +12,8 @@ beside an append, so the record's hot path is untouched. A refused or unanswered
 after a back-off that doubles from `webhook_retry_seconds` up to an hour; after `webhook_max_attempts`
 failed attempts in a row the subscription is turned off (a record key turns it on again). Every attempt is
 in the subscription's delivery log, and a record key may have the messages from one of them on sent again
-(the cursor set back before it).
+(the cursor set back before it). Whether a game's finish decided a campaign is read from the games'
+summaries, so a subscription to `campaign.decided` waits at a finish until the projector has folded it.
 
 Messages are signed as Standard Webhooks describes: `webhook-signature: v1,<base64 HMAC-SHA256>` of
 `<webhook-id>.<webhook-timestamp>.<body>` under the secret's bytes (the secret is `whsec_<base64>`).
