@@ -1,10 +1,13 @@
-"""`python -m bench.inprocess [DATABASE_URL] [APPENDS] [--keyed] [--prof [cumulative|tottime]]`: the CPU time
+"""`python -m bench.inprocess [DATABASE_URL] [APPENDS] [--keyed] [--metrics] [--tracing] [--prof [cumulative|tottime]]`:
+the CPU time
 of one single-event API append in this process (issue 32), with no HTTP client and no server: the app is
 called as ASGI on one event loop, so the figure is the app's own work (and a worker thread's, when it hops),
 never the machine's load. Four Tally games of one club, appended in turn; prints `cpu/append N us`.
 
-`--keyed` sends an Idempotency-Key with each append (as the recorder does); `--prof` prints a cProfile
-listing of the measured appends. DATABASE_URL empty: a new SQLite file. For a PostgreSQL schema of your own,
+`--keyed` sends an Idempotency-Key with each append (as the recorder does); `--metrics` and `--tracing` turn
+those settings on (issue 30: what each costs an append; spans are made but not exported,
+`OTEL_TRACES_EXPORTER=none`, and metrics are kept in a temporary multi-process folder); `--prof` prints a
+cProfile listing of the measured appends. DATABASE_URL empty: a new SQLite file. For a PostgreSQL schema of your own,
 `postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D<schema>` (the schema made beforehand).
 For a before / after figure, run it alternately in this checkout and in a detached worktree of the other
 commit (`PYTHONPATH=<checkout> .venv/bin/python <checkout>/bench/inprocess.py ...`), several times each."""
@@ -84,13 +87,21 @@ class _Caller:
         return status, bytes(answer)
 
 
-async def _measure(url: str, appends: int, keyed: bool, profile: cProfile.Profile | None) -> float:
+async def _measure(
+    url: str, appends: int, keyed: bool, profile: cProfile.Profile | None, operations: dict[str, bool]
+) -> float:
     from domain import registry
     from service.app import create_app
     from service.settings import Settings
 
     app = create_app(
-        Settings(database_url=url, operator_key=OPERATOR, log_format="json"),
+        Settings(
+            database_url=url,
+            operator_key=OPERATOR,
+            log_format="json",
+            rate_limit_writes_per_minute=10**6,  # a long run is not a flood
+            **operations,
+        ),
         rulesets=registry.load(["testkit.tally"]),
     )
     started: asyncio.Queue[Message] = asyncio.Queue()
@@ -155,15 +166,21 @@ def main(argv: list[str]) -> None:
     url = (args[0] if args else "") or f"sqlite:///{tempfile.mkdtemp()}/db.sqlite"
     appends = int(args[1]) if len(args) > 1 else 600
     keyed = "--keyed" in flags
+    operations = {name: f"--{name}" in flags for name in ("metrics", "tracing")}
+    if operations["tracing"]:
+        os.environ.setdefault("OTEL_TRACES_EXPORTER", "none")  # the spans' cost, not a collector's
+    if operations["metrics"]:
+        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp())
     profile = cProfile.Profile() if "--prof" in flags else None
     logging.disable(logging.CRITICAL)
     quiet, sys.stderr = sys.stderr, open(os.devnull, "w")  # noqa: SIM115 - the request log lines
     try:
-        per_append = asyncio.run(_measure(url, appends, keyed, profile))
+        per_append = asyncio.run(_measure(url, appends, keyed, profile, operations))
     finally:
         sys.stderr.close()
         sys.stderr = quiet
-    print(f"{url.split(':')[0]} keyed={keyed} cpu/append {per_append:.0f} us")
+    on = " ".join(f"{name}={value}" for name, value in operations.items())
+    print(f"{url.split(':')[0]} keyed={keyed} {on} cpu/append {per_append:.0f} us")
     if profile is not None:
         out = io.StringIO()
         order = "tottime" if "tottime" in argv else "cumulative"

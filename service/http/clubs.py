@@ -7,16 +7,17 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
-from litestar import Controller, Request, get, patch, post, put
+from litestar import Controller, Request, Response, get, patch, post, put
 from litestar.datastructures import State
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, PathParameter
 
 from projections.people import People
+from service.http.caching import immutable
 from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, KEYS, OPERATOR, PUBLIC
 from service.http.language import club_languages
-from service.limits import CLUB_ID_PATTERN, ID_PATTERN
+from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT
 from service.logs import get_logger
 from service.usecases.clubs import NAME_LENGTH, NOTE_LENGTH, Clubs
 from service.usecases.types import Club, ClubPlayer, PlayerMerge
@@ -114,6 +115,18 @@ class ResourceOut(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     content_hash: str
     created_at: datetime
+
+
+class ResourceVersionOut(msgspec.Struct, frozen=True, kw_only=True):
+    """One version of a club resource, with what it holds as the ruleset reads it (parsed and checked)."""
+
+    ruleset: str
+    kind: str
+    resource_id: str
+    version: int
+    content_hash: str
+    created_at: datetime
+    content: Any
 
 
 class ClubController(Controller):
@@ -217,6 +230,36 @@ class ClubController(Controller):
             content_hash=stored.content_hash,
             created_at=stored.created_at,
         )
+
+    @get(
+        "/{club_id:str}/resources/{ruleset:str}/{kind:str}/{resource_id:str}/versions/{version:int}",
+        sync_to_thread=True,
+        summary="One version of a club resource: it never changes (ETag, Cache-Control: immutable, 304)",
+    )
+    def resource_version(
+        self,
+        request: Request[Any, Any, Any],
+        club_id: FromPath[str],
+        ruleset: FromPath[str],
+        kind: FromPath[str],
+        resource_id: FromPath[str],
+        version: Annotated[int, PathParameter(ge=1, le=MAX_INT)],
+        state: State,
+    ) -> Response[ResourceVersionOut]:
+        """A version is stored once and never changed (a new import makes a new version), so the answer
+        carries a strong `ETag` and `Cache-Control: immutable`; asked again with `If-None-Match` naming the
+        tag, it is a `304` without the body."""
+        found = Clubs.of(state.records).resource(club_id, ruleset, kind, resource_id, version)
+        out = ResourceVersionOut(
+            ruleset=found.ruleset,
+            kind=found.kind,
+            resource_id=found.resource_id,
+            version=found.version,
+            content_hash=found.content_hash,
+            created_at=found.created_at,
+            content=found.content,
+        )
+        return immutable(request, out)
 
     @get("/{club_id:str}/resources", sync_to_thread=True, summary="The club's imported resources")
     def list_resources(self, club_id: FromPath[str], state: State) -> list[ResourceOut]:

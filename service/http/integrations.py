@@ -6,29 +6,38 @@ feed.
   shown once, when registered.
 - The club export (`GET /clubs/{club}/export`, a `record` key): the document `tablelog club export` writes,
   byte for byte, streamed a game at a time.
-- The change feed (`GET /clubs/{club}/feed`, a `read` key): every event of the club's games and
-  tournaments in the order recorded, as the public may know it (`service.usecases.club_feed`) and told in
-  the reader's language, a page at a time; `next` is an opaque token (a global position, sealed as
-  read-your-writes tokens are: it tells nothing of other clubs) to send back as `after`.
+- The change feed (`GET /clubs/{club}/feed`, a `read` or `spectate` key): every event of the club's games
+  and tournaments in the order recorded, as the public may know it (`service.usecases.club_feed`) and told
+  in the reader's language, a page at a time (JSON or JSON Lines) or as a stream of server-sent events;
+  `next` (an event's `id` in the stream) is an opaque token (a global position, sealed as read-your-writes
+  tokens are: it tells nothing of other clubs) to send back as `after` (or `Last-Event-ID`). A spectate
+  key's feed runs behind the games' spectator delays: it stops before the first step not yet released.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated, Any, cast
 
+import anyio
+import anyio.to_thread
 import msgspec
 from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
-from litestar.params import FromPath, JSONBody, QueryParameter
-from litestar.response import Stream
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.response import ServerSentEvent, Stream
+from litestar.response.sse import ServerSentEventMessage
 
 from service.http.dependencies import RequestContext
-from service.http.guards import GUARDS, KEYS
+from service.http.guards import GUARDS, KEYS, PUBLIC
 from service.http.positions import BadToken
+from service.http.ratelimit import LIVE_STREAM_IF_ASKED
 from service.limits import Id
+from service.usecases.access import Watch
 from service.usecases.club_export import export_club_parts
 from service.usecases.club_feed import PublicEvent, PublicLog
 from service.usecases.types import Webhook, WebhookDelivery, WebhookFormat
@@ -113,7 +122,7 @@ class FeedOut(msgspec.Struct, frozen=True, kw_only=True):
     """More events wait now: ask again at once."""
 
 
-JSON, NDJSON = "application/json", "application/x-ndjson"
+JSON, NDJSON, EVENT_STREAM = "application/json", "application/x-ndjson", "text/event-stream"
 
 
 class FeedLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -154,6 +163,49 @@ def webhook_out(webhook: Webhook) -> WebhookOut:
 
 def _webhooks(context: RequestContext, state: State) -> Webhooks:
     return Webhooks.of(context.records, refuse_private=state.settings.webhook_refuse_private_addresses)
+
+
+class FeedStream:
+    """One reader's feed as server-sent events: each event of the club as it is recorded (released, for a
+    spectator), its `id` the position to resume from; a comment now and then to keep the line open. It ends
+    once the key it was opened with is revoked or expired."""
+
+    def __init__(self, log: PublicLog, seal: Any, club_id: str, position: int, still_valid: Watch) -> None:
+        self.log = log
+        self.seal = seal
+        self.club_id = club_id
+        self.position = position
+        self.still_valid = still_valid
+
+    async def messages(
+        self, poll_seconds: float, keepalive_seconds: float, limit: int
+    ) -> AsyncIterator[ServerSentEventMessage]:
+        yield ServerSentEventMessage(comment="tablelog feed", retry=int(max(poll_seconds, 1.0) * 1000))
+        quiet_since = time.monotonic()
+        checked = False
+        while True:
+            if not (checked and self.still_valid.settled()):
+                checked = True
+                if not await anyio.to_thread.run_sync(self.still_valid):
+                    yield ServerSentEventMessage(event="revoked", data="This key is no longer valid.")
+                    return
+            told, end, more = await anyio.to_thread.run_sync(self._page, limit)
+            for at, event in told:
+                data = msgspec.json.encode(event).decode()
+                yield ServerSentEventMessage(id=self.seal(self.club_id, at), event="event", data=data)
+            self.position = end
+            if told:
+                quiet_since = time.monotonic()
+            if more:
+                continue
+            if time.monotonic() - quiet_since > keepalive_seconds:
+                quiet_since = time.monotonic()
+                yield ServerSentEventMessage(comment="keep-alive")
+            await anyio.sleep(poll_seconds)
+
+    def _page(self, limit: int) -> tuple[list[tuple[int, PublicEvent]], int, bool]:
+        self.log.now()  # a spectator's delays release more as time passes
+        return self.log.page(self.club_id, self.position, limit)
 
 
 class WebhookController(Controller):
@@ -254,7 +306,12 @@ class IntegrationController(Controller):
             headers={"Content-Disposition": f'attachment; filename="{club_id}.club.json"'},
         )
 
-    @get("/feed", sync_to_thread=True, summary="The club's events after a point, as the public may know them")
+    @get(
+        "/feed",
+        sync_to_thread=True,
+        opt=PUBLIC | LIVE_STREAM_IF_ASKED,
+        summary="The club's events after a point, as the public may know them (JSON, JSON Lines or SSE)",
+    )
     def feed(
         self,
         request: Request[Any, Any, Any],
@@ -269,25 +326,42 @@ class IntegrationController(Controller):
                 "left out: from the club's first event.",
             ),
         ] = None,
+        last_event_id: Annotated[
+            str | None, HeaderParameter(name="Last-Event-ID", required=False, max_length=100)
+        ] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
     ) -> Response[FeedOut]:
         """Every event of the club's games and tournaments in the order recorded. A game's event is its
         public replay step (never a card the public has not seen), with the public result when it finished
         or corrected the game; a tournament's event comes whole. Asked with `Accept: application/x-ndjson`,
         the page comes as JSON Lines instead, one `{"next": …, "event": …}` per event (`next`: the position
-        to go on from after that event), for tools that read a line at a time."""
+        to go on from after that event), for tools that read a line at a time. Asked with
+        `Accept: text/event-stream`, it is a stream of server-sent events that stays open: each event `event`
+        with the event as its data and as its `id` the position to go on from, so a reconnection with
+        `Last-Event-ID` resumes without loss or duplicates. A spectate key's feed holds back what the games'
+        spectator delays hold back: it stops before the first step not yet released, and goes on once it
+        is."""
+        answer = request.accept.best_match([JSON, NDJSON, EVENT_STREAM], default=JSON)
+        resume = last_event_id if answer == EVENT_STREAM and last_event_id else after
         position = 0
-        if after is not None:
+        if resume is not None:
             try:
-                position = state.tokens.open(club_id, after)
+                position = state.tokens.open(club_id, resume)
             except BadToken:
+                field = "Last-Event-ID" if resume is last_event_id else "after"
                 raise ValidationException(
-                    detail=f"after is not a feed position this service gave to club {club_id!r}: send back the "
-                    "`next` of a page as it is (or leave it out to read from the start).",
-                    extra=[{"key": "after", "message": "not a position token of this club", "source": "query"}],
+                    detail=f"{field} is not a feed position this service gave to club {club_id!r}: send back the "
+                    "`next` of a page (or an event's id) as it is, or leave it out to read from the start.",
+                    extra=[{"key": field, "message": "not a position token of this club", "source": "query"}],
                 ) from None
-        told, end, more = PublicLog.of(context.records, context.words.language).page(club_id, position, limit)
-        if request.accept.best_match([JSON, NDJSON], default=JSON) == NDJSON:
+        log = PublicLog.of(context.records, context.words.language)
+        if answer == EVENT_STREAM:
+            stream = FeedStream(log, state.tokens.seal, club_id, position, state.authenticator.watch(context.principal))
+            settings = state.settings
+            messages = stream.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, limit)
+            return cast("Response[FeedOut]", ServerSentEvent(messages, headers={"Vary": "Accept"}))
+        told, end, more = log.page(club_id, position, limit)
+        if answer == NDJSON:
             lines = [
                 msgspec.json.encode(FeedLine(next=state.tokens.seal(club_id, at), event=event)) + b"\n"
                 for at, event in told

@@ -32,6 +32,8 @@ from service.settings import Settings
 Kind = Literal["write", "read", "stream"]
 LIVE_STREAM: dict[str, Any] = {"live_stream": True}
 """A handler's `opt` (`@get(..., opt=LIVE_STREAM)`): its answer is a live stream, counted by the gate."""
+LIVE_STREAM_IF_ASKED: dict[str, Any] = {"live_stream": "if asked"}
+"""The `opt` of a handler that answers a live stream only to `Accept: text/event-stream` (the club feed)."""
 SESSION_COOKIE = "tablelog_session"
 """The pages' session cookie (set by `service.pages`; read here by name only)."""
 _CREDENTIALS = {"tl": "key", "ts": "page session", "sh": "share link"}
@@ -146,7 +148,10 @@ def _kind_of(credential: str) -> str:
 def _kind(scope: Scope) -> Kind:
     if scope.get("method") in ("GET", "HEAD"):
         handler = scope.get("route_handler")
-        return "stream" if handler is not None and handler.opt.get("live_stream") else "read"
+        live = handler.opt.get("live_stream") if handler is not None else None
+        if live == LIVE_STREAM_IF_ASKED["live_stream"]:
+            live = any(name == b"accept" and b"text/event-stream" in value for name, value in scope["headers"])
+        return "stream" if live else "read"
     return "write"
 
 

@@ -34,6 +34,7 @@ from service.pages.recording import HANDLERS as RECORDING
 from service.pages.settings import ClubSettingsPage
 from service.pages.tournament_links import HANDLERS as TOURNAMENT_LINKS
 from service.pages.tournaments import HANDLERS as TOURNAMENTS
+from service.pages.webhooks import HANDLERS as WEBHOOKS
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -82,6 +83,7 @@ def pages_router() -> Router:
             *RATINGS,
             *ADMIN,
             *LINES,
+            *WEBHOOKS,
             *NOTES,
             *TOURNAMENTS,
             *TOURNAMENT_LINKS,

@@ -3,8 +3,10 @@
 
 An event of a game is told as a public replay tells its step (the public's narration never names a card
 the public has not seen), with the game's public result when that event finished it or corrected it; an
-event of a tournament (rounds, pairings, results) holds no hidden card and is given whole. Nothing else of
-a game's event leaves: its data may name a card in a hand.
+event of a tournament (rounds, pairings, results) holds no hidden card and is given whole, but for a draft
+round, the organiser's alone until published: its pairing and hand changes are not told, and its
+publication comes with the pairings it makes public. Nothing else of a game's event leaves: its data may
+name a card in a hand.
 
 Events are read in the club's global order (`EventRecorder.read_club`). A game is told by a running fold
 (`PublicGame`), kept for the latest games so the next page goes on from it; a game met part-way is folded
@@ -12,8 +14,9 @@ from its start."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import msgspec
 
@@ -21,14 +24,27 @@ from domain.record import Correction, GameStarted, decoder
 from domain.registry import Rulesets, UnknownRuleset
 from domain.ruleset import Result, Ruleset, Viewer
 from projections.replay import Step
+from projections.tournaments import (
+    EVENT_DECODER,
+    PlayersSwapped,
+    RoundPaired,
+    RoundPublished,
+    TableMoved,
+    fold,
+)
 from service.cache import Recent
 from service.store.base import EventRecorder, StoredEvent, StreamId, stream_game
 from service.usecases.games import GameRecords
 from service.usecases.live import Teller
+from service.usecases.spectators import DelayedStreams, ReleasedStore, released_now
 
 TOURNAMENT_PREFIX = "tournament/"
 """Tournament streams are `tournament/<club>/<tournament>` (`service.usecases.tournaments.stream_id`)."""
 GAME_STARTED = GameStarted.__struct_config__.tag
+PAIRED = RoundPaired.__struct_config__.tag
+PUBLISHED = RoundPublished.__struct_config__.tag
+DRAFTING = {PlayersSwapped.__struct_config__.tag, TableMoved.__struct_config__.tag}
+"""A draft round's hand changes, never told: players see a round once it is published."""
 
 
 class PublicEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,24 +134,41 @@ class PublicLog:
     def of(cls, records: GameRecords, language: str = "en") -> PublicLog:
         return cls(records.store, records.rulesets, language=language)
 
+    def now(self) -> None:
+        """Read a spectator's delays again: a long reader (a feed's stream) sees steps released as time
+        passes. The games' folds are kept: each goes on from the version it has."""
+        self.store = cast(FeedStore, released_now(cast(DelayedStreams, self.store)))
+
     def page(self, club_id: str, after: int, limit: int) -> tuple[list[tuple[int, PublicEvent]], int, bool]:
         """The club's events after global position `after` (at most `limit`), each with its position, told
         to the public; the position to go on from; whether there may be more. Events of streams that are
-        neither a game served here nor a tournament are passed over."""
+        neither a game served here nor a tournament are passed over. A spectator's page (its store a
+        `ReleasedStore`) stops before the first event a spectator delay holds back, so it is told once
+        released, in its place: the feed runs behind the delays."""
         events = self.store.read_club(club_id, after=after, limit=limit)
+        more = len(events) == limit
+        if isinstance(self.store, ReleasedStore):
+            released = list(itertools.takewhile(self.store.released, events))
+            if len(released) < len(events):
+                events, more = released, False
         told = [(event.position, public) for event in events if (public := self.tell(event)) is not None]
-        return told, events[-1].position if events else after, len(events) == limit
+        return told, events[-1].position if events else after, more
 
     def tell(self, event: StoredEvent) -> PublicEvent | None:
         """One event as the public may know it (None for a stream of neither kind)."""
         if event.stream_id.startswith(TOURNAMENT_PREFIX):
+            data = msgspec.json.decode(event.data)
+            if event.type in DRAFTING or (event.type == PAIRED and data.get("draft")):
+                return None  # a draft is the organiser's alone: its pairings come with its publication
+            if event.type == PUBLISHED:
+                data = data | self._published_round(event)
             return PublicEvent(
                 stream="tournament",
                 tournament_id=event.stream_id.rpartition("/")[2],
                 version=event.version,
                 type=event.type,
                 recorded_at=event.recorded_at,
-                data=msgspec.json.decode(event.data),
+                data=data,
             )
         game = self._game_before(event)
         if game is None:
@@ -153,6 +186,15 @@ class PublicLog:
             result=news.result,
             winners=news.winners,
         )
+
+    def _published_round(self, event: StoredEvent) -> dict[str, Any]:
+        """The pairings a round's publication makes public (its draft and the hand changes to it were
+        not told): the tournament folded up to the publication."""
+        stored = self.store.read_stream(event.stream_id, limit=event.version)
+        state = fold(EVENT_DECODER.decode(e.data) for e in stored)
+        number = msgspec.json.decode(event.data, type=RoundPublished).round
+        published = state.rounds[number - 1]
+        return {"tables": msgspec.to_builtins(published.tables), "byes": list(published.byes)}
 
     def _game_before(self, event: StoredEvent) -> PublicGame | None:
         """The game's public fold just before `event`, folded from its start when not kept."""

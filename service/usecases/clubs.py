@@ -199,3 +199,10 @@ class Clubs:
 
     def resources(self, club_id: str) -> list[Resource]:
         return self.store.list_resources(club_id)
+
+    def resource(self, club_id: str, ruleset: str, kind: str, resource_id: str, version: int) -> Resource:
+        """One version of a club resource (NotFound when the club has no such version): it never changes."""
+        found = self.store.get_resource(club_id, ruleset, kind, resource_id, version)
+        if found is None:
+            raise NotFound("resource version", f"{ruleset}/{kind}/{resource_id} version {version}")
+        return found

@@ -121,6 +121,14 @@ def holds_back(store: object, record: GameRecord) -> bool:
     return isinstance(store, ReleasedStore) and store.release(record.club_id, record.game_id, record) is not None
 
 
+def released_now(store: DelayedStreams) -> DelayedStreams:
+    """The store as its reader may read it now: for a spectator's (a `ReleasedStore`, whose horizons are
+    fixed when made), a new one over the same store, so a long request (a feed's stream) sees time pass."""
+    if isinstance(store, ReleasedStore):
+        return cast(DelayedStreams, ReleasedStore(store.everything, store.rulesets))
+    return store
+
+
 def unreleased(store: DelayedStreams) -> DelayedStreams:
     """The store under a `ReleasedStore` (a live stream follows the record and releases steps itself)."""
     return store.everything if isinstance(store, ReleasedStore) else store
@@ -148,7 +156,7 @@ class ReleasedStore:
 
     def __init__(self, store: Store, rulesets: Rulesets) -> None:
         self.everything = store
-        self._rulesets = rulesets
+        self.rulesets = rulesets
         self._horizons: dict[StreamId, tuple[int, int] | None] = {}
         """Per stream: (released step, recorded steps), or None when it has no delay."""
         self._releases: dict[StreamId, Release | None] = {}
@@ -156,6 +164,11 @@ class ReleasedStore:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.everything, name)
+
+    def released(self, event: StoredEvent) -> bool:
+        """Whether spectators may see this event of the log now."""
+        last = self.horizon(event.stream_id)
+        return last is None or event.version <= last
 
     # -- what is released ---------------------------------------------------------------------------------
     def _horizon(
@@ -174,7 +187,8 @@ class ReleasedStore:
         return self._horizons[stream_id]
 
     def horizon(self, stream_id: StreamId) -> int | None:
-        """The last step spectators may see of the game on `stream_id` (None: it has no delay)."""
+        """The last step spectators may see of the game on `stream_id` (None: it has no delay, or it is not
+        a game's)."""
         known = self._horizon(stream_id)
         return None if known is None else known[0]
 
@@ -206,8 +220,8 @@ class ReleasedStore:
             return known
         events = self.everything.read_stream(record.stream_id, limit=step)
         result = _UNPLAYED
-        if record.ruleset in self._rulesets:
-            ruleset = self._rulesets.get(record.ruleset)
+        if record.ruleset in self.rulesets:
+            ruleset = self.rulesets.get(record.ruleset)
             dec = decoder(ruleset)
             folded: Folded = start(ruleset, dec.decode(events[0].data), version=events[0].version)
             for event in events[1:]:

@@ -12,7 +12,8 @@ beside an append, so the record's hot path is untouched. A refused or unanswered
 after a back-off that doubles from `webhook_retry_seconds` up to an hour; after `webhook_max_attempts`
 failed attempts in a row the subscription is turned off (a record key turns it on again). Every attempt is
 in the subscription's delivery log, and a record key may have the messages from one of them on sent again
-(the cursor set back before it).
+(the cursor set back before it). Whether a game's finish decided a campaign is read from the games'
+summaries, so a subscription to `campaign.decided` waits at a finish until the projector has folded it.
 
 Messages are signed as Standard Webhooks describes: `webhook-signature: v1,<base64 HMAC-SHA256>` of
 `<webhook-id>.<webhook-timestamp>.<body>` under the secret's bytes (the secret is `whsec_<base64>`).
@@ -38,47 +39,72 @@ import time
 import urllib.parse
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Literal, Protocol
+from typing import Literal, Protocol, cast
 
 import httpx
 import msgspec
 
-from domain.i18n import Catalogue, Message
+from domain.i18n import Catalogue, Message, english
 from domain.record import Correction
 from domain.registry import Rulesets
 from projections.errors import ProjectionError
+from projections.tournaments import RoundPaired, RoundPublished
 from projections.words import listed
 from service import __version__
 from service.i18n import Translator
 from service.logs import get_logger
 from service.projector import owner_id
 from service.store.access import AccessStore
-from service.store.base import ClubRecords, Collections, EventRecorder, Projections
+from service.store.base import Projections, Store
 from service.store.webhooks import Delivery, Webhook, WebhookFormat, WebhookStore
 from service.usecases.club_feed import PublicEvent, PublicLog
+from service.usecases.collections import ClubCollections, CollectionStore
 from service.usecases.games import GameRecords, NotFound
 
 _ = Catalogue("service.usecases")
 
-Kind = Literal["game.event", "game.finished", "game.corrected", "standings.changed", "tournament.event"]
-KINDS: tuple[Kind, ...] = ("game.event", "game.finished", "game.corrected", "standings.changed", "tournament.event")
+Kind = Literal[
+    "game.event",
+    "game.finished",
+    "game.corrected",
+    "standings.changed",
+    "campaign.decided",
+    "tournament.event",
+    "round.published",
+]
+KINDS: tuple[Kind, ...] = (
+    "game.event",
+    "game.finished",
+    "game.corrected",
+    "standings.changed",
+    "campaign.decided",
+    "tournament.event",
+    "round.published",
+)
 """`game.event`: every event of a game (its public step); `game.finished`: the event that finished a game,
 with its result; `game.corrected`: a correction, with the result after it; `standings.changed`: a game
-of a league or campaign finished or corrected; `tournament.event`: every event of a tournament (created,
-round published, result recorded...)."""
+of a league or campaign finished or corrected; `campaign.decided`: the game whose finish decided a
+campaign (reached its target or ended its series), one message per campaign; `tournament.event`: every
+event of a tournament (created, round published, result recorded...); `round.published`: a tournament
+round's pairings published (paired straight away, or a draft published)."""
 
 SECRET_PREFIX = "whsec_"
 DELIVERY_SECRET = "webhook_ids"
 """The server secret (`Store.server_secret`) that makes delivery ids: stable for a message, never telling
 a global position."""
 CORRECTION = Correction.__struct_config__.tag
+PUBLISHED = RoundPublished.__struct_config__.tag
+PAIRED = RoundPaired.__struct_config__.tag
+GAMES_PROJECTION = "games"
+"""The projection whose summaries a campaign is folded from (`service.projector.Games`)."""
 MAX_BACKOFF_SECONDS = 3600.0
 MAX_ERROR_LENGTH = 500
 
 
-class WebhookRecords(WebhookStore, EventRecorder, Projections, Collections, ClubRecords, AccessStore, Protocol):
+class WebhookRecords(WebhookStore, CollectionStore, Projections, AccessStore, Protocol):
     """What webhooks read and write: the subscriptions, the log they follow, the leases, the collections
-    a finished game counts in, the club, and the server secret that makes delivery ids."""
+    a finished game counts in (and the summaries a campaign is folded from), the club, and the server
+    secret that makes delivery ids."""
 
 
 class WebhookMessage(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,7 +117,9 @@ class WebhookMessage(msgspec.Struct, frozen=True, kw_only=True):
     leagues: tuple[str, ...] = ()
     """For `standings.changed`: the leagues the game counts in."""
     campaigns: tuple[str, ...] = ()
-    """For `standings.changed`: the campaigns the game counts in."""
+    """For `standings.changed`: the campaigns the game counts in; for `campaign.decided`: the campaign."""
+    winners: tuple[str, ...] = ()
+    """For `campaign.decided`: the names of the campaign's winners (none for a drawn series)."""
 
 
 class Outgoing(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,7 +163,19 @@ def sign(secret: str, delivery_id: str, timestamp: int, body: bytes) -> str:
 
 
 class RefusedUrl(ValueError):
-    """A URL the server will not call."""
+    """A URL the server will not call; `said` says why, in words for the club."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(english(said))
+        self.said = said
+
+
+class RefusedWebhook(ProjectionError):
+    """A webhook refused as given (`code` and `field` name what), with `said` for a page to tell."""
+
+    def __init__(self, code: str, said: Message, field: str) -> None:
+        super().__init__(code, english(said), field=field)
+        self.said = said
 
 
 def check_url(url: str, *, refuse_private: bool) -> str:
@@ -145,28 +185,35 @@ def check_url(url: str, *, refuse_private: bool) -> str:
     try:
         parts = urllib.parse.urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError as error:
-        raise RefusedUrl(f"it does not parse ({error})") from None
+    except ValueError:
+        raise RefusedUrl(_("the address does not read as a URL")) from None
     if parts.scheme not in ("http", "https"):
-        raise RefusedUrl("only http:// and https:// URLs are called")
+        raise RefusedUrl(_("only http:// and https:// addresses are called"))
     if not parts.hostname:
-        raise RefusedUrl("it names no host")
+        raise RefusedUrl(_("the address names no host"))
     if parts.username is not None or parts.password is not None:
-        raise RefusedUrl("it carries a user name or password; put a secret in the path instead")
+        raise RefusedUrl(_("it carries a user name or password; put a secret in the path instead"))
     if refuse_private:
         try:
             found = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)}
         except (OSError, UnicodeError):
-            raise RefusedUrl(f"its host {parts.hostname!r} cannot be resolved") from None
+            raise RefusedUrl(_("its host {host} cannot be found", host=parts.hostname)) from None
         for address in found:
             ip = ipaddress.ip_address(str(address).partition("%")[0])
             if not ip.is_global or ip.is_multicast:
-                raise RefusedUrl(f"its host {parts.hostname!r} has the private or local address {ip}")
+                raise RefusedUrl(
+                    _(
+                        "its host {host} has the private or local address {address}: only public addresses are "
+                        "called, so that nobody can make the server reach into its own network",
+                        host=parts.hostname,
+                        address=str(ip),
+                    )
+                )
     return url
 
 
 def _refused(url: str, why: RefusedUrl) -> ProjectionError:
-    return ProjectionError("webhook_url", f"The server will not call {url!r}: {why}.", field="url")
+    return RefusedWebhook("webhook_url", _("The server will not call {url}: {why}.", url=url, why=why.said), "url")
 
 
 class Webhooks:
@@ -194,7 +241,7 @@ class Webhooks:
         if self.store.get_club(club_id) is None:
             raise NotFound("club", club_id)
         if not kinds:
-            raise ProjectionError("webhook_kinds", "Name at least one kind of message to send.", field="kinds")
+            raise RefusedWebhook("webhook_kinds", _("Choose at least one kind of message to send."), "kinds")
         if secret is not None:
             check_secret(secret)
         try:  # last: it may ask the resolver
@@ -278,6 +325,8 @@ def _tournament_line(event: PublicEvent) -> Message:
         return _("{player} enters the tournament {tournament}.", player=data.get("name", ""), tournament=tournament)
     if event.type == "tournament.player_withdrew":
         return _("A player withdraws from the tournament {tournament}.", tournament=tournament)
+    if event.type == PUBLISHED:
+        return _("Round {round} of the tournament {tournament} is published.", round=number, tournament=tournament)
     if event.type == "tournament.round_paired":
         return _("Round {round} of the tournament {tournament} is paired.", round=number, tournament=tournament)
     if event.type == "tournament.round_unpaired":
@@ -326,6 +375,8 @@ class Deliverer:
         self._lease_taken = 0.0
         self.refuse_private = refuse_private
         self.rulesets = rulesets
+        self.collections = ClubCollections(GameRecords(cast(Store, store), rulesets), store)
+        """The campaigns a finished game decides (`campaign.decided`)."""
         self._logs: dict[str, PublicLog] = {}
         """The club's events told in each club language met (each with its games' folds)."""
         self.client = httpx.Client(timeout=timeout_seconds, follow_redirects=False, trust_env=False)
@@ -383,6 +434,9 @@ class Deliverer:
         cursor, failures = webhook.position, webhook.failures
         handled = 0
         for position, event in told:
+            if self._waits_for_campaigns(webhook, position, event):
+                end = cursor  # taken up again once the projector has passed it
+                break
             outgoing = self.messages(webhook, position, event, language)
             delivered = []
             for message in outgoing:
@@ -416,6 +470,38 @@ class Deliverer:
             self.store.webhook_delivered(webhook.club_id, webhook.webhook_id, cursor, end, [])
         return handled
 
+    def _waits_for_campaigns(self, webhook: Webhook, position: int, event: PublicEvent) -> bool:
+        """Whether a game's finish must wait for the projector before it is told: whether it decided a
+        campaign is read from the games' summaries, which must hold it (else the message would be lost)."""
+        return (
+            "campaign.decided" in webhook.kinds
+            and event.finished
+            and self.store.checkpoint(GAMES_PROJECTION) < position
+        )
+
+    def decided(self, club_id: str, game_id: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The campaigns whose series this game's finish decided (it is the first counted game after which
+        the series is over, as the campaign stands now), each with its winners' names."""
+        found = []
+        try:
+            counted_in = self.collections.of_game(club_id, game_id)
+        except NotFound:
+            return []
+        for kind, campaign_id in counted_in:
+            if kind != "campaign":
+                continue
+            try:
+                _campaign, _ruleset, _games, status = self.collections.status(club_id, campaign_id)
+            except (NotFound, ProjectionError):  # removed since, or no longer a valid series
+                continue
+            deciding = next((step for step in status.steps if step.counted and step.status.finished), None)
+            if deciding is None or deciding.game_id != game_id:
+                continue
+            winners = status.status.winners
+            names = self.collections.names(club_id, list(winners))
+            found.append((campaign_id, tuple(names.get(w, w) for w in winners)))
+        return found
+
     def _failed(self, webhook: Webhook, cursor: int, failures: int, row: Delivery) -> None:
         """Record the `failures`th failed attempt in a row: try again after a back-off, or turn it off."""
         log = get_logger(club_id=webhook.club_id)
@@ -440,6 +526,8 @@ class Deliverer:
         """The messages one event makes for a subscription, in the order they are sent."""
         if event.stream == "tournament":
             kinds: list[Kind] = ["tournament.event"]
+            if event.type in (PUBLISHED, PAIRED):  # a draft's pairing is never told (`club_feed`)
+                kinds.append("round.published")
         else:
             kinds = ["game.event"]
             corrected = event.type == CORRECTION
@@ -449,8 +537,23 @@ class Deliverer:
                 kinds.append("game.finished")
             if corrected or event.finished:
                 kinds.append("standings.changed")
+            if event.finished:
+                kinds.append("campaign.decided")
         out = []
         for kind in [kind for kind in kinds if kind in webhook.kinds]:
+            if kind == "campaign.decided":
+                assert event.game_id is not None
+                for campaign_id, winners in self.decided(webhook.club_id, event.game_id):
+                    message = WebhookMessage(
+                        type=kind,
+                        timestamp=event.recorded_at,
+                        club_id=webhook.club_id,
+                        data=event,
+                        campaigns=(campaign_id,),
+                        winners=winners,
+                    )
+                    out.append(self._outgoing(webhook, position, f"{kind}/{campaign_id}", message, language))
+                continue
             leagues: tuple[str, ...] = ()
             campaigns: tuple[str, ...] = ()
             if kind == "standings.changed":
@@ -468,19 +571,33 @@ class Deliverer:
                 leagues=leagues,
                 campaigns=campaigns,
             )
-            if webhook.format == "discord":
-                said = Translator(language)(self.line(webhook.club_id, message))[:DISCORD_LENGTH]
-                body = msgspec.json.encode(DiscordBody(content=said))
-            else:
-                body = msgspec.json.encode(message)
-            out.append(Outgoing(delivery_id=self.delivery_id(webhook, position, kind), kind=kind, body=body))
+            out.append(self._outgoing(webhook, position, kind, message, language))
         return out
+
+    def _outgoing(self, webhook: Webhook, position: int, part: str, message: WebhookMessage, language: str) -> Outgoing:
+        """A message in the subscription's body; `part` tells it from the event's other messages (its kind,
+        and the campaign for one of many)."""
+        if webhook.format == "discord":
+            said = Translator(language)(self.line(webhook.club_id, message))[:DISCORD_LENGTH]
+            body = msgspec.json.encode(DiscordBody(content=said))
+        else:
+            body = msgspec.json.encode(message)
+        return Outgoing(delivery_id=self.delivery_id(webhook, position, part), kind=message.type, body=body)
 
     def line(self, club_id: str, message: WebhookMessage) -> Message:
         """A message as one line for people (a Discord channel): names, never ids where a name is kept."""
         event = message.data
         if event.stream == "tournament":
             return _tournament_line(event)
+        if message.type == "campaign.decided":
+            (campaign,) = message.campaigns
+            if message.winners:
+                return _(
+                    "The campaign {campaign} is decided: {winners} won.",
+                    campaign=campaign,
+                    winners=listed(message.winners),
+                )
+            return _("The campaign {campaign} is decided, with no winner.", campaign=campaign)
         assert event.game_id is not None and event.step is not None
         listing = self.store.get_game(club_id, event.game_id)
         game = listing.title if listing is not None and listing.title else event.game_id
@@ -496,9 +613,9 @@ class Deliverer:
             )
         return _("{game}: {line}", game=game, line=event.step.text)
 
-    def delivery_id(self, webhook: Webhook, position: int, kind: str) -> str:
+    def delivery_id(self, webhook: Webhook, position: int, part: str) -> str:
         """The same for every attempt of a message, and telling nothing of the global position."""
-        said = f"{webhook.club_id}/{webhook.webhook_id}/{position}/{kind}".encode()
+        said = f"{webhook.club_id}/{webhook.webhook_id}/{position}/{part}".encode()
         return "msg_" + hmac.new(self._ids_key, said, hashlib.sha256).hexdigest()[:32]
 
     def send(self, webhook: Webhook, message: Outgoing) -> Sent:

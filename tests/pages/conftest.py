@@ -12,10 +12,12 @@ import re
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import uvicorn
 
@@ -119,22 +121,22 @@ class Site:
         )
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    database_url = f"sqlite:///{tmp_path_factory.mktemp('pages') / 'tablelog.db'}"
+@contextmanager
+def running_site(folder: Path, *, fixtures: bool = True, **settings: Any) -> Iterator[Site]:
+    """A server on SQLite in `folder` with club c1 (and the fixture games imported, with `fixtures`),
+    its settings the browser tests' with `settings` changed."""
+    database_url = f"sqlite:///{folder / 'tablelog.db'}"
     port = free_port()
-    app = create_app(
-        Settings(
-            database_url=database_url,
-            operator_key=OPERATOR,
-            log_format="json",
-            log_level="warning",
-            live_poll_seconds=0.1,
-            live_keepalive_seconds=1,
-            projector_poll_seconds=0.05,
-        ),
-        rulesets=RULESETS,
+    base = Settings(
+        database_url=database_url,
+        operator_key=OPERATOR,
+        log_format="json",
+        log_level="warning",
+        live_poll_seconds=0.1,
+        live_keepalive_seconds=1,
+        projector_poll_seconds=0.05,
     )
+    app = create_app(msgspec.structs.replace(base, **settings), rulesets=RULESETS)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False, timeout_graceful_shutdown=1)
     )
@@ -142,13 +144,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     thread.start()
     wait_until(lambda: server.started, "the pages' server", 20, runner=thread, interval=0.02)
     running = Site(f"http://127.0.0.1:{port}", app, database_url)
-    running.import_fixtures()
+    if fixtures:
+        running.import_fixtures()
     try:
         yield running
     finally:
         running.http.close()
         server.should_exit = True
         thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with running_site(tmp_path_factory.mktemp("pages")) as running:
+        yield running
 
 
 def sign_in(browser: Any, site: Site, token: str, width: dict[str, int] = LAPTOP, **options: Any) -> Any:

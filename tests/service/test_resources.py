@@ -121,3 +121,28 @@ def test_the_cli_imports_a_catalogue_and_reports_row_errors(tmp_path: Path) -> N
     store = open_store(url)
     assert [(r.resource_id, r.version) for r in store.list_resources("c1")] == [("deck", 1)]
     store.close()
+
+
+def test_a_resource_version_is_served_immutable_with_its_etag_and_a_304_on_a_match(api: Api) -> None:
+    token = api.club("c1")
+    for _ in range(2):
+        assert upload(api, token, "atlantic-storm/catalogue/deck", CATALOGUE).status_code == 201  # type: ignore[attr-defined]
+    path = "/clubs/c1/resources/atlantic-storm/catalogue/deck/versions"
+    first = api.client.get(f"{path}/1", headers=api.auth(token))
+    assert first.status_code == 200, first.text
+    body = first.json()
+    assert (body["resource_id"], body["version"], body["kind"]) == ("deck", 1, "catalogue")
+    assert body["content"] and body["content_hash"]
+    tag = first.headers["etag"]
+    assert tag.startswith('"') and not tag.startswith("W/")  # strong
+    assert "immutable" in first.headers["cache-control"]
+    held = api.client.get(f"{path}/1", headers=api.auth(token) | {"If-None-Match": tag})
+    assert held.status_code == 304 and held.content == b"" and held.headers["etag"] == tag
+    # The second version holds the same file: its own tag all the same (its version is in the body).
+    second = api.client.get(f"{path}/2", headers=api.auth(token) | {"If-None-Match": tag})
+    assert second.status_code == 200 and second.json()["version"] == 2 and second.headers["etag"] != tag
+    missing = api.client.get(f"{path}/3", headers=api.auth(token))
+    assert missing.status_code == 404 and "version 3" in missing.json()["detail"]
+    assert api.client.get(f"{path}/0", headers=api.auth(token)).status_code == 400
+    other = api.club("c2")
+    assert api.client.get(f"{path}/1", headers=api.auth(other)).status_code == 403

@@ -34,6 +34,7 @@ from service.usecases.webhooks import Deliverer
 from testkit.waiting import answers, wait_until
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_projector_support import append, correction, roll
+from tests.service.test_sse import served
 from tests.support.rulesets import RULESETS
 from tests.test_e2e import OPERATOR as E2E_OPERATOR
 from tests.test_e2e import ROOT, environment, free_port
@@ -355,7 +356,9 @@ def test_the_feed_tells_the_club_s_events_a_page_at_a_time_in_public(database_ur
         assert made_up.status_code == 400 and made_up.json()["field"] == "after"
         spectate = api.client.post("/clubs/c1/keys", json={"name": "tv", "scope": "spectate"}, headers=api.auth(token))
         watcher = spectate.json()["token"]
-        assert api.client.get("/clubs/c1/feed", headers=api.auth(watcher)).status_code == 403
+        # A spectate key reads it too: no game of this club has a spectator delay, so all of it.
+        watched = api.client.get("/clubs/c1/feed", headers=api.auth(watcher))
+        assert watched.status_code == 200 and watched.json()["events"][:6] == seen
 
 
 def test_the_club_export_downloads_as_the_cli_writes_it(database_url: str) -> None:
@@ -475,3 +478,160 @@ def test_a_discord_webhook_gets_one_line_in_the_club_s_language(database_url: st
         assert receiver.bodies() == [
             {"content": f"Partie {game} terminée : victoire de Alain.", "allowed_mentions": {"parse": []}}
         ]
+
+
+def test_a_published_round_and_a_decided_campaign_are_told_once_each(database_url: str, receiver: Receiver) -> None:
+    """`round.published`: a round paired straight away, or a draft once published (never the draft itself);
+    `campaign.decided`: the game whose finish reaches the campaign's target, told after the projector has
+    folded it (the webhook waits for it), once, with the winners' names."""
+    with app(database_url, run_projector=True, projector_poll_seconds=0.05) as api:
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea", "cleo", "dan")
+        register(api, token, receiver.url, ["round.published", "campaign.decided"])
+        for tournament in ("open", "cup"):
+            body = {
+                "tournament_id": tournament,
+                "ruleset": "tally",
+                "system": "swiss",
+                "scoring": {"win_draw_loss": [2, 1, 0]},
+                "tie_breaks": ["points", "score"],
+            }
+            made = api.client.post("/clubs/c1/tournaments", json=body, headers=api.auth(token))
+            assert made.status_code == 201, made.text
+            for player in ("alain", "bea", "cleo", "dan"):
+                entered = api.client.post(
+                    f"/clubs/c1/tournaments/{tournament}/players", json={"player_id": player}, headers=api.auth(token)
+                )
+                assert entered.status_code == 201, entered.text
+        drafted = api.client.post(
+            "/clubs/c1/tournaments/open/rounds", params={"draft": "true"}, json={}, headers=api.auth(token)
+        )
+        assert drafted.status_code == 201, drafted.text
+        paired = api.client.post("/clubs/c1/tournaments/cup/rounds", json={}, headers=api.auth(token))
+        assert paired.status_code == 201, paired.text
+        published = api.client.post("/clubs/c1/tournaments/open/rounds/1/publication", json={}, headers=api.auth(token))
+        assert published.status_code in (200, 201), published.text
+        made = api.client.post(
+            "/clubs/c1/campaigns",
+            json={"campaign_id": "winter", "ruleset": "tally", "players": ["alain", "bea"]},
+            headers=api.auth(token),
+        )
+        assert made.status_code == 201, made.text
+        games = []
+        for _ in range(3):  # Alain 12 a game: the third reaches the target, 36
+            game = api.tally_game("c1", token)
+            added = api.client.post("/clubs/c1/campaigns/winter/games", json={"game_id": game}, headers=api.auth(token))
+            assert added.status_code == 201, added.text
+            append(api, token, game, [roll(0, 6), roll(1, 6), roll(0, 6)])
+            games.append(game)
+        wait_until(lambda: len(receiver.requests) >= 3, "two rounds and a campaign told", 60, interval=0.05)
+        time.sleep(0.5)  # a message sent twice, or a campaign told at the wrong game, would come now
+        bodies = receiver.bodies()
+        rounds = [(b["data"]["tournament_id"], b["data"]["type"], b["data"]["data"]["round"]) for b in bodies[:2]]
+        assert rounds == [("cup", "tournament.round_paired", 1), ("open", "tournament.round_published", 1)]
+        assert [b["type"] for b in bodies] == ["round.published", "round.published", "campaign.decided"]
+        # The draft's pairing was never told: its publication carries the pairings, as the paired round does.
+        assert bodies[1]["data"]["data"]["tables"] == drafted.json()["tournament"]["rounds"][0]["tables"]
+        assert len(bodies[0]["data"]["data"]["tables"]) == 2
+        feed = api.client.get("/clubs/c1/feed", params={"limit": 1000}, headers=api.auth(token)).json()["events"]
+        told = [e["type"] for e in feed if e["tournament_id"] == "open"]
+        assert "tournament.round_published" in told and "tournament.round_paired" not in told
+        decided = bodies[2]
+        assert decided["campaigns"] == ["winter"] and decided["winners"] == ["Alain"]
+        assert decided["data"]["game_id"] == games[2] and decided["data"]["finished"] is True
+        log = api.client.get("/clubs/c1/webhooks/results/deliveries", headers=api.auth(token)).json()
+        assert [r["kind"] for r in log["deliveries"]] == ["campaign.decided", "round.published", "round.published"]
+
+
+class FeedReader:
+    """Reads the club feed as server-sent events from a real server, event after event."""
+
+    def __init__(self, base: str, token: str, last_event_id: str | None = None) -> None:
+        headers = Api.auth(token) | {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.client = httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=15))
+        self.response = self.client.send(
+            self.client.build_request("GET", "/clubs/c1/feed", headers=headers), stream=True
+        )
+        self.lines = self.response.iter_lines()
+
+    def take(self, count: int) -> list[tuple[str, dict[str, Any]]]:
+        """The next `count` events, each with its id."""
+        taken: list[tuple[str, dict[str, Any]]] = []
+        fields: dict[str, str] = {}
+        while len(taken) < count:
+            line = next(self.lines)
+            if not line:
+                if fields.get("event") == "event":
+                    taken.append((fields["id"], json.loads(fields["data"])))
+                fields = {}
+            elif not line.startswith(":"):
+                name, _, value = line.partition(":")
+                fields[name] = value.removeprefix(" ")
+        return taken
+
+    def close(self) -> None:
+        self.response.close()
+        self.client.close()
+
+
+def test_the_feed_streams_as_server_sent_events_and_resumes_from_the_last_event_id(database_url: str) -> None:
+    with served(database_url, run_webhooks=False) as site:
+        api = site.api
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        game = api.tally_game("c1", token)
+        append(api, token, game, [roll(0, 3), roll(1, 4)])
+        reader = FeedReader(site.base, token)
+        try:
+            assert reader.response.headers["content-type"].startswith("text/event-stream")
+            first = reader.take(3)
+            assert [e["version"] for _, e in first] == [1, 2, 3] and {e["game_id"] for _, e in first} == {game}
+            append(api, token, game, [roll(0, 5), roll(1, 1)])  # while the stream is open
+            later = reader.take(2)
+            assert [e["version"] for _, e in later] == [4, 5] and later[1][1]["step"]["text"]
+        finally:
+            reader.close()
+        resumed = FeedReader(site.base, token, last_event_id=first[2][0])
+        try:
+            assert [e for _, e in resumed.take(2)] == [e for _, e in later]  # ids are sealed anew each time
+        finally:
+            resumed.close()
+        bad = api.client.get(
+            "/clubs/c1/feed", headers=api.auth(token) | {"Accept": "text/event-stream", "Last-Event-ID": "7"}
+        )
+        assert bad.status_code == 400 and bad.json()["field"] == "Last-Event-ID"
+
+
+def test_a_spectate_key_s_feed_runs_behind_the_spectator_delay(database_url: str) -> None:
+    with served(database_url, run_webhooks=False) as site:
+        api = site.api
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        held = api.tally_game("c1", token, options={"target": 1000})
+        delayed = api.client.put(f"/clubs/c1/games/{held}/spectator-delay", json={"events": 2}, headers=api.auth(token))
+        assert delayed.status_code == 200, delayed.text
+        append(api, token, held, [roll(0, 3), roll(1, 4), roll(0, 6)])  # steps 1-2 released, 3-4 held back
+        other = api.tally_game("c1", token)  # recorded after the held-back steps
+        made = api.client.post("/clubs/c1/keys", json={"name": "tv", "scope": "spectate"}, headers=api.auth(token))
+        watcher = made.json()["token"]
+
+        def seen(key: str) -> list[tuple[str | None, int]]:
+            page = api.client.get("/clubs/c1/feed", headers=api.auth(key))
+            assert page.status_code == 200, page.text
+            return [(e["game_id"], e["version"]) for e in page.json()["events"]]
+
+        wait_until(lambda: len(seen(token)) == 5, "the club's five events", 60, interval=0.05)
+        assert seen(token) == [(held, 1), (held, 2), (held, 3), (held, 4), (other, 1)]
+        # The spectator stops before the first step held back: the other game's comes after it, in its place.
+        assert seen(watcher) == [(held, 1), (held, 2)]
+        reader = FeedReader(site.base, watcher)
+        try:
+            assert [(e["game_id"], e["version"]) for _, e in reader.take(2)] == [(held, 1), (held, 2)]
+            append(api, token, held, [roll(1, 2), roll(0, 1)])  # releases steps 3 and 4
+            told = reader.take(3)
+            assert [(e["game_id"], e["version"]) for _, e in told] == [(held, 3), (held, 4), (other, 1)]
+        finally:
+            reader.close()
+        assert seen(watcher) == [(held, 1), (held, 2), (held, 3), (held, 4), (other, 1)]
