@@ -77,13 +77,19 @@ class ResourceErrors(list[dict[str, Any]]):
 
 class ResourceError(Exception):
     """A club resource (a card catalogue, a scenario) that does not parse; one entry per bad row, and
-    `omitted`, the count of further errors found but not kept (`ResourceErrors`)."""
+    `omitted`, the count of further errors found but not kept (`ResourceErrors`).
 
-    def __init__(self, message: str, errors: Sequence[Mapping[str, Any]] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.errors = list(errors)
+    The sentence and each row's `message` may be a `Message`: `message` and `errors` are then in English
+    (as the logs and the CLI say them), and `said` (the whole error's) and `rows_said` (each row's, in the
+    order of `errors`) keep them as messages the service tells in the reader's language."""
+
+    def __init__(self, message: str | Message, errors: Sequence[Mapping[str, Any]] = ()) -> None:
+        self.message = english(message)
+        super().__init__(self.message)
+        self.errors = [{**row, "message": english(row["message"])} if "message" in row else dict(row) for row in errors]
         self.omitted = errors.omitted if isinstance(errors, ResourceErrors) else 0
+        self.said = message
+        self.rows_said: tuple[str | Message, ...] = tuple(row.get("message", "") for row in errors)
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
