@@ -434,6 +434,9 @@ class Ruleset(Generic[StateT, EventT]):
     """Score units in one point people read (2 where scores are kept in half-points)."""
     series_next: Callable[[Sequence[SeriesGame], Setup], None] | None = None
     """Raise RuleError when `setup` cannot be the next game of a series after these finished games."""
+    series_told: Callable[[Sequence[SeriesGame]], Message | None] | None = None
+    """The note of `series_status` as a message, told in the reader's language (None: the game's notes
+    are English only, or there is nothing to note)."""
     seat_sides: Callable[[Setup], tuple[str, ...]] | None = None
     """In a two-sided game, the side each seat commands (None where seats are not sides)."""
     field_names: Callable[[StateT], Mapping[str, Sequence[tuple[str, str]]]] | None = None

@@ -18,6 +18,7 @@ from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
+from projections.standings import separation_message
 from projections.verdict import verdict_at
 from projections.words import Teller as Words
 from service.cache import Recent
@@ -345,7 +346,9 @@ def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date 
     collections = ClubCollections.of(records)
     league, _ = collections.league(club_id, league_id)
     table = collections.standings(club_id, league_id, as_of)
-    why = {(s.upper, s.lower): s.text for s in table.separations}
+    # Each separation as a message (its `text` is English), told in the reader's language by the template.
+    rows = {row.player_id: row for row in table.rows}
+    why = {(s.upper, s.lower): separation_message(rows[s.upper], rows[s.lower], s.criterion) for s in table.separations}
     explained = [
         (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
         for i, row in enumerate(table.rows)
@@ -381,7 +384,7 @@ def rule_hint(ruleset: Ruleset, rule_id: str, language: str = "en") -> RuleHint:
 
 
 def campaign_page(records: GameRecords, club_id: str, campaign_id: str, words: Translator = ENGLISH) -> dict[str, Any]:
-    campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id)
+    campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id, words=words)
     unit = games[0].result.score_unit if games else ""
     names = _names(records, club_id, campaign, status.status.totals)
     counted = [(s.game_id, s.status) for s in status.steps if s.counted]
