@@ -34,8 +34,6 @@ CATALOGUES = [
     *sorted(str(path.relative_to(ROOT)) for path in ROOT.glob("domain/*/locale")),
 ]
 """The English the pages show comes from these catalogues: the pages', the projections' and each game's."""
-NOT_PAGES = re.compile(r"/events$|\.js$")
-"""Routes under a club that answer no page: event streams (which never end) and scripts."""
 PARAMETER = re.compile(r"\{(\w+):(\w+)\}")
 TYPES = {"str": r"[^/]+", "int": r"\d+", "path": r".+"}
 
@@ -64,12 +62,17 @@ def english_pieces(language: str, names: set[str]) -> dict[str, str]:
     return pieces
 
 
+def is_page(handler: Any) -> bool:
+    """A GET handler that answers a page (a template), not JSON, an event stream, a script or a redirect."""
+    return "GET" in handler.http_methods and "Template" in repr(handler.parsed_fn_signature.return_type.annotation)
+
+
 def route_patterns(app: Any) -> list[tuple[str, re.Pattern[str]]]:
-    """The app's page routes under a club that answer GET, each with the regular expression its paths match."""
+    """The app's page routes under a club, each with the regular expression its paths match."""
     patterns = []
     for route in app.routes:
-        methods = {m for handler in getattr(route, "route_handlers", []) for m in handler.http_methods}
-        if not route.path.startswith("/club/{club_id") or "GET" not in methods or NOT_PAGES.search(route.path):
+        pages = [handler for handler in getattr(route, "route_handlers", []) if is_page(handler)]
+        if not route.path.startswith("/club/{club_id") or not pages:
             continue
         pieces = PARAMETER.split(route.path)  # literal, name, type, literal, name, type, ..., literal
         regex = "".join(
@@ -146,8 +149,17 @@ def club(site: Site) -> Iterator[dict[str, Any]]:
     assert keys.status_code == 200, keys.text
     yield {
         "games": {g["game_id"]: (g["ruleset"], g["finished"]) for g in listed["games"]},
-        # ids no page links to by a plain link (a key is revoked through a form)
-        "ids": {"key_id": sorted(k["key_id"] for k in keys.json())},
+        # The club's ids, for the route table's pages that no link reaches (a key is revoked through a form;
+        # a tournament's round and table pages may be opened from a QR code).
+        "ids": {
+            "key_id": sorted(k["key_id"] for k in keys.json()),
+            "tournament_id": ["tournoi"],
+            "league_id": ["automne"],
+            "campaign_id": ["hiver"],
+            "player_id": ["p1"],
+            "round": ["1"],
+            "table": ["1"],
+        },
     }
 
 
