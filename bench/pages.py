@@ -2,7 +2,9 @@
 list a game without a picture gets) at random steps of a 100- and a 10,000-event game, and the weight of
 a step page with its CSS and JavaScript; and a step of a "what if" line opened at random depths (issue 31):
 an event tried through the API, then the line's page drawn. Targets: under 20 ms per page and per line step,
-flat in the game's length; page weight under 150 KB.
+flat in the game's length; page weight under 150 KB. Then a Milles Nautiques game's replay step page and
+recorder page in English, French and Spanish side by side (`Accept-Language`, the same steps in turn): a
+translated page within 1.1x the English one's server time (issue 26).
 
 The app runs in this process (litestar's test client, SQLite in a temporary folder, snapshots every
 `snapshot_every` events as the service takes them); the time is the request's, measured around it, so it
@@ -29,6 +31,7 @@ from service.pages.controllers import STATIC
 from service.pages.reads import picture_of
 
 OPERATOR = "bench-operator"
+LANGUAGES = ("en", "fr", "es")
 
 
 def _import(app: Any, client: Any, token: str, game_id: str, length: int) -> list[Any]:
@@ -107,7 +110,7 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
             auth = {"Authorization": f"Bearer {OPERATOR}"}
             client.post("/clubs", json={"club_id": "bench", "name": "Bench"}, headers=auth)
             token = client.post("/clubs/bench/keys", json={"name": "b"}, headers=auth).json()["token"]
-            for player in ("p0", "p1"):
+            for player in ("p0", "p1", "p2"):
                 client.post(
                     "/clubs/bench/players",
                     json={"player_id": player, "name": player},
@@ -149,6 +152,7 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
                         "line_step": _times(line_ms),
                     }
                 )
+            languages = _languages(app, client, samples)
     assets = sum(f.stat().st_size for f in STATIC.iterdir() if f.suffix in (".css", ".js"))
     heaviest = max(row["html_bytes_max"] for row in rows)
     return {
@@ -158,4 +162,43 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
         "samples": samples,
         "snapshot_every": sizes.snapshot_every,
         "picture": "readable list (no ruleset draws a picture yet)",
+        "languages": languages,
     }
+
+
+def _languages(app: Any, client: Any, samples: int) -> dict[str, Any]:
+    """A whole Milles Nautiques round's replay step page (random steps) and the recording page of a round
+    under way, each asked in English, French and Spanish in turn (`Accept-Language`), timed around the
+    request; each page's first request per language is left out (the narration is then remembered)."""
+    from service.store.base import Recorder
+    from testkit.players.milles_nautiques import Table, make_setup
+
+    table = Table(random.Random(26), make_setup(2), known=1.0, hidden=0.0)
+    table.play()
+    game = [msgspec.json.encode(event) for event in table.events]
+    records, recorder = app.state.records, Recorder(club_id="bench")
+    records.import_stream("bench", game, recorder, game_id="mn-languages")
+    records.import_stream("bench", game[: len(game) // 2], recorder, game_id="mn-recording")
+    rng = random.Random(len(game))
+    steps = [rng.randint(2, len(game)) for _ in range(samples)]
+    pages = {
+        "replay_step": [f"/club/bench/games/mn-languages/replay/{step}?view=full" for step in steps],
+        "recorder": ["/club/bench/games/mn-recording/record"] * samples,
+    }
+    timed: dict[str, dict[str, Any]] = {}
+    for name, paths in pages.items():
+        ms: dict[str, list[float]] = {language: [] for language in LANGUAGES}
+        for language in LANGUAGES:  # the first request of each language, apart
+            assert client.get(paths[0], headers={"Accept-Language": language}).status_code == 200
+        for path in paths:
+            for language in LANGUAGES:  # in turn, so a slower moment of the machine falls on all three
+                started = time.perf_counter()
+                page = client.get(path, headers={"Accept-Language": language})
+                ms[language].append((time.perf_counter() - started) * 1000)
+                assert page.status_code == 200 and page.headers["content-language"] == language, page.text[:500]
+        english = median(ms["en"])
+        timed[name] = {
+            **{language: _times(ms[language]) for language in LANGUAGES},
+            "ratio": {language: round(median(ms[language]) / english, 3) for language in LANGUAGES[1:]},
+        }
+    return {"events": len(game), "samples": samples, **timed}

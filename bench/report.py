@@ -7,6 +7,8 @@ from typing import Any
 CARD_GAMES = ("milles-nautiques", "atlantic-storm")
 FLAT_FACTOR = 2.0
 """'Flat in game length': a seek with snapshots in a game 100x longer takes at most this many times as long."""
+LANGUAGE_FACTOR = 1.1
+"""A translated page's server time within this factor of the English one's (the pages section, issue 26)."""
 
 
 def _target(name: str, measured: Any, met: bool | None) -> dict[str, Any]:
@@ -91,6 +93,16 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             out.append(_target(f"line step < 20 ms at a {long['events']}-event game (median ms)", step, step < 20))
         weight = shown["page_weight_bytes"]
         out.append(_target("step page weight (HTML + CSS + JS) < 150 KB (bytes)", weight, weight < 150_000))
+        for name in ("replay_step", "recorder") if "languages" in shown else ():
+            worst = max(shown["languages"][name]["ratio"].values())
+            out.append(
+                _target(
+                    f"{name.replace('_', ' ')} page in fr and es within {LANGUAGE_FACTOR}x English "
+                    "(worst median ratio)",
+                    worst,
+                    worst <= LANGUAGE_FACTOR,
+                )
+            )
     for row in results.get("report", {}).get("rows", []):
         where = f"{row['ruleset']}, {row['events']} events"
         out.append(_target(f"report to keep < 2 MB ({where}, bytes)", row["bytes"], row["bytes"] < 2_000_000))
@@ -311,6 +323,24 @@ def print_report(results: dict[str, Any]) -> None:
             ],
         )
         print(f"page weight: {section['page_weight_bytes']:,} bytes (heaviest step page + CSS + JS)")
+        languages = section.get("languages")
+        if languages:
+            _table(
+                f"Pages in three languages (ms, a {languages['events']}-event Milles Nautiques round, "
+                f"{languages['samples']} requests each, the languages in turn)",
+                ["page", "en p50", "fr p50", "es p50", "fr / en", "es / en"],
+                [
+                    [
+                        name,
+                        languages[name]["en"]["median_ms"],
+                        languages[name]["fr"]["median_ms"],
+                        languages[name]["es"]["median_ms"],
+                        languages[name]["ratio"]["fr"],
+                        languages[name]["ratio"]["es"],
+                    ]
+                    for name in ("replay_step", "recorder")
+                ],
+            )
     if "report" in results:
         section = results["report"]
         _table(

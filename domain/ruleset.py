@@ -77,13 +77,19 @@ class ResourceErrors(list[dict[str, Any]]):
 
 class ResourceError(Exception):
     """A club resource (a card catalogue, a scenario) that does not parse; one entry per bad row, and
-    `omitted`, the count of further errors found but not kept (`ResourceErrors`)."""
+    `omitted`, the count of further errors found but not kept (`ResourceErrors`).
 
-    def __init__(self, message: str, errors: Sequence[Mapping[str, Any]] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.errors = list(errors)
+    The sentence and each row's `message` may be a `Message`: `message` and `errors` are then in English
+    (as the logs and the CLI say them), and `said` (the whole error's) and `rows_said` (each row's, in the
+    order of `errors`) keep them as messages the service tells in the reader's language."""
+
+    def __init__(self, message: str | Message, errors: Sequence[Mapping[str, Any]] = ()) -> None:
+        self.message = english(message)
+        super().__init__(self.message)
+        self.errors = [{**row, "message": english(row["message"])} if "message" in row else dict(row) for row in errors]
         self.omitted = errors.omitted if isinstance(errors, ResourceErrors) else 0
+        self.said = message
+        self.rows_said: tuple[str | Message, ...] = tuple(row.get("message", "") for row in errors)
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -428,6 +434,9 @@ class Ruleset(Generic[StateT, EventT]):
     """Score units in one point people read (2 where scores are kept in half-points)."""
     series_next: Callable[[Sequence[SeriesGame], Setup], None] | None = None
     """Raise RuleError when `setup` cannot be the next game of a series after these finished games."""
+    series_told: Callable[[Sequence[SeriesGame]], Message | None] | None = None
+    """The note of `series_status` as a message, told in the reader's language (None: the game's notes
+    are English only, or there is nothing to note)."""
     seat_sides: Callable[[Setup], tuple[str, ...]] | None = None
     """In a two-sided game, the side each seat commands (None where seats are not sides)."""
     field_names: Callable[[StateT], Mapping[str, Sequence[tuple[str, str]]]] | None = None

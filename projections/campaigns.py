@@ -16,7 +16,7 @@ Totals are kept in the ruleset's exact unit (`status.totals`) and given in point
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -132,7 +132,7 @@ class _Walk:
         self.scale = score_scale(ruleset)
         self.accepted: list[SeriesGame] = []  # the games the series rules let follow, finished or not
         self.counted: list[SeriesGame] = []
-        self.series = ruleset.series_status(())
+        self.series = self._series(())
         self.steps: list[CampaignStep] = []
         self.unit = ""
         waiting: str | None = None
@@ -157,7 +157,7 @@ class _Walk:
                 self._step(game, WAITING_NOTE)
             else:
                 try:
-                    series = ruleset.series_status((*self.counted, series_game))
+                    series = self._series((*self.counted, series_game))
                 except RuleError as error:  # the series rules refuse it after all: listed, not counted
                     self.accepted.pop()
                     self._step(game, refused_note(error), error.rule_id)
@@ -166,6 +166,16 @@ class _Walk:
                 self.series = series
                 self.unit = self.unit or game.result.score_unit
                 self._step(game, None, counted=True)
+
+    def _series(self, games: Sequence[SeriesGame]) -> SeriesStatus:
+        """The series rules' status after `games`, its note in the reader's language where the game tells
+        it as a message."""
+        series = self.ruleset.series_status(games)
+        told = self.ruleset.series_told
+        if self.words is english or told is None or not series.note:
+            return series
+        note = told(games)
+        return series if note is None else msgspec.structs.replace(series, note=self.words(note))
 
     def refusal(self, setup: Setup) -> RuleError | None:
         """Why the series rules refuse `setup` after the accepted games, or None."""

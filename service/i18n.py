@@ -86,10 +86,25 @@ class Translator:
             return self(value)
         if isinstance(value, bool | str):
             return english_words(value)
-        return format_decimal(value, locale=self.language)
+        return decimal(value, self.language)
 
 
 ENGLISH = Translator(DEFAULT_LANGUAGE)
+
+
+@cache
+def locale_of(language: str) -> Locale:
+    """Babel's locale for one of our languages, parsed once (Babel parses a locale's name at every call
+    given a string)."""
+    return Locale.parse(language)
+
+
+def decimal(value: int | float, language: str) -> str:
+    """A number as `language` writes it ("26,5" in French). A whole number from 0 to 999 reads the same in
+    every language we speak, so it skips Babel's work (a page tells hundreds of them)."""
+    if type(value) is int and 0 <= value < 1000:
+        return str(value)
+    return format_decimal(value, locale=locale_of(language))
 
 
 def supported(tag: str | None) -> str | None:

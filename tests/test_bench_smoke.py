@@ -135,6 +135,10 @@ def check_step_pages_are_timed_at_each_length(run: tuple[dict[str, Any], str]) -
     for row in section["rows"]:
         assert 0 < row["step_page"]["median_ms"] <= row["step_page"]["max_ms"] and row["html_bytes_max"] > 1000
     assert section["page_weight_bytes"] > section["static_bytes"] > 0
+    languages = section["languages"]
+    for name in ("replay_step", "recorder"):
+        assert all(languages[name][language]["median_ms"] > 0 for language in ("en", "fr", "es"))
+        assert set(languages[name]["ratio"]) == {"fr", "es"} and all(r > 0 for r in languages[name]["ratio"].values())
 
 
 def check_a_report_is_built_for_each_game(run: tuple[dict[str, Any], str]) -> None:

@@ -44,6 +44,7 @@ RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     options_type=setup.Options,  # card numbers depend on the club's catalogue: no fixed field values
     player_counts=(2, 3, 4, 5, 6),  # AS-2
     series_next=series.series_next,  # one variant and pile for the whole series (AS-16)
+    series_told=series.series_told,
 )
 
 __all__ = ["RULESET"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -124,16 +124,8 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class CatalogueError(ResourceError):
-    """A catalogue file that does not parse: a `ResourceError` whose sentence and row messages (in English,
-    as the API sends them) are also kept as messages the service can tell in the reader's language: `said`
-    is the whole error's, `rows_said` each row's, in the order of `errors`."""
-
-    def __init__(self, said: Message, rows: Sequence[dict[str, Any]] = ()) -> None:
-        super().__init__(said.english(), [{**row, "message": row["message"].english()} for row in rows])
-        if isinstance(rows, ResourceErrors):
-            self.omitted = rows.omitted  # the rows found past the limit, counted but not kept
-        self.said = said
-        self.rows_said = tuple(row["message"] for row in rows)
+    """A catalogue file that does not parse: a `ResourceError` whose sentence and row messages are
+    messages (`said`, `rows_said`) the service tells in the reader's language."""
 
 
 Bad = Callable[[str, Message], None]

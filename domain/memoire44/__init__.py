@@ -54,6 +54,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     player_counts=(2, 4, 5, 6, 7, 8),  # two players, or two teams of 2 to 4 (M44-OV-2)
     team_counts=(4, 5, 6, 7, 8),  # an Overlord team table (M44-OV-2)
     series_next=series.series_next,  # the second game: same scenario, sides swapped
+    series_told=series.series_told,
     seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
 )
 

@@ -15,9 +15,12 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Catalogue
 from domain.memoire44.catalogue import CARDS
 from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError
+
+_ = Catalogue("domain.memoire44")
 
 DEAL = 2  # M44-AIR-2: two air combat cards each, one more for the side with air superiority, one fewer on a beach
 GROUND_DICE = 3  # M44-AIR-8: a ground unit firing at an adjacent plane
@@ -63,7 +66,7 @@ class AirPack(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 def parse_air_pack(content: Any) -> AirPack:
     """The pack from its JSON form; ResourceError naming each bad row."""
-    pack, errors = read_table(content, AirPack, "the air pack")
+    pack, errors = read_table(content, AirPack, AirPackKind.what)
     if not pack.cards:
         errors.append({"field": "cards", "message": "the air combat deck has cards"})
     for card_id, card in sorted(pack.cards.items()):
@@ -95,7 +98,7 @@ class AirPackKind(JsonTableKind):
     found to cite."""
 
     name = "air_pack"
-    what = "the air pack"
+    what = _("The air pack")
 
     def check(self, content: Any) -> msgspec.Struct:
         return parse_air_pack(content)

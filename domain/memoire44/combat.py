@@ -13,8 +13,11 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Catalogue
 from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError
+
+_ = Catalogue("domain.memoire44")
 
 # The effects the rules summary names, and a card's own printed text.
 TENACITY, STREET_FIGHTING, TROPICAL_FURY, ARDOUR, TEXT = (
@@ -51,7 +54,7 @@ class CombatDeck(msgspec.Struct, frozen=True, kw_only=True):
 
 def parse_combat_deck(content: Any) -> CombatDeck:
     """The deck from its JSON form; ResourceError naming each bad row."""
-    deck, errors = read_table(content, CombatDeck, "the combat deck")
+    deck, errors = read_table(content, CombatDeck, CombatDeckKind.what)
     if not deck.cards:
         errors.append({"field": "cards", "message": "the deck has cards"})
     for card_id, card in sorted(deck.cards.items()):
@@ -69,7 +72,7 @@ class CombatDeckKind(JsonTableKind):
     project ships none: no public list of the deck's cards and counts was found."""
 
     name = "combat_deck"
-    what = "the combat deck"
+    what = _("The combat deck")
 
     def check(self, content: Any) -> msgspec.Struct:
         return parse_combat_deck(content)

@@ -17,10 +17,13 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Catalogue, Message
 from domain.memoire44.board import Hex
 from domain.memoire44.catalogue import FACE_NAMES, UNIT_KINDS, UNIT_TYPES
 from domain.memoire44.imported import JsonTableKind, read_table
 from domain.ruleset import ResourceError
+
+_ = Catalogue("domain.memoire44")
 
 RECON_EXTRA_DICE = 2  # M44-DD-6: two more dice when the card shown is a Recon card
 MAX_UNITS_PER_FACE = 3
@@ -45,7 +48,7 @@ class ReinforcementTable(msgspec.Struct, frozen=True, kw_only=True):
 
 def parse_reinforcement_table(content: Any) -> ReinforcementTable:
     """The table from its JSON form; ResourceError naming each bad row."""
-    table, errors = read_table(content, ReinforcementTable, "the reinforcement table")
+    table, errors = read_table(content, ReinforcementTable, ReinforcementTableKind.what)
     for side in ("ALLIES", "AXIS"):
         rows = table.sides.get(side)
         if rows is None:
@@ -71,31 +74,33 @@ class ReinforcementTableKind(JsonTableKind):
     ships none: the rules summary does not print the table and no public source of its values was found."""
 
     name = "reinforcement_table"
-    what = "the reinforcement table"
+    what = _("The reinforcement table")
 
     def check(self, content: Any) -> msgspec.Struct:
         return parse_reinforcement_table(content)
 
 
-def parse_dday(raw: Any, sides: tuple[str, str], on_board: Any) -> tuple[DDay, list[tuple[str, str]]]:
+def parse_dday(raw: Any, sides: tuple[str, str], on_board: Any) -> tuple[DDay, list[tuple[str, Message]]]:
     """The `game_info.dday` block (reserve by side and kind, `entry_tokens`, `landing_craft` as [row, col]
     lists) and (field, message) for each error; `on_board(hex)` says whether a hex is on the board."""
-    errors: list[tuple[str, str]] = []
+    errors: list[tuple[str, Message]] = []
     if not isinstance(raw, Mapping):
-        return DDay(), [("game_info.dday", "must be an object: reserve, entry_tokens, landing_craft")]
+        return DDay(), [("game_info.dday", _("must be an object: reserve, entry_tokens, landing_craft"))]
     reserve: list[dict[str, int]] = [{}, {}]
     given = raw.get("reserve") or {}
     if not isinstance(given, Mapping):
-        errors.append(("game_info.dday.reserve", "must give the figures in reserve per side and unit kind"))
+        errors.append(("game_info.dday.reserve", _("must give the figures in reserve per side and unit kind")))
         given = {}
     for side, kinds in given.items():
         field = f"game_info.dday.reserve.{side}"
         if side not in sides or not isinstance(kinds, Mapping):
-            errors.append((field, f"must be one of {list(sides)}, with figures per unit kind"))
+            errors.append((field, _("must be one of {sides}, with figures per unit kind", sides=str(list(sides)))))
             continue
         for kind, figures in kinds.items():
             if kind not in UNIT_KINDS or not isinstance(figures, int) or isinstance(figures, bool) or figures < 0:
-                errors.append((f"{field}.{kind}", f"figures (0 or more) of a unit kind: {list(UNIT_KINDS)}"))
+                errors.append(
+                    (f"{field}.{kind}", _("figures (0 or more) of a unit kind: {kinds}", kinds=str(list(UNIT_KINDS))))
+                )
                 continue
             reserve[sides.index(side)][kind] = figures
     hexes: dict[str, tuple[Hex, ...]] = {}
@@ -108,12 +113,14 @@ def parse_dday(raw: Any, sides: tuple[str, str], on_board: Any) -> tuple[DDay, l
                 or not all(isinstance(x, int) for x in item)
                 or not on_board((item[0], item[1]))
             ):
-                errors.append((f"game_info.dday.{name}[{index}]", f"{item!r} is not a hex of the board"))
+                errors.append(
+                    (f"game_info.dday.{name}[{index}]", _("{item} is not a hex of the board", item=repr(item)))
+                )
                 continue
             found.append((item[0], item[1]))
         hexes[name] = tuple(found)
     for name in sorted(set(raw) - {"reserve", "entry_tokens", "landing_craft"}):
-        errors.append((f"game_info.dday.{name}", "unknown; known: reserve, entry_tokens, landing_craft"))
+        errors.append((f"game_info.dday.{name}", _("unknown; known: reserve, entry_tokens, landing_craft")))
     dday = DDay(
         reserve=(reserve[0], reserve[1]), entry_tokens=hexes["entry_tokens"], landing_craft=hexes["landing_craft"]
     )

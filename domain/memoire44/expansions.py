@@ -15,6 +15,10 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from domain.i18n import Catalogue, Message
+
+_ = Catalogue("domain.memoire44")
+
 # Weather that reduces visibility (M44-WX-2); snow also slows moves (M44-WX-1).
 WEATHERS: tuple[str, ...] = ("snow", "fog", "rain", "darkness")
 
@@ -91,26 +95,30 @@ class Expansions(msgspec.Struct, frozen=True, kw_only=True):
 BASE = Expansions()
 
 
-def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
+def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, Message]]]:
     """The expansions `game_info.options` turns on, and (field, message) for each option refused."""
     if options in (None, {}, []):
         return BASE, []
     if not isinstance(options, Mapping):
-        return BASE, [("game_info.options", "must be an object of option names")]
-    errors: list[tuple[str, str]] = []
+        return BASE, [("game_info.options", _("must be an object of option names"))]
+    errors: list[tuple[str, Message]] = []
     flags: dict[str, Any] = {}
     for name, value in options.items():
         field = f"game_info.options.{name}"
         if name in NOT_YET:
             if value not in (False, None, "", 0):
-                errors.append((field, f"{NOT_YET[name]} are not recorded by tablelog yet (M44-SC-1)"))
+                errors.append((field, _("{rules} are not recorded by tablelog yet (M44-SC-1)", rules=NOT_YET[name])))
             continue
         if name not in SUPPORTED:
-            errors.append((field, f"unknown option {name!r}; known: {sorted(SUPPORTED) + sorted(NOT_YET)}"))
+            known = str(sorted(SUPPORTED) + sorted(NOT_YET))
+            errors.append((field, _("unknown option {name}; known: {known}", name=repr(name), known=known)))
             continue
         if name == "weather":
             if value not in ("", None, *WEATHERS):
-                errors.append((field, f"weather must be one of {list(WEATHERS)}, not {value!r}"))
+                weathers = str(list(WEATHERS))
+                errors.append(
+                    (field, _("weather must be one of {weathers}, not {value}", weathers=weathers, value=repr(value)))
+                )
                 continue
             flags["weather"] = value or ""
             continue
@@ -118,7 +126,7 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             try:
                 spots = msgspec.convert(value, dict[str, tuple[int, int]])
             except msgspec.ValidationError:
-                errors.append((field, "must map plane ids to a hex [row, col]"))
+                errors.append((field, _("must map plane ids to a hex [row, col]")))
                 continue
             flags["planes_on_ground"] = tuple((plane, row, col) for plane, (row, col) in sorted(spots.items()))
             continue
@@ -126,16 +134,23 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             try:
                 sorties = msgspec.convert(value, dict[str, int])
             except msgspec.ValidationError:
-                errors.append((field, "must map sides (ALLIES, AXIS) to a number of Air Sortie cards"))
+                errors.append((field, _("must map sides (ALLIES, AXIS) to a number of Air Sortie cards")))
                 continue
             if set(sorties) - {"ALLIES", "AXIS"} or not all(0 <= n <= MAX_SORTIES for n in sorties.values()):
-                errors.append((field, f"must map sides (ALLIES, AXIS) to 0 to {MAX_SORTIES} Air Sortie cards"))
+                errors.append(
+                    (field, _("must map sides (ALLIES, AXIS) to 0 to {most} Air Sortie cards", most=MAX_SORTIES))
+                )
                 continue
             flags["air_sorties"] = tuple(sorted(sorties.items()))
             continue
         if name == "air_theatre":
             if not isinstance(value, str):
-                errors.append((field, f"must name a theatre of the air pack's superiority table, not {value!r}"))
+                errors.append(
+                    (
+                        field,
+                        _("must name a theatre of the air pack's superiority table, not {value}", value=repr(value)),
+                    )
+                )
                 continue
             flags["air_theatre"] = value
             continue
@@ -143,12 +158,14 @@ def parse_options(options: Any) -> tuple[Expansions, list[tuple[str, str]]]:
             # The editor names the side; `true` means the Allies (the Russians', the D-Day landings' side).
             side = "ALLIES" if value is True else "" if value in (False, None) else value
             if side not in ("", "ALLIES", "AXIS"):
-                errors.append((field, f"must name a side (ALLIES or AXIS) or be true or false, not {value!r}"))
+                errors.append(
+                    (field, _("must name a side (ALLIES or AXIS) or be true or false, not {value}", value=repr(value)))
+                )
                 continue
             flags[SIDE_OPTIONS[name]] = side
             continue
         if not isinstance(value, bool):
-            errors.append((field, f"must be true or false, not {value!r}"))
+            errors.append((field, _("must be true or false, not {value}", value=repr(value))))
             continue
         flags[name] = value
     return (

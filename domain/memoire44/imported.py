@@ -8,7 +8,10 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from domain.i18n import Catalogue, Message
 from domain.ruleset import ResourceError, ResourceErrors
+
+_ = Catalogue("domain.memoire44")
 
 T = TypeVar("T")
 
@@ -19,33 +22,37 @@ decoded (the largest shipped scenario holds under 500): decoding takes some 200 
 5 MB file of empty objects would take 100 MB before a single row could be refused."""
 
 
-def read_json(data: bytes, what: str) -> Any:
+def read_json(data: bytes, what: Message) -> Any:
     """A resource file's JSON, or a ResourceError saying it is not JSON, holds too many values or is
-    nested deeper than the decoder goes (`what`: "the scenario", for the errors a club reads)."""
+    nested deeper than the decoder goes (`what`: "The scenario file", for the errors a club reads)."""
     values = data.count(b",") + data.count(b"[") + data.count(b"{")  # C-speed scans, no allocation
     if values > MAX_JSON_VALUES:
         raise ResourceError(
-            f"{what.capitalize()} holds about {values} JSON values (commas and brackets); a resource holds "
-            f"at most {MAX_JSON_VALUES}."
+            _(
+                "{what} holds about {values} JSON values (commas and brackets); a resource holds at most {limit}.",
+                what=what,
+                values=values,
+                limit=MAX_JSON_VALUES,
+            )
         )
     try:
         return msgspec.json.decode(data)
     except msgspec.DecodeError as error:
-        raise ResourceError(f"{what.capitalize()} is not JSON: {error}.") from None
+        raise ResourceError(_("{what} is not JSON: {error}.", what=what, error=str(error))) from None
     except RecursionError:
-        raise ResourceError(f"{what.capitalize()} is nested too deep to be read.") from None
+        raise ResourceError(_("{what} is nested too deep to be read.", what=what)) from None
 
 
-def read_table(content: Any, kind: type[T], what: str) -> tuple[T, ResourceErrors]:
+def read_table(content: Any, kind: type[T], what: Message) -> tuple[T, ResourceErrors]:
     """The table from its JSON form (ResourceError if it does not have the table's shape) and the errors
     found so far: every table names its `source`, where its values come from."""
     try:
         table = msgspec.convert(content, kind)
     except msgspec.ValidationError as error:
-        raise ResourceError(f"{what.capitalize()} cannot be read: {error}.") from None
+        raise ResourceError(_("{what} cannot be read: {error}.", what=what, error=str(error))) from None
     errors = ResourceErrors()
     if not str(getattr(table, "source", "")).strip():
-        errors.append({"field": "source", "message": "name the source"})
+        errors.append({"field": "source", "message": _("name the source")})
     return table, errors
 
 
@@ -53,7 +60,7 @@ class JsonTableKind:
     """A resource kind read from a JSON file; subclasses name it and check its content."""
 
     name: str
-    what: str  # "the initiative table", for the errors a club reads
+    what: Message  # "The initiative table", for the errors a club reads
     media_types: tuple[str, ...] = ("application/json",)
 
     def check(self, content: Any) -> msgspec.Struct:

@@ -47,7 +47,7 @@ class InitiativeTable(msgspec.Struct, frozen=True, kw_only=True):
 
 def parse_initiative_table(content: Any) -> InitiativeTable:
     """The table from its JSON form; ResourceError naming each bad row."""
-    table, errors = read_table(content, InitiativeTable, "the initiative table")
+    table, errors = read_table(content, InitiativeTable, InitiativeTableKind.what)
     for face in sorted(FACE_NAMES - set(table.faces)):
         errors.append({"field": f"faces.{face}", "message": "every die face has a row"})
     for face, row in sorted(table.faces.items()):
@@ -68,7 +68,7 @@ class InitiativeTableKind(JsonTableKind):
     ships none: the rules summary does not print the table and no public source of its values was found."""
 
     name = "initiative_table"
-    what = "the initiative table"
+    what = _("The initiative table")
 
     def check(self, content: Any) -> msgspec.Struct:
         return parse_initiative_table(content)

@@ -19,12 +19,15 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Catalogue, Message
 from domain.memoire44.board import BOARD_SIZES, Hex
 from domain.memoire44.catalogue import BRIDGES, NATIONS, OBSTACLES, TERRAINS, UNIT_PREFIXES, UNIT_TYPES
 from domain.memoire44.dday import DDay, parse_dday
 from domain.memoire44.expansions import BASE, Expansions, parse_options
 from domain.memoire44.imported import read_json
 from domain.ruleset import ResourceError, ResourceErrors
+
+_ = Catalogue("domain.memoire44")
 
 # The seed's three objective medals, and the D-Day control of villages, beaches and bridges (M44-DD-1 to 3).
 OBJECTIVE_KINDS: tuple[str, ...] = ("temporary", "majority", "permanent", "village", "beach", "bridge")
@@ -40,6 +43,9 @@ MEDAL_TAGS: dict[str, str] = {
     "medal9": "ALLIES",
 }
 STARTING: dict[str, int] = {"PLAYER1": 0, "PLAYER2": 1}
+
+Bad = Callable[[int | None, str, "str | Message"], None]
+"""Records one error of the file: the hexagon's index (None for the game info), the field, what is wrong."""
 
 
 class ScenarioHex(msgspec.Struct, frozen=True, kw_only=True):
@@ -108,53 +114,59 @@ def unit_nation(name: str) -> str:
     return ""
 
 
-def _unit(name: str, sides: tuple[str, str]) -> tuple[str, int] | str:
+def _unit(name: str, sides: tuple[str, str]) -> tuple[str, int] | Message:
     """(kind, camp) for an editor unit name such as `infger` or `tank2us`, or an error message."""
     for prefix, kind in UNIT_PREFIXES.items():
         if name.startswith(prefix):
             nation = unit_nation(name)
             side = NATIONS.get(nation)
             if side is None:
-                return f"unit {name!r} names no known nation"
+                return _("unit {name} names no known nation", name=repr(name))
             if side not in sides:
-                return f"unit {name!r} is {side}, which no player commands here"
+                return _("unit {name} is {side}, which no player commands here", name=repr(name), side=side)
             return kind, sides.index(side)
-    return f"unknown unit {name!r}"
+    return _("unknown unit {name}", name=repr(name))
 
 
 def parse_m44(data: bytes) -> Scenario:
     """Parse and validate a `.m44` file; raises ResourceError listing every bad hexagon."""
-    raw = read_json(data, "the scenario file")
+    raw = read_json(data, _("The scenario file"))
     if not isinstance(raw, dict) or not isinstance(raw.get("board"), dict):
-        raise ResourceError("A scenario file needs a `board` object.")
+        raise ResourceError(_("A scenario file needs a `board` object."))
     info = raw.get("game_info") or {}
     board = raw["board"]
     errors = ResourceErrors()
 
-    def bad(index: int | None, field: str, message: str) -> None:
+    def bad(index: int | None, field: str, message: str | Message) -> None:
         errors.append({"hexagon": index, "field": field, "message": message})
 
     board_type = str(board.get("type") or "STANDARD").upper()
     if board_type not in BOARD_SIZES:
-        raise ResourceError(f"Board type {board_type!r} is not supported (only {sorted(BOARD_SIZES)}).")
+        raise ResourceError(
+            _(
+                "Board type {board} is not supported (only {boards}).",
+                board=repr(board_type),
+                boards=str(sorted(BOARD_SIZES)),
+            )
+        )
     rows, cols = BOARD_SIZES[board_type]
     sides = (str(info.get("side_player1", "AXIS")), str(info.get("side_player2", "ALLIES")))
     if len(set(sides)) != 2 or not set(sides) <= {"AXIS", "ALLIES"}:
-        bad(None, "game_info.side_player1", f"sides must be AXIS and ALLIES, not {sides}")
+        bad(None, "game_info.side_player1", _("sides must be AXIS and ALLIES, not {sides}", sides=str(sides)))
     numbers = _numbers(info, bad)
     expansions, refused = parse_options(info.get("options"))
     for field, message in refused:
         bad(None, field, message)
     starting = STARTING.get(str(info.get("starting", "PLAYER1")))
     if starting is None:
-        bad(None, "game_info.starting", f"must be PLAYER1 or PLAYER2, not {info.get('starting')!r}")
+        bad(None, "game_info.starting", _("must be PLAYER1 or PLAYER2, not {value}", value=repr(info.get("starting"))))
         starting = 0
 
     hexes, units, tagged = _hexagons(board.get("hexagons") or [], board_type, sides, bad)
     objectives = _objectives(tagged, info.get("objectives") or [], bad)
     dday = _dday(info, expansions, sides, (rows, cols), bad)
     if errors:
-        raise ResourceError(f"The scenario has {errors.total} error(s).", errors)
+        raise ResourceError(_("The scenario has {count} error(s).", count=errors.total), errors)
 
     text = raw.get("text") or {}
     english = text.get("en") if isinstance(text, dict) else None
@@ -178,13 +190,13 @@ def parse_m44(data: bytes) -> Scenario:
     )
 
 
-def _numbers(info: dict[str, Any], bad: Callable[[int | None, str, str], None]) -> dict[str, int]:
+def _numbers(info: dict[str, Any], bad: Bad) -> dict[str, int]:
     """The hand sizes and the medals to win, each a positive whole number (4 unless the file says)."""
     numbers: dict[str, int] = {}
     for field in ("cards_player1", "cards_player2", "victory_player1", "victory_player2"):
         value = info.get(field, 4)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            bad(None, f"game_info.{field}", f"must be a positive whole number, not {value!r}")
+            bad(None, f"game_info.{field}", _("must be a positive whole number, not {value}", value=repr(value)))
             value = 4
         numbers[field] = value
     return numbers
@@ -195,16 +207,16 @@ def _dday(
     expansions: Expansions,
     sides: tuple[str, str],
     size: tuple[int, int],
-    bad: Callable[[int | None, str, str], None],
+    bad: Bad,
 ) -> DDay | None:
     """M44-DD-6 to M44-DD-9: the reinforcements need the reserve and where reinforcements enter."""
     if not expansions.dday and info.get("dday") is None:
         return None
     if not expansions.dday:
-        bad(None, "game_info.dday", "is read only with the option dday_rules turned on")
+        bad(None, "game_info.dday", _("is read only with the option dday_rules turned on"))
         return None
     if info.get("dday") is None:
-        bad(None, "game_info.dday", "the D-Day rules need the reserve, entry tokens and landing craft")
+        bad(None, "game_info.dday", _("the D-Day rules need the reserve, entry tokens and landing craft"))
         return None
     rows, cols = size
     dday, refused = parse_dday(
@@ -218,7 +230,7 @@ def _dday(
 
 
 def _hexagons(
-    items: list[Any], board_type: str, sides: tuple[str, str], bad: Callable[[int | None, str, str], None]
+    items: list[Any], board_type: str, sides: tuple[str, str], bad: Bad
 ) -> tuple[list[ScenarioHex], list[ScenarioUnit], dict[int, list[Hex]]]:
     """The board's hexagons: special terrain and obstacles, units, and the medal-tagged hexes per camp.
     Each bad one is reported through `bad` and left out."""
@@ -229,7 +241,7 @@ def _hexagons(
     seen: set[Hex] = set()
     for index, item in enumerate(items):
         if not isinstance(item, dict):
-            bad(index, "hexagon", "must be an object")
+            bad(index, "hexagon", _("must be an object"))
             continue
         row, col = item.get("row"), item.get("col")
         if not (
@@ -239,29 +251,38 @@ def _hexagons(
             and 0 <= col <= 2 * (cols - 1)
             and col % 2 == row % 2
         ):
-            bad(index, "row", f"({row}, {col}) is not a hex of the {board_type} board (doubled columns)")
+            bad(
+                index,
+                "row",
+                _(
+                    "({row}, {col}) is not a hex of the {board} board (doubled columns)",
+                    row=str(row),
+                    col=str(col),
+                    board=board_type,
+                ),
+            )
             continue
         if (row, col) in seen:
-            bad(index, "row", f"hex ({row}, {col}) is listed twice")
+            bad(index, "row", _("hex ({row}, {col}) is listed twice", row=str(row), col=str(col)))
             continue
         seen.add((row, col))
         terrain = _name(item.get("terrain"))
         if terrain not in TERRAINS:
-            bad(index, "terrain", f"unknown terrain {terrain!r}")
+            bad(index, "terrain", _("unknown terrain {terrain}", terrain=repr(terrain)))
             terrain = ""
         rect = _name(item.get("rect_terrain"))
         if rect and rect not in BRIDGES:
-            bad(index, "rect_terrain", f"unknown terrain {rect!r}")
+            bad(index, "rect_terrain", _("unknown terrain {terrain}", terrain=repr(rect)))
         obstacle = _name(item.get("obstacle"))
         if obstacle and obstacle not in OBSTACLES:
-            bad(index, "obstacle", f"unknown obstacle {obstacle!r}")
+            bad(index, "obstacle", _("unknown obstacle {obstacle}", obstacle=repr(obstacle)))
             obstacle = ""
         if terrain or obstacle or rect in BRIDGES:
             hexes.append(ScenarioHex(row=row, col=col, terrain=terrain, obstacle=obstacle, bridge=rect in BRIDGES))
         unit = item.get("unit")
         if unit:
             found = _unit(_name(unit), sides)
-            if isinstance(found, str):
+            if isinstance(found, Message):
                 bad(index, "unit", found)
             else:
                 kind, camp = found
@@ -269,7 +290,7 @@ def _hexagons(
                 if figures in (None, ""):
                     figures = UNIT_TYPES[kind].figures
                 if not isinstance(figures, int) or not 1 <= figures <= 6:
-                    bad(index, "unit", f"nbr_units must be 1 to 6, not {figures!r}")
+                    bad(index, "unit", _("nbr_units must be 1 to 6, not {figures}", figures=repr(figures)))
                 else:
                     badge = str(unit.get("badge") or "") if isinstance(unit, dict) else ""
                     units.append(
@@ -291,9 +312,7 @@ def _hexagons(
     return hexes, units, tagged
 
 
-def _objectives(
-    tagged: dict[int, list[Hex]], entries: list[Any], bad: Callable[[int | None, str, str], None]
-) -> list[Objective]:
+def _objectives(tagged: dict[int, list[Hex]], entries: list[Any], bad: Bad) -> list[Objective]:
     """The medal objectives: a temporary one per tagged hex, then those the game info lists."""
     objectives = [Objective(camp=camp, kind="temporary", hexes=(hex_,)) for camp in (0, 1) for hex_ in tagged[camp]]
     for index, entry in enumerate(entries):
@@ -306,7 +325,7 @@ def _objectives(
             bad(
                 None,
                 f"game_info.objectives[{index}]",
-                f"kind must be one of {OBJECTIVE_KINDS}, camp 0 or 1, with at least one hex",
+                _("kind must be one of {kinds}, camp 0 or 1, with at least one hex", kinds=str(OBJECTIVE_KINDS)),
             )
             continue
         objectives.append(objective)

@@ -66,6 +66,7 @@ RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     team_counts=(4, 6),  # partners facing each other (MN-18)
     score_scale=2,  # scores in half-points
     series_next=series.series_next,  # same seats, next round, the deal passing left (MN-17, MN-19)
+    series_told=series.series_told,
 )
 
 __all__ = ["RULESET"]

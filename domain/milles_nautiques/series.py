@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.i18n import Catalogue
+from domain.i18n import Catalogue, Message
 from domain.milles_nautiques.scoring import GAME_TARGET, in_points
 from domain.ruleset import RuleError, SeriesGame, SeriesStatus, Setup
 
@@ -32,12 +32,21 @@ def side_names(setup: Setup) -> dict[str, str]:
 
 
 def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
+    """Where the game of rounds stands, its note in English (`series_told` has the note as a message)."""
+    return _series(games)[0]
+
+
+def series_told(games: Sequence[SeriesGame]) -> Message:
+    """The game of rounds' note as a message, which the service tells in the reader's language."""
+    return _series(games)[1]
+
+
+def _series(games: Sequence[SeriesGame]) -> tuple[SeriesStatus, Message]:
     """Cumulative half-points over finished rounds in order. The game ends at the end of the round in
     which a side reaches 200 points; the highest total wins, and a tie at the top plays another round."""
     if not games:
-        return SeriesStatus(
-            target=GAME_TARGET, totals={}, finished=False, note=_("No round has been played yet.").english()
-        )
+        none = _("No round has been played yet.")
+        return SeriesStatus(target=GAME_TARGET, totals={}, finished=False, note=none.english()), none
     labels = side_labels(games[0].setup)
     totals = dict.fromkeys(sorted(set(labels.values())), 0)
     winners: tuple[str, ...] = ()
@@ -64,17 +73,13 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
     last = games[-1].setup
     if winners:
         points, named = in_points(totals[winners[0]]), side_names(last)[winners[0]]
-        return SeriesStatus(
-            target=GAME_TARGET,
-            totals=totals,
-            finished=True,
-            winners=winners,
-            note=(
-                _("{winners} win the game with {points} points.", winners=named, points=points)
-                if "+" in winners[0]  # a team's label (side_labels)
-                else _("{winner} wins the game with {points} points.", winner=named, points=points)
-            ).english(),
+        won = (
+            _("{winners} win the game with {points} points.", winners=named, points=points)
+            if "+" in winners[0]  # a team's label (side_labels)
+            else _("{winner} wins the game with {points} points.", winner=named, points=points)
         )
+        status = SeriesStatus(target=GAME_TARGET, totals=totals, finished=True, winners=winners, note=won.english())
+        return status, won
     dealer = last.options.get("dealer")
     next_dealer = None
     if isinstance(dealer, int):
@@ -85,8 +90,11 @@ def series_status(games: Sequence[SeriesGame]) -> SeriesStatus:
         _("The leaders are level past 200 points: another round is played.")
         if best >= GAME_TARGET
         else _("Another round is needed: nobody has 200 points yet.")
-    ).english()
-    return SeriesStatus(target=GAME_TARGET, totals=totals, finished=False, next_dealer=next_dealer, note=note)
+    )
+    status = SeriesStatus(
+        target=GAME_TARGET, totals=totals, finished=False, next_dealer=next_dealer, note=note.english()
+    )
+    return status, note
 
 
 def series_next(games: Sequence[SeriesGame], setup: Setup) -> None:

@@ -204,7 +204,7 @@ class CampaignController(Controller):
     def read_status(
         self, club_id: FromPath[str], campaign_id: FromPath[str], context: NamedDependency[RequestContext]
     ) -> CampaignStatus:
-        return ClubCollections.of(context.records).status(club_id, campaign_id)[3]
+        return ClubCollections.of(context.records).status(club_id, campaign_id, words=context.words)[3]
 
 
 class RemovalIn(msgspec.Struct, frozen=True, kw_only=True):

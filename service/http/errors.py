@@ -206,13 +206,22 @@ def _resource_error(request: Request[Any, Any, Any], exc: ResourceError) -> Resp
     # The first errors only: a file whose every row is bad must not make an answer larger than itself.
     shown = _limits(request).max_import_errors
     omitted = exc.omitted + max(0, len(exc.errors) - shown)  # the parser counted past the ones it kept
+    told = translator(request)
+    detail = told(exc.said)
+    if omitted:
+        detail = told(_("{detail} ({omitted} more errors not listed.)", detail=detail, omitted=omitted))
+    # Each row's message in the reader's language; its row, hexagon and field names stay as they are.
+    rows = [
+        {**row, "message": told(said)} if "message" in row else row
+        for row, said in zip(exc.errors[:shown], exc.rows_said, strict=False)
+    ]
     return problem(
         422,
         "invalid-resource",
-        "The file does not validate",
-        exc.message + (f" ({omitted} more errors not listed.)" if omitted else ""),
+        told(_("The file does not validate")),
+        detail,
         request,
-        errors=_jsonable(exc.errors[:shown]),
+        errors=_jsonable(rows),
         errors_omitted=omitted or None,
     )
 

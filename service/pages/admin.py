@@ -717,13 +717,14 @@ class AdminPages(Controller):
 
 def _row_words(error: ResourceError, words: Any) -> list[str]:
     """A file's row errors as lines a person reads: "Row 4, vp: not a whole number"."""
-    said = getattr(error, "rows_said", None)
     lines = []
-    for index, row in enumerate(error.errors):
-        message = words(said[index]) if said is not None and index < len(said) else str(row.get("message", ""))
+    for row, said in zip(error.errors, error.rows_said, strict=False):
+        message = words(said)
         where = []
         if row.get("row") is not None:
             where.append(words(_("Row {row}", row=row["row"])))
+        if row.get("hexagon") is not None:  # a scenario's hexagons, by their place in the file's list
+            where.append(words(_("Hexagon {hexagon}", hexagon=row["hexagon"])))
         if row.get("field"):
             where.append(str(row["field"]).replace("_", " "))
         lines.append(f"{', '.join(where)}: {message}" if where else message)

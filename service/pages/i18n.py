@@ -11,7 +11,6 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from babel.dates import format_date, format_datetime
-from babel.numbers import format_decimal
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from litestar import Request, Response, get
@@ -22,7 +21,7 @@ from litestar.response import Redirect
 
 from domain.i18n import Catalogue, Message
 from service.http.language import LANGUAGE_COOKIE, request_language
-from service.i18n import LANGUAGES, Translator, language_names, translations
+from service.i18n import LANGUAGES, Translator, decimal, language_names, locale_of, translations
 from service.pages.render import prose
 
 PACKAGE = "service.pages"
@@ -66,7 +65,7 @@ def tell(context: Context, text: str | Message | None) -> str:
 @pass_context
 def number(context: Context, value: int | float | None) -> str:
     """A number as the page's language writes it ("26,5" in French)."""
-    return "—" if value is None else format_decimal(value, locale=_language(context))
+    return "—" if value is None else decimal(value, _language(context))
 
 
 @pass_context
@@ -74,13 +73,13 @@ def day(context: Context, value: date | datetime | None, form: str = "medium") -
     """A date as the page's language writes it ("25 nov. 2026")."""
     if value is None:
         return ""
-    return format_date(value, form, locale=_language(context))
+    return format_date(value, form, locale=locale_of(_language(context)))
 
 
 @pass_context
 def moment(context: Context, value: datetime | None, form: str = "medium") -> str:
     """A date and time as the page's language writes it."""
-    return "" if value is None else format_datetime(value, form, locale=_language(context))
+    return "" if value is None else format_datetime(value, form, locale=locale_of(_language(context)))
 
 
 @pass_context

@@ -18,7 +18,7 @@ from domain.record import decoder
 from domain.ruleset import Player, Ruleset, Viewer
 from projections.campaigns import Campaign
 from projections.replay import ChapterMark, Replay, Step, StepView, replay, view_at
-from projections.standings import Row, Standings
+from projections.standings import Row, Standings, separation_message
 from projections.verdict import verdict_at
 from projections.words import Teller as Words
 from service.cache import Recent
@@ -346,10 +346,12 @@ def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
     }
 
 
-def explained_rows(table: Standings) -> list[tuple[Row, str]]:
+def explained_rows(table: Standings) -> list[tuple[Row, Message | str]]:
     """Each row of the standings with why it is above the next (the tie-break that separates them, in
     words; blank when the next is below on the first criterion alone or there is no next)."""
-    why = {(s.upper, s.lower): s.text for s in table.separations}
+    # Each separation as a message (its `text` is English), told in the reader's language by the template.
+    rows = {row.player_id: row for row in table.rows}
+    why = {(s.upper, s.lower): separation_message(rows[s.upper], rows[s.lower], s.criterion) for s in table.separations}
     return [
         (row, why.get((row.player_id, table.rows[i + 1].player_id), "") if i + 1 < len(table.rows) else "")
         for i, row in enumerate(table.rows)
@@ -392,7 +394,7 @@ def rule_hint(ruleset: Ruleset, rule_id: str, language: str = "en") -> RuleHint:
 
 
 def campaign_page(records: GameRecords, club_id: str, campaign_id: str, words: Translator = ENGLISH) -> dict[str, Any]:
-    campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id)
+    campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id, words=words)
     unit = games[0].result.score_unit if games else ""
     names = _names(records, club_id, campaign, status.status.totals)
     counted = [(s.game_id, s.status) for s in status.steps if s.counted]

@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
+from domain.i18n import Teller, english
 from domain.record import GameStarted
 from domain.ruleset import Result, Ruleset, Setup
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
@@ -360,11 +361,15 @@ class ClubCollections:
         return msgspec.json.decode(first[0].data, type=GameStarted).setup
 
     def status(
-        self, club_id: str, campaign_id: str, outcome: tuple[str, Outcome] | None = None
+        self,
+        club_id: str,
+        campaign_id: str,
+        outcome: tuple[str, Outcome] | None = None,
+        words: Teller = english,
     ) -> tuple[Campaign, Ruleset, list[CampaignGame], CampaignStatus]:
         """The campaign's status after every counted game, with its removals (`outcome`: one game's
         outcome as it was, which an automatic campaign's games follow too); its definition, ruleset and
-        games too."""
+        games too; its notes told with `words` (the reader's language)."""
         campaign, assigned = self._found("campaign", club_id, campaign_id, outcome)
         assert isinstance(campaign, Campaign)
         game_ids, removals = self.counted("campaign", club_id, campaign_id, assigned)
@@ -373,5 +378,5 @@ class ClubCollections:
         if outcome is not None:
             summaries = with_outcome(summaries, *outcome)
         games = self.campaign_games(club_id, game_ids, summaries)
-        status = msgspec.structs.replace(campaign_status(ruleset, campaign, games), removals=removals)
+        status = msgspec.structs.replace(campaign_status(ruleset, campaign, games, words=words), removals=removals)
         return campaign, ruleset, games, status

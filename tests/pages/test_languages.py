@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 
 from tests.pages.conftest import ROOT, Site, screenshot, sign_in
 from tests.pages.test_record import settled
+from tests.service.test_resources import BAD_SCENARIO_SAID, bad_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -103,3 +104,27 @@ def test_the_clubs_language_set_on_its_settings_page_greets_a_browser_that_asks_
     member.click("form.card button[type=submit]")
     member.wait_for_url(re.compile(r".*/club/c1/settings$"))
     assert site.get("/clubs/c1", site.record)["language"] is None
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "es-ES"])
+def test_abad_scenario_uploaded_on_the_page_is_refused_in_the_readers_language(
+    browser: Any, site: Site, locale: str
+) -> None:
+    title, detail, starting, terrain = BAD_SCENARIO_SAID[locale[:2]]
+    page = sign_in(browser, site, site.record, locale=locale)
+    page.goto("/club/c1/resources")
+    page.select_option("#what", "memoire-44/scenario")
+    page.fill("#resource_id", "our-lane")
+    page.set_input_files("#file", files=[{"name": "l.m44", "mimeType": "application/json", "buffer": bad_scenario()}])
+    page.click("button[type=submit].primary")
+    assert page.locator(".problem h2").inner_text() == title
+    assert page.locator(".problem p").inner_text() == detail
+    hexagon = {"fr": "Hexagone", "es": "Hexágono"}[locale[:2]]
+    assert page.locator(".problem li").all_inner_texts() == [
+        f"game info.starting: {starting}",
+        f"{hexagon} 1, terrain: {terrain}",
+    ]
+    assert page.input_value("#resource_id") == "our-lane", "the values typed are kept"
+    assert [r for r in site.get("/clubs/c1/resources", site.record) if r["resource_id"] == "our-lane"] == []
+    screenshot(page, f"resources-refused-{locale[:2]}")
+    page.context.close()

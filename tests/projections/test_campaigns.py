@@ -150,3 +150,20 @@ def test_a_campaign_of_another_ruleset_is_refused():
 def test_a_campaign_status_survives_json():
     status = campaign_status(RULESET, CAMPAIGN, GAMES)
     assert msgspec.json.decode(msgspec.json.encode(status), type=CampaignStatus) == status
+
+
+def test_the_series_note_is_told_in_the_readers_language_at_every_step():
+    """The ruleset's note (English in `note` by default) as the game tells it in French and Spanish."""
+    from service.i18n import Translator
+
+    campaign = Campaign(campaign_id="autumn", ruleset=MN.name, players=("p1", "p2"))
+    first = mn_round("r1", ("p1", "p2"), {"round": 1, "dealer": 1}, (80, 20))
+    assert campaign_status(MN, campaign, [first]).status.note == "Another round is needed: nobody has 200 points yet."
+    french = campaign_status(MN, campaign, [first], words=Translator("fr"))
+    assert (
+        french.status.note
+        == french.steps[0].status.note
+        == "Il faut une autre manche : personne n'a encore 200 points."
+    )
+    spanish = campaign_status(MN, campaign, [], words=Translator("es"))
+    assert spanish.status.note == Translator("es")(MN.series_told([])) != MN.series_status([]).note

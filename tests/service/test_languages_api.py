@@ -144,3 +144,33 @@ def test_the_language_menu_remembers_the_choice_and_returns_only_to_a_page_of_th
         assert (away.status_code, away.headers["location"]) == (303, "/"), elsewhere
     unknown = api.client.get("/language/de", params={"next": "/sign-in"}, follow_redirects=False)
     assert unknown.headers["location"] == "/sign-in" and "tablelog_lang" not in unknown.cookies
+
+
+def test_a_campaigns_notes_are_told_in_the_readers_language(api: Api) -> None:
+    token, game_id = _nautiques(api)  # a round under way: the campaign waits for it
+    made = api.client.post(
+        "/clubs/c1/campaigns",
+        headers=api.auth(token),
+        json={"campaign_id": "hiver", "ruleset": "milles-nautiques", "players": ["alain", "bea"]},
+    )
+    assert made.status_code == 201, made.text
+    added = api.client.post("/clubs/c1/campaigns/hiver/games", headers=api.auth(token), json={"game_id": game_id})
+    assert added.status_code == 201, added.text
+    told = {
+        language: api.client.get(
+            "/clubs/c1/campaigns/hiver/status", headers=api.auth(token) | {"Accept-Language": language}
+        )
+        for language in ("en", "fr", "es")
+    }
+    assert {language: answer.headers["content-language"] for language, answer in told.items()} == {
+        "en": "en",
+        "fr": "fr",
+        "es": "es",
+    }
+    bodies = {language: answer.json() for language, answer in told.items()}
+    assert [(b["status"]["note"], b["steps"][0]["note"]) for b in bodies.values()] == [
+        ("No round has been played yet.", "not finished: the campaign waits for this game"),
+        ("Aucune manche n'a encore été jouée.", "non terminée : la campagne attend cette partie"),
+        ("Aún no se ha jugado ninguna ronda.", "sin terminar: la campaña espera esta partida"),
+    ]
+    assert {b["steps"][0]["counted"] for b in bodies.values()} == {False}

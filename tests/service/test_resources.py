@@ -3,6 +3,7 @@ validated row by row, stored as immutable versions, and recorded (id, version, h
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -146,3 +147,57 @@ def test_a_resource_version_is_served_immutable_with_its_etag_and_a_304_on_a_mat
     assert api.client.get(f"{path}/0", headers=api.auth(token)).status_code == 400
     other = api.club("c2")
     assert api.client.get(f"{path}/1", headers=api.auth(other)).status_code == 403
+
+
+def bad_scenario() -> bytes:
+    """The shipped Hedgerow Lane with a starting player that does not exist and a swamp its second hexagon
+    cannot have."""
+    scenario = json.loads(SCENARIO)
+    scenario["game_info"]["starting"] = "PLAYER3"
+    scenario["board"]["hexagons"][1]["terrain"] = {"name": "swamp"}
+    return json.dumps(scenario).encode()
+
+
+BAD_SCENARIO_SAID = {
+    "en": (
+        "The file does not validate",
+        "The scenario has 2 error(s).",
+        "must be PLAYER1 or PLAYER2, not 'PLAYER3'",
+        "unknown terrain 'swamp'",
+    ),
+    "fr": (
+        "Le fichier n'est pas valide",
+        "Le scénario a 2 erreur(s).",
+        "doit valoir PLAYER1 ou PLAYER2, pas 'PLAYER3'",
+        "terrain inconnu 'swamp'",
+    ),
+    "es": (
+        "El archivo no es válido",
+        "El escenario tiene 2 error(es).",
+        "debe ser PLAYER1 o PLAYER2, no 'PLAYER3'",
+        "terreno desconocido 'swamp'",
+    ),
+}
+"""A bad scenario's problem as each language tells it, word for word (also read by the page's test)."""
+
+
+@pytest.mark.parametrize("language", ["fr-FR", "es-ES", "en"])
+def test_a_bad_scenario_is_refused_in_the_readers_language_with_the_same_machine_fields(
+    api: Api, language: str
+) -> None:
+    token = api.club("c1")
+    response = api.client.post(
+        "/clubs/c1/resources/memoire-44/scenario/lane",
+        content=bad_scenario(),
+        headers=api.auth(token) | {"Content-Type": "application/octet-stream", "Accept-Language": language},
+    )
+    assert response.status_code == 422, response.text
+    assert response.headers["content-language"] == language[:2]
+    body = response.json()
+    title, detail, starting, terrain = BAD_SCENARIO_SAID[language[:2]]
+    assert (body["type"], body["title"], body["detail"]) == ("/problems/invalid-resource", title, detail)
+    assert body["errors"] == [
+        {"hexagon": None, "field": "game_info.starting", "message": starting},
+        {"hexagon": 1, "field": "terrain", "message": terrain},
+    ]
+    assert api.client.get("/clubs/c1/resources", headers=api.auth(token)).json() == []

@@ -11,7 +11,9 @@
   var source = new EventSource(url);
   var latest = 0;
 
-  function setState(text) { document.getElementById("live-state").textContent = text; }
+  // The states' words in the reader's language, from the page.
+  var state = document.getElementById("live-state");
+  function setState(text) { state.textContent = text; }
 
   function showPicture(version) {
     latest = version;
@@ -34,11 +36,11 @@
       });
   }
 
-  source.addEventListener("open", function () { if (catching === null) { setState(bar.getAttribute("data-following")); } });
-  source.addEventListener("error", function () { setState("reconnecting…"); });
+  source.addEventListener("open", function () { if (catching === null) { setState(state.dataset.following); } });
+  source.addEventListener("error", function () { setState(state.dataset.reconnecting); });
   source.addEventListener("revoked", function (event) {
     source.close();
-    setState("stopped: " + event.data);
+    setState(state.dataset.stopped.replace("{why}", event.data));
   });
   // Catching up: from the step one joined at (or another one chosen) to the latest, a step every chosen
   // interval, each the replay's own page for it; the live steps that come meanwhile only move "now", and
