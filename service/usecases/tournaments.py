@@ -20,7 +20,7 @@ from typing import Protocol
 
 import msgspec
 
-from domain.i18n import english
+from domain.i18n import Catalogue, english
 from domain.ruleset import PlayerResult, ReportedResult
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
@@ -69,6 +69,8 @@ from service.store.base import (
 )
 from service.usecases.collections import league_games
 from service.usecases.games import GameRecords, NewGame, NotFound, SeatSpec
+
+_ = Catalogue("service.usecases")
 
 
 class ScoreEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -228,8 +230,13 @@ class Tournaments:
             if waiting:
                 raise ProjectionError(
                     "round_not_finished",
-                    f"Round {len(state.rounds)} is not finished: table(s) "
-                    f"{', '.join(map(str, waiting))} have no finished game.",
+                    _.ngettext(
+                        "Round {round} is not finished: table {tables} has no finished game.",
+                        "Round {round} is not finished: tables {tables} have no finished game.",
+                        len(waiting),
+                        round=len(state.rounds),
+                        tables=", ".join(map(str, waiting)),
+                    ),
                     round=len(state.rounds),
                     tables=waiting,
                 )
@@ -265,7 +272,7 @@ class Tournaments:
         ):
             raise ProjectionError(
                 "table_closed",
-                f"Table {table} of round {number} is closed: its game is finished.",
+                _("Table {table} of round {round} is closed: its game is finished.", table=table, round=number),
                 round=number,
                 table=table,
                 game_id=seated.game_id,
@@ -284,12 +291,17 @@ class Tournaments:
             names = state.names()
             raise ProjectionError(
                 "not_at_table",
-                f"{names.get(strangers[0], strangers[0])} is not at table {table} of round {number}.",
+                _(
+                    "{player} is not at table {table} of round {round}.",
+                    player=names.get(strangers[0], strangers[0]),
+                    table=table,
+                    round=number,
+                ),
                 round=number,
                 table=table,
                 players=strangers,
             )
-        record, _ = self.games.create_game(
+        record = self.games.create_game(
             recorder.club_id,
             NewGame(
                 ruleset=state.definition.ruleset,
@@ -303,7 +315,7 @@ class Tournaments:
                 title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
             ),
             recorder,
-        )
+        )[0]
         event = GameAttached(round=number, table=table, game_id=record.game_id)
         return self._record(recorder, tournament_id, state, version, [event])
 
@@ -400,7 +412,12 @@ class Tournaments:
         if record.ruleset != state.definition.ruleset:
             raise ProjectionError(
                 "wrong_ruleset",
-                f"Game {game_id} is of {record.ruleset}, not {state.definition.ruleset}.",
+                _(
+                    "Game {game_id} is of {ruleset}, not {expected}.",
+                    game_id=game_id,
+                    ruleset=record.ruleset,
+                    expected=state.definition.ruleset,
+                ),
                 game_id=game_id,
             )
         played = tuple(record.player_ids)
@@ -409,8 +426,16 @@ class Tournaments:
             expected = ", ".join(names.get(p, p) for p in seats)
             raise ProjectionError(
                 "wrong_seats" if sorted(played) == sorted(seats) else "wrong_players",
-                f"Table {table} of round {number} is {expected}"
-                + (", in that seat order." if state.definition.sides else "."),
+                (
+                    _(
+                        "Table {table} of round {round} is {players}, in that seat order.",
+                        table=table,
+                        round=number,
+                        players=expected,
+                    )
+                    if state.definition.sides
+                    else _("Table {table} of round {round} is {players}.", table=table, round=number, players=expected)
+                ),
                 game_id=game_id,
                 seats=list(seats),
                 played=list(played),

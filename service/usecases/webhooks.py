@@ -120,8 +120,10 @@ def check_secret(secret: str) -> str:
     if not 24 <= len(key) <= 64:
         raise ProjectionError(
             "webhook_secret",
-            "A webhook secret is whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have "
-            "one made.",
+            _(
+                "A webhook secret is whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have "
+                "one made."
+            ),
             field="secret",
         )
     return secret
@@ -135,7 +137,11 @@ def sign(secret: str, delivery_id: str, timestamp: int, body: bytes) -> str:
 
 
 class RefusedUrl(ValueError):
-    """A URL the server will not call."""
+    """A URL the server will not call: `said` why (its text is the same in English, for the delivery log)."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.english())
+        self.said = said
 
 
 def check_url(url: str, *, refuse_private: bool) -> str:
@@ -146,27 +152,35 @@ def check_url(url: str, *, refuse_private: bool) -> str:
         parts = urllib.parse.urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError as error:
-        raise RefusedUrl(f"it does not parse ({error})") from None
+        raise RefusedUrl(_("it does not parse ({error})", error=str(error))) from None
     if parts.scheme not in ("http", "https"):
-        raise RefusedUrl("only http:// and https:// URLs are called")
+        raise RefusedUrl(_("only http:// and https:// URLs are called"))
     if not parts.hostname:
-        raise RefusedUrl("it names no host")
+        raise RefusedUrl(_("it names no host"))
     if parts.username is not None or parts.password is not None:
-        raise RefusedUrl("it carries a user name or password; put a secret in the path instead")
+        raise RefusedUrl(_("it carries a user name or password; put a secret in the path instead"))
     if refuse_private:
         try:
             found = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)}
         except (OSError, UnicodeError):
-            raise RefusedUrl(f"its host {parts.hostname!r} cannot be resolved") from None
+            raise RefusedUrl(_("its host {host} cannot be resolved", host=repr(parts.hostname))) from None
         for address in found:
             ip = ipaddress.ip_address(str(address).partition("%")[0])
             if not ip.is_global or ip.is_multicast:
-                raise RefusedUrl(f"its host {parts.hostname!r} has the private or local address {ip}")
+                raise RefusedUrl(
+                    _(
+                        "its host {host} has the private or local address {address}",
+                        host=repr(parts.hostname),
+                        address=str(ip),
+                    )
+                )
     return url
 
 
 def _refused(url: str, why: RefusedUrl) -> ProjectionError:
-    return ProjectionError("webhook_url", f"The server will not call {url!r}: {why}.", field="url")
+    return ProjectionError(
+        "webhook_url", _("The server will not call {url}: {why}.", url=repr(url), why=why.said), field="url"
+    )
 
 
 class Webhooks:
@@ -194,7 +208,7 @@ class Webhooks:
         if self.store.get_club(club_id) is None:
             raise NotFound("club", club_id)
         if not kinds:
-            raise ProjectionError("webhook_kinds", "Name at least one kind of message to send.", field="kinds")
+            raise ProjectionError("webhook_kinds", _("Name at least one kind of message to send."), field="kinds")
         if secret is not None:
             check_secret(secret)
         try:  # last: it may ask the resolver
