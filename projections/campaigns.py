@@ -106,7 +106,12 @@ def admit(ruleset: Ruleset, campaign: Campaign, earlier: Iterable[CampaignGame],
     if refusal is not None:
         raise ProjectionError(
             refusal.code,
-            f"Game {game.game_id} cannot be the next game of this campaign: rule {refusal.rule_id}: {refusal.message}",
+            _(
+                "Game {game_id} cannot be the next game of this campaign: rule {rule_id}: {reason}",
+                game_id=game.game_id,
+                rule_id=refusal.rule_id,
+                reason=refusal.said,
+            ),
             game_id=game.game_id,
             rule_id=refusal.rule_id,
             **refusal.details,
@@ -122,7 +127,7 @@ class _Walk:
         if ruleset.name != campaign.ruleset:
             raise ProjectionError(
                 "wrong_ruleset",
-                f"This campaign is of {campaign.ruleset}, not {ruleset.name}.",
+                _("This campaign is of {campaign}, not {ruleset}.", campaign=campaign.ruleset, ruleset=ruleset.name),
                 campaign=campaign.ruleset,
                 ruleset=ruleset.name,
             )
@@ -139,7 +144,9 @@ class _Walk:
         seen: set[str] = set()
         for game in games:
             if game.game_id in seen:
-                raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.", game_id=game.game_id)
+                raise ProjectionError(
+                    "duplicate_game", _("Game {game_id} is given twice.", game_id=game.game_id), game_id=game.game_id
+                )
             seen.add(game.game_id)
             check_players(campaign, game)
             refusal = self.refusal(game.setup)
@@ -220,16 +227,18 @@ def check_players(campaign: Campaign, game: CampaignGame) -> None:
     missing = sorted(set(campaign.players) - set(seated))
     extra = sorted(set(seated) - set(campaign.players))
     names = {p.player_id: p.name for p in game.setup.players}
-    parts = []
+    parts: list[Message] = []
     if extra:
-        parts.append(f"{', '.join(names[p] for p in extra)} {'is' if len(extra) == 1 else 'are'} not in it")
+        strangers = ", ".join(names[p] for p in extra)
+        parts.append(_.ngettext("{players} is not in it", "{players} are not in it", len(extra), players=strangers))
     if missing:
-        parts.append(f"{', '.join(missing)} did not play")
+        parts.append(_("{players} did not play", players=", ".join(missing)))
     if not parts:
-        parts.append("a player is seated twice")
+        parts.append(_("a player is seated twice"))
+    why = parts[0] if len(parts) == 1 else _("{first}; {then}", first=parts[0], then=parts[1])
     raise ProjectionError(
         "wrong_players",
-        f"Game {game.game_id} is not played by this campaign's players: {'; '.join(parts)}.",
+        _("Game {game_id} is not played by this campaign's players: {why}.", game_id=game.game_id, why=why),
         game_id=game.game_id,
         expected=sorted(campaign.players),
         seated=seated,

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from domain.i18n import Arg
 from domain.ruleset import Ruleset, SeriesGame, Setup
 from projections.errors import ProjectionError
+from projections.words import _
 
 Points = int | float
 """A score as people read it: 54, 26.5 (exact sums stay integers in the ruleset's unit)."""
@@ -47,15 +49,16 @@ def check_player_count(ruleset: Ruleset, count: int) -> None:
     allowed = player_counts(ruleset)
     if not allowed or count in allowed:
         return
+    said: Arg
     if len(allowed) == 1:
-        said = str(allowed[0])
+        said = allowed[0]
     elif list(allowed) == list(range(allowed[0], allowed[-1] + 1)):
-        said = f"{allowed[0]} to {allowed[-1]}"
+        said = _("{low} to {high}", low=allowed[0], high=allowed[-1])
     else:
-        said = f"{', '.join(map(str, allowed[:-1]))} or {allowed[-1]}"
+        said = _("{some} or {last}", some=", ".join(map(str, allowed[:-1])), last=allowed[-1])
     raise ProjectionError(
         "player_count",
-        f"{ruleset.title} is played by {said} players, not {count}.",
+        _("{game} is played by {allowed} players, not {count}.", game=ruleset.title, allowed=said, count=count),
         players=count,
         allowed=list(allowed),
     )

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.i18n import Message
+
 
 class ProjectionError(Exception):
-    """A projection asked of data it cannot be computed from."""
+    """A projection asked of data it cannot be computed from. `said` is the sentence as a `Message` (the
+    service tells it in the reader's language), `message` the same in English; `code` and `details` are
+    for machines and never change with the language."""
 
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, said: Message, **details: Any) -> None:
+        self.message = said.english()
+        super().__init__(self.message)
         self.code = code
-        self.message = message
+        self.said = said
         self.details = details

@@ -21,7 +21,7 @@ from domain.record import Correction, Folded, ResultReported, effective_events_o
 from domain.ruleset import Ruleset, Viewer
 from projections.errors import ProjectionError
 from projections.replay import Snapshot, Step, _check_step, _started, seek, tell
-from projections.words import Teller
+from projections.words import Teller, _
 
 MAX_NAME = 80
 """A line's name is a few words under a step, not a note."""
@@ -128,7 +128,7 @@ def playable(event: Any) -> None:
     if isinstance(event, Correction | ResultReported):
         raise ProjectionError(
             "not_in_a_line",
-            "A line tries the game's own events; open another line rather than correcting this one.",
+            _("A line tries the game's own events; open another line rather than correcting this one."),
             type=type(event).__name__,
         )
 

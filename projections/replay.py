@@ -266,12 +266,15 @@ def snapshot(folded: Folded) -> Snapshot:
     if folded.result_only:
         # Its result is the report's, which a snapshot of the state would not keep: it replays from the
         # start (its stream is a few events).
-        raise ProjectionError("result_only", "A result-only game is not snapshotted.", version=folded.version)
+        raise ProjectionError("result_only", _("A result-only game is not snapshotted."), version=folded.version)
     state = msgspec.msgpack.encode(folded.state)
     if _decode_state(ruleset, state) != folded.state:
         raise ProjectionError(
             "state_does_not_round_trip",
-            f"The {ruleset.name} state does not decode back to itself, so it cannot be snapshotted.",
+            _(
+                "The {ruleset} state does not decode back to itself, so it cannot be snapshotted.",
+                ruleset=ruleset.name,
+            ),
             ruleset=ruleset.name,
             version=folded.version,
         )
@@ -305,7 +308,7 @@ def restore(ruleset: Ruleset, snap: Snapshot, events: Sequence[Any]) -> Folded |
 def snapshots_for(ruleset: Ruleset, events: Sequence[Any], every: int = 100) -> tuple[Snapshot, ...]:
     """Snapshots after steps `every`, `2 * every`, ... of a stream, in one fold."""
     if every < 1:
-        raise ProjectionError("bad_snapshot_interval", "Snapshots are taken every one event or more.", every=every)
+        raise ProjectionError("bad_snapshot_interval", _("Snapshots are taken every one event or more."), every=every)
     folded = start(ruleset, _started(ruleset, events))
     out: list[Snapshot] = []
     for version in range(1, len(events) + 1):
@@ -350,13 +353,18 @@ def _same_rules(ruleset: Ruleset, snap: Snapshot) -> bool:
 
 def _started(ruleset: Ruleset, events: Sequence[Any]) -> GameStarted:
     if not events or not isinstance(events[0], GameStarted):
-        raise ProjectionError("missing_start", "A game's record must start with its set-up.")
+        raise ProjectionError("missing_start", _("A game's record must start with its set-up."))
     return events[0]
 
 
 def _check_step(events: Sequence[Any], step: int) -> None:
     if not 1 <= step <= len(events):
-        raise ProjectionError("no_such_step", f"This game has steps 1 to {len(events)}.", step=step, steps=len(events))
+        raise no_such_step(step, len(events))
+
+
+def no_such_step(step: int, steps: int) -> ProjectionError:
+    """The refusal of a step a game does not have (the API answers it as a 404)."""
+    return ProjectionError("no_such_step", _("This game has steps 1 to {steps}.", steps=steps), step=step, steps=steps)
 
 
 def start_line(ruleset: Ruleset, setup: Setup) -> Message:

@@ -265,30 +265,38 @@ def check_league(league: League) -> None:
     """Raise ProjectionError for a league that cannot be ranked: no, unknown or repeated criteria,
     no scoring, a period that ends before it starts, a member listed twice."""
     if not league.tie_breaks:
-        raise ProjectionError("no_criteria", "A league needs at least one ranking criterion.", known=list(CRITERIA))
+        raise ProjectionError("no_criteria", _("A league needs at least one ranking criterion."), known=list(CRITERIA))
     unknown = [name for name in league.tie_breaks if name not in CRITERIA]
     if unknown:
         raise ProjectionError(
             "unknown_criterion",
-            f"Unknown ranking criterion {', '.join(map(repr, unknown))}; the criteria are {', '.join(CRITERIA)}.",
+            _(
+                "Unknown ranking criterion {unknown}; the criteria are {known}.",
+                unknown=", ".join(map(repr, unknown)),
+                known=", ".join(CRITERIA),
+            ),
             unknown=unknown,
             known=list(CRITERIA),
         )
     repeated = sorted({name for name in league.tie_breaks if league.tie_breaks.count(name) > 1})
     if repeated:
-        raise ProjectionError("duplicate_criterion", f"Criterion {repeated[0]!r} is listed twice.", repeated=repeated)
+        raise ProjectionError(
+            "duplicate_criterion",
+            _("Criterion {criterion} is listed twice.", criterion=repr(repeated[0])),
+            repeated=repeated,
+        )
     scoring = league.scoring
     if not scoring.placement_points and scoring.win_draw_loss is None and not scoring.score_as_points:
-        raise ProjectionError("no_scoring", "A league must say how games give points.")
+        raise ProjectionError("no_scoring", _("A league must say how games give points."))
     if league.ends < league.starts:
         raise ProjectionError(
             "bad_period",
-            "A league's period ends before it starts.",
+            _("A league's period ends before it starts."),
             starts=league.starts.isoformat(),
             ends=league.ends.isoformat(),
         )
     if len(set(league.members)) != len(league.members):
-        raise ProjectionError("duplicate_member", "A member is listed twice in the league.")
+        raise ProjectionError("duplicate_member", _("A member is listed twice in the league."))
 
 
 def standings(
@@ -309,14 +317,16 @@ def standings(
     check_league(league)
     if isinstance(as_of, datetime):
         # A timestamp would compare differently from a date (and is a date to Python): refuse it.
-        raise ProjectionError("as_of_not_a_date", "Standings are given as of a date, not a time.")
+        raise ProjectionError("as_of_not_a_date", _("Standings are given as of a date, not a time."))
     lines: list[GameLine] = []
     seen: set[str] = set()
     names = dict(names or {})
     counted: list[tuple[LeagueGame, dict[str, GameEntry]]] = []
     for game in sorted(games, key=lambda g: (g.finished_at, g.game_id)):
         if game.game_id in seen:
-            raise ProjectionError("duplicate_game", f"Game {game.game_id} is given twice.", game_id=game.game_id)
+            raise ProjectionError(
+                "duplicate_game", _("Game {game_id} is given twice.", game_id=game.game_id), game_id=game.game_id
+            )
         seen.add(game.game_id)
         if as_of is not None and game.finished_at.date() > as_of:
             continue
@@ -396,7 +406,7 @@ def _count(league: League, game: LeagueGame, scale: int = 1) -> GameLine:
     if missing:
         raise ProjectionError(
             "seat_mismatch",
-            f"Game {game.game_id} has no result for seat {missing[0]}.",
+            _("Game {game_id} has no result for seat {seat}.", game_id=game.game_id, seat=missing[0]),
             game_id=game.game_id,
             seats=missing,
         )
@@ -497,7 +507,9 @@ class _Tally:
             return sum(half * self.points.get(b, 0) for b, half in met)
         if criterion == "buchholz":
             return sum(self.points.get(b, 0) for b, _half in met)
-        raise ProjectionError("unknown_criterion", f"Unknown ranking criterion {criterion!r}.")
+        raise ProjectionError(
+            "unknown_criterion", _("Unknown ranking criterion {criterion}.", criterion=repr(criterion))
+        )
 
 
 def _rank(

@@ -389,56 +389,64 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
     checked against the whole record by `revoke`)."""
     if state is None:
         if not isinstance(event, TournamentCreated):
-            raise ProjectionError("no_tournament", "A tournament starts with its creation.")
+            raise ProjectionError("no_tournament", _("A tournament starts with its creation."))
         return
     if isinstance(event, TournamentCreated):
-        raise ProjectionError("already_created", "The tournament exists already.")
+        raise ProjectionError("already_created", _("The tournament exists already."))
     known = {e.player_id: e for e in state.entrants}
     if isinstance(event, PlayerEntered):
         if event.player_id in known and known[event.player_id].active:
-            raise ProjectionError("already_entered", f"{event.name} is already entered.", player_id=event.player_id)
+            raise ProjectionError(
+                "already_entered", _("{player} is already entered.", player=event.name), player_id=event.player_id
+            )
         if state.last_round_played():
             raise ProjectionError(
                 "after_last_round",
-                "The last round of the tournament is paired: a player can no longer enter.",
+                _("The last round of the tournament is paired: a player can no longer enter."),
                 player_id=event.player_id,
                 rounds=len(state.rounds),
             )
     elif isinstance(event, PlayerWithdrew):
         if event.player_id not in known or not known[event.player_id].active:
             raise ProjectionError(
-                "not_entered", f"Player {event.player_id} is not playing in this tournament.", player_id=event.player_id
+                "not_entered",
+                _("Player {player} is not playing in this tournament.", player=event.player_id),
+                player_id=event.player_id,
             )
     elif isinstance(event, RoundPaired):
         if event.round != len(state.rounds) + 1:
-            raise ProjectionError("wrong_round", f"The next round is round {len(state.rounds) + 1}.", round=event.round)
+            raise ProjectionError(
+                "wrong_round", _("The next round is round {round}.", round=len(state.rounds) + 1), round=event.round
+            )
         placed = [p for t in event.tables for p in t.seats] + list(event.byes)
         strangers = [p for p in placed if p not in known or not known[p].active]
         if strangers:
             raise ProjectionError(
-                "not_entered", f"Player {strangers[0]} is not playing in this tournament.", player_id=strangers[0]
+                "not_entered",
+                _("Player {player} is not playing in this tournament.", player=strangers[0]),
+                player_id=strangers[0],
             )
         if event.stage == "swiss" and state.last_round_played():
             raise ProjectionError(
                 "after_last_round",
-                "The last round is paired already."
+                _("The last round is paired already.")
                 if state.knockout is None
-                else "The knockout has started: its rounds follow the bracket.",
+                else _("The knockout has started: its rounds follow the bracket."),
                 round=event.round,
             )
         if event.stage == "knockout" and state.knockout is None:
-            raise ProjectionError("no_knockout", "The knockout has not started.", round=event.round)
+            raise ProjectionError("no_knockout", _("The knockout has not started."), round=event.round)
         if state.latest is not None and state.latest.draft:
             raise ProjectionError(
                 "round_not_published",
-                f"Round {state.latest.number} is a draft: publish it first.",
+                _("Round {round} is a draft: publish it first.", round=state.latest.number),
                 round=state.latest.number,
             )
     elif isinstance(event, RoundUnpaired):
         if not state.rounds or event.round != len(state.rounds):
             raise ProjectionError(
                 "not_latest_round",
-                "Only the latest round can be paired again.",
+                _("Only the latest round can be paired again."),
                 round=event.round,
                 latest=len(state.rounds),
             )
@@ -447,7 +455,12 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
         if table.game_id is not None:
             raise ProjectionError(
                 "table_played",
-                f"Table {event.table} of round {event.round} already has game {table.game_id}.",
+                _(
+                    "Table {table} of round {round} already has game {game_id}.",
+                    table=event.table,
+                    round=event.round,
+                    game_id=table.game_id or "",
+                ),
                 round=event.round,
                 table=event.table,
             )
@@ -455,7 +468,9 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
         attached = {t.game_id for r in state.rounds for t in r.tables}
         if event.game_id in attached:
             raise ProjectionError(
-                "game_attached", f"Game {event.game_id} is already attached to a table.", game_id=event.game_id
+                "game_attached",
+                _("Game {game_id} is already attached to a table.", game_id=event.game_id),
+                game_id=event.game_id,
             )
     elif isinstance(event, (PlayersSwapped, TableMoved)):
         paired = _draft(state, event.round)
@@ -466,22 +481,24 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
             if a == b or missing:
                 raise ProjectionError(
                     "not_in_round",
-                    f"Player {missing[0]} is not in round {event.round}." if missing else "Swap two players.",
+                    _("Player {player} is not in round {round}.", player=missing[0], round=event.round)
+                    if missing
+                    else _("Swap two players."),
                     round=event.round,
                     players=[a, b],
                 )
             if a in paired.byes and b in paired.byes:
-                raise ProjectionError("both_byes", "Both players have the bye.", round=event.round, players=[a, b])
+                raise ProjectionError("both_byes", _("Both players have the bye."), round=event.round, players=[a, b])
             if paired.stage == "knockout":
                 raise ProjectionError(
                     "knockout_bracket",
-                    "A knockout round follows its bracket: players are swapped in the Swiss rounds only.",
+                    _("A knockout round follows its bracket: players are swapped in the Swiss rounds only."),
                     round=event.round,
                 )
         else:
             _table(state, event.round, event.table)
             if event.to < 1:
-                raise ProjectionError("bad_table_number", "Tables are numbered from 1.", to=event.to)
+                raise ProjectionError("bad_table_number", _("Tables are numbered from 1."), to=event.to)
     elif isinstance(event, RoundPublished):
         _draft(state, event.round)
     elif isinstance(event, TableForfeited):
@@ -491,9 +508,14 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
         if not event.absent or strangers or len(set(event.absent)) != len(event.absent):
             raise ProjectionError(
                 "not_at_table",
-                f"Player {strangers[0]} is not at table {event.table} of round {event.round}."
+                _(
+                    "Player {player} is not at table {table} of round {round}.",
+                    player=strangers[0],
+                    table=event.table,
+                    round=event.round,
+                )
                 if strangers
-                else "Name the players who forfeit, each once.",
+                else _("Name the players who forfeit, each once."),
                 round=event.round,
                 table=event.table,
                 absent=list(event.absent),
@@ -510,20 +532,24 @@ def _check_check_in(state: Tournament, event: PlayerCheckedIn) -> None:
     entrant = next((e for e in state.entrants if e.player_id == event.player_id), None)
     if entrant is None:
         raise ProjectionError(
-            "not_entered", f"Player {event.player_id} is not playing in this tournament.", player_id=event.player_id
+            "not_entered",
+            _("Player {player} is not playing in this tournament.", player=event.player_id),
+            player_id=event.player_id,
         )
     if not entrant.active:
         raise ProjectionError(
             "withdrawn",
-            f"{entrant.name} has withdrawn from the tournament: there is no round to check in for.",
+            _("{player} has withdrawn from the tournament: there is no round to check in for.", player=entrant.name),
             player_id=event.player_id,
         )
     if event.round != state.check_in_round():
-        raise ProjectionError("wrong_round", f"Players check in for round {state.check_in_round()}.", round=event.round)
+        raise ProjectionError(
+            "wrong_round", _("Players check in for round {round}.", round=state.check_in_round()), round=event.round
+        )
     if event.player_id in state.checked_in(event.round):
         raise ProjectionError(
             "already_checked_in",
-            f"{entrant.name} is checked in for round {event.round} already.",
+            _("{player} is checked in for round {round} already.", player=entrant.name, round=event.round),
             player_id=event.player_id,
             round=event.round,
         )
@@ -537,7 +563,7 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
     if table.game_id is not None:
         raise ProjectionError(
             "table_closed",
-            f"Table {event.table} of round {event.round} is closed: its result is in.",
+            _("Table {table} of round {round} is closed: its result is in.", table=event.table, round=event.round),
             round=event.round,
             table=event.table,
             game_id=table.game_id,
@@ -548,14 +574,18 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         if not paired.disputed(event.table):
             raise ProjectionError(
                 "not_disputed",
-                f"The players of table {event.table} of round {event.round} do not disagree.",
+                _(
+                    "The players of table {table} of round {round} do not disagree.",
+                    table=event.table,
+                    round=event.round,
+                ),
                 round=event.round,
                 table=event.table,
             )
         if event.chosen is not None and event.chosen not in reports:
             raise ProjectionError(
                 "no_such_report",
-                f"Player {event.chosen} made no report of table {event.table}.",
+                _("Player {player} made no report of table {table}.", player=str(event.chosen), table=event.table),
                 round=event.round,
                 table=event.table,
                 chosen=event.chosen,
@@ -568,7 +598,12 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
     if strangers:
         raise ProjectionError(
             "not_at_table",
-            f"Player {strangers[0]} is not at table {event.table} of round {event.round}.",
+            _(
+                "Player {player} is not at table {table} of round {round}.",
+                player=strangers[0],
+                table=event.table,
+                round=event.round,
+            ),
             round=event.round,
             table=event.table,
             players=strangers,
@@ -579,7 +614,12 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
     if answered:
         raise ProjectionError(
             "already_reported",
-            f"Player {event.player_id} has reported on table {event.table} of round {event.round} already.",
+            _(
+                "Player {player} has reported on table {table} of round {round} already.",
+                player=event.player_id,
+                table=event.table,
+                round=event.round,
+            ),
             round=event.round,
             table=event.table,
             player_id=event.player_id,
@@ -589,7 +629,7 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         if sorted(listed) != sorted(table.seats):
             raise ProjectionError(
                 "scores_per_player",
-                "A report gives one score for each player at the table.",
+                _("A report gives one score for each player at the table."),
                 round=event.round,
                 table=event.table,
                 players=listed,
@@ -597,7 +637,7 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         if event.confirms is not None and event.confirms not in reports:
             raise ProjectionError(
                 "no_such_report",
-                f"Player {event.confirms} made no report of table {event.table}.",
+                _("Player {player} made no report of table {table}.", player=str(event.confirms), table=event.table),
                 round=event.round,
                 table=event.table,
                 confirms=event.confirms,
@@ -605,7 +645,7 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
     elif event.disputes not in reports or event.disputes == event.player_id:
         raise ProjectionError(
             "no_such_report",
-            f"Player {event.disputes} made no report of table {event.table} to dispute.",
+            _("Player {player} made no report of table {table} to dispute.", player=event.disputes, table=event.table),
             round=event.round,
             table=event.table,
             disputes=event.disputes,
@@ -614,48 +654,61 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
 
 def _check_knockout(state: Tournament, event: KnockoutStarted) -> None:
     if state.definition.system == "tables":
-        raise ProjectionError("knockout_two_player", "A knockout pairs two players a table.")
+        raise ProjectionError("knockout_two_player", _("A knockout pairs two players a table."))
     if state.knockout is not None:
-        raise ProjectionError("knockout_started", "The knockout has started already.")
+        raise ProjectionError("knockout_started", _("The knockout has started already."))
     if state.latest is not None and state.latest.draft:
         raise ProjectionError(
-            "round_not_published", f"Round {state.latest.number} is a draft: publish it first.", round=len(state.rounds)
+            "round_not_published",
+            _("Round {round} is a draft: publish it first.", round=state.latest.number),
+            round=len(state.rounds),
         )
     field = len(state.active)
     if event.cut < 2 or field < event.cut:
         raise ProjectionError(
             "field_smaller_than_cut",
-            f"A top cut of {event.cut} needs {max(event.cut, 2)} active players; there are {field}.",
+            _(
+                "A top cut of {cut} needs {needed} active players; there are {players}.",
+                cut=event.cut,
+                needed=max(event.cut, 2),
+                players=field,
+            ),
             cut=event.cut,
             players=field,
         )
     if len(event.seeds) != event.cut or len(set(event.seeds)) != event.cut or not set(event.seeds) <= set(state.active):
-        raise ProjectionError("bad_seeds", "The seeds are the cut's active players, each once.", cut=event.cut)
+        raise ProjectionError("bad_seeds", _("The seeds are the cut's active players, each once."), cut=event.cut)
 
 
 def _table(state: Tournament, number: int, table: int) -> Table:
     if not 1 <= number <= len(state.rounds):
-        raise ProjectionError("no_such_round", f"There is no round {number}.", round=number)
+        raise ProjectionError("no_such_round", _("There is no round {round}.", round=number), round=number)
     for candidate in state.rounds[number - 1].tables:
         if candidate.table == table:
             return candidate
-    raise ProjectionError("no_such_table", f"Round {number} has no table {table}.", round=number, table=table)
+    raise ProjectionError(
+        "no_such_table", _("Round {round} has no table {table}.", round=number, table=table), round=number, table=table
+    )
 
 
 def _published_table(state: Tournament, number: int, table: int) -> Table:
     found = _table(state, number, table)
     if state.rounds[number - 1].draft:
-        raise ProjectionError("round_not_published", f"Round {number} is a draft: publish it first.", round=number)
+        raise ProjectionError(
+            "round_not_published", _("Round {round} is a draft: publish it first.", round=number), round=number
+        )
     return found
 
 
 def _draft(state: Tournament, number: int) -> Round:
     if not 1 <= number <= len(state.rounds):
-        raise ProjectionError("no_such_round", f"There is no round {number}.", round=number)
+        raise ProjectionError("no_such_round", _("There is no round {round}.", round=number), round=number)
     paired = state.rounds[number - 1]
     if not paired.draft:
         raise ProjectionError(
-            "round_published", f"Round {number} is published: its pairings are no longer changed by hand.", round=number
+            "round_published",
+            _("Round {round} is published: its pairings are no longer changed by hand.", round=number),
+            round=number,
         )
     return paired
 
@@ -664,7 +717,7 @@ def _not_forfeited(table: Table, number: int) -> None:
     if table.forfeited:
         raise ProjectionError(
             "table_closed",
-            f"Table {table.table} of round {number} is closed: it was forfeited.",
+            _("Table {table} of round {round} is closed: it was forfeited.", table=table.table, round=number),
             round=number,
             table=table.table,
         )
@@ -790,7 +843,7 @@ def fold(events: Iterable[TournamentEvent]) -> Tournament:
         if version not in revoked:
             state = apply(state, event)
     if state is None:
-        raise ProjectionError("no_tournament", "A tournament starts with its creation.")
+        raise ProjectionError("no_tournament", _("A tournament starts with its creation."))
     return state
 
 
@@ -800,15 +853,17 @@ def revoke(events: Sequence[TournamentEvent], revocation: Revoked) -> Tournament
     the player was paired; a forfeit revoked after a game was attached to its table)."""
     target = revocation.version
     if not 1 <= target <= len(events):
-        raise ProjectionError("no_such_event", f"The record has no event {target}.", version=target)
+        raise ProjectionError("no_such_event", _("The record has no event {version}.", version=target), version=target)
     undone = {e.version for e in events if isinstance(e, Revoked)}
     if target in undone:
-        raise ProjectionError("already_revoked", f"Event {target} is revoked already.", version=target)
+        raise ProjectionError(
+            "already_revoked", _("Event {version} is revoked already.", version=target), version=target
+        )
     event = events[target - 1]
     if not isinstance(event, REVOCABLE):
         raise ProjectionError(
             "not_revocable",
-            f"Event {target} ({event_kind(event)}) cannot be revoked.",
+            _("Event {version} ({kind}) cannot be revoked.", version=target, kind=event_kind(event)),
             version=target,
             kind=event_kind(event),
         )
@@ -822,8 +877,13 @@ def revoke(events: Sequence[TournamentEvent], revocation: Revoked) -> Tournament
         except ProjectionError as error:
             raise ProjectionError(
                 "revocation_breaks_record",
-                f"Without event {target}, event {version} ({event_kind(kept)}) could not have happened: "
-                f"{error.message}",
+                _(
+                    "Without event {version}, event {breaks} ({kind}) could not have happened: {why}",
+                    version=target,
+                    breaks=version,
+                    kind=event_kind(kept),
+                    why=error.said,
+                ),
                 version=target,
                 breaks=version,
             ) from error
@@ -892,7 +952,7 @@ def _pair(tournament: Tournament, order: Sequence[str], *, budget: int) -> Round
     number = len(tournament.rounds) + 1
     past = history(tournament.rounds)
     if len(order) < 2:
-        raise ProjectionError("too_few_players", "A round needs at least two active players.", players=len(order))
+        raise ProjectionError("too_few_players", _("A round needs at least two active players."), players=len(order))
     if definition.system == "round_robin":
         entry = [e.player_id for e in tournament.entrants if e.player_id in set(order)]
         tables, byes = round_robin(entry, number)
@@ -1028,7 +1088,11 @@ def _advancing(paired: Round, a: str | None, b: str | None, winners: Mapping[str
         if winner is None:
             raise ProjectionError(
                 "no_winner",
-                f"Table {table.table} of round {paired.number} has no winner: a knockout game needs one.",
+                _(
+                    "Table {table} of round {round} has no winner: a knockout game needs one.",
+                    table=table.table,
+                    round=paired.number,
+                ),
                 round=paired.number,
                 table=table.table,
             )
@@ -1048,7 +1112,7 @@ def pair_knockout(tournament: Tournament, winners: Mapping[str, str | None], *, 
     """The knockout's next round: the slots paired two by two, a player alone in a pair given a bye."""
     slots = knockout_slots(tournament, winners)
     if len(slots) == 1:
-        raise ProjectionError("knockout_finished", "The knockout is over.", champion=slots[0])
+        raise ProjectionError("knockout_finished", _("The knockout is over."), champion=slots[0])
     number = len(tournament.rounds) + 1
     past = history(tournament.rounds)
     tables: list[Table] = []
@@ -1219,7 +1283,7 @@ def tournament_standings(
     so far, and the points of their byes; `words` says their explanations in the reader's language."""
     last = len(tournament.rounds) if after_round is None else after_round
     if not 0 <= last <= len(tournament.rounds):
-        raise ProjectionError("no_such_round", f"There is no round {last}.", round=last)
+        raise ProjectionError("no_such_round", _("There is no round {round}.", round=last), round=last)
     rounds = [r for r in tournament.rounds[:last] if r.stage == "swiss" and not r.draft]
     played = [
         games[t.game_id]
@@ -1294,22 +1358,23 @@ def check_definition(definition: TournamentCreated, player_counts: Sequence[int]
         if not 2 <= low <= high:
             raise ProjectionError(
                 "bad_table_sizes",
-                "Table sizes run from a smaller to a larger number, 2 or more.",
+                _("Table sizes run from a smaller to a larger number, 2 or more."),
                 table_sizes=[low, high],
             )
         unfit = [n for n in range(low, high + 1) if player_counts and n not in player_counts]
         if unfit:
             raise ProjectionError(
                 "table_size_unplayable",
-                f"The game is not played at tables of {unfit[0]}.",
+                _("The game is not played at tables of {players}.", players=unfit[0]),
                 unplayable=unfit,
                 player_counts=list(player_counts),
             )
     elif player_counts and 2 not in player_counts:
         raise ProjectionError(
             "not_two_player",
-            f"{definition.system.replace('_', ' ').capitalize()} pairs "
-            "two players a table; this game is not played by two.",
+            _("Round robin pairs two players a table; this game is not played by two.")
+            if definition.system == "round_robin"
+            else _("Swiss pairs two players a table; this game is not played by two."),
             player_counts=list(player_counts),
         )
 

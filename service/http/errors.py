@@ -183,11 +183,12 @@ def _projection_error(request: Request[Any, Any, Any], exc: ProjectionError) -> 
     # A step past the end of a replay is a resource that does not exist; anything else the
     # projections refuse (a league that cannot be ranked, a game with the wrong players) is a 422.
     missing = exc.code == "no_such_step"
+    told = translator(request)
     return problem(
         404 if missing else 422,
         "not-found" if missing else "projection-refused",
-        "No such step" if missing else "This cannot be done as asked",
-        exc.message,
+        told(_("No such step") if missing else _("This cannot be done as asked")),
+        told(exc.said),
         request,
         code=exc.code,
         details=_jsonable(exc.details) or None,

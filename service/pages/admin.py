@@ -8,7 +8,7 @@ beside its field in a person's words, with the values typed kept, and nothing is
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ from projections.tournaments import System
 from service.http.dependencies import RequestContext
 from service.limits import ID_PATTERN, TooLarge
 from service.pages.controllers import MEMBER_GUARDS, Links
+from service.pages.forms import Form, many_of, read_form, text_of
 from service.pages.naming import game_choices, result_words
 from service.pages.recording import MAX_SEATS, RECORD, problem_words
 from service.usecases.access import Principal
@@ -41,7 +42,6 @@ from service.usecases.types import AlreadyExists, CollectionKind, GameFilter, Sc
 
 _ = Catalogue("service.pages")
 
-Form = dict[str, Any]
 Errors = dict[str, Message]
 TIE_BREAK_SLOTS = 4
 SYSTEMS: tuple[System, ...] = ("round_robin", "swiss", "tables")
@@ -100,29 +100,8 @@ def _page(name: str, principal: Principal, club_id: str, status: int = 200, **co
     )
 
 
-async def _form(request: Request[Any, Any, Any]) -> Form:
-    """The form's fields: a field given several times (check boxes) as a list, others as text."""
-    data = await request.form()
-    form: Form = {}
-    for key in data:
-        values = data.getall(key)
-        form[key] = values if len(values) > 1 else values[0]
-    return form
-
-
-def _many(form: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    """A field that may be given several times (check boxes), as a tuple however often it was."""
-    value = form.get(name, ())
-    return (value,) if isinstance(value, str) else tuple(value)
-
-
-def _text(form: Mapping[str, Any], name: str) -> str:
-    value = form.get(name, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
 def _id(form: Form, name: str, errors: Errors) -> str:
-    value = _text(form, name)
+    value = text_of(form, name)
     if not value:
         errors[name] = _("Give it a short name, used in its address.")
     elif not re.match(ID_PATTERN, value) or len(value) > 63:
@@ -134,7 +113,7 @@ def _id(form: Form, name: str, errors: Errors) -> str:
 
 def _ruleset(records: GameRecords, form: Form, errors: Errors) -> Ruleset | None:
     try:
-        return records.rulesets.get(_text(form, "ruleset"))
+        return records.rulesets.get(text_of(form, "ruleset"))
     except UnknownRuleset:
         errors["ruleset"] = _("Choose a game from the list.")
         return None
@@ -142,14 +121,14 @@ def _ruleset(records: GameRecords, form: Form, errors: Errors) -> Ruleset | None
 
 def _day(form: Form, name: str, errors: Errors) -> date | None:
     try:
-        return date.fromisoformat(_text(form, name))
+        return date.fromisoformat(text_of(form, name))
     except ValueError:
         errors[name] = _("Give a date (day, month and year).")
         return None
 
 
 def _whole(form: Form, name: str, errors: Errors, *, low: int = 0, default: int | None = None) -> int | None:
-    raw = _text(form, name)
+    raw = text_of(form, name)
     if not raw:
         return default
     if not raw.lstrip("-").isdigit() or int(raw) < low:
@@ -162,7 +141,7 @@ def _scoring(form: Form, errors: Errors) -> Scoring:
     """Points per placement ("5, 3, 1": first 5, second 3, third 1), for a win, draw and loss, and the
     score itself, as the form gives them."""
     placement: dict[int, int] = {}
-    raw = _text(form, "placement_points")
+    raw = text_of(form, "placement_points")
     if raw:
         parts = [p for p in re.split(r"[,;\s]+", raw) if p]
         if all(p.isdigit() for p in parts):
@@ -184,7 +163,7 @@ def _scoring(form: Form, errors: Errors) -> Scoring:
 
 
 def _tie_breaks(form: Form) -> tuple[str, ...]:
-    return tuple(c for i in range(TIE_BREAK_SLOTS) if (c := _text(form, f"tie_break_{i}")))
+    return tuple(c for i in range(TIE_BREAK_SLOTS) if (c := text_of(form, f"tie_break_{i}")))
 
 
 def _refused(error: Exception, errors: Errors) -> bool:
@@ -260,13 +239,13 @@ class AdminPages(Controller):
     async def create_league(
         self, club_id: FromPath[str], request: Request[Any, Any, Any], context: NamedDependency[RequestContext]
     ) -> Response[Any]:
-        form = await _form(request)
+        form = await read_form(request)
         errors: Errors = {}
         league_id = _id(form, "league_id", errors)
         ruleset = _ruleset(context.records, form, errors)
         starts, ends = _day(form, "starts", errors), _day(form, "ends", errors)
         scoring = _scoring(form, errors)
-        members = _many(form, "members")
+        members = many_of(form, "members")
         if not members:
             errors["members"] = _("Choose the league's members.")
 
@@ -290,11 +269,11 @@ class AdminPages(Controller):
     async def create_campaign(
         self, club_id: FromPath[str], request: Request[Any, Any, Any], context: NamedDependency[RequestContext]
     ) -> Response[Any]:
-        form = await _form(request)
+        form = await read_form(request)
         errors: Errors = {}
         campaign_id = _id(form, "campaign_id", errors)
         ruleset = _ruleset(context.records, form, errors)
-        players = tuple(p for i in range(MAX_SEATS) if (p := _text(form, f"player_{i}")))
+        players = tuple(p for i in range(MAX_SEATS) if (p := text_of(form, f"player_{i}")))
         if not players:
             errors["players"] = _("Choose the campaign's players, in seat order.")
 
@@ -311,14 +290,14 @@ class AdminPages(Controller):
     async def create_tournament(
         self, club_id: FromPath[str], request: Request[Any, Any, Any], context: NamedDependency[RequestContext]
     ) -> Response[Any]:
-        form = await _form(request)
+        form = await read_form(request)
         errors: Errors = {}
         tournament_id = _id(form, "tournament_id", errors)
         ruleset = _ruleset(context.records, form, errors)
-        system = next((s for s in SYSTEMS if s == _text(form, "system")), None)
+        system = next((s for s in SYSTEMS if s == text_of(form, "system")), None)
         if system is None:
             errors["system"] = _("Choose how rounds are paired.")
-        title = _text(form, "title")
+        title = text_of(form, "title")
         if len(title) > 200:
             errors["title"] = _("A title of 200 characters at most.")
         scoring = _scoring(form, errors)
@@ -443,10 +422,10 @@ class AdminPages(Controller):
         request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
-        form = await _form(request)
+        form = await read_form(request)
         kind = _collection_kind(request)
         errors: Errors = {}
-        game_id = _text(form, "game_id")
+        game_id = text_of(form, "game_id")
         try:
             ClubCollections.of(context.records).assign(kind, club_id, collection_id, game_id)
         except (ProjectionError, NotFound, AlreadyExists) as error:
@@ -482,12 +461,12 @@ class AdminPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
         """Leave a game out (`removal`) or count it again (`restoration`), with the reason given."""
-        form = await _form(request)
+        form = await read_form(request)
         kind = _collection_kind(request)
         action = ACTIONS.get(change)
         if action is None:
             raise NotFound("change (removal or restoration)", change)
-        reason = _text(form, "reason")
+        reason = text_of(form, "reason")
         field = f"reason_{game_id}"
         errors: Errors = {}
         if not reason:
@@ -544,7 +523,7 @@ class AdminPages(Controller):
         data = await request.form()
         form: Form = {k: v for k, v in data.items() if isinstance(v, str)}
         errors: Errors = {}
-        ruleset_name, _sep, kind = _text(form, "what").partition("/")
+        ruleset_name, _sep, kind = text_of(form, "what").partition("/")
         resource_id = _id(form, "resource_id", errors)
         upload = data.get("file")
         content = await upload.read() if isinstance(upload, UploadFile) else b""
@@ -578,10 +557,10 @@ class AdminPages(Controller):
     async def make_key(
         self, club_id: FromPath[str], request: Request[Any, Any, Any], context: NamedDependency[RequestContext]
     ) -> Template:
-        form = await _form(request)
+        form = await read_form(request)
         errors: Errors = {}
-        name = _text(form, "name")
-        scope = next((s for s in PAGE_SCOPES if s == _text(form, "scope")), None)
+        name = text_of(form, "name")
+        scope = next((s for s in PAGE_SCOPES if s == text_of(form, "scope")), None)
         if not name:
             errors["name"] = _("Name the key, to know it again in this list.")
         elif len(name) > 200:
@@ -589,7 +568,7 @@ class AdminPages(Controller):
         if scope is None:
             errors["scope"] = _("Choose what the key may do.")
         expires = None
-        if _text(form, "expires"):
+        if text_of(form, "expires"):
             day = _day(form, "expires", errors)
             if day is not None:
                 expires = datetime(day.year, day.month, day.day, tzinfo=UTC)
@@ -665,9 +644,9 @@ class AdminPages(Controller):
         context: NamedDependency[RequestContext],
         state: State,
     ) -> Response[Any]:
-        form = await _form(request)
+        form = await read_form(request)
         errors: Errors = {}
-        title = _text(form, "title")
+        title = text_of(form, "title")
         if len(title) > 200:
             errors["title"] = _("A title of 200 characters at most.")
         events = _whole(form, "events", errors, default=0)
@@ -690,8 +669,8 @@ class AdminPages(Controller):
         request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
-        form = await _form(request)
-        named, _sep, collection_id = _text(form, "collection").partition(":")
+        form = await read_form(request)
+        named, _sep, collection_id = text_of(form, "collection").partition(":")
         kind = next((k for k in COLLECTION_KINDS if k == named), None)
         errors: Errors = {}
         if kind is None:

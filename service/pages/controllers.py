@@ -188,7 +188,13 @@ def _not_found(request: Request[Any, Any, Any], exc: Exception) -> Template:
 
 
 def _bad_request(request: Request[Any, Any, Any], exc: Exception) -> Template:
-    detail = getattr(exc, "message", None) or getattr(exc, "detail", None) or _("That request cannot be read.")
+    # A ProjectionError's words as a message (told in the page's language), else the exception's text.
+    detail = (
+        getattr(exc, "said", None)
+        or getattr(exc, "message", None)
+        or getattr(exc, "detail", None)
+        or _("That request cannot be read.")
+    )
     return _page_error(request, 400, _("That does not work"), detail if isinstance(detail, Message) else str(detail))
 
 

@@ -74,19 +74,21 @@ class Chapter(msgspec.Struct, frozen=True, kw_only=True):
 def viewer_asked(principal: Principal, view: str, seat: int | None, seats: int) -> Viewer:
     """The view asked for, refused when the principal may not see it or it names no seat at the table."""
     if view not in VIEWS:
-        raise ProjectionError("no_such_view", f"A report's view is one of {', '.join(VIEWS)}.", field="view")
+        raise ProjectionError(
+            "no_such_view", _("A report's view is one of {views}.", views=", ".join(VIEWS)), field="view"
+        )
     if view != "public" and not principal.sees_hidden:
         raise ViewRefused(f"A spectator's report is the public view; the {view} view needs a read or record key.")
     if view == "full":
         return Viewer.full()
     if view == "seat":
         if seat is None:
-            raise ProjectionError("seat_needed", "A seat's report needs the seat it is for.", field="seat")
+            raise ProjectionError("seat_needed", _("A seat's report needs the seat it is for."), field="seat")
         if not 0 <= seat < seats:
             raise NoSuchSeat(seat, seats)
         return Viewer.of_seat(seat)
     if seat is not None:
-        raise ProjectionError("seat_without_seat_view", "Only the seat view names a seat.", field="seat")
+        raise ProjectionError("seat_without_seat_view", _("Only the seat view names a seat."), field="seat")
     return Viewer.public()
 
 

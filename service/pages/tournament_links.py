@@ -20,8 +20,8 @@ from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
 from projections.tournaments import ScoreEntry
 from service.http.dependencies import RequestContext
-from service.pages.admin import _form
 from service.pages.controllers import MEMBER_GUARDS, Links, _links, _page, share_guard
+from service.pages.forms import read_form
 from service.pages.qr import qr_svg
 from service.pages.recording import problem_words
 from service.usecases.access import Principal
@@ -142,7 +142,7 @@ class EntryPages(Controller):
     ) -> Response[Any]:
         """Do what the form asks by the use case, then back to the page; a refusal is the page again with
         the problem in words and the values typed (status 422), nothing stored."""
-        form = await _form(request)
+        form = await read_form(request)
         entry = _entry(principal)
         tournaments = Tournaments.of(state.records)
         try:
@@ -159,7 +159,7 @@ def _whole(value: Any, field: str = "round") -> int:
     try:
         return int(str(value).strip())
     except ValueError:
-        raise ProjectionError("not_a_number", f"{field} is a whole number.", field=field) from None
+        raise ProjectionError("not_a_number", _("{field} is a whole number.", field=field), field=field) from None
 
 
 # -- the organiser's page of the tournament's player links -------------------------------------------------
@@ -222,7 +222,7 @@ class TournamentLinkPages(Controller):
     ) -> Template:
         """A new link for the player named, or for every active entry without a live link: each shown
         once, with its QR code."""
-        form = await _form(request)
+        form = await read_form(request)
         wanted = str(form.get("player_id", ""))
 
         def make() -> list[dict[str, Any]]:
@@ -274,7 +274,7 @@ class TournamentLinkPages(Controller):
     ) -> Response[Any]:
         """The organiser settles a disputed table by one player's report (the partial's buttons); back to
         the page the form came from (one of this club's)."""
-        form = await _form(request)
+        form = await read_form(request)
         chosen = str(form.get("chosen", "")) or None
         back = str(form.get("back", ""))
         prefix = f"/club/{club_id}/"

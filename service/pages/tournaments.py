@@ -37,8 +37,9 @@ from service.http.dependencies import RequestContext
 from service.http.live import LiveTournament
 from service.http.ratelimit import LIVE_STREAM
 from service.i18n import Translator
-from service.pages.admin import CRITERION_WORDS, Form, _form, _many, _text
+from service.pages.admin import CRITERION_WORDS
 from service.pages.controllers import MEMBER_GUARDS, SHARED_PAGES, Links, share_guard
+from service.pages.forms import Form, many_of, read_form, text_of
 from service.pages.qr import qr_svg
 from service.pages.reads import explained_rows
 from service.pages.recording import RECORD, problem_words
@@ -55,24 +56,11 @@ Errors = dict[str, Message | str]
 SCREEN_ROTATE_SECONDS = 15
 """How long the screen shows each of its panels (pairings by table, by name, standings)."""
 
-# What a refusal of the tournament use cases means, in words, beside the form that asked.
+# A refusal of the tournament use cases is shown beside the form that asked in the use case's own words
+# (`ProjectionError.said`, in the reader's language); only what a page alone can mean has words here.
 REFUSALS: dict[str, Message] = {
-    "round_not_finished": _("The round is not finished: every table needs a result or a forfeit first."),
-    "round_not_published": _("Publish the round first."),
-    "not_latest_round": _("Only the latest round can be changed."),
+    # The form was of a page shown before another round was paired.
     "wrong_round": _("This round is no longer the one being played: reload the page."),
-    "table_closed": _("This table already has its result."),
-    "table_played": _("This table already has a game."),
-    "not_at_table": _("Choose players of this table."),
-    "not_in_round": _("Choose two players of this round."),
-    "already_entered": _("This player is already entered."),
-    "after_last_round": _("The last round is paired: no more entries or rounds."),
-    "field_smaller_than_cut": _("Fewer players are playing than the knockout takes."),
-    "knockout_started": _("The knockout has started."),
-    "knockout_two_player": _("A knockout is for two-player games."),
-    "bad_table_number": _("Give a table number not used by another table, 1 or more."),
-    "both_byes": _("Choose a player who sits at a table."),
-    "no_such_table": _("There is no such table in this round."),
 }
 
 
@@ -176,8 +164,8 @@ def _check_scores(form: Form, number: int, paired: Round, table: int, places: bo
     scores = []
     field = f"result_{number}_{table}"
     for i, player in enumerate(seats):
-        raw = _text(form, f"score_{number}_{table}_{i}")
-        place_raw = _text(form, f"place_{number}_{table}_{i}") if places else ""
+        raw = text_of(form, f"score_{number}_{table}_{i}")
+        place_raw = text_of(form, f"place_{number}_{table}_{i}") if places else ""
         if not raw.lstrip("-").isdigit():
             errors[field] = _("Give each player's score as a whole number.")
             continue
@@ -189,7 +177,7 @@ def _check_scores(form: Form, number: int, paired: Round, table: int, places: bo
 
 
 def _whole(form: Form, name: str, errors: Errors, field: str, low: int = 1) -> int:
-    raw = _text(form, name)
+    raw = text_of(form, name)
     if not raw.isdigit() or int(raw) < low:
         errors[field] = _("Give a whole number, {low} or more.", low=low)
         return 0
@@ -275,13 +263,13 @@ class TournamentPages(Controller):
     ) -> Response[Any]:
         """Read the form, let `act` check it and call the use case (it may name where to go next); a
         refusal goes beside `field` (or the field `act` named), the page again with the values kept."""
-        form = await _form(request)
+        form = await read_form(request)
         errors: Errors = {}
         where: str | None = None
         try:
             where = act(form, errors)
         except ProjectionError as error:
-            errors[field] = REFUSALS.get(error.code) or error.message
+            errors[field] = REFUSALS.get(error.code) or error.said
         except (NotFound, VersionConflict, SetupError, BatchRuleError, RuleError) as error:
             errors[field] = str(problem_words(request, error).get("detail", error))
         if errors:
@@ -297,7 +285,7 @@ class TournamentPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
         def act(form: Form, errors: Errors) -> None:
-            player = _text(form, "player_id")
+            player = text_of(form, "player_id")
             if not player:
                 errors["entry"] = _("Choose the player to enter.")
                 return
@@ -315,7 +303,9 @@ class TournamentPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
         def act(form: Form, errors: Errors) -> None:
-            Tournaments.of(context.records).withdraw(context.recorder, tournament_id, player_id, _text(form, "reason"))
+            Tournaments.of(context.records).withdraw(
+                context.recorder, tournament_id, player_id, text_of(form, "reason")
+            )
 
         return await self._act(request, context, club_id, tournament_id, f"withdraw_{player_id}", act)
 
@@ -342,7 +332,7 @@ class TournamentPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Response[Any]:
         def act(form: Form, errors: Errors) -> None:
-            a, b = _text(form, "swap_a"), _text(form, "swap_b")
+            a, b = text_of(form, "swap_a"), text_of(form, "swap_b")
             if not a or not b or a == b:
                 errors["swap"] = _("Choose two different players.")
                 return
@@ -394,12 +384,12 @@ class TournamentPages(Controller):
         field = f"forfeit_{number}_{table}"
 
         def act(form: Form, errors: Errors) -> None:
-            absent = _many(form, "absent")
+            absent = many_of(form, "absent")
             if not absent:
                 errors[field] = _("Tick the players who are absent.")
                 return
             Tournaments.of(context.records).forfeit(
-                context.recorder, tournament_id, number, table, absent, _text(form, "reason")
+                context.recorder, tournament_id, number, table, absent, text_of(form, "reason")
             )
 
         return await self._act(request, context, club_id, tournament_id, field, act)

@@ -17,8 +17,9 @@ from litestar.response import Redirect, Template
 
 from domain.i18n import Catalogue
 from service.http.dependencies import RequestContext
-from service.pages.admin import Errors, Form, _form, _id, _many, _page, _text
+from service.pages.admin import Errors, _id, _page
 from service.pages.controllers import MEMBER_GUARDS
+from service.pages.forms import Form, many_of, read_form, text_of
 from service.pages.recording import RECORD
 from service.usecases.types import AlreadyExists, WebhookFormat
 from service.usecases.webhooks import KINDS, Kind, RefusedWebhook, Webhooks
@@ -82,11 +83,11 @@ class WebhookPages(Controller):
         state: State,
     ) -> Template:
         """Shown again with the secret, this once, when registered; else with each problem by its field."""
-        form: Form = await _form(request)
-        form["kinds"] = _many(form, "kinds")
+        form: Form = await read_form(request)
+        form["kinds"] = many_of(form, "kinds")
         errors: Errors = {}
         webhook_id = _id(form, "webhook_id", errors)
-        url = _text(form, "url")
+        url = text_of(form, "url")
         if not url:
             errors["url"] = _("Give the address to send the messages to: https://…")
         elif len(url) > 2000:
@@ -94,7 +95,7 @@ class WebhookPages(Controller):
         kinds: list[Kind] = [k for k in KINDS if k in form["kinds"]]
         if not kinds or len(kinds) != len(form["kinds"]):
             errors["kinds"] = _("Choose at least one kind of message from the list.")
-        body: WebhookFormat = "discord" if _text(form, "format") == "discord" else "standard"
+        body: WebhookFormat = "discord" if text_of(form, "format") == "discord" else "standard"
         if not errors:
             try:
                 made = await anyio.to_thread.run_sync(  # the use case may ask the resolver: not on the loop
@@ -136,7 +137,7 @@ class WebhookPages(Controller):
         state: State,
     ) -> Response[Any]:
         """The message of the log and every one after it sent again (NotFound for one not in the log)."""
-        delivery_id = _text(await _form(request), "delivery_id")
+        delivery_id = text_of(await read_form(request), "delivery_id")
         _webhooks(context, state).resend_from(club_id, webhook_id, delivery_id)
         return Redirect(path=f"/club/{club_id}/webhooks/{webhook_id}", status_code=303)
 
@@ -150,7 +151,7 @@ class WebhookPages(Controller):
         state: State,
     ) -> Response[Any]:
         """Turned on (`enabled=1`: its failures forgotten, tried again at once) or off."""
-        enabled = _text(await _form(request), "enabled") == "1"
+        enabled = text_of(await read_form(request), "enabled") == "1"
         _webhooks(context, state).enable(club_id, webhook_id, enabled)
         return Redirect(path=f"/club/{club_id}/webhooks/{webhook_id}", status_code=303)
 

@@ -15,7 +15,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from domain.i18n import Teller, english
+from domain.i18n import Catalogue, Message, Teller, english
 from domain.record import GameStarted
 from domain.ruleset import Result, Ruleset, Setup
 from projections.campaigns import Campaign, CampaignGame, CampaignStatus, admit, campaign_status
@@ -36,6 +36,8 @@ from service.store.base import (
 )
 from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NotFound
+
+_ = Catalogue("service.usecases")
 
 Definition = League | Campaign
 Action = Literal["removed", "restored"]
@@ -208,10 +210,12 @@ class ClubCollections:
         known = {p.player_id for p in self.store.get_players(club_id, players)}
         unknown = [m for m in players if m not in known]
         if isinstance(definition, League) and unknown:
-            raise ProjectionError("unknown_member", "Every member must be one of the club's players.", unknown=unknown)
+            raise ProjectionError(
+                "unknown_member", _("Every member must be one of the club's players."), unknown=unknown
+            )
         if isinstance(definition, Campaign) and (unknown or not players or len(set(players)) != len(players)):
             raise ProjectionError(
-                "bad_players", "A campaign's players are club players, each listed once.", unknown=unknown
+                "bad_players", _("A campaign's players are club players, each listed once."), unknown=unknown
             )
         self.store.create_collection(kind, club_id, KINDS[kind].ident(definition), msgspec.json.encode(definition))
         return definition
@@ -225,12 +229,12 @@ class ClubCollections:
         if isinstance(definition, League) and not record.finished:
             raise ProjectionError(
                 "game_not_finished",
-                f"Game {game_id} is not finished: only finished games are assigned to a league.",
+                _("Game {game_id} is not finished: only finished games are assigned to a league.", game_id=game_id),
                 game_id=game_id,
             )
         if isinstance(definition, Campaign):
             definition = self.campaign(club_id, collection_id)[0]  # its players as people, as its games'
-            counted, _ = self.counted(kind, club_id, collection_id, assigned)
+            counted = self.counted(kind, club_id, collection_id, assigned)[0]
             both = [*counted, game_id]
             *earlier, game = self.campaign_games(club_id, both, self.store.game_summaries(club_id, both))
             admit(self.games.rulesets.get(definition.ruleset), definition, earlier, game)
@@ -243,7 +247,12 @@ class ClubCollections:
         if record.ruleset != ruleset:
             raise ProjectionError(
                 "wrong_ruleset",
-                f"Game {game_id} is of {record.ruleset}, not {ruleset}.",
+                _(
+                    "Game {game_id} is of {ruleset}, not {expected}.",
+                    game_id=game_id,
+                    ruleset=record.ruleset,
+                    expected=ruleset,
+                ),
                 game_id=game_id,
                 ruleset=record.ruleset,
                 expected=ruleset,
@@ -266,15 +275,14 @@ class ClubCollections:
         """Take a game out of a league or campaign (`removed`) or put it back (`restored`), recorded with
         the key and the reason; the history after it, and the games counted."""
         club_id = recorder.club_id
-        _, game_ids = self._found(kind, club_id, collection_id)
+        game_ids = self._found(kind, club_id, collection_id)[1]
         if game_id not in game_ids:
             raise NotFound(f"game of this {kind}", game_id)
-        counted, _ = self.counted(kind, club_id, collection_id, game_ids)
+        counted = self.counted(kind, club_id, collection_id, game_ids)[0]
         if (game_id in counted) != (action == "removed"):
-            state = "counted" if game_id in counted else "taken out"
             raise ProjectionError(
                 f"already_{'restored' if game_id in counted else 'removed'}",
-                f"Game {game_id} is already {state} in this {kind}.",
+                _already(game_id, game_id in counted, kind),
                 game_id=game_id,
             )
         removal = Removal(
@@ -380,3 +388,18 @@ class ClubCollections:
         games = self.campaign_games(club_id, game_ids, summaries)
         status = msgspec.structs.replace(campaign_status(ruleset, campaign, games, words=words), removals=removals)
         return campaign, ruleset, games, status
+
+
+def _already(game_id: str, counted: bool, kind: CollectionKind) -> Message:
+    """Why a game cannot be taken out of a league or campaign (or put back) again."""
+    if kind == "league":
+        return (
+            _("Game {game_id} is already counted in this league.", game_id=game_id)
+            if counted
+            else _("Game {game_id} is already taken out of this league.", game_id=game_id)
+        )
+    return (
+        _("Game {game_id} is already counted in this campaign.", game_id=game_id)
+        if counted
+        else _("Game {game_id} is already taken out of this campaign.", game_id=game_id)
+    )

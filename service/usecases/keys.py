@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Protocol
 
+from domain.i18n import Catalogue
 from projections.errors import ProjectionError
 from service.logs import get_logger
 from service.store.access import AccessStore, ApiKey, LinkKind, Scope, ShareLink
@@ -18,6 +19,8 @@ from service.store.base import ClubRecords, Collections
 from service.usecases.access import new_key, new_session, new_share
 from service.usecases.games import GameRecords, NotFound
 from service.usecases.lines import Lines
+
+_ = Catalogue("service.usecases")
 
 
 class KeyStore(AccessStore, ClubRecords, Collections, Protocol):
@@ -47,7 +50,7 @@ class Keys:
             raise NotFound("club", club_id)
         if expires_at is not None and aware(expires_at) <= datetime.now(UTC):
             raise ProjectionError(
-                "expiry_in_the_past", "A key's expiry must be in the future.", expires_at=expires_at.isoformat()
+                "expiry_in_the_past", _("A key's expiry must be in the future."), expires_at=expires_at.isoformat()
             )
         key_id, token, secret_hash = new_key()
         expires = aware(expires_at) if expires_at is not None else None

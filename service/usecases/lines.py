@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from domain.i18n import english
+from domain.i18n import Catalogue, english
 from domain.record import Folded
 from domain.ruleset import Ruleset, Viewer
 from projections.errors import ProjectionError
@@ -33,7 +33,7 @@ from projections.lines import (
     playable,
     told,
 )
-from projections.replay import Step
+from projections.replay import Step, no_such_step
 from projections.words import Teller
 from service.cache import Recent
 from service.store.access import AccessStore
@@ -47,6 +47,8 @@ from service.usecases.types import GameRecord, VersionConflict
 _OPENINGS: Recent[tuple[StreamId, str, str, int, Viewer], Folded] = Recent(64)
 """The game as a viewer knew it at a step, where lines start: a record only grows (a correction is a later
 step), so its first N events, and this, never change; a line's next step folds only its own events."""
+
+_ = Catalogue("service.usecases")
 
 
 class LinesStore(EventRecorder, ReadModels, AccessStore, Protocol):
@@ -193,19 +195,19 @@ class Lines:
         member(principal)
         record = self.games.game(club_id, game_id)
         if not 1 <= new.step <= record.version:
-            raise ProjectionError(
-                "no_such_step", f"This game has steps 1 to {record.version}.", step=new.step, steps=record.version
-            )
+            raise no_such_step(new.step, record.version)
         name = new.name.strip()
         if not name:
-            raise ProjectionError("blank_name", "A line needs a name.", field="name")
+            raise ProjectionError("blank_name", _("A line needs a name."), field="name")
         if new.view == "seat":
             if new.seat is None:
-                raise ProjectionError("seat_needed", "A seat's view needs the seat it is.", field="seat")
+                raise ProjectionError("seat_needed", _("A seat's view needs the seat it is."), field="seat")
             check_seat(record, new.seat)
         elif new.seat is not None:
             raise ProjectionError(
-                "seat_without_seat_view", f"Only a `seat` view names a seat; this one is `{new.view}`.", field="seat"
+                "seat_without_seat_view",
+                _("Only a seat view names a seat; this one is {view}.", view=new.view),
+                field="seat",
             )
         author = author_of(self.store, principal)
         for attempt in range(3):

@@ -14,6 +14,7 @@ from typing import Protocol
 
 import msgspec
 
+from domain.i18n import Catalogue
 from domain.ruleset import Viewer
 from projections.errors import ProjectionError
 from projections.notes import (
@@ -29,7 +30,7 @@ from projections.notes import (
     fold,
     visible,
 )
-from projections.replay import Step
+from projections.replay import Step, no_such_step
 from service.store.access import AccessStore
 from service.store.base import AppendRequest, EventRecorder, NewEvent, ReadModels, StreamId
 from service.usecases.access import Principal
@@ -37,6 +38,8 @@ from service.usecases.games import GameRecords, NotFound, check_seat
 from service.usecases.replays import Replays
 from service.usecases.spectators import spectator_horizon
 from service.usecases.types import GameRecord, Recorder, VersionConflict
+
+_ = Catalogue("service.usecases")
 
 
 class NotesStore(EventRecorder, ReadModels, AccessStore, Protocol):
@@ -151,9 +154,7 @@ class Notes:
         member(principal)
         record = self.games.game(club_id, game_id)
         if not 1 <= note.step <= record.version:
-            raise ProjectionError(
-                "no_such_step", f"This game has steps 1 to {record.version}.", step=note.step, steps=record.version
-            )
+            raise no_such_step(note.step, record.version)
         text = self._checked(record, note)
         author = self._author(principal)
         for attempt in range(3):
@@ -203,15 +204,18 @@ class Notes:
     def _checked(self, record: GameRecord, note: NoteIn) -> str:
         text = note.text.strip()
         if not text:
-            raise ProjectionError("blank_note", "A note needs some text.", field="text")
+            raise ProjectionError("blank_note", _("A note needs some text."), field="text")
         if note.visibility == "seat":
             if note.seat is None:
-                raise ProjectionError("seat_needed", "A seat note needs the seat it is for.", field="seat")
+                raise ProjectionError("seat_needed", _("A seat note needs the seat it is for."), field="seat")
             check_seat(record, note.seat)
         elif note.seat is not None:
             raise ProjectionError(
                 "seat_without_seat_visibility",
-                f"Only a note of visibility `seat` names a seat; this one is `{note.visibility}`.",
+                _(
+                    "Only a note of visibility `seat` names a seat; this one is `{visibility}`.",
+                    visibility=note.visibility,
+                ),
                 field="seat",
             )
         return text

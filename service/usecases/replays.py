@@ -18,8 +18,7 @@ from domain.i18n import english
 from domain.record import GameStarted, decoder
 from domain.ruleset import Ruleset, Viewer
 from projections.changes import CampaignChanges, StandingsChanges, campaign_changes, standings_changes
-from projections.errors import ProjectionError
-from projections.replay import Replay, Snapshot, StepView, decode_snapshot, replay, view_at
+from projections.replay import Replay, Snapshot, StepView, decode_snapshot, no_such_step, replay, view_at
 from projections.words import Teller
 from service.store.base import EventRecorder, GameRecord, Outcome, ReadModels, StreamId
 from service.usecases.access import Principal
@@ -139,9 +138,7 @@ class Replays:
             raise NotFound(f"step (spectators see this game up to step {horizon})", str(step))
         if not 1 <= step <= record.version:
             # Named here, with the game's real range: the fold below reads only up to the step asked.
-            raise ProjectionError(
-                "no_such_step", f"This game has steps 1 to {record.version}.", step=step, steps=record.version
-            )
+            raise no_such_step(step, record.version)
         events = self.events(ruleset, record.stream_id, up_to=step)
         return view_at(ruleset, events, step, viewer, self.snapshots(ruleset, record.stream_id, step), words=words)
 

@@ -27,7 +27,7 @@ from typing import Protocol
 
 import msgspec
 
-from domain.i18n import english
+from domain.i18n import Catalogue, english
 from domain.ruleset import PlayerResult, ReportedResult
 from projections.contract import player_counts, score_scale, seat_sides
 from projections.errors import ProjectionError
@@ -85,6 +85,8 @@ from service.store.base import (
 from service.usecases.collections import league_games
 from service.usecases.games import GameRecords, NewGame, NotFound, SeatSpec
 from service.usecases.keys import Keys
+
+_ = Catalogue("service.usecases")
 
 Read = tuple[Tournament, int]
 """A tournament as its events left it, and the stream's version."""
@@ -297,8 +299,13 @@ class Tournaments:
             if waiting:
                 raise ProjectionError(
                     "round_not_finished",
-                    f"Round {len(state.rounds)} is not finished: table(s) "
-                    f"{', '.join(map(str, waiting))} have no finished game.",
+                    _.ngettext(
+                        "Round {round} is not finished: table {tables} has no finished game.",
+                        "Round {round} is not finished: tables {tables} have no finished game.",
+                        len(waiting),
+                        round=len(state.rounds),
+                        tables=", ".join(map(str, waiting)),
+                    ),
                     round=len(state.rounds),
                     tables=waiting,
                 )
@@ -334,7 +341,7 @@ class Tournaments:
         ):
             raise ProjectionError(
                 "table_closed",
-                f"Table {table} of round {number} is closed: its game is finished.",
+                _("Table {table} of round {round} is closed: its game is finished.", table=table, round=number),
                 round=number,
                 table=table,
                 game_id=seated.game_id,
@@ -360,7 +367,12 @@ class Tournaments:
             names = state.names()
             raise ProjectionError(
                 "not_at_table",
-                f"{names.get(strangers[0], strangers[0])} is not at table {table} of round {number}.",
+                _(
+                    "{player} is not at table {table} of round {round}.",
+                    player=names.get(strangers[0], strangers[0]),
+                    table=table,
+                    round=number,
+                ),
                 round=number,
                 table=table,
                 players=strangers,
@@ -380,9 +392,9 @@ class Tournaments:
         self, recorder: Recorder, state: Tournament, number: int, table: int, scores: Sequence[ScoreEntry]
     ) -> str:
         """The table's result-only game, recorded (checked by the game's rules): its id."""
-        record, _ = self.games.create_game(
-            recorder.club_id, self._result_request(state, number, table, scores), recorder
-        )
+        record = self.games.create_game(recorder.club_id, self._result_request(state, number, table, scores), recorder)[
+            0
+        ]
         return record.game_id
 
     # -- the players' phones ----------------------------------------------------------------------------
@@ -441,7 +453,7 @@ class Tournaments:
                 return others[0]
         raise ProjectionError(
             "no_report",
-            f"Nobody else has reported table {table} of round {number} yet.",
+            _("Nobody else has reported table {table} of round {round} yet.", table=table, round=number),
             round=number,
             table=table,
         )
@@ -476,7 +488,7 @@ class Tournaments:
         check(state, event)
         if (chosen is None) == (scores is None):
             raise ProjectionError(
-                "choose_or_enter", "Choose one player's report, or enter the result.", round=number, table=table
+                "choose_or_enter", _("Choose one player's report, or enter the result."), round=number, table=table
             )
         if chosen is not None:
             scores = next(r.scores for r in state.rounds[number - 1].reports_at(table) if r.player_id == chosen)
@@ -491,7 +503,9 @@ class Tournaments:
         entrant = next((e for e in state.entrants if e.player_id == player_id), None)
         if entrant is None:  # an entry revoked since the link was made
             raise ProjectionError(
-                "not_entered", f"Player {player_id} is not playing in this tournament.", player_id=player_id
+                "not_entered",
+                _("Player {player} is not playing in this tournament.", player=player_id),
+                player_id=player_id,
             )
         upcoming = state.check_in_round()
         view = PlayerView(
@@ -565,7 +579,7 @@ class Tournaments:
         state, version = self.load(recorder.club_id, tournament_id)
         check(state, GameAttached(round=number, table=table, game_id=""))
         seats = next(t.seats for t in state.rounds[number - 1].tables if t.table == table)
-        record, _ = self.games.create_game(
+        record = self.games.create_game(
             recorder.club_id,
             NewGame(
                 ruleset=state.definition.ruleset,
@@ -573,7 +587,7 @@ class Tournaments:
                 title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
             ),
             recorder,
-        )
+        )[0]
         event = GameAttached(round=number, table=table, game_id=record.game_id)
         return self._record(recorder, tournament_id, state, version, [event]), record.game_id
 
@@ -652,7 +666,12 @@ class Tournaments:
         if record.ruleset != state.definition.ruleset:
             raise ProjectionError(
                 "wrong_ruleset",
-                f"Game {game_id} is of {record.ruleset}, not {state.definition.ruleset}.",
+                _(
+                    "Game {game_id} is of {ruleset}, not {expected}.",
+                    game_id=game_id,
+                    ruleset=record.ruleset,
+                    expected=state.definition.ruleset,
+                ),
                 game_id=game_id,
             )
         played = tuple(record.player_ids)
@@ -661,8 +680,16 @@ class Tournaments:
             expected = ", ".join(names.get(p, p) for p in seats)
             raise ProjectionError(
                 "wrong_seats" if sorted(played) == sorted(seats) else "wrong_players",
-                f"Table {table} of round {number} is {expected}"
-                + (", in that seat order." if state.definition.sides else "."),
+                (
+                    _(
+                        "Table {table} of round {round} is {players}, in that seat order.",
+                        table=table,
+                        round=number,
+                        players=expected,
+                    )
+                    if state.definition.sides
+                    else _("Table {table} of round {round} is {players}.", table=table, round=number, players=expected)
+                ),
                 game_id=game_id,
                 seats=list(seats),
                 played=list(played),
@@ -720,11 +747,13 @@ class PlayerLinks:
     ) -> tuple[ShareLink, str, list[ShareLink]]:
         """A new link for the entry of `player_id` (422 `not_entered` for a player who has none, or has
         withdrawn): the link, its token (shown once), and the links it replaced, revoked."""
-        state, _ = self.tournaments.load(club_id, tournament_id)
+        state = self.tournaments.load(club_id, tournament_id)[0]
         entrant = next((e for e in state.entrants if e.player_id == player_id and e.active), None)
         if entrant is None:
             raise ProjectionError(
-                "not_entered", f"Player {player_id} is not playing in this tournament.", player_id=player_id
+                "not_entered",
+                _("Player {player} is not playing in this tournament.", player=player_id),
+                player_id=player_id,
             )
         replaced = [
             self.keys.revoke_share(club_id, link.share_id)

@@ -44,7 +44,7 @@ from typing import Literal, Protocol, cast
 import httpx
 import msgspec
 
-from domain.i18n import Catalogue, Message, english
+from domain.i18n import Catalogue, Message
 from domain.record import Correction
 from domain.registry import Rulesets
 from projections.errors import ProjectionError
@@ -148,8 +148,10 @@ def check_secret(secret: str) -> str:
     if not 24 <= len(key) <= 64:
         raise ProjectionError(
             "webhook_secret",
-            "A webhook secret is whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have "
-            "one made.",
+            _(
+                "A webhook secret is whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have "
+                "one made."
+            ),
             field="secret",
         )
     return secret
@@ -163,10 +165,11 @@ def sign(secret: str, delivery_id: str, timestamp: int, body: bytes) -> str:
 
 
 class RefusedUrl(ValueError):
-    """A URL the server will not call; `said` says why, in words for the club."""
+    """A URL the server will not call; `said` says why, in words for the club (its English text goes to
+    the delivery log)."""
 
     def __init__(self, said: Message) -> None:
-        super().__init__(english(said))
+        super().__init__(said.english())
         self.said = said
 
 
@@ -174,7 +177,7 @@ class RefusedWebhook(ProjectionError):
     """A webhook refused as given (`code` and `field` name what), with `said` for a page to tell."""
 
     def __init__(self, code: str, said: Message, field: str) -> None:
-        super().__init__(code, english(said), field=field)
+        super().__init__(code, said, field=field)
         self.said = said
 
 

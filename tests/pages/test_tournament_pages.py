@@ -130,7 +130,7 @@ def test_the_organiser_runs_a_round_from_the_page_and_the_standings_show_it(brow
     events = len(read(site, "evening", "/events")["events"])
     page.fill("#cut", "8")
     page.click("button:has-text('Start the knockout')")
-    assert "Fewer players are playing" in page.inner_text("#error_cut")
+    assert "A top cut of 8 needs 8 active players" in page.inner_text("#error_cut")
     assert page.input_value("#cut") == "8"
     assert len(read(site, "evening", "/events")["events"]) == events
     assert read(site, "evening")["tournament"]["knockout"] is None
@@ -143,6 +143,18 @@ def test_the_organiser_runs_a_round_from_the_page_and_the_standings_show_it(brow
     assert attached["game_id"] and page.url.endswith(f"/games/{attached['game_id']}/record")
     game = site.get(f"/clubs/c1/games/{attached['game_id']}", site.record)
     assert game["player_ids"] == table["seats"], "the table's players in its seats"
+
+
+def test_a_refusal_is_told_beside_its_field_in_the_readers_language(browser: Any, entered: Site) -> None:
+    site = entered
+    address = tournament(site, "francais", ["t-ana", "t-ben", "t-cas"])
+    page = sign_in(browser, site, site.record)
+    page.goto(f"/language/fr?next={address}")
+    page.fill("#cut", "8")
+    page.click("form[action$='/knockout'] button[type=submit]")
+    said = page.inner_text("#error_cut")
+    assert said == "Une phase finale des 8 premiers demande 8 joueurs en lice ; il y en a 3.", said
+    assert page.input_value("#cut") == "8" and read(site, "francais")["tournament"]["knockout"] is None
 
 
 def test_a_read_session_sees_the_published_rounds_and_no_form(browser: Any, entered: Site) -> None:

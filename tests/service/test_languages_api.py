@@ -96,6 +96,50 @@ def test_a_replay_in_spanish_narrates_the_steps_in_spanish(api: Api) -> None:
     assert response.headers["content-language"] == "es"
 
 
+def test_a_refused_league_tournament_and_campaign_are_told_in_french_with_the_same_machine_fields(api: Api) -> None:
+    token = api.club("c1")
+    api.players("c1", token, "alain", "bea")
+    league = {
+        "league_id": "autumn",
+        "ruleset": "milles-nautiques",
+        "members": ["alain", "bea"],
+        "starts": "2000-01-01",
+        "ends": "2999-12-31",
+        "scoring": {"win_draw_loss": [3, 1, 0]},
+        "tie_breaks": ["points", "score", "points"],
+    }
+    tournament = {
+        "tournament_id": "m44",
+        "ruleset": "memoire-44",
+        "system": "tables",
+        "scoring": {"win_draw_loss": [2, 1, 0]},
+    }
+    campaign = {"campaign_id": "spring", "ruleset": "milles-nautiques", "players": ["alain", "zed"]}
+    refusals = [("leagues", league), ("tournaments", tournament), ("campaigns", campaign)]
+    told = {
+        language: [
+            api.client.post(f"/clubs/c1/{kind}", json=body, headers=api.auth(token) | {"Accept-Language": language})
+            for kind, body in refusals
+        ]
+        for language in ("en", "fr-FR")
+    }
+    machine = ("type", "status", "code", "details")
+    for english, french in zip(told["en"], told["fr-FR"], strict=True):
+        assert english.status_code == french.status_code == 422
+        assert {k: french.json().get(k) for k in machine} == {k: english.json().get(k) for k in machine}
+        assert french.json()["title"] == "Cela ne peut pas se faire ainsi"
+        assert french.json()["detail"] != english.json()["detail"]
+        assert (english.headers["content-language"], french.headers["content-language"]) == ("en", "fr")
+    assert [r.json()["code"] for r in told["en"]] == ["duplicate_criterion", "table_size_unplayable", "bad_players"]
+    assert told["en"][0].json()["title"] == "This cannot be done as asked"
+    assert told["en"][0].json()["detail"] == "Criterion 'points' is listed twice."
+    assert [r.json()["detail"] for r in told["fr-FR"]] == [
+        "Le critère 'points' figure deux fois.",
+        "Ce jeu ne se joue pas à des tables de 3.",
+        "Les joueurs d'une campagne sont des joueurs du club, chacun nommé une fois.",
+    ]
+
+
 def test_the_clubs_default_language_applies_when_the_reader_asks_for_none_of_ours(api: Api) -> None:
     token, game_id = _nautiques(api)
     assert api.client.get("/clubs/c1", headers=api.auth(token)).json()["language"] is None
