@@ -14,6 +14,7 @@ problem details.
 from __future__ import annotations
 
 import functools
+import hashlib
 import pickle
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -189,6 +190,45 @@ def _plain(value: Any, seat: bool = False) -> str:
     return str(value).replace("_", " ")
 
 
+class _Described(msgspec.Struct, frozen=True):
+    """One seat's choices at one state, as every look-ahead that meets the state shows them: in the order
+    shown (`then` left to each look-ahead), and the state after each listed choice, in listing order, with
+    the index of its choice among those shown (None after a blank choice)."""
+
+    enumerable: bool
+    shown: list[Choice]
+    afters: list[tuple[int, Any]]
+
+
+DESCRIBED: Recent[tuple[str, str, str, bytes, int], _Described] = Recent(512)
+"""Each state's choices, by the state's digest and seat: a tap lands on a state the last look-ahead described
+and looks ahead from it, so each state's choices (the game's narration and fold of each) are worked out once
+and shared by the taps, pages and devices that meet it."""
+
+
+def _described(ruleset: Ruleset, at: Any, identity: bytes, seat: int, words: Words) -> _Described:
+    key = (ruleset.name, ruleset.version, str(getattr(words, "language", "en")), identity, seat)
+    known = DESCRIBED.get(key)
+    if known is not None:
+        return known
+    listed = ruleset.legal_events(at, seat)
+    choices, afters = [], []
+    for event in listed or []:
+        choice, after = as_choice(ruleset, at, event, words)
+        choices.append(choice)
+        afters.append(after)
+    told_apart(choices, ruleset.seat_fields)
+    shown = grouped(ruleset, at, listed, choices, words) if ruleset.choice_group is not None and listed else choices
+    where = {id(choice): index for index, choice in enumerate(shown)}
+    known = _Described(
+        enumerable=listed is not None,
+        shown=shown,
+        afters=[(where[id(choice)], after) for choice, after in zip(choices, afters, strict=True)],
+    )
+    DESCRIBED.put(key, known)
+    return known
+
+
 def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Words = english) -> list[Table]:
     """The choices at `state` and, breadth first, after each of them (bounded); a state met twice is
     described once (its encoding is its identity: the fold is deterministic)."""
@@ -204,21 +244,17 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
                 reached_by.then = seen[identity]
             continue
         table = Table(seats=[])
-        listings = {seat: ruleset.legal_events(at, seat) for seat in names}
-        if tables and described + sum(len(listed or ()) for listed in listings.values()) > LOOK_AHEAD_CHOICES:
+        listings = {seat: _described(ruleset, at, identity, seat, words) for seat in names}
+        if tables and described + sum(len(listed.shown) for listed in listings.values()) > LOOK_AHEAD_CHOICES:
             break  # a table past the budget is not described in part (its taps are checked when sent)
         for seat, name in sorted(names.items()):
             listed = listings[seat]
-            choices = []
-            for event in listed or []:
-                choice, after = as_choice(ruleset, at, event, words)
-                choices.append(choice)
-                if after is not None and depth + 1 < LOOK_AHEAD_DEPTH:
-                    pending.append((after, choice, depth + 1))
-            told_apart(choices, ruleset.seat_fields)
-            if ruleset.choice_group is not None and listed:
-                choices = grouped(ruleset, at, listed, choices, words)
-            table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed is not None, choices=choices))
+            choices = [msgspec.structs.replace(choice) for choice in listed.shown]  # `then` is this look-ahead's
+            if depth + 1 < LOOK_AHEAD_DEPTH:
+                pending.extend(
+                    (after, choices[index], depth + 1) for index, after in listed.afters if after is not None
+                )
+            table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed.enumerable, choices=choices))
             described += len(choices)
         seen[identity] = len(tables)
         if reached_by is not None:
@@ -239,13 +275,14 @@ def grouped(ruleset: Ruleset, at: Any, listed: Sequence[Any], choices: list[Choi
 
 
 def _identity(state: Any) -> bytes:
-    """A state's encoding, its identity in the look-ahead: equal states built the same way encode alike (a
-    miss only repeats work). MessagePack is fast (a state holds its whole card catalogue); pickle for a
-    state it cannot encode."""
+    """A state's identity in the look-ahead: the digest of its encoding (equal states built the same way
+    encode alike; a miss only repeats work). MessagePack is fast (a state holds its whole card catalogue);
+    pickle for a state it cannot encode."""
     try:
-        return msgspec.msgpack.encode(state)
+        encoded = msgspec.msgpack.encode(state)
     except (TypeError, msgspec.EncodeError):
-        return pickle.dumps(state)
+        encoded = pickle.dumps(state)
+    return hashlib.blake2b(encoded, digest_size=16).digest()
 
 
 _CHOICES: Recent[tuple[StreamId, int, str], Choices] = Recent(64)
