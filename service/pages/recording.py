@@ -206,8 +206,12 @@ and looks ahead from it, so each state's choices (the game's narration and fold 
 and shared by the taps, pages and devices that meet it."""
 
 
+def _language(words: Words) -> str:
+    return str(getattr(words, "language", "en"))
+
+
 def _described(ruleset: Ruleset, at: Any, identity: bytes, seat: int, words: Words) -> _Described:
-    key = (ruleset.name, ruleset.version, str(getattr(words, "language", "en")), identity, seat)
+    key = (ruleset.name, ruleset.version, _language(words), identity, seat)
     known = DESCRIBED.get(key)
     if known is not None:
         return known
@@ -291,10 +295,6 @@ reached it and every page or device that asks next (a version of a stream never 
 _TOLD: Recent[tuple[StreamId, str], tuple[Folded, list[Step]]] = Recent(256)
 """Each game's narration as the scorekeeper reads it (the full record), per language, as far as told, with
 the fold it ends on: a tap tells only its new events (`projections.replay.tell`) and folds nothing again."""
-
-
-def _language(words: Words) -> str:
-    return str(getattr(words, "language", "en"))
 
 
 def choices_of(game_id: str, folded: Folded, steps: Sequence[Step], words: Words = english) -> Choices:
