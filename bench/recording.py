@@ -5,7 +5,9 @@ A real server (`uvicorn --factory service.app:app_factory`, one worker, SQLite, 
 127.0.0.1; a signed-in page session (cookie and CSRF header, as the page sends them) records each event
 of a recorded fixture game one by one through the recording page's endpoint, with an idempotency key
 and the expected version. The time is the request's round trip, which includes the choices the page
-shows next (computed by the server and sent with the acknowledgement). Then, in this process, the
+shows next (computed by the server and sent with the acknowledgement). The server's CPU per tap is put
+beside its CPU per API append of the same events to a game of its own (issue 32: at most twice). Then, in
+this process, the
 choices themselves are computed at every state of the same games with the look-ahead and with the
 current state's choices only, side by side, so the look-ahead's share is a ratio of one run.
 
@@ -80,8 +82,13 @@ def _signed_in(client: httpx.Client) -> None:
     assert signed.status_code in (200, 303), signed.text
 
 
-def _record_round(client: httpx.Client, path: Path) -> list[float]:
-    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (Linux: user and system, from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _new_game(client: httpx.Client, lines: list[dict[str, Any]]) -> str:
     setup = lines[0]["setup"]
     for player in setup["players"]:
         client.post("/clubs/bench/players", json={"player_id": player["player_id"], "name": player["name"]})
@@ -97,12 +104,35 @@ def _record_round(client: httpx.Client, path: Path) -> list[float]:
         },
     )
     assert created.status_code == 201, created.text
-    game_id = created.json()["game_id"]
+    return str(created.json()["game_id"])
+
+
+def _api_round(client: httpx.Client, path: Path, server: int) -> float:
+    """The server's CPU (ms) per API append of the fixture's events, one by one with a key, as the page
+    sends them."""
+    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
+    game_id = _new_game(client, lines)
+    cpu = _cpu_seconds(server)
+    for version, event in enumerate(lines[1:], start=1):
+        answer = client.post(
+            f"/clubs/bench/games/{game_id}/events",
+            json={"expected_version": version, "events": [event]},
+            headers={"Idempotency-Key": uuid.uuid4().hex},
+        )
+        assert answer.status_code == 201, answer.text
+    return (_cpu_seconds(server) - cpu) * 1000 / (len(lines) - 1)
+
+
+def _record_round(client: httpx.Client, path: Path, server: int) -> tuple[list[float], float]:
+    """Each tap's round trip (ms), and the server's CPU (ms) per tap."""
+    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
+    game_id = _new_game(client, lines)
     page = client.get(f"/club/bench/games/{game_id}/record")
     token = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
     assert token is not None
     headers = {"x-csrftoken": token.group(1)}
     taps = []
+    cpu = _cpu_seconds(server)
     for version, event in enumerate(lines[1:], start=1):
         started = time.perf_counter()
         answer = client.post(
@@ -112,7 +142,7 @@ def _record_round(client: httpx.Client, path: Path) -> list[float]:
         )
         taps.append((time.perf_counter() - started) * 1000)
         assert answer.status_code == 201, answer.text
-    return taps
+    return taps, (_cpu_seconds(server) - cpu) * 1000 / len(taps)
 
 
 def _choices_in_process(path: Path) -> dict[str, Any]:
@@ -129,6 +159,7 @@ def _choices_in_process(path: Path) -> dict[str, Any]:
     ahead, now_only, sizes = [], [], []
     for line in lines[1:]:
         folded = folded.apply(read.decode(line))
+        recording.DESCRIBED.clear()  # each state worked out anew: the look-ahead's own cost
         started = time.perf_counter()
         tables = recording.look_ahead(ruleset, names, folded.state)
         ahead.append((time.perf_counter() - started) * 1000)
@@ -136,6 +167,7 @@ def _choices_in_process(path: Path) -> dict[str, Any]:
         saved = recording.LOOK_AHEAD_TABLES
         recording.LOOK_AHEAD_TABLES = 1
         try:
+            recording.DESCRIBED.clear()
             started = time.perf_counter()
             recording.look_ahead(ruleset, names, folded.state)
             now_only.append((time.perf_counter() - started) * 1000)
@@ -174,6 +206,7 @@ def _hidden_hands(events: int = 120) -> dict[str, Any]:
         game.truth = game.truth.accept(truth)
         game.record = game.record.accept(seen)
         state = game.record.state
+        recording.DESCRIBED.clear()  # each state worked out anew: the look-ahead's own cost
         started = time.perf_counter()
         tables = recording.look_ahead(RULESET, names, state)
         taps.append((time.perf_counter() - started) * 1000)
@@ -181,6 +214,7 @@ def _hidden_hands(events: int = 120) -> dict[str, Any]:
         saved = recording.LOOK_AHEAD_TABLES
         recording.LOOK_AHEAD_TABLES = 1
         try:
+            recording.DESCRIBED.clear()
             started = time.perf_counter()
             recording.look_ahead(RULESET, names, state)
             now_only.append((time.perf_counter() - started) * 1000)
@@ -217,7 +251,14 @@ def run() -> dict[str, Any]:
                 )
                 _signed_in(client)
                 for path in FIXTURES:
-                    results[path.stem] = {"tap_to_acknowledged": _times(_record_round(client, path))}
+                    taps, tap_cpu = _record_round(client, path, server.pid)
+                    api_cpu = _api_round(client, path, server.pid)
+                    results[path.stem] = {
+                        "tap_to_acknowledged": _times(taps),
+                        "server_cpu_ms_per_tap": round(tap_cpu, 2),
+                        "server_cpu_ms_per_api_append": round(api_cpu, 2),
+                        "tap_over_api_append": round(tap_cpu / api_cpu, 2),
+                    }
         finally:
             server.terminate()
             server.wait(10)

@@ -16,7 +16,7 @@ from domain.ruleset import Result
 from service.http.caching import immutable
 from service.http.dependencies import POSITION_HEADER, RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
-from service.http.wire import AppendIn, AppendOut
+from service.http.wire import AppendBody, AppendDTO, AppendOut
 from service.limits import MAX_INT, check_moment
 from service.logs import bind, get_logger
 from service.usecases.access import Principal
@@ -203,12 +203,14 @@ class GameController(Controller):
                 documentation_only=True,
             )
         ],
+        dto=AppendDTO,
+        return_dto=None,
     )
     async def append(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        data: JSONBody[AppendIn],
+        data: JSONBody[AppendBody],
         context: NamedDependency[RequestContext],
         state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,

@@ -14,11 +14,13 @@ problem details.
 from __future__ import annotations
 
 import functools
+import hashlib
 import pickle
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
+import anyio.to_thread
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State
@@ -28,20 +30,23 @@ from litestar.response import Redirect, Template
 from markupsafe import Markup
 
 from domain.i18n import english
-from domain.record import Folded
+from domain.record import Folded, GameStarted, decoder
 from domain.ruleset import TEAM_TABLE_ONLY, RuleError, Ruleset, Viewer
+from projections.replay import Step, opening, tell
 from projections.words import Teller as Words
+from service.cache import Recent
 from service.http.dependencies import RequestContext
 from service.http.errors import PROBLEMS, exception_handlers
 from service.http.event_schemas import ruleset_event_schema
-from service.http.wire import AppendIn, AppendOut
+from service.http.wire import AppendBody, AppendDTO, AppendOut
+from service.logs import bind
 from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
 from service.usecases.replays import Replays
-from service.usecases.types import GameRecord, VersionConflict
+from service.usecases.types import GameRecord, StoredEvent, StreamId, VersionConflict
 
 LOOK_AHEAD_TABLES = 24
 """States described ahead of the current one (breadth first): enough for a turn or two of taps while
@@ -185,6 +190,49 @@ def _plain(value: Any, seat: bool = False) -> str:
     return str(value).replace("_", " ")
 
 
+class _Described(msgspec.Struct, frozen=True):
+    """One seat's choices at one state, as every look-ahead that meets the state shows them: in the order
+    shown (`then` left to each look-ahead), and the state after each listed choice, in listing order, with
+    the index of its choice among those shown (None after a blank choice)."""
+
+    enumerable: bool
+    shown: list[Choice]
+    afters: list[tuple[int, Any]]
+
+
+DESCRIBED: Recent[tuple[str, str, str, bytes, int], _Described] = Recent(512)
+"""Each state's choices, by the state's digest and seat: a tap lands on a state the last look-ahead described
+and looks ahead from it, so each state's choices (the game's narration and fold of each) are worked out once
+and shared by the taps, pages and devices that meet it."""
+
+
+def _language(words: Words) -> str:
+    return str(getattr(words, "language", "en"))
+
+
+def _described(ruleset: Ruleset, at: Any, identity: bytes, seat: int, words: Words) -> _Described:
+    key = (ruleset.name, ruleset.version, _language(words), identity, seat)
+    known = DESCRIBED.get(key)
+    if known is not None:
+        return known
+    listed = ruleset.legal_events(at, seat)
+    choices, afters = [], []
+    for event in listed or []:
+        choice, after = as_choice(ruleset, at, event, words)
+        choices.append(choice)
+        afters.append(after)
+    told_apart(choices, ruleset.seat_fields)
+    shown = grouped(ruleset, at, listed, choices, words) if ruleset.choice_group is not None and listed else choices
+    where = {id(choice): index for index, choice in enumerate(shown)}
+    known = _Described(
+        enumerable=listed is not None,
+        shown=shown,
+        afters=[(where[id(choice)], after) for choice, after in zip(choices, afters, strict=True)],
+    )
+    DESCRIBED.put(key, known)
+    return known
+
+
 def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Words = english) -> list[Table]:
     """The choices at `state` and, breadth first, after each of them (bounded); a state met twice is
     described once (its encoding is its identity: the fold is deterministic)."""
@@ -200,21 +248,17 @@ def look_ahead(ruleset: Ruleset, names: Mapping[int, str], state: Any, words: Wo
                 reached_by.then = seen[identity]
             continue
         table = Table(seats=[])
-        listings = {seat: ruleset.legal_events(at, seat) for seat in names}
-        if tables and described + sum(len(listed or ()) for listed in listings.values()) > LOOK_AHEAD_CHOICES:
+        listings = {seat: _described(ruleset, at, identity, seat, words) for seat in names}
+        if tables and described + sum(len(listed.shown) for listed in listings.values()) > LOOK_AHEAD_CHOICES:
             break  # a table past the budget is not described in part (its taps are checked when sent)
         for seat, name in sorted(names.items()):
             listed = listings[seat]
-            choices = []
-            for event in listed or []:
-                choice, after = as_choice(ruleset, at, event, words)
-                choices.append(choice)
-                if after is not None and depth + 1 < LOOK_AHEAD_DEPTH:
-                    pending.append((after, choice, depth + 1))
-            told_apart(choices, ruleset.seat_fields)
-            if ruleset.choice_group is not None and listed:
-                choices = grouped(ruleset, at, listed, choices, words)
-            table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed is not None, choices=choices))
+            choices = [msgspec.structs.replace(choice) for choice in listed.shown]  # `then` is this look-ahead's
+            if depth + 1 < LOOK_AHEAD_DEPTH:
+                pending.extend(
+                    (after, choices[index], depth + 1) for index, after in listed.afters if after is not None
+                )
+            table.seats.append(SeatChoices(seat=seat, name=name, enumerable=listed.enumerable, choices=choices))
             described += len(choices)
         seen[identity] = len(tables)
         if reached_by is not None:
@@ -235,30 +279,104 @@ def grouped(ruleset: Ruleset, at: Any, listed: Sequence[Any], choices: list[Choi
 
 
 def _identity(state: Any) -> bytes:
-    """A state's encoding, its identity in the look-ahead: equal states built the same way encode alike (a
-    miss only repeats work). MessagePack is fast (a state holds its whole card catalogue); pickle for a
-    state it cannot encode."""
+    """A state's identity in the look-ahead: the digest of its encoding (equal states built the same way
+    encode alike; a miss only repeats work). MessagePack is fast (a state holds its whole card catalogue);
+    pickle for a state it cannot encode."""
     try:
-        return msgspec.msgpack.encode(state)
+        encoded = msgspec.msgpack.encode(state)
     except (TypeError, msgspec.EncodeError):
-        return pickle.dumps(state)
+        encoded = pickle.dumps(state)
+    return hashlib.blake2b(encoded, digest_size=16).digest()
 
 
-def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: Words = english) -> Choices:
+_CHOICES: Recent[tuple[StreamId, int, str], Choices] = Recent(64)
+"""The choices at each game's latest versions, per language: computed once per new state, for the tap that
+reached it and every page or device that asks next (a version of a stream never changes)."""
+_TOLD: Recent[tuple[StreamId, str], tuple[Folded, list[Step]]] = Recent(256)
+"""Each game's narration as the scorekeeper reads it (the full record), per language, as far as told, with
+the fold it ends on: a tap tells only its new events (`projections.replay.tell`) and folds nothing again."""
+
+
+def choices_of(game_id: str, folded: Folded, steps: Sequence[Step], words: Words = english) -> Choices:
+    """The recording page's data at `folded` (its narration's `steps` so far): the picture, the last lines
+    told and the choices with their look-ahead."""
     ruleset = folded.ruleset
     names = {p.seat: p.name for p in folded.setup.players}
-    told = reads.told_up_to(Replays.of(records), ruleset, record.stream_id, folded.version, Viewer.full(), words).replay
     view = ruleset.view(folded.state, Viewer.full())
     return Choices(
-        game_id=record.game_id,
+        game_id=game_id,
         version=folded.version,
-        finished=folded.result(Viewer.full()).finished,
+        finished=folded.finished,  # worked out once per fold (the append asked it already)
         picture=str(reads.drawn(ruleset, msgspec.to_builtins(view), [], words)),
-        told=[Line(version=s.version, text=s.text, voided=s.voided) for s in told.steps[-TOLD_LINES:]],
+        told=[Line(version=s.version, text=s.text, voided=s.voided) for s in steps[-TOLD_LINES:]],
         tables=look_ahead(ruleset, names, folded.state, words),
         names=resource_names(ruleset, folded.state),
         seat_fields=list(ruleset.seat_fields),
     )
+
+
+def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: Words = english) -> Choices:
+    """The choices at `folded` (remembered, else worked out with the game narrated as the pages read it)."""
+    key = (record.stream_id, folded.version, _language(words))
+    known = _CHOICES.get(key)
+    if known is None:
+        told = reads.told_up_to(
+            Replays.of(records), folded.ruleset, record.stream_id, folded.version, Viewer.full(), words
+        )
+        known = choices_of(record.game_id, folded, told.replay.steps, words)
+        _CHOICES.put(key, known)
+    return known
+
+
+async def choices_after(records: GameRecords, club_id: str, game_id: str, version: int, words: Words) -> Choices:
+    """The choices at `version`, which a tap has just recorded: at most one read of the store (the events
+    the narration has not told yet, awaited as the API awaits its append), the narration, picture and
+    choices worked out once in a worker thread (a crowded turn's look-ahead is tens of milliseconds)."""
+    stream = await records.stream_async(club_id, game_id)  # remembered by the append: no statement
+    key = (stream, version, _language(words))
+    known = _CHOICES.get(key)
+    if known is not None:
+        return known
+    told = _TOLD.get((stream, key[2]))
+    if told is not None and told[0].version > version:
+        told = None  # another tap told the game further: this answer is at its own version
+    after = told[0].version if told is not None else 0
+    stored = await records.events_async(club_id, game_id, after, version - after) if version > after else []
+    work = functools.partial(_told_and_chosen, records, game_id, stream, told, stored, version, words)
+    return await anyio.to_thread.run_sync(work)
+
+
+def _told_and_chosen(
+    records: GameRecords,
+    game_id: str,
+    stream: StreamId,
+    told: tuple[Folded, list[Step]] | None,
+    stored: Sequence[StoredEvent],
+    version: int,
+    words: Words,
+) -> Choices:
+    """The narration `told` carried on by the events `stored` (from the start when None), remembered, and
+    the choices at its end."""
+    if told is None:
+        ruleset = records.rulesets.get(msgspec.json.decode(stored[0].data, type=GameStarted).ruleset)
+        folded, first = opening(ruleset, [decoder(ruleset).decode(stored[0].data)], words=words)
+        steps, stored = [first], stored[1:]
+    else:
+        folded, steps = told[0], list(told[1])  # a copy: another tap may be telling the same game
+    read = decoder(folded.ruleset)
+    for event in stored:
+        folded, _voided = tell(
+            folded.ruleset, folded, read.decode(event.data), event.version, steps, Viewer.full(), words=words
+        )
+    if folded.version != version:  # the stream is shorter than the append said: never expected
+        raise VersionConflict(game_id, version, folded.version)
+    language = _language(words)
+    latest = _TOLD.get((stream, language))
+    if latest is None or latest[0].version < folded.version:
+        _TOLD.put((stream, language), (folded, steps))
+    choices = choices_of(game_id, folded, steps, words)
+    _CHOICES.put((stream, version, language), choices)
+    return choices
 
 
 def more_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -> More:
@@ -489,12 +607,12 @@ class RecordApi(Controller):
         record = context.records.game(club_id, game_id)
         return choices_at(context.records, record, context.records.folded(record), context.words)
 
-    @post("/check", sync_to_thread=True, status_code=200)
+    @post("/check", sync_to_thread=True, status_code=200, dto=AppendDTO, return_dto=None)
     def check(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        data: JSONBody[AppendIn],
+        data: JSONBody[AppendBody],
         context: NamedDependency[RequestContext],
     ) -> Choices:
         """Check events the page has not sent yet on top of the game (nothing is stored): a 409 when the
@@ -510,15 +628,15 @@ class RecordApi(Controller):
         if after is folded:
             return payload
         names = {p.seat: p.name for p in folded.setup.players}
-        payload.tables = look_ahead(folded.ruleset, names, after.state, context.words)
-        return payload
+        # A copy: the choices at the game's version are remembered and shared (`choices_at`).
+        return msgspec.structs.replace(payload, tables=look_ahead(folded.ruleset, names, after.state, context.words))
 
-    @post("/more", sync_to_thread=True, status_code=200)
+    @post("/more", sync_to_thread=True, status_code=200, dto=AppendDTO, return_dto=None)
     def more(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        data: JSONBody[AppendIn],
+        data: JSONBody[AppendBody],
         context: NamedDependency[RequestContext],
     ) -> More:
         """What the game may add to the last event of `events` (a card to a play), after the others (the
@@ -531,30 +649,25 @@ class RecordApi(Controller):
         before = accept_batch(folded, events[:-1]) if len(events) > 1 else folded
         return more_of(folded.ruleset, before.state, events[-1], context.words)
 
-    @post("/events", sync_to_thread=True, status_code=201)
-    def append(
+    @post("/events", status_code=201, dto=AppendDTO, return_dto=None)
+    async def append(
         self,
         club_id: FromPath[str],
         game_id: FromPath[str],
-        data: JSONBody[AppendIn],
+        data: JSONBody[AppendBody],
         context: NamedDependency[RequestContext],
         state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Recorded:
-        """Record a batch through the API's own use case, and answer with the choices after it."""
-        result = context.records.append(
-            club_id,
-            game_id,
-            data.events,
-            data.expected_version,
-            context.recorder,
-            idempotency_key,
+        """Record a batch through the API's own use case, awaited as the API awaits it, and answer with the
+        choices after it: two statements in all (the append, the events the narration has not told)."""
+        result = await context.records.append_async(
+            club_id, game_id, data.events, data.expected_version, context.recorder, idempotency_key
         )
-        record = context.records.game(club_id, game_id)
-        appended = AppendOut.of(state.tokens, club_id, game_id, result)
+        bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
         return Recorded(
-            appended=appended,
-            choices=choices_at(context.records, record, context.records.folded(record), context.words),
+            appended=AppendOut.of(state.tokens, club_id, game_id, result),
+            choices=await choices_after(context.records, club_id, game_id, result.last_version, context.words),
         )
 
 

@@ -294,7 +294,10 @@ class GameRecords:
     # -- games ----------------------------------------------------------------------------------
     def game(self, club_id: str, game_id: str) -> GameRecord:
         """A game of the club, or NotFound (whether or not another club has a game of that id)."""
-        return blocking(self._game(self._here, club_id, game_id))
+        record = blocking(self._game(self._here, club_id, game_id))
+        # Its identity remembered as `_owned` remembers it: the recording page's first tap reads no listing.
+        self._identities.put((club_id, game_id), record)
+        return record
 
     def set_title(self, club_id: str, game_id: str, title: str) -> GameRecord:
         """Give a game a new title: its listing's (what menus show), never its record's events."""
@@ -784,6 +787,12 @@ class GameRecords:
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
         record = blocking(self._owned(self._here, club_id, game_id))
         return self.store.read_stream(record.stream_id, after_version=after_version, limit=limit)
+
+    async def events_async(
+        self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100
+    ) -> list[StoredEvent]:
+        record = await self._owned(self._loop, club_id, game_id)
+        return await self._loop.events.read_stream(record.stream_id, after_version=after_version, limit=limit)
 
     def folded(self, record: GameRecord, at_version: int | None = None) -> Folded:
         """The game folded to `at_version` (the latest when None)."""

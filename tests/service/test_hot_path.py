@@ -3,19 +3,24 @@ neither the event loop nor the requests behind it (issue 15 part 4)."""
 
 from __future__ import annotations
 
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
 import pytest
 from litestar.routes import HTTPRoute
+from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
-from tests.service.api_support import Api
+from service.store.async_events import InThreads
+from tests.service.api_support import OPERATOR, Api
 from tests.service.test_sse import served
+from tests.support.rulesets import RULESETS
 
 
 def rolled(seat: int, face: int) -> dict[str, object]:
@@ -67,3 +72,71 @@ def test_no_handler_resolves_its_dependencies_in_a_task_group(tmp_path: Path) ->
     # dependencies, one level each), and enough routes take it that the check means something.
     assert not [levels for levels in checked if ["records"] in levels or ["recorder"] in levels]
     assert sum(1 for levels in checked if ["context"] in levels) > 20
+
+
+# The five calls a tap or an append may make of the event store (`service.store.async_events.AsyncEvents`);
+# each is one statement, or one transaction, at the database.
+_STORE_CALLS = ("append", "replayed_append", "read_stream", "stream_version", "get_game")
+
+
+def _counting(target: object, label: str, calls: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _STORE_CALLS:
+        method = getattr(target, name)
+
+        def counted(*args: Any, _name: str = name, _method: Any = method, **kwargs: Any) -> Any:
+            calls.append((label, _name))
+            return _method(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, counted)
+
+
+def test_a_recorders_tap_makes_two_statements_on_the_loops_store_and_an_append_one(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: a tap of the recording page is the append and one read of the events its narration has not
+    told (the game's identity, fold, link, narration and choices are remembered), awaited as the API's
+    append is: no call of the blocking store from a worker thread, where the loop's store exists."""
+    settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json")
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
+        api = Api(client)
+        token = api.club("c1")
+        api.players("c1", token, "alain", "bea")
+        game_id = api.tally_game("c1", token)
+        form = client.get("/sign-in").text
+        csrf = re.search(r'name="_csrf_token" value="([^"]+)"', form)
+        assert csrf is not None
+        assert client.post("/sign-in", data={"key": token, "_csrf_token": csrf[1]}).status_code in (200, 303)
+        page = client.get(f"/club/c1/games/{game_id}/record")
+        meta = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
+        assert page.status_code == 200 and meta is not None
+        records = client.app.state.records
+        calls: list[tuple[str, str]] = []
+        _counting(records.loop_store, "loop", calls, monkeypatch)
+        if records.store is not records.loop_store:
+            _counting(records.store, "store", calls, monkeypatch)
+        in_threads = isinstance(records.loop_store, InThreads)  # SQLite: the loop's store hops to a thread
+
+        def tapped(version: int, face: int) -> dict[str, Any]:
+            calls.clear()
+            answer = client.post(
+                f"/club/c1/games/{game_id}/record/events",
+                json={"expected_version": version, "events": [rolled((version - 1) % 2, face)]},
+                headers={"x-csrftoken": meta[1], "Idempotency-Key": f"tap-{version}"},
+            )
+            assert answer.status_code == 201, answer.text
+            body: dict[str, Any] = answer.json()
+            return body
+
+        for version, face in enumerate((1, 2, 1, 2), start=1):
+            body = tapped(version, face)
+            assert body["appended"]["last_version"] == body["choices"]["version"] == version + 1
+            assert body["choices"]["told"][-1]["text"] == f"Seat {(version - 1) % 2} rolls a {face}"
+            loop = [name for label, name in calls if label == "loop"]
+            assert loop == ["append", "read_stream"], calls
+            assert [name for label, name in calls if label == "store"] == (loop if in_threads else []), calls
+        # The choices after a tap are the page's: the same answer a fresh page reads (no statement kept out).
+        fresh = client.get(f"/club/c1/games/{game_id}/record/choices").json()
+        assert fresh == body["choices"]
+        calls.clear()
+        assert api.append("c1", token, game_id, 5, [rolled(0, 1)]).status_code == 201
+        assert [name for label, name in calls if label == "loop"] == ["append"], calls
