@@ -17,8 +17,7 @@ import msgspec
 
 from domain.i18n import Catalogue
 from domain.memoire44.catalogue import CARDS
-from domain.memoire44.imported import JsonTableKind, read_table
-from domain.ruleset import ResourceError
+from domain.memoire44.imported import JsonTableKind, read_table, table_errors
 
 _ = Catalogue("domain.memoire44")
 
@@ -68,27 +67,31 @@ def parse_air_pack(content: Any) -> AirPack:
     """The pack from its JSON form; ResourceError naming each bad row."""
     pack, errors = read_table(content, AirPack, AirPackKind.what)
     if not pack.cards:
-        errors.append({"field": "cards", "message": "the air combat deck has cards"})
+        errors.append({"field": "cards", "message": _("the air combat deck has cards")})
     for card_id, card in sorted(pack.cards.items()):
         if not 1 <= card.count <= 20:
-            errors.append({"field": f"cards.{card_id}.count", "message": "1 to 20 copies"})
+            errors.append({"field": f"cards.{card_id}.count", "message": _("1 to 20 copies")})
         if not card.symbol.strip():
-            errors.append({"field": f"cards.{card_id}.symbol", "message": "name the plane symbol printed on the card"})
+            errors.append(
+                {"field": f"cards.{card_id}.symbol", "message": _("name the plane symbol printed on the card")}
+            )
     for plane_id, plane in sorted(pack.planes.items()):
         if plane.side not in ("ALLIES", "AXIS"):
-            errors.append({"field": f"planes.{plane_id}.side", "message": "ALLIES or AXIS"})
+            errors.append({"field": f"planes.{plane_id}.side", "message": _("ALLIES or AXIS")})
         if plane.duel is not None and not 1 <= plane.duel <= 6:
-            errors.append({"field": f"planes.{plane_id}.duel", "message": "1 to 6 dice, or null when unknown"})
+            errors.append({"field": f"planes.{plane_id}.duel", "message": _("1 to 6 dice, or null when unknown")})
     for command, orders in sorted(pack.move_orders.items()):
         if command not in CARDS:
-            errors.append({"field": f"move_orders.{command}", "message": "a command card of the deck"})
+            errors.append({"field": f"move_orders.{command}", "message": _("a command card of the deck")})
         elif not 0 <= orders <= MAX_MOVE_ORDERS:
-            errors.append({"field": f"move_orders.{command}", "message": f"0 to {MAX_MOVE_ORDERS} move orders"})
+            errors.append(
+                {"field": f"move_orders.{command}", "message": _("0 to {most} move orders", most=MAX_MOVE_ORDERS)}
+            )
     for theatre, side in sorted(pack.superiority.items()):
         if side not in ("ALLIES", "AXIS"):
-            errors.append({"field": f"superiority.{theatre}", "message": "ALLIES or AXIS"})
+            errors.append({"field": f"superiority.{theatre}", "message": _("ALLIES or AXIS")})
     if errors:
-        raise ResourceError("The air pack has errors.", errors)
+        raise table_errors(AirPackKind.what, errors)
     return pack
 
 

@@ -14,8 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.i18n import Catalogue
-from domain.memoire44.imported import JsonTableKind, read_table
-from domain.ruleset import ResourceError
+from domain.memoire44.imported import JsonTableKind, read_table, table_errors
 
 _ = Catalogue("domain.memoire44")
 
@@ -56,14 +55,16 @@ def parse_combat_deck(content: Any) -> CombatDeck:
     """The deck from its JSON form; ResourceError naming each bad row."""
     deck, errors = read_table(content, CombatDeck, CombatDeckKind.what)
     if not deck.cards:
-        errors.append({"field": "cards", "message": "the deck has cards"})
+        errors.append({"field": "cards", "message": _("the deck has cards")})
     for card_id, card in sorted(deck.cards.items()):
         if card.effect not in EFFECTS:
-            errors.append({"field": f"cards.{card_id}.effect", "message": f"one of {list(EFFECTS)}"})
+            errors.append(
+                {"field": f"cards.{card_id}.effect", "message": _("one of {effects}", effects=str(list(EFFECTS)))}
+            )
         if not 1 <= card.count <= 20:
-            errors.append({"field": f"cards.{card_id}.count", "message": "1 to 20 copies"})
+            errors.append({"field": f"cards.{card_id}.count", "message": _("1 to 20 copies")})
     if errors:
-        raise ResourceError("The combat deck has errors.", errors)
+        raise table_errors(CombatDeckKind.what, errors)
     return deck
 
 

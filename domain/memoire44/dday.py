@@ -20,8 +20,7 @@ import msgspec
 from domain.i18n import Catalogue, Message
 from domain.memoire44.board import Hex
 from domain.memoire44.catalogue import FACE_NAMES, UNIT_KINDS, UNIT_TYPES
-from domain.memoire44.imported import JsonTableKind, read_table
-from domain.ruleset import ResourceError
+from domain.memoire44.imported import JsonTableKind, not_a_face, read_table, table_errors
 
 _ = Catalogue("domain.memoire44")
 
@@ -52,20 +51,25 @@ def parse_reinforcement_table(content: Any) -> ReinforcementTable:
     for side in ("ALLIES", "AXIS"):
         rows = table.sides.get(side)
         if rows is None:
-            errors.append({"field": f"sides.{side}", "message": "each side has its rows"})
+            errors.append({"field": f"sides.{side}", "message": _("each side has its rows")})
             continue
         for face in sorted(FACE_NAMES - set(rows)):
-            errors.append({"field": f"sides.{side}.{face}", "message": "every die face has a row"})
+            errors.append({"field": f"sides.{side}.{face}", "message": _("every die face has a row")})
         for face, kinds in sorted(rows.items()):
             field = f"sides.{side}.{face}"
             if face not in FACE_NAMES:
-                errors.append({"field": field, "message": f"not a die face; faces: {sorted(FACE_NAMES)}"})
+                errors.append({"field": field, "message": not_a_face()})
             if len(kinds) > MAX_UNITS_PER_FACE or any(kind not in UNIT_KINDS for kind in kinds):
-                errors.append({"field": field, "message": f"up to {MAX_UNITS_PER_FACE} of {list(UNIT_KINDS)}"})
+                errors.append(
+                    {
+                        "field": field,
+                        "message": _("up to {most} of {kinds}", most=MAX_UNITS_PER_FACE, kinds=str(list(UNIT_KINDS))),
+                    }
+                )
     for side in sorted(set(table.sides) - {"ALLIES", "AXIS"}):
-        errors.append({"field": f"sides.{side}", "message": "sides are ALLIES and AXIS"})
+        errors.append({"field": f"sides.{side}", "message": _("sides are ALLIES and AXIS")})
     if errors:
-        raise ResourceError("The reinforcement table has errors.", errors)
+        raise table_errors(ReinforcementTableKind.what, errors)
     return table
 
 

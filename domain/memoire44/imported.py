@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from domain.i18n import Catalogue, Message
+from domain.memoire44.catalogue import FACE_NAMES
 from domain.ruleset import ResourceError, ResourceErrors
 
 _ = Catalogue("domain.memoire44")
@@ -54,6 +55,17 @@ def read_table(content: Any, kind: type[T], what: Message) -> tuple[T, ResourceE
     if not str(getattr(table, "source", "")).strip():
         errors.append({"field": "source", "message": _("name the source")})
     return table, errors
+
+
+def table_errors(what: Message, errors: ResourceErrors) -> ResourceError:
+    """The error of a table with bad rows: "The air pack has errors.", each row's message kept as a
+    message so the service tells the whole of it in the reader's language."""
+    return ResourceError(_("{what} has errors.", what=what), errors)
+
+
+def not_a_face() -> Message:
+    """A table's row for a face the die does not have (the initiative and reinforcement tables)."""
+    return _("not a die face; faces: {faces}", faces=str(sorted(FACE_NAMES)))
 
 
 class JsonTableKind:

@@ -18,9 +18,9 @@ import msgspec
 
 from domain.i18n import Arg, Message
 from domain.memoire44.catalogue import CARDS, FACE_NAMES, SECTIONS, UNIT_KINDS
-from domain.memoire44.imported import JsonTableKind, read_table
+from domain.memoire44.imported import JsonTableKind, not_a_face, read_table, table_errors
 from domain.memoire44.words import _, listed, section
-from domain.ruleset import ResourceError, RuleError
+from domain.ruleset import RuleError
 
 COMMANDER = "commander"
 MAX_GENERALS = 3  # M44-OV-2
@@ -49,17 +49,19 @@ def parse_initiative_table(content: Any) -> InitiativeTable:
     """The table from its JSON form; ResourceError naming each bad row."""
     table, errors = read_table(content, InitiativeTable, InitiativeTableKind.what)
     for face in sorted(FACE_NAMES - set(table.faces)):
-        errors.append({"field": f"faces.{face}", "message": "every die face has a row"})
+        errors.append({"field": f"faces.{face}", "message": _("every die face has a row")})
     for face, row in sorted(table.faces.items()):
         if face not in FACE_NAMES:
-            errors.append({"field": f"faces.{face}", "message": f"not a die face; faces: {sorted(FACE_NAMES)}"})
+            errors.append({"field": f"faces.{face}", "message": not_a_face()})
         if not 0 <= row.orders <= 4:
-            errors.append({"field": f"faces.{face}.orders", "message": "orders 0 to 4 units"})
+            errors.append({"field": f"faces.{face}.orders", "message": _("orders 0 to {most} units", most=4)})
         for kind in row.kinds:
             if kind not in UNIT_KINDS:
-                errors.append({"field": f"faces.{face}.kinds", "message": f"unknown unit kind {kind!r}"})
+                errors.append(
+                    {"field": f"faces.{face}.kinds", "message": _("unknown unit kind {kind}", kind=repr(kind))}
+                )
     if errors:
-        raise ResourceError("The initiative table has errors.", errors)
+        raise table_errors(InitiativeTableKind.what, errors)
     return table
 
 

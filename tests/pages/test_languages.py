@@ -4,6 +4,7 @@ language menu on every page switches to Spanish and is remembered on the next pa
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -12,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from tests.pages.conftest import ROOT, Site, screenshot, sign_in
 from tests.pages.test_record import settled
-from tests.service.test_resources import BAD_SCENARIO_SAID, bad_scenario
+from tests.service.test_resources import BAD_SCENARIO_SAID, BAD_TABLES, BAD_TABLES_SAID, bad_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -127,4 +128,14 @@ def test_abad_scenario_uploaded_on_the_page_is_refused_in_the_readers_language(
     assert page.input_value("#resource_id") == "our-lane", "the values typed are kept"
     assert [r for r in site.get("/clubs/c1/resources", site.record) if r["resource_id"] == "our-lane"] == []
     screenshot(page, f"resources-refused-{locale[:2]}")
+    # A table's rows too, each beside its field as the API names it.
+    page.select_option("#what", "memoire-44/combat_deck")
+    deck = json.dumps(BAD_TABLES["combat_deck"]).encode()
+    page.set_input_files("#file", files=[{"name": "d.json", "mimeType": "application/json", "buffer": deck}])
+    page.click("button[type=submit].primary")
+    detail, rows = BAD_TABLES_SAID["combat_deck"][locale[:2]]
+    assert page.locator(".problem p").inner_text() == detail
+    assert page.locator(".problem li").all_inner_texts() == [
+        f"{field.replace('_', ' ')}: {said}" for field, said in rows
+    ]
     page.context.close()

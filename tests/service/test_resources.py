@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
+from domain.atlantic_storm.catalogue import COLUMNS
 from service.app import create_app
 from service.settings import Settings
 from service.store import open_store
@@ -201,3 +202,190 @@ def test_a_bad_scenario_is_refused_in_the_readers_language_with_the_same_machine
         {"hexagon": 1, "field": "terrain", "message": terrain},
     ]
     assert api.client.get("/clubs/c1/resources", headers=api.auth(token)).json() == []
+
+
+FACES = ("armour", "flag", "grenade", "infantry", "star")
+BAD_TABLES: dict[str, dict[str, object]] = {
+    "air_pack": {
+        "source": "our club",
+        "cards": {"ace": {"name": "Ace", "count": 30, "symbol": "fighter"}},
+        "planes": {"odd": {"name": "Odd", "side": "NAVY", "symbol": "fighter", "duel": 9}},
+        "move_orders": {"attack_centre": 9},
+    },
+    "combat_deck": {"source": " ", "cards": {"odd": {"name": "Odd", "count": 0, "effect": "teleport"}}},
+    "initiative_table": {
+        "source": "our club",
+        "faces": {face: {"orders": 1} for face in FACES}
+        | {"jump": {"orders": 1}, "star": {"orders": 5, "kinds": ["navy"]}},
+    },
+    "reinforcement_table": {
+        "source": "our club",
+        "sides": {"ALLIES": {face: [] for face in FACES} | {"star": ["infantry"] * 4}, "NAVY": {}},
+    },
+}
+"""A bad file of each of Mémoire 44's tables: every row error its parser can make, or nearly."""
+
+EFFECTS = "['tenacity', 'street_fighting', 'tropical_fury', 'ardour', 'text']"
+KINDS = "['infantry', 'armour', 'artillery']"
+BAD_TABLES_SAID: dict[str, dict[str, tuple[str, list[tuple[str, str]]]]] = {
+    "air_pack": {
+        "en": (
+            "The air pack has errors.",
+            [
+                ("cards.ace.count", "1 to 20 copies"),
+                ("planes.odd.side", "ALLIES or AXIS"),
+                ("planes.odd.duel", "1 to 6 dice, or null when unknown"),
+                ("move_orders.attack_centre", "0 to 6 move orders"),
+            ],
+        ),
+        "fr": (
+            "Le paquet aérien comporte des erreurs.",
+            [
+                ("cards.ace.count", "de 1 à 20 exemplaires"),
+                ("planes.odd.side", "ALLIES ou AXIS"),
+                ("planes.odd.duel", "de 1 à 6 dés, ou null si la valeur est inconnue"),
+                ("move_orders.attack_centre", "de 0 à 6 ordres de déplacement"),
+            ],
+        ),
+        "es": (
+            "El paquete aéreo tiene errores.",
+            [
+                ("cards.ace.count", "de 1 a 20 copias"),
+                ("planes.odd.side", "ALLIES o AXIS"),
+                ("planes.odd.duel", "de 1 a 6 dados, o null si el valor se desconoce"),
+                ("move_orders.attack_centre", "de 0 a 6 órdenes de movimiento"),
+            ],
+        ),
+    },
+    "combat_deck": {
+        "en": (
+            "The combat deck has errors.",
+            [
+                ("source", "name the source"),
+                ("cards.odd.effect", f"one of {EFFECTS}"),
+                ("cards.odd.count", "1 to 20 copies"),
+            ],
+        ),
+        "fr": (
+            "Le paquet de cartes Combat comporte des erreurs.",
+            [
+                ("source", "indiquez la source"),
+                ("cards.odd.effect", f"l'un de {EFFECTS}"),
+                ("cards.odd.count", "de 1 à 20 exemplaires"),
+            ],
+        ),
+        "es": (
+            "El mazo de cartas de combate tiene errores.",
+            [
+                ("source", "indique la fuente"),
+                ("cards.odd.effect", f"uno de {EFFECTS}"),
+                ("cards.odd.count", "de 1 a 20 copias"),
+            ],
+        ),
+    },
+    "initiative_table": {
+        "en": (
+            "The initiative table has errors.",
+            [
+                ("faces.jump", f"not a die face; faces: {list(FACES)}"),
+                ("faces.star.orders", "orders 0 to 4 units"),
+                ("faces.star.kinds", "unknown unit kind 'navy'"),
+            ],
+        ),
+        "fr": (
+            "La table d'initiative comporte des erreurs.",
+            [
+                ("faces.jump", f"n'est pas une face de dé ; faces : {list(FACES)}"),
+                ("faces.star.orders", "de 0 à 4 unités reçoivent un ordre"),
+                ("faces.star.kinds", "type d'unité inconnu 'navy'"),
+            ],
+        ),
+        "es": (
+            "La tabla de iniciativa tiene errores.",
+            [
+                ("faces.jump", f"no es una cara del dado; caras: {list(FACES)}"),
+                ("faces.star.orders", "de 0 a 4 unidades reciben una orden"),
+                ("faces.star.kinds", "tipo de unidad desconocido 'navy'"),
+            ],
+        ),
+    },
+    "reinforcement_table": {
+        "en": (
+            "The reinforcement table has errors.",
+            [
+                ("sides.ALLIES.star", f"up to 3 of {KINDS}"),
+                ("sides.AXIS", "each side has its rows"),
+                ("sides.NAVY", "sides are ALLIES and AXIS"),
+            ],
+        ),
+        "fr": (
+            "La table des renforts comporte des erreurs.",
+            [
+                ("sides.ALLIES.star", f"jusqu'à 3 parmi {KINDS}"),
+                ("sides.AXIS", "chaque camp a ses lignes"),
+                ("sides.NAVY", "les camps sont ALLIES et AXIS"),
+            ],
+        ),
+        "es": (
+            "La tabla de refuerzos tiene errores.",
+            [
+                ("sides.ALLIES.star", f"hasta 3 de {KINDS}"),
+                ("sides.AXIS", "cada bando tiene sus filas"),
+                ("sides.NAVY", "los bandos son ALLIES y AXIS"),
+            ],
+        ),
+    },
+}
+"""Each bad table's problem as each language tells it, word for word: the sentence, then (field, message)
+of each row."""
+
+
+@pytest.mark.parametrize("language", ["fr-FR", "es-ES", "en"])
+@pytest.mark.parametrize("kind", sorted(BAD_TABLES))
+def test_a_bad_table_is_refused_row_by_row_in_the_readers_language_with_the_same_machine_fields(
+    api: Api, kind: str, language: str
+) -> None:
+    token = api.club("c1")
+    response = api.client.post(
+        f"/clubs/c1/resources/memoire-44/{kind}/ours",
+        content=json.dumps(BAD_TABLES[kind]).encode(),
+        headers=api.auth(token) | {"Content-Type": "application/octet-stream", "Accept-Language": language},
+    )
+    assert response.status_code == 422, response.text
+    assert response.headers["content-language"] == language[:2]
+    body = response.json()
+    detail, rows = BAD_TABLES_SAID[kind][language[:2]]
+    assert (body["type"], body["title"], body["detail"]) == (
+        "/problems/invalid-resource",
+        BAD_SCENARIO_SAID[language[:2]][0],
+        detail,
+    )
+    assert body["errors"] == [{"field": field, "message": message} for field, message in rows]
+    assert api.client.get("/clubs/c1/resources", headers=api.auth(token)).json() == []
+
+
+def test_a_bad_catalogue_row_is_refused_in_french_through_the_api(api: Api) -> None:
+    """Atlantic Storm's catalogue tells its rows the same way, its machine fields unchanged."""
+    token = api.club("c1")
+    data = "\n".join(
+        [
+            ",".join(COLUMNS),
+            "C1,SC 42,,,,,,,,1941,north_atlantic,7,,,,full,test",
+            "G1,Markgraf,german,,submarine,wolfpack,0,1,?,1941,any,3,,SC 42,,,test",  # SC 42 not marked victim=yes
+        ]
+    )
+    response = api.client.post(
+        "/clubs/c1/resources/atlantic-storm/catalogue/ours",
+        content=data.encode(),
+        headers=api.auth(token) | {"Content-Type": "application/octet-stream", "Accept-Language": "fr-FR"},
+    )
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert (body["title"], body["detail"]) == ("Le fichier n'est pas valide", "Le catalogue a 1 erreur(s).")
+    assert body["errors"] == [
+        {
+            "row": 3,
+            "field": "fate_victim",
+            "message": "'SC 42' est une victime du destin : marquez sa ligne victim=yes.",
+        }
+    ]

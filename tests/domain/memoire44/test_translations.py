@@ -215,6 +215,23 @@ def test_every_refusal_the_rules_raise_is_a_message_of_the_catalogue_not_plain_t
     assert plain == []
 
 
+def test_every_row_error_of_a_resource_file_is_a_message_of_the_catalogue_not_plain_text() -> None:
+    """A resource's row errors (`{"field": ..., "message": ...}`) go through `_` too, so the API and the
+    upload page tell them in the reader's language."""
+    plain = []
+    for path in sorted(Path(domain.memoire44.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Dict):
+                continue
+            for key, value in zip(node.keys, node.values, strict=True):
+                literal = isinstance(value, ast.JoinedStr | ast.BinOp) or (
+                    isinstance(value, ast.Constant) and isinstance(value.value, str)
+                )
+                if isinstance(key, ast.Constant) and key.value == "message" and literal:
+                    plain.append(f"{path.name}:{node.lineno}")
+    assert plain == []
+
+
 SAMPLES = {  # one or more refusals of each rules module: English -> (French, Spanish)
     # rules/base.py
     "This battle gets 1 die, not 2: infantry at range 2: 2; target in sandbags: -1.": (
