@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if "tournament" in wanted:
         _progress(started, "tournament")
         results["tournament"] = tournament.run(args.smoke)
+        results["tournament"]["tournament_screens"] = tournament.screens(url, args.smoke)
     if "report" in wanted:
         _progress(started, "report")
         results["report"] = keep.run(sizes, samples=1 if args.smoke else 3)
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     print_report(results)
     if "tournament" in results:
         tournament.print_tournament(results["tournament"])
+        tournament.print_screens(results["tournament"]["tournament_screens"])
     if "scale" in results:
         from bench.scale import print_scale
 

@@ -78,10 +78,14 @@ class Stream(asyncio.Protocol):
                 break
             line = bytes(self.text[:line_end]).rstrip(b"\r")
             del self.text[: line_end + 1]
-            if line.startswith(b": tablelog live") and not self.opened.done():
-                self.opened.set_result(None)
-            elif line.startswith(b"id:"):
-                self.arrived.setdefault(int(line[3:]), []).append(now)
+            self.line(line, now)
+
+    def line(self, line: bytes, now: float) -> None:
+        """One line of the stream, received at `now`."""
+        if line.startswith(b": tablelog live") and not self.opened.done():
+            self.opened.set_result(None)
+        elif line.startswith(b"id:"):
+            self.arrived.setdefault(int(line[3:]), []).append(now)
 
     def close(self) -> None:
         if self.transport is not None:

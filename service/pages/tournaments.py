@@ -209,6 +209,7 @@ class TournamentPages(Controller):
         latest = shown.latest
         table = _standings(tournaments, club_id, state, context.words)
         entered = {e.player_id for e in state.entrants}
+        champion = tournaments.champion(club_id, state)
         return Template(
             template_name="tournament.html",
             status_code=status,
@@ -228,10 +229,11 @@ class TournamentPages(Controller):
                 "table": table,
                 "rows": explained_rows(table),
                 "criteria": [CRITERION_WORDS.get(c, c) for c in table.criteria],
-                "champion": names.get(tournaments.champion(club_id, state) or "", ""),
+                "champion": names.get(champion or "", ""),
                 "newcomers": [p for p in Clubs.of(context.records).players(club_id) if p.player_id not in entered],
                 "places": state.definition.system == "tables",
-                "last_round": state.last_round_played(),
+                # the knockout's rounds are paired until it has its champion (the Swiss's last round is past)
+                "last_round": bool(champion) if state.knockout else state.last_round_played(),
                 "base": f"/club/{club_id}/tournaments/{tournament_id}",
                 "tournament_base": f"/club/{club_id}/tournaments/{tournament_id}",
                 "back": f"/club/{club_id}/tournaments/{tournament_id}",
