@@ -437,6 +437,9 @@ class Ruleset(Generic[StateT, EventT]):
     series_told: Callable[[Sequence[SeriesGame]], Message | None] | None = None
     """The note of `series_status` as a message, told in the reader's language (None: the game's notes
     are English only, or there is nothing to note)."""
+    option_words: Mapping[str, tuple[Message, Message | None]] = field(default_factory=dict)
+    """Each set-up option's label and hint as messages (the start form tells them in the reader's language);
+    an option missing here is shown by its name and its schema's English description."""
     seat_sides: Callable[[Setup], tuple[str, ...]] | None = None
     """In a two-sided game, the side each seat commands (None where seats are not sides)."""
     field_names: Callable[[StateT], Mapping[str, Sequence[tuple[str, str]]]] | None = None

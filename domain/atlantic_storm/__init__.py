@@ -45,6 +45,7 @@ RULESET: Ruleset[State, AtlanticStormEvent] = Ruleset(
     player_counts=(2, 3, 4, 5, 6),  # AS-2
     series_next=series.series_next,  # one variant and pile for the whole series (AS-16)
     series_told=series.series_told,
+    option_words=setup.OPTION_WORDS,
 )
 
 __all__ = ["RULESET"]

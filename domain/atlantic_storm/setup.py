@@ -25,6 +25,12 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     ] = 20
 
 
+OPTION_WORDS = {
+    "pile_size": (_("Convoys fought for"), _("How many convoys are fought for (AS-2: 20); fewer make a shorter game.")),
+}
+"""The start form's label and hint of each option, in the reader's language (the schema keeps English)."""
+
+
 def initial(setup: Setup) -> State:
     """The table before the cut (AS-2); refuses a set-up the game cannot be played with."""
     players = len(setup.players)

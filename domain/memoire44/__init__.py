@@ -55,6 +55,7 @@ RULESET: Ruleset[State, Memoire44Event] = Ruleset(
     team_counts=(4, 5, 6, 7, 8),  # an Overlord team table (M44-OV-2)
     series_next=series.series_next,  # the second game: same scenario, sides swapped
     series_told=series.series_told,
+    option_words=setup.OPTION_WORDS,
     seat_sides=setup.seat_sides,  # seat 0 and seat 1 each command one side
 )
 

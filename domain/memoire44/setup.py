@@ -46,6 +46,25 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     ] = None
 
 
+OPTION_WORDS = {
+    "sides": (
+        _("Sides"),
+        _(
+            "The sides the first and the second seat command, or team 0 and team 1 at a team table "
+            "(blank: the scenario's order)."
+        ),
+    ),
+    "roles": (
+        _("Roles"),
+        _(
+            "At a team table, each seat's role in seat order: commander, or the sections it commands "
+            "(left, centre+right, commander+centre; M44-OV-2)."
+        ),
+    ),
+}
+"""The start form's label and hint of each option, in the reader's language (the schema keeps English)."""
+
+
 def options_of(setup: Setup) -> Options:
     try:
         return msgspec.convert(setup.options, Options)

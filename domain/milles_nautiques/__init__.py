@@ -67,6 +67,7 @@ RULESET: Ruleset[State, MillesNautiquesEvent] = Ruleset(
     score_scale=2,  # scores in half-points
     series_next=series.series_next,  # same seats, next round, the deal passing left (MN-17, MN-19)
     series_told=series.series_told,
+    option_words=setup.OPTION_WORDS,
 )
 
 __all__ = ["RULESET"]

@@ -29,6 +29,13 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     ] = 1
 
 
+OPTION_WORDS = {
+    "dealer": (_("Dealer"), None),
+    "round": (_("Round"), _("This round's number in the game of rounds (MN-17), from 1.")),
+}
+"""The start form's label and hint of each option, in the reader's language (the schema keeps English)."""
+
+
 def initial(setup: Setup) -> State:
     """The table before the deal; refuses a table the game cannot be played at."""
     players = sorted(setup.players, key=lambda p: p.seat)

@@ -410,12 +410,14 @@ def option_fields(ruleset: Ruleset) -> list[dict[str, Any]]:
     for name, prop in body.get("properties", {}).items():
         kinds = {p.get("type") for p in prop.get("anyOf", [prop])}
         kind = "integer" if "integer" in kinds else "list" if "array" in kinds else "text"
+        label, hint = ruleset.option_words.get(name, (name.replace("_", " ").capitalize(), None))
         fields.append(
             {
                 "name": name,
                 "kind": kind,
                 "default": prop.get("default"),
-                "description": prop.get("description", ""),
+                "label": label,
+                "description": hint or prop.get("description", ""),
                 "team_table_only": bool(prop.get(TEAM_TABLE_ONLY)),
             }
         )

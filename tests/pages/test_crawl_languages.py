@@ -141,6 +141,13 @@ def club(site: Site) -> Iterator[dict[str, Any]]:
     two = [{"player_id": "p1"}, {"player_id": "p2"}]
     made("/games", {"ruleset": "milles-nautiques", "players": two})
     made("/games", {"ruleset": "memoire-44", "players": two, "resources": {"scenario": {"resource_id": "lane"}}})
+    # A "what if" line (listed under its step) and a webhook (listed on its page), so that their own pages
+    # are reached: the webhook is turned off at once and takes only events recorded from now on (none
+    # are), so nothing is ever sent to its address.
+    line = made(f"/games/{mn}/lines", {"step": 3, "name": "Autre défausse"})
+    made("/webhooks", {"webhook_id": "resultats", "url": "https://93.184.215.14/hook", "kinds": ["game.finished"]})
+    off = http.patch("/clubs/c1/webhooks/resultats", headers=auth, json={"enabled": False})
+    assert off.status_code == 200, off.text
     site.caught_up()
     games = http.get("/clubs/c1/games", headers=auth, params={"limit": 500})
     assert games.status_code == 200, games.text
@@ -159,6 +166,9 @@ def club(site: Site) -> Iterator[dict[str, Any]]:
             "player_id": ["p1"],
             "round": ["1"],
             "table": ["1"],
+            # a line is listed under its one step, which the walk's one page per route may not be
+            "line_id": [line["line_id"]],
+            "game_id": [mn],
         },
     }
 

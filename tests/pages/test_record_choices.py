@@ -10,7 +10,9 @@ from typing import Any
 
 import msgspec
 
+from domain.i18n import Message, english
 from domain.record import decoder, start
+from service.i18n import Translator
 from service.pages import recording
 from tests.support.rulesets import RULESETS
 
@@ -89,7 +91,10 @@ def test_the_new_game_form_reads_the_options_struct_and_leaves_blank_ones_to_the
     assert all(f["description"] and not f["team_table_only"] for f in recording.option_fields(ruleset))
     m44 = {f["name"]: f for f in recording.option_fields(RULESETS.get("memoire-44"))}
     assert m44["roles"]["team_table_only"] and not m44["sides"]["team_table_only"]
-    assert "M44-OV-2" in m44["roles"]["description"]
+    assert "M44-OV-2" in english(m44["roles"]["description"])
+    # Each label and hint is the game's message (told in the reader's language), not the schema's English.
+    assert isinstance(m44["roles"]["label"], Message) and isinstance(m44["roles"]["description"], Message)
+    assert Translator("fr")(m44["roles"]["label"]) == "Rôles"
     form = {"ruleset": ruleset.name, "seat_0": "p1", "seat_1": "p2", "option_dealer": "1", "option_round": ""}
     game = recording.new_game_of(ruleset, form)
     assert game.options == {"dealer": 1}

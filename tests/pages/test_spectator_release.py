@@ -37,6 +37,17 @@ NOT_WALKED = {
     "/share/{token}/replay": "a redirect to a step",
     "/share/{token}/live/events": "the live stream, held back by its follower",
     "/share/{token}/me": "a player link's own page: its tournament entry, no game (tests/pages/test_player_links.py)",
+    "/club/{club_id}/games/{game_id}/report": "a download of the replay: up to the delay "
+    "(tests/pages/test_report_and_catch_up.py)",
+    "/share/{token}/report": "a download of the replay: up to the delay (tests/pages/test_report_and_catch_up.py)",
+    "/club/{club_id}/games/{game_id}/lines/{line_id}": "a \"what if\" line: its own events from a step, not found "
+    "to a spectator before the delay has passed that step (Lines.get)",
+    "/share/{token}/line": "a \"what if\" line's share link: as the line's page",
+    "/club/{club_id}/tournaments/{tournament_id}": "a tournament: no game of it is delayed here; its standings "
+    "are read through the same released store",
+    "/club/{club_id}/tournaments/{tournament_id}/screen": "a tournament's screen: as its page",
+    "/club/{club_id}/tournaments/{tournament_id}/screen/events": "the tournament screen's stream",
+    "/share/{token}/screen/events": "the tournament screen's stream, by a share link",
 }
 
 
