@@ -40,7 +40,7 @@ NOT_WALKED = {
     "/club/{club_id}/games/{game_id}/report": "a download of the replay: up to the delay "
     "(tests/pages/test_report_and_catch_up.py)",
     "/share/{token}/report": "a download of the replay: up to the delay (tests/pages/test_report_and_catch_up.py)",
-    "/club/{club_id}/games/{game_id}/lines/{line_id}": "a \"what if\" line: its own events from a step, not found "
+    "/club/{club_id}/games/{game_id}/lines/{line_id}": 'a "what if" line: its own events from a step, not found '
     "to a spectator before the delay has passed that step (Lines.get)",
     "/share/{token}/line": "a \"what if\" line's share link: as the line's page",
     "/club/{club_id}/tournaments/{tournament_id}": "a tournament: no game of it is delayed here; its standings "
