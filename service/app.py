@@ -27,6 +27,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.registry import Rulesets
 from service import __version__, guide, pages
+from service.cache import forget_games
 from service.http import docs
 from service.http.clubs import ClubController
 from service.http.collections import HANDLERS as COLLECTION_HANDLERS
@@ -305,6 +306,7 @@ def create_app(
     start-up."""
     settings = settings or Settings.from_env()
     rulesets = settings.rulesets() if rulesets is None else rulesets
+    forget_games()  # what this process remembers by stream id was of the database an earlier app opened
     if configure_logs:
         configure_logging(settings.log_format, settings.log_level, trace_ids=settings.tracing)
     handlers = exception_handlers()

@@ -44,3 +44,21 @@ class Recent(Generic[K, V]):
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+
+
+_OF_GAMES: list[Recent[object, object]] = []
+
+
+def of_games(size: int) -> Recent[K, V]:
+    """A process-wide cache of what a game's stream gives (a narration, choices, a fold), by stream id:
+    forgotten whenever an app opens its database (`forget_games`), since a stream id names one game within
+    one database only (readable ids such as `2026-11-28-mn-1` recur in another)."""
+    made: Recent[K, V] = Recent(size)
+    _OF_GAMES.append(made)  # type: ignore[arg-type]
+    return made
+
+
+def forget_games() -> None:
+    """Empty every cache made by `of_games`."""
+    for cache in _OF_GAMES:
+        cache.clear()

@@ -21,7 +21,7 @@ from projections.replay import ChapterMark, Replay, Step, StepView, replay, view
 from projections.standings import Row, Standings, separation_message
 from projections.verdict import verdict_at
 from projections.words import Teller as Words
-from service.cache import Recent
+from service.cache import Recent, of_games
 from service.http.links import rule_url
 from service.i18n import ENGLISH, Translator
 from service.pages import lines, notes, outcomes
@@ -245,7 +245,7 @@ def game_step(
     }
 
 
-_TOLD: Recent[tuple[str, str, str, int, Viewer, str], Told] = Recent(64)
+_TOLD: Recent[tuple[str, str, str, int, Viewer, str], Told] = of_games(64)
 
 
 def told_up_to(

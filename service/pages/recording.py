@@ -34,7 +34,7 @@ from domain.record import Folded, GameStarted, decoder
 from domain.ruleset import TEAM_TABLE_ONLY, RuleError, Ruleset, Viewer
 from projections.replay import Step, opening, tell
 from projections.words import Teller as Words
-from service.cache import Recent
+from service.cache import Recent, of_games
 from service.http.dependencies import RequestContext
 from service.http.errors import PROBLEMS, exception_handlers
 from service.http.event_schemas import ruleset_event_schema
@@ -289,10 +289,10 @@ def _identity(state: Any) -> bytes:
     return hashlib.blake2b(encoded, digest_size=16).digest()
 
 
-_CHOICES: Recent[tuple[StreamId, int, str], Choices] = Recent(64)
+_CHOICES: Recent[tuple[StreamId, int, str], Choices] = of_games(64)
 """The choices at each game's latest versions, per language: computed once per new state, for the tap that
 reached it and every page or device that asks next (a version of a stream never changes)."""
-_TOLD: Recent[tuple[StreamId, str], tuple[Folded, list[Step]]] = Recent(256)
+_TOLD: Recent[tuple[StreamId, str], tuple[Folded, list[Step]]] = of_games(256)
 """Each game's narration as the scorekeeper reads it (the full record), per language, as far as told, with
 the fold it ends on: a tap tells only its new events (`projections.replay.tell`) and folds nothing again."""
 

@@ -35,7 +35,7 @@ from projections.lines import (
 )
 from projections.replay import Step, no_such_step
 from projections.words import Teller
-from service.cache import Recent
+from service.cache import Recent, of_games
 from service.store.access import AccessStore
 from service.store.base import EventRecorder, ReadModels, StreamId
 from service.usecases.access import Principal
@@ -44,7 +44,7 @@ from service.usecases.notes import append_beside, author_of
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord, VersionConflict
 
-_OPENINGS: Recent[tuple[StreamId, str, str, int, Viewer], Folded] = Recent(64)
+_OPENINGS: Recent[tuple[StreamId, str, str, int, Viewer], Folded] = of_games(64)
 """The game as a viewer knew it at a step, where lines start: a record only grows (a correction is a later
 step), so its first N events, and this, never change; a line's next step folds only its own events."""
 

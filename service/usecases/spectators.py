@@ -23,7 +23,7 @@ from domain.record import Folded, decoder, start
 from domain.registry import Rulesets
 from domain.ruleset import Result, Viewer
 from projections.ratings import PlayerRating, RatingPoint, rate_all
-from service.cache import Recent
+from service.cache import Recent, of_games
 from service.store.base import (
     EventRecorder,
     GameFilter,
@@ -143,7 +143,7 @@ class Release(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _UNPLAYED = Result(finished=False, score_unit="", players=())
-_OUTCOMES: Recent[tuple[StreamId, int], Outcome] = Recent(1024)
+_OUTCOMES: Recent[tuple[StreamId, int], Outcome] = of_games(1024)
 """Games' outcomes at a released step, by stream and step."""
 
 
