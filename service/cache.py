@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -46,7 +46,7 @@ class Recent(Generic[K, V]):
             self._entries.clear()
 
 
-_OF_GAMES: list[Recent[object, object]] = []
+_OF_GAMES: list[Recent[Any, Any]] = []
 
 
 def of_games(size: int) -> Recent[K, V]:
@@ -54,7 +54,7 @@ def of_games(size: int) -> Recent[K, V]:
     forgotten whenever an app opens its database (`forget_games`), since a stream id names one game within
     one database only (readable ids such as `2026-11-28-mn-1` recur in another)."""
     made: Recent[K, V] = Recent(size)
-    _OF_GAMES.append(made)  # type: ignore[arg-type]
+    _OF_GAMES.append(made)
     return made
 
 

@@ -162,6 +162,19 @@ def stream_id(club_id: str, tournament_id: str) -> StreamId:
     return StreamId(f"tournament/{club_id}/{tournament_id}")
 
 
+def _table_game(
+    state: Tournament, number: int, table: int, seats: Sequence[str], result: ReportedResult | None = None
+) -> NewGame:
+    """The game a table plays: the tournament's ruleset, the table's players in its seats, titled by its
+    round and table; a result-only game when `result` is given."""
+    return NewGame(
+        ruleset=state.definition.ruleset,
+        players=[SeatSpec(player_id=p) for p in seats],
+        result=result,
+        title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
+    )
+
+
 class Tournaments:
     """The tournament use cases, over the club's games (`games`) and the store's parts."""
 
@@ -377,25 +390,19 @@ class Tournaments:
                 table=table,
                 players=strangers,
             )
-        return NewGame(
-            ruleset=state.definition.ruleset,
-            players=[SeatSpec(player_id=p) for p in seats],
-            result=ReportedResult(
-                players=tuple(
-                    PlayerResult(seat=seats.index(s.player_id), score=s.score, placement=s.placement) for s in scores
-                )
-            ),
-            title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
+        result = ReportedResult(
+            players=tuple(
+                PlayerResult(seat=seats.index(s.player_id), score=s.score, placement=s.placement) for s in scores
+            )
         )
+        return _table_game(state, number, table, seats, result)
 
     def _result_game(
         self, recorder: Recorder, state: Tournament, number: int, table: int, scores: Sequence[ScoreEntry]
     ) -> str:
         """The table's result-only game, recorded (checked by the game's rules): its id."""
-        record = self.games.create_game(recorder.club_id, self._result_request(state, number, table, scores), recorder)[
-            0
-        ]
-        return record.game_id
+        request = self._result_request(state, number, table, scores)
+        return self.games.create_game(recorder.club_id, request, recorder)[0].game_id
 
     # -- the players' phones ----------------------------------------------------------------------------
     def check_in(self, entry: Entry) -> Read:
@@ -579,15 +586,7 @@ class Tournaments:
         state, version = self.load(recorder.club_id, tournament_id)
         check(state, GameAttached(round=number, table=table, game_id=""))
         seats = next(t.seats for t in state.rounds[number - 1].tables if t.table == table)
-        record = self.games.create_game(
-            recorder.club_id,
-            NewGame(
-                ruleset=state.definition.ruleset,
-                players=[SeatSpec(player_id=p) for p in seats],
-                title=f"{state.definition.title or state.definition.tournament_id}, round {number}, table {table}",
-            ),
-            recorder,
-        )[0]
+        record = self.games.create_game(recorder.club_id, _table_game(state, number, table, seats), recorder)[0]
         event = GameAttached(round=number, table=table, game_id=record.game_id)
         return self._record(recorder, tournament_id, state, version, [event]), record.game_id
 
