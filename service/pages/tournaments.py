@@ -53,6 +53,12 @@ _ = Catalogue("service.pages")
 
 Errors = dict[str, Message | str]
 """A refused form's problems by field: in words, or as the API's problem tells them."""
+SYSTEM_NAMES: dict[str, Message] = {
+    "swiss": _("Swiss"),
+    "round_robin": _("Round robin"),
+    "tables": _("Tables of several"),
+}
+"""A tournament's system as the organiser's page names it (the admin form says what each one does)."""
 SCREEN_ROTATE_SECONDS = 15
 """How long the screen shows each of its panels (pairings by table, by name, standings)."""
 
@@ -232,6 +238,7 @@ class TournamentPages(Controller):
                 "champion": names.get(champion or "", ""),
                 "newcomers": [p for p in Clubs.of(context.records).players(club_id) if p.player_id not in entered],
                 "places": state.definition.system == "tables",
+                "system": SYSTEM_NAMES.get(state.definition.system, state.definition.system),
                 # the knockout's rounds are paired until it has its champion (the Swiss's last round is past)
                 "last_round": bool(champion) if state.knockout else state.last_round_played(),
                 "base": f"/club/{club_id}/tournaments/{tournament_id}",
