@@ -35,6 +35,9 @@ from testkit.waiting import wait_until
 
 OPERATOR = "bench-operator"
 LANGUAGES = ("en", "fr", "es")
+LANGUAGE_SAMPLES = 5
+"""Requests per page and language, as a multiple of the length rows' steps: a ratio of medians a few percent apart needs more than the 40 steps
+of the length rows (40 read 1.01 and 1.11 in two runs a minute apart on a quiet machine)."""
 
 
 def _import(app: Any, client: Any, token: str, game_id: str, length: int) -> list[Any]:
@@ -165,7 +168,7 @@ def run(sizes: Sizes, lengths: tuple[int, ...] = (100, 10_000), samples: int = 4
                         "line_step": _times(line_ms),
                     }
                 )
-            languages = _languages(app, client, samples)
+            languages = _languages(app, client, samples * LANGUAGE_SAMPLES)
     assets = sum(f.stat().st_size for f in STATIC.iterdir() if f.suffix in (".css", ".js"))
     heaviest = max(row["html_bytes_max"] for row in rows)
     return {
