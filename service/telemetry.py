@@ -43,7 +43,7 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
         from service.http import metrics
 
         handlers.append(metrics.metrics_controller(settings, _lags))
-        middleware += [metrics.prometheus_config().middleware, metrics.live_streams_middleware]
+        middleware.append(metrics.prometheus_config().middleware)
         observe = metrics.observe
         exception_handlers[BatchRuleError] = metrics.counting_refusals(exception_handlers[BatchRuleError])
     if settings.tracing:

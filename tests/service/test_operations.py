@@ -53,6 +53,32 @@ def test_metrics_are_shown_to_the_operator_key_only_unless_the_setting_opens_the
     assert public.status_code == 200 and "tablelog_append_seconds" in public.text
 
 
+def test_each_route_is_counted_and_timed_by_status_under_its_template_and_the_scrape_is_not(tmp_path: Path) -> None:
+    """The plugin's request metrics, kept by our leaner middleware (`service.http.metrics`), under the
+    plugin's names and labels: a series per route template and status, none per club or game."""
+    route = {"method": "GET", "path": "/clubs/{club_id}/games", "app_name": "tablelog"}
+    with TestClient(create_app(_settings(tmp_path, metrics=True))) as http:
+        before = _families(http.get("/metrics", headers=OP).text)
+        for club in ("nowhere", "elsewhere", "nowhere"):
+            assert http.get(f"/clubs/{club}/games", headers=OP).json()["status"] == 404
+        after = _families(http.get("/metrics", headers=OP).text)
+
+    def grew(name: str, sample: str, **labels: str) -> float:
+        return _sample(after, name, sample, **labels) - (
+            _sample(before, name, sample, **labels) if name in before else 0
+        )
+
+    total = "tablelog_http_requests"
+    assert grew(total, f"{total}_total", **route, status_code="404") == 3
+    assert grew(total, f"{total}_total", **route, status_code="200") == 0
+    seconds = "tablelog_http_request_duration_seconds"
+    assert grew(seconds, f"{seconds}_count", **route, status_code="404") == 3
+    assert grew(seconds, f"{seconds}_sum", **route, status_code="404") > 0
+    in_progress = "tablelog_http_requests_in_progress"
+    assert _sample(after, in_progress, in_progress, **route) == 0
+    assert not [s for s in after[total].samples if "nowhere" in s.labels["path"] or s.labels["path"] == "/metrics"]
+
+
 def _families(text: str) -> dict[str, Any]:
     return {family.name: family for family in text_string_to_metric_families(text)}
 
