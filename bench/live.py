@@ -26,7 +26,7 @@ import httpx
 import msgspec
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, scratch_schema
-from bench.health import health_summary, probe_health
+from bench.health import health_summary, probe_apart
 from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, prepare, running_server
 
 FULL_SPECTATORS = (10, 100, 1000)
@@ -165,7 +165,18 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
     rows = []
     for spectators in counts:
         for code in codes:
-            with scratch_schema(database_url, "live") as (_, url), running_server(url, 1, "process", code) as server:
+            # One client address and key hold every spectator's stream here: the caps that stop a flood
+            # (the last part) are raised above the count, as an operator serving a big room would.
+            room = str(spectators * 2 + 16)
+            caps = {
+                "TABLELOG_MAX_STREAMS_PER_KEY": room,
+                "TABLELOG_MAX_STREAMS_PER_ADDRESS": room,
+                "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": room,
+            }
+            with (
+                scratch_schema(database_url, "live") as (_, url),
+                running_server(url, 1, "process", code, settings=caps) as server,
+            ):
                 token, (game_id,) = prepare(server.base, 1)
                 _lengthen(server.base, token, game_id, length)
                 row = asyncio.run(
@@ -190,7 +201,6 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
 
 async def _flood(server_pid: int, port: int, token: str, share: str, attempts: int) -> dict[str, Any]:
     """`attempts` streams tried on one share link, `FLOOD_IN_FLIGHT` at a time, `/health` probed meanwhile."""
-    probe = await Connection.open(port, token)
     answers: Counter[int] = Counter()
     held: list[asyncio.StreamWriter] = []
     health: list[float] = []
@@ -210,7 +220,7 @@ async def _flood(server_pid: int, port: int, token: str, share: str, attempts: i
                 writer.close()
 
     cpu_before, started = cpu_seconds(process_tree(server_pid)), time.perf_counter()
-    asking = asyncio.create_task(probe_health(probe, lambda: not done.is_set(), health))
+    asking = asyncio.create_task(probe_apart(port, token, lambda: not done.is_set(), health))
     await asyncio.gather(*(attempt() for _ in range(attempts)))
     done.set()
     await asking
@@ -218,7 +228,6 @@ async def _flood(server_pid: int, port: int, token: str, share: str, attempts: i
     cpu_used = cpu_seconds(process_tree(server_pid)) - cpu_before
     for writer in held:
         writer.close()
-    probe.close()
     return {
         "attempts": attempts,
         "answers": {str(status): count for status, count in sorted(answers.items())},

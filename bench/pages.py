@@ -36,8 +36,8 @@ from testkit.waiting import wait_until
 OPERATOR = "bench-operator"
 LANGUAGES = ("en", "fr", "es")
 LANGUAGE_SAMPLES = 5
-"""Requests per page and language, as a multiple of the length rows' steps: a ratio of medians a few percent apart needs more than the 40 steps
-of the length rows (40 read 1.01 and 1.11 in two runs a minute apart on a quiet machine)."""
+"""Requests per page and language, as a multiple of the length rows' steps: a ratio of medians a few
+percent apart needs more than their 40 (40 read 1.01 and 1.11 in two runs a minute apart, machine quiet)."""
 
 
 def _import(app: Any, client: Any, token: str, game_id: str, length: int) -> list[Any]:
