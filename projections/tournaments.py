@@ -481,7 +481,7 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
             if a == b or missing:
                 raise ProjectionError(
                     "not_in_round",
-                    _("Player {player} is not in round {round}.", player=missing[0], round=event.round)
+                    _("{player} is not in round {round}.", player=_named(state, missing[0]), round=event.round)
                     if missing
                     else _("Swap two players."),
                     round=event.round,
@@ -509,8 +509,8 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
             raise ProjectionError(
                 "not_at_table",
                 _(
-                    "Player {player} is not at table {table} of round {round}.",
-                    player=strangers[0],
+                    "{player} is not at table {table} of round {round}.",
+                    player=_named(state, strangers[0]),
                     table=event.table,
                     round=event.round,
                 )
@@ -526,6 +526,12 @@ def check(state: Tournament | None, event: TournamentEvent) -> None:
         _check_check_in(state, event)
     elif isinstance(event, (TableReported, ReportDisputed, DisputeDecided)):
         _check_report(state, event)
+
+
+def _named(state: Tournament, player_id: str) -> str:
+    """How a refusal names a player: by the entrant's name, as the rest of the evening does (the id of a
+    player who never entered)."""
+    return next((e.name for e in state.entrants if e.player_id == player_id), player_id)
 
 
 def _check_check_in(state: Tournament, event: PlayerCheckedIn) -> None:
@@ -585,7 +591,7 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         if event.chosen is not None and event.chosen not in reports:
             raise ProjectionError(
                 "no_such_report",
-                _("Player {player} made no report of table {table}.", player=str(event.chosen), table=event.table),
+                _("{player} made no report of table {table}.", player=_named(state, event.chosen), table=event.table),
                 round=event.round,
                 table=event.table,
                 chosen=event.chosen,
@@ -599,8 +605,8 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         raise ProjectionError(
             "not_at_table",
             _(
-                "Player {player} is not at table {table} of round {round}.",
-                player=strangers[0],
+                "{player} is not at table {table} of round {round}.",
+                player=_named(state, strangers[0]),
                 table=event.table,
                 round=event.round,
             ),
@@ -615,8 +621,8 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         raise ProjectionError(
             "already_reported",
             _(
-                "Player {player} has reported on table {table} of round {round} already.",
-                player=event.player_id,
+                "{player} has reported on table {table} of round {round} already.",
+                player=_named(state, event.player_id),
                 table=event.table,
                 round=event.round,
             ),
@@ -637,7 +643,7 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
         if event.confirms is not None and event.confirms not in reports:
             raise ProjectionError(
                 "no_such_report",
-                _("Player {player} made no report of table {table}.", player=str(event.confirms), table=event.table),
+                _("{player} made no report of table {table}.", player=_named(state, event.confirms), table=event.table),
                 round=event.round,
                 table=event.table,
                 confirms=event.confirms,
@@ -645,7 +651,11 @@ def _check_report(state: Tournament, event: TableReported | ReportDisputed | Dis
     elif event.disputes not in reports or event.disputes == event.player_id:
         raise ProjectionError(
             "no_such_report",
-            _("Player {player} made no report of table {table} to dispute.", player=event.disputes, table=event.table),
+            _(
+                "{player} made no report of table {table} to dispute.",
+                player=_named(state, event.disputes),
+                table=event.table,
+            ),
             round=event.round,
             table=event.table,
             disputes=event.disputes,

@@ -4,19 +4,16 @@ stream (`LiveTournament`)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import anyio
 from litestar.response.sse import ServerSentEventMessage
 
 from domain.ruleset import Ruleset, Viewer
 from service.logs import get_logger
-from service.notify import Hub
 from service.usecases.access import Watch
-from service.usecases.live import Live
+from service.usecases.live import Live, Look, TournamentKey
 from service.usecases.replays import Replays
 from service.usecases.types import StreamId
 
@@ -81,74 +78,63 @@ class LiveGame:
             get_logger().info("live.ended", why=ended, sent=self.sent)
 
 
-SETTLING = (0.3, 1.0, 3.0)
-"""Seconds after news when a tournament's stream looks again: a game's summary (which the standings
-read) is written by the projector a moment after the game's event, and nobody announces that."""
+FRESH_SECONDS = 10.0
+"""The longest a joining screen waits for its tournament's follower to look (a look that fails or hangs
+leaves it with the last mark)."""
 
 
 class LiveTournament:
     """One screen's stream of a tournament: an `update` event (its data, the new mark) each time what the
-    screen shows changed, found by `look` (the mark of what is shown now, and the game streams it depends
-    on) when the tournament's stream or one of its games' streams is heard to grow (`service.notify`),
-    shortly after that, and every `poll_seconds` in case a notification was missed, as `LiveGame`'s
-    follower does. The page fetches itself again on `update`: the screen never polls."""
+    screen shows changed. The looking is not the screen's: the process's follower of the tournament
+    (`service.usecases.live.TournamentFollower`, shared by every screen of the tournament) looks once per
+    change and wakes its screens; each screen sends its own mark, checks its own key and keeps its own
+    line open. The page fetches itself again on `update`: the screen never polls."""
 
-    def __init__(
-        self, hub: Hub, stream_id: StreamId, look: Callable[[], tuple[str, list[StreamId]]], shown: str
-    ) -> None:
-        self.hub = hub
-        self.stream_id = stream_id
+    def __init__(self, live: Live, key: TournamentKey, look: Look, shown: str) -> None:
+        self.live = live
+        self.key = key
         self.look = look
         self.shown = shown
-        self._wake = anyio.Event()
-        self._subscriptions: dict[str, Callable[[], None]] = {}
-
-    def _follow(self, streams: list[StreamId]) -> None:
-        loop = asyncio.get_running_loop()
-
-        def heard(version: int | None) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop has closed (the server stops)
-                loop.call_soon_threadsafe(lambda: self._wake.set())  # the event current then
-
-        for stream in [self.stream_id, *streams]:
-            if stream not in self._subscriptions:
-                self._subscriptions[stream] = self.hub.subscribe(stream, heard)
 
     async def messages(
         self, poll_seconds: float, keepalive_seconds: float, still_valid: Watch
     ) -> AsyncIterator[ServerSentEventMessage]:
+        """The stream: an `update` for each new mark, a comment now and then to keep the line open. It ends
+        once `still_valid` says the key (session, share link) it was opened with is revoked or expired."""
+        follower = self.live.join_tournament(self.key, self.look)
         ended = "closed by the screen"
         try:
-            self._follow([])
             yield ServerSentEventMessage(comment="tablelog tournament", retry=int(max(poll_seconds, 1.0) * 1000))
-            settling: list[float] = []
-            quiet_since = time.monotonic()
+            if not await anyio.to_thread.run_sync(still_valid):
+                ended = "revoked"
+                yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                return
+            if follower.mark != self.shown:
+                # What the screen shows is compared with what there is now, not with an earlier look.
+                await follower.fresh(max(poll_seconds, FRESH_SECONDS))
+            quiet_since = checked_at = time.monotonic()
             while True:
-                self._wake = anyio.Event()  # before looking: news heard while looking wakes the next wait
-                if not await anyio.to_thread.run_sync(still_valid):
-                    ended = "revoked"
-                    yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
-                    return
-                mark, streams = await anyio.to_thread.run_sync(self.look)
-                self._follow(streams)
-                if mark != self.shown:
+                seen = follower.generation  # before reading the mark: a change from here on ends the wait
+                # Nothing to read while no revocation was heard; else (or not listening) a look now and then.
+                if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
+                    checked_at = time.monotonic()
+                    if not await anyio.to_thread.run_sync(still_valid):
+                        ended = "revoked"
+                        yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                        return
+                mark = follower.mark
+                if mark is not None and mark != self.shown:
                     self.shown = mark
                     quiet_since = time.monotonic()
                     yield ServerSentEventMessage(id=mark, event="update", data=mark)
                 elif time.monotonic() - quiet_since > keepalive_seconds:
                     quiet_since = time.monotonic()
                     yield ServerSentEventMessage(comment="keep-alive")
-                now = time.monotonic()
-                settling = [t for t in settling if t > now]
-                wait = min([poll_seconds, keepalive_seconds, *(t - now for t in settling)])
-                with anyio.move_on_after(wait):
-                    await self._wake.wait()
-                if self._wake.is_set():
-                    settling = [time.monotonic() + s for s in SETTLING]
+                wait = keepalive_seconds - (time.monotonic() - quiet_since)
+                await follower.wait(seen, wait if still_valid.settled() else min(wait, poll_seconds, 1.0))
         except Exception as error:
             ended = f"failed: {type(error).__name__}: {error}"
             raise
         finally:
-            for unsubscribe in self._subscriptions.values():
-                unsubscribe()
+            self.live.leave_tournament(follower)
             get_logger().info("live.tournament_ended", why=ended)

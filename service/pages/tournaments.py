@@ -28,11 +28,12 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter
 from litestar.response import Redirect, ServerSentEvent, Template
 
-from domain.i18n import Catalogue, Message
+from domain.i18n import Catalogue, Message, english
 from domain.ruleset import RuleError
 from projections.errors import ProjectionError
 from projections.standings import Standings
 from projections.tournaments import Round, Tournament, break_message, relaxed_message
+from projections.words import Teller
 from service.http.dependencies import RequestContext
 from service.http.live import LiveTournament
 from service.http.ratelimit import LIVE_STREAM
@@ -46,6 +47,7 @@ from service.pages.recording import RECORD, problem_words
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.games import BatchRuleError, GameRecords, NotFound, SetupError
+from service.usecases.spectators import released_again
 from service.usecases.tournaments import ScoreEntry, Tournaments, stream_id
 from service.usecases.types import StreamId, VersionConflict
 
@@ -115,27 +117,44 @@ def _tables(tournaments: Tournaments, club_id: str, paired: Round, names: Mappin
     return out
 
 
-def _standings(tournaments: Tournaments, club_id: str, state: Tournament, words: Translator) -> Standings:
+def _standings(tournaments: Tournaments, club_id: str, state: Tournament, words: Teller = english) -> Standings:
     return tournaments.standings(club_id, state, None, words=words)
 
 
 def _mark(shown: Tournament, tables: list[TableView], table: Standings) -> str:
-    """What a screen shows, as a short digest: a change of it is news for the screen."""
+    """What a screen shows, as a short digest: a change of it is news for the screen. Neither the reader's
+    language nor the page's address is in it (every screen of the tournament shares one follower)."""
     rows = [(r.player_id, r.rank, r.points, r.played) for r in table.rows]
     return hashlib.sha256(msgspec.json.encode((shown, tables, rows))).hexdigest()[:20]
 
 
-def screen_view(
-    records: GameRecords, club_id: str, tournament_id: str, base: str, words: Translator
-) -> tuple[dict[str, Any], str, list[StreamId]]:
-    """The screen's context (published rounds only), its mark, and the game streams it depends on."""
-    tournaments = Tournaments.of(records)
+def _screen_parts(
+    tournaments: Tournaments, club_id: str, tournament_id: str, words: Teller = english
+) -> tuple[Tournament, Tournament, list[TableView], Standings]:
+    """The tournament, what a screen shows of it (published rounds only), its latest round's tables and
+    the standings."""
     state, _version = tournaments.load(club_id, tournament_id)
     shown = state.published()
+    latest = shown.latest
+    tables = _tables(tournaments, club_id, latest, shown.names()) if latest else []
+    return state, shown, tables, _standings(tournaments, club_id, state, words)
+
+
+def screen_mark(records: GameRecords, club_id: str, tournament_id: str) -> tuple[str, list[StreamId]]:
+    """The screen's mark and the game streams it depends on, without the rest of the page (its QR codes)."""
+    tournaments = Tournaments.of(records)
+    _state, shown, tables, table = _screen_parts(tournaments, club_id, tournament_id)
+    return _mark(shown, tables, table), tournaments.game_streams(club_id, shown)
+
+
+def screen_view(
+    records: GameRecords, club_id: str, tournament_id: str, base: str, words: Translator
+) -> tuple[dict[str, Any], str]:
+    """The screen's context (published rounds only) and its mark."""
+    tournaments = Tournaments.of(records)
+    state, shown, tables, table = _screen_parts(tournaments, club_id, tournament_id, words)
     names = shown.names()
     latest = shown.latest
-    tables = _tables(tournaments, club_id, latest, names) if latest else []
-    table = _standings(tournaments, club_id, state, words)
     # Each player's name, table (None: the bye) and opponents, alphabetically: a player finds their name.
     seated: list[tuple[str, int | None, list[str]]] = [
         (n, t.table, [o for o in t.names if o != n]) for t in tables for n in t.names
@@ -162,7 +181,7 @@ def screen_view(
         "qrs": qrs,
         "rotate": SCREEN_ROTATE_SECONDS,
     }
-    return context, _mark(shown, tables, table), tournaments.game_streams(club_id, shown)
+    return context, _mark(shown, tables, table)
 
 
 def _check_scores(form: Form, number: int, paired: Round, table: int, places: bool, errors: Errors) -> list[ScoreEntry]:
@@ -476,13 +495,12 @@ class TournamentPages(Controller):
         self,
         club_id: FromPath[str],
         tournament_id: FromPath[str],
-        request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
         state: State,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         mark: FromQuery[str | None] = None,
     ) -> ServerSentEvent:
-        return _screen_stream(request, context, state, club_id, tournament_id, last_event_id or mark)
+        return _screen_stream(context, state, club_id, tournament_id, last_event_id or mark)
 
     @get("/slips", sync_to_thread=True, opt=RECORD)
     def slips(
@@ -531,7 +549,7 @@ def _screen(
     page: str,
     events: str,
 ) -> Template:
-    view, mark, _streams = screen_view(context.records, club_id, tournament_id, _base_url(request), context.words)
+    view, mark = screen_view(context.records, club_id, tournament_id, _base_url(request), context.words)
     return Template(
         template_name="tournament_screen.html",
         context={"links": links, "principal": context.principal, "mark": mark, "page": page, "events": events, **view},
@@ -539,24 +557,23 @@ def _screen(
 
 
 def _screen_stream(
-    request: Request[Any, Any, Any],
     context: RequestContext,
     state: State,
     club_id: str,
     tournament_id: str,
     shown: str | None,
 ) -> ServerSentEvent:
-    """The screen's stream: an `update` each time what it shows changed (`LiveTournament`)."""
-    base = _base_url(request)
+    """The screen's stream: an `update` each time what it shows changed (`LiveTournament`), looked at once
+    for every screen of the tournament in this process whose reader sees what this one sees."""
     records = context.records
-    words = Translator(context.words.language)  # told in the stream's thread, not the request's
     Tournaments.of(records).events(club_id, tournament_id)  # a tournament that does not exist is a 404
 
     def look() -> tuple[str, list[StreamId]]:
-        _view, mark, streams = screen_view(records, club_id, tournament_id, base, words)
-        return mark, streams
+        # The records again each time: a spectator's see the delayed games as released now.
+        return screen_mark(released_again(records), club_id, tournament_id)
 
-    live = LiveTournament(state.live.hub, stream_id(club_id, tournament_id), look, shown or "")
+    key = (stream_id(club_id, tournament_id), context.principal.sees_hidden)
+    live = LiveTournament(state.live, key, look, shown or "")
     settings = state.settings
     watch = state.authenticator.watch(context.principal)
     return ServerSentEvent(live.messages(settings.live_poll_seconds, settings.live_keepalive_seconds, watch))
@@ -573,14 +590,13 @@ class SharedScreen(Controller):
     def screen_events(
         self,
         token: FromPath[str],
-        request: Request[Any, Any, Any],
         context: NamedDependency[RequestContext],
         state: State,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False)] = None,
         mark: FromQuery[str | None] = None,
     ) -> ServerSentEvent:
         club_id, tournament_id = _shared(context.principal)
-        return _screen_stream(request, context, state, club_id, tournament_id, last_event_id or mark)
+        return _screen_stream(context, state, club_id, tournament_id, last_event_id or mark)
 
 
 def _shared(principal: Principal) -> tuple[str, str]:

@@ -7,6 +7,11 @@ process hears that the stream grew (`service.notify`: PostgreSQL's NOTIFY, or an
 on SQLite), when a step held back by the spectator delay becomes due, and otherwise looks at the store
 every `poll_seconds` in case a notification was missed (once per game, never once per stream).
 
+A tournament's screens (`service.http.live.LiveTournament`) are followed the same way: a
+`TournamentFollower` per tournament and kind of reader (spectators see delayed games as released) looks
+at what the screens show once per change, whatever the number of screens, and wakes them only when it
+changed.
+
 Narration of a step depends only on the stream up to it, except that a later correction marks the
 steps it voids: the follower marks them as it tells the correction (`projections.replay.tell`), and only
 ever tells the steps spectators may see now, so a step is sent as the record up to the release horizon
@@ -30,6 +35,7 @@ from domain.record import Folded, decoder
 from domain.ruleset import Ruleset, Viewer
 from projections.replay import Snapshot, Step, opening, seek, tell
 from service.i18n import Translator
+from service.logs import get_logger
 from service.notify import Hub
 from service.store.base import SpectatorDelay, StreamId
 from service.usecases.spectators import DelayedStreams, released
@@ -243,13 +249,149 @@ def _next_release(recorded: Sequence[datetime], last: int, delay: SpectatorDelay
     return recorded[last].timestamp() + delay.seconds
 
 
+SETTLING = (0.3, 1.0, 3.0)
+"""Seconds after news when a tournament's follower looks again: a game's summary (which the standings
+read) is written by the projector a moment after the game's event, and nobody announces that."""
+Look = Callable[[], tuple[str, list[StreamId]]]
+"""What a tournament's screens show, as a mark (a digest: a change of it is news), and the game streams
+it depends on (a worker thread)."""
+TournamentKey = tuple[StreamId, bool]
+"""A tournament followed: its stream, and whether its readers see hidden information (else they see the
+games held back by a spectator delay as released, which another mark may show)."""
+
+
+class TournamentFollower:
+    """One tournament followed for every screen of this process that shows it: it looks (`look`) when the
+    tournament's stream or one of its games' streams is heard to grow, again at each of `SETTLING` after
+    that, every `poll_seconds` in case a notification was missed, and when a screen joins showing another
+    mark than the last look's. Its screens are woken only when the mark changed (or a revocation was heard,
+    for each to check its own key)."""
+
+    def __init__(self, hub: Hub, key: TournamentKey, look: Look, poll_seconds: float) -> None:
+        self.hub = hub
+        self.key = key
+        self.look = look
+        self.poll_seconds = poll_seconds
+        self.mark: str | None = None
+        """The mark of the latest look (None: none succeeded yet)."""
+        self.screens = 0
+        self.looks = 0
+        """Looks made, counted (what the tests and the bench read)."""
+        self.generation = 0
+        """Moves each time the screens are woken."""
+        self._begun = 0
+        self._ended = 0
+        self._heard = False
+        self._asked = False
+        self._news = anyio.Event()
+        self._told = anyio.Event()
+        self._looked = anyio.Event()
+        self._loop = asyncio.get_running_loop()
+        self._subscriptions: dict[StreamId, Callable[[], None]] = {}
+        self._off_access = hub.on_access(lambda: self._soon(self._tell))
+        self._follow([])
+        self._task: asyncio.Task[None] | None = self._loop.create_task(self._run())
+
+    # -- told by the hub (any thread) ------------------------------------------------------------
+    def _soon(self, work: Callable[[], None]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed (the server stops): nobody watches
+            self._loop.call_soon_threadsafe(work)
+
+    def _heard_of(self, version: int | None) -> None:
+        self._soon(self._on_news)
+
+    def _on_news(self) -> None:
+        self._heard = True
+        self._news.set()
+
+    def _follow(self, streams: list[StreamId]) -> None:
+        """Listen to the tournament's stream and `streams` (its games), and to those only."""
+        wanted = {self.key[0], *streams}
+        for stream in wanted - self._subscriptions.keys():
+            self._subscriptions[stream] = self.hub.subscribe(stream, self._heard_of)
+        for stream in self._subscriptions.keys() - wanted:
+            self._subscriptions.pop(stream)()
+
+    # -- looking ---------------------------------------------------------------------------------
+    async def _run(self) -> None:
+        settling: list[float] = []
+        looked_at = -math.inf
+        while True:
+            self._news = anyio.Event()  # before the flags: news told from here on wakes the wait below
+            now = time.monotonic()
+            due = any(t <= now for t in settling)
+            settling = [t for t in settling if t > now]
+            if self._heard:
+                settling = [now + s for s in SETTLING]
+            if self._heard or self._asked or due or now - looked_at >= self.poll_seconds:
+                self._heard = self._asked = False
+                looked_at = now
+                await self._look()
+                continue
+            with anyio.move_on_after(min([looked_at + self.poll_seconds - now, *(t - now for t in settling)])):
+                await self._news.wait()
+
+    async def _look(self) -> None:
+        self._begun += 1
+        changed = False
+        try:
+            mark, streams = await anyio.to_thread.run_sync(self.look)
+            self.looks += 1
+            self._follow(streams)
+            changed, self.mark = mark != self.mark, mark
+        except Exception as error:  # the next news or poll looks again; the screens keep what they show
+            get_logger().warning(
+                "live.tournament_look_failed", stream=self.key[0], error=f"{type(error).__name__}: {error}"
+            )
+        finally:
+            self._ended += 1
+            looked, self._looked = self._looked, anyio.Event()
+            looked.set()
+        if changed:
+            self._tell()
+
+    async def fresh(self, timeout: float) -> None:
+        """Until a look begun after this call has ended (a joining screen compares its mark with what is
+        shown now, not with what was), or `timeout` seconds pass."""
+        wanted = self._begun + 1
+        self._asked = True
+        self._news.set()
+        with anyio.move_on_after(timeout):
+            while self._ended < wanted:
+                await self._looked.wait()
+
+    # -- the screens -----------------------------------------------------------------------------
+    def _tell(self) -> None:
+        self.generation += 1
+        told, self._told = self._told, anyio.Event()
+        told.set()
+
+    async def wait(self, seen: int, timeout: float) -> None:
+        """Until the screens are woken after `generation` was `seen`, or `timeout` seconds pass."""
+        if self.generation != seen:
+            return
+        with anyio.move_on_after(timeout):
+            await self._told.wait()
+
+    def stop(self) -> None:
+        """The last screen left: no more looks, no more listening."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        self._off_access()
+        for unsubscribe in self._subscriptions.values():
+            unsubscribe()
+        self._subscriptions.clear()
+
+
 class Live:
-    """The followers of one server process, by game, and their subscription to the hub."""
+    """The followers of one server process, by game and by tournament, and their subscription to the hub."""
 
     def __init__(self, hub: Hub, poll_seconds: float) -> None:
         self.hub = hub
         self.poll_seconds = poll_seconds
         self._followers: dict[str, tuple[Follower, Callable[[], None], Callable[[], None]]] = {}
+        self.tournaments: dict[TournamentKey, TournamentFollower] = {}
 
     def join(self, store: DelayedStreams, ruleset: Ruleset, game_id: StreamId, snapshots: Snapshots) -> Follower:
         """The game's follower (made for the first stream), counting one more stream."""
@@ -268,3 +410,20 @@ class Live:
             _, unsubscribe, off_access = self._followers.pop(follower.game_id)
             unsubscribe()
             off_access()
+
+    def join_tournament(self, key: TournamentKey, look: Look) -> TournamentFollower:
+        """The tournament's follower for readers of `key` (made, with `look`, for the first screen),
+        counting one more screen. A look depends on the records only (neither the reader's language nor
+        the address the page was asked at), so every such screen shares it."""
+        known = self.tournaments.get(key)
+        if known is None:
+            known = self.tournaments[key] = TournamentFollower(self.hub, key, look, self.poll_seconds)
+        known.screens += 1
+        return known
+
+    def leave_tournament(self, follower: TournamentFollower) -> None:
+        follower.screens -= 1
+        if follower.screens == 0:
+            if self.tournaments.get(follower.key) is follower:
+                del self.tournaments[follower.key]
+            follower.stop()

@@ -116,6 +116,18 @@ def released_records(records: GameRecords, principal: Principal) -> GameRecords:
     return records.reading_from(cast(Store, store), folds=ReleasedFolds(records.folds, store))
 
 
+def released_again(records: GameRecords) -> GameRecords:
+    """The records as their reader may read them now: a spectator's (`released_records`, whose horizons are
+    fixed when made) over a new `ReleasedStore`, so a long stream (a tournament's screens) sees time pass."""
+    store = records.store
+    if not isinstance(store, ReleasedStore):
+        return records
+    fresh = ReleasedStore(store.everything, store.rulesets)
+    folds = records.folds
+    shared = folds.shared if isinstance(folds, ReleasedFolds) else folds
+    return records.reading_from(cast(Store, fresh), folds=ReleasedFolds(shared, fresh))
+
+
 def holds_back(store: object, record: GameRecord) -> bool:
     """Whether the store's reader (a spectator) is held back from some of the game of `record`."""
     return isinstance(store, ReleasedStore) and store.release(record.club_id, record.game_id, record) is not None
@@ -351,11 +363,11 @@ class ReleasedFolds(Recent[StreamId, Folded]):
 
     def __init__(self, shared: Recent[StreamId, Folded], store: ReleasedStore) -> None:
         super().__init__(1)
-        self._shared, self._store = shared, store
+        self.shared, self._store = shared, store
 
     def get(self, key: StreamId) -> Folded | None:
-        return self._shared.get(key) if self._store.horizon(key) is None else None
+        return self.shared.get(key) if self._store.horizon(key) is None else None
 
     def put(self, key: StreamId, value: Folded) -> None:
         if self._store.horizon(key) is None:
-            self._shared.put(key, value)
+            self.shared.put(key, value)

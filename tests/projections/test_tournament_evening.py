@@ -118,7 +118,9 @@ def test_a_forfeit_gives_the_present_player_a_win_and_the_absent_one_a_loss_and_
 def test_a_forfeit_of_a_player_not_at_the_table_is_refused_and_its_points_follow_the_options() -> None:
     evening = Evening(created("swiss", forfeit_points=1), PLAYERS[:4])
     first = evening.pair()
-    refused(evening, TableForfeited(round=1, table=1, absent=(first.tables[1].seats[0],)), "not_at_table")
+    stranger = first.tables[1].seats[0]
+    error = refused(evening, TableForfeited(round=1, table=1, absent=(stranger,)), "not_at_table")
+    assert error.message == f"{stranger.title()} is not at table 1 of round 1.", "named as entered, not by id"
     refused(evening, TableForfeited(round=1, table=1, absent=()), "not_at_table")
     evening.add(TableForfeited(round=1, table=1, absent=(first.tables[0].seats[1],)))
     assert evening.points()[first.tables[0].seats[0]] == 1

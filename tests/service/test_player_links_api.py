@@ -49,6 +49,11 @@ def me(api: Api, link: str, path: str = "", body: dict[str, Any] | None = None, 
     return response.json()
 
 
+def name(player_id: str) -> str:
+    """An entrant's name (`Api.players` names each player after their id)."""
+    return player_id.capitalize()
+
+
 def scores(table: dict[str, Any], first: int, second: int) -> list[dict[str, Any]]:
     return [{"player_id": table["seats"][0], "score": first}, {"player_id": table["seats"][1], "score": second}]
 
@@ -106,7 +111,12 @@ def test_two_players_report_alike_and_close_their_table_and_a_dispute_is_decided
     assert refused["code"] == "table_closed"
     neither = post(api, token, f"/rounds/1/tables/{two['table']}/decision", {}, status=422)
     assert neither["code"] == "choose_or_enter"
-    decided = post(api, token, f"/rounds/1/tables/{two['table']}/decision", {"chosen": two["seats"][1]})
+    # A report nobody at the table made: the refusal names that player.
+    path = f"/rounds/1/tables/{two['table']}/decision"
+    stranger = post(api, token, path, {"chosen": one["seats"][0]}, status=422)
+    assert stranger["code"] == "no_such_report"
+    assert stranger["detail"] == f"{name(one['seats'][0])} made no report of table {two['table']}."
+    decided = post(api, token, path, {"chosen": two["seats"][1]})
     assert decided["tournament"]["rounds"][0]["tables"][1]["game_id"]
     assert get(api, token, "/evening")["disputes"] == []
     settled(api, token, {one["seats"][0]: 2, one["seats"][1]: 0, two["seats"][1]: 2, two["seats"][0]: 0})
@@ -128,12 +138,15 @@ def test_a_player_dispute_and_the_bad_input_of_a_player_are_refused_with_nothing
     # A result for a table one is not at, and a report naming a player not at the table.
     problem = me(api, c, "/report", {"round": 1, "table": one["table"], "scores": scores(one, 4, 12)}, status=422)
     assert problem["code"] == "not_at_table" and problem["details"]["players"] == [two["seats"][0]]
+    # The player is named as the evening names them (the entrant's name, not the player id).
+    assert problem["detail"] == f"{name(two['seats'][0])} is not at table {one['table']} of round 1."
     stranger = [{"player_id": one["seats"][0], "score": 3}, {"player_id": two["seats"][1], "score": 9}]
     problem = me(api, b, "/report", {"round": 1, "table": one["table"], "scores": stranger}, status=422)
     assert problem["code"] == "not_at_table"
     # A second report by the same player.
     problem = me(api, a, "/report", {"round": 1, "table": one["table"], "scores": scores(one, 12, 5)}, status=422)
     assert problem["code"] == "already_reported"
+    assert problem["detail"] == f"{name(one['seats'][0])} has reported on table {one['table']} of round 1 already."
     # A result the game's rules refuse (G-6), checked at once: places that do not follow the scores.
     wrong = [
         {"player_id": one["seats"][0], "score": 12, "placement": 2},
