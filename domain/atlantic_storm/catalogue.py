@@ -8,9 +8,10 @@ card with a blank value the game needs cannot be played (the rules core says so)
 
 from __future__ import annotations
 
+import codecs
 import csv
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from typing import Any
 
@@ -323,17 +324,18 @@ def _parse_years(text: str) -> tuple[int, ...] | Message:
 
 def parse_catalogue(data: bytes) -> Catalogue:
     """Parse and validate a catalogue file; raise ResourceError listing every bad row."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise CatalogueError(_("The catalogue is not UTF-8 text.")) from None
-    lines = text.splitlines()
-    numbered = [
-        (n, line) for n, line in enumerate(lines, start=1) if line.strip() and not line.lstrip().startswith("#")
-    ]
-    if not numbered:
+    if not _is_utf8(data):
+        raise CatalogueError(_("The catalogue is not UTF-8 text."))
+    # One line at a time: the whole text and its list of lines would each be as large as the file.
+    numbered = (
+        (n, line)
+        for n, line in enumerate(file_lines(data), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+    first = next(numbered, None)
+    if first is None:
         raise CatalogueError(_("The catalogue is empty: it needs the header line."))
-    header_line, header_text = numbered[0]
+    header_line, header_text = first
     header = [h.strip() for h in _fields(header_line, header_text)]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
@@ -346,7 +348,7 @@ def parse_catalogue(data: bytes) -> Catalogue:
         )
     errors = ResourceErrors()
     rows: list[tuple[int, Card]] = []
-    for line, raw in numbered[1:]:
+    for line, raw in numbered:
         try:
             values = _fields(line, raw)
         except CatalogueError as error:
@@ -419,6 +421,43 @@ def parse_catalogue(data: bytes) -> Catalogue:
         errors.sort(key=lambda e: (e["row"], e["field"]))
         raise CatalogueError(_("The catalogue has {count} error(s).", count=errors.total), errors)
     return Catalogue(cards=tuple(card for _, card in rows))
+
+
+_BOM = b"\xef\xbb\xbf"
+_BREAK = re.compile(rb"\r\n|\r|\n")
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""What ends a line for `str.splitlines` besides carriage returns and line feeds."""
+_CHECKED = 1 << 16
+
+
+def _is_utf8(data: bytes) -> bool:
+    """Whether the file is UTF-8, checked a piece at a time (its decoded text is never held whole)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for start in range(0, len(view), _CHECKED):
+            decoder.decode(view[start : start + _CHECKED])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def file_lines(data: bytes) -> Iterator[str]:
+    """The lines of a UTF-8 file, one at a time, as `data.decode("utf-8-sig").splitlines()` lists them."""
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    view = memoryview(data)
+    for match in _BREAK.finditer(data, start):
+        # A CR or LF byte is never inside a UTF-8 character: each piece between them decodes alone. The
+        # piece's own breaks (form feed, U+2028...) split it further; one at its end ends a line before
+        # the blank one the CR or LF ends.
+        piece = str(view[start : match.start()], "utf-8")
+        yield from piece.splitlines()
+        if not piece or piece[-1] in _OTHER_BREAKS:
+            yield ""
+        start = match.end()
+    if start < len(data):
+        yield from str(view[start:], "utf-8").splitlines()
 
 
 MAX_FIELDS = 64

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.atlantic_storm import RULESET
-from domain.atlantic_storm.catalogue import COLUMNS, MAX_FIELDS, load
+from domain.atlantic_storm.catalogue import COLUMNS, MAX_FIELDS, file_lines, load
 from domain.ruleset import MAX_RESOURCE_ERRORS, ResourceError
 
 KIND = RULESET.resource_kinds["catalogue"]
@@ -118,3 +120,29 @@ def test_a_field_past_the_csv_readers_limit_is_a_row_error_not_a_crash():
     with pytest.raises(ResourceError) as error:
         KIND.parse((HEADER + "\n" + "x" * 131_073).encode())
     assert error.value.errors[0]["row"] == 2 and "field larger than field limit" in error.value.errors[0]["message"]
+
+
+LINE_ENDS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(LINE_ENDS), st.sampled_from(["a", "é", "#", " ", ","]))), st.booleans())
+def test_a_file_is_read_line_by_line_as_its_whole_text_splits_into_lines(parts: list[str], bom: bool) -> None:
+    text = "".join(parts)
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
+    assert list(file_lines(data)) == data.decode("utf-8-sig").splitlines()
+
+
+def test_a_file_that_is_not_utf8_is_refused_even_where_its_bad_byte_comes_late() -> None:
+    data = (HEADER + "\n" + "1,bad\n" * 20_000).encode() + b"\xff\n"
+    with pytest.raises(ResourceError) as error:
+        KIND.parse(data)
+    assert error.value.message == "The catalogue is not UTF-8 text." and error.value.errors == []
+
+
+def test_rows_are_numbered_as_their_editor_numbers_them_whatever_ends_their_lines() -> None:
+    rows = ["# a note", HEADER, "", "C2,Bad Year,,,,,,,,1939,north_atlantic,5,,,,full,test"]
+    for end in ("\n", "\r\n", "\r"):
+        with pytest.raises(ResourceError) as error:
+            KIND.parse(b"\xef\xbb\xbf" + end.join(rows).encode())
+        assert [(e["row"], e["field"]) for e in error.value.errors] == [(4, "years")]
