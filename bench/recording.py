@@ -5,13 +5,16 @@ A real server (`uvicorn --factory service.app:app_factory`, one worker, SQLite, 
 127.0.0.1; a signed-in page session (cookie and CSRF header, as the page sends them) records each event
 of a recorded fixture game one by one through the recording page's endpoint, with an idempotency key
 and the expected version. The time is the request's round trip, which includes the choices the page
-shows next (computed by the server and sent with the acknowledgement). The server's CPU per tap is put
-beside its CPU per API append of the same events to a game of its own (issue 32: at most twice). Then, in
-this process, the
-choices themselves are computed at every state of the same games with the look-ahead and with the
-current state's choices only, side by side, so the look-ahead's share is a ratio of one run.
+shows next (computed by the server and sent with the acknowledgement), and the answer's weight. The
+server's CPU per tap is put beside its CPU per API append of the same events to a game of its own (issue
+32: at most twice). Then, in this process, the choices at every state of the same games: the current
+state's only, and with the look-ahead under the service's bounds (and any `--policy` given, side by side
+in one run): as the taps meet it (each state's choices remembered from the look-ahead before, as the
+server keeps them) and from nothing, its weight (and what a compact form would weigh), and how many of
+the game's own next taps it answers in the page (the next choices shown at once; two and three taps
+checked offline).
 
-    .venv/bin/python -m bench.recording
+    .venv/bin/python -m bench.recording [--in-process] [--policy TABLES:CHOICES:DEPTH ...]
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -56,17 +61,24 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(folder: str, port: int) -> subprocess.Popen[bytes]:
+_SERVE = """
+import sys, uvicorn
+from service.pages import recording
+recording.LOOK_AHEAD_TABLES, recording.LOOK_AHEAD_CHOICES, recording.LOOK_AHEAD_DEPTH = map(int, sys.argv[1:4])
+uvicorn.run("service.app:app_factory", factory=True, host="127.0.0.1", port=int(sys.argv[4]), log_level="warning")
+"""
+"""The server under given look-ahead bounds (the service's own unless `--policy` asks for others)."""
+
+
+def _serve(folder: str, port: int, policy: Policy) -> subprocess.Popen[bytes]:
     env = os.environ | {
         "TABLELOG_DATABASE_URL": f"sqlite:///{Path(folder) / 'recording.db'}",
         "TABLELOG_OPERATOR_KEY": OPERATOR,
         "TABLELOG_LOG_LEVEL": "warning",
         "TABLELOG_LOG_FORMAT": "json",
     }
-    command = [sys.executable, "-m", "uvicorn", "--factory", "service.app:app_factory", "--port", str(port)]
-    return subprocess.Popen(
-        [*command, "--host", "127.0.0.1", "--log-level", "warning"], env=env, stdout=subprocess.DEVNULL
-    )
+    command = [sys.executable, "-c", _SERVE, *(str(n) for n in policy), str(port)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
 
 
 def _signed_in(client: httpx.Client) -> None:
@@ -123,15 +135,15 @@ def _api_round(client: httpx.Client, path: Path, server: int) -> float:
     return (_cpu_seconds(server) - cpu) * 1000 / (len(lines) - 1)
 
 
-def _record_round(client: httpx.Client, path: Path, server: int) -> tuple[list[float], float]:
-    """Each tap's round trip (ms), and the server's CPU (ms) per tap."""
+def _record_round(client: httpx.Client, path: Path, server: int) -> tuple[list[float], float, list[int]]:
+    """Each tap's round trip (ms), the server's CPU (ms) per tap, and each answer's weight (bytes)."""
     lines = [json.loads(line) for line in path.read_bytes().splitlines()]
     game_id = _new_game(client, lines)
     page = client.get(f"/club/bench/games/{game_id}/record")
     token = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
     assert token is not None
     headers = {"x-csrftoken": token.group(1)}
-    taps = []
+    taps, weights = [], []
     cpu = _cpu_seconds(server)
     for version, event in enumerate(lines[1:], start=1):
         started = time.perf_counter()
@@ -142,11 +154,123 @@ def _record_round(client: httpx.Client, path: Path, server: int) -> tuple[list[f
         )
         taps.append((time.perf_counter() - started) * 1000)
         assert answer.status_code == 201, answer.text
-    return taps, (_cpu_seconds(server) - cpu) * 1000 / len(taps)
+        weights.append(len(answer.content))
+    return taps, (_cpu_seconds(server) - cpu) * 1000 / len(taps), weights
 
 
-def _choices_in_process(path: Path) -> dict[str, Any]:
-    """The choices after each event, computed with the look-ahead and without, side by side."""
+class Policy(NamedTuple):
+    """A look-ahead's bounds (`service.pages.recording`'s LOOK_AHEAD_TABLES, _CHOICES and _DEPTH)."""
+
+    tables: int
+    choices: int
+    depth: int
+
+    @classmethod
+    def parse(cls, text: str) -> Policy:
+        tables, choices, depth = (int(part) for part in text.split(":"))
+        return cls(tables, choices, depth)
+
+    def __str__(self) -> str:
+        return f"{self.tables}:{self.choices}:{self.depth}"
+
+
+def _current() -> Policy:
+    from service.pages import recording
+
+    return Policy(recording.LOOK_AHEAD_TABLES, recording.LOOK_AHEAD_CHOICES, recording.LOOK_AHEAD_DEPTH)
+
+
+@contextmanager
+def _bounded(policy: Policy) -> Iterator[None]:
+    from service.pages import recording
+
+    saved = _current()
+    recording.LOOK_AHEAD_TABLES, recording.LOOK_AHEAD_CHOICES, recording.LOOK_AHEAD_DEPTH = policy
+    try:
+        yield
+    finally:
+        recording.LOOK_AHEAD_TABLES, recording.LOOK_AHEAD_CHOICES, recording.LOOK_AHEAD_DEPTH = saved
+
+
+def _reach(tables: list[Any], coming: list[Any]) -> int:
+    """How many of the `coming` events (as the page sends them) the look-ahead offers in turn: the first
+    in the current table, the second in the table after it (the page showed it at once, with no answer
+    awaited), and so on (without a connection, each is checked in the page)."""
+    at: int | None = 0
+    reached = 0
+    for event in coming:
+        if at is None:
+            break
+        found = next((c for s in tables[at].seats for c in s.choices if c.event == event), None)
+        if found is None:
+            break
+        reached, at = reached + 1, found.then
+    return reached
+
+
+def _pooled_size(tables: list[Any]) -> int:
+    """The look-ahead's weight were it sent in a compact form (a weighed option, not what the page gets):
+    each distinct event, label and group once, a choice as its indices into them."""
+    import msgspec
+
+    pools: dict[str, dict[bytes, int]] = {"events": {}, "labels": {}, "groups": {}}
+
+    def at(pool: str, value: Any) -> int:
+        return pools[pool].setdefault(msgspec.json.encode(value), len(pools[pool]))
+
+    packed = [
+        [
+            [
+                s.seat,
+                s.enumerable,
+                [[at("events", c.event), at("labels", c.label), c.then, at("groups", c.group)] for c in s.choices],
+            ]
+            for s in table.seats
+        ]
+        for table in tables
+    ]
+    # Each pool a JSON array of its values: their text and a comma each.
+    return len(msgspec.json.encode(packed)) + sum(len(v) + 1 for pool in pools.values() for v in pool)
+
+
+def _look_aheads(ruleset: Any, names: dict[int, str], states: list[Any], coming: list[list[Any]]) -> dict[str, Any]:
+    """The look-ahead at each of `states` under the module's bounds: as the taps meet it (each state's
+    choices remembered from the look-aheads before, as the server keeps them: the look-ahead's cost in a
+    tap) and from nothing (every state worked out anew: a page opened, a check of waiting events), its
+    weight, and how far it answers the game's own next taps."""
+    from service.pages import recording
+
+    warm, cold, sizes, pooled, reach = [], [], [], [], []
+    recording.DESCRIBED.clear()
+    for state, next_events in zip(states, coming, strict=True):
+        started = time.thread_time()
+        tables = recording.look_ahead(ruleset, names, state)
+        warm.append((time.thread_time() - started) * 1000)
+        sizes.append(len(recording.msgspec.json.encode(tables)))
+        pooled.append(_pooled_size(tables))
+        reach.append(_reach(tables, next_events))
+    for state in states:
+        recording.DESCRIBED.clear()
+        started = time.thread_time()
+        recording.look_ahead(ruleset, names, state)
+        cold.append((time.thread_time() - started) * 1000)
+    taps = [r for r, c in zip(reach, coming, strict=True) if len(c) > 1]
+    return {
+        "as_tapped": _times(warm),
+        "from_nothing": _times(cold),
+        "bytes_p50": int(median([float(s) for s in sizes])),
+        "bytes_max": max(sizes),
+        "bytes_max_if_pooled": max(pooled),
+        # Of the game's taps: the next one offered at once (no answer awaited), and three in a row offered
+        # by the page alone (a Milles Nautiques draw, the play after it, the next draw, offline).
+        "next_offered": round(sum(r >= 2 for r in taps) / len(taps), 3),
+        "three_offered": round(sum(r >= 3 for r in taps) / len(taps), 3),
+    }
+
+
+def _choices_in_process(path: Path, policies: list[Policy]) -> dict[str, Any]:
+    """The choices after each event of the fixture: the current state's only, and with the look-ahead
+    under each of `policies`, side by side."""
     from bench.games import bench_rulesets
     from domain.record import decoder, start
     from service.pages import recording
@@ -156,37 +280,32 @@ def _choices_in_process(path: Path) -> dict[str, Any]:
     read = decoder(ruleset)
     folded = start(ruleset, read.decode(lines[0]))
     names = {p.seat: p.name for p in folded.setup.players}
-    ahead, now_only, sizes = [], [], []
-    for line in lines[1:]:
-        folded = folded.apply(read.decode(line))
-        recording.DESCRIBED.clear()  # each state worked out anew: the look-ahead's own cost
-        started = time.perf_counter()
-        tables = recording.look_ahead(ruleset, names, folded.state)
-        ahead.append((time.perf_counter() - started) * 1000)
-        sizes.append(len(json.dumps([recording.msgspec.to_builtins(t) for t in tables])))
-        saved = recording.LOOK_AHEAD_TABLES
-        recording.LOOK_AHEAD_TABLES = 1
-        try:
+    events = [read.decode(line) for line in lines[1:]]
+    states = []
+    for event in events:
+        folded = folded.apply(event)
+        states.append(folded.state)
+    sent = [recording.msgspec.to_builtins(e) for e in events]
+    coming = [sent[i + 1 : i + 4] for i in range(len(sent))]
+    now_only = []
+    with _bounded(Policy(1, 1, 1)):
+        for state in states:
             recording.DESCRIBED.clear()
-            started = time.perf_counter()
-            recording.look_ahead(ruleset, names, folded.state)
-            now_only.append((time.perf_counter() - started) * 1000)
-        finally:
-            recording.LOOK_AHEAD_TABLES = saved
-    return {
-        "with_look_ahead": _times(ahead),
-        "current_state_only": _times(now_only),
-        "ratio_p50": round(median(ahead) / median(now_only), 2),
-        "bytes_p50": int(median([float(s) for s in sizes])),
-        "bytes_max": max(sizes),
-    }
+            started = time.thread_time()
+            recording.look_ahead(ruleset, names, state)
+            now_only.append((time.thread_time() - started) * 1000)
+    results: dict[str, Any] = {"current_state_only": _times(now_only)}
+    for policy in policies:
+        with _bounded(policy):
+            results[f"look_ahead {policy}"] = _look_aheads(ruleset, names, states, coming)
+    return results
 
 
-def _hidden_hands(events: int = 120) -> dict[str, Any]:
+def _hidden_hands(policies: list[Policy], events: int = 120) -> dict[str, Any]:
     """Atlantic Storm with every hand dealt and drawn face down (issue 29) on a 200-card catalogue (40
     convoys, 160 force cards with the two storms): at each state of a two-player game, the choices the
-    page gets (the current state's, and with the look-ahead), their weight, and the "+ add a card" answer
-    for a play offered. Target: p99 under 50 ms, answers under 60 KB."""
+    page gets (the current state's, and with the look-ahead under each of `policies`), their weight, and
+    the "+ add a card" answer for a play offered. Target: p99 under 50 ms, answers under 60 KB."""
     import random
 
     import msgspec
@@ -198,75 +317,87 @@ def _hidden_hands(events: int = 120) -> dict[str, Any]:
     game = RandomGame(random.Random(29), generated_catalogue(0, per_side=79), 2, "basic", hidden=1.0, audit=0)
     assert len(game.record.state.cards) == 200
     names = dict(enumerate(game.record.state.names))
-    taps, now_only, more, sizes, offered = [], [], [], [], []
+    states, sent = [], []
     for _ in range(events):
         if game.truth.state.phase == "over":
             break
         truth, seen = game.next_events()
+        sent.append(msgspec.to_builtins(seen))
         game.truth = game.truth.accept(truth)
         game.record = game.record.accept(seen)
-        state = game.record.state
-        recording.DESCRIBED.clear()  # each state worked out anew: the look-ahead's own cost
-        started = time.perf_counter()
-        tables = recording.look_ahead(RULESET, names, state)
-        taps.append((time.perf_counter() - started) * 1000)
-        sizes.append(len(msgspec.json.encode(tables)))
-        saved = recording.LOOK_AHEAD_TABLES
-        recording.LOOK_AHEAD_TABLES = 1
-        try:
+        states.append(game.record.state)
+    coming = [sent[i + 1 : i + 4] for i in range(len(sent))]
+    now_only, more, more_sizes, offered = [], [], [], []
+    with _bounded(Policy(1, 1, 1)):
+        for state in states:
             recording.DESCRIBED.clear()
-            started = time.perf_counter()
-            recording.look_ahead(RULESET, names, state)
-            now_only.append((time.perf_counter() - started) * 1000)
-        finally:
-            recording.LOOK_AHEAD_TABLES = saved
-        listed = [c for s in tables[0].seats for c in s.choices]
-        offered.append(len(listed))
-        play = next((c for c in listed if c.more), None)
-        if play is not None:
-            event = msgspec.convert(play.event, RULESET.event_type)
-            started = time.perf_counter()
-            answer = recording.more_of(RULESET, state, event)
-            more.append((time.perf_counter() - started) * 1000)
-            sizes.append(len(msgspec.json.encode(answer)))
-    return {
-        "choices_per_tap": _times(taps),
+            started = time.thread_time()
+            tables = recording.look_ahead(RULESET, names, state)
+            now_only.append((time.thread_time() - started) * 1000)
+            listed = [c for s in tables[0].seats for c in s.choices]
+            offered.append(len(listed))
+            play = next((c for c in listed if c.more), None)
+            if play is not None:
+                event = msgspec.convert(play.event, RULESET.event_type)
+                started = time.thread_time()
+                answer = recording.more_of(RULESET, state, event)
+                more.append((time.thread_time() - started) * 1000)
+                more_sizes.append(len(msgspec.json.encode(answer)))
+    results: dict[str, Any] = {
         "current_state_only": _times(now_only),
-        "add_a_card": _times(more) if more else {},
+        "add_a_card": _times(more) | {"bytes_max": max(more_sizes)} if more else {},
         "choices_offered_max": max(offered),
-        "bytes_p50": int(median([float(s) for s in sizes])),
-        "bytes_max": max(sizes),
     }
-
-
-def run() -> dict[str, Any]:
-    results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0]}
-    with tempfile.TemporaryDirectory() as folder:
-        port = _port()
-        server = _serve(folder, port)
-        try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-                wait_until(
-                    answers(f"http://127.0.0.1:{port}/health"), "the recording bench's server", 30, runner=server
-                )
-                _signed_in(client)
-                for path in FIXTURES:
-                    taps, tap_cpu = _record_round(client, path, server.pid)
-                    api_cpu = _api_round(client, path, server.pid)
-                    results[path.stem] = {
-                        "tap_to_acknowledged": _times(taps),
-                        "server_cpu_ms_per_tap": round(tap_cpu, 2),
-                        "server_cpu_ms_per_api_append": round(api_cpu, 2),
-                        "tap_over_api_append": round(tap_cpu / api_cpu, 2),
-                    }
-        finally:
-            server.terminate()
-            server.wait(10)
-    for path in FIXTURES:
-        results[path.stem]["choices"] = _choices_in_process(path)
-    results["atlantic_storm_hidden_hands"] = _hidden_hands()
+    for policy in policies:
+        with _bounded(policy):
+            results[f"look_ahead {policy}"] = _look_aheads(RULESET, names, states, coming)
     return results
 
 
+def run(policies: list[Policy], served: bool = True) -> dict[str, Any]:
+    results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0], "look_ahead_bounds": str(_current())}
+    for path in FIXTURES:
+        results[path.stem] = {}
+    for policy in policies if served else []:
+        with tempfile.TemporaryDirectory() as folder:
+            port = _port()
+            server = _serve(folder, port, policy)
+            try:
+                with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                    wait_until(
+                        answers(f"http://127.0.0.1:{port}/health"), "the recording bench's server", 30, runner=server
+                    )
+                    _signed_in(client)
+                    for path in FIXTURES:
+                        taps, tap_cpu, weights = _record_round(client, path, server.pid)
+                        api_cpu = _api_round(client, path, server.pid)
+                        results[path.stem][f"served {policy}"] = {
+                            "tap_to_acknowledged": _times(taps),
+                            "server_cpu_ms_per_tap": round(tap_cpu, 2),
+                            "server_cpu_ms_per_api_append": round(api_cpu, 2),
+                            "tap_over_api_append": round(tap_cpu / api_cpu, 2),
+                            "answer_bytes_p50": int(median([float(w) for w in weights])),
+                            "answer_bytes_max": max(weights),
+                        }
+            finally:
+                server.terminate()
+                server.wait(10)
+    for path in FIXTURES:
+        results[path.stem]["choices"] = _choices_in_process(path, policies)
+    results["atlantic_storm_hidden_hands"] = _hidden_hands(policies)
+    results["load_average_at_end"] = os.getloadavg()[0]
+    return results
+
+
+def main(argv: list[str]) -> None:
+    """`--policy TABLES:CHOICES:DEPTH` (repeated): the in-process look-aheads under each of these bounds
+    as well as the service's own, side by side; `--in-process`: those only (no server)."""
+    policies = [_current()]
+    for index, arg in enumerate(argv):
+        if arg == "--policy":
+            policies.append(Policy.parse(argv[index + 1]))
+    print(json.dumps(run(list(dict.fromkeys(policies)), served="--in-process" not in argv), indent=2))
+
+
 if __name__ == "__main__":
-    print(json.dumps(run(), indent=2))
+    main(sys.argv[1:])

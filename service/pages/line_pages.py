@@ -126,8 +126,7 @@ def choices(records: GameRecords, played: Played, words: Words, more: str | None
         offered = recording.more_of(ruleset, state, event, words).choices
         seat = getattr(event, "seat", None)
         return [recording.SeatChoices(seat=seat or 0, name=names.get(seat or 0, ""), enumerable=True, choices=offered)]
-    tables = recording.look_ahead(ruleset, names, state, words)
-    return tables[0].seats if tables else []
+    return recording.choices_now(ruleset, names, state, words)
 
 
 class LinePages(Controller):

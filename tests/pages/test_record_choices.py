@@ -4,6 +4,7 @@ states; the catalogue's card names an Atlantic Storm deal is offered; the new-ga
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,26 @@ def test_the_look_ahead_stays_within_its_bounds_on_a_crowded_memoire_44_turn() -
     assert counts[0] > 20, "a turn with many moves"
     assert 1 < len(tables) <= recording.LOOK_AHEAD_TABLES
     assert sum(counts[:-1]) < recording.LOOK_AHEAD_CHOICES, "no table is added once the budget is spent"
+
+
+def test_a_look_ahead_past_its_budget_narrates_nothing_more_and_reads_alike_when_remembered() -> None:
+    # A Milles Nautiques play from a hand drawn face down: a choice for every kind of card it could be, each
+    # leading to the next seat's draw; more than the look-ahead describes.
+    folded = folded_after("tests/domain/milles_nautiques/fixtures/cards_run_out.jsonl", 2)
+    narrated: list[Any] = []
+
+    def narrate(*told: Any) -> Any:
+        narrated.append(told)
+        return folded.ruleset.narrate(*told)
+
+    counting = dataclasses.replace(folded.ruleset, narrate=narrate)
+    recording.DESCRIBED.clear()  # every state worked out here, none remembered from another test
+    tables = recording.look_ahead(counting, names_of(folded), folded.state)
+    known = [c.then is not None for s in tables[0].seats for c in s.choices]
+    assert any(known) and not all(known), "the budget runs out within the first table's choices"
+    # Each choice sent was narrated once; a table past the budget was only listed, never narrated.
+    assert len(narrated) == sum(len(s.choices) for t in tables for s in t.seats)
+    assert recording.look_ahead(folded.ruleset, names_of(folded), folded.state) == tables  # remembered alike
 
 
 def test_events_that_read_alike_are_told_apart_by_the_fields_they_differ_in() -> None:
