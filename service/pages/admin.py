@@ -34,7 +34,7 @@ from service.pages.recording import MAX_SEATS, RECORD, problem_words
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.collections import Action, ClubCollections
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import NotFound, Records
 from service.usecases.keys import Keys
 from service.usecases.spectators import Spectators
 from service.usecases.tournaments import Tournaments
@@ -111,7 +111,7 @@ def _id(form: Form, name: str, errors: Errors) -> str:
     return value
 
 
-def _ruleset(records: GameRecords, form: Form, errors: Errors) -> Ruleset | None:
+def _ruleset(records: Records, form: Form, errors: Errors) -> Ruleset | None:
     try:
         return records.rulesets.get(text_of(form, "ruleset"))
     except UnknownRuleset:
@@ -176,7 +176,7 @@ def _refused(error: Exception, errors: Errors) -> bool:
     return False
 
 
-def _options_context(records: GameRecords, club_id: str) -> dict[str, Any]:
+def _options_context(records: Records, club_id: str) -> dict[str, Any]:
     return {
         "rulesets": records.rulesets,
         "players": Clubs.of(records).players(club_id),

@@ -45,7 +45,7 @@ from service.pages import reads
 from service.pages.naming import game_choices
 from service.pages.report import ViewRefused, report_html, report_name
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NoSuchSeat, NotFound
+from service.usecases.games import NoSuchSeat, NotFound, Records
 from service.usecases.keys import Keys
 from service.usecases.replays import Replays
 from service.usecases.types import ShareKind
@@ -496,7 +496,7 @@ class ShareForm(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _live_stream(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     club_id: str,
     game_id: str,

@@ -24,7 +24,7 @@ from service.pages import reads, recording
 from service.pages.controllers import MEMBER_GUARDS, Links, _page, share_guard
 from service.pages.lines import view_label
 from service.usecases.access import Principal
-from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NoSuchSeat, NotFound
+from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, Records
 from service.usecases.keys import Keys
 from service.usecases.lines import LineEventsIn, Lines, NewLine, NotYourLine, Played, may_change, share_target
 from service.usecases.types import VersionConflict
@@ -82,7 +82,7 @@ def _try_refusal(error: Exception, words: Any) -> Message | str:
 
 
 def line_page(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     club_id: str,
     game_id: str,
@@ -116,7 +116,7 @@ def line_page(
     }
 
 
-def choices(records: GameRecords, played: Played, words: Words, more: str | None) -> list[recording.SeatChoices]:
+def choices(records: Records, played: Played, words: Words, more: str | None) -> list[recording.SeatChoices]:
     """The recorder's choices where the line stands, seat by seat (the additions to `more` only, when a
     tapped choice may take more)."""
     ruleset, state = played.ruleset, played.reached.state

@@ -45,7 +45,7 @@ from service.pages.reads import explained_rows
 from service.pages.recording import RECORD, problem_words
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
-from service.usecases.games import BatchRuleError, GameRecords, NotFound, SetupError
+from service.usecases.games import BatchRuleError, NotFound, Records, SetupError
 from service.usecases.tournaments import ScoreEntry, Tournaments, stream_id
 from service.usecases.types import StreamId, VersionConflict
 
@@ -126,7 +126,7 @@ def _mark(shown: Tournament, tables: list[TableView], table: Standings) -> str:
 
 
 def screen_view(
-    records: GameRecords, club_id: str, tournament_id: str, base: str, words: Translator
+    records: Records, club_id: str, tournament_id: str, base: str, words: Translator
 ) -> tuple[dict[str, Any], str, list[StreamId]]:
     """The screen's context (published rounds only), its mark, and the game streams it depends on."""
     tournaments = Tournaments.of(records)
