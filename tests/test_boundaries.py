@@ -371,3 +371,32 @@ def test_the_whole_store_check_sees_parameters_attributes_results_and_bases(tmp_
     assert sorted(_names_the_whole_store(sample, STORE_ROOTS)) == [
         f"service/usecases/sample.py:{n}" for n in (4, 5, 6, 7)
     ]
+
+
+def _private_imports(path: Path) -> list[str]:
+    """The private names (`_page`, not `__version__`) `path` imports from a module of the project."""
+    return [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+        if node.module.split(".")[0] in {"service", "domain", "projections"}
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+def test_no_service_module_imports_another_modules_private_helpers() -> None:
+    """What two pages share is public where it lives (`service.pages.forms`: a form's id field, the page that
+    shows a form again), so no page takes another's private helpers (the webhook pages took admin's)."""
+    found = {
+        str(path.relative_to(ROOT)): names
+        for path in sorted((ROOT / "service").rglob("*.py"))
+        if (names := _private_imports(path))
+    }
+    assert found == {}
+
+
+def test_the_private_import_check_sees_a_private_helper(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from service import __version__\nfrom service.pages.admin import Errors, _id, _page\n")
+    assert _private_imports(sample) == ["service.pages.admin._id", "service.pages.admin._page"]

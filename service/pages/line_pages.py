@@ -21,7 +21,7 @@ from projections.lines import MAX_NAME
 from projections.words import Teller as Words
 from service.http.dependencies import RequestContext
 from service.pages import reads, recording
-from service.pages.controllers import MEMBER_GUARDS, Links, _page, share_guard
+from service.pages.controllers import MEMBER_GUARDS, Links, page_template, share_guard
 from service.pages.lines import view_label
 from service.usecases.access import Principal
 from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, Records
@@ -154,7 +154,7 @@ class LinePages(Controller):
             page = reads.game_step(
                 context.records, context.principal, club_id, game_id, at, data.view, data.seat, words=context.words
             )
-            shown = _page("game.html", context.principal, links, **page, line_form=data, line_problem=problem)
+            shown = page_template("game.html", context.principal, links, **page, line_form=data, line_problem=problem)
             shown.status_code = 422
             return shown
         return Redirect(path=f"/club/{club_id}/games/{game_id}/lines/{played.line.line_id}", status_code=303)
@@ -175,7 +175,7 @@ class LinePages(Controller):
             )
         except (BadEvent, RuleError, msgspec.DecodeError, msgspec.ValidationError):  # a `more` no choice made
             page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
-        return _page("line.html", context.principal, links, **page)
+        return page_template("line.html", context.principal, links, **page)
 
     @post("/{line_id:str}/events", sync_to_thread=True, status_code=303)
     def try_event(
@@ -196,7 +196,7 @@ class LinePages(Controller):
             raise PermissionDeniedException(detail=str(refused)) from None
         except (msgspec.DecodeError, BadEvent, BatchRuleError, ProjectionError, VersionConflict) as refused:
             page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
-            shown = _page(
+            shown = page_template(
                 "line.html",
                 context.principal,
                 links,
@@ -240,7 +240,7 @@ class LinePages(Controller):
         )
         url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
         page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
-        return _page(
+        return page_template(
             "line.html", context.principal, Links(base=f"/club/{club_id}", club_id=club_id), **page, shared_url=url
         )
 
@@ -263,7 +263,7 @@ class SharedLine(Controller):
         page = line_page(
             context.records, context.principal, context.principal.club_id, game_id, line_id, words=context.words
         )
-        return _page("line.html", context.principal, links, **page)
+        return page_template("line.html", context.principal, links, **page)
 
 
 HANDLERS = [LinePages, SharedLine]

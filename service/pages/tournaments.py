@@ -38,7 +38,7 @@ from service.http.live import LiveTournament
 from service.http.ratelimit import LIVE_STREAM
 from service.i18n import Translator
 from service.pages.admin import CRITERION_WORDS
-from service.pages.controllers import MEMBER_GUARDS, SHARED_PAGES, Links, share_guard
+from service.pages.controllers import MEMBER_GUARDS, SHARED_PAGES, Links, club_links, share_guard
 from service.pages.forms import Form, many_of, read_form, text_of
 from service.pages.qr import qr_svg
 from service.pages.reads import explained_rows
@@ -68,10 +68,6 @@ REFUSALS: dict[str, Message] = {
     # The form was of a page shown before another round was paired.
     "wrong_round": _("This round is no longer the one being played: reload the page."),
 }
-
-
-def _links(club_id: str) -> Links:
-    return Links(base=f"/club/{club_id}", club_id=club_id)
 
 
 def _base_url(request: Request[Any, Any, Any]) -> str:
@@ -220,7 +216,7 @@ class TournamentPages(Controller):
             template_name="tournament.html",
             status_code=status,
             context={
-                "links": _links(club_id),
+                "links": club_links(club_id),
                 "principal": context.principal,
                 "writes": writes,
                 "tournament": shown,
@@ -469,7 +465,7 @@ class TournamentPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Template:
         base = f"/club/{club_id}/tournaments/{tournament_id}/screen"
-        return _screen(request, context, club_id, tournament_id, _links(club_id), base, f"{base}/events")
+        return _screen(request, context, club_id, tournament_id, club_links(club_id), base, f"{base}/events")
 
     @get("/screen/events", sync_to_thread=True, opt=LIVE_STREAM)
     def screen_events(
@@ -511,7 +507,7 @@ class TournamentPages(Controller):
         return Template(
             template_name="tournament_slips.html",
             context={
-                "links": _links(club_id),
+                "links": club_links(club_id),
                 "principal": context.principal,
                 "definition": state.definition,
                 "round": latest,
