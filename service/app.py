@@ -63,7 +63,7 @@ from service.store.roles import migrate_database
 from service.store.sqlite import SqliteStore
 from service.telemetry import Observer, operations
 from service.usecases.access import Authenticator
-from service.usecases.games import SWITCH_INTERVAL, GameRecords
+from service.usecases.games import SWITCH_INTERVAL, Records
 from service.usecases.live import Live
 from service.usecases.webhooks import Deliverer, WebhookThread
 
@@ -211,7 +211,7 @@ class Lifecycle:
             if applied:
                 get_logger().info("migrations.applied", migrations=applied)
         app.state.store = opened
-        app.state.records = GameRecords(opened, self.rulesets, limits=app.state.limits)
+        app.state.records = Records(opened, self.rulesets, limits=app.state.limits)
         app.state.hot_pool = None
         # Resource imports run one at a time in a process: each may briefly hold several times its file.
         app.state.imports = anyio.Semaphore(1)

@@ -212,11 +212,11 @@ def cmd_club_create(args: argparse.Namespace) -> int:
 def cmd_club_export(args: argparse.Namespace) -> int:
     """Write a whole club (players, resources, games, leagues, campaigns, tournaments; never its keys)."""
     from service.usecases.club_export import export_club
-    from service.usecases.games import GameRecords
+    from service.usecases.games import Records
 
     store = _store(_settings(args))
     try:
-        document = export_club(GameRecords(store, args.rulesets), args.club_id)
+        document = export_club(Records(store, args.rulesets), args.club_id)
     finally:
         store.close()
     if args.output:
@@ -229,12 +229,12 @@ def cmd_club_export(args: argparse.Namespace) -> int:
 def cmd_club_import(args: argparse.Namespace) -> int:
     """Create a club from a club export; every game is checked before anything is written."""
     from service.usecases.club_export import import_club
-    from service.usecases.games import GameRecords
+    from service.usecases.games import Records
 
     data = Path(args.file).read_bytes()
     store = _store(_settings(args))
     try:
-        document = import_club(GameRecords(store, args.rulesets), data)
+        document = import_club(Records(store, args.rulesets), data)
     finally:
         store.close()
     print(
@@ -332,13 +332,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     """A game's replay as one self-contained HTML file (the replay page's download, built by the same code)."""
     from service.pages.report import report_html
     from service.usecases.access import Principal
-    from service.usecases.games import GameRecords
+    from service.usecases.games import Records
 
     store = _store(_settings(args))
     try:
         # The operator's report: every view may be chosen, and no spectator delay holds a step back.
         document = report_html(
-            GameRecords(store, args.rulesets),
+            Records(store, args.rulesets),
             Principal(operator=True),
             args.club,
             args.game,

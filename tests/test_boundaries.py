@@ -4,6 +4,7 @@ nothing but service/ (and tests) imports service/."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -297,3 +298,105 @@ def test_the_layer_check_sees_imports_inside_functions_and_for_type_checking(tmp
     modules = {"service.pages.reads", "service.http.guards"}
     assert _runtime_imports(sample, modules, typing_too=True) == modules
     assert _runtime_imports(sample, modules) == {"service.http.guards"}
+
+
+def _names_the_whole_store(path: Path, roots: set[str]) -> list[str]:
+    """Where `path` types a parameter, a result, an attribute or a class's base as the whole `Store`, outside
+    the classes named in `roots`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    in_roots = {
+        id(node)
+        for root in ast.walk(tree)
+        if isinstance(root, ast.ClassDef) and root.name in roots
+        for node in ast.walk(root)
+    }
+
+    def whole(annotation: ast.expr | None) -> bool:
+        return annotation is not None and any(
+            (isinstance(n, ast.Name) and n.id == "Store")
+            or (isinstance(n, ast.Attribute) and n.attr == "Store")
+            or (
+                isinstance(n, ast.Constant)
+                and isinstance(n.value, str)
+                and re.search(r"\bStore\b", n.value) is not None
+            )
+            for n in ast.walk(annotation)
+        )
+
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in in_roots:
+            continue
+        typed: list[ast.expr | None] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            arguments = node.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+            typed = [a.annotation for a in every if a is not None] + [node.returns]
+        elif isinstance(node, ast.AnnAssign):
+            typed = [node.annotation]
+        elif isinstance(node, ast.ClassDef):
+            typed = list(node.bases)
+        if any(whole(annotation) for annotation in typed):
+            found.append(f"{path.relative_to(path.parents[2])}:{node.lineno}")
+    return found
+
+
+STORE_ROOTS = {"Records"}
+"""The one use case class that holds the whole store (`service.usecases.games.Records`: what the app's wiring
+makes and a request holds); every other use case is given the store parts it names."""
+
+
+def test_no_use_case_takes_the_whole_store_but_the_records_the_app_wires() -> None:
+    found = [
+        where
+        for path in sorted((ROOT / "service/usecases").rglob("*.py"))
+        for where in _names_the_whole_store(path, STORE_ROOTS)
+    ]
+    assert found == []
+
+
+def test_the_whole_store_check_sees_parameters_attributes_results_and_bases(tmp_path: Path) -> None:
+    sample = tmp_path / "service" / "usecases" / "sample.py"
+    sample.parent.mkdir(parents=True)
+    sample.write_text(
+        "class Records:\n"
+        "    def __init__(self, store: Store) -> None: ...\n"
+        "class Tally:\n"
+        "    store: base.Store\n"
+        "    def __init__(self, store: ReadModels, *, all: 'Store') -> None: ...\n"
+        "    def whole(self) -> Store | None: ...\n"
+        "class Everything(Store, Protocol): ...\n"
+        "def fine(store: ReadModels) -> ReadModels: ...\n"
+    )
+    assert sorted(_names_the_whole_store(sample, STORE_ROOTS)) == [
+        f"service/usecases/sample.py:{n}" for n in (4, 5, 6, 7)
+    ]
+
+
+def _private_imports(path: Path) -> list[str]:
+    """The private names (`_page`, not `__version__`) `path` imports from a module of the project."""
+    return [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+        if node.module.split(".")[0] in {"service", "domain", "projections"}
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+def test_no_service_module_imports_another_modules_private_helpers() -> None:
+    """What two pages share is public where it lives (`service.pages.forms`: a form's id field, the page that
+    shows a form again), so no page takes another's private helpers (the webhook pages took admin's)."""
+    found = {
+        str(path.relative_to(ROOT)): names
+        for path in sorted((ROOT / "service").rglob("*.py"))
+        if (names := _private_imports(path))
+    }
+    assert found == {}
+
+
+def test_the_private_import_check_sees_a_private_helper(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from service import __version__\nfrom service.pages.admin import Errors, _id, _page\n")
+    assert _private_imports(sample) == ["service.pages.admin._id", "service.pages.admin._page"]

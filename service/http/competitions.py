@@ -28,7 +28,7 @@ from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, PLAYER, PUBLIC
 from service.http.keys import ShareOut, share_out
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.ratings import ClubRatings
 from service.usecases.tournaments import Entry, Evening, PlayerLinks, PlayerView, Read, Tournaments
 
@@ -732,7 +732,7 @@ class RatingsController(Controller):
         )
 
     @staticmethod
-    def _rows(records: GameRecords, club_id: str, ruleset: str) -> list[RatingRow]:
+    def _rows(records: Records, club_id: str, ruleset: str) -> list[RatingRow]:
         return [
             RatingRow(
                 rank=n,

@@ -24,7 +24,7 @@ from service.http.positions import BadToken, PositionTokens
 from service.i18n import Translator
 from service.logs import bind
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.spectators import released_records
 from service.usecases.types import Recorder
 
@@ -68,7 +68,7 @@ class RequestContext:
     the caller, the records it reads and writes, who records in the club's name, the reader's words."""
 
     principal: Principal
-    records: GameRecords
+    records: Records
     club_id: str
     # The reader's words here too, so a handler that tells something takes no second dependency beside
     # this one (the two would share a level); the language is chosen only when it first tells something.
@@ -99,7 +99,7 @@ async def provide_context(
 
 async def records_for(
     request: Request[Any, Any, Any], state: State, tablelog_position: str | None, position: str | None
-) -> GameRecords:
+) -> Records:
     """The game records, handed out once the caller is known; a read's records read through a replica
     when the node has some (`service.store.replicas`), one that has replayed the position asked for."""
     token, source = (tablelog_position, "header") if tablelog_position is not None else (position, "query")

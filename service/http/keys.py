@@ -22,7 +22,7 @@ from service.http.dependencies import RequestContext
 from service.http.guards import GUARDS, KEYS
 from service.limits import check_moment
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.keys import Keys
 from service.usecases.types import ApiKey, LinkKind, Scope, ShareKind, ShareLink
 
@@ -124,7 +124,7 @@ def share_out(link: ShareLink) -> ShareOut:
     )
 
 
-def create_key(records: GameRecords, principal: Principal, club_id: str, data: KeyIn) -> KeyCreated:
+def create_key(records: Records, principal: Principal, club_id: str, data: KeyIn) -> KeyCreated:
     """Make a key for a club (see the module docstring for who may make which)."""
     if not principal.operator and data.scope == "record":
         raise PermissionDeniedException(detail="Only the operator key may create record keys.")
@@ -135,7 +135,7 @@ def create_key(records: GameRecords, principal: Principal, club_id: str, data: K
     )
 
 
-def create_share(records: GameRecords, principal: Principal, club_id: str, data: ShareIn) -> ShareCreated:
+def create_share(records: Records, principal: Principal, club_id: str, data: ShareIn) -> ShareCreated:
     link, token = Keys.of(records).create_share(club_id, data.kind, data.target_id, data.name, principal.key_id)
     return ShareCreated(share=share_out(link), token=token, path=f"/share/{token}")
 

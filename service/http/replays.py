@@ -24,7 +24,7 @@ from service.http.guards import GUARDS, PUBLIC
 from service.http.live import LiveGame
 from service.http.ratelimit import LIVE_STREAM
 from service.limits import MAX_INT
-from service.usecases.replays import GameChangesOut, Replays
+from service.usecases.replays import Corrections, GameChangesOut, Replays
 from service.usecases.spectators import Spectators
 from service.usecases.types import SpectatorDelay
 
@@ -103,7 +103,7 @@ class ReplayController(Controller):
             ),
         ] = None,
     ) -> GameChangesOut:
-        return Replays.of(context.records).changes(club_id, game_id, correction)
+        return Corrections.of(context.records).changes(club_id, game_id, correction)
 
     @put("/spectator-delay", sync_to_thread=True, summary="Set how far behind the record spectators see the game")
     def set_delay(

@@ -28,16 +28,15 @@ from projections.errors import ProjectionError
 from projections.standings import CRITERIA, League, Scoring
 from projections.tournaments import System
 from service.http.dependencies import RequestContext
-from service.limits import ID_PATTERN, TooLarge
+from service.limits import TooLarge
 from service.memory import release_freed_memory
-from service.pages.controllers import MEMBER_GUARDS, Links
-from service.pages.forms import Form, many_of, read_form, text_of
+from service.pages.controllers import MEMBER_GUARDS
+from service.pages.forms import Errors, Form, form_page, id_of, many_of, read_form, text_of
 from service.pages.naming import game_choices, result_words
 from service.pages.recording import MAX_SEATS, RECORD, problem_words
-from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.collections import Action, ClubCollections
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import NotFound, Records
 from service.usecases.keys import Keys
 from service.usecases.spectators import Spectators
 from service.usecases.tournaments import Tournaments
@@ -45,7 +44,6 @@ from service.usecases.types import AlreadyExists, CollectionKind, GameFilter, Sc
 
 _ = Catalogue("service.pages")
 
-Errors = dict[str, Message]
 TIE_BREAK_SLOTS = 4
 SYSTEMS: tuple[System, ...] = ("round_robin", "swiss", "tables")
 PAGE_SCOPES: tuple[Scope, ...] = ("read", "spectate")
@@ -91,30 +89,7 @@ REFUSALS: dict[str, tuple[str, Message]] = {
 }
 
 
-def _links(club_id: str) -> Links:
-    return Links(base=f"/club/{club_id}", club_id=club_id)
-
-
-def _page(name: str, principal: Principal, club_id: str, status: int = 200, **context: Any) -> Template:
-    return Template(
-        template_name=name,
-        context={"links": _links(club_id), "principal": principal, "form": {}, "errors": {}, **context},
-        status_code=status,
-    )
-
-
-def _id(form: Form, name: str, errors: Errors) -> str:
-    value = text_of(form, name)
-    if not value:
-        errors[name] = _("Give it a short name, used in its address.")
-    elif not re.match(ID_PATTERN, value) or len(value) > 63:
-        errors[name] = _(
-            "Use letters, digits and - _ . only, starting with a letter or digit (63 at most): autumn-2026."
-        )
-    return value
-
-
-def _ruleset(records: GameRecords, form: Form, errors: Errors) -> Ruleset | None:
+def _ruleset(records: Records, form: Form, errors: Errors) -> Ruleset | None:
     try:
         return records.rulesets.get(text_of(form, "ruleset"))
     except UnknownRuleset:
@@ -179,7 +154,7 @@ def _refused(error: Exception, errors: Errors) -> bool:
     return False
 
 
-def _options_context(records: GameRecords, club_id: str) -> dict[str, Any]:
+def _options_context(records: Records, club_id: str) -> dict[str, Any]:
     return {
         "rulesets": records.rulesets,
         "players": Clubs.of(records).players(club_id),
@@ -194,7 +169,7 @@ def _new_form(template: str, context: RequestContext, club_id: str) -> Template:
     """A new league's, campaign's or tournament's form, with this year as the period and points first."""
     year = date.today().year
     form = {"starts": f"{year}-01-01", "ends": f"{year}-12-31", "tie_break_0": "points"}
-    return _page(template, context.principal, club_id, form=form, **_options_context(context.records, club_id))
+    return form_page(template, context.principal, club_id, form=form, **_options_context(context.records, club_id))
 
 
 def _collection_kind(request: Request[Any, Any, Any]) -> CollectionKind:
@@ -214,7 +189,7 @@ class AdminPages(Controller):
     @get("/admin", sync_to_thread=True)
     def overview(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> Template:
         collections = ClubCollections.of(context.records)
-        return _page(
+        return form_page(
             "admin.html",
             context.principal,
             club_id,
@@ -244,7 +219,7 @@ class AdminPages(Controller):
     ) -> Response[Any]:
         form = await read_form(request)
         errors: Errors = {}
-        league_id = _id(form, "league_id", errors)
+        league_id = id_of(form, "league_id", errors)
         ruleset = _ruleset(context.records, form, errors)
         starts, ends = _day(form, "starts", errors), _day(form, "ends", errors)
         scoring = _scoring(form, errors)
@@ -274,7 +249,7 @@ class AdminPages(Controller):
     ) -> Response[Any]:
         form = await read_form(request)
         errors: Errors = {}
-        campaign_id = _id(form, "campaign_id", errors)
+        campaign_id = id_of(form, "campaign_id", errors)
         ruleset = _ruleset(context.records, form, errors)
         players = tuple(p for i in range(MAX_SEATS) if (p := text_of(form, f"player_{i}")))
         if not players:
@@ -295,7 +270,7 @@ class AdminPages(Controller):
     ) -> Response[Any]:
         form = await read_form(request)
         errors: Errors = {}
-        tournament_id = _id(form, "tournament_id", errors)
+        tournament_id = id_of(form, "tournament_id", errors)
         ruleset = _ruleset(context.records, form, errors)
         system = next((s for s in SYSTEMS if s == text_of(form, "system")), None)
         if system is None:
@@ -353,7 +328,7 @@ class AdminPages(Controller):
                 elif not _refused(error, errors):
                     problem = problem_words(request, error)
         if errors or problem:
-            return _page(
+            return form_page(
                 template,
                 context.principal,
                 club_id,
@@ -399,7 +374,7 @@ class AdminPages(Controller):
             for g in games.values()
             if g.game_id not in game_ids and g.ruleset == definition.ruleset and (kind == "campaign" or g.finished)
         ]
-        return _page(
+        return form_page(
             "collection_games.html",
             context.principal,
             club_id,
@@ -501,7 +476,7 @@ class AdminPages(Controller):
             Clubs.of(context.records).resources(club_id),
             key=lambda r: (r.ruleset, r.kind, r.resource_id, -r.version),
         )
-        return _page(
+        return form_page(
             "resources.html",
             context.principal,
             club_id,
@@ -527,7 +502,7 @@ class AdminPages(Controller):
         form: Form = {k: v for k, v in data.items() if isinstance(v, str)}
         errors: Errors = {}
         ruleset_name, _sep, kind = text_of(form, "what").partition("/")
-        resource_id = _id(form, "resource_id", errors)
+        resource_id = id_of(form, "resource_id", errors)
         upload = data.get("file")
         content = await upload.read() if isinstance(upload, UploadFile) else b""
         if not content:
@@ -558,7 +533,7 @@ class AdminPages(Controller):
     # -- keys -------------------------------------------------------------------------------------------
     def _keys_page(self, context: RequestContext, club_id: str, status: int = 200, **extra: Any) -> Template:
         keys = sorted(Keys.of(context.records).keys(club_id), key=lambda k: k.created_at, reverse=True)
-        return _page("keys.html", context.principal, club_id, status=status, keys=keys, **extra)
+        return form_page("keys.html", context.principal, club_id, status=status, keys=keys, **extra)
 
     @get("/keys", sync_to_thread=True)
     def keys(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> Template:
@@ -597,7 +572,7 @@ class AdminPages(Controller):
     ) -> Template:
         """Revoking asks first: this page says what it ends, and its button revokes."""
         key = Keys.of(context.records).key(club_id, key_id)
-        return _page("key_revoke.html", context.principal, club_id, key=key)
+        return form_page("key_revoke.html", context.principal, club_id, key=key)
 
     @post("/keys/{key_id:str}/revoke", sync_to_thread=True, status_code=303)
     def revoke_key(
@@ -627,7 +602,7 @@ class AdminPages(Controller):
             if d.ruleset == record.ruleset
         ]
         summary = collections.summaries(club_id, [game_id]).get(game_id)
-        return _page(
+        return form_page(
             "game_settings.html",
             context.principal,
             club_id,

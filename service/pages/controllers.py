@@ -45,7 +45,7 @@ from service.pages import reads
 from service.pages.naming import game_choices
 from service.pages.report import ViewRefused, report_html, report_name
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NoSuchSeat, NotFound
+from service.usecases.games import NoSuchSeat, NotFound, Records
 from service.usecases.keys import Keys
 from service.usecases.replays import Replays
 from service.usecases.types import ShareKind
@@ -302,11 +302,13 @@ class SignInController(Controller):
 View = Literal["public", "seat", "full"]
 
 
-def _links(club_id: str) -> Links:
+def club_links(club_id: str) -> Links:
+    """The links of a signed-in member's pages of the club."""
     return Links(base=f"/club/{club_id}", club_id=club_id)
 
 
-def _page(name: str, principal: Principal, links: Links, **context: Any) -> Template:
+def page_template(name: str, principal: Principal, links: Links, **context: Any) -> Template:
+    """A club page for `principal`, with what every page's template reads (its links, the scores' words)."""
     return Template(
         template_name=name,
         context={
@@ -326,7 +328,9 @@ class ClubPages(Controller):
 
     @get("/", sync_to_thread=True)
     def home(self, club_id: FromPath[str], context: NamedDependency[RequestContext]) -> Template:
-        return _page("club.html", context.principal, _links(club_id), **reads.club_home(context.records, club_id))
+        return page_template(
+            "club.html", context.principal, club_links(club_id), **reads.club_home(context.records, club_id)
+        )
 
     @get("/games/{game_id:str}", sync_to_thread=True)
     def game(
@@ -339,7 +343,7 @@ class ClubPages(Controller):
         page = reads.game_step(
             context.records, context.principal, club_id, game_id, None, "public", None, words=context.words
         )
-        return _page("game.html", context.principal, _links(club_id), **page)
+        return page_template("game.html", context.principal, club_links(club_id), **page)
 
     @get("/games/{game_id:str}/replay", sync_to_thread=False)
     def jump(
@@ -352,7 +356,7 @@ class ClubPages(Controller):
     ) -> Redirect:
         """The slider's and chapter list's form (without JavaScript) lands here."""
         query = f"view={view}" + (f"&seat={seat}" if seat is not None else "")
-        return Redirect(path=_links(club_id).step(game_id, max(step, 1), query))
+        return Redirect(path=club_links(club_id).step(game_id, max(step, 1), query))
 
     @get("/games/{game_id:str}/replay/{step:int}", sync_to_thread=True)
     def replay_step(
@@ -368,7 +372,7 @@ class ClubPages(Controller):
         page = reads.game_step(
             context.records, context.principal, club_id, game_id, step, view, seat, words=context.words
         )
-        return _page("game.html", context.principal, _links(club_id), **page)
+        return page_template("game.html", context.principal, club_links(club_id), **page)
 
     @get("/games/{game_id:str}/report", sync_to_thread=True)
     def report(
@@ -391,7 +395,7 @@ class ClubPages(Controller):
         state: State,
     ) -> Template:
         page = reads.live_table(context.records, club_id, game_id, words=context.words)
-        return _page("live.html", context.principal, _links(club_id), **page)
+        return page_template("live.html", context.principal, club_links(club_id), **page)
 
     @get("/games/{game_id:str}/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(
@@ -415,10 +419,10 @@ class ClubPages(Controller):
         context: NamedDependency[RequestContext],
         as_of: FromQuery[date | None] = None,
     ) -> Template:
-        return _page(
+        return page_template(
             "league.html",
             context.principal,
-            _links(club_id),
+            club_links(club_id),
             **reads.league_page(context.records, club_id, league_id, as_of),
         )
 
@@ -429,10 +433,10 @@ class ClubPages(Controller):
         campaign_id: FromPath[str],
         context: NamedDependency[RequestContext],
     ) -> Template:
-        return _page(
+        return page_template(
             "campaign.html",
             context.principal,
-            _links(club_id),
+            club_links(club_id),
             **reads.campaign_page(context.records, club_id, campaign_id, context.words),
         )
 
@@ -443,8 +447,11 @@ class ClubPages(Controller):
         player_id: FromPath[str],
         context: NamedDependency[RequestContext],
     ) -> Template:
-        return _page(
-            "player.html", context.principal, _links(club_id), **reads.player_page(context.records, club_id, player_id)
+        return page_template(
+            "player.html",
+            context.principal,
+            club_links(club_id),
+            **reads.player_page(context.records, club_id, player_id),
         )
 
     @get("/shares", sync_to_thread=True, opt={"needs": "record"})
@@ -458,7 +465,9 @@ class ClubPages(Controller):
         links = Keys.of(state.records).shares(club_id)
         home = reads.club_home(state.records, club_id)
         choices = game_choices(state.records, club_id, home["live"] + home["finished"])
-        return _page("shares.html", principal, _links(club_id), shares=links, made=made, choices=choices, **home)
+        return page_template(
+            "shares.html", principal, club_links(club_id), shares=links, made=made, choices=choices, **home
+        )
 
     @post("/shares", sync_to_thread=True, opt={"needs": "record"}, status_code=200)
     def make_share(
@@ -479,7 +488,9 @@ class ClubPages(Controller):
         links = keys.shares(club_id)
         home = reads.club_home(context.records, club_id)
         choices = game_choices(context.records, club_id, home["live"] + home["finished"])
-        return _page("shares.html", context.principal, _links(club_id), shares=links, made=url, choices=choices, **home)
+        return page_template(
+            "shares.html", context.principal, club_links(club_id), shares=links, made=url, choices=choices, **home
+        )
 
     @post("/shares/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)
     def revoke_share(
@@ -496,7 +507,7 @@ class ShareForm(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _live_stream(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     club_id: str,
     game_id: str,
@@ -573,11 +584,11 @@ class SharePages(Controller):
         if elsewhere is not None:
             return elsewhere(request, context, token)
         if context.principal.share.kind == "league":
-            return _page(
+            return page_template(
                 "league.html", context.principal, links, **reads.league_page(context.records, club_id, target, None)
             )
         if context.principal.share.kind == "campaign":
-            return _page(
+            return page_template(
                 "campaign.html",
                 context.principal,
                 links,
@@ -586,7 +597,7 @@ class SharePages(Controller):
         page = reads.game_step(
             context.records, context.principal, club_id, target, None, "public", None, words=context.words
         )
-        return _page("game.html", context.principal, links, **page)
+        return page_template("game.html", context.principal, links, **page)
 
     @get("/replay", sync_to_thread=False)
     def jump(self, token: FromPath[str], step: FromQuery[int]) -> Redirect:
@@ -612,7 +623,7 @@ class SharePages(Controller):
             None,
             words=context.words,
         )
-        return _page("game.html", context.principal, _share_links(token, context.principal), **page)
+        return page_template("game.html", context.principal, _share_links(token, context.principal), **page)
 
     @get("/report", sync_to_thread=True)
     def report(self, token: FromPath[str], context: NamedDependency[RequestContext]) -> Response[bytes]:
@@ -631,7 +642,7 @@ class SharePages(Controller):
         page = reads.live_table(
             context.records, context.principal.club_id, _target(context.principal, "game"), words=context.words
         )
-        return _page("live.html", context.principal, _share_links(token, context.principal), **page)
+        return page_template("live.html", context.principal, _share_links(token, context.principal), **page)
 
     @get("/live/events", sync_to_thread=True, opt=LIVE_STREAM)
     def live_events(

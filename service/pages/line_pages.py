@@ -21,10 +21,10 @@ from projections.lines import MAX_NAME
 from projections.words import Teller as Words
 from service.http.dependencies import RequestContext
 from service.pages import reads, recording
-from service.pages.controllers import MEMBER_GUARDS, Links, _page, share_guard
+from service.pages.controllers import MEMBER_GUARDS, Links, page_template, share_guard
 from service.pages.lines import view_label
 from service.usecases.access import Principal
-from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NoSuchSeat, NotFound
+from service.usecases.games import BadEvent, BatchRuleError, NoSuchSeat, NotFound, Records
 from service.usecases.keys import Keys
 from service.usecases.lines import LineEventsIn, Lines, NewLine, NotYourLine, Played, may_change, share_target
 from service.usecases.types import VersionConflict
@@ -82,7 +82,7 @@ def _try_refusal(error: Exception, words: Any) -> Message | str:
 
 
 def line_page(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     club_id: str,
     game_id: str,
@@ -116,7 +116,7 @@ def line_page(
     }
 
 
-def choices(records: GameRecords, played: Played, words: Words, more: str | None) -> list[recording.SeatChoices]:
+def choices(records: Records, played: Played, words: Words, more: str | None) -> list[recording.SeatChoices]:
     """The recorder's choices where the line stands, seat by seat (the additions to `more` only, when a
     tapped choice may take more)."""
     ruleset, state = played.ruleset, played.reached.state
@@ -153,7 +153,7 @@ class LinePages(Controller):
             page = reads.game_step(
                 context.records, context.principal, club_id, game_id, at, data.view, data.seat, words=context.words
             )
-            shown = _page("game.html", context.principal, links, **page, line_form=data, line_problem=problem)
+            shown = page_template("game.html", context.principal, links, **page, line_form=data, line_problem=problem)
             shown.status_code = 422
             return shown
         return Redirect(path=f"/club/{club_id}/games/{game_id}/lines/{played.line.line_id}", status_code=303)
@@ -174,7 +174,7 @@ class LinePages(Controller):
             )
         except (BadEvent, RuleError, msgspec.DecodeError, msgspec.ValidationError):  # a `more` no choice made
             page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
-        return _page("line.html", context.principal, links, **page)
+        return page_template("line.html", context.principal, links, **page)
 
     @post("/{line_id:str}/events", sync_to_thread=True, status_code=303)
     def try_event(
@@ -195,7 +195,7 @@ class LinePages(Controller):
             raise PermissionDeniedException(detail=str(refused)) from None
         except (msgspec.DecodeError, BadEvent, BatchRuleError, ProjectionError, VersionConflict) as refused:
             page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
-            shown = _page(
+            shown = page_template(
                 "line.html",
                 context.principal,
                 links,
@@ -239,7 +239,7 @@ class LinePages(Controller):
         )
         url = f"{request.base_url}".rstrip("/") + f"/share/{token}"
         page = line_page(context.records, context.principal, club_id, game_id, line_id, words=context.words)
-        return _page(
+        return page_template(
             "line.html", context.principal, Links(base=f"/club/{club_id}", club_id=club_id), **page, shared_url=url
         )
 
@@ -262,7 +262,7 @@ class SharedLine(Controller):
         page = line_page(
             context.records, context.principal, context.principal.club_id, game_id, line_id, words=context.words
         )
-        return _page("line.html", context.principal, links, **page)
+        return page_template("line.html", context.principal, links, **page)
 
 
 HANDLERS = [LinePages, SharedLine]

@@ -11,7 +11,7 @@ from domain.i18n import Catalogue, Message
 from domain.ruleset import Player
 from projections.lines import MAX_NAME
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.lines import Lines
 from service.usecases.types import GameRecord
 
@@ -34,7 +34,7 @@ def view_label(view: str, seat: int | None, players: Sequence[Player]) -> Messag
     return _("as the record knows it") if view == "full" else _("as everyone saw it")
 
 
-def at_step(records: GameRecords, principal: Principal, record: GameRecord, at: int) -> dict[str, Any]:
+def at_step(records: Records, principal: Principal, record: GameRecord, at: int) -> dict[str, Any]:
     """The replay page's lines context at step `at`: a member's (a share link reads only its own line)."""
     member = principal.sees_hidden and principal.share is None
     lines = Lines.of(records).lines(principal, record.club_id, record.game_id, at) if member else []

@@ -13,7 +13,7 @@ from domain.i18n import Catalogue, Message
 from service.pages.render import points
 from service.usecases.clubs import Clubs
 from service.usecases.collections import ClubCollections
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.types import GameRecord, GameSummary
 
 _ = Catalogue("service.pages")
@@ -47,7 +47,7 @@ def result_words(summary: GameSummary | None, names: Mapping[str, str] | None = 
     return _("shared by {winners} ({scores})", winners=winners, scores=scores)
 
 
-def game_choices(records: GameRecords, club_id: str, games: Sequence[GameRecord]) -> list[GameChoice]:
+def game_choices(records: Records, club_id: str, games: Sequence[GameRecord]) -> list[GameChoice]:
     """The games as a menu lists them, newest first."""
     names = Clubs.of(records).names(club_id)
     titles = {r.name: r.title for r in records.rulesets}

@@ -19,7 +19,7 @@ from projections.errors import ProjectionError
 from projections.notes import MAX_TEXT
 from service.http.dependencies import RequestContext
 from service.pages import reads
-from service.pages.controllers import MEMBER_GUARDS, Links, _page
+from service.pages.controllers import MEMBER_GUARDS, Links, page_template
 from service.usecases.games import NoSuchSeat
 from service.usecases.notes import NewNote, NoteIn, Notes, NotYourNote
 
@@ -134,7 +134,7 @@ class NotePages(Controller):
             page = reads.game_step(
                 context.records, context.principal, club_id, game_id, at, data.view, data.seat, words=context.words
             )
-            shown = _page("game.html", context.principal, links, **page, note_form=data, note_problem=problem)
+            shown = page_template("game.html", context.principal, links, **page, note_form=data, note_problem=problem)
             shown.status_code = 422
             return shown
         return Redirect(path=links.step(game_id, data.step, _view_query(data)) + "#notes", status_code=303)

@@ -12,7 +12,7 @@ from domain.ruleset import Player, Viewer
 from projections.notes import MARKERS, MAX_TEXT, Note
 from projections.replay import Step
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.notes import Notes, may_change, with_voided
 from service.usecases.types import GameRecord
 
@@ -47,7 +47,7 @@ def visibilities(players: Sequence[Player]) -> list[tuple[str, Message]]:
 
 
 def at_step(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     record: GameRecord,
     viewer: Viewer,

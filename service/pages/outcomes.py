@@ -23,7 +23,7 @@ from service.i18n import ENGLISH, Translator
 from service.pages.render import RatingMark, rating_plot
 from service.usecases.clubs import Clubs
 from service.usecases.collections import ClubCollections
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import NotFound, Records
 from service.usecases.ratings import ClubRatings
 from service.usecases.types import GameRecord
 
@@ -43,7 +43,7 @@ class Shown(msgspec.Struct, frozen=True, kw_only=True):
         return cls(rating=round(skill.mu * RATING_SCALE), spread=round(skill.sigma * RATING_SCALE))
 
 
-def verdicts(records: GameRecords, club_id: str, games: Sequence[GameRecord]) -> dict[str, Verdict]:
+def verdicts(records: Records, club_id: str, games: Sequence[GameRecord]) -> dict[str, Verdict]:
     """Who won each finished game of `games`, by game id (a game the projector has not caught up with yet
     is left out: the page then says only that it finished). Players are named as the club's lists name
     them, so that two of one name are told apart ("Alain (Tuesdays) wins")."""
@@ -58,7 +58,7 @@ def verdicts(records: GameRecords, club_id: str, games: Sequence[GameRecord]) ->
     return said
 
 
-def _scale(records: GameRecords, ruleset: str) -> int:
+def _scale(records: Records, ruleset: str) -> int:
     return records.rulesets.get(ruleset).score_scale if ruleset in records.rulesets else 1
 
 
@@ -73,9 +73,7 @@ class PlayedGame(msgspec.Struct, frozen=True, kw_only=True):
     change: int | None = None
 
 
-def played_games(
-    records: GameRecords, club_id: str, player_id: str, games: Sequence[GameRecord]
-) -> dict[str, PlayedGame]:
+def played_games(records: Records, club_id: str, player_id: str, games: Sequence[GameRecord]) -> dict[str, PlayedGame]:
     """For each of the player's games (by game id): partners, opponents and the rating after it."""
     summaries = ClubCollections.of(records).summaries(club_id, [g.game_id for g in games])
     after: dict[str, tuple[Shown, int]] = {}
@@ -110,7 +108,7 @@ def _with_changes(history: Sequence[RatingPoint]) -> list[tuple[RatingPoint, int
     return moved
 
 
-def player_ratings(records: GameRecords, club_id: str, player_id: str) -> list[tuple[str, str, Shown, int]]:
+def player_ratings(records: Records, club_id: str, player_id: str) -> list[tuple[str, str, Shown, int]]:
     """The player's current rating in each game they are rated in: (ruleset, title, rating, rank)."""
     ratings, found = ClubRatings.of(records), []
     for ruleset in records.rulesets:
@@ -120,7 +118,7 @@ def player_ratings(records: GameRecords, club_id: str, player_id: str) -> list[t
     return found
 
 
-def rated_games(records: GameRecords, club_id: str) -> list[tuple[str, str]]:
+def rated_games(records: Records, club_id: str) -> list[tuple[str, str]]:
     """The games (rulesets) the club has ratings in: (name, title)."""
     ratings = ClubRatings.of(records)
     return [(r.name, r.title) for r in records.rulesets if ratings.table(club_id, r.name)]
@@ -136,7 +134,7 @@ class LadderRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def ratings_page(
-    records: GameRecords, club_id: str, ruleset: str, player_id: str | None, words: Translator = ENGLISH
+    records: Records, club_id: str, ruleset: str, player_id: str | None, words: Translator = ENGLISH
 ) -> dict[str, Any]:
     """The club's ladder for one game, and the rating over time of `player_id` (the leader's when None)."""
     if ruleset not in records.rulesets:

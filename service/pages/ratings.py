@@ -10,7 +10,7 @@ from litestar.response import Template
 
 from service.http.dependencies import RequestContext
 from service.pages import outcomes
-from service.pages.controllers import MEMBER_GUARDS, _links, _page
+from service.pages.controllers import MEMBER_GUARDS, club_links, page_template
 
 
 class RatingsPages(Controller):
@@ -27,7 +27,7 @@ class RatingsPages(Controller):
         player: FromQuery[str | None] = None,
     ) -> Template:
         page = outcomes.ratings_page(context.records, club_id, ruleset, player, context.words)
-        return _page("ratings.html", context.principal, _links(club_id), **page)
+        return page_template("ratings.html", context.principal, club_links(club_id), **page)
 
 
 HANDLERS = [RatingsPages]

@@ -29,7 +29,7 @@ from service.pages.render import campaign_plot, change_lines, points, state_html
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
 from service.usecases.collections import ClubCollections
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import NotFound, Records
 from service.usecases.replays import Replays
 from service.usecases.spectators import Spectators
 from service.usecases.tournaments import Tournaments
@@ -192,7 +192,7 @@ class _Part(Sequence[Any]):
 
 
 def game_step(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     club_id: str,
     game_id: str,
@@ -291,7 +291,7 @@ def drawn(ruleset: Ruleset, view: Any, changed: Sequence[tuple[str, ...]], words
     return state_html(view, changed)
 
 
-def live_table(records: GameRecords, club_id: str, game_id: str, *, words: Words = english) -> dict[str, Any]:
+def live_table(records: Records, club_id: str, game_id: str, *, words: Words = english) -> dict[str, Any]:
     """The live page as it opens: the public view at the last step spectators may see (the stream that
     follows holds steps back the same way)."""
     replays = Replays.of(records)
@@ -326,7 +326,7 @@ def delay_text(delay: SpectatorDelay) -> Message | None:
     return events or seconds
 
 
-def club_home(records: GameRecords, club_id: str) -> dict[str, Any]:
+def club_home(records: Records, club_id: str) -> dict[str, Any]:
     clubs, collections = Clubs.of(records), ClubCollections.of(records)
     club = clubs.club(club_id)
     recent = clubs.games(club_id, GameFilter(limit=30))
@@ -358,7 +358,7 @@ def explained_rows(table: Standings) -> list[tuple[Row, Message | str]]:
     ]
 
 
-def league_page(records: GameRecords, club_id: str, league_id: str, as_of: date | None) -> dict[str, Any]:
+def league_page(records: Records, club_id: str, league_id: str, as_of: date | None) -> dict[str, Any]:
     collections = ClubCollections.of(records)
     league, _ = collections.league(club_id, league_id)
     table = collections.standings(club_id, league_id, as_of)
@@ -393,7 +393,7 @@ def rule_hint(ruleset: Ruleset, rule_id: str, language: str = "en") -> RuleHint:
     return RuleHint(rule_id=rule_id, url=rule_url(ruleset.name, rule_id), hint=hint[:400])
 
 
-def campaign_page(records: GameRecords, club_id: str, campaign_id: str, words: Translator = ENGLISH) -> dict[str, Any]:
+def campaign_page(records: Records, club_id: str, campaign_id: str, words: Translator = ENGLISH) -> dict[str, Any]:
     campaign, ruleset, games, status = ClubCollections.of(records).status(club_id, campaign_id, words=words)
     unit = games[0].result.score_unit if games else ""
     names = _names(records, club_id, campaign, status.status.totals)
@@ -412,14 +412,14 @@ def campaign_page(records: GameRecords, club_id: str, campaign_id: str, words: T
     }
 
 
-def _names(records: GameRecords, club_id: str, campaign: Campaign, totals: dict[str, int]) -> dict[str, str]:
+def _names(records: Records, club_id: str, campaign: Campaign, totals: dict[str, int]) -> dict[str, str]:
     """Label -> the name people read (a team's label joins its players' ids with "+")."""
     known = Clubs.of(records).names(club_id, campaign.players)
     labels = list(totals) or list(campaign.players)
     return {label: " & ".join(known.get(part, part) for part in label.split("+")) for label in labels}
 
 
-def player_page(records: GameRecords, club_id: str, player_id: str) -> dict[str, Any]:
+def player_page(records: Records, club_id: str, player_id: str) -> dict[str, Any]:
     clubs, collections = Clubs.of(records), ClubCollections.of(records)
     people = clubs.people(club_id)  # a merged record's page is its person's, with both records' games
     clubs.player(club_id, player_id)

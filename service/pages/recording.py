@@ -44,7 +44,7 @@ from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
-from service.usecases.games import GameRecords, NewGame, ResourceChoice, SeatSpec, accept_batch
+from service.usecases.games import NewGame, Records, ResourceChoice, SeatSpec, accept_batch
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord, StoredEvent, StreamId, VersionConflict
 
@@ -378,7 +378,7 @@ def choices_of(game_id: str, folded: Folded, steps: Sequence[Step], words: Words
     )
 
 
-def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: Words = english) -> Choices:
+def choices_at(records: Records, record: GameRecord, folded: Folded, words: Words = english) -> Choices:
     """The choices at `folded` (remembered, else worked out with the game narrated as the pages read it)."""
     key = (record.stream_id, folded.version, _language(words))
     known = _CHOICES.get(key)
@@ -391,7 +391,7 @@ def choices_at(records: GameRecords, record: GameRecord, folded: Folded, words: 
     return known
 
 
-async def choices_after(records: GameRecords, club_id: str, game_id: str, version: int, words: Words) -> Choices:
+async def choices_after(records: Records, club_id: str, game_id: str, version: int, words: Words) -> Choices:
     """The choices at `version`, which a tap has just recorded: at most one read of the store (the events
     the narration has not told yet, awaited as the API awaits its append), the narration, picture and
     choices worked out once in a worker thread (a crowded turn's look-ahead is tens of milliseconds)."""
@@ -410,7 +410,7 @@ async def choices_after(records: GameRecords, club_id: str, game_id: str, versio
 
 
 def _told_and_chosen(
-    records: GameRecords,
+    records: Records,
     game_id: str,
     stream: StreamId,
     told: tuple[Folded, list[Step]] | None,
@@ -503,7 +503,7 @@ def option_values(ruleset: Ruleset, form: Mapping[str, str]) -> dict[str, Any]:
     return options
 
 
-def resource_choices(records: GameRecords, club_id: str, ruleset: Ruleset) -> dict[str, list[str]]:
+def resource_choices(records: Records, club_id: str, ruleset: Ruleset) -> dict[str, list[str]]:
     """Per kind of resource: the club's imported ones, then the ones the project ships."""
     club = [r for r in Clubs.of(records).resources(club_id) if r.ruleset == ruleset.name]
     out: dict[str, list[str]] = {}
@@ -550,7 +550,7 @@ def problem_words(request: Request[Any, Any, Any], error: Exception) -> dict[str
 
 
 def _form_page(
-    records: GameRecords, principal: Principal, club_id: str, ruleset: Ruleset | None, **extra: Any
+    records: Records, principal: Principal, club_id: str, ruleset: Ruleset | None, **extra: Any
 ) -> dict[str, Any]:
     return {
         "links": reads_links(club_id),

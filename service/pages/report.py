@@ -32,7 +32,7 @@ from service.pages import i18n
 from service.pages.notes import MARKER_WORDS, visibility_label
 from service.pages.reads import changes_of, chapter_label, picture_of
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NoSuchSeat
+from service.usecases.games import NoSuchSeat, Records
 from service.usecases.notes import Notes, with_voided
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord
@@ -93,7 +93,7 @@ def viewer_asked(principal: Principal, view: str, seat: int | None, seats: int) 
 
 
 def report_html(
-    records: GameRecords,
+    records: Records,
     principal: Principal,
     club_id: str,
     game_id: str,

@@ -20,7 +20,7 @@ from domain.i18n import Catalogue, Message
 from projections.errors import ProjectionError
 from projections.tournaments import ScoreEntry
 from service.http.dependencies import RequestContext
-from service.pages.controllers import MEMBER_GUARDS, Links, _links, _page, share_guard
+from service.pages.controllers import MEMBER_GUARDS, Links, club_links, page_template, share_guard
 from service.pages.forms import read_form
 from service.pages.qr import qr_svg
 from service.pages.recording import problem_words
@@ -75,7 +75,9 @@ def _phone(
     tournament, _version = tournaments.load(entry.club_id, entry.tournament_id)
     view = tournaments.seen_by(tournament, entry.player_id)
     links = Links(base=f"/share/{token}", club_id=entry.club_id, shared=True)
-    template = _page("player_link.html", principal, links, view=view, error=error, form=form or {}, base=links.base)
+    template = page_template(
+        "player_link.html", principal, links, view=view, error=error, form=form or {}, base=links.base
+    )
     template.status_code = 422 if error else 200
     return template
 
@@ -177,10 +179,10 @@ def links_page(
     listed = PlayerLinks.of(context.records).listed(club_id, tournament_id)
     live = {link.player_id: link for link in listed if link.revoked_at is None}
     base = f"/club/{club_id}/tournaments/{tournament_id}"
-    template = _page(
+    template = page_template(
         "tournament_links.html",
         context.principal,
-        _links(club_id),
+        club_links(club_id),
         tournament=state,
         entrants=[e for e in state.entrants if e.active],
         live=live,

@@ -39,14 +39,14 @@ from service.http.live import LiveTournament
 from service.http.ratelimit import LIVE_STREAM
 from service.i18n import Translator
 from service.pages.admin import CRITERION_WORDS
-from service.pages.controllers import MEMBER_GUARDS, SHARED_PAGES, Links, share_guard
+from service.pages.controllers import MEMBER_GUARDS, SHARED_PAGES, Links, club_links, share_guard
 from service.pages.forms import Form, many_of, read_form, text_of
 from service.pages.qr import qr_svg
 from service.pages.reads import explained_rows
 from service.pages.recording import RECORD, problem_words
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
-from service.usecases.games import BatchRuleError, GameRecords, NotFound, SetupError
+from service.usecases.games import BatchRuleError, NotFound, Records, SetupError
 from service.usecases.spectators import released_again
 from service.usecases.tournaments import ScoreEntry, Tournaments, stream_id
 from service.usecases.types import StreamId, VersionConflict
@@ -70,10 +70,6 @@ REFUSALS: dict[str, Message] = {
     # The form was of a page shown before another round was paired.
     "wrong_round": _("This round is no longer the one being played: reload the page."),
 }
-
-
-def _links(club_id: str) -> Links:
-    return Links(base=f"/club/{club_id}", club_id=club_id)
 
 
 def _base_url(request: Request[Any, Any, Any]) -> str:
@@ -140,7 +136,7 @@ def _screen_parts(
     return state, shown, tables, _standings(tournaments, club_id, state, words)
 
 
-def screen_mark(records: GameRecords, club_id: str, tournament_id: str) -> tuple[str, list[StreamId]]:
+def screen_mark(records: Records, club_id: str, tournament_id: str) -> tuple[str, list[StreamId]]:
     """The screen's mark and the game streams it depends on, without the rest of the page (its QR codes)."""
     tournaments = Tournaments.of(records)
     _state, shown, tables, table = _screen_parts(tournaments, club_id, tournament_id)
@@ -148,7 +144,7 @@ def screen_mark(records: GameRecords, club_id: str, tournament_id: str) -> tuple
 
 
 def screen_view(
-    records: GameRecords, club_id: str, tournament_id: str, base: str, words: Translator
+    records: Records, club_id: str, tournament_id: str, base: str, words: Translator
 ) -> tuple[dict[str, Any], str]:
     """The screen's context (published rounds only) and its mark."""
     tournaments = Tournaments.of(records)
@@ -239,7 +235,7 @@ class TournamentPages(Controller):
             template_name="tournament.html",
             status_code=status,
             context={
-                "links": _links(club_id),
+                "links": club_links(club_id),
                 "principal": context.principal,
                 "writes": writes,
                 "tournament": shown,
@@ -488,7 +484,7 @@ class TournamentPages(Controller):
         context: NamedDependency[RequestContext],
     ) -> Template:
         base = f"/club/{club_id}/tournaments/{tournament_id}/screen"
-        return _screen(request, context, club_id, tournament_id, _links(club_id), base, f"{base}/events")
+        return _screen(request, context, club_id, tournament_id, club_links(club_id), base, f"{base}/events")
 
     @get("/screen/events", sync_to_thread=True, opt=LIVE_STREAM)
     def screen_events(
@@ -529,7 +525,7 @@ class TournamentPages(Controller):
         return Template(
             template_name="tournament_slips.html",
             context={
-                "links": _links(club_id),
+                "links": club_links(club_id),
                 "principal": context.principal,
                 "definition": state.definition,
                 "round": latest,

@@ -17,9 +17,8 @@ from litestar.response import Redirect, Template
 
 from domain.i18n import Catalogue
 from service.http.dependencies import RequestContext
-from service.pages.admin import Errors, _id, _page
 from service.pages.controllers import MEMBER_GUARDS
-from service.pages.forms import Form, many_of, read_form, text_of
+from service.pages.forms import Errors, Form, form_page, id_of, many_of, read_form, text_of
 from service.pages.recording import RECORD
 from service.usecases.types import AlreadyExists, WebhookFormat
 from service.usecases.webhooks import KINDS, Kind, RefusedWebhook, Webhooks
@@ -59,7 +58,7 @@ class WebhookPages(Controller):
     def _list_page(
         self, context: RequestContext, state: State, club_id: str, status: int = 200, **extra: Any
     ) -> Template:
-        return _page(
+        return form_page(
             "webhooks.html",
             context.principal,
             club_id,
@@ -86,7 +85,7 @@ class WebhookPages(Controller):
         form: Form = await read_form(request)
         form["kinds"] = many_of(form, "kinds")
         errors: Errors = {}
-        webhook_id = _id(form, "webhook_id", errors)
+        webhook_id = id_of(form, "webhook_id", errors)
         url = text_of(form, "url")
         if not url:
             errors["url"] = _("Give the address to send the messages to: https://…")
@@ -111,7 +110,7 @@ class WebhookPages(Controller):
 
     def _endpoint_page(self, context: RequestContext, state: State, club_id: str, webhook_id: str) -> Template:
         webhooks = _webhooks(context, state)
-        return _page(
+        return form_page(
             "webhook.html",
             context.principal,
             club_id,

@@ -17,7 +17,15 @@ from typing import Any, Protocol, TypeVar
 
 import anyio.to_thread
 
-from service.store.base import AppendRequest, AppendResult, GameRecord, Store, StoredEvent, StreamId
+from service.store.base import (
+    AppendRequest,
+    AppendResult,
+    ClubRecords,
+    EventRecorder,
+    GameRecord,
+    StoredEvent,
+    StreamId,
+)
 
 T = TypeVar("T")
 
@@ -40,10 +48,14 @@ class AsyncEvents(Protocol):
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None: ...
 
 
-class InThreads:
-    """A blocking `Store` behind `AsyncEvents`: each call in one of anyio's worker threads."""
+class HotStore(EventRecorder, ClubRecords, Protocol):
+    """The blocking store parts behind `AsyncEvents`: the event log and the games' listings."""
 
-    def __init__(self, store: Store) -> None:
+
+class InThreads:
+    """A blocking store behind `AsyncEvents`: each call in one of anyio's worker threads."""
+
+    def __init__(self, store: HotStore) -> None:
         self.store = store
 
     async def append(self, request: AppendRequest) -> AppendResult:
@@ -66,10 +78,10 @@ class InThreads:
 
 
 class Blocking:
-    """A blocking `Store` behind `AsyncEvents`, called in the caller's own thread: its coroutines never
+    """A blocking store behind `AsyncEvents`, called in the caller's own thread: its coroutines never
     suspend, so `blocking()` runs them without an event loop."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: HotStore) -> None:
         self.store = store
 
     async def append(self, request: AppendRequest) -> AppendResult:

@@ -101,6 +101,10 @@ class ComposedStore:
         self.update_player, self.merge_player = players.update_player, players.merge_player
         self.player_merges, self.next_game_number = players.player_merges, players.next_game_number
 
+        self._bind_access(access, webhooks)
+
+    def _bind_access(self, access: AccessStore, webhooks: WebhookStore) -> None:
+        """The access records' and the webhooks' methods, bound as the other parts' are in `__init__`."""
         self.create_api_key = access.create_api_key
         self.get_api_key = access.get_api_key
         self.list_api_keys = access.list_api_keys

@@ -143,16 +143,15 @@ def check(records: GameRecords, checkpoints: Sequence[Checkpoint], key: Ed25519P
         known = latest.get((checkpoint.club_id, checkpoint.game_id))
         if known is None or (checkpoint.signed_at, checkpoint.version) >= (known.signed_at, known.version):
             latest[(checkpoint.club_id, checkpoint.game_id)] = checkpoint
-    store = records.store
     for (club_id, game_id), checkpoint in sorted(latest.items()):
-        game = store.get_game(club_id, game_id)
+        game = records.listing(club_id, game_id)
         if game is None:
             yield _break(
                 checkpoint, f"the game was removed since its checkpoint of {checkpoint.signed_at:%Y-%m-%d %H:%M}"
             )
             continue
-        if not store.read_stream(game.stream_id, after_version=checkpoint.version - 1, limit=1):
-            remaining = len(store.read_stream(game.stream_id))
+        if not records.stored(game, after_version=checkpoint.version - 1, limit=1):
+            remaining = len(records.stored(game))
             yield _break(
                 checkpoint,
                 f"events up to {checkpoint.version} were signed on {checkpoint.signed_at:%Y-%m-%d %H:%M}; "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, Protocol, get_args
 
 import msgspec
 
@@ -20,14 +20,18 @@ from service.limits import CLUB_ID_PATTERN, check_id
 from service.store.base import (
     AlreadyExists,
     Club,
+    ClubRecords,
     CollectionKind,
+    Collections,
+    EventRecorder,
     GameFilter,
     NewEvent,
+    PlayerRecords,
     Recorder,
     StoredEvent,
     StreamId,
 )
-from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame
+from service.usecases.games import BadEvent, BatchRuleError, GameRecords, NotFound, PreparedGame, Records
 from service.usecases.notes import stream_id as notes_stream
 from service.usecases.tournaments import stream_id
 
@@ -109,24 +113,29 @@ class _Head(msgspec.Struct, frozen=True, kw_only=True):
     resources: list[ResourceEntry]
 
 
-def export_club(records: GameRecords, club_id: str) -> bytes:
+class ClubStore(ClubRecords, PlayerRecords, Collections, EventRecorder, Protocol):
+    """What a club's export and import read and write beside its games' records: the club, its players and
+    files, its collections, and the streams beside its games (notes, tournaments)."""
+
+
+def export_club(records: Records, club_id: str) -> bytes:
     """The club as one JSON document (the same club always gives the same bytes)."""
     return b"".join(export_club_parts(records, club_id))
 
 
-def export_club_parts(records: GameRecords, club_id: str) -> Iterator[bytes]:
+def export_club_parts(records: Records, club_id: str) -> Iterator[bytes]:
     """The club's export in pieces whose concatenation is `export_club`'s document, the bytes
     `msgspec.json.encode(ClubExport(...))` gives: one game at a time, so a club of any size is sent
     over HTTP without being held whole. NotFound at once for a club that does not exist."""
-    store = records.store
+    store: ClubStore = records.store
     club = store.get_club(club_id)
     if club is None:
         raise NotFound("club", club_id)
-    return _parts(records, club)
+    return _parts(records, store, club)
 
 
-def _parts(records: GameRecords, club: Club) -> Iterator[bytes]:
-    store, club_id = records.store, club.club_id
+def _parts(records: GameRecords, store: ClubStore, club: Club) -> Iterator[bytes]:
+    club_id = club.club_id
     games, offset = [], 0
     while page := store.list_games(club_id, GameFilter(limit=500, offset=offset)):
         games.extend(page)
@@ -158,15 +167,14 @@ def _parts(records: GameRecords, club: Club) -> Iterator[bytes]:
     ]
     yield (
         b'],"collections":'
-        + msgspec.json.encode(_collections(records, club_id))
+        + msgspec.json.encode(_collections(store, club_id))
         + b',"merges":'
         + msgspec.json.encode(merges)
         + b"}"
     )
 
 
-def _collections(records: GameRecords, club_id: str) -> list[CollectionEntry]:
-    store = records.store
+def _collections(store: ClubStore, club_id: str) -> list[CollectionEntry]:
     collections = []
     for kind in get_args(CollectionKind):
         for found in store.list_collections(kind, club_id):
@@ -191,7 +199,7 @@ def _stream_events(stored: list[StoredEvent]) -> list[StreamEvent]:
     ]
 
 
-def _restore(store: Any, stream: StreamId, events: list[StreamEvent], by: Recorder) -> None:
+def _restore(store: EventRecorder, stream: StreamId, events: list[StreamEvent], by: Recorder) -> None:
     store.restore_stream(
         stream,
         [NewEvent(type=e.type, schema_version=e.schema_version, data=bytes(e.data)) for e in events],
@@ -204,10 +212,10 @@ class ClubImportError(Exception):
     """A club file that cannot be imported (nothing was written)."""
 
 
-def import_club(records: GameRecords, data: bytes) -> ClubExport:
+def import_club(records: Records, data: bytes) -> ClubExport:
     """Create the club of a club export on this server. The club must not exist here; every game is
     checked (events, chain, times) and every resource version parsed before anything is written."""
-    store = records.store
+    store: ClubStore = records.store
     try:
         document = msgspec.json.decode(data, type=ClubExport)
     except msgspec.DecodeError as error:

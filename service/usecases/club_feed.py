@@ -34,7 +34,7 @@ from projections.tournaments import (
 )
 from service.cache import Recent
 from service.store.base import EventRecorder, StoredEvent, StreamId, stream_game
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.live import Teller
 from service.usecases.spectators import DelayedStreams, ReleasedStore, released_now
 
@@ -131,7 +131,7 @@ class PublicLog:
         self._skipped: set[StreamId] = set()
 
     @classmethod
-    def of(cls, records: GameRecords, language: str = "en") -> PublicLog:
+    def of(cls, records: Records, language: str = "en") -> PublicLog:
         return cls(records.store, records.rulesets, language=language)
 
     def now(self) -> None:

@@ -24,7 +24,7 @@ from service.store.base import (
     Recorder,
     Resource,
 )
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import NotFound, Records
 from service.usecases.names import told_apart
 
 _ = Catalogue("service.usecases")
@@ -66,7 +66,7 @@ class Clubs:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Clubs:
+    def of(cls, records: Records) -> Clubs:
         return cls(records.store)
 
     def create(self, club_id: str, name: str) -> Club:

@@ -35,7 +35,7 @@ from service.store.base import (
     Recorder,
 )
 from service.usecases.clubs import Clubs
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import GameRecords, NotFound, Records
 
 _ = Catalogue("service.usecases")
 
@@ -128,7 +128,7 @@ class ClubCollections:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> ClubCollections:
+    def of(cls, records: Records) -> ClubCollections:
         return cls(records, records.store)
 
     # -- definitions ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import re
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, Self, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -45,7 +45,7 @@ from domain.ruleset import (
 from service.cache import Recent
 from service.limits import Count, Id, Limits, check_id
 from service.logs import bind
-from service.store.async_events import AsyncEvents, Blocking, InThreads, blocking
+from service.store.async_events import AsyncEvents, Blocking, HotStore, InThreads, blocking
 from service.store.base import (
     CHAIN_START,
     LINK_V2,
@@ -53,11 +53,14 @@ from service.store.base import (
     AlreadyExists,
     AppendRequest,
     AppendResult,
+    ClubRecords,
+    EventRecorder,
     GameFilter,
     GameProgress,
     GameRecord,
     Linked,
     NewEvent,
+    PlayerRecords,
     Recorder,
     Resource,
     Store,
@@ -117,7 +120,7 @@ class _InPlace:
     """The blocking callers (the CLI, the pages, worker threads): the store called in this thread, the
     CPU-bound work done here."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: HotStore) -> None:
         self.events: AsyncEvents = Blocking(store)
 
     async def cpu(self, work: Callable[[], T]) -> T:
@@ -227,20 +230,24 @@ class NewGame(msgspec.Struct, frozen=True, kw_only=True):
     (G-6), checked by the game's rules; the game takes no other event."""
 
 
+class GameStore(EventRecorder, ClubRecords, PlayerRecords, Protocol):
+    """The store's parts the game records use: the event log, and the club's listings, players and files."""
+
+
 class GameRecords:
     """The use cases the API and the CLI share, over the games in `rulesets` (a game of another ruleset
     is an UnknownRuleset)."""
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         rulesets: Rulesets,
         *,
         cache_size: int = 512,
         limits: Limits | None = None,
         loop_store: AsyncEvents | None = None,
     ) -> None:
-        self.store = store
+        self._store = store
         self.rulesets = rulesets
         self._here: _Io = _InPlace(store)
         self._loop: _Io = _OnLoop(loop_store if loop_store is not None else InThreads(store))
@@ -253,29 +260,22 @@ class GameRecords:
         self.appended: Callable[[str, int], None] | None = None
         """Told each append of this process, after its commit (live streams follow it: `service.notify`)."""
 
-    def reading_from(self, store: Store, *, folds: Recent[StreamId, Folded] | None = None) -> GameRecords:
-        """These records reading through another store (a read replica's, `service.store.replicas`), sharing
-        the remembered folds and identities: a fold is stamped with its version, so one read from a
-        replica that lags is refreshed, or refused as a conflict, like any stale fold. `folds`: the folds
-        to remember instead (a spectator's, `service.usecases.spectators`, leaves out the delayed games)."""
-        if store is self.store and folds is None:
+    def _reading_from(self, store: GameStore, folds: Recent[StreamId, Folded] | None) -> Self:
+        """These records reading through another store, sharing the remembered folds and identities (see
+        `Records.reading_from`)."""
+        if store is self._store and folds is None:
             return self
         other = copy.copy(self)
-        other.store = store
+        other._store = store
         if folds is not None:
             other._folds = folds
         other._here = _InPlace(store)
         other._loop = _OnLoop(InThreads(store))
         return other
 
-    async def reading_through(self, replicas: ReplicaSet, position: int | None) -> GameRecords:
-        """These records reading through a replica of `replicas` that has replayed `position` (else the
-        primary): `reading_from` the store `ReplicaSet.read_store` picks."""
-        return self.reading_from(await replicas.read_store(self.store, position))
-
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
         """The club's games that `where` selects, newest first."""
-        return self.store.list_games(club_id, where)
+        return self._store.list_games(club_id, where)
 
     @property
     def folds(self) -> Recent[StreamId, Folded]:
@@ -301,7 +301,7 @@ class GameRecords:
 
     def set_title(self, club_id: str, game_id: str, title: str) -> GameRecord:
         """Give a game a new title: its listing's (what menus show), never its record's events."""
-        changed = self.store.set_game_title(club_id, game_id, title)
+        changed = self._store.set_game_title(club_id, game_id, title)
         if changed is None:
             raise NotFound("game", game_id)
         return changed
@@ -336,7 +336,7 @@ class GameRecords:
         """The club's resource of that id (a given or the latest version), else one the project ships."""
         if kind not in ruleset.resource_kinds:
             raise SetupError(f"{ruleset.name} reads no {kind!r} resource.", kind=kind)
-        stored = self.store.get_resource(club_id, ruleset.name, kind, choice.resource_id, choice.version)
+        stored = self._store.get_resource(club_id, ruleset.name, kind, choice.resource_id, choice.version)
         if stored is not None:
             return ResourceRef(
                 kind=kind,
@@ -366,7 +366,7 @@ class GameRecords:
         """The game's first events, checked by its rules: (ruleset, players, start, reported result, fold)."""
         ruleset = self.rulesets.get(request.ruleset)
         players_by_id = {
-            p.player_id: p for p in self.store.get_players(club_id, [s.player_id for s in request.players])
+            p.player_id: p for p in self._store.get_players(club_id, [s.player_id for s in request.players])
         }
         missing = [s.player_id for s in request.players if s.player_id not in players_by_id]
         if missing:
@@ -434,7 +434,7 @@ class GameRecords:
             key_id=recorded_by.key_id,
             recorded_at=record.created_at,
         )
-        result = self.store.append(
+        result = self._store.append(
             AppendRequest(
                 record.stream_id, first, 0, recorded_by, game=record, progress=GameProgress(finished=bool(reported))
             )
@@ -673,14 +673,14 @@ class GameRecords:
     def write_import(self, prepared: PreparedGame, recorded_by: Recorder) -> tuple[GameRecord, AppendResult]:
         """Store a prepared game (its players who are not yet the club's first)."""
         record = prepared.record
-        if self.store.get_game(record.club_id, record.game_id) is not None:
+        if self._store.get_game(record.club_id, record.game_id) is not None:
             raise AlreadyExists("game", record.game_id)
         players = prepared.players
-        known = {p.player_id for p in self.store.get_players(record.club_id, [p.player_id for p in players])}
+        known = {p.player_id for p in self._store.get_players(record.club_id, [p.player_id for p in players])}
         for player in players:
             if player.player_id not in known:
-                self.store.create_player(record.club_id, player.player_id, player.name)
-        result = self.store.restore_stream(
+                self._store.create_player(record.club_id, player.player_id, player.name)
+        result = self._store.restore_stream(
             record.stream_id, prepared.events, prepared.recorded_at, recorded_by=recorded_by, game=record
         )
         self._folds.put(record.stream_id, prepared.folded)
@@ -701,7 +701,7 @@ class GameRecords:
             created_at=record.created_at,
             finished_at=record.finished_at,
         )
-        stored = self.store.read_stream(record.stream_id)
+        stored = self._store.read_stream(record.stream_id)
         lines = []
         for event, chain in zip(stored, links_of(stored), strict=True):
             members: dict[str, Any] = {"tablelog_recorded_at": event.recorded_at, "tablelog_key_id": event.key_id}
@@ -721,9 +721,9 @@ class GameRecords:
 
     def every_game(self) -> Iterator[GameRecord]:
         """Every game of every club, a page of listings at a time."""
-        for club in self.store.list_clubs():
+        for club in self._store.list_clubs():
             offset = 0
-            while games := self.store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
+            while games := self._store.list_games(club.club_id, GameFilter(limit=500, offset=offset)):
                 yield from games
                 offset += len(games)
 
@@ -734,7 +734,7 @@ class GameRecords:
     def verify_game(self, game: GameRecord, *, accept_unchained: bool = False) -> Iterator[ChainBreak]:
         """One game's events checked against its chain, then folded through its rules (each break reported
         once)."""
-        stored = self.store.read_stream(game.stream_id)
+        stored = self._store.read_stream(game.stream_id)
 
         def broken(event: StoredEvent, reason: str) -> ChainBreak:
             return ChainBreak(
@@ -784,9 +784,17 @@ class GameRecords:
                 return
 
     # -- reading --------------------------------------------------------------------------------
+    def listing(self, club_id: str, game_id: str) -> GameRecord | None:
+        """A game's listing as the store has it now (none remembered), or None."""
+        return self._store.get_game(club_id, game_id)
+
+    def stored(self, record: GameRecord, *, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The events of the game of `record` as stored (its listing in hand: no ownership checked)."""
+        return self._store.read_stream(record.stream_id, after_version=after_version, limit=limit)
+
     def events(self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100) -> list[StoredEvent]:
         record = blocking(self._owned(self._here, club_id, game_id))
-        return self.store.read_stream(record.stream_id, after_version=after_version, limit=limit)
+        return self._store.read_stream(record.stream_id, after_version=after_version, limit=limit)
 
     async def events_async(
         self, club_id: str, game_id: str, after_version: int = 0, limit: int = 100
@@ -885,8 +893,8 @@ class GameRecords:
             return check_id(self.limits, "game_id", game_id)
         prefix = f"{day.astimezone(UTC).date().isoformat()}-{game_short_name(ruleset)}-"
         while True:
-            candidate = f"{prefix}{self.store.next_game_number(club_id, prefix)}"
-            if self.store.get_game(club_id, candidate) is None:
+            candidate = f"{prefix}{self._store.next_game_number(club_id, prefix)}"
+            if self._store.get_game(club_id, candidate) is None:
                 return candidate
 
     # -- resources ------------------------------------------------------------------------------
@@ -898,7 +906,7 @@ class GameRecords:
             raise NotFound("resource kind", f"{ruleset_name}/{kind}")
         self.limits.resource(data)
         content = ruleset.resource_kinds[kind].parse(data)  # raises ResourceError row by row
-        return self.store.add_resource(club_id, ruleset.name, kind, resource_id, content)
+        return self._store.add_resource(club_id, ruleset.name, kind, resource_id, content)
 
 
 def game_short_name(ruleset: Ruleset) -> str:
@@ -1049,3 +1057,37 @@ __all__ = [
     "SeatSpec",
     "SetupError",
 ]
+
+
+class Records(GameRecords):
+    """The game records with the whole store they read through: what the app's wiring (`service.app`, the
+    CLI) makes, and what a request holds (routed to a replica, released to a spectator). It is the one use
+    case object that holds every store part: each other use case is given from it only the part it names
+    (`Keys.of(records)` takes an `AccessStore` beside the club's records...), and `GameRecords` itself
+    works on `GameStore` alone."""
+
+    def __init__(
+        self,
+        store: Store,
+        rulesets: Rulesets,
+        *,
+        cache_size: int = 512,
+        limits: Limits | None = None,
+        loop_store: AsyncEvents | None = None,
+    ) -> None:
+        super().__init__(store, rulesets, cache_size=cache_size, limits=limits, loop_store=loop_store)
+        self.store = store
+
+    def reading_from(self, store: Store, *, folds: Recent[StreamId, Folded] | None = None) -> Records:
+        """These records reading through another store (a read replica's, `service.store.replicas`), sharing
+        the remembered folds and identities: a fold is stamped with its version, so one read from a
+        replica that lags is refreshed, or refused as a conflict, like any stale fold. `folds`: the folds
+        to remember instead (a spectator's, `service.usecases.spectators`, leaves out the delayed games)."""
+        other = self._reading_from(store, folds)
+        other.store = store
+        return other
+
+    async def reading_through(self, replicas: ReplicaSet, position: int | None) -> Records:
+        """These records reading through a replica of `replicas` that has replayed `position` (else the
+        primary): `reading_from` the store `ReplicaSet.read_store` picks."""
+        return self.reading_from(await replicas.read_store(self.store, position))

@@ -14,17 +14,18 @@ from typing import Protocol
 from domain.i18n import Catalogue
 from projections.errors import ProjectionError
 from service.logs import get_logger
-from service.store.access import AccessStore, ApiKey, LinkKind, Scope, ShareLink
+from service.store.access import ApiKey, LinkKind, Scope, ShareLink
 from service.store.base import ClubRecords, Collections
 from service.usecases.access import new_key, new_session, new_share
-from service.usecases.games import GameRecords, NotFound
-from service.usecases.lines import Lines
+from service.usecases.games import GameRecords, NotFound, Records
+from service.usecases.lines import Lines, LinesStore
 
 _ = Catalogue("service.usecases")
 
 
-class KeyStore(AccessStore, ClubRecords, Collections, Protocol):
-    """What keys and links read and write: the access records, and the clubs and collections they name."""
+class KeyStore(LinesStore, ClubRecords, Collections, Protocol):
+    """What keys and links read and write: the access records, and the clubs, collections and lines they
+    name."""
 
 
 def aware(moment: datetime) -> datetime:
@@ -40,7 +41,7 @@ class Keys:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Keys:
+    def of(cls, records: Records) -> Keys:
         return cls(records, records.store)
 
     # -- keys ---------------------------------------------------------------------------------------------
@@ -90,7 +91,7 @@ class Keys:
             return
         if kind == "line":
             game_id, _, line_id = target_id.partition("/")
-            Lines.of(self.games).find(club_id, game_id, line_id)
+            Lines(self.games, self.store).find(club_id, game_id, line_id)
             return
         collection = "tournament" if kind == "player" else kind
         if self.store.get_collection(collection, club_id, target_id) is None:

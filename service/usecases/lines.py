@@ -39,7 +39,7 @@ from service.cache import Recent, of_games
 from service.store.access import AccessStore
 from service.store.base import EventRecorder, ReadModels, StreamId
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NotFound, accept_batch, check_seat
+from service.usecases.games import GameRecords, NotFound, Records, accept_batch, check_seat
 from service.usecases.notes import append_beside, author_of
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord, VersionConflict
@@ -119,7 +119,7 @@ class Lines:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Lines:
+    def of(cls, records: Records) -> Lines:
         return cls(records, records.store)
 
     def _stored(self, club_id: str, game_id: str) -> tuple[list[WhatIf], int]:
@@ -162,7 +162,7 @@ class Lines:
         line, _version = self._line(principal, club_id, game_id, line_id)
         viewer = line.viewer
         if not principal.sees_hidden:
-            horizon = Replays.of(self.games).horizon(principal, record.stream_id)
+            horizon = Replays(self.games, self.store).horizon(principal, record.stream_id)
             if horizon is not None and line.step > horizon:
                 raise NotFound("line", line_id)
             viewer = Viewer.public()
@@ -181,7 +181,7 @@ class Lines:
         key = (record.stream_id, ruleset.name, ruleset.version, step, viewer)
         opening = _OPENINGS.get(key)
         if opening is None:
-            replays = Replays.of(self.games)
+            replays = Replays(self.games, self.store)
             events = replays.events(ruleset, record.stream_id, up_to=step)
             opening = as_known(ruleset, events, step, viewer, replays.snapshots(ruleset, record.stream_id, step))
             _OPENINGS.put(key, opening)

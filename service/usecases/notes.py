@@ -34,7 +34,7 @@ from projections.replay import Step, no_such_step
 from service.store.access import AccessStore
 from service.store.base import AppendRequest, EventRecorder, NewEvent, ReadModels, StreamId
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NotFound, check_seat
+from service.usecases.games import GameRecords, NotFound, Records, check_seat
 from service.usecases.replays import Replays
 from service.usecases.spectators import spectator_horizon
 from service.usecases.types import GameRecord, Recorder, VersionConflict
@@ -120,7 +120,7 @@ class Notes:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Notes:
+    def of(cls, records: Records) -> Notes:
         return cls(records, records.store)
 
     def _stored(self, club_id: str, game_id: str) -> tuple[list[Note], int]:
@@ -146,7 +146,9 @@ class Notes:
         if not shown:
             return shown
         # The replay (as this principal may see it) tells which steps a correction voided.
-        return with_voided(shown, Replays.of(self.games).replay(principal, club_id, game_id, Viewer.public()).steps)
+        return with_voided(
+            shown, Replays(self.games, self.store).replay(principal, club_id, game_id, Viewer.public()).steps
+        )
 
     def write(self, principal: Principal, club_id: str, game_id: str, note: NewNote) -> Note:
         """Refused when the step is not of the game (404 `no_such_step`), the seat not at its table, or the

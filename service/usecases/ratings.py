@@ -26,7 +26,7 @@ from service.store.base import (
     StreamId,
 )
 from service.usecases.clubs import Clubs
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import NotFound, Records
 
 Key = tuple[str, str]
 """(club id, ruleset)."""
@@ -152,7 +152,7 @@ class ClubRatings:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> ClubRatings:
+    def of(cls, records: Records) -> ClubRatings:
         return cls(records.store)
 
     def _merged(

@@ -23,7 +23,7 @@ from projections.words import Teller
 from service.store.base import EventRecorder, GameRecord, Outcome, ReadModels, StreamId
 from service.usecases.access import Principal
 from service.usecases.collections import ClubCollections
-from service.usecases.games import GameRecords, NotFound, check_seat
+from service.usecases.games import GameRecords, NotFound, Records, check_seat
 from service.usecases.live import Follower, Live
 from service.usecases.spectators import holds_back, spectator_horizon, spectators_horizon, unreleased
 
@@ -77,7 +77,7 @@ class Replays:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Replays:
+    def of(cls, records: Records) -> Replays:
         return cls(records, records.store)
 
     def game(self, club_id: str, game_id: str) -> tuple[GameRecord, Ruleset]:
@@ -148,6 +148,19 @@ class Replays:
         whole = Replays(self.games, unreleased(self.store))
         return live.join(whole.store, ruleset, stream_id, lambda version: whole.snapshots(ruleset, stream_id, version))
 
+
+class Corrections:
+    """What a correction of a finished game changed in the leagues and campaigns it counts in."""
+
+    def __init__(self, games: GameRecords, collections: ClubCollections, store: ReadModels) -> None:
+        self.games = games
+        self.collections = collections
+        self.store = store
+
+    @classmethod
+    def of(cls, records: Records) -> Corrections:
+        return cls(records, ClubCollections.of(records), records.store)
+
     def changes(self, club_id: str, game_id: str, correction: int | None = None) -> GameChangesOut:
         """What the correction at version `correction` (default: the latest that changed the game's
         outcome) changed in every league table and campaign the game belongs to."""
@@ -160,7 +173,7 @@ class Replays:
                 raise NotFound("correction that changed the outcome", str(correction))
             return GameChangesOut(game_id=game_id, correction_version=None, corrections=versions)
         change = chosen[-1]
-        collections = ClubCollections.of(self.games)
+        collections = self.collections
         leagues: list[LeagueChange] = []
         campaigns: list[CampaignChange] = []
         for kind, collection_id in collections.of_game(club_id, game_id, (change.before, change.after)):

@@ -25,6 +25,7 @@ from domain.ruleset import Result, Viewer
 from projections.ratings import PlayerRating, RatingPoint, rate_all
 from service.cache import Recent, of_games
 from service.store.base import (
+    ClubRecords,
     EventRecorder,
     GameFilter,
     GameRecord,
@@ -39,12 +40,17 @@ from service.store.base import (
     StreamId,
 )
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.ratings import rated
 
 
 class DelayedStreams(ReadModels, EventRecorder, Protocol):
     """What the horizon reads: the delay (a read model) and when each event was recorded (the log)."""
+
+
+class ReleasableStore(DelayedStreams, ClubRecords, Protocol):
+    """What `ReleasedStore` reads itself: the delays, the log, the read models and the games' listings (it
+    passes every other call through unchanged)."""
 
 
 def released(recorded: Sequence[datetime], delay: SpectatorDelay, now: float | None = None) -> int:
@@ -63,7 +69,7 @@ def spectator_horizon(store: DelayedStreams, principal: Principal, stream_id: St
     return None if principal.sees_hidden else spectators_horizon(store, stream_id)
 
 
-def records_horizon(records: GameRecords, principal: Principal, stream_id: StreamId) -> int | None:
+def records_horizon(records: Records, principal: Principal, stream_id: StreamId) -> int | None:
     """`spectator_horizon` on the store under `records` (for a controller, which reaches no store)."""
     return spectator_horizon(records.store, principal, stream_id)
 
@@ -87,7 +93,7 @@ class Spectators:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Spectators:
+    def of(cls, records: Records) -> Spectators:
         return cls(records.store)
 
     def delay(self, stream_id: StreamId) -> SpectatorDelay:
@@ -107,7 +113,7 @@ class Spectators:
         return spectators_horizon(self.store, stream_id)
 
 
-def released_records(records: GameRecords, principal: Principal) -> GameRecords:
+def released_records(records: Records, principal: Principal) -> Records:
     """The records as `principal` may read them: all of them for a key that sees hidden information,
     else through a `ReleasedStore` (one per request: a horizon moves on with time)."""
     if principal.sees_hidden:
@@ -116,7 +122,7 @@ def released_records(records: GameRecords, principal: Principal) -> GameRecords:
     return records.reading_from(cast(Store, store), folds=ReleasedFolds(records.folds, store))
 
 
-def released_again(records: GameRecords) -> GameRecords:
+def released_again(records: Records) -> Records:
     """The records as their reader may read them now: a spectator's (`released_records`, whose horizons are
     fixed when made) over a new `ReleasedStore`, so a long stream (a tournament's screens) sees time pass."""
     store = records.store
@@ -166,7 +172,7 @@ class ReleasedStore:
     the store's own (reads pass through). Horizons are worked out once per store, so one request sees one
     moment of every game."""
 
-    def __init__(self, store: Store, rulesets: Rulesets) -> None:
+    def __init__(self, store: ReleasableStore, rulesets: Rulesets) -> None:
         self.everything = store
         self.rulesets = rulesets
         self._horizons: dict[StreamId, tuple[int, int] | None] = {}

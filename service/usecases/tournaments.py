@@ -83,7 +83,7 @@ from service.store.base import (
     StreamId,
 )
 from service.usecases.collections import league_games
-from service.usecases.games import GameRecords, NewGame, NotFound, SeatSpec
+from service.usecases.games import GameRecords, NewGame, NotFound, Records, SeatSpec
 from service.usecases.keys import Keys
 
 _ = Catalogue("service.usecases")
@@ -183,7 +183,7 @@ class Tournaments:
         self.store = store
 
     @classmethod
-    def of(cls, records: GameRecords) -> Tournaments:
+    def of(cls, records: Records) -> Tournaments:
         return cls(records, records.store)
 
     def load(self, club_id: str, tournament_id: str) -> Read:
@@ -738,7 +738,7 @@ class PlayerLinks:
         self.keys = keys
 
     @classmethod
-    def of(cls, records: GameRecords) -> PlayerLinks:
+    def of(cls, records: Records) -> PlayerLinks:
         return cls(Tournaments.of(records), Keys.of(records))
 
     def make(

@@ -39,7 +39,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Literal, Protocol, cast
+from typing import Literal, Protocol
 
 import httpx
 import msgspec
@@ -55,11 +55,11 @@ from service.i18n import Translator
 from service.logs import get_logger
 from service.projector import owner_id
 from service.store.access import AccessStore
-from service.store.base import Projections, Store
+from service.store.base import Projections
 from service.store.webhooks import Delivery, Webhook, WebhookFormat, WebhookStore
 from service.usecases.club_feed import PublicEvent, PublicLog
 from service.usecases.collections import ClubCollections, CollectionStore
-from service.usecases.games import GameRecords, NotFound
+from service.usecases.games import GameRecords, NotFound, Records
 
 _ = Catalogue("service.usecases")
 
@@ -228,7 +228,7 @@ class Webhooks:
         self.refuse_private = refuse_private
 
     @classmethod
-    def of(cls, records: GameRecords, *, refuse_private: bool = True) -> Webhooks:
+    def of(cls, records: Records, *, refuse_private: bool = True) -> Webhooks:
         return cls(records, records.store, refuse_private=refuse_private)
 
     def create(
@@ -378,7 +378,7 @@ class Deliverer:
         self._lease_taken = 0.0
         self.refuse_private = refuse_private
         self.rulesets = rulesets
-        self.collections = ClubCollections(GameRecords(cast(Store, store), rulesets), store)
+        self.collections = ClubCollections(GameRecords(store, rulesets), store)
         """The campaigns a finished game decides (`campaign.decided`)."""
         self._logs: dict[str, PublicLog] = {}
         """The club's events told in each club language met (each with its games' folds)."""

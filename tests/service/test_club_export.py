@@ -16,7 +16,7 @@ from service.store import open_store
 from service.store.base import Store
 from service.usecases.access import Principal
 from service.usecases.club_export import ClubImportError, export_club, import_club
-from service.usecases.games import GameRecords
+from service.usecases.games import Records
 from service.usecases.notes import Notes
 from tests.service.api_support import OPERATOR, Api
 from tests.service.test_export_import import new_server_url  # noqa: F401  (the fixture)
@@ -117,7 +117,7 @@ def fresh(new_server_url: str) -> Iterator[Store]:  # noqa: F811
 
 
 def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store: Store, fresh: Store) -> None:
-    exported = export_club(GameRecords(old_store, RULESETS), "c1")
+    exported = export_club(Records(old_store, RULESETS), "c1")
     document = json.loads(exported)
     assert [p["player_id"] for p in document["players"]] == ["alain", "bea", "p-alain"]
     assert document["players"][1]["note"] == "Tuesdays" and document["players"][1]["retired_at"]
@@ -132,25 +132,25 @@ def test_a_club_moved_to_a_new_server_exports_again_to_the_same_bytes(old_store:
     keys = old_store.list_api_keys("c1")
     assert keys and not any(key.secret_hash.encode() in exported or b'"scorer"' in exported for key in keys)
 
-    import_club(GameRecords(fresh, RULESETS), exported)
-    assert export_club(GameRecords(fresh, RULESETS), "c1") == exported
+    import_club(Records(fresh, RULESETS), exported)
+    assert export_club(Records(fresh, RULESETS), "c1") == exported
     assert fresh.list_api_keys("c1") == []
-    moved = Notes.of(GameRecords(fresh, RULESETS)).notes(
+    moved = Notes.of(Records(fresh, RULESETS)).notes(
         Principal(club_id="c1", scope="read"), "c1", document["games"][0]["game_id"], Viewer.full()
     )
     assert [(n.step, n.text, n.author) for n in moved] == [(2, "a six to open", "desk"), (3, "kept quiet", "desk")]
 
 
 def test_a_club_file_with_an_edited_event_is_refused_and_leaves_nothing_behind(old_store: Store, fresh: Store) -> None:
-    document = json.loads(export_club(GameRecords(old_store, RULESETS), "c1"))
+    document = json.loads(export_club(Records(old_store, RULESETS), "c1"))
     document["games"][-1]["lines"][1]["face"] = 5  # still a legal roll: only the chain tells
     with pytest.raises(ClubImportError, match=r"event 1: Event 1 \(tally.rolled\) does not match the chain"):
-        import_club(GameRecords(fresh, RULESETS), json.dumps(document).encode())
+        import_club(Records(fresh, RULESETS), json.dumps(document).encode())
     assert fresh.get_club("c1") is None and fresh.count_events() == 0
 
 
 def test_the_club_commands_move_a_club_and_name_a_refusal_in_one_line(old_store: Store, tmp_path: Path) -> None:
-    exported = export_club(GameRecords(old_store, RULESETS), "c1")
+    exported = export_club(Records(old_store, RULESETS), "c1")
     url = f"sqlite:///{tmp_path / 'moved.db'}"
     env = environment(url)
     tablelog("migrate", env=env)
@@ -167,13 +167,13 @@ def test_the_club_commands_move_a_club_and_name_a_refusal_in_one_line(old_store:
 def test_a_club_file_whose_league_names_a_game_it_lacks_is_refused_before_anything_is_written(
     old_store: Store, fresh: Store
 ) -> None:
-    document = json.loads(export_club(GameRecords(old_store, RULESETS), "c1"))
+    document = json.loads(export_club(Records(old_store, RULESETS), "c1"))
     league = next(c for c in document["collections"] if c["kind"] == "league")
     league["game_ids"].append("elsewhere")
     with pytest.raises(ClubImportError, match=r"The league 'autumn' names games not in the file: \['elsewhere'\]"):
-        import_club(GameRecords(fresh, RULESETS), json.dumps(document).encode())
+        import_club(Records(fresh, RULESETS), json.dumps(document).encode())
     league["game_ids"].pop()
     league["definition"]["starts"] = "soon"
     with pytest.raises(ClubImportError, match="The league 'autumn': "):
-        import_club(GameRecords(fresh, RULESETS), json.dumps(document).encode())
+        import_club(Records(fresh, RULESETS), json.dumps(document).encode())
     assert fresh.get_club("c1") is None and fresh.count_events() == 0

@@ -16,7 +16,7 @@ from service.pages.report import Shared
 from service.store import open_store
 from service.store.base import Recorder
 from service.usecases.access import Principal
-from service.usecases.games import GameRecords, NewGame, SeatSpec
+from service.usecases.games import NewGame, Records, SeatSpec
 from service.usecases.notes import NewNote, Notes
 from service.usecases.replays import Replays
 from tests.service.api_support import club_store
@@ -32,7 +32,7 @@ def url(tmp_path: Path) -> str:
     """Club c1 with friday-1 (four events) and its notes of each visibility; club c2 with a game of its own."""
     url = f"sqlite:///{tmp_path / 'club.db'}"
     with club_store(url) as store:
-        records = GameRecords(store, RULESETS)
+        records = Records(store, RULESETS)
         seats = [SeatSpec(player_id="alain"), SeatSpec(player_id="bea")]
         records.create_game("c1", NewGame(ruleset="tally", players=seats, game_id="friday-1"), Recorder(club_id="c1"))
         records.append("c1", "friday-1", [roll(0, 3), roll(1, 4), roll(0, 2)], 1, Recorder(club_id="c1"))
@@ -52,7 +52,7 @@ def narration(url: str, viewer: Viewer) -> list[str]:
     """The replay's narration for `viewer`, as the API tells it."""
     store = open_store(url)
     try:
-        replay = Replays.of(GameRecords(store, RULESETS)).replay(Principal(operator=True), "c1", "friday-1", viewer)
+        replay = Replays.of(Records(store, RULESETS)).replay(Principal(operator=True), "c1", "friday-1", viewer)
         return [s.text for s in replay.steps]
     finally:
         store.close()
