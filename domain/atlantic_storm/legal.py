@@ -16,6 +16,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.atlantic_storm.catalogue import Card
+from domain.atlantic_storm.combat import fate_effects, pending_dice, restrictions, zone_now
 from domain.atlantic_storm.events import (
     Bonus,
     CardDiscarded,
@@ -35,17 +36,7 @@ from domain.atlantic_storm.events import (
     SupplyTaken,
     ZoneDeclared,
 )
-from domain.atlantic_storm.rules import (
-    HAND,
-    draw_needed,
-    fate_effects,
-    pending_dice,
-    restrictions,
-    storm_choices,
-    supply_candidates,
-    validate,
-    zone_now,
-)
+from domain.atlantic_storm.rules import HAND, draw_needed, storm_choices, supply_candidates, validate
 from domain.atlantic_storm.state import State, Turn
 from domain.i18n import Catalogue, Message
 from domain.ruleset import RuleError

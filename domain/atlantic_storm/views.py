@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
+from domain.atlantic_storm.combat import play_value, zone_now
 from domain.atlantic_storm.events import CardDiscarded, CardsDealt, CardsDrawn, HandDiscarded
-from domain.atlantic_storm.rules import play_value, zone_now
 from domain.atlantic_storm.scoring import card_vp, convoy_vp
 from domain.atlantic_storm.state import State
 from domain.ruleset import Viewer
