@@ -211,6 +211,22 @@ def checked_report(
     one placement, placements all given or none, ranked as placements are (1, 1, 3), and a higher score
     placed above a lower one (equal scores may be placed apart where the game's tie-breaks split them:
     `ties_split`)."""
+    _check_seats(setup, report)
+    _check_scores(report, lowest, highest)
+    players = _placed(report)
+    placement = {p.seat: int(p.placement or 0) for p in players}
+    score = {p.seat: p.score for p in players}
+    for seat, place in placement.items():
+        _check_rank(place, placement)
+        _check_order(seat, placement, score, ties_split)
+    _check_partners(setup, placement, score)
+    ordered = tuple(sorted(players, key=lambda p: p.seat))
+    winners = tuple(p.seat for p in ordered if p.placement == 1)
+    return Result(finished=True, score_unit=score_unit, players=ordered, winners=winners, reported=True)
+
+
+def _check_seats(setup: Setup, report: ReportedResult) -> None:
+    """One entry per seat of the set-up (G-6)."""
     seats = sorted(p.seat for p in setup.players)
     reported = sorted(p.seat for p in report.players)
     if reported != seats:
@@ -221,6 +237,10 @@ def checked_report(
             seats=seats,
             reported=reported,
         )
+
+
+def _check_scores(report: ReportedResult, lowest: int, highest: int | None) -> None:
+    """Every score within the game's bounds (G-6)."""
     for entry in report.players:
         if entry.score < lowest or (highest is not None and entry.score > highest):
             raise RuleError(
@@ -232,45 +252,61 @@ def checked_report(
                 lowest=lowest,
                 highest=highest,
             )
+
+
+def _placed(report: ReportedResult) -> tuple[PlayerResult, ...]:
+    """The reported seats with their placements: as given when all are, by score when none is (G-6)."""
     given = [p.placement for p in report.players if p.placement is not None]
     players = report.players
     if not given:
-        players = tuple(
+        return tuple(
             msgspec.structs.replace(p, placement=1 + sum(1 for q in report.players if q.score > p.score))
             for p in report.players
         )
-    elif len(given) != len(players):
+    if len(given) != len(players):
         raise RuleError("G-6", "placements_partial", _("Give every seat's placement, or none."))
-    placement = {p.seat: int(p.placement or 0) for p in players}
-    score = {p.seat: p.score for p in players}
-    for seat, place in placement.items():
-        if place != 1 + sum(1 for other in placement.values() if other < place):
+    return players
+
+
+def _check_rank(place: int, placement: Mapping[int, int]) -> None:
+    """A place is one more than the places above it: 1, 1, 3 (G-6)."""
+    if place != 1 + sum(1 for other in placement.values() if other < place):
+        raise RuleError(
+            "G-6",
+            "placements_inconsistent",
+            _("Placements run from 1, shared places skipping the next ones (1, 1, 3)."),
+            placements=dict(sorted(placement.items())),
+        )
+
+
+def _check_order(seat: int, placement: Mapping[int, int], score: Mapping[int, int], ties_split: bool) -> None:
+    """`seat` placed above every seat it outscored, and beside every seat it tied with unless the game's
+    tie-breaks split them (G-6)."""
+    place = placement[seat]
+    for other, other_place in placement.items():
+        if (score[seat] > score[other] and place >= other_place) or (
+            not ties_split and score[seat] == score[other] and place != other_place
+        ):
             raise RuleError(
                 "G-6",
                 "placements_inconsistent",
-                _("Placements run from 1, shared places skipping the next ones (1, 1, 3)."),
+                _(
+                    "Seat {seat} scored more than seat {other} but is not placed above it.",
+                    seat=seat + 1,
+                    other=other + 1,
+                )
+                if score[seat] > score[other]
+                else _(
+                    "Seats {seat} and {other} scored the same: they share their place.",
+                    seat=seat + 1,
+                    other=other + 1,
+                ),
                 placements=dict(sorted(placement.items())),
             )
-        for other, other_place in placement.items():
-            if (score[seat] > score[other] and place >= other_place) or (
-                not ties_split and score[seat] == score[other] and place != other_place
-            ):
-                raise RuleError(
-                    "G-6",
-                    "placements_inconsistent",
-                    _(
-                        "Seat {seat} scored more than seat {other} but is not placed above it.",
-                        seat=seat + 1,
-                        other=other + 1,
-                    )
-                    if score[seat] > score[other]
-                    else _(
-                        "Seats {seat} and {other} scored the same: they share their place.",
-                        seat=seat + 1,
-                        other=other + 1,
-                    ),
-                    placements=dict(sorted(placement.items())),
-                )
+
+
+def _check_partners(setup: Setup, placement: Mapping[int, int], score: Mapping[int, int]) -> None:
+    """Partners of a team share their score and their place (G-6)."""
     teams: dict[int, tuple[int, int]] = {}
     for player in setup.players:
         if player.team is None:
@@ -283,9 +319,6 @@ def checked_report(
                 _("Partners of a team share their score and their place."),
                 team=player.team,
             )
-    ordered = tuple(sorted(players, key=lambda p: p.seat))
-    winners = tuple(p.seat for p in ordered if p.placement == 1)
-    return Result(finished=True, score_unit=score_unit, players=ordered, winners=winners, reported=True)
 
 
 class Narration(msgspec.Struct, frozen=True, kw_only=True):
