@@ -405,6 +405,30 @@ StateT = TypeVar("StateT")
 EventT = TypeVar("EventT")
 """A game's events: the tagged union of its event structs."""
 
+HandledT = TypeVar("HandledT")
+"""The one event type of the union a dispatch table's handler takes."""
+ResultT = TypeVar("ResultT")
+"""What a dispatch table's handlers return (None for a validator, the state for an evolver)."""
+
+Dispatch = dict[type[EventT], Callable[[StateT, EventT], ResultT]]
+"""A game's dispatch table (`rules._VALIDATORS: Dispatch[Event, State, None]`, `rules._EVOLVERS: Dispatch[Event,
+State, State]`): the handler of each event type of the game's union. Made by `dispatch` from `on` entries, so
+mypy checks each handler against the event type it is keyed by and the table's state and result types (that
+the keys are the union's types, no more and no fewer, tests/domain/test_game_packages.py checks)."""
+
+
+def on(
+    kind: type[HandledT], handler: Callable[[StateT, HandledT], ResultT]
+) -> tuple[type[Any], Callable[[StateT, Any], ResultT]]:
+    """One entry of a dispatch table: `handler` takes the events of type `kind` (mypy checks that it does)."""
+    return kind, handler
+
+
+def dispatch(*entries: tuple[type[Any], Callable[[StateT, Any], ResultT]]) -> Dispatch[EventT, StateT, ResultT]:
+    """A dispatch table from its `on` entries. A handler takes one type of the union, and the table gives it
+    only events of that type (looked up by `type(event)`), so the table may call it with the union."""
+    return dict(entries)
+
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class Ruleset(Generic[StateT, EventT]):

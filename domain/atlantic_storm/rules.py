@@ -43,7 +43,7 @@ from domain.atlantic_storm.events import (
 from domain.atlantic_storm.state import Battle, Decision, Outcome, Play, State, Storm, Turn
 from domain.atlantic_storm.words import FRAMES, OCEANS, PHASES, card_name, chained, commas
 from domain.i18n import Catalogue, Message, english
-from domain.ruleset import RuleError
+from domain.ruleset import Dispatch, RuleError, dispatch, on
 
 _ = Catalogue("domain.atlantic_storm")
 
@@ -855,23 +855,23 @@ def _validate_reshuffle(state: State, event: DeckReshuffled) -> None:
         )
 
 
-_VALIDATORS: dict[type, Any] = {
-    ConvoysCut: _validate_cut,
-    CardsDealt: _validate_deal,
-    ConvoyTurned: _validate_convoy,
-    ZoneDeclared: _validate_zone,
-    CardsPlayed: _validate_play,
-    IntelligencePlayed: _validate_intelligence,
-    CardDiscarded: _validate_discard,
-    HandDiscarded: _validate_hand_discard,
-    StormRolled: _validate_storm_roll,
-    StormStruck: _validate_storm_strike,
-    DiceRolled: _validate_dice,
-    SupplyTaken: _validate_supply,
-    SpoilsDivided: _validate_spoils,
-    CardsDrawn: _validate_draw,
-    DeckReshuffled: _validate_reshuffle,
-}
+_VALIDATORS: Dispatch[AtlanticStormEvent, State, None] = dispatch(
+    on(ConvoysCut, _validate_cut),
+    on(CardsDealt, _validate_deal),
+    on(ConvoyTurned, _validate_convoy),
+    on(ZoneDeclared, _validate_zone),
+    on(CardsPlayed, _validate_play),
+    on(IntelligencePlayed, _validate_intelligence),
+    on(CardDiscarded, _validate_discard),
+    on(HandDiscarded, _validate_hand_discard),
+    on(StormRolled, _validate_storm_roll),
+    on(StormStruck, _validate_storm_strike),
+    on(DiceRolled, _validate_dice),
+    on(SupplyTaken, _validate_supply),
+    on(SpoilsDivided, _validate_spoils),
+    on(CardsDrawn, _validate_draw),
+    on(DeckReshuffled, _validate_reshuffle),
+)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -880,8 +880,7 @@ _VALIDATORS: dict[type, Any] = {
 
 def evolve(state: State, event: AtlanticStormEvent) -> State:
     """Apply an accepted event and every automatic consequence."""
-    result: State = _EVOLVERS[type(event)](state, event)
-    return result
+    return _EVOLVERS[type(event)](state, event)
 
 
 def _number_key(number: str) -> int:
@@ -1408,23 +1407,23 @@ def _evolve_reshuffle(state: State, event: DeckReshuffled) -> State:
     )
 
 
-_EVOLVERS: dict[type, Any] = {
-    ConvoysCut: _evolve_cut,
-    CardsDealt: _evolve_deal,
-    ConvoyTurned: _evolve_turn_convoy,
-    ZoneDeclared: _evolve_declare,
-    CardsPlayed: _evolve_play,
-    IntelligencePlayed: _evolve_intelligence,
-    CardDiscarded: _evolve_discard_card,
-    HandDiscarded: _evolve_discard_hand,
-    StormRolled: _evolve_storm_roll,
-    StormStruck: _evolve_storm_strike,
-    DiceRolled: _evolve_dice,
-    SupplyTaken: _evolve_supply,
-    SpoilsDivided: _evolve_spoils,
-    CardsDrawn: _evolve_draw,
-    DeckReshuffled: _evolve_reshuffle,
-}
+_EVOLVERS: Dispatch[AtlanticStormEvent, State, State] = dispatch(
+    on(ConvoysCut, _evolve_cut),
+    on(CardsDealt, _evolve_deal),
+    on(ConvoyTurned, _evolve_turn_convoy),
+    on(ZoneDeclared, _evolve_declare),
+    on(CardsPlayed, _evolve_play),
+    on(IntelligencePlayed, _evolve_intelligence),
+    on(CardDiscarded, _evolve_discard_card),
+    on(HandDiscarded, _evolve_discard_hand),
+    on(StormRolled, _evolve_storm_roll),
+    on(StormStruck, _evolve_storm_strike),
+    on(DiceRolled, _evolve_dice),
+    on(SupplyTaken, _evolve_supply),
+    on(SpoilsDivided, _evolve_spoils),
+    on(CardsDrawn, _evolve_draw),
+    on(DeckReshuffled, _evolve_reshuffle),
+)
 
 
 __all__ = ["evolve", "validate"]

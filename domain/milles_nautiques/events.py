@@ -172,8 +172,22 @@ MillesNautiquesEvent = (
     | ConvoysRevealed
 )
 
-# Events that target a convoy with one card from the hand, and the card each one lays.
-CARD_OF_EVENT: dict[type, str] = {
+CardOnConvoy = (
+    AlertPlayed
+    | AlertEnded
+    | PlanePlayed
+    | PlaneHit
+    | MineLaid
+    | MinesweeperPlayed
+    | RadarPlayed
+    | StormPlayed
+    | FairSeaPlayed
+    | NeutralFlagPlayed
+)
+"""The events that target a convoy with one card from the hand."""
+
+# The card each event of `CardOnConvoy` lays.
+CARD_OF_EVENT: dict[type[CardOnConvoy], str] = {
     AlertPlayed: "alert",
     AlertEnded: "end_of_alert",
     PlanePlayed: "plane",

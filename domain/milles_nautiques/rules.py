@@ -10,7 +10,7 @@ check (MN-15) follows every play and every automatic consequence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any
 
@@ -36,6 +36,7 @@ from domain.milles_nautiques.events import (
     CARD_OF_EVENT,
     AlertEnded,
     AlertPlayed,
+    CardOnConvoy,
     ConvoyPlaced,
     ConvoysRevealed,
     Dealt,
@@ -55,7 +56,7 @@ from domain.milles_nautiques.events import (
 )
 from domain.milles_nautiques.scoring import ROUND_TARGET, points
 from domain.milles_nautiques.state import Consequence, Convoy, Hand, Ship, State
-from domain.ruleset import RuleError
+from domain.ruleset import Dispatch, RuleError, dispatch, on
 
 _ = Catalogue("domain.milles_nautiques")
 
@@ -436,29 +437,29 @@ def _validate_revealed(state: State, event: ConvoysRevealed) -> None:
         _identify(state, card, number, revealing=True)
 
 
-_CARD_VALIDATORS: dict[type, Callable[[State, Any], None]] = {
-    AlertPlayed: _validate_alert,
-    AlertEnded: _validate_alert_ended,
-    PlanePlayed: _validate_plane,
-    PlaneHit: _validate_plane_hit,
-    MineLaid: _validate_mine,
-    MinesweeperPlayed: _validate_minesweeper,
-    RadarPlayed: _validate_radar,
-    StormPlayed: _validate_storm,
-    FairSeaPlayed: _validate_fair_sea,
-    NeutralFlagPlayed: _validate_neutral,
-}
+_CARD_VALIDATORS: Dispatch[MillesNautiquesEvent, State, None] = dispatch(
+    on(AlertPlayed, _validate_alert),
+    on(AlertEnded, _validate_alert_ended),
+    on(PlanePlayed, _validate_plane),
+    on(PlaneHit, _validate_plane_hit),
+    on(MineLaid, _validate_mine),
+    on(MinesweeperPlayed, _validate_minesweeper),
+    on(RadarPlayed, _validate_radar),
+    on(StormPlayed, _validate_storm),
+    on(FairSeaPlayed, _validate_fair_sea),
+    on(NeutralFlagPlayed, _validate_neutral),
+)
 
-_VALIDATORS: dict[type, Callable[[State, Any], None]] = {
-    Dealt: _validate_dealt,
-    Drew: _validate_drew,
-    ConvoyPlaced: _validate_convoy_placed,
-    MilesPlayed: _validate_miles,
-    WarshipPlayed: _validate_warship,
-    Discarded: _validate_discard,
-    ConvoysRevealed: _validate_revealed,
-    **_CARD_VALIDATORS,
-}
+_VALIDATORS: Dispatch[MillesNautiquesEvent, State, None] = dispatch(
+    on(Dealt, _validate_dealt),
+    on(Drew, _validate_drew),
+    on(ConvoyPlaced, _validate_convoy_placed),
+    on(MilesPlayed, _validate_miles),
+    on(WarshipPlayed, _validate_warship),
+    on(Discarded, _validate_discard),
+    on(ConvoysRevealed, _validate_revealed),
+    *_CARD_VALIDATORS.items(),
+)
 
 
 # ---------------------------------------------------------------------------------------------- evolve
@@ -720,7 +721,7 @@ def _evolve_warship(state: State, event: WarshipPlayed) -> State:
     return _after_play(_put(state, replace(convoy, battle=(*convoy.battle, ship))), paired=event.paired)
 
 
-def _evolve_card_on_convoy(state: State, event: Any) -> State:
+def _evolve_card_on_convoy(state: State, event: CardOnConvoy) -> State:
     card = CARD_OF_EVENT[type(event)]
     state = _take(state, event.seat, card)
     convoy = state.convoys[event.convoy - 1]
@@ -743,7 +744,7 @@ def _evolve_card_on_convoy(state: State, event: Any) -> State:
         state = _put(state, replace(convoy, mine=seat))
     elif kind is MinesweeperPlayed:
         state = _lift(state, convoy, ("minesweeper", "mine"), mine=None)
-    elif kind is RadarPlayed:
+    elif isinstance(event, RadarPlayed):  # isinstance, not `kind is`: mypy then knows the radar's fields
         card_known = convoy.card if convoy.card is not None else event.revealed
         if convoy.card is None and event.revealed is not None:
             state = replace(state, seen=_bump(state.seen, (event.revealed,)))
@@ -774,13 +775,13 @@ def _evolve_revealed(state: State, event: ConvoysRevealed) -> State:
     return _check_forty(state)  # MN-15: a player who shows his convoys may have reached 40
 
 
-_EVOLVERS: dict[type, Callable[[State, Any], State]] = {
-    Dealt: _evolve_dealt,
-    Drew: _evolve_drew,
-    ConvoyPlaced: _evolve_convoy_placed,
-    MilesPlayed: _evolve_miles,
-    WarshipPlayed: _evolve_warship,
-    Discarded: _evolve_discard,
-    ConvoysRevealed: _evolve_revealed,
-    **{kind: _evolve_card_on_convoy for kind in CARD_OF_EVENT},
-}
+_EVOLVERS: Dispatch[MillesNautiquesEvent, State, State] = dispatch(
+    on(Dealt, _evolve_dealt),
+    on(Drew, _evolve_drew),
+    on(ConvoyPlaced, _evolve_convoy_placed),
+    on(MilesPlayed, _evolve_miles),
+    on(WarshipPlayed, _evolve_warship),
+    on(Discarded, _evolve_discard),
+    on(ConvoysRevealed, _evolve_revealed),
+    *(on(kind, _evolve_card_on_convoy) for kind in CARD_OF_EVENT),
+)
