@@ -158,7 +158,7 @@ class Folded:
             out = base + out
         return out
 
-    def check(self, event: Any) -> None:
+    def check(self, event: Event) -> None:
         """Raise RuleError if `event` cannot be appended now."""
         if isinstance(event, GameStarted):
             raise RuleError("G-5", "already_started", _("This game has already started."))
@@ -205,7 +205,7 @@ class Folded:
             )
         return self.ruleset.reported_result(self.setup, event.result)
 
-    def apply(self, event: Any, version: int | None = None) -> Folded:
+    def apply(self, event: Event, version: int | None = None) -> Folded:
         """Apply an event already accepted (or read from the record) and return the new fold."""
         version = self.version + 1 if version is None else version
         if isinstance(event, Correction):
@@ -235,7 +235,7 @@ class Folded:
         state = self.ruleset.evolve(self.state, event)
         return Folded(self.ruleset, self.setup, state, version, link, self._base, result_only=self.result_only)
 
-    def accept(self, event: Any) -> Folded:
+    def accept(self, event: Event) -> Folded:
         """Check then apply: the append path."""
         self.check(event)
         return self.apply(event)
@@ -302,11 +302,11 @@ def decoder(ruleset: Ruleset) -> msgspec.json.Decoder[Any]:
     return _decoders[key]
 
 
-def event_tag(event: Any) -> str:
+def event_tag(event: Event) -> str:
     """The stable type name of an event struct."""
     return str(type(event).__struct_config__.tag)
 
 
-def schema_version(event: Any) -> int:
+def schema_version(event: Event) -> int:
     """The schema version of an event's struct."""
     return int(getattr(type(event), "schema_version", 1))

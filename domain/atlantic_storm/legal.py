@@ -18,6 +18,7 @@ import msgspec
 from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.combat import fate_effects, pending_dice, restrictions, zone_now
 from domain.atlantic_storm.events import (
+    AtlanticStormEvent,
     Bonus,
     CardDiscarded,
     CardsDealt,
@@ -37,7 +38,7 @@ from domain.atlantic_storm.events import (
     ZoneDeclared,
 )
 from domain.atlantic_storm.rules import HAND, draw_needed, storm_choices, supply_candidates, validate
-from domain.atlantic_storm.state import State, Turn
+from domain.atlantic_storm.state import Battle, State, Turn
 from domain.i18n import Catalogue, Message
 from domain.ruleset import RuleError
 
@@ -46,7 +47,7 @@ _ = Catalogue("domain.atlantic_storm")
 SPOILS_LISTED = 2000
 
 
-def legal_events(state: State, seat: int) -> list[Any]:
+def legal_events(state: State, seat: int) -> list[AtlanticStormEvent]:
     """Everything `seat` may report now. The cut is listed once, by the first seat, with every convoy
     left to name (the recording page asks for each as the table shows it)."""
     phase = state.phase
@@ -66,7 +67,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     if phase in ("storm_roll", "storm_choice"):
         return _storm_events(state, seat)
     if phase == "dice":
-        out: list[Any] = []
+        out: list[AtlanticStormEvent] = []
         for owner, card, dice in pending_dice(state):
             if owner == seat:
                 out += [DiceRolled(seat=seat, card=card, faces=f) for f in product(range(1, 7), repeat=dice)]
@@ -74,7 +75,7 @@ def legal_events(state: State, seat: int) -> list[Any]:
     return _outcome_events(state, seat)
 
 
-def _between_battles(state: State, seat: int) -> list[Any]:
+def _between_battles(state: State, seat: int) -> list[AtlanticStormEvent]:
     """The game over, the deal, the convoy turned and the hands refilled."""
     phase = state.phase
     if phase == "over":
@@ -93,7 +94,7 @@ def _between_battles(state: State, seat: int) -> list[Any]:
     return [CardsDrawn(seat=seat, cards=(None,) * k) for k in range(1, most + 1)]
 
 
-def _storm_events(state: State, seat: int) -> list[Any]:
+def _storm_events(state: State, seat: int) -> list[AtlanticStormEvent]:
     """The storm's holder rolls, then chooses what it strikes."""
     assert state.battle is not None
     storm = state.battle.storm
@@ -102,7 +103,7 @@ def _storm_events(state: State, seat: int) -> list[Any]:
     if state.phase == "storm_roll":
         return [StormRolled(seat=seat, face=f) for f in range(1, 7)]
     # AS-18: one strike per choice, each saying what it does (the half of a cancelled play too).
-    struck = [StormStruck(seat=seat, target=None)]
+    struck: list[AtlanticStormEvent] = [StormStruck(seat=seat, target=None)]
     for target in range(state.players):
         struck += [
             StormStruck(seat=seat, target=target, effect=effect, half=half)
@@ -111,7 +112,7 @@ def _storm_events(state: State, seat: int) -> list[Any]:
     return struck
 
 
-def _outcome_events(state: State, seat: int) -> list[Any]:
+def _outcome_events(state: State, seat: int) -> list[AtlanticStormEvent]:
     """After the battle: the supplies taken, then the spoils divided."""
     assert state.battle is not None
     outcome = state.battle.outcome
@@ -127,7 +128,7 @@ def _outcome_events(state: State, seat: int) -> list[Any]:
     return []
 
 
-def _convoys(state: State) -> list[Any]:
+def _convoys(state: State) -> list[AtlanticStormEvent]:
     left = sorted(
         (n for n, c in state.cards.items() if c.category == "convoy" and n not in state.convoys_seen),
         key=lambda n: int(n[1:]),
@@ -138,9 +139,9 @@ def _convoys(state: State) -> list[Any]:
     return [ConvoyTurned(seat=seat, convoy=a, discarded=b) for a in left for b in left if a != b]
 
 
-def _turn_events(state: State, turn: Turn) -> list[Any]:
+def _turn_events(state: State, turn: Turn) -> list[AtlanticStormEvent]:
     seat = turn.seat
-    out: list[Any] = []
+    out: list[AtlanticStormEvent] = []
     if turn.intelligence is not None:
         out.append(CardDiscarded(seat=seat, card=turn.intelligence))
     else:
@@ -173,7 +174,7 @@ def _sails(state: State, card: Card) -> bool:
     )
 
 
-def _legal(state: State, event: Any) -> bool:
+def _legal(state: State, event: AtlanticStormEvent) -> bool:
     try:
         validate(state, event)
     except RuleError:
@@ -191,17 +192,17 @@ def _announced(state: State, play: CardsPlayed) -> CardsPlayed:
     return msgspec.structs.replace(play, victims=victims)
 
 
-def _unseen_plays(state: State, turn: Turn) -> list[Any]:
+def _unseen_plays(state: State, turn: Turn) -> list[AtlanticStormEvent]:
     """A hand with face-down cards: each unseen card the rules let this seat play alone now, as a normal
     card, a bonus standing alone, a special, a supply, or an intelligence card instead of a play. The
     cards it may add are `extensions` of that play."""
     seat = turn.seat
-    out: list[Any] = []
+    out: list[AtlanticStormEvent] = []
     for card in unseen(state, seat):
         if not _sails(state, card):
             continue
         number = card.number
-        candidates: list[Any] = []
+        candidates: list[CardsPlayed] = []
         if card.category == "normal":
             candidates.append(CardsPlayed(seat=seat, normals=(number,)))
         elif card.category == "bonus" and card.special == "standalone":
@@ -217,7 +218,7 @@ def _unseen_plays(state: State, turn: Turn) -> list[Any]:
     return out
 
 
-def extensions(state: State, event: Any) -> list[Any]:
+def extensions(state: State, event: AtlanticStormEvent) -> list[AtlanticStormEvent]:
     """The plays that are `event` with one card more, each legal now: a normal card (a second one beside
     an admiral), a bonus attached to one of its normals or standing alone, a special, a supply (AS-4,
     AS-7, AS-8). The card comes from the seat's known hand, or from the unseen cards while the hand
@@ -230,7 +231,7 @@ def extensions(state: State, event: Any) -> list[Any]:
     held = set((*event.normals, *(b.card for b in event.bonuses), *event.specials, *event.supplies))
     pool = [state.cards[n] for n in state.hands[seat] if n in state.cards] + unseen(state, seat)
     admirals = sum(state.cards[n].special == "admiral" for n in event.specials if n in state.cards)
-    out: list[Any] = []
+    out: list[AtlanticStormEvent] = []
     for card in pool:
         number = card.number
         if number in held or not _sails(state, card):
@@ -255,7 +256,7 @@ def extensions(state: State, event: Any) -> list[Any]:
     return out
 
 
-def extensible(event: Any) -> bool:
+def extensible(event: AtlanticStormEvent) -> bool:
     """Whether `event` may hold more (a play may gain cards, see `extensions`)."""
     return isinstance(event, CardsPlayed)
 
@@ -265,7 +266,7 @@ Plays = dict[tuple[Any, ...], Any]
 """The plays found so far, each once, by what it holds (in the order they were found)."""
 
 
-def _plays(state: State, turn: Turn) -> list[Any]:
+def _plays(state: State, turn: Turn) -> list[AtlanticStormEvent]:
     battle = state.battle
     assert battle is not None
     only, black_gap = restrictions(state, battle)
@@ -287,7 +288,7 @@ def _plays(state: State, turn: Turn) -> list[Any]:
     return list(out.values())
 
 
-def _playable(state: State, battle: Any, seat: int) -> list[Any]:
+def _playable(state: State, battle: Battle, seat: int) -> list[Card]:
     """The cards of `seat`'s hand known enough to play in this battle's ocean and year."""
     convoy = state.cards[battle.convoy]
     year = convoy.years[0]
@@ -371,7 +372,9 @@ def _subsets(items: list[str]) -> list[tuple[str, ...]]:
     return [tuple(c) for k in range(len(items) + 1) for c in combinations(items, k)]
 
 
-def _raids_ok(state: State, battle: Any, normals: tuple[str, ...], specials: tuple[str, ...], use: str | None) -> bool:
+def _raids_ok(
+    state: State, battle: Battle, normals: tuple[str, ...], specials: tuple[str, ...], use: str | None
+) -> bool:
     zone = "combined" if use == "combined" else zone_now(battle)
     for number in specials:
         special = state.cards[number].special
@@ -395,9 +398,9 @@ def _attachments(state: State, normals: tuple[str, ...], bonuses: list[Any]) -> 
     return [tuple(b for b in combo if b is not None) for combo in product(*options)]
 
 
-def _divisions(trick: tuple[str, ...], eligible: tuple[int, ...], seat: int) -> list[Any]:
+def _divisions(trick: tuple[str, ...], eligible: tuple[int, ...], seat: int) -> list[AtlanticStormEvent]:
     """Balanced divisions of the spoils among the eligible seats (AS-15), at most SPOILS_LISTED."""
-    out: list[Any] = []
+    out: list[AtlanticStormEvent] = []
     k = len(eligible)
     for assignment in product(range(k), repeat=len(trick)):
         counts = [assignment.count(i) for i in range(k)]
@@ -433,7 +436,7 @@ _GROUPS = {
 }
 
 
-def choice_group(state: State, event: Any) -> tuple[int, Message]:
+def choice_group(state: State, event: AtlanticStormEvent) -> tuple[int, Message]:
     """What the table is doing with `event`, for the recording page's groups: a play by the zone of its
     normal card (its frame, AS-4), the plays of special, bonus or supply cards alone, then the discards."""
     if isinstance(event, CardsPlayed):

@@ -3,8 +3,6 @@ the templates' own)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.atlantic_storm.catalogue import Card
 from domain.atlantic_storm.events import (
     AtlanticStormEvent,
@@ -93,7 +91,7 @@ def narrate(before: State, event: AtlanticStormEvent, after: State, viewer: View
     return Narration.told(joined(parts), seat=seat, chapters=_chapters(before))
 
 
-def _secret_text(before: State, event: Any, who: str, viewer: Viewer) -> Message | None:
+def _secret_text(before: State, event: AtlanticStormEvent, who: str, viewer: Viewer) -> Message | None:
     """The line of an event whose cards only its seat sees (G-2): cards drawn into a hand, and a card
     discarded instead of a play, which goes face down to a pile nobody looks through (AS-3, AS-12).
     They are named to that seat and in the full record; everyone else reads how many. An intelligence
@@ -126,7 +124,7 @@ def _facts(convoy: Card) -> Message:
     )
 
 
-def _text(before: State, event: Any, after: State, who: str) -> Message:
+def _text(before: State, event: AtlanticStormEvent, after: State, who: str) -> Message:
     cards = before.cards
     if isinstance(event, ConvoysCut):
         cuts = [

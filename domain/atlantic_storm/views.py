@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.atlantic_storm.combat import play_value, zone_now
-from domain.atlantic_storm.events import CardDiscarded, CardsDealt, CardsDrawn, HandDiscarded
+from domain.atlantic_storm.events import AtlanticStormEvent, CardDiscarded, CardsDealt, CardsDrawn, HandDiscarded
 from domain.atlantic_storm.scoring import card_vp, convoy_vp
 from domain.atlantic_storm.state import State
 from domain.ruleset import Viewer
@@ -102,7 +102,7 @@ def _cards_shown(state: State, data: dict[str, Any]) -> dict[str, dict[str, Any]
     }
 
 
-def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
+def known(state: State, event: AtlanticStormEvent, after: State, viewer: Viewer) -> tuple[AtlanticStormEvent, ...]:
     """`event` as `viewer` knew it (`Ruleset.known`; a step shows nothing more): a card dealt, drawn or
     discarded is None unless it is the viewer's own (a hand is dealt and refilled face down, and the
     discard pile is face down, AS-3)."""

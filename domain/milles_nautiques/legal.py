@@ -14,6 +14,7 @@ from domain.milles_nautiques.events import (
     Discarded,
     Drew,
     MilesPlayed,
+    MillesNautiquesEvent,
     WarshipPlayed,
 )
 from domain.milles_nautiques.rules import validate
@@ -28,7 +29,7 @@ _OWN_ROW = frozenset({"end_of_alert", "plane_hit", "minesweeper", "neutral_flag"
 _OTHER_ROWS = frozenset({"alert", "plane", "mine", "radar"})
 
 
-def legal_events(state: State, seat: int) -> list[Any]:
+def legal_events(state: State, seat: int) -> list[MillesNautiquesEvent]:
     """Every event `seat` may report now. Draws and the deal are listed by form only (card unknown);
     cards from the face-down part of a hand are listed for every kind it could still be (G-2).
     The end-of-round reveal is the table's, not a seat's, and is not listed."""
@@ -80,7 +81,7 @@ def _candidates(state: State, seat: int, possible: set[str]) -> list[Any]:
     return candidates
 
 
-def _accepted(state: State, event: Any) -> bool:
+def _accepted(state: State, event: MillesNautiquesEvent) -> bool:
     """Whether `rules.validate` accepts `event` now."""
     try:
         validate(state, event)
@@ -98,7 +99,7 @@ _GROUPS = {
 }
 
 
-def choice_group(state: State, event: Any) -> tuple[int, Message]:
+def choice_group(state: State, event: MillesNautiquesEvent) -> tuple[int, Message]:
     """What the table is doing with `event`, for the recording page's groups: in a naval battle the
     defence first (MN-6), then attacks, convoys and miles, the other cards, a discard last."""
     if isinstance(event, WarshipPlayed):

@@ -9,7 +9,6 @@ son tour"). Half-points are told as a number of points (26.5, "26,5" in French).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import msgspec
 
@@ -18,6 +17,7 @@ from domain.milles_nautiques.catalogue import BY_NAME, grouped
 from domain.milles_nautiques.events import (
     AlertEnded,
     AlertPlayed,
+    CardOnConvoy,
     ConvoyPlaced,
     ConvoysRevealed,
     Dealt,
@@ -99,7 +99,7 @@ def _label(card: str | None) -> Message:
     return BY_NAME[card].label if card is not None else _.pgettext("card", "a card")
 
 
-def _event_text(before: State, event: Any, after: State, viewer: Viewer) -> Message:
+def _event_text(before: State, event: MillesNautiquesEvent, after: State, viewer: Viewer) -> Message:
     names = before.names
     if isinstance(event, Dealt):
         first = names[(event.dealer + 1) % len(names)]
@@ -132,7 +132,9 @@ def _event_text(before: State, event: Any, after: State, viewer: Viewer) -> Mess
     return _card_on_convoy(before, event, after, who, convoy_name(before, event.convoy))
 
 
-def _card_on_convoy(before: State, event: Any, after: State, who: str, target: Message) -> Message:
+def _card_on_convoy(
+    before: State, event: MilesPlayed | WarshipPlayed | CardOnConvoy, after: State, who: str, target: Message
+) -> Message:
     """A card laid on a convoy, `target`."""
     if isinstance(event, MilesPlayed):
         distance = grouped(after.convoys[event.convoy - 1].distance)

@@ -14,7 +14,15 @@ from typing import Any
 import msgspec
 
 from domain.milles_nautiques.catalogue import CARDS
-from domain.milles_nautiques.events import ConvoyPlaced, ConvoysRevealed, Dealt, Drew, RadarPlayed, RevealedConvoy
+from domain.milles_nautiques.events import (
+    ConvoyPlaced,
+    ConvoysRevealed,
+    Dealt,
+    Drew,
+    MillesNautiquesEvent,
+    RadarPlayed,
+    RevealedConvoy,
+)
 from domain.milles_nautiques.scoring import hidden_in_port, side_scores
 from domain.milles_nautiques.state import Convoy, State, seen_by, sees_card
 from domain.ruleset import Viewer
@@ -89,7 +97,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
+def known(state: State, event: MillesNautiquesEvent, after: State, viewer: Viewer) -> tuple[MillesNautiquesEvent, ...]:
     """`event` as `viewer` knew it (`Ruleset.known`): a card dealt, drawn or laid face down is None
     unless the viewer's side holds it (MN-18: partners know each other's convoys), and a radar names the
     card it turned face up (MN-9); then the convoys the step showed the viewer where the event names
