@@ -51,6 +51,12 @@ def _attribute(key: str) -> str:
     return key.rstrip("_").replace("_", "-")
 
 
+@functools.lru_cache(maxsize=4096)
+def _escaped(value: str) -> str:
+    # Attribute values are mostly the same few colours, anchors and classes in every picture.
+    return escape(value, quote=True)
+
+
 def _attrs(attrs: dict[str, object]) -> str:
     """Attributes from keyword arguments; None leaves one out. Numbers need no escaping (the common
     case, kept cheap); everything else is escaped."""
@@ -58,7 +64,12 @@ def _attrs(attrs: dict[str, object]) -> str:
     for key, value in attrs.items():
         if value is None:
             continue
-        shown = f"{value:g}" if isinstance(value, int | float) and not isinstance(value, bool) else esc(value)
+        if type(value) is str:
+            shown = _escaped(value)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            shown = f"{value:g}"
+        else:
+            shown = esc(value)
         out.append(f' {_attribute(key)}="{shown}"')
     return "".join(out)
 

@@ -8,6 +8,7 @@ letter from the left, row number from the top) and never depend on the view.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from domain.memoire44.board import hex_name
@@ -18,6 +19,8 @@ SIZE = 20  # about 9 px when the picture is 360 px wide; readable in the page's 
 STYLE = {"fill": "#343a40", "stroke": "#ffffff", "stroke_width": 4, "paint_order": "stroke", "pointer_events": "none"}
 
 
+# The same board's coordinates on every picture of it: drawn once.
+@functools.lru_cache(maxsize=16)
 def edge_coordinates(rows: int, cols: int, centre: Callable[[int, int], tuple[float, float]], radius: float) -> str:
     """Column letters inside the hexes of the top and bottom rows, row numbers at the row's two ends
     (in the half-hex left free by a shorter row, else inside its end hex)."""

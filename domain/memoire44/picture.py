@@ -21,9 +21,12 @@ with the `words` the picture is given: the reader's language, as the narration t
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import msgspec
 
 from domain.i18n import Arg, Message, Teller, english
 from domain.memoire44.board import hex_name
@@ -495,10 +498,24 @@ def picture(view: Any, changed: Sequence[tuple[str, ...]] = (), words: Teller = 
     return document(width, height, title, body, description=status)
 
 
-def _board(board: dict[str, Any], rows: int, cols: int, told: Teller) -> tuple[str, set[str]]:
+def _board(board: dict[str, Any], rows: int, cols: int, told: Teller) -> tuple[str, frozenset[str]]:
     """The hexes with their terrain and bridges, and the terrains drawn (for the legend)."""
-    special = {(h["row"], h["col"]): h for h in board.get("hexes", ())}
-    bridge = told(_.pgettext("legend", "bridge"))
+    hexes = board.get("hexes", ())
+    terrains = sorted({str(h["terrain"]) for h in hexes})
+    named = tuple((terrain, told(_terrain(terrain))) for terrain in terrains)
+    # A board is the same from one tap to the next (bench.recording: a third of the picture's work), so it
+    # is drawn once for its hexes and the words it is told in.
+    board_words = (told(_("Board")), told(_.pgettext("legend", "bridge")))
+    return _drawn_board(msgspec.json.encode(hexes), rows, cols, board_words, named)
+
+
+@functools.lru_cache(maxsize=64)
+def _drawn_board(
+    hexes: bytes, rows: int, cols: int, board_words: tuple[str, str], named: tuple[tuple[str, str], ...]
+) -> tuple[str, frozenset[str]]:
+    special = {(h["row"], h["col"]): h for h in msgspec.json.decode(hexes)}
+    terrain_words = dict(named)
+    board_label, bridge = board_words
     terrain_seen: set[str] = set()
     tiles: list[str] = []
     for row, col in _hexes(rows, cols):
@@ -506,7 +523,7 @@ def _board(board: dict[str, Any], rows: int, cols: int, told: Teller) -> tuple[s
         cell = special.get((row, col))
         terrain = str(cell["terrain"]) if cell else "countryside"
         terrain_seen.add(terrain)
-        label = f' aria-label="{hex_name((row, col))} {esc(told(_terrain(terrain)))}"' if cell else ""
+        label = f' aria-label="{hex_name((row, col))} {esc(terrain_words[terrain])}"' if cell else ""
         tiles.append(
             f'<path class="hex" d="M{x:g} {y - RADIUS:.2f}{_HEX}" '
             f'fill="{TERRAIN_FILL.get(terrain, "#dee2e6")}" stroke="#6b705c" stroke-width="1.5"{label}'
@@ -514,7 +531,7 @@ def _board(board: dict[str, Any], rows: int, cols: int, told: Teller) -> tuple[s
         )
         if cell and cell.get("bridge"):
             tiles.append(rect(x - 8, y - RADIUS * 0.8, 16, RADIUS * 1.6, fill="#7a5230", aria_label=bridge))
-    return group(told(_("Board")), tiles), terrain_seen
+    return group(board_label, tiles), frozenset(terrain_seen)
 
 
 def _objectives_and_obstacles(

@@ -262,19 +262,19 @@ class Authenticator:
         """An API bearer token: the operator key or a club key."""
         return self._resolve(token, "key")
 
-    def remembered(self, token: str | None) -> Principal | None:
-        """An API bearer token's principal when it is known without reading the database (the operator
-        key, or a key remembered while this process hears revocations, or while `counter_on_loop`), else
-        None: then call the authenticator itself (in a worker thread on the event loop: it reads the
-        database)."""
+    def remembered(self, token: str | None, kind: Literal["key", "session"] = "key") -> Principal | None:
+        """An API bearer token's (or a page session cookie's) principal when it is known without reading
+        the database (the operator key, or a key or session remembered while this process hears
+        revocations, or while `counter_on_loop`), else None: then call the authenticator itself (`session`
+        for a cookie; in a worker thread on the event loop: it reads the database)."""
         if not token:
             return None
-        if self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
+        if kind == "key" and self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
             return Principal(operator=True)
         if (self.hub is None or not self.hub.listening) and not self.counter_on_loop:
             return None
         self._fresh()  # reads nothing while listening, else the counter
-        known = self._known.get(("key", token))
+        known = self._known.get((kind, token))
         if known is None or (known.expires_at is not None and known.expires_at <= _now()):
             return None
         return known

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from service.store import open_store
-from service.usecases.access import Authenticator, hash_secret, new_key
+from service.usecases.access import Authenticator, hash_secret, new_key, new_session
 
 
 def test_a_key_is_looked_up_once_within_the_ttl_and_again_after_it(tmp_path: Path) -> None:
@@ -69,4 +70,28 @@ def test_a_key_is_known_without_the_database_only_while_revocations_are_heard(tm
     assert check(token) is not None and check.remembered(token) is not None
     hub.access_changed(listening=False)  # deaf: a revocation could be missed, so always read
     assert check.remembered(token) is None
+    store.close()
+
+
+def test_a_page_session_is_known_without_the_database_only_while_revocations_are_heard(tmp_path: Path) -> None:
+    from service.notify import Hub
+
+    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    store.migrate()
+    store.create_club("c1", "Club")
+    key_id, _token, secret_hash = new_key()
+    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    session_id, cookie, session_hash = new_session()
+    store.create_page_session(session_id, key_id, session_hash, datetime.now(UTC) + timedelta(hours=1))
+    hub = Hub()
+    check = Authenticator(store, operator_key="op", hub=hub)
+    hub.access_changed(listening=True)
+    assert check.remembered(cookie, "session") is None  # never read yet
+    read = check.session(cookie)
+    assert read is not None and read.session_id == session_id and read.key_id == key_id
+    assert check.remembered(cookie, "session") == read
+    assert check.remembered(cookie) is None  # a cookie is never taken for a key
+    assert check.remembered("op", "session") is None  # nor the operator key for a session
+    hub.access_changed(1)  # a revocation heard: forget, read again
+    assert check.remembered(cookie, "session") is None
     store.close()
