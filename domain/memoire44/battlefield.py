@@ -16,6 +16,7 @@ from domain.i18n import Message
 from domain.memoire44.board import BoardSpec, Hex, board_from, hex_name
 from domain.memoire44.catalogue import ARTILLERY, FULL_DAY, INFANTRY, UNIT_TYPES
 from domain.memoire44.dday import returned_to_reserve
+from domain.memoire44.scenario import Objective
 from domain.memoire44.state import AirState, Hand, Order, State, Unit
 from domain.memoire44.words import _, listed
 from domain.memoire44.words import section as section_name
@@ -74,7 +75,8 @@ def fits_sections(
 ) -> Message | None:
     """Whether each unit can be counted in one of `sections` (a hex on a line is in both, M44-1)
     with at most `per_section` in each."""
-    options = [[s for s in state.board.sections(u.hex, camp) if s in sections] for u in units]
+    board = state.board
+    options = [[s for s in board.sections(u.hex, camp) if s in sections] for u in units]
     for unit, found in zip(units, options, strict=True):
         if not found:
             return _(
@@ -82,7 +84,7 @@ def fits_sections(
                 hex=hex_name(unit.hex),
                 section=either_section(sections),
             )
-    if per_section is None:
+    if per_section is None or len(units) <= per_section:  # no section can be asked for more than it allows
         return None
     used = dict.fromkeys(sections, 0)
 
@@ -237,34 +239,54 @@ def _near(state: State, index: int) -> set[int]:
 
 def village_holder(state: State, index: int) -> int:
     """The camp controlling a village objective: the last side to stand in it (M44-DD-1)."""
-    for village, camp in state.villages:
+    return _village_camp(state.villages, index, state.objectives[index].camp)
+
+
+def _village_camp(villages: tuple[tuple[int, int], ...], index: int, first: int) -> int:
+    for village, camp in villages:
         if village == index:
             return camp
-    return state.objectives[index].camp
+    return first
 
 
 def objective_holder(state: State, index: int) -> int | None:
     """The camp that scores objective `index` now, or None."""
-    if state.air is not None:  # M44-AIR-11, M44-AIR-16: a bombing holds it until the enemy retakes it
-        for bombed, camp in state.air.bombed:
-            if bombed == index:
-                return camp
-    objective = state.objectives[index]
-    if objective.kind == "village":
-        return village_holder(state, index)
-    if objective.kind in ("beach", "bridge"):
+    bombed = state.air.bombed if state.air is not None else ()
+    return _holder(state, index, state.objectives[index], state.permanent, state.villages, bombed)
+
+
+def _holder(
+    state: State,
+    index: int,
+    objective: Objective,
+    permanent: tuple[int, ...],
+    villages: tuple[tuple[int, int], ...],
+    bombed: tuple[tuple[int, int], ...],
+) -> int | None:
+    """`objective_holder` with the permanent objectives, villages and bombings given apart from the state
+    (the recount works them out first, then reads the units and the board from the state)."""
+    for target, camp in bombed:  # M44-AIR-11, M44-AIR-16: a bombing holds it until the enemy retakes it
+        if target == index:
+            return camp
+    kind = objective.kind
+    if kind == "permanent":  # kept once taken: no need to look at who stands there now
+        return objective.camp if index in permanent else None
+    if kind == "village":
+        return _village_camp(villages, index, objective.camp)
+    if kind == "beach" or kind == "bridge":
         near = _near(state, index)
-        if objective.kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
+        if kind == "beach":  # M44-DD-2: the assailant, while no defender is on or next to it
             return objective.camp if 1 - objective.camp not in near else None
         return next(iter(near)) if len(near) == 1 else None  # M44-DD-3: one side alone on or next to it
-    camps = [state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant]
-    mine, theirs = camps.count(objective.camp), len(camps) - camps.count(objective.camp)
-    if objective.kind == "temporary":
+    occupant, units = state.occupant, state.units
+    camps = [units[occupant[h]].camp for h in objective.hexes if h in occupant]
+    mine = camps.count(objective.camp)
+    if kind == "temporary":
         held = mine > 0
-    elif objective.kind == "majority":
-        held = mine > theirs
+    elif kind == "majority":
+        held = mine > len(camps) - mine
     else:
-        held = index in state.permanent
+        held = index in permanent
     return objective.camp if held else None
 
 
@@ -306,33 +328,32 @@ def eliminations(state: State) -> tuple[int, int]:
 
 def recount(state: State) -> State:
     """Recount medals (M44-6: eliminations, objectives, special awards) and end the game on victory."""
-    permanent = state.permanent
+    # Run after every move and battle, so in one pass over the objectives: each one's permanent marker
+    # or village control first (M44-DD-1), then who holds it; the state is replaced once, if at all.
+    occupant, units = state.occupant, state.units
+    permanent, villages, air = state.permanent, state.villages, state.air
+    if air is not None and air.bombed:
+        air = retaken(state)  # M44-AIR-11
+    bombed = air.bombed if air is not None else ()
+    held = [0, 0]
     for index, objective in enumerate(state.objectives):
-        if (
-            objective.kind == "permanent"
-            and index not in permanent
-            and any(
-                h in state.occupant and state.units[state.occupant[h]].camp == objective.camp for h in objective.hexes
-            )
-        ):
-            permanent = (*permanent, index)
-    if permanent != state.permanent:
-        state = replace(state, permanent=permanent)
-    villages = state.villages
-    for index, objective in enumerate(state.objectives):
-        if objective.kind == "village":
-            present = {state.units[state.occupant[h]].camp for h in objective.hexes if h in state.occupant}
-            if len(present) == 1 and (camp := present.pop()) != village_holder(state, index):
+        kind = objective.kind
+        if kind == "permanent":
+            if index not in permanent and any(
+                h in occupant and units[occupant[h]].camp == objective.camp for h in objective.hexes
+            ):
+                permanent = (*permanent, index)
+        elif kind == "village":
+            present = {units[occupant[h]].camp for h in objective.hexes if h in occupant}
+            if len(present) == 1 and (camp := present.pop()) != _village_camp(villages, index, objective.camp):
                 # M44-DD-1: the control marker changes when the other side stands in the village alone.
                 villages = (*((v, c) for v, c in villages if v != index), (index, camp))
-    if villages != state.villages:
-        state = replace(state, villages=villages)
-    if state.air is not None and state.air.bombed:
-        state = replace(state, air=retaken(state))  # M44-AIR-11
-    held = objective_medals(state)
+        holder = _holder(state, index, objective, permanent, villages, bombed)
+        if holder is not None:
+            held[holder] += objective.medals
     kills = eliminations(state)
-    if state.air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down
-        kills = (kills[0] + state.air.kills[0], kills[1] + state.air.kills[1])
+    if air is not None:  # M44-AIR-7: a plane shot down is a medal for the side that shot it down
+        kills = (kills[0] + air.kills[0], kills[1] + air.kills[1])
     medals = (kills[0] + held[0] + state.special[0], kills[1] + held[1] + state.special[1])
     winner = None
     for camp in (state.active, 1 - state.active):
@@ -340,9 +361,15 @@ def recount(state: State) -> State:
             winner = camp
             break
     if winner is None:
-        return replace(state, medals=medals) if medals != state.medals else state
+        unchanged = permanent is state.permanent and villages is state.villages and air is state.air
+        if unchanged and medals == state.medals:
+            return state
+        return replace(state, permanent=permanent, villages=villages, air=air, medals=medals)
     return replace(
         state,
+        permanent=permanent,
+        villages=villages,
+        air=air,
         medals=medals,
         winner=winner,
         over=True,

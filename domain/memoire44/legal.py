@@ -138,7 +138,7 @@ def _interrupts(state: State, seat: int, camp: int) -> list[Memoire44Event] | No
         back = state.units[pending.unit]
         target = unit_at(state, pending.hex)
         assert target is not None
-        dice, _ = battle_dice(state, back, target)
+        dice = battle_dice(state, back, target, explain=False)[0]
         return [Battle(seat=seat, unit=back.uid, target=pending.hex, dice=dice, faces=())]
     if state.phase == "deal" or state.phase == "draw":
         if state.draws_due[camp] == 0:
@@ -320,7 +320,7 @@ def _ambush_battles(state: State, seat: int) -> list[Memoire44Event]:
     assert target is not None
     events: list[Memoire44Event] = []
     for unit in adjacent_enemies(state, target):
-        dice, _ = battle_dice(state, unit, target)
+        dice = battle_dice(state, unit, target, explain=False)[0]
         events.append(Battle(seat=seat, unit=unit.uid, target=target_hex, dice=dice, faces=()))
     return events
 
@@ -434,7 +434,7 @@ def _battles(state: State, seat: int, camp: int) -> list[Battle | WireRemoved]:
                 assert target.hex is not None
                 if card_battle_problem(state, camp, target.hex) is not None:
                     continue
-                dice, _ = battle_dice(state, None, target)
+                dice = battle_dice(state, None, target, explain=False)[0]
                 events.append(Battle(seat=seat, unit=None, target=target.hex, dice=dice, faces=()))
         if not state.teams:  # at a team table, units other generals ordered battle too (M44-OV-5)
             return events
@@ -453,7 +453,7 @@ def _battles(state: State, seat: int, camp: int) -> list[Battle | WireRemoved]:
             if distance(unit.hex, target.hex) > 6:
                 continue
             if battle_problem(state, unit, order, target.hex) is None:
-                dice, _ = battle_dice(state, unit, target)
+                dice = battle_dice(state, unit, target, explain=False)[0]
                 if dice:
                     events.append(Battle(seat=seat, unit=unit.uid, target=target.hex, dice=dice, faces=()))
     return events

@@ -29,7 +29,7 @@ from domain.memoire44.battlefield import (
     take_card,
     unit_at,
 )
-from domain.memoire44.board import Hex, distance, hex_name, sight_line
+from domain.memoire44.board import Board, Hex, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
     AIR_SORTIE,
     ARMOUR,
@@ -273,19 +273,24 @@ def recon_played_as(state: State, camp: int, card: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------- dice
 
 
-def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int, list[Message]]:
-    """The dice a battle gets and the computation shown to the table (M44-2, M44-4, tactic cards)."""
+def battle_dice(state: State, attacker: Unit | None, target: Unit, explain: bool = True) -> tuple[int, list[Message]]:
+    """The dice a battle gets and the computation shown to the table (M44-2, M44-4, tactic cards).
+
+    Checking a battle needs only the count: with `explain` False the steps are left empty (their words
+    cost more than the count), and are asked for again only when a battle is refused."""
     assert target.hex is not None
     card = card_for(state, None if attacker is None else attacker.uid)
     if is_battle_back(state, attacker):
-        return 1, [_("British Commonwealth battle back: 1 die, terrain ignored")]
+        return 1, [_("British Commonwealth battle back: 1 die, terrain ignored")] if explain else []
     if attacker is None:
         if card == "barrage":
-            return 4, [_("{card}: {count} dice", card=card_name("barrage"), count=4)]
+            return 4, [_("{card}: {count} dice", card=card_name("barrage"), count=4)] if explain else []
         if state.expansions.snow:
-            return 1, [_("{card} in snow: 1 per hex", card=card_name("air_power"))]  # M44-WX-3
+            return 1, [_("{card} in snow: 1 per hex", card=card_name("air_power"))] if explain else []  # M44-WX-3
         superior = state.expansions.air_superiority or "ALLIES"  # M44-DD-4; the base game favours the Allies
         dice = 2 if state.sides[state.active] == superior else 1
+        if not explain:
+            return dice, []
         return dice, [
             _(
                 "{card}: {count} per hex for the {side}",
@@ -298,19 +303,24 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
     kind = UNIT_TYPES[attacker.kind]
     rng = distance(attacker.hex, target.hex)
     dice = kind.dice[rng - 1]
-    steps = [_("{kind} at range {range}: {count}", kind=kind_name(attacker.kind), range=rng, count=dice)]
+    steps: list[Message] = []
+    if explain:
+        steps.append(_("{kind} at range {range}: {count}", kind=kind_name(attacker.kind), range=rng, count=dice))
     close = rng == 1
     if attacker.kind != ARTILLERY:  # M44-2: artillery ignores terrain reductions
         less, why = protection(state, target.hex, attacker.kind)
-        hill = state.board.terrain[target.hex].hill and not state.board.terrain[attacker.hex].hill
+        terrain = state.board.terrain
+        hill = terrain[target.hex].hill and not terrain[attacker.hex].hill
         if hill and less < 1:
             less, why = 1, _("hill (battling up)")
         if less:
             dice -= less
-            steps.append(_("target in {terrain}: -{count}", terrain=why, count=less))
+            if explain:
+                steps.append(_("target in {terrain}: -{count}", terrain=why, count=less))
         if attacker.kind == INFANTRY and state.obstacles.get(attacker.hex) == "wire":
             dice -= 1
-            steps.append(_("battling from wire: -1"))
+            if explain:
+                steps.append(_("battling from wire: -1"))
     # Tactic cards help the units they order, never an ambushing unit.
     bonus = attacker.camp == state.active and (
         (card == "armor_assault" and close and attacker.kind == ARMOUR)
@@ -320,11 +330,13 @@ def battle_dice(state: State, attacker: Unit | None, target: Unit) -> tuple[int,
     )
     if bonus:
         dice += 1
-        steps.append(_("{card}: +1", card=card_name(str(card))))
+        if explain:
+            steps.append(_("{card}: +1", card=card_name(str(card))))
     for x in in_play(state):
         if x.battle_bonus is not None and (extra := x.battle_bonus(state, attacker, close)) is not None:
             dice += extra[0]
-            steps.append(extra[1])
+            if explain:
+                steps.append(extra[1])
     return max(dice, 0), steps
 
 
@@ -517,16 +529,16 @@ def path_problem(
         obstacle = state.obstacles.get(hex_)
         if obstacle == "hedgehog" and unit.kind != INFANTRY:
             return "M44-4", _("hedgehogs at {hex} stop armour and artillery", hex=hex_name(hex_))
-        if not free and (stopped := _terrain_stop(state, path, step)) is not None:
+        if not free and (stopped := _terrain_stop(state, board, path, step)) is not None:
             return stopped
         here = hex_
     return None
 
 
-def _terrain_stop(state: State, path: tuple[Hex, ...], step: int) -> tuple[str, Message] | None:
+def _terrain_stop(state: State, board: Board, path: tuple[Hex, ...], step: int) -> tuple[str, Message] | None:
     """Why the terrain of the `step`th hex of a move stops it there or earlier (M44-4), or None."""
     hex_ = path[step]
-    terrain, obstacle = state.board.terrain[hex_], state.obstacles.get(hex_)
+    terrain, obstacle = board.terrain[hex_], state.obstacles.get(hex_)
     if terrain.hedgerow and step > 0:
         return "M44-4", _("a hedgerow ({hex}) is entered only from the hex next to it", hex=hex_name(hex_))
     if (terrain.stops or obstacle == "wire") and step < len(path) - 1:
@@ -1016,15 +1028,16 @@ def _in_english(counted: Sequence[Message]) -> list[str]:
 
 def _check_battle_dice(state: State, event: Battle, attacker: Unit | None, target: Unit) -> None:
     """The dice reported are the dice the battle gets (M44-2, M44-7), with their faces (M44-3)."""
-    dice, counted = battle_dice(state, attacker, target)
-    if dice == 0:
-        raise refuse(
-            "M44-4",
-            "no_dice",
-            _("This battle gets no dice ({steps}).", steps=listed(counted, sep="; ")),
-            computation=_in_english(counted),
-        )
-    if event.dice != dice and event.dice not in unsure_dice(state, attacker, target, dice):
+    dice = battle_dice(state, attacker, target, explain=False)[0]
+    if dice == 0 or (event.dice != dice and event.dice not in unsure_dice(state, attacker, target, dice)):
+        counted = battle_dice(state, attacker, target)[1]  # the steps, told only with a refusal
+        if dice == 0:
+            raise refuse(
+                "M44-4",
+                "no_dice",
+                _("This battle gets no dice ({steps}).", steps=listed(counted, sep="; ")),
+                computation=_in_english(counted),
+            )
         raise refuse(
             "M44-2",
             "wrong_dice_count",
