@@ -46,19 +46,12 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.rules.base import (
     COMMISSAR_FREE,
-    FOUR_OF_A_KIND,
     ambush_problem,
     battle_dice,
     battle_problem,
-    before_battle,
-    before_orders,
     card_battle_problem,
-    expansion_draws,
-    first_due,
-    in_play,
     move_allowance,
     moves_allowed,
-    orderable,
     path_problem,
     plays_from_token,
     reachable,
@@ -68,6 +61,8 @@ from domain.memoire44.rules.base import (
     retreat_steps,
 )
 from domain.memoire44.rules.common import CARD_BATTLES, alive, known_copies, pile_size, visibility_roll_due
+from domain.memoire44.rules.joined import before_battle, before_orders, expansion_draws, first_due, in_play
+from domain.memoire44.rules.orders import FOUR_OF_A_KIND, orderable
 from domain.memoire44.rules.overlord import (
     TEAM_TURN,
     can_act_now,

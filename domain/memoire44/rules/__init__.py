@@ -19,9 +19,9 @@ from domain.memoire44.events import (
     Retreated,
 )
 from domain.memoire44.rules import base
-from domain.memoire44.rules.base import EXPANSIONS
 from domain.memoire44.rules.common import camp_of_seat
 from domain.memoire44.rules.expansion import Evolver, Validator
+from domain.memoire44.rules.joined import EXPANSIONS
 from domain.memoire44.state import State
 from domain.memoire44.words import _
 from domain.ruleset import RuleError

@@ -7,7 +7,7 @@ Turn (M44-6): play a card -> order units -> moves -> battles (each with its retr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from msgspec.structs import replace
 
@@ -19,7 +19,6 @@ from domain.memoire44.battlefield import (
     card_for,
     cards_held,
     commissar_camp,
-    fits_sections,
     full_day,
     italian_camp,
     move_unit,
@@ -31,7 +30,6 @@ from domain.memoire44.battlefield import (
 )
 from domain.memoire44.board import Board, Hex, distance, hex_name, sight_line
 from domain.memoire44.catalogue import (
-    AIR_SORTIE,
     ARMOUR,
     ARTILLERY,
     CARDS,
@@ -64,14 +62,12 @@ from domain.memoire44.events import (
     VisibilityRolled,
     WireRemoved,
 )
-from domain.memoire44.rules import air, combat_cards, dday, overlord
 from domain.memoire44.rules.common import (
     ALL_FACES,
     AMBUSH_FIRST,
     AMBUSH_IN_TURN,
     CARD_BATTLES,
     ROLL_FOR_LIGHT,
-    alive,
     check_commit_card,
     check_hand,
     check_nothing_to_take,
@@ -81,7 +77,19 @@ from domain.memoire44.rules.common import (
     visibility_roll_due,
     with_hand,
 )
-from domain.memoire44.rules.expansion import Evolver, Expansion, Problem, Validator
+from domain.memoire44.rules.expansion import Evolver, Validator
+from domain.memoire44.rules.joined import (
+    before_battle,
+    before_orders,
+    before_turn_end,
+    before_unit_battle,
+    check_hooks,
+    expansion_draws,
+    in_play,
+    move_problems,
+    played_as,
+)
+from domain.memoire44.rules.orders import may_order
 from domain.memoire44.state import Hand, Order, Pending, State, Unit
 from domain.memoire44.words import _, listed, section
 from domain.memoire44.words import card as card_name
@@ -89,112 +97,13 @@ from domain.memoire44.words import kind as kind_name
 from domain.memoire44.words import side as side_name
 from domain.memoire44.words import terrain as terrain_name
 from domain.memoire44.words import weather as weather_name
-from domain.ruleset import RuleError
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
 _SECTION_LIST = listed([section(s) for s in SECTIONS])
 _CARD_BATTLES: dict[str, Arg] = {"air_power": card_name("air_power"), "barrage": card_name("barrage")}
 ROLL_CARDS = frozenset({"their_finest_hour", "medics_and_mechanics"})
-# Tactic cards that order up to four units of one kind, or one unit of any kind if the camp has none.
-FOUR_OF_A_KIND = {"move_out": INFANTRY, "armor_assault": ARMOUR, "dig_in": INFANTRY}
-
-# The expansions joined to the base rules, in the order their hooks run. A new expansion is one module beside
-# this one, with its `Expansion`, and one more entry here.
-EXPANSIONS: tuple[Expansion, ...] = (dday.EXPANSION, combat_cards.EXPANSION, air.EXPANSION, overlord.EXPANSION)
-
-
-_LAST_IN_PLAY: tuple[State | None, tuple[Expansion, ...]] = (None, ())
-
-
-def in_play(state: State) -> tuple[Expansion, ...]:
-    """The expansions the game plays with.
-
-    Asked two or three times per event of the same state: the last answer is kept with its state (held,
-    so its identity cannot pass to another state), one tuple swapped whole, safe between threads."""
-    global _LAST_IN_PLAY
-    last = _LAST_IN_PLAY
-    if last[0] is state:
-        return last[1]
-    playing = tuple(x for x in EXPANSIONS if x.in_play(state))
-    _LAST_IN_PLAY = (state, playing)
-    return playing
-
-
-def first_due(state: State, camp: int, point: Callable[[Expansion], Problem | None]) -> RuleError | None:
-    """What an expansion in play wants reported first at a point of the turn (`point` picks its hook)."""
-    for x in in_play(state):
-        hook = point(x)
-        if hook is not None and (problem := hook(state, camp)) is not None:
-            return problem
-    return None
-
-
-def before_orders(x: Expansion) -> Problem | None:
-    return x.before_orders
-
-
-def before_turn_end(x: Expansion) -> Problem | None:
-    return x.before_turn_end
-
-
-def before_battle(x: Expansion) -> Problem | None:
-    return x.before_battle
-
-
-def before_unit_battle(x: Expansion) -> Problem | None:
-    return x.before_unit_battle
-
-
-def expansion_draws(state: State) -> tuple[int, RuleError] | None:
-    """The cards the active side draws at its turn's end when an expansion decides them, with the refusal a
-    draw gets when they are none."""
-    for x in in_play(state):
-        if x.draws is not None and (ruled := x.draws(state)) is not None:
-            return ruled
-    return None
-
-
-def played_as(state: State, card: str) -> str:
-    """What a played card acts as once the expansions in play have their say."""
-    for x in in_play(state):
-        if x.played_as is not None:
-            card = x.played_as(state, card)
-    return card
-
-
-def move_problems(state: State) -> list[Callable[[State, Unit, Hex], tuple[str, Message] | None]]:
-    """The checks the expansions in play add to each hex a ground unit enters (a plane over it, ...)."""
-    return [x.move_problem for x in in_play(state) if x.move_problem is not None]
-
-
-def near_other_enemy(state: State, unit: Unit) -> bool:
-    """Whether an enemy piece of an expansion (a plane) is next to `unit`, for Close Assault."""
-    return any(x.near_enemy is not None and x.near_enemy(state, unit) for x in in_play(state))
-
-
-def _check_hooks(state: State, camp: int, point: Callable[[Expansion], Problem | None]) -> None:
-    problem = first_due(state, camp, point)
-    if problem is not None:
-        raise problem
-
 
 # ---------------------------------------------------------------- small shared helpers
-
-
-def orderable(state: State, camp: int) -> list[Unit]:
-    """The units the played card may order: a camp's units on the board, at a team table only those in
-    the section the card was played in (or the general's own sections on the initiative) and not yet
-    ordered by another general this turn (M44-OV-5)."""
-    units = list(alive(state, camp))
-    if not state.teams:
-        return units
-    where = set((state.section,) if state.section else state.commands[state.general or 0])
-    ordered = {o.uid for o in state.orders}  # a unit on a section line is ordered once a turn
-    return [
-        u
-        for u in units
-        if u.hex is not None and u.uid not in ordered and where & set(state.board.sections(u.hex, camp))
-    ]
 
 
 def toward_home(camp: int) -> int:
@@ -359,109 +268,6 @@ def hits_and_flags(faces: Iterable[str], target_kind: str, stars_hit: bool) -> t
         elif face == "grenade" or face == target_kind or (face == "star" and stars_hit):
             hits += 1
     return hits, flags
-
-
-# ---------------------------------------------------------------- what a card orders
-
-
-def may_order(state: State, camp: int, uids: tuple[int, ...]) -> Message | None:
-    """Why the played card cannot order these units, or None if it can (M44-5, tactic cards)."""
-    card = str(state.effective)
-    units = [state.units[uid] for uid in uids]
-    for x in in_play(state):
-        if card in x.orders_for:
-            return x.orders_for[card](state, units)
-    spec = CARDS[card]
-    if spec.kind == "section":
-        sections = (str(state.section),) if state.teams else spec.sections  # M44-OV-5: where it was played
-        return fits_sections(state, camp, units, sections, spec.orders)
-    if card in FOUR_OF_A_KIND or card == "behind_enemy_lines":
-        return _of_a_kind_problem(state, camp, units, card)
-    if card in _TACTIC_ORDERS:
-        return _TACTIC_ORDERS[card](state, camp, units)
-    if card in _AT_MOST:
-        limit, why = _AT_MOST[card]
-        return None if len(units) <= limit else why
-    return _("{card} orders no units", card=card_name(card))
-
-
-def _of_a_kind_problem(state: State, camp: int, units: list[Unit], card: str) -> Message | None:
-    """Move Out, Armor Assault, Dig In (four units of a kind) and Behind Enemy Lines (one infantry unit):
-    any one unit when the camp has none of the kind."""
-    name = card_name(card)
-    of_kind = FOUR_OF_A_KIND.get(card, INFANTRY)
-    limit = 1 if card == "behind_enemy_lines" else 4
-    if any(u.kind == of_kind for u in orderable(state, camp)):
-        if any(u.kind != of_kind for u in units):
-            return _("{card} orders {kind} units only", card=name, kind=kind_name(of_kind))
-        return None if len(units) <= limit else _("{card} orders at most {count} units", card=name, count=limit)
-    return (
-        None
-        if len(units) <= 1
-        else _("with no {kind} unit, {card} orders one unit", kind=kind_name(of_kind), card=name)
-    )
-
-
-def _bombard_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
-    name = card_name("artillery_bombard")
-    if any(u.kind == ARTILLERY for u in orderable(state, camp)):
-        return None if all(u.kind == ARTILLERY for u in units) else _("{card} orders artillery only", card=name)
-    return None if len(units) <= 1 else _("with no artillery, {card} orders one unit", card=name)
-
-
-def _infantry_assault_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
-    where = str(state.section)
-    eligible = [
-        u for u in orderable(state, camp) if u.kind == INFANTRY and where in state.board.sections(u.hex or (0, 0), camp)
-    ]
-    if eligible:
-        ok = all(u in eligible for u in units)
-        return (
-            None
-            if ok
-            else _(
-                "{card} orders infantry in the {section} section only",
-                card=card_name("infantry_assault"),
-                section=section(where),
-            )
-        )
-    return (
-        None
-        if len(units) <= 1
-        else _("with no infantry there, {card} orders one unit", card=card_name("infantry_assault"))
-    )
-
-
-def _close_assault_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
-    if all(adjacent_enemies(state, u) or near_other_enemy(state, u) for u in units):
-        return None
-    return _("{card} orders units next to an enemy only", card=card_name("close_assault"))
-
-
-def _finest_hour_problem(state: State, camp: int, units: list[Unit]) -> Message | None:
-    allowed = {INFANTRY: state.roll.count("infantry"), ARMOUR: state.roll.count("armour"), ARTILLERY: 0}
-    spare = state.roll.count("star")
-    for of_kind, count in allowed.items():
-        spare -= max(0, sum(u.kind == of_kind for u in units) - count)
-    if spare >= 0:
-        return None
-    return _("{card} orders one unit per unit symbol, any unit per star", card=card_name("their_finest_hour"))
-
-
-_TACTIC_ORDERS: dict[str, Callable[[State, int, list[Unit]], Message | None]] = {
-    "artillery_bombard": _bombard_problem,
-    "infantry_assault": _infantry_assault_problem,
-    "close_assault": _close_assault_problem,
-    "their_finest_hour": _finest_hour_problem,
-}
-# Tactic cards that order any units up to a count; an Air Sortie orders the side's plane, no ground unit
-# (M44-AIR-15).
-_AT_MOST: dict[str, tuple[int, Message]] = {
-    "direct_from_hq": (4, _("{card} orders at most {count} units", card=card_name("direct_from_hq"), count=4)),
-    "firefight": (4, _("{card} orders at most {count} units", card=card_name("firefight"), count=4)),
-    "medics_and_mechanics": (1, _("{card} orders one unit", card=card_name("medics_and_mechanics"))),
-    AIR_SORTIE: (0, _("an Air Sortie orders the side's plane, no ground unit")),
-}
 
 
 # ---------------------------------------------------------------- movement
@@ -694,7 +500,7 @@ def _check_turn_done(state: State, camp: int) -> None:
     """What must happen before the active side ends its turn, with its draw or without one (M44-6)."""
     if state.ambush_target is not None:
         raise refuse("M44-5", "ambush_first", AMBUSH_FIRST)
-    _check_hooks(state, camp, before_turn_end)
+    check_hooks(state, camp, before_turn_end)
 
 
 def _validate_drawn(state: State, event: CardDrawn, camp: int) -> None:
@@ -860,7 +666,7 @@ def _validate_rolled(state: State, event: DiceRolled, camp: int) -> None:
 def _validate_ordered(state: State, event: UnitsOrdered, camp: int) -> None:
     if camp != state.active or state.phase != "order":
         raise refuse("M44-6", "not_ordering", _("Units are ordered after the card is played."), phase=state.phase)
-    _check_hooks(state, camp, before_orders)
+    check_hooks(state, camp, before_orders)
     if len(set(event.units)) != len(event.units) or any(state.order_of(uid) for uid in event.units):
         raise refuse("M44-6", "ordered_twice", _("A unit is ordered once a turn."))
     for x in in_play(state):
@@ -960,7 +766,7 @@ def _battling_unit(state: State, event: Battle, camp: int, target: Unit | None) 
                 ),
             )
         return state.units[pending.unit]
-    _check_hooks(state, camp, before_battle)
+    check_hooks(state, camp, before_battle)
     if state.ambush is not None and state.ambush_target is not None:
         return _ambushing_unit(state, event, camp)
     if camp != state.active:
@@ -971,7 +777,7 @@ def _battling_unit(state: State, event: Battle, camp: int, target: Unit | None) 
     attacker, order = ordered_unit(state, event.unit, camp)
     if card_for(state, event.unit) in CARD_BATTLES:
         raise refuse("M44-5", "card_battle", _("{card} orders no units.", card=card_name(str(state.effective))))
-    _check_hooks(state, camp, before_unit_battle)
+    check_hooks(state, camp, before_unit_battle)
     problem = battle_problem(state, attacker, order, event.target)
     if problem is not None:
         raise refuse(
@@ -1014,7 +820,7 @@ def _check_card_battle(state: State, event: Battle, camp: int) -> None:
         raise refuse(
             "M44-NT-2", "not_full_day", _("{air_power} and {barrage} battle only in full daylight.", **_CARD_BATTLES)
         )
-    _check_hooks(state, camp, before_orders)
+    check_hooks(state, camp, before_orders)
     problem = card_battle_problem(state, camp, event.target)
     if problem is not None:
         raise refuse("M44-5", problem[0], problem[1])
