@@ -139,9 +139,14 @@ class LinkRevoked(Exception):
     """A share link that was revoked (or never existed)."""
 
 
-def share_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
-    """A share link's token, from the URL."""
-    principal = connection.app.state.authenticator.share(connection.path_params.get("token"))
+async def share_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """A share link's token, from the URL; remembered on the loop as a session is (`member_guard`): a flood
+    of streams on one link hopped to a worker thread each, and the threads held the loop's `/health`."""
+    authenticator = connection.app.state.authenticator
+    token = connection.path_params.get("token")
+    principal = authenticator.remembered(token, "share")
+    if principal is None and token:
+        principal = await anyio.to_thread.run_sync(authenticator.share, token)
     if principal is None:
         raise LinkRevoked()
     connection.scope["state"]["principal"] = principal

@@ -262,11 +262,12 @@ class Authenticator:
         """An API bearer token: the operator key or a club key."""
         return self._resolve(token, "key")
 
-    def remembered(self, token: str | None, kind: Literal["key", "session"] = "key") -> Principal | None:
-        """An API bearer token's (or a page session cookie's) principal when it is known without reading
-        the database (the operator key, or a key or session remembered while this process hears
-        revocations, or while `counter_on_loop`), else None: then call the authenticator itself (`session`
-        for a cookie; in a worker thread on the event loop: it reads the database)."""
+    def remembered(self, token: str | None, kind: Literal["key", "session", "share"] = "key") -> Principal | None:
+        """An API bearer token's (or a page session cookie's, or a share link's) principal when it is known
+        without reading the database (the operator key, or a key, session or link remembered while this
+        process hears revocations, or while `counter_on_loop`), else None: then call the authenticator
+        itself (`session` for a cookie, `share` for a link; in a worker thread on the event loop: it reads
+        the database)."""
         if not token:
             return None
         if kind == "key" and self.operator_key and hmac.compare_digest(token.encode(), self.operator_key.encode()):
