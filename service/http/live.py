@@ -18,6 +18,22 @@ from service.usecases.replays import Replays
 from service.usecases.types import StreamId
 
 
+class KeyCheck:
+    """A live stream's look at the key (session, share link) it was opened with: nothing read while no
+    revocation was heard (`Watch.settled`), else (or when not listening) a read now and then."""
+
+    def __init__(self, still_valid: Watch, poll_seconds: float) -> None:
+        self.still_valid = still_valid
+        self.every = min(poll_seconds, 1.0)
+        self.checked_at = time.monotonic()
+
+    async def revoked(self) -> bool:
+        if self.still_valid.settled() or time.monotonic() - self.checked_at < self.every:
+            return False
+        self.checked_at = time.monotonic()
+        return not await anyio.to_thread.run_sync(self.still_valid)
+
+
 class LiveGame:
     """One spectator's stream of a game: the steps its process's follower of the game told
     (`service.usecases.live`), from where the spectator is, released once the spectator delay allows."""
@@ -43,20 +59,18 @@ class LiveGame:
         teller = follower.teller(self.viewer, self.language)
         ended = "closed by the spectator"
         try:
-            quiet_since = checked_at = time.monotonic()
+            quiet_since = time.monotonic()
             yield ServerSentEventMessage(comment="tablelog live", retry=int(max(poll_seconds, 1.0) * 1000))
             if not await anyio.to_thread.run_sync(still_valid):
                 ended = "revoked"
                 yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
                 return
+            key = KeyCheck(still_valid, poll_seconds)
             while True:
-                # Nothing to read while no revocation was heard; else (or not listening) a look now and then.
-                if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
-                    checked_at = time.monotonic()
-                    if not await anyio.to_thread.run_sync(still_valid):
-                        ended = "revoked"
-                        yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
-                        return
+                if await key.revoked():
+                    ended = "revoked"
+                    yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                    return
                 await follower.pump()
                 told = min(follower.released, len(teller.steps))
                 if self.sent < told:
@@ -112,16 +126,14 @@ class LiveTournament:
             if follower.mark != self.shown:
                 # What the screen shows is compared with what there is now, not with an earlier look.
                 await follower.fresh(max(poll_seconds, FRESH_SECONDS))
-            quiet_since = checked_at = time.monotonic()
+            quiet_since = time.monotonic()
+            key = KeyCheck(still_valid, poll_seconds)
             while True:
                 seen = follower.generation  # before reading the mark: a change from here on ends the wait
-                # Nothing to read while no revocation was heard; else (or not listening) a look now and then.
-                if not still_valid.settled() and time.monotonic() - checked_at >= min(poll_seconds, 1.0):
-                    checked_at = time.monotonic()
-                    if not await anyio.to_thread.run_sync(still_valid):
-                        ended = "revoked"
-                        yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
-                        return
+                if await key.revoked():
+                    ended = "revoked"
+                    yield ServerSentEventMessage(event="revoked", data="This key or link is no longer valid.")
+                    return
                 mark = follower.mark
                 if mark is not None and mark != self.shown:
                     self.shown = mark
