@@ -54,6 +54,7 @@ from domain.memoire44.events import (
     GameEnded,
     GroundTaken,
     MedalAwarded,
+    Memoire44Event,
     Retreated,
     TurnEnded,
     UnitMoved,
@@ -1375,6 +1376,6 @@ EVOLVERS: Evolvers = dispatch(
 )
 
 
-def during_retreat(state: State) -> tuple[type, ...]:
+def during_retreat(state: State) -> tuple[type[Memoire44Event], ...]:
     """Events the expansions in play report while a retreat is pending, beside the base game's."""
     return tuple(kind for x in in_play(state) for kind in x.during_retreat)

@@ -60,7 +60,7 @@ class Expansion:
     # What must happen before the active side's turn ends (cards still to play, ...).
     before_turn_end: Problem | None = None
     # Events it reports while a unit's retreat is pending (the base allows only the retreat itself).
-    during_retreat: tuple[type, ...] = ()
+    during_retreat: tuple[type[Memoire44Event], ...] = ()
     # The turn over: the expansion's own turn state cleared for the next side.
     next_turn: Callable[[State], State] | None = None
     # A command card has just come into play (`effective` is what it acts as).
