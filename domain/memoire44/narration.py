@@ -56,7 +56,7 @@ from domain.memoire44.rules.base import is_battle_back, plays_from_token
 from domain.memoire44.rules.overlord import hands_out_token
 from domain.memoire44.state import State, Unit
 from domain.memoire44.words import FACES, SECTIONS, card, faces, kind, listed, side, unit
-from domain.ruleset import Narration, Viewer
+from domain.ruleset import HandledT, Narration, Viewer
 
 _ = Catalogue("domain.memoire44")
 
@@ -380,45 +380,74 @@ def _medal_text(before: State, event: MedalAwarded, after: State, who: Arg) -> M
     )
 
 
-# Each event's line, by type: (state before, event, state after, who reports it) -> message.
-_TEXTS: dict[type[Memoire44Event], Callable[[State, Any, State, Arg], Message]] = {
-    CardPlayed: _played_text,
-    TurnEnded: _turn_ended_text,
-    CardDiscarded: lambda before, event, after, who: _(
-        "{player} keep one card and discard {card}.", player=who, card=card(event.card)
-    ),
-    DeckReshuffled: lambda before, event, after, who: _(
-        "{player} reshuffle the discards into a new draw pile.", player=who
-    ),
-    DiceRolled: lambda before, e, after, who: _(
-        "{player} roll {faces} for {card}.", player=who, faces=faces(e.faces), card=card(str(before.card))
-    ),
-    UnitsOrdered: _ordered_text,
-    UnitMoved: _moved_text,
-    CardTaken: _taken_text,
-    VisibilityRolled: _light_text,
-    WireRemoved: lambda before, e, after, who: _(
-        "{player} clear the wire under {unit}.", player=who, unit=_own(before.units[e.unit])
-    ),
-    Battle: lambda before, event, after, who: _battle_text(before, event, after, who),
-    Retreated: lambda before, event, after, who: _retreat_text(before, event, after),
-    GroundTaken: lambda before, e, after, who: _(
-        "{player} take ground: {unit} moves into {hex}.",
-        player=who,
-        unit=_own(before.units[e.unit]),
-        hex=hex_name(e.to),
-    ),
-    MedalAwarded: _medal_text,
-    GameEnded: lambda before, e, after, who: _(
-        "{player} ends the game: {reason}.", player=who, reason=e.reason or _("no reason given")
-    ),
-    CardsGiven: _gifts_text,
-    InitiativeTaken: _initiative_text,
-    CombatCardDrawn: lambda before, event, after, who: _("{player} draw a combat card.", player=who),  # hidden (G-2)
-    CombatCardPlayed: _combat_played_text,
-    ReinforcementsRolled: _rolled_for_reinforcements,
-    ReinforcementPlaced: _placed_text,
-}
+# A line's text: (state before, event, state after, who reports it) -> message.
+_Text = Callable[[State, Any, State, Arg], Message]
+
+
+def _on(kind: type[HandledT], text: Callable[[State, HandledT, State, Arg], Message]) -> tuple[type[Any], _Text]:
+    """One entry of `_TEXTS`: `text` tells the events of type `kind` (mypy checks that it takes them; a lambda's
+    event is typed by `kind`)."""
+    return kind, text
+
+
+# Each event's line, by type; `_text` gives a text only the events of its key's type.
+_TEXTS: dict[type[Memoire44Event], _Text] = dict(
+    (
+        _on(CardPlayed, _played_text),
+        _on(TurnEnded, _turn_ended_text),
+        _on(
+            CardDiscarded,
+            lambda before, event, after, who: _(
+                "{player} keep one card and discard {card}.", player=who, card=card(event.card)
+            ),
+        ),
+        _on(
+            DeckReshuffled,
+            lambda before, event, after, who: _("{player} reshuffle the discards into a new draw pile.", player=who),
+        ),
+        _on(
+            DiceRolled,
+            lambda before, e, after, who: _(
+                "{player} roll {faces} for {card}.", player=who, faces=faces(e.faces), card=card(str(before.card))
+            ),
+        ),
+        _on(UnitsOrdered, _ordered_text),
+        _on(UnitMoved, _moved_text),
+        _on(CardTaken, _taken_text),
+        _on(VisibilityRolled, _light_text),
+        _on(
+            WireRemoved,
+            lambda before, e, after, who: _(
+                "{player} clear the wire under {unit}.", player=who, unit=_own(before.units[e.unit])
+            ),
+        ),
+        _on(Battle, lambda before, event, after, who: _battle_text(before, event, after, who)),
+        _on(Retreated, lambda before, event, after, who: _retreat_text(before, event, after)),
+        _on(
+            GroundTaken,
+            lambda before, e, after, who: _(
+                "{player} take ground: {unit} moves into {hex}.",
+                player=who,
+                unit=_own(before.units[e.unit]),
+                hex=hex_name(e.to),
+            ),
+        ),
+        _on(MedalAwarded, _medal_text),
+        _on(
+            GameEnded,
+            lambda before, e, after, who: _(
+                "{player} ends the game: {reason}.", player=who, reason=e.reason or _("no reason given")
+            ),
+        ),
+        _on(CardsGiven, _gifts_text),
+        _on(InitiativeTaken, _initiative_text),
+        # which card is hidden (G-2)
+        _on(CombatCardDrawn, lambda before, event, after, who: _("{player} draw a combat card.", player=who)),
+        _on(CombatCardPlayed, _combat_played_text),
+        _on(ReinforcementsRolled, _rolled_for_reinforcements),
+        _on(ReinforcementPlaced, _placed_text),
+    )
+)
 
 
 def _battle_text(before: State, event: Battle, after: State, who: Arg) -> Message:

@@ -10,7 +10,7 @@ import msgspec
 
 from domain.memoire44.battlefield import commissar_camp, objective_holder
 from domain.memoire44.board import hex_name
-from domain.memoire44.events import AirCardDrawn, CardCommitted, CardDrawn, CardsGiven, CombatCardDrawn
+from domain.memoire44.events import AirCardDrawn, CardCommitted, CardDrawn, CardsGiven, CombatCardDrawn, Memoire44Event
 from domain.memoire44.rules.base import pile_size
 from domain.memoire44.state import State
 from domain.ruleset import Viewer
@@ -202,7 +202,7 @@ def _is_hex(value: Any) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value)
 
 
-def known(state: State, event: Any, after: State, viewer: Viewer) -> tuple[Any, ...]:
+def known(state: State, event: Memoire44Event, after: State, viewer: Viewer) -> tuple[Memoire44Event, ...]:
     """`event` as `viewer` knew it (`Ruleset.known`; a step shows nothing more): a command, air or combat
     card drawn, committed or handed is None unless the viewer's side holds it (a side's seats share one
     hand, M44-OV-3)."""

@@ -20,17 +20,17 @@ from domain.memoire44.events import (
 )
 from domain.memoire44.rules import base
 from domain.memoire44.rules.common import camp_of_seat
-from domain.memoire44.rules.expansion import Evolver, Validator
+from domain.memoire44.rules.expansion import Evolvers, Validators
 from domain.memoire44.rules.joined import EXPANSIONS
 from domain.memoire44.state import State
 from domain.memoire44.words import _
 from domain.ruleset import RuleError
 
-_VALIDATORS: dict[type[Memoire44Event], Validator] = {
+_VALIDATORS: Validators = {
     **base.VALIDATORS,
     **{kind: check for x in EXPANSIONS for kind, check in x.validators.items()},
 }
-_EVOLVERS: dict[type[Memoire44Event], Evolver] = {
+_EVOLVERS: Evolvers = {
     **base.EVOLVERS,
     **{kind: apply for x in EXPANSIONS for kind, apply in x.evolvers.items()},
 }

@@ -66,7 +66,15 @@ from domain.memoire44.events import (
     PlaneOrdered,
 )
 from domain.memoire44.rules.common import ROLL_FOR_LIGHT, check_hand, visibility_roll_due, with_hand
-from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Evolver, Expansion, Validator
+from domain.memoire44.rules.expansion import (
+    CardInPlay,
+    EffectiveCard,
+    Evolvers,
+    Expansion,
+    Validators,
+    on_camp,
+    validators,
+)
 from domain.memoire44.scenario import Scenario
 from domain.memoire44.state import AirState, Hand, Order, Pending, Plane, State, Unit
 from domain.memoire44.words import _, section
@@ -74,7 +82,7 @@ from domain.memoire44.words import alternatives as either
 from domain.memoire44.words import card as card_name
 from domain.memoire44.words import kind as kind_name
 from domain.memoire44.words import phase as phase_name
-from domain.ruleset import RuleError
+from domain.ruleset import RuleError, dispatch, on
 
 AIR_EVENTS = (AirCardDrawn, PlaneDeployed, PlaneOrdered, PlaneMoved, AirStrike, Dogfight, AntiAircraft, Bombing)
 # M44-AIR-11, M44-AIR-16: the objectives a bombing takes (never a majority one), and those only their own side
@@ -882,16 +890,16 @@ def _validate_anti_aircraft(state: State, event: AntiAircraft, camp: int) -> Non
     _check_faces(event.faces, counted[0], "M44-AIR-8")
 
 
-VALIDATORS: dict[type[Memoire44Event], Validator] = {
-    AirCardDrawn: _validate_drawn,
-    PlaneDeployed: _validate_deployed,
-    PlaneOrdered: _validate_ordered,
-    PlaneMoved: _validate_moved,
-    AirStrike: _validate_strike,
-    Dogfight: _validate_dogfight,
-    AntiAircraft: _validate_anti_aircraft,
-    Bombing: _validate_bombing,
-}
+VALIDATORS: Validators = validators(
+    on_camp(AirCardDrawn, _validate_drawn),
+    on_camp(PlaneDeployed, _validate_deployed),
+    on_camp(PlaneOrdered, _validate_ordered),
+    on_camp(PlaneMoved, _validate_moved),
+    on_camp(AirStrike, _validate_strike),
+    on_camp(Dogfight, _validate_dogfight),
+    on_camp(AntiAircraft, _validate_anti_aircraft),
+    on_camp(Bombing, _validate_bombing),
+)
 
 
 # ---------------------------------------------------------------- evolve
@@ -1076,16 +1084,16 @@ def _evolve_bombing(state: State, event: Bombing) -> State:
     return recount(replace(state, air=replace(state.air, bombed=(*state.air.bombed, held))))
 
 
-EVOLVERS: dict[type[Memoire44Event], Evolver] = {
-    AirCardDrawn: _evolve_drawn,
-    PlaneDeployed: _evolve_deployed,
-    PlaneOrdered: _evolve_ordered,
-    PlaneMoved: _evolve_moved,
-    AirStrike: _evolve_strike,
-    Dogfight: _evolve_dogfight,
-    AntiAircraft: _evolve_anti_aircraft,
-    Bombing: _evolve_bombing,
-}
+EVOLVERS: Evolvers = dispatch(
+    on(AirCardDrawn, _evolve_drawn),
+    on(PlaneDeployed, _evolve_deployed),
+    on(PlaneOrdered, _evolve_ordered),
+    on(PlaneMoved, _evolve_moved),
+    on(AirStrike, _evolve_strike),
+    on(Dogfight, _evolve_dogfight),
+    on(AntiAircraft, _evolve_anti_aircraft),
+    on(Bombing, _evolve_bombing),
+)
 
 
 # ---------------------------------------------------------------- legal events

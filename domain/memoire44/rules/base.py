@@ -77,7 +77,7 @@ from domain.memoire44.rules.common import (
     visibility_roll_due,
     with_hand,
 )
-from domain.memoire44.rules.expansion import Evolver, Validator
+from domain.memoire44.rules.expansion import Evolvers, Validators, on_camp, validators
 from domain.memoire44.rules.joined import (
     before_battle,
     before_orders,
@@ -97,6 +97,7 @@ from domain.memoire44.words import kind as kind_name
 from domain.memoire44.words import side as side_name
 from domain.memoire44.words import terrain as terrain_name
 from domain.memoire44.words import weather as weather_name
+from domain.ruleset import dispatch, on
 
 MIRROR = {"left": "right", "centre": "centre", "right": "left"}
 _SECTION_LIST = listed([section(s) for s in SECTIONS])
@@ -981,25 +982,25 @@ def _validate_end(state: State, event: GameEnded, camp: int | None) -> None:
         raise refuse("M44-6", "unknown_seat", _("Seat {seat} is not at this table.", seat=str(event.winner)))
 
 
-VALIDATORS: dict[type[Memoire44Event], Validator] = {
-    CardDrawn: _validate_drawn,
-    TurnEnded: _validate_turn_ended,
-    CardPlayed: _validate_played,
-    DiceRolled: _validate_rolled,
-    UnitsOrdered: _validate_ordered,
-    UnitMoved: _validate_moved,
-    WireRemoved: _validate_wire,
-    Battle: _validate_battle,
-    Retreated: _validate_retreat,
-    GroundTaken: _validate_ground,
-    CardDiscarded: _validate_discard,
-    DeckReshuffled: _validate_reshuffle,
-    MedalAwarded: _validate_medal,
-    GameEnded: _validate_end,
-    CardTaken: _validate_taken,
-    VisibilityRolled: _validate_visibility,
-    CardCommitted: _validate_committed,
-}
+VALIDATORS: Validators = validators(
+    on_camp(CardDrawn, _validate_drawn),
+    on_camp(TurnEnded, _validate_turn_ended),
+    on_camp(CardPlayed, _validate_played),
+    on_camp(DiceRolled, _validate_rolled),
+    on_camp(UnitsOrdered, _validate_ordered),
+    on_camp(UnitMoved, _validate_moved),
+    on_camp(WireRemoved, _validate_wire),
+    on_camp(Battle, _validate_battle),
+    on_camp(Retreated, _validate_retreat),
+    on_camp(GroundTaken, _validate_ground),
+    on_camp(CardDiscarded, _validate_discard),
+    on_camp(DeckReshuffled, _validate_reshuffle),
+    on_camp(MedalAwarded, _validate_medal),
+    on_camp(GameEnded, _validate_end),
+    on_camp(CardTaken, _validate_taken),
+    on_camp(VisibilityRolled, _validate_visibility),
+    on_camp(CardCommitted, _validate_committed),
+)
 
 
 # ---------------------------------------------------------------- evolve
@@ -1354,27 +1355,27 @@ def _evolve_end(state: State, event: GameEnded) -> State:
     return replace(state, over=True, phase="over", winner=winner, end_reason=event.reason or "ended by the table")
 
 
-EVOLVERS: dict[type[Memoire44Event], Evolver] = {
-    CardDrawn: _evolve_drawn,
-    TurnEnded: _evolve_turn_ended,
-    CardPlayed: _evolve_played,
-    DiceRolled: _evolve_rolled,
-    UnitsOrdered: _evolve_ordered,
-    UnitMoved: _evolve_moved,
-    WireRemoved: _evolve_wire,
-    Battle: _evolve_battle,
-    Retreated: _evolve_retreat,
-    GroundTaken: _evolve_ground,
-    CardDiscarded: _evolve_discarded,
-    DeckReshuffled: _evolve_reshuffle,
-    MedalAwarded: _evolve_medal,
-    GameEnded: _evolve_end,
-    CardTaken: _evolve_taken,
-    VisibilityRolled: _evolve_visibility,
-    CardCommitted: _evolve_committed,
-}
+EVOLVERS: Evolvers = dispatch(
+    on(CardDrawn, _evolve_drawn),
+    on(TurnEnded, _evolve_turn_ended),
+    on(CardPlayed, _evolve_played),
+    on(DiceRolled, _evolve_rolled),
+    on(UnitsOrdered, _evolve_ordered),
+    on(UnitMoved, _evolve_moved),
+    on(WireRemoved, _evolve_wire),
+    on(Battle, _evolve_battle),
+    on(Retreated, _evolve_retreat),
+    on(GroundTaken, _evolve_ground),
+    on(CardDiscarded, _evolve_discarded),
+    on(DeckReshuffled, _evolve_reshuffle),
+    on(MedalAwarded, _evolve_medal),
+    on(GameEnded, _evolve_end),
+    on(CardTaken, _evolve_taken),
+    on(VisibilityRolled, _evolve_visibility),
+    on(CardCommitted, _evolve_committed),
+)
 
 
-def during_retreat(state: State) -> tuple[type, ...]:
+def during_retreat(state: State) -> tuple[type[Memoire44Event], ...]:
     """Events the expansions in play report while a retreat is pending, beside the base game's."""
     return tuple(kind for x in in_play(state) for kind in x.during_retreat)

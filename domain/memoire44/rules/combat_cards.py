@@ -12,11 +12,11 @@ from domain.memoire44.catalogue import RECON_CARDS
 from domain.memoire44.combat import CLOSE_DIE, RANGED_DIE, STREET_FIGHTING, TENACITY, TEXT
 from domain.memoire44.events import CardPlayed, CombatCardDrawn, CombatCardPlayed, Memoire44Event
 from domain.memoire44.rules.common import alive, refuse
-from domain.memoire44.rules.expansion import Expansion
+from domain.memoire44.rules.expansion import Expansion, on_camp, validators
 from domain.memoire44.state import Hand, State, Unit
 from domain.memoire44.words import COMBAT_CARDS, _
 from domain.memoire44.words import card as card_name
-from domain.ruleset import RuleError
+from domain.ruleset import RuleError, dispatch, on
 
 
 def combat_pile(state: State) -> int:
@@ -248,8 +248,14 @@ def _next_turn(state: State) -> State:
 EXPANSION = Expansion(
     name="combat cards",
     in_play=lambda state: state.combat_deck is not None,
-    validators={CombatCardDrawn: _validate_combat_drawn, CombatCardPlayed: _validate_combat_played},
-    evolvers={CombatCardDrawn: _evolve_combat_drawn, CombatCardPlayed: _evolve_combat_played},
+    validators=validators(
+        on_camp(CombatCardDrawn, _validate_combat_drawn),
+        on_camp(CombatCardPlayed, _validate_combat_played),
+    ),
+    evolvers=dispatch(
+        on(CombatCardDrawn, _evolve_combat_drawn),
+        on(CombatCardPlayed, _evolve_combat_played),
+    ),
     legal=legal,
     during_retreat=(CombatCardPlayed,),  # Tenacity answers the flags before the retreat (M44-CC-3)
     next_turn=_next_turn,

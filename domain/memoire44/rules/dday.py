@@ -12,12 +12,12 @@ from domain.memoire44.catalogue import FACE_NAMES, RECON_CARDS
 from domain.memoire44.dday import RECON_EXTRA_DICE, full_strength, reinforcements_for
 from domain.memoire44.events import Memoire44Event, ReinforcementPlaced, ReinforcementsRolled
 from domain.memoire44.rules.common import CARD_BATTLES, refuse
-from domain.memoire44.rules.expansion import Expansion
+from domain.memoire44.rules.expansion import Expansion, on_camp, validators
 from domain.memoire44.state import State, Unit
 from domain.memoire44.words import _
 from domain.memoire44.words import card as card_name
 from domain.memoire44.words import kind as kind_name
-from domain.ruleset import RuleError
+from domain.ruleset import RuleError, dispatch, on
 
 
 def air_denies_reinforcements(state: State, camp: int) -> bool:
@@ -223,8 +223,14 @@ def _next_turn(state: State) -> State:
 EXPANSION = Expansion(
     name="D-Day reinforcements",
     in_play=lambda state: state.dday is not None,
-    validators={ReinforcementsRolled: _validate_reinforcement_roll, ReinforcementPlaced: _validate_placed},
-    evolvers={ReinforcementsRolled: _evolve_reinforcement_roll, ReinforcementPlaced: _evolve_placed},
+    validators=validators(
+        on_camp(ReinforcementsRolled, _validate_reinforcement_roll),
+        on_camp(ReinforcementPlaced, _validate_placed),
+    ),
+    evolvers=dispatch(
+        on(ReinforcementsRolled, _evolve_reinforcement_roll),
+        on(ReinforcementPlaced, _evolve_placed),
+    ),
     legal=legal,
     before_orders=roll_first,
     before_turn_end=roll_first,

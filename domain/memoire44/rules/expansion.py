@@ -8,22 +8,40 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from domain.i18n import Message
 from domain.memoire44.board import Hex
 from domain.memoire44.events import CardCommitted, CardPlayed, Memoire44Event, UnitsOrdered
 from domain.memoire44.state import State, Unit
-from domain.ruleset import RuleError
+from domain.ruleset import Dispatch, HandledT, RuleError
 
-# A validator takes the state, an event of its key's type and the camp of the event's seat; an evolver the
-# state and the event. Each takes one event type of the union, so a table keyed by type types them loosely.
-Validator = Callable[..., None]
-Evolver = Callable[..., State]
+# A validator takes the state, an event of its key's type and the camp of the event's seat (None for the one
+# seatless event, a GameEnded reported by no seat: its validator takes `int | None`, hence the loose camp here);
+# an evolver the state and the event. `on_camp` and `ruleset.on` entries let mypy check each against its key.
+Validator = Callable[[State, Memoire44Event, Any], None]
+Evolver = Callable[[State, Memoire44Event], State]
+Validators = dict[type[Memoire44Event], Validator]
+Evolvers = Dispatch[Memoire44Event, State, State]
 Problem = Callable[[State, int], RuleError | None]
 # The base rules' own step that puts a played command card into play (what it acts as, what comes next).
 CardInPlay = Callable[[State, CardPlayed, int], State]
 # The base rules' own reading of what a played command card acts as (checked: refused when it cannot).
 EffectiveCard = Callable[[State, CardPlayed, int], str]
+
+
+def on_camp(
+    kind: type[HandledT], validator: Callable[[State, HandledT, int], None]
+) -> tuple[type[Any], Callable[[State, Any, Any], None]]:
+    """One entry of a validators table: `validator` takes the events of type `kind` and the camp of their seat
+    (mypy checks that it does)."""
+    return kind, validator
+
+
+def validators(*entries: tuple[type[Any], Callable[[State, Any, Any], None]]) -> Validators:
+    """A validators table from its `on_camp` entries (as `ruleset.dispatch` makes an evolvers table): each
+    validator is given only the events of its key's type, looked up by `type(event)`."""
+    return dict(entries)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,8 +51,8 @@ class Expansion:
 
     name: str
     in_play: Callable[[State], bool]
-    validators: Mapping[type[Memoire44Event], Validator] = field(default_factory=dict)
-    evolvers: Mapping[type[Memoire44Event], Evolver] = field(default_factory=dict)
+    validators: Mapping[type[Memoire44Event], Validator] = field(default_factory=dict)  # made by `validators`
+    evolvers: Mapping[type[Memoire44Event], Evolver] = field(default_factory=dict)  # made by `ruleset.dispatch`
     # The events it offers `seat` now, beside the base game's.
     legal: Callable[[State, int], list[Memoire44Event]] | None = None
     # What the active side must report before it orders units or its card battles (a roll due, ...).
@@ -42,7 +60,7 @@ class Expansion:
     # What must happen before the active side's turn ends (cards still to play, ...).
     before_turn_end: Problem | None = None
     # Events it reports while a unit's retreat is pending (the base allows only the retreat itself).
-    during_retreat: tuple[type, ...] = ()
+    during_retreat: tuple[type[Memoire44Event], ...] = ()
     # The turn over: the expansion's own turn state cleared for the next side.
     next_turn: Callable[[State], State] | None = None
     # A command card has just come into play (`effective` is what it acts as).

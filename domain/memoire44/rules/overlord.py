@@ -42,14 +42,14 @@ from domain.memoire44.rules.common import (
     visibility_roll_due,
     with_hand,
 )
-from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Expansion
+from domain.memoire44.rules.expansion import CardInPlay, EffectiveCard, Expansion, on_camp, validators
 from domain.memoire44.state import Hand, State, Unit
 from domain.memoire44.words import _, alternatives, listed
 from domain.memoire44.words import card as card_name
 from domain.memoire44.words import kind as kind_name
 from domain.memoire44.words import section as section_name
 from domain.memoire44.words import sections as either_section
-from domain.ruleset import RuleError
+from domain.ruleset import RuleError, dispatch, on
 
 
 def unit_battled(state: State) -> bool:
@@ -689,8 +689,14 @@ def _next_turn(state: State) -> State:
 EXPANSION = Expansion(
     name="Overlord team table",
     in_play=lambda state: state.teams,
-    validators={CardsGiven: _validate_gifts, InitiativeTaken: _validate_initiative},
-    evolvers={CardsGiven: _evolve_gifts, InitiativeTaken: _evolve_initiative},
+    validators=validators(
+        on_camp(CardsGiven, _validate_gifts),
+        on_camp(InitiativeTaken, _validate_initiative),
+    ),
+    evolvers=dispatch(
+        on(CardsGiven, _evolve_gifts),
+        on(InitiativeTaken, _evolve_initiative),
+    ),
     before_turn_end=_before_turn_end,
     before_unit_battle=_before_unit_battle,
     draws=_draws,
