@@ -53,7 +53,7 @@ class _Link(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A cons cell of the events in effect, newest first, so appending is O(1) and states share it."""
 
     version: int
-    event: Any
+    event: Event
     previous: _Link | None
     depth: int
 
@@ -136,16 +136,16 @@ class Folded:
         return self._base[0] if self._base else 0
 
     @property
-    def latest_event(self) -> Any:
+    def latest_event(self) -> Event | None:
         """The game event at `version` if it is in effect and at hand, else None (a correction, the
         set-up, or a fold just resumed from a snapshot)."""
         if self._effective is not None and self._effective.version == self.version:
             return self._effective.event
         return None
 
-    def effective_events(self) -> list[tuple[int, Any]]:
+    def effective_events(self) -> list[tuple[int, Event]]:
         """The game events in effect, oldest first, with their stream versions."""
-        out: list[tuple[int, Any]] = []
+        out: list[tuple[int, Event]] = []
         link = self._effective
         while link is not None:
             out.append((link.version, link.event))
