@@ -10,7 +10,11 @@ library has no such call (musl, macOS), nothing is done.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+import traceback
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import anyio
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
@@ -29,3 +33,19 @@ def release_freed_memory() -> None:
     event loop)."""
     if _TRIM is not None:
         _TRIM(0)
+
+
+@asynccontextmanager
+async def one_import(gate: anyio.Semaphore) -> AsyncIterator[None]:
+    """One resource import at a time in this process (`gate`, the app's `imports`), what it freed handed
+    back after: what it holds inside (the file's bytes, its parse) is let go before the next one starts. A
+    refusal that leaves it has its traceback cleared of the parser's frames (they hold the file's text and
+    rows until the answer is sent; the answer needs only the error)."""
+    async with gate:
+        try:
+            yield
+        except Exception as error:
+            traceback.clear_frames(error.__traceback__)
+            raise
+        finally:
+            await anyio.to_thread.run_sync(release_freed_memory)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import traceback
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -20,7 +19,7 @@ from service.http.guards import GUARDS, KEYS, OPERATOR, PUBLIC
 from service.http.language import club_languages
 from service.limits import CLUB_ID_PATTERN, ID_PATTERN, MAX_INT
 from service.logs import get_logger
-from service.memory import release_freed_memory
+from service.memory import one_import
 from service.usecases.clubs import NAME_LENGTH, NOTE_LENGTH, Clubs
 from service.usecases.types import Club, ClubPlayer, PlayerMerge
 
@@ -218,20 +217,14 @@ class ClubController(Controller):
         # time in a process (`app.state.imports`), body included, bounds what the parsers hold at once;
         # the body is read from the stream (`request.body()` would keep it on the request until the answer
         # is sent) and let go, with what parsing it freed, before the next import starts.
-        async with request.app.state.imports:
+        async with one_import(request.app.state.imports):
             data = b"".join([chunk async for chunk in request.stream()])
             try:
                 stored = await anyio.to_thread.run_sync(
                     context.records.import_resource, club_id, ruleset, kind, resource_id, data
                 )
-            except Exception as error:
-                # A refusal's traceback keeps the parser's frames, the file's text and rows in them, until
-                # the answer is sent; the answer needs only the error.
-                traceback.clear_frames(error.__traceback__)
-                raise
             finally:
                 del data
-                await anyio.to_thread.run_sync(release_freed_memory)
         get_logger(club_id=club_id).info(
             "resource.imported", ruleset=ruleset, kind=kind, resource_id=resource_id, version=stored.version
         )

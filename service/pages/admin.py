@@ -29,7 +29,7 @@ from projections.standings import CRITERIA, League, Scoring
 from projections.tournaments import System
 from service.http.dependencies import RequestContext
 from service.limits import TooLarge
-from service.memory import release_freed_memory
+from service.memory import one_import
 from service.pages.controllers import MEMBER_GUARDS
 from service.pages.forms import Errors, Form, form_page, id_of, many_of, read_form, text_of
 from service.pages.naming import game_choices, result_words
@@ -511,9 +511,9 @@ class AdminPages(Controller):
             errors["what"] = _("Choose what the file is.")
         problem = None
         if not errors:
-            # One import at a time in a process, off the event loop, its memory handed back after, as the
-            # API's (`service.http.clubs`): a 5 MB file's parse would hold every request of this worker.
-            async with request.app.state.imports:
+            # Off the event loop, as the API's import (`service.http.clubs`): a 5 MB file's parse would hold
+            # every request of this worker.
+            async with one_import(request.app.state.imports):
                 try:
                     await anyio.to_thread.run_sync(
                         context.records.import_resource, club_id, ruleset_name, kind, resource_id, content
@@ -522,10 +522,9 @@ class AdminPages(Controller):
                     problem = problem_words(request, error)
                     if isinstance(error, ResourceError):
                         problem["rows"] = _row_words(error, context.words)
-                    traceback.clear_frames(error.__traceback__)
+                    traceback.clear_frames(error.__traceback__)  # caught here: `one_import` never sees it
                 finally:
                     del content, data, upload
-                    await anyio.to_thread.run_sync(release_freed_memory)
         if errors or problem:
             return self._resources_page(context, club_id, form, errors, status=422, problem=problem)
         return Redirect(path=f"/club/{club_id}/resources", status_code=303)
