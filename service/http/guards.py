@@ -105,9 +105,7 @@ async def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: Bas
     if needs_of(connection, handler) == "player":  # a player link's token, never a key
         await _player(connection, authenticator, token)
         return
-    principal = authenticator.remembered(token)
-    if principal is None and token:
-        principal = await anyio.to_thread.run_sync(authenticator, token)
+    principal = await authenticator.found(token)
     club_id = connection.path_params.get("club_id")
     if principal is not None and principal.operator:
         await _existing(connection, club_id)
@@ -120,9 +118,9 @@ async def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: Bas
 async def _player(connection: ASGIConnection[Any, Any, Any, Any], authenticator: Any, token: str | None) -> None:
     """A player route's caller: a player link (401 without one; 403 for another kind of token, and for
     a link to another club's or tournament)."""
-    principal = await anyio.to_thread.run_sync(authenticator.share, token) if token else None
+    principal = await authenticator.found(token, "share")
     if principal is None:
-        known = token and (authenticator.remembered(token) or await anyio.to_thread.run_sync(authenticator, token))
+        known = await authenticator.found(token)
         if not known:
             raise unauthorized(authenticator)
         principal = known  # a key: refused below, as another club's first where it is one

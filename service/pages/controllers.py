@@ -18,7 +18,6 @@ from pathlib import Path
 from secrets import compare_digest
 from typing import Annotated, Any, Literal
 
-import anyio.to_thread
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.config.csrf import CSRFConfig
@@ -113,14 +112,9 @@ def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
 
 async def member_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     """A signed-in club member (their session's key), of this club; `record` for what changes things.
-    A coroutine, as the API's `authorize`: litestar runs a plain function guard in a worker thread, a hop
-    that cost a recorder's tap more than the API append's whole request handling (bench.recording); a
-    session not remembered is read in one."""
-    authenticator = connection.app.state.authenticator
-    cookie = connection.cookies.get(SESSION_COOKIE)
-    principal = authenticator.remembered(cookie, "session")
-    if principal is None and cookie:
-        principal = await anyio.to_thread.run_sync(authenticator.session, cookie)
+    A coroutine, as the API's `authorize`: a worker-thread hop cost a recorder's tap more than the API
+    append's whole request handling (bench.recording)."""
+    principal = await connection.app.state.authenticator.found(connection.cookies.get(SESSION_COOKIE), "session")
     if principal is None:
         raise NotAuthorizedException()
     club_id = connection.path_params.get("club_id")
@@ -142,11 +136,7 @@ class LinkRevoked(Exception):
 async def share_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     """A share link's token, from the URL; remembered on the loop as a session is (`member_guard`): a flood
     of streams on one link hopped to a worker thread each, and the threads held the loop's `/health`."""
-    authenticator = connection.app.state.authenticator
-    token = connection.path_params.get("token")
-    principal = authenticator.remembered(token, "share")
-    if principal is None and token:
-        principal = await anyio.to_thread.run_sync(authenticator.share, token)
+    principal = await connection.app.state.authenticator.found(connection.path_params.get("token"), "share")
     if principal is None:
         raise LinkRevoked()
     connection.scope["state"]["principal"] = principal

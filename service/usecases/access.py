@@ -25,6 +25,7 @@ import threading
 from datetime import UTC, datetime
 from typing import Literal
 
+import anyio.to_thread
 import msgspec
 
 from service.cache import Recent
@@ -279,6 +280,14 @@ class Authenticator:
         if known is None or (known.expires_at is not None and known.expires_at <= _now()):
             return None
         return known
+
+    async def found(self, token: str | None, kind: Literal["key", "session", "share"] = "key") -> Principal | None:
+        """`token`'s principal for a guard on the event loop: `remembered` when it can be, reading nothing,
+        else read in a worker thread (litestar would run a plain function guard in one for every request)."""
+        if not token:
+            return None
+        known = self.remembered(token, kind)
+        return known if known is not None else await anyio.to_thread.run_sync(self._resolve, token, kind)
 
     def session(self, token: str | None) -> Principal | None:
         """A page session cookie."""
