@@ -311,6 +311,7 @@ def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: 
     page = sign_in(browser, site, token)
     page.goto("/club/c1")
     page.click("text=autumn")
+    page.wait_for_url("**/club/c1/leagues/autumn")  # count() does not wait: the page must have loaded
     rows = page.locator("table.standings tbody tr")
     assert rows.count() == len(table["rows"]) == 2
     first = rows.nth(0).inner_text()
@@ -319,6 +320,7 @@ def test_a_league_and_a_campaign_read_with_their_explanations_and_plot(browser: 
     screenshot(page, "league")
     page.goto("/club/c1")
     page.click("text=winter")
+    page.wait_for_url("**/club/c1/campaigns/winter")
     assert page.locator("svg.plot-wide polyline").count() == 2
     assert page.locator("svg.plot-wide line.target").count() == 1  # the 200-point target
     totals = page.locator(".totals").inner_text()

@@ -59,6 +59,7 @@ def test_players_check_in_report_confirm_and_a_dispute_is_decided_by_the_organis
     assert organiser.locator("#entries li").count() == 5
     organiser.click("#make-links")
     cards = organiser.locator("#made figure.qr-card")
+    cards.first.wait_for()  # count() does not wait for the page the form answers with
     assert cards.count() == 5 and organiser.locator("#made svg.qr").count() == 5
     urls = {cards.nth(i).get_attribute("data-player"): cards.nth(i).locator("a").inner_text() for i in range(5)}
     screenshot(organiser, "player-links")
