@@ -532,6 +532,7 @@ class TournamentController(Controller):
         tournament_id: FromPath[str],
         data: JSONBody[PlayerLinkIn],
         context: NamedDependency[RequestContext],
+        state: State,
     ) -> PlayerLinkCreated:
         """A share link of kind `player`: its holder, and nobody else, checks in, sees their published
         pairing, reports their table's result and confirms or disputes the other's (`.../me`); 422
@@ -539,6 +540,8 @@ class TournamentController(Controller):
         link, token, replaced = PlayerLinks.of(context.records).make(
             club_id, tournament_id, data.player_id, context.principal.key_id
         )
+        if replaced:  # the earlier link is refused from the next request on, on every worker
+            state.authenticator.settle()
         return PlayerLinkCreated(
             link=share_out(link), token=token, path=f"/share/{token}", replaced=[share_out(r) for r in replaced]
         )

@@ -248,7 +248,7 @@ class TournamentLinkPages(Controller):
         except ProjectionError as error:
             words = refusal(request, error)
             return await anyio.to_thread.run_sync(lambda: links_page(context, club_id, tournament_id, error=words))
-        state.authenticator.settle()
+        await anyio.to_thread.run_sync(state.authenticator.settle)  # blocking: waits to hear the revocation
         return await anyio.to_thread.run_sync(lambda: links_page(context, club_id, tournament_id, made=made))
 
     @post("/links/{share_id:str}/revoke", sync_to_thread=True, opt={"needs": "record"}, status_code=303)

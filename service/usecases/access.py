@@ -232,7 +232,10 @@ class Authenticator:
 
     def settle(self) -> None:
         """After a revocation made here: wait (briefly) until this process hears it back, so the answer
-        goes out only once every listening process has been told (blocking: call it in a worker thread)."""
+        goes out only once every listening process has been told (blocking: call it in a worker thread).
+        This process forgets at once, heard or not: its own next request must not wait on the notification."""
+        with self._lock:
+            self._known.clear()
         if self.hub is not None and self.hub.listening:
             self.hub.wait_heard(self.store.access_generation(), timeout=2.0)
 
