@@ -10,8 +10,9 @@ this process, which shares the cores with the server; each opens with `Last-Even
 version, so it receives only the steps appended during the run.
 
 The flood (issue 25 part 1): one client tries to open 10,000 streams on one share link (500 connections
-in flight at a time, each let-through stream held to the end) while a probe asks `/health` every 50 ms;
-reports the answers by status, the probe's latency and the server's CPU over the flood. The stream gate
+in flight at a time, each let-through stream held to the end) while two probes ask `/health` every 50 ms,
+one on the main port and one on the health port (`TABLELOG_HEALTH_PORT`, a thread of the worker's own);
+reports the answers by status, each probe's latency and the server's CPU over the flood. The stream gate
 lets through the share link's cap and refuses the rest with a 429 before any handler runs.
 """
 
@@ -27,7 +28,7 @@ import msgspec
 
 from bench.common import Sizes, cpu_seconds, percentile, process_tree, scratch_schema
 from bench.health import health_summary, probe_apart
-from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, prepare, running_server
+from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, free_port, prepare, running_server
 
 FULL_SPECTATORS = (10, 100, 1000)
 SMOKE_SPECTATORS = (2, 5)
@@ -185,7 +186,11 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
                 row["code"] = code.label
                 row["game_length"] = length
                 rows.append(row)
-    with scratch_schema(database_url, "flood") as (_, url), running_server(url, 1, "process") as server:
+    health_port = free_port()
+    with (
+        scratch_schema(database_url, "flood") as (_, url),
+        running_server(url, 1, "process", settings={"TABLELOG_HEALTH_PORT": str(health_port)}) as server,
+    ):
         token, (game_id,) = prepare(server.base, 1)
         share = httpx.post(
             f"{server.base}/clubs/{CLUB}/shares",
@@ -195,15 +200,19 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
         )
         share.raise_for_status()
         attempts = 200 if smoke else FLOOD_ATTEMPTS
-        flood = asyncio.run(_flood(server.process.pid, server.port, token, share.json()["token"], attempts))
+        flood = asyncio.run(
+            _flood(server.process.pid, server.port, health_port, token, share.json()["token"], attempts)
+        )
     return {"rows": rows, "workers": 1, "interval_s": interval, "flood": flood}
 
 
-async def _flood(server_pid: int, port: int, token: str, share: str, attempts: int) -> dict[str, Any]:
-    """`attempts` streams tried on one share link, `FLOOD_IN_FLIGHT` at a time, `/health` probed meanwhile."""
+async def _flood(server_pid: int, port: int, health_port: int, token: str, share: str, attempts: int) -> dict[str, Any]:
+    """`attempts` streams tried on one share link, `FLOOD_IN_FLIGHT` at a time, `/health` probed meanwhile
+    on the main port and on the health port."""
     answers: Counter[int] = Counter()
     held: list[asyncio.StreamWriter] = []
     health: list[float] = []
+    health_apart: list[float] = []
     done = asyncio.Event()
     in_flight = asyncio.Semaphore(FLOOD_IN_FLIGHT)
     request = f"GET /share/{share}/live/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
@@ -220,10 +229,13 @@ async def _flood(server_pid: int, port: int, token: str, share: str, attempts: i
                 writer.close()
 
     cpu_before, started = cpu_seconds(process_tree(server_pid)), time.perf_counter()
-    asking = asyncio.create_task(probe_apart(port, token, lambda: not done.is_set(), health))
+    asking = [
+        asyncio.create_task(probe_apart(probed, token, lambda: not done.is_set(), latencies))
+        for probed, latencies in ((port, health), (health_port, health_apart))
+    ]
     await asyncio.gather(*(attempt() for _ in range(attempts)))
     done.set()
-    await asking
+    await asyncio.gather(*asking)
     elapsed = time.perf_counter() - started
     cpu_used = cpu_seconds(process_tree(server_pid)) - cpu_before
     for writer in held:
@@ -234,6 +246,7 @@ async def _flood(server_pid: int, port: int, token: str, share: str, attempts: i
         "seconds": round(elapsed, 1),
         "server_cpu_s": round(cpu_used, 1),
         **health_summary(health),
+        "health_port": {key.removeprefix("health_"): value for key, value in health_summary(health_apart).items()},
     }
 
 

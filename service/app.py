@@ -7,6 +7,7 @@ store is opened (and migrated) at start-up and closed at shutdown."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import gc
 import random
@@ -45,6 +46,7 @@ from service.http.integrations import HANDLERS as INTEGRATION_HANDLERS
 from service.http.keys import HANDLERS as KEY_HANDLERS
 from service.http.language import content_language_middleware, provide_words
 from service.http.lines import HANDLERS as LINE_HANDLERS
+from service.http.liveness import HealthListener
 from service.http.notes import HANDLERS as NOTE_HANDLERS
 from service.http.positions import SECRET_NAME as POSITION_SECRET
 from service.http.positions import PositionTokens
@@ -194,12 +196,24 @@ class Lifecycle:
         self.startup(app)
         try:
             await self.open_hot_path(app)
+            listener = self.listen_for_health()
             try:
                 yield
             finally:
+                if listener is not None:
+                    listener.stop()
                 await self.close_hot_path(app)
         finally:
             self.shutdown(app)
+
+    def listen_for_health(self) -> HealthListener | None:
+        """The health port's thread, beating with this worker's event loop (service.http.liveness)."""
+        if self.settings.health_port is None:
+            return None
+        loop = asyncio.get_running_loop()
+        return HealthListener(
+            self.settings.host, self.settings.health_port, loop, self.settings.health_stalled_seconds
+        ).start()
 
     def startup(self, app: Litestar) -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)

@@ -36,7 +36,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     settings = Settings.from_env()
     overrides = {
         name: getattr(args, name)
-        for name in ("database_url", "host", "port", "workers", "log_format")
+        for name in ("database_url", "host", "port", "health_port", "workers", "log_format")
         if getattr(args, name, None) is not None
     }
     return msgspec.structs.replace(settings, **overrides)
@@ -98,13 +98,13 @@ class Workers(Multiprocess):
         pass  # Multiprocess.__init__ stores one list for all workers; each gets its own instead
 
 
-def _port_free(config: TcpConfig) -> bool:
-    """Whether the port can be listened on: uvicorn's own message for a taken port is a log line among
-    others, easy to miss, so `serve` checks first and says it in one line."""
+def _port_free(config: TcpConfig, port: int | None = None) -> bool:
+    """Whether the port (default: the configured one) can be listened on: uvicorn's own message for a
+    taken port is a log line among others, easy to miss, so `serve` checks first and says it in one line."""
     if config.uds is not None or config.fd is not None:
         return True
     try:
-        config.bind_socket().close()
+        config.bind_socket(port).close()
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             return False
@@ -160,13 +160,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_config=None,
         access_log=False,
     )
-    if not _port_free(config):
-        print(
-            f"tablelog serve: {config.host}:{config.port} is already in use (another tablelog serve still running?): "
-            "stop it, or choose another port with --port.",
-            file=sys.stderr,
-        )
-        return 1
+    for port, flag in ((config.port, "--port"), (settings.health_port, "--health-port")):
+        if port is not None and not _port_free(config, port):
+            print(
+                f"tablelog serve: {config.host}:{port} is already in use (another tablelog serve still running?): "
+                f"stop it, or choose another port with {flag}.",
+                file=sys.stderr,
+            )
+            return 1
     if settings.migrate_on_start:
         store = _store(settings)  # migrate once here, before the workers start
         try:
@@ -601,6 +602,7 @@ def _process_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
     _database_flags(serve)
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
+    serve.add_argument("--health-port", type=int, help="answer /health on this port too, from a thread of each worker")
     serve.add_argument("--workers", type=int, help="worker processes (default 1)")
     serve.add_argument("--log-format", choices=["auto", "json", "console"])
     serve.set_defaults(run=cmd_serve)

@@ -28,6 +28,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Where `serve` listens."""
     port: int = 8000
     """The port `serve` listens on."""
+    health_port: int | None = None
+    """A port on which each server process answers `GET /health` from a thread of its own: promptly even while
+    the main port is flooded, and 503 when the process's event loop has not run for `health_stalled_seconds`.
+    Point an orchestrator's liveness probe at it; keep it on a private network. None: `/health` on the main
+    port only."""
+    health_stalled_seconds: float = 10.0
+    """How long the event loop may go without running before the health port answers 503."""
     workers: int = 1
     """Server processes (the number of cores on a league server); each listens on its own socket (SO_REUSEPORT),
     so the kernel spreads connections over them."""
