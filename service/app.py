@@ -143,6 +143,7 @@ def logging_middleware(app: ASGIApp, observe: Observer | None = None) -> ASGIApp
             await send(message)
 
         ids = {k: params[k] for k in ("club_id", "game_id") if k in params}
+        observed = observe.started(scope) if observe is not None else None
         with request_context(request_id=request_id, **ids) as context:
             try:
                 await app(scope, receive, send_wrapper)
@@ -160,7 +161,7 @@ def logging_middleware(app: ASGIApp, observe: Observer | None = None) -> ASGIApp
                     duration_ms=round(seconds * 1000, 2),
                 )
                 if observe is not None:
-                    observe(scope, status, seconds, context)
+                    observe.finished(scope, observed, status, seconds, context)
 
     return middleware
 
@@ -360,7 +361,6 @@ def create_app(
         middleware=[
             functools.partial(logging_middleware, observe=ops.observe),
             content_language_middleware,
-            *ops.middleware,
             rate_limit_middleware(Limiter(settings)),
         ],
         plugins=ops.plugins,

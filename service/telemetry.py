@@ -5,27 +5,32 @@ origins (`cors_allow_origins`). Their libraries (the `ops` extra) are imported o
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from litestar.config.cors import CORSConfig
-from litestar.types import ControllerRouterHandler, Middleware, Scope
+from litestar.types import ControllerRouterHandler, Scope
 
 from service.projector import PROJECTION_NAMES, Lag, lags
 from service.settings import Settings
 from service.store.replicas import ReplicaReport
 from service.usecases.games import BatchRuleError
 
-Observer = Callable[[Scope, int, float, dict[str, Any]], None]
-"""What is told of a request answered: its scope, status, seconds and what its log line holds."""
+
+class Observer(Protocol):
+    """What the logging middleware tells of each request (the metrics, when on)."""
+
+    def started(self, scope: Scope) -> Any:
+        """A request begins; what is returned is given back to `finished`."""
+
+    def finished(self, scope: Scope, started: Any, status: int, seconds: float, context: dict[str, Any]) -> None:
+        """The request answered: its status, seconds and what its log line holds."""
 
 
 class Operations(NamedTuple):
-    """What `create_app` adds to the app: route handlers, middleware (inside the logging middleware),
-    plugins, the CORS config."""
+    """What `create_app` adds to the app: route handlers, what the logging middleware tells of each
+    request, plugins, the CORS config."""
 
     handlers: list[ControllerRouterHandler]
-    middleware: list[Middleware]
     observe: Observer | None
     """Told of each request answered, by the logging middleware."""
     plugins: list[Any]
@@ -36,15 +41,13 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
     """The pieces the settings turn on; wraps the rules' problem handler in `exception_handlers` to count
     refusals when metrics are on."""
     handlers: list[ControllerRouterHandler] = []
-    middleware: list[Middleware] = []
     plugins: list[Any] = []
     observe = None
     if settings.metrics:
         from service.http import metrics
 
         handlers.append(metrics.metrics_controller(settings, _lags))
-        middleware.append(metrics.prometheus_config().middleware)
-        observe = metrics.observe
+        observe = metrics.RequestMetrics(metrics.prometheus_config())
         exception_handlers[BatchRuleError] = metrics.counting_refusals(exception_handlers[BatchRuleError])
     if settings.tracing:
         plugins.append(_tracing_plugin())
@@ -56,7 +59,7 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
         expose_headers=["Tablelog-Position", "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"],
         max_age=600,
     )
-    return Operations(handlers, middleware, observe, plugins, cors if origins else None)
+    return Operations(handlers, observe, plugins, cors if origins else None)
 
 
 def _lags(state: Any) -> tuple[dict[str, Lag], dict[str, ReplicaReport]]:

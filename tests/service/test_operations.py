@@ -54,14 +54,19 @@ def test_metrics_are_shown_to_the_operator_key_only_unless_the_setting_opens_the
 
 
 def test_each_route_is_counted_and_timed_by_status_under_its_template_and_the_scrape_is_not(tmp_path: Path) -> None:
-    """The plugin's request metrics, kept by our leaner middleware (`service.http.metrics`), under the
-    plugin's names and labels: a series per route template and status, none per club or game."""
+    """The plugin's request metrics, kept by the logging middleware (`service.http.metrics`), under the
+    plugin's names and labels: a series per route template and status, none per club or game; a request a
+    rate limit refuses before its handler counted under its 429."""
     route = {"method": "GET", "path": "/clubs/{club_id}/games", "app_name": "tablelog"}
-    with TestClient(create_app(_settings(tmp_path, metrics=True))) as http:
+    with TestClient(create_app(_settings(tmp_path, metrics=True, rate_limit_reads_per_minute=8))) as http:
         before = _families(http.get("/metrics", headers=OP).text)
         for club in ("nowhere", "elsewhere", "nowhere"):
             assert http.get(f"/clubs/{club}/games", headers=OP).json()["status"] == 404
+        assert http.post("/clubs", json={"club_id": "limited", "name": "Limited"}, headers=OP).status_code == 201
+        key = http.post("/clubs/limited/keys", json={"name": "reader"}, headers=OP).json()["token"]
+        limited = [http.get("/clubs/limited/games", headers=Api.auth(key)).status_code for _ in range(12)]
         after = _families(http.get("/metrics", headers=OP).text)
+    assert limited.count(429) >= 1, limited
 
     def grew(name: str, sample: str, **labels: str) -> float:
         return _sample(after, name, sample, **labels) - (
@@ -70,10 +75,12 @@ def test_each_route_is_counted_and_timed_by_status_under_its_template_and_the_sc
 
     total = "tablelog_http_requests"
     assert grew(total, f"{total}_total", **route, status_code="404") == 3
-    assert grew(total, f"{total}_total", **route, status_code="200") == 0
+    assert grew(total, f"{total}_total", **route, status_code="200") == limited.count(200)
     seconds = "tablelog_http_request_duration_seconds"
     assert grew(seconds, f"{seconds}_count", **route, status_code="404") == 3
     assert grew(seconds, f"{seconds}_sum", **route, status_code="404") > 0
+    assert grew(total, f"{total}_total", **route, status_code="429") == limited.count(429)
+    assert grew("tablelog_rate_limited", "tablelog_rate_limited_total", method="GET") == limited.count(429)
     in_progress = "tablelog_http_requests_in_progress"
     assert _sample(after, in_progress, in_progress, **route) == 0
     assert not [s for s in after[total].samples if "nowhere" in s.labels["path"] or s.labels["path"] == "/metrics"]
