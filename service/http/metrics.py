@@ -8,7 +8,8 @@ the `ops` extra)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
@@ -18,7 +19,10 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController, PrometheusMiddleware
 from litestar.types import Receive, Scope, Send
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client.core import HistogramMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.utils import floatToGoString
 
 from service.http.guards import is_operator
 from service.projector import Lag
@@ -28,13 +32,11 @@ from service.usecases.games import BatchRuleError
 # Seconds: an append on the hot path takes a few milliseconds (bench/), a long replay read up to seconds.
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
+_PREFIX = "tablelog_http"
+
 APPENDS = Counter("tablelog_appends", "Appends stored (batches), by ruleset.", ["ruleset"])
 APPENDED_EVENTS = Counter("tablelog_appended_events", "Events stored by appends, by ruleset.", ["ruleset"])
 REFUSALS = Counter("tablelog_refusals", "Batches refused by the rules, by ruleset and rule id.", ["ruleset", "rule_id"])
-APPEND_SECONDS = Histogram(
-    "tablelog_append_seconds", "Time to answer an append (any outcome).", buckets=_LATENCY_BUCKETS
-)
-READ_SECONDS = Histogram("tablelog_read_seconds", "Time to answer a read (GET).", buckets=_LATENCY_BUCKETS)
 RATE_LIMITED = Counter("tablelog_rate_limited", "Requests answered 429 (a rate or stream limit).", ["method"])
 LIVE_STREAMS = Gauge("tablelog_live_streams_open", "Live streams open.", multiprocess_mode="livesum")
 PROJECTOR_LAG_EVENTS = Gauge(
@@ -71,6 +73,14 @@ def _is_append(scope: Scope) -> bool:
 
 def _is_live(scope: Scope) -> bool:
     return scope.get("method") == "GET" and scope["path"].endswith("/live")
+
+
+def _is_append_route(method: str, path: str) -> bool:
+    return method == "POST" and path.endswith("/events")
+
+
+def _is_read_route(method: str, path: str) -> bool:
+    return method == "GET" and not path.endswith("/live")
 
 
 SCRAPE_PATH = "/metrics"
@@ -118,9 +128,9 @@ class RequestMetrics:
     def finished(
         self, scope: Scope, route: tuple[str, str] | None, status: int, seconds: float, context: dict[str, Any]
     ) -> None:
-        """A request answered, with its summary line's figures: the plugin's series by route and status;
-        appends by ruleset (what the handler bound to the line: `appended`, `ruleset`), append and read
-        latencies, 429s."""
+        """A request answered, with its summary line's figures: the plugin's series by route and status
+        (the append and read latencies are read from them at the scrape, `_latencies`); appends by ruleset
+        (what the handler bound to the line: `appended`, `ruleset`), 429s."""
         if route is None:
             return
         self._in_progress[route].dec()
@@ -140,20 +150,15 @@ class RequestMetrics:
         series[0].inc()
         series[1].observe(seconds)
         method = route[0]
-        if method == "GET":
-            if _is_live(scope):
-                LIVE_STREAMS.dec()
-            else:
-                READ_SECONDS.observe(seconds)
-        elif _is_append(scope):
-            APPEND_SECONDS.observe(seconds)
-            if status == 201 and context.get("appended"):
-                ruleset = str(context.get("ruleset", "unknown"))
-                by = self._by_ruleset.get(ruleset)
-                if by is None:
-                    by = self._by_ruleset[ruleset] = (APPENDS.labels(ruleset), APPENDED_EVENTS.labels(ruleset))
-                by[0].inc()
-                by[1].inc(int(context["appended"]))
+        if method == "GET" and _is_live(scope):
+            LIVE_STREAMS.dec()
+        elif _is_append(scope) and status == 201 and context.get("appended"):
+            ruleset = str(context.get("ruleset", "unknown"))
+            by = self._by_ruleset.get(ruleset)
+            if by is None:
+                by = self._by_ruleset[ruleset] = (APPENDS.labels(ruleset), APPENDED_EVENTS.labels(ruleset))
+            by[0].inc()
+            by[1].inc(int(context["appended"]))
         if status == 429:
             RATE_LIMITED.labels(method).inc()
 
@@ -198,16 +203,60 @@ def metrics_controller(settings: Settings, measure: Measure) -> type[PrometheusC
         @get()
         async def get(self, request: Request[Any, Any, Any]) -> Response[Any]:
             await anyio.to_thread.run_sync(_refresh_gauges, measure, request.app.state)
-            return await super().get.fn(self)
+            text = await anyio.to_thread.run_sync(generate_latest, _Scrape())
+            return Response(text, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     return Metrics
+
+
+_LATENCIES = {
+    "tablelog_append_seconds": ("Time to answer an append (any outcome).", _is_append_route),
+    "tablelog_read_seconds": ("Time to answer a read (GET).", _is_read_route),
+}
+
+
+def _latencies(families: list[Metric]) -> list[Metric]:
+    """`tablelog_append_seconds` and `tablelog_read_seconds`: the plugin's request histogram summed over
+    the routes that append and the routes that read. Measured once per request, not twice (each
+    observation is two writes to a file shared with the scrape), and the same figures."""
+    by_route = next((f for f in families if f.name == f"{_PREFIX}_request_duration_seconds"), None)
+    derived: list[Metric] = []
+    for name, (documentation, matches) in _LATENCIES.items():
+        buckets = dict.fromkeys([*(floatToGoString(b) for b in _LATENCY_BUCKETS), "+Inf"], 0.0)
+        total = 0.0
+        for sample in by_route.samples if by_route is not None else []:
+            if not matches(sample.labels.get("method", ""), sample.labels.get("path", "")):
+                continue
+            if sample.name.endswith("_bucket") and sample.labels["le"] in buckets:
+                buckets[sample.labels["le"]] += sample.value
+            elif sample.name.endswith("_sum"):
+                total += sample.value
+        family = HistogramMetricFamily(name, documentation, buckets=list(buckets.items()), sum_value=total)
+        derived.append(family)
+    return derived
+
+
+class _Scrape:
+    """What a scrape shows: every worker's figures (multi-process mode) or this process's, and the
+    latencies read from them."""
+
+    def collect(self) -> Iterator[Metric]:
+        if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+            source = CollectorRegistry()
+            MultiProcessCollector(source)
+        else:
+            source = REGISTRY
+        families = list(source.collect())
+        yield from families
+        yield from _latencies(families)
 
 
 def prometheus_config() -> PrometheusConfig:
     # Paths grouped by route (`/clubs/{club_id}/...`): one series per route, not per game.
     return PrometheusConfig(
         app_name="tablelog",
-        prefix="tablelog_http",
+        prefix=_PREFIX,
+        buckets=list(_LATENCY_BUCKETS),
         group_path=True,
         exclude=[SCRAPE_PATH],
     )

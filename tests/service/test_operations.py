@@ -81,6 +81,11 @@ def test_each_route_is_counted_and_timed_by_status_under_its_template_and_the_sc
     assert grew(seconds, f"{seconds}_sum", **route, status_code="404") > 0
     assert grew(total, f"{total}_total", **route, status_code="429") == limited.count(429)
     assert grew("tablelog_rate_limited", "tablelog_rate_limited_total", method="GET") == limited.count(429)
+    # The read latencies are the same requests' (every GET but the scrape), bucket by bucket.
+    reads = "tablelog_read_seconds"
+    assert grew(reads, f"{reads}_count") == 3 + len(limited)
+    assert grew(reads, f"{reads}_bucket", le="+Inf") == 3 + len(limited)
+    assert grew(reads, f"{reads}_bucket", le="10.0") == 3 + len(limited)
     in_progress = "tablelog_http_requests_in_progress"
     assert _sample(after, in_progress, in_progress, **route) == 0
     assert not [s for s in after[total].samples if "nowhere" in s.labels["path"] or s.labels["path"] == "/metrics"]
