@@ -156,6 +156,29 @@ async def _watch(
     }
 
 
+def watched(
+    database_url: str, code: Code, spectators: int, workers: int, length: int, steps: int, interval: float
+) -> dict[str, Any]:
+    """`spectators` streams on a fresh game of `length` events served by `workers` processes, `steps`
+    appended one every `interval` seconds."""
+    # One client address and key hold every spectator's stream here: the caps that stop a flood (the
+    # flood below) are raised above the count, as an operator serving a big room would.
+    room = str(spectators * 2 + 16)
+    caps = {
+        "TABLELOG_MAX_STREAMS_PER_KEY": room,
+        "TABLELOG_MAX_STREAMS_PER_ADDRESS": room,
+        "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": room,
+    }
+    with (
+        scratch_schema(database_url, "live") as (_, url),
+        running_server(url, workers, "process", code, settings=caps) as server,
+    ):
+        token, (game_id,) = prepare(server.base, 1)
+        _lengthen(server.base, token, game_id, length)
+        row = asyncio.run(_watch(server.process.pid, server.port, token, game_id, length, spectators, steps, interval))
+    return row | {"code": code.label, "game_length": length, "workers": workers}
+
+
 def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_length: int = 1000) -> dict[str, Any]:
     """Each count of spectators on a fresh game of `game_length` events, this checkout then the baseline."""
     smoke = sizes.name == "smoke"
@@ -166,26 +189,8 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
     rows = []
     for spectators in counts:
         for code in codes:
-            # One client address and key hold every spectator's stream here: the caps that stop a flood
-            # (the last part) are raised above the count, as an operator serving a big room would.
-            room = str(spectators * 2 + 16)
-            caps = {
-                "TABLELOG_MAX_STREAMS_PER_KEY": room,
-                "TABLELOG_MAX_STREAMS_PER_ADDRESS": room,
-                "TABLELOG_RATE_LIMIT_STREAMS_PER_MINUTE": room,
-            }
-            with (
-                scratch_schema(database_url, "live") as (_, url),
-                running_server(url, 1, "process", code, settings=caps) as server,
-            ):
-                token, (game_id,) = prepare(server.base, 1)
-                _lengthen(server.base, token, game_id, length)
-                row = asyncio.run(
-                    _watch(server.process.pid, server.port, token, game_id, length, spectators, steps, interval)
-                )
-                row["code"] = code.label
-                row["game_length"] = length
-                rows.append(row)
+            row = watched(database_url, code, spectators, 1, length, steps, interval)
+            rows.append(row)
     health_port = free_port()
     with (
         scratch_schema(database_url, "flood") as (_, url),
@@ -261,3 +266,23 @@ def _lengthen(base: str, token: str, game_id: str, length: int) -> None:
                 f"/clubs/{CLUB}/games/{game_id}/events", json={"expected_version": version, "events": events}
             ).raise_for_status()
             version += count
+
+
+def main(argv: list[str]) -> None:
+    """`python -m bench.live --spread [SPECTATORS]`: issue 32's second live figure, 5,000 spectators (or
+    SPECTATORS) over two workers, the append reaching the other worker through PostgreSQL's notifications;
+    this process is the load generator, apart from the servers (target: p99 under 500 ms)."""
+    from bench.common import database_url
+
+    args = [a for a in argv if not a.startswith("--")]
+    if "--spread" not in argv:
+        raise SystemExit("usage: python -m bench.live --spread [SPECTATORS]")
+    spectators = int(args[0]) if args else 5000
+    row = watched(database_url(), THIS_CHECKOUT, spectators, 2, 1000, 20, 0.25)
+    print(msgspec.json.encode(row).decode())
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
