@@ -95,3 +95,24 @@ def test_a_page_session_is_known_without_the_database_only_while_revocations_are
     hub.access_changed(1)  # a revocation heard: forget, read again
     assert check.remembered(cookie, "session") is None
     store.close()
+
+
+def test_a_revocation_made_here_is_refused_here_at_once_even_before_it_is_heard(tmp_path: Path) -> None:
+    """The revoking process's own next request must not wait on the notification coming back: `settle`
+    forgets here at once, and waits (boundedly) for what the other processes hear."""
+    from service.notify import Hub
+
+    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
+    store.migrate()
+    store.create_club("c1", "Club")
+    key_id, token, secret_hash = new_key()
+    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    hub = Hub()
+    check = Authenticator(store, operator_key="op", hub=hub)
+    hub.access_changed(listening=True)
+    assert check(token) is not None and check.remembered(token) is not None
+    store.revoke_api_key(key_id)
+    assert check.remembered(token) is not None  # not heard yet (and it never will be here): remembered
+    check.settle()  # waits its bound (2 s) for the notification, and forgets here whatever comes
+    assert check.remembered(token) is None and check(token) is None
+    store.close()
