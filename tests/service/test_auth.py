@@ -6,15 +6,22 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from service.store import open_store
+from service.store.base import Store
 from service.usecases.access import Authenticator, hash_secret, new_key, new_session
 
 
-def test_a_key_is_looked_up_once_within_the_ttl_and_again_after_it(tmp_path: Path) -> None:
+def _club_with_key(tmp_path: Path) -> tuple[Store, str, str, str]:
+    """A migrated SQLite store with club c1 and one scorer key: the store, the key id, token and hash."""
     store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
     store.migrate()
     store.create_club("c1", "Club")
     key_id, token, secret_hash = new_key()
     store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    return store, key_id, token, secret_hash
+
+
+def test_a_key_is_looked_up_once_within_the_ttl_and_again_after_it(tmp_path: Path) -> None:
+    store, key_id, token, _secret_hash = _club_with_key(tmp_path)
     lookups: list[str] = []
     real = store.get_api_key
 
@@ -34,11 +41,7 @@ def test_a_key_is_looked_up_once_within_the_ttl_and_again_after_it(tmp_path: Pat
 
 
 def test_a_wrong_secret_the_operator_key_and_no_token_are_told_apart(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
-    store.migrate()
-    store.create_club("c1", "Club")
-    key_id, token, secret_hash = new_key()
-    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    store, key_id, token, secret_hash = _club_with_key(tmp_path)
     check = Authenticator(store, operator_key="op")
     assert check(f"tl_{key_id}_not-the-secret") is None
     assert check(None) is None and check("") is None
@@ -51,11 +54,7 @@ def test_a_wrong_secret_the_operator_key_and_no_token_are_told_apart(tmp_path: P
 def test_a_key_is_known_without_the_database_only_while_revocations_are_heard(tmp_path: Path) -> None:
     from service.notify import Hub
 
-    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
-    store.migrate()
-    store.create_club("c1", "Club")
-    key_id, token, secret_hash = new_key()
-    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    store, key_id, token, _secret_hash = _club_with_key(tmp_path)
     hub = Hub()
     check = Authenticator(store, operator_key="op", hub=hub)
     operator = check.remembered("op")
@@ -102,11 +101,7 @@ def test_a_revocation_made_here_is_refused_here_at_once_even_before_it_is_heard(
     forgets here at once, and waits (boundedly) for what the other processes hear."""
     from service.notify import Hub
 
-    store = open_store(f"sqlite:///{tmp_path / 'k.db'}")
-    store.migrate()
-    store.create_club("c1", "Club")
-    key_id, token, secret_hash = new_key()
-    store.create_api_key(key_id, "c1", "scorer", secret_hash)
+    store, key_id, token, _secret_hash = _club_with_key(tmp_path)
     hub = Hub()
     check = Authenticator(store, operator_key="op", hub=hub)
     hub.access_changed(listening=True)
