@@ -58,7 +58,7 @@ def test_the_health_port_answers_while_the_loop_is_busy_and_503_once_it_has_stal
 
         def block() -> None:  # a handler that never gives the loop back, for a while
             blocked.set()
-            time.sleep(stalled_after + scaled(3))
+            time.sleep(stalled_after + scaled(1))
 
         loop.call_soon_threadsafe(block)
         assert blocked.wait(timeout=scaled(5))

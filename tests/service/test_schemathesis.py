@@ -112,7 +112,7 @@ def test_no_generated_request_gets_a_5xx_or_an_answer_its_document_does_not_desc
 
 
 @SCHEMA.parametrize()
-@settings(SETTINGS, max_examples=EXAMPLES)
+@settings(SETTINGS, max_examples=max(EXAMPLES // 2, 1))  # the club key's run above walks the same inputs
 def test_no_request_with_the_operator_key_gets_a_5xx_or_an_undocumented_answer(
     case: Any, operator_target: Target
 ) -> None:
