@@ -46,8 +46,8 @@ def operations(settings: Settings, exception_handlers: dict[Any, Any]) -> Operat
     if settings.metrics:
         from service.http import metrics
 
-        handlers.append(metrics.metrics_controller(settings, _lags))
-        observe = metrics.RequestMetrics(metrics.prometheus_config())
+        observe = kept = metrics.RequestMetrics(metrics.prometheus_config())
+        handlers.append(metrics.metrics_controller(settings, _lags, kept))
         exception_handlers[BatchRuleError] = metrics.counting_refusals(exception_handlers[BatchRuleError])
     if settings.tracing:
         plugins.append(_tracing_plugin())

@@ -149,6 +149,8 @@ def test_two_workers_metrics_sum_the_appends_of_both_and_count_a_refusal_by_its_
                 response = Api(fresh).append("metrics", token, game_id, version, rolled)
             assert response.status_code == 201, response.text
             version, appended = response.json()["last_version"], appended + 1
+        # Each worker writes its counts to its file at most half a second late (service.http.metrics).
+        wait_until(lambda: sum(_appends_by_worker(figures).values()) == appended, "the counts written", 10)
         by_worker = _appends_by_worker(figures)
         assert len(by_worker) == 2 and sum(by_worker.values()) == appended
         with httpx.Client(base_url=base, timeout=10) as http:
