@@ -15,6 +15,36 @@ def _target(name: str, measured: Any, met: bool | None) -> dict[str, Any]:
     return {"target": name, "measured": measured, "met": met}
 
 
+FLOOR = "litestar + async INSERT"
+
+
+def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]]:
+    """`server`'s figures over the floor's (the bare handler with the same INSERT), round by round."""
+    out = []
+    for row in rows:
+        if row["server"] != server:
+            continue
+        floor = next((f for f in rows if f["server"] == FLOOR and f["round"] == row["round"]), None)
+        if floor is None:
+            continue
+        out.append(
+            {
+                "round": row["round"],
+                **{
+                    metric: round(row[metric] / floor[metric], 2) if row[metric] and floor[metric] else None
+                    for metric in ("server_cpu_us", "p99_ms")
+                },
+            }
+        )
+    return [r for r in out if r["server_cpu_us"] is not None and r["p99_ms"] is not None]
+
+
+def _over_floor(rows: list[dict[str, Any]], row: dict[str, Any]) -> list[Any]:
+    """A floor table row's CPU and p99 over the floor's in the same round (the floor's own: 1.0)."""
+    ratio = next((r for r in floor_ratios(rows, row["server"]) if r["round"] == row["round"]), None)
+    return [ratio["server_cpu_us"], ratio["p99_ms"]] if ratio else ["-", "-"]
+
+
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Each target of the issue with the measured figure and whether it is met (None: not measured)."""
     out: list[dict[str, Any]] = []
@@ -74,6 +104,20 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 )
             )
         out.append(_target("the server runs several workers", http["workers"], http["workers"] > 1))
+    floor = results.get("floor")
+    if floor:  # issue 32 part 1: tablelog's append within 1.5x the floor's CPU and 2x its p99, in the same run
+        for metric, bound, what in (("server_cpu_us", 1.5, "server CPU per append"), ("p99_ms", 2.0, "append p99")):
+            ratios = [r[metric] for r in floor_ratios(floor["rows"], "tablelog, this checkout")]
+            if ratios:
+                worst = max(ratios)
+                out.append(
+                    _target(
+                        f"{what} within {bound}x the floor (litestar + async INSERT, same round, worst of "
+                        f"{len(ratios)})",
+                        worst,
+                        worst <= bound,
+                    )
+                )
     shown = results.get("pages")
     if shown:
         short, long = shown["rows"][0], shown["rows"][-1]
@@ -415,9 +459,26 @@ def print_report(results: dict[str, Any]) -> None:
     if "floor" in results:
         _table(
             f"The floor under an append ({results['floor']['clients']} clients, one worker, in turn)",
-            ["server", "round", "requests/s", "p50 ms", "p99 ms", "server CPU us/request"],
             [
-                [r["server"], r["round"], r["requests_per_s"], r["p50_ms"], r["p99_ms"], r["server_cpu_us"]]
+                "server",
+                "round",
+                "requests/s",
+                "p50 ms",
+                "p99 ms",
+                "server CPU us/request",
+                "CPU / floor",
+                "p99 / floor",
+            ],
+            [
+                [
+                    r["server"],
+                    r["round"],
+                    r["requests_per_s"],
+                    r["p50_ms"],
+                    r["p99_ms"],
+                    r["server_cpu_us"],
+                    *_over_floor(results["floor"]["rows"], r),
+                ]
                 for r in results["floor"]["rows"]
             ],
         )

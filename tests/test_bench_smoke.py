@@ -171,3 +171,10 @@ def test_the_floor_section_loads_the_floor_apps_and_tablelog_in_turn(postgres_ur
     for row in section["rows"]:
         assert row["requests"] > 0 and row["requests_per_s"] > 0 and row["server_cpu_us"] > 0, row
     assert "## The floor under an append" in done.stdout
+    # Each of tablelog's figures as a ratio to the floor's in the same round, and the targets it meets or not.
+    goals = {t["target"].split(" within")[0]: t for t in json.loads(out.read_text())["targets"]}
+    for metric, goal in (("server_cpu_us", "server CPU per append"), ("p99_ms", "append p99")):
+        mine = [r for r in section["rows"] if r["server"] == servers[2]]
+        floor = {r["round"]: r for r in section["rows"] if r["server"] == servers[1]}
+        worst = max(round(r[metric] / floor[r["round"]][metric], 2) for r in mine)
+        assert goals[goal]["measured"] == worst
