@@ -32,6 +32,8 @@ from bench.web import CLUB, THIS_CHECKOUT, Code, Connection, free_port, prepare,
 
 FULL_SPECTATORS = (10, 100, 1000)
 SMOKE_SPECTATORS = (2, 5)
+SPREAD, SMOKE_SPREAD = 5000, 4
+"""Spectators over two workers."""
 FLOOD_ATTEMPTS = 10_000
 FLOOD_IN_FLIGHT = 500
 """Connections open at once while flooding: the bench's own file descriptors stay well under its limit."""
@@ -191,6 +193,9 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
         for code in codes:
             row = watched(database_url, code, spectators, 1, length, steps, interval)
             rows.append(row)
+    # Issue 32 part 5's second figure: the largest crowd over two workers (an append reaching the other
+    # worker through PostgreSQL's notifications).
+    rows.append(watched(database_url, THIS_CHECKOUT, SMOKE_SPREAD if smoke else SPREAD, 2, length, steps, interval))
     health_port = free_port()
     with (
         scratch_schema(database_url, "flood") as (_, url),
@@ -208,7 +213,7 @@ def run(database_url: str, sizes: Sizes, baseline: Code | None = None, game_leng
         flood = asyncio.run(
             _flood(server.process.pid, server.port, health_port, token, share.json()["token"], attempts)
         )
-    return {"rows": rows, "workers": 1, "interval_s": interval, "flood": flood}
+    return {"rows": rows, "interval_s": interval, "flood": flood}
 
 
 async def _flood(server_pid: int, port: int, health_port: int, token: str, share: str, attempts: int) -> dict[str, Any]:
@@ -277,7 +282,7 @@ def main(argv: list[str]) -> None:
     args = [a for a in argv if not a.startswith("--")]
     if "--spread" not in argv:
         raise SystemExit("usage: python -m bench.live --spread [SPECTATORS]")
-    spectators = int(args[0]) if args else 5000
+    spectators = int(args[0]) if args else SPREAD
     row = watched(database_url(), THIS_CHECKOUT, spectators, 2, 1000, 20, 0.25)
     print(msgspec.json.encode(row).decode())
 

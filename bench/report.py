@@ -104,6 +104,15 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 )
             )
         out.append(_target("the server runs several workers", http["workers"], http["workers"] > 1))
+    live = results.get("live")
+    for row in live["rows"] if live else []:  # issue 32 part 5, at the counts it names
+        bound = {(1000, 1): 200, (5000, 2): 500}.get((row["spectators"], row.get("workers", 1)))
+        if bound is not None and row["p99_ms"] is not None:
+            where = f"{row['spectators']:,} streams, {row.get('workers', 1)} worker(s), {row['code']}"
+            out.append(_target(f"live step p99 < {bound} ms ({where})", row["p99_ms"], row["p99_ms"] < bound))
+    if live and "flood" in live:  # issue 25 part 1
+        worst = live["flood"]["health_port"]["max_ms"]
+        out.append(_target("/health on the health port < 100 ms during a flood (max ms)", worst, worst < 100))
     floor = results.get("floor")
     if floor:  # issue 32 part 1: tablelog's append within 1.5x the floor's CPU and 2x its p99, in the same run
         for metric, bound, what in (("server_cpu_us", 1.5, "server CPU per append"), ("p99_ms", 2.0, "append p99")):
@@ -398,10 +407,11 @@ def print_report(results: dict[str, Any]) -> None:
         )
     if "live" in results:
         _table(
-            "Live (one game, one worker; a step appended every "
+            "Live (one game; a step appended every "
             f"{results['live']['interval_s']} s; latency from sending the append to each stream receiving it)",
             [
                 "code",
+                "workers",
                 "events",
                 "spectators",
                 "delivered",
@@ -415,6 +425,7 @@ def print_report(results: dict[str, Any]) -> None:
             [
                 [
                     r["code"],
+                    r.get("workers", 1),
                     r["game_length"],
                     r["spectators"],
                     r["delivered"],
@@ -434,7 +445,8 @@ def print_report(results: dict[str, Any]) -> None:
                 f"flood: {flood['attempts']:,} streams tried on one share link in {flood['seconds']} s, answered "
                 f"{flood['answers']}, server CPU {flood['server_cpu_s']} s; /health p50 {flood['health_p50_ms']} ms, "
                 f"p99 {flood['health_p99_ms']} ms, max {flood['health_max_ms']} ms, "
-                f"{flood['health_over_100_ms']} of {flood['health_probes']} over 100 ms"
+                f"{flood['health_over_100_ms']} of {flood['health_probes']} over 100 ms; on the health port p50 "
+                f"{flood['health_port']['p50_ms']} ms, max {flood['health_port']['max_ms']} ms"
             )
     if "health" in results:
         _table(

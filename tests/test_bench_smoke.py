@@ -178,3 +178,22 @@ def test_the_floor_section_loads_the_floor_apps_and_tablelog_in_turn(postgres_ur
         floor = {r["round"]: r for r in section["rows"] if r["server"] == servers[1]}
         worst = max(round(r[metric] / floor[r["round"]][metric], 2) for r in mine)
         assert goals[goal]["measured"] == worst
+
+
+def test_the_live_section_follows_streams_on_one_and_two_workers_and_floods_a_share_link(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "live.json"
+    done = bench_smoke("bench", postgres_url, out, "--sections", "live")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    results = json.loads(out.read_text())
+    section = results["live"]
+    assert [(r["spectators"], r["workers"]) for r in section["rows"]] == [(2, 1), (5, 1), (4, 2)]
+    for row in section["rows"]:  # every appended step reached every stream, on either worker
+        assert row["delivered"] == row["spectators"] * row["steps"] and row["missing"] == 0, row
+    flood = section["flood"]
+    assert flood["answers"].get("429", 0) > 0 and flood["answers"].get("200", 0) > 0, flood
+    assert flood["health_probes"] > 0 and flood["health_port"]["probes"] > 0, flood
+    goals = [t["target"] for t in results["targets"]]
+    assert "/health on the health port < 100 ms during a flood (max ms)" in goals
+    assert "## Live" in done.stdout and "on the health port" in done.stdout
