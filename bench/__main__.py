@@ -21,7 +21,7 @@ from bench.games import game_rulesets, random_games
 from bench.report import print_report, targets
 
 SECTIONS = ("fold", "seek", "append", "http", "rebuild", "pages", "report")
-ON_REQUEST = ("live", "health", "scale", "floor", "tournament")
+ON_REQUEST = ("live", "health", "scale", "floor", "tournament", "recording")
 """Sections run only when named in --sections: each serves its own servers for a minute or more, and
 `scale` makes a replica with pg_basebackup (root, the server's binaries)."""
 
@@ -123,6 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     if "floor" in wanted:
         _progress(started, "floor")
         results["floor"] = floor.run(url, sizes, baseline)
+    if "recording" in wanted:
+        from bench import recording
+
+        _progress(started, "recording")
+        results["recording"] = recording.run([recording.current()])
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)

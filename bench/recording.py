@@ -174,7 +174,7 @@ class Policy(NamedTuple):
         return f"{self.tables}:{self.choices}:{self.depth}"
 
 
-def _current() -> Policy:
+def current() -> Policy:
     from service.pages import recording
 
     return Policy(recording.LOOK_AHEAD_TABLES, recording.LOOK_AHEAD_CHOICES, recording.LOOK_AHEAD_DEPTH)
@@ -184,7 +184,7 @@ def _current() -> Policy:
 def _bounded(policy: Policy) -> Iterator[None]:
     from service.pages import recording
 
-    saved = _current()
+    saved = current()
     recording.LOOK_AHEAD_TABLES, recording.LOOK_AHEAD_CHOICES, recording.LOOK_AHEAD_DEPTH = policy
     try:
         yield
@@ -355,7 +355,7 @@ def _hidden_hands(policies: list[Policy], events: int = 120) -> dict[str, Any]:
 
 
 def run(policies: list[Policy], served: bool = True) -> dict[str, Any]:
-    results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0], "look_ahead_bounds": str(_current())}
+    results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0], "look_ahead_bounds": str(current())}
     for path in FIXTURES:
         results[path.stem] = {}
     for policy in policies if served else []:
@@ -392,7 +392,7 @@ def run(policies: list[Policy], served: bool = True) -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     """`--policy TABLES:CHOICES:DEPTH` (repeated): the in-process look-aheads under each of these bounds
     as well as the service's own, side by side; `--in-process`: those only (no server)."""
-    policies = [_current()]
+    policies = [current()]
     for index, arg in enumerate(argv):
         if arg == "--policy":
             policies.append(Policy.parse(argv[index + 1]))

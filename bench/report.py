@@ -39,6 +39,17 @@ def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]
     return [r for r in out if r["server_cpu_us"] is not None and r["p99_ms"] is not None]
 
 
+def served_recordings(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The recording section's served figures, a game at a time (under the service's own look-ahead)."""
+    return [
+        (game, figures)
+        for game, runs in section.items()
+        if isinstance(runs, dict)
+        for name, figures in runs.items()
+        if name.startswith("served ")
+    ]
+
+
 def _over_floor(rows: list[dict[str, Any]], row: dict[str, Any]) -> list[Any]:
     """A floor table row's CPU and p99 over the floor's in the same round (the floor's own: 1.0)."""
     ratio = next((r for r in floor_ratios(rows, row["server"]) if r["round"] == row["round"]), None)
@@ -104,6 +115,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 )
             )
         out.append(_target("the server runs several workers", http["workers"], http["workers"] > 1))
+    for game, row in served_recordings(results.get("recording", {})):  # issue 32 part 2
+        ratio = row["tap_over_api_append"]
+        out.append(_target(f"recorder's tap CPU <= 2x the API append ({game})", ratio, ratio <= 2))
     live = results.get("live")
     for row in live["rows"] if live else []:  # issue 32 part 5, at the counts it names
         bound = {(1000, 1): 200, (5000, 2): 500}.get((row["spectators"], row.get("workers", 1)))
@@ -448,6 +462,33 @@ def print_report(results: dict[str, Any]) -> None:
                 f"{flood['health_over_100_ms']} of {flood['health_probes']} over 100 ms; on the health port p50 "
                 f"{flood['health_port']['p50_ms']} ms, max {flood['health_port']['max_ms']} ms"
             )
+    if "recording" in results:
+        _table(
+            "Recording (one worker, SQLite; server CPU per event, the recorder's tap against the API's append)",
+            [
+                "game",
+                "taps",
+                "tap p50 ms",
+                "tap p99 ms",
+                "CPU ms/tap",
+                "CPU ms/append",
+                "tap / append",
+                "answer KB max",
+            ],
+            [
+                [
+                    game,
+                    r["tap_to_acknowledged"]["n"],
+                    r["tap_to_acknowledged"]["p50_ms"],
+                    r["tap_to_acknowledged"]["p99_ms"],
+                    r["server_cpu_ms_per_tap"],
+                    r["server_cpu_ms_per_api_append"],
+                    r["tap_over_api_append"],
+                    round(r["answer_bytes_max"] / 1000, 1),
+                ]
+                for game, r in served_recordings(results["recording"])
+            ],
+        )
     if "health" in results:
         _table(
             f"/health under load (workers {results['health']['workers']}; probe every 50 ms)",

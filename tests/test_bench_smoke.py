@@ -197,3 +197,22 @@ def test_the_live_section_follows_streams_on_one_and_two_workers_and_floods_a_sh
     goals = [t["target"] for t in results["targets"]]
     assert "/health on the health port < 100 ms during a flood (max ms)" in goals
     assert "## Live" in done.stdout and "on the health port" in done.stdout
+
+
+def test_the_recording_section_records_each_game_by_taps_and_by_the_api_and_compares_their_cpu(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "recording.json"
+    done = bench_smoke("bench", postgres_url, out, "--sections", "recording")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    results = json.loads(out.read_text())
+    served = {game: runs for game, runs in results["recording"].items() if isinstance(runs, dict)}
+    assert {"cards_run_out", "hedgerow_lane_axis_medal_victory"} <= set(served)
+    for game in ("cards_run_out", "hedgerow_lane_axis_medal_victory"):
+        (figures,) = [f for name, f in served[game].items() if name.startswith("served ")]
+        assert figures["server_cpu_ms_per_tap"] > 0 and figures["server_cpu_ms_per_api_append"] > 0, figures
+        ratio = round(figures["server_cpu_ms_per_tap"] / figures["server_cpu_ms_per_api_append"], 2)
+        goal = next(t for t in results["targets"] if t["target"].endswith(f"({game})"))
+        assert goal["measured"] == figures["tap_over_api_append"]
+        assert abs(goal["measured"] / ratio - 1) < 0.05  # the same ratio (of the figures before rounding)
+    assert "## Recording" in done.stdout
