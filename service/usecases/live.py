@@ -90,6 +90,10 @@ class Teller:
         return msgspec.json.encode(LiveStep(step=self.steps[version - 1], state=msgspec.Raw(state))).decode()
 
 
+WAKE_GRID = 0.25
+"""Seconds: a stream's time-out (keep-alive, poll, key check, a held-back step due) comes at most this late."""
+
+
 class Follower:
     """One game followed for every stream of this process that watches it."""
 
@@ -118,6 +122,8 @@ class Follower:
         self._lock = anyio.Lock()
         self._wake = anyio.Event()
         self._loop = asyncio.get_running_loop()
+        self._alarms: set[float] = set()
+        """The times (on `WAKE_GRID`) at which every stream is woken: each stream's time-out falls on one."""
 
     # -- told by the hub (any thread) ------------------------------------------------------------
     def heard(self, version: int | None) -> None:
@@ -232,8 +238,18 @@ class Follower:
             timeout = min(timeout, max(0.0, self._due_at - time.time()))
         if self._poller is stream:
             timeout = min(timeout, max(0.0, self._read_at + self.poll_seconds - time.monotonic()))
-        with anyio.move_on_after(timeout):
-            await self._wake.wait()
+        # No timer per stream (arming and disarming one cost 6.5 µs a stream a step, a tenth of a delivery
+        # at 1,000 streams, bench/): the time-out is rounded up onto a grid and the game's streams share
+        # the alarm set there, which wakes them all; a stream woken early finds nothing to do and waits again.
+        alarm = math.ceil((self._loop.time() + timeout) / WAKE_GRID) * WAKE_GRID
+        if alarm not in self._alarms:
+            self._alarms.add(alarm)
+            self._loop.call_at(alarm, self._ring, alarm)
+        await self._wake.wait()
+
+    def _ring(self, alarm: float) -> None:
+        self._alarms.discard(alarm)
+        self.wake()
 
     def left(self, stream: object) -> None:
         """A stream closed: if it kept the poll, another takes it over."""

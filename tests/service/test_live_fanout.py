@@ -144,3 +144,27 @@ def _count_reads(site: Any, game_id: str) -> dict[str, int]:
 
     store.read_stream = counted
     return reads
+
+
+def test_waiting_streams_share_one_alarm_and_each_wakes_by_its_time_out_plus_the_grid() -> None:
+    """A stream's time-out (keep-alive, poll, key check) is rounded up onto `WAKE_GRID` and the game's
+    streams share the alarm there (a timer per stream cost a third of a delivery's CPU at 1,000 streams)."""
+    import asyncio
+
+    from service.usecases.live import WAKE_GRID, Follower
+    from testkit.waiting import scaled
+
+    async def scenario() -> tuple[int, float]:
+        loop = asyncio.get_running_loop()
+        follower = Follower(None, None, game_stream("c1", "g"), None, poll_seconds=60.0)  # type: ignore[arg-type]
+        follower._read_at = time.monotonic()  # read just now: the poller's own poll is not due
+        started = loop.time()
+        waits = [asyncio.create_task(follower.wait(object(), 0.3)) for _ in range(200)]
+        await asyncio.sleep(0)  # every stream has set its alarm
+        alarms = len(follower._alarms)
+        await asyncio.wait_for(asyncio.gather(*waits), timeout=10)
+        return alarms, loop.time() - started
+
+    alarms, waited = asyncio.run(scenario())
+    assert 1 <= alarms <= 2  # one grid point (two if the 200 waits straddled one)
+    assert 0.3 <= waited < 0.3 + WAKE_GRID + scaled(0.5), waited
