@@ -35,6 +35,14 @@ def bench_smoke(module: str, postgres_url: str, out: Path, *more: str) -> subpro
     )
 
 
+def section_smoke(postgres_url: str, tmp_path: Path, section: str) -> tuple[dict[str, Any], str]:
+    """`python -m bench --smoke --sections SECTION`: its JSON and what it printed."""
+    out = tmp_path / f"{section}.json"
+    done = bench_smoke("bench", postgres_url, out, "--sections", section)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(out.read_text()), done.stdout
+
+
 def smoke_run(postgres_url: str, tmp_path: Path) -> tuple[dict[str, Any], str]:
     out = tmp_path / "smoke.json"
     done = bench_smoke("bench", postgres_url, out)
@@ -183,10 +191,7 @@ def test_the_floor_section_loads_the_floor_apps_and_tablelog_in_turn(postgres_ur
 def test_the_live_section_follows_streams_on_one_and_two_workers_and_floods_a_share_link(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    out = tmp_path / "live.json"
-    done = bench_smoke("bench", postgres_url, out, "--sections", "live")
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    results = json.loads(out.read_text())
+    results, printed = section_smoke(postgres_url, tmp_path, "live")
     section = results["live"]
     assert [(r["spectators"], r["workers"]) for r in section["rows"]] == [(3, 1), (4, 2)]
     for row in section["rows"]:  # every appended step reached every stream, on either worker
@@ -196,16 +201,13 @@ def test_the_live_section_follows_streams_on_one_and_two_workers_and_floods_a_sh
     assert flood["health_probes"] > 0 and flood["health_port"]["probes"] > 0, flood
     goals = [t["target"] for t in results["targets"]]
     assert "/health on the health port < 100 ms during a flood (max ms)" in goals
-    assert "## Live" in done.stdout and "on the health port" in done.stdout
+    assert "## Live" in printed and "on the health port" in printed
 
 
 def test_the_recording_section_records_each_game_by_taps_and_by_the_api_and_compares_their_cpu(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    out = tmp_path / "recording.json"
-    done = bench_smoke("bench", postgres_url, out, "--sections", "recording")
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    results = json.loads(out.read_text())
+    results, printed = section_smoke(postgres_url, tmp_path, "recording")
     served = {game: runs for game, runs in results["recording"].items() if isinstance(runs, dict)}
     assert {"cards_run_out", "hedgerow_lane_axis_medal_victory"} <= set(served)
     for game in ("cards_run_out", "hedgerow_lane_axis_medal_victory"):
@@ -215,4 +217,4 @@ def test_the_recording_section_records_each_game_by_taps_and_by_the_api_and_comp
         goal = next(t for t in results["targets"] if t["target"].endswith(f"({game})"))
         assert goal["measured"] == figures["tap_over_api_append"]
         assert abs(goal["measured"] / ratio - 1) < 0.05  # the same ratio (of the figures before rounding)
-    assert "## Recording" in done.stdout
+    assert "## Recording" in printed
