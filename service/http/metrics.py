@@ -9,6 +9,7 @@ the `ops` extra)."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -134,6 +135,7 @@ class RequestMetrics:
         self._rate_limited: dict[str, _Kept] = {}
         self._live = self._keep(LIVE_STREAMS)
         self._loop: asyncio.AbstractEventLoop | None = None
+        atexit.register(self.flush)  # a worker that stops writes its last half second too
 
     def _keep(self, series: Any) -> _Kept:
         kept = _Kept(series)
