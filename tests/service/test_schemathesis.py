@@ -4,7 +4,7 @@ gets a 5xx, and every answer matches what the document says (status, content typ
 Requests go to one club (path parameters `club_id` and `game_id` are pinned to a club and a game that
 exist, so requests reach past the key check); every other parameter and body is generated, valid and
 invalid. Both databases, and both kinds of key: the club's record key (generated requests and the stateful
-run) and the operator key (generated requests: club creation, key management, refusals of club reads).
+run) and the operator key (generated requests on PostgreSQL: club creation, key management, refusals of club reads).
 Sized for CI: a few hundred requests per run (`TABLELOG_SCHEMATHESIS_EXAMPLES`, default 8 per
 operation). The live stream (`/live`, server-sent events that never end) is left out. Run under `CI=true`
 or when asked for (`-m schemathesis`); skipped otherwise.
@@ -79,8 +79,10 @@ def target(request: pytest.FixtureRequest) -> Iterator[Target]:
         yield served_target
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+@pytest.fixture(scope="module", params=BACKENDS[1:])
 def operator_target(request: pytest.FixtureRequest) -> Iterator[Target]:
+    # On PostgreSQL, where a federation runs the operator key (and where a date's range once made a 500);
+    # the club key's run covers both databases.
     with serving(request, request.param, "operator") as served_target:
         yield served_target
 
