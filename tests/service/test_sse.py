@@ -70,19 +70,23 @@ def served(database_url: str, **overrides: Any) -> Iterator[Served]:
         thread.join(10)
 
 
-class Spectator:
-    """Reads a game's live stream in a thread; the test takes the steps as they come."""
+class EventStream:
+    """A server-sent event stream read in a thread: each whole event's fields go to `told`, and what it
+    returns (None: nothing) is queued for the test to take."""
 
-    def __init__(self, site: Served, token: str, game_id: str, last_event_id: int | None = None) -> None:
-        headers = Api.auth(token) | ({"Last-Event-ID": str(last_event_id)} if last_event_id is not None else {})
+    def __init__(self, site: Served, url: str, headers: dict[str, str]) -> None:
         self.client = httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=None))
-        self.url = f"/clubs/c1/games/{game_id}/live"
+        self.url = url
         self.headers = headers
-        self.steps: queue.Queue[tuple[int, dict[str, Any]]] = queue.Queue()
+        self.received: queue.Queue[Any] = queue.Queue()
         self.status: int | None = None
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
+
+    def told(self, fields: dict[str, str]) -> Any:
+        """What an event gives the test (None: nothing)."""
+        raise NotImplementedError
 
     def _read(self) -> None:
         fields: dict[str, str] = {}
@@ -98,21 +102,17 @@ class Spectator:
                         name, _, value = line.partition(":")
                         fields[name] = value.removeprefix(" ")
                         continue
-                    if fields.get("event") == "step":
-                        self.steps.put((int(fields["id"]), json.loads(fields["data"])))
+                    item = self.told(fields)
+                    if item is not None:
+                        self.received.put(item)
                     fields = {}
         except (httpx.HTTPError, RuntimeError):  # closed by the test
             return
 
-    def take(self, count: int, timeout: float = 10) -> list[tuple[int, dict[str, Any]]]:
-        """The next `count` steps, waiting up to `timeout` seconds in all."""
-        deadline = time.monotonic() + timeout
-        return [self.steps.get(timeout=max(0.01, deadline - time.monotonic())) for _ in range(count)]
-
     def nothing_within(self, seconds: float) -> bool:
-        """True when no step arrives for `seconds`."""
+        """True when nothing arrives for `seconds`."""
         try:
-            self.steps.get(timeout=seconds)
+            self.received.get(timeout=seconds)
         except queue.Empty:
             return True
         return False
@@ -123,6 +123,22 @@ class Spectator:
         self.thread.join(5)
         assert not self.thread.is_alive()
         self.client.close()
+
+
+class Spectator(EventStream):
+    """Reads a game's live stream in a thread; the test takes the steps as they come."""
+
+    def __init__(self, site: Served, token: str, game_id: str, last_event_id: int | None = None) -> None:
+        headers = Api.auth(token) | ({"Last-Event-ID": str(last_event_id)} if last_event_id is not None else {})
+        super().__init__(site, f"/clubs/c1/games/{game_id}/live", headers)
+
+    def told(self, fields: dict[str, str]) -> tuple[int, dict[str, Any]] | None:
+        return (int(fields["id"]), json.loads(fields["data"])) if fields.get("event") == "step" else None
+
+    def take(self, count: int, timeout: float = 10) -> list[tuple[int, dict[str, Any]]]:
+        """The next `count` steps, waiting up to `timeout` seconds in all."""
+        deadline = time.monotonic() + timeout
+        return [self.received.get(timeout=max(0.01, deadline - time.monotonic())) for _ in range(count)]
 
 
 @pytest.fixture

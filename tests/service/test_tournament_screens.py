@@ -5,14 +5,11 @@ checks its own link, so a revoked one ends its screens and no other."""
 
 from __future__ import annotations
 
-import queue
 import re
-import threading
 import time
 from collections import Counter
 from typing import Any
 
-import httpx
 import pytest
 
 import service.pages.tournaments
@@ -20,7 +17,7 @@ import service.usecases.live
 from service.usecases.tournaments import stream_id
 from testkit.waiting import wait_until
 from tests.service.api_support import Api
-from tests.service.test_sse import Served, served
+from tests.service.test_sse import EventStream, Served, served
 from tests.service.test_tournament_evening_api import club, get, post, report
 
 SCREENS = 10
@@ -28,51 +25,20 @@ QUIET = {"live_poll_seconds": 60.0}
 """The fallback poll a minute away: whatever is looked at in a test is looked at because it was heard."""
 
 
-class Screen:
+class Screen(EventStream):
     """A screen's stream of a share link, read in a thread: the test takes its `update` marks as they come."""
 
     def __init__(self, site: Served, share: str, mark: str | None = None) -> None:
-        self.client = httpx.Client(base_url=site.base, timeout=httpx.Timeout(10, read=None))
-        self.url = f"/share/{share}/screen/events" + (f"?mark={mark}" if mark else "")
-        self.updates: queue.Queue[str] = queue.Queue()
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        url = f"/share/{share}/screen/events" + (f"?mark={mark}" if mark else "")
+        super().__init__(site, url, {"Accept": "text/event-stream"})
 
-    def _read(self) -> None:
-        fields: dict[str, str] = {}
-        try:
-            with self.client.stream("GET", self.url, headers={"Accept": "text/event-stream"}) as response:
-                for line in response.iter_lines():
-                    if self.stopping.is_set():
-                        return  # a keep-alive comes every 0.1 s
-                    if line.startswith(":"):
-                        continue
-                    if line:
-                        name, _, value = line.partition(":")
-                        fields[name] = value.removeprefix(" ")
-                        continue
-                    if fields.get("event") in ("update", "revoked"):
-                        self.updates.put(fields["data"] if fields["event"] == "update" else "revoked")
-                    fields = {}
-        except (httpx.HTTPError, RuntimeError):  # closed by the test
-            return
+    def told(self, fields: dict[str, str]) -> str | None:
+        if fields.get("event") == "update":
+            return fields["data"]
+        return "revoked" if fields.get("event") == "revoked" else None
 
     def take(self, timeout: float = 10) -> str:
-        return self.updates.get(timeout=timeout)
-
-    def nothing_within(self, seconds: float) -> bool:
-        try:
-            self.updates.get(timeout=seconds)
-        except queue.Empty:
-            return True
-        return False
-
-    def close(self) -> None:
-        self.stopping.set()
-        self.thread.join(5)
-        assert not self.thread.is_alive()
-        self.client.close()
+        return str(self.received.get(timeout=timeout))
 
 
 def share(api: Api, token: str, tournament_id: str) -> str:
