@@ -23,18 +23,22 @@ def api(database_url: str) -> Iterator[Api]:
         yield client
 
 
-def club(api: Api, **options: Any) -> str:
-    token = api.club("c1")
-    api.players("c1", token, *PLAYERS, "eve", "fay")
-    body = {
-        "tournament_id": "open",
+def swiss(tournament_id: str, **options: Any) -> dict[str, Any]:
+    """A Swiss tournament of Tally games: win 2, draw 1, loss 0; ties broken by points, then score."""
+    return {
+        "tournament_id": tournament_id,
         "ruleset": "tally",
         "system": "swiss",
         "scoring": {"win_draw_loss": [2, 1, 0]},
         "tie_breaks": ["points", "score"],
         **options,
     }
-    response = api.client.post("/clubs/c1/tournaments", json=body, headers=api.auth(token))
+
+
+def club(api: Api, **options: Any) -> str:
+    token = api.club("c1")
+    api.players("c1", token, *PLAYERS, "eve", "fay")
+    response = api.client.post("/clubs/c1/tournaments", json=swiss("open", **options), headers=api.auth(token))
     assert response.status_code == 201, response.text
     for player in PLAYERS:
         post(api, token, "/players", {"player_id": player})

@@ -18,7 +18,7 @@ from service.usecases.tournaments import stream_id
 from testkit.waiting import wait_until
 from tests.service.api_support import Api
 from tests.service.test_sse import EventStream, Served, served
-from tests.service.test_tournament_evening_api import club, get, post, report
+from tests.service.test_tournament_evening_api import club, get, post, report, swiss
 
 SCREENS = 10
 QUIET = {"live_poll_seconds": 60.0}
@@ -81,17 +81,7 @@ def test_one_result_is_looked_at_once_for_every_screen_and_reaches_each_of_them(
     with served(database_url, **QUIET) as site:
         token = club(site.api)
         post(site.api, token, "/rounds")
-        other = site.api.client.post(
-            "/clubs/c1/tournaments",
-            json={
-                "tournament_id": "other",
-                "ruleset": "tally",
-                "system": "swiss",
-                "scoring": {"win_draw_loss": [2, 1, 0]},
-                "tie_breaks": ["points", "score"],
-            },
-            headers=site.api.auth(token),
-        )
+        other = site.api.client.post("/clubs/c1/tournaments", json=swiss("other"), headers=site.api.auth(token))
         assert other.status_code == 201, other.text
         for player in ("eve", "fay"):
             entered = site.api.client.post(
