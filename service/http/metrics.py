@@ -69,19 +69,15 @@ def webhook_attempt(delivered: bool) -> None:
     WEBHOOK_ATTEMPTS.labels(outcome="delivered" if delivered else "failed").inc()
 
 
-def _is_append(scope: Scope) -> bool:
-    return scope.get("method") == "POST" and scope["path"].endswith("/events")
-
-
-def _is_live(scope: Scope) -> bool:
-    return scope.get("method") == "GET" and scope["path"].endswith("/live")
-
-
-def _is_append_route(method: str, path: str) -> bool:
+def _is_append(method: str, path: str) -> bool:
     return method == "POST" and path.endswith("/events")
 
 
-def _is_read_route(method: str, path: str) -> bool:
+def _is_live(method: str, path: str) -> bool:
+    return method == "GET" and path.endswith("/live")
+
+
+def _is_read(method: str, path: str) -> bool:
     return method == "GET" and not path.endswith("/live")
 
 
@@ -171,7 +167,7 @@ class RequestMetrics:
             gauge = self._plugin.requests_in_progress(labels)
             in_progress = self._in_progress[route] = self._keep(gauge.labels(*labels.values()))
         in_progress.pending += 1
-        if _is_live(scope):
+        if _is_live(method, scope["path"]):
             self._live.pending += 1
         return route
 
@@ -200,9 +196,9 @@ class RequestMetrics:
         series[0].pending += 1
         series[1].observe(seconds)
         method = route[0]
-        if method == "GET" and _is_live(scope):
+        if _is_live(method, scope["path"]):
             self._live.pending -= 1
-        elif _is_append(scope) and status == 201 and context.get("appended"):
+        elif _is_append(method, scope["path"]) and status == 201 and context.get("appended"):
             ruleset = str(context.get("ruleset", "unknown"))
             by = self._by_ruleset.get(ruleset)
             if by is None:
@@ -267,8 +263,8 @@ def metrics_controller(settings: Settings, measure: Measure, kept: RequestMetric
 
 
 _LATENCIES = {
-    "tablelog_append_seconds": ("Time to answer an append (any outcome).", _is_append_route),
-    "tablelog_read_seconds": ("Time to answer a read (GET).", _is_read_route),
+    "tablelog_append_seconds": ("Time to answer an append (any outcome).", _is_append),
+    "tablelog_read_seconds": ("Time to answer a read (GET).", _is_read),
 }
 
 
