@@ -16,20 +16,33 @@ def _target(name: str, measured: Any, met: bool | None) -> dict[str, Any]:
 
 
 FLOOR = "litestar + async INSERT"
+"""The floor on PostgreSQL (bench/floor_app.py); its rows, like the SQLite floor's, carry `floor: true`."""
 
 
 def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]]:
-    """`server`'s figures over the floor's (the bare handler with the same INSERT), round by round."""
+    """`server`'s figures over its floor's (the bare handler with the same statement on the same database,
+    for the same kind of request), round by round."""
     out = []
     for row in rows:
         if row["server"] != server:
             continue
-        floor = next((f for f in rows if f["server"] == FLOOR and f["round"] == row["round"]), None)
+        floor = next(
+            (
+                f
+                for f in rows
+                if f.get("floor", f["server"] == FLOOR)
+                and f.get("database") == row.get("database")
+                and f.get("kind", "append") == row.get("kind", "append")
+                and f["round"] == row["round"]
+            ),
+            None,
+        )
         if floor is None:
             continue
         out.append(
             {
                 "round": row["round"],
+                "kind": row.get("kind", "append"),
                 **{
                     metric: round(row[metric] / floor[metric], 2) if row[metric] and floor[metric] else None
                     for metric in ("server_cpu_us", "p99_ms")
@@ -37,6 +50,15 @@ def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]
             }
         )
     return [r for r in out if r["server_cpu_us"] is not None and r["p99_ms"] is not None]
+
+
+FLOOR_BOUNDS: dict[tuple[str, str], tuple[float, float | None]] = {
+    ("postgresql", "append"): (1.5, 2.0),
+    ("sqlite", "append"): (2.0, 2.0),
+    ("postgresql", "read"): (1.5, None),
+    ("sqlite", "read"): (1.5, None),
+}
+"""Issue 32's bounds over the floor, (server CPU, p99) per database and kind of request (None: no bound)."""
 
 
 def served_recordings(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -52,7 +74,10 @@ def served_recordings(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]
 
 def _over_floor(rows: list[dict[str, Any]], row: dict[str, Any]) -> list[Any]:
     """A floor table row's CPU and p99 over the floor's in the same round (the floor's own: 1.0)."""
-    ratio = next((r for r in floor_ratios(rows, row["server"]) if r["round"] == row["round"]), None)
+    kind = row.get("kind", "append")
+    ratio = next(
+        (r for r in floor_ratios(rows, row["server"]) if r["round"] == row["round"] and r["kind"] == kind), None
+    )
     return [ratio["server_cpu_us"], ratio["p99_ms"]] if ratio else ["-", "-"]
 
 
@@ -128,19 +153,29 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         worst = live["flood"]["health_port"]["max_ms"]
         out.append(_target("/health on the health port < 100 ms during a flood (max ms)", worst, worst < 100))
     floor = results.get("floor")
-    if floor:  # issue 32 part 1: tablelog's append within 1.5x the floor's CPU and 2x its p99, in the same run
-        for metric, bound, what in (("server_cpu_us", 1.5, "server CPU per append"), ("p99_ms", 2.0, "append p99")):
-            ratios = [r[metric] for r in floor_ratios(floor["rows"], "tablelog, this checkout")]
-            if ratios:
-                worst = max(ratios)
-                out.append(
-                    _target(
-                        f"{what} within {bound}x the floor (litestar + async INSERT, same round, worst of "
-                        f"{len(ratios)})",
-                        worst,
-                        worst <= bound,
+    if floor:  # issue 32 parts 1 and 3: tablelog within its bounds over the floor, in the same run
+        mine = {
+            (r["server"], r.get("database", "postgresql")) for r in floor["rows"] if r["server"].startswith("tablelog")
+        }
+        for server, database in sorted(mine):
+            if "this checkout" not in server:
+                continue
+            for (bound_database, kind), bounds in FLOOR_BOUNDS.items():
+                if bound_database != database:
+                    continue
+                ratios = [r for r in floor_ratios(floor["rows"], server) if r["kind"] == kind]
+                for metric, limit, what in zip(("server_cpu_us", "p99_ms"), bounds, ("server CPU", "p99"), strict=True):
+                    if limit is None or not ratios:
+                        continue
+                    over = max(r[metric] for r in ratios)
+                    out.append(
+                        _target(
+                            f"{what} per {kind} within {limit}x the floor on {database} (same round, worst of "
+                            f"{len(ratios)})",
+                            over,
+                            over <= limit,
+                        )
                     )
-                )
     shown = results.get("pages")
     if shown:
         short, long = shown["rows"][0], shown["rows"][-1]
@@ -511,9 +546,11 @@ def print_report(results: dict[str, Any]) -> None:
         )
     if "floor" in results:
         _table(
-            f"The floor under an append ({results['floor']['clients']} clients, one worker, in turn)",
+            f"The floor under an append and a state read ({results['floor']['clients']} clients, one worker, in turn)",
             [
                 "server",
+                "database",
+                "kind",
                 "round",
                 "requests/s",
                 "p50 ms",
@@ -525,6 +562,8 @@ def print_report(results: dict[str, Any]) -> None:
             [
                 [
                     r["server"],
+                    r.get("database", "postgresql"),
+                    r.get("kind", "append"),
                     r["round"],
                     r["requests_per_s"],
                     r["p50_ms"],
