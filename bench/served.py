@@ -1,6 +1,8 @@
-"""`python -m bench.served SETTING [ROUNDS] [--database=sqlite]`: what one setting (`metrics`, `tracing`;
-`nothing` for the same server twice) costs a served request, side by side (issue 30: metrics under 5 % of
-server CPU per append).
+"""`python -m bench.served SETTING [ROUNDS] [--database=sqlite] [--baseline=CHECKOUT]`: what one setting
+(`metrics`, `tracing`; `nothing` for the same server twice) costs a served request, side by side (issue 30:
+metrics under 5 % of server CPU per append). With `--baseline=CHECKOUT` (and `nothing`), the "off" server
+runs that other checkout (`git worktree add /tmp/base <commit>`; its own `.venv` if it has one, else this
+one's packages): a change's cost or saving, before / after in one run (issue 32).
 
 Two real `tablelog serve` (one worker each, the projector as its own process, as deployed) run at once, the
 setting off on one and on on the other, each on a database of its own. Each round sends a short batch of
@@ -16,13 +18,14 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from statistics import median
 from typing import Any
 
 import msgspec
 
 from bench.common import FULL, cpu_seconds, database_url, process_tree, scratch_schema
-from bench.web import Server, load, prepare, running_server
+from bench.web import THIS_CHECKOUT, Code, Server, load, prepare, running_server
 
 CLIENTS = 16
 BATCH = 1000
@@ -45,7 +48,7 @@ def _database(kind: str) -> Iterator[str]:
         yield url
 
 
-def run(setting: str, rounds: int, kind: str = "postgresql") -> dict[str, Any]:
+def run(setting: str, rounds: int, kind: str = "postgresql", baseline: Code | None = None) -> dict[str, Any]:
     """Per-request server CPU (µs) of each batch, setting off and on, and the ratio of their medians."""
     sizes = msgspec.structs.replace(FULL, http_seconds=60.0, http_max_requests=BATCH)
     figures: dict[str, dict[str, list[float]]] = {kind_: {"off": [], "on": []} for kind_ in ("append", "state")}
@@ -54,8 +57,9 @@ def run(setting: str, rounds: int, kind: str = "postgresql") -> dict[str, Any]:
         servers: dict[str, Server] = {}
         for side in ("off", "on"):
             url = stack.enter_context(_database(kind))
+            code = baseline if baseline is not None and side == "off" else THIS_CHECKOUT
             servers[side] = stack.enter_context(
-                running_server(url, 1, "process", settings=ON[setting] if side == "on" else None)
+                running_server(url, 1, "process", code, settings=ON[setting] if side == "on" else None)
             )
         prepared = {side: prepare(server.base, CLIENTS) for side, server in servers.items()}
         versions = {side: dict.fromkeys(games, 1) for side, (_, games) in prepared.items()}
@@ -71,6 +75,8 @@ def run(setting: str, rounds: int, kind: str = "postgresql") -> dict[str, Any]:
                         totals[request][side][0] += used
                         totals[request][side][1] += row["requests"]
     out: dict[str, Any] = {"setting": setting, "database": kind, "rounds": rounds, "batch": BATCH}
+    if baseline is not None:
+        out["off"] = str(baseline.tree)
     for request, by in figures.items():
         # The mean (all CPU over all requests) beside the median: each batch's figure is whole ticks.
         off, on = (totals[request][side][0] / totals[request][side][1] * 1e6 for side in ("off", "on"))
@@ -87,9 +93,13 @@ def run(setting: str, rounds: int, kind: str = "postgresql") -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     args = [a for a in argv if not a.startswith("--")]
     kind = "sqlite" if "--database=sqlite" in argv else "postgresql"
+    trees = [a.split("=", 1)[1] for a in argv if a.startswith("--baseline=")]
+    baseline = Code.of(f"baseline {trees[0]}", Path(trees[0]).resolve()) if trees else None
     if not args or args[0] not in ON:
-        raise SystemExit(f"usage: python -m bench.served {{{','.join(ON)}}} [ROUNDS] [--database=sqlite]")
-    result = run(args[0], int(args[1]) if len(args) > 1 else 20, kind)
+        raise SystemExit(
+            f"usage: python -m bench.served {{{','.join(ON)}}} [ROUNDS] [--database=sqlite] [--baseline=CHECKOUT]"
+        )
+    result = run(args[0], int(args[1]) if len(args) > 1 else 20, kind, baseline)
     print(msgspec.json.encode(result).decode())
     for request in ("append", "state"):
         r = result[request]

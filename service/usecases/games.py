@@ -7,17 +7,13 @@ state was folded from, so a concurrent writer turns into a conflict, never a los
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import functools
 import re
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, Self, TypeVar
 
-import anyio
-import anyio.to_thread
 import msgspec
 
 from domain.record import (
@@ -45,7 +41,7 @@ from domain.ruleset import (
 from service.cache import Recent
 from service.limits import Count, Id, Limits, check_id
 from service.logs import bind
-from service.store.async_events import AsyncEvents, Blocking, HotStore, InThreads, blocking
+from service.store.async_events import AsyncEvents, Blocking, HotStore, InThreads, Lane, blocking
 from service.store.base import (
     CHAIN_START,
     LINK_V2,
@@ -93,18 +89,14 @@ SWITCH_INTERVAL = 0.001
 5 ms, paid at each of the loop's wake-ups while heavy threads compute)."""
 
 
-_lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
+_HEAVY = Lane(HEAVY_THREADS, "tablelog-heavy")
 
 
 async def heavy(work: Callable[[], T]) -> T:
     """Run CPU-bound `work` (folds, checking large batches) in a worker thread, at most `HEAVY_THREADS` at
     once per process. They hold the GIL while they compute: with one thread per waiting request (32 writers
     of 500-event batches) the event loop waited its turn behind all of them, and `/health` with it (bench/)."""
-    loop = asyncio.get_running_loop()
-    lane = _lanes.get(loop)
-    if lane is None:
-        lane = _lanes[loop] = anyio.CapacityLimiter(HEAVY_THREADS)
-    return await anyio.to_thread.run_sync(work, limiter=lane)
+    return await _HEAVY.run(work)
 
 
 class _Io(Protocol):

@@ -401,13 +401,13 @@ def test_an_earlier_state_is_folded_in_a_worker_thread_and_the_latest_on_the_loo
     earlier = api.client.get(f"/clubs/c1/games/{game_id}/state", params={"version": 2}, headers=api.auth(token))
     latest = api.client.get(f"/clubs/c1/games/{game_id}/state", headers=api.auth(token))
     assert (earlier.json()["version"], latest.json()["version"]) == (2, 3)
-    # anyio names the threads it hands work to; the event loop's thread is another one.
-    assert threads[0].startswith("AnyIO worker thread") and not threads[1].startswith("AnyIO worker thread")
+    # The heavy lane names its threads (service.usecases.games.heavy); the event loop's thread is another one.
+    assert threads[0].startswith("tablelog-heavy") and not threads[1].startswith("tablelog-heavy")
 
 
 def fold_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The threads that fold games and check batches from now on (the CPU-bound steps of `GameRecords`),
-    in order: anyio names the threads it hands work to; the event loop's thread is another one."""
+    in order: the heavy lane names its threads; the event loop's thread is another one."""
     import threading
 
     from service.usecases import games as recording
@@ -442,7 +442,7 @@ def test_a_large_batch_is_checked_in_a_worker_thread_and_a_small_one_on_the_loop
     many = [rolled((index + 1) % 2, 1) for index in range(LOOP_BATCH + 1)]
     assert api.append("c1", token, game_id, 2, many).status_code == 201
     assert len(threads) == 2, threads
-    assert not threads[0].startswith("AnyIO worker thread") and threads[1].startswith("AnyIO worker thread")
+    assert not threads[0].startswith("tablelog-heavy") and threads[1].startswith("tablelog-heavy")
 
 
 @pytest.mark.parametrize("read", ["state", "result", "legal?seat=0", "events"])
@@ -464,8 +464,8 @@ def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_th
             for _ in range(2):
                 answer = restarted.get(f"/clubs/c1/games/{game_id}/{read}", headers=api.auth(token))
                 assert answer.status_code == 200 and answer.json()["version"] == 3
-    assert len(threads) >= 1 and threads[0].startswith("AnyIO worker thread"), threads
-    assert not threads[-1].startswith("AnyIO worker thread"), "the remembered fold left the loop"
+    assert len(threads) >= 1 and threads[0].startswith("tablelog-heavy"), threads
+    assert not threads[-1].startswith("tablelog-heavy"), "the remembered fold left the loop"
 
 
 def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_turn(
