@@ -112,8 +112,10 @@ def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
 
 async def member_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     """A signed-in club member (their session's key), of this club; `record` for what changes things.
-    A coroutine, as the API's `authorize`: a worker-thread hop cost a recorder's tap more than the API
-    append's whole request handling (bench.recording)."""
+    The operator's calls on a club that does not exist are a 404 first (`club_exists`). One guard, as the
+    API's `authorize`: litestar copies the handler for each guard it runs. A coroutine: a worker-thread
+    hop cost a recorder's tap more than the API append's whole request handling (bench.recording)."""
+    await club_exists(connection, handler)
     principal = await connection.app.state.authenticator.found(connection.cookies.get(SESSION_COOKIE), "session")
     if principal is None:
         raise NotAuthorizedException()
@@ -125,8 +127,8 @@ async def member_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: 
     connection.scope["state"]["principal"] = principal
 
 
-MEMBER_GUARDS = (club_exists, member_guard)
-"""The guards of a club's pages: the operator's calls on a club that does not exist are a 404 first."""
+MEMBER_GUARDS = (member_guard,)
+"""The guard of a club's pages."""
 
 
 class LinkRevoked(Exception):

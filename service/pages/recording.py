@@ -20,7 +20,6 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
-import anyio.to_thread
 import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State
@@ -44,7 +43,7 @@ from service.pages import reads
 from service.pages.controllers import MEMBER_GUARDS, STATIC, Links
 from service.usecases.access import Principal
 from service.usecases.clubs import Clubs
-from service.usecases.games import NewGame, Records, ResourceChoice, SeatSpec, accept_batch
+from service.usecases.games import NewGame, Records, ResourceChoice, SeatSpec, accept_batch, heavy
 from service.usecases.replays import Replays
 from service.usecases.types import GameRecord, StoredEvent, StreamId, VersionConflict
 
@@ -394,7 +393,7 @@ def choices_at(records: Records, record: GameRecord, folded: Folded, words: Word
 async def choices_after(records: Records, club_id: str, game_id: str, version: int, words: Words) -> Choices:
     """The choices at `version`, which a tap has just recorded: at most one read of the store (the events
     the narration has not told yet, awaited as the API awaits its append), the narration, picture and
-    choices worked out once in a worker thread (a crowded turn's look-ahead is tens of milliseconds)."""
+    choices worked out once in a heavy worker thread (a crowded turn's look-ahead is tens of milliseconds)."""
     stream = await records.stream_async(club_id, game_id)  # remembered by the append: no statement
     key = (stream, version, _language(words))
     known = _CHOICES.get(key)
@@ -405,8 +404,7 @@ async def choices_after(records: Records, club_id: str, game_id: str, version: i
         told = None  # another tap told the game further: this answer is at its own version
     after = told[0].version if told is not None else 0
     stored = await records.events_async(club_id, game_id, after, version - after) if version > after else []
-    work = functools.partial(_told_and_chosen, records, game_id, stream, told, stored, version, words)
-    return await anyio.to_thread.run_sync(work)
+    return await heavy(functools.partial(_told_and_chosen, records, game_id, stream, told, stored, version, words))
 
 
 def _told_and_chosen(
