@@ -10,14 +10,19 @@ import msgspec
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency
+from litestar.exceptions import ClientException, SerializationException
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+from litestar.serialization import encode_json
+from litestar.types import Scope
 
 from domain.ruleset import Result
 from service.http.caching import immutable
 from service.http.dependencies import POSITION_HEADER, RequestContext, viewer_of
 from service.http.guards import GUARDS, PUBLIC
-from service.http.wire import AppendBody, AppendDTO, AppendOut
-from service.limits import MAX_INT, check_moment
+from service.http.hot import Answered, hot_lane
+from service.http.positions import PositionTokens
+from service.http.wire import AppendBody, AppendDTO, AppendOut, append_body
+from service.limits import MAX_INT, BoundedRequest, check_moment
 from service.logs import bind, get_logger
 from service.usecases.access import Principal
 from service.usecases.games import NewGame
@@ -68,10 +73,13 @@ class EventsOut(msgspec.Struct, frozen=True, kw_only=True):
     """Pass as `after` to read the next page; null at the end."""
 
 
+View = Literal["public", "seat", "full"]
+
+
 class StateOut(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     version: int
-    view: Literal["public", "seat", "full"]
+    view: View
     seat: int | None
     state: Any
 
@@ -115,6 +123,75 @@ def _event_out(event: StoredEvent) -> EventOut:
         key_id=event.key_id,
         data=msgspec.json.decode(event.data),
     )
+
+
+# -- the answers at every step: the handlers' own, and the hot lane's (service.http.hot) -----------------
+async def _appended(
+    context: RequestContext, tokens: PositionTokens, club_id: str, game_id: str, data: AppendBody, key: str | None
+) -> AppendOut:
+    result = await context.records.append_async(
+        club_id, game_id, data.events, data.expected_version, context.recorder, key
+    )
+    bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
+    return AppendOut.of(tokens, club_id, game_id, result)
+
+
+async def _state_at(
+    context: RequestContext, club_id: str, game_id: str, view: View, seat: int | None, version: int | None
+) -> StateOut:
+    """The state in `view` at `version` (None: the latest), as far as a spectator's delay has released it."""
+    viewer = viewer_of(view, seat)
+    principal, records = context.principal, context.records
+    if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
+        stream = await records.stream_async(club_id, game_id)
+        horizon = await anyio.to_thread.run_sync(records_horizon, records, principal, stream)
+        if horizon is not None:
+            version = min(version or horizon, horizon)
+    at, state = await records.state_async(club_id, game_id, viewer, version)
+    return StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
+
+
+_KEY_HEADER = b"idempotency-key"
+_POSITION_HEADER = POSITION_HEADER.lower().encode()
+KEY_MAX = 200
+"""The longest Idempotency-Key taken (the append's header parameter: longer is a 400)."""
+
+
+def _plain_append(scope: Scope) -> bool:
+    """An append as every table sends it: no query, no read-your-writes token, at most one
+    Idempotency-Key that the handler's header parameter takes."""
+    if scope["query_string"]:
+        return False
+    keys = [value for name, value in scope["headers"] if name == _KEY_HEADER]
+    if len(keys) > 1 or any(len(key) > KEY_MAX for key in keys):
+        return False
+    return all(name != _POSITION_HEADER for name, _ in scope["headers"])
+
+
+async def _append_answer(request: Request[Any, Any, Any], context: RequestContext) -> Answered:
+    assert isinstance(request, BoundedRequest)  # the app's request class
+    key = request.headers.get("idempotency-key")
+    try:
+        data = append_body(request, await request.body())
+    except SerializationException as error:  # as litestar answers a body it cannot decode: a 400
+        raise ClientException(str(error)) from error
+    params = request.path_params
+    out = await _appended(context, request.app.state.tokens, params["club_id"], params["game_id"], data, key)
+    return 201, encode_json(out), [(_POSITION_HEADER, out.position.encode())]
+
+
+_LATEST: dict[bytes, View] = {b"": "public", b"view=public": "public", b"view=full": "full"}
+"""The queries of a read of the latest state the lane takes, and the view each asks for."""
+
+
+def _latest_state(scope: Scope) -> bool:
+    """A read of the latest state, public or full, with no read-your-writes token."""
+    return scope["query_string"] in _LATEST and all(name != _POSITION_HEADER for name, _ in scope["headers"])
+
+
+async def _state_answer(request: Request[Any, Any, Any], context: RequestContext) -> Answered:
+    view, params = _LATEST[request.scope["query_string"]], request.path_params
+    return 200, encode_json(await _state_at(context, params["club_id"], params["game_id"], view, None, None)), []
 
 
 class GameController(Controller):
@@ -205,6 +282,7 @@ class GameController(Controller):
         ],
         dto=AppendDTO,
         return_dto=None,
+        middleware=[hot_lane(_plain_append, _append_answer)],
     )
     async def append(
         self,
@@ -215,11 +293,7 @@ class GameController(Controller):
         state: State,
         idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
     ) -> Response[AppendOut]:
-        result = await context.records.append_async(
-            club_id, game_id, data.events, data.expected_version, context.recorder, idempotency_key
-        )
-        bind(appended=len(data.events), version=result.last_version, replayed=result.replayed)
-        out = AppendOut.of(state.tokens, club_id, game_id, result)
+        out = await _appended(context, state.tokens, club_id, game_id, data, idempotency_key)
         return Response(out, status_code=201, headers={POSITION_HEADER: out.position})
 
     @get("/{game_id:str}/events", sync_to_thread=True, summary="A game's events, paged by version")
@@ -242,6 +316,7 @@ class GameController(Controller):
         "/{game_id:str}/state",
         summary="The state at a version, in a view (a spectate key: public, behind the spectator delay)",
         opt=PUBLIC,
+        middleware=[hot_lane(_latest_state, _state_answer)],
     )
     async def read_state(
         self,
@@ -253,19 +328,10 @@ class GameController(Controller):
         seat: Annotated[int | None, QueryParameter(ge=0, le=MAX_INT)] = None,
         version: Annotated[int | None, QueryParameter(ge=1, le=MAX_INT)] = None,
     ) -> Response[StateOut]:
-        asked = version
-        viewer = viewer_of(view, seat)
-        principal, records = context.principal, context.records
-        if not principal.sees_hidden:  # a spectator's read waits for the game's delay (read in a thread)
-            stream = await records.stream_async(club_id, game_id)
-            horizon = await anyio.to_thread.run_sync(records_horizon, records, principal, stream)
-            if horizon is not None:
-                version = min(version or horizon, horizon)
-        at, state = await records.state_async(club_id, game_id, viewer, version)
-        out = StateOut(game_id=game_id, version=at, view=view, seat=seat, state=state)
+        out = await _state_at(context, club_id, game_id, view, seat, version)
         # At a version asked for and reached (not held back by the spectator delay), the answer never
         # changes (service.http.caching).
-        return immutable(request, out) if asked is not None and at == asked else Response(out)
+        return immutable(request, out) if version is not None and out.version == version else Response(out)
 
     @get("/{game_id:str}/result", summary="The game's result (finished or not)")
     async def read_result(
