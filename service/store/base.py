@@ -413,20 +413,11 @@ def link(previous: str, event: NewEvent | StoredEvent, at: Linked) -> str:
     removing or reordering an event, its time or its key, or moving it to another game, changes every link
     from it on (`tablelog verify`; signed checkpoints find links recomputed by someone who can write rows)."""
     moment = at.recorded_at.astimezone(UTC).isoformat(timespec="microseconds")
-    digest = hashlib.sha256(previous.encode())
-    for part in (
-        at.club_id,
-        at.game_id,
-        str(at.version),
-        event.type,
-        str(event.schema_version),
-        moment,
-        at.key_id or "",
-    ):
-        digest.update(b"\x00" + part.encode())
-    digest.update(b"\x00")
-    digest.update(event.data)
-    return LINK_V2 + digest.hexdigest()
+    parts = (at.club_id, at.game_id, str(at.version), event.type, str(event.schema_version), moment, at.key_id or "")
+    # Each part after a NUL, then a NUL and the stored bytes: hashed in one call (one per part cost a
+    # twentieth of an append's CPU on SQLite, bench/).
+    hashed = b"\x00".join([previous.encode(), *(part.encode() for part in parts), event.data])
+    return LINK_V2 + hashlib.sha256(hashed).hexdigest()
 
 
 def stored_link(previous: str, event: StoredEvent, club_id: str, game_id: str) -> str:
