@@ -291,7 +291,7 @@ class GameController(Controller):
         data: JSONBody[AppendBody],
         context: NamedDependency[RequestContext],
         state: State,
-        idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=200)] = None,
+        idempotency_key: Annotated[str | None, HeaderParameter(name="Idempotency-Key", max_length=KEY_MAX)] = None,
     ) -> Response[AppendOut]:
         out = await _appended(context, state.tokens, club_id, game_id, data, idempotency_key)
         return Response(out, status_code=201, headers={POSITION_HEADER: out.position})
