@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench import recording
 
         _progress(started, "recording")
-        results["recording"] = recording.run([recording.current()])
+        results["recording"] = recording.run([recording.current()], baseline=baseline)
     if "rebuild" in wanted:  # last: it needs the projector, which landed last
         _progress(started, "rebuild")
         results["rebuild"] = rebuild.run(url, rulesets, games, sizes.rebuild_games)

@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 import httpx
 
 from bench.common import median, percentile
+from bench.web import THIS_CHECKOUT, Code
 from testkit.waiting import answers, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,15 +71,17 @@ uvicorn.run("service.app:app_factory", factory=True, host="127.0.0.1", port=int(
 """The server under given look-ahead bounds (the service's own unless `--policy` asks for others)."""
 
 
-def _serve(folder: str, port: int, policy: Policy) -> subprocess.Popen[bytes]:
+def _serve(folder: str, port: int, policy: Policy, code: Code = THIS_CHECKOUT) -> subprocess.Popen[bytes]:
+    """The recording server of `code` (this checkout, or `--http-baseline`'s) under `policy`."""
     env = os.environ | {
+        "PYTHONPATH": str(code.tree),
         "TABLELOG_DATABASE_URL": f"sqlite:///{Path(folder) / 'recording.db'}",
         "TABLELOG_OPERATOR_KEY": OPERATOR,
         "TABLELOG_LOG_LEVEL": "warning",
         "TABLELOG_LOG_FORMAT": "json",
     }
-    command = [sys.executable, "-c", _SERVE, *(str(n) for n in policy), str(port)]
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    command = [code.python, "-c", _SERVE, *(str(n) for n in policy), str(port)]
+    return subprocess.Popen(command, env=env, cwd=code.tree, stdout=subprocess.DEVNULL)
 
 
 def _signed_in(client: httpx.Client) -> None:
@@ -354,34 +357,49 @@ def _hidden_hands(policies: list[Policy], events: int = 120) -> dict[str, Any]:
     return results
 
 
-def run(policies: list[Policy], served: bool = True) -> dict[str, Any]:
+def _served(policy: Policy, code: Code) -> dict[str, dict[str, Any]]:
+    """Each fixture recorded by taps and by the API on a server of `code`, its figures by fixture."""
+    figures: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        port = _port()
+        server = _serve(folder, port, policy, code)
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                wait_until(
+                    answers(f"http://127.0.0.1:{port}/health"), "the recording bench's server", 30, runner=server
+                )
+                _signed_in(client)
+                for path in FIXTURES:
+                    taps, tap_cpu, weights = _record_round(client, path, server.pid)
+                    api_cpu = _api_round(client, path, server.pid)
+                    figures[path.stem] = {
+                        "tap_to_acknowledged": _times(taps),
+                        "server_cpu_ms_per_tap": round(tap_cpu, 2),
+                        "server_cpu_ms_per_api_append": round(api_cpu, 2),
+                        "tap_over_api_append": round(tap_cpu / api_cpu, 2),
+                        "answer_bytes_p50": int(median([float(w) for w in weights])),
+                        "answer_bytes_max": max(weights),
+                    }
+        finally:
+            server.terminate()
+            server.wait(10)
+    return figures
+
+
+def run(policies: list[Policy], served: bool = True, baseline: Code | None = None) -> dict[str, Any]:
+    """The served figures under each policy (and, with `baseline`, the other checkout's under the service's
+    own bounds, served after this one's: each tap's CPU also over the baseline's), then the in-process ones."""
     results: dict[str, Any] = {"load_average_at_start": os.getloadavg()[0], "look_ahead_bounds": str(current())}
     for path in FIXTURES:
         results[path.stem] = {}
     for policy in policies if served else []:
-        with tempfile.TemporaryDirectory() as folder:
-            port = _port()
-            server = _serve(folder, port, policy)
-            try:
-                with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-                    wait_until(
-                        answers(f"http://127.0.0.1:{port}/health"), "the recording bench's server", 30, runner=server
-                    )
-                    _signed_in(client)
-                    for path in FIXTURES:
-                        taps, tap_cpu, weights = _record_round(client, path, server.pid)
-                        api_cpu = _api_round(client, path, server.pid)
-                        results[path.stem][f"served {policy}"] = {
-                            "tap_to_acknowledged": _times(taps),
-                            "server_cpu_ms_per_tap": round(tap_cpu, 2),
-                            "server_cpu_ms_per_api_append": round(api_cpu, 2),
-                            "tap_over_api_append": round(tap_cpu / api_cpu, 2),
-                            "answer_bytes_p50": int(median([float(w) for w in weights])),
-                            "answer_bytes_max": max(weights),
-                        }
-            finally:
-                server.terminate()
-                server.wait(10)
+        for game, figures in _served(policy, THIS_CHECKOUT).items():
+            results[game][f"served {policy}"] = figures
+    if served and baseline is not None:
+        for game, figures in _served(policies[0], baseline).items():
+            results[game][f"baseline served {policies[0]}"] = figures | {"code": baseline.label}
+            mine = results[game][f"served {policies[0]}"]
+            mine["tap_over_baseline"] = round(mine["server_cpu_ms_per_tap"] / figures["server_cpu_ms_per_tap"], 2)
     for path in FIXTURES:
         results[path.stem]["choices"] = _choices_in_process(path, policies)
     results["atlantic_storm_hidden_hands"] = _hidden_hands(policies)

@@ -508,6 +508,7 @@ def print_report(results: dict[str, Any]) -> None:
                 "CPU ms/tap",
                 "CPU ms/append",
                 "tap / append",
+                "tap / baseline",
                 "answer KB max",
             ],
             [
@@ -519,6 +520,7 @@ def print_report(results: dict[str, Any]) -> None:
                     r["server_cpu_ms_per_tap"],
                     r["server_cpu_ms_per_api_append"],
                     r["tap_over_api_append"],
+                    r.get("tap_over_baseline", "-"),
                     round(r["answer_bytes_max"] / 1000, 1),
                 ]
                 for game, r in served_recordings(results["recording"])

@@ -35,10 +35,10 @@ def bench_smoke(module: str, postgres_url: str, out: Path, *more: str) -> subpro
     )
 
 
-def section_smoke(postgres_url: str, tmp_path: Path, section: str) -> tuple[dict[str, Any], str]:
-    """`python -m bench --smoke --sections SECTION`: its JSON and what it printed."""
+def section_smoke(postgres_url: str, tmp_path: Path, section: str, *more: str) -> tuple[dict[str, Any], str]:
+    """`python -m bench --smoke --sections SECTION [MORE...]`: its JSON and what it printed."""
     out = tmp_path / f"{section}.json"
-    done = bench_smoke("bench", postgres_url, out, "--sections", section)
+    done = bench_smoke("bench", postgres_url, out, "--sections", section, *more)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return json.loads(out.read_text()), done.stdout
 
@@ -231,14 +231,19 @@ def test_the_live_section_follows_streams_on_one_and_two_workers_and_floods_a_sh
 def test_the_recording_section_records_each_game_by_taps_and_by_the_api_and_compares_their_cpu(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    results, printed = section_smoke(postgres_url, tmp_path, "recording")
+    # This checkout served as its own baseline: the section's ratio to the previous release, in one run.
+    results, printed = section_smoke(postgres_url, tmp_path, "recording", "--http-baseline", str(ROOT))
     served = {game: runs for game, runs in results["recording"].items() if isinstance(runs, dict)}
     assert {"cards_run_out", "hedgerow_lane_axis_medal_victory"} <= set(served)
     for game in ("cards_run_out", "hedgerow_lane_axis_medal_victory"):
         (figures,) = [f for name, f in served[game].items() if name.startswith("served ")]
+        (before,) = [f for name, f in served[game].items() if name.startswith("baseline served ")]
         assert figures["server_cpu_ms_per_tap"] > 0 and figures["server_cpu_ms_per_api_append"] > 0, figures
+        assert before["server_cpu_ms_per_tap"] > 0 and before["code"].startswith("baseline "), before
+        over = figures["server_cpu_ms_per_tap"] / before["server_cpu_ms_per_tap"]
+        assert abs(figures["tap_over_baseline"] / over - 1) < 0.05, (figures, before)
         ratio = round(figures["server_cpu_ms_per_tap"] / figures["server_cpu_ms_per_api_append"], 2)
         goal = next(t for t in results["targets"] if t["target"].endswith(f"({game})"))
         assert goal["measured"] == figures["tap_over_api_append"]
         assert abs(goal["measured"] / ratio - 1) < 0.05  # the same ratio (of the figures before rounding)
-    assert "## Recording" in printed
+    assert "## Recording" in printed and "tap / baseline" in printed
