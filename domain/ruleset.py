@@ -337,6 +337,13 @@ class Narration(msgspec.Struct, frozen=True, kw_only=True):
         """A line made as a message, with its English text beside it."""
         return cls(text=message.english(), seat=seat, chapters=chapters, message=message)
 
+    def in_words(self, words: Teller) -> str:
+        """The line as a reader reads it: `text` itself for an English reader (the message told once, not
+        again: a recorder's look-ahead tells thousands), else the message told in the reader's language."""
+        if self.message is None or words is english or getattr(words, "language", None) == "en":
+            return self.text
+        return words(self.message)
+
 
 class SeriesGame(msgspec.Struct, frozen=True, kw_only=True):
     """One finished game of a series (campaign), as the series rules see it."""

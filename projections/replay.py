@@ -166,8 +166,9 @@ def tell(
     told = ruleset.narrate(folded.state, event, after.state, viewer)
     # Normalised, so a ruleset that builds its chapters as lists still indexes alike.
     chapters = tuple((str(kind), int(number)) for kind, number in told.chapters)
-    text = told.text if told.message is None else words(told.message)
-    steps.append(Step(version=version, type=event_tag(event), text=text, seat=told.seat, chapters=chapters))
+    steps.append(
+        Step(version=version, type=event_tag(event), text=told.in_words(words), seat=told.seat, chapters=chapters)
+    )
     return after, []
 
 

@@ -135,7 +135,7 @@ def label_of(ruleset: Ruleset, state: Any, event: Any, words: Words = english) -
     after = ruleset.evolve(state, event)
     # The scorekeeper records the whole table: the full record's words name the card a choice names.
     told = ruleset.narrate(state, event, after, Viewer.full())
-    return (words(told.message) if told.message is not None else told.text), after
+    return told.in_words(words), after
 
 
 def told_apart(choices: Sequence[Choice], seat_fields: Sequence[str] = ("seat",)) -> None:
@@ -175,7 +175,7 @@ def as_choice(ruleset: Ruleset, at: Any, event: Any, words: Words) -> tuple[Choi
             ruleset.validate(at, event)
         except RuleError:
             told = ruleset.narrate(at, event, at, Viewer.full())
-            label = words(told.message) if told.message is not None else told.text
+            label = told.in_words(words)
             return Choice(event=shown, label=label, then=None, blank=True), None
     label, after = label_of(ruleset, at, event, words)
     choice = Choice(event=shown, label=label, then=None)
