@@ -6,8 +6,8 @@ CPU on either database (issue 32, `bench.served --baseline`).
 It is a middleware of those two routes alone, so the route stays litestar's: routed, documented in the
 OpenAPI document, wrapped by the app's middleware (log line, language, rate limits) and its exception
 handlers (problem details). The lane runs the route's own guards (as litestar does, without copying the
-handler for each), the `context` dependency's own function, then the answer the handler itself gives
-(`Answer`, shared with it), and sends the same bytes. A request of any other shape (an earlier version, a
+handler for each), the `context` dependency's own function, then the handler's own answer (the same
+functions, `service.http.games`), and sends the same bytes. A request of any other shape (an earlier version, a
 seat's view, a read-your-writes token, a header litestar would refuse) goes on to the handler untouched:
 the lane takes only what it answers exactly as the handler does (tests/service/test_hot_lane.py)."""
 
