@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -67,6 +67,10 @@ class AsyncEvents(Protocol):
 
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None: ...
 
+    def change_token(self) -> Hashable | None:
+        """`EventRecorder.change_token` as this caller's thread sees it, without a hop (None: unknown)."""
+        ...
+
 
 class HotStore(EventRecorder, ClubRecords, Protocol):
     """The blocking store parts behind `AsyncEvents`: the event log and the games' listings."""
@@ -96,6 +100,11 @@ class InThreads:
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         return await STORE_THREADS.run(self.store.get_game, club_id, game_id)
 
+    def change_token(self) -> Hashable | None:
+        # A pragma on the event loop's own connection, no table read: SQLite's WAL readers never wait for
+        # its writer (the revocation counter is read on the loop the same way).
+        return self.store.change_token()
+
 
 class Blocking:
     """A blocking store behind `AsyncEvents`, called in the caller's own thread: its coroutines never
@@ -120,6 +129,9 @@ class Blocking:
 
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         return self.store.get_game(club_id, game_id)
+
+    def change_token(self) -> None:
+        return None  # the blocking callers run in many threads: each would see its own token
 
 
 def blocking(coroutine: Coroutine[Any, Any, T]) -> T:

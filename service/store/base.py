@@ -10,7 +10,7 @@ in one place into the errors below; nothing above the store sees a driver except
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, NewType, Protocol
 
@@ -518,6 +518,11 @@ class EventRecorder(Protocol):
     def replayed_append(self, stream_id: StreamId, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         """The first result of an append made with this key and body, if any (IdempotencyMismatch for
         another body)."""
+        ...
+
+    def change_token(self) -> Hashable | None:
+        """A token equal at two looks from one thread only if nothing was committed to the database in
+        between (None: the database cannot tell without reading; SQLite can, with a pragma)."""
         ...
 
     def head_position(self) -> int:

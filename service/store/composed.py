@@ -51,6 +51,7 @@ class ComposedStore:
         self.read_all = events.read_all
         self.read_club = events.read_club
         self.replayed_append = events.replayed_append
+        self.change_token = events.change_token
         self.head_position = events.head_position
         self.count_events = events.count_events
         self.unprojected = events.unprojected

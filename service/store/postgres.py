@@ -528,6 +528,10 @@ class PostgresEvents:
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
 
+    def change_token(self) -> None:
+        """PostgreSQL cannot tell whether anything was committed without a statement."""
+        return None
+
     def append(self, request: AppendRequest) -> AppendResult:
         return self._db.run(lambda db: append_rows(db, request))
 
@@ -831,3 +835,6 @@ class AsyncPostgresEvents:
 
     async def get_game(self, club_id: str, game_id: str) -> GameRecord | None:
         return await self._run(lambda db: get_game_rows(db, club_id, game_id))
+
+    def change_token(self) -> None:
+        return None  # PostgreSQL cannot tell whether anything was committed without a statement

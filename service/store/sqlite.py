@@ -11,6 +11,7 @@ and the club records below, and the SQL both backends share, given the same `Sql
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -105,15 +106,26 @@ def _translated() -> Iterator[None]:
         raise
 
 
+_READS = ("SELECT", "PRAGMA")
+"""How the statements that never write begin (anything else may: it counts as a write)."""
+
+
 class _Connection(sqlite3.Connection):
     """A connection whose statements' errors come out as the store's own (a unique violation inside a
-    transaction is told where it happens: an append that lists a game reports the game as taken)."""
+    transaction is told where it happens: an append that lists a game reports the game as taken), and
+    whose statements that may write are counted in its database's `writes`."""
+
+    writes: list[int]
+    serial: int
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if not sql.startswith(_READS):
+            self.writes[0] += 1
         with _translated():
             return super().execute(sql, parameters)
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        self.writes[0] += 1
         with _translated():
             return super().executemany(sql, parameters)
 
@@ -134,6 +146,9 @@ class SqliteDatabase:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._writes = [0]
+        """Statements that may have written, through any connection of this database (see `change_token`)."""
+        self._serials = itertools.count()
 
     def connection(self) -> sqlite3.Connection:
         """This thread's connection."""
@@ -142,6 +157,8 @@ class SqliteDatabase:
             conn = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=30, factory=_Connection
             )
+            assert isinstance(conn, _Connection)
+            conn.writes, conn.serial = self._writes, next(self._serials)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # durable with WAL except on power loss mid-checkpoint
             conn.execute("PRAGMA foreign_keys=ON")
@@ -158,10 +175,22 @@ class SqliteDatabase:
             self._connections.clear()
         self._local = threading.local()
 
+    def change_token(self) -> tuple[int, int, int]:
+        """What differs whenever anything has been committed to the file since the last look from this
+        thread: SQLite's `data_version` as this thread's connection sees it (it moves with every commit made
+        through another connection, in any process), and this database's count of statements that may
+        write (a commit made through this very connection does not move `data_version`). One pragma, no
+        table read: a read checks its remembered fold with it (`service.usecases.games`)."""
+        conn = self.connection()
+        assert isinstance(conn, _Connection)
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        return conn.serial, int(version), self._writes[0]
+
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
         """This thread's connection in a write transaction (the write lock taken at once)."""
         conn = self.connection()
+        self._writes[0] += 1  # whatever the transaction's statements, through a cursor too
         conn.execute("BEGIN IMMEDIATE")
         try:
             with _translated():  # for the statements of the shared SQL sent through a cursor
@@ -234,6 +263,9 @@ class SqliteEvents:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
+
+    def change_token(self) -> tuple[int, int, int]:
+        return self._db.change_token()
 
     def append(self, request: AppendRequest) -> AppendResult:
         stream_id, events, expected_version = request.stream_id, request.events, request.expected_version

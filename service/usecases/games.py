@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, Self, TypeVar
 
@@ -246,6 +246,9 @@ class GameRecords:
         self.limits = limits or Limits.of()
         self._folds: Recent[StreamId, Folded] = Recent(cache_size)
         """Folds by stream (unique across clubs, as game ids are not)."""
+        self._current: Recent[StreamId, tuple[Hashable, int]] = Recent(cache_size)
+        """For each stream, the store's change token under which its remembered fold was last known current,
+        and that fold's version: a read that finds the token unchanged reads nothing (`_folded`)."""
         self._identities: Recent[tuple[str, str], GameRecord] = Recent(cache_size)
         self._links: Recent[StreamId, tuple[int, str]] = Recent(cache_size)
         """Each game's last known version and chain link, so an append need not read it back."""
@@ -263,6 +266,9 @@ class GameRecords:
             other._folds = folds
         other._here = _InPlace(store)
         other._loop = _OnLoop(InThreads(store))
+        # Another store's reads (a replica's, the events a spectator delay has released) are not the
+        # database's whole state: what they knew current says nothing of this one's, nor the reverse.
+        other._current = Recent(self._current.size)
         return other
 
     def list_games(self, club_id: str, where: GameFilter) -> list[GameRecord]:
@@ -800,14 +806,21 @@ class GameRecords:
 
     async def _folded(self, io: _Io, record: GameRecord, at_version: int | None = None) -> Folded:
         ruleset = self.rulesets.get(record.ruleset)
-        cached = self._folds.get(record.stream_id)
+        stream = record.stream_id
+        cached = self._folds.get(stream)
+        # Taken before the read: a commit after it moves the token, so the next read looks again.
+        token = io.events.change_token() if at_version is None else None
         if at_version is None and cached is not None:
-            newer = await io.events.read_stream(record.stream_id, after_version=cached.version)
+            if token is not None and self._current.get(stream) == (token, cached.version):
+                return cached  # nothing committed anywhere since this fold was known current
+            newer = await io.events.read_stream(stream, after_version=cached.version)
             fold = functools.partial(self._fold_onto, ruleset, cached, newer)
             folded = await _cpu(io, fold, len(newer) > LOOP_FOLD)
-            self._folds.put(record.stream_id, folded)
+            self._folds.put(stream, folded)
+            if token is not None:
+                self._current.put(stream, (token, folded.version))
             return folded
-        stored = await io.events.read_stream(record.stream_id, limit=at_version)
+        stored = await io.events.read_stream(stream, limit=at_version)
         if not stored:
             raise NotFound("game", record.game_id)
         if at_version is not None and (at_version < 1 or at_version > stored[-1].version):
@@ -816,7 +829,9 @@ class GameRecords:
         # whole long game: a worker thread's job, so one read never stalls the others (issue 13).
         folded = await io.cpu(functools.partial(self._fold_from_start, ruleset, stored))
         if at_version is None:
-            self._folds.put(record.stream_id, folded)
+            self._folds.put(stream, folded)
+            if token is not None:
+                self._current.put(stream, (token, folded.version))
         return folded
 
     @classmethod

@@ -465,7 +465,9 @@ def test_the_first_fold_of_a_game_after_a_restart_runs_in_a_worker_thread_and_th
                 answer = restarted.get(f"/clubs/c1/games/{game_id}/{read}", headers=api.auth(token))
                 assert answer.status_code == 200 and answer.json()["version"] == 3
     assert len(threads) >= 1 and threads[0].startswith("tablelog-heavy"), threads
-    assert not threads[-1].startswith("tablelog-heavy"), "the remembered fold left the loop"
+    # The next reads fold what is new on the loop (on SQLite a read that finds nothing committed since
+    # folds nothing at all: test_hot_path's known-current tests).
+    assert not any(thread.startswith("tablelog-heavy") for thread in threads[1:]), "the remembered fold left the loop"
 
 
 def test_at_most_two_large_batches_are_checked_at_once_so_the_loop_keeps_its_turn(

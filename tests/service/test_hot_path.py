@@ -4,8 +4,10 @@ neither the event loop nor the requests behind it (issue 15 part 4)."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +142,49 @@ def test_a_recorders_tap_makes_two_statements_on_the_loops_store_and_an_append_o
         calls.clear()
         assert api.append("c1", token, game_id, 5, [rolled(0, 1)]).status_code == 201
         assert [name for label, name in calls if label == "loop"] == ["append"], calls
+
+
+def test_a_latest_state_read_reads_nothing_while_nothing_was_committed_on_sqlite(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32 part 3: a read of the latest state whose remembered fold is known current makes no read of
+    the record. SQLite tells it with a pragma (`data_version`, moved by any other connection's commit, in
+    any process) and a count of this database's own writes; PostgreSQL cannot without a statement, so
+    there every read reads what the fold lacks."""
+    settings = Settings(database_url=database_url, operator_key=OPERATOR, log_format="json", run_projector=False)
+    with TestClient(create_app(settings, rulesets=RULESETS)) as client:
+        api = Api(client)
+        token, game_id = api.played_game("c1", [rolled(0, 3)])
+        records = client.app.state.records
+        calls: list[tuple[str, str]] = []
+        _counting(records.loop_store, "loop", calls, monkeypatch)
+        knows = isinstance(records.loop_store, InThreads)  # SQLite's loop store
+
+        def read() -> tuple[int, list[str]]:
+            calls.clear()
+            answer = client.get(f"/clubs/c1/games/{game_id}/state", headers=api.auth(token))
+            assert answer.status_code == 200, answer.text
+            return int(answer.json()["version"]), [name for _, name in calls]
+
+        # The append left the fold remembered, not known current: one read finds nothing new, then none.
+        assert read() == (2, ["read_stream"])
+        assert read() == (2, [] if knows else ["read_stream"])
+        assert read() == (2, [] if knows else ["read_stream"])
+        # Another server on the same database (another connection: another process would do the same).
+        with TestClient(create_app(settings, rulesets=RULESETS)) as other:
+            assert Api(other).append("c1", token, game_id, 2, [rolled(1, 4)]).status_code == 201
+        assert read() == (3, ["read_stream"])
+        assert read() == (3, [] if knows else ["read_stream"])
+        # Any write of this process, to any table, moves the token too: one read, nothing new in the game.
+        api.players("c1", token, "carla")
+        assert read() == (3, ["read_stream"])
+        # This process's own append: seen at once.
+        assert api.append("c1", token, game_id, 3, [rolled(0, 5)]).status_code == 201
+        assert read() == (4, ["read_stream"])
+        assert read() == (4, [] if knows else ["read_stream"])
+        # A raw write by hand through another connection (no tablelog code at all) moves it as well.
+        if knows:
+            path = database_url.removeprefix("sqlite:///")
+            with closing(sqlite3.connect(path)) as raw, raw:
+                raw.execute("UPDATE clubs SET name = 'Renamed' WHERE club_id = 'c1'")
+            assert read() == (4, ["read_stream"])
