@@ -110,22 +110,35 @@ _READS = ("SELECT", "PRAGMA")
 """How the statements that never write begin (anything else may: it counts as a write)."""
 
 
+class _Writes:
+    """The mark of a database's latest statement that may have written: a fresh number each time, from a
+    count shared by its threads. Never a number seen before, so a mark once passed never comes back,
+    whatever order two threads store theirs in (an increment in place could lose one and step back)."""
+
+    def __init__(self) -> None:
+        self._numbers = itertools.count(1)
+        self.mark = 0
+
+    def bump(self) -> None:
+        self.mark = next(self._numbers)
+
+
 class _Connection(sqlite3.Connection):
     """A connection whose statements' errors come out as the store's own (a unique violation inside a
     transaction is told where it happens: an append that lists a game reports the game as taken), and
-    whose statements that may write are counted in its database's `writes`."""
+    whose statements that may write mark its database's `writes`."""
 
-    writes: list[int]
+    writes: _Writes
     serial: int
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         if not sql.startswith(_READS):
-            self.writes[0] += 1
+            self.writes.bump()
         with _translated():
             return super().execute(sql, parameters)
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        self.writes[0] += 1
+        self.writes.bump()
         with _translated():
             return super().executemany(sql, parameters)
 
@@ -146,7 +159,7 @@ class SqliteDatabase:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._writes = [0]
+        self._writes = _Writes()
         """Statements that may have written, through any connection of this database (see `change_token`)."""
         self._serials = itertools.count()
 
@@ -184,13 +197,13 @@ class SqliteDatabase:
         conn = self.connection()
         assert isinstance(conn, _Connection)
         version = conn.execute("PRAGMA data_version").fetchone()[0]
-        return conn.serial, int(version), self._writes[0]
+        return conn.serial, int(version), self._writes.mark
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
         """This thread's connection in a write transaction (the write lock taken at once)."""
         conn = self.connection()
-        self._writes[0] += 1  # whatever the transaction's statements, through a cursor too
+        self._writes.bump()  # whatever the transaction's statements, through a cursor too
         conn.execute("BEGIN IMMEDIATE")
         try:
             with _translated():  # for the statements of the shared SQL sent through a cursor
