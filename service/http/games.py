@@ -157,6 +157,11 @@ KEY_MAX = 200
 """The longest Idempotency-Key taken (the append's header parameter: longer is a 400)."""
 
 
+def _without_token(scope: Scope) -> bool:
+    """No read-your-writes token in the headers (the handler's dependency opens one, or refuses it)."""
+    return all(name != _POSITION_HEADER for name, _ in scope["headers"])
+
+
 def _plain_append(scope: Scope) -> bool:
     """An append as every table sends it: no query, no read-your-writes token, at most one
     Idempotency-Key that the handler's header parameter takes."""
@@ -165,7 +170,7 @@ def _plain_append(scope: Scope) -> bool:
     keys = [value for name, value in scope["headers"] if name == _KEY_HEADER]
     if len(keys) > 1 or any(len(key) > KEY_MAX for key in keys):
         return False
-    return all(name != _POSITION_HEADER for name, _ in scope["headers"])
+    return _without_token(scope)
 
 
 async def _append_answer(request: Request[Any, Any, Any], context: RequestContext) -> Answered:
@@ -186,7 +191,7 @@ _LATEST: dict[bytes, View] = {b"": "public", b"view=public": "public", b"view=fu
 
 def _latest_state(scope: Scope) -> bool:
     """A read of the latest state, public or full, with no read-your-writes token."""
-    return scope["query_string"] in _LATEST and all(name != _POSITION_HEADER for name, _ in scope["headers"])
+    return scope["query_string"] in _LATEST and _without_token(scope)
 
 
 async def _state_answer(request: Request[Any, Any, Any], context: RequestContext) -> Answered:
