@@ -163,14 +163,15 @@ class SqliteDatabase:
         """Statements that may have written, through any connection of this database (see `change_token`)."""
         self._serials = itertools.count()
 
-    def connection(self) -> sqlite3.Connection:
+    def connection(self) -> _Connection:
         """This thread's connection."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        conn: _Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(
+            made = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=30, factory=_Connection
             )
-            assert isinstance(conn, _Connection)
+            assert isinstance(made, _Connection)  # the factory's (the stubs say a plain connection)
+            conn = made
             conn.writes, conn.serial = self._writes, next(self._serials)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # durable with WAL except on power loss mid-checkpoint
@@ -195,12 +196,11 @@ class SqliteDatabase:
         write (a commit made through this very connection does not move `data_version`). One pragma, no
         table read: a read checks its remembered fold with it (`service.usecases.games`)."""
         conn = self.connection()
-        assert isinstance(conn, _Connection)
         version = conn.execute("PRAGMA data_version").fetchone()[0]
         return conn.serial, int(version), self._writes.mark
 
     @contextmanager
-    def writing(self) -> Iterator[sqlite3.Connection]:
+    def writing(self) -> Iterator[_Connection]:
         """This thread's connection in a write transaction (the write lock taken at once)."""
         conn = self.connection()
         self._writes.bump()  # whatever the transaction's statements, through a cursor too
