@@ -29,13 +29,14 @@ import msgspec
 import psycopg
 
 from bench.common import ROOT, Sizes, scratch_schema
-from bench.report import FLOOR
 from bench.web import CLUB, THIS_CHECKOUT, Code, CpuMeter, Server, free_port, load, prepare, running_server, stop
 from testkit.waiting import wait_until
 
 ROUNDS = 2  # each server measured twice, in turn: the machine's load drifts between levels
 KINDS = ("append", "read")  # the reads after the appends: the games have grown
+FLOOR = "litestar + async INSERT"
 SQLITE_FLOOR = "litestar + INSERT in a thread (SQLite)"
+"""The floors' labels: each database's, which its other servers' rows are put over (`floor: true`)."""
 
 
 @contextmanager

@@ -15,10 +15,6 @@ def _target(name: str, measured: Any, met: bool | None) -> dict[str, Any]:
     return {"target": name, "measured": measured, "met": met}
 
 
-FLOOR = "litestar + async INSERT"
-"""The floor on PostgreSQL (bench/floor_app.py); its rows, like the SQLite floor's, carry `floor: true`."""
-
-
 def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]]:
     """`server`'s figures over its floor's (the bare handler with the same statement on the same database,
     for the same kind of request), round by round."""
@@ -30,10 +26,7 @@ def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]
             (
                 f
                 for f in rows
-                if f.get("floor", f["server"] == FLOOR)
-                and f.get("database") == row.get("database")
-                and f.get("kind", "append") == row.get("kind", "append")
-                and f["round"] == row["round"]
+                if f["floor"] and (f["database"], f["kind"], f["round"]) == (row["database"], row["kind"], row["round"])
             ),
             None,
         )
@@ -42,7 +35,7 @@ def floor_ratios(rows: list[dict[str, Any]], server: str) -> list[dict[str, Any]
         out.append(
             {
                 "round": row["round"],
-                "kind": row.get("kind", "append"),
+                "kind": row["kind"],
                 **{
                     metric: round(row[metric] / floor[metric], 2) if row[metric] and floor[metric] else None
                     for metric in ("server_cpu_us", "p99_ms")
@@ -74,9 +67,8 @@ def served_recordings(section: dict[str, Any]) -> list[tuple[str, dict[str, Any]
 
 def _over_floor(rows: list[dict[str, Any]], row: dict[str, Any]) -> list[Any]:
     """A floor table row's CPU and p99 over the floor's in the same round (the floor's own: 1.0)."""
-    kind = row.get("kind", "append")
     ratio = next(
-        (r for r in floor_ratios(rows, row["server"]) if r["round"] == row["round"] and r["kind"] == kind), None
+        (r for r in floor_ratios(rows, row["server"]) if (r["round"], r["kind"]) == (row["round"], row["kind"])), None
     )
     return [ratio["server_cpu_us"], ratio["p99_ms"]] if ratio else ["-", "-"]
 
@@ -154,9 +146,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         out.append(_target("/health on the health port < 100 ms during a flood (max ms)", worst, worst < 100))
     floor = results.get("floor")
     if floor:  # issue 32 parts 1 and 3: tablelog within its bounds over the floor, in the same run
-        mine = {
-            (r["server"], r.get("database", "postgresql")) for r in floor["rows"] if r["server"].startswith("tablelog")
-        }
+        mine = {(r["server"], r["database"]) for r in floor["rows"] if r["server"].startswith("tablelog")}
         for server, database in sorted(mine):
             if "this checkout" not in server:
                 continue
@@ -564,8 +554,8 @@ def print_report(results: dict[str, Any]) -> None:
             [
                 [
                     r["server"],
-                    r.get("database", "postgresql"),
-                    r.get("kind", "append"),
+                    r["database"],
+                    r["kind"],
                     r["round"],
                     r["requests_per_s"],
                     r["p50_ms"],
