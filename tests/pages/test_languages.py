@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from tests.pages.conftest import ROOT, Site, screenshot, sign_in
+from tests.pages.conftest import PHONE, ROOT, Site, screenshot, sign_in
 from tests.pages.test_record import settled
 from tests.service.test_resources import BAD_SCENARIO_SAID, BAD_TABLES, BAD_TABLES_SAID, bad_scenario
 
@@ -68,6 +68,14 @@ def test_a_french_browser_reads_the_pages_in_french_and_the_menu_switches_to_spa
         assert page.locator("html").get_attribute("lang") == "fr"
         text = shown_text(page)
         assert [sentence for sentence in english if sentence in text] == [], path
+        # French runs longer than English: nothing of the page's content is wider than a phone (the recorder's
+        # "bigger picture" button ran off its edge).
+        page.set_viewport_size(PHONE)
+        wider = page.evaluate(
+            "() => [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right"
+            " > document.documentElement.clientWidth + 1 && !e.closest('.picture')).map(e => e.tagName + '#' + e.id)"
+        )
+        assert wider == [], (path, wider)
         screenshot(page, f"french-{name}")
     page.goto(f"/club/c1/games/{game}/replay/3")
     assert "Alain pioche une carte." in page.inner_text("ol.narration")
